@@ -1,0 +1,149 @@
+/**
+ * The DocumentStore port: the only way core, host services and plugins touch storage.
+ *
+ * Two adapters implement it (embedded SQLite and MongoDB) and one contract suite
+ * (test/contracts/document-store.contract.ts) runs against both, so anything written
+ * here is a promise both keep. The query language is a documented subset of MongoDB's,
+ * with MongoDB's semantics where they are subtle:
+ *   - `{ f: null }` and `{ f: { $eq: null } }` also match documents without `f`;
+ *   - `$ne` / `$nin` match documents without the field;
+ *   - equality / `$in` against an array field match when any element matches;
+ *   - Dates are stored as Dates, come back as Dates and compare in time order;
+ *   - ascending sort puts missing / null first, then numbers, then strings.
+ * Not promised (so never used): multi-document transactions, partial or TTL indexes,
+ * collations, text search, change streams. Multi-document writes are ordered so a crash
+ * leaves nothing half-done, expiry is a time field plus a query, search is `$regex`.
+ */
+
+/** A stored document. `_id` is a string; the adapter generates one when absent. */
+export type StoredDocument = { _id: string } & Record<string, unknown>;
+export type NewDocument = { _id?: string } & Record<string, unknown>;
+
+export type Scalar = string | number | boolean | null | Date;
+
+/** Operators allowed on one field. */
+export interface FieldOperators {
+  $eq?: unknown;
+  $ne?: unknown;
+  $gt?: Scalar;
+  $gte?: Scalar;
+  $lt?: Scalar;
+  $lte?: Scalar;
+  $in?: unknown[];
+  $nin?: unknown[];
+  $exists?: boolean;
+  /** A RegExp, or a pattern string with `$options` (only the `i` flag is promised). */
+  $regex?: RegExp | string;
+  $options?: string;
+}
+
+/**
+ * A filter: field paths (dot paths allowed, e.g. `context.flow_id`) mapped to a value
+ * (equality) or to FieldOperators, plus `$and` / `$or` of sub-filters.
+ */
+export type Filter = {
+  $and?: Filter[];
+  $or?: Filter[];
+} & { [path: string]: unknown };
+
+/** Updates: `$set $unset $inc $push $pull`, dot paths allowed. */
+export interface Update {
+  $set?: Record<string, unknown>;
+  $unset?: Record<string, unknown>;
+  $inc?: Record<string, number>;
+  /** Append one value to an array field (created when missing). */
+  $push?: Record<string, unknown>;
+  /** Remove every element equal to the value from an array field. */
+  $pull?: Record<string, unknown>;
+  /** Fields set only when an upsert inserts. */
+  $setOnInsert?: Record<string, unknown>;
+}
+
+export type SortSpec = Record<string, 1 | -1>;
+/** Inclusion (`{a: 1}`) or exclusion (`{a: 0}`) projection; `_id` is kept unless `_id: 0`. */
+export type Projection = Record<string, 0 | 1>;
+
+export interface FindOptions {
+  sort?: SortSpec;
+  skip?: number;
+  limit?: number;
+  projection?: Projection;
+}
+
+export interface FindOneAndUpdateOptions {
+  sort?: SortSpec;
+  upsert?: boolean;
+  /** Default 'after'. */
+  returnDocument?: 'before' | 'after';
+  projection?: Projection;
+}
+
+export interface UpdateOptions {
+  upsert?: boolean;
+}
+
+export interface UpdateResult {
+  matchedCount: number;
+  modifiedCount: number;
+  /** Set when an upsert inserted a document. */
+  upsertedId?: string;
+}
+
+export interface IndexSpec {
+  /** Field paths in order, 1 ascending / -1 descending. */
+  fields: Record<string, 1 | -1>;
+  unique?: boolean;
+  /** A sparse index skips documents missing the (first) field; with unique, missing values never collide. */
+  sparse?: boolean;
+  /** Defaults to a name derived from the fields. */
+  name?: string;
+}
+
+export interface Collection<T extends Record<string, unknown> = Record<string, unknown>> {
+  readonly name: string;
+  insertOne(doc: T & NewDocument): Promise<T & StoredDocument>;
+  insertMany(docs: Array<T & NewDocument>): Promise<Array<T & StoredDocument>>;
+  findOne(filter?: Filter, options?: Omit<FindOptions, 'limit'>): Promise<(T & StoredDocument) | null>;
+  find(filter?: Filter, options?: FindOptions): Promise<Array<T & StoredDocument>>;
+  count(filter?: Filter): Promise<number>;
+  updateOne(filter: Filter, update: Update, options?: UpdateOptions): Promise<UpdateResult>;
+  updateMany(filter: Filter, update: Update): Promise<UpdateResult>;
+  /** Atomic: two concurrent callers never both match and update the same document. */
+  findOneAndUpdate(filter: Filter, update: Update, options?: FindOneAndUpdateOptions): Promise<(T & StoredDocument) | null>;
+  deleteOne(filter: Filter): Promise<number>;
+  deleteMany(filter: Filter): Promise<number>;
+  createIndex(spec: IndexSpec): Promise<void>;
+}
+
+export type StoreKind = 'embedded' | 'mongodb';
+
+export interface DocumentStore {
+  readonly kind: StoreKind;
+  collection<T extends Record<string, unknown> = Record<string, unknown>>(name: string): Collection<T>;
+  /** Next integer of a named sequence, starting at 1; atomic across callers and hosts. */
+  nextId(sequence: string): Promise<number>;
+  /** Resolves when the store answers; rejects with a reason when it cannot. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Thrown by insert / update / upsert when a unique index would be violated. */
+export class DuplicateKeyError extends Error {
+  readonly code = 'duplicate_key';
+  constructor(
+    readonly collection: string,
+    readonly index: string,
+    message?: string,
+  ) {
+    super(message ?? `Duplicate key in ${collection} (index ${index})`);
+    this.name = 'DuplicateKeyError';
+  }
+}
+
+/** Thrown for a filter or update outside the documented subset. */
+export class UnsupportedQueryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnsupportedQueryError';
+  }
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+// Runs every compiled uvu suite (dist/**/*.test.js under test/ and examples/), each in its
+// own process so a suite's servers, stores and globals cannot leak into the next, two at a
+// time (CI has 2 cores). It refuses a leftover `.only(` and a suite that never calls
+// `.run()`, and ends with the plain summary line CI reads: `N passed, N failed, N skipped`.
+//
+//   node test/run.mjs                  every suite
+//   node test/run.mjs store auth       only suites whose path contains one of the words
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { availableParallelism } from 'node:os';
+
+const root = new URL('..', import.meta.url).pathname;
+const filters = process.argv.slice(2);
+const sourceRoots = ['test', 'examples'];
+
+function walk(dir, match, out = []) {
+  let entries;
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const name of entries) {
+    if (name === 'node_modules') continue;
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) walk(full, match, out);
+    else if (match(name)) out.push(full);
+  }
+  return out;
+}
+
+// Static checks on the sources, before anything runs.
+const problems = [];
+const sources = sourceRoots.flatMap((d) => walk(join(root, d), (n) => /\.(ts|mjs|js)$/.test(n)));
+for (const file of sources) {
+  const text = readFileSync(file, 'utf8');
+  if (/\.only\(/.test(text) && !file.endsWith('run.mjs')) problems.push(`${relative(root, file)}: leftover .only(`);
+  if (file.endsWith('.test.ts') && !/\.run\(\)/.test(text)) problems.push(`${relative(root, file)}: suite never calls .run()`);
+}
+
+const suites = sourceRoots
+  .flatMap((d) => walk(join(root, 'dist', d), (n) => n.endsWith('.test.js')))
+  .filter((f) => filters.length === 0 || filters.some((w) => f.includes(w)))
+  .sort();
+
+const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failedSuites = [];
+
+function runSuite(file) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, ['--enable-source-maps', file], {
+      cwd: root,
+      env: { ...process.env, FORCE_COLOR: '0', NODE_DISABLE_COLORS: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const timer = setTimeout(() => {
+      out += '\n[runner] suite timed out after 180 s\n';
+      child.kill('SIGKILL');
+    }, 180_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const text = strip(out);
+      const num = (label) => {
+        const all = [...text.matchAll(new RegExp(`^\\s*${label}:\\s+(\\d+)`, 'gm'))];
+        return all.reduce((sum, m) => sum + Number(m[1]), 0);
+      };
+      const total = num('Total');
+      const passed = num('Passed');
+      const skipped = num('Skipped') + num('Skipped suites');
+      const name = relative(join(root, 'dist'), file);
+      let failed = Math.max(0, total - passed - num('Skipped'));
+      if (total === 0 && skipped === 0) {
+        failed = Math.max(failed, 1);
+        out += '\n[runner] no uvu summary: the suite never ran (.run() missing or the process died)\n';
+      }
+      if (code !== 0 && failed === 0) {
+        failed = 1;
+        out += `\n[runner] exited with code ${code}\n`;
+      }
+      totals.passed += passed;
+      totals.failed += failed;
+      totals.skipped += skipped;
+      const secs = ((Date.now() - started) / 1000).toFixed(1);
+      if (failed > 0) {
+        failedSuites.push(name);
+        process.stdout.write(`FAIL ${name} (${secs}s)\n${out}\n`);
+      } else {
+        process.stdout.write(`ok   ${name}  ${passed} passed${skipped ? `, ${skipped} skipped` : ''} (${secs}s)\n`);
+      }
+      resolve();
+    });
+  });
+}
+
+if (problems.length) {
+  for (const p of problems) console.log(`FAIL ${p}`);
+  totals.failed += problems.length;
+}
+if (suites.length === 0) {
+  console.log('FAIL no compiled suites found under dist/ (did the build run?)');
+  totals.failed += 1;
+}
+
+const queue = [...suites];
+const workers = Math.max(1, Math.min(Number(process.env.TEST_CONCURRENCY) || availableParallelism(), 4));
+await Promise.all(
+  Array.from({ length: workers }, async () => {
+    while (queue.length) await runSuite(queue.shift());
+  }),
+);
+
+if (failedSuites.length) console.log(`\nfailed suites:\n  ${failedSuites.join('\n  ')}`);
+console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+process.exitCode = totals.failed > 0 ? 1 : 0;
