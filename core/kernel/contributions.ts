@@ -1,0 +1,126 @@
+/**
+ * What plugins contribute through the registry hooks. Each kind has a `define*` helper
+ * in the SDK that only checks and returns its argument, so authors get types and early
+ * errors without touching tapable.
+ */
+import type { JsonSchema } from './json-schema.js';
+import type { Logger } from './logger.js';
+import type { Clock } from './clock.js';
+import type { SurfaceDefinition } from './routes.js';
+
+export type HandlerStepType = 'fetch' | 'publish' | 'update';
+export type AuthType = 'oauth1' | 'oauth2' | 'app_password';
+
+/** One unit of data flowing between steps. */
+export interface DataPacket {
+  type: string;
+  data: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+}
+
+/** What a handler sees while running: services, never the store itself. */
+export interface HandlerContext {
+  readonly log: Logger;
+  readonly clock: Clock;
+  readonly flowId: number | null;
+  readonly jobId: number;
+  readonly flowStepId: string;
+}
+
+export interface HandlerDefinition<S = Record<string, unknown>> {
+  slug: string;
+  type: HandlerStepType;
+  label: string;
+  description: string;
+  /** Implementation identifier reported as `class`; defaults to `<plugin id>/<slug>`. */
+  class?: string;
+  /** JSON Schema of `handler_config`. */
+  settings?: JsonSchema;
+  /** Credentials the handler needs; absent when it needs none. */
+  auth?: { type: AuthType; fields: string[]; provider?: string };
+  /** Maximum text length a publish handler accepts. */
+  textLimit?: number;
+  fetch?(ctx: HandlerContext, settings: S): Promise<DataPacket[]>;
+  publish?(ctx: HandlerContext, settings: S, packets: DataPacket[]): Promise<DataPacket[]>;
+  update?(ctx: HandlerContext, settings: S, packets: DataPacket[]): Promise<DataPacket[]>;
+}
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+}
+
+export interface ProviderDefinition {
+  slug: string;
+  label: string;
+  /** Whether the provider has what it needs (e.g. an API key). */
+  configured(): boolean | Promise<boolean>;
+  models(): string[] | Promise<string[]>;
+  complete?(request: { model: string; messages: ChatMessage[] }): Promise<{ content: string }>;
+}
+
+export interface PresetDefinition {
+  slug: string;
+  label: string;
+  /** The full webhook template this preset expands to. */
+  template: Record<string, unknown>;
+}
+
+export interface IntervalDefinition {
+  value: string;
+  label: string;
+  /** Null for intervals with no automatic repetition (manual, one_time). */
+  seconds: number | null;
+}
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+  run(args: Record<string, unknown>): Promise<unknown>;
+}
+export type AnalyticsToolDefinition = ToolDefinition;
+export type ChatToolDefinition = ToolDefinition;
+
+export interface VerifierDefinition {
+  /** Auth mode name selected on a flow, e.g. 'twilio'. */
+  mode: string;
+  label: string;
+  verify(request: { rawBody: Buffer; headers: Readonly<Record<string, string | undefined>>; url: string; secrets: string[] }): boolean | Promise<boolean>;
+}
+
+export interface AuthProviderDefinition {
+  /** Provider key several handlers may share (e.g. 'social' for 'threaded'). */
+  key: string;
+  type: AuthType;
+  label: string;
+  /** Credential fields accepted by PUT /auth/{slug}. */
+  fields: string[];
+}
+
+/** Every registry hook, by name, with the kind of item it carries. */
+export interface RegistryItems {
+  handlers: HandlerDefinition;
+  providers: ProviderDefinition;
+  presets: PresetDefinition;
+  intervals: IntervalDefinition;
+  analyticsTools: AnalyticsToolDefinition;
+  chatTools: ChatToolDefinition;
+  verifiers: VerifierDefinition;
+  surfaces: SurfaceDefinition;
+  authProviders: AuthProviderDefinition;
+}
+export type RegistryName = keyof RegistryItems;
+
+/** The field that identifies an item of each registry (duplicates refuse start-up). */
+export const registryKeys: { [K in RegistryName]: keyof RegistryItems[K] & string } = {
+  handlers: 'slug',
+  providers: 'slug',
+  presets: 'slug',
+  intervals: 'value',
+  analyticsTools: 'name',
+  chatTools: 'name',
+  verifiers: 'mode',
+  surfaces: 'id',
+  authProviders: 'key',
+};

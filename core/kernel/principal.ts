@@ -1,0 +1,19 @@
+/** Capabilities known to the core; plugins may define more (any string). */
+export type Capability =
+  | 'manage_options'
+  | 'edit_posts'
+  | 'delete_posts'
+  | 'manage_categories'
+  | 'view_logs'
+  | (string & {});
+
+/** Who is making a request, once authenticated. */
+export interface Principal {
+  readonly userId: number;
+  readonly login: string;
+  readonly role: string;
+  readonly capabilities: ReadonlySet<string>;
+  /** How the request authenticated. */
+  readonly via: 'app_password' | 'cookie' | 'local' | 'test';
+  can(capability: Capability): boolean;
+}

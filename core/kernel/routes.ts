@@ -1,0 +1,80 @@
+import type { JsonSchema } from './json-schema.js';
+import type { Logger } from './logger.js';
+import type { Capability, Principal } from './principal.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What a request needs before `handle` runs. Every route must declare one. */
+export type Permission =
+  /** Anyone, no login (health, webhook triggers, login itself). */
+  | 'public'
+  /** Any logged-in user. */
+  | 'authenticated'
+  /** A logged-in user with this capability. */
+  | { capability: Capability }
+  /** A logged-in user for whom the check answers true (e.g. "admin or the target user"). */
+  | { check: (request: RouteRequest<Record<string, unknown>, Record<string, unknown>, unknown>) => boolean | Promise<boolean>; description: string };
+
+export interface RouteRequest<P = Record<string, unknown>, Q = Record<string, unknown>, B = unknown> {
+  /** Path parameters, validated (and coerced) by `schema.params`. */
+  readonly params: P;
+  /** Declared query parameters, validated and coerced; undeclared ones are dropped. */
+  readonly query: Q;
+  /** Decoded body (JSON or form), validated by `schema.body`; `{}` when empty. */
+  readonly body: B;
+  /** The exact bytes received, for signature checks. */
+  readonly rawBody: Buffer;
+  readonly user: Principal | null;
+  /** Lower-case header names. */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly method: HttpMethod;
+  /** Path and query as received. */
+  readonly url: string;
+  readonly ip: string;
+  readonly requestId: string;
+  readonly log: Logger;
+}
+
+/** A response with a status or headers other than the default 200. */
+export class RouteReply {
+  constructor(
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+    readonly headers: Record<string, string | string[]> = {},
+  ) {}
+}
+
+/** Answer with a status (201, 202...) and optional headers such as Set-Cookie. */
+export function reply(status: number, body: Record<string, unknown>, headers: Record<string, string | string[]> = {}): RouteReply {
+  return new RouteReply(status, body, headers);
+}
+
+export type RouteResult = Record<string, unknown> | RouteReply;
+
+export interface RouteSchema {
+  params?: JsonSchema;
+  query?: JsonSchema;
+  body?: JsonSchema;
+}
+
+export interface RouteDefinition<P = Record<string, unknown>, Q = Record<string, unknown>, B = unknown> {
+  method: HttpMethod;
+  /** Relative to the surface's namespace; parameters in braces: `/flows/{flow_id}`. */
+  path: string;
+  permission: Permission;
+  schema?: RouteSchema;
+  summary?: string;
+  description?: string;
+  /** Body size limit for this route in bytes (default: the host's `bodyLimit`). */
+  bodyLimit?: number;
+  handle(request: RouteRequest<P, Q, B>): Promise<RouteResult> | RouteResult;
+}
+
+/** A group of routes under one namespace, contributed through the `surfaces` hook. */
+export interface SurfaceDefinition {
+  /** Unique id, e.g. 'discovery', 'docsync'. */
+  id: string;
+  /** Namespace under the API prefix, e.g. 'docsync/v1'. Omitted: the core namespace (`automation/v1` by default). */
+  namespace?: string;
+  routes: RouteDefinition[];
+}

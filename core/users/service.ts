@@ -1,0 +1,256 @@
+import { randomBytes, randomUUID, createHash } from 'node:crypto';
+import { ApiError, conflict, notFound } from '../errors.js';
+import type { Clock } from '../kernel/clock.js';
+import { DuplicateKeyError } from '../store/port.js';
+import {
+  generateApplicationPassword,
+  hashPassword,
+  normalizeApplicationPassword,
+  verifyDummy,
+  verifyPassword,
+} from '../security/passwords.js';
+import { safeEqual } from '../security/constant-time.js';
+import type { AppPasswordRecord, AppPasswordView, SessionRecord, UserRecord, UserView } from './model.js';
+import { UserPrincipal } from './principal.js';
+import type { UsersRepository } from './repository.js';
+import { GRANTABLE_CAPABILITIES, isRole, roleCapabilities, type Role } from './roles.js';
+
+export interface CreatedAppPassword extends AppPasswordView {
+  /** Shown once; only its hash is stored. */
+  password: string;
+}
+
+const LOGIN = /^[A-Za-z0-9][A-Za-z0-9_.@-]{0,59}$/;
+
+/** Users, their application passwords and cookie sessions. */
+export class UsersService {
+  constructor(
+    private readonly repo: UsersRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  init(): Promise<void> {
+    return this.repo.ensureIndexes();
+  }
+
+  count(): Promise<number> {
+    return this.repo.users.count({});
+  }
+
+  async list(): Promise<UserView[]> {
+    const users = await this.repo.users.find({}, { sort: { user_id: 1 } });
+    return users.map((u) => this.view(u as UserRecord));
+  }
+
+  async administrators(): Promise<UserView[]> {
+    const users = await this.repo.users.find({ role: 'administrator' }, { sort: { user_id: 1 } });
+    return users.map((u) => this.view(u as UserRecord));
+  }
+
+  /** Whether the user can log in at all (an application password or a login password). */
+  async hasCredentials(userId: number): Promise<boolean> {
+    const user = await this.require(userId);
+    return Boolean(user.password_hash) || (await this.repo.appPasswords.count({ user_id: userId })) > 0;
+  }
+
+  async get(userId: number): Promise<UserView> {
+    return this.view(await this.require(userId));
+  }
+
+  async findByLogin(login: string): Promise<UserView | null> {
+    const user = await this.repo.byLogin(login);
+    return user ? this.view(user) : null;
+  }
+
+  /**
+   * Creates a user. Ordered for crash safety: the id is reserved first and the user
+   * document is the last write, so a crash leaves at most an unused id.
+   */
+  async create(input: { login: string; role: string; password?: string; capabilities?: string[] }): Promise<UserView> {
+    if (!LOGIN.test(input.login)) throw new ApiError('invalid_login', 'Login must be 1-60 letters, digits, or . _ @ -, starting with a letter or digit', 400);
+    if (!isRole(input.role)) throw new ApiError('invalid_role', `Role must be one of: ${Object.keys(roleCapabilities).join(', ')}`, 400);
+    const extra = input.capabilities ?? [];
+    const bad = extra.filter((c) => !GRANTABLE_CAPABILITIES.includes(c));
+    if (bad.length) throw new ApiError('invalid_capability', `Capabilities that can be granted: ${GRANTABLE_CAPABILITIES.join(', ')}`, 400);
+    if (await this.repo.byLogin(input.login)) throw conflict('user_exists', `A user with login '${input.login}' already exists`);
+    const record: Omit<UserRecord, '_id'> & { _id?: string } = {
+      user_id: await this.repo.nextUserId(),
+      login: input.login,
+      role: input.role,
+      extra_capabilities: [...new Set(extra)],
+      created_at: this.clock.now(),
+    };
+    if (input.password !== undefined) record.password_hash = await this.checkedHash(input.password);
+    try {
+      const saved = await this.repo.users.insertOne(record as UserRecord);
+      return this.view(saved as UserRecord);
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) throw conflict('user_exists', `A user with login '${input.login}' already exists`);
+      throw error;
+    }
+  }
+
+  /**
+   * Deletes a user: sessions and application passwords first, the user last, so a crash
+   * midway leaves a user with fewer credentials, never credentials without a user.
+   */
+  async delete(userId: number): Promise<UserView> {
+    const user = await this.require(userId);
+    if (user.role === 'administrator') {
+      const admins = await this.repo.users.count({ role: 'administrator' });
+      if (admins <= 1) throw conflict('last_administrator', 'The last administrator cannot be deleted');
+    }
+    await this.repo.sessions.deleteMany({ user_id: userId });
+    await this.repo.appPasswords.deleteMany({ user_id: userId });
+    await this.repo.users.deleteOne({ user_id: userId });
+    return this.view(user);
+  }
+
+  async setPassword(userId: number, password: string): Promise<void> {
+    await this.require(userId);
+    const hash = await this.checkedHash(password);
+    await this.repo.users.updateOne({ user_id: userId }, { $set: { password_hash: hash } });
+    // A new password ends every cookie session of that user.
+    await this.repo.sessions.deleteMany({ user_id: userId });
+  }
+
+  async createAppPassword(userId: number, name: string): Promise<CreatedAppPassword> {
+    await this.require(userId);
+    const cleanName = name.trim();
+    if (!cleanName || cleanName.length > 100) throw new ApiError('invalid_name', 'Application password name must be 1-100 characters', 400);
+    const password = generateApplicationPassword();
+    const record = {
+      _id: randomUUID(),
+      user_id: userId,
+      name: cleanName,
+      hash: await hashPassword(normalizeApplicationPassword(password)),
+      created_at: this.clock.now(),
+      last_used_at: null,
+    } satisfies AppPasswordRecord;
+    await this.repo.appPasswords.insertOne(record);
+    return { ...this.appPasswordView(record), password };
+  }
+
+  async listAppPasswords(userId: number): Promise<AppPasswordView[]> {
+    await this.require(userId);
+    const rows = await this.repo.appPasswords.find({ user_id: userId }, { sort: { created_at: 1 } });
+    return rows.map((r) => this.appPasswordView(r as AppPasswordRecord));
+  }
+
+  async revokeAppPassword(userId: number, uuid: string): Promise<AppPasswordView> {
+    const row = await this.repo.appPasswords.findOne({ _id: uuid, user_id: userId });
+    if (!row) throw notFound('application_password_not_found', 'No application password with that uuid for this user');
+    await this.repo.appPasswords.deleteOne({ _id: uuid });
+    return this.appPasswordView(row as AppPasswordRecord);
+  }
+
+  /**
+   * Checks login + application password. Takes the same time whether the login exists
+   * or not (a dummy verification runs for unknown logins), so failures reveal nothing.
+   */
+  async verifyAppPassword(login: string, password: string): Promise<UserPrincipal | null> {
+    const user = await this.repo.byLogin(login);
+    const candidate = normalizeApplicationPassword(password);
+    if (!user) {
+      await verifyDummy(candidate);
+      return null;
+    }
+    const rows = (await this.repo.appPasswords.find({ user_id: user.user_id })) as AppPasswordRecord[];
+    if (rows.length === 0) {
+      await verifyDummy(candidate);
+      return null;
+    }
+    for (const row of rows) {
+      if (await verifyPassword(candidate, row.hash)) {
+        await this.repo.appPasswords.updateOne({ _id: row._id }, { $set: { last_used_at: this.clock.now() } });
+        return this.principal(user, 'app_password');
+      }
+    }
+    return null;
+  }
+
+  /** Checks login + user password (for cookie sessions), in equal time for unknown logins. */
+  async verifyUserPassword(login: string, password: string): Promise<UserRecord | null> {
+    const user = await this.repo.byLogin(login);
+    if (!user?.password_hash) {
+      await verifyDummy(password);
+      return null;
+    }
+    return (await verifyPassword(password, user.password_hash)) ? user : null;
+  }
+
+  async principalFor(userId: number, via: UserPrincipal['via']): Promise<UserPrincipal | null> {
+    const user = await this.repo.byId(userId);
+    return user ? this.principal(user, via) : null;
+  }
+
+  // Cookie sessions ---------------------------------------------------------------
+
+  async createSession(userId: number, ttlSeconds: number): Promise<{ token: string; nonce: string; expiresAt: Date }> {
+    const token = randomBytes(32).toString('base64url');
+    const nonce = randomBytes(16).toString('hex');
+    const now = this.clock.now();
+    const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
+    await this.repo.sessions.insertOne({ _id: sessionKey(token), user_id: userId, nonce, created_at: now, expires_at: expiresAt });
+    // Expired sessions are removed by query (the port promises no TTL indexes).
+    await this.repo.sessions.deleteMany({ expires_at: { $lt: now } });
+    return { token, nonce, expiresAt };
+  }
+
+  async findSession(token: string): Promise<SessionRecord | null> {
+    const session = (await this.repo.sessions.findOne({ _id: sessionKey(token) })) as SessionRecord | null;
+    if (!session || session.expires_at.getTime() <= this.clock.now().getTime()) return null;
+    return session;
+  }
+
+  nonceMatches(session: SessionRecord, nonce: string): boolean {
+    return safeEqual(session.nonce, nonce);
+  }
+
+  async destroySession(token: string): Promise<void> {
+    await this.repo.sessions.deleteOne({ _id: sessionKey(token) });
+  }
+
+  // Views -------------------------------------------------------------------------
+
+  private async require(userId: number): Promise<UserRecord> {
+    const user = await this.repo.byId(userId);
+    if (!user) throw notFound('user_not_found', `No user with id ${userId}`);
+    return user;
+  }
+
+  private async checkedHash(password: string): Promise<string> {
+    if (typeof password !== 'string' || password.length < 8) throw new ApiError('weak_password', 'Password must be at least 8 characters', 400);
+    return hashPassword(password);
+  }
+
+  private principal(user: UserRecord, via: UserPrincipal['via']): UserPrincipal {
+    return new UserPrincipal(user.user_id, user.login, user.role as Role, user.extra_capabilities ?? [], via);
+  }
+
+  private view(user: UserRecord): UserView {
+    const principal = this.principal(user, 'test');
+    return {
+      user_id: user.user_id,
+      login: user.login,
+      role: user.role,
+      capabilities: [...principal.capabilities].sort(),
+      has_password: Boolean(user.password_hash),
+      created_at: user.created_at.toISOString(),
+    };
+  }
+
+  private appPasswordView(row: AppPasswordRecord): AppPasswordView {
+    return {
+      uuid: row._id,
+      user_id: row.user_id,
+      name: row.name,
+      created_at: row.created_at.toISOString(),
+      last_used_at: row.last_used_at ? row.last_used_at.toISOString() : null,
+    };
+  }
+}
+
+function sessionKey(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}

@@ -1,0 +1,12 @@
+// A team's own build: pick the plugins, set defaults, serve. Nothing else is loaded.
+import { createHost, defaultPlugins, type HostConfig } from 'flowhost/host';
+import hello from '../hello-plugin/index.js';
+
+export async function buildCustomHost(config: Partial<HostConfig> = {}, env: NodeJS.ProcessEnv = process.env) {
+  return createHost({
+    plugins: [...defaultPlugins, hello],
+    // This build mounts the API where the original plugin's clients expect it.
+    config: { apiPrefix: '/wp-json', pluginSettings: { hello: { greeting: 'Welcome' } }, ...config },
+    env,
+  });
+}

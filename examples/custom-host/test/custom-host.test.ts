@@ -1,0 +1,31 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { buildCustomHost } from '../build.js';
+
+type Host = Awaited<ReturnType<typeof buildCustomHost>>;
+const test = suite<{ host: Host; url: string; auth: string }>('custom-host build');
+
+test.before(async (ctx) => {
+  ctx.host = await buildCustomHost({ dataDir: ':memory:', port: 0, logLevel: 'silent' }, {});
+  ctx.url = await ctx.host.start();
+  const admin = ctx.host.initialAdmin!;
+  ctx.auth = `Basic ${Buffer.from(`${admin.login}:${admin.password}`).toString('base64')}`;
+});
+test.after(async (ctx) => ctx.host.stop());
+
+test('loads exactly the chosen plugins', ({ host }) => {
+  assert.equal(host.plugins.map((p) => p.id).sort(), ['discovery', 'hello']);
+});
+
+test('serves under its own prefix with the plugin configured', async ({ url, auth }) => {
+  const res = await fetch(`${url}/wp-json/hello/v1/greeting?name=Team`, { headers: { Authorization: auth } });
+  assert.is(res.status, 200);
+  const body = (await res.json()) as { data: { message: string } };
+  assert.is(body.data.message, 'Welcome, Team!');
+  const handlers = (await (await fetch(`${url}/wp-json/automation/v1/handlers`, { headers: { Authorization: auth } })).json()) as { data: Record<string, unknown> };
+  assert.equal(Object.keys(handlers.data), ['hello']);
+  const old = await fetch(`${url}/api/automation/v1/handlers`, { headers: { Authorization: auth } });
+  assert.is(old.status, 404);
+});
+
+test.run();

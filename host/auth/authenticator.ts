@@ -1,0 +1,89 @@
+import { ApiError } from '../../core/errors.js';
+import type { Principal } from '../../core/kernel/principal.js';
+import { safeEqual } from '../../core/security/constant-time.js';
+import { UserPrincipal } from '../../core/users/principal.js';
+import type { UsersService } from '../../core/users/service.js';
+import { readCookie, SESSION_COOKIE } from './cookies.js';
+import type { LoginThrottle } from './login-throttle.js';
+
+export const NONCE_HEADERS = ['x-flowhost-nonce', 'x-wp-nonce'] as const;
+export const LOCAL_SCHEME = 'Flowhost-Local';
+
+/** One answer for every bad credential: it must not tell a wrong login from a wrong password. */
+export const invalidCredentials = () =>
+  new ApiError('rest_invalid_credentials', 'Invalid login or password.', 401, {}, { 'WWW-Authenticate': 'Basic realm="flowhost"' });
+
+export interface AuthInput {
+  headers: Readonly<Record<string, string | undefined>>;
+  ip: string;
+}
+
+/**
+ * Works out who is calling: HTTP Basic with an application password, the host's local
+ * CLI credential, or a cookie session that counts only with its nonce header.
+ */
+export class Authenticator {
+  constructor(
+    private readonly users: UsersService,
+    private readonly throttle: LoginThrottle,
+    private readonly localToken: () => string | null,
+  ) {}
+
+  async authenticate(input: AuthInput): Promise<Principal | null> {
+    const authorization = input.headers.authorization;
+    if (authorization) {
+      const space = authorization.indexOf(' ');
+      const scheme = space > 0 ? authorization.slice(0, space) : authorization;
+      const value = space > 0 ? authorization.slice(space + 1).trim() : '';
+      if (scheme.toLowerCase() === 'basic') return this.basic(value, input.ip);
+      if (scheme === LOCAL_SCHEME) return this.local(value);
+    }
+    const token = readCookie(input.headers.cookie, SESSION_COOKIE);
+    if (token) return this.cookie(token, input.headers);
+    return null;
+  }
+
+  /** Login + password check shared by Basic auth and POST /session, throttled per address and login. */
+  async guardLogin<T>(ip: string, login: string, attempt: () => Promise<T | null>): Promise<T> {
+    await this.throttle.check(ip, login);
+    const result = await attempt();
+    if (result === null) {
+      await this.throttle.failed(ip, login);
+      throw invalidCredentials();
+    }
+    await this.throttle.succeeded(ip, login);
+    return result;
+  }
+
+  private async basic(value: string, ip: string): Promise<Principal> {
+    let decoded: string;
+    try {
+      decoded = Buffer.from(value, 'base64').toString('utf8');
+    } catch {
+      throw invalidCredentials();
+    }
+    const colon = decoded.indexOf(':');
+    if (colon <= 0) throw invalidCredentials();
+    const login = decoded.slice(0, colon);
+    const password = decoded.slice(colon + 1);
+    return this.guardLogin(ip, login, () => this.users.verifyAppPassword(login, password));
+  }
+
+  private local(value: string): Principal {
+    const expected = this.localToken();
+    if (!expected || !safeEqual(value, expected)) throw invalidCredentials();
+    return new UserPrincipal(0, 'flowhost-cli', 'system', [], 'local');
+  }
+
+  private async cookie(token: string, headers: AuthInput['headers']): Promise<Principal | null> {
+    const session = await this.users.findSession(token);
+    if (!session) return null;
+    const nonce = NONCE_HEADERS.map((h) => headers[h]).find((v) => v !== undefined);
+    // Without a nonce a cookie proves nothing (it may be a cross-site request): anonymous.
+    if (nonce === undefined) return null;
+    if (!this.users.nonceMatches(session, nonce)) {
+      throw new ApiError('rest_cookie_invalid_nonce', 'Cookie check failed: the nonce is invalid or expired.', 403);
+    }
+    return this.users.principalFor(session.user_id, 'cookie');
+  }
+}

@@ -1,0 +1,27 @@
+import { join, resolve } from 'node:path';
+import type { HostConfig } from '../config/schema.js';
+import { openEmbeddedStore, StoreLockedError } from '../store/embedded/index.js';
+import { DATABASE_FILE, readHostFile } from '../runtime/data-dir-files.js';
+import { mkdirSync } from 'node:fs';
+import { CliError, type AdminClient } from './admin-client.js';
+import { directAdmin } from './direct-admin.js';
+import { remoteAdmin } from './remote-admin.js';
+
+/**
+ * Opens the store when nobody holds it; when a host holds the data directory, goes
+ * through that host (its address and local credential are in the directory).
+ */
+export async function openAdmin(config: HostConfig): Promise<AdminClient> {
+  if (config.mongodbUrl) throw new CliError('MONGODB_URL is set, but this build has no MongoDB adapter yet');
+  const dataDir = resolve(config.dataDir);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    const store = await openEmbeddedStore({ file: join(dataDir, DATABASE_FILE), exclusive: true });
+    return await directAdmin(store);
+  } catch (error) {
+    if (!(error instanceof StoreLockedError)) throw error;
+    const running = readHostFile(dataDir);
+    if (!running) throw new CliError(`The data directory ${dataDir} is held by another process that published no host address; stop it first`);
+    return remoteAdmin({ url: running.url, apiBase: running.api_base, token: running.token });
+  }
+}

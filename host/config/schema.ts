@@ -1,0 +1,84 @@
+import type { JsonSchema } from '../../core/kernel/json-schema.js';
+
+/** The host's configuration, after env and file are merged and validated. */
+export interface HostConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  mongodbUrl?: string;
+  secretKey?: string;
+  apiPrefix: string;
+  coreNamespace: string;
+  publicUrl?: string;
+  /** Extra plugins: optional built-in ids or module specifiers. */
+  plugins: string[];
+  /** Settings per plugin id. */
+  pluginSettings: Record<string, Record<string, unknown>>;
+  allowPrivateUrls: boolean;
+  /** JSON body limit in bytes. */
+  bodyLimit: number;
+  logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Failed logins allowed per login and address in `loginWindowSeconds`. */
+  loginMaxFailures: number;
+  /** Failed logins allowed per address (any login) in `loginWindowSeconds`. */
+  loginMaxFailuresPerIp: number;
+  loginWindowSeconds: number;
+  sessionTtlSeconds: number;
+}
+
+/** Where each key may come from in the environment. */
+export const envKeys: Record<string, { key: keyof HostConfig; type: 'string' | 'integer' | 'boolean' | 'list' }> = {
+  PORT: { key: 'port', type: 'integer' },
+  HOST: { key: 'host', type: 'string' },
+  FLOWHOST_DATA_DIR: { key: 'dataDir', type: 'string' },
+  MONGODB_URL: { key: 'mongodbUrl', type: 'string' },
+  FLOWHOST_SECRET_KEY: { key: 'secretKey', type: 'string' },
+  FLOWHOST_API_PREFIX: { key: 'apiPrefix', type: 'string' },
+  FLOWHOST_CORE_NAMESPACE: { key: 'coreNamespace', type: 'string' },
+  FLOWHOST_PUBLIC_URL: { key: 'publicUrl', type: 'string' },
+  FLOWHOST_PLUGINS: { key: 'plugins', type: 'list' },
+  FLOWHOST_ALLOW_PRIVATE_URLS: { key: 'allowPrivateUrls', type: 'boolean' },
+  FLOWHOST_BODY_LIMIT: { key: 'bodyLimit', type: 'integer' },
+  FLOWHOST_LOG_LEVEL: { key: 'logLevel', type: 'string' },
+};
+
+export const defaultConfig: HostConfig = {
+  port: 8080,
+  host: '127.0.0.1',
+  dataDir: './data',
+  apiPrefix: '/api',
+  coreNamespace: 'automation/v1',
+  plugins: [],
+  pluginSettings: {},
+  allowPrivateUrls: false,
+  bodyLimit: 1024 * 1024,
+  logLevel: 'info',
+  loginMaxFailures: 5,
+  loginMaxFailuresPerIp: 50,
+  loginWindowSeconds: 900,
+  sessionTtlSeconds: 2 * 24 * 3600,
+};
+
+export const configSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    port: { type: 'integer', minimum: 0, maximum: 65535 },
+    host: { type: 'string', minLength: 1 },
+    dataDir: { type: 'string', minLength: 1 },
+    mongodbUrl: { type: 'string', pattern: '^mongodb(\\+srv)?://' },
+    secretKey: { type: 'string', minLength: 1 },
+    apiPrefix: { type: 'string', pattern: '^(/[A-Za-z0-9._~-]+)*$' },
+    coreNamespace: { type: 'string', pattern: '^[A-Za-z0-9._~-]+(/[A-Za-z0-9._~-]+)*$' },
+    publicUrl: { type: 'string', format: 'uri', pattern: '^https?://' },
+    plugins: { type: 'array', items: { type: 'string', minLength: 1 } },
+    pluginSettings: { type: 'object', additionalProperties: { type: 'object' } },
+    allowPrivateUrls: { type: 'boolean' },
+    bodyLimit: { type: 'integer', minimum: 1024, maximum: 1073741824 },
+    logLevel: { enum: ['trace', 'debug', 'info', 'warn', 'error', 'silent'] },
+    loginMaxFailures: { type: 'integer', minimum: 1 },
+    loginMaxFailuresPerIp: { type: 'integer', minimum: 1 },
+    loginWindowSeconds: { type: 'integer', minimum: 1 },
+    sessionTtlSeconds: { type: 'integer', minimum: 60 },
+  },
+};

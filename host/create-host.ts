@@ -1,0 +1,227 @@
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { container as globalContainer, type DependencyContainer } from 'tsyringe';
+import { HookCatalogue } from '../core/kernel/hooks.js';
+import { loadPlugins, type LoadedPlugin } from '../core/kernel/loader.js';
+import { Registries } from '../core/kernel/registries.js';
+import type { PluginDefinition, PluginHost, HostInfo } from '../core/kernel/plugin.js';
+import type { SurfaceDefinition } from '../core/kernel/routes.js';
+import { FLOWHOST_VERSION } from '../core/kernel/version.js';
+import { systemClock, type Clock } from '../core/kernel/clock.js';
+import type { Logger } from '../core/kernel/logger.js';
+import type { DocumentStore } from '../core/store/port.js';
+import { createVault, type Vault } from '../core/security/vault.js';
+import type { GuardedFetch } from '../core/security/guarded-fetch-types.js';
+import { UsersRepository } from '../core/users/repository.js';
+import { UsersService } from '../core/users/service.js';
+import { loadConfig } from './config/load-config.js';
+import type { HostConfig } from './config/schema.js';
+import { createLogger } from './logging/create-logger.js';
+import { openStore } from './store/open-store.js';
+import { loadVaultKey } from './security/vault-key.js';
+import { verifyVaultKey } from './security/vault-canary.js';
+import { createGuardedFetch } from './net/guarded-fetch.js';
+import { LoginThrottle } from './auth/login-throttle.js';
+import { Authenticator } from './auth/authenticator.js';
+import { compileRoutes, type CompiledRoute } from './http/route-table.js';
+import { createHttpServer } from './http/server.js';
+import { systemRoutes } from './http/system-routes.js';
+import { sessionSurface } from './surfaces/session-routes.js';
+import { userAdminSurface } from './surfaces/user-admin-routes.js';
+import { ensureAdminAccess, type IssuedAdminPassword } from './bootstrap/initial-admin.js';
+import { publishHost, unpublishHost } from './runtime/data-dir-files.js';
+import { Tokens } from './tokens.js';
+
+export interface CreateHostOptions {
+  /** The plugins of this build, in any order (dependencies order them). */
+  plugins: ReadonlyArray<PluginDefinition<never>>;
+  /** Values that win over the environment and flowhost.config.json. */
+  config?: Partial<HostConfig>;
+  /** The environment to read (default process.env; tests pass {}). */
+  env?: NodeJS.ProcessEnv;
+  /** Use this store instead of opening one from config (tests, custom builds). */
+  store?: DocumentStore;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+export interface Host {
+  readonly config: HostConfig;
+  readonly hooks: HookCatalogue;
+  readonly registries: Registries;
+  readonly container: DependencyContainer;
+  readonly store: DocumentStore;
+  readonly users: UsersService;
+  readonly vault: Vault;
+  readonly log: Logger;
+  readonly plugins: readonly LoadedPlugin[];
+  readonly routes: readonly CompiledRoute[];
+  /** Base URL once started, e.g. http://127.0.0.1:8080 ('' before). */
+  readonly url: string;
+  /** Set when this start issued an administrator password (first start). */
+  readonly initialAdmin: IssuedAdminPassword | null;
+  start(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A build of Flowhost: the chosen plugins on one store, served over HTTP. `createHost`
+ * wires everything and loads the plugins (failing fast on any wiring error); `start`
+ * listens; `stop` stops accepting, drains in-flight requests and closes the store.
+ */
+export async function createHost(options: CreateHostOptions): Promise<Host> {
+  const config = loadConfig({ env: options.env, overrides: options.config });
+  const log = options.logger ?? createLogger(config.logLevel);
+  const clock = options.clock ?? systemClock;
+  const inMemory = config.dataDir === ':memory:';
+  const dataDir = inMemory ? null : resolve(config.dataDir);
+  if (dataDir) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+
+  const store = options.store ?? (await openStore(config, dataDir));
+  let closed = false;
+  const closeStore = async () => {
+    if (!closed && !options.store) await store.close();
+    closed = true;
+  };
+
+  try {
+    const key = dataDir ? (await loadVaultKey({ dataDir, secretKey: config.secretKey })).key : randomKey(config.secretKey);
+    const vault = createVault(key);
+    await verifyVaultKey(vault, store.collection('meta'));
+    const fetch: GuardedFetch = createGuardedFetch({ allowPrivate: config.allowPrivateUrls, userAgent: `Flowhost/${FLOWHOST_VERSION}` });
+
+    const hooks = new HookCatalogue();
+    const registries = new Registries(hooks);
+    // The host's own root: a child of tsyringe's global container, so two hosts in one
+    // process (tests, custom builds) never share registrations.
+    const root = globalContainer.createChildContainer();
+    root.register(Tokens.store, { useValue: store });
+    root.register(Tokens.vault, { useValue: vault });
+    root.register(Tokens.fetch, { useValue: fetch });
+    root.register(Tokens.clock, { useValue: clock });
+    root.register(Tokens.logger, { useValue: log });
+    root.register(Tokens.hooks, { useValue: hooks });
+    root.register(Tokens.registries, { useValue: registries });
+
+    const users = new UsersService(new UsersRepository(store), clock);
+    await users.init();
+    root.register(Tokens.users, { useValue: users });
+
+    let url = '';
+    const info: HostInfo = {
+      version: FLOWHOST_VERSION,
+      apiPrefix: config.apiPrefix,
+      coreNamespace: config.coreNamespace,
+      publicUrl: () => (config.publicUrl ?? url).replace(/\/+$/, ''),
+    };
+
+    const loaded = await loadPlugins(options.plugins, {
+      kernelVersion: FLOWHOST_VERSION,
+      hooks,
+      settings: config.pluginSettings,
+      makeHost(plugin, settings): PluginHost<Record<string, unknown>> {
+        const child = root.createChildContainer();
+        child.register(Tokens.pluginSettings, { useValue: settings });
+        return {
+          id: plugin.id,
+          hooks,
+          container: child,
+          settings,
+          log: log.child({ plugin: plugin.id }),
+          registries,
+          info,
+          store,
+          vault,
+          fetch,
+          clock,
+        };
+      },
+    });
+    registries.resolveAll();
+    await hooks.booted.promise({ url: '' });
+
+    const issued = await ensureAdminAccess(users, dataDir, log);
+
+    let localToken: string | null = null;
+    const throttle = new LoginThrottle({
+      maxFailures: config.loginMaxFailures,
+      maxFailuresPerIp: config.loginMaxFailuresPerIp,
+      windowSeconds: config.loginWindowSeconds,
+    });
+    const authenticator = new Authenticator(users, throttle, () => localToken);
+    const hostSurfaces: SurfaceDefinition[] = [
+      sessionSurface({ users, authenticator, ttlSeconds: config.sessionTtlSeconds, secureCookies: () => info.publicUrl().startsWith('https:') }),
+      userAdminSurface(users),
+    ];
+    const surfaces = [
+      ...hostSurfaces.map((surface) => ({ surface, owner: 'host' })),
+      ...registries.surfaces().map((surface) => ({ surface, owner: registries.ownerOf(surface) ?? 'unknown' })),
+    ];
+    const routes = compileRoutes(surfaces, { apiPrefix: config.apiPrefix, coreNamespace: config.coreNamespace, log });
+    const allRoutes = [...routes, ...systemRoutes({ routes, store, apiPrefix: config.apiPrefix, serverUrl: () => `${info.publicUrl()}` })];
+    const server = createHttpServer(allRoutes, { authenticator, bodyLimit: config.bodyLimit, log });
+
+    let started = false;
+    const host: Host = {
+      config,
+      hooks,
+      registries,
+      container: root,
+      store,
+      users,
+      vault,
+      log,
+      plugins: loaded,
+      routes: allRoutes,
+      get url() {
+        return url;
+      },
+      initialAdmin: issued,
+      async start() {
+        if (started) return url;
+        await new Promise<void>((resolveListen, rejectListen) => {
+          server.server.once('error', rejectListen);
+          server.listen(config.port, config.host, () => {
+            server.server.off('error', rejectListen);
+            resolveListen();
+          });
+        });
+        started = true;
+        const address = server.server.address() as AddressInfo;
+        const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+        url = `http://${hostPart}:${address.port}`;
+        if (dataDir) localToken = publishHost(dataDir, url, `${url}${config.apiPrefix}/${config.coreNamespace}`);
+        log.info({ url, store: store.kind, plugins: loaded.map((p) => p.id) }, `Flowhost listening on ${url}`);
+        await hooks.ready.promise({ url });
+        return url;
+      },
+      async stop() {
+        if (started) {
+          await hooks.stopping.promise({ url });
+          if (dataDir) unpublishHost(dataDir);
+          await new Promise<void>((done) => {
+            // Stop accepting; idle keep-alive sockets close now, busy ones after their response.
+            server.server.close(() => done());
+            server.server.closeIdleConnections();
+            setTimeout(() => server.server.closeAllConnections(), 10_000).unref();
+          });
+          started = false;
+        }
+        await closeStore();
+      },
+    };
+    return host;
+  } catch (error) {
+    await closeStore().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** In-memory hosts without FLOWHOST_SECRET_KEY get a throwaway key. */
+function randomKey(secretKey: string | undefined): Buffer {
+  if (secretKey && /^[0-9a-fA-F]{64}$/.test(secretKey)) return Buffer.from(secretKey, 'hex');
+  return randomBytes(32);
+}

@@ -1,0 +1,120 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { ValidateFunction } from 'ajv';
+import { ApiError, forbidden, notLoggedIn } from '../../core/errors.js';
+import type { Logger } from '../../core/kernel/logger.js';
+import type { Principal } from '../../core/kernel/principal.js';
+import { RouteReply, type HttpMethod, type RouteRequest } from '../../core/kernel/routes.js';
+import { describeErrors } from '../../core/kernel/validator.js';
+import type { Authenticator } from '../auth/authenticator.js';
+import { BodyTooLargeError, decodeBody, parseQuery, readBody } from './read-body.js';
+import { toErrorResponse, validationError } from './error-body.js';
+import type { CompiledRoute } from './route-table.js';
+
+export interface DispatchDeps {
+  authenticator: Authenticator;
+  bodyLimit: number;
+  log: Logger;
+}
+
+type Headers = Record<string, string | undefined>;
+
+function flatHeaders(req: IncomingMessage): Headers {
+  const out: Headers = {};
+  for (const [key, value] of Object.entries(req.headers)) out[key] = Array.isArray(value) ? value.join(', ') : value;
+  return out;
+}
+
+export function clientIp(req: IncomingMessage): string {
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
+/** Writes a JSON answer; every body is an object (clients treat anything else, and 204, as failure). */
+export function sendJson(res: ServerResponse, status: number, body: Record<string, unknown>, headers: Record<string, string | string[]> = {}): void {
+  if (res.headersSent) return;
+  const payload = JSON.stringify(body);
+  res.statusCode = status;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(payload));
+  res.end(payload);
+}
+
+function validate(fn: ValidateFunction | undefined, value: unknown, where: 'params' | 'query' | 'body'): void {
+  if (!fn) return;
+  if (!fn(value)) throw validationError(where, describeErrors(fn.errors));
+}
+
+async function checkPermission(route: CompiledRoute, request: RouteRequest, user: Principal | null): Promise<void> {
+  const permission = route.definition.permission;
+  if (permission === 'public') return;
+  if (!user) throw notLoggedIn();
+  if (permission === 'authenticated') return;
+  if ('capability' in permission) {
+    if (!user.can(permission.capability)) throw forbidden();
+    return;
+  }
+  if (!(await permission.check(request))) throw forbidden();
+}
+
+/**
+ * One request through one route: authenticate, check permission, read and validate,
+ * handle, answer. Every failure ends as the spec's error body; unexpected ones are
+ * logged with the request id and answered 500 without details.
+ */
+export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: ServerResponse, routerParams: Record<string, string>, deps: DispatchDeps): Promise<void> {
+  const requestId = randomUUID();
+  const started = process.hrtime.bigint();
+  const log = deps.log.child({ req_id: requestId });
+  res.setHeader('X-Request-Id', requestId);
+  const headers = flatHeaders(req);
+  const method = route.method;
+  try {
+    const user = await deps.authenticator.authenticate({ headers, ip: clientIp(req) });
+    const query: Record<string, unknown> = parseQuery(req.url ?? '');
+    const params: Record<string, unknown> = { ...routerParams };
+    const request: { -readonly [K in keyof RouteRequest]: RouteRequest[K] } = {
+      params,
+      query,
+      body: {},
+      rawBody: Buffer.alloc(0),
+      user,
+      headers,
+      method: method as HttpMethod,
+      url: req.url ?? '/',
+      ip: clientIp(req),
+      requestId,
+      log,
+    };
+    // Permission before the body is read: a stranger cannot make us buffer an upload.
+    // (Permission checks therefore see params and query, never the body.)
+    await checkPermission(route, request, user);
+    if (method !== 'GET') {
+      request.rawBody = await readBody(req, route.definition.bodyLimit ?? deps.bodyLimit);
+      request.body = decodeBody(request.rawBody, headers['content-type']);
+    }
+    validate(route.validateParams, params, 'params');
+    validate(route.validateQuery, query, 'query');
+    if (!route.validateQuery) for (const key of Object.keys(query)) delete query[key]; // undeclared: ignored
+    validate(route.validateBody, request.body, 'body');
+    const result = await route.definition.handle(request);
+    const reply = result instanceof RouteReply ? result : new RouteReply(200, result);
+    const payload = 'success' in reply.body ? reply.body : { success: true, ...reply.body };
+    sendJson(res, reply.status, payload, reply.headers);
+  } catch (error) {
+    const answer = toErrorResponse(error, requestId);
+    if (answer.unexpected) log.error({ err: error, route: `${route.method} ${route.fullPath}`, plugin: route.owner }, 'Unexpected error in route handler');
+    const headersOut: Record<string, string> = { ...answer.headers };
+    if (error instanceof BodyTooLargeError) {
+      // Stop the upload: answer, then close the connection instead of reading the rest.
+      headersOut.Connection = 'close';
+      res.once('finish', () => req.socket.destroy());
+    }
+    sendJson(res, answer.status, answer.body, headersOut);
+  } finally {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    log.info({ method: req.method, url: req.url, route: route.fullPath, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+  }
+}
+
+export { ApiError };

@@ -1,0 +1,73 @@
+import type { JsonSchema } from '../../core/kernel/json-schema.js';
+import type { Permission } from '../../core/kernel/routes.js';
+import type { CompiledRoute } from './route-table.js';
+
+function permissionText(permission: Permission): string {
+  if (permission === 'public') return 'public';
+  if (permission === 'authenticated') return 'authenticated';
+  if ('capability' in permission) return `capability:${permission.capability}`;
+  return `check:${permission.description}`;
+}
+
+function parameters(schema: JsonSchema | undefined, where: 'path' | 'query', pathNames: string[]): unknown[] {
+  const props = ((schema?.properties ?? {}) as Record<string, JsonSchema>);
+  const required = new Set((schema?.required as string[] | undefined) ?? []);
+  const names = where === 'path' ? pathNames : Object.keys(props);
+  return names.map((name) => ({
+    name,
+    in: where,
+    required: where === 'path' ? true : required.has(name),
+    schema: props[name] ?? { type: 'string' },
+  }));
+}
+
+/** OpenAPI 3.1 from the route table: the schemas that validate are the schemas documented. */
+export function buildOpenApi(routes: CompiledRoute[], info: { version: string; serverUrl: string }): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const schema = route.definition.schema ?? {};
+    const pathNames = [...route.fullPath.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+    const permission = permissionText(route.definition.permission);
+    const operation: Record<string, unknown> = {
+      operationId: `${route.method.toLowerCase()}_${route.fullPath.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
+      summary: route.definition.summary ?? `${route.method} ${route.fullPath}`,
+      tags: [route.namespace || 'system'],
+      'x-flowhost-permission': permission,
+      'x-flowhost-plugin': route.owner,
+      parameters: [...parameters(schema.params, 'path', pathNames), ...parameters(schema.query, 'query', [])],
+      responses: {
+        '200': { description: 'Success: a JSON object with `success: true`.' },
+        default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      },
+    };
+    if (route.definition.description) operation.description = route.definition.description;
+    if (permission === 'public') operation.security = [];
+    if (schema.body) operation.requestBody = { required: true, content: { 'application/json': { schema: schema.body } } };
+    (paths[route.fullPath] ??= {})[route.method.toLowerCase()] = operation;
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Flowhost', version: info.version },
+    servers: [{ url: info.serverUrl }],
+    security: [{ basic: [] }, { cookie: [], nonce: [] }],
+    components: {
+      securitySchemes: {
+        basic: { type: 'http', scheme: 'basic', description: 'Login and an application password.' },
+        cookie: { type: 'apiKey', in: 'cookie', name: 'flowhost_session' },
+        nonce: { type: 'apiKey', in: 'header', name: 'X-WP-Nonce', description: 'Also accepted as X-Flowhost-Nonce.' },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['code', 'message', 'data'],
+          properties: {
+            code: { type: 'string' },
+            message: { type: 'string' },
+            data: { type: 'object', required: ['status'], properties: { status: { type: 'integer' } } },
+          },
+        },
+      },
+    },
+    paths,
+  };
+}

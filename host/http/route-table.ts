@@ -1,0 +1,83 @@
+import type { ValidateFunction } from 'ajv';
+import { createAjv } from '../../core/kernel/validator.js';
+import type { Logger } from '../../core/kernel/logger.js';
+import type { HttpMethod, Permission, RouteDefinition, SurfaceDefinition } from '../../core/kernel/routes.js';
+
+export interface CompiledRoute {
+  method: HttpMethod;
+  /** Full path with `{param}` placeholders, e.g. /api/automation/v1/flows/{flow_id}. */
+  fullPath: string;
+  /** The same in restify's `:param` form. */
+  routerPath: string;
+  surfaceId: string;
+  namespace: string;
+  /** Plugin that contributed the surface ('host' for the host's own). */
+  owner: string;
+  definition: RouteDefinition;
+  validateParams?: ValidateFunction;
+  validateQuery?: ValidateFunction;
+  validateBody?: ValidateFunction;
+}
+
+const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+function validPermission(permission: Permission | undefined): boolean {
+  if (permission === 'public' || permission === 'authenticated') return true;
+  if (!permission || typeof permission !== 'object') return false;
+  if ('capability' in permission) return typeof permission.capability === 'string' && permission.capability.length > 0;
+  if ('check' in permission) return typeof permission.check === 'function';
+  return false;
+}
+
+/**
+ * Turns surfaces into a route table: full paths under the prefix and namespace, compiled
+ * validators, and the refusals the design requires — a route without a valid permission
+ * is not registered (logged, naming the plugin), and two routes on one method + path
+ * refuse start-up.
+ */
+export function compileRoutes(
+  surfaces: ReadonlyArray<{ surface: SurfaceDefinition; owner: string }>,
+  options: { apiPrefix: string; coreNamespace: string; log: Logger },
+): CompiledRoute[] {
+  // Path and query parameters arrive as strings: coerce them; drop undeclared query keys.
+  const paramAjv = createAjv({ coerceTypes: 'array', removeAdditional: 'all' });
+  const bodyAjv = createAjv();
+  const table: CompiledRoute[] = [];
+  const seen = new Map<string, CompiledRoute>();
+  for (const { surface, owner } of surfaces) {
+    const namespace = (surface.namespace ?? options.coreNamespace).replace(/^\/+|\/+$/g, '');
+    for (const definition of surface.routes) {
+      const label = `${definition.method} ${definition.path} (surface '${surface.id}', plugin '${owner}')`;
+      if (!METHODS.includes(definition.method)) throw new Error(`Route ${label}: unsupported method`);
+      if (!definition.path.startsWith('/')) throw new Error(`Route ${label}: path must start with '/'`);
+      if (!validPermission(definition.permission)) {
+        options.log.error({ route: label }, `Route ${label} declares no valid permission; it is not registered`);
+        continue;
+      }
+      const fullPath = `${options.apiPrefix}/${namespace}${definition.path === '/' ? '' : definition.path}`;
+      const key = `${definition.method} ${fullPath.replace(/\{[^}]+\}/g, '{}')}`;
+      const clash = seen.get(key);
+      if (clash) throw new Error(`Route ${label} is already registered by surface '${clash.surfaceId}' (plugin '${clash.owner}')`);
+      const compiled: CompiledRoute = {
+        method: definition.method,
+        fullPath,
+        routerPath: fullPath.replace(/\{([^}]+)\}/g, ':$1'),
+        surfaceId: surface.id,
+        namespace,
+        owner,
+        definition,
+      };
+      try {
+        const schema = definition.schema ?? {};
+        if (schema.params) compiled.validateParams = paramAjv.compile(schema.params as object);
+        if (schema.query) compiled.validateQuery = paramAjv.compile(schema.query as object);
+        if (schema.body) compiled.validateBody = bodyAjv.compile(schema.body as object);
+      } catch (error) {
+        throw new Error(`Route ${label}: invalid schema: ${(error as Error).message}`);
+      }
+      seen.set(key, compiled);
+      table.push(compiled);
+    }
+  }
+  return table;
+}

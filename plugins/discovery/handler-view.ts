@@ -1,0 +1,42 @@
+import type { HandlerDefinition, HostInfo, JsonSchema } from '../../sdk/index.js';
+
+/** Where OAuth popups land: `/{auth_prefix}/{handler_slug}/` on the site root (spec: Auth). */
+export const AUTH_PREFIX = 'flowhost-auth';
+
+/** A handler as the spec's "Handler definition" describes it (conditional fields only when they apply). */
+export function handlerView(handler: HandlerDefinition, owner: string | undefined, info: HostInfo): Record<string, unknown> {
+  const view: Record<string, unknown> = {
+    type: handler.type,
+    class: handler.class ?? `${owner ?? 'unknown'}/${handler.slug}`,
+    label: handler.label,
+    description: handler.description,
+    requires_auth: Boolean(handler.auth),
+  };
+  if (handler.auth) {
+    view.auth_type = handler.auth.type;
+    view.auth_fields = [...handler.auth.fields];
+    if (handler.auth.type === 'oauth1' || handler.auth.type === 'oauth2') {
+      view.callback_url = `${info.publicUrl()}/${AUTH_PREFIX}/${handler.slug}/`;
+    }
+    // Credentials arrive with the auth domain; until a handler is connected it is not authenticated.
+    view.is_authenticated = false;
+  }
+  return view;
+}
+
+/** The admin client's per-field settings view of a handler's JSON Schema. */
+export function settingsView(schema: JsonSchema | undefined): Record<string, Record<string, unknown>> {
+  const properties = (schema?.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [field, property] of Object.entries(properties)) {
+    out[field] = {
+      type: property.type ?? 'string',
+      label: property.title ?? field,
+      description: property.description ?? '',
+      default: property.default ?? null,
+      options: Array.isArray(property.enum) ? property.enum : [],
+      current_value: property.default ?? null,
+    };
+  }
+  return out;
+}

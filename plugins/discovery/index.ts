@@ -1,0 +1,74 @@
+import { definePlugin, defineSurface, notFound, type PluginHost } from '../../sdk/index.js';
+import { handlerView, settingsView } from './handler-view.js';
+
+const manage = { capability: 'manage_options' } as const;
+
+function discoverySurface(host: PluginHost) {
+  return defineSurface({
+    id: 'discovery',
+    routes: [
+      {
+        method: 'GET',
+        path: '/handlers',
+        permission: manage,
+        summary: 'Handlers of this deployment, keyed by slug',
+        schema: { query: { type: 'object', properties: { step_type: { enum: ['fetch', 'publish', 'update'] } } } },
+        handle(request) {
+          const { step_type } = request.query as { step_type?: string };
+          const data: Record<string, unknown> = {};
+          for (const handler of host.registries.handlers()) {
+            if (step_type && handler.type !== step_type) continue;
+            data[handler.slug] = handlerView(handler, host.registries.ownerOf(handler), host.info);
+          }
+          return { success: true, data };
+        },
+      },
+      {
+        method: 'GET',
+        path: '/handlers/{slug}',
+        permission: manage,
+        summary: 'One handler with its settings fields',
+        schema: { params: { type: 'object', required: ['slug'], properties: { slug: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]*$' } } } },
+        handle(request) {
+          const { slug } = request.params as { slug: string };
+          const handler = host.registries.handlers().find((h) => h.slug === slug);
+          if (!handler) throw notFound('handler_not_found', `No handler '${slug}' is registered`);
+          return {
+            success: true,
+            data: { slug, ...handlerView(handler, host.registries.ownerOf(handler), host.info), settings: settingsView(handler.settings) },
+          };
+        },
+      },
+      {
+        method: 'GET',
+        path: '/providers',
+        permission: manage,
+        summary: 'AI providers keyed by slug',
+        async handle() {
+          const providers: Record<string, { label: string; configured: boolean; models: string[] }> = {};
+          for (const provider of host.registries.providers()) {
+            providers[provider.slug] = {
+              label: provider.label,
+              configured: Boolean(await provider.configured()),
+              models: [...(await provider.models())],
+            };
+          }
+          const first = Object.entries(providers).find(([, p]) => p.configured) ?? Object.entries(providers)[0];
+          const defaults = { provider: first?.[0] ?? '', model: first?.[1].models[0] ?? '' };
+          // The spec puts `providers` at the top level; the original admin client reads data.providers: serve both.
+          return { success: true, providers, data: { providers, defaults } };
+        },
+      },
+    ],
+  });
+}
+
+export default definePlugin({
+  id: 'discovery',
+  version: '1.0.0',
+  flowhost: '^1.0.0',
+  description: 'GET /handlers and GET /providers: what this deployment can do.',
+  setup(host) {
+    host.hooks.surfaces.tap('discovery', (surfaces) => [...surfaces, discoverySurface(host)]);
+  },
+});

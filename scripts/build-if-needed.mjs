@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// `npm start` builds first when dist/ is missing or older than any source file, so the
+// quickstart is `npm install` then `npm start` with nothing in between.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, statSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const target = join(root, 'dist/host/cli/main.js');
+
+function newest(dir) {
+  let latest = 0;
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    const stat = statSync(full);
+    if (stat.isDirectory()) latest = Math.max(latest, newest(full));
+    else if (name.endsWith('.ts')) latest = Math.max(latest, stat.mtimeMs);
+  }
+  return latest;
+}
+
+const sources = ['core', 'host', 'plugins', 'sdk'].map((d) => join(root, d)).filter(existsSync);
+const stale = !existsSync(target) || sources.some((d) => newest(d) > statSync(target).mtimeMs) || statSync(join(root, 'tsconfig.json')).mtimeMs > statSync(target).mtimeMs;
+if (stale) {
+  process.stdout.write('Building Flowhost (tsc)...\n');
+  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
+}

@@ -1,0 +1,89 @@
+/**
+ * The `define*` helpers: identity functions that give plugin authors types and catch
+ * obvious mistakes at definition time, with messages that name what is wrong.
+ */
+import type { PluginDefinition } from '../core/kernel/plugin.js';
+import type {
+  AnalyticsToolDefinition,
+  AuthProviderDefinition,
+  ChatToolDefinition,
+  HandlerDefinition,
+  IntervalDefinition,
+  PresetDefinition,
+  ProviderDefinition,
+  VerifierDefinition,
+} from '../core/kernel/contributions.js';
+import type { RouteDefinition, SurfaceDefinition } from '../core/kernel/routes.js';
+
+const SLUG = /^[a-z0-9][a-z0-9_-]*$/;
+
+function requireSlug(kind: string, value: unknown): void {
+  if (typeof value !== 'string' || !SLUG.test(value)) {
+    throw new TypeError(`${kind}: '${String(value)}' is not a valid slug (lower-case letters, digits, '-' and '_')`);
+  }
+}
+
+export function definePlugin<S = Record<string, unknown>>(definition: PluginDefinition<S>): PluginDefinition<S> {
+  return definition;
+}
+
+export function defineHandler<S = Record<string, unknown>>(definition: HandlerDefinition<S>): HandlerDefinition<S> {
+  requireSlug('defineHandler', definition.slug);
+  if (!['fetch', 'publish', 'update'].includes(definition.type)) {
+    throw new TypeError(`defineHandler '${definition.slug}': type must be fetch, publish or update`);
+  }
+  return definition;
+}
+
+export function defineProvider(definition: ProviderDefinition): ProviderDefinition {
+  requireSlug('defineProvider', definition.slug);
+  return definition;
+}
+
+export function definePreset(definition: PresetDefinition): PresetDefinition {
+  requireSlug('definePreset', definition.slug);
+  return definition;
+}
+
+export function defineInterval(definition: IntervalDefinition): IntervalDefinition {
+  requireSlug('defineInterval', definition.value);
+  if (definition.seconds !== null && !(Number.isInteger(definition.seconds) && definition.seconds > 0)) {
+    throw new TypeError(`defineInterval '${definition.value}': seconds must be a positive integer or null`);
+  }
+  return definition;
+}
+
+export function defineAnalyticsTool(definition: AnalyticsToolDefinition): AnalyticsToolDefinition {
+  requireSlug('defineAnalyticsTool', definition.name);
+  return definition;
+}
+
+export function defineChatTool(definition: ChatToolDefinition): ChatToolDefinition {
+  requireSlug('defineChatTool', definition.name);
+  return definition;
+}
+
+export function defineVerifier(definition: VerifierDefinition): VerifierDefinition {
+  requireSlug('defineVerifier', definition.mode);
+  return definition;
+}
+
+export function defineAuthProvider(definition: AuthProviderDefinition): AuthProviderDefinition {
+  requireSlug('defineAuthProvider', definition.key);
+  return definition;
+}
+
+export function defineRoute<P = Record<string, unknown>, Q = Record<string, unknown>, B = unknown>(
+  definition: RouteDefinition<P, Q, B>,
+): RouteDefinition<P, Q, B> {
+  if (!definition.permission) {
+    // The host refuses such a route as well; failing here tells the author sooner.
+    throw new TypeError(`defineRoute ${definition.method} ${definition.path}: a route must declare its permission`);
+  }
+  return definition;
+}
+
+export function defineSurface(definition: SurfaceDefinition): SurfaceDefinition {
+  requireSlug('defineSurface', definition.id);
+  return definition;
+}

@@ -1,0 +1,78 @@
+/**
+ * Flowhost's public plugin SDK: the whole of it. Built-in plugins import only from here,
+ * exactly as third-party authors do; test/sdk/exports.test.ts pins this list.
+ */
+import 'reflect-metadata';
+
+export {
+  definePlugin,
+  defineHandler,
+  defineProvider,
+  definePreset,
+  defineInterval,
+  defineAnalyticsTool,
+  defineChatTool,
+  defineVerifier,
+  defineAuthProvider,
+  defineRoute,
+  defineSurface,
+} from './define.js';
+export { reply, RouteReply } from '../core/kernel/routes.js';
+export { ApiError, PluginError, badRequest, notFound, forbidden, notLoggedIn, conflict, tooManyRequests } from '../core/errors.js';
+export { createToken } from '../core/kernel/tokens.js';
+export { Tokens } from '../core/kernel/service-tokens.js';
+export { HookCatalogue } from '../core/kernel/hooks.js';
+export { FLOWHOST_VERSION } from '../core/kernel/version.js';
+export { DuplicateKeyError, UnsupportedQueryError } from '../core/store/port.js';
+export { safeEqual } from '../core/security/constant-time.js';
+export { maskSecret, maskDeep } from '../core/security/mask.js';
+export { UrlRefusedError, FetchLimitError } from '../core/security/guarded-fetch-types.js';
+
+export type { Token } from '../core/kernel/tokens.js';
+export type { PluginDefinition, PluginHost, HostInfo, SharedServices } from '../core/kernel/plugin.js';
+export type {
+  HandlerDefinition,
+  HandlerContext,
+  HandlerStepType,
+  DataPacket,
+  AuthType,
+  ProviderDefinition,
+  ChatMessage,
+  PresetDefinition,
+  IntervalDefinition,
+  ToolDefinition,
+  AnalyticsToolDefinition,
+  ChatToolDefinition,
+  VerifierDefinition,
+  AuthProviderDefinition,
+  RegistryItems,
+  RegistryName,
+} from '../core/kernel/contributions.js';
+export type {
+  HttpMethod,
+  Permission,
+  RouteRequest,
+  RouteResult,
+  RouteSchema,
+  RouteDefinition,
+  SurfaceDefinition,
+} from '../core/kernel/routes.js';
+export type { Principal, Capability } from '../core/kernel/principal.js';
+export type { Registries } from '../core/kernel/registries.js';
+export type { LifecycleInfo, StepInfo, JobOutcome, LogEntry, WebhookEvent } from '../core/kernel/hooks.js';
+export type { JsonSchema } from '../core/kernel/json-schema.js';
+export type { Logger, LogFn } from '../core/kernel/logger.js';
+export type { Clock } from '../core/kernel/clock.js';
+export type {
+  DocumentStore,
+  Collection,
+  Filter,
+  Update,
+  FindOptions,
+  FindOneAndUpdateOptions,
+  IndexSpec,
+  StoredDocument,
+  NewDocument,
+} from '../core/store/port.js';
+export type { Vault } from '../core/security/vault.js';
+export type { GuardedFetch, GuardedRequestInit, GuardedResponse } from '../core/security/guarded-fetch-types.js';
