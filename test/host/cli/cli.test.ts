@@ -1,0 +1,106 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../../support/host-process.js';
+
+const test = suite('cli: flowhost <noun> <verb> on a store nobody holds');
+const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-cli-'));
+const cli = (...args: string[]) => runCli([...args, '--data-dir', dataDir]);
+
+test('user create prints the application password once; --json is machine-readable', () => {
+  const human = cli('user', 'create', 'alice', '--role', 'editor');
+  assert.is(human.status, 0, human.stderr);
+  assert.match(human.stdout, /Created editor 'alice'/);
+  assert.match(human.stdout, /Application password \(shown once\): (\w{4} ){5}\w{4}/);
+  const json = cli('user', 'create', 'bob', '--role', 'subscriber', '--json');
+  assert.is(json.status, 0, json.stderr);
+  const parsed = JSON.parse(json.stdout) as { user: { login: string; role: string }; application_password: { password: string; uuid: string } };
+  assert.is(parsed.user.login, 'bob');
+  assert.is(parsed.user.role, 'subscriber');
+  assert.match(parsed.application_password.password, /^(\w{4} ){5}\w{4}$/);
+});
+
+test('user list shows users without secrets', () => {
+  const res = cli('user', 'list', '--json');
+  assert.is(res.status, 0, res.stderr);
+  const users = JSON.parse(res.stdout) as Array<{ login: string; role: string }>;
+  assert.equal(users.map((u) => u.login), ['alice', 'bob']);
+  assert.not.match(res.stdout, /hash|scrypt/);
+  const table = cli('user', 'list');
+  assert.match(table.stdout, /LOGIN/);
+  assert.match(table.stdout, /alice\s+editor/);
+});
+
+test('app-password create, list, revoke', () => {
+  const created = cli('app-password', 'create', 'alice', '--name', 'laptop', '--json');
+  assert.is(created.status, 0, created.stderr);
+  const { uuid, password } = JSON.parse(created.stdout) as { uuid: string; password: string };
+  assert.ok(password);
+  const listed = JSON.parse(cli('app-password', 'list', 'alice', '--json').stdout) as Array<{ uuid: string; name: string }>;
+  assert.ok(listed.some((p) => p.uuid === uuid && p.name === 'laptop'));
+  assert.not.match(JSON.stringify(listed), new RegExp(password));
+  const revoked = cli('app-password', 'revoke', 'alice', uuid);
+  assert.is(revoked.status, 0, revoked.stderr);
+  const after = JSON.parse(cli('app-password', 'list', 'alice', '--json').stdout) as Array<{ uuid: string }>;
+  assert.not.ok(after.some((p) => p.uuid === uuid));
+  const again = cli('app-password', 'revoke', 'alice', uuid);
+  assert.is.not(again.status, 0);
+  assert.match(again.stderr, /No application password/);
+});
+
+test('set-password from stdin; too short is refused', () => {
+  const ok = runCli(['user', 'set-password', 'alice', '--password-stdin', '--data-dir', dataDir], {}, 'a long enough password\n');
+  assert.is(ok.status, 0, ok.stderr);
+  const short = cli('user', 'set-password', 'alice', '--password', 'short');
+  assert.is.not(short.status, 0);
+  assert.match(short.stderr, /at least 8/);
+  const none = cli('user', 'set-password', 'alice');
+  assert.is.not(none.status, 0);
+  assert.match(none.stderr, /--password-stdin/);
+});
+
+test('user delete; unknown users and bad arguments fail with a message', () => {
+  assert.is(cli('user', 'delete', 'bob').status, 0);
+  const missing = cli('user', 'delete', 'bob');
+  assert.is.not(missing.status, 0);
+  assert.match(missing.stderr, /No user with login 'bob'/);
+  const badRole = cli('user', 'create', 'carol', '--role', 'wizard');
+  assert.is.not(badRole.status, 0);
+  assert.match(badRole.stderr, /Choices|role/i);
+  const dup = cli('user', 'create', 'alice', '--role', 'editor');
+  assert.is.not(dup.status, 0);
+  assert.match(dup.stderr, /already exists/);
+  const badLogin = cli('user', 'create', 'no spaces!', '--role', 'editor');
+  assert.is.not(badLogin.status, 0);
+  const unknownCommand = runCli(['frobnicate']);
+  assert.is.not(unknownCommand.status, 0);
+  assert.match(unknownCommand.stderr, /Unknown|frobnicate/i);
+  const noVerb = runCli(['user']);
+  assert.is.not(noVerb.status, 0);
+});
+
+test('plugins list shows id, version and hooks tapped', () => {
+  const res = runCli(['plugins', 'list', '--json']);
+  assert.is(res.status, 0, res.stderr);
+  const plugins = JSON.parse(res.stdout) as Array<{ id: string; version: string; hooks: string[] }>;
+  const discovery = plugins.find((p) => p.id === 'discovery');
+  assert.ok(discovery);
+  assert.is(discovery.version, '1.0.0');
+  assert.equal(discovery.hooks, ['surfaces']);
+  const table = runCli(['plugins', 'list']);
+  assert.match(table.stdout, /discovery\s+1\.0\.0\s+surfaces/);
+});
+
+test('an extra plugin by module path through FLOWHOST_PLUGINS', () => {
+  const res = runCli(['plugins', 'list', '--json'], { FLOWHOST_PLUGINS: './dist/examples/hello-plugin/index.js' });
+  assert.is(res.status, 0, res.stderr);
+  const ids = (JSON.parse(res.stdout) as Array<{ id: string }>).map((p) => p.id);
+  assert.ok(ids.includes('hello'));
+  const bad = runCli(['plugins', 'list'], { FLOWHOST_PLUGINS: './no/such/plugin.js' });
+  assert.is.not(bad.status, 0);
+  assert.match(bad.stderr, /could not be loaded/);
+});
+
+test.run();

@@ -1,0 +1,53 @@
+// Runs the real `flowhost` CLI / server as child processes for end-to-end tests.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const repoRoot = resolve(new URL('../../..', import.meta.url).pathname);
+export const cliPath = join(repoRoot, 'dist/host/cli/main.js');
+
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, FLOWHOST_LOG_LEVEL: 'info', ...extra };
+  return env;
+}
+
+export interface RunningHost {
+  proc: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+/** Starts `flowhost serve` on a free port and waits until it has published host.json. */
+export async function startHostProcess(dataDir: string, env: Record<string, string> = {}, timeoutMs = 20_000): Promise<RunningHost> {
+  const proc = spawn(process.execPath, [cliPath, 'serve', '--data-dir', dataDir, '--port', '0'], { cwd: repoRoot, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  const deadline = Date.now() + timeoutMs;
+  const hostFile = join(dataDir, 'host.json');
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`flowhost serve exited with ${proc.exitCode}:\n${out}`);
+    if (existsSync(hostFile)) {
+      try {
+        const info = JSON.parse(readFileSync(hostFile, 'utf8')) as { url: string; pid: number };
+        if (info.pid === proc.pid) return { proc, url: info.url, output: () => out };
+      } catch {
+        // being written; try again
+      }
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  proc.kill('SIGKILL');
+  throw new Error(`flowhost serve did not publish host.json in ${timeoutMs} ms:\n${out}`);
+}
+
+export function waitForExit(proc: ChildProcess): Promise<number | null> {
+  return proc.exitCode !== null ? Promise.resolve(proc.exitCode) : new Promise((r) => proc.once('exit', (code) => r(code)));
+}
+
+export function runCli(args: string[], env: Record<string, string> = {}, input?: string): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [cliPath, ...args], { cwd: repoRoot, env: cleanEnv(env), input, encoding: 'utf8', timeout: 30_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+export const basicAuth = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;

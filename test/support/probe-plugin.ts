@@ -1,0 +1,126 @@
+// A test plugin with one route of each kind the host tests need.
+import { definePlugin, defineSurface, defineHandler, defineProvider, ApiError, reply, type PluginDefinition } from '../../sdk/index.js';
+
+export interface ProbeState {
+  calls: Array<{ method: string; params: unknown; query: unknown; body: unknown }>;
+}
+
+export function probePlugin(state: ProbeState = { calls: [] }): PluginDefinition<never> {
+  return definePlugin({
+    id: 'probe',
+    version: '1.0.0',
+    flowhost: '^1.0.0',
+    setup(host) {
+      const record = (request: { method: string; params: unknown; query: unknown; body: unknown }) => {
+        state.calls.push({ method: request.method, params: request.params, query: request.query, body: request.body });
+      };
+      host.hooks.handlers.tap('probe', (list) => [
+        ...list,
+        defineHandler({ slug: 'probe-feed', type: 'fetch', label: 'Probe feed', description: 'Fetches nothing.' }),
+        defineHandler({
+          slug: 'probe-social',
+          type: 'publish',
+          label: 'Probe social',
+          description: 'Publishes nowhere.',
+          auth: { type: 'oauth2', fields: ['app_id', 'app_secret'] },
+          textLimit: 500,
+        }),
+        defineHandler({ slug: 'probe-update', type: 'update', label: 'Probe update', description: 'Updates nothing.', class: 'Probe\\Update' }),
+      ]);
+      host.hooks.providers.tap('probe', (list) => [
+        ...list,
+        defineProvider({ slug: 'probe-ai', label: 'Probe AI', configured: () => true, models: () => ['probe-small', 'probe-large'] }),
+        defineProvider({ slug: 'probe-off', label: 'Probe Off', configured: async () => false, models: async () => [] }),
+      ]);
+      host.hooks.surfaces.tap('probe', (list) => [
+        ...list,
+        defineSurface({
+          id: 'probe',
+          namespace: 'probe/v1',
+          routes: [
+            {
+              method: 'GET',
+              path: '/items/{id}',
+              permission: { capability: 'manage_options' },
+              schema: {
+                params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } } },
+                query: { type: 'object', properties: { per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, tags: { type: 'array', items: { type: 'string' } } } },
+              },
+              handle(request) {
+                record(request);
+                return { success: true, data: { id: (request.params as { id: number }).id, query: request.query } };
+              },
+            },
+            {
+              method: 'PUT',
+              path: '/items/{id}',
+              permission: { capability: 'manage_options' },
+              schema: {
+                params: { type: 'object', properties: { id: { type: 'integer' } } },
+                body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string', minLength: 1 }, count: { type: 'integer', minimum: 0 } } },
+              },
+              handle(request) {
+                record(request);
+                return { success: true, data: { updated: request.body } };
+              },
+            },
+            {
+              method: 'PATCH',
+              path: '/items/{id}',
+              permission: { capability: 'edit_posts' },
+              handle(request) {
+                record(request);
+                return { patched: true };
+              },
+            },
+            {
+              method: 'DELETE',
+              path: '/items/{id}',
+              permission: { capability: 'manage_options' },
+              schema: { query: { type: 'object', properties: { force: { type: 'boolean', default: false } } } },
+              handle(request) {
+                record(request);
+                return { success: true, data: { deleted: true, force: (request.query as { force: boolean }).force } };
+              },
+            },
+            {
+              method: 'POST',
+              path: '/echo',
+              permission: 'authenticated',
+              handle(request) {
+                record(request);
+                return reply(201, { success: true, data: { body: request.body as Record<string, unknown>, size: request.rawBody.length } });
+              },
+            },
+            {
+              method: 'GET',
+              path: '/boom',
+              permission: 'public',
+              handle() {
+                throw new Error('secret internals /etc/passwd at line 3');
+              },
+            },
+            {
+              method: 'GET',
+              path: '/teapot',
+              permission: 'public',
+              handle() {
+                throw new ApiError('probe_teapot', 'I am a teapot', 418, { hint: 'tea' });
+              },
+            },
+            {
+              method: 'GET',
+              path: '/mine/{user_id}',
+              permission: { check: (request) => request.user!.can('manage_options') || request.user!.userId === Number(request.params.user_id), description: 'admin or the user' },
+              handle(request) {
+                return { success: true, data: { user_id: Number(request.params.user_id) } };
+              },
+            },
+            // No permission: must not be registered.
+            { method: 'GET', path: '/unguarded', handle: () => ({ success: true }) } as never,
+          ],
+        }),
+      ]);
+    },
+  }) as PluginDefinition<never>;
+}
