@@ -35,6 +35,7 @@ export function loadConfig(options: LoadConfigOptions = {}): HostConfig {
   }
   const merged = { ...defaultConfig, ...fromFile, ...fromEnv, ...(options.overrides ?? {}) } as Record<string, unknown>;
   for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
+  if (typeof merged.apiPrefix === 'string') merged.apiPrefix = merged.apiPrefix.replace(/\/+$/, '');
   const validate = createAjv({ useDefaults: false }).compile(configSchema as object);
   if (!validate(merged)) {
     const issues = describeErrors(validate.errors).map((issue) => {
@@ -45,9 +46,7 @@ export function loadConfig(options: LoadConfigOptions = {}): HostConfig {
     });
     throw new ConfigError(`Invalid configuration: ${issues.join('; ')}`);
   }
-  const config = merged as unknown as HostConfig;
-  config.apiPrefix = config.apiPrefix.replace(/\/+$/, '');
-  return config;
+  return merged as unknown as HostConfig;
 }
 
 function convert(raw: string, type: 'string' | 'integer' | 'boolean' | 'list'): unknown {

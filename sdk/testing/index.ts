@@ -14,6 +14,7 @@ import type { PluginDefinition } from '../../core/kernel/plugin.js';
 import type { Logger } from '../../core/kernel/logger.js';
 import { silentLogger } from '../../core/kernel/logger.js';
 import { FakeClock } from './fake-clock.js';
+import { defaultPlugins } from '../../plugins/index.js';
 
 export { FakeClock };
 
@@ -48,6 +49,8 @@ export interface TestHost {
 
 export interface CreateTestHostOptions {
   plugins: ReadonlyArray<PluginDefinition<never>>;
+  /** Also load the default built-ins (discovery...), as a stock build does. Default true. */
+  builtins?: boolean;
   config?: Partial<HostConfig>;
   logger?: Logger;
   clock?: FakeClock;
@@ -55,8 +58,10 @@ export interface CreateTestHostOptions {
 
 export async function createTestHost(options: CreateTestHostOptions): Promise<TestHost> {
   const clock = options.clock ?? new FakeClock(Date.now());
+  const given = new Set(options.plugins.map((p) => p.id));
+  const builtins = options.builtins === false ? [] : defaultPlugins.filter((p) => !given.has(p.id));
   const host = await createHost({
-    plugins: options.plugins,
+    plugins: [...builtins, ...options.plugins],
     env: {},
     clock,
     logger: options.logger ?? silentLogger,

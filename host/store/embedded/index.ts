@@ -1,0 +1,1 @@
+export { EmbeddedStore, StoreLockedError, openEmbeddedStore, type EmbeddedStoreOptions } from './embedded-store.js';
