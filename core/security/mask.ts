@@ -1,50 +1,150 @@
-/** Masking of secrets in every response and log line. */
+/**
+ * Masking of secrets in every API response and every log line.
+ *
+ * Whether a field is secret is decided from its name, so a plugin's own settings
+ * (`client_secret`, `webhookToken`, `x-api-key`) are masked without registering them.
+ */
 
+/** Fixed length, so the mask says nothing about the secret's length. */
 const MASK = '••••••••';
-const SECRET_WORDS = ['password', 'passwd', 'secret', 'token', 'apikey', 'api_key', 'authorization', 'cookie', 'private_key', 'privatekey', 'credential'];
 
-/** Masked form of a secret: '' when unset; the last 4 characters only for long values. */
+/** Secrets shorter than this are masked entirely: their last 4 characters would be too much of them. */
+const MIN_LENGTH_FOR_HINT = 16;
+
+/**
+ * Name endings (words joined without separators) that mark a secret. Matching the end
+ * rather than any part keeps `token_url`, `token_type`, `max_tokens` and
+ * `password_changed_at` readable while `access_token`, `appSecret`, `x-api-key`,
+ * `set-cookie` and `stripe_secret_key` are masked.
+ */
+const SECRET_ENDINGS = [
+  'password',
+  'passwd',
+  'passphrase',
+  'secret',
+  'token',
+  'apikey',
+  'authorization',
+  'cookie',
+  'privatekey',
+  'secretkey',
+  'accesskey',
+  'signingkey',
+  'encryptionkey',
+];
+
+/** A trailing word that keeps the name secret: `password_hash`, `secret_value`, `private_key_pem`. */
+const SECRET_QUALIFIERS = new Set(['hash', 'value', 'plain', 'plaintext', 'raw', 'hex', 'base64', 'pem', 'encrypted', 'sealed']);
+
+/** Masked form of a secret: '' when unset; the last 4 characters only for values of 16 or more. */
 export function maskSecret(value: string | null | undefined): string {
   if (value === null || value === undefined || value === '') return '';
-  return value.length >= 16 ? `${MASK}${value.slice(-4)}` : MASK;
+  const text = String(value);
+  return text.length >= MIN_LENGTH_FOR_HINT ? `${MASK}${text.slice(-4)}` : MASK;
 }
 
-/** Whether a field name carries a secret (snake_case, camelCase or kebab-case). */
+/** Splits snake_case, kebab-case, dotted and camelCase names into lower-case words. */
+function words(key: string): string[] {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
+}
+
+const endsSecret = (joined: string): boolean => SECRET_ENDINGS.some((ending) => joined.endsWith(ending));
+
+/** Whether a field name carries a secret (case-insensitive; snake, kebab or camel case). */
 export function isSecretKey(key: string): boolean {
-  const normal = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toLowerCase();
-  const squashed = normal.replace(/_/g, '');
-  return SECRET_WORDS.some((word) => normal.includes(word) || squashed.includes(word.replace(/_/g, '')));
+  if (typeof key !== 'string') return false;
+  const parts = words(key);
+  if (parts.length === 0) return false;
+  if (endsSecret(parts.join(''))) return true;
+  const last = parts[parts.length - 1]!;
+  return parts.length > 1 && SECRET_QUALIFIERS.has(last) && endsSecret(parts.slice(0, -1).join(''));
 }
 
-/** A deep copy with every value under a secret-named key masked. */
+const isPlainObject = (value: object): boolean => {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+};
+
+/**
+ * A deep copy of plain objects and arrays in which every value under a secret-named key
+ * is masked: strings with maskSecret, numbers and other scalars with the fixed mask,
+ * objects and arrays leaf by leaf. Booleans, null and undefined stay (`has_password:
+ * true` reveals nothing). Cycles are preserved, not followed forever. Instances of other
+ * classes (Map, Error, ...) are returned as they are, except under a secret key.
+ */
 export function maskDeep<T>(value: T): T {
-  const seen = new WeakMap<object, unknown>();
+  // One memo per mode: the same object may be reachable under a secret and a plain key.
+  const copies = { plain: new WeakMap<object, unknown>(), secret: new WeakMap<object, unknown>() };
+
   const walk = (input: unknown, secret: boolean): unknown => {
-    if (secret) return typeof input === 'string' ? maskSecret(input) : input === null || input === undefined ? input : MASK;
-    if (input === null || typeof input !== 'object') return input;
-    if (input instanceof Date) return new Date(input.getTime());
-    if (seen.has(input)) return seen.get(input);
+    if (input === null || input === undefined || typeof input === 'boolean') return input;
+    if (typeof input === 'string') return secret ? maskSecret(input) : input;
+    if (typeof input !== 'object') return secret && typeof input !== 'function' ? MASK : input;
+    if (input instanceof Date) return secret ? MASK : new Date(input.getTime());
+    if (ArrayBuffer.isView(input)) return secret ? MASK : Buffer.isBuffer(input) ? Buffer.from(input) : input;
+    if (!Array.isArray(input) && !isPlainObject(input)) return secret ? MASK : input;
+
+    const memo = secret ? copies.secret : copies.plain;
+    if (memo.has(input)) return memo.get(input);
     if (Array.isArray(input)) {
       const out: unknown[] = [];
-      seen.set(input, out);
-      for (const item of input) out.push(walk(item, false));
+      memo.set(input, out);
+      for (const item of input) out.push(walk(item, secret));
       return out;
     }
-    const out: Record<string, unknown> = {};
-    seen.set(input, out);
-    for (const [k, v] of Object.entries(input as Record<string, unknown>)) out[k] = walk(v, isSecretKey(k));
+    const out: Record<string, unknown> = Object.getPrototypeOf(input) === null ? Object.create(null) : {};
+    memo.set(input, out);
+    for (const [k, v] of Object.entries(input)) out[k] = walk(v, secret || isSecretKey(k));
     return out;
   };
+
   return walk(value, false) as T;
 }
 
-/** pino `redact` paths: headers and common secret fields, one and two levels deep. */
-export const SECRET_LOG_PATHS: readonly string[] = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'headers.authorization',
-  'headers.cookie',
+/** Secret field names redacted by the logger at the top level and one level down. */
+const LOGGED_SECRET_FIELDS = [
+  'password',
+  'app_password',
+  'new_password',
+  'secret',
+  'client_secret',
+  'consumer_secret',
+  'app_secret',
+  'webhook_secret',
+  'hmac_secret',
+  'token',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'api_key',
+  'apiKey',
+  'secretKey',
+  'private_key',
   'authorization',
   'cookie',
-  ...['password', 'app_password', 'secret', 'client_secret', 'consumer_secret', 'app_secret', 'token', 'access_token', 'refresh_token', 'api_key', 'secretKey'].flatMap((k) => [k, `*.${k}`]),
+];
+
+/**
+ * pino `redact` paths. Request and response headers by their wire names, then every
+ * secret field at the top of a log object and one level down (`*.password` covers
+ * `{ user: { password } }`). Field names inside user data deeper than that must be
+ * passed through maskDeep before logging.
+ */
+export const SECRET_LOG_PATHS: string[] = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["proxy-authorization"]',
+  'req.headers["x-api-key"]',
+  'req.headers["x-wp-nonce"]',
+  'req.headers["x-flowhost-nonce"]',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
+  'headers["x-api-key"]',
+  ...LOGGED_SECRET_FIELDS.flatMap((field) => [field, `*.${field}`]),
 ];

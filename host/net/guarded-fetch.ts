@@ -1,128 +1,154 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { isIP } from 'node:net';
-import { Agent, request } from 'undici';
-import { FetchLimitError, UrlRefusedError, type GuardedFetch, type GuardedRequestInit, type GuardedResponse } from '../../core/security/guarded-fetch-types.js';
-import { isAllowedAddress, type AddressPolicy } from './address-policy.js';
+import { Agent, request, type Dispatcher } from 'undici';
+import {
+  FetchLimitError,
+  UrlRefusedError,
+  type GuardedFetch,
+  type GuardedRequestInit,
+  type GuardedResponse,
+} from '../../core/security/guarded-fetch-types.js';
+import type { AddressPolicy } from './address-policy.js';
+import { checkedLookup, systemResolver, type Resolver } from './checked-lookup.js';
+import { checkUrl } from './url-policy.js';
 
 export interface GuardedFetchOptions extends AddressPolicy {
+  /** Whole exchange, redirects and body included. Default 10 s. */
   timeoutMs?: number;
+  /** Largest body read; past it the stream is aborted. Default 5 MiB. */
   maxBytes?: number;
+  /** Default 5. */
   maxRedirects?: number;
   userAgent?: string;
+  /** Name resolution (tests give a fake; default dns.lookup with all addresses). */
+  resolve?: Resolver;
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+const DEFAULTS = { timeoutMs: 10_000, maxBytes: 5 * 1024 * 1024, maxRedirects: 5 };
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Dropped when a redirect leaves the origin they were meant for (as browsers do). */
+const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 
 /**
- * Fetch for user-given URLs. Names are resolved here and every resolved address is
- * checked at connect time (so a DNS answer cannot be swapped between check and use),
- * literal IPs before connecting, each redirect hop again; the whole exchange has a
- * timeout and the body is read as a stream and dropped past `maxBytes`.
+ * Fetch for user-given URLs (feeds, webhooks, images, ...). The scheme, literal IPs and
+ * localhost names are checked before connecting; host names are resolved by our own
+ * lookup, which refuses if any address is not public and hands the socket exactly the
+ * addresses it checked. Redirects are followed here, each hop checked again. One
+ * timeout covers the whole exchange, and the body is read as a stream and aborted as
+ * soon as it passes `maxBytes`.
  */
 export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFetch {
-  const defaults = { timeoutMs: options.timeoutMs ?? 10_000, maxBytes: options.maxBytes ?? 5 * 1024 * 1024, maxRedirects: options.maxRedirects ?? 5 };
+  const policy: AddressPolicy = { allowPrivate: options.allowPrivate, allowAddress: options.allowAddress };
+  const lookup = checkedLookup(policy, options.resolve ?? systemResolver);
+  const userAgent = options.userAgent ?? 'Flowhost';
 
   return async function guardedFetch(input: string, init: GuardedRequestInit = {}): Promise<GuardedResponse> {
-    const timeoutMs = init.timeoutMs ?? defaults.timeoutMs;
-    const maxBytes = init.maxBytes ?? defaults.maxBytes;
-    const maxRedirects = init.maxRedirects ?? defaults.maxRedirects;
+    const timeoutMs = init.timeoutMs ?? options.timeoutMs ?? DEFAULTS.timeoutMs;
+    const maxBytes = init.maxBytes ?? options.maxBytes ?? DEFAULTS.maxBytes;
+    const maxRedirects = init.maxRedirects ?? options.maxRedirects ?? DEFAULTS.maxRedirects;
+
+    let url = checkUrl(input, policy);
+    // One agent per call: its connections are only ever made through the checked lookup,
+    // and nothing pooled outlives the call.
+    const agent = new Agent({ connect: { lookup } });
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
-    let refusal: UrlRefusedError | null = null;
-    const agent = new Agent({
-      connect: {
-        lookup: ((hostname: string, lookupOptions: { family?: number; all?: boolean }, callback: LookupCallback) => {
-          dnsLookup(hostname, { all: true, family: lookupOptions.family ?? 0 }, (error, addresses) => {
-            if (error) return callback(error, '');
-            const bad = addresses.find((a) => !isAllowedAddress(a.address, options));
-            if (bad) {
-              refusal = new UrlRefusedError(`Refused to fetch ${hostname}: it resolves to a non-public address (${bad.address})`);
-              return callback(refusal as unknown as NodeJS.ErrnoException, '');
-            }
-            if (lookupOptions.all) callback(null, addresses);
-            else callback(null, addresses[0]!.address, addresses[0]!.family);
-          });
-        }) as never,
-      },
-    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+
     try {
-      let url = checkUrl(input, options);
       let method = (init.method ?? 'GET').toUpperCase();
       let body = init.body;
-      for (let hop = 0; ; hop++) {
-        let response;
-        try {
-          response = await request(url, {
-            method: method as never,
-            headers: { 'user-agent': options.userAgent ?? 'Flowhost', ...(init.headers ?? {}) },
-            body,
-            dispatcher: agent,
-            signal: controller.signal,
-          });
-        } catch (error) {
-          if (refusal) throw refusal;
-          if (controller.signal.aborted) throw new FetchLimitError('timeout', `Fetching ${url.host} took longer than ${timeoutMs} ms`);
-          throw error;
-        }
-        const location = response.headers.location;
-        if (response.statusCode >= 300 && response.statusCode < 400 && location) {
-          response.body.resume();
-          if (hop >= maxRedirects) throw new FetchLimitError('too_many_redirects', `More than ${maxRedirects} redirects from ${input}`);
-          url = checkUrl(new URL(String(location), url).href, options);
-          if (response.statusCode === 303 || ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')) {
+      const headers = requestHeaders(init.headers, userAgent);
+      for (let redirects = 0; ; redirects++) {
+        const response = await request(url, {
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body,
+          dispatcher: agent,
+          signal: controller.signal,
+        });
+        const location = headerValue(response.headers.location);
+        if (REDIRECTS.has(response.statusCode) && location) {
+          response.body.destroy();
+          if (redirects >= maxRedirects) {
+            throw new FetchLimitError('too_many_redirects', `Refused to follow more than ${maxRedirects} redirects from ${input}`);
+          }
+          const next = checkUrl(new URL(location, url).href, policy);
+          if ((response.statusCode === 303 && method !== 'HEAD') || ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')) {
             method = 'GET';
             body = undefined;
+            delete headers['content-type'];
+            delete headers['content-length'];
           }
+          if (next.origin !== url.origin) for (const name of CREDENTIAL_HEADERS) delete headers[name];
+          url = next;
           continue;
         }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        try {
-          for await (const chunk of response.body) {
-            size += (chunk as Buffer).length;
-            if (size > maxBytes) {
-              response.body.destroy();
-              throw new FetchLimitError('too_large', `The response from ${url.host} is larger than ${maxBytes} bytes`);
-            }
-            chunks.push(chunk as Buffer);
-          }
-        } catch (error) {
-          if (error instanceof FetchLimitError) throw error;
-          if (controller.signal.aborted) throw new FetchLimitError('timeout', `Fetching ${url.host} took longer than ${timeoutMs} ms`);
-          throw error;
-        }
-        const buffer = Buffer.concat(chunks, size);
-        const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
-        return {
-          status: response.statusCode,
-          ok: response.statusCode >= 200 && response.statusCode < 300,
-          url: url.href,
-          headers,
-          body: buffer,
-          text: () => buffer.toString('utf8'),
-          json: <T>() => JSON.parse(buffer.toString('utf8')) as T,
-        };
+        const buffer = await readCapped(response, maxBytes, url);
+        return toGuardedResponse(response, url, buffer);
       }
+    } catch (error) {
+      throw translate(error, { timedOut, timeoutMs, url });
     } finally {
       clearTimeout(timer);
-      void agent.close().catch(() => undefined);
+      agent.destroy().catch(() => undefined);
     }
   };
 }
 
-/** Scheme and literal-address checks, before any connection is made. */
-function checkUrl(input: string, policy: AddressPolicy): URL {
-  let url: URL;
-  try {
-    url = new URL(input);
-  } catch {
-    throw new UrlRefusedError(`Not a valid URL: ${input.slice(0, 200)}`);
+function requestHeaders(given: Record<string, string> | undefined, userAgent: string): Record<string, string> {
+  const headers: Record<string, string> = { 'user-agent': userAgent };
+  for (const [name, value] of Object.entries(given ?? {})) headers[name.toLowerCase()] = String(value);
+  return headers;
+}
+
+const headerValue = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+
+/** Reads the body chunk by chunk, stopping as soon as it passes the cap. */
+async function readCapped(response: Dispatcher.ResponseData, maxBytes: number, url: URL): Promise<Buffer> {
+  const tooLarge = () => new FetchLimitError('too_large', `The response from ${url.host} is larger than the limit of ${maxBytes} bytes`);
+  const declared = Number(headerValue(response.headers['content-length']));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    response.body.destroy();
+    throw tooLarge();
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UrlRefusedError(`Only http and https URLs can be fetched (got ${url.protocol})`);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) && !isAllowedAddress(host, policy)) {
-    throw new UrlRefusedError(`Refused to fetch ${url.host}: it is a non-public address`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    const bytes = chunk as Buffer;
+    size += bytes.length;
+    if (size > maxBytes) {
+      response.body.destroy();
+      throw tooLarge();
+    }
+    chunks.push(bytes);
   }
-  return url;
+  return Buffer.concat(chunks, size);
+}
+
+function toGuardedResponse(response: Dispatcher.ResponseData, url: URL, body: Buffer): GuardedResponse {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return {
+    status: response.statusCode,
+    ok: response.statusCode >= 200 && response.statusCode < 300,
+    url: url.href,
+    headers,
+    body,
+    text: () => body.toString('utf8'),
+    json: <T = unknown>() => JSON.parse(body.toString('utf8')) as T,
+  };
+}
+
+/** Our own errors pass through; a refusal from the lookup may arrive wrapped by undici. */
+function translate(error: unknown, state: { timedOut: boolean; timeoutMs: number; url: URL }): unknown {
+  if (error instanceof FetchLimitError) return error;
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof UrlRefusedError) return e;
+  }
+  if (state.timedOut) return new FetchLimitError('timeout', `Fetching ${state.url.host} took longer than ${state.timeoutMs} ms`);
+  return error;
 }

@@ -265,7 +265,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const fields = Object.entries(spec.fields ?? {});
     if (fields.length === 0) throw new UnsupportedQueryError('An index needs at least one field');
     const name = spec.name ?? fields.map(([f, d]) => `${f.replace(/\./g, '_')}_${d}`).join('_');
-    if (!/^[A-Za-z0-9_]+$/.test(name)) throw new UnsupportedQueryError(`Invalid index name '${name}'`);
+    if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new UnsupportedQueryError(`Invalid index name '${name}'`);
     const columns = fields.map(([path, dir]) => `${fieldExpr(path)} ${dir === -1 ? 'DESC' : 'ASC'}`).join(', ');
     const where = spec.sparse ? ` WHERE ${fieldExpr(fields[0]![0])} IS NOT NULL` : '';
     const sql = `CREATE ${spec.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "c_${this.name}__${name}" ON ${this.table} (${columns})${where}`;
