@@ -33,8 +33,10 @@ const SECRET_ENDINGS = [
   'encryptionkey',
 ];
 
-/** A trailing word that keeps the name secret: `password_hash`, `secret_value`, `private_key_pem`. */
-const SECRET_QUALIFIERS = new Set(['hash', 'value', 'plain', 'plaintext', 'raw', 'hex', 'base64', 'pem', 'encrypted', 'sealed']);
+/** A trailing word that keeps the name secret: `password_hash`, `secret_value`, `passwordConfirmation`. */
+const SECRET_QUALIFIERS = new Set([
+  'hash', 'value', 'plain', 'plaintext', 'raw', 'hex', 'base64', 'pem', 'encrypted', 'sealed', 'confirm', 'confirmation', 'again', 'repeat',
+]);
 
 /** Masked form of a secret: '' when unset; the last 4 characters only for values of 16 or more. */
 export function maskSecret(value: string | null | undefined): string {

@@ -70,7 +70,7 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
         });
         const location = headerValue(response.headers.location);
         if (REDIRECTS.has(response.statusCode) && location) {
-          response.body.destroy();
+          discard(response.body);
           if (redirects >= maxRedirects) {
             throw new FetchLimitError('too_many_redirects', `Refused to follow more than ${maxRedirects} redirects from ${input}`);
           }
@@ -103,6 +103,15 @@ function requestHeaders(given: Record<string, string> | undefined, userAgent: st
   return headers;
 }
 
+/**
+ * Drops a body we will not read. undici reports the destroy as an 'error' event, which
+ * would crash the process with no listener attached.
+ */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
 const headerValue = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
 /** Reads the body chunk by chunk, stopping as soon as it passes the cap. */
@@ -110,7 +119,7 @@ async function readCapped(response: Dispatcher.ResponseData, maxBytes: number, u
   const tooLarge = () => new FetchLimitError('too_large', `The response from ${url.host} is larger than the limit of ${maxBytes} bytes`);
   const declared = Number(headerValue(response.headers['content-length']));
   if (Number.isFinite(declared) && declared > maxBytes) {
-    response.body.destroy();
+    discard(response.body);
     throw tooLarge();
   }
   const chunks: Buffer[] = [];
@@ -119,7 +128,7 @@ async function readCapped(response: Dispatcher.ResponseData, maxBytes: number, u
     const bytes = chunk as Buffer;
     size += bytes.length;
     if (size > maxBytes) {
-      response.body.destroy();
+      discard(response.body);
       throw tooLarge();
     }
     chunks.push(bytes);
