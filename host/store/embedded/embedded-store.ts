@@ -39,6 +39,17 @@ type Row = { _id: string; doc: string };
 
 const COLLECTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
+/**
+ * better-sqlite3 12.x on Node 24 aborts the process (`Assertion failed: (env) != nullptr`
+ * in RemoveEnvironmentCleanupHook) when the garbage collector finalizes a Statement or
+ * Database wrapper (WiseLibs/better-sqlite3#1515, closed without a fix; 13.x needs
+ * Node 22+, and we support Node 20 too). So no wrapper is ever left to the collector: each
+ * one is kept here for the life of the process. Closing a database still releases its
+ * SQLite memory; only the small JS wrappers stay. Statements are cached per query shape,
+ * so a long-running host prepares a bounded set.
+ */
+const keepAlive: unknown[] = [];
+
 function newId(): string {
   return randomBytes(12).toString('hex');
 }
@@ -75,13 +86,15 @@ export class EmbeddedStore implements DocumentStore {
 
   constructor(readonly options: EmbeddedStoreOptions) {
     const db = new Database(options.file);
+    keepAlive.push(db);
     try {
-      db.pragma('busy_timeout = 0');
-      if (options.exclusive) db.pragma('locking_mode = EXCLUSIVE');
-      if (options.file !== ':memory:') db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
+      // exec(), not pragma(): pragma() prepares a Statement wrapper each call (see keepAlive).
+      db.exec('PRAGMA busy_timeout = 0');
+      if (options.exclusive) db.exec('PRAGMA locking_mode = EXCLUSIVE');
+      if (options.file !== ':memory:') db.exec('PRAGMA journal_mode = WAL');
+      db.exec('PRAGMA synchronous = NORMAL');
       if (options.exclusive) db.exec('BEGIN EXCLUSIVE; COMMIT;'); // take the lock now, not at the first write
-      db.pragma('busy_timeout = 5000');
+      db.exec('PRAGMA busy_timeout = 5000');
     } catch (error) {
       db.close();
       if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY') || /locked|busy/i.test((error as Error).message)) throw new StoreLockedError(options.file);
@@ -138,7 +151,7 @@ export class EmbeddedStore implements DocumentStore {
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);
-      if (this.statements.size > 2000) this.statements.clear();
+      keepAlive.push(statement);
       this.statements.set(sql, statement);
     }
     return statement;
@@ -147,8 +160,11 @@ export class EmbeddedStore implements DocumentStore {
   /** @internal */
   transaction<R>(fn: () => R): R {
     this.ensureOpen();
-    return this.db.transaction(fn)();
+    this.runInTransaction ??= this.db.transaction((body: () => unknown) => body());
+    return this.runInTransaction(fn) as R;
   }
+
+  private runInTransaction: ((body: () => unknown) => unknown) | undefined;
 
   /** @internal */
   ensureTable(name: string): string {
