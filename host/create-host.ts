@@ -24,7 +24,9 @@ import { openStore } from './store/open-store.js';
 import { loadVaultKey } from './security/vault-key.js';
 import { verifyVaultKey } from './security/vault-canary.js';
 import { createGuardedFetch } from './net/guarded-fetch.js';
-import { LoginThrottle } from './auth/login-throttle.js';
+import { LoginThrottle, memoryLimiters } from './auth/login-throttle.js';
+import { mongoLimiters } from './auth/mongo-limiters.js';
+import { MongoStore } from './store/mongodb/index.js';
 import { Authenticator } from './auth/authenticator.js';
 import { compileRoutes, type CompiledRoute } from './http/route-table.js';
 import { createHttpServer } from './http/server.js';
@@ -146,11 +148,11 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     const issued = await ensureAdminAccess(users, dataDir, log);
 
     let localToken: string | null = null;
-    const throttle = new LoginThrottle({
-      maxFailures: config.loginMaxFailures,
-      maxFailuresPerIp: config.loginMaxFailuresPerIp,
-      windowSeconds: config.loginWindowSeconds,
-    });
+    const throttle = new LoginThrottle(
+      { maxFailures: config.loginMaxFailures, maxFailuresPerIp: config.loginMaxFailuresPerIp, windowSeconds: config.loginWindowSeconds },
+      // What must hold across hosts lives in the store: with MongoDB the counters are shared.
+      store instanceof MongoStore ? mongoLimiters(store) : memoryLimiters,
+    );
     const authenticator = new Authenticator(users, throttle, () => localToken);
     const hostSurfaces: SurfaceDefinition[] = [
       sessionSurface({ users, authenticator, ttlSeconds: config.sessionTtlSeconds, secureCookies: () => info.publicUrl().startsWith('https:') }),

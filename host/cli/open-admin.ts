@@ -5,6 +5,7 @@ import { DATABASE_FILE, readHostFile } from '../runtime/data-dir-files.js';
 import { mkdirSync } from 'node:fs';
 import { CliError, type AdminClient } from './admin-client.js';
 import { directAdmin } from './direct-admin.js';
+import { openMongoStore } from '../store/mongodb/index.js';
 import { remoteAdmin } from './remote-admin.js';
 
 /**
@@ -12,7 +13,8 @@ import { remoteAdmin } from './remote-admin.js';
  * through that host (its address and local credential are in the directory).
  */
 export async function openAdmin(config: HostConfig): Promise<AdminClient> {
-  if (config.mongodbUrl) throw new CliError('MONGODB_URL is set, but this build has no MongoDB adapter yet');
+  // MongoDB is shared by every host at once: the CLI works on the database directly.
+  if (config.mongodbUrl) return directAdmin(await openMongoStore({ url: config.mongodbUrl }));
   const dataDir = resolve(config.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   try {

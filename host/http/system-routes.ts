@@ -5,6 +5,16 @@ import { FLOWHOST_VERSION } from '../../core/kernel/version.js';
 import { buildOpenApi } from './openapi.js';
 import type { CompiledRoute } from './route-table.js';
 
+const HEALTH_TIMEOUT_MS = 3000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 function systemRoute(method: 'GET', fullPath: string, summary: string, handle: CompiledRoute['definition']['handle']): CompiledRoute {
   return {
     method,
@@ -21,7 +31,8 @@ function systemRoute(method: 'GET', fullPath: string, summary: string, handle: C
 export function systemRoutes(deps: { routes: CompiledRoute[]; store: DocumentStore; apiPrefix: string; serverUrl: () => string }): CompiledRoute[] {
   const health = systemRoute('GET', '/healthz', 'Health: 200 when the store answers, 503 otherwise', async () => {
     try {
-      await deps.store.ping();
+      // Bounded: a load balancer's probe must get an answer even while the database hangs.
+      await withTimeout(deps.store.ping(), HEALTH_TIMEOUT_MS);
       return { success: true, status: 'ok', version: FLOWHOST_VERSION, store: { kind: deps.store.kind, status: 'ok' } };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);

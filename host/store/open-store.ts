@@ -3,6 +3,7 @@ import type { DocumentStore } from '../../core/store/port.js';
 import type { HostConfig } from '../config/schema.js';
 import { openEmbeddedStore, StoreLockedError } from './embedded/index.js';
 import { DATABASE_FILE, readHostFile } from '../runtime/data-dir-files.js';
+import { openMongoStore } from './mongodb/index.js';
 
 export class DataDirInUseError extends Error {
   constructor(dataDir: string, holder: string) {
@@ -17,9 +18,8 @@ export class DataDirInUseError extends Error {
  * holder dies, so a process killed with -9 never blocks the next start).
  */
 export async function openStore(config: HostConfig, dataDir: string | null): Promise<DocumentStore> {
-  if (config.mongodbUrl) {
-    throw new Error('MONGODB_URL is set, but this build has no MongoDB adapter yet; unset it to use the embedded store');
-  }
+  // Several hosts may share one MongoDB database: no data-directory lock there.
+  if (config.mongodbUrl) return openMongoStore({ url: config.mongodbUrl });
   if (!dataDir) return openEmbeddedStore({ file: ':memory:' });
   try {
     return await openEmbeddedStore({ file: join(dataDir, DATABASE_FILE), exclusive: true });

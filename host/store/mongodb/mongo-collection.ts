@@ -1,0 +1,204 @@
+import { randomBytes } from 'node:crypto';
+import { MongoBulkWriteError, type Collection as DriverCollection, type Document, type Filter as DriverFilter } from 'mongodb';
+import {
+  UnsupportedQueryError,
+  type Collection,
+  type Filter,
+  type FindOneAndUpdateOptions,
+  type FindOptions,
+  type IndexSpec,
+  type NewDocument,
+  type StoredDocument,
+  type Update,
+  type UpdateOptions,
+  type UpdateResult,
+} from '../../../core/store/port.js';
+import { firstWriteError, isIndexConflict, rethrow } from './map-error.js';
+import { checkCount, checkProjection, checkSort, idFromFilter, indexName, toMongoFilter as translateFilter, toMongoUpdate } from './query-translation.js';
+
+type Doc = Record<string, unknown>;
+/** How documents look to the driver: string ids (its default id type is ObjectId). */
+export type DriverDocument = Document & { _id: string };
+type Query = DriverFilter<DriverDocument>;
+
+/** 24 hex characters, like the embedded store's ids (and an ObjectId's text). */
+export function newId(): string {
+  return randomBytes(12).toString('hex');
+}
+
+/** What a collection needs from its store: the driver collection, and a closed check. */
+export interface CollectionHost {
+  driverCollection(name: string): DriverCollection<DriverDocument>;
+  ensureOpen(): void;
+}
+
+/**
+ * One port collection over one MongoDB collection. Queries are checked and translated
+ * before they reach the driver; duplicate keys come back as the port's DuplicateKeyError.
+ */
+export class MongoCollection<T extends Doc> implements Collection<T> {
+  constructor(
+    private readonly host: CollectionHost,
+    readonly name: string,
+  ) {}
+
+  private get driver(): DriverCollection<DriverDocument> {
+    this.host.ensureOpen();
+    return this.host.driverCollection(this.name);
+  }
+
+  private async run<R>(work: () => Promise<R>): Promise<R> {
+    try {
+      return await work();
+    } catch (error) {
+      rethrow(this.name, error);
+    }
+  }
+
+  async insertOne(doc: T & NewDocument): Promise<T & StoredDocument> {
+    const stored = withId(doc);
+    await this.run(() => this.driver.insertOne({ ...stored }));
+    return structuredClone(stored);
+  }
+
+  async insertMany(docs: Array<T & NewDocument>): Promise<Array<T & StoredDocument>> {
+    if (!Array.isArray(docs)) throw new UnsupportedQueryError('insertMany needs an array of documents');
+    const stored = docs.map((doc) => withId(doc));
+    if (stored.length === 0) return [];
+    const driver = this.driver;
+    try {
+      await driver.insertMany(stored.map((d) => ({ ...d })), { ordered: true });
+    } catch (error) {
+      await this.undoPartialInsert(driver, stored, error);
+      rethrow(this.name, error);
+    }
+    return structuredClone(stored);
+  }
+
+  async findOne(filter?: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<(T & StoredDocument) | null> {
+    const query = toMongoFilter(filter);
+    const sort = checkSort(options.sort);
+    const skip = checkCount('skip', options.skip);
+    const projection = checkProjection(options.projection);
+    const found = await this.run(() => this.driver.findOne(query, { sort, skip, projection }));
+    return found as unknown as (T & StoredDocument) | null;
+  }
+
+  async find(filter?: Filter, options: FindOptions = {}): Promise<Array<T & StoredDocument>> {
+    const query = toMongoFilter(filter);
+    const sort = checkSort(options.sort);
+    const skip = checkCount('skip', options.skip);
+    const limit = checkCount('limit', options.limit);
+    const projection = checkProjection(options.projection);
+    const found = await this.run(() => this.driver.find(query, { sort, skip, limit, projection }).toArray());
+    return found as unknown as Array<T & StoredDocument>;
+  }
+
+  async count(filter?: Filter): Promise<number> {
+    const query = toMongoFilter(filter);
+    return this.run(() => this.driver.countDocuments(query));
+  }
+
+  async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
+    const changes = toMongoUpdate(update);
+    const query = toMongoFilter(filter);
+    const upsert = options.upsert === true;
+    const result = await this.run(() => this.driver.updateOne(query, upsert ? withInsertId(filter, changes) : changes, { upsert }));
+    return toResult(result.matchedCount, result.modifiedCount, result.upsertedId);
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+    const changes = toMongoUpdate(update);
+    const query = toMongoFilter(filter);
+    const result = await this.run(() => this.driver.updateMany(query, changes));
+    return toResult(result.matchedCount, result.modifiedCount, null);
+  }
+
+  async findOneAndUpdate(filter: Filter, update: Update, options: FindOneAndUpdateOptions = {}): Promise<(T & StoredDocument) | null> {
+    const changes = toMongoUpdate(update);
+    const query = toMongoFilter(filter);
+    const sort = checkSort(options.sort);
+    const projection = checkProjection(options.projection);
+    const upsert = options.upsert === true;
+    const found = await this.run(() =>
+      this.driver.findOneAndUpdate(query, upsert ? withInsertId(filter, changes) : changes, {
+        sort,
+        projection,
+        upsert,
+        // The port's default is 'after'; the driver's is 'before'.
+        returnDocument: options.returnDocument ?? 'after',
+      }),
+    );
+    return found as unknown as (T & StoredDocument) | null;
+  }
+
+  async deleteOne(filter: Filter): Promise<number> {
+    const query = toMongoFilter(filter);
+    const result = await this.run(() => this.driver.deleteOne(query));
+    return result.deletedCount;
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    const query = toMongoFilter(filter);
+    const result = await this.run(() => this.driver.deleteMany(query));
+    return result.deletedCount;
+  }
+
+  async createIndex(spec: IndexSpec): Promise<void> {
+    const name = indexName(spec.fields, spec.name);
+    // Only unique and sparse: partial, TTL and collation indexes are outside the port.
+    const options: { name: string; unique?: true; sparse?: true } = { name };
+    if (spec.unique) options.unique = true;
+    if (spec.sparse) options.sparse = true;
+    try {
+      await this.driver.createIndex(spec.fields, options);
+    } catch (error) {
+      // An index of that name or those keys already exists with other options. The
+      // embedded store keeps the existing index in that case (CREATE INDEX IF NOT EXISTS);
+      // doing the same keeps a boot that works on a laptop from failing in production.
+      if (isIndexConflict(error)) return;
+      rethrow(this.name, error);
+    }
+  }
+
+  /**
+   * An ordered insertMany stops at the first refused document but keeps the ones before
+   * it. The embedded store inserts all or none, so remove this call's earlier documents
+   * (their ids are this call's own: had one existed, the insert would have stopped there).
+   */
+  private async undoPartialInsert(driver: DriverCollection<DriverDocument>, stored: DriverDocument[], error: unknown): Promise<void> {
+    if (!(error instanceof MongoBulkWriteError)) return;
+    const failedAt = firstWriteError(error)?.index;
+    if (typeof failedAt !== 'number' || failedAt <= 0) return;
+    const ids = stored.slice(0, failedAt).map((d) => String(d._id));
+    await driver.deleteMany({ _id: { $in: ids } }).catch(() => undefined);
+  }
+}
+
+function toMongoFilter(filter: Filter | undefined): Query {
+  return translateFilter(filter) as Query;
+}
+
+function withId<T extends Doc>(doc: T & NewDocument): T & StoredDocument {
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new UnsupportedQueryError('A document must be an object');
+  const id = doc._id ?? newId();
+  if (typeof id !== 'string' || id.length === 0) throw new UnsupportedQueryError('_id must be a non-empty string');
+  return { ...doc, _id: id } as T & StoredDocument;
+}
+
+/**
+ * Without an `_id` from the filter, MongoDB would give an upserted document an ObjectId;
+ * the port's ids are strings, so supply one that only an insert uses.
+ */
+function withInsertId(filter: Filter, changes: Document): Document {
+  const id = idFromFilter(filter);
+  if (id === undefined) return { ...changes, $setOnInsert: { ...(changes.$setOnInsert as Document | undefined), _id: newId() } };
+  if (typeof id !== 'string' || id.length === 0) throw new UnsupportedQueryError('_id must be a non-empty string');
+  return changes;
+}
+
+function toResult(matchedCount: number, modifiedCount: number, upsertedId: unknown): UpdateResult {
+  const result: UpdateResult = { matchedCount, modifiedCount };
+  if (upsertedId !== null && upsertedId !== undefined) result.upsertedId = String(upsertedId);
+  return result;
+}

@@ -1,0 +1,145 @@
+// Issue 7: several hosts on one MongoDB database share sessions and login throttling,
+// and /healthz follows the database going away and coming back without a restart.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { createHost, type Host } from '../../host/create-host.js';
+import { silentLogger } from '../../core/kernel/logger.js';
+import { MongoStore } from '../../host/store/mongodb/index.js';
+import { requireMongo, freshDatabaseUrl } from '../support/mongo-env.js';
+import { basicAuth } from '../support/host-process.js';
+import discovery from '../../plugins/discovery/index.js';
+
+const mongoUrl = requireMongo('mongodb: hosts sharing one database');
+
+async function startHost(url: string, secretKey: string, extra: Record<string, unknown> = {}): Promise<Host> {
+  const host = await createHost({
+    plugins: [discovery],
+    env: {},
+    logger: silentLogger,
+    config: { mongodbUrl: url, secretKey, dataDir: ':memory:', port: 0, logLevel: 'silent', loginMaxFailures: 3, ...extra },
+  });
+  await host.start();
+  return host;
+}
+
+if (mongoUrl) {
+  type Ctx = { a: Host; b: Host; url: string; password: string };
+  const shared = suite<Ctx>('mongodb: two hosts on one database');
+  const key = randomBytes(32).toString('hex');
+  shared.before(async (ctx) => {
+    ctx.url = freshDatabaseUrl(mongoUrl);
+    ctx.a = await startHost(ctx.url, key);
+    ctx.b = await startHost(ctx.url, key);
+    ctx.password = ctx.a.initialAdmin!.password;
+    assert.is(ctx.b.initialAdmin, null, 'the second host finds the administrator the first one created');
+  });
+  shared.after(async (ctx) => {
+    await (ctx.a.store as MongoStore).dropDatabase();
+    await ctx.a.stop();
+    await ctx.b.stop();
+  });
+
+  shared('both report the mongodb store; an application password works on either', async ({ a, b, password }) => {
+    for (const host of [a, b]) {
+      const health = (await (await fetch(`${host.url}/healthz`)).json()) as { store: { kind: string; status: string } };
+      assert.equal(health.store, { kind: 'mongodb', status: 'ok' });
+      const res = await fetch(`${host.url}/api/automation/v1/handlers`, { headers: { Authorization: basicAuth('admin', password) } });
+      assert.is(res.status, 200);
+    }
+  });
+
+  shared('a cookie session made on one host is honoured on the other', async ({ a, b }) => {
+    const admin = await a.users.findByLogin('admin');
+    await a.users.setPassword(admin!.user_id, 'shared session password');
+    const login = await fetch(`${a.url}/api/automation/v1/session`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ login: 'admin', password: 'shared session password' }),
+    });
+    assert.is(login.status, 200);
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const nonce = ((await login.json()) as { data: { nonce: string } }).data.nonce;
+    const onB = await fetch(`${b.url}/api/automation/v1/handlers`, { headers: { Cookie: cookie, 'X-WP-Nonce': nonce } });
+    assert.is(onB.status, 200);
+    const logout = await fetch(`${b.url}/api/automation/v1/session`, { method: 'DELETE', headers: { Cookie: cookie } });
+    assert.is(logout.status, 200);
+    const afterLogout = await fetch(`${a.url}/api/automation/v1/handlers`, { headers: { Cookie: cookie, 'X-WP-Nonce': nonce } });
+    assert.is(afterLogout.status, 401, 'logging out on one host ends the session on the other');
+  });
+
+  shared('failed logins are counted across hosts', async ({ a, b, password }) => {
+    const wrong = basicAuth('admin', 'wrong wrong wrong wrong wrong wrong');
+    assert.is((await fetch(`${a.url}/api/automation/v1/handlers`, { headers: { Authorization: wrong } })).status, 401);
+    assert.is((await fetch(`${b.url}/api/automation/v1/handlers`, { headers: { Authorization: wrong } })).status, 401);
+    assert.is((await fetch(`${a.url}/api/automation/v1/handlers`, { headers: { Authorization: wrong } })).status, 401);
+    const blockedOnB = await fetch(`${b.url}/api/automation/v1/handlers`, { headers: { Authorization: basicAuth('admin', password) } });
+    assert.is(blockedOnB.status, 429, 'three failures spread over two hosts reach the limit of three');
+    assert.ok(Number(blockedOnB.headers.get('retry-after')) > 0);
+  });
+
+  shared.run();
+
+  // A TCP proxy in front of the server lets the test take the database away and give it back.
+  type ProxyCtx = { host: Host; proxy: Server | null; port: number; sockets: Set<Socket> };
+  const target = new URL(mongoUrl.replace(/^mongodb/, 'http'));
+  const listen = (ctx: ProxyCtx) =>
+    new Promise<void>((resolve) => {
+      ctx.proxy = createServer((client) => {
+        const upstream = connect(Number(target.port || 27017), target.hostname);
+        ctx.sockets.add(client).add(upstream);
+        client.pipe(upstream).pipe(client);
+        const drop = () => {
+          client.destroy();
+          upstream.destroy();
+        };
+        client.on('error', drop).on('close', drop);
+        upstream.on('error', drop).on('close', drop);
+      });
+      ctx.proxy.listen(ctx.port, '127.0.0.1', () => {
+        ctx.port = (ctx.proxy!.address() as { port: number }).port;
+        resolve();
+      });
+    });
+  const health = async (host: Host) => {
+    const res = await fetch(`${host.url}/healthz`);
+    return { status: res.status, body: (await res.json()) as { code?: string; store: { status: string } } };
+  };
+
+  const outage = suite<ProxyCtx>('mongodb: healthz through an outage');
+  outage.before(async (ctx) => {
+    ctx.sockets = new Set();
+    ctx.port = 0;
+    await listen(ctx);
+    const url = freshDatabaseUrl(`mongodb://127.0.0.1:${ctx.port}`);
+    ctx.host = await startHost(url, randomBytes(32).toString('hex'));
+  });
+  outage.after(async (ctx) => {
+    ctx.proxy?.close();
+    for (const s of ctx.sockets) s.destroy();
+    await ctx.host.stop().catch(() => undefined);
+  });
+
+  outage('200, then 503 while the database is unreachable, then 200 again without a restart', async (ctx) => {
+    assert.is((await health(ctx.host)).status, 200);
+    // close() waits for open connections, so cut them first.
+    const closed = new Promise<void>((resolve) => ctx.proxy!.close(() => resolve()));
+    for (const s of ctx.sockets) s.destroy();
+    ctx.sockets.clear();
+    await closed;
+    const down = await health(ctx.host);
+    assert.is(down.status, 503);
+    assert.is(down.body.code, 'store_unavailable');
+    assert.is(down.body.store.status, 'unavailable');
+    await listen(ctx);
+    let status = 0;
+    for (let i = 0; i < 60 && status !== 200; i++) {
+      status = (await health(ctx.host)).status;
+      if (status !== 200) await new Promise((r) => setTimeout(r, 250));
+    }
+    assert.is(status, 200);
+  });
+
+  outage.run();
+}
