@@ -36,6 +36,13 @@ import { userAdminSurface } from './surfaces/user-admin-routes.js';
 import { ensureAdminAccess, type IssuedAdminPassword } from './bootstrap/initial-admin.js';
 import { publishHost, unpublishHost } from './runtime/data-dir-files.js';
 import { Tokens } from './tokens.js';
+import { SettingsService } from '../core/settings/service.js';
+import { settingsSurface } from '../core/settings/routes.js';
+import { PipelinesService } from '../core/pipelines/service.js';
+import { pipelinesSurface } from '../core/pipelines/routes.js';
+import { FlowsService } from '../core/flows/service.js';
+import { flowsSurface } from '../core/flows/routes.js';
+import { PreferencesService, preferencesSurface } from '../core/users/preferences.js';
 
 export interface CreateHostOptions {
   /** The plugins of this build, in any order (dependencies order them). */
@@ -147,6 +154,14 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
 
     const issued = await ensureAdminAccess(users, dataDir, log);
 
+    // Workflow domains (core): settings, pipelines, flows, user preferences.
+    const settings = new SettingsService(store);
+    const pipelines = new PipelinesService(store, clock, registries);
+    const flows = new FlowsService(store, clock, registries, pipelines);
+    const preferences = new PreferencesService(store, users, pipelines);
+    await flows.init();
+    await pipelines.init();
+
     let localToken: string | null = null;
     const throttle = new LoginThrottle(
       { maxFailures: config.loginMaxFailures, maxFailuresPerIp: config.loginMaxFailuresPerIp, windowSeconds: config.loginWindowSeconds },
@@ -157,6 +172,10 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     const hostSurfaces: SurfaceDefinition[] = [
       sessionSurface({ users, authenticator, ttlSeconds: config.sessionTtlSeconds, secureCookies: () => info.publicUrl().startsWith('https:') }),
       userAdminSurface(users),
+      settingsSurface(settings, registries),
+      pipelinesSurface(pipelines, flows),
+      flowsSurface(flows, settings),
+      preferencesSurface(preferences),
     ];
     const surfaces = [
       ...hostSurfaces.map((surface) => ({ surface, owner: 'host' })),

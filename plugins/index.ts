@@ -1,8 +1,10 @@
 import type { PluginDefinition } from '../sdk/index.js';
 import discovery from './discovery/index.js';
+import intervalsCore from './intervals-core/index.js';
+import stepsCore from './steps-core/index.js';
 
 /** Built-in plugins every default build loads. */
-export const defaultPlugins: ReadonlyArray<PluginDefinition<never>> = [discovery as PluginDefinition<never>];
+export const defaultPlugins: ReadonlyArray<PluginDefinition<never>> = [discovery, intervalsCore, stepsCore];
 
 /** Built-in plugins a build may enable by id (FLOWHOST_PLUGINS / config `plugins`). */
 export const optionalPlugins: Readonly<Record<string, PluginDefinition<never>>> = {};

@@ -11,6 +11,7 @@ import type {
   IntervalDefinition,
   PresetDefinition,
   ProviderDefinition,
+  StepTypeDefinition,
   VerifierDefinition,
 } from '../core/kernel/contributions.js';
 import type { RouteDefinition, SurfaceDefinition } from '../core/kernel/routes.js';
@@ -85,5 +86,10 @@ export function defineRoute<P = Record<string, unknown>, Q = Record<string, unkn
 
 export function defineSurface(definition: SurfaceDefinition): SurfaceDefinition {
   requireSlug('defineSurface', definition.id);
+  return definition;
+}
+
+export function defineStepType(definition: StepTypeDefinition): StepTypeDefinition {
+  requireSlug('defineStepType', definition.type);
   return definition;
 }

@@ -16,6 +16,7 @@ export {
   defineAuthProvider,
   defineRoute,
   defineSurface,
+  defineStepType,
 } from './define.js';
 export { reply, RouteReply } from '../core/kernel/routes.js';
 export { ApiError, PluginError, badRequest, notFound, forbidden, notLoggedIn, conflict, tooManyRequests } from '../core/errors.js';
@@ -45,6 +46,7 @@ export type {
   ChatToolDefinition,
   VerifierDefinition,
   AuthProviderDefinition,
+  StepTypeDefinition,
   RegistryItems,
   RegistryName,
 } from '../core/kernel/contributions.js';

@@ -7,7 +7,7 @@
 //   node test/run.mjs                  every suite
 //   node test/run.mjs store auth       only suites whose path contains one of the words
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { availableParallelism } from 'node:os';
 
@@ -42,6 +42,8 @@ for (const file of sources) {
 
 const suites = sourceRoots
   .flatMap((d) => walk(join(root, 'dist', d), (n) => n.endsWith('.test.js')))
+  // A compiled suite whose source is gone (renamed or deleted) is stale output, not a suite.
+  .filter((f) => existsSync(join(root, relative(join(root, 'dist'), f).replace(/\.js$/, '.ts'))))
   .filter((f) => filters.length === 0 || filters.some((w) => f.includes(w)))
   .sort();
 

@@ -89,6 +89,14 @@ export interface VerifierDefinition {
   verify(request: { rawBody: Buffer; headers: Readonly<Record<string, string | undefined>>; url: string; secrets: string[] }): boolean | Promise<boolean>;
 }
 
+/** A kind of pipeline step the engine can run (fetch, ai, publish, update, ...). */
+export interface StepTypeDefinition {
+  type: string;
+  label: string;
+  /** The handler type a flow step of this kind picks (null: the step needs no handler, like ai). */
+  handlerType: HandlerStepType | null;
+}
+
 export interface AuthProviderDefinition {
   /** Provider key several handlers may share (e.g. 'social' for 'threaded'). */
   key: string;
@@ -109,6 +117,7 @@ export interface RegistryItems {
   verifiers: VerifierDefinition;
   surfaces: SurfaceDefinition;
   authProviders: AuthProviderDefinition;
+  stepTypes: StepTypeDefinition;
 }
 export type RegistryName = keyof RegistryItems;
 
@@ -123,4 +132,5 @@ export const registryKeys: { [K in RegistryName]: keyof RegistryItems[K] & strin
   verifiers: 'mode',
   surfaces: 'id',
   authProviders: 'key',
+  stepTypes: 'type',
 };

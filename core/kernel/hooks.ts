@@ -55,6 +55,7 @@ export class HookCatalogue {
   readonly verifiers: Registry<'verifiers'> = new SyncWaterfallHook(['verifiers']);
   readonly surfaces: Registry<'surfaces'> = new SyncWaterfallHook(['surfaces']);
   readonly authProviders: Registry<'authProviders'> = new SyncWaterfallHook(['authProviders']);
+  readonly stepTypes: Registry<'stepTypes'> = new SyncWaterfallHook(['stepTypes']);
 
   // Lifecycle.
   /** Every plugin is set up and the registries are resolved; nothing is listening yet. */
@@ -87,7 +88,7 @@ export class HookCatalogue {
 
   /** Names of every hook in the catalogue. */
   static readonly registryNames: readonly RegistryName[] = [
-    'handlers', 'providers', 'presets', 'intervals', 'analyticsTools', 'chatTools', 'verifiers', 'surfaces', 'authProviders',
+    'handlers', 'providers', 'presets', 'intervals', 'analyticsTools', 'chatTools', 'verifiers', 'surfaces', 'authProviders', 'stepTypes',
   ];
 
   /** Runs `fn` with every tap made meanwhile attributed to `pluginId`. */

@@ -44,6 +44,7 @@ export class Registries {
   verifiers() { return this.list('verifiers'); }
   surfaces() { return this.list('surfaces'); }
   authProviders() { return this.list('authProviders'); }
+  stepTypes() { return this.list('stepTypes'); }
 
   private resolveOne<K extends RegistryName>(name: K): void {
     const items = this.hooks.resolve(name);

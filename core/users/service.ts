@@ -53,6 +53,10 @@ export class UsersService {
     return Boolean(user.password_hash) || (await this.repo.appPasswords.count({ user_id: userId })) > 0;
   }
 
+  async exists(userId: number): Promise<boolean> {
+    return (await this.repo.users.count({ user_id: userId })) > 0;
+  }
+
   async get(userId: number): Promise<UserView> {
     return this.view(await this.require(userId));
   }

@@ -30,6 +30,7 @@ test('exports exactly the pinned names', () => {
     'definePreset',
     'defineProvider',
     'defineRoute',
+    'defineStepType',
     'defineSurface',
     'defineVerifier',
     'forbidden',

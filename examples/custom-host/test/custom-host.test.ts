@@ -13,8 +13,8 @@ test.before(async (ctx) => {
 });
 test.after(async (ctx) => ctx.host.stop());
 
-test('loads exactly the chosen plugins', ({ host }) => {
-  assert.equal(host.plugins.map((p) => p.id).sort(), ['discovery', 'hello']);
+test('loads exactly the chosen plugins: the default built-ins and hello', ({ host }) => {
+  assert.equal(host.plugins.map((p) => p.id).sort(), ['discovery', 'hello', 'intervals-core', 'steps-core']);
 });
 
 test('serves under its own prefix with the plugin configured', async ({ url, auth }) => {

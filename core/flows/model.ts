@@ -1,0 +1,46 @@
+/** A flow's own settings for one pipeline step (keyed by flow step id on the flow). */
+export interface FlowStepSettings {
+  handler_slug: string | null;
+  handler_config: Record<string, unknown>;
+  enabled: boolean;
+  /** ai steps: the flow's message to the model. */
+  user_message?: string;
+}
+
+export interface SchedulingConfig {
+  interval: string;
+  /** Unix seconds; required for one_time. */
+  timestamp?: number;
+}
+
+export interface FlowRecord extends Record<string, unknown> {
+  _id: string;
+  flow_id: number;
+  pipeline_id: number;
+  flow_name: string;
+  steps: Record<string, FlowStepSettings>;
+  scheduling_config: SchedulingConfig;
+  last_run: Date | null;
+  last_run_status: string | null;
+  consecutive_failures: number;
+  consecutive_no_items: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const FLOWS = 'flows';
+
+/** `{pipeline_step_id}_{flow_id}` where pipeline_step_id is `{pipeline_id}_{uuid}`. */
+export function flowStepId(pipelineStepId: string, flowId: number): string {
+  return `${pipelineStepId}_${flowId}`;
+}
+
+export function parseFlowStepId(id: string): { pipelineStepId: string; pipelineId: number; flowId: number } | null {
+  const match = /^((\d+)_[0-9a-f-]{36})_(\d+)$/.exec(id);
+  return match ? { pipelineStepId: match[1]!, pipelineId: Number(match[2]), flowId: Number(match[3]) } : null;
+}
+
+/** Key of a step in FlowRecord.steps: store field paths allow letters, digits and '_' only. */
+export function stepKey(pipelineStepId: string): string {
+  return pipelineStepId.replace(/-/g, '_');
+}

@@ -1,0 +1,271 @@
+import type { ValidateFunction } from 'ajv';
+import { ApiError, badRequest, notFound } from '../errors.js';
+import type { Clock } from '../kernel/clock.js';
+import type { Registries } from '../kernel/registries.js';
+import { createAjv, describeErrors } from '../kernel/validator.js';
+import type { Collection, DocumentStore, Filter, Update } from '../store/port.js';
+import type { PipelineRecord } from '../pipelines/model.js';
+import type { PipelineFlows, PipelinesService } from '../pipelines/service.js';
+import { FLOWS, flowStepId, parseFlowStepId, stepKey, type FlowRecord, type FlowStepSettings, type SchedulingConfig } from './model.js';
+import { flowConfig } from './view.js';
+
+/** Scheduling seen from flows; the Agenda-backed scheduler implements it. */
+export interface FlowSchedule {
+  /** (Re)schedules the flow by its config; returns the next run, or null when none. */
+  schedule(flowId: number, config: SchedulingConfig): Promise<Date | null>;
+  unschedule(flowId: number): Promise<void>;
+  nextRun(flowId: number): Promise<Date | null>;
+}
+
+/** Until a scheduler is attached, schedules are stored but nothing runs them. */
+export const noSchedule: FlowSchedule = {
+  schedule: async () => null,
+  unschedule: async () => undefined,
+  nextRun: async () => null,
+};
+
+export class FlowsService implements PipelineFlows {
+  private scheduler: FlowSchedule = noSchedule;
+  private readonly ajv = createAjv();
+  private readonly validators = new WeakMap<object, ValidateFunction>();
+
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly clock: Clock,
+    private readonly registries: Registries,
+    private readonly pipelines: PipelinesService,
+  ) {
+    pipelines.attachFlows(this);
+  }
+
+  get collection(): Collection<FlowRecord> {
+    return this.store.collection<FlowRecord>(FLOWS);
+  }
+
+  useScheduler(scheduler: FlowSchedule): void {
+    this.scheduler = scheduler;
+  }
+
+  get schedule(): FlowSchedule {
+    return this.scheduler;
+  }
+
+  async init(): Promise<void> {
+    await this.collection.createIndex({ fields: { flow_id: 1 }, unique: true });
+    await this.collection.createIndex({ fields: { pipeline_id: 1, flow_id: 1 } });
+  }
+
+  async get(flowId: number): Promise<FlowRecord> {
+    const flow = await this.collection.findOne({ flow_id: flowId });
+    if (!flow) throw notFound('flow_not_found', `Flow ${flowId} not found`);
+    return flow;
+  }
+
+  async pipelineOf(flow: FlowRecord): Promise<PipelineRecord | null> {
+    return this.pipelines.collection.findOne({ pipeline_id: flow.pipeline_id });
+  }
+
+  async list(options: { pipelineId?: number; perPage: number; offset: number }): Promise<{ items: FlowRecord[]; total: number }> {
+    const filter: Filter = options.pipelineId ? { pipeline_id: options.pipelineId } : {};
+    const [items, total] = await Promise.all([
+      this.collection.find(filter, { sort: { flow_id: 1 }, skip: options.offset, limit: options.perPage }),
+      this.collection.count(filter),
+    ]);
+    return { items, total };
+  }
+
+  async create(input: { pipeline_id: number; flow_name?: string; flow_config?: Record<string, { handler_slug?: string; handler_config?: Record<string, unknown>; enabled?: boolean; user_message?: string }>; scheduling_config?: SchedulingConfig }): Promise<FlowRecord> {
+    const pipeline = await this.pipelines.get(input.pipeline_id);
+    const scheduling = this.checkScheduling(input.scheduling_config ?? { interval: 'manual' });
+    const flowId = await this.store.nextId('flows');
+    // A flow step for every pipeline step; given configs are accepted keyed by pipeline
+    // step id (what a client knows before the flow exists) or by the full flow step id.
+    const steps: Record<string, FlowStepSettings> = {};
+    for (const step of pipeline.steps) steps[stepKey(step.pipeline_step_id)] = { handler_slug: null, handler_config: {}, enabled: true };
+    for (const [key, given] of Object.entries(input.flow_config ?? {})) {
+      const psid = pipeline.steps.find((s) => s.pipeline_step_id === key || flowStepId(s.pipeline_step_id, flowId) === key)?.pipeline_step_id;
+      if (!psid) throw badRequest('config_not_found', `flow_config names '${key}', which is not a step of pipeline ${pipeline.pipeline_id}`);
+      const step = pipeline.steps.find((s) => s.pipeline_step_id === psid)!;
+      const current = steps[stepKey(psid)]!;
+      if (given.handler_slug) {
+        current.handler_slug = given.handler_slug;
+        current.handler_config = this.checkHandler(step.step_type, given.handler_slug, given.handler_config ?? {});
+      }
+      if (given.enabled !== undefined) current.enabled = given.enabled;
+      if (given.user_message !== undefined) current.user_message = given.user_message;
+    }
+    const now = this.clock.now();
+    const flow = await this.collection.insertOne({
+      flow_id: flowId,
+      pipeline_id: pipeline.pipeline_id,
+      flow_name: input.flow_name?.trim() || 'Flow',
+      steps,
+      scheduling_config: scheduling,
+      last_run: null,
+      last_run_status: null,
+      consecutive_failures: 0,
+      consecutive_no_items: 0,
+      created_at: now,
+      updated_at: now,
+    } as FlowRecord);
+    await this.scheduler.schedule(flowId, scheduling);
+    return flow;
+  }
+
+  async update(flowId: number, patch: { flow_name?: string; scheduling_config?: SchedulingConfig }): Promise<FlowRecord> {
+    await this.get(flowId);
+    const $set: Record<string, unknown> = { updated_at: this.clock.now() };
+    if (patch.flow_name !== undefined) $set.flow_name = patch.flow_name.trim();
+    if (patch.scheduling_config !== undefined) $set.scheduling_config = this.checkScheduling(patch.scheduling_config);
+    const flow = (await this.collection.findOneAndUpdate({ flow_id: flowId }, { $set }))!;
+    if (patch.scheduling_config !== undefined) await this.scheduler.schedule(flowId, flow.scheduling_config);
+    return flow;
+  }
+
+  /** The schedule goes first: a crash in between leaves a flow without a schedule, never a schedule without a flow. */
+  async delete(flowId: number): Promise<void> {
+    await this.get(flowId);
+    await this.scheduler.unschedule(flowId);
+    await this.collection.deleteOne({ flow_id: flowId });
+  }
+
+  async duplicate(flowId: number): Promise<FlowRecord> {
+    const source = await this.get(flowId);
+    const copyId = await this.store.nextId('flows');
+    const now = this.clock.now();
+    const { _id: _ignored, ...rest } = source;
+    const copy = await this.collection.insertOne({
+      ...structuredClone(rest),
+      flow_id: copyId,
+      flow_name: `${source.flow_name} (Copy)`,
+      // Run history and the webhook trigger (its secrets above all) are not copied.
+      webhook: undefined,
+      last_run: null,
+      last_run_status: null,
+      consecutive_failures: 0,
+      consecutive_no_items: 0,
+      created_at: now,
+      updated_at: now,
+    } as unknown as FlowRecord);
+    await this.scheduler.schedule(copyId, copy.scheduling_config);
+    return copy;
+  }
+
+  async problems(threshold: number): Promise<FlowRecord[]> {
+    return this.collection.find(
+      { $or: [{ consecutive_failures: { $gte: threshold } }, { consecutive_no_items: { $gte: threshold } }] },
+      { sort: { flow_id: 1 } },
+    );
+  }
+
+  /** The flow step configuration of one step; 404 config_not_found when unknown. */
+  async stepConfig(id: string): Promise<{ flow: FlowRecord; pipeline: PipelineRecord; config: Record<string, unknown> }> {
+    const parsed = parseFlowStepId(id);
+    const flow = parsed ? await this.collection.findOne({ flow_id: parsed.flowId }) : null;
+    const pipeline = flow ? await this.pipelineOf(flow) : null;
+    const config = flow && pipeline ? flowConfig(flow, pipeline)[id] : undefined;
+    if (!flow || !pipeline || !config) throw notFound('config_not_found', `No flow step '${id}'`);
+    return { flow, pipeline, config };
+  }
+
+  async setHandler(id: string, input: { handler_slug: string; settings?: Record<string, unknown>; step_type?: string; pipeline_id?: number }): Promise<{ flow: FlowRecord; config: Record<string, unknown> }> {
+    const { flow, config } = await this.stepConfig(id);
+    if (input.step_type !== undefined && input.step_type !== config.step_type) throw badRequest('step_type_mismatch', `Flow step ${id} is a ${String(config.step_type)} step`);
+    if (input.pipeline_id !== undefined && input.pipeline_id !== flow.pipeline_id) throw badRequest('pipeline_mismatch', `Flow step ${id} belongs to pipeline ${flow.pipeline_id}`);
+    const handlerConfig = this.checkHandler(String(config.step_type), input.handler_slug, input.settings ?? {});
+    const psid = String(config.pipeline_step_id);
+    const current = flow.steps[stepKey(psid)] ?? { handler_slug: null, handler_config: {}, enabled: true };
+    const updated = await this.saveStep(flow.flow_id, psid, { ...current, handler_slug: input.handler_slug, handler_config: handlerConfig });
+    return { flow: updated, config: (await this.stepConfig(id)).config };
+  }
+
+  async patchStepConfig(id: string, input: { handler_config?: Record<string, unknown>; user_message?: string; enabled?: boolean }): Promise<Record<string, unknown>> {
+    const { flow, config } = await this.stepConfig(id);
+    const psid = String(config.pipeline_step_id);
+    const current = flow.steps[stepKey(psid)] ?? { handler_slug: null, handler_config: {}, enabled: true };
+    const next: FlowStepSettings = { ...current };
+    if (input.user_message !== undefined) {
+      if (config.step_type !== 'ai') throw badRequest('not_an_ai_step', `user_message applies to ai steps; ${id} is a ${String(config.step_type)} step`);
+      next.user_message = input.user_message;
+    }
+    if (input.enabled !== undefined) next.enabled = input.enabled;
+    if (input.handler_config !== undefined) {
+      if (!current.handler_slug) throw badRequest('handler_not_set', `Flow step ${id} has no handler yet; pick one with PUT /flows/steps/${id}/handler`);
+      next.handler_config = this.checkHandler(String(config.step_type), current.handler_slug, { ...current.handler_config, ...input.handler_config });
+    }
+    await this.saveStep(flow.flow_id, psid, next);
+    return (await this.stepConfig(id)).config;
+  }
+
+  /** Records a job's outcome on its flow: counters follow outcomes and reset on success. */
+  async recordOutcome(flowId: number, status: 'completed' | 'completed_no_items' | 'failed', at: Date): Promise<void> {
+    const update: Update =
+      status === 'completed'
+        ? { $set: { last_run: at, last_run_status: status, consecutive_failures: 0, consecutive_no_items: 0 } }
+        : status === 'failed'
+          ? { $set: { last_run: at, last_run_status: status, consecutive_no_items: 0 }, $inc: { consecutive_failures: 1 } }
+          : { $set: { last_run: at, last_run_status: status, consecutive_failures: 0 }, $inc: { consecutive_no_items: 1 } };
+    await this.collection.updateOne({ flow_id: flowId }, update);
+  }
+
+  // PipelineFlows ------------------------------------------------------------------
+
+  async countByPipeline(pipelineIds: number[]): Promise<Map<number, number>> {
+    const counts = new Map<number, number>();
+    await Promise.all(pipelineIds.map(async (id) => counts.set(id, await this.collection.count({ pipeline_id: id }))));
+    return counts;
+  }
+
+  async deleteByPipeline(pipelineId: number): Promise<number> {
+    const flows = await this.collection.find({ pipeline_id: pipelineId }, { projection: { flow_id: 1 } });
+    for (const flow of flows) await this.scheduler.unschedule(flow.flow_id);
+    return this.collection.deleteMany({ pipeline_id: pipelineId });
+  }
+
+  // Checks ---------------------------------------------------------------------------
+
+  checkScheduling(config: SchedulingConfig): SchedulingConfig {
+    const interval = this.registries.intervals().find((i) => i.value === config.interval);
+    if (!interval) {
+      throw new ApiError('rest_invalid_param', `Unknown interval '${config.interval}' (known: ${this.registries.intervals().map((i) => i.value).join(', ')})`, 400, {
+        params: { 'scheduling_config.interval': 'unknown interval' },
+      });
+    }
+    if (config.interval === 'one_time') {
+      const now = Math.floor(this.clock.now().getTime() / 1000);
+      if (!Number.isInteger(config.timestamp) || config.timestamp! <= now) {
+        throw new ApiError('rest_invalid_param', 'A one_time schedule needs a future Unix timestamp', 400, { params: { 'scheduling_config.timestamp': 'must be a future Unix time in seconds' } });
+      }
+      return { interval: 'one_time', timestamp: config.timestamp! };
+    }
+    return { interval: config.interval };
+  }
+
+  /** The handler must exist, fit the step type, and its settings pass its schema (defaults applied). */
+  checkHandler(stepType: string, slug: string, settings: Record<string, unknown>): Record<string, unknown> {
+    const handler = this.registries.handlers().find((h) => h.slug === slug);
+    if (!handler) throw badRequest('handler_not_found', `No handler '${slug}' is registered`);
+    const type = this.registries.stepTypes().find((t) => t.type === stepType);
+    if (!type?.handlerType || type.handlerType !== handler.type) {
+      throw badRequest('handler_step_mismatch', `Handler '${slug}' is a ${handler.type} handler; this is a ${stepType} step`);
+    }
+    const copy = structuredClone(settings);
+    if (handler.settings) {
+      let validate = this.validators.get(handler.settings);
+      if (!validate) {
+        validate = this.ajv.compile(handler.settings as object);
+        this.validators.set(handler.settings, validate);
+      }
+      if (!validate(copy)) {
+        const params: Record<string, string> = {};
+        for (const issue of describeErrors(validate.errors)) params[issue.field || 'settings'] = issue.message;
+        throw new ApiError('rest_invalid_param', `Invalid settings for handler '${slug}': ${Object.values(params).join('; ')}`, 400, { params });
+      }
+    }
+    return copy;
+  }
+
+  private async saveStep(flowId: number, pipelineStepId: string, settings: FlowStepSettings): Promise<FlowRecord> {
+    return (await this.collection.findOneAndUpdate({ flow_id: flowId }, { $set: { [`steps.${stepKey(pipelineStepId)}`]: settings, updated_at: this.clock.now() } }))!;
+  }
+}

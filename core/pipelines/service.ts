@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import { badRequest, notFound } from '../errors.js';
+import type { Clock } from '../kernel/clock.js';
+import type { Registries } from '../kernel/registries.js';
+import type { Collection, DocumentStore } from '../store/port.js';
+import { PIPELINES, pipelineIdOfStep, type PipelineRecord, type PipelineStep } from './model.js';
+
+/** What pipelines need from flows, without importing them (flows depend on pipelines). */
+export interface PipelineFlows {
+  countByPipeline(pipelineIds: number[]): Promise<Map<number, number>>;
+  /** Deletes every flow of the pipeline (schedules first); returns how many. */
+  deleteByPipeline(pipelineId: number): Promise<number>;
+}
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export class PipelinesService {
+  private flows: PipelineFlows | null = null;
+
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly clock: Clock,
+    private readonly registries: Registries,
+  ) {}
+
+  get collection(): Collection<PipelineRecord> {
+    return this.store.collection<PipelineRecord>(PIPELINES);
+  }
+
+  attachFlows(flows: PipelineFlows): void {
+    this.flows = flows;
+  }
+
+  async init(): Promise<void> {
+    await this.collection.createIndex({ fields: { pipeline_id: 1 }, unique: true });
+    // A delete that crashed midway is finished now: its flows go, then the pipeline.
+    for (const stuck of await this.collection.find({ deleting: true })) await this.finishDelete(stuck.pipeline_id);
+  }
+
+  async list(options: { perPage: number; offset: number; search?: string }): Promise<{ items: PipelineRecord[]; total: number; flowCounts: Map<number, number> }> {
+    const filter: Record<string, unknown> = { deleting: { $ne: true } };
+    if (options.search) filter.pipeline_name = { $regex: escapeRegex(options.search), $options: 'i' };
+    const [items, total] = await Promise.all([
+      this.collection.find(filter, { sort: { pipeline_id: 1 }, skip: options.offset, limit: options.perPage }),
+      this.collection.count(filter),
+    ]);
+    const flowCounts = await this.requireFlows().countByPipeline(items.map((p) => p.pipeline_id));
+    return { items, total, flowCounts };
+  }
+
+  async get(pipelineId: number): Promise<PipelineRecord> {
+    const pipeline = await this.collection.findOne({ pipeline_id: pipelineId, deleting: { $ne: true } });
+    if (!pipeline) throw notFound('pipeline_not_found', `Pipeline ${pipelineId} not found`);
+    return pipeline;
+  }
+
+  async exists(pipelineId: number): Promise<boolean> {
+    return (await this.collection.count({ pipeline_id: pipelineId, deleting: { $ne: true } })) > 0;
+  }
+
+  async create(input: { pipeline_name: string; agent_id?: number | null; steps?: Array<{ step_type: string; label?: string; config?: Record<string, unknown> }> }): Promise<PipelineRecord> {
+    const pipelineId = await this.store.nextId('pipelines');
+    const steps = (input.steps ?? []).map((step, index) => this.newStep(pipelineId, step.step_type, index, step.label, step.config));
+    const now = this.clock.now();
+    return this.collection.insertOne({
+      pipeline_id: pipelineId,
+      pipeline_name: input.pipeline_name.trim(),
+      steps,
+      agent_id: input.agent_id ?? null,
+      created_at: now,
+      updated_at: now,
+    } as PipelineRecord);
+  }
+
+  async rename(pipelineId: number, name: string): Promise<PipelineRecord> {
+    await this.get(pipelineId);
+    return (await this.collection.findOneAndUpdate({ pipeline_id: pipelineId }, { $set: { pipeline_name: name.trim(), updated_at: this.clock.now() } }))!;
+  }
+
+  /**
+   * Deletes a pipeline with its flows. Ordered for crashes: the pipeline is marked first
+   * (hidden at once), then its flows and their schedules go, the pipeline last; a mark
+   * left by a crash is finished at the next boot.
+   */
+  async delete(pipelineId: number): Promise<{ pipeline_id: number; deleted_flows: number }> {
+    await this.get(pipelineId);
+    await this.collection.updateOne({ pipeline_id: pipelineId }, { $set: { deleting: true } });
+    return { pipeline_id: pipelineId, deleted_flows: await this.finishDelete(pipelineId) };
+  }
+
+  async addStep(pipelineId: number, input: { step_type: string; execution_order?: number; label?: string }): Promise<PipelineStep> {
+    const pipeline = await this.get(pipelineId);
+    const steps = [...pipeline.steps].sort((a, b) => a.execution_order - b.execution_order);
+    const at = Math.min(input.execution_order ?? steps.length, steps.length);
+    const step = this.newStep(pipelineId, input.step_type, at, input.label);
+    steps.splice(at, 0, step);
+    await this.saveSteps(pipelineId, steps);
+    return { ...step, execution_order: at };
+  }
+
+  async removeStep(pipelineId: number, pipelineStepId: string): Promise<void> {
+    const pipeline = await this.get(pipelineId);
+    const steps = pipeline.steps.filter((s) => s.pipeline_step_id !== pipelineStepId);
+    if (steps.length === pipeline.steps.length) throw notFound('step_not_found', `Step ${pipelineStepId} is not in pipeline ${pipelineId}`);
+    // Flows keep their stored config for the step: views list only the pipeline's steps, so nothing dangles.
+    await this.saveSteps(pipelineId, steps.sort((a, b) => a.execution_order - b.execution_order));
+  }
+
+  async reorder(pipelineId: number, order: Array<{ pipeline_step_id: string; execution_order: number }>): Promise<PipelineStep[]> {
+    const pipeline = await this.get(pipelineId);
+    const known = new Set(pipeline.steps.map((s) => s.pipeline_step_id));
+    const given = new Set(order.map((o) => o.pipeline_step_id));
+    if (given.size !== order.length || given.size !== known.size || [...given].some((id) => !known.has(id))) {
+      throw badRequest('invalid_step_order', 'step_order must list every step of the pipeline exactly once');
+    }
+    const rank = new Map(order.map((o) => [o.pipeline_step_id, o.execution_order]));
+    const steps = [...pipeline.steps].sort((a, b) => rank.get(a.pipeline_step_id)! - rank.get(b.pipeline_step_id)!);
+    return this.saveSteps(pipelineId, steps);
+  }
+
+  async configureStep(pipelineStepId: string, config: Record<string, unknown>): Promise<PipelineStep> {
+    const pipelineId = pipelineIdOfStep(pipelineStepId);
+    const pipeline = pipelineId === null ? null : await this.collection.findOne({ pipeline_id: pipelineId, deleting: { $ne: true } });
+    const step = pipeline?.steps.find((s) => s.pipeline_step_id === pipelineStepId);
+    if (!pipeline || !step) throw notFound('step_not_found', `Pipeline step ${pipelineStepId} not found`);
+    const { step_type, pipeline_id, label, ...rest } = config;
+    if (step_type !== undefined && step_type !== step.step_type) throw badRequest('step_type_mismatch', `Step ${pipelineStepId} is a ${step.step_type} step, not ${String(step_type)}`);
+    if (pipeline_id !== undefined && pipeline_id !== pipeline.pipeline_id) throw badRequest('pipeline_mismatch', `Step ${pipelineStepId} belongs to pipeline ${pipeline.pipeline_id}`);
+    if (rest.provider !== undefined && rest.provider !== '' && !this.registries.providers().some((p) => p.slug === rest.provider)) {
+      throw badRequest('provider_not_found', `No AI provider '${String(rest.provider)}' is registered`);
+    }
+    const updated: PipelineStep = { ...step, label: typeof label === 'string' ? label : step.label, config: { ...step.config, ...rest } };
+    await this.saveSteps(pipeline.pipeline_id, pipeline.steps.map((s) => (s.pipeline_step_id === pipelineStepId ? updated : s)));
+    return updated;
+  }
+
+  private newStep(pipelineId: number, stepType: string, order: number, label?: string, config: Record<string, unknown> = {}): PipelineStep {
+    const known = this.registries.stepTypes();
+    const type = known.find((t) => t.type === stepType);
+    if (!type) throw badRequest('invalid_step_type', `Unknown step type '${stepType}' (known: ${known.map((t) => t.type).join(', ')})`);
+    return { pipeline_step_id: `${pipelineId}_${randomUUID()}`, step_type: stepType, execution_order: order, label: label?.trim() || `${type.label} Step`, config };
+  }
+
+  private async saveSteps(pipelineId: number, ordered: PipelineStep[]): Promise<PipelineStep[]> {
+    const steps = ordered.map((s, index) => ({ ...s, execution_order: index }));
+    await this.collection.updateOne({ pipeline_id: pipelineId }, { $set: { steps, updated_at: this.clock.now() } });
+    return steps;
+  }
+
+  private async finishDelete(pipelineId: number): Promise<number> {
+    const deleted = await this.requireFlows().deleteByPipeline(pipelineId);
+    await this.collection.deleteOne({ pipeline_id: pipelineId });
+    return deleted;
+  }
+
+  private requireFlows(): PipelineFlows {
+    if (!this.flows) throw new Error('PipelinesService used before flows were attached');
+    return this.flows;
+  }
+}

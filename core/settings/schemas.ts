@@ -1,0 +1,36 @@
+/** Site settings: what an operator tunes, each with a default. */
+export interface SiteSettings {
+  problem_flow_threshold: number;
+  flows_per_page: number;
+  jobs_per_page: number;
+  default_provider: string;
+  default_model: string;
+  max_turns: number;
+  log_retention_days: number;
+  job_retention_days: number;
+}
+
+export const settingsDefaults: SiteSettings = {
+  problem_flow_threshold: 3,
+  flows_per_page: 20,
+  jobs_per_page: 50,
+  default_provider: '',
+  default_model: '',
+  max_turns: 12,
+  log_retention_days: 30,
+  job_retention_days: 0,
+};
+
+const properties = {
+  problem_flow_threshold: { type: 'integer', minimum: 1, maximum: 1000 },
+  flows_per_page: { type: 'integer', minimum: 1, maximum: 100 },
+  jobs_per_page: { type: 'integer', minimum: 1, maximum: 500 },
+  default_provider: { type: 'string', maxLength: 100 },
+  default_model: { type: 'string', maxLength: 200 },
+  max_turns: { type: 'integer', minimum: 1, maximum: 100 },
+  log_retention_days: { type: 'integer', minimum: 0, maximum: 3650 },
+  job_retention_days: { type: 'integer', minimum: 0, maximum: 3650 },
+} as const;
+
+/** A partial update: only known keys, each validated; at least one. */
+export const settingsPatchBody = { type: 'object', additionalProperties: false, minProperties: 1, properties } as const;
