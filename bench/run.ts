@@ -1,41 +1,55 @@
-// npm run bench [-- name... ] [--json] [--docs N]
-// Runs the named benchmarks (all when none named): a table for people, or one JSON
-// object per benchmark per line with --json.
-import { storeBench, type BenchResult } from './store.js';
+// npm run bench [-- name...] [--json] [--docs N]
+//   node dist/bench/run.js                 every registered benchmark, as a table
+//   node dist/bench/run.js store --json    one JSON object per benchmark per line
+//   --docs N (or BENCH_DOCS=N)             a smaller (or larger) data set
+// Exit code 1 when a benchmark misses one of its targets, 2 on bad arguments.
+import { storeBench, type BenchOptions, type BenchResult } from './store.js';
 
-const benchmarks: Record<string, (opts: { docs?: number; progress: (line: string) => void }) => Promise<BenchResult>> = {
+const benchmarks: Record<string, (options: BenchOptions) => Promise<BenchResult>> = {
   store: storeBench,
 };
 
-const args = process.argv.slice(2);
-const json = args.includes('--json');
-const docsFlag = args.indexOf('--docs');
-const docs = docsFlag >= 0 ? Number(args[docsFlag + 1]) : process.env.BENCH_DOCS ? Number(process.env.BENCH_DOCS) : undefined;
-const names = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--docs');
-const unknown = names.filter((n) => !benchmarks[n]);
-if (unknown.length) {
-  process.stderr.write(`Unknown benchmark(s): ${unknown.join(', ')}. Known: ${Object.keys(benchmarks).join(', ')}\n`);
-  process.exit(2);
-}
-if (docs !== undefined && !(Number.isInteger(docs) && docs > 0)) {
-  process.stderr.write('--docs must be a positive integer\n');
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
   process.exit(2);
 }
 
-let failed = false;
-for (const name of names.length ? names : Object.keys(benchmarks)) {
-  const result = await benchmarks[name]!({ docs, progress: (line) => process.stderr.write(`[${name}] ${line}\n`) });
-  failed ||= Object.values(result.targets).some((t) => !t.pass);
-  if (json) {
-    process.stdout.write(`${JSON.stringify(result)}\n`);
-    continue;
+function parseArgs(args: string[]): { names: string[]; json: boolean; docs?: number } {
+  const names: string[] = [];
+  let json = false;
+  let docsText = process.env.BENCH_DOCS;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--json') json = true;
+    else if (arg === '--docs') docsText = args[++i];
+    else if (arg.startsWith('--docs=')) docsText = arg.slice('--docs='.length);
+    else if (arg.startsWith('--')) fail(`Unknown option ${arg} (known: --json, --docs N)`);
+    else names.push(arg);
   }
+  const unknown = names.filter((n) => !Object.hasOwn(benchmarks, n));
+  if (unknown.length) fail(`Unknown benchmark(s): ${unknown.join(', ')}. Known: ${Object.keys(benchmarks).join(', ')}`);
+  if (docsText === undefined || docsText === '') return { names, json };
+  const docs = Number(docsText);
+  if (!Number.isInteger(docs) || docs <= 0) fail('--docs (or BENCH_DOCS) must be a positive integer');
+  return { names, json, docs };
+}
+
+function printTable(result: BenchResult): void {
   process.stdout.write(`\n${result.name} ${JSON.stringify(result.params)}\n`);
   const rows = Object.entries(result.metrics).map(([metric, value]) => {
     const target = result.targets[metric];
-    return [metric, String(value), target ? `< ${target.limit} ${target.pass ? 'pass' : 'MISS'}` : ''];
+    return [metric, String(value), target ? `target < ${target.limit}: ${target.pass ? 'pass' : 'MISS'}` : ''] as const;
   });
-  const width = Math.max(...rows.map((r) => r[0]!.length));
-  for (const [metric, value, target] of rows) process.stdout.write(`  ${metric!.padEnd(width)}  ${value!.padStart(10)}  ${target}\n`);
+  const width = Math.max(...rows.map((r) => r[0].length));
+  for (const [metric, value, target] of rows) process.stdout.write(`  ${metric.padEnd(width)}  ${value.padStart(12)}  ${target}\n`);
 }
-process.exitCode = failed ? 1 : 0;
+
+const { names, json, docs } = parseArgs(process.argv.slice(2));
+let missed = false;
+for (const name of names.length ? names : Object.keys(benchmarks)) {
+  const result = await benchmarks[name]!({ docs, progress: (line) => process.stderr.write(`[${name}] ${line}\n`) });
+  missed ||= Object.values(result.targets).some((t) => !t.pass);
+  if (json) process.stdout.write(`${JSON.stringify(result)}\n`);
+  else printTable(result);
+}
+process.exitCode = missed ? 1 : 0;

@@ -1,147 +1,184 @@
 import { UnsupportedQueryError, type Filter } from '../../../core/store/port.js';
-import { DATE_PREFIX, DATE_UPPER, encodeDate, encodeValue } from './document-codec.js';
-import { fieldExpr, jsonPath, typeExpr } from './json-path.js';
+import { checkPath, jsonPathLiteral } from './json-path.js';
+import {
+  TRUE,
+  all,
+  any,
+  compare,
+  equalTo,
+  inList,
+  isComparison,
+  not,
+  regexMatch,
+  type SqlFragment,
+  type Target,
+} from './sql-predicates.js';
 
-export interface SqlFragment {
-  sql: string;
-  params: unknown[];
+export type { SqlFragment } from './sql-predicates.js';
+
+type Leaf = (target: Target) => SqlFragment;
+
+/** One operator's test on a single value, and how it applies to a field. */
+interface OperatorTest {
+  leaf: Leaf;
+  /** `$ne`, `$nin`, `$exists: false`: the negation of the positive test over the whole field. */
+  negate: boolean;
+  /** Whether elements of an array field are tested one by one (not for `$exists` / `$elemMatch`). */
+  elements: boolean;
 }
 
-const FIELD_OPERATORS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$exists', '$regex', '$options', '$elemMatch']);
+/** Where field paths start: the document itself, or an array element inside a sub-query. */
+interface Scope {
+  base: string;
+  /** The logical path of `base` (for the array-path registry); '' for the document. */
+  prefix: string;
+}
+
+const ROOT: Scope = { base: 'doc', prefix: '' };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return !!value && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date) && !(value instanceof RegExp);
+}
 
 function isOperatorObject(value: unknown): value is Record<string, unknown> {
-  if (!value || typeof value !== 'object' || Array.isArray(value) || value instanceof Date || value instanceof RegExp) return false;
+  if (!isPlainObject(value)) return false;
   const keys = Object.keys(value);
   return keys.length > 0 && keys.every((k) => k.startsWith('$'));
 }
 
+const dotted = (prefix: string, segments: readonly string[]) => (prefix ? `${prefix}.${segments.join('.')}` : segments.join('.'));
+
 /**
- * Equality with MongoDB's type brackets: a number never equals a string, booleans are
- * not numbers, `null` also matches a missing field. The first term is always the plain
- * `expr = ?` so SQLite can use an expression index on the field.
+ * Translates a port filter into a WHERE clause with bound parameters, with MongoDB's
+ * semantics (see core/store/port.ts). `arrayPaths` are the paths of this collection that
+ * have held arrays (array-paths.ts): only those get element matching, so every other
+ * condition stays a plain comparison on the indexed expression.
  */
-function equals(path: string, value: unknown): SqlFragment {
-  const x = fieldExpr(path);
-  const t = typeExpr(path);
-  if (value === null || value === undefined) return { sql: `${x} IS NULL`, params: [] };
-  if (value instanceof Date) return { sql: `${x} = ?`, params: [encodeDate(value)] };
-  if (typeof value === 'string') return { sql: `(${x} = ? AND ${t} = 'text')`, params: [value] };
-  if (typeof value === 'number') return { sql: `(${x} = ? AND ${t} IN ('integer','real'))`, params: [value] };
-  if (typeof value === 'boolean') return { sql: `${t} = '${value ? 'true' : 'false'}'`, params: [] };
-  if (value instanceof RegExp) return regex(path, value);
-  if (typeof value === 'object') return { sql: `(${t} IN ('object','array') AND ${x} = ?)`, params: [JSON.stringify(encodeValue(value))] };
-  throw new UnsupportedQueryError(`Unsupported value of type ${typeof value} for '${path}'`);
+export function filterToSql(filter: Filter | undefined | null, arrayPaths: ReadonlySet<string> = new Set()): SqlFragment {
+  return new FilterCompiler(arrayPaths).filter(filter, ROOT);
 }
 
-function compare(path: string, op: string, value: unknown): SqlFragment {
-  const sqlOp = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' }[op]!;
-  const x = fieldExpr(path);
-  const t = typeExpr(path);
-  if (value instanceof Date) {
-    // Only dates compare with dates: bound the range to encoded dates.
-    return { sql: `(${x} ${sqlOp} ? AND ${x} >= ? AND ${x} < ?)`, params: [encodeDate(value), DATE_PREFIX, DATE_UPPER] };
+class FilterCompiler {
+  private aliases = 0;
+
+  constructor(private readonly arrayPaths: ReadonlySet<string>) {}
+
+  filter(filter: unknown, scope: Scope): SqlFragment {
+    if (filter === undefined || filter === null) return TRUE;
+    if (!isPlainObject(filter)) throw new UnsupportedQueryError('A filter must be an object');
+    const parts: SqlFragment[] = [];
+    for (const [key, value] of Object.entries(filter)) {
+      // Skipped like the MongoDB adapter's driver does with ignoreUndefined.
+      if (value === undefined) continue;
+      if (key === '$and' || key === '$or') {
+        if (!Array.isArray(value) || value.length === 0) throw new UnsupportedQueryError(`${key} needs a non-empty array of filters`);
+        const subs = value.map((sub) => this.filter(sub, scope));
+        parts.push(key === '$and' ? all(subs) : any(subs));
+        continue;
+      }
+      if (key.startsWith('$')) throw new UnsupportedQueryError(`Unsupported top-level operator ${key}`);
+      parts.push(this.condition(scope, key, value));
+    }
+    return all(parts);
   }
-  if (typeof value === 'number') return { sql: `(${x} ${sqlOp} ? AND ${t} IN ('integer','real'))`, params: [value] };
-  if (typeof value === 'string') return { sql: `(${x} ${sqlOp} ? AND ${t} = 'text' AND NOT (${x} >= ? AND ${x} < ?))`, params: [value, DATE_PREFIX, DATE_UPPER] };
-  throw new UnsupportedQueryError(`${op} on '${path}' needs a number, string or Date`);
-}
 
-function regex(path: string, pattern: RegExp | string, options = ''): SqlFragment {
-  const source = pattern instanceof RegExp ? pattern.source : String(pattern);
-  const flags = pattern instanceof RegExp ? pattern.flags : options;
-  if (/[^imsu]/.test(flags.replace(/g/g, ''))) throw new UnsupportedQueryError(`Unsupported regex flags '${flags}' (i, m, s, u)`);
-  try {
-    new RegExp(source, flags.replace(/g/g, ''));
-  } catch (error) {
-    throw new UnsupportedQueryError(`Invalid $regex for '${path}': ${(error as Error).message}`);
+  private condition(scope: Scope, path: string, value: unknown): SqlFragment {
+    checkPath(path);
+    if (isOperatorObject(value)) {
+      return all(
+        Object.entries(value).flatMap(([op, operand]) => {
+          const test = this.operator(op, operand, value, path);
+          if (!test) return [];
+          const matched = this.field(scope, path, test.leaf, test.elements);
+          return [test.negate ? not(matched) : matched];
+        }),
+      );
+    }
+    if (isPlainObject(value) && Object.keys(value).some((k) => k.startsWith('$'))) {
+      throw new UnsupportedQueryError(`Unsupported mix of operators and fields for '${path}'`);
+    }
+    return this.field(scope, path, (t) => equalTo(t, value, path), true);
   }
-  return { sql: `(${typeExpr(path)} = 'text' AND flowhost_regexp(?, ?, ${fieldExpr(path)}))`, params: [source, flags.replace(/g/g, '')] };
-}
 
-function anyOf(path: string, values: unknown): SqlFragment {
-  if (!Array.isArray(values)) throw new UnsupportedQueryError(`$in / $nin on '${path}' needs an array`);
-  if (values.length === 0) return { sql: '0', params: [] };
-  const parts = values.map((v) => equals(path, v));
-  return { sql: `(${parts.map((p) => p.sql).join(' OR ')})`, params: parts.flatMap((p) => p.params) };
-}
-
-/** `$elemMatch` with field operators over the elements of an array field. */
-function elemMatch(path: string, condition: unknown): SqlFragment {
-  if (!isOperatorObject(condition)) throw new UnsupportedQueryError(`$elemMatch on '${path}' needs field operators such as {$eq: value}`);
-  const inner = operators('__elem', condition);
-  const sql = inner.sql.replaceAll(fieldExpr('__elem'), 'je.value').replaceAll(typeExpr('__elem'), 'je.type');
-  return { sql: `(${typeExpr(path)} = 'array' AND EXISTS (SELECT 1 FROM json_each(doc, ${jsonPath(path)}) AS je WHERE ${sql}))`, params: inner.params };
-}
-
-function operators(path: string, ops: Record<string, unknown>): SqlFragment {
-  const parts: SqlFragment[] = [];
-  for (const [op, value] of Object.entries(ops)) {
-    if (!FIELD_OPERATORS.has(op)) throw new UnsupportedQueryError(`Unsupported operator ${op} on '${path}'`);
-    const x = fieldExpr(path);
+  /** The test for one field operator; null for `$options` (read together with `$regex`). */
+  private operator(op: string, operand: unknown, ops: Record<string, unknown>, path: string): OperatorTest | null {
+    const test = (leaf: Leaf, negate = false, elements = true): OperatorTest => ({ leaf, negate, elements });
+    if (isComparison(op)) return test((t) => compare(t, op, operand, path));
     switch (op) {
       case '$eq':
-        parts.push(equals(path, value));
-        break;
-      case '$ne': {
-        if (value === null) parts.push({ sql: `${x} IS NOT NULL`, params: [] });
-        else {
-          const eq = equals(path, value);
-          parts.push({ sql: `(${x} IS NULL OR NOT ${eq.sql})`, params: eq.params });
-        }
-        break;
-      }
-      case '$gt':
-      case '$gte':
-      case '$lt':
-      case '$lte':
-        parts.push(compare(path, op, value));
-        break;
+        return test((t) => equalTo(t, operand, path));
+      case '$ne':
+        return test((t) => equalTo(t, operand, path), true);
       case '$in':
-        parts.push(anyOf(path, value));
-        break;
-      case '$nin': {
-        const inner = anyOf(path, value);
-        const hasNull = (value as unknown[]).some((v) => v === null);
-        parts.push(hasNull ? { sql: `(${x} IS NOT NULL AND NOT ${inner.sql})`, params: inner.params } : { sql: `(${x} IS NULL OR NOT ${inner.sql})`, params: inner.params });
-        break;
-      }
+        return test((t) => inList(t, operand, path));
+      case '$nin':
+        return test((t) => inList(t, operand, path), true);
       case '$exists':
-        parts.push({ sql: `${typeExpr(path)} IS ${value ? 'NOT NULL' : 'NULL'}`, params: [] });
-        break;
+        return test((t) => ({ sql: `${t.type} IS NOT NULL`, params: [] }), !operand, false);
       case '$regex':
-        parts.push(regex(path, value as RegExp | string, typeof ops.$options === 'string' ? ops.$options : ''));
-        break;
+        return test((t) => regexMatch(t, operand, ops.$options, path));
       case '$options':
         if (!('$regex' in ops)) throw new UnsupportedQueryError(`$options on '${path}' needs $regex`);
-        break;
+        return null;
       case '$elemMatch':
-        parts.push(elemMatch(path, value));
-        break;
+        return test((t) => this.elemMatch(t, operand, path), false, false);
+      default:
+        throw new UnsupportedQueryError(`Unsupported operator ${op} on '${path}'`);
     }
   }
-  return join(parts, 'AND');
-}
 
-function join(parts: SqlFragment[], word: 'AND' | 'OR'): SqlFragment {
-  if (parts.length === 0) return { sql: word === 'AND' ? '1' : '0', params: [] };
-  if (parts.length === 1) return parts[0]!;
-  return { sql: `(${parts.map((p) => p.sql).join(` ${word} `)})`, params: parts.flatMap((p) => p.params) };
-}
-
-/** Translates a port filter into a WHERE clause with bound parameters. */
-export function filterToSql(filter: Filter | undefined): SqlFragment {
-  if (!filter) return { sql: '1', params: [] };
-  if (typeof filter !== 'object' || Array.isArray(filter)) throw new UnsupportedQueryError('A filter must be an object');
-  const parts: SqlFragment[] = [];
-  for (const [key, value] of Object.entries(filter)) {
-    if (value === undefined) continue;
-    if (key === '$and' || key === '$or') {
-      if (!Array.isArray(value) || value.length === 0) throw new UnsupportedQueryError(`${key} needs a non-empty array of filters`);
-      parts.push(join(value.map((f) => filterToSql(f as Filter)), key === '$and' ? 'AND' : 'OR'));
-      continue;
-    }
-    if (key.startsWith('$')) throw new UnsupportedQueryError(`Unsupported top-level operator ${key}`);
-    parts.push(isOperatorObject(value) ? operators(key, value) : equals(key, value));
+  /** `$elemMatch` with field operators: one element of an array field passes all of them. */
+  private elemMatch(t: Target, condition: unknown, path: string): SqlFragment {
+    if (!isOperatorObject(condition)) throw new UnsupportedQueryError(`$elemMatch on '${path}' needs field operators such as {$eq: value}`);
+    const e = this.alias();
+    const element: Target = { value: `${e}.value`, type: `${e}.type` };
+    const inner = all(
+      Object.entries(condition).flatMap(([op, operand]) => {
+        if (op === '$elemMatch') throw new UnsupportedQueryError(`Nested $elemMatch on '${path}' is not supported`);
+        const test = this.operator(op, operand, condition, path);
+        if (!test) return [];
+        const matched = test.leaf(element);
+        return [test.negate ? not(matched) : matched];
+      }),
+    );
+    return { sql: `(${t.type} = 'array' AND EXISTS (SELECT 1 FROM json_each(${t.value}) AS ${e} WHERE ${inner.sql}))`, params: inner.params };
   }
-  return join(parts, 'AND');
+
+  /** A test on a field, with MongoDB's array rules for paths that have held arrays. */
+  private field(scope: Scope, path: string, leaf: Leaf, elements: boolean): SqlFragment {
+    if (path === '_id' && scope.base === 'doc') return leaf({ value: '_id', type: `'text'` });
+    return this.walk(scope.base, scope.prefix, checkPath(path), leaf, elements, 1);
+  }
+
+  /**
+   * `segments` below `base`. When a leading part (checked from `from` on) has held an
+   * array, the field matches either through that part as a sub-document, or through any
+   * sub-document element of it (`items.name` against `items: [{name}, ...]`). When the
+   * field itself has held an array, any element may pass the test too.
+   */
+  private walk(base: string, prefix: string, segments: string[], leaf: Leaf, elements: boolean, from: number): SqlFragment {
+    for (let i = from; i < segments.length; i++) {
+      const head = segments.slice(0, i);
+      if (!this.arrayPaths.has(dotted(prefix, head))) continue;
+      const headPath = jsonPathLiteral(head);
+      const asObject = all([{ sql: `IFNULL(json_type(${base}, ${headPath}), '') <> 'array'`, params: [] }, this.walk(base, prefix, segments, leaf, elements, i + 1)]);
+      const e = this.alias();
+      const inner = this.walk(`${e}.value`, dotted(prefix, head), segments.slice(i), leaf, elements, 1);
+      const throughElements: SqlFragment = {
+        sql: `(json_type(${base}, ${headPath}) = 'array' AND EXISTS (SELECT 1 FROM json_each(${base}, ${headPath}) AS ${e} WHERE ${e}.type = 'object' AND ${inner.sql}))`,
+        params: inner.params,
+      };
+      return any([asObject, throughElements]);
+    }
+    const full = jsonPathLiteral(segments);
+    const direct = leaf({ value: `json_extract(${base}, ${full})`, type: `json_type(${base}, ${full})` });
+    if (!elements || !this.arrayPaths.has(dotted(prefix, segments))) return direct;
+    const e = this.alias();
+    const inner = leaf({ value: `${e}.value`, type: `${e}.type` });
+    return any([direct, { sql: `(json_type(${base}, ${full}) = 'array' AND EXISTS (SELECT 1 FROM json_each(${base}, ${full}) AS ${e} WHERE ${inner.sql}))`, params: inner.params }]);
+  }
+
+  private alias(): string {
+    return `e${++this.aliases}`;
+  }
 }

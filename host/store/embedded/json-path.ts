@@ -1,25 +1,36 @@
 import { UnsupportedQueryError } from '../../../core/store/port.js';
 
+/** Field paths that may reach SQL text: letters, digits and `_`, joined by dots. */
 const PATH = /^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/;
 
-/** Checks a field path; only safe paths ever reach SQL text (values are always bound). */
+/**
+ * Checks a field path and splits it. Only paths that pass ever reach SQL text (as a JSON
+ * path literal); every value is a bound parameter.
+ */
 export function checkPath(path: string): string[] {
-  if (typeof path !== 'string' || !PATH.test(path)) throw new UnsupportedQueryError(`Unsupported field path '${String(path)}' (letters, digits, '_' and dots only)`);
+  if (typeof path !== 'string' || !PATH.test(path)) {
+    throw new UnsupportedQueryError(`Unsupported field path '${String(path)}' (letters, digits, '_' and dots only)`);
+  }
   return path.split('.');
 }
 
-/** SQLite JSON path literal, e.g. `'$."context"."flow_id"'`; identical text for queries and indexes. */
-export function jsonPath(path: string): string {
-  return `'$.${checkPath(path).map((s) => `"${s}"`).join('.')}'`;
+/** SQLite JSON path literal for checked segments, e.g. `'$."context"."flow_id"'`. */
+export function jsonPathLiteral(segments: readonly string[]): string {
+  return `'$.${segments.map((s) => `"${s}"`).join('.')}'`;
 }
 
-/** The SQL expression of a field; `_id` is the primary-key column. */
+/**
+ * The SQL expression of a document field. Queries, sorts and `createIndex` all use this
+ * exact text: SQLite only uses an expression index when the expression is identical.
+ * `_id` is the primary-key column.
+ */
 export function fieldExpr(path: string): string {
   if (path === '_id') return '_id';
-  return `json_extract(doc, ${jsonPath(path)})`;
+  return `json_extract(doc, ${jsonPathLiteral(checkPath(path))})`;
 }
 
+/** JSON type of a document field (`NULL` when missing, `'null'` when null). */
 export function typeExpr(path: string): string {
   if (path === '_id') return `'text'`;
-  return `json_type(doc, ${jsonPath(path)})`;
+  return `json_type(doc, ${jsonPathLiteral(checkPath(path))})`;
 }
