@@ -43,6 +43,13 @@ import { pipelinesSurface } from '../core/pipelines/routes.js';
 import { FlowsService } from '../core/flows/service.js';
 import { flowsSurface } from '../core/flows/routes.js';
 import { PreferencesService, preferencesSurface } from '../core/users/preferences.js';
+import { ContentService } from '../core/content/service.js';
+import { JobsService } from '../core/jobs/service.js';
+import { jobsSurface } from '../core/jobs/routes.js';
+import { Engine, type EngineLog } from '../core/engine/engine.js';
+import { InProcessDispatcher, type JobDispatcher } from '../core/engine/dispatcher.js';
+import { ExecuteService } from '../core/engine/execute.js';
+import { executeSurface } from '../core/engine/routes.js';
 
 export interface CreateHostOptions {
   /** The plugins of this build, in any order (dependencies order them). */
@@ -72,6 +79,13 @@ export interface Host {
   readonly url: string;
   /** Set when this start issued an administrator password (first start). */
   readonly initialAdmin: IssuedAdminPassword | null;
+  readonly engine: Engine;
+  readonly jobs: JobsService;
+  readonly flows: FlowsService;
+  readonly pipelines: PipelinesService;
+  readonly execute: ExecuteService;
+  /** Replaces the in-process dispatcher (e.g. with the Agenda scheduler). */
+  useDispatcher(dispatcher: JobDispatcher): void;
   start(): Promise<string>;
   stop(): Promise<void>;
 }
@@ -117,6 +131,8 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
 
     const users = new UsersService(new UsersRepository(store), clock);
     await users.init();
+    const content = new ContentService(store, clock);
+    await content.init();
     root.register(Tokens.users, { useValue: users });
 
     let url = '';
@@ -146,6 +162,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
           vault,
           fetch,
           clock,
+          content,
         };
       },
     });
@@ -161,6 +178,18 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     const preferences = new PreferencesService(store, users, pipelines);
     await flows.init();
     await pipelines.init();
+    const jobs = new JobsService(store, clock);
+    await jobs.init();
+    // Jobs a dead process left running are failed and their items released. On the
+    // embedded store this process is the only one; on MongoDB other hosts may be mid-run.
+    await jobs.recoverInterrupted(new Date(clock.now().getTime() - (store.kind === 'embedded' ? 0 : 3600_000)));
+    const engineLog: EngineLog = async (level, message, context) => {
+      log[level === 'warning' ? 'warn' : level]({ ...context }, message);
+      await hooks.logged.promise({ level, message, context, createdAt: clock.now() });
+    };
+    const engine = new Engine({ jobs, flows, registries, hooks, clock, fetch, content, logger: log, log: engineLog });
+    let dispatcher: JobDispatcher = new InProcessDispatcher(store, (jobId) => engine.run(jobId), log);
+    const execute = new ExecuteService({ jobs, flows, registries, clock, dispatcher: () => dispatcher });
 
     let localToken: string | null = null;
     const throttle = new LoginThrottle(
@@ -174,7 +203,9 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       userAdminSurface(users),
       settingsSurface(settings, registries),
       pipelinesSurface(pipelines, flows),
-      flowsSurface(flows, settings),
+      flowsSurface(flows, settings, jobs),
+      jobsSurface(jobs, store),
+      executeSurface(execute),
       preferencesSurface(preferences),
     ];
     const surfaces = [
@@ -201,6 +232,14 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
         return url;
       },
       initialAdmin: issued,
+      engine,
+      jobs,
+      flows,
+      pipelines,
+      execute,
+      useDispatcher(next: JobDispatcher) {
+        dispatcher = next;
+      },
       async start() {
         if (started) return url;
         await new Promise<void>((resolveListen, rejectListen) => {
@@ -223,6 +262,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
         if (started) {
           await hooks.stopping.promise({ url });
           if (dataDir) unpublishHost(dataDir);
+          await dispatcher.drain();
           await new Promise<void>((done) => {
             // Stop accepting; idle keep-alive sockets close now, busy ones after their response.
             server.server.close(() => done());

@@ -77,4 +77,5 @@ export type {
   NewDocument,
 } from '../core/store/port.js';
 export type { Vault } from '../core/security/vault.js';
+export type { ContentStore, Post, NewPost, PostPatch, PostQuery, PostStatus, Term } from '../core/content/model.js';
 export type { GuardedFetch, GuardedRequestInit, GuardedResponse } from '../core/security/guarded-fetch-types.js';

@@ -1,5 +1,6 @@
 import type { SurfaceDefinition } from '../kernel/routes.js';
 import type { SettingsService } from '../settings/service.js';
+import type { JobsService } from '../jobs/service.js';
 import { pipelineView } from '../pipelines/view.js';
 import type { FlowRecord, SchedulingConfig } from './model.js';
 import { createFlowBody, flowIdParams, flowStepParams, listFlowsQuery, patchFlowBody, problemsQuery, setHandlerBody, patchStepConfigBody } from './schemas.js';
@@ -8,9 +9,18 @@ import { createdFlowView, flowConfig, flowView } from './view.js';
 
 const admin = { capability: 'manage_options' } as const;
 
-export function flowsSurface(flows: FlowsService, settings: SettingsService): SurfaceDefinition {
-  const whole = async (flow: FlowRecord) =>
-    flowView(flow, await flows.pipelineOf(flow), { nextRun: await flows.schedule.nextRun(flow.flow_id), isRunning: false, recentJobs: [] });
+export function flowsSurface(flows: FlowsService, settings: SettingsService, jobs: JobsService): SurfaceDefinition {
+  const whole = async (flow: FlowRecord) => {
+    const recent = await jobs.list({ flow_id: flow.flow_id, orderby: 'job_id', order: 'DESC', per_page: 10, offset: 0 });
+    const recentJobs = recent.items.map((j) => ({
+      job_id: j.job_id,
+      status: j.status,
+      created_at: j.created_at.toISOString(),
+      completed_at: j.completed_at ? j.completed_at.toISOString() : null,
+      error: j.error,
+    }));
+    return flowView(flow, await flows.pipelineOf(flow), { nextRun: await flows.schedule.nextRun(flow.flow_id), isRunning: Boolean(flow.running_job_id), recentJobs });
+  };
   return {
     id: 'flows',
     routes: [

@@ -7,6 +7,8 @@ import type { JsonSchema } from './json-schema.js';
 import type { Logger } from './logger.js';
 import type { Clock } from './clock.js';
 import type { SurfaceDefinition } from './routes.js';
+import type { GuardedFetch } from '../security/guarded-fetch-types.js';
+import type { ContentStore } from '../content/model.js';
 
 export type HandlerStepType = 'fetch' | 'publish' | 'update';
 export type AuthType = 'oauth1' | 'oauth2' | 'app_password';
@@ -23,8 +25,15 @@ export interface HandlerContext {
   readonly log: Logger;
   readonly clock: Clock;
   readonly flowId: number | null;
+  readonly pipelineId: number | null;
   readonly jobId: number;
   readonly flowStepId: string;
+  /** Guarded fetch for user-given URLs (refuses private addresses unless the host allows them). */
+  readonly fetch: GuardedFetch;
+  /** The core content store (posts and terms). */
+  readonly content: ContentStore;
+  /** The job's engine data (initial_data merged in); read-only for handlers. */
+  readonly engineData: Readonly<Record<string, unknown>>;
 }
 
 export interface HandlerDefinition<S = Record<string, unknown>> {

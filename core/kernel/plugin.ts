@@ -7,6 +7,7 @@ import type { Registries } from './registries.js';
 import type { DocumentStore } from '../store/port.js';
 import type { Vault } from '../security/vault.js';
 import type { GuardedFetch } from '../security/guarded-fetch-types.js';
+import type { ContentStore } from '../content/model.js';
 
 /** Facts about the running host a plugin may need (URLs, namespaces). */
 export interface HostInfo {
@@ -26,6 +27,8 @@ export interface SharedServices {
   /** Guarded fetch for user-given URLs (refuses private addresses unless allowed). */
   readonly fetch: GuardedFetch;
   readonly clock: Clock;
+  /** Posts and taxonomy terms (the core content domain). */
+  readonly content: ContentStore;
 }
 
 /** What a plugin's `setup` receives. */

@@ -93,6 +93,10 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
       request.rawBody = await readBody(req, route.definition.bodyLimit ?? deps.bodyLimit);
       request.body = decodeBody(request.rawBody, headers['content-type']);
     }
+    for (const name of route.booleanQuery) {
+      const value = query[name];
+      if (typeof value === 'string' && /^(1|0|yes|no|on|off)$/i.test(value)) query[name] = /^(1|yes|on)$/i.test(value);
+    }
     validate(route.validateParams, params, 'params');
     validate(route.validateQuery, query, 'query');
     if (!route.validateQuery) for (const key of Object.keys(query)) delete query[key]; // undeclared: ignored

@@ -17,6 +17,8 @@ export interface CompiledRoute {
   validateParams?: ValidateFunction;
   validateQuery?: ValidateFunction;
   validateBody?: ValidateFunction;
+  /** Query parameters declared boolean: WordPress clients send 1/0 (and yes/no) for them. */
+  booleanQuery: string[];
 }
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -66,6 +68,9 @@ export function compileRoutes(
         namespace,
         owner,
         definition,
+        booleanQuery: Object.entries(((definition.schema?.query?.properties ?? {}) as Record<string, { type?: unknown }>))
+          .filter(([, p]) => p.type === 'boolean')
+          .map(([name]) => name),
       };
       try {
         const schema = definition.schema ?? {};

@@ -23,6 +23,7 @@ function systemRoute(method: 'GET', fullPath: string, summary: string, handle: C
     surfaceId: 'system',
     namespace: '',
     owner: 'host',
+    booleanQuery: [],
     definition: { method, path: fullPath, permission: 'public', summary, handle },
   };
 }

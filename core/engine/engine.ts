@@ -1,0 +1,239 @@
+import { createHash } from 'node:crypto';
+import type { Clock } from '../kernel/clock.js';
+import type { DataPacket, HandlerContext, HandlerDefinition } from '../kernel/contributions.js';
+import type { HookCatalogue, StepInfo } from '../kernel/hooks.js';
+import type { Logger } from '../kernel/logger.js';
+import type { Registries } from '../kernel/registries.js';
+import type { GuardedFetch } from '../security/guarded-fetch-types.js';
+import type { ContentStore } from '../content/model.js';
+import type { FlowsService } from '../flows/service.js';
+import { flowConfig } from '../flows/view.js';
+import type { JobsService } from '../jobs/service.js';
+import type { JobRecord, JobStatus, StepOutcome, WorkflowStep } from '../jobs/model.js';
+
+/** Where the engine's log entries go (the logs domain writes them; the host logger too). */
+export type EngineLog = (level: 'debug' | 'info' | 'warning' | 'error', message: string, context: Record<string, unknown>) => Promise<void>;
+
+export interface EngineDeps {
+  jobs: JobsService;
+  flows: FlowsService;
+  registries: Registries;
+  hooks: HookCatalogue;
+  clock: Clock;
+  fetch: GuardedFetch;
+  content: ContentStore;
+  logger: Logger;
+  log: EngineLog;
+  /** How long a flow's running mark holds before another run may take over (a dead host). */
+  flowLockSeconds?: number;
+}
+
+/** One step as the engine runs it, from a flow or an ephemeral workflow. */
+interface PlannedStep {
+  flowStepId: string;
+  stepType: string;
+  handlerSlug: string | null;
+  handlerConfig: Record<string, unknown>;
+  enabled: boolean;
+  ai?: { provider?: string; model?: string; systemPrompt?: string; userMessage?: string };
+}
+
+class StepFailure extends Error {}
+
+function itemIdentity(packet: DataPacket): string {
+  const meta = packet.metadata ?? {};
+  const data = packet.data ?? {};
+  const candidate = meta.item_id ?? data.guid ?? data.link ?? data.id ?? data.url;
+  if (typeof candidate === 'string' || typeof candidate === 'number') return String(candidate).slice(0, 500);
+  return `sha256:${createHash('sha256').update(JSON.stringify(data)).digest('hex')}`;
+}
+
+/**
+ * The execution engine: a job runs its steps in order, passing data packets along.
+ * Fetch steps claim each item they pass on (so the next run does not repeat it); a job
+ * that fails releases its claims. A handler that throws fails the job, never the process.
+ */
+export class Engine {
+  constructor(private readonly deps: EngineDeps) {}
+
+  /** Runs a pending job to its end; returns its final status (null when another worker had it). */
+  async run(jobId: number): Promise<JobStatus | null> {
+    const { jobs, flows, clock } = this.deps;
+    const job = await jobs.claim(jobId);
+    if (!job) return null;
+    const context = { job_id: job.job_id, flow_id: job.flow_id, pipeline_id: job.pipeline_id };
+    if (job.flow_id !== null && !(await this.lockFlow(job))) {
+      await jobs.finish(job.job_id, 'skipped', { steps: [], error: 'The flow was already running; this run was skipped' });
+      await this.deps.log('warning', `Flow ${job.flow_id} is already running; job ${job.job_id} skipped`, context);
+      return 'skipped';
+    }
+    const steps: StepOutcome[] = [];
+    let status: JobStatus = 'completed';
+    let error: string | null = null;
+    try {
+      const plan = await this.plan(job);
+      await this.deps.log('info', `Job ${job.job_id} started (${plan.length} step${plan.length === 1 ? '' : 's'})`, context);
+      let packets: DataPacket[] = [];
+      let fetched = 0;
+      for (const step of plan) {
+        if (!step.enabled) continue;
+        const started = clock.now();
+        const info: StepInfo = { jobId: job.job_id, flowId: job.flow_id, flowStepId: step.flowStepId, stepType: step.stepType, handlerSlug: step.handlerSlug };
+        const itemsIn = packets.length;
+        try {
+          packets = await this.deps.hooks.stepStarting.promise(packets, info);
+          packets = await this.runStep(job, step, packets);
+          if (step.stepType === 'fetch') fetched += packets.length - itemsIn;
+          packets = await this.deps.hooks.stepFinished.promise(packets, info);
+          steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'completed', items_in: itemsIn, items_out: packets.length, started_at: started, finished_at: clock.now() });
+        } catch (stepError) {
+          const reason = stepError instanceof Error ? stepError.message : String(stepError);
+          steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'failed', items_in: itemsIn, items_out: 0, started_at: started, finished_at: clock.now(), error: reason });
+          throw new StepFailure(`Step ${step.flowStepId} (${step.handlerSlug ?? step.stepType}) failed: ${reason}`);
+        }
+        // Nothing new came in: the rest of the pipeline has nothing to work on.
+        if (step.stepType === 'fetch' && packets.length === 0 && plan.some((s) => s.stepType === 'fetch')) {
+          const fetchesLeft = plan.slice(plan.indexOf(step) + 1).some((s) => s.enabled && s.stepType === 'fetch');
+          if (!fetchesLeft) {
+            status = 'completed_no_items';
+            break;
+          }
+        }
+      }
+      if (status === 'completed' && plan.some((s) => s.enabled && s.stepType === 'fetch') && fetched === 0) status = 'completed_no_items';
+    } catch (failure) {
+      status = 'failed';
+      error = failure instanceof Error ? failure.message : String(failure);
+    }
+    if (status === 'failed') await this.deps.jobs.releaseClaims(job.job_id);
+    const finished = await this.deps.jobs.finish(job.job_id, status, { steps, error });
+    if (job.flow_id !== null) {
+      await flows.recordOutcome(job.flow_id, status as 'completed' | 'completed_no_items' | 'failed', clock.now());
+      await this.unlockFlow(job);
+    }
+    if (status === 'failed') {
+      await this.deps.log('error', `Job ${job.job_id} failed: ${error}`, context);
+      await this.deps.hooks.jobFailed.promise({ jobId: job.job_id, flowId: job.flow_id, status, error: error ?? undefined });
+    } else {
+      await this.deps.log('info', `Job ${job.job_id} ${status === 'completed' ? 'completed' : 'completed with no new items'}`, context);
+      await this.deps.hooks.jobFinished.promise({ jobId: job.job_id, flowId: job.flow_id, status });
+    }
+    return finished?.status ?? status;
+  }
+
+  /** The steps of a job: its flow's enabled steps in order, or its ephemeral workflow. */
+  private async plan(job: JobRecord): Promise<PlannedStep[]> {
+    if (job.workflow) {
+      return job.workflow.map((step: WorkflowStep, index) => ({
+        flowStepId: `ephemeral_${job.job_id}_${index}`,
+        stepType: step.type,
+        handlerSlug: step.handler_slug ?? null,
+        handlerConfig: step.handler_config ?? {},
+        enabled: true,
+        ai: step.type === 'ai' ? { provider: step.provider, model: step.model, systemPrompt: step.system_prompt, userMessage: step.user_message } : undefined,
+      }));
+    }
+    const flow = await this.deps.flows.get(job.flow_id!);
+    const pipeline = await this.deps.flows.pipelineOf(flow);
+    if (!pipeline) throw new Error(`Pipeline ${flow.pipeline_id} of flow ${flow.flow_id} no longer exists`);
+    const config = flowConfig(flow, pipeline);
+    return pipeline.steps
+      .slice()
+      .sort((a, b) => a.execution_order - b.execution_order)
+      .map((step) => {
+        const entry = Object.values(config).find((c) => c.pipeline_step_id === step.pipeline_step_id)!;
+        return {
+          flowStepId: String(entry.flow_step_id),
+          stepType: step.step_type,
+          handlerSlug: (entry.handler_slug as string | null) ?? null,
+          handlerConfig: (entry.handler_config as Record<string, unknown>) ?? {},
+          enabled: entry.enabled !== false,
+          ai:
+            step.step_type === 'ai'
+              ? { provider: step.config.provider as string, model: step.config.model as string, systemPrompt: step.config.system_prompt as string, userMessage: entry.user_message as string }
+              : undefined,
+        };
+      });
+  }
+
+  private async runStep(job: JobRecord, step: PlannedStep, packets: DataPacket[]): Promise<DataPacket[]> {
+    if (step.stepType === 'ai') return this.runAi(step, packets);
+    const type = this.deps.registries.stepTypes().find((t) => t.type === step.stepType);
+    if (!type) throw new Error(`Unknown step type '${step.stepType}'`);
+    if (!step.handlerSlug) throw new Error('no handler is configured for this step');
+    const handler = this.deps.registries.handlers().find((h) => h.slug === step.handlerSlug) as HandlerDefinition | undefined;
+    if (!handler) throw new Error(`handler '${step.handlerSlug}' is not registered`);
+    const ctx = this.context(job, step);
+    const settings = step.handlerConfig;
+    if (step.stepType === 'fetch') {
+      if (!handler.fetch) throw new Error(`handler '${handler.slug}' cannot fetch`);
+      const items = await handler.fetch(ctx, settings);
+      return [...packets, ...(await this.claimNew(job, step, items))];
+    }
+    const run = step.stepType === 'publish' ? handler.publish : step.stepType === 'update' ? handler.update : undefined;
+    if (!run) throw new Error(`handler '${handler.slug}' cannot ${step.stepType}`);
+    return run.call(handler, ctx, settings, packets);
+  }
+
+  /** Up to max_items (default 1) items this flow step has not processed before, each claimed. */
+  private async claimNew(job: JobRecord, step: PlannedStep, items: DataPacket[]): Promise<DataPacket[]> {
+    const max = Number(step.handlerConfig.max_items ?? 1);
+    const fresh: DataPacket[] = [];
+    for (const item of items) {
+      if (fresh.length >= max) break;
+      const itemId = itemIdentity(item);
+      const claimed = await this.deps.jobs.claimItem({ flow_step_id: step.flowStepId, flow_id: job.flow_id, pipeline_id: job.pipeline_id, item_id: itemId, job_id: job.job_id });
+      if (claimed) fresh.push({ ...item, metadata: { ...item.metadata, item_id: itemId } });
+    }
+    return fresh;
+  }
+
+  private async runAi(step: PlannedStep, packets: DataPacket[]): Promise<DataPacket[]> {
+    const ai = step.ai ?? {};
+    const provider = this.deps.registries.providers().find((p) => p.slug === ai.provider);
+    if (!provider) throw new Error(`AI provider '${ai.provider ?? ''}' is not registered`);
+    if (!provider.complete) throw new Error(`AI provider '${provider.slug}' cannot complete text`);
+    const model = ai.model || (await provider.models())[0];
+    if (!model) throw new Error(`AI provider '${provider.slug}' has no model`);
+    const out: DataPacket[] = [];
+    for (const packet of packets) {
+      const input = [packet.data.title, packet.data.content].filter((v) => typeof v === 'string' && v).join('\n\n');
+      const messages = [
+        ...(ai.systemPrompt ? [{ role: 'system' as const, content: ai.systemPrompt }] : []),
+        { role: 'user' as const, content: [ai.userMessage, input].filter(Boolean).join('\n\n') },
+      ];
+      const result = await provider.complete({ model, messages });
+      out.push({ ...packet, data: { ...packet.data, content: result.content }, metadata: { ...packet.metadata, ai_provider: provider.slug, ai_model: model } });
+    }
+    return out;
+  }
+
+  private context(job: JobRecord, step: PlannedStep): HandlerContext {
+    return {
+      log: this.deps.logger.child({ job_id: job.job_id, flow_step_id: step.flowStepId, handler: step.handlerSlug }),
+      clock: this.deps.clock,
+      flowId: job.flow_id,
+      pipelineId: job.pipeline_id,
+      jobId: job.job_id,
+      flowStepId: step.flowStepId,
+      fetch: this.deps.fetch,
+      content: this.deps.content,
+      engineData: Object.freeze({ ...job.engine_data }),
+    };
+  }
+
+  /** The flow's running mark: taken atomically, so the same flow never runs twice at once, on any host. */
+  private async lockFlow(job: JobRecord): Promise<boolean> {
+    const now = this.deps.clock.now();
+    const stale = new Date(now.getTime() - (this.deps.flowLockSeconds ?? 3600) * 1000);
+    const taken = await this.deps.flows.collection.findOneAndUpdate(
+      { flow_id: job.flow_id!, $or: [{ running_job_id: null }, { running_since: { $lt: stale } }] },
+      { $set: { running_job_id: job.job_id, running_since: now } },
+    );
+    return taken !== null;
+  }
+
+  private async unlockFlow(job: JobRecord): Promise<void> {
+    await this.deps.flows.collection.updateOne({ flow_id: job.flow_id!, running_job_id: job.job_id }, { $set: { running_job_id: null, running_since: null } });
+  }
+}

@@ -1,0 +1,86 @@
+import { ApiError, badRequest } from '../errors.js';
+import type { Clock } from '../kernel/clock.js';
+import type { Registries } from '../kernel/registries.js';
+import type { FlowsService } from '../flows/service.js';
+import type { JobsService } from '../jobs/service.js';
+import type { WorkflowStep } from '../jobs/model.js';
+import type { JobDispatcher } from './dispatcher.js';
+
+export interface ExecuteRequest {
+  flow_id?: number;
+  workflow?: { steps: WorkflowStep[] };
+  timestamp?: number;
+  initial_data?: Record<string, unknown>;
+}
+
+/** POST /execute: a saved flow or an ephemeral workflow, now or once at `timestamp`. */
+export class ExecuteService {
+  constructor(
+    private readonly deps: { jobs: JobsService; flows: FlowsService; registries: Registries; clock: Clock; dispatcher: () => JobDispatcher },
+  ) {}
+
+  async execute(input: ExecuteRequest, source: 'execute' | 'cli' = 'execute'): Promise<Record<string, unknown>> {
+    const hasFlow = input.flow_id !== undefined && input.flow_id !== null;
+    const hasWorkflow = input.workflow !== undefined && input.workflow !== null;
+    if (hasFlow && hasWorkflow) throw new ApiError('rest_invalid_param', 'Give either flow_id or workflow, not both', 400, { params: { flow_id: 'not with workflow', workflow: 'not with flow_id' } });
+    if (!hasFlow && !hasWorkflow) throw new ApiError('rest_missing_callback_param', 'Missing parameter(s): flow_id or workflow', 400, { params: ['flow_id', 'workflow'] });
+    let at: Date | null = null;
+    if (input.timestamp !== undefined) {
+      at = new Date(input.timestamp * 1000);
+      if (at.getTime() <= this.deps.clock.now().getTime()) {
+        throw new ApiError('rest_invalid_param', 'timestamp must be a future Unix time in seconds', 400, { params: { timestamp: 'must be in the future' } });
+      }
+    }
+    if (hasFlow) {
+      const flow = await this.deps.flows.get(input.flow_id!);
+      const job = await this.deps.jobs.create({
+        flow_id: flow.flow_id,
+        pipeline_id: flow.pipeline_id,
+        label: flow.flow_name,
+        engine_data: { ...(input.initial_data ?? {}) },
+        source,
+        scheduled_for: at,
+      });
+      const actionId = await this.dispatch(job.job_id, at);
+      return {
+        success: true,
+        message: at ? `Flow "${flow.flow_name}" scheduled to run once at ${at.toISOString()}.` : `Flow "${flow.flow_name}" started.`,
+        data: { execution_type: at ? 'delayed' : 'immediate', job_id: job.job_id, action_id: actionId, flow_id: flow.flow_id, flow_name: flow.flow_name },
+      };
+    }
+    const steps = this.checkWorkflow(input.workflow!.steps);
+    const job = await this.deps.jobs.create({ flow_id: null, pipeline_id: null, label: 'Ephemeral workflow', engine_data: { ...(input.initial_data ?? {}) }, workflow: steps, source, scheduled_for: at });
+    const actionId = await this.dispatch(job.job_id, at);
+    return {
+      success: true,
+      message: at ? `Workflow scheduled to run once at ${at.toISOString()}.` : 'Workflow started.',
+      data: { execution_type: at ? 'delayed' : 'immediate', job_id: job.job_id, action_id: actionId, step_count: steps.length },
+    };
+  }
+
+  private async dispatch(jobId: number, at: Date | null): Promise<number> {
+    const dispatcher = this.deps.dispatcher();
+    const actionId = at ? await dispatcher.runAt(jobId, at) : await dispatcher.runNow(jobId);
+    await this.deps.jobs.setActionId(jobId, actionId);
+    return actionId;
+  }
+
+  /** Every step's type and handler must exist and fit, and settings pass the handler's schema. */
+  private checkWorkflow(steps: WorkflowStep[]): WorkflowStep[] {
+    return steps.map((step, index) => {
+      const type = this.deps.registries.stepTypes().find((t) => t.type === step.type);
+      if (!type) throw badRequest('invalid_step_type', `workflow.steps[${index}]: unknown step type '${step.type}'`);
+      if (step.type === 'ai') {
+        if (!step.provider || !this.deps.registries.providers().some((p) => p.slug === step.provider)) {
+          throw badRequest('provider_not_found', `workflow.steps[${index}]: unknown AI provider '${step.provider ?? ''}'`);
+        }
+        return step;
+      }
+      if (!step.handler_slug) throw badRequest('handler_not_found', `workflow.steps[${index}]: handler_slug is required for a ${step.type} step`);
+      if (!this.deps.registries.handlers().some((h) => h.slug === step.handler_slug)) {
+        throw badRequest('handler_not_found', `workflow.steps[${index}]: unknown handler '${step.handler_slug}'`);
+      }
+      return { ...step, handler_config: this.deps.flows.checkHandler(step.type, step.handler_slug, step.handler_config ?? {}) };
+    });
+  }
+}

@@ -1,0 +1,42 @@
+import type { SurfaceDefinition } from '../kernel/routes.js';
+import type { ExecuteRequest, ExecuteService } from './execute.js';
+
+const workflowStep = {
+  type: 'object',
+  required: ['type'],
+  properties: {
+    type: { type: 'string', minLength: 1 },
+    handler_slug: { type: 'string' },
+    handler_config: { type: 'object' },
+    provider: { type: 'string' },
+    model: { type: 'string' },
+    system_prompt: { type: 'string' },
+    user_message: { type: 'string' },
+  },
+} as const;
+
+export function executeSurface(execute: ExecuteService): SurfaceDefinition {
+  return {
+    id: 'execute',
+    routes: [
+      {
+        method: 'POST',
+        path: '/execute',
+        permission: { capability: 'manage_options' },
+        summary: 'Run a saved flow or an ephemeral workflow, now or once at `timestamp`',
+        schema: {
+          body: {
+            type: 'object',
+            properties: {
+              flow_id: { type: 'integer', minimum: 1 },
+              workflow: { type: 'object', required: ['steps'], properties: { steps: { type: 'array', minItems: 1, maxItems: 50, items: workflowStep } } },
+              timestamp: { type: 'integer', minimum: 0 },
+              initial_data: { type: 'object' },
+            },
+          },
+        },
+        handle: (request) => execute.execute(request.body as ExecuteRequest),
+      },
+    ],
+  };
+}

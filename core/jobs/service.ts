@@ -1,0 +1,156 @@
+import { notFound } from '../errors.js';
+import type { Clock } from '../kernel/clock.js';
+import { DuplicateKeyError, type Collection, type DocumentStore, type Filter } from '../store/port.js';
+import { JOBS, PROCESSED_ITEMS, type JobRecord, type JobStatus, type ProcessedItemRecord, type StepOutcome, type WorkflowStep } from './model.js';
+
+export interface NewJob {
+  flow_id: number | null;
+  pipeline_id: number | null;
+  parent_job_id?: number | null;
+  label: string;
+  engine_data?: Record<string, unknown>;
+  workflow?: WorkflowStep[] | null;
+  source: JobRecord['source'];
+  scheduled_for?: Date | null;
+}
+
+export interface JobListQuery {
+  orderby: 'job_id' | 'created_at' | 'status';
+  order: 'ASC' | 'DESC';
+  per_page: number;
+  offset: number;
+  status?: JobStatus;
+  flow_id?: number;
+  pipeline_id?: number;
+  parent_job_id?: number;
+  hide_children?: boolean;
+}
+
+/** Jobs and the processed-items claims their fetch steps make. */
+export class JobsService {
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly clock: Clock,
+  ) {}
+
+  get jobs(): Collection<JobRecord> {
+    return this.store.collection<JobRecord>(JOBS);
+  }
+
+  get processed(): Collection<ProcessedItemRecord> {
+    return this.store.collection<ProcessedItemRecord>(PROCESSED_ITEMS);
+  }
+
+  async init(): Promise<void> {
+    await this.jobs.createIndex({ fields: { job_id: 1 }, unique: true });
+    await this.jobs.createIndex({ fields: { flow_id: 1, job_id: -1 } });
+    await this.jobs.createIndex({ fields: { status: 1, job_id: -1 } });
+    await this.processed.createIndex({ fields: { job_id: 1 } });
+    await this.processed.createIndex({ fields: { flow_id: 1 } });
+    await this.processed.createIndex({ fields: { pipeline_id: 1 } });
+  }
+
+  async create(input: NewJob): Promise<JobRecord> {
+    return this.jobs.insertOne({
+      job_id: await this.store.nextId('jobs'),
+      flow_id: input.flow_id,
+      pipeline_id: input.pipeline_id,
+      parent_job_id: input.parent_job_id ?? null,
+      label: input.label,
+      status: 'pending',
+      engine_data: input.engine_data ?? {},
+      workflow: input.workflow ?? null,
+      steps: [],
+      error: null,
+      action_id: null,
+      source: input.source,
+      created_at: this.clock.now(),
+      scheduled_for: input.scheduled_for ?? null,
+      started_at: null,
+      completed_at: null,
+    } as unknown as JobRecord);
+  }
+
+  async get(jobId: number): Promise<JobRecord> {
+    const job = await this.jobs.findOne({ job_id: jobId });
+    if (!job) throw notFound('job_not_found', `Job ${jobId} not found`);
+    return job;
+  }
+
+  async setActionId(jobId: number, actionId: number): Promise<void> {
+    await this.jobs.updateOne({ job_id: jobId }, { $set: { action_id: actionId } });
+  }
+
+  /** pending → processing, atomically: a job runs once however many workers see it. */
+  async claim(jobId: number): Promise<JobRecord | null> {
+    return this.jobs.findOneAndUpdate({ job_id: jobId, status: 'pending' }, { $set: { status: 'processing', started_at: this.clock.now() } });
+  }
+
+  async finish(jobId: number, status: JobStatus, result: { steps: StepOutcome[]; error?: string | null; engine_data?: Record<string, unknown> }): Promise<JobRecord | null> {
+    const $set: Record<string, unknown> = { status, steps: result.steps, error: result.error ?? null, completed_at: this.clock.now() };
+    if (result.engine_data) $set.engine_data = result.engine_data;
+    return this.jobs.findOneAndUpdate({ job_id: jobId }, { $set });
+  }
+
+  async list(query: JobListQuery): Promise<{ items: JobRecord[]; total: number }> {
+    const filter: Filter = {};
+    if (query.status) filter.status = query.status;
+    if (query.flow_id) filter.flow_id = query.flow_id;
+    if (query.pipeline_id) filter.pipeline_id = query.pipeline_id;
+    if (query.parent_job_id) filter.parent_job_id = query.parent_job_id;
+    else if (query.hide_children) filter.parent_job_id = null;
+    const dir = query.order === 'ASC' ? 1 : -1;
+    const sort = query.orderby === 'job_id' ? { job_id: dir } : { [query.orderby]: dir, job_id: dir };
+    const [items, total] = await Promise.all([this.jobs.find(filter, { sort: sort as Record<string, 1 | -1>, skip: query.offset, limit: query.per_page }), this.jobs.count(filter)]);
+    return { items, total };
+  }
+
+  /** Deletes jobs (all, or failed only; optionally of one flow), and their claims when asked. */
+  async delete(options: { type: 'all' | 'failed'; cleanupProcessed: boolean; flowId?: number }): Promise<{ jobs: number; processed: number }> {
+    const filter: Filter = {};
+    if (options.type === 'failed') filter.status = 'failed';
+    if (options.flowId) filter.flow_id = options.flowId;
+    // Running jobs are left alone: deleting them would orphan their claims mid-run.
+    filter.status ??= { $nin: ['processing'] };
+    let processed = 0;
+    if (options.cleanupProcessed) {
+      const ids = (await this.jobs.find(filter, { projection: { job_id: 1 } })).map((j) => j.job_id);
+      for (let i = 0; i < ids.length; i += 500) processed += await this.processed.deleteMany({ job_id: { $in: ids.slice(i, i + 500) } });
+    }
+    const jobs = await this.jobs.deleteMany(filter);
+    return { jobs, processed };
+  }
+
+  /**
+   * Claims an item for a flow step. The claim is an insert on a unique key, so two jobs
+   * can never both claim one item; false when it was processed before.
+   */
+  async claimItem(claim: Omit<ProcessedItemRecord, '_id' | 'claimed_at'>): Promise<boolean> {
+    try {
+      await this.processed.insertOne({ ...claim, _id: `${claim.flow_step_id}:${claim.item_id}`, claimed_at: this.clock.now() } as ProcessedItemRecord);
+      return true;
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) return false;
+      throw error;
+    }
+  }
+
+  /** A failed job gives its items back, so the next run tries them again. */
+  releaseClaims(jobId: number): Promise<number> {
+    return this.processed.deleteMany({ job_id: jobId });
+  }
+
+  clearProcessed(clearType: 'flow' | 'pipeline', targetId: number): Promise<number> {
+    return this.processed.deleteMany(clearType === 'flow' ? { flow_id: targetId } : { pipeline_id: targetId });
+  }
+
+  /** Jobs left `processing` by a process that died are failed at boot, and their claims released. */
+  async recoverInterrupted(olderThan: Date): Promise<number> {
+    const stuck = await this.jobs.find({ status: 'processing', started_at: { $lt: olderThan } });
+    for (const job of stuck) {
+      await this.releaseClaims(job.job_id);
+      await this.finish(job.job_id, 'failed', { steps: job.steps, error: 'Interrupted: the host stopped while the job was running' });
+    }
+    return stuck.length;
+  }
+}
