@@ -3,10 +3,12 @@
 //   node dist/bench/run.js store --json    one JSON object per benchmark per line
 //   --docs N (or BENCH_DOCS=N)             a smaller (or larger) data set
 // Exit code 1 when a benchmark misses one of its targets, 2 on bad arguments.
+import { logsBench } from './logs.js';
 import { storeBench, type BenchOptions, type BenchResult } from './store.js';
 
 const benchmarks: Record<string, (options: BenchOptions) => Promise<BenchResult>> = {
   store: storeBench,
+  logs: logsBench,
 };
 
 function fail(message: string): never {

@@ -47,9 +47,15 @@ import { ContentService } from '../core/content/service.js';
 import { JobsService } from '../core/jobs/service.js';
 import { jobsSurface } from '../core/jobs/routes.js';
 import { Engine, type EngineLog } from '../core/engine/engine.js';
-import { InProcessDispatcher, type JobDispatcher } from '../core/engine/dispatcher.js';
+import type { JobDispatcher } from '../core/engine/dispatcher.js';
 import { ExecuteService } from '../core/engine/execute.js';
 import { executeSurface } from '../core/engine/routes.js';
+import { hostname } from 'node:os';
+import { createScheduler } from './scheduler/create-scheduler.js';
+import { createAgendaRuntime } from './scheduler/agenda-runtime.js';
+import { LogsRepository } from '../core/logs/repository.js';
+import { LogsService } from '../core/logs/service.js';
+import { logsSurface } from './surfaces/logs-routes.js';
 
 export interface CreateHostOptions {
   /** The plugins of this build, in any order (dependencies order them). */
@@ -80,6 +86,7 @@ export interface Host {
   /** Set when this start issued an administrator password (first start). */
   readonly initialAdmin: IssuedAdminPassword | null;
   readonly engine: Engine;
+  readonly logs: LogsService;
   readonly jobs: JobsService;
   readonly flows: FlowsService;
   readonly pipelines: PipelinesService;
@@ -133,6 +140,10 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     await users.init();
     const content = new ContentService(store, clock);
     await content.init();
+    const logs = new LogsService(new LogsRepository(store), clock, {
+      onWritten: (entry, createdAt) => hooks.logged.promise({ level: entry.level, message: entry.message, context: entry.context, createdAt }),
+    });
+    await logs.init();
     root.register(Tokens.users, { useValue: users });
 
     let url = '';
@@ -183,12 +194,28 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     // Jobs a dead process left running are failed and their items released. On the
     // embedded store this process is the only one; on MongoDB other hosts may be mid-run.
     await jobs.recoverInterrupted(new Date(clock.now().getTime() - (store.kind === 'embedded' ? 0 : 3600_000)));
+    // Engine events go to the searchable log (GET /logs) and to the process log.
     const engineLog: EngineLog = async (level, message, context) => {
       log[level === 'warning' ? 'warn' : level]({ ...context }, message);
-      await hooks.logged.promise({ level, message, context, createdAt: clock.now() });
+      await logs.write({ level, message, context });
     };
     const engine = new Engine({ jobs, flows, registries, hooks, clock, fetch, content, logger: log, log: engineLog });
-    let dispatcher: JobDispatcher = new InProcessDispatcher(store, (jobId) => engine.run(jobId), log);
+    // Agenda drives every background run, on whichever store this host uses.
+    const agenda = await createScheduler({
+      store,
+      name: `${hostname()}-${process.pid}`,
+      processEvery: config.schedulerProcessEvery,
+      lockLifetime: config.schedulerLockLifetime,
+    });
+    const runtime = createAgendaRuntime({ agenda, engine, jobs, flows, registries, store, log });
+    // Log retention: an hourly job deletes entries older than the setting (0 keeps all).
+    agenda.define('logs.purge', async () => {
+      const days = (await settings.get()).log_retention_days;
+      const deleted = await logs.purgeOlderThan(days);
+      if (deleted > 0) log.info({ deleted, days }, 'Old log entries deleted');
+    });
+    flows.useScheduler(runtime.schedule);
+    let dispatcher: JobDispatcher = runtime.dispatcher;
     const execute = new ExecuteService({ jobs, flows, registries, clock, dispatcher: () => dispatcher });
 
     let localToken: string | null = null;
@@ -207,6 +234,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       jobsSurface(jobs, store),
       executeSurface(execute),
       preferencesSurface(preferences),
+      logsSurface(logs),
     ];
     const surfaces = [
       ...hostSurfaces.map((surface) => ({ surface, owner: 'host' })),
@@ -233,6 +261,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       },
       initialAdmin: issued,
       engine,
+      logs,
       jobs,
       flows,
       pipelines,
@@ -255,6 +284,8 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
         url = `http://${hostPart}:${address.port}`;
         if (dataDir) localToken = publishHost(dataDir, url, `${url}${config.apiPrefix}/${config.coreNamespace}`);
         log.info({ url, store: store.kind, plugins: loaded.map((p) => p.id) }, `Flowhost listening on ${url}`);
+        await agenda.start();
+        await agenda.every('1 hour', 'logs.purge');
         await hooks.ready.promise({ url });
         return url;
       },
@@ -262,6 +293,8 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
         if (started) {
           await hooks.stopping.promise({ url });
           if (dataDir) unpublishHost(dataDir);
+          // Stop taking scheduled work, let running jobs end, then release Agenda's locks.
+          await agenda.stop();
           await dispatcher.drain();
           await new Promise<void>((done) => {
             // Stop accepting; idle keep-alive sockets close now, busy ones after their response.

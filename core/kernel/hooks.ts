@@ -24,7 +24,7 @@ export interface JobOutcome {
 }
 
 export interface LogEntry {
-  level: 'debug' | 'info' | 'warning' | 'error';
+  level: 'debug' | 'info' | 'warning' | 'error' | 'critical';
   message: string;
   context: Record<string, unknown>;
   createdAt: Date;

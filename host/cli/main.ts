@@ -181,6 +181,8 @@ export function buildCli(args: string[]): Argv {
 async function main(): Promise<void> {
   try {
     await buildCli(hideBin(process.argv)).parseAsync();
+    // A finished command exits now: the scheduler may hold timers (serve never gets here).
+    process.exit(process.exitCode ?? 0);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`flowhost: ${message}\n`);

@@ -24,6 +24,10 @@ export interface HostConfig {
   loginMaxFailuresPerIp: number;
   loginWindowSeconds: number;
   sessionTtlSeconds: number;
+  /** How often the scheduler looks for due runs, in ms. */
+  schedulerProcessEvery: number;
+  /** How long a scheduler lock holds before another host takes a run over, in ms. */
+  schedulerLockLifetime: number;
 }
 
 /** Where each key may come from in the environment. */
@@ -57,6 +61,8 @@ export const defaultConfig: HostConfig = {
   loginMaxFailuresPerIp: 50,
   loginWindowSeconds: 900,
   sessionTtlSeconds: 2 * 24 * 3600,
+  schedulerProcessEvery: 5000,
+  schedulerLockLifetime: 10 * 60 * 1000,
 };
 
 export const configSchema: JsonSchema = {
@@ -80,5 +86,7 @@ export const configSchema: JsonSchema = {
     loginMaxFailuresPerIp: { type: 'integer', minimum: 1 },
     loginWindowSeconds: { type: 'integer', minimum: 1 },
     sessionTtlSeconds: { type: 'integer', minimum: 60 },
+    schedulerProcessEvery: { type: 'integer', minimum: 50, maximum: 3600000 },
+    schedulerLockLifetime: { type: 'integer', minimum: 1000 },
   },
 };

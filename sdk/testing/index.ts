@@ -65,7 +65,7 @@ export async function createTestHost(options: CreateTestHostOptions): Promise<Te
     env: {},
     clock,
     logger: options.logger ?? silentLogger,
-    config: { dataDir: ':memory:', port: 0, host: '127.0.0.1', logLevel: 'silent', allowPrivateUrls: true, ...options.config },
+    config: { dataDir: ':memory:', port: 0, host: '127.0.0.1', logLevel: 'silent', allowPrivateUrls: true, schedulerProcessEvery: 100, ...options.config },
   });
   const url = await host.start();
   const issued = host.initialAdmin;

@@ -1,0 +1,172 @@
+import { ApiError } from '../errors.js';
+import type { Clock } from '../kernel/clock.js';
+import { maskDeep } from '../security/mask.js';
+import type { Filter } from '../store/port.js';
+import {
+  CONTEXT_ID_KEYS,
+  DEFAULT_PER_PAGE,
+  MAX_PER_PAGE,
+  formatLogTime,
+  isLogLevel,
+  type LogEntryInput,
+  type LogFilters,
+  type LogMetadata,
+  type LogPage,
+  type LogPageRequest,
+  type LogRecord,
+  type NewLogRecord,
+  type LogRecordView,
+} from './model.js';
+import type { LogsRepository } from './repository.js';
+
+const DAY_MS = 86_400_000;
+
+export interface LogsServiceOptions {
+  /** Called after each stored entry (the host hands it to the `logged` hook's sinks). */
+  onWritten?: (entry: LogRecordView, createdAt: Date) => void | Promise<void>;
+}
+
+const invalid = (message: string, params: Record<string, string> = {}) => new ApiError('rest_invalid_param', message, 400, { params });
+
+/** Regex metacharacters, escaped so `search` is matched as literal text. */
+export function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * The id keys of a context (job_id, flow_id, pipeline_id) are stored as integers
+ * whenever they are one (`"12"` becomes 12), so the integer filter finds them and job 12
+ * never matches 123. Any other value is kept as text: an array there would make the
+ * embedded store add element matching to that path and lose its index for good.
+ */
+function normalizeContext(context: Record<string, unknown>): Record<string, unknown> {
+  const out = maskDeep(context);
+  for (const key of CONTEXT_ID_KEYS) {
+    if (!(key in out) || out[key] === null || out[key] === undefined) continue;
+    const value = out[key];
+    if (typeof value === 'number' && Number.isSafeInteger(value)) continue;
+    if (typeof value === 'string' && /^-?\d{1,15}$/.test(value.trim())) out[key] = Number(value.trim());
+    else out[key] = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  }
+  return out;
+}
+
+function optionalId(value: unknown, field: string): number | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw invalid(`${field} must be a non-negative integer or null`, { [field]: 'must be a non-negative integer' });
+  return value;
+}
+
+/** Structured operational logs: written by the engine and plugins, read over GET /logs. */
+export class LogsService {
+  constructor(
+    private readonly repo: LogsRepository,
+    private readonly clock: Clock,
+    private readonly options: LogsServiceOptions = {},
+  ) {}
+
+  init(): Promise<void> {
+    return this.repo.ensureIndexes();
+  }
+
+  /**
+   * Stores one entry. Secret-named context fields are masked before they are stored,
+   * so no log line (or GET /logs answer) ever carries them.
+   */
+  async write(entry: LogEntryInput): Promise<LogRecordView> {
+    const level = entry.level ?? 'info';
+    if (!isLogLevel(level)) throw invalid(`Unknown log level '${String(level)}'`, { level: 'must be one of debug, info, warning, error, critical' });
+    if (typeof entry.message !== 'string') throw invalid('A log message must be a string', { message: 'must be a string' });
+    if (entry.context !== undefined && !isPlainObject(entry.context)) throw invalid('A log context must be an object', { context: 'must be an object' });
+    const record: NewLogRecord = {
+      id: await this.repo.nextId(),
+      level,
+      message: entry.message,
+      context: normalizeContext(entry.context ?? {}),
+      agent_id: optionalId(entry.agent_id, 'agent_id'),
+      user_id: optionalId(entry.user_id, 'user_id'),
+      created_at: this.clock.now(),
+    };
+    const view = toView(await this.repo.insert(record));
+    if (this.options.onWritten) await this.options.onWritten(view, record.created_at);
+    return view;
+  }
+
+  /** One newest-first page of the entries that pass every filter. */
+  async query(filters: LogFilters = {}, paging: LogPageRequest = {}): Promise<LogPage> {
+    const perPage = paging.per_page ?? DEFAULT_PER_PAGE;
+    const page = paging.page ?? 1;
+    if (!Number.isInteger(perPage) || perPage < 1 || perPage > MAX_PER_PAGE) throw invalid(`per_page must be an integer from 1 to ${MAX_PER_PAGE}`, { per_page: 'out of range' });
+    if (!Number.isInteger(page) || page < 1) throw invalid('page must be an integer of 1 or more', { page: 'out of range' });
+    const filter = toFilter(filters);
+    const [records, total] = await Promise.all([this.repo.page(filter, (page - 1) * perPage, perPage), this.repo.count(filter)]);
+    return { items: records.map(toView), total, page, pages: Math.ceil(total / perPage), per_page: perPage };
+  }
+
+  async metadata(filters: LogFilters = {}): Promise<LogMetadata> {
+    const filter = toFilter(filters);
+    const [total, oldest, newest] = await Promise.all([this.repo.count(filter), this.repo.edge(filter, 1), this.repo.edge(filter, -1)]);
+    return { total_entries: total, oldest: oldest ? formatLogTime(oldest) : null, newest: newest ? formatLogTime(newest) : null };
+  }
+
+  /** Deletes the entries that pass the filters (all of them with none); answers how many. */
+  delete(filters: LogFilters = {}): Promise<number> {
+    return this.repo.deleteMany(toFilter(filters));
+  }
+
+  /** Retention: deletes entries older than `days` days by the clock; 0 keeps everything. */
+  async purgeOlderThan(days: number): Promise<number> {
+    if (typeof days !== 'number' || !Number.isFinite(days) || days < 0) throw invalid('days must be a non-negative number', { days: 'must be 0 or more' });
+    if (days === 0) return 0;
+    return this.repo.deleteMany({ created_at: { $lt: new Date(this.clock.now().getTime() - days * DAY_MS) } });
+  }
+}
+
+function requireInteger(value: number, field: string): number {
+  if (!Number.isSafeInteger(value)) throw invalid(`${field} must be an integer`, { [field]: 'must be an integer' });
+  return value;
+}
+
+/** The store filter for a set of log filters; each is ANDed with the others. */
+export function toFilter(filters: LogFilters): Filter {
+  const filter: Filter = {};
+  if (filters.agent_id !== undefined) filter.agent_id = requireInteger(filters.agent_id, 'agent_id');
+  if (filters.user_id !== undefined) filter.user_id = requireInteger(filters.user_id, 'user_id');
+  if (filters.level !== undefined) {
+    if (!isLogLevel(filters.level)) throw invalid(`Unknown log level '${String(filters.level)}'`, { level: 'unknown level' });
+    filter.level = filters.level;
+  }
+  for (const key of CONTEXT_ID_KEYS) {
+    const value = filters[key];
+    if (value !== undefined) filter[`context.${key}`] = requireInteger(value, key);
+  }
+  const range: Record<string, Date> = {};
+  if (filters.since) range.$gte = checkDate(filters.since, 'since');
+  if (filters.before) range.$lt = checkDate(filters.before, 'before');
+  if (Object.keys(range).length) filter.created_at = range;
+  if (filters.search) filter.message = { $regex: escapeRegex(filters.search), $options: 'i' };
+  return filter;
+}
+
+function checkDate(value: Date, field: string): Date {
+  if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw invalid(`${field} must be a valid date`, { [field]: 'invalid date' });
+  return value;
+}
+
+function toView(record: LogRecord): LogRecordView {
+  return {
+    id: record.id,
+    agent_id: record.agent_id ?? null,
+    user_id: record.user_id ?? null,
+    level: record.level,
+    message: record.message,
+    context: record.context ?? {},
+    created_at: formatLogTime(record.created_at),
+  };
+}

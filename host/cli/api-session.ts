@@ -1,0 +1,69 @@
+import { resolve } from 'node:path';
+import type { HostConfig } from '../config/schema.js';
+import { readHostFile } from '../runtime/data-dir-files.js';
+import { LOCAL_SCHEME } from '../auth/authenticator.js';
+import { buildDefaultHost } from '../default-build.js';
+import { DataDirInUseError } from '../store/open-store.js';
+import { CliError } from './admin-client.js';
+
+export interface ApiSession {
+  /** 'host': a running host answered; 'local': this command started the build itself. */
+  readonly via: 'host' | 'local';
+  call<T = Record<string, unknown>>(method: string, path: string, options?: { query?: Record<string, string | number | boolean | undefined>; body?: unknown }): Promise<T>;
+  close(): Promise<void>;
+}
+
+/**
+ * The core API for a CLI command: through the host that holds the data directory when
+ * one runs; otherwise this process starts the build on a free loopback port for the
+ * length of the command (so flows run with every plugin, exactly as in the server).
+ */
+export async function openApiSession(config: HostConfig): Promise<ApiSession> {
+  const dataDir = resolve(config.dataDir);
+  const running = config.mongodbUrl ? null : readHostFile(dataDir);
+  if (running) {
+    try {
+      return httpSession('host', running.api_base, running.token, async () => undefined);
+    } catch {
+      // fall through: a stale host.json from a killed host
+    }
+  }
+  let host;
+  try {
+    host = await buildDefaultHost({ ...config, port: 0, host: '127.0.0.1', logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
+  } catch (error) {
+    if (error instanceof DataDirInUseError) throw new CliError(error.message);
+    throw error;
+  }
+  const url = await host.start();
+  const info = readHostFile(dataDir);
+  if (!info) {
+    await host.stop();
+    throw new CliError('The in-process host published no local credential');
+  }
+  return httpSession('local', `${url}${host.config.apiPrefix}/${host.config.coreNamespace}`, info.token, () => host.stop());
+}
+
+function httpSession(via: 'host' | 'local', base: string, token: string, close: () => Promise<void>): ApiSession {
+  return {
+    via,
+    async call<T>(method: string, path: string, options: { query?: Record<string, string | number | boolean | undefined>; body?: unknown } = {}) {
+      const url = new URL(`${base}${path}`);
+      for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
+      let response: Response;
+      try {
+        response = await fetch(url, {
+          method,
+          headers: { Authorization: `${LOCAL_SCHEME} ${token}`, ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+          body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        });
+      } catch (error) {
+        throw new CliError(`The host at ${url.origin} did not answer: ${(error as Error).message}`);
+      }
+      const payload = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+      if (!response.ok || payload.success === false) throw new CliError(String(payload.message ?? `HTTP ${response.status}`));
+      return payload as T;
+    },
+    close,
+  };
+}

@@ -1,0 +1,101 @@
+import type { Agenda, Job } from 'agenda';
+import type { DocumentStore } from '../../core/store/port.js';
+import type { Logger } from '../../core/kernel/logger.js';
+import type { Registries } from '../../core/kernel/registries.js';
+import type { Engine } from '../../core/engine/engine.js';
+import type { JobDispatcher } from '../../core/engine/dispatcher.js';
+import type { FlowSchedule } from '../../core/flows/service.js';
+import type { FlowsService } from '../../core/flows/service.js';
+import type { SchedulingConfig } from '../../core/flows/model.js';
+import type { JobsService } from '../../core/jobs/service.js';
+import { FLOW_RUN_JOB, flowScheduleKey, scheduleFlow, unscheduleFlow, type FlowJobData } from './flow-schedule.js';
+
+/** Runs one engine job by id (immediate and delayed POST /execute runs). */
+export const JOB_RUN_JOB = 'job.run';
+
+export interface AgendaRuntime {
+  dispatcher: JobDispatcher;
+  schedule: FlowSchedule;
+}
+
+/**
+ * Agenda drives every background run: `job.run` for execute requests (persisted, so a
+ * delayed run survives a restart), `flow.run` for flow schedules (one document per flow).
+ * A missed slot runs once on the next cycle (Agenda computes the next run from now), and
+ * a job whose host died is taken over after its lock lifetime.
+ */
+export function createAgendaRuntime(deps: { agenda: Agenda; engine: Engine; jobs: JobsService; flows: FlowsService; registries: Registries; store: DocumentStore; log: Logger }): AgendaRuntime {
+  const { agenda, engine, jobs, flows } = deps;
+  const running = new Set<Promise<unknown>>();
+  const track = <T>(promise: Promise<T>): Promise<T> => {
+    running.add(promise);
+    void promise.finally(() => running.delete(promise)).catch(() => undefined);
+    return promise;
+  };
+
+  agenda.define<{ jobId: number }>(JOB_RUN_JOB, async (job: Job<{ jobId: number }>) => {
+    await track(engine.run(job.attrs.data.jobId));
+  });
+
+  agenda.define<FlowJobData>(FLOW_RUN_JOB, async (job: Job<FlowJobData>) => {
+    const flowId = job.attrs.data.flowId;
+    const flow = await flows.collection.findOne({ flow_id: flowId });
+    if (!flow) {
+      // The flow was deleted between its schedule and now: the schedule goes too.
+      await unscheduleFlow(agenda, flowId);
+      return;
+    }
+    const record = await jobs.create({ flow_id: flow.flow_id, pipeline_id: flow.pipeline_id, label: flow.flow_name, source: 'schedule' });
+    const status = await track(engine.run(record.job_id));
+    if (status === 'failed') deps.log.warn({ flow_id: flowId, job_id: record.job_id }, 'Scheduled run failed; the schedule goes on');
+  });
+
+  const dispatcher: JobDispatcher = {
+    async runNow(jobId) {
+      const actionId = await deps.store.nextId('actions');
+      await agenda.now(JOB_RUN_JOB, { jobId });
+      return actionId;
+    },
+    async runAt(jobId, at) {
+      const actionId = await deps.store.nextId('actions');
+      await agenda.schedule(at, JOB_RUN_JOB, { jobId });
+      return actionId;
+    },
+    async drain() {
+      await Promise.allSettled([...running]);
+    },
+  };
+
+  const nextRun = async (flowId: number): Promise<Date | null> => {
+    const { jobs: found } = await agenda.queryJobs({ name: FLOW_RUN_JOB, data: { flowId }, limit: 1 });
+    return found[0]?.nextRunAt ?? null;
+  };
+
+  const schedule: FlowSchedule = {
+    async schedule(flowId: number, config: SchedulingConfig) {
+      if (config.interval === 'manual') {
+        await unscheduleFlow(agenda, flowId);
+        return null;
+      }
+      if (config.interval === 'one_time') {
+        await unscheduleFlow(agenda, flowId);
+        const job = agenda.create<FlowJobData>(FLOW_RUN_JOB, { flowId });
+        job.schedule(new Date(config.timestamp! * 1000));
+        job.unique(flowScheduleKey(flowId));
+        await job.save();
+        return job.attrs.nextRunAt ?? null;
+      }
+      const interval = deps.registries.intervals().find((i) => i.value === config.interval);
+      if (!interval?.seconds) {
+        await unscheduleFlow(agenda, flowId);
+        return null;
+      }
+      return (await scheduleFlow(agenda, flowId, { interval: interval.seconds * 1000 })).nextRunAt;
+    },
+    async unschedule(flowId: number) {
+      await unscheduleFlow(agenda, flowId);
+    },
+    nextRun,
+  };
+  return { dispatcher, schedule };
+}

@@ -1,0 +1,91 @@
+import { ApiError } from '../../core/errors.js';
+import type { SurfaceDefinition } from '../../core/kernel/routes.js';
+import type { LogFilters, LogLevel } from '../../core/logs/model.js';
+import { agentScopeQuery, listLogsQuery, parseIsoInstant } from '../../core/logs/schemas.js';
+import type { LogsService } from '../../core/logs/service.js';
+
+/** Logs are read by holders of view_logs (administrators, and anyone granted it). */
+const viewLogs = { capability: 'view_logs' } as const;
+
+interface ListQuery {
+  agent_id?: number;
+  level?: LogLevel | '';
+  since?: string;
+  before?: string;
+  job_id?: number;
+  flow_id?: number;
+  pipeline_id?: number;
+  search?: string;
+  per_page: number;
+  page: number;
+}
+
+function instant(text: string | undefined, field: 'since' | 'before'): Date | undefined {
+  if (text === undefined || text === '') return undefined;
+  const date = parseIsoInstant(text);
+  if (!date) throw new ApiError('rest_invalid_param', `Invalid parameter(s): ${field}`, 400, { params: { [field]: `${field} is not a valid date` } });
+  return date;
+}
+
+function listFilters(query: ListQuery): LogFilters {
+  return {
+    agent_id: query.agent_id,
+    level: query.level || undefined,
+    since: instant(query.since, 'since'),
+    before: instant(query.before, 'before'),
+    job_id: query.job_id,
+    flow_id: query.flow_id,
+    pipeline_id: query.pipeline_id,
+    search: query.search || undefined,
+  };
+}
+
+/**
+ * GET/DELETE /logs and GET /logs/metadata. Answers carry the spec's `data.*` fields and,
+ * for the original admin client, the same fields at the top level (docs/api.md).
+ */
+export function logsSurface(logs: LogsService): SurfaceDefinition {
+  return {
+    id: 'logs',
+    routes: [
+      {
+        method: 'GET',
+        path: '/logs',
+        permission: viewLogs,
+        summary: 'Log entries, newest first, filtered and paginated',
+        schema: { query: listLogsQuery },
+        async handle(request) {
+          const query = request.query as unknown as ListQuery;
+          const page = await logs.query(listFilters(query), { page: query.page, per_page: query.per_page });
+          const fields = { items: page.items, total: page.total, page: page.page, pages: page.pages };
+          return { success: true, data: fields, ...fields };
+        },
+      },
+      {
+        method: 'GET',
+        path: '/logs/metadata',
+        permission: viewLogs,
+        summary: 'Number of entries and the oldest / newest time, globally or for one agent',
+        schema: { query: agentScopeQuery },
+        async handle(request) {
+          const { agent_id } = request.query as { agent_id?: number };
+          const metadata = await logs.metadata({ agent_id });
+          return { success: true, data: metadata, ...metadata };
+        },
+      },
+      {
+        method: 'DELETE',
+        path: '/logs',
+        permission: viewLogs,
+        summary: 'Delete the entries of one agent, or all entries',
+        schema: { query: agentScopeQuery },
+        async handle(request) {
+          const { agent_id } = request.query as { agent_id?: number };
+          const deleted = await logs.delete({ agent_id });
+          const scope = agent_id === undefined ? 'all agents' : `agent ${agent_id}`;
+          return { success: true, message: `Deleted ${deleted} log ${deleted === 1 ? 'entry' : 'entries'} (${scope}).`, deleted_count: deleted, data: { deleted_count: deleted } };
+        },
+      },
+    ],
+  };
+}
