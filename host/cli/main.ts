@@ -10,6 +10,7 @@ import { CliError, type AdminClient } from './admin-client.js';
 import { openAdmin } from './open-admin.js';
 import { printRows, printJson } from './output.js';
 import { buildDefaultHost } from '../default-build.js';
+import { openApiSession, type ApiSession } from './api-session.js';
 
 interface Common {
   json?: boolean;
@@ -35,6 +36,18 @@ async function withAdmin<T>(argv: Common, fn: (admin: AdminClient) => Promise<T>
     await admin.close();
   }
 }
+
+/** Runs a command against the core API (the running host, or this process's own). */
+async function withApi<T>(argv: Common, fn: (api: ApiSession) => Promise<T>): Promise<T> {
+  const api = await openApiSession({ ...configFrom(argv), logLevel: 'warn' });
+  try {
+    return await fn(api);
+  } finally {
+    await api.close();
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function readPassword(argv: { password?: string; 'password-stdin'?: boolean }): string {
   if (argv.password !== undefined) return argv.password;
@@ -154,6 +167,90 @@ export function buildCli(args: string[]): Argv {
         .demandCommand(1, 'Name a verb: create, list or revoke')
         .strict(),
     )
+    .command('flows <verb>', 'List and run flows', (y) =>
+      y
+        .command('list', 'Flows with their schedule and last run', (c) => c.option('pipeline', { type: 'number', describe: 'Only this pipeline' }).options(jsonOption), async (argv) => {
+          const body = await withApi(argv, (api) => api.call<{ data: { flows: Array<Record<string, unknown>> } }>('GET', '/flows', { query: { pipeline_id: argv.pipeline, per_page: 100, output_mode: 'full' } }));
+          const flows = body.data.flows;
+          if (argv.json) printJson(flows);
+          else printRows(flows.map((f) => ({ id: f.flow_id, name: f.flow_name, pipeline: f.pipeline_id, schedule: (f.scheduling_config as { interval: string }).interval, last_run: f.last_run_display, status: f.last_run_status ?? '-', next_run: f.next_run_display })));
+        })
+        .command(
+          'run <id>',
+          'Run a flow now and wait for its job to end',
+          (c) => c.positional('id', { type: 'number', demandOption: true }).option('wait', { type: 'boolean', default: true, describe: 'Wait for the job (use --no-wait to only start it)' }).options(jsonOption),
+          async (argv) => {
+            const result = await withApi(argv, async (api) => {
+              const started = await api.call<{ data: { job_id: number; flow_name: string } }>('POST', '/execute', { body: { flow_id: argv.id } });
+              const jobId = started.data.job_id;
+              if (!argv.json) process.stderr.write(`Started flow "${started.data.flow_name}" as job ${jobId}${argv.wait ? '; waiting' : ''}\n`);
+              if (!argv.wait) return { job_id: jobId, status: 'pending' } as Record<string, unknown>;
+              for (let i = 0; ; i++) {
+                const job = (await api.call<{ data: Record<string, unknown> }>('GET', `/jobs/${jobId}`)).data;
+                if (!['pending', 'processing'].includes(String(job.status))) return job;
+                if (!argv.json && i % 10 === 9) process.stderr.write(`  job ${jobId}: ${String(job.status)}...\n`);
+                await sleep(200);
+              }
+            });
+            if (argv.json) printJson(result);
+            else console.log(`Job ${String(result.job_id)}: ${String(result.status)}${result.error ? ` (${String(result.error)})` : ''}`);
+            if (result.status === 'failed') process.exitCode = 1;
+          },
+        )
+        .demandCommand(1, 'Name a verb: list or run')
+        .strict(),
+    )
+    .command('jobs <verb>', 'Inspect jobs', (y) =>
+      y
+        .command(
+          'list',
+          'Jobs, newest first',
+          (c) => c.option('flow', { type: 'number', describe: 'Only this flow' }).option('status', { type: 'string', describe: 'Only this status' }).option('limit', { type: 'number', default: 20 }).options(jsonOption),
+          async (argv) => {
+            const body = await withApi(argv, (api) => api.call<{ data: Array<Record<string, unknown>>; total: number }>('GET', '/jobs', { query: { flow_id: argv.flow, status: argv.status, per_page: argv.limit } }));
+            if (argv.json) printJson(body.data);
+            else printRows(body.data.map((j) => ({ id: j.job_id, flow: j.flow_name ?? '-', status: j.status, created: j.created_at_display, completed: j.completed_at_display ?? '-', error: j.error ?? '' })));
+          },
+        )
+        .demandCommand(1, 'Name a verb: list')
+        .strict(),
+    )
+    .command('logs <verb>', 'Read the log', (y) =>
+      y
+        .command(
+          'tail',
+          'The newest log entries; --follow keeps printing new ones',
+          (c) =>
+            c
+              .option('level', { choices: ['debug', 'info', 'warning', 'error', 'critical'] as const, describe: 'Only this level' })
+              .option('lines', { type: 'number', default: 20, describe: 'How many entries to show first' })
+              .option('follow', { type: 'boolean', default: false, describe: 'Keep printing new entries (Ctrl-C to stop)' })
+              .options(jsonOption),
+          async (argv) => {
+            await withApi(argv, async (api) => {
+              type Entry = { id: number; level: string; message: string; created_at: string; context: Record<string, unknown> };
+              const page = async (perPage: number) => (await api.call<{ items: Entry[] }>('GET', '/logs', { query: { level: argv.level, per_page: perPage, page: 1 } })).items;
+              const print = (entries: Entry[]) => {
+                for (const e of [...entries].reverse()) {
+                  if (argv.json) process.stdout.write(`${JSON.stringify(e)}\n`);
+                  else process.stdout.write(`${e.created_at}  ${e.level.padEnd(8)} ${e.message}${Object.keys(e.context ?? {}).length ? `  ${JSON.stringify(e.context)}` : ''}\n`);
+                }
+              };
+              let entries = await page(Math.max(1, Math.min(500, argv.lines)));
+              print(entries);
+              let lastId = entries[0]?.id ?? 0;
+              while (argv.follow) {
+                await sleep(1000);
+                entries = (await page(100)).filter((e) => e.id > lastId);
+                print(entries);
+                if (entries[0]) lastId = entries[0].id;
+              }
+            });
+          },
+        )
+        .demandCommand(1, 'Name a verb: tail')
+        .strict(),
+    )
     .command('plugins <verb>', 'Inspect plugins', (y) =>
       y
         .command('list', 'Plugins of this build: id, version and the hooks each tapped', (c) => c.options(jsonOption), async (argv) => {
@@ -168,7 +265,7 @@ export function buildCli(args: string[]): Argv {
         .demandCommand(1, 'Name a verb: list')
         .strict(),
     )
-    .demandCommand(1, 'Name a command: serve, user, app-password or plugins')
+    .demandCommand(1, 'Name a command: serve, user, app-password, flows, jobs, logs or plugins')
     .strict()
     .help()
     .fail((message, error) => {
