@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
+import { testStores } from '../../support/test-stores.js';
 import { definePlugin, defineHandler, defineProvider, type DataPacket, type PluginDefinition } from '../../../sdk/index.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
@@ -53,8 +54,9 @@ function fixtures(world: World): PluginDefinition<never> {
   }) as PluginDefinition<never>;
 }
 
+for (const store of testStores('engine: execute, items, jobs')) {
 type Ctx = { t: TestHost; world: World; flowId: number; pipelineId: number };
-const test = suite<Ctx>('engine: execute, items, jobs');
+const test = suite<Ctx>(`engine: execute, items, jobs (${store.label})`);
 
 async function waitForJob(t: TestHost, jobId: number, done = (s: string) => !['pending', 'processing'].includes(s)): Promise<Body> {
   for (let i = 0; i < 200; i++) {
@@ -67,7 +69,7 @@ async function waitForJob(t: TestHost, jobId: number, done = (s: string) => !['p
 
 test.before(async (ctx) => {
   ctx.world = { feed: [{ id: 'a', title: 'First' }], published: [], failPublish: false, gate: null };
-  ctx.t = await createTestHost({ plugins: [fixtures(ctx.world)] });
+  ctx.t = await createTestHost({ plugins: [fixtures(ctx.world)], config: store.config() });
   const t = ctx.t;
   ctx.pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'P', steps: [{ step_type: 'fetch' }, { step_type: 'ai' }, { step_type: 'publish' }] } })).body.data.pipeline_id;
   const pipeline = (await t.request<Body>('GET', `/pipelines/${ctx.pipelineId}`)).body.data.pipeline;
@@ -223,3 +225,4 @@ test('GET /jobs lists newest first with filters; DELETE /jobs and /processed-ite
 });
 
 test.run();
+}

@@ -4,6 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
+import { testStores } from '../../support/test-stores.js';
 import { definePlugin, defineHandler, defineInterval, defineProvider, type PluginDefinition } from '../../../sdk/index.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
@@ -29,11 +30,12 @@ const fixtures: PluginDefinition<never> = definePlugin({
   },
 }) as PluginDefinition<never>;
 
+for (const store of testStores('workflows: the admin client replayed')) {
 type Ctx = { t: TestHost; call: (method: string, path: string, body?: unknown, query?: Record<string, string | number>) => Promise<{ status: number; body: Body }> };
-const test = suite<Ctx>('workflows: the admin client replayed');
+const test = suite<Ctx>(`workflows: the admin client replayed (${store.label})`);
 
 test.before(async (ctx) => {
-  ctx.t = await createTestHost({ plugins: [fixtures] });
+  ctx.t = await createTestHost({ plugins: [fixtures], config: store.config() });
   const admin = await ctx.t.host.users.findByLogin('admin');
   await ctx.t.host.users.setPassword(admin!.user_id, 'admin session pw');
   const login = await ctx.t.request<{ data: { nonce: string } }>('POST', '/session', { as: 'anonymous', body: { login: 'admin', password: 'admin session pw' } });
@@ -254,3 +256,4 @@ test('user preferences: /users/me and /users/{id}', async ({ call, t }) => {
 });
 
 test.run();
+}
