@@ -22,8 +22,16 @@ const fixtures: PluginDefinition<never> = definePlugin({
         label: 'Feed',
         description: 'Test feed.',
         settings: { type: 'object', required: ['feed_url'], additionalProperties: false, properties: { feed_url: { type: 'string', format: 'uri' }, max_items: { type: 'integer', minimum: 1, maximum: 50, default: 1 } } },
+        fetch: async (_ctx, settings) => [{ type: 'item', data: { id: String(settings.feed_url), title: 'An item' }, metadata: {} }],
       }),
-      defineHandler({ slug: 'site', type: 'publish', label: 'Site', description: 'Test publisher.', settings: { type: 'object', properties: { max_length: { type: 'integer', minimum: 1 } } } }),
+      defineHandler({
+        slug: 'site',
+        type: 'publish',
+        label: 'Site',
+        description: 'Test publisher.',
+        settings: { type: 'object', properties: { max_length: { type: 'integer', minimum: 1 } } },
+        publish: async (_ctx, _settings, packets) => packets,
+      }),
     ]);
     host.hooks.providers.tap('x', (list) => [...list, defineProvider({ slug: 'echo-ai', label: 'Echo', configured: () => true, models: () => ['echo-1'] })]);
     host.hooks.intervals.tap('x', (list) => [...list, defineInterval({ value: 'every_minute', label: 'Every minute', seconds: 60 })]);
@@ -209,6 +217,55 @@ test('a pipeline delete interrupted by a crash is finished at boot', async ({ t 
   await p.init();
   assert.is(await pipelines.count({ pipeline_id: 777 }), 0);
   assert.is(await t.host.store.collection('flows').count({ flow_id: 778 }), 0);
+});
+
+test('execute, then the client polls the flow; jobs, logs and their deletes as the client sends them', async ({ call }) => {
+  const pipelineId = (await call('POST', '/pipelines', { pipeline_name: 'Run me', steps: [{ step_type: 'fetch' }, { step_type: 'publish' }] })).body.data.pipeline_id as number;
+  const [fetchId, publishId] = (await call('GET', '/pipelines', undefined, { pipeline_id: pipelineId, output_mode: 'full', include_flows: 'false' })).body.data.pipeline.pipeline_steps.map((s: Body) => s.pipeline_step_id);
+  const flowId = (await call('POST', '/flows', { pipeline_id: pipelineId, flow_name: 'Runner' })).body.data.flow_id as number;
+  await call('PUT', `/flows/steps/${fetchId}_${flowId}/handler`, { handler_slug: 'feed', pipeline_id: pipelineId, step_type: 'fetch', settings: {} }).then((r) => assert.is(r.status, 400, 'feed_url is required'));
+  await call('PUT', `/flows/steps/${fetchId}_${flowId}/handler`, { handler_slug: 'feed', pipeline_id: pipelineId, step_type: 'fetch', settings: { feed_url: 'https://example.org/a' } });
+  await call('PUT', `/flows/steps/${publishId}_${flowId}/handler`, { handler_slug: 'site', pipeline_id: pipelineId, step_type: 'publish', settings: {} });
+
+  const run = await call('POST', '/execute', { flow_id: flowId });
+  assert.is(run.status, 200);
+  assert.is(run.body.success, true);
+  let flow: Body = {};
+  for (let i = 0; i < 100; i++) {
+    flow = (await call('GET', `/flows/${flowId}`)).body.data;
+    if (!flow.is_running && flow.last_run_status) break;
+    await new Promise((r) => setTimeout(r, 30));
+  }
+  assert.is(flow.last_run_status, 'completed');
+  assert.match(flow.last_run_display, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+
+  const jobs = await call('GET', '/jobs', undefined, { orderby: 'job_id', order: 'DESC', per_page: 50, offset: 0, hide_children: 1 });
+  assert.ok(Array.isArray(jobs.body.data));
+  assert.is(jobs.body.per_page, 50);
+  assert.is(jobs.body.offset, 0);
+  const job = jobs.body.data.find((j: Body) => j.flow_id === flowId);
+  for (const field of ['job_id', 'pipeline_id', 'pipeline_name', 'flow_id', 'flow_name', 'label', 'status', 'created_at_display', 'completed_at_display', 'engine_data']) assert.ok(field in job, field);
+  assert.is(job.pipeline_name, 'Run me');
+
+  const logs = await call('GET', '/logs', undefined, { per_page: 50, page: 1 });
+  assert.is(logs.status, 200);
+  assert.ok(logs.body.items.some((e: Body) => e.context.job_id === job.job_id));
+  for (const field of ['id', 'level', 'message', 'context', 'created_at']) assert.ok(field in logs.body.items[0], field);
+  assert.is(typeof logs.body.total, 'number');
+  assert.is(typeof logs.body.pages, 'number');
+  const searched = await call('GET', '/logs', undefined, { per_page: 50, page: 1, level: 'info', search: `job ${job.job_id} completed` });
+  assert.is(searched.body.total, 1);
+  const meta = await call('GET', '/logs/metadata');
+  assert.ok(meta.body.total_entries >= 2);
+
+  const processed = await call('DELETE', '/processed-items', undefined, { clear_type: 'flow', target_id: flowId });
+  assert.is(processed.status, 200);
+  assert.match(processed.body.message, /Cleared 1 processed item/);
+  const deletedJobs = await call('DELETE', '/jobs', undefined, { type: 'all', cleanup_processed: 1 });
+  assert.ok(deletedJobs.body.message);
+  const deletedLogs = await call('DELETE', '/logs');
+  assert.is(deletedLogs.body.success, true);
+  assert.ok(deletedLogs.body.deleted_count >= 2);
 });
 
 test('settings and scheduling intervals', async ({ call }) => {
