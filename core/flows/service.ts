@@ -24,6 +24,11 @@ export const noSchedule: FlowSchedule = {
   nextRun: async () => null,
 };
 
+/** A flow with no runs yet: new flows and copies start here. */
+function freshRunState(now: Date) {
+  return { last_run: null, last_run_status: null, consecutive_failures: 0, consecutive_no_items: 0, created_at: now, updated_at: now };
+}
+
 export class FlowsService implements PipelineFlows {
   private scheduler: FlowSchedule = noSchedule;
   private readonly ajv = createAjv();
@@ -101,12 +106,7 @@ export class FlowsService implements PipelineFlows {
       flow_name: input.flow_name?.trim() || 'Flow',
       steps,
       scheduling_config: scheduling,
-      last_run: null,
-      last_run_status: null,
-      consecutive_failures: 0,
-      consecutive_no_items: 0,
-      created_at: now,
-      updated_at: now,
+      ...freshRunState(now),
     } as FlowRecord);
     await this.scheduler.schedule(flowId, scheduling);
     return flow;
@@ -140,12 +140,9 @@ export class FlowsService implements PipelineFlows {
       flow_name: `${source.flow_name} (Copy)`,
       // Run history and the webhook trigger (its secrets above all) are not copied.
       webhook: undefined,
-      last_run: null,
-      last_run_status: null,
-      consecutive_failures: 0,
-      consecutive_no_items: 0,
-      created_at: now,
-      updated_at: now,
+      running_job_id: null,
+      running_since: null,
+      ...freshRunState(now),
     } as unknown as FlowRecord);
     await this.scheduler.schedule(copyId, copy.scheduling_config);
     return copy;

@@ -1,3 +1,4 @@
+import { isPlainObject } from '../../../core/store/document-shape.js';
 import { retain } from './keep-alive.js';
 import type { Database } from 'better-sqlite3';
 
@@ -5,9 +6,6 @@ const KEY = /^[A-Za-z0-9_]+$/;
 /** Deeper structures are still stored; only their array paths go unrecorded past this depth. */
 const MAX_DEPTH = 12;
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return !!value && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date);
-}
 
 function collect(value: unknown, path: string, depth: number, out: Set<string>): void {
   if (depth > MAX_DEPTH) return;

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { isPlainObject, newDocumentId as newId } from '../../../core/store/document-shape.js';
 import {
   UnsupportedQueryError,
   type Collection,
@@ -26,13 +26,7 @@ type Doc = Record<string, unknown>;
 type Row = { _id: string; doc: string };
 
 /** 24 lowercase hex characters, like an ObjectId's string form. */
-function newId(): string {
-  return randomBytes(12).toString('hex');
-}
 
-function isPlainObject(value: unknown): value is Doc {
-  return !!value && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date);
-}
 
 /** One collection: a table `c_<name>` of `(_id TEXT PRIMARY KEY, doc TEXT)` JSON documents. */
 export class EmbeddedCollection<T extends Doc> implements Collection<T> {

@@ -1,3 +1,4 @@
+import { isPlainObject, isOperatorObject } from '../../../core/store/document-shape.js';
 import { UnsupportedQueryError, type Filter } from '../../../core/store/port.js';
 import { checkPath, jsonPathLiteral } from './json-path.js';
 import {
@@ -36,15 +37,7 @@ interface Scope {
 
 const ROOT: Scope = { base: 'doc', prefix: '' };
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return !!value && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date) && !(value instanceof RegExp);
-}
 
-function isOperatorObject(value: unknown): value is Record<string, unknown> {
-  if (!isPlainObject(value)) return false;
-  const keys = Object.keys(value);
-  return keys.length > 0 && keys.every((k) => k.startsWith('$'));
-}
 
 const dotted = (prefix: string, segments: readonly string[]) => (prefix ? `${prefix}.${segments.join('.')}` : segments.join('.'));
 

@@ -1,11 +1,9 @@
+import { isPlainObject } from '../../../core/store/document-shape.js';
 import { UnsupportedQueryError, type Filter } from '../../../core/store/port.js';
 import { checkPath } from './json-path.js';
 
 type Doc = Record<string, unknown>;
 
-function isPlainObject(value: unknown): value is Doc {
-  return !!value && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date) && !(value instanceof RegExp);
-}
 
 /** The equality value of one filter condition, or undefined when it is not an equality. */
 function equalityOf(value: unknown): unknown {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { newDocumentId as newId } from '../../../core/store/document-shape.js';
 import { MongoBulkWriteError, type Collection as DriverCollection, type Document, type Filter as DriverFilter } from 'mongodb';
 import {
   UnsupportedQueryError,
@@ -22,9 +22,6 @@ export type DriverDocument = Document & { _id: string };
 type Query = DriverFilter<DriverDocument>;
 
 /** 24 hex characters, like the embedded store's ids (and an ObjectId's text). */
-export function newId(): string {
-  return randomBytes(12).toString('hex');
-}
 
 /** What a collection needs from its store: the driver collection, and a closed check. */
 export interface CollectionHost {

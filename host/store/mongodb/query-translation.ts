@@ -1,3 +1,4 @@
+import { isPlainObject, isOperatorObject } from '../../../core/store/document-shape.js';
 import { BSONRegExp, type Document } from 'mongodb';
 import { UnsupportedQueryError, type Filter, type Projection, type SortSpec, type Update } from '../../../core/store/port.js';
 
@@ -24,15 +25,7 @@ export function checkCollectionName(name: string): string {
   return name;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return !!value && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date) && !(value instanceof RegExp);
-}
 
-function isOperatorObject(value: unknown): value is Record<string, unknown> {
-  if (!isPlainObject(value)) return false;
-  const keys = Object.keys(value);
-  return keys.length > 0 && keys.every((k) => k.startsWith('$'));
-}
 
 interface RegexParts {
   source: string;
