@@ -10,12 +10,37 @@ import { MongoStore } from '../../host/store/mongodb/index.js';
 import { requireMongo, freshDatabaseUrl } from '../support/mongo-env.js';
 import { basicAuth } from '../support/host-process.js';
 import discovery from '../../plugins/discovery/index.js';
+import { defaultPlugins } from '../../plugins/index.js';
+import { definePlugin, defineHandler, type PluginDefinition } from '../../sdk/index.js';
+
+// A fetch handler that waits on a gate the test opens: a run stays "processing" meanwhile.
+const gate: { wait: Promise<void> | null } = { wait: null };
+const gated: PluginDefinition<never> = definePlugin({
+  id: 'gated',
+  version: '1.0.0',
+  flowhost: '^1.0.0',
+  setup(host) {
+    host.hooks.handlers.tap('gated', (list) => [
+      ...list,
+      defineHandler({
+        slug: 'gated-feed',
+        type: 'fetch',
+        label: 'Gated',
+        description: 'Waits for the test.',
+        async fetch() {
+          if (gate.wait) await gate.wait;
+          return [{ type: 'item', data: { id: `item-${Date.now()}` }, metadata: {} }];
+        },
+      }),
+    ]);
+  },
+}) as PluginDefinition<never>;
 
 const mongoUrl = requireMongo('mongodb: hosts sharing one database');
 
 async function startHost(url: string, secretKey: string, extra: Record<string, unknown> = {}): Promise<Host> {
   const host = await createHost({
-    plugins: [discovery],
+    plugins: [...defaultPlugins.filter((p) => p.id !== discovery.id), discovery, gated],
     env: {},
     logger: silentLogger,
     config: { mongodbUrl: url, secretKey, dataDir: ':memory:', port: 0, logLevel: 'silent', loginMaxFailures: 3, ...extra },
@@ -69,6 +94,35 @@ if (mongoUrl) {
     assert.is(afterLogout.status, 401, 'logging out on one host ends the session on the other');
   });
 
+  shared('the same flow never runs on two hosts at once: the second run is skipped and logged', async ({ a, b, password }) => {
+    const auth = { Authorization: basicAuth('admin', password), 'Content-Type': 'application/json' };
+    const post = async (host: Host, path: string, body: unknown) =>
+      (await (await fetch(`${host.url}/api/automation/v1${path}`, { method: 'POST', headers: auth, body: JSON.stringify(body) })).json()) as { data: Record<string, unknown> };
+    const get = async (host: Host, path: string) => (await (await fetch(`${host.url}/api/automation/v1${path}`, { headers: auth })).json()) as { data: Record<string, unknown> };
+    const pipelineId = (await post(a, '/pipelines', { pipeline_name: 'Shared', steps: [{ step_type: 'fetch' }] })).data.pipeline_id as number;
+    const stepId = ((await get(a, `/pipelines/${pipelineId}`)).data.pipeline as { pipeline_steps: Array<{ pipeline_step_id: string }> }).pipeline_steps[0]!.pipeline_step_id;
+    const flowId = (await post(a, '/flows', { pipeline_id: pipelineId, flow_config: { [stepId]: { handler_slug: 'gated-feed' } } })).data.flow_id as number;
+    let open!: () => void;
+    gate.wait = new Promise((r) => (open = r));
+    const first = (await post(a, '/execute', { flow_id: flowId })).data.job_id as number;
+    const status = async (host: Host, jobId: number) => (await get(host, `/jobs/${jobId}`)).data.status as string;
+    for (let i = 0; i < 100 && (await status(a, first)) !== 'processing'; i++) await new Promise((r) => setTimeout(r, 30));
+    const second = (await post(b, '/execute', { flow_id: flowId })).data.job_id as number;
+    let secondStatus = 'pending';
+    for (let i = 0; i < 100 && ['pending', 'processing'].includes(secondStatus); i++) {
+      secondStatus = await status(b, second);
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    assert.is(secondStatus, 'skipped');
+    const logged = (await get(b, `/logs?search=${encodeURIComponent('already running')}`)) as unknown as { items: Array<{ context: { job_id: number } }> };
+    assert.ok(logged.items.some((e) => e.context.job_id === second));
+    gate.wait = null;
+    open();
+    for (let i = 0; i < 100 && (await status(a, first)) === 'processing'; i++) await new Promise((r) => setTimeout(r, 30));
+    assert.is(await status(a, first), 'completed');
+  });
+
+  // Last: it locks the admin login out from this address.
   shared('failed logins are counted across hosts', async ({ a, b, password }) => {
     const wrong = basicAuth('admin', 'wrong wrong wrong wrong wrong wrong');
     assert.is((await fetch(`${a.url}/api/automation/v1/handlers`, { headers: { Authorization: wrong } })).status, 401);
