@@ -21,9 +21,15 @@ export interface CreatedAppPassword extends AppPasswordView {
 }
 
 const LOGIN = /^[A-Za-z0-9][A-Za-z0-9_.@-]{0,59}$/;
+/** How long a verified application password skips scrypt (it is still checked for revocation each time). */
+const VERIFIED_TTL_MS = 5 * 60 * 1000;
+const VERIFIED_MAX = 1000;
 
 /** Users, their application passwords and cookie sessions. */
 export class UsersService {
+  /** sha256(login, password) → the application password it matched, while fresh. */
+  private readonly verified = new Map<string, { id: string; until: number }>();
+
   constructor(
     private readonly repo: UsersRepository,
     private readonly clock: Clock,
@@ -155,6 +161,18 @@ export class UsersService {
   async verifyAppPassword(login: string, password: string): Promise<UserPrincipal | null> {
     const user = await this.repo.byLogin(login);
     const candidate = normalizeApplicationPassword(password);
+    // scrypt costs ~50 ms by design; a credential verified a moment ago skips it, but its
+    // row must still exist (a revoked password fails at once) and belong to this user.
+    const key = createHash('sha256').update(`${login}\u0000${candidate}`).digest('hex');
+    const hit = this.verified.get(key);
+    if (user && hit && hit.until > Date.now()) {
+      const row = await this.repo.appPasswords.findOne({ _id: hit.id, user_id: user.user_id });
+      if (row) {
+        await this.touchLastUsed(row as AppPasswordRecord);
+        return this.principal(user, 'app_password');
+      }
+      this.verified.delete(key);
+    }
     if (!user) {
       await verifyDummy(candidate);
       return null;
@@ -166,11 +184,20 @@ export class UsersService {
     }
     for (const row of rows) {
       if (await verifyPassword(candidate, row.hash)) {
-        await this.repo.appPasswords.updateOne({ _id: row._id }, { $set: { last_used_at: this.clock.now() } });
+        if (this.verified.size >= VERIFIED_MAX) this.verified.clear();
+        this.verified.set(key, { id: row._id, until: Date.now() + VERIFIED_TTL_MS });
+        await this.touchLastUsed(row);
         return this.principal(user, 'app_password');
       }
     }
     return null;
+  }
+
+  /** last_used_at, written at most once a minute per password (not on every request). */
+  private async touchLastUsed(row: AppPasswordRecord): Promise<void> {
+    const now = this.clock.now();
+    if (row.last_used_at && now.getTime() - row.last_used_at.getTime() < 60_000) return;
+    await this.repo.appPasswords.updateOne({ _id: row._id }, { $set: { last_used_at: now } });
   }
 
   /** Checks login + user password (for cookie sessions), in equal time for unknown logins. */
