@@ -87,6 +87,7 @@ export interface Host {
   readonly initialAdmin: IssuedAdminPassword | null;
   readonly engine: Engine;
   readonly logs: LogsService;
+  readonly content: ContentService;
   readonly jobs: JobsService;
   readonly flows: FlowsService;
   readonly pipelines: PipelinesService;
@@ -262,6 +263,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       initialAdmin: issued,
       engine,
       logs,
+      content,
       jobs,
       flows,
       pipelines,

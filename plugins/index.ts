@@ -1,10 +1,12 @@
 import type { PluginDefinition } from '../sdk/index.js';
+import cms from './cms/index.js';
 import discovery from './discovery/index.js';
 import intervalsCore from './intervals-core/index.js';
+import rss from './rss/index.js';
 import stepsCore from './steps-core/index.js';
 
 /** Built-in plugins every default build loads. */
-export const defaultPlugins: ReadonlyArray<PluginDefinition<never>> = [discovery, intervalsCore, stepsCore];
+export const defaultPlugins: ReadonlyArray<PluginDefinition<never>> = [discovery, intervalsCore, stepsCore, rss, cms];
 
 /** Built-in plugins a build may enable by id (FLOWHOST_PLUGINS / config `plugins`). */
 export const optionalPlugins: Readonly<Record<string, PluginDefinition<never>>> = {};

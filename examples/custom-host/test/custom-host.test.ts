@@ -14,7 +14,7 @@ test.before(async (ctx) => {
 test.after(async (ctx) => ctx.host.stop());
 
 test('loads exactly the chosen plugins: the default built-ins and hello', ({ host }) => {
-  assert.equal(host.plugins.map((p) => p.id).sort(), ['discovery', 'hello', 'intervals-core', 'steps-core']);
+  assert.equal(host.plugins.map((p) => p.id).sort(), ['cms', 'discovery', 'hello', 'intervals-core', 'rss', 'steps-core']);
 });
 
 test('serves under its own prefix with the plugin configured', async ({ url, auth }) => {
@@ -23,7 +23,7 @@ test('serves under its own prefix with the plugin configured', async ({ url, aut
   const body = (await res.json()) as { data: { message: string } };
   assert.is(body.data.message, 'Welcome, Team!');
   const handlers = (await (await fetch(`${url}/wp-json/automation/v1/handlers`, { headers: { Authorization: auth } })).json()) as { data: Record<string, unknown> };
-  assert.equal(Object.keys(handlers.data), ['hello']);
+  assert.equal(Object.keys(handlers.data).sort(), ['cms', 'cms-local', 'cms-update', 'hello', 'rss']);
   const old = await fetch(`${url}/api/automation/v1/handlers`, { headers: { Authorization: auth } });
   assert.is(old.status, 404);
 });

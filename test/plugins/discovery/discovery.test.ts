@@ -7,7 +7,7 @@ import { probePlugin } from '../../support/probe-plugin.js';
 type Handlers = { success: boolean; data: Record<string, Record<string, unknown>> };
 const test = suite<{ t: TestHost }>('plugin discovery: GET /handlers and /providers');
 test.before(async (ctx) => {
-  ctx.t = await createTestHost({ plugins: [discovery, probePlugin()], config: { publicUrl: 'https://flows.example.org' } });
+  ctx.t = await createTestHost({ plugins: [discovery, probePlugin()], builtins: false, config: { publicUrl: 'https://flows.example.org' } });
 });
 test.after(async (ctx) => ctx.t.stop());
 

@@ -1,0 +1,52 @@
+import { defineHandler, definePlugin } from '../../sdk/index.js';
+import { fetchLocalPosts } from './local.js';
+import { publishPosts } from './publish.js';
+import {
+  localSchema,
+  publishSchema,
+  readLocalSettings,
+  readPublishSettings,
+  readUpdateSettings,
+  updateSchema,
+  type LocalSettings,
+  type PublishSettings,
+  type UpdateSettings,
+} from './settings.js';
+import { updatePosts } from './update.js';
+
+/** This site's own posts: publish to, read from and update them (the core content store). */
+export default definePlugin({
+  id: 'cms',
+  version: '1.0.0',
+  flowhost: '^1.0.0',
+  description: 'Handlers cms (publish), cms-local (fetch) and cms-update (update) on the site\'s posts.',
+  setup(host) {
+    host.hooks.handlers.tap('cms', (handlers) => [
+      ...handlers,
+      defineHandler<Partial<PublishSettings>>({
+        slug: 'cms',
+        type: 'publish',
+        label: 'Site post',
+        description: 'Creates a post on this site for each item.',
+        settings: publishSchema,
+        publish: (ctx, settings, packets) => publishPosts(ctx.content, readPublishSettings(settings), packets, ctx.clock.now()),
+      }),
+      defineHandler<Partial<LocalSettings>>({
+        slug: 'cms-local',
+        type: 'fetch',
+        label: 'Site posts',
+        description: "This site's posts, newest first; each post is processed once per flow step.",
+        settings: localSchema,
+        fetch: (ctx, settings) => fetchLocalPosts(ctx.content, readLocalSettings(settings)),
+      }),
+      defineHandler<Partial<UpdateSettings>>({
+        slug: 'cms-update',
+        type: 'update',
+        label: 'Update site post',
+        description: 'Writes the item\'s content back to the site post it came from.',
+        settings: updateSchema,
+        update: (ctx, settings, packets) => updatePosts(ctx.content, readUpdateSettings(settings), packets, ctx.log),
+      }),
+    ]);
+  },
+});
