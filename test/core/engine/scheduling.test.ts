@@ -20,6 +20,15 @@ const ticking: PluginDefinition<never> = definePlugin({
     host.hooks.handlers.tap('ticking', (list) => [
       ...list,
       defineHandler({
+        slug: 'broken',
+        type: 'fetch',
+        label: 'Broken',
+        description: 'Always fails.',
+        async fetch() {
+          throw new Error('upstream is down');
+        },
+      }),
+      defineHandler({
         slug: 'ticker',
         type: 'fetch',
         label: 'Ticker',
@@ -94,6 +103,26 @@ test('a plugin interval schedules runs; changing it reschedules; manual and dele
     assert.is(await agendaJobs.count({ 'data.flowId': flowId }), 1);
     await call('DELETE', `/flows/${flowId}`);
     assert.is(await agendaJobs.count({ 'data.flowId': flowId }), 0, 'deleting the flow removes its schedule');
+  } finally {
+    await host.stop();
+  }
+});
+
+test('a failing scheduled flow is logged and its schedule goes on', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-failing-'));
+  const { host, call } = await startHost(dataDir);
+  try {
+    const pipelineId = (await call('POST', '/pipelines', { pipeline_name: 'Broken', steps: [{ step_type: 'fetch' }] })).data.pipeline_id;
+    const stepId = (await call('GET', `/pipelines/${pipelineId}`)).data.pipeline.pipeline_steps[0].pipeline_step_id;
+    const flowId = (await call('POST', '/flows', { pipeline_id: pipelineId, flow_config: { [stepId]: { handler_slug: 'broken' } }, scheduling_config: { interval: 'every_second' } })).data.flow_id;
+    await until(async () => ((await call('GET', `/jobs?flow_id=${flowId}&status=failed`)).total as number) >= 2);
+    const flow = (await call('GET', `/flows/${flowId}`)).data;
+    assert.ok(flow.consecutive_failures >= 2);
+    assert.ok(flow.next_run, 'still scheduled');
+    const logged = await call('GET', `/logs?level=error&search=${encodeURIComponent('upstream is down')}`);
+    assert.ok(logged.total >= 2);
+    const problems = await call('GET', '/flows/problems?threshold=2');
+    assert.ok(problems.data.problem_flows.some((p: Body) => p.flow_id === flowId));
   } finally {
     await host.stop();
   }
