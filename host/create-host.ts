@@ -56,6 +56,9 @@ import { createAgendaRuntime } from './scheduler/agenda-runtime.js';
 import { LogsRepository } from '../core/logs/repository.js';
 import { LogsService } from '../core/logs/service.js';
 import { logsSurface } from './surfaces/logs-routes.js';
+import { WebhooksService } from '../core/webhooks/service.js';
+import { TriggerLimits } from '../core/webhooks/trigger-limits.js';
+import { triggerSurface, webhookAdminSurface } from '../core/webhooks/routes.js';
 
 export interface CreateHostOptions {
   /** The plugins of this build, in any order (dependencies order them). */
@@ -218,6 +221,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     flows.useScheduler(runtime.schedule);
     let dispatcher: JobDispatcher = runtime.dispatcher;
     const execute = new ExecuteService({ jobs, flows, registries, clock, dispatcher: () => dispatcher });
+    const webhooks = new WebhooksService({ flows, vault, clock, registries });
 
     let localToken: string | null = null;
     const throttle = new LoginThrottle(
@@ -226,6 +230,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       store instanceof MongoStore ? mongoLimiters(store) : memoryLimiters,
     );
     const authenticator = new Authenticator(users, throttle, () => localToken);
+    const limiterFactory = store instanceof MongoStore ? mongoLimiters(store) : memoryLimiters;
     const hostSurfaces: SurfaceDefinition[] = [
       sessionSurface({ users, authenticator, ttlSeconds: config.sessionTtlSeconds, secureCookies: () => info.publicUrl().startsWith('https:') }),
       userAdminSurface(users),
@@ -236,6 +241,16 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       executeSurface(execute),
       preferencesSurface(preferences),
       logsSurface(logs),
+      webhookAdminSurface(webhooks, registries),
+      triggerSurface({
+        webhooks,
+        limits: new TriggerLimits(limiterFactory),
+        jobs,
+        dispatcher: () => dispatcher,
+        clock,
+        publicUrl: () => info.publicUrl(),
+        logWarning: async (message, context) => void (await logs.write({ level: 'warning', message, context })),
+      }),
     ];
     const surfaces = [
       ...hostSurfaces.map((surface) => ({ surface, owner: 'host' })),

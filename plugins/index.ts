@@ -4,9 +4,12 @@ import discovery from './discovery/index.js';
 import intervalsCore from './intervals-core/index.js';
 import rss from './rss/index.js';
 import stepsCore from './steps-core/index.js';
+import webhookPresets from './webhook-presets/index.js';
 
 /** Built-in plugins every default build loads. */
 export const defaultPlugins: ReadonlyArray<PluginDefinition<never>> = [discovery, intervalsCore, stepsCore, rss, cms];
 
 /** Built-in plugins a build may enable by id (FLOWHOST_PLUGINS / config `plugins`). */
-export const optionalPlugins: Readonly<Record<string, PluginDefinition<never>>> = {};
+export const optionalPlugins: Readonly<Record<string, PluginDefinition<never>>> = {
+  'webhook-presets': webhookPresets,
+};

@@ -65,8 +65,13 @@ export interface RouteDefinition<P = Record<string, unknown>, Q = Record<string,
   schema?: RouteSchema;
   summary?: string;
   description?: string;
-  /** Body size limit for this route in bytes (default: the host's `bodyLimit`). */
-  bodyLimit?: number;
+  /**
+   * Body size limit in bytes (default: the host's `bodyLimit`); a function decides per
+   * request (it sees params and query) — 0 means unlimited. Reading stops at the limit.
+   */
+  bodyLimit?: number | ((request: RouteRequest<P, Q, B>) => number | Promise<number>);
+  /** false: the body is not decoded before `handle` (the route decodes `rawBody` itself, e.g. after checking a signature). */
+  decodeBody?: boolean;
   handle(request: RouteRequest<P, Q, B>): Promise<RouteResult> | RouteResult;
 }
 

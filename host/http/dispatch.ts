@@ -90,8 +90,10 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
     // (Permission checks therefore see params and query, never the body.)
     await checkPermission(route, request, user);
     if (method !== 'GET') {
-      request.rawBody = await readBody(req, route.definition.bodyLimit ?? deps.bodyLimit);
-      request.body = decodeBody(request.rawBody, headers['content-type']);
+      const limit = route.definition.bodyLimit;
+      const bytes = typeof limit === 'function' ? await limit(request) : (limit ?? deps.bodyLimit);
+      request.rawBody = await readBody(req, bytes > 0 ? bytes : Number.POSITIVE_INFINITY);
+      if (route.definition.decodeBody !== false) request.body = decodeBody(request.rawBody, headers['content-type']);
     }
     for (const name of route.booleanQuery) {
       const value = query[name];

@@ -1,0 +1,208 @@
+import { ApiError } from '../errors.js';
+import { reply, type RouteRequest, type SurfaceDefinition } from '../kernel/routes.js';
+import type { Clock } from '../kernel/clock.js';
+import type { Registries } from '../kernel/registries.js';
+import type { JobsService } from '../jobs/service.js';
+import type { JobDispatcher } from '../engine/dispatcher.js';
+import { webhookHeaders } from './header-redaction.js';
+import type { InboundRequest } from './hmac-verify.js';
+import type { WebhooksService } from './service.js';
+import type { TriggerLimits } from './trigger-limits.js';
+
+/** One answer for every authentication failure: nothing tells a stranger why. */
+const unauthorized = () => new ApiError('rest_unauthorized', 'Unauthorized.', 401);
+
+function decodePayload(raw: Buffer, contentType: string | undefined): Record<string, unknown> {
+  if (raw.length === 0) return {};
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const text = raw.toString('utf8');
+  if (type === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(text));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ApiError('rest_invalid_json', 'The body is not valid JSON.', 400);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { items: parsed };
+  return parsed as Record<string, unknown>;
+}
+
+export interface TriggerDeps {
+  webhooks: WebhooksService;
+  limits: TriggerLimits;
+  jobs: JobsService;
+  dispatcher: () => JobDispatcher;
+  clock: Clock;
+  /** The URL senders see (FLOWHOST_PUBLIC_URL, else the listening URL). */
+  publicUrl: () => string;
+  logWarning: (message: string, context: Record<string, unknown>) => Promise<void>;
+}
+
+/**
+ * POST /trigger/{flow_id}: size limit while reading → authentication → rate limit → job
+ * persisted as pending → 200; the run itself happens after the response.
+ */
+export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
+  const flowId = (request: RouteRequest) => Number(request.params.flow_id);
+  return {
+    id: 'webhook-trigger',
+    routes: [
+      {
+        method: 'POST',
+        path: '/trigger/{flow_id}',
+        permission: 'public',
+        summary: 'Start a flow from an inbound webhook (bearer token or HMAC signature per flow)',
+        schema: { params: { type: 'object', required: ['flow_id'], properties: { flow_id: { type: 'integer', minimum: 1 } } } },
+        decodeBody: false,
+        bodyLimit: (request) => (Number.isInteger(flowId(request)) ? deps.webhooks.bodyLimit(flowId(request)) : 1024 * 1024),
+        async handle(request) {
+          const id = flowId(request);
+          await deps.limits.checkAddress(request.ip);
+          const query = Object.fromEntries(new URL(request.url, 'http://x').searchParams);
+          const contentType = request.headers['content-type'];
+          const bodyParams = (() => {
+            try {
+              return decodePayload(request.rawBody, contentType);
+            } catch {
+              return null;
+            }
+          })();
+          const inbound: InboundRequest = { rawBody: request.rawBody, headers: request.headers, query, bodyParams, url: `${deps.publicUrl()}${request.url}` };
+          const outcome = await deps.webhooks.verify(id, inbound);
+          if (!outcome.ok) {
+            await deps.limits.failed(request.ip);
+            if (outcome.flow) await deps.logWarning(`Webhook authentication failed for flow ${id}: ${outcome.reason}`, { flow_id: id, remote_ip: request.ip });
+            throw unauthorized();
+          }
+          await deps.limits.take(id, outcome.config.rate_limit);
+          const payload = decodePayload(request.rawBody, contentType);
+          const flow = outcome.flow;
+          const job = await deps.jobs.create({
+            flow_id: flow.flow_id,
+            pipeline_id: flow.pipeline_id,
+            label: flow.flow_name,
+            source: 'webhook',
+            engine_data: {
+              webhook_trigger: {
+                payload,
+                received_at: deps.clock.now().toISOString(),
+                remote_ip: request.ip,
+                headers: webhookHeaders(request.headers),
+                auth_mode: outcome.config.mode,
+              },
+            },
+          });
+          await deps.dispatcher().runNow(job.job_id);
+          return { success: true, flow_id: flow.flow_id, flow_name: flow.flow_name, job_id: job.job_id, message: `Flow "${flow.flow_name}" triggered.` };
+        },
+      },
+    ],
+  };
+}
+
+const admin = { capability: 'manage_options' } as const;
+const idParams = { type: 'object', required: ['flow_id'], properties: { flow_id: { type: 'integer', minimum: 1 } } } as const;
+
+/** Webhook administration over REST (the CLI's operations), manage_options. */
+export function webhookAdminSurface(webhooks: WebhooksService, registries: Registries): SurfaceDefinition {
+  const id = (request: RouteRequest) => Number(request.params.flow_id);
+  return {
+    id: 'webhook-admin',
+    routes: [
+      { method: 'GET', path: '/flows/{flow_id}/webhook', permission: admin, summary: 'Webhook status (secrets masked)', schema: { params: idParams }, handle: async (r) => ({ success: true, data: await webhooks.status(id(r)) }) },
+      {
+        method: 'PUT',
+        path: '/flows/{flow_id}/webhook',
+        permission: admin,
+        summary: 'Enable the trigger: bearer, or hmac with a preset or template (+ overrides); the token or secret is in this answer only',
+        schema: {
+          params: idParams,
+          body: {
+            type: 'object',
+            required: ['mode'],
+            additionalProperties: false,
+            properties: { mode: { type: 'string', minLength: 1 }, preset: { type: 'string' }, template: { type: 'object' }, overrides: { type: 'object' }, secret: { type: 'string', minLength: 16, maxLength: 1024 } },
+          },
+        },
+        async handle(r) {
+          const result = await webhooks.enable(id(r), r.body as { mode: string });
+          return { success: true, message: 'Webhook trigger enabled.', data: { ...result.status, ...(result.token ? { token: result.token } : {}), ...(result.secret ? { secret: result.secret } : {}) } };
+        },
+      },
+      {
+        method: 'DELETE',
+        path: '/flows/{flow_id}/webhook',
+        permission: admin,
+        summary: 'Disable the trigger (token and secrets are forgotten)',
+        schema: { params: idParams },
+        async handle(r) {
+          await webhooks.disable(id(r));
+          return { success: true, message: 'Webhook trigger disabled.' };
+        },
+      },
+      {
+        method: 'POST',
+        path: '/flows/{flow_id}/webhook/regenerate',
+        permission: admin,
+        summary: 'A new bearer token; the old one stops working at once',
+        schema: { params: idParams },
+        async handle(r) {
+          return { success: true, message: 'Token regenerated.', data: { token: await webhooks.regenerate(id(r)) } };
+        },
+      },
+      {
+        method: 'POST',
+        path: '/flows/{flow_id}/webhook/secrets',
+        permission: admin,
+        summary: 'Rotate: a new secret; current ones stay valid for ttl_seconds (default 7 days)',
+        schema: { params: idParams, body: { type: 'object', additionalProperties: false, properties: { ttl_seconds: { type: 'integer', minimum: 0, maximum: 31536000 }, secret: { type: 'string', minLength: 16, maxLength: 1024 } } } },
+        async handle(r) {
+          const body = r.body as { ttl_seconds?: number; secret?: string };
+          const secret = await webhooks.rotate(id(r), { ttlSeconds: body.ttl_seconds, value: body.secret });
+          return reply(201, { success: true, message: 'Secret rotated.', data: { secret } });
+        },
+      },
+      {
+        method: 'PUT',
+        path: '/flows/{flow_id}/webhook/secrets',
+        permission: admin,
+        summary: 'Replace every secret with one (given or generated); no grace period',
+        schema: { params: idParams, body: { type: 'object', additionalProperties: false, properties: { secret: { type: 'string', minLength: 16, maxLength: 1024 } } } },
+        async handle(r) {
+          const secret = await webhooks.setSecret(id(r), (r.body as { secret?: string }).secret);
+          return { success: true, message: 'Secret set.', data: { secret } };
+        },
+      },
+      {
+        method: 'DELETE',
+        path: '/flows/{flow_id}/webhook/secrets/{secret_id}',
+        permission: admin,
+        summary: 'Forget a secret',
+        schema: { params: { type: 'object', required: ['flow_id', 'secret_id'], properties: { flow_id: { type: 'integer', minimum: 1 }, secret_id: { type: 'string', minLength: 1 } } } },
+        async handle(r) {
+          await webhooks.forget(id(r), String(r.params.secret_id));
+          return { success: true, message: 'Secret forgotten.' };
+        },
+      },
+      {
+        method: 'PUT',
+        path: '/flows/{flow_id}/webhook/rate-limit',
+        permission: admin,
+        summary: "The flow's trigger rate limit",
+        schema: { params: idParams, body: { type: 'object', required: ['max', 'window_seconds'], additionalProperties: false, properties: { max: { type: 'integer', minimum: 1, maximum: 100000 }, window_seconds: { type: 'integer', minimum: 1, maximum: 86400 } } } },
+        async handle(r) {
+          const body = r.body as { max: number; window_seconds: number };
+          await webhooks.setRateLimit(id(r), body.max, body.window_seconds);
+          return { success: true, message: 'Rate limit saved.', data: { rate_limit: body } };
+        },
+      },
+      {
+        method: 'GET',
+        path: '/webhook-presets',
+        permission: admin,
+        summary: 'Loaded webhook presets',
+        handle: () => ({ success: true, data: registries.presets().map((p) => ({ slug: p.slug, label: p.label, template: p.template })) }),
+      },
+    ],
+  };
+}

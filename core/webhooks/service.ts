@@ -1,0 +1,222 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { ApiError, badRequest, notFound } from '../errors.js';
+import type { Clock } from '../kernel/clock.js';
+import type { Registries } from '../kernel/registries.js';
+import { safeEqual } from '../security/constant-time.js';
+import { maskSecret } from '../security/mask.js';
+import type { Vault } from '../security/vault.js';
+import type { FlowsService } from '../flows/service.js';
+import type { FlowRecord } from '../flows/model.js';
+import { checkTemplate, type HmacTemplate } from './hmac-template.js';
+import { verifyHmac, type InboundRequest } from './hmac-verify.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMIT, DEFAULT_ROTATION_TTL_SECONDS, type StoredSecret, type WebhookConfig } from './model.js';
+
+export interface EnableInput {
+  mode: string;
+  preset?: string;
+  template?: Record<string, unknown>;
+  overrides?: Record<string, unknown>;
+  secret?: string;
+}
+
+export type VerifyOutcome = { ok: true; flow: FlowRecord; config: WebhookConfig; eventId: string | null } | { ok: false; flow: FlowRecord | null; reason: string };
+
+function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = structuredClone(base);
+  for (const [key, value] of Object.entries(over)) {
+    const current = out[key];
+    out[key] =
+      value && typeof value === 'object' && !Array.isArray(value) && current && typeof current === 'object' && !Array.isArray(current)
+        ? deepMerge(current as Record<string, unknown>, value as Record<string, unknown>)
+        : structuredClone(value);
+  }
+  return out;
+}
+
+const newSecretValue = () => randomBytes(32).toString('hex');
+
+/**
+ * Webhook triggers: per-flow bearer tokens or HMAC templates with rotating secrets, all
+ * sealed by the vault (bound to their flow) and never shown again after creation.
+ */
+export class WebhooksService {
+  constructor(
+    private readonly deps: { flows: FlowsService; vault: Vault; clock: Clock; registries: Registries },
+  ) {}
+
+  private seal(flowId: number, value: string): string {
+    return this.deps.vault.encrypt(value, `webhook:${flowId}`);
+  }
+
+  private open(flowId: number, sealed: string): string {
+    return this.deps.vault.decrypt(sealed, `webhook:${flowId}`);
+  }
+
+  async config(flowId: number): Promise<{ flow: FlowRecord; config: WebhookConfig | null }> {
+    const flow = await this.deps.flows.get(flowId);
+    return { flow, config: (flow.webhook as WebhookConfig | undefined) ?? null };
+  }
+
+  private async save(flowId: number, config: WebhookConfig | null): Promise<void> {
+    const update = config ? { $set: { webhook: { ...config, updated_at: this.deps.clock.now() } } } : { $unset: { webhook: '' } };
+    await this.deps.flows.collection.updateOne({ flow_id: flowId }, update);
+  }
+
+  /** Turns the trigger on; answers the token or secret, the only time it is shown. */
+  async enable(flowId: number, input: EnableInput): Promise<{ status: Record<string, unknown>; token?: string; secret?: { id: string; value: string } }> {
+    await this.deps.flows.get(flowId);
+    const base: WebhookConfig = {
+      enabled: true,
+      mode: input.mode,
+      token_sealed: null,
+      template: null,
+      preset: null,
+      secrets: [],
+      rate_limit: { ...DEFAULT_RATE_LIMIT },
+      max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+      updated_at: this.deps.clock.now(),
+    };
+    const previous = (await this.config(flowId)).config;
+    if (previous) base.rate_limit = previous.rate_limit;
+    if (input.mode === 'bearer') {
+      const token = newSecretValue();
+      await this.save(flowId, { ...base, token_sealed: this.seal(flowId, token) });
+      return { status: await this.status(flowId), token };
+    }
+    if (input.mode === 'hmac') {
+      let template: Record<string, unknown>;
+      if (input.preset) {
+        const preset = this.deps.registries.presets().find((p) => p.slug === input.preset);
+        if (!preset) throw badRequest('preset_not_found', `No webhook preset '${input.preset}' is loaded (enable the webhook-presets plugin)`);
+        template = structuredClone(preset.template);
+        base.preset = preset.slug;
+      } else if (input.template) template = input.template;
+      else throw badRequest('template_required', 'hmac mode needs a preset or a template');
+      if (input.overrides) template = deepMerge(template, input.overrides);
+      const problems = checkTemplate(template);
+      if (problems.length) throw new ApiError('invalid_template', `Invalid HMAC template: ${problems.join('; ')}`, 400, { problems });
+      base.template = template as unknown as HmacTemplate;
+      base.max_body_bytes = Number((template as { max_body_bytes?: number }).max_body_bytes ?? DEFAULT_MAX_BODY_BYTES);
+    } else if (!this.deps.registries.verifiers().some((v) => v.mode === input.mode)) {
+      throw badRequest('invalid_mode', `Unknown webhook mode '${input.mode}' (bearer, hmac${this.deps.registries.verifiers().map((v) => `, ${v.mode}`).join('')})`);
+    }
+    const value = input.secret ?? newSecretValue();
+    const secret: StoredSecret = { id: randomUUID(), sealed: this.seal(flowId, value), expires_at: null, created_at: this.deps.clock.now() };
+    await this.save(flowId, { ...base, secrets: [secret] });
+    return { status: await this.status(flowId), secret: { id: secret.id, value } };
+  }
+
+  async disable(flowId: number): Promise<void> {
+    await this.deps.flows.get(flowId);
+    await this.save(flowId, null);
+  }
+
+  /** bearer: a new token; the old one stops working at once. */
+  async regenerate(flowId: number): Promise<string> {
+    const { config } = await this.require(flowId);
+    if (config.mode !== 'bearer') throw badRequest('not_bearer', 'Only a bearer trigger has a token to regenerate; rotate the secret instead');
+    const token = newSecretValue();
+    await this.save(flowId, { ...config, token_sealed: this.seal(flowId, token) });
+    return token;
+  }
+
+  /**
+   * Adds a new secret; the ones in force stay valid for `ttlSeconds` (default 7 days) so
+   * senders can switch over, then are forgotten.
+   */
+  async rotate(flowId: number, options: { ttlSeconds?: number; value?: string } = {}): Promise<{ id: string; value: string }> {
+    const { config } = await this.require(flowId);
+    if (config.mode === 'bearer') throw badRequest('not_hmac', 'A bearer trigger has a token, not secrets; regenerate it instead');
+    const now = this.deps.clock.now();
+    const ttl = options.ttlSeconds ?? DEFAULT_ROTATION_TTL_SECONDS;
+    const graceEnd = new Date(now.getTime() + ttl * 1000);
+    const kept = this.active(config, now).map((s) => ({ ...s, expires_at: s.expires_at && s.expires_at < graceEnd ? s.expires_at : graceEnd }));
+    const value = options.value ?? newSecretValue();
+    const secret: StoredSecret = { id: randomUUID(), sealed: this.seal(flowId, value), expires_at: null, created_at: now };
+    await this.save(flowId, { ...config, secrets: [...kept, secret] });
+    return { id: secret.id, value };
+  }
+
+  /** Replaces every secret with one (no grace). */
+  async setSecret(flowId: number, value?: string): Promise<{ id: string; value: string }> {
+    const { config } = await this.require(flowId);
+    if (config.mode === 'bearer') throw badRequest('not_hmac', 'A bearer trigger has a token, not secrets');
+    const secretValue = value ?? newSecretValue();
+    const secret: StoredSecret = { id: randomUUID(), sealed: this.seal(flowId, secretValue), expires_at: null, created_at: this.deps.clock.now() };
+    await this.save(flowId, { ...config, secrets: [secret] });
+    return { id: secret.id, value: secretValue };
+  }
+
+  async forget(flowId: number, secretId: string): Promise<void> {
+    const { config } = await this.require(flowId);
+    if (!config.secrets.some((s) => s.id === secretId)) throw notFound('secret_not_found', `No secret ${secretId} on flow ${flowId}`);
+    await this.save(flowId, { ...config, secrets: config.secrets.filter((s) => s.id !== secretId) });
+  }
+
+  async setRateLimit(flowId: number, max: number, windowSeconds: number): Promise<void> {
+    const { config } = await this.require(flowId);
+    await this.save(flowId, { ...config, rate_limit: { max, window_seconds: windowSeconds } });
+  }
+
+  /** What an operator may see: mode, preset, secret ids with expiry, masked values. */
+  async status(flowId: number): Promise<Record<string, unknown>> {
+    const { flow, config } = await this.config(flowId);
+    if (!config) return { flow_id: flow.flow_id, enabled: false };
+    const now = this.deps.clock.now();
+    return {
+      flow_id: flow.flow_id,
+      enabled: config.enabled,
+      mode: config.mode,
+      preset: config.preset,
+      token: config.token_sealed ? maskSecret(this.open(flowId, config.token_sealed)) : undefined,
+      secrets: this.active(config, now).map((s) => ({ id: s.id, value: maskSecret(this.open(flowId, s.sealed)), expires_at: s.expires_at?.toISOString() ?? null, created_at: s.created_at.toISOString() })),
+      template: config.template,
+      rate_limit: config.rate_limit,
+      max_body_bytes: config.max_body_bytes,
+    };
+  }
+
+  /** The body limit a trigger request is read with (unknown flows: the default, and the answer is 401 anyway). */
+  async bodyLimit(flowId: number): Promise<number> {
+    const flow = await this.deps.flows.collection.findOne({ flow_id: flowId }, { projection: { webhook: 1 } });
+    const config = flow?.webhook as WebhookConfig | undefined;
+    return config?.enabled ? config.max_body_bytes : DEFAULT_MAX_BODY_BYTES;
+  }
+
+  /** Authenticates a trigger request; the reason of a failure is for the flow's log only. */
+  async verify(flowId: number, request: InboundRequest): Promise<VerifyOutcome> {
+    const flow = await this.deps.flows.collection.findOne({ flow_id: flowId });
+    const config = flow?.webhook as WebhookConfig | undefined;
+    if (!flow) return { ok: false, flow: null, reason: 'unknown flow' };
+    if (!config?.enabled) return { ok: false, flow, reason: 'the webhook trigger is disabled' };
+    const now = this.deps.clock.now();
+    if (config.mode === 'bearer') {
+      const header = request.headers.authorization ?? '';
+      const match = /^Bearer\s+(\S+)$/i.exec(header);
+      if (!match) return { ok: false, flow, reason: 'bearer token missing' };
+      if (!config.token_sealed || !safeEqual(match[1]!, this.open(flowId, config.token_sealed))) return { ok: false, flow, reason: 'bearer token does not match' };
+      return { ok: true, flow, config, eventId: null };
+    }
+    const secrets = this.active(config, now).map((s) => ({ id: s.id, value: this.open(flowId, s.sealed), expires_at: s.expires_at }));
+    if (secrets.length === 0) return { ok: false, flow, reason: 'no active secret' };
+    if (config.mode === 'hmac') {
+      if (!config.template || checkTemplate(config.template).length) return { ok: false, flow, reason: 'no resolvable HMAC template' };
+      const result = verifyHmac({ template: config.template, secrets, request, now });
+      return result.ok ? { ok: true, flow, config, eventId: result.eventId } : { ok: false, flow, reason: result.reason };
+    }
+    const verifier = this.deps.registries.verifiers().find((v) => v.mode === config.mode);
+    if (!verifier) return { ok: false, flow, reason: `no verifier for mode '${config.mode}' is loaded` };
+    const ok = await verifier.verify({ rawBody: request.rawBody, headers: request.headers, url: request.url, secrets: secrets.map((s) => s.value) });
+    return ok ? { ok: true, flow, config, eventId: null } : { ok: false, flow, reason: `the ${config.mode} verifier rejected the request` };
+  }
+
+  private active(config: WebhookConfig, now: Date): StoredSecret[] {
+    return config.secrets.filter((s) => !s.expires_at || new Date(s.expires_at).getTime() > now.getTime());
+  }
+
+  private async require(flowId: number): Promise<{ flow: FlowRecord; config: WebhookConfig }> {
+    const { flow, config } = await this.config(flowId);
+    if (!config) throw notFound('webhook_not_enabled', `Flow ${flowId} has no webhook trigger`);
+    return { flow, config };
+  }
+}

@@ -1,0 +1,93 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { checkTemplate, parseSignedTemplate } from '../../../core/webhooks/hmac-template.js';
+
+const test = suite('webhooks: HMAC template checks');
+
+const base = () => ({
+  mode: 'hmac',
+  algo: 'sha256',
+  signed_template: '{body}',
+  signature_source: { header: 'X-Sig', extract: { kind: 'raw' }, encoding: 'hex' },
+});
+
+test('a minimal template is valid and gets its defaults', () => {
+  const template: Record<string, unknown> = base();
+  assert.equal(checkTemplate(template), []);
+  assert.is(template.tolerance_seconds, 300);
+  assert.is(template.max_body_bytes, 1048576);
+  assert.is((template.signature_source as { extract: { pair_separator: string } }).extract.pair_separator, '=');
+});
+
+test('non-objects and unknown fields are refused', () => {
+  assert.equal(checkTemplate(null), ['the template must be an object']);
+  assert.equal(checkTemplate([]), ['the template must be an object']);
+  const problems = checkTemplate({ ...base(), extra: 1 });
+  assert.ok(problems.some((p) => p.includes('extra is not an allowed property')), problems.join('; '));
+});
+
+test('bad algo, encoding, format and missing fields are each reported', () => {
+  const problems = checkTemplate({
+    mode: 'hmac',
+    algo: 'md5',
+    signature_source: { header: 'X-Sig', extract: { kind: 'raw' }, encoding: 'base32' },
+    timestamp_source: { header: 'X-Ts', format: 'rfc822' },
+  });
+  const text = problems.join('\n');
+  assert.match(text, /algo must be one of: sha1, sha256, sha512/);
+  assert.match(text, /signed_template is required/);
+  assert.match(text, /signature_source\.encoding must be one of/);
+  assert.match(text, /timestamp_source\.format must be one of/);
+});
+
+test('a source needs exactly one of header and param', () => {
+  assert.ok(checkTemplate({ ...base(), signature_source: { extract: { kind: 'raw' }, encoding: 'hex' } }).length > 0);
+  assert.ok(checkTemplate({ ...base(), signature_source: { header: 'a', param: 'b', extract: { kind: 'raw' }, encoding: 'hex' } }).length > 0);
+  assert.equal(checkTemplate({ ...base(), signature_source: { param: 'sig', extract: { kind: 'raw' }, encoding: 'hex' } }), []);
+});
+
+test('prefix, kv_pairs and regex need a key; kv_pairs needs a separator', () => {
+  const withExtract = (extract: Record<string, unknown>) => checkTemplate({ ...base(), signature_source: { header: 'X', extract, encoding: 'hex' } });
+  assert.match(withExtract({ kind: 'prefix' }).join(), /key is required/);
+  assert.match(withExtract({ kind: 'regex' }).join(), /key is required/);
+  assert.match(withExtract({ kind: 'kv_pairs', key: 'v1' }).join(), /separator is required/);
+  assert.equal(withExtract({ kind: 'kv_pairs', key: 'v1', separator: ',' }), []);
+  assert.match(withExtract({ kind: 'split' }).join(), /kind must be one of/);
+});
+
+test('an invalid regex is rejected when the template is saved, in any source', () => {
+  const bad = checkTemplate({ ...base(), signature_source: { header: 'X', extract: { kind: 'regex', key: 'v1=([a-f' }, encoding: 'hex' } });
+  assert.match(bad.join(), /signature_source\.extract\.key is not a valid regular expression/);
+  const badTs = checkTemplate({ ...base(), timestamp_source: { header: 'T', extract: { kind: 'regex', key: '(?<=' }, format: 'unix' } });
+  assert.match(badTs.join(), /timestamp_source\.extract\.key is not a valid regular expression/);
+  assert.equal(checkTemplate({ ...base(), signature_source: { header: 'X', extract: { kind: 'regex', key: '/V1=([a-f0-9]+)/i' }, encoding: 'hex' } }), []);
+});
+
+test('placeholders: unknown ones and {timestamp}/{id} without their source are refused', () => {
+  assert.match(checkTemplate({ ...base(), signed_template: '{body}.{nonce}' }).join(), /unknown placeholder \{nonce\}/);
+  assert.match(checkTemplate({ ...base(), signed_template: '{timestamp}.{body}' }).join(), /no timestamp_source/);
+  assert.match(checkTemplate({ ...base(), signed_template: '{id}.{body}' }).join(), /no id_source/);
+  assert.equal(checkTemplate({ ...base(), signed_template: '{url}|{header:X-A}|{param:b}|{body}' }), []);
+});
+
+test('parseSignedTemplate keeps literals and placeholders in order', () => {
+  assert.equal(parseSignedTemplate('v0:{timestamp}:{body}').parts, [
+    { kind: 'literal', text: 'v0:' },
+    { kind: 'timestamp' },
+    { kind: 'literal', text: ':' },
+    { kind: 'body' },
+  ]);
+  assert.equal(parseSignedTemplate('{header:X-Req}{param:a:b}').parts, [
+    { kind: 'header', name: 'X-Req' },
+    { kind: 'param', name: 'a:b' },
+  ]);
+});
+
+test('secret_encoding and integer limits are checked', () => {
+  assert.equal(checkTemplate({ ...base(), secret_encoding: { encoding: 'base64', prefix: 'whsec_' } }), []);
+  assert.ok(checkTemplate({ ...base(), secret_encoding: { encoding: 'rot13' } }).length > 0);
+  assert.ok(checkTemplate({ ...base(), tolerance_seconds: -1 }).length > 0);
+  assert.ok(checkTemplate({ ...base(), max_body_bytes: 1.5 }).length > 0);
+});
+
+test.run();

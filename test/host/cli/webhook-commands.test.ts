@@ -1,0 +1,59 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createHmac } from 'node:crypto';
+import { basicAuth, runCli, startHostProcess, waitForExit } from '../../support/host-process.js';
+
+const test = suite('cli: flowhost webhook');
+
+test('enable, trigger, status, rotate, presets, disable — through the running host', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-cli-hook-'));
+  const env = { FLOWHOST_PLUGINS: 'webhook-presets' };
+  const host = await startHostProcess(dataDir, env);
+  try {
+    const auth = basicAuth('admin', readFileSync(join(dataDir, 'initial-admin-password'), 'utf8').trim());
+    const api = async (path: string, body: unknown) =>
+      ((await (await fetch(`${host.url}/api/automation/v1${path}`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json()) as { data: Record<string, unknown> }).data;
+    const pipelineId = (await api('/pipelines', { pipeline_name: 'Hook', steps: [{ step_type: 'fetch' }] })).pipeline_id as number;
+    const flowId = String((await api('/flows', { pipeline_id: pipelineId })).flow_id);
+    const cli = (...args: string[]) => runCli([...args, '--data-dir', dataDir], env);
+
+    const enabled = cli('webhook', 'enable', flowId, '--mode', 'bearer', '--json');
+    assert.is(enabled.status, 0, enabled.stderr);
+    const token = (JSON.parse(enabled.stdout) as { token: string }).token;
+    assert.match(token, /^[0-9a-f]{64}$/);
+    const fired = await fetch(`${host.url}/api/automation/v1/trigger/${flowId}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: '{}' });
+    assert.is(fired.status, 200);
+    const status = cli('webhook', 'status', flowId, '--json');
+    assert.is(status.status, 0, status.stderr);
+    assert.not.match(status.stdout, new RegExp(token));
+    assert.match(cli('webhook', 'status', flowId).stdout, /mode bearer/);
+
+    const presets = JSON.parse(cli('webhook', 'presets', '--json').stdout) as Array<{ slug: string }>;
+    assert.ok(presets.some((p) => p.slug === 'github'));
+    const overrides = join(dataDir, 'overrides.json');
+    writeFileSync(overrides, JSON.stringify({ max_body_bytes: 4096 }));
+    const hmac = cli('webhook', 'enable', flowId, '--mode', 'hmac', '--preset', 'github', '--overrides', overrides, '--secret', 'It is a secret to everybody 123', '--json');
+    assert.is(hmac.status, 0, hmac.stderr);
+    const body = JSON.stringify({ zen: 'Keep it logically awesome.' });
+    const signature = `sha256=${createHmac('sha256', 'It is a secret to everybody 123').update(body).digest('hex')}`;
+    const signed = await fetch(`${host.url}/api/automation/v1/trigger/${flowId}`, { method: 'POST', headers: { 'X-Hub-Signature-256': signature, 'Content-Type': 'application/json' }, body });
+    assert.is(signed.status, 200);
+    const rotated = cli('webhook', 'rotate', flowId, '--ttl', '60', '--json');
+    assert.is(rotated.status, 0, rotated.stderr);
+    assert.is((JSON.parse(cli('webhook', 'status', flowId, '--json').stdout) as { secrets: unknown[] }).secrets.length, 2);
+
+    const bad = cli('webhook', 'enable', flowId, '--mode', 'hmac');
+    assert.is.not(bad.status, 0);
+    assert.match(bad.stderr, /--preset NAME or --template FILE/);
+    assert.is(cli('webhook', 'disable', flowId).status, 0);
+    assert.match(cli('webhook', 'status', flowId).stdout, /disabled/);
+  } finally {
+    host.proc.kill('SIGTERM');
+    await waitForExit(host.proc);
+  }
+});
+
+test.run();
