@@ -61,5 +61,10 @@ export function createHttpServer(routes: CompiledRoute[], deps: DispatchDeps): R
       cb();
     });
   }
+  // Node closes idle keep-alive sockets after 5 s; a client reusing one at that moment
+  // gets a reset ("fetch failed"). Keep idle sockets longer than clients and load
+  // balancers do (they close first), and headersTimeout above it as Node requires.
+  server.server.keepAliveTimeout = 65_000;
+  server.server.headersTimeout = 66_000;
   return server;
 }
