@@ -312,7 +312,9 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
           if (dataDir) unpublishHost(dataDir);
           // Stop taking scheduled work, let running jobs end, then release Agenda's locks.
           await agenda.stop();
-          await dispatcher.drain();
+          // Running jobs get a bounded time to end: a hung handler must not block shutdown
+          // (its job is failed and its claims released at the next boot).
+          await Promise.race([dispatcher.drain(), new Promise((done) => setTimeout(done, 10_000).unref())]);
           await new Promise<void>((done) => {
             // Stop accepting; idle keep-alive sockets close now, busy ones after their response.
             server.server.close(() => done());
