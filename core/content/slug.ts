@@ -1,3 +1,4 @@
+import { escapeRegExp } from '../store/document-shape.js';
 /** URL slugs for posts and terms: lower-case ASCII letters, digits and single hyphens. */
 
 export const SLUG_MAX_LENGTH = 190;
@@ -18,10 +19,6 @@ export function slugify(text: string, maxLength = SLUG_MAX_LENGTH): string {
   return ascii.slice(0, maxLength).replace(/-+$/, '');
 }
 
-/** Escapes a literal for use inside a regular expression. */
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** A pattern matching `base` and its numbered variants `base-2`, `base-3`, ... */
 export function slugFamilyPattern(base: string): string {
@@ -37,3 +34,5 @@ export function nextFreeSlug(base: string, taken: Iterable<string>): string {
     if (!used.has(candidate)) return candidate;
   }
 }
+
+export { escapeRegExp };

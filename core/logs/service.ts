@@ -1,3 +1,4 @@
+import { escapeRegExp as escapeRegex } from '../store/document-shape.js';
 import { ApiError } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import { maskDeep } from '../security/mask.js';
@@ -28,10 +29,6 @@ export interface LogsServiceOptions {
 
 const invalid = (message: string, params: Record<string, string> = {}) => new ApiError('rest_invalid_param', message, 400, { params });
 
-/** Regex metacharacters, escaped so `search` is matched as literal text. */
-export function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
@@ -170,3 +167,5 @@ function toView(record: LogRecord): LogRecordView {
     created_at: formatLogTime(record.created_at),
   };
 }
+
+export { escapeRegex };

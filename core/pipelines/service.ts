@@ -1,3 +1,4 @@
+import { escapeRegExp as escapeRegex } from '../store/document-shape.js';
 import { randomUUID } from 'node:crypto';
 import { badRequest, notFound } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
@@ -12,7 +13,6 @@ export interface PipelineFlows {
   deleteByPipeline(pipelineId: number): Promise<number>;
 }
 
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export class PipelinesService {
   private flows: PipelineFlows | null = null;

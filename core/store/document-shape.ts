@@ -21,3 +21,8 @@ export function isOperatorObject(value: unknown): value is Record<string, unknow
 export function newDocumentId(): string {
   return randomBytes(12).toString('hex');
 }
+
+/** Escapes text for a `$regex`, so a search matches it literally (the port's way to search). */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,3 +1,4 @@
+import { escapeRegExp as escapeRegex } from '../../core/store/document-shape.js';
 // Agenda's database-agnostic query options (RemoveJobsOptions, JobsQueryOptions) turned
 // into port filters and sorts. Same meaning as Agenda's MongoDB backend; ids are the
 // port's string ids, so there is no "invalid ObjectId" case, only "no such id".
@@ -43,9 +44,6 @@ export function filterFromRemoveOptions(options: RemoveJobsOptions): Filter | nu
   return Object.keys(filter).length > 0 ? filter : null;
 }
 
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** The filter for queryJobs (state is computed afterwards, in code). */
 export function filterFromQueryOptions(options: JobsQueryOptions): Filter {
