@@ -58,6 +58,7 @@ import { LogsService } from '../core/logs/service.js';
 import { logsSurface } from './surfaces/logs-routes.js';
 import { WebhooksService } from '../core/webhooks/service.js';
 import { TriggerLimits } from '../core/webhooks/trigger-limits.js';
+import { EventDedupe } from '../core/webhooks/event-dedupe.js';
 import { triggerSurface, webhookAdminSurface } from '../core/webhooks/routes.js';
 
 export interface CreateHostOptions {
@@ -95,6 +96,7 @@ export interface Host {
   readonly flows: FlowsService;
   readonly pipelines: PipelinesService;
   readonly execute: ExecuteService;
+  readonly webhooks: WebhooksService;
   /** Replaces the in-process dispatcher (e.g. with the Agenda scheduler). */
   useDispatcher(dispatcher: JobDispatcher): void;
   start(): Promise<string>;
@@ -221,7 +223,23 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     flows.useScheduler(runtime.schedule);
     let dispatcher: JobDispatcher = runtime.dispatcher;
     const execute = new ExecuteService({ jobs, flows, registries, clock, dispatcher: () => dispatcher });
-    const webhooks = new WebhooksService({ flows, vault, clock, registries });
+    const webhooks = new WebhooksService({
+      flows,
+      vault,
+      clock,
+      registries,
+      log: async (level, message, context) => {
+        log[level === 'warning' ? 'warn' : 'info']({ ...context }, message);
+        await logs.write({ level, message, context });
+      },
+    });
+    await webhooks.init();
+    const dedupe = new EventDedupe({ store, clock });
+    await dedupe.init();
+    // Accepted event ids are kept for their flow's dedupe window, then forgotten.
+    agenda.define('webhooks.purge-events', async () => {
+      await dedupe.purgeExpired();
+    });
 
     let localToken: string | null = null;
     const throttle = new LoginThrottle(
@@ -245,6 +263,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       triggerSurface({
         webhooks,
         limits: new TriggerLimits(limiterFactory),
+        dedupe,
         jobs,
         dispatcher: () => dispatcher,
         clock,
@@ -283,6 +302,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       flows,
       pipelines,
       execute,
+      webhooks,
       useDispatcher(next: JobDispatcher) {
         dispatcher = next;
       },
@@ -303,6 +323,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
         log.info({ url, store: store.kind, plugins: loaded.map((p) => p.id) }, `Flowhost listening on ${url}`);
         await agenda.start();
         await agenda.every('1 hour', 'logs.purge');
+        await agenda.every('1 hour', 'webhooks.purge-events');
         await hooks.ready.promise({ url });
         return url;
       },

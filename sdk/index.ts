@@ -45,6 +45,8 @@ export type {
   AnalyticsToolDefinition,
   ChatToolDefinition,
   VerifierDefinition,
+  VerifierRequest,
+  VerifierVerdict,
   AuthProviderDefinition,
   StepTypeDefinition,
   RegistryItems,

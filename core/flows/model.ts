@@ -30,6 +30,15 @@ export interface FlowRecord extends Record<string, unknown> {
 
 export const FLOWS = 'flows';
 
+/**
+ * The schedule as answered and copied: interval and timestamp only. Records written by the
+ * original plugin may still carry its webhook settings (tokens, secrets) under
+ * `scheduling_config` until the webhooks domain migrates them; those never leave the store.
+ */
+export function publicScheduling(config: SchedulingConfig): SchedulingConfig {
+  return config.timestamp === undefined ? { interval: config.interval } : { interval: config.interval, timestamp: config.timestamp };
+}
+
 /** `{pipeline_step_id}_{flow_id}` where pipeline_step_id is `{pipeline_id}_{uuid}`. */
 export function flowStepId(pipelineStepId: string, flowId: number): string {
   return `${pipelineStepId}_${flowId}`;

@@ -2,7 +2,7 @@ import type { SurfaceDefinition } from '../kernel/routes.js';
 import type { SettingsService } from '../settings/service.js';
 import type { JobsService } from '../jobs/service.js';
 import { pipelineView } from '../pipelines/view.js';
-import type { FlowRecord, SchedulingConfig } from './model.js';
+import { publicScheduling, type FlowRecord, type SchedulingConfig } from './model.js';
 import { createFlowBody, flowIdParams, flowStepParams, listFlowsQuery, patchFlowBody, problemsQuery, setHandlerBody, patchStepConfigBody } from './schemas.js';
 import type { FlowsService } from './service.js';
 import { createdFlowView, flowConfig, flowView } from './view.js';
@@ -47,7 +47,7 @@ export function flowsSurface(flows: FlowsService, settings: SettingsService, job
           const q = request.query as { pipeline_id?: number; per_page: number; offset: number; output_mode: 'list' | 'full' };
           const { items, total } = await flows.list({ pipelineId: q.pipeline_id, perPage: q.per_page, offset: q.offset });
           const views = q.output_mode === 'list'
-            ? items.map((f) => ({ flow_id: f.flow_id, flow_name: f.flow_name, pipeline_id: f.pipeline_id, scheduling_config: f.scheduling_config, last_run_status: f.last_run_status }))
+            ? items.map((f) => ({ flow_id: f.flow_id, flow_name: f.flow_name, pipeline_id: f.pipeline_id, scheduling_config: publicScheduling(f.scheduling_config), last_run_status: f.last_run_status }))
             : await Promise.all(items.map(whole));
           return { success: true, data: { flows: views, total }, total, per_page: q.per_page, offset: q.offset };
         },

@@ -6,7 +6,7 @@ import { createAjv, describeErrors } from '../kernel/validator.js';
 import type { Collection, DocumentStore, Filter, Update } from '../store/port.js';
 import type { PipelineRecord } from '../pipelines/model.js';
 import type { PipelineFlows, PipelinesService } from '../pipelines/service.js';
-import { FLOWS, flowStepId, parseFlowStepId, stepKey, type FlowRecord, type FlowStepSettings, type SchedulingConfig } from './model.js';
+import { FLOWS, flowStepId, publicScheduling, parseFlowStepId, stepKey, type FlowRecord, type FlowStepSettings, type SchedulingConfig } from './model.js';
 import { flowConfig } from './view.js';
 
 /** Scheduling seen from flows; the Agenda-backed scheduler implements it. */
@@ -140,6 +140,7 @@ export class FlowsService implements PipelineFlows {
       flow_name: `${source.flow_name} (Copy)`,
       // Run history and the webhook trigger (its secrets above all) are not copied.
       webhook: undefined,
+      scheduling_config: publicScheduling(source.scheduling_config),
       running_job_id: null,
       running_since: null,
       ...freshRunState(now),

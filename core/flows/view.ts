@@ -1,5 +1,5 @@
 import type { PipelineRecord } from '../pipelines/model.js';
-import { flowStepId, stepKey, type FlowRecord } from './model.js';
+import { flowStepId, publicScheduling, stepKey, type FlowRecord } from './model.js';
 
 /** The spec's "Flow step configuration" for every step of the flow's pipeline, keyed by flow step id. */
 export function flowConfig(flow: FlowRecord, pipeline: PipelineRecord | null): Record<string, Record<string, unknown>> {
@@ -32,7 +32,7 @@ export function flowView(flow: FlowRecord, pipeline: PipelineRecord | null, extr
     pipeline_id: flow.pipeline_id,
     flow_name: flow.flow_name,
     flow_config: flowConfig(flow, pipeline),
-    scheduling_config: flow.scheduling_config,
+    scheduling_config: publicScheduling(flow.scheduling_config),
     last_run: flow.last_run ? flow.last_run.toISOString() : null,
     last_run_status: flow.last_run_status,
     last_run_display: display(flow.last_run) ?? 'Never',
@@ -49,5 +49,5 @@ export function flowView(flow: FlowRecord, pipeline: PipelineRecord | null, extr
 
 /** The spec's POST /flows answer. */
 export function createdFlowView(flow: FlowRecord, pipeline: PipelineRecord): Record<string, unknown> {
-  return { flow_id: flow.flow_id, pipeline_id: flow.pipeline_id, flow_name: flow.flow_name, flow_config: flowConfig(flow, pipeline), scheduling_config: flow.scheduling_config };
+  return { flow_id: flow.flow_id, pipeline_id: flow.pipeline_id, flow_name: flow.flow_name, flow_config: flowConfig(flow, pipeline), scheduling_config: publicScheduling(flow.scheduling_config) };
 }

@@ -91,11 +91,35 @@ export interface ToolDefinition {
 export type AnalyticsToolDefinition = ToolDefinition;
 export type ChatToolDefinition = ToolDefinition;
 
+/** What a verifier sees of an inbound trigger request. */
+export interface VerifierRequest {
+  /** The body exactly as received. */
+  rawBody: Buffer;
+  /** Lower-case header names. */
+  headers: Readonly<Record<string, string | undefined>>;
+  /** Every value of each query parameter, in the order sent (a repeated name keeps them all). */
+  query: Readonly<Record<string, readonly string[]>>;
+  /** The full URL as the sender saw it (the configured public base URL + path and query). */
+  url: string;
+  /** The values of the flow's active secrets (in rotation grace, the older ones too). */
+  secrets: readonly string[];
+  /** The host clock's now, for replay windows. */
+  now: Date;
+}
+
+/**
+ * A verifier's answer. `reason` goes to the flow's log (never to the sender, who always
+ * sees the same 401), so it may name headers and values but must never contain a secret.
+ * `eventId` enables the flow's duplicate-event protection for this mode.
+ */
+export type VerifierVerdict = { ok: true; eventId?: string | null } | { ok: false; reason: string };
+
 export interface VerifierDefinition {
   /** Auth mode name selected on a flow, e.g. 'twilio'. */
   mode: string;
   label: string;
-  verify(request: { rawBody: Buffer; headers: Readonly<Record<string, string | undefined>>; url: string; secrets: string[] }): boolean | Promise<boolean>;
+  /** `true`/`false` is accepted as a verdict without details. */
+  verify(request: VerifierRequest): VerifierVerdict | boolean | Promise<VerifierVerdict | boolean>;
 }
 
 /** A kind of pipeline step the engine can run (fetch, ai, publish, update, ...). */

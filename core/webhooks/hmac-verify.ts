@@ -22,8 +22,9 @@ export interface InboundRequest {
   rawBody: Buffer;
   /** Lower-case header names. */
   headers: Readonly<Record<string, string | undefined>>;
-  query: Readonly<Record<string, string | string[]>>;
-  /** The decoded form or JSON body, null when it is neither. */
+  /** Every value of each query parameter, in the order sent. */
+  query: Readonly<Record<string, readonly string[]>>;
+  /** The decoded form or JSON body, null when it is neither (a repeated form field is an array). */
   bodyParams: Readonly<Record<string, unknown>> | null;
   /** The full URL as the sender saw it. */
   url: string;
@@ -40,19 +41,24 @@ export type HmacResult = { ok: true; secretId: string; eventId: string | null; t
 type Failure = { ok: false; reason: string };
 const fail = (reason: string): Failure => ({ ok: false, reason });
 
-const scalar = (value: unknown): string | undefined => {
-  if (Array.isArray(value)) return scalar(value[0]);
-  return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
-};
+const scalar = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
 
-/** A parameter: the query string first, then the decoded body. */
-function param(request: InboundRequest, name: string): string | undefined {
-  return scalar(request.query[name]) ?? scalar(request.bodyParams?.[name]);
+/**
+ * One value of a parameter: the query string first, then the decoded body. A parameter
+ * sent several times with different values is ambiguous — which one did the sender sign?
+ * — so it is refused rather than guessed (an attacker could append a second value).
+ */
+function param(request: InboundRequest, name: string): { value: string | undefined; ambiguous: boolean } {
+  const values = Object.hasOwn(request.query, name) ? request.query[name]! : [request.bodyParams?.[name]].flat();
+  const texts = values.map(scalar);
+  if (texts.length > 1 && texts.some((t) => t !== texts[0])) return { value: undefined, ambiguous: true };
+  return { value: texts[0], ambiguous: false };
 }
 
-function locate(request: InboundRequest, where: ValueLocation): { value: string | undefined; label: string } {
+function locate(request: InboundRequest, where: ValueLocation): { value: string | undefined; label: string; ambiguous?: boolean } {
   if (where.header !== undefined) return { value: request.headers[where.header.toLowerCase()], label: `header ${where.header}` };
-  return { value: param(request, where.param), label: `parameter ${where.param}` };
+  return { ...param(request, where.param), label: `parameter ${where.param}` };
 }
 
 /** Every value `extract` finds in one entry (kv_pairs may repeat a key, as Stripe does with v1). */
@@ -129,7 +135,8 @@ function sameBytes(expected: Buffer, given: Buffer): boolean {
 
 /** Reads one value from its location and extracts it; a Failure names what is missing. */
 function readValue(request: InboundRequest, where: ValueLocation & { extract?: ExtractSpec }, what: string): string | Failure {
-  const { value, label } = locate(request, where);
+  const { value, label, ambiguous } = locate(request, where);
+  if (ambiguous) return fail(`${what} ${label} is sent several times with different values`);
   if (value === undefined || value.trim() === '') return fail(`${what} ${label} missing`);
   const found = extractAll(value, where.extract ?? { kind: 'raw' });
   return found[0] ?? fail(`${what} ${label} has no value in the expected form`);
@@ -144,7 +151,8 @@ export function verifyHmac(input: { template: HmacTemplate; secrets: ReadonlyArr
   if (active.length === 0) return fail('no active secret');
 
   const source = template.signature_source;
-  const { value: signatureValue, label: signatureLabel } = locate(request, source);
+  const { value: signatureValue, label: signatureLabel, ambiguous } = locate(request, source);
+  if (ambiguous) return fail(`signature ${signatureLabel} is sent several times with different values`);
   if (signatureValue === undefined || signatureValue.trim() === '') return fail(`signature ${signatureLabel} missing`);
   const candidates = extractAll(signatureValue, source.extract, source.entry_separator);
   if (candidates.length === 0) return fail(`signature ${signatureLabel} has no signature in the expected form`);
@@ -184,7 +192,8 @@ export function verifyHmac(input: { template: HmacTemplate; secrets: ReadonlyArr
       if (text === null) return fail(`signed_template uses {${part.kind}} but the template has no ${part.kind}_source`);
       chunks.push(Buffer.from(text, 'utf8'));
     } else {
-      const { value, label } = locate(request, part.kind === 'header' ? { header: part.name } : { param: part.name });
+      const { value, label, ambiguous: repeated } = locate(request, part.kind === 'header' ? { header: part.name } : { param: part.name });
+      if (repeated) return fail(`signed ${label} is sent several times with different values`);
       if (value === undefined) return fail(`signed ${label} missing`);
       chunks.push(Buffer.from(value, 'utf8'));
     }

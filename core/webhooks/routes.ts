@@ -8,15 +8,28 @@ import { webhookHeaders } from './header-redaction.js';
 import type { InboundRequest } from './hmac-verify.js';
 import type { WebhooksService } from './service.js';
 import type { TriggerLimits } from './trigger-limits.js';
+import type { EventClaim, EventDedupe } from './event-dedupe.js';
 
 /** One answer for every authentication failure: nothing tells a stranger why. */
 const unauthorized = () => new ApiError('rest_unauthorized', 'Unauthorized.', 401);
+
+/** Every value of each name, in order (`a=1&a=2` keeps both). */
+function allValues(params: URLSearchParams): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [name, value] of params) (out[name] ??= []).push(value);
+  return out;
+}
+
+/** A form as an object: a name sent once is a string, a repeated name an array of its values. */
+function formObject(text: string): Record<string, string | string[]> {
+  return Object.fromEntries(Object.entries(allValues(new URLSearchParams(text))).map(([name, values]) => [name, values.length === 1 ? values[0]! : values]));
+}
 
 function decodePayload(raw: Buffer, contentType: string | undefined): Record<string, unknown> {
   if (raw.length === 0) return {};
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   const text = raw.toString('utf8');
-  if (type === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(text));
+  if (type === 'application/x-www-form-urlencoded') return formObject(text);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -30,6 +43,7 @@ function decodePayload(raw: Buffer, contentType: string | undefined): Record<str
 export interface TriggerDeps {
   webhooks: WebhooksService;
   limits: TriggerLimits;
+  dedupe: EventDedupe;
   jobs: JobsService;
   dispatcher: () => JobDispatcher;
   clock: Clock;
@@ -58,7 +72,7 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
         async handle(request) {
           const id = flowId(request);
           await deps.limits.checkAddress(request.ip);
-          const query = Object.fromEntries(new URL(request.url, 'http://x').searchParams);
+          const query = allValues(new URL(request.url, 'http://x').searchParams);
           const contentType = request.headers['content-type'];
           const bodyParams = (() => {
             try {
@@ -74,24 +88,42 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
             if (outcome.flow) await deps.logWarning(`Webhook authentication failed for flow ${id}: ${outcome.reason}`, { flow_id: id, remote_ip: request.ip });
             throw unauthorized();
           }
-          await deps.limits.take(id, outcome.config.rate_limit);
-          const payload = decodePayload(request.rawBody, contentType);
           const flow = outcome.flow;
-          const job = await deps.jobs.create({
-            flow_id: flow.flow_id,
-            pipeline_id: flow.pipeline_id,
-            label: flow.flow_name,
-            source: 'webhook',
-            engine_data: {
-              webhook_trigger: {
-                payload,
-                received_at: deps.clock.now().toISOString(),
-                remote_ip: request.ip,
-                headers: webhookHeaders(request.headers),
-                auth_mode: outcome.config.mode,
+          // Opt-in: a repeat of an accepted event id answers the original job, starts nothing.
+          let claim: EventClaim | null = null;
+          const window = outcome.config.dedupe_window_seconds ?? 0;
+          if (window > 0 && outcome.eventId !== null) {
+            const claimed = await deps.dedupe.claim(id, outcome.eventId, window);
+            if (!claimed.claimed) {
+              return { success: true, flow_id: flow.flow_id, flow_name: flow.flow_name, job_id: claimed.jobId, message: `Event ${outcome.eventId} was already accepted; flow "${flow.flow_name}" not triggered again.`, duplicate: true };
+            }
+            claim = claimed.claim;
+          }
+          let job;
+          try {
+            await deps.limits.take(id, outcome.config.rate_limit);
+            const payload = decodePayload(request.rawBody, contentType);
+            job = await deps.jobs.create({
+              flow_id: flow.flow_id,
+              pipeline_id: flow.pipeline_id,
+              label: flow.flow_name,
+              source: 'webhook',
+              engine_data: {
+                webhook_trigger: {
+                  payload,
+                  received_at: deps.clock.now().toISOString(),
+                  remote_ip: request.ip,
+                  headers: webhookHeaders(request.headers),
+                  auth_mode: outcome.config.mode,
+                },
               },
-            },
-          });
+            });
+          } catch (error) {
+            // Refused (429, 400) or not stored: the sender's retry must not count as a duplicate.
+            await claim?.release();
+            throw error;
+          }
+          await claim?.settle(job.job_id);
           await deps.dispatcher().runNow(job.job_id);
           return { success: true, flow_id: flow.flow_id, flow_name: flow.flow_name, job_id: job.job_id, message: `Flow "${flow.flow_name}" triggered.` };
         },
@@ -101,6 +133,7 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
 }
 
 const admin = { capability: 'manage_options' } as const;
+const dedupeWindow = { type: 'integer', minimum: 0, maximum: 2592000 } as const;
 const idParams = { type: 'object', required: ['flow_id'], properties: { flow_id: { type: 'integer', minimum: 1 } } } as const;
 
 /** Webhook administration over REST (the CLI's operations), manage_options. */
@@ -121,7 +154,7 @@ export function webhookAdminSurface(webhooks: WebhooksService, registries: Regis
             type: 'object',
             required: ['mode'],
             additionalProperties: false,
-            properties: { mode: { type: 'string', minLength: 1 }, preset: { type: 'string' }, template: { type: 'object' }, overrides: { type: 'object' }, secret: { type: 'string', minLength: 16, maxLength: 1024 } },
+            properties: { mode: { type: 'string', minLength: 1 }, preset: { type: 'string' }, template: { type: 'object' }, overrides: { type: 'object' }, secret: { type: 'string', minLength: 16, maxLength: 1024 }, dedupe_window_seconds: dedupeWindow },
           },
         },
         async handle(r) {
@@ -194,6 +227,18 @@ export function webhookAdminSurface(webhooks: WebhooksService, registries: Regis
           const body = r.body as { max: number; window_seconds: number };
           await webhooks.setRateLimit(id(r), body.max, body.window_seconds);
           return { success: true, message: 'Rate limit saved.', data: { rate_limit: body } };
+        },
+      },
+      {
+        method: 'PUT',
+        path: '/flows/{flow_id}/webhook/dedupe',
+        permission: admin,
+        summary: 'Duplicate event-id protection: repeats within window_seconds answer the original job (0 turns it off)',
+        schema: { params: idParams, body: { type: 'object', required: ['window_seconds'], additionalProperties: false, properties: { window_seconds: dedupeWindow } } },
+        async handle(r) {
+          const windowSeconds = (r.body as { window_seconds: number }).window_seconds;
+          await webhooks.setDedupe(id(r), windowSeconds);
+          return { success: true, message: windowSeconds > 0 ? 'Duplicate protection on.' : 'Duplicate protection off.', data: { dedupe_window_seconds: windowSeconds } };
         },
       },
       {

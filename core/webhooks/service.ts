@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
+import type { VerifierVerdict } from '../kernel/contributions.js';
 import { safeEqual } from '../security/constant-time.js';
 import { maskSecret } from '../security/mask.js';
 import type { Vault } from '../security/vault.js';
@@ -9,6 +10,7 @@ import type { FlowsService } from '../flows/service.js';
 import type { FlowRecord } from '../flows/model.js';
 import { checkTemplate, type HmacTemplate } from './hmac-template.js';
 import { verifyHmac, type InboundRequest } from './hmac-verify.js';
+import { LEGACY_KEYS, hasLegacyWebhook, readLegacyWebhook } from './legacy-config.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMIT, DEFAULT_ROTATION_TTL_SECONDS, type StoredSecret, type WebhookConfig } from './model.js';
 
 export interface EnableInput {
@@ -17,7 +19,12 @@ export interface EnableInput {
   template?: Record<string, unknown>;
   overrides?: Record<string, unknown>;
   secret?: string;
+  /** Opt-in duplicate event-id protection, in seconds (0 or absent: off, the spec's behaviour). */
+  dedupe_window_seconds?: number;
 }
+
+/** Where the webhooks domain writes what it wants an operator to read (the flow's log). */
+export type WebhookLog = (level: 'info' | 'warning', message: string, context: Record<string, unknown>) => Promise<void>;
 
 export type VerifyOutcome = { ok: true; flow: FlowRecord; config: WebhookConfig; eventId: string | null } | { ok: false; flow: FlowRecord | null; reason: string };
 
@@ -41,8 +48,12 @@ const newSecretValue = () => randomBytes(32).toString('hex');
  */
 export class WebhooksService {
   constructor(
-    private readonly deps: { flows: FlowsService; vault: Vault; clock: Clock; registries: Registries },
+    private readonly deps: { flows: FlowsService; vault: Vault; clock: Clock; registries: Registries; log?: WebhookLog },
   ) {}
+
+  async init(): Promise<void> {
+    await this.migrateAll();
+  }
 
   private seal(flowId: number, value: string): string {
     return this.deps.vault.encrypt(value, `webhook:${flowId}`);
@@ -53,8 +64,50 @@ export class WebhooksService {
   }
 
   async config(flowId: number): Promise<{ flow: FlowRecord; config: WebhookConfig | null }> {
-    const flow = await this.deps.flows.get(flowId);
+    const flow = await this.migrated(await this.deps.flows.get(flowId));
     return { flow, config: (flow.webhook as WebhookConfig | undefined) ?? null };
+  }
+
+  // Legacy settings ---------------------------------------------------------------------
+
+  /**
+   * The flow with the original plugin's webhook settings (kept under scheduling_config)
+   * migrated to the template form, once: the new `webhook` and the removal of the old keys
+   * are one single-document update, conditional on no `webhook` being there yet, so two
+   * hosts reading at once migrate it exactly once and a crash leaves either shape whole.
+   */
+  private async migrated(flow: FlowRecord): Promise<FlowRecord> {
+    if (flow.webhook !== undefined || !hasLegacyWebhook(flow.scheduling_config as unknown as Record<string, unknown>)) return flow;
+    const legacy = readLegacyWebhook(flow.scheduling_config as unknown as Record<string, unknown>);
+    const now = this.deps.clock.now();
+    const flowId = flow.flow_id;
+    const config: WebhookConfig = {
+      enabled: legacy.enabled,
+      mode: legacy.mode,
+      token_sealed: legacy.token ? this.seal(flowId, legacy.token) : null,
+      template: legacy.template,
+      preset: null,
+      secrets: legacy.secrets.map((secret) => ({ id: secret.id ?? randomUUID(), sealed: this.seal(flowId, secret.value), expires_at: secret.expires_at, created_at: now })),
+      rate_limit: { ...DEFAULT_RATE_LIMIT },
+      max_body_bytes: legacy.template?.max_body_bytes ?? DEFAULT_MAX_BODY_BYTES,
+      dedupe_window_seconds: 0,
+      updated_at: now,
+    };
+    const $unset = Object.fromEntries(LEGACY_KEYS.map((key) => [`scheduling_config.${key}`, '']));
+    const result = await this.deps.flows.collection.updateOne({ flow_id: flowId, webhook: { $exists: false } }, { $set: { webhook: config }, $unset });
+    if (result.matchedCount === 1) {
+      await this.deps.log?.('info', `Webhook settings of flow ${flowId} migrated from the legacy ${legacy.shape} form to mode ${legacy.mode}`, { flow_id: flowId });
+      if (legacy.problem) await this.deps.log?.('warning', `Webhook trigger of flow ${flowId} migrated but refuses every request: ${legacy.problem}`, { flow_id: flowId });
+    }
+    return (await this.deps.flows.collection.findOne({ flow_id: flowId })) ?? flow;
+  }
+
+  /** Boot-time sweep: no legacy secret stays readable at rest once a host has started. */
+  async migrateAll(): Promise<number> {
+    const filter = { $or: LEGACY_KEYS.map((key) => ({ [`scheduling_config.${key}`]: { $exists: true } })), webhook: { $exists: false } };
+    const flows = await this.deps.flows.collection.find(filter);
+    for (const flow of flows) await this.migrated(flow);
+    return flows.length;
   }
 
   private async save(flowId: number, config: WebhookConfig | null): Promise<void> {
@@ -74,10 +127,15 @@ export class WebhooksService {
       secrets: [],
       rate_limit: { ...DEFAULT_RATE_LIMIT },
       max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+      dedupe_window_seconds: 0,
       updated_at: this.deps.clock.now(),
     };
     const previous = (await this.config(flowId)).config;
     if (previous) base.rate_limit = previous.rate_limit;
+    if (input.dedupe_window_seconds) {
+      if (input.mode === 'bearer') throw badRequest('dedupe_needs_event_id', 'Duplicate protection needs an event id: use hmac with an id_source, or a verifier mode that reports one');
+      base.dedupe_window_seconds = input.dedupe_window_seconds;
+    }
     if (input.mode === 'bearer') {
       const token = newSecretValue();
       await this.save(flowId, { ...base, token_sealed: this.seal(flowId, token) });
@@ -97,6 +155,7 @@ export class WebhooksService {
       if (problems.length) throw new ApiError('invalid_template', `Invalid HMAC template: ${problems.join('; ')}`, 400, { problems });
       base.template = template as unknown as HmacTemplate;
       base.max_body_bytes = Number((template as { max_body_bytes?: number }).max_body_bytes ?? DEFAULT_MAX_BODY_BYTES);
+      if ((base.dedupe_window_seconds ?? 0) > 0 && !base.template.id_source) throw badRequest('dedupe_needs_event_id', 'Duplicate protection needs the template to name an id_source');
     } else if (!this.deps.registries.verifiers().some((v) => v.mode === input.mode)) {
       throw badRequest('invalid_mode', `Unknown webhook mode '${input.mode}' (bearer, hmac${this.deps.registries.verifiers().map((v) => `, ${v.mode}`).join('')})`);
     }
@@ -158,6 +217,15 @@ export class WebhooksService {
     await this.save(flowId, { ...config, rate_limit: { max, window_seconds: windowSeconds } });
   }
 
+  /** Duplicate event-id protection: 0 turns it off. */
+  async setDedupe(flowId: number, windowSeconds: number): Promise<void> {
+    const { config } = await this.require(flowId);
+    if (windowSeconds > 0 && (config.mode === 'bearer' || (config.mode === 'hmac' && !config.template?.id_source))) {
+      throw badRequest('dedupe_needs_event_id', 'Duplicate protection needs an event id: an hmac template with an id_source, or a verifier mode that reports one');
+    }
+    await this.save(flowId, { ...config, dedupe_window_seconds: windowSeconds });
+  }
+
   /** What an operator may see: mode, preset, secret ids with expiry, masked values. */
   async status(flowId: number): Promise<Record<string, unknown>> {
     const { flow, config } = await this.config(flowId);
@@ -173,21 +241,24 @@ export class WebhooksService {
       template: config.template,
       rate_limit: config.rate_limit,
       max_body_bytes: config.max_body_bytes,
+      dedupe_window_seconds: config.dedupe_window_seconds ?? 0,
     };
   }
 
   /** The body limit a trigger request is read with (unknown flows: the default, and the answer is 401 anyway). */
   async bodyLimit(flowId: number): Promise<number> {
-    const flow = await this.deps.flows.collection.findOne({ flow_id: flowId }, { projection: { webhook: 1 } });
+    const found = await this.deps.flows.collection.findOne({ flow_id: flowId }, { projection: { flow_id: 1, webhook: 1, scheduling_config: 1 } });
+    const flow = found && found.webhook === undefined ? await this.migrated(found) : found;
     const config = flow?.webhook as WebhookConfig | undefined;
     return config?.enabled ? config.max_body_bytes : DEFAULT_MAX_BODY_BYTES;
   }
 
   /** Authenticates a trigger request; the reason of a failure is for the flow's log only. */
   async verify(flowId: number, request: InboundRequest): Promise<VerifyOutcome> {
-    const flow = await this.deps.flows.collection.findOne({ flow_id: flowId });
-    const config = flow?.webhook as WebhookConfig | undefined;
-    if (!flow) return { ok: false, flow: null, reason: 'unknown flow' };
+    const found = await this.deps.flows.collection.findOne({ flow_id: flowId });
+    if (!found) return { ok: false, flow: null, reason: 'unknown flow' };
+    const flow = await this.migrated(found);
+    const config = flow.webhook as WebhookConfig | undefined;
     if (!config?.enabled) return { ok: false, flow, reason: 'the webhook trigger is disabled' };
     const now = this.deps.clock.now();
     if (config.mode === 'bearer') {
@@ -206,8 +277,16 @@ export class WebhooksService {
     }
     const verifier = this.deps.registries.verifiers().find((v) => v.mode === config.mode);
     if (!verifier) return { ok: false, flow, reason: `no verifier for mode '${config.mode}' is loaded` };
-    const ok = await verifier.verify({ rawBody: request.rawBody, headers: request.headers, url: request.url, secrets: secrets.map((s) => s.value) });
-    return ok ? { ok: true, flow, config, eventId: null } : { ok: false, flow, reason: `the ${config.mode} verifier rejected the request` };
+    let verdict: VerifierVerdict | boolean;
+    try {
+      verdict = await verifier.verify({ rawBody: request.rawBody, headers: request.headers, query: request.query, url: request.url, secrets: secrets.map((s) => s.value), now });
+    } catch (error) {
+      // A verifier that throws refuses the request; the sender still sees the one 401.
+      return { ok: false, flow, reason: `the ${config.mode} verifier (${this.deps.registries.ownerOf(verifier) ?? 'unknown plugin'}) failed: ${(error as Error).message}` };
+    }
+    if (verdict === true) return { ok: true, flow, config, eventId: null };
+    if (verdict === false) return { ok: false, flow, reason: `the ${config.mode} verifier rejected the request` };
+    return verdict.ok ? { ok: true, flow, config, eventId: verdict.eventId ?? null } : { ok: false, flow, reason: `${config.mode}: ${verdict.reason}` };
   }
 
   private active(config: WebhookConfig, now: Date): StoredSecret[] {

@@ -37,12 +37,15 @@ export const twilioVerifier = defineVerifier({
   label: 'Twilio (X-Twilio-Signature)',
   verify({ rawBody, headers, url, secrets }) {
     const signature = headers['x-twilio-signature'];
-    if (!signature) return false;
+    if (!signature) return { ok: false, reason: 'header X-Twilio-Signature missing' };
     const bodyHash = new URL(url, 'http://invalid').searchParams.get('bodySHA256');
-    if (bodyHash !== null && !safeEqual(createHash('sha256').update(rawBody).digest('hex'), bodyHash.toLowerCase())) return false;
+    if (bodyHash !== null && !safeEqual(createHash('sha256').update(rawBody).digest('hex'), bodyHash.toLowerCase())) {
+      return { ok: false, reason: 'the body does not hash to the bodySHA256 of the URL' };
+    }
     const params = bodyHash === null ? formParams(rawBody, headers['content-type']) : [];
+    // Every secret against every URL form, no early exit: timing tells nothing of which matched.
     let ok = false;
     for (const secret of secrets) for (const variant of urlVariants(url)) if (safeEqual(twilioSignature(secret, variant, params), signature)) ok = true;
-    return ok;
+    return ok ? { ok: true } : { ok: false, reason: `X-Twilio-Signature does not match any active secret for ${url} (check the public URL the host is configured with)` };
   },
 });

@@ -158,10 +158,12 @@ test('failure reasons never include a secret value', () => {
 test('signature from a parameter: query first, then body', () => {
   const t = template({ signature_source: { param: 'sig', extract: { kind: 'raw' }, encoding: 'hex' } });
   const hex = mac(BODY).toString('hex');
-  ok(run(t, request({ query: { sig: hex } })));
-  ok(run(t, request({ query: { sig: [hex, 'ignored'] } })));
+  ok(run(t, request({ query: { sig: [hex] } })));
+  ok(run(t, request({ query: { sig: [hex, hex] } }))); // the same value twice is not ambiguous
   ok(run(t, request({ bodyParams: { sig: hex } })));
-  assert.is(reason(run(t, request({ query: { sig: '00' }, bodyParams: { sig: hex } }))), 'signature does not match any active secret');
+  assert.is(reason(run(t, request({ query: { sig: ['00'] }, bodyParams: { sig: hex } }))), 'signature does not match any active secret');
+  assert.is(reason(run(t, request({ query: { sig: [hex, 'other'] } }))), 'signature parameter sig is sent several times with different values');
+  assert.is(reason(run(t, request({ bodyParams: { sig: ['00', hex] } }))), 'signature parameter sig is sent several times with different values');
   assert.is(reason(run(t, request())), 'signature parameter sig missing');
 });
 
@@ -170,12 +172,14 @@ test('{param:x} from the query, else the body; {header:x}; {url}', () => {
   const url = 'https://hooks.example.com/trigger/7?account=acme';
   const sig = (account: string) => mac(Buffer.concat([Buffer.from(`${url}|${account}|req-1|`), BODY])).toString('hex');
   const headers = { 'x-request-id': 'req-1' };
-  ok(run(t, request({ url, query: { account: 'acme' }, bodyParams: { account: 'other' }, headers: { ...headers, 'x-sig': sig('acme') } })));
+  ok(run(t, request({ url, query: { account: ['acme'] }, bodyParams: { account: 'other' }, headers: { ...headers, 'x-sig': sig('acme') } })));
   ok(run(t, request({ url, bodyParams: { account: 'acme' }, headers: { ...headers, 'x-sig': sig('acme') } })));
   ok(run(t, request({ url, bodyParams: { account: 42 }, headers: { ...headers, 'x-sig': sig('42') } })));
-  assert.is(reason(run(t, request({ url: url + '&x=1', query: { account: 'acme' }, headers: { ...headers, 'x-sig': sig('acme') } }))), 'signature does not match any active secret');
-  assert.is(reason(run(t, request({ url, query: { account: 'acme' }, headers: { 'x-sig': sig('acme') } }))), 'signed header X-Request-Id missing');
+  assert.is(reason(run(t, request({ url: url + '&x=1', query: { account: ['acme'] }, headers: { ...headers, 'x-sig': sig('acme') } }))), 'signature does not match any active secret');
+  assert.is(reason(run(t, request({ url, query: { account: ['acme'] }, headers: { 'x-sig': sig('acme') } }))), 'signed header X-Request-Id missing');
   assert.is(reason(run(t, request({ url, headers: { ...headers, 'x-sig': sig('acme') } }))), 'signed parameter account missing');
+  // A second, different value appended by someone else is refused, not guessed at.
+  assert.is(reason(run(t, request({ url, query: { account: ['acme', 'evil'] }, headers: { ...headers, 'x-sig': sig('acme') } }))), 'signed parameter account is sent several times with different values');
 });
 
 test('{body} is the exact raw bytes, even when they are not UTF-8', () => {
