@@ -268,16 +268,17 @@ export function buildCli(args: string[]): Argv {
           'Enable the trigger; prints the token or secret once',
           (c) =>
             flowArg(c)
-              .option('mode', { choices: ['bearer', 'hmac'], demandOption: true })
+              .option('mode', { type: 'string', demandOption: true, describe: "bearer, hmac, or a verifier plugin's mode (e.g. twilio)" })
               .option('preset', { type: 'string', describe: 'A preset name (see `webhook presets`)' })
               .option('template', { type: 'string', describe: 'A JSON file with an HMAC template' })
               .option('overrides', { type: 'string', describe: 'A JSON file deep-merged over the template' })
               .option('secret', { type: 'string', describe: 'Use this secret (else one is generated)' })
               .option('generate-secret', { type: 'boolean', describe: 'Generate the secret (the default)' })
+              .option('dedupe-window', { type: 'number', describe: 'Answer repeats of an event id within this many seconds with the original job (needs an id_source)' })
               .options(jsonOption),
           async (argv) => {
             if (argv.mode === 'hmac' && !argv.preset && !argv.template) throw new CliError('hmac mode needs --preset NAME or --template FILE');
-            const body = { mode: argv.mode, preset: argv.preset, template: readJsonFile(argv.template, 'template'), overrides: readJsonFile(argv.overrides, 'overrides'), secret: argv.secret };
+            const body = { mode: argv.mode, preset: argv.preset, template: readJsonFile(argv.template, 'template'), overrides: readJsonFile(argv.overrides, 'overrides'), secret: argv.secret, dedupe_window_seconds: argv.dedupeWindow };
             const res = await withApi(argv, (api) => api.call<{ data: Record<string, unknown> }>('PUT', `/flows/${argv.flow_id}/webhook`, { body }));
             const secret = res.data.secret as { id: string; value: string } | undefined;
             show(argv, res.data, res.data.token ? `Bearer token (shown once): ${String(res.data.token)}` : `Secret ${secret?.id} (shown once): ${secret?.value}`);
@@ -307,18 +308,23 @@ export function buildCli(args: string[]): Argv {
           await withApi(argv, (api) => api.call('PUT', `/flows/${argv.flow_id}/webhook/rate-limit`, { body: { max: argv.max, window_seconds: argv.window } }));
           show(argv, { max: argv.max, window_seconds: argv.window }, `Rate limit: ${argv.max} per ${argv.window} s.`);
         })
+        .command('dedupe <flow_id>', 'Duplicate event-id protection: repeats within --window seconds answer the original job (0 turns it off)', (c) => flowArg(c).option('window', { type: 'number', demandOption: true, describe: 'seconds; 0 = off' }).options(jsonOption), async (argv) => {
+          await withApi(argv, (api) => api.call('PUT', `/flows/${argv.flow_id}/webhook/dedupe`, { body: { window_seconds: argv.window } }));
+          show(argv, { dedupe_window_seconds: argv.window }, argv.window > 0 ? `Duplicate protection: event ids remembered for ${argv.window} s.` : 'Duplicate protection off.');
+        })
         .command('status <flow_id>', 'Mode, preset, secret ids with expiry (never values)', (c) => flowArg(c).options(jsonOption), async (argv) => {
           const res = await withApi(argv, (api) => api.call<{ data: Record<string, unknown> }>('GET', `/flows/${argv.flow_id}/webhook`));
           const d = res.data;
           const secrets = (d.secrets as Array<{ id: string; expires_at: string | null }> | undefined) ?? [];
-          show(argv, d, d.enabled ? `mode ${String(d.mode)}${d.preset ? ` (preset ${String(d.preset)})` : ''}; ${secrets.length ? secrets.map((s) => `secret ${s.id}${s.expires_at ? ` until ${s.expires_at}` : ''}`).join(', ') : 'token set'}` : 'disabled');
+          const dedupe = Number(d.dedupe_window_seconds ?? 0) > 0 ? `; duplicates refused for ${String(d.dedupe_window_seconds)} s` : '';
+          show(argv, d, d.enabled ? `mode ${String(d.mode)}${d.preset ? ` (preset ${String(d.preset)})` : ''}; ${secrets.length ? secrets.map((s) => `secret ${s.id}${s.expires_at ? ` until ${s.expires_at}` : ''}`).join(', ') : 'token set'}${dedupe}` : 'disabled');
         })
         .command('presets', 'Loaded webhook presets', (c) => c.options(jsonOption), async (argv) => {
           const res = await withApi(argv, (api) => api.call<{ data: Array<{ slug: string; label: string }> }>('GET', '/webhook-presets'));
           if (argv.json) printJson(res.data);
           else printRows(res.data.map((p) => ({ preset: p.slug, label: p.label })));
         })
-        .demandCommand(1, 'Name a verb: enable, disable, regenerate, set-secret, rotate, forget, rate-limit, status or presets')
+        .demandCommand(1, 'Name a verb: enable, disable, regenerate, set-secret, rotate, forget, rate-limit, dedupe, status or presets')
         .strict();
     })
     .command('plugins <verb>', 'Inspect plugins', (y) =>

@@ -30,6 +30,9 @@ test('enable, trigger, status, rotate, presets, disable — through the running 
     assert.is(status.status, 0, status.stderr);
     assert.not.match(status.stdout, new RegExp(token));
     assert.match(cli('webhook', 'status', flowId).stdout, /mode bearer/);
+    const noId = cli('webhook', 'dedupe', flowId, '--window', '600');
+    assert.is.not(noId.status, 0, 'a bearer trigger has no event id to deduplicate on');
+    assert.match(noId.stderr, /needs an event id/);
 
     const presets = JSON.parse(cli('webhook', 'presets', '--json').stdout) as Array<{ slug: string }>;
     assert.ok(presets.some((p) => p.slug === 'github'));
@@ -39,8 +42,18 @@ test('enable, trigger, status, rotate, presets, disable — through the running 
     assert.is(hmac.status, 0, hmac.stderr);
     const body = JSON.stringify({ zen: 'Keep it logically awesome.' });
     const signature = `sha256=${createHmac('sha256', 'It is a secret to everybody 123').update(body).digest('hex')}`;
-    const signed = await fetch(`${host.url}/api/automation/v1/trigger/${flowId}`, { method: 'POST', headers: { 'X-Hub-Signature-256': signature, 'Content-Type': 'application/json' }, body });
+    const deliver = () =>
+      fetch(`${host.url}/api/automation/v1/trigger/${flowId}`, { method: 'POST', headers: { 'X-Hub-Signature-256': signature, 'X-GitHub-Delivery': 'delivery-1', 'Content-Type': 'application/json' }, body });
+    const signed = await deliver();
     assert.is(signed.status, 200);
+    // GitHub redelivers with the same X-GitHub-Delivery: with dedupe on, the redelivery starts nothing.
+    const dedupe = cli('webhook', 'dedupe', flowId, '--window', '600');
+    assert.is(dedupe.status, 0, dedupe.stderr);
+    assert.match(cli('webhook', 'status', flowId).stdout, /duplicates refused for 600 s/);
+    const first = (await (await deliver()).json()) as { job_id: number; duplicate?: boolean };
+    const again = (await (await deliver()).json()) as { job_id: number; duplicate?: boolean };
+    assert.is(again.duplicate, true);
+    assert.is(again.job_id, first.job_id);
     const rotated = cli('webhook', 'rotate', flowId, '--ttl', '60', '--json');
     assert.is(rotated.status, 0, rotated.stderr);
     assert.is((JSON.parse(cli('webhook', 'status', flowId, '--json').stdout) as { secrets: unknown[] }).secrets.length, 2);
@@ -48,6 +61,12 @@ test('enable, trigger, status, rotate, presets, disable — through the running 
     const bad = cli('webhook', 'enable', flowId, '--mode', 'hmac');
     assert.is.not(bad.status, 0);
     assert.match(bad.stderr, /--preset NAME or --template FILE/);
+    const twilio = cli('webhook', 'enable', flowId, '--mode', 'twilio', '--secret', 'twilio-auth-token-0123456789', '--json');
+    assert.is(twilio.status, 0, twilio.stderr);
+    assert.match(cli('webhook', 'status', flowId).stdout, /mode twilio/);
+    const unknownMode = cli('webhook', 'enable', flowId, '--mode', 'telepathy');
+    assert.is.not(unknownMode.status, 0);
+    assert.match(unknownMode.stderr, /Unknown webhook mode 'telepathy'/);
     assert.is(cli('webhook', 'disable', flowId).status, 0);
     assert.match(cli('webhook', 'status', flowId).stdout, /disabled/);
   } finally {
