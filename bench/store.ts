@@ -8,8 +8,9 @@ import type { Collection, Filter, FindOptions } from '../core/store/port.js';
 import { openEmbeddedStore, type EmbeddedStore } from '../host/store/embedded/index.js';
 
 export interface BenchTarget {
-  /** The metric must stay below this. */
+  /** The metric must stay below this (or, with `atLeast`, reach it). */
   limit: number;
+  atLeast?: boolean;
   value: number;
   pass: boolean;
 }

@@ -240,6 +240,11 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     agenda.define('webhooks.purge-events', async () => {
       await dedupe.purgeExpired();
     });
+    // Safety net for queued webhook jobs whose host died before starting them (another
+    // host's next run of the flow, or this sweep, picks them up; claims keep it to one run).
+    agenda.define('webhooks.resume-queued', async () => {
+      await engine.resumeQueued();
+    });
 
     let localToken: string | null = null;
     const throttle = new LoginThrottle(
@@ -265,7 +270,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
         limits: new TriggerLimits(limiterFactory),
         dedupe,
         jobs,
-        dispatcher: () => dispatcher,
+        startQueued: (flowId) => engine.runNextQueued(flowId),
         clock,
         publicUrl: () => info.publicUrl(),
         logWarning: async (message, context) => void (await logs.write({ level: 'warning', message, context })),
@@ -324,6 +329,9 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
         await agenda.start();
         await agenda.every('1 hour', 'logs.purge');
         await agenda.every('1 hour', 'webhooks.purge-events');
+        await agenda.every('1 minute', 'webhooks.resume-queued');
+        // Webhook jobs queued behind a run that never ended here (the host stopped) start now.
+        await engine.resumeQueued();
         await hooks.ready.promise({ url });
         return url;
       },

@@ -54,15 +54,28 @@ function itemIdentity(packet: DataPacket): string {
  * that fails releases its claims. A handler that throws fails the job, never the process.
  */
 export class Engine {
+  /** Runs this engine started by itself (queued webhook jobs), for a graceful stop. */
+  private readonly chained = new Set<Promise<unknown>>();
+
   constructor(private readonly deps: EngineDeps) {}
 
-  /** Runs a pending job to its end; returns its final status (null when another worker had it). */
-  async run(jobId: number): Promise<JobStatus | null> {
+  /** Resolves when every queued run this engine started has ended. */
+  async drain(): Promise<void> {
+    while (this.chained.size) await Promise.allSettled([...this.chained]);
+  }
+
+  /**
+   * Runs a pending job to its end; returns its final status (null when another worker had
+   * it, 'queued' when a webhook job waits for its flow's current run).
+   */
+  async run(jobId: number): Promise<JobStatus | 'queued' | null> {
     const { jobs, flows, clock } = this.deps;
     const job = await jobs.claim(jobId);
     if (!job) return null;
     const context = { job_id: job.job_id, flow_id: job.flow_id, pipeline_id: job.pipeline_id };
     if (job.flow_id !== null && !(await this.lockFlow(job))) {
+      // An accepted webhook was promised a run: it waits for the flow instead of being skipped.
+      if (job.source === 'webhook') return this.queue(job);
       await jobs.finish(job.job_id, 'skipped', { steps: [], error: 'The flow was already running; this run was skipped' });
       await this.deps.log('warning', `Flow ${job.flow_id} is already running; job ${job.job_id} skipped`, context);
       return 'skipped';
@@ -110,6 +123,7 @@ export class Engine {
     if (job.flow_id !== null) {
       await flows.recordOutcome(job.flow_id, status as 'completed' | 'completed_no_items' | 'failed', clock.now());
       await this.unlockFlow(job);
+      this.runNextQueued(job.flow_id);
     }
     if (status === 'failed') {
       await this.deps.log('error', `Job ${job.job_id} failed: ${error}`, context);
@@ -220,6 +234,42 @@ export class Engine {
       content: this.deps.content,
       engineData: Object.freeze({ ...job.engine_data }),
     };
+  }
+
+  /**
+   * Puts a webhook job back to pending, marked `queued`: the end of the flow's current run
+   * starts it (runNextQueued). If that run ended while this job was being put back, nobody
+   * would; so the flow's mark is read again afterwards and, when free, the job runs now.
+   */
+  private async queue(job: JobRecord): Promise<'queued' | JobStatus | null> {
+    await this.deps.jobs.jobs.updateOne({ job_id: job.job_id, status: 'processing' }, { $set: { status: 'pending', started_at: null, queued: true } });
+    const flow = await this.deps.flows.collection.findOne({ flow_id: job.flow_id! }, { projection: { flow_id: 1, running_job_id: 1 } });
+    if (flow && (flow.running_job_id ?? null) === null) return this.run(job.job_id);
+    return 'queued';
+  }
+
+  /**
+   * Starts the oldest queued webhook job of the flow, if any and if the flow is free (in
+   * this process, tracked for drain). A busy flow starts it itself when its run ends; callers
+   * store their job before calling, so one of the two always sees it.
+   */
+  runNextQueued(flowId: number): void {
+    const next = (async () => {
+      const flow = await this.deps.flows.collection.findOne({ flow_id: flowId }, { projection: { flow_id: 1, running_job_id: 1 } });
+      if (!flow || (flow.running_job_id ?? null) !== null) return;
+      const [queued] = await this.deps.jobs.jobs.find({ flow_id: flowId, status: 'pending', queued: true }, { sort: { job_id: 1 }, limit: 1, projection: { job_id: 1 } });
+      if (queued) await this.run(queued.job_id);
+    })().catch((error: unknown) => this.deps.logger.error({ flow_id: flowId, err: error }, 'Starting a queued webhook job failed'));
+    this.chained.add(next);
+    void next.finally(() => this.chained.delete(next));
+  }
+
+  /** At start-up: flows with queued webhook jobs and no run to start them (the host stopped). */
+  async resumeQueued(): Promise<number> {
+    const queued = await this.deps.jobs.jobs.find({ status: 'pending', queued: true }, { projection: { flow_id: 1 } });
+    const flowIds = [...new Set(queued.map((j) => j.flow_id).filter((id): id is number => id !== null))];
+    for (const flowId of flowIds) this.runNextQueued(flowId);
+    return flowIds.length;
   }
 
   /** The flow's running mark: taken atomically, so the same flow never runs twice at once, on any host. */

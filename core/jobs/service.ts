@@ -12,6 +12,8 @@ export interface NewJob {
   workflow?: WorkflowStep[] | null;
   source: JobRecord['source'];
   scheduled_for?: Date | null;
+  /** Waits in its flow's queue (webhook jobs): started by the end of the flow's current run. */
+  queued?: boolean;
 }
 
 export interface JobListQuery {
@@ -45,6 +47,8 @@ export class JobsService {
     await this.jobs.createIndex({ fields: { job_id: 1 }, unique: true });
     await this.jobs.createIndex({ fields: { flow_id: 1, job_id: -1 } });
     await this.jobs.createIndex({ fields: { status: 1, job_id: -1 } });
+    // The flow's queue of webhook jobs, oldest first.
+    await this.jobs.createIndex({ fields: { flow_id: 1, status: 1, queued: 1, job_id: 1 } });
     await this.processed.createIndex({ fields: { job_id: 1 } });
     await this.processed.createIndex({ fields: { flow_id: 1 } });
     await this.processed.createIndex({ fields: { pipeline_id: 1 } });
@@ -68,6 +72,7 @@ export class JobsService {
       scheduled_for: input.scheduled_for ?? null,
       started_at: null,
       completed_at: null,
+      ...(input.queued ? { queued: true } : {}),
     } as unknown as JobRecord);
   }
 

@@ -3,10 +3,10 @@ import { reply, type RouteRequest, type SurfaceDefinition } from '../kernel/rout
 import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
 import type { JobsService } from '../jobs/service.js';
-import type { JobDispatcher } from '../engine/dispatcher.js';
 import { webhookHeaders } from './header-redaction.js';
 import type { InboundRequest } from './hmac-verify.js';
 import type { WebhooksService } from './service.js';
+import type { FlowRecord } from '../flows/model.js';
 import type { TriggerLimits } from './trigger-limits.js';
 import type { EventClaim, EventDedupe } from './event-dedupe.js';
 
@@ -45,7 +45,8 @@ export interface TriggerDeps {
   limits: TriggerLimits;
   dedupe: EventDedupe;
   jobs: JobsService;
-  dispatcher: () => JobDispatcher;
+  /** Starts the flow's oldest queued job unless the flow is running (whose end starts it). */
+  startQueued: (flowId: number) => void;
   clock: Clock;
   /** The URL senders see (FLOWHOST_PUBLIC_URL, else the listening URL). */
   publicUrl: () => string;
@@ -53,11 +54,24 @@ export interface TriggerDeps {
 }
 
 /**
- * POST /trigger/{flow_id}: size limit while reading → authentication → rate limit → job
- * persisted as pending → 200; the run itself happens after the response.
+ * POST /trigger/{flow_id}: size limit while reading → authentication → (dedupe) → rate
+ * limit → job persisted as pending in the flow's queue → 200; the run happens after the
+ * response, in order, one at a time per flow.
  */
 export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
   const flowId = (request: RouteRequest) => Number(request.params.flow_id);
+  // The body limit and the authentication need the same flow: read it once per request
+  // (never across requests, so a regenerated token or rotated secret applies at once).
+  const flows = new WeakMap<RouteRequest, Promise<FlowRecord | null>>();
+  const flowOf = (request: RouteRequest) => {
+    let loaded = flows.get(request);
+    if (!loaded) {
+      const id = flowId(request);
+      loaded = Number.isInteger(id) && id > 0 ? deps.webhooks.triggerFlow(id) : Promise.resolve(null);
+      flows.set(request, loaded);
+    }
+    return loaded;
+  };
   return {
     id: 'webhook-trigger',
     routes: [
@@ -68,7 +82,7 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
         summary: 'Start a flow from an inbound webhook (bearer token or HMAC signature per flow)',
         schema: { params: { type: 'object', required: ['flow_id'], properties: { flow_id: { type: 'integer', minimum: 1 } } } },
         decodeBody: false,
-        bodyLimit: (request) => (Number.isInteger(flowId(request)) ? deps.webhooks.bodyLimit(flowId(request)) : 1024 * 1024),
+        bodyLimit: async (request) => deps.webhooks.bodyLimitOf(await flowOf(request)),
         async handle(request) {
           const id = flowId(request);
           await deps.limits.checkAddress(request.ip);
@@ -82,7 +96,7 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
             }
           })();
           const inbound: InboundRequest = { rawBody: request.rawBody, headers: request.headers, query, bodyParams, url: `${deps.publicUrl()}${request.url}` };
-          const outcome = await deps.webhooks.verify(id, inbound);
+          const outcome = await deps.webhooks.verify(id, inbound, await flowOf(request));
           if (!outcome.ok) {
             await deps.limits.failed(request.ip);
             if (outcome.flow) await deps.logWarning(`Webhook authentication failed for flow ${id}: ${outcome.reason}`, { flow_id: id, remote_ip: request.ip });
@@ -108,6 +122,8 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
               pipeline_id: flow.pipeline_id,
               label: flow.flow_name,
               source: 'webhook',
+              // Webhook jobs run one after another in the order accepted, never skipped.
+              queued: true,
               engine_data: {
                 webhook_trigger: {
                   payload,
@@ -124,7 +140,7 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
             throw error;
           }
           await claim?.settle(job.job_id);
-          await deps.dispatcher().runNow(job.job_id);
+          deps.startQueued(flow.flow_id);
           return { success: true, flow_id: flow.flow_id, flow_name: flow.flow_name, job_id: job.job_id, message: `Flow "${flow.flow_name}" triggered.` };
         },
       },

@@ -245,19 +245,29 @@ export class WebhooksService {
     };
   }
 
+  /** The flow a trigger request names, legacy settings migrated; null when there is none. */
+  async triggerFlow(flowId: number): Promise<FlowRecord | null> {
+    const found = await this.deps.flows.collection.findOne({ flow_id: flowId });
+    return found ? this.migrated(found) : null;
+  }
+
   /** The body limit a trigger request is read with (unknown flows: the default, and the answer is 401 anyway). */
-  async bodyLimit(flowId: number): Promise<number> {
-    const found = await this.deps.flows.collection.findOne({ flow_id: flowId }, { projection: { flow_id: 1, webhook: 1, scheduling_config: 1 } });
-    const flow = found && found.webhook === undefined ? await this.migrated(found) : found;
+  bodyLimitOf(flow: FlowRecord | null): number {
     const config = flow?.webhook as WebhookConfig | undefined;
     return config?.enabled ? config.max_body_bytes : DEFAULT_MAX_BODY_BYTES;
   }
 
-  /** Authenticates a trigger request; the reason of a failure is for the flow's log only. */
-  async verify(flowId: number, request: InboundRequest): Promise<VerifyOutcome> {
-    const found = await this.deps.flows.collection.findOne({ flow_id: flowId });
-    if (!found) return { ok: false, flow: null, reason: 'unknown flow' };
-    const flow = await this.migrated(found);
+  async bodyLimit(flowId: number): Promise<number> {
+    return this.bodyLimitOf(await this.triggerFlow(flowId));
+  }
+
+  /**
+   * Authenticates a trigger request; the reason of a failure is for the flow's log only.
+   * `preloaded` is the flow as read for this same request (the body limit needed it first).
+   */
+  async verify(flowId: number, request: InboundRequest, preloaded?: FlowRecord | null): Promise<VerifyOutcome> {
+    const flow = preloaded !== undefined ? preloaded : await this.triggerFlow(flowId);
+    if (!flow) return { ok: false, flow: null, reason: 'unknown flow' };
     const config = flow.webhook as WebhookConfig | undefined;
     if (!config?.enabled) return { ok: false, flow, reason: 'the webhook trigger is disabled' };
     const now = this.deps.clock.now();

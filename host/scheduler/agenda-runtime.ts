@@ -63,6 +63,7 @@ export function createAgendaRuntime(deps: { agenda: Agenda; engine: Engine; jobs
     },
     async drain() {
       await Promise.allSettled([...running]);
+      await engine.drain();
     },
   };
 
