@@ -255,6 +255,9 @@ export class Engine {
    */
   runNextQueued(flowId: number): void {
     const next = (async () => {
+      // The embedded store answers synchronously, so a chain of runs would otherwise advance
+      // in microtasks alone and starve the HTTP server until the queue is empty.
+      await new Promise((resolve) => setImmediate(resolve));
       const flow = await this.deps.flows.collection.findOne({ flow_id: flowId }, { projection: { flow_id: 1, running_job_id: 1 } });
       if (!flow || (flow.running_job_id ?? null) !== null) return;
       const [queued] = await this.deps.jobs.jobs.find({ flow_id: flowId, status: 'pending', queued: true }, { sort: { job_id: 1 }, limit: 1, projection: { job_id: 1 } });
