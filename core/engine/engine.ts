@@ -237,14 +237,13 @@ export class Engine {
   }
 
   /**
-   * Puts a webhook job back to pending, marked `queued`: the end of the flow's current run
-   * starts it (runNextQueued). If that run ended while this job was being put back, nobody
-   * would; so the flow's mark is read again afterwards and, when free, the job runs now.
+   * Puts a webhook job back to pending in its flow's queue: the end of the flow's current
+   * run starts it. If that run ended while this job was being put back, nobody would; so
+   * runNextQueued is asked too, and starts the oldest queued job if the flow is free by now.
    */
-  private async queue(job: JobRecord): Promise<'queued' | JobStatus | null> {
+  private async queue(job: JobRecord): Promise<'queued'> {
     await this.deps.jobs.jobs.updateOne({ job_id: job.job_id, status: 'processing' }, { $set: { status: 'pending', started_at: null, queued: true } });
-    const flow = await this.deps.flows.collection.findOne({ flow_id: job.flow_id! }, { projection: { flow_id: 1, running_job_id: 1 } });
-    if (flow && (flow.running_job_id ?? null) === null) return this.run(job.job_id);
+    this.runNextQueued(job.flow_id!);
     return 'queued';
   }
 

@@ -96,7 +96,7 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
             }
           })();
           const inbound: InboundRequest = { rawBody: request.rawBody, headers: request.headers, query, bodyParams, url: `${deps.publicUrl()}${request.url}` };
-          const outcome = await deps.webhooks.verify(id, inbound, await flowOf(request));
+          const outcome = await deps.webhooks.verify(await flowOf(request), inbound);
           if (!outcome.ok) {
             await deps.limits.failed(request.ip);
             if (outcome.flow) await deps.logWarning(`Webhook authentication failed for flow ${id}: ${outcome.reason}`, { flow_id: id, remote_ip: request.ip });

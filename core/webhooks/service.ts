@@ -43,6 +43,17 @@ function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>)
 const newSecretValue = () => randomBytes(32).toString('hex');
 
 /**
+ * Duplicate protection keys on an event id: an hmac template's id_source, or what a
+ * verifier mode reports. A bearer trigger has none.
+ */
+function checkDedupe(config: Pick<WebhookConfig, 'mode' | 'template' | 'dedupe_window_seconds'>): void {
+  if (!config.dedupe_window_seconds) return;
+  if (config.mode === 'bearer' || (config.mode === 'hmac' && !config.template?.id_source)) {
+    throw badRequest('dedupe_needs_event_id', 'Duplicate protection needs an event id: an hmac template with an id_source, or a verifier mode that reports one');
+  }
+}
+
+/**
  * Webhook triggers: per-flow bearer tokens or HMAC templates with rotating secrets, all
  * sealed by the vault (bound to their flow) and never shown again after creation.
  */
@@ -132,11 +143,9 @@ export class WebhooksService {
     };
     const previous = (await this.config(flowId)).config;
     if (previous) base.rate_limit = previous.rate_limit;
-    if (input.dedupe_window_seconds) {
-      if (input.mode === 'bearer') throw badRequest('dedupe_needs_event_id', 'Duplicate protection needs an event id: use hmac with an id_source, or a verifier mode that reports one');
-      base.dedupe_window_seconds = input.dedupe_window_seconds;
-    }
+    base.dedupe_window_seconds = input.dedupe_window_seconds ?? 0;
     if (input.mode === 'bearer') {
+      checkDedupe(base);
       const token = newSecretValue();
       await this.save(flowId, { ...base, token_sealed: this.seal(flowId, token) });
       return { status: await this.status(flowId), token };
@@ -155,7 +164,7 @@ export class WebhooksService {
       if (problems.length) throw new ApiError('invalid_template', `Invalid HMAC template: ${problems.join('; ')}`, 400, { problems });
       base.template = template as unknown as HmacTemplate;
       base.max_body_bytes = Number((template as { max_body_bytes?: number }).max_body_bytes ?? DEFAULT_MAX_BODY_BYTES);
-      if ((base.dedupe_window_seconds ?? 0) > 0 && !base.template.id_source) throw badRequest('dedupe_needs_event_id', 'Duplicate protection needs the template to name an id_source');
+      checkDedupe(base);
     } else if (!this.deps.registries.verifiers().some((v) => v.mode === input.mode)) {
       throw badRequest('invalid_mode', `Unknown webhook mode '${input.mode}' (bearer, hmac${this.deps.registries.verifiers().map((v) => `, ${v.mode}`).join('')})`);
     }
@@ -220,10 +229,9 @@ export class WebhooksService {
   /** Duplicate event-id protection: 0 turns it off. */
   async setDedupe(flowId: number, windowSeconds: number): Promise<void> {
     const { config } = await this.require(flowId);
-    if (windowSeconds > 0 && (config.mode === 'bearer' || (config.mode === 'hmac' && !config.template?.id_source))) {
-      throw badRequest('dedupe_needs_event_id', 'Duplicate protection needs an event id: an hmac template with an id_source, or a verifier mode that reports one');
-    }
-    await this.save(flowId, { ...config, dedupe_window_seconds: windowSeconds });
+    const next = { ...config, dedupe_window_seconds: windowSeconds };
+    checkDedupe(next);
+    await this.save(flowId, next);
   }
 
   /** What an operator may see: mode, preset, secret ids with expiry, masked values. */
@@ -257,19 +265,15 @@ export class WebhooksService {
     return config?.enabled ? config.max_body_bytes : DEFAULT_MAX_BODY_BYTES;
   }
 
-  async bodyLimit(flowId: number): Promise<number> {
-    return this.bodyLimitOf(await this.triggerFlow(flowId));
-  }
-
   /**
-   * Authenticates a trigger request; the reason of a failure is for the flow's log only.
-   * `preloaded` is the flow as read for this same request (the body limit needed it first).
+   * Authenticates a trigger request against its flow as `triggerFlow` read it (null: no such
+   * flow); the reason of a failure is for the flow's log only.
    */
-  async verify(flowId: number, request: InboundRequest, preloaded?: FlowRecord | null): Promise<VerifyOutcome> {
-    const flow = preloaded !== undefined ? preloaded : await this.triggerFlow(flowId);
+  async verify(flow: FlowRecord | null, request: InboundRequest): Promise<VerifyOutcome> {
     if (!flow) return { ok: false, flow: null, reason: 'unknown flow' };
     const config = flow.webhook as WebhookConfig | undefined;
     if (!config?.enabled) return { ok: false, flow, reason: 'the webhook trigger is disabled' };
+    const flowId = flow.flow_id;
     const now = this.deps.clock.now();
     if (config.mode === 'bearer') {
       const header = request.headers.authorization ?? '';
