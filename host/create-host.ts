@@ -313,10 +313,19 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       },
       async start() {
         if (started) return url;
-        await new Promise<void>((resolveListen, rejectListen) => {
-          server.server.once('error', rejectListen);
+        await new Promise<void>((resolveListen, rejectListenWith) => {
+          const rejectListen = (error: NodeJS.ErrnoException) =>
+            rejectListenWith(
+              error.code === 'EADDRINUSE'
+                ? new Error(`Port ${config.port} on ${config.host} is already in use; stop what listens there or choose another port (PORT or --port).`)
+                : error.code === 'EACCES'
+                  ? new Error(`Port ${config.port} on ${config.host} needs privileges this process lacks; choose a port above 1023 (PORT or --port).`)
+                  : error,
+            );
+          // restify re-emits the Node server's errors on itself, where an unheard one is thrown.
+          server.once('error', rejectListen);
           server.listen(config.port, config.host, () => {
-            server.server.off('error', rejectListen);
+            server.off('error', rejectListen);
             resolveListen();
           });
         });

@@ -1,3 +1,4 @@
+import { INPUT_LIMITS } from '../kernel/input-limits.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
@@ -27,6 +28,10 @@ export class ExecuteService {
     let at: Date | null = null;
     if (input.timestamp !== undefined) {
       at = new Date(input.timestamp * 1000);
+      // The CLI reaches here without the route's schema: the same bound, before any job id is spent.
+      if (!Number.isSafeInteger(input.timestamp) || input.timestamp > INPUT_LIMITS.maxUnixSeconds) {
+        throw new ApiError('rest_invalid_param', `timestamp must be a Unix time in seconds no later than ${INPUT_LIMITS.maxUnixSeconds} (year 9999)`, 400, { params: { timestamp: 'out of range' } });
+      }
       if (at.getTime() <= this.deps.clock.now().getTime()) {
         throw new ApiError('rest_invalid_param', 'timestamp must be a future Unix time in seconds', 400, { params: { timestamp: 'must be in the future' } });
       }

@@ -1,3 +1,4 @@
+import { unixSecondsSchema } from '../kernel/input-limits.js';
 import type { SurfaceDefinition } from '../kernel/routes.js';
 import type { ExecuteRequest, ExecuteService } from './execute.js';
 
@@ -30,7 +31,7 @@ export function executeSurface(execute: ExecuteService): SurfaceDefinition {
             properties: {
               flow_id: { type: 'integer', minimum: 1 },
               workflow: { type: 'object', required: ['steps'], properties: { steps: { type: 'array', minItems: 1, maxItems: 50, items: workflowStep } } },
-              timestamp: { type: 'integer', minimum: 0 },
+              timestamp: unixSecondsSchema,
               initial_data: { type: 'object' },
             },
           },

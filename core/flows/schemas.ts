@@ -1,3 +1,4 @@
+import { unixSecondsSchema } from '../kernel/input-limits.js';
 export const flowIdParams = { type: 'object', required: ['flow_id'], properties: { flow_id: { type: 'integer', minimum: 1 } } } as const;
 export const flowStepParams = { type: 'object', required: ['flow_step_id'], properties: { flow_step_id: { type: 'string', minLength: 1, maxLength: 200 } } } as const;
 
@@ -5,7 +6,7 @@ export const schedulingConfigSchema = {
   type: 'object',
   required: ['interval'],
   additionalProperties: false,
-  properties: { interval: { type: 'string', minLength: 1, maxLength: 50 }, timestamp: { type: 'integer', minimum: 0 } },
+  properties: { interval: { type: 'string', minLength: 1, maxLength: 50 }, timestamp: unixSecondsSchema },
 } as const;
 
 export const createFlowBody = {

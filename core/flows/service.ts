@@ -1,4 +1,5 @@
 import type { ValidateFunction } from 'ajv';
+import { INPUT_LIMITS } from '../kernel/input-limits.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
@@ -231,8 +232,8 @@ export class FlowsService implements PipelineFlows {
     }
     if (config.interval === 'one_time') {
       const now = Math.floor(this.clock.now().getTime() / 1000);
-      if (!Number.isInteger(config.timestamp) || config.timestamp! <= now) {
-        throw new ApiError('rest_invalid_param', 'A one_time schedule needs a future Unix timestamp', 400, { params: { 'scheduling_config.timestamp': 'must be a future Unix time in seconds' } });
+      if (!Number.isSafeInteger(config.timestamp) || config.timestamp! <= now || config.timestamp! > INPUT_LIMITS.maxUnixSeconds) {
+        throw new ApiError('rest_invalid_param', `A one_time schedule needs a future Unix timestamp no later than ${INPUT_LIMITS.maxUnixSeconds} (year 9999)`, 400, { params: { 'scheduling_config.timestamp': 'must be a future Unix time in seconds' } });
       }
       return { interval: 'one_time', timestamp: config.timestamp! };
     }

@@ -70,6 +70,13 @@ export interface RouteDefinition<P = Record<string, unknown>, Q = Record<string,
    * request (it sees params and query) — 0 means unlimited. Reading stops at the limit.
    */
   bodyLimit?: number | ((request: RouteRequest<P, Q, B>) => number | Promise<number>);
+  /**
+   * 'ignored': the request's user credentials (Basic, cookie) are never read, so a public
+   * route such as a webhook trigger answers the same whatever a sender's URL carries and a
+   * wrong password there counts against no login throttle; `user` is always null.
+   * Only with `permission: 'public'`.
+   */
+  credentials?: 'ignored';
   /** false: the body is not decoded before `handle` (the route decodes `rawBody` itself, e.g. after checking a signature). */
   decodeBody?: boolean;
   handle(request: RouteRequest<P, Q, B>): Promise<RouteResult> | RouteResult;

@@ -147,3 +147,14 @@ export class UnsupportedQueryError extends Error {
     this.name = 'UnsupportedQueryError';
   }
 }
+
+/** Thrown by a write whose document either store could not keep (see `storableProblem`). */
+export class UnsupportedDocumentError extends UnsupportedQueryError {
+  constructor(
+    readonly collection: string,
+    readonly reason: string,
+  ) {
+    super(`A document for '${collection}' cannot be stored: ${reason}`);
+    this.name = 'UnsupportedDocumentError';
+  }
+}

@@ -1,4 +1,5 @@
 import { ApiError } from '../errors.js';
+import { allValues, mediaType, parseJsonInput } from '../kernel/request-input.js';
 import { reply, type RouteRequest, type SurfaceDefinition } from '../kernel/routes.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
@@ -10,32 +11,40 @@ import type { FlowRecord } from '../flows/model.js';
 import type { TriggerLimits } from './trigger-limits.js';
 import type { EventClaim, EventDedupe } from './event-dedupe.js';
 
+/**
+ * A secret the sender chose (GitHub, Stripe... pick their own): any non-empty one up to
+ * 1,024 bytes is accepted, since refusing it would only stop the user from connecting the
+ * service; a short one is accepted with a warning.
+ */
+const senderSecret = { type: 'string', minLength: 1, maxLength: 1024 } as const;
+const MAX_SECRET_BYTES = 1024;
+const ADVISED_SECRET_LENGTH = 16;
+
+function secretWarnings(secret: string | undefined): string[] {
+  if (secret === undefined) return [];
+  if (Buffer.byteLength(secret, 'utf8') > MAX_SECRET_BYTES) {
+    throw new ApiError('rest_invalid_param', `Invalid parameter(s): secret must be at most ${MAX_SECRET_BYTES} bytes`, 400, { params: { secret: `must be at most ${MAX_SECRET_BYTES} bytes` } });
+  }
+  return secret.length < ADVISED_SECRET_LENGTH ? [`The secret is shorter than ${ADVISED_SECRET_LENGTH} characters: anyone who guesses it can start this flow. Use a longer one where the sender allows it.`] : [];
+}
+
+const withWarnings = (warnings: string[]) => (warnings.length ? { warnings } : {});
+
 /** One answer for every authentication failure: nothing tells a stranger why. */
 const unauthorized = () => new ApiError('rest_unauthorized', 'Unauthorized.', 401);
 
-/** Every value of each name, in order (`a=1&a=2` keeps both). */
-function allValues(params: URLSearchParams): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const [name, value] of params) (out[name] ??= []).push(value);
+/** A form as an object: a name sent once is a string, a repeated name an array of its values. */
+function formObject(text: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = Object.create(null);
+  for (const [name, values] of Object.entries(allValues(new URLSearchParams(text)))) out[name] = values.length === 1 ? values[0]! : values;
   return out;
 }
 
-/** A form as an object: a name sent once is a string, a repeated name an array of its values. */
-function formObject(text: string): Record<string, string | string[]> {
-  return Object.fromEntries(Object.entries(allValues(new URLSearchParams(text))).map(([name, values]) => [name, values.length === 1 ? values[0]! : values]));
-}
-
+/** The payload a flow receives: a form, or JSON within the input limits (any other type is read as JSON). */
 function decodePayload(raw: Buffer, contentType: string | undefined): Record<string, unknown> {
   if (raw.length === 0) return {};
-  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  const text = raw.toString('utf8');
-  if (type === 'application/x-www-form-urlencoded') return formObject(text);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new ApiError('rest_invalid_json', 'The body is not valid JSON.', 400);
-  }
+  if (mediaType(contentType) === 'application/x-www-form-urlencoded') return formObject(raw.toString('utf8'));
+  const parsed = parseJsonInput(raw.toString('utf8'));
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { items: parsed };
   return parsed as Record<string, unknown>;
 }
@@ -79,6 +88,8 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
         method: 'POST',
         path: '/trigger/{flow_id}',
         permission: 'public',
+        // The flow's verifier decides; a sender's URL may carry Basic credentials meant for a proxy.
+        credentials: 'ignored',
         summary: 'Start a flow from an inbound webhook (bearer token or HMAC signature per flow)',
         schema: { params: { type: 'object', required: ['flow_id'], properties: { flow_id: { type: 'integer', minimum: 1 } } } },
         decodeBody: false,
@@ -170,12 +181,13 @@ export function webhookAdminSurface(webhooks: WebhooksService, registries: Regis
             type: 'object',
             required: ['mode'],
             additionalProperties: false,
-            properties: { mode: { type: 'string', minLength: 1 }, preset: { type: 'string' }, template: { type: 'object' }, overrides: { type: 'object' }, secret: { type: 'string', minLength: 16, maxLength: 1024 }, dedupe_window_seconds: dedupeWindow },
+            properties: { mode: { type: 'string', minLength: 1 }, preset: { type: 'string' }, template: { type: 'object' }, overrides: { type: 'object' }, secret: senderSecret, dedupe_window_seconds: dedupeWindow },
           },
         },
         async handle(r) {
+          const warnings = secretWarnings((r.body as { secret?: string }).secret);
           const result = await webhooks.enable(id(r), r.body as { mode: string });
-          return { success: true, message: 'Webhook trigger enabled.', data: { ...result.status, ...(result.token ? { token: result.token } : {}), ...(result.secret ? { secret: result.secret } : {}) } };
+          return { success: true, message: 'Webhook trigger enabled.', data: { ...result.status, ...(result.token ? { token: result.token } : {}), ...(result.secret ? { secret: result.secret } : {}) }, ...withWarnings(warnings) };
         },
       },
       {
@@ -204,11 +216,12 @@ export function webhookAdminSurface(webhooks: WebhooksService, registries: Regis
         path: '/flows/{flow_id}/webhook/secrets',
         permission: admin,
         summary: 'Rotate: a new secret; current ones stay valid for ttl_seconds (default 7 days)',
-        schema: { params: idParams, body: { type: 'object', additionalProperties: false, properties: { ttl_seconds: { type: 'integer', minimum: 0, maximum: 31536000 }, secret: { type: 'string', minLength: 16, maxLength: 1024 } } } },
+        schema: { params: idParams, body: { type: 'object', additionalProperties: false, properties: { ttl_seconds: { type: 'integer', minimum: 0, maximum: 31536000 }, secret: senderSecret } } },
         async handle(r) {
           const body = r.body as { ttl_seconds?: number; secret?: string };
+          const warnings = secretWarnings(body.secret);
           const secret = await webhooks.rotate(id(r), { ttlSeconds: body.ttl_seconds, value: body.secret });
-          return reply(201, { success: true, message: 'Secret rotated.', data: { secret } });
+          return reply(201, { success: true, message: 'Secret rotated.', data: { secret }, ...withWarnings(warnings) });
         },
       },
       {
@@ -216,10 +229,11 @@ export function webhookAdminSurface(webhooks: WebhooksService, registries: Regis
         path: '/flows/{flow_id}/webhook/secrets',
         permission: admin,
         summary: 'Replace every secret with one (given or generated); no grace period',
-        schema: { params: idParams, body: { type: 'object', additionalProperties: false, properties: { secret: { type: 'string', minLength: 16, maxLength: 1024 } } } },
+        schema: { params: idParams, body: { type: 'object', additionalProperties: false, properties: { secret: senderSecret } } },
         async handle(r) {
+          const warnings = secretWarnings((r.body as { secret?: string }).secret);
           const secret = await webhooks.setSecret(id(r), (r.body as { secret?: string }).secret);
-          return { success: true, message: 'Secret set.', data: { secret } };
+          return { success: true, message: 'Secret set.', data: { secret }, ...withWarnings(warnings) };
         },
       },
       {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { HostConfig } from '../config/schema.js';
-import { readHostFile } from '../runtime/data-dir-files.js';
+import { hostProcessAlive, readHostFile, unpublishHost } from '../runtime/data-dir-files.js';
 import { LOCAL_SCHEME } from '../auth/authenticator.js';
 import { buildDefaultHost } from '../default-build.js';
 import { DataDirInUseError } from '../store/open-store.js';
@@ -21,12 +21,12 @@ export interface ApiSession {
 export async function openApiSession(config: HostConfig): Promise<ApiSession> {
   const dataDir = resolve(config.dataDir);
   const running = config.mongodbUrl ? null : readHostFile(dataDir);
+  if (running && hostProcessAlive(running)) return httpSession('host', running.api_base, running.token, async () => undefined);
   if (running) {
-    try {
-      return httpSession('host', running.api_base, running.token, async () => undefined);
-    } catch {
-      // fall through: a stale host.json from a killed host
-    }
+    // A host killed with -9 leaves host.json behind: work on the directory instead of
+    // calling an address nobody answers, and say so.
+    process.stderr.write(`flowhost: the host recorded in ${dataDir}/host.json (pid ${running.pid}) is not running; opening the data directory directly\n`);
+    unpublishHost(dataDir);
   }
   let host;
   try {

@@ -68,7 +68,21 @@ export function buildCli(args: string[]): Argv {
       (y) => y.option('port', { type: 'number', describe: 'Port (default PORT or 8080)' }).option('host', { type: 'string', describe: 'Address (default HOST or 127.0.0.1)' }),
       async (argv) => {
         const host = await buildDefaultHost(configFrom(argv));
-        await host.start();
+        try {
+          await host.start();
+        } catch (error) {
+          await host.stop().catch(() => undefined);
+          throw error;
+        }
+        // No request can get here (the HTTP layer answers every one); should anything else
+        // throw outside a handler, a half-alive process is worse than a restart: log, exit 1.
+        const fatal = (kind: string) => (error: unknown) => {
+          host.log.error({ err: error }, `${kind}: the process exits so a supervisor can restart it`);
+          process.exitCode = 1;
+          setTimeout(() => process.exit(1), 100).unref();
+        };
+        process.on('uncaughtException', fatal('uncaughtException'));
+        process.on('unhandledRejection', fatal('unhandledRejection'));
         let stopping = false;
         const stop = async (signal: string) => {
           if (stopping) return;
@@ -262,6 +276,10 @@ export function buildCli(args: string[]): Argv {
         }
       };
       const show = (argv: { json?: boolean }, data: unknown, text: string) => (argv.json ? printJson(data) : console.log(text));
+      // The server's advice (e.g. a short secret) goes to stderr, so --json output stays clean.
+      const warn = (res: { warnings?: string[] }) => {
+        for (const warning of res.warnings ?? []) process.stderr.write(`flowhost: warning: ${warning}\n`);
+      };
       return y
         .command(
           'enable <flow_id>',
@@ -279,7 +297,8 @@ export function buildCli(args: string[]): Argv {
           async (argv) => {
             if (argv.mode === 'hmac' && !argv.preset && !argv.template) throw new CliError('hmac mode needs --preset NAME or --template FILE');
             const body = { mode: argv.mode, preset: argv.preset, template: readJsonFile(argv.template, 'template'), overrides: readJsonFile(argv.overrides, 'overrides'), secret: argv.secret, dedupe_window_seconds: argv.dedupeWindow };
-            const res = await withApi(argv, (api) => api.call<{ data: Record<string, unknown> }>('PUT', `/flows/${argv.flow_id}/webhook`, { body }));
+            const res = await withApi(argv, (api) => api.call<{ data: Record<string, unknown>; warnings?: string[] }>('PUT', `/flows/${argv.flow_id}/webhook`, { body }));
+            warn(res);
             const secret = res.data.secret as { id: string; value: string } | undefined;
             show(argv, res.data, res.data.token ? `Bearer token (shown once): ${String(res.data.token)}` : `Secret ${secret?.id} (shown once): ${secret?.value}`);
           },
@@ -293,11 +312,13 @@ export function buildCli(args: string[]): Argv {
           show(argv, res.data, `New bearer token (shown once): ${res.data.token}`);
         })
         .command('set-secret <flow_id>', 'Replace every secret with one', (c) => flowArg(c).option('secret', { type: 'string' }).options(jsonOption), async (argv) => {
-          const res = await withApi(argv, (api) => api.call<{ data: { secret: { id: string; value: string } } }>('PUT', `/flows/${argv.flow_id}/webhook/secrets`, { body: { secret: argv.secret } }));
+          const res = await withApi(argv, (api) => api.call<{ data: { secret: { id: string; value: string } }; warnings?: string[] }>('PUT', `/flows/${argv.flow_id}/webhook/secrets`, { body: { secret: argv.secret } }));
+          warn(res);
           show(argv, res.data, `Secret ${res.data.secret.id} (shown once): ${res.data.secret.value}`);
         })
         .command('rotate <flow_id>', 'Add a secret; current ones stay valid for --ttl seconds (default 7 days)', (c) => flowArg(c).option('ttl', { type: 'number' }).option('secret', { type: 'string' }).options(jsonOption), async (argv) => {
-          const res = await withApi(argv, (api) => api.call<{ data: { secret: { id: string; value: string } } }>('POST', `/flows/${argv.flow_id}/webhook/secrets`, { body: { ttl_seconds: argv.ttl, secret: argv.secret } }));
+          const res = await withApi(argv, (api) => api.call<{ data: { secret: { id: string; value: string } }; warnings?: string[] }>('POST', `/flows/${argv.flow_id}/webhook/secrets`, { body: { ttl_seconds: argv.ttl, secret: argv.secret } }));
+          warn(res);
           show(argv, res.data, `New secret ${res.data.secret.id} (shown once): ${res.data.secret.value}`);
         })
         .command('forget <flow_id> <secret_id>', 'Forget one secret', (c) => flowArg(c).positional('secret_id', { type: 'string', demandOption: true }).options(jsonOption), async (argv) => {

@@ -7,7 +7,8 @@ import type { Principal } from '../../core/kernel/principal.js';
 import { RouteReply, type HttpMethod, type RouteRequest } from '../../core/kernel/routes.js';
 import { describeErrors } from '../../core/kernel/validator.js';
 import type { Authenticator } from '../auth/authenticator.js';
-import { BodyTooLargeError, decodeBody, parseQuery, readBody } from './read-body.js';
+import { BodyTooLargeError, decodeBody, readBody } from './read-body.js';
+import { parseQueryInput } from '../../core/kernel/request-input.js';
 import { toErrorResponse, validationError } from './error-body.js';
 import type { CompiledRoute } from './route-table.js';
 
@@ -70,9 +71,9 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
   const headers = flatHeaders(req);
   const method = route.method;
   try {
-    const user = await deps.authenticator.authenticate({ headers, ip: clientIp(req) });
-    const query: Record<string, unknown> = parseQuery(req.url ?? '');
-    const params: Record<string, unknown> = { ...routerParams };
+    const user = route.definition.credentials === 'ignored' ? null : await deps.authenticator.authenticate({ headers, ip: clientIp(req) });
+    const query: Record<string, unknown> = parseQueryInput(req.url ?? '');
+    const params: Record<string, unknown> = Object.assign(Object.create(null) as Record<string, unknown>, routerParams);
     const request: { -readonly [K in keyof RouteRequest]: RouteRequest[K] } = {
       params,
       query,

@@ -1,4 +1,5 @@
 import { ApiError } from '../../core/errors.js';
+import { UnsupportedDocumentError } from '../../core/store/port.js';
 import type { ValidationIssue } from '../../core/kernel/validator.js';
 
 /** The WordPress-style errors the host raises for its own failures. */
@@ -11,12 +12,19 @@ export function validationError(where: 'params' | 'query' | 'body', issues: Vali
   }
   const params: Record<string, string> = {};
   for (const issue of issues) params[issue.field || where] = issue.message;
-  return new ApiError('rest_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, 400, { params, in: where });
+  // The message says each rule, not only the names: "status must be one of: publish, draft".
+  return new ApiError('rest_invalid_param', `Invalid parameter(s): ${Object.values(params).join('; ')}`, 400, { params, in: where });
 }
 
 /** Any thrown value → status + body; unexpected errors become 500 internal_error without details. */
 export function toErrorResponse(error: unknown, requestId: string): { status: number; body: Record<string, unknown>; headers: Record<string, string>; unexpected: boolean } {
   if (error instanceof ApiError) return { status: error.status, body: error.toBody(), headers: error.headers, unexpected: false };
+  // A value from the request that neither store can keep (routes bound their input first;
+  // this is the last line, in the store port, for what slips through a free-form field).
+  if (error instanceof UnsupportedDocumentError) {
+    const refused = new ApiError('rest_invalid_document', `The request cannot be stored: ${error.reason}.`, 400, { reason: error.reason });
+    return { status: 400, body: refused.toBody(), headers: {}, unexpected: false };
+  }
   return {
     status: 500,
     body: { code: 'internal_error', message: `An unexpected error occurred (request ${requestId}).`, data: { status: 500, request_id: requestId } },

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../../core/errors.js';
+import { isJsonMediaType, mediaType, parseJsonInput, phpStyleParams } from '../../core/kernel/request-input.js';
 
 export class BodyTooLargeError extends ApiError {
   constructor(limit: number) {
@@ -45,38 +46,18 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 /** Decodes JSON and form bodies; other content types keep only the raw bytes. */
 export function decodeBody(raw: Buffer, contentType: string | undefined): unknown {
   if (raw.length === 0) return {};
-  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = mediaType(contentType);
   const text = raw.toString('utf8');
-  if (type === 'application/x-www-form-urlencoded') {
-    const out: Record<string, string | string[]> = {};
-    for (const [key, value] of new URLSearchParams(text)) appendParam(out, key, value);
-    return out;
-  }
-  if (type === '' || type === 'application/json' || type.endsWith('+json') || type === 'text/plain') {
+  if (type === 'application/x-www-form-urlencoded') return phpStyleParams(new URLSearchParams(text));
+  if (type === '' || isJsonMediaType(type)) return parseJsonInput(text);
+  // Some clients label JSON text/plain (to skip a CORS preflight): accept it when it parses.
+  if (type === 'text/plain') {
     try {
-      return JSON.parse(text);
-    } catch {
-      if (type === 'text/plain') return {};
-      throw new ApiError('rest_invalid_json', 'Invalid JSON body passed.', 400);
+      return parseJsonInput(text);
+    } catch (error) {
+      if (text.trimStart().startsWith('{') || text.trimStart().startsWith('[')) throw error;
+      return {};
     }
   }
   return {};
-}
-
-/** `a=1&a=2` and `a[]=1` become arrays, as PHP-style clients expect. */
-export function appendParam(out: Record<string, string | string[]>, rawKey: string, value: string): void {
-  const isList = rawKey.endsWith('[]');
-  const key = isList ? rawKey.slice(0, -2) : rawKey;
-  const existing = out[key];
-  if (existing === undefined) out[key] = isList ? [value] : value;
-  else if (Array.isArray(existing)) existing.push(value);
-  else out[key] = [existing, value];
-}
-
-export function parseQuery(url: string): Record<string, string | string[]> {
-  const index = url.indexOf('?');
-  const out: Record<string, string | string[]> = {};
-  if (index < 0) return out;
-  for (const [key, value] of new URLSearchParams(url.slice(index + 1))) appendParam(out, key, value);
-  return out;
 }

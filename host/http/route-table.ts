@@ -1,5 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import { createAjv } from '../../core/kernel/validator.js';
+import { boundSchema } from '../../core/kernel/input-limits.js';
 import type { Logger } from '../../core/kernel/logger.js';
 import type { HttpMethod, Permission, RouteDefinition, SurfaceDefinition } from '../../core/kernel/routes.js';
 
@@ -56,6 +57,9 @@ export function compileRoutes(
         options.log.error({ route: label }, `Route ${label} declares no valid permission; it is not registered`);
         continue;
       }
+      if (definition.credentials === 'ignored' && definition.permission !== 'public') {
+        throw new Error(`Route ${label}: credentials 'ignored' needs permission 'public' (nobody could ever be allowed)`);
+      }
       const fullPath = `${options.apiPrefix}/${namespace}${definition.path === '/' ? '' : definition.path}`;
       const key = `${definition.method} ${fullPath.replace(/\{[^}]+\}/g, '{}')}`;
       const clash = seen.get(key);
@@ -74,9 +78,10 @@ export function compileRoutes(
       };
       try {
         const schema = definition.schema ?? {};
-        if (schema.params) compiled.validateParams = paramAjv.compile(schema.params as object);
-        if (schema.query) compiled.validateQuery = paramAjv.compile(schema.query as object);
-        if (schema.body) compiled.validateBody = bodyAjv.compile(schema.body as object);
+        // Every integer a safe integer, every number finite, whatever the plugin declared.
+        if (schema.params) compiled.validateParams = paramAjv.compile(boundSchema(schema.params) as object);
+        if (schema.query) compiled.validateQuery = paramAjv.compile(boundSchema(schema.query) as object);
+        if (schema.body) compiled.validateBody = bodyAjv.compile(boundSchema(schema.body) as object);
       } catch (error) {
         throw new Error(`Route ${label}: invalid schema: ${(error as Error).message}`);
       }

@@ -2,14 +2,20 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import restify from 'restify';
 import { pino } from 'pino';
 import { dispatch, sendJson, type DispatchDeps } from './dispatch.js';
+import { ApiError } from '../../core/errors.js';
 import { noRoute } from './error-body.js';
 import type { CompiledRoute } from './route-table.js';
 
 const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE']);
+/** Methods the router knows; anything else (TRACE, PROPFIND...) is answered before routing. */
+const ROUTABLE = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const ALL_METHODS = ['get', 'post', 'put', 'patch', 'del', 'head', 'opts'] as const;
 
 type RestifyHandler = (req: IncomingMessage & { params?: Record<string, string> }, res: ServerResponse, next: (err?: unknown) => void) => void;
-type RestifyServer = restify.Server & Record<(typeof ALL_METHODS)[number], (path: string, handler: RestifyHandler) => void>;
+type Verb = (typeof ALL_METHODS)[number];
+/** restify 12's `first` chain: synchronous handlers that return false when they have answered. */
+type FirstHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
+type RestifyServer = restify.Server & Record<Verb, (path: string, handler: RestifyHandler) => void> & { first(handler: FirstHandler): void };
 
 /**
  * The restify server: the method-override transport rule, every compiled route through
@@ -23,6 +29,16 @@ export function createHttpServer(routes: CompiledRoute[], deps: DispatchDeps): R
     // restify's own logger stays quiet; Flowhost logs every request itself.
     log: pino({ level: 'silent' }),
   } as unknown as restify.ServerOptions) as RestifyServer;
+
+  // First, synchronously, before restify parses anything: requests its router cannot take
+  // are answered here, once. Left to restify they reach its NotFound path, which answers
+  // and then tries to answer again (ERR_HTTP_HEADERS_SENT, thrown outside any handler).
+  server.first((req, res) => {
+    const refusal = unroutable(req);
+    if (!refusal) return true;
+    sendJson(res, refusal.status, refusal.toBody());
+    return false;
+  });
 
   // The original admin client sends PUT/PATCH/DELETE as POST + X-HTTP-Method-Override
   // (WordPress also honours `_method` in the query).
@@ -38,7 +54,9 @@ export function createHttpServer(routes: CompiledRoute[], deps: DispatchDeps): R
 
   for (const route of routes) {
     const verb = route.method === 'DELETE' ? 'del' : (route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch');
-    server[verb](route.routerPath, (req, res, next) => {
+    // HEAD wherever GET: the same dispatch (uptime checkers use HEAD); Node sends no body.
+    const verbs: Verb[] = verb === 'get' ? ['get', 'head'] : [verb];
+    for (const registerOn of verbs) server[registerOn](route.routerPath, (req, res, next) => {
       dispatch(route, req, res, { ...(req.params ?? {}) }, deps).then(
         () => next(false),
         (error: unknown) => {
@@ -55,9 +73,21 @@ export function createHttpServer(routes: CompiledRoute[], deps: DispatchDeps): R
     next(false);
   };
   for (const verb of ALL_METHODS) server[verb]('/*', fallback);
-  for (const event of ['NotFound', 'MethodNotAllowed', 'VersionNotAllowed']) {
-    server.on(event, (_req: IncomingMessage, res: ServerResponse, _err: unknown, cb: () => void) => {
+  // Backstop for anything the guard above did not foresee: answer once, and make restify's
+  // own answer that follows these events a no-op instead of a second, crashing one.
+  for (const event of ['NotFound', 'MethodNotAllowed', 'VersionNotAllowed', 'restifyError']) {
+    server.on(event, (_req: IncomingMessage, res: ServerResponse & { send?: unknown }, err: unknown, cb: () => void) => {
+      if (event === 'restifyError' && !res.headersSent) {
+        const status = (err as { statusCode?: unknown })?.statusCode;
+        if (typeof status === 'number' && status >= 400 && status < 500 && status !== 404) {
+          sendJson(res, status, new ApiError('rest_bad_request', (err as Error).message || 'Bad request.', status).toBody());
+        } else if (typeof status !== 'number' || status >= 500) {
+          deps.log.error({ err }, 'restify reported an error outside any route');
+          sendJson(res, 500, { code: 'internal_error', message: 'An unexpected error occurred.', data: { status: 500 } });
+        }
+      }
       sendJson(res, 404, noRoute().toBody());
+      res.send = () => res;
       cb();
     });
   }
@@ -67,4 +97,19 @@ export function createHttpServer(routes: CompiledRoute[], deps: DispatchDeps): R
   server.server.keepAliveTimeout = 65_000;
   server.server.headersTimeout = 66_000;
   return server;
+}
+
+/** Why restify could not route this request, or null: an unknown method or a path that does not decode. */
+function unroutable(req: IncomingMessage): ApiError | null {
+  if (!ROUTABLE.has(req.method ?? '')) return noRoute();
+  const url = req.url ?? '/';
+  const end = url.search(/[?#]/);
+  const path = end < 0 ? url : url.slice(0, end);
+  if (!path.startsWith('/')) return noRoute();
+  try {
+    decodeURIComponent(path);
+  } catch {
+    return new ApiError('rest_invalid_url', 'The URL path has an invalid percent-escape (each % must start a valid UTF-8 sequence such as %20 or %C3%A9).', 400);
+  }
+  return null;
 }

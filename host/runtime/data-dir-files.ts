@@ -51,3 +51,15 @@ export function readHostFile(dataDir: string): (HostFile & { token: string }) | 
     return null;
   }
 }
+
+/** Whether the process a host.json names still runs (a host killed with -9 leaves its file behind). */
+export function hostProcessAlive(info: HostFile): boolean {
+  if (!Number.isSafeInteger(info.pid) || info.pid <= 0) return false;
+  try {
+    process.kill(info.pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to another user, so it is alive.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

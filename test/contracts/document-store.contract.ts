@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
-import { DuplicateKeyError, UnsupportedQueryError, type Collection, type DocumentStore, type Filter } from '../../core/store/port.js';
+import { DuplicateKeyError, UnsupportedDocumentError, UnsupportedQueryError, type Collection, type DocumentStore, type Filter } from '../../core/store/port.js';
 
 type Ctx = { store: DocumentStore };
 type Doc = Record<string, unknown>;
@@ -719,4 +719,51 @@ export function documentStoreContract(label: string, open: () => Promise<Documen
   });
 
   concurrency.run();
+
+  // ---------------------------------------------------------------------------
+  // What one store could not keep, neither does the other: a document that works on a
+  // laptop must work on MongoDB, and the refusal is the port's error, never a driver's.
+  const limits = withStore<Ctx>('documents either store could not keep');
+  const nested = (levels: number): Doc => {
+    const root: Doc = {};
+    let cursor = root;
+    for (let i = 1; i < levels; i++) cursor = (cursor.a = {}) as Doc;
+    return root;
+  };
+
+  limits('a document nested 100 levels is kept; 101 and 5,000 levels are refused', async ({ store }) => {
+    const c = fresh(store);
+    await c.insertOne({ _id: 'deep', v: nested(99) });
+    assert.ok(await c.findOne({ _id: 'deep' }));
+    await rejects(c.insertOne({ v: nested(100) }), UnsupportedDocumentError, /nested deeper than 100/);
+    await rejects(c.insertOne({ v: nested(5000) }), UnsupportedDocumentError, /nested deeper than 100/);
+    await rejects(c.updateOne({ _id: 'deep' }, { $set: { 'w.x': nested(99) } }), UnsupportedDocumentError);
+    await rejects(c.updateOne({ _id: 'deep' }, { $push: { list: nested(100) } }), UnsupportedDocumentError);
+    assert.is(await c.count({}), 1);
+    assert.not.ok((await c.findOne({ _id: 'deep' }))!.w);
+  });
+
+  limits('non-finite numbers and NUL in a field name are refused, nothing written', async ({ store }) => {
+    const c = fresh(store);
+    await rejects(c.insertOne({ n: Infinity }), UnsupportedDocumentError, /Infinity/);
+    await rejects(c.insertOne({ deep: { list: [1, Number.NaN] } }), UnsupportedDocumentError, /NaN/);
+    await rejects(c.insertOne({ ['a\u0000b']: 1 }), UnsupportedDocumentError, /NUL/);
+    await rejects(c.insertMany([{ ok: 1 }, { n: -Infinity }]), UnsupportedDocumentError);
+    await c.insertOne({ _id: 'x', n: 1 });
+    await rejects(c.findOneAndUpdate({ _id: 'x' }, { $set: { n: Infinity } }), UnsupportedDocumentError);
+    assert.equal(await c.find({}), [{ _id: 'x', n: 1 }]);
+  });
+
+  limits('keys named __proto__, constructor and prototype are ordinary data', async ({ store }) => {
+    const c = fresh(store);
+    const doc = JSON.parse('{"_id":"p","payload":{"__proto__":{"polluted":1},"constructor":"c","prototype":[1]}}') as Doc;
+    await c.insertOne(doc);
+    const back = (await c.findOne({ _id: 'p' }))!;
+    const payload = back.payload as Record<string, unknown>;
+    assert.equal(Object.keys(payload).sort(), ['__proto__', 'constructor', 'prototype']);
+    assert.equal(Object.getOwnPropertyDescriptor(payload, '__proto__')?.value, { polluted: 1 });
+    assert.is(({} as Record<string, unknown>).polluted, undefined);
+  });
+
+  limits.run();
 }

@@ -35,7 +35,8 @@ export function encodeValue(value: unknown): unknown {
   if (typeof value === 'string') return checkString(value);
   if (Array.isArray(value)) return value.map(encodeValue);
   if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
+    // Null prototype: a key named `__proto__` is data, not the object's prototype.
+    const out: Record<string, unknown> = Object.create(null);
     for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = encodeValue(v);
     return out;
   }

@@ -1,5 +1,6 @@
-import { isPlainObject, newDocumentId as newId } from '../../../core/store/document-shape.js';
+import { isPlainObject, newDocumentId as newId, storableProblem } from '../../../core/store/document-shape.js';
 import {
+  UnsupportedDocumentError,
   UnsupportedQueryError,
   type Collection,
   type Filter,
@@ -156,6 +157,8 @@ export class EmbeddedCollection<T extends Doc> implements Collection<T> {
   /** Encodes a document about to be written and records its array paths (inside the write transaction). */
   private prepareWrite(id: string, doc: Doc): string {
     if (doc._id !== id) throw new UnsupportedQueryError("'_id' cannot be changed");
+    const problem = storableProblem(doc);
+    if (problem) throw new UnsupportedDocumentError(this.name, problem);
     this.session.recordArrays(this.name, doc);
     return encodeDocument(doc);
   }

@@ -1,6 +1,7 @@
-import { newDocumentId as newId } from '../../../core/store/document-shape.js';
+import { newDocumentId as newId, storableProblem } from '../../../core/store/document-shape.js';
 import { MongoBulkWriteError, type Collection as DriverCollection, type Document, type Filter as DriverFilter } from 'mongodb';
 import {
+  UnsupportedDocumentError,
   UnsupportedQueryError,
   type Collection,
   type Filter,
@@ -52,7 +53,24 @@ export class MongoCollection<T extends Doc> implements Collection<T> {
     }
   }
 
+  /** The embedded store's rules, so a document refused on a laptop is refused here too. */
+  private checkStorable(doc: unknown): void {
+    const problem = storableProblem(doc);
+    if (problem) throw new UnsupportedDocumentError(this.name, problem);
+  }
+
+  /** Each value an update writes, at the depth its path puts it. */
+  private checkUpdateValues(update: Update): void {
+    for (const op of ['$set', '$setOnInsert', '$push'] as const) {
+      for (const [path, value] of Object.entries((update as Record<string, Record<string, unknown> | undefined>)[op] ?? {})) {
+        const problem = storableProblem(value, path.split('.').length);
+        if (problem) throw new UnsupportedDocumentError(this.name, `${path}: ${problem}`);
+      }
+    }
+  }
+
   async insertOne(doc: T & NewDocument): Promise<T & StoredDocument> {
+    this.checkStorable(doc);
     const stored = withId(doc);
     await this.run(() => this.driver.insertOne({ ...stored }));
     return structuredClone(stored);
@@ -60,6 +78,7 @@ export class MongoCollection<T extends Doc> implements Collection<T> {
 
   async insertMany(docs: Array<T & NewDocument>): Promise<Array<T & StoredDocument>> {
     if (!Array.isArray(docs)) throw new UnsupportedQueryError('insertMany needs an array of documents');
+    for (const doc of docs) this.checkStorable(doc);
     const stored = docs.map((doc) => withId(doc));
     if (stored.length === 0) return [];
     const driver = this.driver;
@@ -98,6 +117,7 @@ export class MongoCollection<T extends Doc> implements Collection<T> {
 
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
     const changes = toMongoUpdate(update);
+    this.checkUpdateValues(update);
     const query = toMongoFilter(filter);
     const upsert = options.upsert === true;
     const result = await this.run(() => this.driver.updateOne(query, upsert ? withInsertId(filter, changes) : changes, { upsert }));
@@ -106,6 +126,7 @@ export class MongoCollection<T extends Doc> implements Collection<T> {
 
   async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
     const changes = toMongoUpdate(update);
+    this.checkUpdateValues(update);
     const query = toMongoFilter(filter);
     const result = await this.run(() => this.driver.updateMany(query, changes));
     return toResult(result.matchedCount, result.modifiedCount, null);
@@ -113,6 +134,7 @@ export class MongoCollection<T extends Doc> implements Collection<T> {
 
   async findOneAndUpdate(filter: Filter, update: Update, options: FindOneAndUpdateOptions = {}): Promise<(T & StoredDocument) | null> {
     const changes = toMongoUpdate(update);
+    this.checkUpdateValues(update);
     const query = toMongoFilter(filter);
     const sort = checkSort(options.sort);
     const projection = checkProjection(options.projection);
