@@ -35,6 +35,8 @@ export function sendJson(res: ServerResponse, status: number, body: Record<strin
   if (res.headersSent) return;
   const payload = JSON.stringify(body);
   res.statusCode = status;
+  // Every answer carries one, also those given before any route (unknown method, bad URL).
+  if (!res.hasHeader('X-Request-Id')) res.setHeader('X-Request-Id', randomUUID());
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(payload));

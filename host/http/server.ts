@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import { dispatch, sendJson, type DispatchDeps } from './dispatch.js';
 import { ApiError } from '../../core/errors.js';
 import { noRoute } from './error-body.js';
+import { answerParserErrors } from './client-error.js';
 import type { CompiledRoute } from './route-table.js';
 
 const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE']);
@@ -94,6 +95,7 @@ export function createHttpServer(routes: CompiledRoute[], deps: DispatchDeps): R
   // Node closes idle keep-alive sockets after 5 s; a client reusing one at that moment
   // gets a reset ("fetch failed"). Keep idle sockets longer than clients and load
   // balancers do (they close first), and headersTimeout above it as Node requires.
+  answerParserErrors(server.server);
   server.server.keepAliveTimeout = 65_000;
   server.server.headersTimeout = 66_000;
   return server;

@@ -3,6 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +60,43 @@ test('unknown methods and bad percent-escapes get one error body each and the ho
   const health = await raw(host.url, 'GET', '/healthz');
   assert.is(health.status, 200);
   assert.not.match(host.output(), /ERR_HTTP_HEADERS_SENT|uncaughtException/);
+});
+
+/** Bytes exactly as given, on a socket: what Node's HTTP parser refuses before any route. */
+function rawBytes(base: string, request: Buffer): Promise<string> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname, () => socket.write(request));
+    let text = '';
+    socket.on('data', (d) => (text += d.toString('latin1')));
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
+
+test('what the HTTP parser refuses is answered with the JSON error body too', async ({ host }) => {
+  const rawByte = await rawBytes(host.url, Buffer.concat([Buffer.from('GET /api/automation/v1/jobs/'), Buffer.from([0xc3, 0xbc]), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]));
+  assert.match(rawByte, /^HTTP\/1\.1 400 /);
+  assert.match(rawByte, /X-Request-Id: [0-9a-f-]{36}/);
+  const body = JSON.parse(rawByte.slice(rawByte.indexOf('\r\n\r\n') + 4)) as { code: string; data: { status: number } };
+  assert.equal([body.code, body.data.status], ['rest_bad_request', 400]);
+  const huge = await rawBytes(host.url, Buffer.from(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
+  assert.match(huge, /^HTTP\/1\.1 431 /);
+  assert.match(huge, /"code":"rest_headers_too_large"/);
+  assert.is((await raw(host.url, 'GET', '/healthz')).status, 200);
+});
+
+test('answers given before any route also carry X-Request-Id', async ({ host }) => {
+  const url = new URL(host.url);
+  const id = await new Promise<string | undefined>((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, method: 'TRACE', path: '/x', agent: false }, (res) => {
+      res.resume();
+      resolve(res.headers['x-request-id'] as string | undefined);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  assert.match(id ?? '', /^[0-9a-f-]{36}$/);
 });
 
 test('HEAD answers wherever GET does, without a body', async ({ host }) => {

@@ -1,0 +1,41 @@
+// What every answer must look like, whatever was sent: below 500, a JSON object body (HEAD
+// has none), errors as { code, message, data: { status } } with data.status equal to the
+// HTTP status, successes carrying success: true.
+import type { RawResponse } from './raw-request.js';
+
+export interface Verdict {
+  problems: string[];
+  /** The error code when the body had one, for grouping failures. */
+  code?: string;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export function checkResponse(method: string, res: RawResponse): Verdict {
+  const problems: string[] = [];
+  if (res.status >= 500) problems.push(`status ${res.status} (>= 500)`);
+  if (res.status < 200) problems.push(`status ${res.status} (< 200)`);
+  if (method.toUpperCase() === 'HEAD') return { problems };
+
+  let body: unknown;
+  try {
+    body = JSON.parse(res.text);
+  } catch {
+    problems.push(`body is not JSON (content-type ${String(res.headers['content-type'] ?? 'none')})`);
+    return { problems };
+  }
+  if (!isObject(body)) {
+    problems.push('body is not a JSON object');
+    return { problems };
+  }
+  const code = typeof body.code === 'string' ? body.code : undefined;
+  if (res.status >= 400) {
+    if (typeof body.code !== 'string') problems.push('error body: code is not a string');
+    if (typeof body.message !== 'string') problems.push('error body: message is not a string');
+    if (!isObject(body.data)) problems.push('error body: data is not an object');
+    else if (body.data.status !== res.status) problems.push(`error body: data.status ${JSON.stringify(body.data.status)} is not the HTTP status ${res.status}`);
+  } else if (res.status < 300 && body.success !== true) {
+    problems.push('success body without success: true');
+  }
+  return { problems, code };
+}
