@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import restify from 'restify';
-import { defineHandler, definePlugin, type PluginDefinition } from '../sdk/index.js';
+import { defineHandler, definePlugin, type PluginDefinition, services } from '../sdk/index.js';
 import { createTestHost } from '../sdk/testing/index.js';
 import type { BenchOptions, BenchResult } from './store.js';
 
@@ -24,13 +24,13 @@ const trivial = definePlugin({
   id: 'bench-trivial',
   version: '1.0.0',
   flowhost: '^1.0.0',
+  deps: { handlers: services.handlers, providers: services.providers, routes: services.routes, intervals: services.intervals, stepTypes: services.stepTypes, hooks: services.hooks, registries: services.registries },
   setup(host) {
-    host.hooks.handlers.tap('bench-trivial', (list) => [
-      ...list,
+    for (const item of [
       defineHandler({ slug: 'bench-noop', type: 'fetch', label: 'No-op', description: 'Finds nothing.', fetch: async () => [] }),
-    ]);
+    ]) host.handlers.add(item);
   },
-}) as PluginDefinition<never>;
+}) as PluginDefinition;
 
 type Run = { reqPerSec: number; p50: number; p99: number; ok: number; non2xx: number; errors: number };
 

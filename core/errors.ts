@@ -2,7 +2,11 @@
  * ApiError is the one error shape every route may throw: the host turns it into the
  * spec's error body `{ code, message, data: { status, ...data } }`.
  */
+const API_ERROR = Symbol.for('flowhost.api-error');
+
 export class ApiError extends Error {
+  /** Brand: a plugin built against its own copy of the SDK throws errors the host still knows. */
+  readonly [API_ERROR] = true;
   constructor(
     readonly code: string,
     message: string,
@@ -18,6 +22,11 @@ export class ApiError extends Error {
   toBody(): { code: string; message: string; data: Record<string, unknown> & { status: number } } {
     return { code: this.code, message: this.message, data: { ...this.data, status: this.status } };
   }
+}
+
+/** ApiError from this copy of the SDK or any other (checked by brand, not `instanceof`). */
+export function isApiError(value: unknown): value is ApiError {
+  return !!value && typeof value === 'object' && (value as Record<symbol, unknown>)[API_ERROR] === true;
 }
 
 export const badRequest = (code: string, message: string, data?: Record<string, unknown>) =>

@@ -7,7 +7,12 @@ import { container as globalContainer, type DependencyContainer } from 'tsyringe
 import { HookCatalogue } from '../core/kernel/hooks.js';
 import { loadPlugins, type LoadedPlugin } from '../core/kernel/loader.js';
 import { Registries } from '../core/kernel/registries.js';
-import type { PluginDefinition, PluginHost, HostInfo } from '../core/kernel/plugin.js';
+import type { PluginDefinition, HostInfo } from '../core/kernel/plugin.js';
+import { ServiceContainer } from '../core/kernel/service-container.js';
+import { createServiceFactory, type ServiceRef } from '../core/kernel/service-ref.js';
+import { services } from '../core/kernel/services.js';
+import { CollectionClaims, pluginScopedFactories } from './services/plugin-scoped-services.js';
+import { checkContributions } from './services/check-contributions.js';
 import type { SurfaceDefinition } from '../core/kernel/routes.js';
 import { FLOWHOST_VERSION } from '../core/kernel/version.js';
 import { systemClock, type Clock } from '../core/kernel/clock.js';
@@ -35,7 +40,6 @@ import { sessionSurface } from './surfaces/session-routes.js';
 import { userAdminSurface } from './surfaces/user-admin-routes.js';
 import { ensureAdminAccess, type IssuedAdminPassword } from './bootstrap/initial-admin.js';
 import { publishHost, unpublishHost } from './runtime/data-dir-files.js';
-import { Tokens } from './tokens.js';
 import { SettingsService } from '../core/settings/service.js';
 import { settingsSurface } from '../core/settings/routes.js';
 import { PipelinesService } from '../core/pipelines/service.js';
@@ -63,7 +67,7 @@ import { triggerSurface, webhookAdminSurface } from '../core/webhooks/routes.js'
 
 export interface CreateHostOptions {
   /** The plugins of this build, in any order (dependencies order them). */
-  plugins: ReadonlyArray<PluginDefinition<never>>;
+  plugins: ReadonlyArray<PluginDefinition>;
   /** Values that win over the environment and flowhost.config.json. */
   config?: Partial<HostConfig>;
   /** The environment to read (default process.env; tests pass {}). */
@@ -79,6 +83,8 @@ export interface Host {
   readonly hooks: HookCatalogue;
   readonly registries: Registries;
   readonly container: DependencyContainer;
+  /** Resolves any service reference, e.g. `host.services.get(services.flows, 'test')`. */
+  readonly services: ServiceContainer;
   readonly store: DocumentStore;
   readonly users: UsersService;
   readonly vault: Vault;
@@ -132,15 +138,11 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     const hooks = new HookCatalogue();
     const registries = new Registries(hooks);
     // The host's own root: a child of tsyringe's global container, so two hosts in one
-    // process (tests, custom builds) never share registrations.
+    // process (tests, custom builds) never share registrations. Every service reference
+    // resolves through it (plugin-scoped ones through the plugin's child container).
     const root = globalContainer.createChildContainer();
-    root.register(Tokens.store, { useValue: store });
-    root.register(Tokens.vault, { useValue: vault });
-    root.register(Tokens.fetch, { useValue: fetch });
-    root.register(Tokens.clock, { useValue: clock });
-    root.register(Tokens.logger, { useValue: log });
-    root.register(Tokens.hooks, { useValue: hooks });
-    root.register(Tokens.registries, { useValue: registries });
+    const container = new ServiceContainer(root);
+    const provideValue = <T>(ref: ServiceRef<T>, value: T) => container.provide(createServiceFactory({ service: ref, factory: () => value }) as never, 'host');
 
     const users = new UsersService(new UsersRepository(store), clock);
     await users.init();
@@ -150,7 +152,6 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       onWritten: (entry, createdAt) => hooks.logged.promise({ level: entry.level, message: entry.message, context: entry.context, createdAt }),
     });
     await logs.init();
-    root.register(Tokens.users, { useValue: users });
 
     let url = '';
     const info: HostInfo = {
@@ -159,34 +160,6 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       coreNamespace: config.coreNamespace,
       publicUrl: () => (config.publicUrl ?? url).replace(/\/+$/, ''),
     };
-
-    const loaded = await loadPlugins(options.plugins, {
-      kernelVersion: FLOWHOST_VERSION,
-      hooks,
-      settings: config.pluginSettings,
-      makeHost(plugin, settings): PluginHost<Record<string, unknown>> {
-        const child = root.createChildContainer();
-        child.register(Tokens.pluginSettings, { useValue: settings });
-        return {
-          id: plugin.id,
-          hooks,
-          container: child,
-          settings,
-          log: log.child({ plugin: plugin.id }),
-          registries,
-          info,
-          store,
-          vault,
-          fetch,
-          clock,
-          content,
-        };
-      },
-    });
-    registries.resolveAll();
-    await hooks.booted.promise({ url: '' });
-
-    const issued = await ensureAdminAccess(users, dataDir, log);
 
     // Workflow domains (core): settings, pipelines, flows, user preferences.
     const settings = new SettingsService(store);
@@ -206,7 +179,8 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       await logs.write({ level, message, context });
     };
     const engine = new Engine({ jobs, flows, registries, hooks, clock, fetch, content, logger: log, log: engineLog });
-    // Agenda drives every background run, on whichever store this host uses.
+    // Agenda drives every background run, on whichever store this host uses; plugins
+    // define their own jobs on it during setup (services.scheduler).
     const agenda = await createScheduler({
       store,
       name: `${hostname()}-${process.pid}`,
@@ -245,6 +219,43 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     agenda.define('webhooks.resume-queued', async () => {
       await engine.resumeQueued();
     });
+
+    // The root services plugins may ask for, then the plugin-scoped ones.
+    provideValue(services.clock, clock);
+    provideValue(services.hooks, hooks);
+    provideValue(services.registries, registries);
+    provideValue(services.hostInfo, info);
+    provideValue(services.vault, vault);
+    provideValue(services.fetch, fetch);
+    provideValue(services.rootStore, store);
+    provideValue(services.users, users);
+    provideValue(services.settings, settings);
+    provideValue(services.content, content);
+    provideValue(services.logs, logs);
+    provideValue(services.pipelines, pipelines);
+    provideValue(services.flows, flows);
+    provideValue(services.jobs, jobs);
+    provideValue(services.engine, engine);
+    provideValue(services.execute, execute);
+    provideValue(services.webhooks, webhooks);
+    const pluginSettings = new Map<string, Record<string, unknown>>();
+    const claims = new CollectionClaims();
+    for (const factory of pluginScopedFactories({ log, store, agenda, hooks, settingsOf: (id) => pluginSettings.get(id) ?? {} }, claims)) container.provide(factory, 'host');
+
+    const loaded = await loadPlugins(options.plugins, {
+      kernelVersion: FLOWHOST_VERSION,
+      hooks,
+      services: container,
+      settings: config.pluginSettings,
+      onSettings: (id, value) => pluginSettings.set(id, value),
+      onCollections: (id, names) => claims.claim(id, names),
+    });
+    registries.resolveAll();
+    // Every contributed schema compiles now, or start-up stops naming the plugin and item.
+    checkContributions(registries);
+    await hooks.booted.promise({ url: '' });
+
+    const issued = await ensureAdminAccess(users, dataDir, log);
 
     let localToken: string | null = null;
     const throttle = new LoginThrottle(
@@ -290,6 +301,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       hooks,
       registries,
       container: root,
+      services: container,
       store,
       users,
       vault,
@@ -336,9 +348,9 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
         if (dataDir) localToken = publishHost(dataDir, url, `${url}${config.apiPrefix}/${config.coreNamespace}`);
         log.info({ url, store: store.kind, plugins: loaded.map((p) => p.id) }, `Flowhost listening on ${url}`);
         await agenda.start();
-        await agenda.every('1 hour', 'logs.purge');
-        await agenda.every('1 hour', 'webhooks.purge-events');
-        await agenda.every('1 minute', 'webhooks.resume-queued');
+        await agenda.every('1 hour', 'logs.purge', undefined, { skipImmediate: true });
+        await agenda.every('1 hour', 'webhooks.purge-events', undefined, { skipImmediate: true });
+        await agenda.every('1 minute', 'webhooks.resume-queued', undefined, { skipImmediate: true });
         // Webhook jobs queued behind a run that never ended here (the host stopped) start now.
         await engine.resumeQueued();
         await hooks.ready.promise({ url });

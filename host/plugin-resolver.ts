@@ -8,9 +8,9 @@ import type { PluginDefinition } from '../core/kernel/plugin.js';
  */
 export async function resolvePlugins(
   entries: readonly string[],
-  optional: Readonly<Record<string, PluginDefinition<never>>>,
-): Promise<Array<PluginDefinition<never>>> {
-  const out: Array<PluginDefinition<never>> = [];
+  optional: Readonly<Record<string, PluginDefinition>>,
+): Promise<Array<PluginDefinition>> {
+  const out: Array<PluginDefinition> = [];
   for (const entry of entries) {
     const builtin = optional[entry];
     if (builtin) {
@@ -27,7 +27,7 @@ export async function resolvePlugins(
     if (!mod.default || typeof mod.default !== 'object') {
       throw new Error(`Plugin '${entry}' (from FLOWHOST_PLUGINS) has no default export; export default definePlugin({...})`);
     }
-    out.push(mod.default as PluginDefinition<never>);
+    out.push(mod.default as PluginDefinition);
   }
   return out;
 }

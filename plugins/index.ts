@@ -7,9 +7,9 @@ import stepsCore from './steps-core/index.js';
 import webhookPresets from './webhook-presets/index.js';
 
 /** Built-in plugins every default build loads. */
-export const defaultPlugins: ReadonlyArray<PluginDefinition<never>> = [discovery, intervalsCore, stepsCore, rss, cms];
+export const defaultPlugins: ReadonlyArray<PluginDefinition> = [discovery, intervalsCore, stepsCore, rss, cms];
 
 /** Built-in plugins a build may enable by id (FLOWHOST_PLUGINS / config `plugins`). */
-export const optionalPlugins: Readonly<Record<string, PluginDefinition<never>>> = {
+export const optionalPlugins: Readonly<Record<string, PluginDefinition>> = {
   'webhook-presets': webhookPresets,
 };

@@ -3,6 +3,7 @@
  * obvious mistakes at definition time, with messages that name what is wrong.
  */
 import type { PluginDefinition } from '../core/kernel/plugin.js';
+import type { ServiceDeps } from '../core/kernel/service-ref.js';
 import type {
   AnalyticsToolDefinition,
   AuthProviderDefinition,
@@ -24,7 +25,8 @@ function requireSlug(kind: string, value: unknown): void {
   }
 }
 
-export function definePlugin<S = Record<string, unknown>>(definition: PluginDefinition<S>): PluginDefinition<S> {
+/** A plugin; `setup` receives `deps` resolved and typed. */
+export function definePlugin<D extends ServiceDeps = Record<never, never>>(definition: PluginDefinition<D>): PluginDefinition<D> {
   return definition;
 }
 
@@ -32,6 +34,9 @@ export function defineHandler<S = Record<string, unknown>>(definition: HandlerDe
   requireSlug('defineHandler', definition.slug);
   if (!['fetch', 'publish', 'update'].includes(definition.type)) {
     throw new TypeError(`defineHandler '${definition.slug}': type must be fetch, publish or update`);
+  }
+  if (typeof (definition as unknown as Record<string, unknown>)[definition.type] !== 'function') {
+    throw new TypeError(`defineHandler '${definition.slug}': a ${definition.type} handler needs a ${definition.type}() function`);
   }
   return definition;
 }
@@ -91,5 +96,8 @@ export function defineSurface(definition: SurfaceDefinition): SurfaceDefinition 
 
 export function defineStepType(definition: StepTypeDefinition): StepTypeDefinition {
   requireSlug('defineStepType', definition.type);
+  if (definition.handlerType === null && typeof definition.run !== 'function') {
+    throw new TypeError(`defineStepType '${definition.type}': a step type without a handler type needs run()`);
+  }
   return definition;
 }

@@ -18,10 +18,10 @@ export {
   defineSurface,
   defineStepType,
 } from './define.js';
-export { reply, RouteReply } from '../core/kernel/routes.js';
-export { ApiError, PluginError, badRequest, notFound, forbidden, notLoggedIn, conflict, tooManyRequests } from '../core/errors.js';
-export { createToken } from '../core/kernel/tokens.js';
-export { Tokens } from '../core/kernel/service-tokens.js';
+export { reply, RouteReply, isRouteReply } from '../core/kernel/routes.js';
+export { ApiError, isApiError, PluginError, badRequest, notFound, forbidden, notLoggedIn, conflict, tooManyRequests } from '../core/errors.js';
+export { services } from '../core/kernel/services.js';
+export { createServiceRef, createServiceFactory, isServiceRef } from '../core/kernel/service-ref.js';
 export { HookCatalogue } from '../core/kernel/hooks.js';
 export { FLOWHOST_VERSION } from '../core/kernel/version.js';
 export { DuplicateKeyError, UnsupportedQueryError } from '../core/store/port.js';
@@ -29,11 +29,17 @@ export { safeEqual } from '../core/security/constant-time.js';
 export { maskSecret, maskDeep } from '../core/security/mask.js';
 export { UrlRefusedError, FetchLimitError } from '../core/security/guarded-fetch-types.js';
 
-export type { Token } from '../core/kernel/tokens.js';
-export type { PluginDefinition, PluginHost, HostInfo, SharedServices } from '../core/kernel/plugin.js';
+export type { PluginDefinition, HostInfo } from '../core/kernel/plugin.js';
+export type { ServiceRef, ServiceScope, ServiceDeps, ResolvedDeps, ServiceFactory, PluginScopeContext } from '../core/kernel/service-ref.js';
+export type { PluginStore, PluginScheduler, ScheduledJobContext, JobOptions } from '../core/kernel/plugin-services.js';
+export type { Registrar, ContributionKind, KindName, ItemOf } from '../core/kernel/contribution-kinds.js';
 export type {
   HandlerDefinition,
+  FetchHandler,
+  PublishHandler,
+  UpdateHandler,
   HandlerContext,
+  StepRunContext,
   HandlerStepType,
   DataPacket,
   AuthType,
@@ -49,8 +55,6 @@ export type {
   VerifierVerdict,
   AuthProviderDefinition,
   StepTypeDefinition,
-  RegistryItems,
-  RegistryName,
 } from '../core/kernel/contributions.js';
 export type {
   HttpMethod,

@@ -170,23 +170,33 @@ export class Engine {
       });
   }
 
+  /**
+   * One step, by its registered step type: a type with a handler type runs the flow
+   * step's handler (fetch results are de-duplicated and claimed); any other runs the
+   * type's own `run` (ai, or a plugin's new kind of step).
+   */
   private async runStep(job: JobRecord, step: PlannedStep, packets: DataPacket[]): Promise<DataPacket[]> {
-    if (step.stepType === 'ai') return this.runAi(step, packets);
     const type = this.deps.registries.stepTypes().find((t) => t.type === step.stepType);
-    if (!type) throw new Error(`Unknown step type '${step.stepType}'`);
+    if (!type) throw new Error(`Unknown step type '${step.stepType}' (no plugin registers it)`);
+    const ctx = this.context(job, step);
+    if (type.handlerType === null) {
+      if (!type.run) throw new Error(`step type '${type.type}' has no run()`);
+      const config = { ...step.handlerConfig, ...(step.ai ? { provider: step.ai.provider, model: step.ai.model, system_prompt: step.ai.systemPrompt, user_message: step.ai.userMessage } : {}) };
+      return type.run({ ...ctx, config: Object.freeze(config) }, packets);
+    }
     if (!step.handlerSlug) throw new Error('no handler is configured for this step');
     const handler = this.deps.registries.handlers().find((h) => h.slug === step.handlerSlug) as HandlerDefinition | undefined;
     if (!handler) throw new Error(`handler '${step.handlerSlug}' is not registered`);
-    const ctx = this.context(job, step);
+    if (handler.type !== type.handlerType) throw new Error(`handler '${handler.slug}' is a ${handler.type} handler; a '${type.type}' step needs a ${type.handlerType} handler`);
     const settings = step.handlerConfig;
-    if (step.stepType === 'fetch') {
-      if (!handler.fetch) throw new Error(`handler '${handler.slug}' cannot fetch`);
-      const items = await handler.fetch(ctx, settings);
-      return [...packets, ...(await this.claimNew(job, step, items))];
+    switch (handler.type) {
+      case 'fetch':
+        return [...packets, ...(await this.claimNew(job, step, await handler.fetch(ctx, settings)))];
+      case 'publish':
+        return handler.publish(ctx, settings, packets);
+      case 'update':
+        return handler.update(ctx, settings, packets);
     }
-    const run = step.stepType === 'publish' ? handler.publish : step.stepType === 'update' ? handler.update : undefined;
-    if (!run) throw new Error(`handler '${handler.slug}' cannot ${step.stepType}`);
-    return run.call(handler, ctx, settings, packets);
   }
 
   /** Up to max_items (default 1) items this flow step has not processed before, each claimed. */
@@ -200,26 +210,6 @@ export class Engine {
       if (claimed) fresh.push({ ...item, metadata: { ...item.metadata, item_id: itemId } });
     }
     return fresh;
-  }
-
-  private async runAi(step: PlannedStep, packets: DataPacket[]): Promise<DataPacket[]> {
-    const ai = step.ai ?? {};
-    const provider = this.deps.registries.providers().find((p) => p.slug === ai.provider);
-    if (!provider) throw new Error(`AI provider '${ai.provider ?? ''}' is not registered`);
-    if (!provider.complete) throw new Error(`AI provider '${provider.slug}' cannot complete text`);
-    const model = ai.model || (await provider.models())[0];
-    if (!model) throw new Error(`AI provider '${provider.slug}' has no model`);
-    const out: DataPacket[] = [];
-    for (const packet of packets) {
-      const input = [packet.data.title, packet.data.content].filter((v) => typeof v === 'string' && v).join('\n\n');
-      const messages = [
-        ...(ai.systemPrompt ? [{ role: 'system' as const, content: ai.systemPrompt }] : []),
-        { role: 'user' as const, content: [ai.userMessage, input].filter(Boolean).join('\n\n') },
-      ];
-      const result = await provider.complete({ model, messages });
-      out.push({ ...packet, data: { ...packet.data, content: result.content }, metadata: { ...packet.metadata, ai_provider: provider.slug, ai_model: model } });
-    }
-    return out;
   }
 
   private context(job: JobRecord, step: PlannedStep): HandlerContext {

@@ -36,23 +36,43 @@ export interface HandlerContext {
   readonly engineData: Readonly<Record<string, unknown>>;
 }
 
-export interface HandlerDefinition<S = Record<string, unknown>> {
+interface HandlerBase {
   slug: string;
-  type: HandlerStepType;
   label: string;
   description: string;
   /** Implementation identifier reported as `class`; defaults to `<plugin id>/<slug>`. */
   class?: string;
-  /** JSON Schema of `handler_config`. */
+  /** JSON Schema of `handler_config`; compiled at boot. */
   settings?: JsonSchema;
   /** Credentials the handler needs; absent when it needs none. */
   auth?: { type: AuthType; fields: string[]; provider?: string };
   /** Maximum text length a publish handler accepts. */
   textLimit?: number;
-  fetch?(ctx: HandlerContext, settings: S): Promise<DataPacket[]>;
-  publish?(ctx: HandlerContext, settings: S, packets: DataPacket[]): Promise<DataPacket[]>;
-  update?(ctx: HandlerContext, settings: S, packets: DataPacket[]): Promise<DataPacket[]>;
 }
+
+/** Brings items in: returns new packets (the engine keeps only items not seen before). */
+export interface FetchHandler<S = Record<string, unknown>> extends HandlerBase {
+  type: 'fetch';
+  fetch(ctx: HandlerContext, settings: S): Promise<DataPacket[]>;
+}
+
+/** Sends packets out (a post, a tweet...): returns what was published. */
+export interface PublishHandler<S = Record<string, unknown>> extends HandlerBase {
+  type: 'publish';
+  publish(ctx: HandlerContext, settings: S, packets: DataPacket[]): Promise<DataPacket[]>;
+}
+
+/** Changes something that exists (a post's fields...). */
+export interface UpdateHandler<S = Record<string, unknown>> extends HandlerBase {
+  type: 'update';
+  update(ctx: HandlerContext, settings: S, packets: DataPacket[]): Promise<DataPacket[]>;
+}
+
+/**
+ * A handler: a discriminated union on `type`, so a fetch handler without `fetch` does not
+ * compile. `S` is the type of its validated settings; an interface works.
+ */
+export type HandlerDefinition<S = Record<string, unknown>> = FetchHandler<S> | PublishHandler<S> | UpdateHandler<S>;
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
@@ -122,12 +142,23 @@ export interface VerifierDefinition {
   verify(request: VerifierRequest): VerifierVerdict | boolean | Promise<VerifierVerdict | boolean>;
 }
 
-/** A kind of pipeline step the engine can run (fetch, ai, publish, update, ...). */
+/** What a step type's `run` gets: the step's configuration and the job around it. */
+export interface StepRunContext extends HandlerContext {
+  /** The flow step's own configuration (handler_config, provider, model, prompts...). */
+  readonly config: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A kind of pipeline step the engine can run. A step type with a `handlerType` runs the
+ * flow step's handler (fetch, publish, update); one without runs its own `run` (ai, or a
+ * plugin's new kind of step).
+ */
 export interface StepTypeDefinition {
   type: string;
   label: string;
-  /** The handler type a flow step of this kind picks (null: the step needs no handler, like ai). */
+  /** The handler type a flow step of this kind picks (null: the step runs `run`). */
   handlerType: HandlerStepType | null;
+  run?(ctx: StepRunContext, packets: DataPacket[]): Promise<DataPacket[]>;
 }
 
 export interface AuthProviderDefinition {
@@ -139,31 +170,3 @@ export interface AuthProviderDefinition {
   fields: string[];
 }
 
-/** Every registry hook, by name, with the kind of item it carries. */
-export interface RegistryItems {
-  handlers: HandlerDefinition;
-  providers: ProviderDefinition;
-  presets: PresetDefinition;
-  intervals: IntervalDefinition;
-  analyticsTools: AnalyticsToolDefinition;
-  chatTools: ChatToolDefinition;
-  verifiers: VerifierDefinition;
-  surfaces: SurfaceDefinition;
-  authProviders: AuthProviderDefinition;
-  stepTypes: StepTypeDefinition;
-}
-export type RegistryName = keyof RegistryItems;
-
-/** The field that identifies an item of each registry (duplicates refuse start-up). */
-export const registryKeys: { [K in RegistryName]: keyof RegistryItems[K] & string } = {
-  handlers: 'slug',
-  providers: 'slug',
-  presets: 'slug',
-  intervals: 'value',
-  analyticsTools: 'name',
-  chatTools: 'name',
-  verifiers: 'mode',
-  surfaces: 'id',
-  authProviders: 'key',
-  stepTypes: 'type',
-};

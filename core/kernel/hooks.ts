@@ -1,5 +1,6 @@
-import { AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncWaterfallHook, type Tap } from 'tapable';
-import type { DataPacket, RegistryItems, RegistryName } from './contributions.js';
+import { AsyncSeriesHook, AsyncSeriesWaterfallHook, HookMap, SyncHook, type Tap } from 'tapable';
+import type { DataPacket } from './contributions.js';
+import type { Registrar } from './contribution-kinds.js';
 
 /** Passed to the lifecycle hooks. */
 export interface LifecycleInfo {
@@ -36,26 +37,16 @@ export interface WebhookEvent {
   headers: Readonly<Record<string, string | undefined>>;
 }
 
-type Registry<K extends RegistryName> = SyncWaterfallHook<[Array<RegistryItems[K]>]>;
-
 /**
- * The kernel's one catalogue of named hooks. Registries are filters (each plugin adds to
- * or changes the list), lifecycle and engine events are actions. Hooks are plain tapable
- * hooks so tap options (stage, before) order plugins; the loader's interceptor names
- * every tap after the plugin that made it.
+ * The kernel's one catalogue of named hooks. Contributions are a `HookMap` with one
+ * `SyncHook` per kind ('handlers', 'stepTypes'...): each tap receives a registrar and calls
+ * `add(item)`, so the owner of an item is the tap's name, which the loader sets to the
+ * plugin. Lifecycle and engine events are actions and waterfalls; tap options (stage,
+ * before) order plugins instead of invented priorities.
  */
 export class HookCatalogue {
-  // Registries: SyncWaterfallHook filters over a list.
-  readonly handlers: Registry<'handlers'> = new SyncWaterfallHook(['handlers']);
-  readonly providers: Registry<'providers'> = new SyncWaterfallHook(['providers']);
-  readonly presets: Registry<'presets'> = new SyncWaterfallHook(['presets']);
-  readonly intervals: Registry<'intervals'> = new SyncWaterfallHook(['intervals']);
-  readonly analyticsTools: Registry<'analyticsTools'> = new SyncWaterfallHook(['analyticsTools']);
-  readonly chatTools: Registry<'chatTools'> = new SyncWaterfallHook(['chatTools']);
-  readonly verifiers: Registry<'verifiers'> = new SyncWaterfallHook(['verifiers']);
-  readonly surfaces: Registry<'surfaces'> = new SyncWaterfallHook(['surfaces']);
-  readonly authProviders: Registry<'authProviders'> = new SyncWaterfallHook(['authProviders']);
-  readonly stepTypes: Registry<'stepTypes'> = new SyncWaterfallHook(['stepTypes']);
+  /** Registry hooks by kind name; a plugin reaches them through its registrar services. */
+  readonly contributions = new HookMap<SyncHook<[Registrar<unknown>]>>(() => new SyncHook(['registrar']));
 
   // Lifecycle.
   /** Every plugin is set up and the registries are resolved; nothing is listening yet. */
@@ -70,26 +61,21 @@ export class HookCatalogue {
   readonly stepFinished = new AsyncSeriesWaterfallHook<[DataPacket[], StepInfo]>(['packets', 'step']);
   readonly jobFinished = new AsyncSeriesHook<[JobOutcome]>(['outcome']);
   readonly jobFailed = new AsyncSeriesHook<[JobOutcome]>(['outcome']);
-  readonly flowScheduled = new AsyncSeriesHook<[{ flowId: number; interval: string; nextRunAt: Date | null }]>(['schedule']);
   readonly logged = new AsyncSeriesHook<[LogEntry]>(['entry']);
   readonly webhookReceived = new AsyncSeriesHook<[WebhookEvent]>(['event']);
 
   private current: string | null = null;
   private readonly tapped = new Map<string, Set<string>>();
-  private readonly owners = new WeakMap<object, string>();
 
   constructor() {
-    for (const [name, hook] of this.entries()) {
-      hook.intercept({
-        register: (tap: Tap) => this.onRegister(name, tap),
-      });
-    }
+    for (const [name, hook] of this.actionHooks()) hook.intercept({ register: (tap: Tap) => this.onRegister(name, tap) });
+    this.contributions.intercept({
+      factory: (key, hook) => {
+        hook.intercept({ register: (tap) => this.onRegister(String(key), tap) });
+        return hook;
+      },
+    });
   }
-
-  /** Names of every hook in the catalogue. */
-  static readonly registryNames: readonly RegistryName[] = [
-    'handlers', 'providers', 'presets', 'intervals', 'analyticsTools', 'chatTools', 'verifiers', 'surfaces', 'authProviders', 'stepTypes',
-  ];
 
   /** Runs `fn` with every tap made meanwhile attributed to `pluginId`. */
   async withPlugin<T>(pluginId: string, fn: () => Promise<T> | T): Promise<T> {
@@ -107,42 +93,17 @@ export class HookCatalogue {
     return [...(this.tapped.get(pluginId) ?? [])].sort();
   }
 
-  /** The plugin whose registry tap added this item, when known. */
-  ownerOf(item: object): string | undefined {
-    return this.owners.get(item);
-  }
-
-  /** Resolves one registry: every plugin's filter over an empty list. */
-  resolve<K extends RegistryName>(name: K): Array<RegistryItems[K]> {
-    const hook = this[name] as Registry<K>;
-    return hook.call([]);
-  }
-
-  private entries(): Array<[string, { intercept(i: { register: (tap: Tap) => Tap }): void }]> {
-    return Object.entries(this).filter(([, v]) => v && typeof v === 'object' && typeof (v as { intercept?: unknown }).intercept === 'function') as Array<
+  private actionHooks(): Array<[string, { intercept(i: { register: (tap: Tap) => Tap }): void }]> {
+    return Object.entries(this).filter(([name, v]) => name !== 'contributions' && v && typeof v === 'object' && typeof (v as { intercept?: unknown }).intercept === 'function') as Array<
       [string, { intercept(i: { register: (tap: Tap) => Tap }): void }]
     >;
   }
 
-  private onRegister(hookName: string, tap: Tap): Tap {
+  /** Names every tap after the plugin being set up, whatever name the tap gave. */
+  private onRegister<T extends Tap>(hookName: string, tap: T): T {
     const owner = this.current ?? tap.name;
     if (!this.tapped.has(owner)) this.tapped.set(owner, new Set());
     this.tapped.get(owner)!.add(hookName);
-    const named: Tap = { ...tap, name: owner };
-    if ((HookCatalogue.registryNames as readonly string[]).includes(hookName) && (tap as Tap & { type?: string }).type === 'sync') {
-      // Remember which plugin added each item, so a duplicate slug can name both plugins.
-      const fn = (tap as Tap & { fn: (list: object[]) => object[] }).fn;
-      (named as Tap & { fn: (list: object[]) => object[] }).fn = (list: object[]) => {
-        const out = fn(list);
-        if (!Array.isArray(out)) {
-          throw new Error(`Plugin '${owner}': its '${hookName}' tap must return the list (got ${typeof out})`);
-        }
-        for (const item of out) {
-          if (item && typeof item === 'object' && !list.includes(item) && !this.owners.has(item)) this.owners.set(item, owner);
-        }
-        return out;
-      };
-    }
-    return named;
+    return { ...tap, name: owner };
   }
 }

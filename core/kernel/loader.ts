@@ -1,7 +1,9 @@
 import semver from 'semver';
 import { PluginError } from '../errors.js';
-import type { PluginDefinition, PluginHost } from './plugin.js';
+import type { PluginDefinition } from './plugin.js';
 import type { HookCatalogue } from './hooks.js';
+import type { ServiceContainer } from './service-container.js';
+import { isServiceFactory, isServiceRef, type ServiceDeps } from './service-ref.js';
 import { createAjv, validateWith } from './validator.js';
 
 const ID_PATTERN = /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
@@ -11,6 +13,10 @@ export interface LoadedPlugin {
   version: string;
   description?: string;
   dependsOn: string[];
+  /** Service ids this plugin asked for. */
+  deps: string[];
+  /** Service ids this plugin provides. */
+  provides: string[];
   /** Hook names this plugin tapped during setup. */
   hooks: string[];
 }
@@ -19,25 +25,32 @@ export interface LoadOptions {
   /** The kernel version plugins' `flowhost` ranges are checked against. */
   kernelVersion: string;
   hooks: HookCatalogue;
+  services: ServiceContainer;
   /** Raw settings per plugin id (from config); validated here against each schema. */
   settings: Record<string, unknown>;
-  /** Builds the `host` object one plugin's setup receives. */
-  makeHost(plugin: PluginDefinition<Record<string, unknown>>, settings: Record<string, unknown>): PluginHost<Record<string, unknown>>;
+  /** Receives each plugin's validated settings (defaults applied) before any setup runs. */
+  onSettings(pluginId: string, settings: Record<string, unknown>): void;
+  /** Receives each plugin's declared collections; throws when two plugins claim one. */
+  onCollections(pluginId: string, collections: readonly string[]): void;
 }
+
+type AnyPlugin = PluginDefinition<ServiceDeps>;
 
 /**
  * Checks, orders and sets up plugins. Every refusal is a PluginError naming the plugin:
  * a malformed definition, a duplicate id, an unmet or cyclic dependency, an incompatible
- * `flowhost` range, settings that fail the schema, or a setup that throws.
+ * `flowhost` range, settings that fail the schema, a service nobody provides or two
+ * providers of one, or a setup that throws.
  */
-export async function loadPlugins(plugins: ReadonlyArray<PluginDefinition<never>>, options: LoadOptions): Promise<LoadedPlugin[]> {
-  const defs = plugins as unknown as ReadonlyArray<PluginDefinition<Record<string, unknown>>>;
-  const byId = new Map<string, PluginDefinition<Record<string, unknown>>>();
+export async function loadPlugins(plugins: ReadonlyArray<PluginDefinition>, options: LoadOptions): Promise<LoadedPlugin[]> {
+  const defs = plugins as unknown as ReadonlyArray<AnyPlugin>;
+  const byId = new Map<string, AnyPlugin>();
   for (const def of defs) {
     checkShape(def);
     if (byId.has(def.id)) throw new PluginError(def.id, 'is registered twice (duplicate plugin id)');
     byId.set(def.id, def);
   }
+  const ajv = createAjv();
   for (const def of defs) {
     if (!semver.satisfies(options.kernelVersion, def.flowhost, { includePrerelease: true })) {
       throw new PluginError(def.id, `requires Flowhost ${def.flowhost}, but this is Flowhost ${options.kernelVersion}`);
@@ -45,22 +58,33 @@ export async function loadPlugins(plugins: ReadonlyArray<PluginDefinition<never>
     for (const dep of def.dependsOn ?? []) {
       if (!byId.has(dep)) throw new PluginError(def.id, `depends on plugin '${dep}', which is not loaded`);
     }
-  }
-  const ordered = orderByDependencies(defs, byId);
-  const ajv = createAjv();
-  const loaded: LoadedPlugin[] = [];
-  for (const def of ordered) {
+    for (const factory of def.provides ?? []) options.services.provide(factory, def.id);
+    options.onCollections(def.id, def.collections ?? []);
     const settings = structuredClone((options.settings[def.id] ?? {}) as Record<string, unknown>);
     if (def.settingsSchema) {
-      const issues = validateWith(ajv, def.settingsSchema, settings);
-      if (issues.length) {
-        throw new PluginError(def.id, `invalid settings: ${issues.map((i) => i.message).join('; ')}`);
+      let issues;
+      try {
+        issues = validateWith(ajv, def.settingsSchema, settings);
+      } catch (error) {
+        throw new PluginError(def.id, `its settingsSchema does not compile: ${(error as Error).message}`);
       }
+      if (issues.length) throw new PluginError(def.id, `invalid settings: ${issues.map((i) => i.message).join('; ')}`);
     }
-    const host = options.makeHost(def, settings);
+    options.onSettings(def.id, settings);
+  }
+  // Every reference must have a provider before any setup runs: fail fast, naming both.
+  for (const def of defs) {
+    for (const [name, ref] of Object.entries(def.deps ?? {})) {
+      if (!options.services.has(ref)) throw new PluginError(def.id, `needs service '${ref.id}' (as '${name}'), which no loaded plugin provides`);
+    }
+  }
+  const loaded: LoadedPlugin[] = [];
+  for (const def of orderByDependencies(defs, byId)) {
+    const deps = await options.services.resolveDeps(def.id, def.deps ?? {});
     try {
-      await options.hooks.withPlugin(def.id, () => def.setup(host));
+      await options.hooks.withPlugin(def.id, () => def.setup(deps));
     } catch (error) {
+      if (error instanceof PluginError) throw error;
       const reason = error instanceof Error ? error.message : String(error);
       throw new PluginError(def.id, `setup failed: ${reason}`, { cause: error });
     }
@@ -69,32 +93,41 @@ export async function loadPlugins(plugins: ReadonlyArray<PluginDefinition<never>
       version: def.version,
       description: def.description,
       dependsOn: [...(def.dependsOn ?? [])],
+      deps: Object.values(def.deps ?? {}).map((ref) => ref.id),
+      provides: (def.provides ?? []).map((f) => f.service.id),
       hooks: options.hooks.tapsOf(def.id),
     });
   }
   return loaded;
 }
 
-function checkShape(def: PluginDefinition<Record<string, unknown>>): void {
+function checkShape(def: AnyPlugin): void {
   const id = typeof def?.id === 'string' ? def.id : '(no id)';
   if (!def || typeof def !== 'object') throw new PluginError(id, 'is not a plugin object (did you default-export definePlugin(...)?)');
   if (!ID_PATTERN.test(def.id ?? '')) throw new PluginError(id, `has an invalid id (lower-case letters, digits, '.', '_' and '-', optionally @scope/)`);
   if (!semver.valid(def.version)) throw new PluginError(id, `has an invalid version '${def.version}' (semver expected)`);
   if (!semver.validRange(def.flowhost)) throw new PluginError(id, `has an invalid 'flowhost' range '${def.flowhost}'`);
-  if (typeof def.setup !== 'function') throw new PluginError(id, 'has no setup(host) function');
+  if (typeof def.setup !== 'function') throw new PluginError(id, 'has no setup(deps) function');
   if (def.dependsOn !== undefined && (!Array.isArray(def.dependsOn) || def.dependsOn.some((d) => typeof d !== 'string'))) {
     throw new PluginError(id, 'dependsOn must be a list of plugin ids');
+  }
+  for (const [name, ref] of Object.entries(def.deps ?? {})) {
+    if (!isServiceRef(ref)) throw new PluginError(id, `deps.${name} is not a service reference (use one of \`services.*\` or createServiceRef)`);
+  }
+  for (const factory of def.provides ?? []) {
+    if (!isServiceFactory(factory)) throw new PluginError(id, 'provides must list service factories (createServiceFactory)');
+    if (factory.service.scope !== 'root') throw new PluginError(id, `provides '${factory.service.id}', a plugin-scoped service; plugins provide root services`);
+  }
+  if (def.collections !== undefined && (!Array.isArray(def.collections) || def.collections.some((c) => typeof c !== 'string'))) {
+    throw new PluginError(id, 'collections must be a list of collection names');
   }
 }
 
 /** Depth-first topological order that keeps the given order where dependencies allow. */
-function orderByDependencies(
-  defs: ReadonlyArray<PluginDefinition<Record<string, unknown>>>,
-  byId: Map<string, PluginDefinition<Record<string, unknown>>>,
-): Array<PluginDefinition<Record<string, unknown>>> {
-  const ordered: Array<PluginDefinition<Record<string, unknown>>> = [];
+function orderByDependencies(defs: ReadonlyArray<AnyPlugin>, byId: Map<string, AnyPlugin>): AnyPlugin[] {
+  const ordered: AnyPlugin[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
-  const visit = (def: PluginDefinition<Record<string, unknown>>, path: string[]): void => {
+  const visit = (def: AnyPlugin, path: string[]): void => {
     const mark = state.get(def.id);
     if (mark === 'done') return;
     if (mark === 'visiting') {

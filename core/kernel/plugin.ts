@@ -1,13 +1,5 @@
-import type { DependencyContainer } from 'tsyringe';
-import type { HookCatalogue } from './hooks.js';
 import type { JsonSchema } from './json-schema.js';
-import type { Logger } from './logger.js';
-import type { Clock } from './clock.js';
-import type { Registries } from './registries.js';
-import type { DocumentStore } from '../store/port.js';
-import type { Vault } from '../security/vault.js';
-import type { GuardedFetch } from '../security/guarded-fetch-types.js';
-import type { ContentStore } from '../content/model.js';
+import type { ResolvedDeps, ServiceDeps, ServiceFactory } from './service-ref.js';
 
 /** Facts about the running host a plugin may need (URLs, namespaces). */
 export interface HostInfo {
@@ -20,33 +12,17 @@ export interface HostInfo {
   publicUrl(): string;
 }
 
-/** Services shared by every plugin. */
-export interface SharedServices {
-  readonly store: DocumentStore;
-  readonly vault: Vault;
-  /** Guarded fetch for user-given URLs (refuses private addresses unless allowed). */
-  readonly fetch: GuardedFetch;
-  readonly clock: Clock;
-  /** Posts and taxonomy terms (the core content domain). */
-  readonly content: ContentStore;
-}
-
-/** What a plugin's `setup` receives. */
-export interface PluginHost<S = Record<string, unknown>> extends SharedServices {
-  readonly id: string;
-  readonly hooks: HookCatalogue;
-  /** A child container scoped to this plugin; register your own services here. */
-  readonly container: DependencyContainer;
-  /** This plugin's settings, validated against its `settingsSchema` (defaults applied). */
-  readonly settings: S;
-  /** A logger whose lines carry `plugin: <id>`. */
-  readonly log: Logger;
-  /** Resolved registries; readable once the host has booted (e.g. inside route handlers). */
-  readonly registries: Registries;
-  readonly info: HostInfo;
-}
-
-export interface PluginDefinition<S = Record<string, unknown>> {
+/**
+ * A plugin: what it needs (`deps`, typed service references), what it provides to others
+ * (`provides`, service factories), and a `setup` that receives the resolved deps.
+ *
+ *   export default definePlugin({
+ *     id: 'rss', version: '1.0.0', flowhost: '^1.0.0',
+ *     deps: { handlers: services.handlers, log: services.logger },
+ *     setup({ handlers, log }) { handlers.add(defineHandler({ ... })); },
+ *   });
+ */
+export interface PluginDefinition<D extends ServiceDeps = ServiceDeps> {
   /** Unique id, lower-case: `rss`, `webhook-presets`, `@acme/flowhost-hello`. */
   id: string;
   /** The plugin's own semver version. */
@@ -54,9 +30,19 @@ export interface PluginDefinition<S = Record<string, unknown>> {
   /** Semver range of Flowhost versions it supports, e.g. '^1.0.0'. */
   flowhost: string;
   description?: string;
-  /** Ids of plugins that must be set up first. */
+  /** Ids of plugins whose setup must run first (services need no such ordering). */
   dependsOn?: string[];
-  /** JSON Schema of the plugin's settings (from config `plugins.<id>`). */
+  /** JSON Schema of the plugin's settings (config `plugins.<id>`), read with `services.config`. */
   settingsSchema?: JsonSchema;
-  setup(host: PluginHost<S>): void | Promise<void>;
+  /**
+   * Collections this plugin owns under their plain names (the core domains: 'flows',
+   * 'jobs'...). Any other name it opens through `services.store` is namespaced to it.
+   * Two plugins claiming one collection refuse start-up.
+   */
+  collections?: string[];
+  /** Root services this plugin builds for everyone (the core domains provide flows, jobs...). */
+  provides?: ReadonlyArray<ServiceFactory>;
+  /** The services `setup` receives, by the names given here. */
+  deps?: D;
+  setup(deps: ResolvedDeps<D>): void | Promise<void>;
 }

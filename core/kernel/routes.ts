@@ -35,13 +35,21 @@ export interface RouteRequest<P = Record<string, unknown>, Q = Record<string, un
   readonly log: Logger;
 }
 
+const ROUTE_REPLY = Symbol.for('flowhost.route-reply');
+
 /** A response with a status or headers other than the default 200. */
 export class RouteReply {
+  /** Brand: a reply made by another copy of the SDK is still a reply. */
+  readonly [ROUTE_REPLY] = true;
   constructor(
     readonly status: number,
     readonly body: Record<string, unknown>,
     readonly headers: Record<string, string | string[]> = {},
   ) {}
+}
+
+export function isRouteReply(value: unknown): value is RouteReply {
+  return !!value && typeof value === 'object' && (value as Record<symbol, unknown>)[ROUTE_REPLY] === true;
 }
 
 /** Answer with a status (201, 202...) and optional headers such as Set-Cookie. */
@@ -88,5 +96,10 @@ export interface SurfaceDefinition {
   id: string;
   /** Namespace under the API prefix, e.g. 'docsync/v1'. Omitted: the core namespace (`automation/v1` by default). */
   namespace?: string;
+  /**
+   * 'site-root': the routes' paths are used as given, outside the API prefix (an OAuth
+   * callback at `/oauth/{slug}/`, a page). Default 'namespace': `{prefix}/{namespace}{path}`.
+   */
+  mount?: 'namespace' | 'site-root';
   routes: RouteDefinition[];
 }

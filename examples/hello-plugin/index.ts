@@ -1,27 +1,42 @@
 // A third-party plugin imports only the public SDK, by package name.
-import { badRequest, defineHandler, definePlugin, defineSurface, reply } from 'flowhost';
+import { badRequest, defineHandler, definePlugin, defineSurface, reply, services } from 'flowhost';
 import { greet } from './greeting.js';
 
-interface HelloSettings {
+export interface HelloSettings {
   greeting: string;
 }
 
-export default definePlugin<HelloSettings>({
+interface Greeting extends Record<string, unknown> {
+  message: string;
+  at: Date;
+}
+
+export default definePlugin({
   id: 'hello',
   version: '1.0.0',
   flowhost: '^1.0.0',
-  description: 'Says hello: a fetch handler and GET/POST hello/v1/greeting.',
+  description: 'Says hello: a fetch handler, GET/POST hello/v1/greeting, a tidy-up job and a greetings collection of its own.',
   settingsSchema: {
     type: 'object',
     additionalProperties: false,
     properties: { greeting: { type: 'string', minLength: 1, maxLength: 40, default: 'Hello' } },
   },
-  setup(host) {
-    const said: string[] = [];
+  deps: {
+    handlers: services.handlers,
+    routes: services.routes,
+    store: services.store,
+    scheduler: services.scheduler,
+    clock: services.clock,
+    log: services.logger,
+    settings: services.configOf<HelloSettings>(),
+  },
+  async setup({ handlers, routes, store, scheduler, clock, log, settings }) {
+    // Namespaced to this plugin by the host ('hello__greetings'): no other plugin sees it.
+    const greetings = store.collection<Greeting>('greetings');
+    await greetings.createIndex({ fields: { at: -1 } });
 
-    host.hooks.handlers.tap('hello', (handlers) => [
-      ...handlers,
-      defineHandler({
+    handlers.add(
+      defineHandler<{ name?: string }>({
         slug: 'hello',
         type: 'fetch',
         label: 'Hello',
@@ -31,15 +46,21 @@ export default definePlugin<HelloSettings>({
           additionalProperties: false,
           properties: { name: { type: 'string', title: 'Name', default: 'world' } },
         },
-        async fetch(ctx, settings) {
-          const text = greet(host.settings.greeting, String(settings.name ?? 'world'));
-          return [{ type: 'hello', data: { title: text, content: text }, metadata: { at: ctx.clock.now().toISOString() } }];
+        async fetch(ctx, handlerSettings) {
+          const text = greet(settings.greeting, String(handlerSettings.name ?? 'world'));
+          return [{ type: 'hello', data: { title: text, content: text }, metadata: { item_id: `${text}@${ctx.jobId}`, at: ctx.clock.now().toISOString() } }];
         },
       }),
-    ]);
+    );
 
-    host.hooks.surfaces.tap('hello', (surfaces) => [
-      ...surfaces,
+    // A background job of its own: greetings older than a day are forgotten.
+    scheduler.define('forget-old', async () => {
+      const deleted = await greetings.deleteMany({ at: { $lt: new Date(clock.now().getTime() - 86_400_000) } });
+      if (deleted) log.info({ deleted }, 'Old greetings forgotten');
+    });
+    await scheduler.every('1 hour', 'forget-old');
+
+    routes.add(
       defineSurface({
         id: 'hello',
         namespace: 'hello/v1',
@@ -51,7 +72,7 @@ export default definePlugin<HelloSettings>({
             schema: { query: { type: 'object', properties: { name: { type: 'string', maxLength: 60 } } } },
             handle(request) {
               const { name } = request.query as { name?: string };
-              return { success: true, data: { message: greet(host.settings.greeting, name ?? request.user?.login ?? 'world') } };
+              return { success: true, data: { message: greet(settings.greeting, name ?? request.user?.login ?? 'world') } };
             },
           },
           {
@@ -61,16 +82,25 @@ export default definePlugin<HelloSettings>({
             schema: {
               body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string', minLength: 1, maxLength: 60 } } },
             },
-            handle(request) {
+            async handle(request) {
               const { name } = request.body as { name: string };
               if (name.toLowerCase() === 'nobody') throw badRequest('hello_nobody', 'Nobody cannot be greeted');
-              const message = greet(host.settings.greeting, name);
-              said.push(message);
-              return reply(201, { success: true, data: { message, count: said.length } });
+              const message = greet(settings.greeting, name);
+              await greetings.insertOne({ message, at: clock.now() });
+              return reply(201, { success: true, data: { message, count: await greetings.count() } });
+            },
+          },
+          {
+            method: 'GET',
+            path: '/greetings',
+            permission: { capability: 'manage_options' },
+            async handle() {
+              const items = await greetings.find({}, { sort: { at: -1 }, limit: 20 });
+              return { success: true, data: items.map((g) => ({ message: g.message, at: g.at.toISOString() })) };
             },
           },
         ],
       }),
-    ]);
+    );
   },
 });

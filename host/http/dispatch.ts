@@ -4,7 +4,7 @@ import type { ValidateFunction } from 'ajv';
 import { ApiError, forbidden, notLoggedIn } from '../../core/errors.js';
 import type { Logger } from '../../core/kernel/logger.js';
 import type { Principal } from '../../core/kernel/principal.js';
-import { RouteReply, type HttpMethod, type RouteRequest } from '../../core/kernel/routes.js';
+import { RouteReply, isRouteReply, type HttpMethod, type RouteRequest } from '../../core/kernel/routes.js';
 import { describeErrors } from '../../core/kernel/validator.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import { BodyTooLargeError, decodeBody, readBody } from './read-body.js';
@@ -107,7 +107,7 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
     if (!route.validateQuery) for (const key of Object.keys(query)) delete query[key]; // undeclared: ignored
     validate(route.validateBody, request.body, 'body');
     const result = await route.definition.handle(request);
-    const reply = result instanceof RouteReply ? result : new RouteReply(200, result);
+    const reply = isRouteReply(result) ? result : new RouteReply(200, result);
     const payload = 'success' in reply.body ? reply.body : { success: true, ...reply.body };
     sendJson(res, reply.status, payload, reply.headers);
   } catch (error) {

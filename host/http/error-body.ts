@@ -1,4 +1,4 @@
-import { ApiError } from '../../core/errors.js';
+import { ApiError, isApiError } from '../../core/errors.js';
 import { UnsupportedDocumentError } from '../../core/store/port.js';
 import type { ValidationIssue } from '../../core/kernel/validator.js';
 
@@ -18,7 +18,12 @@ export function validationError(where: 'params' | 'query' | 'body', issues: Vali
 
 /** Any thrown value → status + body; unexpected errors become 500 internal_error without details. */
 export function toErrorResponse(error: unknown, requestId: string): { status: number; body: Record<string, unknown>; headers: Record<string, string>; unexpected: boolean } {
-  if (error instanceof ApiError) return { status: error.status, body: error.toBody(), headers: error.headers, unexpected: false };
+  if (isApiError(error)) {
+    // By brand: an error from a plugin's own copy of the SDK keeps its status. Its body is
+    // rebuilt here rather than trusted to that copy's toBody().
+    const body = { code: error.code, message: error.message, data: { ...error.data, status: error.status } };
+    return { status: error.status, body, headers: error.headers ?? {}, unexpected: false };
+  }
   // A value from the request that neither store can keep (routes bound their input first;
   // this is the last line, in the store port, for what slips through a free-form field).
   if (error instanceof UnsupportedDocumentError) {

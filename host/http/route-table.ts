@@ -60,7 +60,7 @@ export function compileRoutes(
       if (definition.credentials === 'ignored' && definition.permission !== 'public') {
         throw new Error(`Route ${label}: credentials 'ignored' needs permission 'public' (nobody could ever be allowed)`);
       }
-      const fullPath = `${options.apiPrefix}/${namespace}${definition.path === '/' ? '' : definition.path}`;
+      const fullPath = surface.mount === 'site-root' ? definition.path : `${options.apiPrefix}/${namespace}${definition.path === '/' ? '' : definition.path}`;
       const key = `${definition.method} ${fullPath.replace(/\{[^}]+\}/g, '{}')}`;
       const clash = seen.get(key);
       if (clash) throw new Error(`Route ${label} is already registered by surface '${clash.surfaceId}' (plugin '${clash.owner}')`);

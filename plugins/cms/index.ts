@@ -1,4 +1,4 @@
-import { defineHandler, definePlugin } from '../../sdk/index.js';
+import { defineHandler, definePlugin, services } from '../../sdk/index.js';
 import { fetchLocalPosts } from './local.js';
 import { publishPosts } from './publish.js';
 import {
@@ -20,9 +20,9 @@ export default definePlugin({
   version: '1.0.0',
   flowhost: '^1.0.0',
   description: 'Handlers cms (publish), cms-local (fetch) and cms-update (update) on the site\'s posts.',
-  setup(host) {
-    host.hooks.handlers.tap('cms', (handlers) => [
-      ...handlers,
+  deps: { handlers: services.handlers },
+  setup({ handlers }) {
+    handlers.add(
       defineHandler<Partial<PublishSettings>>({
         slug: 'cms',
         type: 'publish',
@@ -31,6 +31,8 @@ export default definePlugin({
         settings: publishSchema,
         publish: (ctx, settings, packets) => publishPosts(ctx.content, readPublishSettings(settings), packets, ctx.clock.now()),
       }),
+    );
+    handlers.add(
       defineHandler<Partial<LocalSettings>>({
         slug: 'cms-local',
         type: 'fetch',
@@ -39,6 +41,8 @@ export default definePlugin({
         settings: localSchema,
         fetch: (ctx, settings) => fetchLocalPosts(ctx.content, readLocalSettings(settings)),
       }),
+    );
+    handlers.add(
       defineHandler<Partial<UpdateSettings>>({
         slug: 'cms-update',
         type: 'update',
@@ -47,6 +51,6 @@ export default definePlugin({
         settings: updateSchema,
         update: (ctx, settings, packets) => updatePosts(ctx.content, readUpdateSettings(settings), packets, ctx.log),
       }),
-    ]);
+    );
   },
 });

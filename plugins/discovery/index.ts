@@ -1,9 +1,9 @@
-import { definePlugin, defineSurface, notFound, type PluginHost } from '../../sdk/index.js';
+import { definePlugin, defineSurface, notFound, services, type HostInfo, type Registries } from '../../sdk/index.js';
 import { handlerView, settingsView } from './handler-view.js';
 
 const manage = { capability: 'manage_options' } as const;
 
-function discoverySurface(host: PluginHost) {
+function discoverySurface(host: { registries: Registries; info: HostInfo }) {
   return defineSurface({
     id: 'discovery',
     routes: [
@@ -68,7 +68,8 @@ export default definePlugin({
   version: '1.0.0',
   flowhost: '^1.0.0',
   description: 'GET /handlers and GET /providers: what this deployment can do.',
-  setup(host) {
-    host.hooks.surfaces.tap('discovery', (surfaces) => [...surfaces, discoverySurface(host)]);
+  deps: { routes: services.routes, registries: services.registries, info: services.hostInfo },
+  setup({ routes, registries, info }) {
+    routes.add(discoverySurface({ registries, info }));
   },
 });

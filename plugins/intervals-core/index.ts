@@ -1,4 +1,4 @@
-import { defineInterval, definePlugin, type IntervalDefinition } from '../../sdk/index.js';
+import { defineInterval, definePlugin, services, type IntervalDefinition } from '../../sdk/index.js';
 
 /** The spec's scheduling intervals (01-core-administration.md, "Scheduling intervals"). */
 export const coreIntervals: IntervalDefinition[] = [
@@ -19,8 +19,8 @@ export default definePlugin({
   version: '1.0.0',
   flowhost: '^1.0.0',
   description: 'The scheduling intervals of the spec: manual, one_time, every_5_minutes ... weekly.',
-  setup(host) {
-    // stage -10: the core intervals come first, so plugins' extra intervals list after them.
-    host.hooks.intervals.tap({ name: 'intervals-core', stage: -10 }, (list) => [...coreIntervals, ...list]);
+  deps: { intervals: services.intervals },
+  setup({ intervals }) {
+    for (const interval of coreIntervals) intervals.add(interval);
   },
 });

@@ -1,4 +1,4 @@
-import { defineHandler, definePlugin } from '../../sdk/index.js';
+import { defineHandler, definePlugin, services } from '../../sdk/index.js';
 import { fetchFeed, type RssSettings } from './feed.js';
 
 export default definePlugin({
@@ -6,9 +6,9 @@ export default definePlugin({
   version: '1.0.0',
   flowhost: '^1.0.0',
   description: 'The rss fetch handler: RSS 2.0, RSS 1.0 and Atom feeds.',
-  setup(host) {
-    host.hooks.handlers.tap('rss', (handlers) => [
-      ...handlers,
+  deps: { handlers: services.handlers },
+  setup({ handlers }) {
+    handlers.add(
       defineHandler<RssSettings>({
         slug: 'rss',
         type: 'fetch',
@@ -25,6 +25,6 @@ export default definePlugin({
         },
         fetch: (ctx, settings) => fetchFeed(ctx.fetch, settings),
       }),
-    ]);
+    );
   },
 });

@@ -1,4 +1,5 @@
-import { definePlugin, defineStepType } from '../../sdk/index.js';
+import { definePlugin, defineStepType, services } from '../../sdk/index.js';
+import { runAiStep } from './ai-step.js';
 
 /** The engine's step types: three run a handler of their kind, `ai` calls a provider. */
 export default definePlugin({
@@ -6,13 +7,11 @@ export default definePlugin({
   version: '1.0.0',
   flowhost: '^1.0.0',
   description: 'Step types fetch, ai, publish and update.',
-  setup(host) {
-    host.hooks.stepTypes.tap({ name: 'steps-core', stage: -10 }, (list) => [
-      defineStepType({ type: 'fetch', label: 'Fetch', handlerType: 'fetch' }),
-      defineStepType({ type: 'ai', label: 'AI', handlerType: null }),
-      defineStepType({ type: 'publish', label: 'Publish', handlerType: 'publish' }),
-      defineStepType({ type: 'update', label: 'Update', handlerType: 'update' }),
-      ...list,
-    ]);
+  deps: { stepTypes: services.stepTypes, registries: services.registries },
+  setup({ stepTypes, registries }) {
+    stepTypes.add(defineStepType({ type: 'fetch', label: 'Fetch', handlerType: 'fetch' }));
+    stepTypes.add(defineStepType({ type: 'ai', label: 'AI', handlerType: null, run: (ctx, packets) => runAiStep(() => registries.providers(), ctx, packets) }));
+    stepTypes.add(defineStepType({ type: 'publish', label: 'Publish', handlerType: 'publish' }));
+    stepTypes.add(defineStepType({ type: 'update', label: 'Update', handlerType: 'update' }));
   },
 });

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../sdk/index.js';
+import { definePlugin, services } from '../../sdk/index.js';
 import { presets } from './presets.js';
 import { twilioVerifier } from './twilio-verifier.js';
 
@@ -7,8 +7,9 @@ export default definePlugin({
   version: '1.0.0',
   flowhost: '^1.0.0',
   description: 'Webhook HMAC presets (GitHub, Stripe, Shopify, Slack, Standard Webhooks) and the twilio verification mode.',
-  setup(host) {
-    host.hooks.presets.tap('webhook-presets', (list) => [...list, ...presets]);
-    host.hooks.verifiers.tap('webhook-presets', (list) => [...list, twilioVerifier]);
+  deps: { presets: services.presets, verifiers: services.verifiers },
+  setup(deps) {
+    for (const preset of presets) deps.presets.add(preset);
+    deps.verifiers.add(twilioVerifier);
   },
 });

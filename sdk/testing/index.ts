@@ -48,7 +48,7 @@ export interface TestHost {
 }
 
 export interface CreateTestHostOptions {
-  plugins: ReadonlyArray<PluginDefinition<never>>;
+  plugins: ReadonlyArray<PluginDefinition>;
   /** Also load the default built-ins (discovery...), as a stock build does. Default true. */
   builtins?: boolean;
   config?: Partial<HostConfig>;

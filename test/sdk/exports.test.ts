@@ -15,12 +15,12 @@ test('exports exactly the pinned names', () => {
     'HookCatalogue',
     'PluginError',
     'RouteReply',
-    'Tokens',
     'UnsupportedQueryError',
     'UrlRefusedError',
     'badRequest',
     'conflict',
-    'createToken',
+    'createServiceFactory',
+    'createServiceRef',
     'defineAnalyticsTool',
     'defineAuthProvider',
     'defineChatTool',
@@ -34,28 +34,46 @@ test('exports exactly the pinned names', () => {
     'defineSurface',
     'defineVerifier',
     'forbidden',
+    'isApiError',
+    'isRouteReply',
+    'isServiceRef',
     'maskDeep',
     'maskSecret',
     'notFound',
     'notLoggedIn',
     'reply',
     'safeEqual',
+    'services',
     'tooManyRequests',
   ]);
 });
 
 test('define helpers reject obvious mistakes early', () => {
-  assert.throws(() => sdk.defineHandler({ slug: 'Bad Slug', type: 'fetch', label: 'x', description: 'x' }), /not a valid slug/);
-  assert.throws(() => sdk.defineHandler({ slug: 'ok', type: 'ai' as 'fetch', label: 'x', description: 'x' }), /fetch, publish or update/);
+  const fetch = async () => [];
+  assert.throws(() => sdk.defineHandler({ slug: 'Bad Slug', type: 'fetch', label: 'x', description: 'x', fetch }), /not a valid slug/);
+  assert.throws(() => sdk.defineHandler({ slug: 'ok', type: 'ai' as 'fetch', label: 'x', description: 'x', fetch }), /fetch, publish or update/);
+  assert.throws(() => sdk.defineHandler({ slug: 'ok', type: 'publish', label: 'x', description: 'x' } as never), /a publish handler needs a publish\(\) function/);
+  assert.throws(() => sdk.defineStepType({ type: 'translate', label: 'x', handlerType: null }), /needs run\(\)/);
   assert.throws(() => sdk.defineInterval({ value: 'often', label: 'Often', seconds: -1 }), /positive integer/);
   assert.throws(() => sdk.defineRoute({ method: 'GET', path: '/x', handle: () => ({}) } as never), /must declare its permission/);
   assert.is(sdk.defineInterval({ value: 'often', label: 'Often', seconds: 60 }).seconds, 60);
 });
 
-test('typed tokens are distinct per name and stable', () => {
-  const a = sdk.createToken<number>('thing');
-  assert.is(a, sdk.createToken<number>('thing'));
-  assert.is.not(a, sdk.createToken<number>('other'));
+test('service references: typed, scoped, never colliding; brands work across SDK copies', () => {
+  const a = sdk.createServiceRef<number>({ id: 'acme.thing' });
+  const b = sdk.createServiceRef<number>({ id: 'acme.thing' });
+  assert.is(a.scope, 'root');
+  assert.is.not(a.token, b.token);
+  assert.ok(sdk.isServiceRef(a));
+  assert.not.ok(sdk.isServiceRef({ id: 'acme.thing' }));
+  assert.throws(() => sdk.createServiceRef({ id: 'Not Valid' }), /not a valid service id/);
+  assert.is(sdk.services.flows.scope, 'root');
+  assert.is(sdk.services.logger.scope, 'plugin');
+  // A reply or error made by another copy of the SDK carries the same brand.
+  const foreignReply = { [Symbol.for('flowhost.route-reply')]: true, status: 201, body: {}, headers: {} };
+  assert.ok(sdk.isRouteReply(foreignReply));
+  assert.ok(sdk.isApiError(sdk.badRequest('x', 'y')));
+  assert.not.ok(sdk.isApiError(new Error('plain')));
 });
 
 test.run();

@@ -1,22 +1,22 @@
 // A test plugin with one route of each kind the host tests need.
-import { definePlugin, defineSurface, defineHandler, defineProvider, ApiError, reply, type PluginDefinition } from '../../sdk/index.js';
+import { definePlugin, defineSurface, defineHandler, defineProvider, ApiError, reply, type PluginDefinition, services } from '../../sdk/index.js';
 
 export interface ProbeState {
   calls: Array<{ method: string; params: unknown; query: unknown; body: unknown }>;
 }
 
-export function probePlugin(state: ProbeState = { calls: [] }): PluginDefinition<never> {
+export function probePlugin(state: ProbeState = { calls: [] }): PluginDefinition {
   return definePlugin({
     id: 'probe',
     version: '1.0.0',
     flowhost: '^1.0.0',
+    deps: { handlers: services.handlers, providers: services.providers, routes: services.routes, intervals: services.intervals, stepTypes: services.stepTypes, hooks: services.hooks, registries: services.registries },
     setup(host) {
       const record = (request: { method: string; params: unknown; query: unknown; body: unknown }) => {
         state.calls.push({ method: request.method, params: request.params, query: request.query, body: request.body });
       };
-      host.hooks.handlers.tap('probe', (list) => [
-        ...list,
-        defineHandler({ slug: 'probe-feed', type: 'fetch', label: 'Probe feed', description: 'Fetches nothing.' }),
+      for (const item of [
+        defineHandler({ slug: 'probe-feed', type: 'fetch', label: 'Probe feed', description: 'Fetches nothing.', fetch: async () => [] }),
         defineHandler({
           slug: 'probe-social',
           type: 'publish',
@@ -24,16 +24,15 @@ export function probePlugin(state: ProbeState = { calls: [] }): PluginDefinition
           description: 'Publishes nowhere.',
           auth: { type: 'oauth2', fields: ['app_id', 'app_secret'] },
           textLimit: 500,
+          publish: async (_ctx, _settings, packets) => packets,
         }),
-        defineHandler({ slug: 'probe-update', type: 'update', label: 'Probe update', description: 'Updates nothing.', class: 'Probe\\Update' }),
-      ]);
-      host.hooks.providers.tap('probe', (list) => [
-        ...list,
+        defineHandler({ slug: 'probe-update', type: 'update', label: 'Probe update', description: 'Updates nothing.', class: 'Probe\\Update', update: async (_ctx, _settings, packets) => packets }),
+      ]) host.handlers.add(item);
+      for (const item of [
         defineProvider({ slug: 'probe-ai', label: 'Probe AI', configured: () => true, models: () => ['probe-small', 'probe-large'] }),
         defineProvider({ slug: 'probe-off', label: 'Probe Off', configured: async () => false, models: async () => [] }),
-      ]);
-      host.hooks.surfaces.tap('probe', (list) => [
-        ...list,
+      ]) host.providers.add(item);
+      for (const item of [
         defineSurface({
           id: 'probe',
           namespace: 'probe/v1',
@@ -120,7 +119,7 @@ export function probePlugin(state: ProbeState = { calls: [] }): PluginDefinition
             { method: 'GET', path: '/unguarded', handle: () => ({ success: true }) } as never,
           ],
         }),
-      ]);
+      ]) host.routes.add(item);
     },
-  }) as PluginDefinition<never>;
+  }) as PluginDefinition;
 }

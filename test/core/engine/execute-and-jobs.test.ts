@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
 import { testStores } from '../../support/test-stores.js';
-import { definePlugin, defineHandler, defineProvider, type DataPacket, type PluginDefinition } from '../../../sdk/index.js';
+import { definePlugin, defineHandler, defineProvider, type DataPacket, type PluginDefinition, services } from '../../../sdk/index.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
@@ -13,14 +13,14 @@ interface World {
   gate: Promise<void> | null;
 }
 
-function fixtures(world: World): PluginDefinition<never> {
+function fixtures(world: World): PluginDefinition {
   return definePlugin({
     id: 'engine-fixtures',
     version: '1.0.0',
     flowhost: '^1.0.0',
+    deps: { handlers: services.handlers, providers: services.providers, routes: services.routes, intervals: services.intervals, stepTypes: services.stepTypes, hooks: services.hooks, registries: services.registries },
     setup(host) {
-      host.hooks.handlers.tap('x', (list) => [
-        ...list,
+      for (const item of [
         defineHandler({
           slug: 'list-feed',
           type: 'fetch',
@@ -43,15 +43,14 @@ function fixtures(world: World): PluginDefinition<never> {
             return packets;
           },
         }),
-      ]);
-      host.hooks.providers.tap('x', (list) => [
-        ...list,
+      ]) host.handlers.add(item);
+      for (const item of [
         defineProvider({ slug: 'shout', label: 'Shout', configured: () => true, models: () => ['loud-1'], complete: async ({ messages }) => ({ content: messages.map((m) => m.content).join(' | ').toUpperCase() }) }),
-      ]);
+      ]) host.providers.add(item);
       // An engine hook: every packet entering a publish step gets tagged.
       host.hooks.stepStarting.tapPromise('x', async (packets, step) => (step.stepType === 'publish' ? packets.map((p) => ({ ...p, metadata: { ...p.metadata, tagged: true } })) : packets));
     },
-  }) as PluginDefinition<never>;
+  }) as PluginDefinition;
 }
 
 for (const store of testStores('engine: execute, items, jobs')) {

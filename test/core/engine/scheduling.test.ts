@@ -6,19 +6,19 @@ import { join } from 'node:path';
 import { createHost, type Host } from '../../../host/create-host.js';
 import { silentLogger } from '../../../core/kernel/logger.js';
 import { defaultPlugins } from '../../../plugins/index.js';
-import { definePlugin, defineHandler, defineInterval, type PluginDefinition } from '../../../sdk/index.js';
+import { definePlugin, defineHandler, defineInterval, type PluginDefinition, services } from '../../../sdk/index.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
 let counter = 0;
-const ticking: PluginDefinition<never> = definePlugin({
+const ticking: PluginDefinition = definePlugin({
   id: 'ticking',
   version: '1.0.0',
   flowhost: '^1.0.0',
+  deps: { handlers: services.handlers, providers: services.providers, routes: services.routes, intervals: services.intervals, stepTypes: services.stepTypes, hooks: services.hooks, registries: services.registries },
   setup(host) {
-    host.hooks.intervals.tap('ticking', (list) => [...list, defineInterval({ value: 'every_second', label: 'Every second', seconds: 1 })]);
-    host.hooks.handlers.tap('ticking', (list) => [
-      ...list,
+    for (const item of [defineInterval({ value: 'every_second', label: 'Every second', seconds: 1 })]) host.intervals.add(item);
+    for (const item of [
       defineHandler({
         slug: 'broken',
         type: 'fetch',
@@ -38,9 +38,9 @@ const ticking: PluginDefinition<never> = definePlugin({
           return [{ type: 'tick', data: { id: `tick-${counter}` }, metadata: {} }];
         },
       }),
-    ]);
+    ]) host.handlers.add(item);
   },
-}) as PluginDefinition<never>;
+}) as PluginDefinition;
 
 async function startHost(dataDir: string): Promise<{ host: Host; call: (method: string, path: string, body?: unknown) => Promise<Body> }> {
   const host = await createHost({

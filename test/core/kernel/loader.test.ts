@@ -5,28 +5,43 @@ import { container } from 'tsyringe';
 import { HookCatalogue } from '../../../core/kernel/hooks.js';
 import { loadPlugins } from '../../../core/kernel/loader.js';
 import { Registries } from '../../../core/kernel/registries.js';
-import type { PluginDefinition, PluginHost } from '../../../core/kernel/plugin.js';
+import type { PluginDefinition } from '../../../core/kernel/plugin.js';
 import { PluginError } from '../../../core/errors.js';
+import { ServiceContainer } from '../../../core/kernel/service-container.js';
+import { registrarFactories } from '../../../core/kernel/contribution-kinds.js';
+import { createServiceFactory, createServiceRef } from '../../../core/kernel/service-ref.js';
+import { services } from '../../../core/kernel/services.js';
 import { definePlugin, defineHandler } from '../../../sdk/define.js';
 
-function load(plugins: Array<PluginDefinition<never>>, settings: Record<string, unknown> = {}) {
+function load(plugins: Array<PluginDefinition>, settings: Record<string, unknown> = {}) {
   const hooks = new HookCatalogue();
   const registries = new Registries(hooks);
+  const tsyringe = container.createChildContainer();
+  const box = new ServiceContainer(tsyringe);
+  box.provide(createServiceFactory({ service: services.hooks, factory: () => hooks }) as never, 'host');
+  box.provide(createServiceFactory({ service: services.config, factory: (_d, { pluginId }) => seenSettings.get(pluginId) ?? {} }) as never, 'host');
+  for (const factory of registrarFactories(hooks)) box.provide(factory, 'host');
+  const seenSettings = new Map<string, Record<string, unknown>>();
   const seen: Array<{ id: string; settings: unknown }> = [];
   const promise = loadPlugins(plugins, {
     kernelVersion: '1.2.0',
     hooks,
+    services: box,
     settings,
-    makeHost(plugin, s) {
-      seen.push({ id: plugin.id, settings: s });
-      return { id: plugin.id, hooks, settings: s, registries, container: container.createChildContainer() } as unknown as PluginHost<Record<string, unknown>>;
+    onSettings(id, s) {
+      seenSettings.set(id, s);
+      seen.push({ id, settings: s });
     },
+    onCollections: () => undefined,
   });
-  return { hooks, registries, seen, promise };
+  return { hooks, registries, seen, promise, tsyringe, box };
 }
 
-function plugin(id: string, extra: Partial<PluginDefinition> = {}): PluginDefinition<never> {
-  return definePlugin({ id, version: '1.0.0', flowhost: '^1.0.0', setup: () => undefined, ...extra }) as PluginDefinition<never>;
+const handler = (slug: string) => defineHandler({ slug, type: 'fetch', label: slug, description: slug, fetch: async () => [] });
+const withDeps = <D extends Record<string, ReturnType<typeof createServiceRef>>>(deps: D, setup: (d: never) => void) => ({ deps, setup }) as unknown as Partial<PluginDefinition>;
+
+function plugin(id: string, extra: Partial<PluginDefinition> = {}): PluginDefinition {
+  return definePlugin({ id, version: '1.0.0', flowhost: '^1.0.0', setup: () => undefined, ...extra }) as PluginDefinition;
 }
 
 async function refusal(promise: Promise<unknown>): Promise<PluginError> {
@@ -75,7 +90,7 @@ test('refuses malformed definitions', async () => {
   assert.match((await refusal(load([plugin('Bad Id')]).promise)).message, /invalid id/);
   assert.match((await refusal(load([plugin('v', { version: 'one' })]).promise)).message, /invalid version/);
   assert.match((await refusal(load([plugin('r', { flowhost: 'not a range!' })]).promise)).message, /invalid 'flowhost' range/);
-  assert.match((await refusal(load([{ ...plugin('s'), setup: undefined } as unknown as PluginDefinition<never>]).promise)).message, /no setup/);
+  assert.match((await refusal(load([{ ...plugin('s'), setup: undefined } as unknown as PluginDefinition]).promise)).message, /no setup/);
 });
 
 test('validates settings against the schema, applying defaults', async () => {
@@ -99,44 +114,75 @@ test('a setup that throws stops loading and is named', async () => {
 });
 
 test('taps are named after the plugin and recorded per plugin', async () => {
-  const names: string[] = [];
   const { hooks, promise } = load([
-    plugin('alpha', { setup: (host: PluginHost) => { host.hooks.booted.tapPromise('whatever', async () => undefined); host.hooks.handlers.tap('x', (l) => l); } }),
+    plugin('alpha', withDeps({ hooks: services.hooks, handlers: services.handlers }, (d: { hooks: HookCatalogue; handlers: { add(h: unknown): void } }) => {
+      d.hooks.booted.tapPromise('whatever', async () => undefined);
+      d.handlers.add(handler('a'));
+    })),
   ]);
   const loaded = await promise;
-  hooks.booted.intercept({ call: () => undefined, register: (tap) => { names.push(tap.name); return tap; } });
   assert.equal(loaded[0]!.hooks, ['booted', 'handlers']);
+  assert.equal(loaded[0]!.deps, ['hooks', 'handlers']);
   assert.equal(hooks.tapsOf('alpha'), ['booted', 'handlers']);
   assert.is((hooks.booted as unknown as { taps: Array<{ name: string }> }).taps[0]!.name, 'alpha');
 });
 
-test('registries resolve every filter; a duplicate slug names both plugins', async () => {
-  const handler = (slug: string) => defineHandler({ slug, type: 'fetch', label: slug, description: slug });
-  const good = load([
-    plugin('one', { setup: (h: PluginHost) => void h.hooks.handlers.tap('one', (l) => [...l, handler('rss')]) }),
-    plugin('two', { setup: (h: PluginHost) => void h.hooks.handlers.tap('two', (l) => [...l, handler('files')]) }),
-  ]);
+test('registries collect every registrar add; the owner is the plugin; a duplicate slug names both', async () => {
+  const adds = (slug: string) => withDeps({ handlers: services.handlers }, (d: { handlers: { add(h: unknown): void } }) => d.handlers.add(handler(slug)));
+  const good = load([plugin('one', adds('rss')), plugin('two', adds('files'))]);
   await good.promise;
   good.registries.resolveAll();
   assert.equal(good.registries.handlers().map((h) => h.slug), ['rss', 'files']);
   assert.is(good.registries.ownerOf(good.registries.handlers()[1]!), 'two');
 
-  const clash = load([
-    plugin('one', { setup: (h: PluginHost) => void h.hooks.handlers.tap('one', (l) => [...l, handler('rss')]) }),
-    plugin('two', { setup: (h: PluginHost) => void h.hooks.handlers.tap('two', (l) => [...l, handler('rss')]) }),
-  ]);
+  const clash = load([plugin('one', adds('rss')), plugin('two', adds('rss'))]);
   await clash.promise;
   assert.throws(() => clash.registries.resolveAll(), /Duplicate handlers 'rss': contributed by plugin 'one' and plugin 'two'/);
 });
 
-test('tap options order plugins (stage, before)', async () => {
-  const { registries, promise } = load([
-    plugin('late', { setup: (h: PluginHost) => void h.hooks.intervals.tap({ name: 'late', stage: 10 }, (l) => [...l, { value: 'late', label: 'L', seconds: 60 }]) }),
-    plugin('early', { setup: (h: PluginHost) => void h.hooks.intervals.tap('early', (l) => [...l, { value: 'early', label: 'E', seconds: 60 }]) }),
-  ]);
+test('a dependency nobody provides stops loading before any setup, naming the plugin and the service', async () => {
+  const ran: string[] = [];
+  const weather = createServiceRef<{ today(): string }>({ id: 'acme.weather' });
+  const error = await refusal(load([plugin('first', { setup: () => void ran.push('first') }), plugin('needy', withDeps({ weather }, () => undefined))]).promise);
+  assert.is(error.pluginId, 'needy');
+  assert.match(error.message, /Plugin 'needy': needs service 'acme\.weather' \(as 'weather'\), which no loaded plugin provides/);
+  assert.equal(ran, []);
+});
+
+test('a plugin provides a root service another uses, built once through the container', async () => {
+  const weather = createServiceRef<{ today(): string }>({ id: 'acme.weather' });
+  let built = 0;
+  let calls = 0;
+  const provider = plugin('weather', {
+    provides: [createServiceFactory({ service: weather, factory: () => (built++, { today: () => `sunny ${++calls}` }) })] as never,
+  });
+  const got: string[] = [];
+  const user = (id: string) => plugin(id, withDeps({ weather }, (d: { weather: { today(): string } }) => void got.push(d.weather.today())));
+  const { promise, tsyringe } = load([user('a'), provider, user('b')]);
   await promise;
-  registries.resolveAll();
-  assert.equal(registries.intervals().map((i) => i.value), ['early', 'late']);
+  assert.equal(got, ['sunny 1', 'sunny 2']);
+  assert.is(built, 1, 'one instance for both users');
+  assert.ok(tsyringe.isRegistered(weather.token), 'resolved through tsyringe');
+  const twice = await refusal(load([provider, plugin('weather-too', { provides: [createServiceFactory({ service: weather, factory: () => ({ today: () => '' }) })] as never })]).promise);
+  assert.match(twice.message, /Plugin 'weather-too': provides service 'acme\.weather', which plugin 'weather' already provides/);
+});
+
+test('cyclic services are refused with the chain; equal names never collide', async () => {
+  const a = createServiceRef<number>({ id: 'cycle.a' });
+  const b = createServiceRef<number>({ id: 'cycle.b' });
+  const provider = plugin('cyclic', {
+    provides: [createServiceFactory({ service: a, deps: { b }, factory: ({ b: value }) => value + 1 }), createServiceFactory({ service: b, deps: { a }, factory: ({ a: value }) => value + 1 })] as never,
+  });
+  const error = await refusal(load([provider, plugin('user', withDeps({ a }, () => undefined))]).promise);
+  assert.match(error.message, /cyclic service dependency: plugin 'user' -> 'cycle\.a' -> 'cycle\.b' -> 'cycle\.a'/);
+  assert.is.not(createServiceRef({ id: 'same' }).token, createServiceRef({ id: 'same' }).token);
+});
+
+test('plugin-scoped services are built per plugin: each gets its own settings', async () => {
+  const got: Record<string, unknown> = {};
+  const reader = (id: string) => plugin(id, { settingsSchema: { type: 'object', properties: { n: { type: 'integer', default: 1 } } }, ...withDeps({ config: services.config }, (d: { config: unknown }) => void (got[id] = d.config)) });
+  await load([reader('x'), reader('y')], { y: { n: 7 } }).promise;
+  assert.equal(got, { x: { n: 1 }, y: { n: 7 } });
 });
 
 test('reading a registry before boot is a clear error', () => {

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
-import { definePlugin, defineHandler, type PluginDefinition } from '../../../sdk/index.js';
+import { definePlugin, defineHandler, type PluginDefinition, services } from '../../../sdk/index.js';
 import { testStores } from '../../support/test-stores.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
@@ -10,13 +10,13 @@ type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 const seen: unknown[] = [];
 let release: () => void = () => undefined;
 let gate: Promise<void> = Promise.resolve();
-const gated: PluginDefinition<never> = definePlugin({
+const gated: PluginDefinition = definePlugin({
   id: 'queued-fixtures',
   version: '1.0.0',
   flowhost: '^1.0.0',
+  deps: { handlers: services.handlers, providers: services.providers, routes: services.routes, intervals: services.intervals, stepTypes: services.stepTypes, hooks: services.hooks, registries: services.registries },
   setup(host) {
-    host.hooks.handlers.tap('x', (list) => [
-      ...list,
+    for (const item of [
       defineHandler({
         slug: 'gated-input',
         type: 'fetch',
@@ -28,9 +28,9 @@ const gated: PluginDefinition<never> = definePlugin({
           return [];
         },
       }),
-    ]);
+    ]) host.handlers.add(item);
   },
-}) as PluginDefinition<never>;
+}) as PluginDefinition;
 
 for (const store of testStores('webhooks: queued runs')) {
   const test = suite<{ t: TestHost }>(`webhooks: a trigger during a run waits for it, never skipped (${store.label})`);

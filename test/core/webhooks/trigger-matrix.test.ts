@@ -13,7 +13,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHmac } from 'node:crypto';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
-import { definePlugin, defineHandler, type PluginDefinition } from '../../../sdk/index.js';
+import { definePlugin, defineHandler, type PluginDefinition, services } from '../../../sdk/index.js';
 import type { HmacAlgo, HmacTemplate } from '../../../core/webhooks/hmac-template.js';
 import { testStores } from '../../support/test-stores.js';
 
@@ -25,13 +25,13 @@ const TOLERANCE = 120;
 /** The trigger's failed-attempt budget per remote address (core/webhooks/trigger-limits.ts). */
 const FAILURES_PER_ADDRESS = 20;
 
-const fixtures: PluginDefinition<never> = definePlugin({
+const fixtures: PluginDefinition = definePlugin({
   id: 'trigger-matrix-fixtures',
   version: '1.0.0',
   flowhost: '^1.0.0',
+  deps: { handlers: services.handlers, providers: services.providers, routes: services.routes, intervals: services.intervals, stepTypes: services.stepTypes, hooks: services.hooks, registries: services.registries },
   setup(host) {
-    host.hooks.handlers.tap('x', (list) => [
-      ...list,
+    for (const item of [
       defineHandler({
         slug: 'matrix-input',
         type: 'fetch',
@@ -41,9 +41,9 @@ const fixtures: PluginDefinition<never> = definePlugin({
           return [{ type: 'webhook', data: { id: `job-${ctx.jobId}` }, metadata: {} }];
         },
       }),
-    ]);
+    ]) host.handlers.add(item);
   },
-}) as PluginDefinition<never>;
+}) as PluginDefinition;
 
 // Requests and signing ---------------------------------------------------------------------
 

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHmac } from 'node:crypto';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
-import { definePlugin, defineHandler, type PluginDefinition } from '../../../sdk/index.js';
+import { definePlugin, defineHandler, type PluginDefinition, services } from '../../../sdk/index.js';
 import { testStores } from '../../support/test-stores.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
@@ -13,13 +13,13 @@ const triggerOf = async (jobId: number): Promise<Body> => {
   for (let i = 0; i < 200 && !seen.has(jobId); i++) await new Promise((r) => setTimeout(r, 20));
   return seen.get(jobId)!.webhook_trigger as Body;
 };
-const echo: PluginDefinition<never> = definePlugin({
+const echo: PluginDefinition = definePlugin({
   id: 'trigger-fixtures',
   version: '1.0.0',
   flowhost: '^1.0.0',
+  deps: { handlers: services.handlers, providers: services.providers, routes: services.routes, intervals: services.intervals, stepTypes: services.stepTypes, hooks: services.hooks, registries: services.registries },
   setup(host) {
-    host.hooks.handlers.tap('x', (list) => [
-      ...list,
+    for (const item of [
       defineHandler({
         slug: 'webhook-input',
         type: 'fetch',
@@ -30,9 +30,9 @@ const echo: PluginDefinition<never> = definePlugin({
           return [{ type: 'webhook', data: { id: `job-${ctx.jobId}` }, metadata: {} }];
         },
       }),
-    ]);
+    ]) host.handlers.add(item);
   },
-}) as PluginDefinition<never>;
+}) as PluginDefinition;
 
 for (const store of testStores('webhooks: trigger')) {
   type Ctx = { t: TestHost; flowId: number; trigger: (body: string, headers?: Record<string, string>, query?: string) => Promise<{ status: number; body: Body; headers: Headers }> };

@@ -5,17 +5,17 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
 import { testStores } from '../../support/test-stores.js';
-import { definePlugin, defineHandler, defineInterval, defineProvider, type PluginDefinition } from '../../../sdk/index.js';
+import { definePlugin, defineHandler, defineInterval, defineProvider, type PluginDefinition, services } from '../../../sdk/index.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
-const fixtures: PluginDefinition<never> = definePlugin({
+const fixtures: PluginDefinition = definePlugin({
   id: 'workflow-fixtures',
   version: '1.0.0',
   flowhost: '^1.0.0',
+  deps: { handlers: services.handlers, providers: services.providers, routes: services.routes, intervals: services.intervals, stepTypes: services.stepTypes, hooks: services.hooks, registries: services.registries },
   setup(host) {
-    host.hooks.handlers.tap('x', (list) => [
-      ...list,
+    for (const item of [
       defineHandler({
         slug: 'feed',
         type: 'fetch',
@@ -32,11 +32,11 @@ const fixtures: PluginDefinition<never> = definePlugin({
         settings: { type: 'object', properties: { max_length: { type: 'integer', minimum: 1 } } },
         publish: async (_ctx, _settings, packets) => packets,
       }),
-    ]);
-    host.hooks.providers.tap('x', (list) => [...list, defineProvider({ slug: 'echo-ai', label: 'Echo', configured: () => true, models: () => ['echo-1'] })]);
-    host.hooks.intervals.tap('x', (list) => [...list, defineInterval({ value: 'every_minute', label: 'Every minute', seconds: 60 })]);
+    ]) host.handlers.add(item);
+    for (const item of [defineProvider({ slug: 'echo-ai', label: 'Echo', configured: () => true, models: () => ['echo-1'] })]) host.providers.add(item);
+    for (const item of [defineInterval({ value: 'every_minute', label: 'Every minute', seconds: 60 })]) host.intervals.add(item);
   },
-}) as PluginDefinition<never>;
+}) as PluginDefinition;
 
 for (const store of testStores('workflows: the admin client replayed')) {
 type Ctx = { t: TestHost; call: (method: string, path: string, body?: unknown, query?: Record<string, string | number>) => Promise<{ status: number; body: Body }> };

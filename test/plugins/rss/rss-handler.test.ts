@@ -2,12 +2,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createServer, type Server } from 'node:http';
-import type { HandlerContext, HandlerDefinition } from '../../../sdk/index.js';
+import type { FetchHandler, HandlerContext, HandlerDefinition } from '../../../sdk/index.js';
 import { UrlRefusedError } from '../../../sdk/index.js';
 import { createGuardedFetch } from '../../../host/net/guarded-fetch.js';
 import { silentLogger } from '../../../core/kernel/logger.js';
 import { systemClock } from '../../../core/kernel/clock.js';
-import { HookCatalogue } from '../../../core/kernel/hooks.js';
 import rssPlugin from '../../../plugins/rss/index.js';
 import { ATOM, RSS2 } from './fixtures.js';
 
@@ -32,7 +31,7 @@ const routes: Record<string, { status: number; type: string; body: string }> = {
   '/page.html': { status: 200, type: 'text/html', body: '<html><body>not a feed</body></html>' },
 };
 
-const test = suite<{ server: Server; base: string; handler: HandlerDefinition; accepts: string[] }>('rss: handler over HTTP');
+const test = suite<{ server: Server; base: string; handler: FetchHandler; accepts: string[] }>('rss: handler over HTTP');
 
 test.before(async (ctx) => {
   ctx.accepts = [];
@@ -48,9 +47,9 @@ test.before(async (ctx) => {
   await new Promise<void>((resolve) => ctx.server.listen(0, '127.0.0.1', resolve));
   ctx.base = `http://127.0.0.1:${(ctx.server.address() as { port: number }).port}`;
   // The handler as the plugin registers it.
-  const hooks = new HookCatalogue();
-  rssPlugin.setup({ hooks } as never);
-  ctx.handler = hooks.handlers.call([]).find((h) => h.slug === 'rss')!;
+  const added: HandlerDefinition[] = [];
+  await rssPlugin.setup({ handlers: { add: (h: HandlerDefinition) => void added.push(h) } } as never);
+  ctx.handler = added.find((h) => h.slug === 'rss') as FetchHandler;
 });
 test.after(async (ctx) => new Promise<void>((resolve) => ctx.server.close(() => resolve())));
 
@@ -64,7 +63,7 @@ test('registers a fetch handler whose settings need a feed_url and cap max_items
 
 test('an RSS feed becomes rss_item packets, newest first, identified by guid or link', async ({ handler, base, accepts }) => {
   const feedUrl = `${base}/rss.xml`;
-  const packets = await handler.fetch!(context(true), { feed_url: feedUrl, max_items: 1 });
+  const packets = await handler.fetch(context(true), { feed_url: feedUrl, max_items: 1 });
   assert.is(packets.length, 3, 'all items: the engine applies max_items');
   assert.ok(packets.every((p) => p.type === 'rss_item'));
   assert.equal(packets[0]!.metadata, { item_id: 'https://blog.example.org/newest', source_url: 'https://blog.example.org/newest', feed_url: feedUrl });
@@ -75,14 +74,14 @@ test('an RSS feed becomes rss_item packets, newest first, identified by guid or 
 });
 
 test('an Atom feed works the same way, relative links resolved against the feed URL', async ({ handler, base }) => {
-  const packets = await handler.fetch!(context(true), { feed_url: `${base}/atom.xml` });
+  const packets = await handler.fetch(context(true), { feed_url: `${base}/atom.xml` });
   assert.equal(packets.map((p) => p.metadata.item_id), ['urn:uuid:entry-2', 'urn:uuid:entry-1']);
   assert.is(packets[1]!.data.link, `${base}/posts/first`);
 });
 
 test('a non-2xx answer fails with the status in the message', async ({ handler, base }) => {
   try {
-    await handler.fetch!(context(true), { feed_url: `${base}/missing.xml` });
+    await handler.fetch(context(true), { feed_url: `${base}/missing.xml` });
     assert.unreachable();
   } catch (error) {
     assert.match((error as Error).message, /answered HTTP 404/);
@@ -92,7 +91,7 @@ test('a non-2xx answer fails with the status in the message', async ({ handler, 
 test('malformed XML and HTML pages fail with a clear message', async ({ handler, base }) => {
   for (const path of ['/broken.xml', '/page.html']) {
     try {
-      await handler.fetch!(context(true), { feed_url: `${base}${path}` });
+      await handler.fetch(context(true), { feed_url: `${base}${path}` });
       assert.unreachable(path);
     } catch (error) {
       assert.match((error as Error).message, /could not be read as RSS or Atom/);
@@ -102,7 +101,7 @@ test('malformed XML and HTML pages fail with a clear message', async ({ handler,
 
 test('a loopback feed is refused when private addresses are not allowed', async ({ handler, base }) => {
   try {
-    await handler.fetch!(context(false), { feed_url: `${base}/rss.xml` });
+    await handler.fetch(context(false), { feed_url: `${base}/rss.xml` });
     assert.unreachable();
   } catch (error) {
     assert.instance(error, UrlRefusedError);

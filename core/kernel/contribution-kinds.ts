@@ -1,0 +1,77 @@
+/**
+ * Every kind of contribution, as data: its registry name, the field that identifies an
+ * item, and a boot-time check. A new kind is one entry here plus one `define*` helper in
+ * the SDK; the registrar service, the hook, resolution, duplicate refusal and owner
+ * tracking follow from the entry.
+ */
+import { createServiceFactory, createServiceRef, type ServiceFactory, type ServiceRef } from './service-ref.js';
+import type { HookCatalogue } from './hooks.js';
+import type {
+  AnalyticsToolDefinition,
+  AuthProviderDefinition,
+  ChatToolDefinition,
+  HandlerDefinition,
+  IntervalDefinition,
+  PresetDefinition,
+  ProviderDefinition,
+  StepTypeDefinition,
+  VerifierDefinition,
+} from './contributions.js';
+import type { SurfaceDefinition } from './routes.js';
+
+/** What a registry tap receives: `add(item)` records the item as the tapping plugin's. */
+export interface Registrar<T> {
+  add(item: T): void;
+}
+
+export interface ContributionKind<T> {
+  /** Registry name, e.g. 'handlers'. */
+  readonly name: string;
+  /** The field that identifies an item; two items with one key refuse start-up. */
+  readonly key: keyof T & string;
+  /** What a plugin asks for in `deps` to contribute items of this kind. */
+  readonly registrar: ServiceRef<Registrar<T>, 'plugin'>;
+}
+
+function kind<T>(name: string, key: keyof T & string, serviceId: string = name): ContributionKind<T> {
+  return { name, key, registrar: createServiceRef<Registrar<T>, 'plugin'>({ id: serviceId, scope: 'plugin' }) };
+}
+
+export const contributionKinds = {
+  // `object` settings: a handler whose settings are an interface is still a handler.
+  handlers: kind<HandlerDefinition<object>>('handlers', 'slug'),
+  providers: kind<ProviderDefinition>('providers', 'slug'),
+  presets: kind<PresetDefinition>('presets', 'slug'),
+  intervals: kind<IntervalDefinition>('intervals', 'value'),
+  analyticsTools: kind<AnalyticsToolDefinition>('analyticsTools', 'name'),
+  chatTools: kind<ChatToolDefinition>('chatTools', 'name'),
+  verifiers: kind<VerifierDefinition>('verifiers', 'mode'),
+  authProviders: kind<AuthProviderDefinition>('authProviders', 'key'),
+  stepTypes: kind<StepTypeDefinition>('stepTypes', 'type'),
+  /** REST surfaces; a plugin adds them through `services.routes`. */
+  surfaces: kind<SurfaceDefinition>('surfaces', 'id', 'routes'),
+} as const;
+
+export type ContributionKinds = typeof contributionKinds;
+export type KindName = keyof ContributionKinds;
+export type ItemOf<K extends KindName> = ContributionKinds[K] extends ContributionKind<infer T> ? T : never;
+export const kindNames = Object.keys(contributionKinds) as KindName[];
+
+/**
+ * The registrar services: `add(item)` taps the kind's hook once, named after the plugin,
+ * so the item's owner is the plugin by construction (the catalogue's interceptor names
+ * every tap after the plugin being set up, whatever name it was given).
+ */
+export function registrarFactories(hooks: HookCatalogue): ServiceFactory[] {
+  return (Object.values(contributionKinds) as Array<ContributionKind<unknown>>).map(
+    (kind) =>
+      createServiceFactory({
+        service: kind.registrar,
+        factory: (_deps, { pluginId }): Registrar<unknown> => ({
+          add(item) {
+            hooks.contributions.for(kind.name).tap(pluginId, (registrar) => registrar.add(item));
+          },
+        }),
+      }) as ServiceFactory,
+  );
+}

@@ -1,0 +1,78 @@
+/**
+ * The catalogue of service references a plugin can list in `deps`. Root services are one
+ * instance per host; plugin-scoped ones are built for the plugin that asks.
+ */
+import { createServiceRef } from './service-ref.js';
+import { contributionKinds } from './contribution-kinds.js';
+import type { Clock } from './clock.js';
+import type { Logger } from './logger.js';
+import type { HookCatalogue } from './hooks.js';
+import type { Registries } from './registries.js';
+import type { HostInfo } from './plugin.js';
+import type { PluginScheduler, PluginStore } from './plugin-services.js';
+import type { DocumentStore } from '../store/port.js';
+import type { Vault } from '../security/vault.js';
+import type { GuardedFetch } from '../security/guarded-fetch-types.js';
+import type { ContentService } from '../content/service.js';
+import type { FlowsService } from '../flows/service.js';
+import type { JobsService } from '../jobs/service.js';
+import type { PipelinesService } from '../pipelines/service.js';
+import type { UsersService } from '../users/service.js';
+import type { SettingsService } from '../settings/service.js';
+import type { LogsService } from '../logs/service.js';
+import type { WebhooksService } from '../webhooks/service.js';
+import type { Engine } from '../engine/engine.js';
+import type { ExecuteService } from '../engine/execute.js';
+
+const root = <T>(id: string) => createServiceRef<T, 'root'>({ id, scope: 'root' });
+const scoped = <T>(id: string) => createServiceRef<T, 'plugin'>({ id, scope: 'plugin' });
+
+/** The plugin's own settings, validated against its `settingsSchema`, defaults applied. */
+const config = scoped<Record<string, unknown>>('config');
+
+export const services = {
+  // The kernel's own (the composition root provides them).
+  clock: root<Clock>('clock'),
+  hooks: root<HookCatalogue>('hooks'),
+  registries: root<Registries>('registries'),
+  hostInfo: root<HostInfo>('hostInfo'),
+  vault: root<Vault>('vault'),
+  /** Guarded fetch for user-given URLs (refuses private addresses unless allowed). */
+  fetch: root<GuardedFetch>('fetch'),
+  /** The whole store: for the core domain plugins, which own collections by name. */
+  rootStore: root<DocumentStore>('rootStore'),
+
+  // The core domains (each provided by its built-in plugin).
+  users: root<UsersService>('users'),
+  settings: root<SettingsService>('settings'),
+  content: root<ContentService>('content'),
+  logs: root<LogsService>('logs'),
+  pipelines: root<PipelinesService>('pipelines'),
+  flows: root<FlowsService>('flows'),
+  jobs: root<JobsService>('jobs'),
+  engine: root<Engine>('engine'),
+  execute: root<ExecuteService>('execute'),
+  webhooks: root<WebhooksService>('webhooks'),
+
+  // Plugin-scoped.
+  logger: scoped<Logger>('logger'),
+  config,
+  /** `services.configOf<MySettings>()`: the same reference, typed with your settings. */
+  configOf<S extends object>() {
+    return config as unknown as ReturnType<typeof scoped<S>>;
+  },
+  store: scoped<PluginStore>('store'),
+  scheduler: scoped<PluginScheduler>('scheduler'),
+
+  // Contribution registrars (plugin-scoped: what you add is recorded as yours).
+  routes: contributionKinds.surfaces.registrar,
+  handlers: contributionKinds.handlers.registrar,
+  providers: contributionKinds.providers.registrar,
+  presets: contributionKinds.presets.registrar,
+  intervals: contributionKinds.intervals.registrar,
+  analyticsTools: contributionKinds.analyticsTools.registrar,
+  chatTools: contributionKinds.chatTools.registrar,
+  verifiers: contributionKinds.verifiers.registrar,
+  authProviders: contributionKinds.authProviders.registrar,
+  stepTypes: contributionKinds.stepTypes.registrar,
+} as const;

@@ -1,0 +1,38 @@
+import { PluginError } from '../../core/errors.js';
+import type { Registries } from '../../core/kernel/registries.js';
+import { createAjv } from '../../core/kernel/validator.js';
+import type { JsonSchema } from '../../core/kernel/json-schema.js';
+
+const HANDLER_RUNS = { fetch: 'fetch', publish: 'publish', update: 'update' } as const;
+
+/**
+ * Contracts checked once, at boot, so a malformed contribution stops start-up naming its
+ * plugin and item instead of booting and answering 500 at first use: every schema
+ * compiles, and every handler has the function its type promises.
+ */
+export function checkContributions(registries: Registries): void {
+  const ajv = createAjv();
+  const compiles = (owner: string, what: string, schema: JsonSchema | undefined) => {
+    if (schema === undefined) return;
+    try {
+      ajv.compile(schema as object);
+    } catch (error) {
+      throw new PluginError(owner, `${what}: the schema does not compile: ${(error as Error).message}`);
+    }
+  };
+  const owner = (item: object) => registries.ownerOf(item) ?? 'unknown';
+  for (const handler of registries.handlers()) {
+    compiles(owner(handler), `handler '${handler.slug}' settings`, handler.settings);
+    const run = HANDLER_RUNS[handler.type];
+    if (typeof (handler as unknown as Record<string, unknown>)[run] !== 'function') {
+      throw new PluginError(owner(handler), `handler '${handler.slug}' is a ${handler.type} handler without a ${run}() function`);
+    }
+  }
+  for (const tool of registries.chatTools()) compiles(owner(tool), `chat tool '${tool.name}' parameters`, tool.parameters);
+  for (const tool of registries.analyticsTools()) compiles(owner(tool), `analytics tool '${tool.name}' parameters`, tool.parameters);
+  for (const stepType of registries.stepTypes()) {
+    if (stepType.handlerType === null && typeof stepType.run !== 'function') {
+      throw new PluginError(owner(stepType), `step type '${stepType.type}' needs no handler, so it must have a run() function`);
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import type { Agenda, Job } from 'agenda';
+import { PluginError } from '../../core/errors.js';
+import type { HookCatalogue } from '../../core/kernel/hooks.js';
+import type { Logger } from '../../core/kernel/logger.js';
+import { registrarFactories } from '../../core/kernel/contribution-kinds.js';
+import type { PluginScheduler, PluginStore } from '../../core/kernel/plugin-services.js';
+import { createServiceFactory, type ServiceFactory } from '../../core/kernel/service-ref.js';
+import { services } from '../../core/kernel/services.js';
+import type { DocumentStore } from '../../core/store/port.js';
+
+export interface PluginScopeDeps {
+  log: Logger;
+  store: DocumentStore;
+  agenda: Agenda;
+  hooks: HookCatalogue;
+  settingsOf(pluginId: string): Record<string, unknown>;
+}
+
+/** Collection ownership: a name declared by one plugin is that plugin's alone. */
+export class CollectionClaims {
+  private readonly owners = new Map<string, string>();
+
+  claim(pluginId: string, names: readonly string[]): void {
+    for (const name of names) {
+      const owner = this.owners.get(name);
+      if (owner && owner !== pluginId) throw new PluginError(pluginId, `claims collection '${name}', which plugin '${owner}' owns`);
+      this.owners.set(name, pluginId);
+    }
+  }
+
+  ownerOf(name: string): string | undefined {
+    return this.owners.get(name);
+  }
+}
+
+/** `@acme/flowhost-hello` → `acme_flowhost-hello`: a prefix a collection name may carry. */
+export function namespaceOf(pluginId: string): string {
+  return pluginId.replace(/^@/, '').replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
+function pluginStore(pluginId: string, store: DocumentStore, claims: CollectionClaims): PluginStore {
+  const nameFor = (name: string): string => {
+    const owner = claims.ownerOf(name);
+    if (owner === pluginId) return name;
+    const namespaced = `${namespaceOf(pluginId)}__${name}`;
+    if (namespaced.length > 64) throw new PluginError(pluginId, `collection name '${namespaced}' is longer than 64 characters`);
+    return namespaced;
+  };
+  return {
+    kind: store.kind,
+    collection: (name) => store.collection(nameFor(name)),
+    nextId: (sequence) => store.nextId(nameFor(sequence)),
+  };
+}
+
+function pluginScheduler(pluginId: string, agenda: Agenda, log: Logger): PluginScheduler {
+  const full = (name: string) => `${pluginId}:${name}`;
+  return {
+    define(name, run, options = {}) {
+      agenda.define(
+        full(name),
+        async (job: Job<Record<string, unknown>>) => {
+          try {
+            await run({ name, data: (job.attrs.data ?? {}) as never, attempt: (job.attrs as { runCount?: number }).runCount ?? 1 });
+          } catch (error) {
+            log.error({ err: error, job: full(name) }, `Job '${name}' of plugin '${pluginId}' failed`);
+            throw error;
+          }
+        },
+        { concurrency: options.concurrency ?? 1, ...(options.lockLifetimeMs ? { lockLifetime: options.lockLifetimeMs } : {}) },
+      );
+    },
+    // skipImmediate: a periodic job's first run is one interval after boot, not during it.
+    every: async (interval, name, data) => void (await agenda.every(interval, full(name), data ?? {}, { skipImmediate: true })),
+    now: async (name, data) => void (await agenda.now(full(name), data ?? {})),
+    at: async (when, name, data) => void (await agenda.schedule(when, full(name), data ?? {})),
+    cancel: (name) => agenda.cancel({ name: full(name) }),
+  };
+}
+
+/** The factories of every plugin-scoped service: logger, config, store, scheduler, and the registrars. */
+export function pluginScopedFactories(deps: PluginScopeDeps, claims: CollectionClaims): ServiceFactory[] {
+  const factories: ServiceFactory[] = [
+    createServiceFactory({ service: services.logger, factory: (_d, { pluginId }) => deps.log.child({ plugin: pluginId }) }),
+    createServiceFactory({ service: services.config, factory: (_d, { pluginId }) => deps.settingsOf(pluginId) }),
+    createServiceFactory({ service: services.store, factory: (_d, { pluginId }) => pluginStore(pluginId, deps.store, claims) }),
+    createServiceFactory({ service: services.scheduler, factory: (_d, { pluginId }) => pluginScheduler(pluginId, deps.agenda, deps.log.child({ plugin: pluginId })) }),
+  ];
+  return [...factories, ...registrarFactories(deps.hooks)];
+}
