@@ -42,10 +42,17 @@ for (const file of sources) {
   if (file.endsWith('.test.ts') && !/\.run\(\)/.test(text)) problems.push(`${relative(root, file)}: suite never calls .run()`);
 }
 
-const suites = sourceRoots
-  .flatMap((d) => walk(join(root, 'dist', d), (n) => n.endsWith('.test.js')))
-  // A compiled suite whose source is gone (renamed or deleted) is stale output, not a suite.
-  .filter((f) => existsSync(join(root, relative(join(root, 'dist'), f).replace(/\.js$/, '.ts'))))
+// The example plugin is its own package (scripts/pack-example-plugin.mjs compiles it
+// against `npm pack` of this repository): its suites are in its own dist/.
+const examplePackage = join(root, 'examples/hello-plugin');
+const sourceOf = (f) =>
+  f.startsWith(join(examplePackage, 'dist'))
+    ? join(examplePackage, relative(join(examplePackage, 'dist'), f)).replace(/\.js$/, '.ts')
+    : join(root, relative(join(root, 'dist'), f).replace(/\.js$/, '.ts'));
+const suites = [...sourceRoots.flatMap((d) => walk(join(root, 'dist', d), (n) => n.endsWith('.test.js'))), ...walk(join(examplePackage, 'dist', 'test'), (n) => n.endsWith('.test.js'))]
+  // A compiled suite whose source is gone (renamed or deleted) is stale output, not a suite;
+  // so is the example plugin compiled by the root build before it became its own package.
+  .filter((f) => existsSync(sourceOf(f)) && !f.startsWith(join(root, 'dist/examples/hello-plugin/')))
   .filter((f) => filters.length === 0 || filters.some((w) => f.includes(w)))
   .sort();
 
@@ -64,6 +71,9 @@ function runSuite(file) {
     let out = '';
     let lingered = false;
     let lingerTimer;
+    // A third-party plugin's suite must end by itself: its process exits within 2 s of
+    // its last test (sdk/testing leaves no timer or socket behind), or the suite fails.
+    const strictExit = file.startsWith(examplePackage);
     // Agenda's job watchdog sleeps lockLifetime/2 on a timer it never clears, so a suite
     // whose hosts ran jobs can stay alive after it has finished: once uvu has printed its
     // summary, a process still running 3 s later is stopped, and its summary counts.
@@ -72,8 +82,9 @@ function runSuite(file) {
       if (!lingerTimer && /Duration:/.test(strip(out))) {
         lingerTimer = setTimeout(() => {
           lingered = true;
+          if (strictExit) out += '\n[runner] the process did not exit within 2 s of its last test\n';
           child.kill('SIGKILL');
-        }, 3000);
+        }, strictExit ? 2000 : 3000);
       }
     });
     child.stderr.on('data', (d) => (out += d));
@@ -92,12 +103,13 @@ function runSuite(file) {
       const total = num('Total');
       const passed = num('Passed');
       const skipped = num('Skipped') + num('Skipped suites');
-      const name = relative(join(root, 'dist'), file);
+      const name = file.startsWith(examplePackage) ? relative(root, file) : relative(join(root, 'dist'), file);
       let failed = Math.max(0, total - passed - num('Skipped'));
       if (total === 0 && skipped === 0) {
         failed = Math.max(failed, 1);
         out += '\n[runner] no uvu summary: the suite never ran (.run() missing or the process died)\n';
       }
+      if (strictExit && lingered) failed = Math.max(failed, 1);
       if (code !== 0 && failed === 0 && !lingered) {
         failed = 1;
         out += `\n[runner] exited with code ${code}\n`;

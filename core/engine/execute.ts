@@ -81,6 +81,8 @@ export class ExecuteService {
         }
         return step;
       }
+      // A step type that runs itself (a plugin's own kind of step) takes its config as given.
+      if (type.handlerType === null) return step;
       if (!step.handler_slug) throw badRequest('handler_not_found', `workflow.steps[${index}]: handler_slug is required for a ${step.type} step`);
       if (!this.deps.registries.handlers().some((h) => h.slug === step.handler_slug)) {
         throw badRequest('handler_not_found', `workflow.steps[${index}]: unknown handler '${step.handler_slug}'`);

@@ -1,5 +1,15 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ServerResponse as NodeServerResponse, type IncomingMessage, type ServerResponse } from 'node:http';
 import restify from 'restify';
+
+// Loading restify replaces http.ServerResponse.prototype.writeHead, process-wide, with a
+// wrapper that returns undefined instead of the response (`res.writeHead(200).end()` then
+// throws in any other server of the process, e.g. a plugin test's fake API). Flowhost
+// never uses what the wrapper adds (a 'header' event for restify's fullResponse plugin),
+// so Node's own method is put back.
+{
+  const proto = NodeServerResponse.prototype as unknown as { writeHead: unknown; _writeHead?: unknown };
+  if (typeof proto._writeHead === 'function') proto.writeHead = proto._writeHead;
+}
 import { pino } from 'pino';
 import { dispatch, sendJson, type DispatchDeps } from './dispatch.js';
 import { ApiError } from '../../core/errors.js';

@@ -17,6 +17,11 @@ import { FakeClock } from './fake-clock.js';
 import { defaultPlugins } from '../../plugins/index.js';
 
 export { FakeClock };
+export { runHandler, type RunHandlerOptions } from './run-handler.js';
+export { createFakeServer, type FakeServer, type FakeReply, type RecordedRequest } from './fake-server.js';
+
+/** A job as GET /jobs/{id} shows it. */
+export type JobView = Record<string, unknown> & { job_id: number; status: string };
 
 export interface TestResponse<T = Record<string, unknown>> {
   status: number;
@@ -44,6 +49,14 @@ export interface TestHost {
   request<T = Record<string, unknown>>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
   /** Creates a user with a role; returns its credentials for `as`. */
   createUser(login: string, role: 'administrator' | 'editor' | 'author' | 'subscriber', capabilities?: string[]): Promise<{ login: string; password: string; userId: number }>;
+  /**
+   * POST /execute (a saved flow or an ephemeral workflow), then waits until the job has
+   * finished and returns it as GET /jobs/{id} shows it (status, steps, engine data).
+   */
+  executeAndWait(body: { flow_id: number; initial_data?: Record<string, unknown> } | { workflow: { steps: Array<Record<string, unknown>> }; initial_data?: Record<string, unknown> }, timeoutMs?: number): Promise<JobView>;
+  /** Waits until a job is no longer pending or processing. */
+  waitForJob(jobId: number, timeoutMs?: number): Promise<JobView>;
+  /** Stops the host; no timer or socket of it is left, so the test process exits. */
   stop(): Promise<void>;
 }
 
@@ -65,7 +78,9 @@ export async function createTestHost(options: CreateTestHostOptions): Promise<Te
     env: {},
     clock,
     logger: options.logger ?? silentLogger,
-    config: { dataDir: ':memory:', port: 0, host: '127.0.0.1', logLevel: 'silent', allowPrivateUrls: true, schedulerProcessEvery: 100, ...options.config },
+    // A 2 s lock lifetime: Agenda's per-run watchdog sleeps half of it on a timer it never
+    // clears, so a suite ends at most 1 s after its last job instead of 5 minutes later.
+    config: { dataDir: ':memory:', port: 0, host: '127.0.0.1', logLevel: 'silent', allowPrivateUrls: true, schedulerProcessEvery: 100, schedulerLockLifetime: 2000, ...options.config },
   });
   const url = await host.start();
   const issued = host.initialAdmin;
@@ -98,6 +113,17 @@ export async function createTestHost(options: CreateTestHostOptions): Promise<Te
     return { status: response.status, headers: response.headers, body: parsed as T };
   };
 
+  const waitForJob = async (jobId: number, timeoutMs = 10_000): Promise<JobView> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const res = await request<{ data: JobView }>('GET', `/jobs/${jobId}`);
+      if (res.status !== 200) throw new Error(`waitForJob: GET /jobs/${jobId} answered ${res.status}: ${JSON.stringify(res.body)}`);
+      if (!['pending', 'processing'].includes(res.body.data.status)) return res.body.data;
+      if (Date.now() > deadline) throw new Error(`waitForJob: job ${jobId} is still ${res.body.data.status} after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+
   return {
     host,
     url,
@@ -108,6 +134,13 @@ export async function createTestHost(options: CreateTestHostOptions): Promise<Te
       const user = await host.users.create({ login, role, capabilities });
       const created = await host.users.createAppPassword(user.user_id, 'test');
       return { login, password: created.password, userId: user.user_id };
+    },
+    waitForJob,
+    async executeAndWait(body, timeoutMs = 10_000) {
+      const res = await request<{ data?: { job_id?: number }; message?: string }>('POST', '/execute', { body });
+      const jobId = res.body.data?.job_id;
+      if (res.status !== 200 || !jobId) throw new Error(`executeAndWait: POST /execute answered ${res.status}: ${JSON.stringify(res.body)}`);
+      return waitForJob(jobId, timeoutMs);
     },
     stop: () => host.stop(),
   };

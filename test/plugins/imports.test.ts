@@ -8,6 +8,8 @@ const test = suite('plugins: only the SDK');
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
+    // Installed packages and compiled output are not the plugin's sources.
+    if (name === 'node_modules' || name === 'dist') return [];
     const full = join(dir, name);
     return statSync(full).isDirectory() ? sources(full) : full.endsWith('.ts') ? [full] : [];
   });

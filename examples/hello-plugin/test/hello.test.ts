@@ -1,15 +1,34 @@
-// The plugin's own tests, as its author would write them: sdk/testing starts a real host.
+// The plugin's own tests, as its author writes them: only `flowhost` and `flowhost/testing`,
+// resolved from the installed package.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createTestHost, type TestHost } from 'flowhost/testing';
+import { services, type FetchHandler, type HandlerDefinition } from 'flowhost';
+import { createTestHost, runHandler, type TestHost } from 'flowhost/testing';
 import hello from '../index.js';
 import { greet } from '../greeting.js';
 
-const unit = suite('hello-plugin: greeting');
+const unit = suite('hello-plugin: greeting and handler, without a host');
+
 unit('greets by name and falls back to world', () => {
   assert.is(greet('Hi', 'Ada'), 'Hi, Ada!');
   assert.is(greet('Hi', '  '), 'Hi, world!');
 });
+
+unit('the handler runs alone with runHandler; its settings are validated first', async () => {
+  const added: HandlerDefinition[] = [];
+  const fake = { add: (h: HandlerDefinition) => void added.push(h), every: async () => undefined, define: () => undefined, collection: () => ({ createIndex: async () => undefined }) };
+  await hello.setup({ handlers: fake, routes: fake, store: fake, scheduler: fake, clock: { now: () => new Date(0) }, log: {}, settings: { greeting: 'Hey' } } as never);
+  const handler = added[0] as FetchHandler;
+  const packets = await runHandler(handler, { name: 'Ada' });
+  assert.is(packets[0]!.data.title, 'Hey, Ada!');
+  try {
+    await runHandler(handler, { name: 'Ada', color: 'red' });
+    assert.unreachable();
+  } catch (error) {
+    assert.match((error as Error).message, /invalid settings: color is not an allowed property/);
+  }
+});
+
 unit.run();
 
 const api = suite<{ t: TestHost }>('hello-plugin: on a test host');
@@ -18,11 +37,12 @@ api.before(async (ctx) => {
 });
 api.after(async (ctx) => ctx.t.stop());
 
-api('its handler is listed by GET /handlers', async ({ t }) => {
+api('its handler is listed by GET /handlers and runs in a workflow', async ({ t }) => {
   const res = await t.request<{ data: Record<string, { type: string; label: string }> }>('GET', '/handlers');
   assert.is(res.status, 200);
   assert.is(res.body.data.hello?.type, 'fetch');
-  assert.is(res.body.data.hello?.label, 'Hello');
+  const job = await t.executeAndWait({ workflow: { steps: [{ type: 'fetch', handler_slug: 'hello', handler_config: { name: 'Ada' } }] } });
+  assert.is(job.status, 'completed');
 });
 
 api('GET greeting uses the configured greeting', async ({ t }) => {
@@ -31,7 +51,7 @@ api('GET greeting uses the configured greeting', async ({ t }) => {
   assert.is(res.body.data.message, 'Howdy, Ada!');
 });
 
-api('POST greeting needs manage_options and validates its body', async ({ t }) => {
+api('POST greeting needs manage_options, validates its body and stores in its own collection', async ({ t }) => {
   const editor = await t.createUser('ed', 'editor');
   const forbidden = await t.request<{ code: string }>('POST', '/greeting', { namespace: 'hello/v1', as: editor, body: { name: 'x' } });
   assert.is(forbidden.status, 403);
@@ -42,9 +62,25 @@ api('POST greeting needs manage_options and validates its body', async ({ t }) =
   const created = await t.request<{ data: { message: string; count: number } }>('POST', '/greeting', { namespace: 'hello/v1', body: { name: 'Grace' } });
   assert.is(created.status, 201);
   assert.is(created.body.data.message, 'Howdy, Grace!');
+  assert.is(created.body.data.count, 1);
   const nobody = await t.request<{ code: string }>('POST', '/greeting', { namespace: 'hello/v1', body: { name: 'nobody' } });
   assert.is(nobody.status, 400);
   assert.is(nobody.body.code, 'hello_nobody');
+  // The collection is the plugin's own: namespaced by the host.
+  assert.is(await t.host.store.collection('hello__greetings').count(), 1);
+  assert.is(await t.host.store.collection('greetings').count(), 0);
+});
+
+api('its background job forgets greetings older than a day', async ({ t }) => {
+  assert.is((await t.request<{ data: unknown[] }>('GET', '/greetings', { namespace: 'hello/v1' })).body.data.length, 1);
+  t.clock.advance(2 * 86_400_000);
+  const scheduler = await t.host.services.get(services.scheduler, 'hello');
+  await scheduler.now('forget-old');
+  for (let i = 0; i < 100; i++) {
+    if ((await t.request<{ data: unknown[] }>('GET', '/greetings', { namespace: 'hello/v1' })).body.data.length === 0) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.unreachable('the job did not run');
 });
 
 api('anonymous callers are refused', async ({ t }) => {
