@@ -4,6 +4,7 @@
  */
 import type { PluginDefinition } from '../core/kernel/plugin.js';
 import type { ServiceDeps } from '../core/kernel/service-ref.js';
+import type { CliNounDefinition } from '../core/kernel/cli.js';
 import type {
   AnalyticsToolDefinition,
   AuthProviderDefinition,
@@ -98,6 +99,16 @@ export function defineStepType(definition: StepTypeDefinition): StepTypeDefiniti
   requireSlug('defineStepType', definition.type);
   if (definition.handlerType === null && typeof definition.run !== 'function') {
     throw new TypeError(`defineStepType '${definition.type}': a step type without a handler type needs run()`);
+  }
+  return definition;
+}
+
+/** A CLI noun of a plugin: `flowhost <noun> <command>`. */
+export function defineCliNoun(definition: CliNounDefinition): CliNounDefinition {
+  requireSlug('defineCliNoun', definition.noun);
+  if (!Array.isArray(definition.commands) || definition.commands.length === 0) throw new TypeError(`defineCliNoun '${definition.noun}': give at least one command`);
+  for (const command of definition.commands) {
+    if (typeof command.run !== 'function') throw new TypeError(`defineCliNoun '${definition.noun}': command '${command.command}' has no run()`);
   }
   return definition;
 }

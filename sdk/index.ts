@@ -17,6 +17,7 @@ export {
   defineRoute,
   defineSurface,
   defineStepType,
+  defineCliNoun,
 } from './define.js';
 export { reply, RouteReply, isRouteReply } from '../core/kernel/routes.js';
 export { ApiError, isApiError, PluginError, badRequest, notFound, forbidden, notLoggedIn, conflict, tooManyRequests } from '../core/errors.js';
@@ -69,6 +70,7 @@ export type { Principal, Capability } from '../core/kernel/principal.js';
 export type { Registries } from '../core/kernel/registries.js';
 export type { LifecycleInfo, StepInfo, JobOutcome, LogEntry, WebhookEvent } from '../core/kernel/hooks.js';
 export type { JsonSchema } from '../core/kernel/json-schema.js';
+export type { CliNounDefinition, CliCommandDefinition, CliContext, CliOption } from '../core/kernel/cli.js';
 export type { Logger, LogFn } from '../core/kernel/logger.js';
 export type { Clock } from '../core/kernel/clock.js';
 export type {

@@ -1,4 +1,5 @@
 import type { JsonSchema } from './json-schema.js';
+import type { CliNounDefinition } from './cli.js';
 import type { ResolvedDeps, ServiceDeps, ServiceFactory } from './service-ref.js';
 
 /** Facts about the running host a plugin may need (URLs, namespaces). */
@@ -42,6 +43,8 @@ export interface PluginDefinition<D extends ServiceDeps = ServiceDeps> {
   collections?: string[];
   /** Root services this plugin builds for everyone (the core domains provide flows, jobs...). */
   provides?: ReadonlyArray<ServiceFactory>;
+  /** CLI nouns this plugin adds (`flowhost <noun> <command>`), listed without starting a host. */
+  cli?: CliNounDefinition[];
   /** The services `setup` receives, by the names given here. */
   deps?: D;
   setup(deps: ResolvedDeps<D>): void | Promise<void>;

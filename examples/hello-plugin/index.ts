@@ -1,5 +1,5 @@
 // A third-party plugin imports only the public SDK, by package name.
-import { badRequest, defineHandler, definePlugin, defineSurface, reply, services } from 'flowhost';
+import { badRequest, defineCliNoun, defineHandler, definePlugin, defineSurface, reply, services } from 'flowhost';
 import { greet } from './greeting.js';
 
 export interface HelloSettings {
@@ -21,6 +21,32 @@ export default definePlugin({
     additionalProperties: false,
     properties: { greeting: { type: 'string', minLength: 1, maxLength: 40, default: 'Hello' } },
   },
+  // `flowhost hello greet Ada` and `flowhost hello list`: through the API, on the running
+  // host or on one the command starts for itself.
+  cli: [
+    defineCliNoun({
+      noun: 'hello',
+      describe: 'Greet someone and list the greetings',
+      commands: [
+        {
+          command: 'greet <name>',
+          describe: 'Greet someone (stored as a greeting)',
+          async run(args, ctx) {
+            const res = await ctx.call<{ data: { message: string; count: number } }>('POST', '/hello/v1/greeting', { body: { name: String(args.name) } });
+            ctx.print(res.data, `${res.data.message} (${res.data.count} greeting${res.data.count === 1 ? '' : 's'} so far)`);
+          },
+        },
+        {
+          command: 'list',
+          describe: 'The latest greetings',
+          async run(_args, ctx) {
+            const res = await ctx.call<{ data: Array<{ message: string; at: string }> }>('GET', '/hello/v1/greetings');
+            ctx.print(res.data, res.data.map((g) => `${g.at}  ${g.message}`).join('\n') || 'No greetings yet.');
+          },
+        },
+      ],
+    }),
+  ],
   deps: {
     handlers: services.handlers,
     routes: services.routes,

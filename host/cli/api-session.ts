@@ -10,6 +10,8 @@ export interface ApiSession {
   /** 'host': a running host answered; 'local': this command started the build itself. */
   readonly via: 'host' | 'local';
   call<T = Record<string, unknown>>(method: string, path: string, options?: { query?: Record<string, string | number | boolean | undefined>; body?: unknown }): Promise<T>;
+  /** The same, with `path` relative to the API prefix (a plugin's namespace: '/hello/v1/...'). */
+  callApi<T = Record<string, unknown>>(method: string, path: string, options?: { query?: Record<string, string | number | boolean | undefined>; body?: unknown }): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -21,7 +23,7 @@ export interface ApiSession {
 export async function openApiSession(config: HostConfig): Promise<ApiSession> {
   const dataDir = resolve(config.dataDir);
   const running = config.mongodbUrl ? null : readHostFile(dataDir);
-  if (running && hostProcessAlive(running)) return httpSession('host', running.api_base, running.token, async () => undefined);
+  if (running && hostProcessAlive(running)) return httpSession('host', `${running.url}${config.apiPrefix}`, config.coreNamespace, running.token, async () => undefined);
   if (running) {
     // A host killed with -9 leaves host.json behind: work on the directory instead of
     // calling an address nobody answers, and say so.
@@ -41,13 +43,17 @@ export async function openApiSession(config: HostConfig): Promise<ApiSession> {
     await host.stop();
     throw new CliError('The in-process host published no local credential');
   }
-  return httpSession('local', `${url}${host.config.apiPrefix}/${host.config.coreNamespace}`, info.token, () => host.stop());
+  return httpSession('local', `${url}${host.config.apiPrefix}`, host.config.coreNamespace, info.token, () => host.stop());
 }
 
-function httpSession(via: 'host' | 'local', base: string, token: string, close: () => Promise<void>): ApiSession {
-  return {
+type CallOptions = { query?: Record<string, string | number | boolean | undefined>; body?: unknown };
+
+function httpSession(via: 'host' | 'local', prefixBase: string, coreNamespace: string, token: string, close: () => Promise<void>): ApiSession {
+  const session: ApiSession = {
     via,
-    async call<T>(method: string, path: string, options: { query?: Record<string, string | number | boolean | undefined>; body?: unknown } = {}) {
+    call: <T>(method: string, path: string, options: CallOptions = {}) => session.callApi<T>(method, `/${coreNamespace}${path}`, options),
+    async callApi<T>(method: string, path: string, options: CallOptions = {}) {
+      const base = prefixBase;
       const url = new URL(`${base}${path}`);
       for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
       let response: Response;
@@ -66,4 +72,5 @@ function httpSession(via: 'host' | 'local', base: string, token: string, close: 
     },
     close,
   };
+  return session;
 }

@@ -11,6 +11,9 @@ import { openAdmin } from './open-admin.js';
 import { printRows, printJson } from './output.js';
 import { buildDefaultHost } from '../default-build.js';
 import { openApiSession, type ApiSession } from './api-session.js';
+import { BUILT_IN_NOUNS, pluginNouns, registerPluginNouns, type PluginNoun } from './plugin-nouns.js';
+import { resolvePlugins } from '../plugin-resolver.js';
+import { defaultPlugins, optionalPlugins } from '../../plugins/index.js';
 
 interface Common {
   json?: boolean;
@@ -57,8 +60,8 @@ function readPassword(argv: { password?: string; 'password-stdin'?: boolean }): 
 
 const jsonOption = { json: { type: 'boolean', describe: 'Machine-readable output', default: false } } as const;
 
-export function buildCli(args: string[]): Argv {
-  return yargs(args)
+export function buildCli(args: string[], nouns: readonly PluginNoun[] = []): Argv {
+  const cli = yargs(args)
     .scriptName('flowhost')
     .usage('$0 <noun> <verb> [options]')
     .option('data-dir', { type: 'string', describe: 'Data directory (default FLOWHOST_DATA_DIR or ./data)' })
@@ -361,8 +364,10 @@ export function buildCli(args: string[]): Argv {
         })
         .demandCommand(1, 'Name a verb: list')
         .strict(),
-    )
-    .demandCommand(1, 'Name a command: serve, user, app-password, flows, jobs, logs or plugins')
+    );
+  // Plugin nouns register the same way whatever their plugin: from its `cli` declaration.
+  return registerPluginNouns(cli, nouns, (argv, fn) => withApi(argv as Common, fn))
+    .demandCommand(1, `Name a command: ${[...BUILT_IN_NOUNS, ...nouns.map((n) => n.noun.noun)].join(', ')}`)
     .strict()
     .help()
     .fail((message, error) => {
@@ -374,7 +379,9 @@ export function buildCli(args: string[]): Argv {
 
 async function main(): Promise<void> {
   try {
-    await buildCli(hideBin(process.argv)).parseAsync();
+    // The build's plugins (default built-ins + FLOWHOST_PLUGINS) may add CLI nouns.
+    const extra = await resolvePlugins(loadConfig({}).plugins, optionalPlugins);
+    await buildCli(hideBin(process.argv), pluginNouns([...defaultPlugins, ...extra])).parseAsync();
     // A finished command exits now: the scheduler may hold timers (serve never gets here).
     process.exit(process.exitCode ?? 0);
   } catch (error) {

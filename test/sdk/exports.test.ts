@@ -24,6 +24,7 @@ test('exports exactly the pinned names', () => {
     'defineAnalyticsTool',
     'defineAuthProvider',
     'defineChatTool',
+    'defineCliNoun',
     'defineHandler',
     'defineInterval',
     'definePlugin',

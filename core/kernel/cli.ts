@@ -1,0 +1,37 @@
+/**
+ * CLI nouns a plugin adds to `flowhost`: `flowhost hello greet Ada`. Declared on the
+ * plugin definition (not in setup) so the CLI lists them without starting a host. A
+ * command reaches the API of the running host, or of a host the command starts for
+ * itself, with the CLI's local credential (administrator rights).
+ */
+
+export interface CliOption {
+  type: 'string' | 'number' | 'boolean';
+  describe: string;
+  demandOption?: boolean;
+  default?: string | number | boolean;
+}
+
+export interface CliContext {
+  /** `--json` was given: print machine-readable output. */
+  readonly json: boolean;
+  /** Calls the API; `path` is relative to the API prefix, e.g. '/hello/v1/greetings'. */
+  call<T = Record<string, unknown>>(method: string, path: string, options?: { query?: Record<string, string | number | boolean | undefined>; body?: unknown }): Promise<T>;
+  /** Prints `data` as JSON with --json, else `text`. */
+  print(data: unknown, text: string): void;
+}
+
+export interface CliCommandDefinition {
+  /** yargs command syntax: 'greet <name>' or 'list'. Positionals arrive as strings. */
+  command: string;
+  describe: string;
+  options?: Record<string, CliOption>;
+  run(args: Record<string, unknown>, ctx: CliContext): Promise<void> | void;
+}
+
+export interface CliNounDefinition {
+  /** The first word: `flowhost <noun> <command>`; must not shadow a built-in noun. */
+  noun: string;
+  describe: string;
+  commands: CliCommandDefinition[];
+}
