@@ -2,8 +2,6 @@
  * The `define*` helpers: identity functions that give plugin authors types and catch
  * obvious mistakes at definition time, with messages that name what is wrong.
  */
-import type { PluginDefinition } from '../core/kernel/plugin.js';
-import type { ServiceDeps } from '../core/kernel/service-ref.js';
 import type { CliNounDefinition } from '../core/kernel/cli.js';
 import type {
   AnalyticsToolDefinition,
@@ -26,10 +24,7 @@ function requireSlug(kind: string, value: unknown): void {
   }
 }
 
-/** A plugin; `setup` receives `deps` resolved and typed. */
-export function definePlugin<D extends ServiceDeps = Record<never, never>>(definition: PluginDefinition<D>): PluginDefinition<D> {
-  return definition;
-}
+export { definePlugin } from '../core/kernel/define-plugin.js';
 
 export function defineHandler<S = Record<string, unknown>>(definition: HandlerDefinition<S>): HandlerDefinition<S> {
   requireSlug('defineHandler', definition.slug);

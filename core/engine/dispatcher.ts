@@ -1,3 +1,5 @@
+import type { FlowSchedule } from '../flows/service.js';
+
 /** Hands jobs to whatever runs them in the background (Agenda in a full host). */
 export interface JobDispatcher {
   /** Runs the job soon, after the current request; returns the background action id. */
@@ -6,4 +8,10 @@ export interface JobDispatcher {
   runAt(jobId: number, at: Date): Promise<number>;
   /** Resolves when every job this process started has ended (graceful stop). */
   drain(): Promise<void>;
+}
+
+/** How runs reach the background (Agenda in a full host): jobs, and flows' schedules. */
+export interface RunScheduler {
+  readonly dispatcher: JobDispatcher;
+  readonly schedule: FlowSchedule;
 }

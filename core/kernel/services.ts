@@ -23,6 +23,8 @@ import type { LogsService } from '../logs/service.js';
 import type { WebhooksService } from '../webhooks/service.js';
 import type { Engine } from '../engine/engine.js';
 import type { ExecuteService } from '../engine/execute.js';
+import type { RunScheduler } from '../engine/dispatcher.js';
+import type { TriggerLimiterFactory as RateLimiterFactory } from '../webhooks/trigger-limits.js';
 
 const root = <T>(id: string) => createServiceRef<T, 'root'>({ id, scope: 'root' });
 const scoped = <T>(id: string) => createServiceRef<T, 'plugin'>({ id, scope: 'plugin' });
@@ -39,8 +41,14 @@ export const services = {
   vault: root<Vault>('vault'),
   /** Guarded fetch for user-given URLs (refuses private addresses unless allowed). */
   fetch: root<GuardedFetch>('fetch'),
+  /** The host's own logger (root services log without a plugin binding). */
+  rootLogger: root<Logger>('rootLogger'),
   /** The whole store: for the core domain plugins, which own collections by name. */
   rootStore: root<DocumentStore>('rootStore'),
+  /** Rate limiters whose counters hold across hosts (in MongoDB when configured). */
+  rateLimiters: root<RateLimiterFactory>('rateLimiters'),
+  /** Background runs: the host's Agenda, for the engine plugin. */
+  runScheduler: root<RunScheduler>('runScheduler'),
 
   // The core domains (each provided by its built-in plugin).
   users: root<UsersService>('users'),

@@ -10,6 +10,7 @@ import type { WebhooksService } from './service.js';
 import type { FlowRecord } from '../flows/model.js';
 import type { TriggerLimits } from './trigger-limits.js';
 import type { EventClaim, EventDedupe } from './event-dedupe.js';
+import type { WebhookEvent } from '../kernel/hooks.js';
 
 /**
  * A secret the sender chose (GitHub, Stripe... pick their own): any non-empty one up to
@@ -60,6 +61,8 @@ export interface TriggerDeps {
   /** The URL senders see (FLOWHOST_PUBLIC_URL, else the listening URL). */
   publicUrl: () => string;
   logWarning: (message: string, context: Record<string, unknown>) => Promise<void>;
+  /** The `webhookReceived` hook, called once the job is stored. */
+  received?: (event: WebhookEvent) => Promise<void>;
 }
 
 /**
@@ -152,6 +155,12 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
           }
           await claim?.settle(job.job_id);
           deps.startQueued(flow.flow_id);
+          // Listeners learn of the accepted event; one that fails cannot fail the sender.
+          if (deps.received) {
+            await deps.received({ flowId: flow.flow_id, jobId: job.job_id, headers: webhookHeaders(request.headers) }).catch((error: unknown) =>
+              request.log.warn({ err: error }, 'A webhookReceived listener failed'),
+            );
+          }
           return { success: true, flow_id: flow.flow_id, flow_name: flow.flow_name, job_id: job.job_id, message: `Flow "${flow.flow_name}" triggered.` };
         },
       },

@@ -1,8 +1,8 @@
-import { ApiError } from '../../core/errors.js';
-import type { SurfaceDefinition } from '../../core/kernel/routes.js';
-import type { LogFilters, LogLevel } from '../../core/logs/model.js';
-import { agentScopeQuery, listLogsQuery, parseIsoInstant } from '../../core/logs/schemas.js';
-import type { LogsService } from '../../core/logs/service.js';
+import { ApiError } from '../errors.js';
+import type { SurfaceDefinition } from '../kernel/routes.js';
+import type { LogFilters, LogLevel } from './model.js';
+import { agentScopeQuery, listLogsQuery, parseIsoInstant } from './schemas.js';
+import type { LogsService } from './service.js';
 
 /** Logs are read by holders of view_logs (administrators, and anyone granted it). */
 const viewLogs = { capability: 'view_logs' } as const;

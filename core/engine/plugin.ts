@@ -1,0 +1,49 @@
+import { definePlugin } from '../kernel/define-plugin.js';
+import { createServiceFactory } from '../kernel/service-ref.js';
+import { services } from '../kernel/services.js';
+import { Engine, type EngineLog } from './engine.js';
+import { ExecuteService } from './execute.js';
+import { executeSurface } from './routes.js';
+
+/** The engine that runs jobs step by step, and POST /execute. */
+export const enginePlugin = definePlugin({
+  id: 'core-engine',
+  version: '1.0.0',
+  flowhost: '^1.0.0',
+  description: 'The workflow engine and POST /execute.',
+  provides: [
+    createServiceFactory({
+      service: services.engine,
+      deps: {
+        jobs: services.jobs,
+        flows: services.flows,
+        registries: services.registries,
+        hooks: services.hooks,
+        clock: services.clock,
+        fetch: services.fetch,
+        content: services.content,
+        logs: services.logs,
+        logger: services.rootLogger,
+      },
+      factory({ logs, logger, ...deps }) {
+        // Engine events go to the searchable log (GET /logs) and to the process log.
+        const log: EngineLog = async (level, message, context) => {
+          logger[level === 'warning' ? 'warn' : level]({ ...context }, message);
+          await logs.write({ level, message, context });
+        };
+        return new Engine({ ...deps, logger, log });
+      },
+    }),
+    createServiceFactory({
+      service: services.execute,
+      deps: { jobs: services.jobs, flows: services.flows, registries: services.registries, clock: services.clock, runs: services.runScheduler },
+      factory: ({ runs, ...deps }) => new ExecuteService({ ...deps, dispatcher: () => runs.dispatcher }),
+    }),
+  ],
+  deps: { routes: services.routes, execute: services.execute, flows: services.flows, runs: services.runScheduler },
+  setup({ routes, execute, flows, runs }) {
+    // Flow schedules go to the background scheduler from here on.
+    flows.useScheduler(runs.schedule);
+    routes.add(executeSurface(execute));
+  },
+});

@@ -1,0 +1,19 @@
+import { definePlugin } from '../kernel/define-plugin.js';
+import { createServiceFactory } from '../kernel/service-ref.js';
+import { services } from '../kernel/services.js';
+import { SettingsService } from './service.js';
+import { settingsSurface } from './routes.js';
+
+/** Site settings (GET/PUT /settings). */
+export const settingsPlugin = definePlugin({
+  id: 'core-settings',
+  version: '1.0.0',
+  flowhost: '^1.0.0',
+  description: 'Site settings and their routes.',
+  collections: ['settings'],
+  provides: [createServiceFactory({ service: services.settings, deps: { store: services.rootStore }, factory: ({ store }) => new SettingsService(store) })],
+  deps: { routes: services.routes, settings: services.settings, registries: services.registries },
+  setup({ routes, settings, registries }) {
+    routes.add(settingsSurface(settings, registries));
+  },
+});

@@ -1,0 +1,73 @@
+import { definePlugin } from '../kernel/define-plugin.js';
+import { createServiceFactory } from '../kernel/service-ref.js';
+import { services } from '../kernel/services.js';
+import { WebhooksService } from './service.js';
+import { EventDedupe } from './event-dedupe.js';
+import { TriggerLimits } from './trigger-limits.js';
+import { triggerSurface, webhookAdminSurface } from './routes.js';
+
+/** Inbound webhooks: POST /trigger/{flow_id}, its administration and its upkeep jobs. */
+export const webhooksPlugin = definePlugin({
+  id: 'core-webhooks',
+  version: '1.0.0',
+  flowhost: '^1.0.0',
+  description: 'The webhook trigger, its administration routes and its upkeep jobs.',
+  collections: ['webhook_events'],
+  provides: [
+    createServiceFactory({
+      service: services.webhooks,
+      deps: { flows: services.flows, vault: services.vault, clock: services.clock, registries: services.registries, logs: services.logs, logger: services.rootLogger },
+      async factory({ logs, logger, ...deps }) {
+        const webhooks = new WebhooksService({
+          ...deps,
+          log: async (level, message, context) => {
+            logger[level === 'warning' ? 'warn' : 'info']({ ...context }, message);
+            await logs.write({ level, message, context });
+          },
+        });
+        await webhooks.init();
+        return webhooks;
+      },
+    }),
+  ],
+  deps: {
+    routes: services.routes,
+    scheduler: services.scheduler,
+    webhooks: services.webhooks,
+    registries: services.registries,
+    jobs: services.jobs,
+    engine: services.engine,
+    logs: services.logs,
+    hooks: services.hooks,
+    clock: services.clock,
+    info: services.hostInfo,
+    store: services.rootStore,
+    rateLimiters: services.rateLimiters,
+  },
+  async setup({ routes, scheduler, webhooks, registries, jobs, engine, logs, hooks, clock, info, store, rateLimiters }) {
+    const dedupe = new EventDedupe({ store, clock });
+    await dedupe.init();
+    routes.add(webhookAdminSurface(webhooks, registries));
+    routes.add(
+      triggerSurface({
+        webhooks,
+        limits: new TriggerLimits(rateLimiters),
+        dedupe,
+        jobs,
+        startQueued: (flowId) => engine.runNextQueued(flowId),
+        clock,
+        publicUrl: () => info.publicUrl(),
+        logWarning: async (message, context) => void (await logs.write({ level: 'warning', message, context })),
+        // Only when someone listens: the trigger's hot path pays nothing otherwise.
+        received: (event) => (hooks.webhookReceived.isUsed() ? hooks.webhookReceived.promise(event) : Promise.resolve()),
+      }),
+    );
+    // Accepted event ids are kept for their flow's dedupe window, then forgotten.
+    scheduler.define('purge-events', () => dedupe.purgeExpired().then(() => undefined));
+    // Safety net for queued webhook jobs whose host died before starting them (another
+    // host's next run of the flow, or this sweep, picks them up; claims keep it to one run).
+    scheduler.define('resume-queued', () => engine.resumeQueued().then(() => undefined));
+    await scheduler.every('1 hour', 'purge-events');
+    await scheduler.every('1 minute', 'resume-queued');
+  },
+});

@@ -1,0 +1,56 @@
+import { definePlugin } from './kernel/define-plugin.js';
+import { createServiceFactory } from './kernel/service-ref.js';
+import { services } from './kernel/services.js';
+import { PipelinesService } from './pipelines/service.js';
+import { pipelinesSurface } from './pipelines/routes.js';
+import { FlowsService } from './flows/service.js';
+import { flowsSurface } from './flows/routes.js';
+import { JobsService } from './jobs/service.js';
+import { jobsSurface } from './jobs/routes.js';
+
+/**
+ * Pipelines, flows and jobs: one plugin, because a flow is a pipeline's instance and the
+ * two services know each other (flows attach themselves to pipelines for cascades).
+ */
+export const workflowsPlugin = definePlugin({
+  id: 'core-workflows',
+  version: '1.0.0',
+  flowhost: '^1.0.0',
+  description: 'Pipelines, flows, jobs and processed items, with their routes.',
+  collections: ['pipelines', 'flows', 'jobs', 'processed_items'],
+  provides: [
+    createServiceFactory({
+      service: services.pipelines,
+      deps: { store: services.rootStore, clock: services.clock, registries: services.registries },
+      factory: ({ store, clock, registries }) => new PipelinesService(store, clock, registries),
+    }),
+    createServiceFactory({
+      service: services.flows,
+      deps: { store: services.rootStore, clock: services.clock, registries: services.registries, pipelines: services.pipelines },
+      async factory({ store, clock, registries, pipelines }) {
+        const flows = new FlowsService(store, clock, registries, pipelines);
+        await flows.init();
+        await pipelines.init();
+        return flows;
+      },
+    }),
+    createServiceFactory({
+      service: services.jobs,
+      deps: { store: services.rootStore, clock: services.clock },
+      async factory({ store, clock }) {
+        const jobs = new JobsService(store, clock);
+        await jobs.init();
+        // Jobs a dead process left running are failed and their items released. On the
+        // embedded store this process is the only one; on MongoDB other hosts may be mid-run.
+        await jobs.recoverInterrupted(new Date(clock.now().getTime() - (store.kind === 'embedded' ? 0 : 3600_000)));
+        return jobs;
+      },
+    }),
+  ],
+  deps: { routes: services.routes, pipelines: services.pipelines, flows: services.flows, jobs: services.jobs, settings: services.settings, store: services.rootStore },
+  setup({ routes, pipelines, flows, jobs, settings, store }) {
+    routes.add(pipelinesSurface(pipelines, flows));
+    routes.add(flowsSurface(flows, settings, jobs));
+    routes.add(jobsSurface(jobs, store));
+  },
+});

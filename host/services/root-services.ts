@@ -1,0 +1,54 @@
+import type { Agenda } from 'agenda';
+import type { Clock } from '../../core/kernel/clock.js';
+import type { HookCatalogue } from '../../core/kernel/hooks.js';
+import type { Logger } from '../../core/kernel/logger.js';
+import type { HostInfo } from '../../core/kernel/plugin.js';
+import type { Registries } from '../../core/kernel/registries.js';
+import type { ServiceContainer } from '../../core/kernel/service-container.js';
+import { createServiceFactory, type ServiceFactory, type ServiceRef } from '../../core/kernel/service-ref.js';
+import { services } from '../../core/kernel/services.js';
+import type { Vault } from '../../core/security/vault.js';
+import type { GuardedFetch } from '../../core/security/guarded-fetch-types.js';
+import type { DocumentStore } from '../../core/store/port.js';
+import type { TriggerLimiterFactory } from '../../core/webhooks/trigger-limits.js';
+import { createAgendaRuntime } from '../scheduler/agenda-runtime.js';
+
+export interface KernelServices {
+  clock: Clock;
+  hooks: HookCatalogue;
+  registries: Registries;
+  info: HostInfo;
+  vault: Vault;
+  fetch: GuardedFetch;
+  store: DocumentStore;
+  log: Logger;
+  rateLimiters: TriggerLimiterFactory;
+  agenda: Agenda;
+}
+
+const value = <T>(ref: ServiceRef<T>, instance: T) => createServiceFactory({ service: ref, factory: () => instance }) as ServiceFactory;
+
+/**
+ * What only the host can build (the store, the vault, Agenda, its logger...), provided as
+ * root services; everything else comes from plugins, the core domains included.
+ */
+export function provideKernelServices(container: ServiceContainer, kernel: KernelServices): void {
+  const factories: ServiceFactory[] = [
+    value(services.clock, kernel.clock),
+    value(services.hooks, kernel.hooks),
+    value(services.registries, kernel.registries),
+    value(services.hostInfo, kernel.info),
+    value(services.vault, kernel.vault),
+    value(services.fetch, kernel.fetch),
+    value(services.rootStore, kernel.store),
+    value(services.rootLogger, kernel.log),
+    value(services.rateLimiters, kernel.rateLimiters),
+    // Agenda drives every background run: execute requests, delayed runs and schedules.
+    createServiceFactory({
+      service: services.runScheduler,
+      deps: { engine: services.engine, jobs: services.jobs, flows: services.flows, registries: services.registries },
+      factory: (deps) => createAgendaRuntime({ ...deps, agenda: kernel.agenda, store: kernel.store, log: kernel.log }),
+    }) as ServiceFactory,
+  ];
+  for (const factory of factories) container.provide(factory, 'host');
+}
