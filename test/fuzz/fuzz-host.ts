@@ -33,13 +33,13 @@ export interface FuzzHost {
 
 export interface FuzzHostOptions {
   /** More plugins (a test verifier...). */
-  plugins?: PluginDefinition<never>[];
+  plugins?: PluginDefinition[];
   /** Config over the fuzz defaults (which lift the failed-login throttle). */
   config?: Partial<HostConfig>;
 }
 
 /** Every plugin a build can load: the defaults (createTestHost adds them) and the optional ones. */
-export const allPlugins = (): PluginDefinition<never>[] => Object.values(optionalPlugins);
+export const allPlugins = (): PluginDefinition[] => Object.values(optionalPlugins);
 
 export async function startFuzzHost(store: TestStore, options: FuzzHostOptions = {}): Promise<FuzzHost> {
   const t = await createTestHost({

@@ -3,7 +3,7 @@
 // answer GET /healthz with nothing crashed.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { definePlugin, defineVerifier, type PluginDefinition } from '../../sdk/index.js';
+import { definePlugin, defineVerifier, services, type PluginDefinition } from '../../sdk/index.js';
 import { testStores } from '../support/test-stores.js';
 import { checkResponse } from './check-response.js';
 import { crashCount, crashesSince, prototypePollution, watchCrashes } from './crash-watch.js';
@@ -17,13 +17,13 @@ const P = '/api/automation/v1';
 watchCrashes();
 
 /** A verifier that accepts `Authorization: Basic <anything>:<the flow's secret>`: the sender's own Basic scheme. */
-const basicVerifier: PluginDefinition<never> = definePlugin({
+const basicVerifier: PluginDefinition = definePlugin({
   id: 'fuzz-basic-verifier',
   version: '1.0.0',
   flowhost: '^1.0.0',
-  setup(host) {
-    host.hooks.verifiers.tap('fuzz-basic-verifier', (list) => [
-      ...list,
+  deps: { verifiers: services.verifiers },
+  setup({ verifiers }) {
+    verifiers.add(
       defineVerifier({
         mode: 'fuzz-basic',
         label: 'Basic credentials chosen by the sender',
@@ -33,9 +33,9 @@ const basicVerifier: PluginDefinition<never> = definePlugin({
           return secrets.includes(password) ? { ok: true } : { ok: false, reason: 'basic password does not match' };
         },
       }),
-    ]);
+    );
   },
-}) as PluginDefinition<never>;
+}) as PluginDefinition;
 
 const stores = testStores('fuzz: regressions');
 for (const [index, store] of stores.entries()) {
