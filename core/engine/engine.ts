@@ -256,12 +256,39 @@ export class Engine {
     void next.finally(() => this.chained.delete(next));
   }
 
-  /** At start-up: flows with queued webhook jobs and no run to start them (the host stopped). */
-  async resumeQueued(): Promise<number> {
+  /**
+   * Starts one job in this process after the current request has been answered, tracked
+   * for drain. Every run goes through here: execute requests, schedules and delayed runs
+   * (from Agenda), and queued webhook jobs (by runNextQueued). The claim in `run` keeps
+   * it to one run whoever else starts the same job.
+   */
+  start(jobId: number): Promise<JobStatus | 'queued' | null> {
+    const run = (async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return this.run(jobId);
+    })();
+    const tracked = run.catch((error: unknown) => {
+      this.deps.logger.error({ job_id: jobId, err: error }, 'A run failed to start');
+      return null;
+    });
+    this.chained.add(tracked);
+    void tracked.finally(() => this.chained.delete(tracked));
+    return run;
+  }
+
+  /**
+   * The safety net (at start-up and every minute): flows with queued webhook jobs and no
+   * run to start them, and immediate runs whose process died between storing the job and
+   * starting it (pending, not delayed, older than `graceSeconds`).
+   */
+  async resumeQueued(graceSeconds = 60): Promise<number> {
     const queued = await this.deps.jobs.jobs.find({ status: 'pending', queued: true }, { projection: { flow_id: 1 } });
     const flowIds = [...new Set(queued.map((j) => j.flow_id).filter((id): id is number => id !== null))];
     for (const flowId of flowIds) this.runNextQueued(flowId);
-    return flowIds.length;
+    const before = new Date(this.deps.clock.now().getTime() - graceSeconds * 1000);
+    const orphans = await this.deps.jobs.jobs.find({ status: 'pending', queued: { $ne: true }, scheduled_for: null, created_at: { $lt: before } }, { projection: { job_id: 1 }, limit: 100 });
+    for (const orphan of orphans) void this.start(orphan.job_id);
+    return flowIds.length + orphans.length;
   }
 
   /** The flow's running mark: taken atomically, so the same flow never runs twice at once, on any host. */

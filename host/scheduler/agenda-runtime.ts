@@ -26,15 +26,10 @@ export interface AgendaRuntime {
  */
 export function createAgendaRuntime(deps: { agenda: Agenda; engine: Engine; jobs: JobsService; flows: FlowsService; registries: Registries; store: DocumentStore; log: Logger }): AgendaRuntime {
   const { agenda, engine, jobs, flows } = deps;
-  const running = new Set<Promise<unknown>>();
-  const track = <T>(promise: Promise<T>): Promise<T> => {
-    running.add(promise);
-    void promise.finally(() => running.delete(promise)).catch(() => undefined);
-    return promise;
-  };
-
+  // One run path: whatever starts a run (an execute request, a delayed run, a schedule, a
+  // webhook) goes through engine.start, so one drain (the engine's) covers every run.
   agenda.define<{ jobId: number }>(JOB_RUN_JOB, async (job: Job<{ jobId: number }>) => {
-    await track(engine.run(job.attrs.data.jobId));
+    await engine.start(job.attrs.data.jobId);
   });
 
   agenda.define<FlowJobData>(FLOW_RUN_JOB, async (job: Job<FlowJobData>) => {
@@ -46,14 +41,16 @@ export function createAgendaRuntime(deps: { agenda: Agenda; engine: Engine; jobs
       return;
     }
     const record = await jobs.create({ flow_id: flow.flow_id, pipeline_id: flow.pipeline_id, label: flow.flow_name, source: 'schedule' });
-    const status = await track(engine.run(record.job_id));
+    const status = await engine.start(record.job_id);
     if (status === 'failed') deps.log.warn({ flow_id: flowId, job_id: record.job_id }, 'Scheduled run failed; the schedule goes on');
   });
 
   const dispatcher: JobDispatcher = {
+    // At once, in this process (no wait for the scheduler's next poll); the stored job is
+    // the durable record, and the engine's sweep starts it should this process die first.
     async runNow(jobId) {
       const actionId = await deps.store.nextId('actions');
-      await agenda.now(JOB_RUN_JOB, { jobId });
+      void engine.start(jobId);
       return actionId;
     },
     async runAt(jobId, at) {
@@ -61,10 +58,7 @@ export function createAgendaRuntime(deps: { agenda: Agenda; engine: Engine; jobs
       await agenda.schedule(at, JOB_RUN_JOB, { jobId });
       return actionId;
     },
-    async drain() {
-      await Promise.allSettled([...running]);
-      await engine.drain();
-    },
+    drain: () => engine.drain(),
   };
 
   const nextRun = async (flowId: number): Promise<Date | null> => {
