@@ -22,6 +22,7 @@ export {
 export { reply, RouteReply, isRouteReply } from '../core/kernel/routes.js';
 export { ApiError, isApiError, PluginError, badRequest, notFound, forbidden, notLoggedIn, conflict, tooManyRequests } from '../core/errors.js';
 export { services } from '../core/kernel/services.js';
+export { actingUserOf } from '../core/kernel/acting-user.js';
 export { createServiceRef, createServiceFactory, isServiceRef } from '../core/kernel/service-ref.js';
 export { HookCatalogue } from '../core/kernel/hooks.js';
 export { FLOWHOST_VERSION } from '../core/kernel/version.js';
@@ -40,6 +41,7 @@ export type {
   PublishHandler,
   UpdateHandler,
   HandlerContext,
+  CallContext,
   StepRunContext,
   HandlerStepType,
   DataPacket,
@@ -67,6 +69,7 @@ export type {
   SurfaceDefinition,
 } from '../core/kernel/routes.js';
 export type { Principal, Capability } from '../core/kernel/principal.js';
+export type { ActingUser } from '../core/kernel/acting-user.js';
 export type { Registries } from '../core/kernel/registries.js';
 export type { LifecycleInfo, StepInfo, JobOutcome, LogEntry, WebhookEvent } from '../core/kernel/hooks.js';
 export type { JsonSchema } from '../core/kernel/json-schema.js';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../kernel/clock.js';
+import { actingUser } from '../kernel/acting-user.js';
 import type { DataPacket, HandlerContext, HandlerDefinition } from '../kernel/contributions.js';
 import type { HookCatalogue, StepInfo } from '../kernel/hooks.js';
 import type { Logger } from '../kernel/logger.js';
@@ -214,6 +215,7 @@ export class Engine {
 
   private context(job: JobRecord, step: PlannedStep): HandlerContext {
     return {
+      user: actingUser(job.started_by),
       log: this.deps.logger.child({ job_id: job.job_id, flow_step_id: step.flowStepId, handler: step.handlerSlug }),
       clock: this.deps.clock,
       flowId: job.flow_id,

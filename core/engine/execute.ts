@@ -1,4 +1,6 @@
 import { INPUT_LIMITS } from '../kernel/input-limits.js';
+import { actingUserRecord } from '../kernel/acting-user.js';
+import type { Principal } from '../kernel/principal.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
@@ -20,7 +22,9 @@ export class ExecuteService {
     private readonly deps: { jobs: JobsService; flows: FlowsService; registries: Registries; clock: Clock; dispatcher: () => JobDispatcher },
   ) {}
 
-  async execute(input: ExecuteRequest, source: 'execute' | 'cli' = 'execute'): Promise<Record<string, unknown>> {
+  /** `user`: who asks; handlers, providers and tools of the run act with their capabilities. */
+  async execute(input: ExecuteRequest, source: 'execute' | 'cli' = 'execute', user: Principal | null = null): Promise<Record<string, unknown>> {
+    const started_by = actingUserRecord(user);
     const hasFlow = input.flow_id !== undefined && input.flow_id !== null;
     const hasWorkflow = input.workflow !== undefined && input.workflow !== null;
     if (hasFlow && hasWorkflow) throw new ApiError('rest_invalid_param', 'Give either flow_id or workflow, not both', 400, { params: { flow_id: 'not with workflow', workflow: 'not with flow_id' } });
@@ -45,6 +49,7 @@ export class ExecuteService {
         engine_data: { ...(input.initial_data ?? {}) },
         source,
         scheduled_for: at,
+        started_by,
       });
       const actionId = await this.dispatch(job.job_id, at);
       return {
@@ -54,7 +59,7 @@ export class ExecuteService {
       };
     }
     const steps = this.checkWorkflow(input.workflow!.steps);
-    const job = await this.deps.jobs.create({ flow_id: null, pipeline_id: null, label: 'Ephemeral workflow', engine_data: { ...(input.initial_data ?? {}) }, workflow: steps, source, scheduled_for: at });
+    const job = await this.deps.jobs.create({ flow_id: null, pipeline_id: null, label: 'Ephemeral workflow', engine_data: { ...(input.initial_data ?? {}) }, workflow: steps, source, scheduled_for: at, started_by });
     const actionId = await this.dispatch(job.job_id, at);
     return {
       success: true,

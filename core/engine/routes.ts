@@ -36,7 +36,7 @@ export function executeSurface(execute: ExecuteService): SurfaceDefinition {
             },
           },
         },
-        handle: (request) => execute.execute(request.body as ExecuteRequest),
+        handle: (request) => execute.execute(request.body as ExecuteRequest, 'execute', request.user),
       },
     ],
   };

@@ -1,3 +1,4 @@
+import type { ActingUserRecord } from '../kernel/acting-user.js';
 /**
  * Job states: pending → processing → completed | completed_no_items | failed, plus
  * `skipped` (the flow was already running: the same flow never runs concurrently).
@@ -42,6 +43,8 @@ export interface JobRecord extends Record<string, unknown> {
   error: string | null;
   action_id: number | null;
   source: 'execute' | 'schedule' | 'webhook' | 'cli';
+  /** Who asked for the run (their capabilities then); null for schedules and webhooks. */
+  started_by?: ActingUserRecord | null;
   created_at: Date;
   scheduled_for: Date | null;
   started_at: Date | null;

@@ -1,3 +1,4 @@
+import type { ActingUserRecord } from '../kernel/acting-user.js';
 import { notFound } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import { DuplicateKeyError, type Collection, type DocumentStore, type Filter } from '../store/port.js';
@@ -14,6 +15,7 @@ export interface NewJob {
   scheduled_for?: Date | null;
   /** Waits in its flow's queue (webhook jobs): started by the end of the flow's current run. */
   queued?: boolean;
+  started_by?: ActingUserRecord | null;
 }
 
 export interface JobListQuery {
@@ -68,6 +70,7 @@ export class JobsService {
       error: null,
       action_id: null,
       source: input.source,
+      started_by: input.started_by ?? null,
       created_at: this.clock.now(),
       scheduled_for: input.scheduled_for ?? null,
       started_at: null,

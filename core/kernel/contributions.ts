@@ -9,6 +9,7 @@ import type { Clock } from './clock.js';
 import type { SurfaceDefinition } from './routes.js';
 import type { GuardedFetch } from '../security/guarded-fetch-types.js';
 import type { ContentStore } from '../content/model.js';
+import type { ActingUser } from './acting-user.js';
 
 export type HandlerStepType = 'fetch' | 'publish' | 'update';
 export type AuthType = 'oauth1' | 'oauth2' | 'app_password';
@@ -20,16 +21,25 @@ export interface DataPacket {
   metadata: Record<string, unknown>;
 }
 
-/** What a handler sees while running: services, never the store itself. */
-export interface HandlerContext {
+/**
+ * What every piece of plugin code runs with: who it acts for, a guarded fetch, a clock and
+ * a logger. (Credentials for a handler's auth provider join it with the credentials domain.)
+ */
+export interface CallContext {
+  /** The user the work was requested by, with their capabilities then; null for schedules and webhooks. */
+  readonly user: ActingUser | null;
   readonly log: Logger;
   readonly clock: Clock;
+  /** Guarded fetch for user-given URLs (refuses private addresses unless the host allows them). */
+  readonly fetch: GuardedFetch;
+}
+
+/** What a handler sees while running: services, never the store itself. */
+export interface HandlerContext extends CallContext {
   readonly flowId: number | null;
   readonly pipelineId: number | null;
   readonly jobId: number;
   readonly flowStepId: string;
-  /** Guarded fetch for user-given URLs (refuses private addresses unless the host allows them). */
-  readonly fetch: GuardedFetch;
   /** The core content store (posts and terms). */
   readonly content: ContentStore;
   /** The job's engine data (initial_data merged in); read-only for handlers. */
@@ -83,9 +93,9 @@ export interface ProviderDefinition {
   slug: string;
   label: string;
   /** Whether the provider has what it needs (e.g. an API key). */
-  configured(): boolean | Promise<boolean>;
-  models(): string[] | Promise<string[]>;
-  complete?(request: { model: string; messages: ChatMessage[] }): Promise<{ content: string }>;
+  configured(ctx: CallContext): boolean | Promise<boolean>;
+  models(ctx: CallContext): string[] | Promise<string[]>;
+  complete?(request: { model: string; messages: ChatMessage[] }, ctx: CallContext): Promise<{ content: string }>;
 }
 
 export interface PresetDefinition {
@@ -106,7 +116,8 @@ export interface ToolDefinition {
   name: string;
   description: string;
   parameters: JsonSchema;
-  run(args: Record<string, unknown>): Promise<unknown>;
+  /** `ctx.user` is the calling user: a tool must do no more than they may. */
+  run(args: Record<string, unknown>, ctx: CallContext): Promise<unknown>;
 }
 export type AnalyticsToolDefinition = ToolDefinition;
 export type ChatToolDefinition = ToolDefinition;

@@ -1,9 +1,9 @@
-import { definePlugin, defineSurface, notFound, services, type HostInfo, type Registries } from '../../sdk/index.js';
+import { actingUserOf, definePlugin, defineSurface, notFound, services, type Clock, type GuardedFetch, type HostInfo, type Registries } from '../../sdk/index.js';
 import { handlerView, settingsView } from './handler-view.js';
 
 const manage = { capability: 'manage_options' } as const;
 
-function discoverySurface(host: { registries: Registries; info: HostInfo }) {
+function discoverySurface(host: { registries: Registries; info: HostInfo; clock: Clock; fetch: GuardedFetch }) {
   return defineSurface({
     id: 'discovery',
     routes: [
@@ -44,13 +44,14 @@ function discoverySurface(host: { registries: Registries; info: HostInfo }) {
         path: '/providers',
         permission: manage,
         summary: 'AI providers keyed by slug',
-        async handle() {
+        async handle(request) {
+          const ctx = { user: actingUserOf(request.user), log: request.log, clock: host.clock, fetch: host.fetch };
           const providers: Record<string, { label: string; configured: boolean; models: string[] }> = {};
           for (const provider of host.registries.providers()) {
             providers[provider.slug] = {
               label: provider.label,
-              configured: Boolean(await provider.configured()),
-              models: [...(await provider.models())],
+              configured: Boolean(await provider.configured(ctx)),
+              models: [...(await provider.models(ctx))],
             };
           }
           const first = Object.entries(providers).find(([, p]) => p.configured) ?? Object.entries(providers)[0];
@@ -68,8 +69,8 @@ export default definePlugin({
   version: '1.0.0',
   flowhost: '^1.0.0',
   description: 'GET /handlers and GET /providers: what this deployment can do.',
-  deps: { routes: services.routes, registries: services.registries, info: services.hostInfo },
-  setup({ routes, registries, info }) {
-    routes.add(discoverySurface({ registries, info }));
+  deps: { routes: services.routes, registries: services.registries, info: services.hostInfo, clock: services.clock, fetch: services.fetch },
+  setup({ routes, registries, info, clock, fetch }) {
+    routes.add(discoverySurface({ registries, info, clock, fetch }));
   },
 });

@@ -10,7 +10,7 @@ export async function runAiStep(providers: () => ReadonlyArray<ProviderDefinitio
   const provider = providers().find((p) => p.slug === slug);
   if (!provider) throw new Error(`AI provider '${slug ?? ''}' is not registered`);
   if (!provider.complete) throw new Error(`AI provider '${provider.slug}' cannot complete text`);
-  const model = wanted || (await provider.models())[0];
+  const model = wanted || (await provider.models(ctx))[0];
   if (!model) throw new Error(`AI provider '${provider.slug}' has no model`);
   const out: DataPacket[] = [];
   for (const packet of packets) {
@@ -19,7 +19,7 @@ export async function runAiStep(providers: () => ReadonlyArray<ProviderDefinitio
       ...(systemPrompt ? [{ role: 'system' as const, content: systemPrompt }] : []),
       { role: 'user' as const, content: [userMessage, input].filter(Boolean).join('\n\n') },
     ];
-    const result = await provider.complete({ model, messages });
+    const result = await provider.complete({ model, messages }, ctx);
     out.push({ ...packet, data: { ...packet.data, content: result.content }, metadata: { ...packet.metadata, ai_provider: provider.slug, ai_model: model } });
   }
   return out;

@@ -3,6 +3,7 @@ import { silentLogger, type Logger } from '../../core/kernel/logger.js';
 import type { Clock } from '../../core/kernel/clock.js';
 import type { DataPacket, HandlerContext, HandlerDefinition } from '../../core/kernel/contributions.js';
 import type { ContentStore } from '../../core/content/model.js';
+import type { ActingUser } from '../../core/kernel/acting-user.js';
 import { createGuardedFetch } from '../../host/net/guarded-fetch.js';
 import { FakeClock } from './fake-clock.js';
 
@@ -17,6 +18,8 @@ export interface RunHandlerOptions {
   allowPrivateUrls?: boolean;
   /** What `ctx.engineData` holds (initial data of the job). */
   engineData?: Record<string, unknown>;
+  /** Who the run acts for (default: nobody, as a schedule or a webhook). */
+  user?: ActingUser | null;
 }
 
 const noContent = new Proxy({} as ContentStore, {
@@ -42,6 +45,7 @@ export async function runHandler<S>(handler: HandlerDefinition<S>, settings: Rec
     }
   }
   const ctx: HandlerContext = {
+    user: options.user ?? null,
     log: options.logger ?? silentLogger,
     clock: options.clock ?? new FakeClock(Date.now()),
     flowId: null,

@@ -17,6 +17,7 @@ test('exports exactly the pinned names', () => {
     'RouteReply',
     'UnsupportedQueryError',
     'UrlRefusedError',
+    'actingUserOf',
     'badRequest',
     'conflict',
     'createServiceFactory',

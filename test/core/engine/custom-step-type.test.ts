@@ -5,6 +5,8 @@ import { createTestHost } from '../../../sdk/testing/index.js';
 import { createServiceRef, defineHandler, definePlugin, defineStepType, services } from '../../../sdk/index.js';
 import { PluginError } from '../../../core/errors.js';
 
+const seenUsers: Array<{ login: string; admin: boolean } | null> = [];
+
 const shout = definePlugin({
   id: 'shout',
   version: '1.0.0',
@@ -17,7 +19,7 @@ const shout = definePlugin({
         type: 'shout',
         label: 'Shout',
         handlerType: null,
-        run: async (ctx, packets) => packets.map((p) => ({ ...p, data: { ...p.data, content: `${String(p.data.content).toUpperCase()}${String(ctx.config.suffix ?? '')}` } })),
+        run: async (ctx, packets) => (seenUsers.push(ctx.user ? { login: ctx.user.login, admin: ctx.user.can('manage_options') } : null), packets).map((p) => ({ ...p, data: { ...p.data, content: `${String(p.data.content).toUpperCase()}${String(ctx.config.suffix ?? '')}` } })),
       }),
     );
   },
@@ -32,6 +34,8 @@ test('a flow runs a step type a plugin added; its config reaches run()', async (
     assert.is(job.status, 'completed', JSON.stringify(job));
     const steps = job.steps as Array<{ step_type: string; status: string; items_out: number }>;
     assert.equal(steps.map((s) => [s.step_type, s.status, s.items_out]), [['fetch', 'completed', 1], ['shout', 'completed', 1]]);
+    // The run acts for the user who asked, with their capabilities then.
+    assert.equal(seenUsers, [{ login: t.admin.login, admin: true }]);
     const unknown = await t.request<{ code: string; message: string }>('POST', '/execute', { body: { workflow: { steps: [{ type: 'whisper' }] } } });
     assert.is(unknown.status, 400, JSON.stringify(unknown.body));
   } finally {

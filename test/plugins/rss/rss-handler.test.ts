@@ -12,6 +12,7 @@ import { ATOM, RSS2 } from './fixtures.js';
 
 function context(allowPrivate: boolean): HandlerContext {
   return {
+    user: null,
     log: silentLogger,
     clock: systemClock,
     flowId: 1,
