@@ -47,10 +47,10 @@ export const workflowsPlugin = definePlugin({
       },
     }),
   ],
-  deps: { routes: services.routes, pipelines: services.pipelines, flows: services.flows, jobs: services.jobs, settings: services.settings, store: services.rootStore },
-  setup({ routes, pipelines, flows, jobs, settings, store }) {
+  deps: { routes: services.routes, pipelines: services.pipelines, flows: services.flows, jobs: services.jobs, settings: services.settings },
+  setup({ routes, pipelines, flows, jobs, settings }) {
     routes.add(pipelinesSurface(pipelines, flows));
     routes.add(flowsSurface(flows, settings, jobs));
-    routes.add(jobsSurface(jobs, store));
+    routes.add(jobsSurface(jobs, { flows, pipelines }));
   },
 });

@@ -234,7 +234,7 @@ export class Engine {
    * runNextQueued is asked too, and starts the oldest queued job if the flow is free by now.
    */
   private async queue(job: JobRecord): Promise<'queued'> {
-    await this.deps.jobs.jobs.updateOne({ job_id: job.job_id, status: 'processing' }, { $set: { status: 'pending', started_at: null, queued: true } });
+    await this.deps.jobs.requeue(job.job_id);
     this.runNextQueued(job.flow_id!);
     return 'queued';
   }
@@ -249,10 +249,9 @@ export class Engine {
       // The embedded store answers synchronously, so a chain of runs would otherwise advance
       // in microtasks alone and starve the HTTP server until the queue is empty.
       await new Promise((resolve) => setImmediate(resolve));
-      const flow = await this.deps.flows.collection.findOne({ flow_id: flowId }, { projection: { flow_id: 1, running_job_id: 1 } });
-      if (!flow || (flow.running_job_id ?? null) !== null) return;
-      const [queued] = await this.deps.jobs.jobs.find({ flow_id: flowId, status: 'pending', queued: true }, { sort: { job_id: 1 }, limit: 1, projection: { job_id: 1 } });
-      if (queued) await this.run(queued.job_id);
+      if ((await this.deps.flows.runningJobOf(flowId)) !== null) return; // busy, or gone
+      const queued = await this.deps.jobs.oldestQueued(flowId);
+      if (queued !== null) await this.run(queued);
     })().catch((error: unknown) => this.deps.logger.error({ flow_id: flowId, err: error }, 'Starting a queued webhook job failed'));
     this.chained.add(next);
     void next.finally(() => this.chained.delete(next));
@@ -284,27 +283,20 @@ export class Engine {
    * starting it (pending, not delayed, older than `graceSeconds`).
    */
   async resumeQueued(graceSeconds = 60): Promise<number> {
-    const queued = await this.deps.jobs.jobs.find({ status: 'pending', queued: true }, { projection: { flow_id: 1 } });
-    const flowIds = [...new Set(queued.map((j) => j.flow_id).filter((id): id is number => id !== null))];
+    const flowIds = await this.deps.jobs.flowsWithQueuedJobs();
     for (const flowId of flowIds) this.runNextQueued(flowId);
-    const before = new Date(this.deps.clock.now().getTime() - graceSeconds * 1000);
-    const orphans = await this.deps.jobs.jobs.find({ status: 'pending', queued: { $ne: true }, scheduled_for: null, created_at: { $lt: before } }, { projection: { job_id: 1 }, limit: 100 });
-    for (const orphan of orphans) void this.start(orphan.job_id);
+    const orphans = await this.deps.jobs.unstartedImmediate(new Date(this.deps.clock.now().getTime() - graceSeconds * 1000));
+    for (const orphan of orphans) void this.start(orphan);
     return flowIds.length + orphans.length;
   }
 
   /** The flow's running mark: taken atomically, so the same flow never runs twice at once, on any host. */
   private async lockFlow(job: JobRecord): Promise<boolean> {
     const now = this.deps.clock.now();
-    const stale = new Date(now.getTime() - (this.deps.flowLockSeconds ?? 3600) * 1000);
-    const taken = await this.deps.flows.collection.findOneAndUpdate(
-      { flow_id: job.flow_id!, $or: [{ running_job_id: null }, { running_since: { $lt: stale } }] },
-      { $set: { running_job_id: job.job_id, running_since: now } },
-    );
-    return taken !== null;
+    return this.deps.flows.markRunning(job.flow_id!, job.job_id, now, new Date(now.getTime() - (this.deps.flowLockSeconds ?? 3600) * 1000));
   }
 
   private async unlockFlow(job: JobRecord): Promise<void> {
-    await this.deps.flows.collection.updateOne({ flow_id: job.flow_id!, running_job_id: job.job_id }, { $set: { running_job_id: null, running_since: null } });
+    await this.deps.flows.clearRunning(job.flow_id!, job.job_id);
   }
 }

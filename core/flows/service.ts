@@ -48,6 +48,63 @@ export class FlowsService implements PipelineFlows {
     return this.store.collection<FlowRecord>(FLOWS);
   }
 
+  /**
+   * The flow's running mark, taken atomically so the flow never runs twice at once on any
+   * host; a mark older than `staleBefore` (its host died) may be taken over.
+   */
+  async markRunning(flowId: number, jobId: number, now: Date, staleBefore: Date): Promise<boolean> {
+    const taken = await this.collection.findOneAndUpdate(
+      { flow_id: flowId, $or: [{ running_job_id: null }, { running_since: { $lt: staleBefore } }] },
+      { $set: { running_job_id: jobId, running_since: now } },
+    );
+    return taken !== null;
+  }
+
+  async clearRunning(flowId: number, jobId: number): Promise<void> {
+    await this.collection.updateOne({ flow_id: flowId, running_job_id: jobId }, { $set: { running_job_id: null, running_since: null } });
+  }
+
+  /** The job running the flow now, null when free, undefined when the flow is gone. */
+  async runningJobOf(flowId: number): Promise<number | null | undefined> {
+    const flow = await this.collection.findOne({ flow_id: flowId }, { projection: { flow_id: 1, running_job_id: 1 } });
+    return flow ? ((flow.running_job_id as number | null | undefined) ?? null) : undefined;
+  }
+
+  // The webhook trigger's configuration lives on the flow record (so views and copies can
+  // leave it out); the webhooks domain reads and writes it only through these.
+
+  /** Names of these flows, for views of other domains (jobs). */
+  async namesOf(flowIds: readonly number[]): Promise<Map<number, string>> {
+    if (flowIds.length === 0) return new Map();
+    const found = await this.collection.find({ flow_id: { $in: [...flowIds] } }, { projection: { flow_id: 1, flow_name: 1 } });
+    return new Map(found.map((f) => [f.flow_id, f.flow_name]));
+  }
+
+  /** The flow record as stored, webhook configuration included; null when there is none. */
+  async record(flowId: number): Promise<FlowRecord | null> {
+    return this.collection.findOne({ flow_id: flowId });
+  }
+
+  /** Flows whose scheduling_config still holds one of these legacy webhook keys. */
+  async withLegacyWebhookKeys(keys: readonly string[]): Promise<FlowRecord[]> {
+    return this.collection.find({ $or: keys.map((key) => ({ [`scheduling_config.${key}`]: { $exists: true } })), webhook: { $exists: false } });
+  }
+
+  /**
+   * Writes a migrated webhook configuration and removes the legacy keys, in one update
+   * that only applies while the flow has none: concurrent first reads migrate it once.
+   */
+  async migrateWebhook(flowId: number, config: Record<string, unknown>, legacyKeys: readonly string[]): Promise<boolean> {
+    const $unset = Object.fromEntries(legacyKeys.map((key) => [`scheduling_config.${key}`, '']));
+    const result = await this.collection.updateOne({ flow_id: flowId, webhook: { $exists: false } }, { $set: { webhook: config }, $unset });
+    return result.matchedCount === 1;
+  }
+
+  /** Sets (or with null, removes) the flow's webhook configuration. */
+  async saveWebhook(flowId: number, config: Record<string, unknown> | null): Promise<void> {
+    await this.collection.updateOne({ flow_id: flowId }, config ? { $set: { webhook: config } } : { $unset: { webhook: '' } });
+  }
+
   useScheduler(scheduler: FlowSchedule): void {
     this.scheduler = scheduler;
   }

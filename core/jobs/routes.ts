@@ -1,5 +1,4 @@
 import type { SurfaceDefinition } from '../kernel/routes.js';
-import type { DocumentStore } from '../store/port.js';
 import type { JobRecord, JobStatus } from './model.js';
 import type { JobListQuery, JobsService } from './service.js';
 
@@ -7,14 +6,16 @@ const admin = { capability: 'manage_options' } as const;
 const STATUSES = ['pending', 'processing', 'completed', 'completed_no_items', 'failed', 'skipped'];
 const display = (d: Date | null) => (d ? d.toISOString().replace('T', ' ').slice(0, 19) : null);
 
+/** Where job views get flow and pipeline names: from their own domains, never their collections. */
+export interface JobNames {
+  flows: { namesOf(ids: readonly number[]): Promise<Map<number, string>> };
+  pipelines: { namesOf(ids: readonly number[]): Promise<Map<number, string>> };
+}
+
 /** Job views with their flow and pipeline names, as the admin client reads them. */
-async function jobViews(store: DocumentStore, jobs: JobRecord[], detail = false): Promise<Array<Record<string, unknown>>> {
-  const flowIds = [...new Set(jobs.map((j) => j.flow_id).filter((id): id is number => id !== null))];
-  const pipelineIds = [...new Set(jobs.map((j) => j.pipeline_id).filter((id): id is number => id !== null))];
-  const flows = flowIds.length ? await store.collection('flows').find({ flow_id: { $in: flowIds } }, { projection: { flow_id: 1, flow_name: 1 } }) : [];
-  const pipelines = pipelineIds.length ? await store.collection('pipelines').find({ pipeline_id: { $in: pipelineIds } }, { projection: { pipeline_id: 1, pipeline_name: 1 } }) : [];
-  const flowName = new Map(flows.map((f) => [f.flow_id as number, f.flow_name as string]));
-  const pipelineName = new Map(pipelines.map((p) => [p.pipeline_id as number, p.pipeline_name as string]));
+async function jobViews(names: JobNames, jobs: JobRecord[], detail = false): Promise<Array<Record<string, unknown>>> {
+  const flowName = await names.flows.namesOf([...new Set(jobs.map((j) => j.flow_id).filter((id): id is number => id !== null))]);
+  const pipelineName = await names.pipelines.namesOf([...new Set(jobs.map((j) => j.pipeline_id).filter((id): id is number => id !== null))]);
   return jobs.map((job) => ({
     job_id: job.job_id,
     pipeline_id: job.pipeline_id,
@@ -44,7 +45,7 @@ async function jobViews(store: DocumentStore, jobs: JobRecord[], detail = false)
   }));
 }
 
-export function jobsSurface(jobs: JobsService, store: DocumentStore): SurfaceDefinition {
+export function jobsSurface(jobs: JobsService, names: JobNames): SurfaceDefinition {
   return {
     id: 'jobs',
     routes: [
@@ -73,7 +74,7 @@ export function jobsSurface(jobs: JobsService, store: DocumentStore): SurfaceDef
           const q = request.query as unknown as JobListQuery & { order: string };
           const query = { ...q, order: q.order.toUpperCase() as 'ASC' | 'DESC' };
           const { items, total } = await jobs.list(query);
-          return { success: true, data: await jobViews(store, items), total, per_page: q.per_page, offset: q.offset };
+          return { success: true, data: await jobViews(names, items), total, per_page: q.per_page, offset: q.offset };
         },
       },
       {
@@ -84,7 +85,7 @@ export function jobsSurface(jobs: JobsService, store: DocumentStore): SurfaceDef
         schema: { params: { type: 'object', required: ['job_id'], properties: { job_id: { type: 'integer', minimum: 1 } } } },
         async handle(request) {
           const job = await jobs.get((request.params as { job_id: number }).job_id);
-          return { success: true, data: (await jobViews(store, [job], true))[0]! };
+          return { success: true, data: (await jobViews(names, [job], true))[0]! };
         },
       },
       {

@@ -79,6 +79,29 @@ export class JobsService {
     } as unknown as JobRecord);
   }
 
+  /** A webhook job that found its flow busy goes back to pending in the flow's queue. */
+  async requeue(jobId: number): Promise<void> {
+    await this.jobs.updateOne({ job_id: jobId, status: 'processing' }, { $set: { status: 'pending', started_at: null, queued: true } });
+  }
+
+  /** The oldest queued webhook job of a flow, if any. */
+  async oldestQueued(flowId: number): Promise<number | null> {
+    const [queued] = await this.jobs.find({ flow_id: flowId, status: 'pending', queued: true }, { sort: { job_id: 1 }, limit: 1, projection: { job_id: 1 } });
+    return queued?.job_id ?? null;
+  }
+
+  /** Flows with queued webhook jobs waiting. */
+  async flowsWithQueuedJobs(): Promise<number[]> {
+    const queued = await this.jobs.find({ status: 'pending', queued: true }, { projection: { flow_id: 1 } });
+    return [...new Set(queued.map((j) => j.flow_id).filter((id): id is number => id !== null))];
+  }
+
+  /** Immediate runs stored before `before` that nobody started (their process died first). */
+  async unstartedImmediate(before: Date, limit = 100): Promise<number[]> {
+    const found = await this.jobs.find({ status: 'pending', queued: { $ne: true }, scheduled_for: null, created_at: { $lt: before } }, { projection: { job_id: 1 }, limit });
+    return found.map((j) => j.job_id);
+  }
+
   async get(jobId: number): Promise<JobRecord> {
     const job = await this.jobs.findOne({ job_id: jobId });
     if (!job) throw notFound('job_not_found', `Job ${jobId} not found`);

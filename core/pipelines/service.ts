@@ -48,6 +48,13 @@ export class PipelinesService {
     return { items, total, flowCounts };
   }
 
+  /** Names of these pipelines, for views of other domains (jobs). */
+  async namesOf(pipelineIds: readonly number[]): Promise<Map<number, string>> {
+    if (pipelineIds.length === 0) return new Map();
+    const found = await this.collection.find({ pipeline_id: { $in: [...pipelineIds] } }, { projection: { pipeline_id: 1, pipeline_name: 1 } });
+    return new Map(found.map((p) => [p.pipeline_id, p.pipeline_name]));
+  }
+
   async get(pipelineId: number): Promise<PipelineRecord> {
     const pipeline = await this.collection.findOne({ pipeline_id: pipelineId, deleting: { $ne: true } });
     if (!pipeline) throw notFound('pipeline_not_found', `Pipeline ${pipelineId} not found`);

@@ -104,26 +104,22 @@ export class WebhooksService {
       dedupe_window_seconds: 0,
       updated_at: now,
     };
-    const $unset = Object.fromEntries(LEGACY_KEYS.map((key) => [`scheduling_config.${key}`, '']));
-    const result = await this.deps.flows.collection.updateOne({ flow_id: flowId, webhook: { $exists: false } }, { $set: { webhook: config }, $unset });
-    if (result.matchedCount === 1) {
+    if (await this.deps.flows.migrateWebhook(flowId, config as unknown as Record<string, unknown>, LEGACY_KEYS)) {
       await this.deps.log?.('info', `Webhook settings of flow ${flowId} migrated from the legacy ${legacy.shape} form to mode ${legacy.mode}`, { flow_id: flowId });
       if (legacy.problem) await this.deps.log?.('warning', `Webhook trigger of flow ${flowId} migrated but refuses every request: ${legacy.problem}`, { flow_id: flowId });
     }
-    return (await this.deps.flows.collection.findOne({ flow_id: flowId })) ?? flow;
+    return (await this.deps.flows.record(flowId)) ?? flow;
   }
 
   /** Boot-time sweep: no legacy secret stays readable at rest once a host has started. */
   async migrateAll(): Promise<number> {
-    const filter = { $or: LEGACY_KEYS.map((key) => ({ [`scheduling_config.${key}`]: { $exists: true } })), webhook: { $exists: false } };
-    const flows = await this.deps.flows.collection.find(filter);
+    const flows = await this.deps.flows.withLegacyWebhookKeys(LEGACY_KEYS);
     for (const flow of flows) await this.migrated(flow);
     return flows.length;
   }
 
   private async save(flowId: number, config: WebhookConfig | null): Promise<void> {
-    const update = config ? { $set: { webhook: { ...config, updated_at: this.deps.clock.now() } } } : { $unset: { webhook: '' } };
-    await this.deps.flows.collection.updateOne({ flow_id: flowId }, update);
+    await this.deps.flows.saveWebhook(flowId, config ? { ...config, updated_at: this.deps.clock.now() } : null);
   }
 
   /** Turns the trigger on; answers the token or secret, the only time it is shown. */
@@ -255,7 +251,7 @@ export class WebhooksService {
 
   /** The flow a trigger request names, legacy settings migrated; null when there is none. */
   async triggerFlow(flowId: number): Promise<FlowRecord | null> {
-    const found = await this.deps.flows.collection.findOne({ flow_id: flowId });
+    const found = await this.deps.flows.record(flowId);
     return found ? this.migrated(found) : null;
   }
 

@@ -34,7 +34,7 @@ export function createAgendaRuntime(deps: { agenda: Agenda; engine: Engine; jobs
 
   agenda.define<FlowJobData>(FLOW_RUN_JOB, async (job: Job<FlowJobData>) => {
     const flowId = job.attrs.data.flowId;
-    const flow = await flows.collection.findOne({ flow_id: flowId });
+    const flow = await flows.record(flowId);
     if (!flow) {
       // The flow was deleted between its schedule and now: the schedule goes too.
       await unscheduleFlow(agenda, flowId);
