@@ -1,38 +1,39 @@
 import type { Argv } from 'yargs';
 import type { CliNounDefinition } from '../../core/kernel/cli.js';
 import type { PluginDefinition } from '../../core/kernel/plugin.js';
-import type { ApiSession } from './api-session.js';
+import { withApi, type CliNoun } from './cli-runtime.js';
+import { builtInNouns } from './nouns/index.js';
 import { printJson } from './output.js';
 
-export const BUILT_IN_NOUNS = ['serve', 'user', 'app-password', 'flows', 'jobs', 'logs', 'webhook', 'plugins'] as const;
-
-export interface PluginNoun {
-  noun: CliNounDefinition;
-  owner: string;
-}
+/** Taken from the built-in nouns themselves, so a new built-in is protected from shadowing at once. */
+export const BUILT_IN_NOUNS: readonly string[] = builtInNouns.map((n) => n.noun);
 
 /** Every CLI noun the build's plugins declare; one that shadows another is refused, naming both. */
-export function pluginNouns(plugins: ReadonlyArray<PluginDefinition>): PluginNoun[] {
+export function pluginNouns(plugins: ReadonlyArray<PluginDefinition>): CliNoun[] {
   const seen = new Map<string, string>(BUILT_IN_NOUNS.map((n) => [n, 'the built-in CLI']));
-  const out: PluginNoun[] = [];
+  const out: CliNoun[] = [];
   for (const plugin of plugins) {
     for (const noun of plugin.cli ?? []) {
       const taken = seen.get(noun.noun);
       if (taken) throw new Error(`Plugin '${plugin.id}': CLI noun '${noun.noun}' is already ${taken === 'the built-in CLI' ? 'built in' : `declared by plugin '${taken}'`}`);
       seen.set(noun.noun, plugin.id);
-      out.push({ noun, owner: plugin.id });
+      out.push(pluginNoun(noun, plugin.id));
     }
   }
   return out;
 }
 
 /**
- * Registers plugin nouns on the CLI, each command with `--json` and the options it
+ * A plugin's declared noun as a CLI noun: each command with `--json` and the options it
  * declares; `run` gets the API of the running host (or of one started for the command).
+ * Plugins declare data, not yargs code, so the SDK does not tie them to yargs.
  */
-export function registerPluginNouns(y: Argv, nouns: readonly PluginNoun[], withApi: <T>(argv: Record<string, unknown>, fn: (api: ApiSession) => Promise<T>) => Promise<T>): Argv {
-  for (const { noun, owner } of nouns) {
-    y = y.command(`${noun.noun} <command>`, `${noun.describe} (plugin ${owner})`, (sub) => {
+function pluginNoun(noun: CliNounDefinition, owner: string): CliNoun {
+  return {
+    noun: noun.noun,
+    command: `${noun.noun} <command>`,
+    describe: `${noun.describe} (plugin ${owner})`,
+    builder: (sub: Argv) => {
       for (const command of noun.commands) {
         sub.command(
           command.command,
@@ -57,7 +58,6 @@ export function registerPluginNouns(y: Argv, nouns: readonly PluginNoun[], withA
         );
       }
       return sub.demandCommand(1, `Name a command: ${noun.commands.map((c) => c.command.split(' ')[0]).join(', ')}`).strict();
-    });
-  }
-  return y;
+    },
+  };
 }

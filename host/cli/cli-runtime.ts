@@ -1,0 +1,80 @@
+import type { Argv, ArgumentsCamelCase } from 'yargs';
+import { readFileSync } from 'node:fs';
+import { loadConfig } from '../config/load-config.js';
+import type { HostConfig } from '../config/schema.js';
+import { CliError, type AdminClient } from './admin-client.js';
+import { openAdmin } from './open-admin.js';
+import { openApiSession, type ApiSession } from './api-session.js';
+
+/**
+ * How a CLI command reaches its config, the admin client and the API. Every noun, built
+ * in or from a plugin, goes through these, so `--data-dir` and the connection rules are
+ * the same whichever noun runs.
+ */
+
+/** The global options every command may carry. */
+export interface Common {
+  json?: boolean;
+  'data-dir'?: string;
+}
+
+/**
+ * A first word of `flowhost <noun> ...`. Built-in nouns (nouns/) and plugin nouns
+ * (plugin-nouns.ts) both take this shape, so main.ts registers them in one loop and the
+ * shadowing check can list the built-ins from the same objects.
+ */
+export interface CliNoun {
+  /** The first word, e.g. 'user'; what a plugin noun must not shadow. */
+  noun: string;
+  /** The yargs command string: 'user <verb>', or 'serve' for a noun with no verbs. */
+  command: string;
+  describe: string;
+  /** Adds the noun's verbs or options. */
+  builder(y: Argv): Argv;
+  /**
+   * Only for a noun with no verbs (serve); a noun with verbs runs them from `builder`.
+   * A method, so a noun may type argv with the options its own builder declared (yargs
+   * cannot carry that type through a list of mixed nouns).
+   */
+  handler?(argv: ArgumentsCamelCase): Promise<void>;
+}
+
+export function configFrom(argv: Common & { port?: number; host?: string }): HostConfig {
+  return loadConfig({
+    overrides: {
+      ...(argv['data-dir'] ? { dataDir: argv['data-dir'] } : {}),
+      ...(argv.port !== undefined ? { port: argv.port } : {}),
+      ...(argv.host ? { host: argv.host } : {}),
+    },
+  });
+}
+
+/** Runs an admin action and always closes what it opened. */
+export async function withAdmin<T>(argv: Common, fn: (admin: AdminClient) => Promise<T>): Promise<T> {
+  const admin = await openAdmin(configFrom(argv));
+  try {
+    return await fn(admin);
+  } finally {
+    await admin.close();
+  }
+}
+
+/** Runs a command against the core API (the running host, or this process's own). */
+export async function withApi<T>(argv: Common, fn: (api: ApiSession) => Promise<T>): Promise<T> {
+  const api = await openApiSession({ ...configFrom(argv), logLevel: 'warn' });
+  try {
+    return await fn(api);
+  } finally {
+    await api.close();
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function readPassword(argv: { password?: string; 'password-stdin'?: boolean }): string {
+  if (argv.password !== undefined) return argv.password;
+  if (argv['password-stdin']) return readFileSync(0, 'utf8').replace(/\r?\n$/, '');
+  throw new CliError('Give the password with --password <value> or pipe it with --password-stdin');
+}
+
+export const jsonOption = { json: { type: 'boolean', describe: 'Machine-readable output', default: false } } as const;

@@ -1,0 +1,12 @@
+import type { CliNoun } from '../cli-runtime.js';
+import { serve } from './serve.js';
+import { user } from './user.js';
+import { appPassword } from './app-password.js';
+import { flows } from './flows.js';
+import { jobs } from './jobs.js';
+import { logs } from './logs.js';
+import { webhook } from './webhook.js';
+import { plugins } from './plugins.js';
+
+/** The built-in nouns, in the order `--help` lists them and the usage message names them. */
+export const builtInNouns: readonly CliNoun[] = [serve, user, appPassword, flows, jobs, logs, webhook, plugins];

@@ -1,0 +1,40 @@
+import type { Argv, ArgumentsCamelCase } from 'yargs';
+import { buildDefaultHost } from '../../default-build.js';
+import { configFrom, type CliNoun, type Common } from '../cli-runtime.js';
+
+/** `flowhost serve`: the long-running host process; it never returns. */
+export const serve: CliNoun = {
+  noun: 'serve',
+  command: 'serve',
+  describe: 'Serve the API (embedded store in the data directory unless MONGODB_URL is set)',
+  builder: (y: Argv) => y.option('port', { type: 'number', describe: 'Port (default PORT or 8080)' }).option('host', { type: 'string', describe: 'Address (default HOST or 127.0.0.1)' }),
+  async handler(argv: ArgumentsCamelCase<Common & { port?: number; host?: string }>) {
+    const host = await buildDefaultHost(configFrom(argv));
+    try {
+      await host.start();
+    } catch (error) {
+      await host.stop().catch(() => undefined);
+      throw error;
+    }
+    // No request can get here (the HTTP layer answers every one); should anything else
+    // throw outside a handler, a half-alive process is worse than a restart: log, exit 1.
+    const fatal = (kind: string) => (error: unknown) => {
+      host.log.error({ err: error }, `${kind}: the process exits so a supervisor can restart it`);
+      process.exitCode = 1;
+      setTimeout(() => process.exit(1), 100).unref();
+    };
+    process.on('uncaughtException', fatal('uncaughtException'));
+    process.on('unhandledRejection', fatal('unhandledRejection'));
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      host.log.info({ signal }, 'Stopping');
+      await host.stop();
+      process.exit(0);
+    };
+    process.on('SIGINT', () => void stop('SIGINT'));
+    process.on('SIGTERM', () => void stop('SIGTERM'));
+    await new Promise(() => undefined);
+  },
+};

@@ -1,0 +1,65 @@
+import type { Argv } from 'yargs';
+import { ROLES } from '../../../core/users/roles.js';
+import { jsonOption, readPassword, withAdmin, type CliNoun } from '../cli-runtime.js';
+import { printJson, printRows } from '../output.js';
+
+/** `flowhost user ...`: accounts, through the admin client (the store itself, or the host holding it). */
+export const user: CliNoun = {
+  noun: 'user',
+  command: 'user <verb>',
+  describe: 'Manage users',
+  builder: (y: Argv) =>
+    y
+      .command(
+        'create <login>',
+        'Create a user; prints its new application password once',
+        (c) =>
+          c
+            .positional('login', { type: 'string', demandOption: true })
+            .option('role', { choices: [...ROLES], demandOption: true, describe: 'Role' })
+            .option('grant', { type: 'array', string: true, describe: 'Extra capabilities (view_logs)' })
+            .options(jsonOption),
+        async (argv) => {
+          const result = await withAdmin(argv, (a) =>
+            a.createUser({ login: argv.login!, role: argv.role!, capabilities: argv.grant as string[] | undefined }),
+          );
+          if (argv.json) printJson(result);
+          else {
+            console.log(`Created ${result.user.role} '${result.user.login}' (id ${result.user.user_id}).`);
+            console.log(`Application password (shown once): ${result.application_password.password}`);
+          }
+        },
+      )
+      .command('list', 'List users', (c) => c.options(jsonOption), async (argv) => {
+        const users = await withAdmin(argv, (a) => a.listUsers());
+        if (argv.json) printJson(users);
+        else printRows(users.map((u) => ({ id: u.user_id, login: u.login, role: u.role, password: u.has_password ? 'set' : '-', created: u.created_at })));
+      })
+      .command('delete <login>', 'Delete a user (and their sessions and application passwords)', (c) => c.positional('login', { type: 'string', demandOption: true }).options(jsonOption), async (argv) => {
+        const user = await withAdmin(argv, async (a) => {
+          const found = await a.findUser(argv.login!);
+          await a.deleteUser(found.user_id);
+          return found;
+        });
+        if (argv.json) printJson({ deleted: true, user });
+        else console.log(`Deleted user '${user.login}'.`);
+      })
+      .command(
+        'set-password <login>',
+        'Set the login password used for cookie sessions',
+        (c) =>
+          c
+            .positional('login', { type: 'string', demandOption: true })
+            .option('password', { type: 'string', describe: 'The new password (visible in shell history; prefer --password-stdin)' })
+            .option('password-stdin', { type: 'boolean', describe: 'Read the password from standard input' })
+            .options(jsonOption),
+        async (argv) => {
+          const password = readPassword(argv);
+          await withAdmin(argv, async (a) => a.setPassword((await a.findUser(argv.login!)).user_id, password));
+          if (argv.json) printJson({ updated: true, login: argv.login });
+          else console.log(`Password set for '${argv.login}'.`);
+        },
+      )
+      .demandCommand(1, 'Name a verb: create, list, delete or set-password')
+      .strict(),
+};
