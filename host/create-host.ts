@@ -3,31 +3,21 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { container as globalContainer, type DependencyContainer } from 'tsyringe';
+import { container as globalContainer } from 'tsyringe';
 import { HookCatalogue } from '../core/kernel/hooks.js';
-import { loadPlugins, type LoadedPlugin } from '../core/kernel/loader.js';
+import { loadPlugins } from '../core/kernel/loader.js';
 import { Registries } from '../core/kernel/registries.js';
-import type { PluginDefinition, HostInfo } from '../core/kernel/plugin.js';
+import type { HostInfo } from '../core/kernel/plugin.js';
 import { ServiceContainer } from '../core/kernel/service-container.js';
+import type { CreateHostOptions, Host } from './host.js';
+export type { CreateHostOptions, Host } from './host.js';
 import type { ServiceRef } from '../core/kernel/service-ref.js';
 import { services } from '../core/kernel/services.js';
 import { FLOWHOST_VERSION } from '../core/kernel/version.js';
-import { systemClock, type Clock } from '../core/kernel/clock.js';
-import type { Logger } from '../core/kernel/logger.js';
-import type { DocumentStore } from '../core/store/port.js';
-import { createVault, type Vault } from '../core/security/vault.js';
+import { systemClock } from '../core/kernel/clock.js';
+import { createVault } from '../core/security/vault.js';
 import { corePlugins } from '../core/core-plugins.js';
-import type { UsersService } from '../core/users/service.js';
-import type { ContentService } from '../core/content/service.js';
-import type { JobsService } from '../core/jobs/service.js';
-import type { FlowsService } from '../core/flows/service.js';
-import type { PipelinesService } from '../core/pipelines/service.js';
-import type { Engine } from '../core/engine/engine.js';
-import type { ExecuteService } from '../core/engine/execute.js';
-import type { LogsService } from '../core/logs/service.js';
-import type { WebhooksService } from '../core/webhooks/service.js';
 import { loadConfig } from './config/load-config.js';
-import type { HostConfig } from './config/schema.js';
 import { createLogger } from './logging/create-logger.js';
 import { openStore } from './store/open-store.js';
 import { MongoStore } from './store/mongodb/index.js';
@@ -37,60 +27,18 @@ import { createGuardedFetch } from './net/guarded-fetch.js';
 import { LoginThrottle, memoryLimiters } from './auth/login-throttle.js';
 import { mongoLimiters } from './auth/mongo-limiters.js';
 import { Authenticator } from './auth/authenticator.js';
-import { compileRoutes, type CompiledRoute } from './http/route-table.js';
+import { compileRoutes } from './http/route-table.js';
 import { createHttpServer } from './http/server.js';
 import { closeServer, listen } from './http/listen.js';
 import { systemRoutes } from './http/system-routes.js';
 import { sessionSurface } from './surfaces/session-routes.js';
 import { userAdminSurface } from './surfaces/user-admin-routes.js';
-import { ensureAdminAccess, type IssuedAdminPassword } from './bootstrap/initial-admin.js';
+import { ensureAdminAccess } from './bootstrap/initial-admin.js';
 import { publishHost, unpublishHost } from './runtime/data-dir-files.js';
 import { createScheduler } from './scheduler/create-scheduler.js';
 import { CollectionClaims, pluginScopedFactories } from './services/plugin-scoped-services.js';
 import { provideKernelServices } from './services/root-services.js';
 import { checkContributions } from './services/check-contributions.js';
-
-export interface CreateHostOptions {
-  /** The plugins of this build, in any order (dependencies order them). */
-  plugins: ReadonlyArray<PluginDefinition>;
-  /** Values that win over the environment and flowhost.config.json. */
-  config?: Partial<HostConfig>;
-  /** The environment to read (default process.env; tests pass {}). */
-  env?: NodeJS.ProcessEnv;
-  /** Use this store instead of opening one from config (tests, custom builds). */
-  store?: DocumentStore;
-  clock?: Clock;
-  logger?: Logger;
-}
-
-export interface Host {
-  readonly config: HostConfig;
-  readonly hooks: HookCatalogue;
-  readonly registries: Registries;
-  readonly container: DependencyContainer;
-  /** Resolves any service reference, e.g. `host.services.get(services.flows, 'test')`. */
-  readonly services: ServiceContainer;
-  readonly store: DocumentStore;
-  readonly users: UsersService;
-  readonly vault: Vault;
-  readonly log: Logger;
-  readonly plugins: readonly LoadedPlugin[];
-  readonly routes: readonly CompiledRoute[];
-  /** Base URL once started, e.g. http://127.0.0.1:8080 ('' before). */
-  readonly url: string;
-  /** Set when this start issued an administrator password (first start). */
-  readonly initialAdmin: IssuedAdminPassword | null;
-  readonly engine: Engine;
-  readonly logs: LogsService;
-  readonly content: ContentService;
-  readonly jobs: JobsService;
-  readonly flows: FlowsService;
-  readonly pipelines: PipelinesService;
-  readonly execute: ExecuteService;
-  readonly webhooks: WebhooksService;
-  start(): Promise<string>;
-  stop(): Promise<void>;
-}
 
 /**
  * The composition root: a build of Flowhost is the kernel's services (store, vault, clock,

@@ -1,0 +1,66 @@
+import type { DependencyContainer } from 'tsyringe';
+import type { HookCatalogue } from '../core/kernel/hooks.js';
+import type { LoadedPlugin } from '../core/kernel/loader.js';
+import type { Registries } from '../core/kernel/registries.js';
+import type { PluginDefinition } from '../core/kernel/plugin.js';
+import type { ServiceContainer } from '../core/kernel/service-container.js';
+import type { Clock } from '../core/kernel/clock.js';
+import type { Logger } from '../core/kernel/logger.js';
+import type { DocumentStore } from '../core/store/port.js';
+import type { Vault } from '../core/security/vault.js';
+import type { UsersService } from '../core/users/service.js';
+import type { ContentService } from '../core/content/service.js';
+import type { JobsService } from '../core/jobs/service.js';
+import type { FlowsService } from '../core/flows/service.js';
+import type { PipelinesService } from '../core/pipelines/service.js';
+import type { Engine } from '../core/engine/engine.js';
+import type { ExecuteService } from '../core/engine/execute.js';
+import type { LogsService } from '../core/logs/service.js';
+import type { WebhooksService } from '../core/webhooks/service.js';
+import type { HostConfig } from './config/schema.js';
+import type { CompiledRoute } from './http/route-table.js';
+import type { IssuedAdminPassword } from './bootstrap/initial-admin.js';
+
+/** What a build is made of: its plugins and, optionally, config, environment, store, clock, logger. */
+export interface CreateHostOptions {
+  /** The plugins of this build, in any order (dependencies order them). */
+  plugins: ReadonlyArray<PluginDefinition>;
+  /** Values that win over the environment and flowhost.config.json. */
+  config?: Partial<HostConfig>;
+  /** The environment to read (default process.env; tests pass {}). */
+  env?: NodeJS.ProcessEnv;
+  /** Use this store instead of opening one from config (tests, custom builds). */
+  store?: DocumentStore;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+export interface Host {
+  readonly config: HostConfig;
+  readonly hooks: HookCatalogue;
+  readonly registries: Registries;
+  readonly container: DependencyContainer;
+  /** Resolves any service reference, e.g. `host.services.get(services.flows, 'test')`. */
+  readonly services: ServiceContainer;
+  readonly store: DocumentStore;
+  readonly users: UsersService;
+  readonly vault: Vault;
+  readonly log: Logger;
+  readonly plugins: readonly LoadedPlugin[];
+  readonly routes: readonly CompiledRoute[];
+  /** Base URL once started, e.g. http://127.0.0.1:8080 ('' before). */
+  readonly url: string;
+  /** Set when this start issued an administrator password (first start). */
+  readonly initialAdmin: IssuedAdminPassword | null;
+  readonly engine: Engine;
+  readonly logs: LogsService;
+  readonly content: ContentService;
+  readonly jobs: JobsService;
+  readonly flows: FlowsService;
+  readonly pipelines: PipelinesService;
+  readonly execute: ExecuteService;
+  readonly webhooks: WebhooksService;
+  start(): Promise<string>;
+  stop(): Promise<void>;
+}
+
