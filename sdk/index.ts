@@ -41,6 +41,8 @@ export type {
   PublishHandler,
   UpdateHandler,
   HandlerContext,
+  HandlerAuth,
+  HandlerCredentials,
   CallContext,
   StepRunContext,
   HandlerStepType,
@@ -88,5 +90,6 @@ export type {
   NewDocument,
 } from '../core/store/port.js';
 export type { Vault } from '../core/security/vault.js';
+export type { CredentialsService } from '../core/credentials/service.js';
 export type { ContentStore, Post, NewPost, PostPatch, PostQuery, PostStatus, Term } from '../core/content/model.js';
 export type { GuardedFetch, GuardedRequestInit, GuardedResponse } from '../core/security/guarded-fetch-types.js';

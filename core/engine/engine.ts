@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../kernel/clock.js';
 import { actingUser } from '../kernel/acting-user.js';
-import type { DataPacket, HandlerContext, HandlerDefinition } from '../kernel/contributions.js';
+import type { DataPacket, HandlerContext, HandlerCredentials, HandlerDefinition } from '../kernel/contributions.js';
 import type { HookCatalogue, StepInfo } from '../kernel/hooks.js';
 import type { Logger } from '../kernel/logger.js';
 import type { Registries } from '../kernel/registries.js';
@@ -25,6 +25,8 @@ export interface EngineDeps {
   content: ContentStore;
   logger: Logger;
   log: EngineLog;
+  /** Where a handler's credentials come from (its context's `credentials`). */
+  credentials: { forRun(handler: HandlerDefinition<object>): Promise<HandlerCredentials | null> };
   /** How long a flow's running mark holds before another run may take over (a dead host). */
   flowLockSeconds?: number;
 }
@@ -189,14 +191,15 @@ export class Engine {
     const handler = this.deps.registries.handlers().find((h) => h.slug === step.handlerSlug) as HandlerDefinition | undefined;
     if (!handler) throw new Error(`handler '${step.handlerSlug}' is not registered`);
     if (handler.type !== type.handlerType) throw new Error(`handler '${handler.slug}' is a ${handler.type} handler; a '${type.type}' step needs a ${type.handlerType} handler`);
+    const handlerCtx = handler.auth ? this.context(job, step, await this.deps.credentials.forRun(handler)) : ctx;
     const settings = step.handlerConfig;
     switch (handler.type) {
       case 'fetch':
-        return [...packets, ...(await this.claimNew(job, step, await handler.fetch(ctx, settings)))];
+        return [...packets, ...(await this.claimNew(job, step, await handler.fetch(handlerCtx, settings)))];
       case 'publish':
-        return handler.publish(ctx, settings, packets);
+        return handler.publish(handlerCtx, settings, packets);
       case 'update':
-        return handler.update(ctx, settings, packets);
+        return handler.update(handlerCtx, settings, packets);
     }
   }
 
@@ -213,9 +216,10 @@ export class Engine {
     return fresh;
   }
 
-  private context(job: JobRecord, step: PlannedStep): HandlerContext {
+  private context(job: JobRecord, step: PlannedStep, credentials: HandlerCredentials | null = null): HandlerContext {
     return {
       user: actingUser(job.started_by),
+      credentials,
       log: this.deps.logger.child({ job_id: job.job_id, flow_step_id: step.flowStepId, handler: step.handlerSlug }),
       clock: this.deps.clock,
       flowId: job.flow_id,

@@ -24,6 +24,7 @@ export const enginePlugin = definePlugin({
         content: services.content,
         logs: services.logs,
         logger: services.rootLogger,
+        credentials: services.credentials,
       },
       factory({ logs, logger, ...deps }) {
         // Engine events go to the searchable log (GET /logs) and to the process log.

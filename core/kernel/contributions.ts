@@ -21,6 +21,21 @@ export interface DataPacket {
   metadata: Record<string, unknown>;
 }
 
+/** A handler's credentials, decrypted for the run (never logged, never in a response). */
+export interface HandlerCredentials {
+  /** The provider key the credentials belong to. */
+  readonly provider: string;
+  /** The saved credential fields by their listing names (api_key, client_id, handle...). */
+  readonly fields: Readonly<Record<string, string>>;
+  /** The connected account's tokens (OAuth) or null when not connected. */
+  readonly tokens: Readonly<Record<string, string>> | null;
+  readonly account: { readonly username: string; readonly id: string } | null;
+  /** Records that the service refused the credentials: the status shows the error. */
+  markFailed(code: string, message: string): Promise<void>;
+  /** Stores refreshed tokens (an OAuth2 refresh). */
+  saveTokens(tokens: Record<string, string>, expiresAt?: Date | null): Promise<void>;
+}
+
 /**
  * What every piece of plugin code runs with: who it acts for, a guarded fetch, a clock and
  * a logger. (Credentials for a handler's auth provider join it with the credentials domain.)
@@ -40,10 +55,26 @@ export interface HandlerContext extends CallContext {
   readonly pipelineId: number | null;
   readonly jobId: number;
   readonly flowStepId: string;
+  /** The credentials of the handler's auth provider; null for handlers without auth. */
+  readonly credentials: HandlerCredentials | null;
   /** The core content store (posts and terms). */
   readonly content: ContentStore;
   /** The job's engine data (initial_data merged in); read-only for handlers. */
   readonly engineData: Readonly<Record<string, unknown>>;
+}
+
+/** What credentials a handler needs (spec: "Handler definition", "Auth"). */
+export interface HandlerAuth {
+  type: AuthType;
+  /** Credential field names as the handler listing reports them (`auth_fields`), e.g. api_key, api_secret. */
+  fields: string[];
+  /**
+   * Other names PUT /auth accepts for a field (the spec's PUT names differ from the
+   * listing's): `{ consumer_key: 'api_key' }`.
+   */
+  aliases?: Record<string, string>;
+  /** Provider key whose credentials this handler uses (default: its own slug); `threaded` uses `social`. */
+  provider?: string;
 }
 
 interface HandlerBase {
@@ -55,7 +86,7 @@ interface HandlerBase {
   /** JSON Schema of `handler_config`; compiled at boot. */
   settings?: JsonSchema;
   /** Credentials the handler needs; absent when it needs none. */
-  auth?: { type: AuthType; fields: string[]; provider?: string };
+  auth?: HandlerAuth;
   /** Maximum text length a publish handler accepts. */
   textLimit?: number;
 }

@@ -21,6 +21,7 @@ import type { UsersService } from '../users/service.js';
 import type { SettingsService } from '../settings/service.js';
 import type { LogsService } from '../logs/service.js';
 import type { WebhooksService } from '../webhooks/service.js';
+import type { CredentialsService } from '../credentials/service.js';
 import type { Engine } from '../engine/engine.js';
 import type { ExecuteService } from '../engine/execute.js';
 import type { RunScheduler } from '../engine/dispatcher.js';
@@ -61,6 +62,8 @@ export const services = {
   engine: root<Engine>('engine'),
   execute: root<ExecuteService>('execute'),
   webhooks: root<WebhooksService>('webhooks'),
+  /** Handler credentials (handlers get theirs through `ctx.credentials`). */
+  credentials: root<CredentialsService>('credentials'),
 
   // Plugin-scoped.
   logger: scoped<Logger>('logger'),

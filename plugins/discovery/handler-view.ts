@@ -1,10 +1,14 @@
-import type { HandlerDefinition, HostInfo, JsonSchema } from '../../sdk/index.js';
+import type { HandlerDefinition, JsonSchema } from '../../sdk/index.js';
 
-/** Where OAuth popups land: `/{auth_prefix}/{handler_slug}/` on the site root (spec: Auth). */
-export const AUTH_PREFIX = 'flowhost-auth';
+export interface HandlerConnection {
+  authenticated: boolean;
+  account_details?: { username: string; id: string };
+  /** Where the browser authorization of an OAuth handler starts. */
+  callbackUrl: string;
+}
 
 /** A handler as the spec's "Handler definition" describes it (conditional fields only when they apply). */
-export function handlerView(handler: HandlerDefinition, owner: string | undefined, info: HostInfo): Record<string, unknown> {
+export function handlerView(handler: HandlerDefinition<object>, owner: string | undefined, connection: HandlerConnection): Record<string, unknown> {
   const view: Record<string, unknown> = {
     type: handler.type,
     class: handler.class ?? `${owner ?? 'unknown'}/${handler.slug}`,
@@ -15,11 +19,9 @@ export function handlerView(handler: HandlerDefinition, owner: string | undefine
   if (handler.auth) {
     view.auth_type = handler.auth.type;
     view.auth_fields = [...handler.auth.fields];
-    if (handler.auth.type === 'oauth1' || handler.auth.type === 'oauth2') {
-      view.callback_url = `${info.publicUrl()}/${AUTH_PREFIX}/${handler.slug}/`;
-    }
-    // Credentials arrive with the auth domain; until a handler is connected it is not authenticated.
-    view.is_authenticated = false;
+    if (handler.auth.type === 'oauth1' || handler.auth.type === 'oauth2') view.callback_url = connection.callbackUrl;
+    view.is_authenticated = connection.authenticated;
+    if (connection.authenticated) view.account_details = connection.account_details ?? {};
   }
   return view;
 }

@@ -1,9 +1,10 @@
-import { actingUserOf, definePlugin, defineSurface, notFound, services, type Clock, type GuardedFetch, type HostInfo, type Registries } from '../../sdk/index.js';
+import { actingUserOf, definePlugin, defineSurface, notFound, services, type Clock, type GuardedFetch, type HandlerDefinition, type Registries, type CredentialsService } from '../../sdk/index.js';
 import { handlerView, settingsView } from './handler-view.js';
 
 const manage = { capability: 'manage_options' } as const;
 
-function discoverySurface(host: { registries: Registries; info: HostInfo; clock: Clock; fetch: GuardedFetch }) {
+function discoverySurface(host: { registries: Registries; clock: Clock; fetch: GuardedFetch; credentials: CredentialsService }) {
+  const connection = async (handler: HandlerDefinition<object>) => ({ ...(await host.credentials.connection(handler)), callbackUrl: host.credentials.authorizationUrl(handler.slug) });
   return defineSurface({
     id: 'discovery',
     routes: [
@@ -13,12 +14,12 @@ function discoverySurface(host: { registries: Registries; info: HostInfo; clock:
         permission: manage,
         summary: 'Handlers of this deployment, keyed by slug',
         schema: { query: { type: 'object', properties: { step_type: { enum: ['fetch', 'publish', 'update'] } } } },
-        handle(request) {
+        async handle(request) {
           const { step_type } = request.query as { step_type?: string };
           const data: Record<string, unknown> = {};
           for (const handler of host.registries.handlers()) {
             if (step_type && handler.type !== step_type) continue;
-            data[handler.slug] = handlerView(handler, host.registries.ownerOf(handler), host.info);
+            data[handler.slug] = handlerView(handler, host.registries.ownerOf(handler), await connection(handler));
           }
           return { success: true, data };
         },
@@ -29,13 +30,13 @@ function discoverySurface(host: { registries: Registries; info: HostInfo; clock:
         permission: manage,
         summary: 'One handler with its settings fields',
         schema: { params: { type: 'object', required: ['slug'], properties: { slug: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]*$' } } } },
-        handle(request) {
+        async handle(request) {
           const { slug } = request.params as { slug: string };
           const handler = host.registries.handlers().find((h) => h.slug === slug);
           if (!handler) throw notFound('handler_not_found', `No handler '${slug}' is registered`);
           return {
             success: true,
-            data: { slug, ...handlerView(handler, host.registries.ownerOf(handler), host.info), settings: settingsView(handler.settings) },
+            data: { slug, ...handlerView(handler, host.registries.ownerOf(handler), await connection(handler)), settings: settingsView(handler.settings) },
           };
         },
       },
@@ -69,8 +70,8 @@ export default definePlugin({
   version: '1.0.0',
   flowhost: '^1.0.0',
   description: 'GET /handlers and GET /providers: what this deployment can do.',
-  deps: { routes: services.routes, registries: services.registries, info: services.hostInfo, clock: services.clock, fetch: services.fetch },
-  setup({ routes, registries, info, clock, fetch }) {
-    routes.add(discoverySurface({ registries, info, clock, fetch }));
+  deps: { routes: services.routes, registries: services.registries, clock: services.clock, fetch: services.fetch, credentials: services.credentials },
+  setup({ routes, registries, clock, fetch, credentials }) {
+    routes.add(discoverySurface({ registries, clock, fetch, credentials }));
   },
 });

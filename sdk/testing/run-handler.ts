@@ -1,7 +1,7 @@
 import { createAjv, describeErrors } from '../../core/kernel/validator.js';
 import { silentLogger, type Logger } from '../../core/kernel/logger.js';
 import type { Clock } from '../../core/kernel/clock.js';
-import type { DataPacket, HandlerContext, HandlerDefinition } from '../../core/kernel/contributions.js';
+import type { DataPacket, HandlerContext, HandlerCredentials, HandlerDefinition } from '../../core/kernel/contributions.js';
 import type { ContentStore } from '../../core/content/model.js';
 import type { ActingUser } from '../../core/kernel/acting-user.js';
 import { createGuardedFetch } from '../../host/net/guarded-fetch.js';
@@ -18,6 +18,8 @@ export interface RunHandlerOptions {
   allowPrivateUrls?: boolean;
   /** What `ctx.engineData` holds (initial data of the job). */
   engineData?: Record<string, unknown>;
+  /** The handler's credentials, as a connected account would give them. */
+  credentials?: HandlerCredentials | null;
   /** Who the run acts for (default: nobody, as a schedule or a webhook). */
   user?: ActingUser | null;
 }
@@ -46,6 +48,7 @@ export async function runHandler<S>(handler: HandlerDefinition<S>, settings: Rec
   }
   const ctx: HandlerContext = {
     user: options.user ?? null,
+    credentials: options.credentials ?? null,
     log: options.logger ?? silentLogger,
     clock: options.clock ?? new FakeClock(Date.now()),
     flowId: null,

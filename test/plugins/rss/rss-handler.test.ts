@@ -13,6 +13,7 @@ import { ATOM, RSS2 } from './fixtures.js';
 function context(allowPrivate: boolean): HandlerContext {
   return {
     user: null,
+    credentials: null,
     log: silentLogger,
     clock: systemClock,
     flowId: 1,

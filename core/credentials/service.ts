@@ -1,0 +1,200 @@
+import { ApiError, notFound } from '../errors.js';
+import type { Clock } from '../kernel/clock.js';
+import type { HandlerCredentials, HandlerDefinition } from '../kernel/contributions.js';
+import type { HostInfo } from '../kernel/plugin.js';
+import type { Registries } from '../kernel/registries.js';
+import { maskSecret } from '../security/mask.js';
+import type { Vault } from '../security/vault.js';
+import type { Collection, DocumentStore } from '../store/port.js';
+import { APPLICATION_KEYS, AUTH_ACCOUNTS, type ApplicationKeyRecord, type AuthAccountRecord } from './model.js';
+
+/** Where OAuth popups land: `/{auth_prefix}/{handler_slug}/` on the site root (spec: Auth). */
+export const DEFAULT_AUTH_PREFIX = 'flowhost-auth';
+
+interface Resolved {
+  slug: string;
+  handler: HandlerDefinition<object>;
+  /** The provider key whose credentials the handler uses. */
+  provider: string;
+}
+
+const authProviderNotFound = (slug: string) => notFound('auth_provider_not_found', `No handler or auth provider '${slug}' is registered`);
+
+/**
+ * Credentials: OAuth client credentials as application keys (one per provider key) and
+ * connected accounts or app-password credentials as account records, every secret sealed
+ * by the vault under a context naming its provider and field, masked in every answer.
+ */
+export class CredentialsService {
+  constructor(
+    private readonly deps: { store: DocumentStore; vault: Vault; clock: Clock; registries: Registries; info: HostInfo; authPrefix?: string },
+  ) {}
+
+  private get keys(): Collection<ApplicationKeyRecord> {
+    return this.deps.store.collection<ApplicationKeyRecord>(APPLICATION_KEYS);
+  }
+
+  private get accounts(): Collection<AuthAccountRecord> {
+    return this.deps.store.collection<AuthAccountRecord>(AUTH_ACCOUNTS);
+  }
+
+  async init(): Promise<void> {
+    await this.keys.createIndex({ fields: { provider: 1 }, unique: true, name: 'application_keys_provider' });
+    await this.accounts.createIndex({ fields: { provider: 1 }, unique: true, name: 'auth_accounts_provider' });
+  }
+
+  /** The handler a path slug names and its provider key; null when it needs no auth. */
+  resolve(slug: string): Resolved | null {
+    const handler = this.deps.registries.handlers().find((h) => h.slug === slug);
+    if (!handler) throw authProviderNotFound(slug);
+    if (!handler.auth) return null;
+    return { slug, handler, provider: handler.auth.provider ?? handler.slug };
+  }
+
+  private seal(provider: string, field: string, value: string): string {
+    return this.deps.vault.encrypt(value, `credentials:${provider}:${field}`);
+  }
+
+  private open(provider: string, field: string, sealed: string): string {
+    return this.deps.vault.decrypt(sealed, `credentials:${provider}:${field}`);
+  }
+
+  private openAll(provider: string, sealed: Record<string, string>): Record<string, string> {
+    return Object.fromEntries(Object.entries(sealed).map(([field, value]) => [field, this.open(provider, field, value)]));
+  }
+
+  /** The saved credential fields, decrypted: application keys, or an app-password account's fields. */
+  private async savedFields(resolved: Resolved): Promise<Record<string, string>> {
+    if (resolved.handler.auth!.type === 'app_password') {
+      const account = await this.accounts.findOne({ provider: resolved.provider });
+      return account ? this.openAll(resolved.provider, account.tokens) : {};
+    }
+    const keys = await this.keys.findOne({ provider: resolved.provider });
+    return keys ? this.openAll(resolved.provider, keys.fields) : {};
+  }
+
+  private configStatus(resolved: Resolved, fields: Record<string, string>): Record<string, string> {
+    return Object.fromEntries(resolved.handler.auth!.fields.map((field) => [field, maskSecret(fields[field])]));
+  }
+
+  /** GET /auth/{slug}/status: the spec's Authentication status (+ `oauth_url` for the admin client). */
+  async status(slug: string): Promise<Record<string, unknown>> {
+    const resolved = this.resolve(slug);
+    if (!resolved) return { handler_slug: slug, requires_auth: false, authenticated: false, config_status: {} };
+    const auth = resolved.handler.auth!;
+    const account = await this.accounts.findOne({ provider: resolved.provider });
+    const out: Record<string, unknown> = { handler_slug: slug, requires_auth: true, authenticated: account?.status === 'authenticated' };
+    if (account?.status === 'authenticated') out.account_details = account.account_details ?? {};
+    else if (account?.status === 'error') Object.assign(out, { error: true, error_code: account.error_code, error_message: account.error_message });
+    else out.error = false;
+    out.config_status = this.configStatus(resolved, await this.savedFields(resolved));
+    if (auth.type === 'oauth1' || auth.type === 'oauth2') out.oauth_url = this.authorizationUrl(slug);
+    return out;
+  }
+
+  /** `/{auth_prefix}/{slug}/` on the site root, where the browser authorization starts. */
+  authorizationUrl(slug: string): string {
+    return `${this.deps.info.publicUrl()}/${this.deps.authPrefix ?? DEFAULT_AUTH_PREFIX}/${slug}/`;
+  }
+
+  /**
+   * PUT /auth/{slug}: every field is required, under its listing name or an alias (the
+   * spec's PUT names); equal values change nothing. App-password credentials are the
+   * account itself: they are used directly, with no authorization step.
+   */
+  async save(slug: string, body: Record<string, unknown>): Promise<{ message: string; config_status: Record<string, string>; changed: boolean }> {
+    const resolved = this.resolve(slug);
+    if (!resolved) return { message: `Handler '${slug}' needs no credentials.`, config_status: {}, changed: false };
+    const auth = resolved.handler.auth!;
+    const aliasesOf = (field: string) => Object.entries(auth.aliases ?? {}).filter(([, target]) => target === field).map(([alias]) => alias);
+    const given: Record<string, string> = {};
+    for (const field of auth.fields) {
+      const name = [field, ...aliasesOf(field)].find((n) => typeof body[n] === 'string' && (body[n] as string).trim() !== '');
+      if (!name) {
+        const names = [...aliasesOf(field), field];
+        throw new ApiError('required_field_missing', `Missing required field: ${names.join(' (or ') + (names.length > 1 ? ')' : '')}`, 400, { field: names[0] });
+      }
+      given[field] = (body[name] as string).trim();
+    }
+    const saved = await this.savedFields(resolved);
+    const config_status = this.configStatus(resolved, given);
+    if (auth.fields.every((field) => saved[field] === given[field])) {
+      return { message: 'Configuration is already up to date.', config_status, changed: false };
+    }
+    const now = this.deps.clock.now();
+    const sealed = Object.fromEntries(Object.entries(given).map(([field, value]) => [field, this.seal(resolved.provider, field, value)]));
+    if (auth.type === 'app_password') {
+      const username = given.handle ?? given.username ?? Object.values(given)[0] ?? '';
+      await this.accounts.updateOne(
+        { provider: resolved.provider },
+        { $set: { provider: resolved.provider, auth_type: auth.type, status: 'authenticated', tokens: sealed, account_details: { username, id: username }, expires_at: null, error_code: null, error_message: null, updated_at: now } },
+        { upsert: true },
+      );
+    } else {
+      await this.keys.updateOne({ provider: resolved.provider }, { $set: { provider: resolved.provider, auth_type: auth.type, fields: sealed, updated_at: now } }, { upsert: true });
+    }
+    return { message: 'Configuration saved successfully', config_status, changed: true };
+  }
+
+  /** DELETE /auth/{slug}: the connected account goes (application keys stay for reconnecting). */
+  async disconnect(slug: string): Promise<string> {
+    const resolved = this.resolve(slug);
+    if (!resolved) return `Handler '${slug}' needs no credentials; nothing to disconnect.`;
+    let account: AuthAccountRecord | null;
+    try {
+      account = await this.accounts.findOne({ provider: resolved.provider });
+      if (account) await this.accounts.deleteOne({ provider: resolved.provider });
+    } catch (error) {
+      throw new ApiError('disconnect_failed', `The account could not be disconnected: ${(error as Error).message}`, 500);
+    }
+    if (!account) return `No account of '${slug}' was connected.`;
+    return `Disconnected ${account.account_details?.username ? `account ${account.account_details.username}` : 'the account'} from '${slug}'.`;
+  }
+
+  /** Whether the handler's provider has an authenticated account, with its details (for GET /handlers). */
+  async connection(handler: HandlerDefinition<object>): Promise<{ authenticated: boolean; account_details?: { username: string; id: string } }> {
+    if (!handler.auth) return { authenticated: false };
+    const account = await this.accounts.findOne({ provider: handler.auth.provider ?? handler.slug });
+    return account?.status === 'authenticated' ? { authenticated: true, account_details: account.account_details ?? { username: '', id: '' } } : { authenticated: false };
+  }
+
+  /** Stores tokens of a completed browser authorization (OAuth); the account is connected. */
+  async connect(provider: string, authType: ApplicationKeyRecord['auth_type'], tokens: Record<string, string>, account: { username: string; id: string }, expiresAt: Date | null = null): Promise<void> {
+    const sealed = Object.fromEntries(Object.entries(tokens).map(([field, value]) => [field, this.seal(provider, field, value)]));
+    await this.accounts.updateOne(
+      { provider },
+      { $set: { provider, auth_type: authType, status: 'authenticated', tokens: sealed, account_details: account, expires_at: expiresAt, error_code: null, error_message: null, updated_at: this.deps.clock.now() } },
+      { upsert: true },
+    );
+  }
+
+  /** A denied or failed authorization, or credentials a service refused: the status shows it. */
+  async fail(provider: string, authType: ApplicationKeyRecord['auth_type'], code: string, message: string): Promise<void> {
+    await this.accounts.updateOne(
+      { provider },
+      { $set: { provider, auth_type: authType, status: 'error', error_code: code, error_message: message, updated_at: this.deps.clock.now() }, $setOnInsert: { tokens: {}, account_details: null, expires_at: null } },
+      { upsert: true },
+    );
+  }
+
+  /** The credentials a handler's run gets through its context; null for handlers without auth. */
+  async forRun(handler: HandlerDefinition<object>): Promise<HandlerCredentials | null> {
+    if (!handler.auth) return null;
+    const auth = handler.auth;
+    const provider = auth.provider ?? handler.slug;
+    const resolved: Resolved = { slug: handler.slug, handler, provider };
+    const fields = await this.savedFields(resolved);
+    const account = await this.accounts.findOne({ provider });
+    const connected = account?.status === 'authenticated';
+    return Object.freeze({
+      provider,
+      fields: Object.freeze(fields),
+      tokens: connected ? Object.freeze(this.openAll(provider, account!.tokens)) : null,
+      account: connected ? account!.account_details : null,
+      markFailed: (code: string, message: string) => this.fail(provider, auth.type, code, message),
+      saveTokens: async (tokens: Record<string, string>, expiresAt: Date | null = null) => {
+        await this.connect(provider, auth.type, { ...(connected ? this.openAll(provider, account!.tokens) : {}), ...tokens }, account?.account_details ?? { username: '', id: '' }, expiresAt);
+      },
+    });
+  }
+}
