@@ -19,10 +19,11 @@ export {
   defineStepType,
   defineCliNoun,
 } from './define.js';
-export { reply, RouteReply, isRouteReply } from '../core/kernel/routes.js';
+export { reply, page, RouteReply, isRouteReply } from '../core/kernel/routes.js';
 export { ApiError, isApiError, PluginError, badRequest, notFound, forbidden, notLoggedIn, conflict, tooManyRequests } from '../core/errors.js';
 export { services } from '../core/kernel/services.js';
 export { actingUserOf } from '../core/kernel/acting-user.js';
+export { oauth1Authorization } from '../core/credentials/oauth1.js';
 export { createServiceRef, createServiceFactory, isServiceRef } from '../core/kernel/service-ref.js';
 export { HookCatalogue } from '../core/kernel/hooks.js';
 export { FLOWHOST_VERSION } from '../core/kernel/version.js';
@@ -59,6 +60,7 @@ export type {
   VerifierRequest,
   VerifierVerdict,
   AuthProviderDefinition,
+  OAuth1Endpoints,
   StepTypeDefinition,
 } from '../core/kernel/contributions.js';
 export type {

@@ -3,6 +3,8 @@ import { createServiceFactory } from '../kernel/service-ref.js';
 import { services } from '../kernel/services.js';
 import { CredentialsService } from './service.js';
 import { authSurface } from './routes.js';
+import { authPagesSurface } from './auth-pages.js';
+import { BrowserFlow } from './browser-flow.js';
 
 /** Credentials of handlers: application keys and accounts, sealed; the /auth routes. */
 export const credentialsPlugin = definePlugin({
@@ -10,7 +12,7 @@ export const credentialsPlugin = definePlugin({
   version: '1.0.0',
   flowhost: '^1.0.0',
   description: 'Handler credentials (application keys, connected accounts, app passwords) and GET/PUT/DELETE /auth.',
-  collections: ['application_keys', 'auth_accounts'],
+  collections: ['application_keys', 'auth_accounts', 'oauth_states'],
   provides: [
     createServiceFactory({
       service: services.credentials,
@@ -22,8 +24,23 @@ export const credentialsPlugin = definePlugin({
       },
     }),
   ],
-  deps: { routes: services.routes, credentials: services.credentials },
-  setup({ routes, credentials }) {
+  deps: {
+    routes: services.routes,
+    credentials: services.credentials,
+    store: services.rootStore,
+    vault: services.vault,
+    clock: services.clock,
+    fetch: services.fetch,
+    registries: services.registries,
+    scheduler: services.scheduler,
+  },
+  async setup({ routes, credentials, store, vault, clock, fetch, registries, scheduler }) {
+    const flow = new BrowserFlow({ store, vault, clock, fetch, registries, credentials });
+    await flow.init();
     routes.add(authSurface(credentials));
+    routes.add(authPagesSurface(flow, credentials));
+    // Abandoned popups leave pending states; they expire after 15 minutes.
+    scheduler.define('purge-states', () => flow.purgeExpired().then(() => undefined));
+    await scheduler.every('1 hour', 'purge-states');
   },
 });

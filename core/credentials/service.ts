@@ -151,6 +151,12 @@ export class CredentialsService {
     return `Disconnected ${account.account_details?.username ? `account ${account.account_details.username}` : 'the account'} from '${slug}'.`;
   }
 
+  /** A provider's application keys, decrypted (for the browser authorization). */
+  async applicationKeys(provider: string): Promise<Record<string, string>> {
+    const keys = await this.keys.findOne({ provider });
+    return keys ? this.openAll(provider, keys.fields) : {};
+  }
+
   /** Whether the handler's provider has an authenticated account, with its details (for GET /handlers). */
   async connection(handler: HandlerDefinition<object>): Promise<{ authenticated: boolean; account_details?: { username: string; id: string } }> {
     if (!handler.auth) return { authenticated: false };

@@ -203,6 +203,17 @@ export interface StepTypeDefinition {
   run?(ctx: StepRunContext, packets: DataPacket[]): Promise<DataPacket[]>;
 }
 
+/** OAuth 1.0a three-legged endpoints (RFC 5849). */
+export interface OAuth1Endpoints {
+  requestTokenUrl: string;
+  authorizeUrl: string;
+  accessTokenUrl: string;
+}
+
+/**
+ * An auth provider: the browser authorization of OAuth handlers sharing one provider key.
+ * Endpoints are functions so a base URL from the plugin's settings applies.
+ */
 export interface AuthProviderDefinition {
   /** Provider key several handlers may share (e.g. 'social' for 'threaded'). */
   key: string;
@@ -210,5 +221,8 @@ export interface AuthProviderDefinition {
   label: string;
   /** Credential fields accepted by PUT /auth/{slug}. */
   fields: string[];
+  oauth1?: () => OAuth1Endpoints;
+  /** The account a token response names, e.g. `{ username: screen_name, id: user_id }`. */
+  accountFrom?(tokenResponse: Readonly<Record<string, string>>): { username: string; id: string };
 }
 

@@ -45,11 +45,21 @@ export class RouteReply {
     readonly status: number,
     readonly body: Record<string, unknown>,
     readonly headers: Record<string, string | string[]> = {},
+    /** A page instead of JSON (an OAuth popup's last screen): sent as text/html, as is. */
+    readonly html: string | null = null,
   ) {}
 }
 
 export function isRouteReply(value: unknown): value is RouteReply {
   return !!value && typeof value === 'object' && (value as Record<symbol, unknown>)[ROUTE_REPLY] === true;
+}
+
+/**
+ * An HTML page (for routes a browser opens itself, e.g. an OAuth popup). Build it with an
+ * escaping template: nothing a user sent may reach it unescaped.
+ */
+export function page(status: number, html: string, headers: Record<string, string | string[]> = {}): RouteReply {
+  return new RouteReply(status, {}, { 'Content-Security-Policy': "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'", ...headers }, html);
 }
 
 /** Answer with a status (201, 202...) and optional headers such as Set-Cookie. */
@@ -79,12 +89,15 @@ export interface RouteDefinition<P = Record<string, unknown>, Q = Record<string,
    */
   bodyLimit?: number | ((request: RouteRequest<P, Q, B>) => number | Promise<number>);
   /**
+   * 'page': a GET a browser navigates to (a popup): the session cookie counts without its
+   * nonce header, which a navigation cannot send. Such a route must change nothing on its
+   * own (the OAuth callback checks a single-use state bound to the user instead).
    * 'ignored': the request's user credentials (Basic, cookie) are never read, so a public
    * route such as a webhook trigger answers the same whatever a sender's URL carries and a
    * wrong password there counts against no login throttle; `user` is always null.
    * Only with `permission: 'public'`.
    */
-  credentials?: 'ignored';
+  credentials?: 'ignored' | 'page';
   /** false: the body is not decoded before `handle` (the route decodes `rawBody` itself, e.g. after checking a signature). */
   decodeBody?: boolean;
   handle(request: RouteRequest<P, Q, B>): Promise<RouteResult> | RouteResult;

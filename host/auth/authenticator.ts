@@ -16,6 +16,8 @@ export const invalidCredentials = () =>
 export interface AuthInput {
   headers: Readonly<Record<string, string | undefined>>;
   ip: string;
+  /** A page a browser navigates to: the session cookie counts without a nonce. */
+  navigation?: boolean;
 }
 
 /**
@@ -39,7 +41,7 @@ export class Authenticator {
       if (scheme === LOCAL_SCHEME) return this.local(value);
     }
     const token = readCookie(input.headers.cookie, SESSION_COOKIE);
-    if (token) return this.cookie(token, input.headers);
+    if (token) return this.cookie(token, input.headers, input.navigation === true);
     return null;
   }
 
@@ -75,9 +77,10 @@ export class Authenticator {
     return new UserPrincipal(0, 'flowhost-cli', 'system', [], 'local');
   }
 
-  private async cookie(token: string, headers: AuthInput['headers']): Promise<Principal | null> {
+  private async cookie(token: string, headers: AuthInput['headers'], navigation: boolean): Promise<Principal | null> {
     const session = await this.users.findSession(token);
     if (!session) return null;
+    if (navigation) return this.users.principalFor(session.user_id, 'cookie');
     const nonce = NONCE_HEADERS.map((h) => headers[h]).find((v) => v !== undefined);
     // Without a nonce a cookie proves nothing (it may be a cross-site request): anonymous.
     if (nonce === undefined) return null;

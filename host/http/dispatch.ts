@@ -43,6 +43,15 @@ export function sendJson(res: ServerResponse, status: number, body: Record<strin
   res.end(payload);
 }
 
+function sendPage(res: ServerResponse, status: number, html: string, headers: Record<string, string | string[]>): void {
+  if (res.headersSent) return;
+  res.statusCode = status;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(html));
+  res.end(html);
+}
+
 function validate(fn: ValidateFunction | undefined, value: unknown, where: 'params' | 'query' | 'body'): void {
   if (!fn) return;
   if (!fn(value)) throw validationError(where, describeErrors(fn.errors));
@@ -73,7 +82,8 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
   const headers = flatHeaders(req);
   const method = route.method;
   try {
-    const user = route.definition.credentials === 'ignored' ? null : await deps.authenticator.authenticate({ headers, ip: clientIp(req) });
+    const credentials = route.definition.credentials;
+    const user = credentials === 'ignored' ? null : await deps.authenticator.authenticate({ headers, ip: clientIp(req), navigation: credentials === 'page' });
     const query: Record<string, unknown> = parseQueryInput(req.url ?? '');
     const params: Record<string, unknown> = Object.assign(Object.create(null) as Record<string, unknown>, routerParams);
     const request: { -readonly [K in keyof RouteRequest]: RouteRequest[K] } = {
@@ -108,8 +118,8 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
     validate(route.validateBody, request.body, 'body');
     const result = await route.definition.handle(request);
     const reply = isRouteReply(result) ? result : new RouteReply(200, result);
-    const payload = 'success' in reply.body ? reply.body : { success: true, ...reply.body };
-    sendJson(res, reply.status, payload, reply.headers);
+    if (reply.html !== null) sendPage(res, reply.status, reply.html, reply.headers);
+    else sendJson(res, reply.status, 'success' in reply.body ? reply.body : { success: true, ...reply.body }, reply.headers);
   } catch (error) {
     const answer = toErrorResponse(error, requestId);
     if (answer.unexpected) log.error({ err: error, route: `${route.method} ${route.fullPath}`, plugin: route.owner }, 'Unexpected error in route handler');

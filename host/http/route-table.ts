@@ -57,6 +57,9 @@ export function compileRoutes(
         options.log.error({ route: label }, `Route ${label} declares no valid permission; it is not registered`);
         continue;
       }
+      if (definition.credentials === 'page' && definition.method !== 'GET') {
+        throw new Error(`Route ${label}: credentials 'page' is for GET navigations only`);
+      }
       if (definition.credentials === 'ignored' && definition.permission !== 'public') {
         throw new Error(`Route ${label}: credentials 'ignored' needs permission 'public' (nobody could ever be allowed)`);
       }

@@ -11,11 +11,20 @@ export interface Verdict {
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-export function checkResponse(method: string, res: RawResponse): Verdict {
+/**
+ * `pageRoute`: the route renders a page a browser opens (credentials 'page', the OAuth
+ * popup): its own answer is HTML with status 200; every error before it is JSON as usual.
+ */
+export function checkResponse(method: string, res: RawResponse, options: { pageRoute?: boolean } = {}): Verdict {
   const problems: string[] = [];
   if (res.status >= 500) problems.push(`status ${res.status} (>= 500)`);
   if (res.status < 200) problems.push(`status ${res.status} (< 200)`);
   if (method.toUpperCase() === 'HEAD') return { problems };
+  if (options.pageRoute && String(res.headers['content-type'] ?? '').startsWith('text/html')) {
+    if (res.status !== 200) problems.push(`page answered ${res.status} (a page route answers 200; errors are JSON)`);
+    if (!/^<!doctype html>/i.test(res.text)) problems.push('page body is not an HTML document');
+    return { problems };
+  }
 
   let body: unknown;
   try {

@@ -43,6 +43,8 @@ test('exports exactly the pinned names', () => {
     'maskSecret',
     'notFound',
     'notLoggedIn',
+    'oauth1Authorization',
+    'page',
     'reply',
     'safeEqual',
     'services',
