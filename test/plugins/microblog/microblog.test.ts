@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { createFakeServer, createTestHost, type FakeServer, type TestHost } from '../../../sdk/testing/index.js';
 import { startFakeMicroblog, type FakeMicroblog } from '../../support/fake-microblog.js';
 import { testStores } from '../../support/test-stores.js';
+import { captureLogger } from '../../support/capture-logger.js';
 import { fitText, weightedLength } from '../../../plugins/microblog/text-weight.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
@@ -32,13 +33,14 @@ const feedOf = (link: string, content: string) => `<?xml version="1.0"?><rss ver
 <item><title>Long post</title><link>${link}/long</link><guid>${link}/long</guid><description>${content}</description></item></channel></rss>`;
 
 for (const store of testStores('microblog: end to end')) {
-  type Ctx = { t: TestHost; fake: FakeMicroblog; feed: FakeServer };
+  type Ctx = { t: TestHost; fake: FakeMicroblog; feed: FakeServer; log: string[]; bodies: string[] };
   const test = suite<Ctx>(`microblog: end to end (${store.label})`);
   test.before(async (ctx) => {
     ctx.fake = await startFakeMicroblog();
     const content = `${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(7)}end`.slice(0, 400);
     ctx.feed = await createFakeServer(() => ({ headers: { 'content-type': 'application/rss+xml' }, body: feedOf('https://blog.example.org', content) }));
-    ctx.t = await createTestHost({ plugins: [], config: { ...store.config(), pluginSettings: { microblog: { api_url: ctx.fake.server.url } } } });
+    ctx.log = [];
+    ctx.t = await createTestHost({ plugins: [], logger: captureLogger(ctx.log), config: { ...store.config(), logLevel: 'trace', pluginSettings: { microblog: { api_url: ctx.fake.server.url } } } });
   });
   test.after(async (ctx) => {
     await ctx.t.stop();
@@ -124,6 +126,21 @@ for (const store of testStores('microblog: end to end')) {
     const after = await t.request<Body>('GET', '/auth/microblog/status');
     assert.is(after.body.data.authenticated, false);
     assert.is(after.body.data.error, false);
+  });
+
+  test('no secret of the account or its keys appears in any answer, log line or stored document', async ({ t, fake, log }) => {
+    const secrets = [fake.consumer.secret, 'ats-ada-secret-value', 'rts-rt-'];
+    const answers = [
+      JSON.stringify((await t.request('GET', '/auth/microblog/status')).body),
+      JSON.stringify((await t.request('GET', '/handlers')).body),
+      JSON.stringify((await t.request('GET', '/logs', { query: { per_page: 100 } })).body),
+      JSON.stringify((await t.request('GET', '/jobs', { query: { per_page: 100 } })).body),
+    ];
+    const stored = JSON.stringify([await t.host.store.collection('application_keys').find({}), await t.host.store.collection('auth_accounts').find({}), await t.host.store.collection('oauth_states').find({})]);
+    assert.ok(log.length > 10, 'the host logged');
+    for (const secret of secrets) {
+      for (const text of [...answers, stored, ...log]) assert.not.ok(text.includes(secret), `${secret} found in ${text.slice(0, 200)}`);
+    }
   });
 
   test.run();
