@@ -73,6 +73,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       apiPrefix: config.apiPrefix,
       coreNamespace: config.coreNamespace,
       publicUrl: () => (config.publicUrl ?? url).replace(/\/+$/, ''),
+      allowsPrivateUrls: config.allowPrivateUrls,
     };
     // What must hold across hosts lives in the store: with MongoDB the counters are shared.
     const rateLimiters = store instanceof MongoStore ? mongoLimiters(store) : memoryLimiters;

@@ -61,6 +61,7 @@ export type {
   VerifierVerdict,
   AuthProviderDefinition,
   OAuth1Endpoints,
+  OAuth2Endpoints,
   StepTypeDefinition,
 } from '../core/kernel/contributions.js';
 export type {

@@ -7,6 +7,7 @@ import type { GuardedFetch } from '../security/guarded-fetch-types.js';
 import type { Collection, DocumentStore } from '../store/port.js';
 import type { Vault } from '../security/vault.js';
 import { oauth1Header, oauth1Signer } from './oauth1.js';
+import { authorizationRequest, exchangeCode, oauthErrorMessage } from './oauth2.js';
 import type { CredentialsService } from './service.js';
 
 export const OAUTH_STATES = 'oauth_states';
@@ -36,7 +37,7 @@ const parseForm = (text: string) => Object.fromEntries(new URLSearchParams(text)
  */
 export class BrowserFlow {
   constructor(
-    private readonly deps: { store: DocumentStore; vault: Vault; clock: Clock; fetch: GuardedFetch; registries: Registries; credentials: CredentialsService },
+    private readonly deps: { store: DocumentStore; vault: Vault; clock: Clock; fetch: GuardedFetch; registries: Registries; credentials: CredentialsService; insecure: boolean },
   ) {}
 
   private get states(): Collection<OAuthStateRecord> {
@@ -58,9 +59,68 @@ export class BrowserFlow {
     const resolved = this.deps.credentials.resolve(slug);
     if (!resolved) return { kind: 'done', ok: false, message: `Handler '${slug}' needs no authorization.` };
     const provider = this.provider(resolved.provider);
+    if (provider.oauth2) {
+      if (query.code || query.error) return this.oauth2Callback(provider, query, userId, callbackUrl);
+      return this.oauth2Start(provider, slug, userId, callbackUrl);
+    }
     if (!provider.oauth1) return { kind: 'done', ok: false, message: `Provider '${provider.key}' has no browser authorization.` };
     if (query.denied || query.oauth_token) return this.oauth1Callback(provider, query, userId);
     return this.oauth1Start(provider, slug, userId, callbackUrl);
+  }
+
+  /** The provider's client id and secret: its first two credential fields (client_id/app_id...). */
+  private async client(provider: AuthProviderDefinition): Promise<{ id: string; secret: string } | null> {
+    const keys = await this.deps.credentials.applicationKeys(provider.key);
+    const [idField, secretField] = provider.fields;
+    const id = keys[idField ?? ''];
+    const secret = keys[secretField ?? ''];
+    return id && secret ? { id, secret } : null;
+  }
+
+  /** Takes the pending authorization `state` for this user, once; null when unknown, expired or someone else's. */
+  private async takeState(state: string, provider: string, userId: number): Promise<OAuthStateRecord | null> {
+    const pending = await this.states.findOneAndUpdate({ state, provider, user_id: userId }, { $set: { expires_at: new Date(0) } }, { returnDocument: 'before' });
+    if (pending) await this.states.deleteOne({ state });
+    return pending && pending.expires_at.getTime() >= this.deps.clock.now().getTime() ? pending : null;
+  }
+
+  private async oauth2Start(provider: AuthProviderDefinition, slug: string, userId: number, callbackUrl: string): Promise<FlowResult> {
+    const client = await this.client(provider);
+    if (!client) return { kind: 'done', ok: false, message: `Save the ${provider.label} application keys first (PUT /auth/${slug}).` };
+    const state = BrowserFlow.newState();
+    const request = await authorizationRequest(provider.oauth2!(), client.id, callbackUrl, state);
+    await this.states.insertOne({
+      state,
+      provider: provider.key,
+      slug,
+      user_id: userId,
+      secret_sealed: this.deps.vault.encrypt(request.verifier, `oauth-state:${provider.key}`),
+      expires_at: new Date(this.deps.clock.now().getTime() + STATE_TTL_MS),
+    });
+    return { kind: 'redirect', location: request.url };
+  }
+
+  private async oauth2Callback(provider: AuthProviderDefinition, query: Record<string, string>, userId: number, callbackUrl: string): Promise<FlowResult> {
+    const pending = await this.takeState(query.state ?? '', provider.key, userId);
+    if (!pending) return { kind: 'done', ok: false, message: 'This authorization is unknown, expired or was started by someone else; start it again.' };
+    if (query.error) {
+      const message = query.error === 'access_denied' ? `The authorization was denied at ${provider.label}.` : `${provider.label} answered: ${query.error}`;
+      await this.deps.credentials.fail(provider.key, 'oauth2', query.error === 'access_denied' ? 'access_denied' : 'authorization_failed', message);
+      return { kind: 'done', ok: false, message };
+    }
+    const client = await this.client(provider);
+    try {
+      const verifier = this.deps.vault.decrypt(pending.secret_sealed, `oauth-state:${provider.key}`);
+      const tokens = await exchangeCode(provider.oauth2!(), client ?? { id: '', secret: '' }, query, callbackUrl, verifier, this.deps.insecure);
+      const account = provider.account ? await provider.account(tokens.access_token, this.deps.fetch) : { username: '', id: '' };
+      const expiresAt = tokens.expires_in ? new Date(this.deps.clock.now().getTime() + tokens.expires_in * 1000) : null;
+      await this.deps.credentials.connect(provider.key, 'oauth2', { access_token: tokens.access_token, ...(tokens.refresh_token ? { refresh_token: tokens.refresh_token } : {}) }, account, expiresAt);
+      return { kind: 'done', ok: true, message: `Connected ${provider.label} account ${account.username}.` };
+    } catch (error) {
+      const reason = oauthErrorMessage(error);
+      await this.deps.credentials.fail(provider.key, 'oauth2', 'access_token_failed', `${provider.label} refused the authorization code: ${reason}`);
+      return { kind: 'done', ok: false, message: `${provider.label} refused the authorization code: ${reason}` };
+    }
   }
 
   private async oauth1Start(provider: AuthProviderDefinition, slug: string, userId: number, callbackUrl: string): Promise<FlowResult> {
@@ -96,9 +156,8 @@ export class BrowserFlow {
   private async oauth1Callback(provider: AuthProviderDefinition, query: Record<string, string>, userId: number): Promise<FlowResult> {
     const token = query.oauth_token ?? query.denied ?? '';
     // Single use: the record goes whatever happens next.
-    const pending = await this.states.findOneAndUpdate({ state: token, provider: provider.key, user_id: userId }, { $set: { expires_at: new Date(0) } }, { returnDocument: 'before' });
-    if (pending) await this.states.deleteOne({ state: token });
-    if (!pending || pending.expires_at.getTime() < this.deps.clock.now().getTime()) {
+    const pending = await this.takeState(token, provider.key, userId);
+    if (!pending) {
       return { kind: 'done', ok: false, message: 'This authorization is unknown, expired or was started by someone else; start it again.' };
     }
     if (query.denied) {

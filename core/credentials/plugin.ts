@@ -33,9 +33,10 @@ export const credentialsPlugin = definePlugin({
     fetch: services.fetch,
     registries: services.registries,
     scheduler: services.scheduler,
+    info: services.hostInfo,
   },
-  async setup({ routes, credentials, store, vault, clock, fetch, registries, scheduler }) {
-    const flow = new BrowserFlow({ store, vault, clock, fetch, registries, credentials });
+  async setup({ routes, credentials, store, vault, clock, fetch, registries, scheduler, info }) {
+    const flow = new BrowserFlow({ store, vault, clock, fetch, registries, credentials, insecure: info.allowsPrivateUrls });
     await flow.init();
     routes.add(authSurface(credentials));
     routes.add(authPagesSurface(flow, credentials));

@@ -6,6 +6,7 @@ import type { Registries } from '../kernel/registries.js';
 import { maskSecret } from '../security/mask.js';
 import type { Vault } from '../security/vault.js';
 import type { Collection, DocumentStore } from '../store/port.js';
+import { oauthErrorMessage, refreshTokens } from './oauth2.js';
 import { APPLICATION_KEYS, AUTH_ACCOUNTS, type ApplicationKeyRecord, type AuthAccountRecord } from './model.js';
 
 /** Where OAuth popups land: `/{auth_prefix}/{handler_slug}/` on the site root (spec: Auth). */
@@ -183,6 +184,27 @@ export class CredentialsService {
     );
   }
 
+  /**
+   * OAuth 2 tokens about to expire (within a minute) are refreshed before a run uses them;
+   * a refused refresh marks the account not authenticated with the reason.
+   */
+  private async refreshIfDue(provider: string, account: AuthAccountRecord | null): Promise<AuthAccountRecord | null> {
+    if (!account || account.status !== 'authenticated' || account.auth_type !== 'oauth2' || !account.expires_at) return account;
+    if (account.expires_at.getTime() - this.deps.clock.now().getTime() > 60_000) return account;
+    const definition = this.deps.registries.authProviders().find((p) => p.key === provider);
+    const tokens = this.openAll(provider, account.tokens);
+    if (!definition?.oauth2 || !tokens.refresh_token) return account;
+    const keys = await this.applicationKeys(provider);
+    try {
+      const fresh = await refreshTokens(definition.oauth2(), { id: keys[definition.fields[0] ?? ''] ?? '', secret: keys[definition.fields[1] ?? ''] ?? '' }, tokens.refresh_token, this.deps.info.allowsPrivateUrls);
+      const expiresAt = fresh.expires_in ? new Date(this.deps.clock.now().getTime() + fresh.expires_in * 1000) : null;
+      await this.connect(provider, 'oauth2', { access_token: fresh.access_token, refresh_token: fresh.refresh_token ?? tokens.refresh_token }, account.account_details ?? { username: '', id: '' }, expiresAt);
+    } catch (error) {
+      await this.fail(provider, 'oauth2', 'refresh_failed', `The ${definition.label} token could not be refreshed: ${oauthErrorMessage(error)}`);
+    }
+    return this.accounts.findOne({ provider });
+  }
+
   /** The credentials a handler's run gets through its context; null for handlers without auth. */
   async forRun(handler: HandlerDefinition<object>): Promise<HandlerCredentials | null> {
     if (!handler.auth) return null;
@@ -190,7 +212,7 @@ export class CredentialsService {
     const provider = auth.provider ?? handler.slug;
     const resolved: Resolved = { slug: handler.slug, handler, provider };
     const fields = await this.savedFields(resolved);
-    const account = await this.accounts.findOne({ provider });
+    const account = await this.refreshIfDue(provider, await this.accounts.findOne({ provider }));
     const connected = account?.status === 'authenticated';
     return Object.freeze({
       provider,

@@ -210,6 +210,16 @@ export interface OAuth1Endpoints {
   accessTokenUrl: string;
 }
 
+/** OAuth 2.0 authorization-code endpoints (with PKCE S256 unless `pkce` is false). */
+export interface OAuth2Endpoints {
+  /** The authorization server's issuer identifier (its base URL when it publishes none). */
+  issuer: string;
+  authorizationUrl: string;
+  tokenUrl: string;
+  scopes: string[];
+  pkce?: boolean;
+}
+
 /**
  * An auth provider: the browser authorization of OAuth handlers sharing one provider key.
  * Endpoints are functions so a base URL from the plugin's settings applies.
@@ -222,7 +232,10 @@ export interface AuthProviderDefinition {
   /** Credential fields accepted by PUT /auth/{slug}. */
   fields: string[];
   oauth1?: () => OAuth1Endpoints;
+  oauth2?: () => OAuth2Endpoints;
   /** The account a token response names, e.g. `{ username: screen_name, id: user_id }`. */
   accountFrom?(tokenResponse: Readonly<Record<string, string>>): { username: string; id: string };
+  /** The account an OAuth 2 access token belongs to (a call to the service's "me"). */
+  account?(accessToken: string, fetch: GuardedFetch): Promise<{ username: string; id: string }>;
 }
 

@@ -11,6 +11,8 @@ export interface HostInfo {
   readonly coreNamespace: string;
   /** The address senders see (FLOWHOST_PUBLIC_URL), else the listening URL once known. */
   publicUrl(): string;
+  /** FLOWHOST_ALLOW_PRIVATE_URLS: loopback and private addresses (and plain-http OAuth endpoints) are allowed. */
+  readonly allowsPrivateUrls: boolean;
 }
 
 /**

@@ -15,7 +15,7 @@ test.after(async (ctx) => ctx.host.stop());
 
 test('loads exactly the chosen plugins: the core domains, the default built-ins and hello', ({ host }) => {
   const ids = host.plugins.map((p) => p.id);
-  assert.equal(ids.filter((id) => !id.startsWith('core-')).sort(), ['cms', 'discovery', 'hello', 'intervals-core', 'microblog', 'rss', 'steps-core']);
+  assert.equal(ids.filter((id) => !id.startsWith('core-')).sort(), ['cms', 'discovery', 'hello', 'intervals-core', 'microblog', 'rss', 'social', 'steps-core']);
   assert.equal(ids.filter((id) => id.startsWith('core-')).sort(), ['core-content', 'core-credentials', 'core-engine', 'core-logs', 'core-settings', 'core-users', 'core-webhooks', 'core-workflows']);
 });
 
@@ -25,7 +25,7 @@ test('serves under its own prefix with the plugin configured', async ({ url, aut
   const body = (await res.json()) as { data: { message: string } };
   assert.is(body.data.message, 'Welcome, Team!');
   const handlers = (await (await fetch(`${url}/wp-json/automation/v1/handlers`, { headers: { Authorization: auth } })).json()) as { data: Record<string, unknown> };
-  assert.equal(Object.keys(handlers.data).sort(), ['cms', 'cms-local', 'cms-update', 'hello', 'microblog', 'rss']);
+  assert.equal(Object.keys(handlers.data).sort(), ['cms', 'cms-local', 'cms-update', 'hello', 'microblog', 'rss', 'social', 'threaded']);
   const old = await fetch(`${url}/api/automation/v1/handlers`, { headers: { Authorization: auth } });
   assert.is(old.status, 404);
 });

@@ -21,8 +21,8 @@ const fixtures = definePlugin({
     const publish = async (ctx: { credentials: HandlerCredentials | null }, _s: unknown, packets: never[]) => (seen.push(ctx.credentials), packets);
     handlers.add(defineHandler({ slug: 'plain', type: 'fetch', label: 'Plain', description: 'No auth.', fetch: async () => [] }));
     handlers.add(defineHandler({ slug: 'micro', type: 'publish', label: 'Micro', description: 'OAuth 1.0a.', auth: { type: 'oauth1', fields: ['api_key', 'api_secret'], aliases: { consumer_key: 'api_key', consumer_secret: 'api_secret' } }, publish }));
-    handlers.add(defineHandler({ slug: 'social', type: 'publish', label: 'Social', description: 'OAuth 2.0.', auth: { type: 'oauth2', fields: ['app_id', 'app_secret'] }, publish }));
-    handlers.add(defineHandler({ slug: 'threaded', type: 'publish', label: 'Threaded', description: "Uses social's credentials.", auth: { type: 'oauth2', fields: ['app_id', 'app_secret'], provider: 'social' }, publish }));
+    handlers.add(defineHandler({ slug: 'acme-social', type: 'publish', label: 'Social', description: 'OAuth 2.0.', auth: { type: 'oauth2', fields: ['app_id', 'app_secret'] }, publish }));
+    handlers.add(defineHandler({ slug: 'acme-threaded', type: 'publish', label: 'Threaded', description: "Uses acme-social's credentials.", auth: { type: 'oauth2', fields: ['app_id', 'app_secret'], provider: 'acme-social' }, publish }));
     handlers.add(defineHandler({ slug: 'fed', type: 'publish', label: 'Fed', description: 'App password.', auth: { type: 'app_password', fields: ['handle', 'password'], aliases: { username: 'handle', app_password: 'password' } }, publish }));
   },
 });
@@ -69,9 +69,9 @@ for (const store of testStores('credentials: /auth')) {
     assert.match(status.body.data.config_status.api_key, /^•+$/);
   });
 
-  test("threaded resolves to social's credentials", async (ctx) => {
-    await call(ctx, 'PUT', '/auth/social', { app_id: 'app-1', app_secret: SECRETS.app_secret });
-    const threaded = await call(ctx, 'GET', '/auth/threaded/status');
+  test("a handler with another provider key resolves to that provider's credentials", async (ctx) => {
+    await call(ctx, 'PUT', '/auth/acme-social', { app_id: 'app-1', app_secret: SECRETS.app_secret });
+    const threaded = await call(ctx, 'GET', '/auth/acme-threaded/status');
     assert.match(threaded.body.data.config_status.app_secret, /•+xwvu$/);
   });
 

@@ -1,0 +1,54 @@
+import * as oauth from 'oauth4webapi';
+import type { OAuth2Endpoints } from '../kernel/contributions.js';
+
+/**
+ * OAuth 2.0 with `oauth4webapi` (authorization code + PKCE, refresh), endpoints given
+ * explicitly (no discovery). `insecure`: plain-http endpoints are allowed, only when the
+ * host allows private addresses (tests and local demos).
+ */
+export interface TokenSet {
+  access_token: string;
+  refresh_token?: string;
+  expires_in?: number;
+}
+
+const server = (endpoints: OAuth2Endpoints): oauth.AuthorizationServer => ({ issuer: endpoints.issuer, authorization_endpoint: endpoints.authorizationUrl, token_endpoint: endpoints.tokenUrl });
+
+export async function authorizationRequest(endpoints: OAuth2Endpoints, clientId: string, redirectUri: string, state: string): Promise<{ url: string; verifier: string }> {
+  const verifier = oauth.generateRandomCodeVerifier();
+  const url = new URL(endpoints.authorizationUrl);
+  url.searchParams.set('client_id', clientId);
+  url.searchParams.set('redirect_uri', redirectUri);
+  url.searchParams.set('response_type', 'code');
+  if (endpoints.scopes.length) url.searchParams.set('scope', endpoints.scopes.join(' '));
+  url.searchParams.set('state', state);
+  if (endpoints.pkce !== false) {
+    url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
+    url.searchParams.set('code_challenge_method', 'S256');
+  }
+  return { url: url.toString(), verifier };
+}
+
+/** The callback's code exchanged for tokens (the state was checked by the caller). */
+export async function exchangeCode(endpoints: OAuth2Endpoints, client: { id: string; secret: string }, query: Record<string, string>, redirectUri: string, verifier: string, insecure: boolean): Promise<TokenSet> {
+  const as = server(endpoints);
+  const c: oauth.Client = { client_id: client.id };
+  const params = oauth.validateAuthResponse(as, c, new URLSearchParams(query), oauth.skipStateCheck);
+  const response = await oauth.authorizationCodeGrantRequest(as, c, oauth.ClientSecretPost(client.secret), params, redirectUri, endpoints.pkce === false ? oauth.nopkce : verifier, { [oauth.allowInsecureRequests]: insecure });
+  const result = await oauth.processAuthorizationCodeResponse(as, c, response);
+  return { access_token: result.access_token, refresh_token: result.refresh_token, expires_in: result.expires_in };
+}
+
+export async function refreshTokens(endpoints: OAuth2Endpoints, client: { id: string; secret: string }, refreshToken: string, insecure: boolean): Promise<TokenSet> {
+  const as = server(endpoints);
+  const c: oauth.Client = { client_id: client.id };
+  const response = await oauth.refreshTokenGrantRequest(as, c, oauth.ClientSecretPost(client.secret), refreshToken, { [oauth.allowInsecureRequests]: insecure });
+  const result = await oauth.processRefreshTokenResponse(as, c, response);
+  return { access_token: result.access_token, refresh_token: result.refresh_token ?? refreshToken, expires_in: result.expires_in };
+}
+
+/** A readable reason from whatever oauth4webapi threw (a refused grant, a bad response). */
+export function oauthErrorMessage(error: unknown): string {
+  if (error instanceof oauth.ResponseBodyError) return `${error.error}${error.error_description ? `: ${error.error_description}` : ''}`;
+  return error instanceof Error ? error.message : String(error);
+}
