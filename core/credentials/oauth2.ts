@@ -12,6 +12,8 @@ export interface TokenSet {
   expires_in?: number;
 }
 
+const clientAuth = (endpoints: OAuth2Endpoints, secret: string) => (endpoints.clientAuth === 'basic' ? oauth.ClientSecretBasic(secret) : oauth.ClientSecretPost(secret));
+
 const server = (endpoints: OAuth2Endpoints): oauth.AuthorizationServer => ({ issuer: endpoints.issuer, authorization_endpoint: endpoints.authorizationUrl, token_endpoint: endpoints.tokenUrl });
 
 export async function authorizationRequest(endpoints: OAuth2Endpoints, clientId: string, redirectUri: string, state: string): Promise<{ url: string; verifier: string }> {
@@ -22,6 +24,7 @@ export async function authorizationRequest(endpoints: OAuth2Endpoints, clientId:
   url.searchParams.set('response_type', 'code');
   if (endpoints.scopes.length) url.searchParams.set('scope', endpoints.scopes.join(' '));
   url.searchParams.set('state', state);
+  for (const [name, value] of Object.entries(endpoints.extraParams ?? {})) url.searchParams.set(name, value);
   if (endpoints.pkce !== false) {
     url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
     url.searchParams.set('code_challenge_method', 'S256');
@@ -34,7 +37,7 @@ export async function exchangeCode(endpoints: OAuth2Endpoints, client: { id: str
   const as = server(endpoints);
   const c: oauth.Client = { client_id: client.id };
   const params = oauth.validateAuthResponse(as, c, new URLSearchParams(query), oauth.skipStateCheck);
-  const response = await oauth.authorizationCodeGrantRequest(as, c, oauth.ClientSecretPost(client.secret), params, redirectUri, endpoints.pkce === false ? oauth.nopkce : verifier, { [oauth.allowInsecureRequests]: insecure });
+  const response = await oauth.authorizationCodeGrantRequest(as, c, clientAuth(endpoints, client.secret), params, redirectUri, endpoints.pkce === false ? oauth.nopkce : verifier, { [oauth.allowInsecureRequests]: insecure });
   const result = await oauth.processAuthorizationCodeResponse(as, c, response);
   return { access_token: result.access_token, refresh_token: result.refresh_token, expires_in: result.expires_in };
 }
@@ -42,7 +45,7 @@ export async function exchangeCode(endpoints: OAuth2Endpoints, client: { id: str
 export async function refreshTokens(endpoints: OAuth2Endpoints, client: { id: string; secret: string }, refreshToken: string, insecure: boolean): Promise<TokenSet> {
   const as = server(endpoints);
   const c: oauth.Client = { client_id: client.id };
-  const response = await oauth.refreshTokenGrantRequest(as, c, oauth.ClientSecretPost(client.secret), refreshToken, { [oauth.allowInsecureRequests]: insecure });
+  const response = await oauth.refreshTokenGrantRequest(as, c, clientAuth(endpoints, client.secret), refreshToken, { [oauth.allowInsecureRequests]: insecure });
   const result = await oauth.processRefreshTokenResponse(as, c, response);
   return { access_token: result.access_token, refresh_token: result.refresh_token ?? refreshToken, expires_in: result.expires_in };
 }

@@ -218,6 +218,10 @@ export interface OAuth2Endpoints {
   tokenUrl: string;
   scopes: string[];
   pkce?: boolean;
+  /** How the client authenticates at the token endpoint: secret in the body (default) or HTTP Basic. */
+  clientAuth?: 'post' | 'basic';
+  /** Extra authorization parameters the provider wants (e.g. `duration: permanent`, `access_type: offline`). */
+  extraParams?: Record<string, string>;
 }
 
 /**

@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { createFakeServer, createTestHost, type FakeServer, type TestHost } from '../../../sdk/testing/index.js';
 import { startFakeMicroblog, type FakeMicroblog } from '../../support/fake-microblog.js';
 import { testStores } from '../../support/test-stores.js';
+import { authorizeInPopup } from '../../support/oauth-popup.js';
 import { captureLogger } from '../../support/capture-logger.js';
 import { fitText, weightedLength } from '../../../plugins/microblog/text-weight.js';
 
@@ -48,27 +49,10 @@ for (const store of testStores('microblog: end to end')) {
     await ctx.feed.close();
   });
 
-  /** Follows the popup's redirects as a browser would, with the admin's credentials on our own host. */
-  async function authorize(t: TestHost): Promise<{ status: number; html: string }> {
-    const auth = `Basic ${Buffer.from(`${t.admin.login}:${t.admin.password}`).toString('base64')}`;
-    let url = `${t.url}/flowhost-auth/microblog/`;
-    for (let hop = 0; hop < 5; hop++) {
-      const own = url.startsWith(t.url);
-      const res = await fetch(url, { redirect: 'manual', headers: own ? { Authorization: auth } : {} });
-      const location = res.headers.get('location');
-      if (res.status >= 300 && res.status < 400 && location) {
-        url = new URL(location, url).toString();
-        continue;
-      }
-      return { status: res.status, html: await res.text() };
-    }
-    throw new Error('too many redirects');
-  }
-
   test('keys saved, the browser authorization connects the account with its details', async ({ t, fake }) => {
     const saved = await t.request<Body>('PUT', '/auth/microblog', { body: { consumer_key: fake.consumer.key, consumer_secret: fake.consumer.secret } });
     assert.is(saved.body.message, 'Configuration saved successfully');
-    const done = await authorize(t);
+    const done = await authorizeInPopup(t, 'microblog');
     assert.is(done.status, 200, done.html);
     assert.match(done.html, /Connected Microblog account ada/);
     assert.match(done.html, /postMessage/);
@@ -115,7 +99,7 @@ for (const store of testStores('microblog: end to end')) {
 
   test('a denied authorization shows error true in the status; DELETE disconnects', async ({ t, fake }) => {
     fake.denyNext = true;
-    const denied = await authorize(t);
+    const denied = await authorizeInPopup(t, 'microblog');
     assert.is(denied.status, 200);
     assert.match(denied.html, /"success":false/);
     assert.match(denied.html, /denied/);

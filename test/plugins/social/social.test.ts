@@ -7,23 +7,9 @@ import { createFakeServer, createTestHost, type FakeServer, type TestHost } from
 import { graphemes } from '../../../plugins/social/text.js';
 import { startFakeGraph, type FakeGraph } from '../../support/fake-graph.js';
 import { testStores } from '../../support/test-stores.js';
+import { authorizeInPopup } from '../../support/oauth-popup.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
-
-async function popup(t: TestHost, slug: string): Promise<{ status: number; html: string }> {
-  const auth = `Basic ${Buffer.from(`${t.admin.login}:${t.admin.password}`).toString('base64')}`;
-  let url = `${t.url}/flowhost-auth/${slug}/`;
-  for (let hop = 0; hop < 5; hop++) {
-    const res = await fetch(url, { redirect: 'manual', headers: url.startsWith(t.url) ? { Authorization: auth } : {} });
-    const location = res.headers.get('location');
-    if (res.status >= 300 && res.status < 400 && location) {
-      url = new URL(location, url).toString();
-      continue;
-    }
-    return { status: res.status, html: await res.text() };
-  }
-  throw new Error('too many redirects');
-}
 
 for (const store of testStores('social: end to end')) {
   const test = suite<{ t: TestHost; fake: FakeGraph; feed: FakeServer }>(`social: end to end (${store.label})`);
@@ -45,7 +31,7 @@ for (const store of testStores('social: end to end')) {
 
   test('the OAuth 2.0 authorization connects social, and threaded shares it', async ({ t, fake }) => {
     assert.is((await t.request<Body>('PUT', '/auth/threaded', { body: { app_id: fake.app.id, app_secret: fake.app.secret } })).body.message, 'Configuration saved successfully');
-    const done = await popup(t, 'threaded');
+    const done = await authorizeInPopup(t, 'threaded');
     assert.match(done.html, /Connected Social account Ada Page Admin/);
     for (const slug of ['social', 'threaded']) {
       const status = await t.request<Body>('GET', `/auth/${slug}/status`);
@@ -81,7 +67,7 @@ for (const store of testStores('social: end to end')) {
 
   test('a denied authorization shows error true', async ({ t, fake }) => {
     fake.denyNext = true;
-    const denied = await popup(t, 'social');
+    const denied = await authorizeInPopup(t, 'social');
     assert.match(denied.html, /denied/);
     const status = await t.request<Body>('GET', '/auth/social/status');
     assert.equal([status.body.data.authenticated, status.body.data.error, status.body.data.error_code], [false, true, 'access_denied']);
