@@ -8,9 +8,10 @@ import webhookPresets from './webhook-presets/index.js';
 import microblog from './microblog/index.js';
 import social from './social/index.js';
 import forum from './forum/index.js';
+import spreadsheet from './spreadsheet/index.js';
 
 /** Built-in plugins every default build loads. */
-export const defaultPlugins: ReadonlyArray<PluginDefinition> = [discovery, intervalsCore, stepsCore, rss, cms, microblog, social, forum];
+export const defaultPlugins: ReadonlyArray<PluginDefinition> = [discovery, intervalsCore, stepsCore, rss, cms, microblog, social, forum, spreadsheet];
 
 /** Built-in plugins a build may enable by id (FLOWHOST_PLUGINS / config `plugins`). */
 export const optionalPlugins: Readonly<Record<string, PluginDefinition>> = {
