@@ -43,6 +43,13 @@ interface PlannedStep {
 
 class StepFailure extends Error {}
 
+/** The remote ids, URLs and shortening a publish handler reported in its packets' metadata. */
+function publishedOf(packets: DataPacket[]): Array<{ id: string; url: string | null; shortened: boolean }> {
+  return packets
+    .filter((p) => typeof p.metadata?.published_id === 'string')
+    .map((p) => ({ id: String(p.metadata.published_id), url: typeof p.metadata.published_url === 'string' ? p.metadata.published_url : null, shortened: p.metadata.shortened === true }));
+}
+
 function itemIdentity(packet: DataPacket): string {
   const meta = packet.metadata ?? {};
   const data = packet.data ?? {};
@@ -101,7 +108,8 @@ export class Engine {
           packets = await this.runStep(job, step, packets);
           if (step.stepType === 'fetch') fetched += packets.length - itemsIn;
           packets = await this.deps.hooks.stepFinished.promise(packets, info);
-          steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'completed', items_in: itemsIn, items_out: packets.length, started_at: started, finished_at: clock.now() });
+          const published = publishedOf(packets);
+          steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'completed', items_in: itemsIn, items_out: packets.length, started_at: started, finished_at: clock.now(), ...(published.length ? { published } : {}) });
         } catch (stepError) {
           const reason = stepError instanceof Error ? stepError.message : String(stepError);
           steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'failed', items_in: itemsIn, items_out: 0, started_at: started, finished_at: clock.now(), error: reason });

@@ -15,6 +15,8 @@ export interface StepOutcome {
   started_at: Date;
   finished_at: Date;
   error?: string;
+  /** What a publish step published: each item's remote id and URL, and whether its text was shortened. */
+  published?: Array<{ id: string; url: string | null; shortened: boolean }>;
 }
 
 /** An ephemeral workflow's step (POST /execute with `workflow`). */

@@ -74,8 +74,10 @@ for (const store of testStores('microblog: end to end')) {
     const post = fake.posts[0]!;
     assert.ok(weightedLength(post.text) <= 280);
     assert.match(post.text, /… https:\/\/blog\.example\.org\/long$/);
-    const steps = job.steps as Array<{ step_type: string; items_out: number }>;
+    const steps = job.steps as Array<{ step_type: string; items_out: number; published?: Array<{ id: string; url: string; shortened: boolean }> }>;
     assert.equal(steps.map((s) => [s.step_type, s.items_out]), [['fetch', 1], ['publish', 1]]);
+    // The job's outcome records what was published, and that it was shortened.
+    assert.equal(steps[1]!.published, [{ id: post.id, url: `https://x.com/ada/status/${post.id}`, shortened: true }]);
     const again = await t.executeAndWait({ flow_id: flowId });
     assert.is(again.status, 'completed_no_items');
     assert.is(fake.posts.length, 1, 'the item is published once');

@@ -1,0 +1,59 @@
+import { AtpAgent, RichText } from '@atproto/api';
+import type { DataPacket, HandlerContext } from '../../sdk/index.js';
+
+export const TEXT_LIMIT = 300;
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+const graphemes = (text: string) => [...segmenter.segment(text)].length;
+const stripHtml = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/\s+/g, ' ').trim();
+
+/** `body` then `link` within 300 graphemes, cut at a word with `…`; the link is kept whole. */
+export function fitPost(body: string, link: string | null): { text: string; shortened: boolean } {
+  const tail = link ? ` ${link}` : '';
+  const whole = `${body.trim()}${tail}`;
+  if (graphemes(whole) <= TEXT_LIMIT) return { text: whole, shortened: false };
+  const budget = TEXT_LIMIT - graphemes(tail) - 1;
+  let out = '';
+  for (const word of body.trim().split(/(\s+)/)) {
+    if (graphemes(out + word) > budget) {
+      if (out.trim() === '') for (const { segment } of segmenter.segment(word)) {
+        if (graphemes(out + segment) > budget) break;
+        out += segment;
+      }
+      break;
+    }
+    out += word;
+  }
+  return { text: `${out.trimEnd()}…${tail}`, shortened: true };
+}
+
+/**
+ * Publishes each packet to an AT Protocol server with the account's app password (via
+ * `@atproto/api`): a session, then an `app.bsky.feed.post` record whose links are facets
+ * at their UTF-8 byte offsets. A refused login marks the account not authenticated.
+ */
+export async function publishFederated(ctx: HandlerContext, service: string, packets: DataPacket[]): Promise<DataPacket[]> {
+  const handle = ctx.credentials?.fields.handle;
+  const password = ctx.credentials?.fields.password;
+  if (!handle || !password) throw new Error('The federated account has no app password: save it with PUT /auth/federated');
+  const agent = new AtpAgent({ service });
+  try {
+    await agent.login({ identifier: handle, password });
+  } catch (error) {
+    const reason = (error as Error).message;
+    await ctx.credentials?.markFailed('invalid_credentials', `The federated server refused the app password: ${reason}`);
+    throw new Error(`The federated server refused the app password: ${reason}`);
+  }
+  const out: DataPacket[] = [];
+  for (const packet of packets) {
+    const data = packet.data as Record<string, unknown>;
+    const link = typeof data.link === 'string' ? data.link : null;
+    const { text, shortened } = fitPost(stripHtml(String(data.content ?? data.title ?? '')), link);
+    const rich = new RichText({ text });
+    // Links only: mention resolution would ask the network about every @name.
+    rich.detectFacetsWithoutResolution();
+    const created = await agent.post({ text: rich.text, facets: rich.facets, createdAt: ctx.clock.now().toISOString() });
+    const rkey = created.uri.split('/').pop() ?? '';
+    out.push({ ...packet, data: { ...packet.data, published_text: text }, metadata: { ...packet.metadata, published_id: created.uri, published_cid: created.cid, published_url: `https://bsky.app/profile/${handle}/post/${rkey}`, shortened } });
+  }
+  return out;
+}
