@@ -1,4 +1,4 @@
-import type { DataPacket, HandlerContext } from '../../sdk/index.js';
+import { fetchHonouringRetryAfter, type DataPacket, type HandlerContext } from '../../sdk/index.js';
 
 export interface ForumFetchSettings {
   community: string;
@@ -26,12 +26,11 @@ export async function fetchPosts(ctx: HandlerContext, apiUrl: string, settings: 
     url.searchParams.set('limit', String(PAGE_SIZE));
     url.searchParams.set('raw_json', '1');
     if (after) url.searchParams.set('after', after);
-    const response = await ctx.fetch(url.toString(), { headers: { Authorization: `Bearer ${token}`, 'User-Agent': 'Flowhost/1.0 (content workflows)' } });
+    const response = await fetchHonouringRetryAfter(ctx.fetch, url.toString(), { headers: { Authorization: `Bearer ${token}`, 'User-Agent': 'Flowhost/1.0 (content workflows)' } }, 'The forum');
     if (response.status === 401) {
       await ctx.credentials?.markFailed('invalid_token', `The forum refused the access token (HTTP 401)`);
       throw new Error('The forum refused the access token (HTTP 401)');
     }
-    if (response.status === 429) throw new Error(`The forum is rate limiting; retry after ${response.headers['retry-after'] ?? 'a while'} s`);
     if (!response.ok) throw new Error(`The forum answered HTTP ${response.status}`);
     const listing = response.json<Listing>();
     for (const child of listing.data?.children ?? []) {

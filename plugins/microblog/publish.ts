@@ -1,4 +1,4 @@
-import { oauth1Authorization, type DataPacket, type HandlerContext } from '../../sdk/index.js';
+import { fetchHonouringRetryAfter, oauth1Authorization, type DataPacket, type HandlerContext } from '../../sdk/index.js';
 import { fitText } from './text-weight.js';
 
 export const TEXT_LIMIT = 280;
@@ -9,9 +9,6 @@ export interface MicroblogSettings {
 }
 
 const stripHtml = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/\s+/g, ' ').trim();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** The longest Retry-After honoured by waiting; a longer one fails the step saying when to retry. */
-const MAX_WAIT_SECONDS = 30;
 
 /** The text of one packet: its content (or title) as plain text, then its link. */
 export function postText(packet: DataPacket): { body: string; link: string | null } {
@@ -34,26 +31,20 @@ export async function publishPosts(ctx: HandlerContext, settings: MicroblogSetti
   for (const packet of packets) {
     const { body, link } = postText(packet);
     const { text, shortened } = fitText(body, link, TEXT_LIMIT);
-    const send = () =>
-      ctx.fetch(url, {
-        method: 'POST',
-        headers: {
-          Authorization: oauth1Authorization(
-            { key: credentials.fields.api_key!, secret: credentials.fields.api_secret ?? '' },
-            { url, method: 'POST' },
-            { key: credentials.tokens!.oauth_token!, secret: credentials.tokens!.oauth_token_secret ?? '' },
-          ),
-          'Content-Type': 'application/json',
-        },
-        body: JSON.stringify({ text }),
-      });
-    let response = await send();
-    if (response.status === 429) {
-      const wait = Number(response.headers['retry-after'] ?? NaN);
-      if (!(wait >= 0 && wait <= MAX_WAIT_SECONDS)) throw new Error(`The microblog service is rate limiting; retry after ${Number.isFinite(wait) ? `${wait} s` : 'a while'}`);
-      await sleep(wait * 1000);
-      response = await send();
-    }
+    // Built per attempt: a retry after a 429 needs a fresh nonce and timestamp.
+    const request = () => ({
+      method: 'POST',
+      headers: {
+        Authorization: oauth1Authorization(
+          { key: credentials.fields.api_key!, secret: credentials.fields.api_secret ?? '' },
+          { url, method: 'POST' },
+          { key: credentials.tokens!.oauth_token!, secret: credentials.tokens!.oauth_token_secret ?? '' },
+        ),
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify({ text }),
+    });
+    const response = await fetchHonouringRetryAfter(ctx.fetch, url, request, 'The microblog service');
     let answer: { data?: { id?: string }; title?: string; detail?: string } = {};
     try {
       answer = response.json();

@@ -1,4 +1,4 @@
-import type { DataPacket, GuardedFetch, HandlerContext } from '../../sdk/index.js';
+import { fetchHonouringRetryAfter, type DataPacket, type GuardedFetch, type HandlerContext } from '../../sdk/index.js';
 
 const stripHtml = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/\s+/g, ' ').trim();
 
@@ -24,7 +24,7 @@ export function accessToken(ctx: HandlerContext, service: string): string {
  * step with the service's message.
  */
 export async function graphPost(ctx: HandlerContext, url: string, params: Record<string, string>, service: string): Promise<{ id: string }> {
-  const response = await ctx.fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() });
+  const response = await fetchHonouringRetryAfter(ctx.fetch, url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() }, service);
   let answer: { id?: string; error?: { message?: string; code?: number } } = {};
   try {
     answer = response.json();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DataPacket, HandlerContext } from '../../sdk/index.js';
+import { fetchHonouringRetryAfter, type DataPacket, type HandlerContext } from '../../sdk/index.js';
 
 export interface SheetSource {
   spreadsheet_id: string;
@@ -34,7 +34,7 @@ const valuesUrl = (api: string, id: string, range: string) => `${api}/v4/spreads
  * identity is its key column's value when one is set, else a hash of its content.
  */
 export async function readRows(ctx: HandlerContext, api: string, source: SheetSource): Promise<DataPacket[]> {
-  const response = await ctx.fetch(`${valuesUrl(api, source.spreadsheet_id, source.range)}?majorDimension=ROWS`, { headers: { Authorization: `Bearer ${token(ctx)}` } });
+  const response = await fetchHonouringRetryAfter(ctx.fetch, `${valuesUrl(api, source.spreadsheet_id, source.range)}?majorDimension=ROWS`, { headers: { Authorization: `Bearer ${token(ctx)}` } }, 'The spreadsheet service');
   const body = (() => {
     try {
       return response.json<{ values?: string[][]; error?: { message?: string } }>();
@@ -64,7 +64,7 @@ export async function appendRows(ctx: HandlerContext, api: string, target: Sheet
       return value === undefined || value === null ? '' : String(value);
     });
     const url = `${valuesUrl(api, target.spreadsheet_id, target.range)}:append?valueInputOption=USER_ENTERED&insertDataOption=INSERT_ROWS`;
-    const response = await ctx.fetch(url, { method: 'POST', headers: { Authorization: `Bearer ${token(ctx)}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ range: target.range, majorDimension: 'ROWS', values: [row] }) });
+    const response = await fetchHonouringRetryAfter(ctx.fetch, url, { method: 'POST', headers: { Authorization: `Bearer ${token(ctx)}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ range: target.range, majorDimension: 'ROWS', values: [row] }) }, 'The spreadsheet service');
     let body: { updates?: { updatedRange?: string }; error?: { message?: string } } = {};
     try {
       body = response.json();

@@ -35,6 +35,7 @@ test('exports exactly the pinned names', () => {
     'defineStepType',
     'defineSurface',
     'defineVerifier',
+    'fetchHonouringRetryAfter',
     'forbidden',
     'isApiError',
     'isRouteReply',
