@@ -25,6 +25,7 @@ export { services } from '../core/kernel/services.js';
 export { actingUserOf } from '../core/kernel/acting-user.js';
 export { oauth1Authorization } from '../core/credentials/oauth1.js';
 export { fetchHonouringRetryAfter } from '../core/security/retry-after.js';
+export { fitText, graphemeCount, packetText } from '../core/kernel/post-text.js';
 export { createServiceRef, createServiceFactory, isServiceRef } from '../core/kernel/service-ref.js';
 export { HookCatalogue } from '../core/kernel/hooks.js';
 export { FLOWHOST_VERSION } from '../core/kernel/version.js';

@@ -1,31 +1,7 @@
 import { AtpAgent, RichText } from '@atproto/api';
-import type { DataPacket, HandlerContext } from '../../sdk/index.js';
+import { fitText, packetText, type DataPacket, type HandlerContext } from '../../sdk/index.js';
 
 export const TEXT_LIMIT = 300;
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-const graphemes = (text: string) => [...segmenter.segment(text)].length;
-const stripHtml = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/\s+/g, ' ').trim();
-
-/** `body` then `link` within 300 graphemes, cut at a word with `…`; the link is kept whole. */
-export function fitPost(body: string, link: string | null): { text: string; shortened: boolean } {
-  const tail = link ? ` ${link}` : '';
-  const whole = `${body.trim()}${tail}`;
-  if (graphemes(whole) <= TEXT_LIMIT) return { text: whole, shortened: false };
-  const budget = TEXT_LIMIT - graphemes(tail) - 1;
-  let out = '';
-  for (const word of body.trim().split(/(\s+)/)) {
-    if (graphemes(out + word) > budget) {
-      if (out.trim() === '') for (const { segment } of segmenter.segment(word)) {
-        if (graphemes(out + segment) > budget) break;
-        out += segment;
-      }
-      break;
-    }
-    out += word;
-  }
-  return { text: `${out.trimEnd()}…${tail}`, shortened: true };
-}
-
 /**
  * Publishes each packet to an AT Protocol server with the account's app password (via
  * `@atproto/api`): a session, then an `app.bsky.feed.post` record whose links are facets
@@ -45,9 +21,8 @@ export async function publishFederated(ctx: HandlerContext, service: string, pac
   }
   const out: DataPacket[] = [];
   for (const packet of packets) {
-    const data = packet.data as Record<string, unknown>;
-    const link = typeof data.link === 'string' ? data.link : null;
-    const { text, shortened } = fitPost(stripHtml(String(data.content ?? data.title ?? '')), link);
+    const { body, link } = packetText(packet);
+    const { text, shortened } = fitText(body, link, TEXT_LIMIT);
     const rich = new RichText({ text });
     // Links only: mention resolution would ask the network about every @name.
     rich.detectFacetsWithoutResolution();

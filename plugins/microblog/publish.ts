@@ -1,5 +1,5 @@
-import { fetchHonouringRetryAfter, oauth1Authorization, type DataPacket, type HandlerContext } from '../../sdk/index.js';
-import { fitText } from './text-weight.js';
+import { fetchHonouringRetryAfter, oauth1Authorization, packetText, type DataPacket, type HandlerContext } from '../../sdk/index.js';
+import { fitWeighted } from './text-weight.js';
 
 export const TEXT_LIMIT = 280;
 
@@ -8,15 +8,7 @@ export interface MicroblogSettings {
   apiUrl: string;
 }
 
-const stripHtml = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/\s+/g, ' ').trim();
 
-/** The text of one packet: its content (or title) as plain text, then its link. */
-export function postText(packet: DataPacket): { body: string; link: string | null } {
-  const data = packet.data as Record<string, unknown>;
-  const body = stripHtml(String(data.content ?? data.title ?? ''));
-  const link = typeof data.link === 'string' ? data.link : typeof packet.metadata.source_url === 'string' ? packet.metadata.source_url : null;
-  return { body, link };
-}
 
 /**
  * Publishes each packet as a post (`POST /2/tweets`, OAuth 1.0a user context; a JSON body
@@ -29,8 +21,8 @@ export async function publishPosts(ctx: HandlerContext, settings: MicroblogSetti
   const url = `${settings.apiUrl.replace(/\/+$/, '')}/2/tweets`;
   const out: DataPacket[] = [];
   for (const packet of packets) {
-    const { body, link } = postText(packet);
-    const { text, shortened } = fitText(body, link, TEXT_LIMIT);
+    const { body, link } = packetText(packet);
+    const { text, shortened } = fitWeighted(body, link, TEXT_LIMIT);
     // Built per attempt: a retry after a 429 needs a fresh nonce and timestamp.
     const request = () => ({
       method: 'POST',

@@ -1,3 +1,5 @@
+import { fitText } from '../../sdk/index.js';
+
 /**
  * Text length as the microblog service weighs it (its open text-counting rules, v3): a
  * URL counts 23 whatever its length; an emoji 2; other characters 1 in the ranges most
@@ -34,31 +36,7 @@ export function weightedLength(text: string): number {
   return plainWeight(normal.replace(URL, '')) + urls.length * URL_WEIGHT;
 }
 
-/**
- * `body` followed by `link`, within `limit` as weighed above: when too long, the body is
- * cut at a word boundary (at a grapheme boundary when one word is too long) and ends
- * with an ellipsis; a URL is never cut. `shortened` says whether it was.
- */
-export function fitText(body: string, link: string | null, limit: number): { text: string; shortened: boolean } {
-  const tail = link ? ` ${link}` : '';
-  const whole = `${body.trim()}${tail}`;
-  if (weightedLength(whole) <= limit) return { text: whole, shortened: false };
-  const ellipsis = '…';
-  const budget = limit - weightedLength(tail) - plainWeight(ellipsis);
-  let out = '';
-  for (const word of body.trim().split(/(\s+)/)) {
-    if (weightedLength(out + word) > budget) {
-      if (out.trim() === '') {
-        // One word longer than the budget: cut it between graphemes (never inside a URL).
-        if (/^https?:\/\//.test(word)) break;
-        for (const { segment } of segmenter.segment(word)) {
-          if (weightedLength(out + segment) > budget) break;
-          out += segment;
-        }
-      }
-      break;
-    }
-    out += word;
-  }
-  return { text: `${out.trimEnd()}${ellipsis}${tail}`, shortened: true };
+/** `body` then `link` within `limit` as the service weighs text (see `fitText` of the SDK). */
+export function fitWeighted(body: string, link: string | null, limit: number): { text: string; shortened: boolean } {
+  return fitText(body, link, limit, weightedLength);
 }

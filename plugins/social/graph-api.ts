@@ -1,15 +1,6 @@
-import { fetchHonouringRetryAfter, type DataPacket, type GuardedFetch, type HandlerContext } from '../../sdk/index.js';
+import { fetchHonouringRetryAfter, type GuardedFetch, type HandlerContext } from '../../sdk/index.js';
 
-const stripHtml = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/\s+/g, ' ').trim();
 
-/** A packet's text (content as plain text, else its title) and its link. */
-export function packetText(packet: DataPacket): { body: string; link: string | null } {
-  const data = packet.data as Record<string, unknown>;
-  return {
-    body: stripHtml(String(data.content ?? data.title ?? '')),
-    link: typeof data.link === 'string' ? data.link : typeof packet.metadata.source_url === 'string' ? packet.metadata.source_url : null,
-  };
-}
 
 /** The connected account's access token, or a clear failure. */
 export function accessToken(ctx: HandlerContext, service: string): string {

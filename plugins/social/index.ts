@@ -1,6 +1,5 @@
-import { defineAuthProvider, defineHandler, definePlugin, services, type DataPacket } from '../../sdk/index.js';
-import { accessToken, graphAccount, graphPost, packetText } from './graph-api.js';
-import { fitGraphemes } from './text.js';
+import { defineAuthProvider, defineHandler, definePlugin, fitText, packetText, services, type DataPacket } from '../../sdk/index.js';
+import { accessToken, graphAccount, graphPost } from './graph-api.js';
 
 interface Settings {
   graph_url: string;
@@ -79,7 +78,7 @@ export default definePlugin({
           const out: DataPacket[] = [];
           for (const packet of packets) {
             const { body, link } = packetText(packet);
-            const { text, shortened } = fitGraphemes(body, link, THREADED_LIMIT);
+            const { text, shortened } = fitText(body, link, THREADED_LIMIT);
             // Two steps, as the service wants: a media container, then its publication.
             const container = await graphPost(ctx, `${base}/me/threads`, { media_type: 'TEXT', text, access_token: token }, 'The threaded service');
             const { id } = await graphPost(ctx, `${base}/me/threads_publish`, { creation_id: container.id, access_token: token }, 'The threaded service');

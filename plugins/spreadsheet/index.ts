@@ -11,6 +11,14 @@ interface Settings {
 const idPattern = '^[A-Za-z0-9_-]{10,100}$';
 const range = { type: 'string', minLength: 1, maxLength: 200, title: 'Range', description: 'A1 notation, e.g. Sheet1!A1:F' } as const;
 
+/** Settings of a handler on one range of one spreadsheet, with its own extra fields. */
+const sheetSettings = (extra: Record<string, object>) => ({
+  type: 'object',
+  required: ['spreadsheet_id', 'range'],
+  additionalProperties: false,
+  properties: { spreadsheet_id: { type: 'string', pattern: idPattern, title: 'Spreadsheet id' }, range, ...extra },
+});
+
 /** Rows of a spreadsheet in and out (Sheets v4 values shape), one OAuth 2.0 provider for both. */
 export default definePlugin({
   id: 'spreadsheet',
@@ -52,17 +60,10 @@ export default definePlugin({
         label: 'Spreadsheet rows',
         description: 'Rows of a range, the header row as field names; each row is processed once per flow step.',
         auth,
-        settings: {
-          type: 'object',
-          required: ['spreadsheet_id', 'range'],
-          additionalProperties: false,
-          properties: {
-            spreadsheet_id: { type: 'string', pattern: idPattern, title: 'Spreadsheet id' },
-            range,
-            key_column: { type: 'string', maxLength: 100, title: 'Key column', description: 'Header of the column that identifies a row (default: the whole row)' },
-            max_items: { type: 'integer', minimum: 1, maximum: 50, default: 1, title: 'Items per run' },
-          },
-        },
+        settings: sheetSettings({
+          key_column: { type: 'string', maxLength: 100, title: 'Key column', description: 'Header of the column that identifies a row (default: the whole row)' },
+          max_items: { type: 'integer', minimum: 1, maximum: 50, default: 1, title: 'Items per run' },
+        }),
         fetch: (ctx, source) => readRows(ctx, api(), source),
       }),
     );
@@ -73,16 +74,9 @@ export default definePlugin({
         label: 'Spreadsheet row',
         description: 'Appends one row per item, its fields in the columns given.',
         auth,
-        settings: {
-          type: 'object',
-          required: ['spreadsheet_id', 'range'],
-          additionalProperties: false,
-          properties: {
-            spreadsheet_id: { type: 'string', pattern: idPattern, title: 'Spreadsheet id' },
-            range,
-            columns: { type: 'array', maxItems: 26, items: { type: 'string', minLength: 1, maxLength: 100 }, title: 'Columns', description: 'Item fields, in column order (default title, content, link)' },
-          },
-        },
+        settings: sheetSettings({
+          columns: { type: 'array', maxItems: 26, items: { type: 'string', minLength: 1, maxLength: 100 }, title: 'Columns', description: 'Item fields, in column order (default title, content, link)' },
+        }),
         publish: (ctx, target, packets) => appendRows(ctx, api(), target, packets),
       }),
     );

@@ -9,7 +9,7 @@ import { startFakeMicroblog, type FakeMicroblog } from '../../support/fake-micro
 import { testStores } from '../../support/test-stores.js';
 import { authorizeInPopup } from '../../support/oauth-popup.js';
 import { captureLogger } from '../../support/capture-logger.js';
-import { fitText, weightedLength } from '../../../plugins/microblog/text-weight.js';
+import { fitWeighted as fitText, weightedLength } from '../../../plugins/microblog/text-weight.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 

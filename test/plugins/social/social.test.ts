@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createFakeServer, createTestHost, type FakeServer, type TestHost } from '../../../sdk/testing/index.js';
-import { graphemes } from '../../../plugins/social/text.js';
+import { graphemeCount as graphemes } from '../../../sdk/index.js';
 import { startFakeGraph, type FakeGraph } from '../../support/fake-graph.js';
 import { testStores } from '../../support/test-stores.js';
 import { authorizeInPopup } from '../../support/oauth-popup.js';
