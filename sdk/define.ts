@@ -9,9 +9,11 @@ import type {
   ChatToolDefinition,
   HandlerDefinition,
   IntervalDefinition,
+  PostTypeDefinition,
   PresetDefinition,
   ProviderDefinition,
   StepTypeDefinition,
+  TaxonomyDefinition,
   VerifierDefinition,
 } from '../core/kernel/contributions.js';
 import type { RouteDefinition, SurfaceDefinition } from '../core/kernel/routes.js';
@@ -105,5 +107,22 @@ export function defineCliNoun(definition: CliNounDefinition): CliNounDefinition 
   for (const command of definition.commands) {
     if (typeof command.run !== 'function') throw new TypeError(`defineCliNoun '${definition.noun}': command '${command.command}' has no run()`);
   }
+  return definition;
+}
+
+const NAME = /^[a-z][a-z0-9_-]{0,31}$/;
+
+/** A post type the content domain stores and wp/v2 serves at its `rest_base`. */
+export function definePostType(definition: PostTypeDefinition): PostTypeDefinition {
+  if (typeof definition.name !== 'string' || !NAME.test(definition.name)) throw new TypeError(`definePostType: '${String(definition.name)}' is not a valid name (a-z, 0-9, '_', '-', at most 32)`);
+  requireSlug(`definePostType '${definition.name}' rest_base`, definition.rest_base);
+  return definition;
+}
+
+/** A taxonomy of terms, served at its `rest_base` and carried by the post types it lists. */
+export function defineTaxonomy(definition: TaxonomyDefinition): TaxonomyDefinition {
+  if (typeof definition.name !== 'string' || !NAME.test(definition.name)) throw new TypeError(`defineTaxonomy: '${String(definition.name)}' is not a valid name (a-z, 0-9, '_', '-', at most 32)`);
+  requireSlug(`defineTaxonomy '${definition.name}' rest_base`, definition.rest_base);
+  if (!Array.isArray(definition.post_types)) throw new TypeError(`defineTaxonomy '${definition.name}': post_types must be an array of post type names`);
   return definition;
 }

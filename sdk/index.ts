@@ -18,8 +18,10 @@ export {
   defineSurface,
   defineStepType,
   defineCliNoun,
+  definePostType,
+  defineTaxonomy,
 } from './define.js';
-export { reply, page, RouteReply, isRouteReply } from '../core/kernel/routes.js';
+export { reply, page, json, stream, RouteReply, isRouteReply } from '../core/kernel/routes.js';
 export { ApiError, isApiError, PluginError, badRequest, notFound, forbidden, notLoggedIn, conflict, tooManyRequests } from '../core/errors.js';
 export { services } from '../core/kernel/services.js';
 export { actingUserOf } from '../core/kernel/acting-user.js';
@@ -30,6 +32,8 @@ export { createServiceRef, createServiceFactory, isServiceRef } from '../core/ke
 export { HookCatalogue } from '../core/kernel/hooks.js';
 export { FLOWHOST_VERSION } from '../core/kernel/version.js';
 export { DuplicateKeyError, UnsupportedQueryError } from '../core/store/port.js';
+export { BlobTooLargeError } from '../core/store/blob-port.js';
+export { successBody, errorBody } from '../core/kernel/response-schemas.js';
 export { safeEqual } from '../core/security/constant-time.js';
 export { maskSecret, maskDeep } from '../core/security/mask.js';
 export { UrlRefusedError, FetchLimitError } from '../core/security/guarded-fetch-types.js';
@@ -65,6 +69,8 @@ export type {
   OAuth1Endpoints,
   OAuth2Endpoints,
   StepTypeDefinition,
+  PostTypeDefinition,
+  TaxonomyDefinition,
 } from '../core/kernel/contributions.js';
 export type {
   HttpMethod,
@@ -94,6 +100,7 @@ export type {
   StoredDocument,
   NewDocument,
 } from '../core/store/port.js';
+export type { BlobBucket, BlobInfo, BlobPutOptions } from '../core/store/blob-port.js';
 export type { Vault } from '../core/security/vault.js';
 export type { CredentialsService } from '../core/credentials/service.js';
 export type { ContentStore, Post, NewPost, PostPatch, PostQuery, PostStatus, Term } from '../core/content/model.js';

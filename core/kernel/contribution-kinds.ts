@@ -12,9 +12,11 @@ import type {
   ChatToolDefinition,
   HandlerDefinition,
   IntervalDefinition,
+  PostTypeDefinition,
   PresetDefinition,
   ProviderDefinition,
   StepTypeDefinition,
+  TaxonomyDefinition,
   VerifierDefinition,
 } from './contributions.js';
 import type { SurfaceDefinition } from './routes.js';
@@ -48,6 +50,8 @@ export const contributionKinds = {
   verifiers: kind<VerifierDefinition>('verifiers', 'mode'),
   authProviders: kind<AuthProviderDefinition>('authProviders', 'key'),
   stepTypes: kind<StepTypeDefinition>('stepTypes', 'type'),
+  postTypes: kind<PostTypeDefinition>('postTypes', 'name'),
+  taxonomies: kind<TaxonomyDefinition>('taxonomies', 'name'),
   /** REST surfaces; a plugin adds them through `services.routes`. */
   surfaces: kind<SurfaceDefinition>('surfaces', 'id', 'routes'),
 } as const;

@@ -243,3 +243,32 @@ export interface AuthProviderDefinition {
   account?(accessToken: string, fetch: GuardedFetch): Promise<{ username: string; id: string }>;
 }
 
+
+/**
+ * A kind of post the content domain stores and `{prefix}/wp/v2/{rest_base}` serves
+ * (the core registers `post`; the media library `attachment`; docs and events theirs).
+ */
+export interface PostTypeDefinition {
+  /** Stored as the post's `post_type`, e.g. 'post', 'documentation'. */
+  name: string;
+  label: string;
+  /** Path segment under wp/v2, e.g. 'posts', 'docs'. */
+  rest_base: string;
+  /** Public reads of published posts (default true). */
+  public?: boolean;
+  hierarchical?: boolean;
+  /** Taxonomy names whose terms a post of this type carries (each also lists the type). */
+  taxonomies?: string[];
+}
+
+/** A taxonomy of terms served at `{prefix}/wp/v2/{rest_base}` (category, post_tag, project...). */
+export interface TaxonomyDefinition {
+  /** Stored as the term's `taxonomy`, and the key of a post's `terms`. */
+  name: string;
+  label: string;
+  rest_base: string;
+  hierarchical: boolean;
+  /** Post types that carry terms of this taxonomy. */
+  post_types: string[];
+  public?: boolean;
+}

@@ -46,6 +46,8 @@ export class Registries {
   surfaces() { return this.list('surfaces'); }
   authProviders() { return this.list('authProviders'); }
   stepTypes() { return this.list('stepTypes'); }
+  postTypes() { return this.list('postTypes'); }
+  taxonomies() { return this.list('taxonomies'); }
 
   private resolveOne<K extends KindName>(name: K): void {
     const field = contributionKinds[name].key as string;

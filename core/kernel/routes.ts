@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { JsonSchema } from './json-schema.js';
 import type { Logger } from './logger.js';
 import type { Capability, Principal } from './principal.js';
@@ -22,8 +23,13 @@ export interface RouteRequest<P = Record<string, unknown>, Q = Record<string, un
   readonly query: Q;
   /** Decoded body (JSON or form), validated by `schema.body`; `{}` when empty. */
   readonly body: B;
-  /** The exact bytes received, for signature checks. */
+  /** The exact bytes received, for signature checks (empty for a `streamBody` route). */
   readonly rawBody: Buffer;
+  /**
+   * The request body as it arrives, for a route with `streamBody: true` (an upload read
+   * with busboy, never buffered whole); null otherwise. The route enforces its own size cap.
+   */
+  readonly stream: Readable | null;
   readonly user: Principal | null;
   /** Lower-case header names. */
   readonly headers: Readonly<Record<string, string | undefined>>;
@@ -47,6 +53,13 @@ export class RouteReply {
     readonly headers: Record<string, string | string[]> = {},
     /** A page instead of JSON (an OAuth popup's last screen): sent as text/html, as is. */
     readonly html: string | null = null,
+    /**
+     * 'exact': the body is sent as given, any JSON value (a WordPress list is an array),
+     * without the `success: true` the core API adds. 'stream': `stream` is piped as is.
+     */
+    readonly mode: 'object' | 'exact' | 'stream' = 'object',
+    readonly exact: unknown = undefined,
+    readonly stream: Readable | null = null,
   ) {}
 }
 
@@ -62,6 +75,19 @@ export function page(status: number, html: string, headers: Record<string, strin
   return new RouteReply(status, {}, { 'Content-Security-Policy': "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'", ...headers }, html);
 }
 
+/**
+ * Any JSON value exactly as given (an array, an object without `success`): for surfaces
+ * that speak another API's shape, such as wp/v2.
+ */
+export function json(status: number, body: unknown, headers: Record<string, string | string[]> = {}): RouteReply {
+  return new RouteReply(status, {}, headers, null, 'exact', body);
+}
+
+/** Bytes from a stream (a stored file); set Content-Type (and Content-Length when known). */
+export function stream(status: number, body: Readable, headers: Record<string, string | string[]> = {}): RouteReply {
+  return new RouteReply(status, {}, headers, null, 'stream', undefined, body);
+}
+
 /** Answer with a status (201, 202...) and optional headers such as Set-Cookie. */
 export function reply(status: number, body: Record<string, unknown>, headers: Record<string, string | string[]> = {}): RouteReply {
   return new RouteReply(status, body, headers);
@@ -73,6 +99,13 @@ export interface RouteSchema {
   params?: JsonSchema;
   query?: JsonSchema;
   body?: JsonSchema;
+  /**
+   * The body of each answer by status, as sent (including `success`): 200 (or 201...) and
+   * every error status the route can give. Published in openapi.json; the test host checks
+   * every answer against it, and an object schema without `additionalProperties` is
+   * closed there, so a field the schema does not declare fails the test.
+   */
+  responses?: Readonly<Record<number, JsonSchema>>;
 }
 
 export interface RouteDefinition<P = Record<string, unknown>, Q = Record<string, unknown>, B = unknown> {
@@ -100,6 +133,11 @@ export interface RouteDefinition<P = Record<string, unknown>, Q = Record<string,
   credentials?: 'ignored' | 'page';
   /** false: the body is not decoded before `handle` (the route decodes `rawBody` itself, e.g. after checking a signature). */
   decodeBody?: boolean;
+  /**
+   * true: the body is not read before `handle`; it is `request.stream` (uploads). The
+   * permission is checked first, so a stranger's upload is refused before a byte is read.
+   */
+  streamBody?: boolean;
   handle(request: RouteRequest<P, Q, B>): Promise<RouteResult> | RouteResult;
 }
 

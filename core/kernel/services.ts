@@ -11,6 +11,7 @@ import type { Registries } from './registries.js';
 import type { HostInfo } from './plugin.js';
 import type { PluginScheduler, PluginStore } from './plugin-services.js';
 import type { DocumentStore } from '../store/port.js';
+import type { BlobBucket } from '../store/blob-port.js';
 import type { Vault } from '../security/vault.js';
 import type { GuardedFetch } from '../security/guarded-fetch-types.js';
 import type { ContentService } from '../content/service.js';
@@ -74,6 +75,8 @@ export const services = {
   },
   store: scoped<PluginStore>('store'),
   scheduler: scoped<PluginScheduler>('scheduler'),
+  /** Stored files in a bucket named after the plugin (data dir files, or GridFS on MongoDB). */
+  blobs: scoped<BlobBucket>('blobs'),
 
   // Contribution registrars (plugin-scoped: what you add is recorded as yours).
   routes: contributionKinds.surfaces.registrar,
@@ -86,4 +89,6 @@ export const services = {
   verifiers: contributionKinds.verifiers.registrar,
   authProviders: contributionKinds.authProviders.registrar,
   stepTypes: contributionKinds.stepTypes.registrar,
+  postTypes: contributionKinds.postTypes.registrar,
+  taxonomies: contributionKinds.taxonomies.registrar,
 } as const;

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { ValidateFunction } from 'ajv';
 import { ApiError, forbidden, notLoggedIn } from '../../core/errors.js';
 import type { Logger } from '../../core/kernel/logger.js';
@@ -30,8 +32,8 @@ export function clientIp(req: IncomingMessage): string {
   return req.socket.remoteAddress ?? 'unknown';
 }
 
-/** Writes a JSON answer; every body is an object (clients treat anything else, and 204, as failure). */
-export function sendJson(res: ServerResponse, status: number, body: Record<string, unknown>, headers: Record<string, string | string[]> = {}): void {
+/** Writes a JSON answer; the core API's bodies are objects (an `exact` reply may be any JSON). */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
   if (res.headersSent) return;
   const payload = JSON.stringify(body);
   res.statusCode = status;
@@ -50,6 +52,19 @@ function sendPage(res: ServerResponse, status: number, html: string, headers: Re
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(html));
   res.end(html);
+}
+
+/** Pipes a stored file; a read failure after the headers went out ends the connection. */
+async function sendStream(res: ServerResponse, status: number, body: Readable, headers: Record<string, string | string[]>): Promise<void> {
+  if (res.headersSent) return void body.destroy();
+  res.statusCode = status;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  try {
+    await pipeline(body, res);
+  } catch (error) {
+    if (!res.headersSent) throw error;
+    res.destroy();
+  }
 }
 
 function validate(fn: ValidateFunction | undefined, value: unknown, where: 'params' | 'query' | 'body'): void {
@@ -91,6 +106,7 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
       query,
       body: {},
       rawBody: Buffer.alloc(0),
+      stream: null,
       user,
       headers,
       method: method as HttpMethod,
@@ -102,7 +118,9 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
     // Permission before the body is read: a stranger cannot make us buffer an upload.
     // (Permission checks therefore see params and query, never the body.)
     await checkPermission(route, request, user);
-    if (method !== 'GET') {
+    if (route.definition.streamBody && method !== 'GET') {
+      request.stream = req;
+    } else if (method !== 'GET') {
       const limit = route.definition.bodyLimit;
       const bytes = typeof limit === 'function' ? await limit(request) : (limit ?? deps.bodyLimit);
       request.rawBody = await readBody(req, bytes > 0 ? bytes : Number.POSITIVE_INFINITY);
@@ -119,6 +137,8 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
     const result = await route.definition.handle(request);
     const reply = isRouteReply(result) ? result : new RouteReply(200, result);
     if (reply.html !== null) sendPage(res, reply.status, reply.html, reply.headers);
+    else if (reply.mode === 'exact') sendJson(res, reply.status, reply.exact, reply.headers);
+    else if (reply.mode === 'stream' && reply.stream) await sendStream(res, reply.status, reply.stream, reply.headers);
     else sendJson(res, reply.status, 'success' in reply.body ? reply.body : { success: true, ...reply.body }, reply.headers);
   } catch (error) {
     const answer = toErrorResponse(error, requestId);

@@ -9,6 +9,7 @@ const test = suite('sdk: public surface');
 test('exports exactly the pinned names', () => {
   assert.equal(Object.keys(sdk).sort(), [
     'ApiError',
+    'BlobTooLargeError',
     'DuplicateKeyError',
     'FLOWHOST_VERSION',
     'FetchLimitError',
@@ -29,12 +30,15 @@ test('exports exactly the pinned names', () => {
     'defineHandler',
     'defineInterval',
     'definePlugin',
+    'definePostType',
     'definePreset',
     'defineProvider',
     'defineRoute',
     'defineStepType',
     'defineSurface',
+    'defineTaxonomy',
     'defineVerifier',
+    'errorBody',
     'fetchHonouringRetryAfter',
     'fitText',
     'forbidden',
@@ -42,6 +46,7 @@ test('exports exactly the pinned names', () => {
     'isApiError',
     'isRouteReply',
     'isServiceRef',
+    'json',
     'maskDeep',
     'maskSecret',
     'notFound',
@@ -52,6 +57,8 @@ test('exports exactly the pinned names', () => {
     'reply',
     'safeEqual',
     'services',
+    'stream',
+    'successBody',
     'tooManyRequests',
   ]);
 });
