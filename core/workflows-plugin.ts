@@ -4,6 +4,7 @@ import { services } from './kernel/services.js';
 import { PipelinesService } from './pipelines/service.js';
 import { pipelinesSurface } from './pipelines/routes.js';
 import { FlowsService } from './flows/service.js';
+import { HandlerSecrets } from './flows/handler-secrets.js';
 import { flowsSurface } from './flows/routes.js';
 import { JobsService } from './jobs/service.js';
 import { jobsSurface } from './jobs/routes.js';
@@ -26,9 +27,9 @@ export const workflowsPlugin = definePlugin({
     }),
     createServiceFactory({
       service: services.flows,
-      deps: { store: services.rootStore, clock: services.clock, registries: services.registries, pipelines: services.pipelines },
-      async factory({ store, clock, registries, pipelines }) {
-        const flows = new FlowsService(store, clock, registries, pipelines);
+      deps: { store: services.rootStore, clock: services.clock, registries: services.registries, pipelines: services.pipelines, vault: services.vault },
+      async factory({ store, clock, registries, pipelines, vault }) {
+        const flows = new FlowsService(store, clock, registries, pipelines, new HandlerSecrets(vault));
         await flows.init();
         await pipelines.init();
         return flows;

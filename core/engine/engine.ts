@@ -153,7 +153,7 @@ export class Engine {
         flowStepId: `ephemeral_${job.job_id}_${index}`,
         stepType: step.type,
         handlerSlug: step.handler_slug ?? null,
-        handlerConfig: step.handler_config ?? {},
+        handlerConfig: this.deps.flows.secrets.open(step.handler_config ?? {}),
         enabled: true,
         ai: step.type === 'ai' ? { provider: step.provider, model: step.model, systemPrompt: step.system_prompt, userMessage: step.user_message } : undefined,
       }));
@@ -161,7 +161,7 @@ export class Engine {
     const flow = await this.deps.flows.get(job.flow_id!);
     const pipeline = await this.deps.flows.pipelineOf(flow);
     if (!pipeline) throw new Error(`Pipeline ${flow.pipeline_id} of flow ${flow.flow_id} no longer exists`);
-    const config = flowConfig(flow, pipeline);
+    const config = flowConfig(flow, pipeline, 'stored');
     return pipeline.steps
       .slice()
       .sort((a, b) => a.execution_order - b.execution_order)
@@ -171,7 +171,7 @@ export class Engine {
           flowStepId: String(entry.flow_step_id),
           stepType: step.step_type,
           handlerSlug: (entry.handler_slug as string | null) ?? null,
-          handlerConfig: (entry.handler_config as Record<string, unknown>) ?? {},
+          handlerConfig: this.deps.flows.secrets.open((entry.handler_config as Record<string, unknown>) ?? {}),
           enabled: entry.enabled !== false,
           ai:
             step.step_type === 'ai'

@@ -92,7 +92,8 @@ export class ExecuteService {
       if (!this.deps.registries.handlers().some((h) => h.slug === step.handler_slug)) {
         throw badRequest('handler_not_found', `workflow.steps[${index}]: unknown handler '${step.handler_slug}'`);
       }
-      return { ...step, handler_config: this.deps.flows.checkHandler(step.type, step.handler_slug, step.handler_config ?? {}) };
+      // Stored on the job: its secrets are sealed like a flow's.
+      return { ...step, handler_config: this.deps.flows.secrets.seal(this.deps.flows.checkHandler(step.type, step.handler_slug, step.handler_config ?? {})) };
     });
   }
 }

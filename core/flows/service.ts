@@ -9,6 +9,7 @@ import type { PipelineRecord } from '../pipelines/model.js';
 import type { PipelineFlows, PipelinesService } from '../pipelines/service.js';
 import { FLOWS, flowStepId, publicScheduling, parseFlowStepId, stepKey, type FlowRecord, type FlowStepSettings, type SchedulingConfig } from './model.js';
 import { flowConfig } from './view.js';
+import { HandlerSecrets } from './handler-secrets.js';
 
 /** Scheduling seen from flows; the Agenda-backed scheduler implements it. */
 export interface FlowSchedule {
@@ -40,6 +41,8 @@ export class FlowsService implements PipelineFlows {
     private readonly clock: Clock,
     private readonly registries: Registries,
     private readonly pipelines: PipelinesService,
+    /** Seals secret-named handler settings at rest (see handler-secrets.ts). */
+    readonly secrets: HandlerSecrets,
   ) {
     pipelines.attachFlows(this);
   }
@@ -152,7 +155,7 @@ export class FlowsService implements PipelineFlows {
       const current = steps[stepKey(psid)]!;
       if (given.handler_slug) {
         current.handler_slug = given.handler_slug;
-        current.handler_config = this.checkHandler(step.step_type, given.handler_slug, given.handler_config ?? {});
+        current.handler_config = this.secrets.seal(this.checkHandler(step.step_type, given.handler_slug, given.handler_config ?? {}));
       }
       if (given.enabled !== undefined) current.enabled = given.enabled;
       if (given.user_message !== undefined) current.user_message = given.user_message;
@@ -228,9 +231,10 @@ export class FlowsService implements PipelineFlows {
     const { flow, config } = await this.stepConfig(id);
     if (input.step_type !== undefined && input.step_type !== config.step_type) throw badRequest('step_type_mismatch', `Flow step ${id} is a ${String(config.step_type)} step`);
     if (input.pipeline_id !== undefined && input.pipeline_id !== flow.pipeline_id) throw badRequest('pipeline_mismatch', `Flow step ${id} belongs to pipeline ${flow.pipeline_id}`);
-    const handlerConfig = this.checkHandler(String(config.step_type), input.handler_slug, input.settings ?? {});
     const psid = String(config.pipeline_step_id);
     const current = flow.steps[stepKey(psid)] ?? { handler_slug: null, handler_config: {}, enabled: true };
+    const stored = current.handler_slug === input.handler_slug ? this.secrets.open(current.handler_config) : {};
+    const handlerConfig = this.secrets.seal(this.checkHandler(String(config.step_type), input.handler_slug, this.secrets.keepMasked(input.settings ?? {}, stored)));
     const updated = await this.saveStep(flow.flow_id, psid, { ...current, handler_slug: input.handler_slug, handler_config: handlerConfig });
     return { flow: updated, config: (await this.stepConfig(id)).config };
   }
@@ -247,7 +251,9 @@ export class FlowsService implements PipelineFlows {
     if (input.enabled !== undefined) next.enabled = input.enabled;
     if (input.handler_config !== undefined) {
       if (!current.handler_slug) throw badRequest('handler_not_set', `Flow step ${id} has no handler yet; pick one with PUT /flows/steps/${id}/handler`);
-      next.handler_config = this.checkHandler(String(config.step_type), current.handler_slug, { ...current.handler_config, ...input.handler_config });
+      const stored = this.secrets.open(current.handler_config);
+      const merged = { ...stored, ...this.secrets.keepMasked(input.handler_config, stored) };
+      next.handler_config = this.secrets.seal(this.checkHandler(String(config.step_type), current.handler_slug, merged));
     }
     await this.saveStep(flow.flow_id, psid, next);
     return (await this.stepConfig(id)).config;

@@ -1,8 +1,13 @@
 import type { PipelineRecord } from '../pipelines/model.js';
 import { flowStepId, publicScheduling, stepKey, type FlowRecord } from './model.js';
+import { HandlerSecrets } from './handler-secrets.js';
 
-/** The spec's "Flow step configuration" for every step of the flow's pipeline, keyed by flow step id. */
-export function flowConfig(flow: FlowRecord, pipeline: PipelineRecord | null): Record<string, Record<string, unknown>> {
+/**
+ * The spec's "Flow step configuration" for every step of the flow's pipeline, keyed by
+ * flow step id. Secret settings are masked; the engine asks for them `stored` (sealed)
+ * and opens them itself.
+ */
+export function flowConfig(flow: FlowRecord, pipeline: PipelineRecord | null, secrets: 'masked' | 'stored' = 'masked'): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {};
   const steps = [...(pipeline?.steps ?? [])].sort((a, b) => a.execution_order - b.execution_order);
   for (const step of steps) {
@@ -14,7 +19,7 @@ export function flowConfig(flow: FlowRecord, pipeline: PipelineRecord | null): R
       step_type: step.step_type,
       execution_order: step.execution_order,
       handler_slug: own?.handler_slug ?? null,
-      handler_config: own?.handler_config ?? {},
+      handler_config: secrets === 'masked' ? HandlerSecrets.mask(own?.handler_config ?? {}) : (own?.handler_config ?? {}),
       enabled: own?.enabled ?? true,
     };
     if (step.step_type === 'ai') entry.user_message = own?.user_message ?? '';

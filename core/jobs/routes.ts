@@ -1,3 +1,4 @@
+import { maskDeep } from '../security/mask.js';
 import type { SurfaceDefinition } from '../kernel/routes.js';
 import type { JobRecord, JobStatus } from './model.js';
 import type { JobListQuery, JobsService } from './service.js';
@@ -38,7 +39,7 @@ async function jobViews(names: JobNames, jobs: JobRecord[], detail = false): Pro
     ...(detail
       ? {
           scheduled_for: job.scheduled_for ? job.scheduled_for.toISOString() : null,
-          workflow: job.workflow,
+          workflow: job.workflow?.map((step) => (step.handler_config ? { ...step, handler_config: maskDeep(step.handler_config) } : step)) ?? null,
           steps: job.steps.map((s) => ({ ...s, started_at: s.started_at.toISOString(), finished_at: s.finished_at.toISOString() })),
         }
       : {}),

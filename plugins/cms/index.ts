@@ -13,13 +13,14 @@ import {
   type UpdateSettings,
 } from './settings.js';
 import { updatePosts } from './update.js';
+import { fetchRemotePosts, readRemoteApiSettings, remoteApiSchema, type RemoteApiSettings } from './remote-api.js';
 
 /** This site's own posts: publish to, read from and update them (the core content store). */
 export default definePlugin({
   id: 'cms',
   version: '1.0.0',
   flowhost: '^1.0.0',
-  description: 'Handlers cms (publish), cms-local (fetch) and cms-update (update) on the site\'s posts.',
+  description: "Handlers cms (publish), cms-local (fetch) and cms-update (update) on the site's posts, and cms-api (fetch) from another site's WordPress REST API.",
   deps: { handlers: services.handlers },
   setup({ handlers }) {
     handlers.add(
@@ -50,6 +51,16 @@ export default definePlugin({
         description: 'Writes the item\'s content back to the site post it came from.',
         settings: updateSchema,
         update: (ctx, settings, packets) => updatePosts(ctx.content, readUpdateSettings(settings), packets, ctx.log),
+      }),
+    );
+    handlers.add(
+      defineHandler<Partial<RemoteApiSettings>>({
+        slug: 'cms-api',
+        type: 'fetch',
+        label: 'Posts of another site',
+        description: "Posts from another site's WordPress REST API (a WordPress site, or another Flowhost), newest first.",
+        settings: remoteApiSchema,
+        fetch: (ctx, settings) => fetchRemotePosts(ctx, readRemoteApiSettings(settings)),
       }),
     );
   },

@@ -212,8 +212,9 @@ test('a pipeline delete interrupted by a crash is finished at boot', async ({ t 
   await t.host.store.collection('flows').insertOne({ flow_id: 778, pipeline_id: 777, flow_name: 'orphan', steps: {}, scheduling_config: { interval: 'manual' } });
   const { PipelinesService } = await import('../../../core/pipelines/service.js');
   const { FlowsService } = await import('../../../core/flows/service.js');
+  const { HandlerSecrets } = await import('../../../core/flows/handler-secrets.js');
   const p = new PipelinesService(t.host.store, t.clock, t.host.registries);
-  new FlowsService(t.host.store, t.clock, t.host.registries, p);
+  new FlowsService(t.host.store, t.clock, t.host.registries, p, new HandlerSecrets(t.host.vault));
   await p.init();
   assert.is(await pipelines.count({ pipeline_id: 777 }), 0);
   assert.is(await t.host.store.collection('flows').count({ flow_id: 778 }), 0);
