@@ -11,9 +11,10 @@ type FlowView = Record<string, unknown> & { flow_id: number; flow_name: string; 
 
 const editOptions = (c: Argv) =>
   c
-    .option('handler', { type: 'string', array: true, describe: '<step>=<slug>: the handler of a step (step: 1-based position, type, or id)' })
-    .option('set', { type: 'string', array: true, describe: '<step>.<key>=<value>: a handler setting (JSON values parse: 5, true; dotted keys nest)' })
-    .option('user-message', { type: 'string', array: true, describe: "<step>=<text>: an ai step's message to the model" })
+    // Repeatable (yargs collects repeats); not `array`, which would swallow the words after it.
+    .option('handler', { type: 'string', describe: '<step>=<slug>: the handler of a step (step: 1-based position, type, or id)' })
+    .option('set', { type: 'string', describe: '<step>.<key>=<value>: a handler setting (JSON values parse: 5, true; dotted keys nest)' })
+    .option('user-message', { type: 'string', describe: "<step>=<text>: an ai step's message to the model" })
     .option('schedule', { type: 'string', describe: 'An interval (manual, every_5_minutes, hourly, daily, ... or one_time with --at)' })
     .option('at', { type: 'string', describe: 'For --schedule one_time: an ISO date or Unix seconds in the future' });
 

@@ -21,12 +21,13 @@ export const pipelines: CliNoun = {
         (c) =>
           c
             .positional('name', { type: 'string', demandOption: true, describe: 'The pipeline name' })
-            .option('step', { type: 'string', array: true, default: [] as string[], describe: 'A step type, once per step, in order (fetch, ai, publish, update)' })
+            .option('step', { type: 'string', describe: 'A step type, once per step, in order (fetch, ai, publish, update)' })
             .options(jsonOption),
         async (argv) => {
           const name = String(argv.name).trim();
           if (!name) throw new CliError('The pipeline name is empty');
-          const steps = (argv.step as string[]).map((type) => ({ step_type: String(type).trim() }));
+          const given = argv.step === undefined ? [] : Array.isArray(argv.step) ? (argv.step as unknown[]) : [argv.step];
+          const steps = given.map((type) => ({ step_type: String(type).trim() }));
           const res = await withApi(argv, (api) => api.call<{ data: { pipeline_id: number; pipeline_name: string; pipeline_data: PipelineView } }>('POST', '/pipelines', { body: { pipeline_name: name, steps } }));
           const view = res.data.pipeline_data;
           if (argv.json) {
