@@ -10,6 +10,7 @@ const admin = { capability: 'manage_options' } as const;
 const authErrors = {
   401: errorBody('rest_not_logged_in', 'rest_invalid_credentials', 'rest_cookie_invalid_nonce'),
   403: errorBody('rest_forbidden', 'rest_cookie_invalid_nonce'),
+  429: errorBody('rest_too_many_requests'),
 } as const;
 
 const exportResponses = (notFoundCodes: string[]) => ({
@@ -68,6 +69,8 @@ export function portableSurface(portable: PortableFlows): SurfaceDefinition {
             400: errorBody('invalid_import', 'rest_invalid_json', 'rest_invalid_param', 'rest_invalid_document', 'rest_missing_callback_param', 'rest_invalid_url'),
             ...authErrors,
             413: errorBody('rest_payload_too_large'),
+            // A store failure while writing (what was written is removed first).
+            500: errorBody('internal_error'),
           },
         },
         async handle(request) {

@@ -8,6 +8,31 @@ import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
 import { defineHandler, definePlugin, services, type PluginDefinition } from '../../../sdk/index.js';
 import { testStores } from '../../support/test-stores.js';
 import { probePlugin } from '../../support/probe-plugin.js';
+import { createAjv } from '../../../core/kernel/validator.js';
+
+/** Closes every object schema that leaves additionalProperties out, as the strict test host does. */
+function closed(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closed);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) out[k] = k === 'enum' || k === 'const' ? v : closed(v);
+  if ((out.type === 'object' || out.properties) && out.additionalProperties === undefined) out.additionalProperties = false;
+  return out;
+}
+const responseAjv = createAjv({ useDefaults: false });
+
+/** A request to one of the portable routes, its answer checked against the route's declared response schema. */
+async function call(t: TestHost, method: string, path: string, opts: Parameters<TestHost['request']>[2] = {}) {
+  const res = await t.request<Body>(method, path, opts);
+  const template = path === '/flows/import' ? '/flows/import' : path.replace(/^\/(flows|pipelines)\/[^/]+\/export$/, (_m, kind: string) => `/${kind}/${kind === 'flows' ? '{flow_id}' : '{id}'}/export`);
+  const route = t.host.routes.find((r) => r.method === method && r.surfaceId === 'flows-portable' && r.fullPath.endsWith(template));
+  assert.ok(route, `no portable route for ${method} ${template}`);
+  const schema = route.definition.schema?.responses?.[res.status];
+  assert.ok(schema, `${method} ${template} answered an undeclared ${res.status}: ${JSON.stringify(res.body)}`);
+  const validate = responseAjv.compile(closed(schema) as object);
+  assert.ok(validate(res.body), `${method} ${template} ${res.status} does not match its declared schema: ${JSON.stringify(validate.errors)} in ${JSON.stringify(res.body)}`);
+  return res;
+}
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
@@ -108,7 +133,7 @@ for (const store of testStores('flows: export and import')) {
     assert.is(hook.status, 200, JSON.stringify(hook.body));
     const token = hook.body.data.token as string;
 
-    const res = await t.request<Body>('GET', `/flows/${flowId}/export`);
+    const res = await call(t, 'GET', `/flows/${flowId}/export`);
     assert.is(res.status, 200, JSON.stringify(res.body));
     const doc = res.body.data;
     const text = JSON.stringify(doc);
@@ -131,7 +156,7 @@ for (const store of testStores('flows: export and import')) {
 
     // The import accepts the required api_key missing (it is listed) and says what to set.
     const before = await counts(t);
-    const imported = await t.request<Body>('POST', '/flows/import', { body: doc });
+    const imported = await call(t, 'POST', '/flows/import', { body: doc });
     assert.is(imported.status, 201, JSON.stringify(imported.body));
     assert.equal(imported.body.data.secrets_omitted, doc.secrets_omitted);
     assert.is(imported.body.data.pipeline_name, 'Secretive (2)');
@@ -147,7 +172,7 @@ for (const store of testStores('flows: export and import')) {
     // A listed secret may be missing; an unlisted required field may not.
     const unlisted = structuredClone(doc);
     delete unlisted.flows[0].steps['1'].secrets_omitted;
-    const refused = await t.request<Body>('POST', '/flows/import', { body: unlisted });
+    const refused = await call(t, 'POST', '/flows/import', { body: unlisted });
     assert.is(refused.status, 400);
     assert.is(refused.body.code, 'invalid_import');
     assert.match(refused.body.message, /flows\[0\]\.steps\.1\.handler_config\.api_key: is required/);
@@ -156,12 +181,12 @@ for (const store of testStores('flows: export and import')) {
   test('importing twice makes two copies, never merges; a pipeline export carries every flow', async ({ t, feedUrl }) => {
     const { pipelineId, flowId } = await feedPipeline(t, feedUrl);
     await t.request('POST', `/flows/${flowId}/duplicate`);
-    const doc = (await t.request<Body>('GET', `/pipelines/${pipelineId}/export`)).body.data;
+    const doc = (await call(t, 'GET', `/pipelines/${pipelineId}/export`)).body.data;
     assert.equal(doc.flows.map((f: Body) => f.name), ['Feed flow', 'Feed flow (Copy)']);
     assert.equal(doc.flows[0].scheduling_config, { interval: 'hourly' });
     assert.equal(doc.flows[0].steps['1'], { handler_slug: 'rss', enabled: true, handler_config: { feed_url: feedUrl, max_items: 5 } });
-    const first = await t.request<Body>('POST', '/flows/import', { body: doc });
-    const second = await t.request<Body>('POST', '/flows/import', { body: doc });
+    const first = await call(t, 'POST', '/flows/import', { body: doc });
+    const second = await call(t, 'POST', '/flows/import', { body: doc });
     assert.is(first.status, 201, JSON.stringify(first.body));
     assert.is(second.status, 201, JSON.stringify(second.body));
     assert.is.not(first.body.data.pipeline_id, second.body.data.pipeline_id);
@@ -170,7 +195,7 @@ for (const store of testStores('flows: export and import')) {
     assert.is(first.body.data.flow_ids.length, 2);
     assert.equal(new Set([...first.body.data.flow_ids, ...second.body.data.flow_ids]).size, 4);
     for (const id of [first.body.data.pipeline_id, second.body.data.pipeline_id]) {
-      const again = (await t.request<Body>('GET', `/pipelines/${id}/export`)).body.data;
+      const again = (await call(t, 'GET', `/pipelines/${id}/export`)).body.data;
       assert.equal({ ...again, exported_at: null, pipeline: { ...again.pipeline, name: null } }, { ...doc, exported_at: null, pipeline: { ...doc.pipeline, name: null } });
     }
     // Imported flows are scheduled like their source.
@@ -180,7 +205,7 @@ for (const store of testStores('flows: export and import')) {
 
   test('an invalid document is refused whole (400 invalid_import naming the field) and nothing is written', async ({ t, feedUrl }) => {
     const { flowId } = await feedPipeline(t, feedUrl);
-    const good = (await t.request<Body>('GET', `/flows/${flowId}/export`)).body.data;
+    const good = (await call(t, 'GET', `/flows/${flowId}/export`)).body.data;
     const variant = (change: (d: Body) => void) => {
       const d = structuredClone(good);
       change(d);
@@ -205,28 +230,28 @@ for (const store of testStores('flows: export and import')) {
     ];
     const before = await counts(t);
     for (const [label, body, message] of cases) {
-      const res = await t.request<Body>('POST', '/flows/import', { body });
+      const res = await call(t, 'POST', '/flows/import', { body });
       assert.is(res.status, 400, `${label}: ${JSON.stringify(res.body)}`);
       assert.is(res.body.code, 'invalid_import', label);
       assert.match(res.body.message, message, `${label}: ${res.body.message}`);
       assert.is(typeof res.body.data.params, 'object', label);
     }
-    const array = await t.request<Body>('POST', '/flows/import', { body: [1, 2] });
+    const array = await call(t, 'POST', '/flows/import', { body: [1, 2] });
     assert.is(array.status, 400, 'not an object: refused by the route schema');
     assert.equal(await counts(t), before, 'nothing was created');
-    const anonymous = await t.request<Body>('POST', '/flows/import', { body: good, as: 'anonymous' });
+    const anonymous = await call(t, 'POST', '/flows/import', { body: good, as: 'anonymous' });
     assert.is(anonymous.status, 401);
-    assert.is((await t.request<Body>('GET', '/flows/999999/export')).status, 404);
-    assert.is((await t.request<Body>('GET', '/pipelines/999999/export')).status, 404);
+    assert.is((await call(t, 'GET', '/flows/999999/export')).status, 404);
+    assert.is((await call(t, 'GET', '/pipelines/999999/export')).status, 404);
   });
 
   test('a one_time schedule already past is imported as manual; a future one is kept', async ({ t, feedUrl }) => {
     const { flowId } = await feedPipeline(t, feedUrl);
-    const doc = (await t.request<Body>('GET', `/flows/${flowId}/export`)).body.data;
+    const doc = (await call(t, 'GET', `/flows/${flowId}/export`)).body.data;
     const now = Math.floor(t.clock.now().getTime() / 1000);
     doc.flows[0].scheduling_config = { interval: 'one_time', timestamp: now - 60 };
     doc.flows.push({ ...structuredClone(doc.flows[0]), name: 'Later', scheduling_config: { interval: 'one_time', timestamp: now + 3600 } });
-    const res = await t.request<Body>('POST', '/flows/import', { body: doc });
+    const res = await call(t, 'POST', '/flows/import', { body: doc });
     assert.is(res.status, 201, JSON.stringify(res.body));
     const [past, later] = await Promise.all(res.body.data.flow_ids.map(async (id: number) => (await t.request<Body>('GET', `/flows/${id}`)).body.data));
     assert.equal(past.scheduling_config, { interval: 'manual' });
@@ -235,7 +260,7 @@ for (const store of testStores('flows: export and import')) {
 
   test('a failure midway removes what was written; a crash midway is undone at the next boot', async ({ t, feedUrl }) => {
     const { flowId } = await feedPipeline(t, feedUrl);
-    const doc = (await t.request<Body>('GET', `/flows/${flowId}/export`)).body.data;
+    const doc = (await call(t, 'GET', `/flows/${flowId}/export`)).body.data;
     doc.flows.push({ ...structuredClone(doc.flows[0]), name: 'Second' });
     const before = await counts(t);
     const scheduler = t.host.flows.schedule;
@@ -250,7 +275,7 @@ for (const store of testStores('flows: export and import')) {
       nextRun: (id) => scheduler.nextRun(id),
     });
     try {
-      const res = await t.request<Body>('POST', '/flows/import', { body: doc });
+      const res = await call(t, 'POST', '/flows/import', { body: doc });
       assert.is(res.status, 500);
     } finally {
       t.host.flows.useScheduler(scheduler);
@@ -267,10 +292,10 @@ for (const store of testStores('flows: export and import')) {
 
   test('export from one host, import into a fresh one, run it: the feed items become posts', async ({ t, feedUrl }) => {
     const { flowId } = await feedPipeline(t, feedUrl);
-    const doc = (await t.request<Body>('GET', `/flows/${flowId}/export`)).body.data;
+    const doc = (await call(t, 'GET', `/flows/${flowId}/export`)).body.data;
     const other = await createTestHost({ plugins: [], config: store.config() });
     try {
-      const res = await other.request<Body>('POST', '/flows/import', { body: JSON.parse(JSON.stringify(doc)) });
+      const res = await call(other, 'POST', '/flows/import', { body: JSON.parse(JSON.stringify(doc)) });
       assert.is(res.status, 201, JSON.stringify(res.body));
       assert.is(res.body.data.pipeline_name, 'Feed to site', 'a fresh host keeps the name');
       const started = await other.request<Body>('POST', '/execute', { body: { flow_id: res.body.data.flow_ids[0] } });
