@@ -6,6 +6,8 @@ import { pipelinesSurface } from './pipelines/routes.js';
 import { FlowsService } from './flows/service.js';
 import { HandlerSecrets } from './flows/handler-secrets.js';
 import { flowsSurface } from './flows/routes.js';
+import { PortableFlows } from './flows/portable.js';
+import { portableSurface } from './flows/portable-routes.js';
 import { JobsService } from './jobs/service.js';
 import { jobsSurface } from './jobs/routes.js';
 
@@ -48,10 +50,11 @@ export const workflowsPlugin = definePlugin({
       },
     }),
   ],
-  deps: { routes: services.routes, pipelines: services.pipelines, flows: services.flows, jobs: services.jobs, settings: services.settings },
-  setup({ routes, pipelines, flows, jobs, settings }) {
+  deps: { routes: services.routes, pipelines: services.pipelines, flows: services.flows, jobs: services.jobs, settings: services.settings, registries: services.registries, clock: services.clock },
+  setup({ routes, pipelines, flows, jobs, settings, registries, clock }) {
     routes.add(pipelinesSurface(pipelines, flows));
     routes.add(flowsSurface(flows, settings, jobs));
     routes.add(jobsSurface(jobs, { flows, pipelines }));
+    routes.add(portableSurface(new PortableFlows(pipelines, flows, registries, clock)));
   },
 });

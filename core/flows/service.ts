@@ -303,8 +303,30 @@ export class FlowsService implements PipelineFlows {
     return { interval: config.interval };
   }
 
-  /** The handler must exist, fit the step type, and its settings pass its schema (defaults applied). */
-  checkHandler(stepType: string, slug: string, settings: Record<string, unknown>): Record<string, unknown> {
+  /**
+   * Writes a flow for a pipeline whose steps were checked already (an import), without
+   * scheduling it; the caller schedules it once every write has succeeded.
+   */
+  async insertChecked(pipeline: PipelineRecord, input: { flow_name: string; steps: Record<string, FlowStepSettings>; scheduling_config: SchedulingConfig }): Promise<FlowRecord> {
+    const flowId = await this.store.nextId('flows');
+    const steps: Record<string, FlowStepSettings> = {};
+    for (const step of pipeline.steps) steps[stepKey(step.pipeline_step_id)] = input.steps[step.pipeline_step_id] ?? { handler_slug: null, handler_config: {}, enabled: true };
+    return this.collection.insertOne({
+      flow_id: flowId,
+      pipeline_id: pipeline.pipeline_id,
+      flow_name: input.flow_name.trim() || 'Flow',
+      steps,
+      scheduling_config: input.scheduling_config,
+      ...freshRunState(this.clock.now()),
+    } as FlowRecord);
+  }
+
+  /**
+   * The handler must exist, fit the step type, and its settings pass its schema (defaults
+   * applied). `mayLack`: dotted fields that may be missing although required (secrets an
+   * export left out; they are set before the flow can run).
+   */
+  checkHandler(stepType: string, slug: string, settings: Record<string, unknown>, mayLack: ReadonlySet<string> = new Set()): Record<string, unknown> {
     const handler = this.registries.handlers().find((h) => h.slug === slug);
     if (!handler) throw badRequest('handler_not_found', `No handler '${slug}' is registered`);
     const type = this.registries.stepTypes().find((t) => t.type === stepType);
@@ -320,7 +342,8 @@ export class FlowsService implements PipelineFlows {
       }
       if (!validate(copy)) {
         const params: Record<string, string> = {};
-        for (const issue of describeErrors(validate.errors)) params[issue.field || 'settings'] = issue.message;
+        for (const issue of describeErrors(validate.errors)) if (!(issue.missing && mayLack.has(issue.field))) params[issue.field || 'settings'] = issue.message;
+        if (Object.keys(params).length === 0) return copy;
         throw new ApiError('rest_invalid_param', `Invalid settings for handler '${slug}': ${Object.values(params).join('; ')}`, 400, { params });
       }
     }

@@ -65,7 +65,12 @@ export class PipelinesService {
     return (await this.collection.count({ pipeline_id: pipelineId, deleting: { $ne: true } })) > 0;
   }
 
-  async create(input: { pipeline_name: string; agent_id?: number | null; steps?: Array<{ step_type: string; label?: string; config?: Record<string, unknown> }> }): Promise<PipelineRecord> {
+  /**
+   * `hidden`: the pipeline is stored with the delete mark, so it is invisible and a crash
+   * before `reveal` has it (and any flows written for it) removed at the next boot; an
+   * import writes its pipeline this way.
+   */
+  async create(input: { pipeline_name: string; agent_id?: number | null; steps?: Array<{ step_type: string; label?: string; config?: Record<string, unknown> }> }, options: { hidden?: boolean } = {}): Promise<PipelineRecord> {
     const pipelineId = await this.store.nextId('pipelines');
     const steps = (input.steps ?? []).map((step, index) => this.newStep(pipelineId, step.step_type, index, step.label, step.config));
     const now = this.clock.now();
@@ -76,7 +81,27 @@ export class PipelinesService {
       agent_id: input.agent_id ?? null,
       created_at: now,
       updated_at: now,
+      ...(options.hidden ? { deleting: true } : {}),
     } as PipelineRecord);
+  }
+
+  /** Makes a pipeline created with `hidden` visible. */
+  async reveal(pipelineId: number): Promise<void> {
+    await this.collection.updateOne({ pipeline_id: pipelineId }, { $unset: { deleting: '' } });
+  }
+
+  /** Removes a pipeline created with `hidden` (its flows and their schedules first). */
+  async discardHidden(pipelineId: number): Promise<void> {
+    await this.finishDelete(pipelineId);
+  }
+
+  /** `name`, or `name (2)`, `name (3)`... : the first no visible pipeline carries. */
+  async freeName(name: string): Promise<string> {
+    const base = name.trim();
+    for (let n = 1; ; n++) {
+      const candidate = n === 1 ? base : `${base} (${n})`;
+      if ((await this.collection.count({ pipeline_name: candidate, deleting: { $ne: true } })) === 0) return candidate;
+    }
   }
 
   async rename(pipelineId: number, name: string): Promise<PipelineRecord> {

@@ -19,7 +19,12 @@ export interface AdminClient {
 }
 
 export class CliError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The API's error code and data, when the error is an API answer. */
+    readonly code?: string,
+    readonly data?: Record<string, unknown>,
+  ) {
     super(message);
     this.name = 'CliError';
   }

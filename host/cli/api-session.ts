@@ -67,7 +67,7 @@ function httpSession(via: 'host' | 'local', prefixBase: string, coreNamespace: s
         throw new CliError(`The host at ${url.origin} did not answer: ${(error as Error).message}`);
       }
       const payload = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-      if (!response.ok || payload.success === false) throw new CliError(String(payload.message ?? `HTTP ${response.status}`));
+      if (!response.ok || payload.success === false) throw new CliError(String(payload.message ?? `HTTP ${response.status}`), typeof payload.code === 'string' ? payload.code : undefined, (payload.data as Record<string, unknown> | undefined) ?? undefined);
       return payload as T;
     },
     close,

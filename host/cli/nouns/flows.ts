@@ -1,12 +1,107 @@
 import type { Argv } from 'yargs';
+import { maskDeep } from '../../../core/security/mask.js';
+import { CliError } from '../admin-client.js';
+import type { ApiSession } from '../api-session.js';
 import { jsonOption, sleep, withApi, type CliNoun } from '../cli-runtime.js';
 import { printJson, printRows } from '../output.js';
+import { collectEdits, orderedSteps, plain, type ResolvedStep, type StepEdits, type StepInfo } from '../step-refs.js';
 
-/** `flowhost flows ...`: list flows and run one, through the API. */
+type FlowStep = { flow_step_id: string; pipeline_step_id: string; step_type: string; execution_order: number; handler_slug: string | null; handler_config: Record<string, unknown>; enabled: boolean; user_message?: string };
+type FlowView = Record<string, unknown> & { flow_id: number; flow_name: string; pipeline_id: number; flow_config: Record<string, FlowStep>; scheduling_config: { interval: string; timestamp?: number } };
+
+const editOptions = (c: Argv) =>
+  c
+    // Repeatable (yargs collects repeats); not `array`, which would swallow the words after it.
+    .option('handler', { type: 'string', describe: '<step>=<slug>: the handler of a step (step: 1-based position, type, or id)' })
+    .option('set', { type: 'string', describe: '<step>.<key>=<value>: a handler setting (JSON values parse: 5, true; dotted keys nest)' })
+    .option('user-message', { type: 'string', describe: "<step>=<text>: an ai step's message to the model" })
+    .option('schedule', { type: 'string', describe: 'An interval (manual, every_5_minutes, hourly, daily, ... or one_time with --at)' })
+    .option('at', { type: 'string', describe: 'For --schedule one_time: an ISO date or Unix seconds in the future' });
+
+function scheduling(argv: { schedule?: string; at?: string }): { interval: string; timestamp?: number } | undefined {
+  if (argv.schedule === undefined) {
+    if (argv.at !== undefined) throw new CliError('--at goes with --schedule one_time');
+    return undefined;
+  }
+  const interval = argv.schedule.trim();
+  if (interval !== 'one_time') {
+    if (argv.at !== undefined) throw new CliError('--at goes with --schedule one_time only');
+    return { interval };
+  }
+  if (argv.at === undefined) throw new CliError('--schedule one_time needs --at <ISO date or Unix seconds>');
+  const seconds = /^\d+$/.test(argv.at.trim()) ? Number(argv.at.trim()) : Math.floor(Date.parse(argv.at) / 1000);
+  if (!Number.isSafeInteger(seconds)) throw new CliError(`--at '${argv.at}' is neither an ISO date nor Unix seconds`);
+  return { interval, timestamp: seconds };
+}
+
+const describeStep = (step: ResolvedStep, handler?: string | null) => `step ${step.position} (${step.step_type}${handler ? `, handler ${handler}` : ''})`;
+
+/** The API's refusal, with the step it concerns and each refused field. */
+function stepError(error: unknown, step: ResolvedStep, handler?: string | null): never {
+  if (!(error instanceof CliError)) throw error;
+  const params = (error.data?.params as Record<string, string> | undefined) ?? {};
+  const fields = Object.entries(params).map(([field, message]) => (message.startsWith(field) ? message : `${field}: ${message}`));
+  throw new CliError(`${describeStep(step, handler)}: ${fields.length ? fields.join('; ') : error.message}`, error.code, error.data);
+}
+
+async function checkHandlers(api: ApiSession, edits: Map<string, StepEdits>): Promise<void> {
+  const wanted = [...edits.values()].filter((e) => e.handler);
+  if (wanted.length === 0) return;
+  const handlers = (await api.call<{ data: Record<string, { type: string }> }>('GET', '/handlers')).data;
+  for (const e of wanted) {
+    const handler = handlers[e.handler!];
+    if (!handler) throw new CliError(`${describeStep(e.step)}: no handler '${e.handler}' in this host (${Object.keys(handlers).filter((slug) => handlers[slug]!.type === e.step.step_type).join(', ') || 'it has none for this step type'})`);
+    if (handler.type !== e.step.step_type) throw new CliError(`${describeStep(e.step)}: '${e.handler}' is a ${handler.type} handler`);
+  }
+}
+
+function flowSteps(flow: FlowView): Array<ResolvedStep & FlowStep> {
+  const byPipelineStep = new Map(Object.values(flow.flow_config).map((s) => [s.pipeline_step_id, s]));
+  return orderedSteps(Object.values(flow.flow_config) as StepInfo[]).map((s) => ({ ...byPipelineStep.get(s.pipeline_step_id)!, ...s }));
+}
+
+function printFlow(flow: FlowView, json: boolean | undefined): void {
+  const steps = flowSteps(flow).map((s) => ({
+    position: s.position,
+    type: s.step_type,
+    handler: s.handler_slug,
+    config: maskDeep(s.handler_config ?? {}),
+    ...(s.step_type === 'ai' ? { user_message: s.user_message ?? '' } : {}),
+    enabled: s.enabled,
+    flow_step_id: s.flow_step_id,
+  }));
+  const view = {
+    flow_id: flow.flow_id,
+    flow_name: flow.flow_name,
+    pipeline_id: flow.pipeline_id,
+    scheduling_config: flow.scheduling_config,
+    last_run: flow.last_run ?? null,
+    last_run_status: flow.last_run_status ?? null,
+    next_run: flow.next_run ?? null,
+    steps,
+  };
+  if (json) {
+    printJson(view);
+    return;
+  }
+  const schedule = flow.scheduling_config.interval + (flow.scheduling_config.timestamp ? ` at ${new Date(flow.scheduling_config.timestamp * 1000).toISOString()}` : '');
+  console.log(`Flow ${flow.flow_id} "${flow.flow_name}" (pipeline ${flow.pipeline_id})`);
+  console.log(`Schedule: ${schedule}; next run: ${String(flow.next_run_display ?? '-')}`);
+  console.log(`Last run: ${String(flow.last_run_display ?? 'Never')}${flow.last_run_status ? ` (${String(flow.last_run_status)})` : ''}`);
+  printRows(steps.map((s) => ({ position: s.position, type: s.type, handler: s.handler ?? '-', config: JSON.stringify(s.config), enabled: s.enabled ? 'yes' : 'no', ...(s.type === 'ai' ? { message: s.user_message } : {}) })));
+}
+
+const flowIdOf = (value: unknown): number => {
+  const id = Number(value);
+  if (!Number.isSafeInteger(id) || id < 1) throw new CliError(`'${String(value)}' is not an id`);
+  return id;
+};
+
+/** `flowhost flows ...`: create, configure, show, list and run flows, through the API. */
 export const flows: CliNoun = {
   noun: 'flows',
   command: 'flows <verb>',
-  describe: 'List and run flows',
+  describe: 'Create, configure, list and run flows',
   builder: (y: Argv) =>
     y
       .command('list', 'Flows with their schedule and last run', (c) => c.option('pipeline', { type: 'number', describe: 'Only this pipeline' }).options(jsonOption), async (argv) => {
@@ -15,6 +110,87 @@ export const flows: CliNoun = {
         if (argv.json) printJson(flows);
         else printRows(flows.map((f) => ({ id: f.flow_id, name: f.flow_name, pipeline: f.pipeline_id, schedule: (f.scheduling_config as { interval: string }).interval, last_run: f.last_run_display, status: f.last_run_status ?? '-', next_run: f.next_run_display })));
       })
+      .command(
+        'create <pipeline_id>',
+        'Create a flow of a pipeline, with handlers, settings and schedule (steps by position, type or id)',
+        (c) => editOptions(c.positional('pipeline_id', { type: 'number', demandOption: true }).option('name', { type: 'string', describe: 'The flow name (default "Flow")' })).options(jsonOption),
+        async (argv) => {
+          const pipelineId = flowIdOf(argv.pipeline_id);
+          const schedule = scheduling(argv);
+          const flow = await withApi(argv, async (api) => {
+            const pipeline = (await api.call<{ data: { pipeline: { pipeline_steps: StepInfo[] } } }>('GET', `/pipelines/${pipelineId}`)).data.pipeline;
+            const edits = collectEdits(argv, orderedSteps(pipeline.pipeline_steps), pipelineId);
+            for (const e of edits.values()) if (e.hasSettings && !e.handler) throw new CliError(`${describeStep(e.step)}: --set needs a handler for the step: add --handler ${e.step.position}=<slug>`);
+            await checkHandlers(api, edits);
+            const flow_config: Record<string, Record<string, unknown>> = {};
+            for (const e of edits.values()) {
+              flow_config[e.step.pipeline_step_id] = {
+                ...(e.handler ? { handler_slug: e.handler, handler_config: plain(e.settings) } : {}),
+                ...(e.userMessage !== undefined ? { user_message: e.userMessage } : {}),
+              };
+            }
+            let created: { data: { flow_id: number } };
+            try {
+              created = await api.call('POST', '/flows', { body: { pipeline_id: pipelineId, ...(argv.name ? { flow_name: argv.name } : {}), flow_config, ...(schedule ? { scheduling_config: schedule } : {}) } });
+            } catch (error) {
+              // The API refuses one handler's settings at a time and names the handler: say which step.
+              const slug = error instanceof CliError ? /handler '([^']+)'/.exec(error.message)?.[1] : undefined;
+              const culprit = slug ? [...edits.values()].find((e) => e.handler === slug) : undefined;
+              if (culprit) stepError(error, culprit.step, slug);
+              throw error;
+            }
+            return (await api.call<{ data: FlowView }>('GET', `/flows/${created.data.flow_id}`)).data;
+          });
+          if (!argv.json) console.log(`Flow ${flow.flow_id} created.`);
+          printFlow(flow, argv.json);
+        },
+      )
+      .command('show <id>', 'A flow: its steps with handler and settings (secrets masked), schedule and last run', (c) => c.positional('id', { type: 'number', demandOption: true }).options(jsonOption), async (argv) => {
+        const id = flowIdOf(argv.id);
+        const flow = await withApi(argv, async (api) => (await api.call<{ data: FlowView }>('GET', `/flows/${id}`)).data);
+        printFlow(flow, argv.json);
+      })
+      .command(
+        'config <id>',
+        "Change a flow's handlers, settings, user messages, name or schedule",
+        (c) => editOptions(c.positional('id', { type: 'number', demandOption: true }).option('name', { type: 'string', describe: 'A new name' })).options(jsonOption),
+        async (argv) => {
+          const id = flowIdOf(argv.id);
+          const schedule = scheduling(argv);
+          const flow = await withApi(argv, async (api) => {
+            const current = (await api.call<{ data: FlowView }>('GET', `/flows/${id}`)).data;
+            const steps = flowSteps(current);
+            const edits = collectEdits(argv, steps, `of flow ${id}`);
+            if (edits.size === 0 && schedule === undefined && argv.name === undefined) throw new CliError('Nothing to change: give --handler, --set, --user-message, --schedule or --name');
+            await checkHandlers(api, edits);
+            for (const e of edits.values()) {
+              const step = steps.find((s) => s.pipeline_step_id === e.step.pipeline_step_id)!;
+              if (e.hasSettings && !e.handler && !step.handler_slug) throw new CliError(`${describeStep(e.step)}: the step has no handler yet: add --handler ${e.step.position}=<slug>`);
+            }
+            // Every step's change is checked by the API; they are sent step by step, in order.
+            for (const e of edits.values()) {
+              const step = steps.find((s) => s.pipeline_step_id === e.step.pipeline_step_id)!;
+              const handler = e.handler ?? step.handler_slug;
+              try {
+                if (e.handler && e.handler !== step.handler_slug) {
+                  await api.call('PUT', `/flows/steps/${step.flow_step_id}/handler`, { body: { handler_slug: e.handler, settings: plain(e.settings) } });
+                } else if (e.hasSettings) {
+                  await api.call('PATCH', `/flows/steps/${step.flow_step_id}/config`, { body: { handler_config: plain(e.settings) } });
+                }
+                if (e.userMessage !== undefined) await api.call('PATCH', `/flows/steps/${step.flow_step_id}/config`, { body: { user_message: e.userMessage } });
+              } catch (error) {
+                stepError(error, e.step, handler);
+              }
+            }
+            if (schedule !== undefined || argv.name !== undefined) {
+              await api.call('PATCH', `/flows/${id}`, { body: { ...(schedule ? { scheduling_config: schedule } : {}), ...(argv.name !== undefined ? { flow_name: argv.name } : {}) } });
+            }
+            return (await api.call<{ data: FlowView }>('GET', `/flows/${id}`)).data;
+          });
+          if (!argv.json) console.log(`Flow ${flow.flow_id} updated.`);
+          printFlow(flow, argv.json);
+        },
+      )
       .command(
         'run <id>',
         'Run a flow now and wait for its job to end',
@@ -37,6 +213,6 @@ export const flows: CliNoun = {
           if (result.status === 'failed') process.exitCode = 1;
         },
       )
-      .demandCommand(1, 'Name a verb: list or run')
+      .demandCommand(1, 'Name a verb: create, show, config, list or run')
       .strict(),
 };

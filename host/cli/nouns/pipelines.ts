@@ -1,0 +1,61 @@
+import type { Argv } from 'yargs';
+import { CliError } from '../admin-client.js';
+import { jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
+import { printJson, printRows } from '../output.js';
+import { orderedSteps, type StepInfo } from '../step-refs.js';
+
+type PipelineView = { pipeline_id: number; pipeline_name: string; pipeline_steps: StepInfo[]; flow_count?: number; step_count?: number };
+
+const stepRows = (steps: StepInfo[]) => orderedSteps(steps).map((s) => ({ position: s.position, type: s.step_type, label: s.label ?? '', id: s.pipeline_step_id }));
+
+/** `flowhost pipelines ...`: create a pipeline with its steps, list and show pipelines, through the API. */
+export const pipelines: CliNoun = {
+  noun: 'pipelines',
+  command: 'pipelines <verb>',
+  describe: 'Create, list and show pipelines',
+  builder: (y: Argv) =>
+    y
+      .command(
+        'create <name>',
+        'Create a pipeline with its steps in order (--step fetch --step ai --step publish)',
+        (c) =>
+          c
+            .positional('name', { type: 'string', demandOption: true, describe: 'The pipeline name' })
+            .option('step', { type: 'string', describe: 'A step type, once per step, in order (fetch, ai, publish, update)' })
+            .options(jsonOption),
+        async (argv) => {
+          const name = String(argv.name).trim();
+          if (!name) throw new CliError('The pipeline name is empty');
+          const given = argv.step === undefined ? [] : Array.isArray(argv.step) ? (argv.step as unknown[]) : [argv.step];
+          const steps = given.map((type) => ({ step_type: String(type).trim() }));
+          const res = await withApi(argv, (api) => api.call<{ data: { pipeline_id: number; pipeline_name: string; pipeline_data: PipelineView } }>('POST', '/pipelines', { body: { pipeline_name: name, steps } }));
+          const view = res.data.pipeline_data;
+          if (argv.json) {
+            printJson({ pipeline_id: res.data.pipeline_id, pipeline_name: res.data.pipeline_name, steps: stepRows(view.pipeline_steps) });
+            return;
+          }
+          console.log(`Pipeline ${res.data.pipeline_id} "${res.data.pipeline_name}" created with ${view.pipeline_steps.length} step(s).`);
+          printRows(stepRows(view.pipeline_steps));
+        },
+      )
+      .command('list', 'Pipelines with their step and flow counts', (c) => c.option('search', { type: 'string', describe: 'Only names containing this text' }).options(jsonOption), async (argv) => {
+        const res = await withApi(argv, (api) => api.call<{ data: { pipelines: PipelineView[] } }>('GET', '/pipelines', { query: { per_page: 100, output_mode: 'full', search: argv.search } }));
+        const list = res.data.pipelines;
+        if (argv.json) printJson(list);
+        else printRows(list.map((p) => ({ id: p.pipeline_id, name: p.pipeline_name, steps: orderedSteps(p.pipeline_steps).map((s) => s.step_type).join(' > '), flows: p.flow_count ?? 0 })));
+      })
+      .command('show <id>', 'A pipeline: its steps (position, type, id) and flows', (c) => c.positional('id', { type: 'number', demandOption: true }).options(jsonOption), async (argv) => {
+        if (!Number.isSafeInteger(argv.id) || argv.id < 1) throw new CliError(`'${String(argv.id)}' is not a pipeline id`);
+        const res = await withApi(argv, (api) => api.call<{ data: { pipeline: PipelineView; flows: Array<Record<string, unknown>> } }>('GET', `/pipelines/${argv.id}`));
+        const { pipeline, flows } = res.data;
+        if (argv.json) {
+          printJson({ ...pipeline, steps: stepRows(pipeline.pipeline_steps), flows: flows.map((f) => ({ flow_id: f.flow_id, flow_name: f.flow_name, scheduling_config: f.scheduling_config })) });
+          return;
+        }
+        console.log(`Pipeline ${pipeline.pipeline_id} "${pipeline.pipeline_name}"`);
+        printRows(stepRows(pipeline.pipeline_steps));
+        console.log(`\nFlows: ${flows.length ? flows.map((f) => `${String(f.flow_id)} "${String(f.flow_name)}"`).join(', ') : 'none'}`);
+      })
+      .demandCommand(1, 'Name a verb: create, list or show')
+      .strict(),
+};
