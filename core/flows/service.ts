@@ -310,7 +310,11 @@ export class FlowsService implements PipelineFlows {
   async insertChecked(pipeline: PipelineRecord, input: { flow_name: string; steps: Record<string, FlowStepSettings>; scheduling_config: SchedulingConfig }): Promise<FlowRecord> {
     const flowId = await this.store.nextId('flows');
     const steps: Record<string, FlowStepSettings> = {};
-    for (const step of pipeline.steps) steps[stepKey(step.pipeline_step_id)] = input.steps[step.pipeline_step_id] ?? { handler_slug: null, handler_config: {}, enabled: true };
+    for (const step of pipeline.steps) {
+      const given = input.steps[step.pipeline_step_id];
+      // An imported document written by hand may carry a secret: sealed like any other.
+      steps[stepKey(step.pipeline_step_id)] = given ? { ...given, handler_config: this.secrets.seal(given.handler_config) } : { handler_slug: null, handler_config: {}, enabled: true };
+    }
     return this.collection.insertOne({
       flow_id: flowId,
       pipeline_id: pipeline.pipeline_id,
