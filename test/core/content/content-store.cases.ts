@@ -54,6 +54,7 @@ export function contentStoreCases(label: string, open: () => Promise<DocumentSto
         created_at: clock.now(),
         updated_at: clock.now(),
         published_at: null,
+        date: clock.now(),
       },
     );
     assert.equal(await content.getPost(post.post_id), post);
@@ -188,7 +189,7 @@ export function contentStoreCases(label: string, open: () => Promise<DocumentSto
   });
 
   test('findPosts refuses a bad query with 400 invalid_post_query', async ({ content }) => {
-    for (const query of [{ per_page: 0 }, { per_page: 101 }, { offset: -1 }, { orderby: 'slug' }, { status: 'gone' }, { meta: { 'a.b': 1 } }, { term: { taxonomy: 'post_tag' } }]) {
+    for (const query of [{ per_page: 0 }, { per_page: 101 }, { offset: -1 }, { orderby: 'menu_order' }, { status: 'gone' }, { include: [0] }, { after: new Date('x') }, { terms: [{ taxonomy: 'a.b', term_ids: [1] }] }, { slug: 'one' }, { meta: { 'a.b': 1 } }, { term: { taxonomy: 'post_tag' } }]) {
       const error = await apiError(content.findPosts(query as never));
       assert.is(error.code, 'invalid_post_query', JSON.stringify(query));
     }
