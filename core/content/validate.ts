@@ -58,8 +58,9 @@ function checkMeta(value: unknown): Record<string, unknown> {
 }
 
 export function checkMetaKey(key: string, code: string): string {
-  if (key.length === 0 || key.length > 100 || key.includes('.') || key.startsWith('$')) {
-    fail(code, 'meta', `meta key ${JSON.stringify(key)} must be 1-100 characters without '.' and not start with '$'`);
+  // The stores' field-path rule (`meta.<key>` is a path in updates and queries).
+  if (!/^[A-Za-z0-9_]{1,100}$/.test(key)) {
+    fail(code, 'meta', `meta key ${JSON.stringify(key)} must be 1-100 letters, digits or '_'`);
   }
   return key;
 }

@@ -64,7 +64,7 @@ const metaInput: JsonSchema = {
   type: 'object',
   maxProperties: 100,
   // Keys become dot paths; `_`-keys are WordPress's protected meta, kept for the server.
-  propertyNames: { type: 'string', pattern: '^[^_.$][^.]{0,99}$' },
+  propertyNames: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_]{0,99}$' },
   additionalProperties: { anyOf: [{ type: 'string', maxLength: 100_000 }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }, { type: 'array', maxItems: 100 }, { type: 'object', maxProperties: 100 }] },
 };
 

@@ -52,6 +52,12 @@ function answersExact(route: { definition: { schema?: { responses?: Readonly<Rec
   return successes.length > 0 && successes.every(([, schema]) => !(schema.properties as Record<string, unknown> | undefined)?.success);
 }
 
+/** Statuses declared by any route on the path (`?_method=` may reach another method's route). */
+function declaredStatuses(ctx: RunContext, compiled: { fullPath: string } | undefined): number[] {
+  if (!compiled) return [];
+  return ctx.host.t.host.routes.filter((r) => r.fullPath === compiled.fullPath).flatMap((r) => Object.keys(r.definition.schema?.responses ?? {}).map(Number));
+}
+
 export async function fuzzOnce(ctx: RunContext, req: FuzzRequest): Promise<string | null> {
   const before = crashCount();
   const { res, error } = await send(ctx, req);
@@ -64,7 +70,7 @@ export async function fuzzOnce(ctx: RunContext, req: FuzzRequest): Promise<strin
   }
   const compiled = ctx.host.t.host.routes.find((r) => `${r.method} ${r.fullPath}` === req.route);
   const pageRoute = compiled?.definition.credentials === 'page';
-  const verdict = res ? checkResponse(req.method, res, { pageRoute, exactRoute: compiled !== undefined && answersExact(compiled) }) : { problems: [`no answer: ${error}`], code: undefined };
+  const verdict = res ? checkResponse(req.method, res, { pageRoute, exactRoute: compiled !== undefined && answersExact(compiled), declared: declaredStatuses(ctx, compiled) }) : { problems: [`no answer: ${error}`], code: undefined };
   ctx.stats.count(req.route, res ? res.status : 'none', verdict.code);
   // Node's parser answers malformed requests itself (a bare 400/431 before restify, e.g.
   // for raw non-ASCII bytes in the path): one failure for all routes, as the host can only

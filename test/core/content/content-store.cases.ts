@@ -138,6 +138,7 @@ export function contentStoreCases(label: string, open: () => Promise<DocumentSto
       [{ title: 'x', post_type: 'Bad Type' }, 'post_type'],
       [{ title: 'x', post_type: 'a.b' }, 'post_type'],
       [{ title: 'x', meta: { 'a.b': 1 } }, 'meta'],
+      [{ title: 'x', meta: { 'a b': 1 } }, 'meta'],
       [{ title: 'x', meta: { $where: 1 } }, 'meta'],
       [{ title: 'x', meta: [] }, 'meta'],
       [{ title: 'x', terms: { post_tag: [0] } }, 'terms'],

@@ -1,0 +1,98 @@
+// `flowhost posts list|get|delete` through the wp/v2 API: against a running host on the
+// embedded store, and on MongoDB (when set) with the CLI starting the build itself.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { basicAuth, runCli, startHostProcess, waitForExit } from '../../support/host-process.js';
+import { freshDatabaseUrl, requireMongo } from '../../support/mongo-env.js';
+import { createTestHost } from '../../../sdk/testing/index.js';
+
+type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- CLI JSON read freely
+
+const test = suite('cli: flowhost posts');
+
+/** Seeds 3 published posts and a draft through `post`; checks every command. */
+async function exercise(cli: (...args: string[]) => ReturnType<typeof runCli>, post: (body: Body) => Promise<Body>) {
+  const ids: number[] = [];
+  for (const n of [1, 2, 3]) ids.push((await post({ title: `CLI post ${n}`, content: `Body ${n}`, status: 'publish' })).id);
+  const draft = (await post({ title: 'CLI draft', content: 'Not yet' })).id;
+
+  const listed = cli('posts', 'list', '--json', '--per-page', '2');
+  assert.is(listed.status, 0, listed.stderr);
+  const page = JSON.parse(listed.stdout) as Body;
+  assert.equal([page.total, page.total_pages, page.page, page.per_page], [4, 2, 1, 2], 'status any: drafts too');
+  assert.is(page.posts.length, 2);
+  assert.is(page.posts[0].title.raw, 'CLI draft');
+
+  const drafts = JSON.parse(cli('posts', 'list', '--status', 'draft', '--json').stdout) as Body;
+  assert.equal(drafts.posts.map((p: Body) => p.id), [draft]);
+  const searched = JSON.parse(cli('posts', 'list', '--search', 'post 2', '--json').stdout) as Body;
+  assert.equal(searched.posts.map((p: Body) => p.id), [ids[1]]);
+
+  const table = cli('posts', 'list');
+  assert.is(table.status, 0, table.stderr);
+  assert.match(table.stdout, /^ID\s+STATUS\s+DATE\s+SLUG\s+TITLE/m);
+  assert.match(table.stdout, new RegExp(`^${ids[0]}\\s+publish\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\s+cli-post-1\\s+CLI post 1$`, 'm'));
+  assert.match(table.stdout, /Page 1 of 1 \(4 posts\)/);
+
+  const got = cli('posts', 'get', String(ids[0]), '--json');
+  assert.is(got.status, 0, got.stderr);
+  const one = JSON.parse(got.stdout) as Body;
+  assert.equal([one.id, one.content.raw, one.categories], [ids[0], 'Body 1', []]);
+  const shown = cli('posts', 'get', String(ids[0]));
+  assert.match(shown.stdout, /^title\s+CLI post 1$/m);
+  assert.match(shown.stdout, /^categories\s*$/m);
+  assert.match(shown.stdout, /\nBody 1\n$/);
+
+  const missing = cli('posts', 'get', '999999');
+  assert.is.not(missing.status, 0);
+  assert.match(missing.stderr, /Invalid post ID/);
+  const badType = cli('posts', 'list', '--type', 'nope');
+  assert.is.not(badType.status, 0);
+  assert.match(badType.stderr, /Unknown post type 'nope'/);
+
+  const trashed = cli('posts', 'delete', String(ids[2]), '--json');
+  assert.is(trashed.status, 0, trashed.stderr);
+  assert.is((JSON.parse(trashed.stdout) as Body).status, 'trash');
+  const again = cli('posts', 'delete', String(ids[2]));
+  assert.is.not(again.status, 0);
+  assert.match(again.stderr, /already been deleted/);
+  const forced = cli('posts', 'delete', String(ids[2]), '--force');
+  assert.is(forced.status, 0, forced.stderr);
+  assert.match(forced.stdout, new RegExp(`Post ${ids[2]} deleted`));
+  const left = JSON.parse(cli('posts', 'list', '--status', 'any', '--json').stdout) as Body;
+  assert.equal(left.posts.map((p: Body) => p.id).sort(), [ids[0], ids[1], draft].sort());
+}
+
+test('list, get, delete through a running host (embedded store)', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-cli-posts-'));
+  const host = await startHostProcess(dataDir);
+  try {
+    const auth = basicAuth('admin', readFileSync(join(dataDir, 'initial-admin-password'), 'utf8').trim());
+    const post = async (body: Body) =>
+      (await (await fetch(`${host.url}/api/wp/v2/posts`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json()) as Body;
+    await exercise((...args) => runCli([...args, '--data-dir', dataDir]), post);
+  } finally {
+    host.proc.kill('SIGTERM');
+    await waitForExit(host.proc);
+  }
+});
+
+const mongo = requireMongo('cli: flowhost posts (mongodb)');
+if (mongo) {
+  test('list, get, delete on MongoDB (the CLI starts the build itself)', async () => {
+    const url = freshDatabaseUrl(mongo);
+    const t = await createTestHost({ plugins: [], builtins: false, config: { mongodbUrl: url } });
+    try {
+      const post = async (body: Body) => (await t.request<Body>('POST', '/posts', { namespace: 'wp/v2', body })).body;
+      const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-cli-posts-mongo-'));
+      await exercise((...args) => runCli([...args, '--data-dir', dataDir], { MONGODB_URL: url }), post);
+    } finally {
+      await t.stop();
+    }
+  });
+}
+
+test.run();
