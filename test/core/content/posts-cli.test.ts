@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { basicAuth, runCli, startHostProcess, waitForExit } from '../../support/host-process.js';
 import { freshDatabaseUrl, requireMongo } from '../../support/mongo-env.js';
 import { createTestHost } from '../../../sdk/testing/index.js';
@@ -84,11 +85,13 @@ const mongo = requireMongo('cli: flowhost posts (mongodb)');
 if (mongo) {
   test('list, get, delete on MongoDB (the CLI starts the build itself)', async () => {
     const url = freshDatabaseUrl(mongo);
-    const t = await createTestHost({ plugins: [], builtins: false, config: { mongodbUrl: url } });
+    // Every host on one database shares the vault key (its canary refuses another).
+    const secretKey = randomBytes(32).toString('hex');
+    const t = await createTestHost({ plugins: [], builtins: false, config: { mongodbUrl: url, secretKey } });
     try {
       const post = async (body: Body) => (await t.request<Body>('POST', '/posts', { namespace: 'wp/v2', body })).body;
       const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-cli-posts-mongo-'));
-      await exercise((...args) => runCli([...args, '--data-dir', dataDir], { MONGODB_URL: url }), post);
+      await exercise((...args) => runCli([...args, '--data-dir', dataDir], { MONGODB_URL: url, FLOWHOST_SECRET_KEY: secretKey }), post);
     } finally {
       await t.stop();
     }
