@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { createTestHost, type TestHost, type RequestOptions } from '../../../sdk/testing/index.js';
 import { definePlugin, definePostType, defineTaxonomy, services } from '../../../sdk/index.js';
 import { testStores } from '../../support/test-stores.js';
+import { createAjv } from '../../../core/kernel/validator.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- WordPress JSON read freely
 type Creds = { login: string; password: string };
@@ -32,7 +33,28 @@ for (const store of testStores('content: wp/v2 API')) {
   });
   test.after(async (ctx) => ctx.t.stop());
 
-  const wp = (t: TestHost, method: string, path: string, options: RequestOptions = {}) => t.request<Body>(method, path, { namespace: 'wp/v2', ...options });
+  /**
+   * Every answer is checked against the route's declared `schema.responses`, with object
+   * schemas that leave `additionalProperties` out closed (a field the schema does not
+   * declare fails), as the test host treats them.
+   */
+  const ajv = createAjv();
+  const close = (schema: unknown): unknown => {
+    if (Array.isArray(schema)) return schema.map(close);
+    if (!schema || typeof schema !== 'object') return schema;
+    const out: Record<string, unknown> = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === 'properties' ? Object.fromEntries(Object.entries(v as object).map(([pk, pv]) => [pk, close(pv)])) : close(v)]));
+    if (out.type === 'object' && out.properties && out.additionalProperties === undefined) out.additionalProperties = false;
+    return out;
+  };
+  const wp = async (t: TestHost, method: string, path: string, options: RequestOptions = {}) => {
+    const res = await t.request<Body>(method, path, { namespace: 'wp/v2', ...options });
+    const route = t.host.routes.find((r) => r.method === method && new RegExp(`^${r.fullPath.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(`/api/wp/v2${path}`));
+    const schema = route?.definition.schema?.responses?.[res.status];
+    assert.ok(schema, `${method} ${path}: status ${res.status} is not declared (${JSON.stringify(res.body).slice(0, 200)})`);
+    const validate = ajv.compile(close(schema) as object);
+    assert.ok(validate(res.body), `${method} ${path} → ${res.status}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(res.body).slice(0, 300)}`);
+    return res;
+  };
 
   test('GET /types and /taxonomies list core and plugin registrations, WordPress-shaped', async ({ t }) => {
     const types = await wp(t, 'GET', '/types', { as: 'anonymous' });
