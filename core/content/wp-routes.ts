@@ -320,8 +320,15 @@ class WpRoutes {
     if (type.hierarchical && body.parent !== undefined) {
       const parent = body.parent as number;
       if (parent !== 0) {
+        const invalid = () => new ApiError('rest_post_invalid_parent', 'Invalid post parent ID.', 400, { params: { parent: 'Invalid post parent ID.' } });
         const found = await this.deps.content.getPost(parent);
-        if (!found || found.post_type !== type.name || parent === current?.post_id) throw new ApiError('rest_post_invalid_parent', 'Invalid post parent ID.', 400, { params: { parent: 'Invalid post parent ID.' } });
+        if (!found || found.post_type !== type.name) throw invalid();
+        // No cycles: the post may not become a descendant of itself.
+        let ancestor: Post | null = found;
+        for (let hops = 0; ancestor && hops < 100; hops++) {
+          if (current && ancestor.post_id === current.post_id) throw invalid();
+          ancestor = ancestor.parent_id === null ? null : await this.deps.content.getPost(ancestor.parent_id);
+        }
       }
       fields.parent_id = parent === 0 ? null : parent;
     }

@@ -309,6 +309,10 @@ for (const store of testStores('content: wp/v2 API')) {
     assert.is(child.body.parent, parent.body.id);
     const badParent = await wp(t, 'POST', '/events', { as: editor, body: { title: 'x', parent: 999999 } });
     assert.is(badParent.status, 400);
+    const cycle = await wp(t, 'PATCH', `/events/${parent.body.id}`, { as: editor, body: { parent: child.body.id } });
+    assert.is(cycle.status, 400, 'a post cannot become its own descendant');
+    assert.is(cycle.body.code, 'rest_post_invalid_parent');
+    assert.is((await wp(t, 'PATCH', `/events/${parent.body.id}`, { as: editor, body: { parent: parent.body.id } })).status, 400);
     const list = await wp(t, 'GET', '/events', { as: 'anonymous', query: { venues: venue.id } });
     assert.equal(list.body.map((e: Body) => e.id), [parent.body.id]);
     assert.is((await wp(t, 'GET', `/events/${parent.body.id}`, { as: 'anonymous' })).status, 200);
