@@ -9,6 +9,8 @@ import type { NewPost, PostPatch, PostQuery, PostStatus } from './model.js';
 export const POST_STATUSES: readonly PostStatus[] = ['publish', 'draft', 'pending', 'private', 'trash'];
 /** Post types and taxonomies become parts of dot paths (`terms.<taxonomy>`): no dots, no `$`. */
 const NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+/** A taxonomy is a path segment itself (`terms.<taxonomy>`): the stores' path rule, no '-'. */
+const TAXONOMY = /^[a-z0-9][a-z0-9_]{0,39}$/;
 const TITLE_MAX = 1000;
 export const PER_PAGE_MAX = 100;
 
@@ -27,8 +29,8 @@ export function checkPostType(value: unknown, code = 'invalid_post'): string {
 }
 
 export function checkTaxonomy(value: unknown, code = 'invalid_term'): string {
-  if (typeof value !== 'string' || !NAME.test(value)) {
-    fail(code, 'taxonomy', `taxonomy must be 1-40 lower-case letters, digits, '-' or '_' (got ${JSON.stringify(value)})`);
+  if (typeof value !== 'string' || !TAXONOMY.test(value)) {
+    fail(code, 'taxonomy', `taxonomy must be 1-40 lower-case letters, digits or '_' (got ${JSON.stringify(value)})`);
   }
   return value;
 }

@@ -48,6 +48,13 @@ function listOf(value: unknown): string[] {
   return items.flatMap((item) => String(item).split(',')).map((s) => s.trim()).filter(Boolean);
 }
 
+/** A list parameter of strings (slugs, statuses): at most 100 entries. */
+function stringList(query: Query, name: string): string[] {
+  const items = listOf(query[name]);
+  if (items.length > 100) throw invalidParam(name, `${name} takes at most 100 values.`);
+  return items;
+}
+
 function idList(query: Query, name: string): number[] | undefined {
   if (query[name] === undefined) return undefined;
   const items = listOf(query[name]);
@@ -363,7 +370,7 @@ class WpRoutes {
         const q = request.query;
         const context = this.context(request, label);
         if (type.public === false && !request.user?.can('edit_posts')) throw new ApiError('rest_forbidden', 'Sorry, you are not allowed to do that.', authCode(request.user));
-        let statuses = listOf(q.status);
+        let statuses = stringList(q, 'status');
         if (statuses.length === 0) statuses = ['publish'];
         for (const status of statuses) {
           if (!(S.LIST_STATUSES as readonly string[]).includes(status)) throw invalidParam('status', `status[${status}] is not one of ${S.LIST_STATUSES.join(', ')}.`);
@@ -390,7 +397,7 @@ class WpRoutes {
         const exclude = idList(q, 'exclude');
         if (exclude) query.exclude = exclude;
         if (author) query.author = author;
-        if (q.slug !== undefined) query.slug = listOf(q.slug);
+        if (q.slug !== undefined) query.slug = stringList(q, 'slug');
         if (q.after !== undefined) query.after = parseDate(q.after, 'after');
         if (q.before !== undefined) query.before = parseDate(q.before, 'before');
         const terms: NonNullable<PostQuery['terms']> = [];
@@ -588,7 +595,7 @@ class WpRoutes {
           ...(q.parent !== undefined ? { parent_id: q.parent === 0 ? null : (q.parent as number) } : {}),
           ...(include ? { include } : {}),
           ...(q.exclude !== undefined ? { exclude: idList(q, 'exclude') } : {}),
-          ...(q.slug !== undefined ? { slug: listOf(q.slug) } : {}),
+          ...(q.slug !== undefined ? { slug: stringList(q, 'slug') } : {}),
           hide_empty: q.hide_empty === true,
           orderby: ({ id: 'term_id', name: 'name', slug: 'slug', count: 'count', include: 'term_id' } as const)[orderby] ?? 'name',
           order: q.order as 'asc' | 'desc',

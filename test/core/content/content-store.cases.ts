@@ -235,6 +235,7 @@ export function contentStoreCases(label: string, open: () => Promise<DocumentSto
     for (const call of [
       () => content.ensureTerm('post_tag', '   '),
       () => content.ensureTerm('Post Tag', 'x'),
+      () => content.ensureTerm('my-tax', 'x'),
       () => content.ensureTerm('post_tag', 'x', { parent_id: 999 }),
       () => content.listTerms('a.b'),
     ]) {

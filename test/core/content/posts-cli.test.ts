@@ -91,7 +91,18 @@ if (mongo) {
     try {
       const post = async (body: Body) => (await t.request<Body>('POST', '/posts', { namespace: 'wp/v2', body })).body;
       const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-cli-posts-mongo-'));
-      await exercise((...args) => runCli([...args, '--data-dir', dataDir], { MONGODB_URL: url, FLOWHOST_SECRET_KEY: secretKey }), post);
+      // Each command here starts a whole host, so only the essentials: list, get, delete.
+      const cli = (...args: string[]) => runCli([...args, '--data-dir', dataDir], { MONGODB_URL: url, FLOWHOST_SECRET_KEY: secretKey });
+      const first = (await post({ title: 'Mongo post', content: 'Body', status: 'publish' })).id as number;
+      await post({ title: 'Mongo draft' });
+      const listed = cli('posts', 'list', '--json');
+      assert.is(listed.status, 0, listed.stderr);
+      assert.equal((JSON.parse(listed.stdout) as Body).posts.map((p: Body) => p.title.raw), ['Mongo draft', 'Mongo post']);
+      const got = cli('posts', 'get', String(first));
+      assert.match(got.stdout, /^title\s+Mongo post$/m);
+      const forced = cli('posts', 'delete', String(first), '--force', '--json');
+      assert.is(forced.status, 0, forced.stderr);
+      assert.equal([(JSON.parse(forced.stdout) as Body).deleted, await t.host.content.getPost(first)], [true, null]);
     } finally {
       await t.stop();
     }

@@ -205,7 +205,7 @@ for (const store of testStores('content: wp/v2 API')) {
     assert.equal(await ids({ before: '2021-01-01T00:00:00', after: '2019-01-01T00:00:00' }), [a.id]);
     const ordered = await wp(t, 'GET', '/posts', { query: { include: `${c.id},${a.id},${b.id}`, orderby: 'include' } });
     assert.equal(ordered.body.map((p: Body) => p.id), [c.id, a.id, b.id]);
-    for (const [param, value] of [['after', 'yesterday'], ['before', '2021-02-30T25:00:00'], ['categories', 'abc'], ['include', '-1']]) {
+    for (const [param, value] of [['after', 'yesterday'], ['before', '2021-02-30T25:00:00'], ['categories', 'abc'], ['include', '-1'], ['slug', Array(101).fill('a').join(',')], ['exclude', Array(101).fill('1').join(',')]]) {
       const bad = await wp(t, 'GET', '/posts', { as: 'anonymous', query: { [param!]: value! } });
       assert.is(bad.status, 400, `${param}=${value}`);
       assert.is(bad.body.code, 'rest_invalid_param');
