@@ -121,7 +121,8 @@ export function definePostType(definition: PostTypeDefinition): PostTypeDefiniti
 
 /** A taxonomy of terms, served at its `rest_base` and carried by the post types it lists. */
 export function defineTaxonomy(definition: TaxonomyDefinition): TaxonomyDefinition {
-  if (typeof definition.name !== 'string' || !NAME.test(definition.name)) throw new TypeError(`defineTaxonomy: '${String(definition.name)}' is not a valid name (a-z, 0-9, '_', '-', at most 32)`);
+  // No '-': a taxonomy name is a field path segment in the stores (a post's `terms.<name>`).
+  if (typeof definition.name !== 'string' || !/^[a-z][a-z0-9_]{0,31}$/.test(definition.name)) throw new TypeError(`defineTaxonomy: '${String(definition.name)}' is not a valid name (a-z, 0-9, '_', at most 32)`);
   requireSlug(`defineTaxonomy '${definition.name}' rest_base`, definition.rest_base);
   if (!Array.isArray(definition.post_types)) throw new TypeError(`defineTaxonomy '${definition.name}': post_types must be an array of post type names`);
   return definition;

@@ -23,6 +23,12 @@ export interface Post {
   created_at: Date;
   updated_at: Date;
   published_at: Date | null;
+  /**
+   * The post's date as WordPress shows it: the date given on create or update, else the
+   * first publication, else the creation. (Posts stored before this field fall back the
+   * same way when read.)
+   */
+  date: Date;
 }
 
 export interface NewPost {
@@ -36,6 +42,8 @@ export interface NewPost {
   terms?: Record<string, number[]>;
   author_id?: number | null;
   parent_id?: number | null;
+  /** The post's date (WordPress's post_date); default: now, then the first publication. */
+  date?: Date;
 }
 
 export type PostPatch = Partial<Omit<NewPost, 'post_type'>>;
@@ -57,9 +65,51 @@ export interface PostQuery {
   search?: string;
   /** Posts carrying this term (by id or slug) of the taxonomy. */
   term?: { taxonomy: string; term_id?: number; slug?: string };
+  /**
+   * Posts carrying any of the term ids of each listed taxonomy (AND across entries, OR
+   * within one), as wp/v2's `categories=1,2&tags=5` does. An empty id list matches nothing.
+   */
+  terms?: Array<{ taxonomy: string; term_ids: number[] }>;
+  /** Only these post ids. */
+  include?: number[];
+  /** Not these post ids. */
+  exclude?: number[];
+  /** Any of these slugs. */
+  slug?: string[];
+  /** Any of these author ids. */
+  author?: number[];
+  /** `date` strictly after / before. */
+  after?: Date;
+  before?: Date;
   /** Exact matches on meta fields. */
   meta?: Record<string, string | number | boolean>;
-  orderby?: 'created_at' | 'post_id' | 'title' | 'published_at';
+  orderby?: 'created_at' | 'post_id' | 'title' | 'published_at' | 'updated_at' | 'slug' | 'date';
+  order?: 'asc' | 'desc';
+  per_page?: number;
+  offset?: number;
+}
+
+export interface NewTerm {
+  name: string;
+  slug?: string;
+  parent_id?: number | null;
+  description?: string;
+  meta?: Record<string, unknown>;
+}
+
+export type TermPatch = Partial<NewTerm>;
+
+/** Terms of one taxonomy; every filter is optional. */
+export interface TermQuery {
+  /** Case-insensitive substring of name or slug (literal). */
+  search?: string;
+  parent_id?: number | null;
+  include?: number[];
+  exclude?: number[];
+  slug?: string[];
+  /** Only terms at least one published post carries. */
+  hide_empty?: boolean;
+  orderby?: 'name' | 'term_id' | 'slug' | 'count';
   order?: 'asc' | 'desc';
   per_page?: number;
   offset?: number;
@@ -76,4 +126,11 @@ export interface ContentStore {
   ensureTerm(taxonomy: string, name: string, options?: { slug?: string; parent_id?: number | null; description?: string }): Promise<Term>;
   getTerm(taxonomy: string, idOrSlug: number | string): Promise<Term | null>;
   listTerms(taxonomy: string, options?: { parent_id?: number | null }): Promise<Term[]>;
+  /** A new term; 400 `term_exists` (data.term_id) when one has this name or slug already. */
+  createTerm(taxonomy: string, input: NewTerm): Promise<Term>;
+  updateTerm(taxonomy: string, termId: number, patch: TermPatch): Promise<Term>;
+  /** Removes the term from every post; its children move up to its parent. */
+  deleteTerm(taxonomy: string, termId: number): Promise<boolean>;
+  /** Terms with `count` (published posts carrying each), filtered, sorted and paged. */
+  findTerms(taxonomy: string, query?: TermQuery): Promise<{ items: Array<Term & { count: number }>; total: number }>;
 }

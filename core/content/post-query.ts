@@ -19,6 +19,13 @@ export function postFilter(query: PostQuery, termId?: number): Filter {
   }
   // Equality against an array field matches when any element matches.
   if (query.term !== undefined && termId !== undefined) and.push({ [`terms.${query.term.taxonomy}`]: termId });
+  for (const { taxonomy, term_ids } of query.terms ?? []) and.push({ [`terms.${taxonomy}`]: { $in: [...term_ids] } });
+  if (query.include !== undefined) and.push({ post_id: { $in: [...query.include] } });
+  if (query.exclude !== undefined && query.exclude.length > 0) and.push({ post_id: { $nin: [...query.exclude] } });
+  if (query.slug !== undefined) and.push({ slug: { $in: [...query.slug] } });
+  if (query.author !== undefined) and.push({ author_id: { $in: [...query.author] } });
+  if (query.after !== undefined) and.push({ date: { $gt: query.after } });
+  if (query.before !== undefined) and.push({ date: { $lt: query.before } });
   for (const [key, value] of Object.entries(query.meta ?? {})) and.push({ [`meta.${key}`]: value });
   return and.length === 0 ? {} : and.length === 1 ? and[0]! : { $and: and };
 }

@@ -8,7 +8,11 @@ export const TERMS = 'terms';
 export const POST_SLUG_INDEX = 'posts_type_slug';
 export const TERM_SLUG_INDEX = 'terms_taxonomy_slug';
 
-export type PostRecord = Post & Record<string, unknown>;
+/**
+ * `date_floating`: no date was given, so the first publication moves `date` to then
+ * (WordPress's drafts without a date behave so).
+ */
+export type PostRecord = Post & { date_floating?: boolean } & Record<string, unknown>;
 export type TermRecord = Term & Record<string, unknown>;
 
 /** A stored post as the contract's Post: known fields only, copies of nested values. */
@@ -28,6 +32,7 @@ export function toPost(doc: PostRecord): Post {
     created_at: doc.created_at,
     updated_at: doc.updated_at,
     published_at: doc.published_at ?? null,
+    date: (doc.date as Date | undefined) ?? doc.published_at ?? doc.created_at,
   };
 }
 

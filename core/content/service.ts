@@ -7,11 +7,11 @@ import { randomBytes } from 'node:crypto';
 import { ApiError, conflict, notFound } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import { DuplicateKeyError, type Collection, type DocumentStore, type Update } from '../store/port.js';
-import type { ContentStore, NewPost, Post, PostPatch, PostQuery, Term } from './model.js';
+import type { ContentStore, NewPost, NewTerm, Post, PostPatch, PostQuery, Term, TermPatch, TermQuery } from './model.js';
 import { DEFAULT_PER_PAGE, postFilter, postSort } from './post-query.js';
 import { POSTS, POST_SLUG_INDEX, TERMS, TERM_SLUG_INDEX, toPost, toTerm, type PostRecord, type TermRecord } from './records.js';
 import { escapeRegExp, nextFreeSlug, slugFamilyPattern, slugify } from './slug.js';
-import { checkNewPost, checkPatch, checkQuery, checkTaxonomy, checkTermName, checkTermParent } from './validate.js';
+import { checkMetaKey, checkNewPost, checkPatch, checkQuery, checkTaxonomy, checkTermName, checkTermParent } from './validate.js';
 
 /**
  * Another writer took the slug between our look-up and our write: look again. Under a
@@ -47,7 +47,7 @@ export class ContentService implements ContentStore {
     const postId = await this.store.nextId('posts');
     const base = slugify(post.slug ?? post.title) || `${post.post_type}-${postId}`;
     const now = this.clock.now();
-    const { slug: _given, ...fields } = post;
+    const { slug: _given, date: givenDate, ...fields } = post;
     for (let attempt = 1; ; attempt++) {
       const slug = attempt < SLUG_ATTEMPTS ? await this.freeSlug(post.post_type, base, null) : `${base}-${randomBytes(4).toString('hex')}`;
       const record: PostRecord = {
@@ -57,6 +57,8 @@ export class ContentService implements ContentStore {
         created_at: now,
         updated_at: now,
         published_at: post.status === 'publish' ? now : null,
+        date: givenDate ?? now,
+        date_floating: givenDate === undefined && post.status !== 'publish',
       };
       try {
         return toPost(await this.posts.insertOne(record));
@@ -84,6 +86,14 @@ export class ContentService implements ContentStore {
     }
     // The first publication is remembered; unpublishing and republishing keeps that date.
     if (changes.status === 'publish' && current.published_at === null) set.published_at = set.updated_at;
+    if (changes.date !== undefined) {
+      set.date = changes.date;
+      set.date_floating = false;
+    } else if (changes.status === 'publish' && current.published_at === null && (await this.isDateFloating(postId))) {
+      // A draft without a date of its own takes the date it is first published.
+      set.date = set.updated_at;
+      set.date_floating = false;
+    }
     for (const [key, value] of Object.entries(changes.meta ?? {})) {
       if (value === null) unset[`meta.${key}`] = '';
       else set[`meta.${key}`] = value;
@@ -192,12 +202,143 @@ export class ContentService implements ContentStore {
     return docs.map(toTerm);
   }
 
+  async createTerm(taxonomy: string, input: NewTerm): Promise<Term> {
+    checkTaxonomy(taxonomy);
+    const name = checkTermName(input.name);
+    const parentId = checkTermParent(input.parent_id);
+    const description = checkTermDescription(input.description);
+    const meta = checkTermMeta(input.meta);
+    const slug = slugify(input.slug ?? name);
+    const existing = await this.findTerm(taxonomy, name, slug);
+    if (existing) throw termExists(existing);
+    if (parentId !== null) await this.requireTerm(taxonomy, parentId, 'parent_id');
+    const termId = await this.store.nextId('terms');
+    const record: TermRecord = { term_id: termId, taxonomy, name, slug: slug || `term-${termId}`, parent_id: parentId, description, meta };
+    try {
+      return toTerm(await this.terms.insertOne(record));
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+      const raced = await this.findTerm(taxonomy, name, slug);
+      throw raced ? termExists(raced) : error;
+    }
+  }
+
+  async updateTerm(taxonomy: string, termId: number, patch: TermPatch): Promise<Term> {
+    checkTaxonomy(taxonomy);
+    const current = await this.requireTerm(taxonomy, termId, 'term_id', 404);
+    const set: Record<string, unknown> = {};
+    if (patch.name !== undefined) set.name = checkTermName(patch.name);
+    if (patch.description !== undefined) set.description = checkTermDescription(patch.description);
+    if (patch.parent_id !== undefined) {
+      const parentId = checkTermParent(patch.parent_id);
+      if (parentId !== null) {
+        // No cycles: the new parent may not be the term or one of its descendants.
+        for (let id: number | null = parentId, hops = 0; id !== null && hops < 1000; hops++) {
+          if (id === termId) throw new ApiError('invalid_term', 'A term cannot be its own ancestor', 400, { field: 'parent_id' });
+          id = (await this.requireTerm(taxonomy, id, 'parent_id')).parent_id;
+        }
+      }
+      set.parent_id = parentId;
+    }
+    if (patch.meta !== undefined) {
+      for (const [key, value] of Object.entries(checkTermMeta(patch.meta))) set[`meta.${key}`] = value;
+    }
+    if (patch.slug !== undefined) {
+      const slug = slugify(String(patch.slug));
+      if (slug && slug !== current.slug) {
+        const clash = await this.terms.findOne({ taxonomy, slug, term_id: { $ne: termId } });
+        if (clash) throw termExists(toTerm(clash));
+        set.slug = slug;
+      }
+    }
+    if (Object.keys(set).length === 0) return current;
+    try {
+      const updated = await this.terms.findOneAndUpdate({ taxonomy, term_id: termId }, { $set: set });
+      if (!updated) throw termNotFound(taxonomy, termId);
+      return toTerm(updated);
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) throw new ApiError('term_exists', `A ${taxonomy} term with the slug '${String(set.slug)}' exists`, 400, { field: 'slug' });
+      throw error;
+    }
+  }
+
+  async deleteTerm(taxonomy: string, termId: number): Promise<boolean> {
+    checkTaxonomy(taxonomy);
+    if (!Number.isSafeInteger(termId)) return false;
+    const term = await this.terms.findOne({ taxonomy, term_id: termId });
+    if (!term) return false;
+    // References first, the term last: a crash leaves a term nobody carries, never a
+    // post carrying a term that is gone.
+    await this.posts.updateMany({ [`terms.${taxonomy}`]: termId }, { $pull: { [`terms.${taxonomy}`]: termId } });
+    await this.terms.updateMany({ taxonomy, parent_id: termId }, { $set: { parent_id: term.parent_id ?? null } });
+    return (await this.terms.deleteOne({ taxonomy, term_id: termId })) > 0;
+  }
+
+  /**
+   * Terms are few next to posts: the matching terms are read whole, counted with one
+   * query over the published posts that carry any of them, then sorted and sliced here
+   * (so `orderby: 'count'` and `hide_empty` page correctly).
+   */
+  async findTerms(taxonomy: string, query: TermQuery = {}): Promise<{ items: Array<Term & { count: number }>; total: number }> {
+    checkTaxonomy(taxonomy);
+    const and: Record<string, unknown>[] = [{ taxonomy }];
+    if (query.parent_id !== undefined) and.push({ parent_id: query.parent_id });
+    if (query.include !== undefined) and.push({ term_id: { $in: [...query.include] } });
+    if (query.exclude !== undefined && query.exclude.length) and.push({ term_id: { $nin: [...query.exclude] } });
+    if (query.slug !== undefined) and.push({ slug: { $in: [...query.slug] } });
+    if (query.search) {
+      const pattern = { $regex: escapeRegExp(query.search), $options: 'i' };
+      and.push({ $or: [{ name: pattern }, { slug: pattern }] });
+    }
+    const docs = (await this.terms.find(and.length === 1 ? and[0]! : { $and: and })).map(toTerm);
+    const counts = await this.termCounts(taxonomy, docs.map((t) => t.term_id));
+    let items = docs.map((t) => ({ ...t, count: counts.get(t.term_id) ?? 0 }));
+    if (query.hide_empty) items = items.filter((t) => t.count > 0);
+    const key = query.orderby ?? 'name';
+    const direction = query.order === 'desc' ? -1 : 1;
+    const value = (t: Term & { count: number }) => (key === 'name' ? t.name.toLowerCase() : key === 'slug' ? t.slug : key === 'count' ? t.count : t.term_id);
+    items.sort((a, b) => {
+      const [x, y] = [value(a), value(b)];
+      const byKey = x < y ? -1 : x > y ? 1 : 0;
+      return (byKey || a.term_id - b.term_id) * direction;
+    });
+    const offset = query.offset ?? 0;
+    return { items: items.slice(offset, offset + (query.per_page ?? DEFAULT_PER_PAGE)), total: items.length };
+  }
+
+  /** Published posts carrying each term (terms no published post carries are absent). */
+  async termCounts(taxonomy: string, termIds: number[]): Promise<Map<number, number>> {
+    const counts = new Map<number, number>();
+    if (termIds.length === 0) return counts;
+    const field = `terms.${taxonomy}`;
+    const wanted = new Set(termIds);
+    const posts = await this.posts.find({ status: 'publish', [field]: { $in: termIds } }, { projection: { terms: 1 } });
+    for (const post of posts) {
+      for (const id of new Set(post.terms?.[taxonomy] ?? [])) if (wanted.has(id)) counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    return counts;
+  }
+
+  private async requireTerm(taxonomy: string, termId: number, field: string, status = 400): Promise<Term> {
+    const doc = Number.isSafeInteger(termId) ? await this.terms.findOne({ taxonomy, term_id: termId }) : null;
+    if (!doc) {
+      if (status === 404) throw termNotFound(taxonomy, termId);
+      throw new ApiError('invalid_term', `No ${taxonomy} term ${termId}`, 400, { field });
+    }
+    return toTerm(doc);
+  }
+
   /** Same name (ignoring case) first, then the same slug. */
   private async findTerm(taxonomy: string, name: string, slug: string): Promise<Term | null> {
     const byName = await this.terms.findOne({ taxonomy, name: { $regex: `^${escapeRegExp(name)}$`, $options: 'i' } }, { sort: { term_id: 1 } });
     if (byName) return toTerm(byName);
     const bySlug = slug ? await this.terms.findOne({ taxonomy, slug }) : null;
     return bySlug ? toTerm(bySlug) : null;
+  }
+
+  private async isDateFloating(postId: number): Promise<boolean> {
+    const doc = await this.posts.findOne({ post_id: postId }, { projection: { date_floating: 1, date: 1 } });
+    return doc !== null && (doc.date_floating === true || doc.date === undefined);
   }
 
   private async requirePost(postId: number): Promise<Post> {
@@ -229,6 +370,27 @@ export class ContentService implements ContentStore {
       throw new ApiError('invalid_post', `No post ${parentId} to be the parent`, 400, { field: 'parent_id' });
     }
   }
+}
+
+function termExists(term: Term): ApiError {
+  return new ApiError('term_exists', 'A term with the name provided already exists in this taxonomy.', 400, { term_id: term.term_id });
+}
+
+function termNotFound(taxonomy: string, termId: number): ApiError {
+  return notFound('term_not_found', `No ${taxonomy} term with id ${termId}`, { term_id: termId });
+}
+
+function checkTermDescription(value: unknown): string {
+  if (value === undefined) return '';
+  if (typeof value !== 'string' || value.length > 10_000) throw new ApiError('invalid_term', 'description must be a string of at most 10000 characters', 400, { field: 'description' });
+  return value;
+}
+
+function checkTermMeta(value: unknown): Record<string, unknown> {
+  if (value === undefined) return {};
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ApiError('invalid_term', 'meta must be an object', 400, { field: 'meta' });
+  for (const key of Object.keys(value)) checkMetaKey(key, 'invalid_term');
+  return { ...(value as Record<string, unknown>) };
 }
 
 function postNotFound(postId: number): ApiError {

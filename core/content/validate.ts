@@ -9,6 +9,8 @@ import type { NewPost, PostPatch, PostQuery, PostStatus } from './model.js';
 export const POST_STATUSES: readonly PostStatus[] = ['publish', 'draft', 'pending', 'private', 'trash'];
 /** Post types and taxonomies become parts of dot paths (`terms.<taxonomy>`): no dots, no `$`. */
 const NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+/** A taxonomy is a path segment itself (`terms.<taxonomy>`): the stores' path rule, no '-'. */
+const TAXONOMY = /^[a-z0-9][a-z0-9_]{0,39}$/;
 const TITLE_MAX = 1000;
 export const PER_PAGE_MAX = 100;
 
@@ -27,8 +29,8 @@ export function checkPostType(value: unknown, code = 'invalid_post'): string {
 }
 
 export function checkTaxonomy(value: unknown, code = 'invalid_term'): string {
-  if (typeof value !== 'string' || !NAME.test(value)) {
-    fail(code, 'taxonomy', `taxonomy must be 1-40 lower-case letters, digits, '-' or '_' (got ${JSON.stringify(value)})`);
+  if (typeof value !== 'string' || !TAXONOMY.test(value)) {
+    fail(code, 'taxonomy', `taxonomy must be 1-40 lower-case letters, digits or '_' (got ${JSON.stringify(value)})`);
   }
   return value;
 }
@@ -58,8 +60,9 @@ function checkMeta(value: unknown): Record<string, unknown> {
 }
 
 export function checkMetaKey(key: string, code: string): string {
-  if (key.length === 0 || key.length > 100 || key.includes('.') || key.startsWith('$')) {
-    fail(code, 'meta', `meta key ${JSON.stringify(key)} must be 1-100 characters without '.' and not start with '$'`);
+  // The stores' field-path rule (`meta.<key>` is a path in updates and queries).
+  if (!/^[A-Za-z0-9_]{1,100}$/.test(key)) {
+    fail(code, 'meta', `meta key ${JSON.stringify(key)} must be 1-100 letters, digits or '_'`);
   }
   return key;
 }
@@ -89,6 +92,19 @@ export interface CheckedPost {
   terms: Record<string, number[]>;
   author_id: number | null;
   parent_id: number | null;
+  date?: Date;
+}
+
+function checkDate(value: unknown, field: string, code = 'invalid_post'): Date {
+  if (!(value instanceof Date) || Number.isNaN(value.getTime())) fail(code, field, `${field} must be a valid Date`);
+  return value;
+}
+
+function checkIdList(value: unknown, field: string): number[] {
+  if (!Array.isArray(value) || value.length > 1000 || value.some((id) => !Number.isSafeInteger(id) || id < 1)) {
+    fail('invalid_post_query', field, `${field} must be an array of at most 1000 positive integers`);
+  }
+  return value as number[];
 }
 
 export function checkNewPost(input: NewPost): CheckedPost {
@@ -104,6 +120,7 @@ export function checkNewPost(input: NewPost): CheckedPost {
     terms: checkTerms(input.terms ?? {}),
     author_id: checkOptionalId(input.author_id ?? null, 'author_id'),
     parent_id: checkOptionalId(input.parent_id ?? null, 'parent_id'),
+    ...(input.date !== undefined ? { date: checkDate(input.date, 'date') } : {}),
   };
 }
 
@@ -121,6 +138,7 @@ export function checkPatch(patch: PostPatch): Partial<Omit<CheckedPost, 'post_ty
   if (patch.terms !== undefined) out.terms = checkTerms(patch.terms);
   if (patch.author_id !== undefined) out.author_id = checkOptionalId(patch.author_id, 'author_id');
   if (patch.parent_id !== undefined) out.parent_id = checkOptionalId(patch.parent_id, 'parent_id');
+  if (patch.date !== undefined) out.date = checkDate(patch.date, 'date');
   return out;
 }
 
@@ -158,8 +176,25 @@ export function checkQuery(query: PostQuery): void {
       if (!['string', 'number', 'boolean'].includes(typeof value)) fail('invalid_post_query', 'meta', `meta.${key} must be a string, number or boolean`);
     }
   }
-  if (query.orderby !== undefined && !['created_at', 'post_id', 'title', 'published_at'].includes(query.orderby)) {
-    fail('invalid_post_query', 'orderby', 'orderby must be created_at, post_id, title or published_at');
+  if (query.terms !== undefined) {
+    if (!Array.isArray(query.terms) || query.terms.length > 50) fail('invalid_post_query', 'terms', 'terms must be an array of at most 50 { taxonomy, term_ids }');
+    for (const entry of query.terms) {
+      if (!isPlainObject(entry)) fail('invalid_post_query', 'terms', 'terms entries must be objects');
+      checkTaxonomy(entry.taxonomy, 'invalid_post_query');
+      checkIdList(entry.term_ids, 'terms');
+    }
+  }
+  if (query.include !== undefined) checkIdList(query.include, 'include');
+  if (query.exclude !== undefined) checkIdList(query.exclude, 'exclude');
+  if (query.author !== undefined) checkIdList(query.author, 'author');
+  if (query.slug !== undefined && (!Array.isArray(query.slug) || query.slug.length > 1000 || query.slug.some((s) => typeof s !== 'string'))) {
+    fail('invalid_post_query', 'slug', 'slug must be an array of at most 1000 strings');
+  }
+  if (query.after !== undefined) checkDate(query.after, 'after', 'invalid_post_query');
+  if (query.before !== undefined) checkDate(query.before, 'before', 'invalid_post_query');
+  const orderings = ['created_at', 'post_id', 'title', 'published_at', 'updated_at', 'slug', 'date'];
+  if (query.orderby !== undefined && !orderings.includes(query.orderby)) {
+    fail('invalid_post_query', 'orderby', `orderby must be one of ${orderings.join(', ')}`);
   }
   if (query.order !== undefined && query.order !== 'asc' && query.order !== 'desc') fail('invalid_post_query', 'order', 'order must be asc or desc');
   if (query.per_page !== undefined && (!Number.isSafeInteger(query.per_page) || query.per_page < 1 || query.per_page > PER_PAGE_MAX)) {

@@ -152,5 +152,18 @@ export interface SurfaceDefinition {
    * callback at `/oauth/{slug}/`, a page). Default 'namespace': `{prefix}/{namespace}{path}`.
    */
   mount?: 'namespace' | 'site-root';
-  routes: RouteDefinition[];
+  /**
+   * The routes, or a function giving them. The function is called once, when the host
+   * compiles its route table: after every plugin's setup, with the registries resolved.
+   * A surface whose routes follow other plugins' contributions uses it (core-content
+   * serves one set of wp/v2 routes per registered post type and taxonomy, so a docs or
+   * events plugin that registers its post type gets routes without touching the surface).
+   * Setup itself cannot read the registries: they are resolved only after every setup.
+   */
+  routes: RouteDefinition[] | (() => RouteDefinition[]);
+}
+
+/** A surface's routes, calling the function form (the host does this once, at boot). */
+export function surfaceRoutes(surface: SurfaceDefinition): RouteDefinition[] {
+  return typeof surface.routes === 'function' ? surface.routes() : surface.routes;
 }

@@ -12,6 +12,11 @@ export interface ApiSession {
   call<T = Record<string, unknown>>(method: string, path: string, options?: { query?: Record<string, string | number | boolean | undefined>; body?: unknown }): Promise<T>;
   /** The same, with `path` relative to the API prefix (a plugin's namespace: '/hello/v1/...'). */
   callApi<T = Record<string, unknown>>(method: string, path: string, options?: { query?: Record<string, string | number | boolean | undefined>; body?: unknown }): Promise<T>;
+  /**
+   * The same with the whole answer: any JSON body (a wp/v2 list is an array) and the
+   * headers (X-WP-Total). Errors still throw a CliError with the server's message.
+   */
+  fetchApi<T = unknown>(method: string, path: string, options?: { query?: Record<string, string | number | boolean | undefined>; body?: unknown }): Promise<{ status: number; headers: Headers; body: T }>;
   close(): Promise<void>;
 }
 
@@ -53,6 +58,11 @@ function httpSession(via: 'host' | 'local', prefixBase: string, coreNamespace: s
     via,
     call: <T>(method: string, path: string, options: CallOptions = {}) => session.callApi<T>(method, `/${coreNamespace}${path}`, options),
     async callApi<T>(method: string, path: string, options: CallOptions = {}) {
+      const { body } = await session.fetchApi<Record<string, unknown>>(method, path, options);
+      if (body && typeof body === 'object' && !Array.isArray(body) && body.success === false) throw new CliError(String(body.message ?? 'The request failed'), typeof body.code === 'string' ? body.code : undefined, (body.data as Record<string, unknown> | undefined) ?? undefined);
+      return body as T;
+    },
+    async fetchApi<T>(method: string, path: string, options: CallOptions = {}) {
       const base = prefixBase;
       const url = new URL(`${base}${path}`);
       for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
@@ -66,9 +76,12 @@ function httpSession(via: 'host' | 'local', prefixBase: string, coreNamespace: s
       } catch (error) {
         throw new CliError(`The host at ${url.origin} did not answer: ${(error as Error).message}`);
       }
-      const payload = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-      if (!response.ok || payload.success === false) throw new CliError(String(payload.message ?? `HTTP ${response.status}`), typeof payload.code === 'string' ? payload.code : undefined, (payload.data as Record<string, unknown> | undefined) ?? undefined);
-      return payload as T;
+      const payload = (await response.json().catch(() => ({}))) as unknown;
+      if (!response.ok) {
+        const error = payload && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Record<string, unknown>) : {};
+        throw new CliError(String(error.message ?? `HTTP ${response.status}`), typeof error.code === 'string' ? error.code : undefined, (error.data as Record<string, unknown> | undefined) ?? undefined);
+      }
+      return { status: response.status, headers: response.headers, body: payload as T };
     },
     close,
   };

@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv';
 import { createAjv } from '../../core/kernel/validator.js';
 import { boundSchema } from '../../core/kernel/input-limits.js';
 import type { Logger } from '../../core/kernel/logger.js';
-import type { HttpMethod, Permission, RouteDefinition, SurfaceDefinition } from '../../core/kernel/routes.js';
+import { surfaceRoutes, type HttpMethod, type Permission, type RouteDefinition, type SurfaceDefinition } from '../../core/kernel/routes.js';
 
 export interface CompiledRoute {
   method: HttpMethod;
@@ -49,7 +49,7 @@ export function compileRoutes(
   const seen = new Map<string, CompiledRoute>();
   for (const { surface, owner } of surfaces) {
     const namespace = (surface.namespace ?? options.coreNamespace).replace(/^\/+|\/+$/g, '');
-    for (const definition of surface.routes) {
+    for (const definition of surfaceRoutes(surface)) {
       const label = `${definition.method} ${definition.path} (surface '${surface.id}', plugin '${owner}')`;
       if (!METHODS.includes(definition.method)) throw new Error(`Route ${label}: unsupported method`);
       if (!definition.path.startsWith('/')) throw new Error(`Route ${label}: path must start with '/'`);

@@ -15,9 +15,16 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
  * `pageRoute`: the route renders a page a browser opens (credentials 'page', the OAuth
  * popup): its own answer is HTML with status 200; every error before it is JSON as usual.
  */
-export function checkResponse(method: string, res: RawResponse, options: { pageRoute?: boolean } = {}): Verdict {
+/**
+ * `exactRoute`: the route answers another API's shapes (wp/v2): its successes may be any
+ * JSON (a list is an array) without `success: true`; its errors are checked as usual.
+ */
+export function checkResponse(method: string, res: RawResponse, options: { pageRoute?: boolean; exactRoute?: boolean; declared?: readonly number[] } = {}): Verdict {
   const problems: string[] = [];
-  if (res.status >= 500) problems.push(`status ${res.status} (>= 500)`);
+  // A 5xx the route declares in its responses (wp/v2's 501 rest_trash_not_supported) is
+  // an answer, not a failure; 500 never is.
+  const declared5xx = res.status > 500 && (options.declared ?? []).includes(res.status);
+  if (res.status >= 500 && !declared5xx) problems.push(`status ${res.status} (>= 500)`);
   if (res.status < 200) problems.push(`status ${res.status} (< 200)`);
   if (method.toUpperCase() === 'HEAD') return { problems };
   if (options.pageRoute && String(res.headers['content-type'] ?? '').startsWith('text/html')) {
@@ -33,6 +40,7 @@ export function checkResponse(method: string, res: RawResponse, options: { pageR
     problems.push(`body is not JSON (content-type ${String(res.headers['content-type'] ?? 'none')})`);
     return { problems };
   }
+  if (options.exactRoute && res.status >= 200 && res.status < 300) return { problems };
   if (!isObject(body)) {
     problems.push('body is not a JSON object');
     return { problems };

@@ -110,8 +110,24 @@ export async function startFuzzHost(store: TestStore, options: FuzzHostOptions =
       const appPasswords = (await call('GET', `/users/${editor.userId}/application-passwords`)).data as Body[];
       if (!jobId || !(await exists(`/jobs/${jobId}`))) jobId = (await call('POST', '/execute', { flow_id: bearerFlow })).data?.job_id as number | undefined;
 
+      // wp/v2: a category, a tag and a published post carrying both (found again by slug,
+      // in any status, else made anew), so item routes meet real ids.
+      const wp = async (method: string, path: string, query: Record<string, string> = {}, body?: unknown): Promise<Body> => {
+        const res = await t.request<Body>(method, path, { namespace: 'wp/v2', as: asAdmin(), query, body });
+        if (res.status >= 300) throw new Error(`fuzz fixtures: ${method} wp/v2${path} answered ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+        return res.body;
+      };
+      const term = async (base: string, name: string) => ((await wp('GET', `/${base}`, { slug: name }))[0] ?? (await wp('POST', `/${base}`, {}, { name })));
+      const [category, tag] = [await term('categories', 'fuzz-category'), await term('tags', 'fuzz-tag')];
+      const wpPost = (await wp('GET', '/posts', { slug: 'fuzz-post', status: 'publish,draft,pending,private,trash' }))[0]
+        ?? (await wp('POST', '/posts', {}, { title: 'Fuzz post', slug: 'fuzz-post', status: 'publish', content: '# Fuzz', categories: [category.id], tags: [tag.id] }));
+
       Object.assign(known, {
-        id: [admin.userId, editor.userId, pipelineId, 1, 2],
+        id: [admin.userId, editor.userId, pipelineId, 1, 2, wpPost.id as number, category.id as number, tag.id as number],
+        post: [wpPost.id as number],
+        parent: [category.id as number],
+        categories: [String(category.id)],
+        tags: [String(tag.id)],
         flow_id: flowIds,
         pipeline_id: [pipelineId],
         target_id: [pipelineId, bearerFlow],

@@ -183,5 +183,17 @@ for (const [index, store] of stores.entries()) {
     await expectRefused(ctx, 'POST', `${P}/trigger/${flowId}`, { body: '{}', headers: wrong, status: 401, code: 'rest_unauthorized' });
   });
 
+  test('wp/v2: meta keys the stores cannot hold as paths are 400, and the term and post keep their meta', async (ctx) => {
+    const W = '/api/wp/v2';
+    const [category] = (await ctx.h.t.request<Body[]>('GET', '/categories', { namespace: 'wp/v2', query: { slug: 'fuzz-category' } })).body;
+    const postId = ctx.h.known.post![0];
+    for (const key of [' ', 'a b', 'a-b', '_hidden']) {
+      const body = JSON.stringify({ meta: { [key]: 0 } });
+      await expectRefused(ctx, 'PATCH', `${W}/categories/${category!.id}`, { body, status: 400, code: 'rest_invalid_param' });
+      await expectRefused(ctx, 'POST', `${W}/posts/${postId}`, { body, status: 400, code: 'rest_invalid_param' });
+    }
+    assert.equal((await ctx.h.t.host.content.getTerm('category', category!.id as number))!.meta, {});
+  });
+
   test.run();
 }

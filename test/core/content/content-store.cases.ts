@@ -54,6 +54,7 @@ export function contentStoreCases(label: string, open: () => Promise<DocumentSto
         created_at: clock.now(),
         updated_at: clock.now(),
         published_at: null,
+        date: clock.now(),
       },
     );
     assert.equal(await content.getPost(post.post_id), post);
@@ -137,6 +138,7 @@ export function contentStoreCases(label: string, open: () => Promise<DocumentSto
       [{ title: 'x', post_type: 'Bad Type' }, 'post_type'],
       [{ title: 'x', post_type: 'a.b' }, 'post_type'],
       [{ title: 'x', meta: { 'a.b': 1 } }, 'meta'],
+      [{ title: 'x', meta: { 'a b': 1 } }, 'meta'],
       [{ title: 'x', meta: { $where: 1 } }, 'meta'],
       [{ title: 'x', meta: [] }, 'meta'],
       [{ title: 'x', terms: { post_tag: [0] } }, 'terms'],
@@ -188,7 +190,7 @@ export function contentStoreCases(label: string, open: () => Promise<DocumentSto
   });
 
   test('findPosts refuses a bad query with 400 invalid_post_query', async ({ content }) => {
-    for (const query of [{ per_page: 0 }, { per_page: 101 }, { offset: -1 }, { orderby: 'slug' }, { status: 'gone' }, { meta: { 'a.b': 1 } }, { term: { taxonomy: 'post_tag' } }]) {
+    for (const query of [{ per_page: 0 }, { per_page: 101 }, { offset: -1 }, { orderby: 'menu_order' }, { status: 'gone' }, { include: [0] }, { after: new Date('x') }, { terms: [{ taxonomy: 'a.b', term_ids: [1] }] }, { slug: 'one' }, { meta: { 'a.b': 1 } }, { term: { taxonomy: 'post_tag' } }]) {
       const error = await apiError(content.findPosts(query as never));
       assert.is(error.code, 'invalid_post_query', JSON.stringify(query));
     }
@@ -233,6 +235,7 @@ export function contentStoreCases(label: string, open: () => Promise<DocumentSto
     for (const call of [
       () => content.ensureTerm('post_tag', '   '),
       () => content.ensureTerm('Post Tag', 'x'),
+      () => content.ensureTerm('my-tax', 'x'),
       () => content.ensureTerm('post_tag', 'x', { parent_id: 999 }),
       () => content.listTerms('a.b'),
     ]) {
@@ -240,6 +243,70 @@ export function contentStoreCases(label: string, open: () => Promise<DocumentSto
       assert.is(error.code, 'invalid_term');
       assert.is(error.status, 400);
     }
+  });
+
+  test('findPosts: several taxonomies, include/exclude, slug, author, date range, more orderings', async ({ content, clock }) => {
+    const cat = await content.ensureTerm('category', 'News');
+    const tag = await content.ensureTerm('post_tag', 'Hot');
+    const make = async (title: string, extra: Record<string, unknown> = {}) => {
+      clock.advance(1000);
+      return content.createPost({ title, status: 'publish', ...extra });
+    };
+    const a = await make('Alpha', { terms: { category: [cat.term_id], post_tag: [tag.term_id] }, author_id: 7, date: new Date('2020-01-01T00:00:00Z') });
+    const b = await make('Bravo', { terms: { category: [cat.term_id] }, date: new Date('2021-01-01T00:00:00Z') });
+    const c = await make('Charlie', { terms: { post_tag: [tag.term_id] }, author_id: 7 });
+    const ids = async (query: Record<string, unknown>) => (await content.findPosts({ post_type: 'post', ...query, per_page: 100 })).items.map((p) => p.post_id);
+    assert.equal(await ids({ terms: [{ taxonomy: 'category', term_ids: [cat.term_id] }, { taxonomy: 'post_tag', term_ids: [tag.term_id] }] }), [a.post_id]);
+    assert.equal(await ids({ terms: [{ taxonomy: 'post_tag', term_ids: [tag.term_id, 999] }] }), [c.post_id, a.post_id]);
+    assert.equal(await ids({ terms: [{ taxonomy: 'post_tag', term_ids: [] }] }), []);
+    assert.equal(await ids({ include: [a.post_id, b.post_id], exclude: [b.post_id] }), [a.post_id]);
+    assert.equal(await ids({ slug: ['bravo', 'charlie'] }), [c.post_id, b.post_id]);
+    assert.equal(await ids({ author: [7] }), [c.post_id, a.post_id]);
+    assert.equal(await ids({ after: new Date('2020-06-01T00:00:00Z'), before: new Date('2022-01-01T00:00:00Z') }), [b.post_id]);
+    assert.equal(await ids({ orderby: 'date', order: 'asc' }), [a.post_id, b.post_id, c.post_id]);
+    assert.equal(await ids({ orderby: 'slug', order: 'desc' }), [c.post_id, b.post_id, a.post_id]);
+    clock.advance(1000);
+    await content.updatePost(a.post_id, { excerpt: 'touched' });
+    assert.equal((await ids({ orderby: 'updated_at' }))[0], a.post_id);
+  });
+
+  test('post date: given, else the first publication of a draft, else creation', async ({ content, clock }) => {
+    const draft = await content.createPost({ title: 'Draft' });
+    assert.equal(draft.date, clock.now());
+    clock.advance(60_000);
+    const published = await content.updatePost(draft.post_id, { status: 'publish' });
+    assert.equal(published.date, clock.now(), 'a draft without a date takes its publication');
+    const dated = await content.createPost({ title: 'Dated', date: new Date('2019-05-05T05:05:05Z') });
+    clock.advance(60_000);
+    assert.equal((await content.updatePost(dated.post_id, { status: 'publish' })).date, new Date('2019-05-05T05:05:05Z'));
+  });
+
+  test('terms: createTerm refuses duplicates, updateTerm, deleteTerm detaches, findTerms counts and pages', async ({ content }) => {
+    const parent = await content.createTerm('category', { name: 'Parent', description: 'p' });
+    const error = await apiError(content.createTerm('category', { name: 'parent' }));
+    assert.equal([error.code, error.status, error.data.term_id], ['term_exists', 400, parent.term_id]);
+    const child = await content.createTerm('category', { name: 'Child', parent_id: parent.term_id, meta: { colour: 'red' } });
+    const other = await content.createTerm('category', { name: 'Other' });
+    assert.is((await apiError(content.updateTerm('category', parent.term_id, { parent_id: child.term_id }))).code, 'invalid_term', 'no cycles');
+    assert.is((await apiError(content.updateTerm('category', other.term_id, { slug: 'child' }))).code, 'term_exists');
+    assert.is((await apiError(content.updateTerm('category', 999, { name: 'x' }))).status, 404);
+    const renamed = await content.updateTerm('category', other.term_id, { name: 'Zulu', meta: { size: 2 } });
+    assert.equal([renamed.name, renamed.slug, renamed.meta], ['Zulu', 'other', { size: 2 }]);
+    const post = await content.createPost({ title: 'P', status: 'publish', terms: { category: [child.term_id, other.term_id] } });
+    await content.createPost({ title: 'D', terms: { category: [other.term_id] } });
+    await content.createPost({ title: 'Q', status: 'publish', terms: { category: [other.term_id] } });
+    const all = await content.findTerms('category', { orderby: 'count', order: 'desc' });
+    assert.equal(all.items.map((t) => [t.name, t.count]), [['Zulu', 2], ['Child', 1], ['Parent', 0]]);
+    assert.equal((await content.findTerms('category', { hide_empty: true, per_page: 1, offset: 1 })).items.map((t) => t.name), ['Zulu']);
+    assert.is((await content.findTerms('category', { hide_empty: true })).total, 2);
+    assert.equal((await content.findTerms('category', { search: 'chi' })).items.map((t) => t.name), ['Child']);
+    assert.equal((await content.findTerms('category', { parent_id: parent.term_id })).items.map((t) => t.name), ['Child']);
+    assert.equal((await content.findTerms('category', { slug: ['parent', 'other'], orderby: 'term_id' })).items.map((t) => t.name), ['Parent', 'Zulu']);
+    assert.is(await content.deleteTerm('category', parent.term_id), true);
+    assert.is((await content.getTerm('category', child.term_id))!.parent_id, null, 'children move up');
+    assert.is(await content.deleteTerm('category', other.term_id), true);
+    assert.equal((await content.getPost(post.post_id))!.terms.category, [child.term_id], 'posts no longer carry it');
+    assert.is(await content.deleteTerm('category', other.term_id), false);
   });
 
   return test;

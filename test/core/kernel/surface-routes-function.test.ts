@@ -1,0 +1,59 @@
+// A surface may give its routes as a function: called once when the host compiles its
+// route table, after every plugin's setup, so it can read the registries (which setup
+// cannot) and serve what other plugins contributed, even plugins loaded after it.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createTestHost } from '../../../sdk/testing/index.js';
+import { definePlugin, definePostType, defineSurface, services, type PluginDefinition } from '../../../sdk/index.js';
+
+const test = suite('kernel: surface routes as a function');
+
+test('routes built at boot from the registries, including types a later plugin registers', async () => {
+  let calls = 0;
+  const lister = definePlugin({
+    id: 'type-lister',
+    version: '1.0.0',
+    flowhost: '^1.0.0',
+    deps: { routes: services.routes, registries: services.registries },
+    setup({ routes, registries }) {
+      routes.add(defineSurface({
+        id: 'type-lister',
+        namespace: 'lister/v1',
+        routes: () => {
+          calls += 1;
+          return registries.postTypes().map((type) => ({
+            method: 'GET' as const,
+            path: `/${type.rest_base}/label`,
+            permission: 'public' as const,
+            handle: () => ({ label: type.label }),
+          }));
+        },
+      }));
+    },
+  }) as PluginDefinition;
+  const later = definePlugin({
+    id: 'later-types',
+    version: '1.0.0',
+    flowhost: '^1.0.0',
+    deps: { postTypes: services.postTypes },
+    setup({ postTypes }) {
+      postTypes.add(definePostType({ name: 'recipe', label: 'Recipes', rest_base: 'recipes' }));
+    },
+  }) as PluginDefinition;
+
+  const t = await createTestHost({ plugins: [lister, later], builtins: false });
+  try {
+    assert.is(calls, 1, 'called once, at boot');
+    const recipes = await t.request('GET', '/recipes/label', { namespace: 'lister/v1', as: 'anonymous' });
+    assert.equal([recipes.status, recipes.body], [200, { success: true, label: 'Recipes' }]);
+    const posts = await t.request('GET', '/posts/label', { namespace: 'lister/v1', as: 'anonymous' });
+    assert.equal(posts.body, { success: true, label: 'Posts' });
+    assert.ok(t.host.routes.some((r) => r.fullPath === '/api/lister/v1/recipes/label' && r.owner === 'type-lister'));
+    // The wp/v2 surface is built the same way: the recipe type has its routes there too.
+    assert.is((await t.request('GET', '/recipes', { namespace: 'wp/v2', as: 'anonymous' })).status, 200);
+  } finally {
+    await t.stop();
+  }
+});
+
+test.run();
