@@ -30,9 +30,9 @@ export const enginePlugin = definePlugin({
         // Engine events go to the searchable log (GET /logs) and to the process log.
         const log: EngineLog = async (level, message, context) => {
           logger[level === 'warning' ? 'warn' : level]({ ...context }, message);
-          await logs.write({ level, message, context });
+          await logs.record({ level, message, context });
         };
-        return new Engine({ ...deps, logger, log });
+        return new Engine({ ...deps, logger, log, itemDetail: () => logs.stores('debug') });
       },
     }),
     createServiceFactory({
