@@ -7,6 +7,7 @@ import { FlowsService } from './flows/service.js';
 import { flowsSurface } from './flows/routes.js';
 import { JobsService } from './jobs/service.js';
 import { jobsSurface } from './jobs/routes.js';
+import { changeLog } from './logs/change-log.js';
 
 /**
  * Pipelines, flows and jobs: one plugin, because a flow is a pipeline's instance and the
@@ -47,8 +48,12 @@ export const workflowsPlugin = definePlugin({
       },
     }),
   ],
-  deps: { routes: services.routes, pipelines: services.pipelines, flows: services.flows, jobs: services.jobs, settings: services.settings },
-  setup({ routes, pipelines, flows, jobs, settings }) {
+  deps: { routes: services.routes, pipelines: services.pipelines, flows: services.flows, jobs: services.jobs, settings: services.settings, logs: services.logs, logger: services.rootLogger },
+  setup({ routes, pipelines, flows, jobs, settings, logs, logger }) {
+    // Who changed which pipeline or flow goes to the searchable log.
+    const changes = changeLog(logs, logger);
+    pipelines.useChangeLog(changes);
+    flows.useChangeLog(changes);
     routes.add(pipelinesSurface(pipelines, flows));
     routes.add(flowsSurface(flows, settings, jobs));
     routes.add(jobsSurface(jobs, { flows, pipelines }));

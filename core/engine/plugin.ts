@@ -37,8 +37,16 @@ export const enginePlugin = definePlugin({
     }),
     createServiceFactory({
       service: services.execute,
-      deps: { jobs: services.jobs, flows: services.flows, registries: services.registries, clock: services.clock, runs: services.runScheduler },
-      factory: ({ runs, ...deps }) => new ExecuteService({ ...deps, dispatcher: () => runs.dispatcher }),
+      deps: { jobs: services.jobs, flows: services.flows, registries: services.registries, clock: services.clock, runs: services.runScheduler, logs: services.logs, logger: services.rootLogger },
+      factory: ({ runs, logs, logger, ...deps }) =>
+        new ExecuteService({
+          ...deps,
+          dispatcher: () => runs.dispatcher,
+          log: async ({ message, context, user_id }) => {
+            logger.info({ ...context, user_id }, message);
+            await logs.record({ level: 'info', message, context, user_id });
+          },
+        }),
     }),
   ],
   deps: { routes: services.routes, execute: services.execute, flows: services.flows, runs: services.runScheduler },
