@@ -10,7 +10,7 @@ import type { ContentStore } from '../content/model.js';
 import type { FlowsService } from '../flows/service.js';
 import { flowConfig } from '../flows/view.js';
 import type { JobsService } from '../jobs/service.js';
-import type { JobRecord, JobStatus, StepOutcome, WorkflowStep } from '../jobs/model.js';
+import { STEP_ITEMS_KEPT, STEP_PACKETS_JSON_MAX, type JobRecord, type JobStatus, type StepItem, type StepOutcome, type WorkflowStep } from '../jobs/model.js';
 
 /** Where the engine's log entries go (the logs domain writes them; the host logger too). */
 export type EngineLog = (level: 'debug' | 'info' | 'warning' | 'error', message: string, context: Record<string, unknown>) => Promise<void>;
@@ -94,6 +94,25 @@ export function packetIdentity(packet: DataPacket): string {
   return typeof packet.metadata?.item_id === 'string' ? packet.metadata.item_id : itemIdentity(packet);
 }
 
+/** What a job keeps of the packets a step passed on: identities, and bodies up to a size. */
+function packetRecord(packets: DataPacket[]): { items: StepItem[]; packets_json: string; packets_truncated?: true } {
+  const items = packets.slice(0, STEP_ITEMS_KEPT).map((p) => ({ item_id: packetIdentity(p), title: packetTitle(p) }));
+  const kept: string[] = [];
+  let size = 2;
+  for (const packet of packets) {
+    let text: string;
+    try {
+      text = JSON.stringify(packet) ?? 'null';
+    } catch {
+      text = JSON.stringify({ unserializable: true });
+    }
+    if (size + text.length + 1 > STEP_PACKETS_JSON_MAX) break;
+    kept.push(text);
+    size += text.length + 1;
+  }
+  return { items, packets_json: `[${kept.join(',')}]`, ...(kept.length < packets.length ? { packets_truncated: true as const } : {}) };
+}
+
 /** The outcome line's tail: what a publish step published and what it shortened. */
 function publishedText(published: Published[]): string {
   if (!published.length) return '';
@@ -162,6 +181,7 @@ export class Engine {
         const info: StepInfo = { jobId: job.job_id, flowId: job.flow_id, flowStepId: step.flowStepId, stepType: step.stepType, handlerSlug: step.handlerSlug };
         const itemsIn = packets.length;
         const stats: StepStats = { skipped: 0 };
+        const given = packets;
         await this.deps.log('info', `${label} started with ${itemsIn} item${itemsIn === 1 ? '' : 's'}`, { ...stepContext, items_in: itemsIn });
         try {
           packets = await this.deps.hooks.stepStarting.promise(packets, info);
@@ -172,7 +192,7 @@ export class Engine {
           const finishedAt = clock.now();
           // The job keeps ids, URLs and the shortened flag; the shortened text goes to the log line.
           const outcomePublished = published.map(({ id, url, shortened }) => ({ id, url, shortened }));
-          steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'completed', items_in: itemsIn, items_out: packets.length, started_at: started, finished_at: finishedAt, ...(published.length ? { published: outcomePublished } : {}) });
+          steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'completed', items_in: itemsIn, items_out: packets.length, started_at: started, finished_at: finishedAt, ...(published.length ? { published: outcomePublished } : {}), position: index + 1, ...packetRecord(packets) });
           const durationMs = finishedAt.getTime() - started.getTime();
           const skippedText = stats.skipped ? ` (${stats.skipped} skipped as already processed)` : '';
           await this.deps.log('info', `${label} finished: ${itemsIn} in, ${packets.length} out${skippedText}, ${durationMs} ms${publishedText(published)}`, {
@@ -190,7 +210,7 @@ export class Engine {
         } catch (stepError) {
           const reason = stepError instanceof Error ? stepError.message : String(stepError);
           const finishedAt = clock.now();
-          steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'failed', items_in: itemsIn, items_out: 0, started_at: started, finished_at: finishedAt, error: reason });
+          steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'failed', items_in: itemsIn, items_out: 0, started_at: started, finished_at: finishedAt, error: reason, position: index + 1, ...packetRecord(given) });
           const durationMs = finishedAt.getTime() - started.getTime();
           await this.deps.log('error', `${label} failed after ${durationMs} ms: ${reason}`, { ...stepContext, status: 'failed', items_in: itemsIn, items_out: 0, duration_ms: durationMs, error: reason });
           throw new StepFailure(`Step ${step.flowStepId} (${step.handlerSlug ?? step.stepType}) failed: ${reason}`);
