@@ -89,9 +89,14 @@ export function packetTitle(packet: DataPacket): string | null {
   return flat.length > 120 ? `${flat.slice(0, 119)}…` : flat;
 }
 
-/** A packet's identity as the engine claims it (metadata.item_id once claimed). */
+/**
+ * A packet's identity as the engine claims it: metadata.item_id once claimed, else the
+ * item it came from (`metadata.source_item_id`, which publish handlers such as cms keep),
+ * else the identity the engine would give it.
+ */
 export function packetIdentity(packet: DataPacket): string {
-  return typeof packet.metadata?.item_id === 'string' ? packet.metadata.item_id : itemIdentity(packet);
+  for (const value of [packet.metadata?.item_id, packet.metadata?.source_item_id]) if (typeof value === 'string' && value) return value;
+  return itemIdentity(packet);
 }
 
 /** What a job keeps of the packets a step passed on: identities, and bodies up to a size. */
