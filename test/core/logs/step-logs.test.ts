@@ -214,6 +214,24 @@ for (const store of testStores('step logs')) {
     assert.is((await logsOf(t, { flow_id: flowId, search: 'webhook trigger disabled by' })).total, 1);
   });
 
+  test('scheduled runs say their schedule started them, with the interval', async ({ t, flowId }) => {
+    await t.request('PATCH', `/flows/${flowId}`, { body: { scheduling_config: { interval: 'every_5_minutes' } } });
+    const jobCount = async () => (await t.request<Body>('GET', '/jobs', { query: { flow_id: flowId } })).body.total as number;
+    const before = await jobCount();
+    // Agenda keeps real time: the schedule is made due by moving its next run.
+    await t.host.store.collection('agenda_jobs').updateOne({ 'data.flowId': flowId }, { $set: { nextRunAt: new Date(Date.now() - 1000) } });
+    for (let i = 0; i < 200 && (await jobCount()) === before; i++) await new Promise((r) => setTimeout(r, 25));
+    const latest = (await t.request<Body>('GET', '/jobs', { query: { flow_id: flowId, per_page: 1 } })).body.data[0] as Body;
+    assert.is(latest.source, 'schedule');
+    await t.waitForJob(latest.job_id);
+    const entries = (await logsOf(t, { job_id: latest.job_id, search: 'triggered by its schedule' })).items;
+    assert.is(entries.length, 1);
+    assert.match(entries[0]!.message, new RegExp(`^Flow ${flowId} "Logged flow" triggered by its schedule \\(.+\\): job ${latest.job_id}$`));
+    assert.is(entries[0]!.context.interval, 'every_5_minutes');
+    assert.is(entries[0]!.context.trigger, 'schedule');
+    await t.request('PATCH', `/flows/${flowId}`, { body: { scheduling_config: { interval: 'manual' } } });
+  });
+
   test('GET /jobs/{id}: each step with position, duration and item identities; bodies only with include=packets', async ({ t, firstJob, steps }) => {
     const plain = (await t.request<Body>('GET', `/jobs/${firstJob}`)).body;
     assert.ok(validateDetail(plain), JSON.stringify(validateDetail.errors));
