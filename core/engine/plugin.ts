@@ -30,7 +30,8 @@ export const enginePlugin = definePlugin({
         // Engine events go to the searchable log (GET /logs) and to the process log.
         const log: EngineLog = async (level, message, context) => {
           logger[level === 'warning' ? 'warn' : level]({ ...context }, message);
-          await logs.record({ level, message, context });
+          // A log that cannot be stored must not fail the step or the run it describes.
+          await logs.record({ level, message, context }).catch((error: unknown) => logger.error({ err: error }, 'A log entry could not be stored'));
         };
         return new Engine({ ...deps, logger, log, itemDetail: () => logs.stores('debug') });
       },
@@ -44,7 +45,7 @@ export const enginePlugin = definePlugin({
           dispatcher: () => runs.dispatcher,
           log: async ({ message, context, user_id }) => {
             logger.info({ ...context, user_id }, message);
-            await logs.record({ level: 'info', message, context, user_id });
+            await logs.record({ level: 'info', message, context, user_id }).catch((error: unknown) => logger.error({ err: error }, 'A log entry could not be stored'));
           },
         }),
     }),

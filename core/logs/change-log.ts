@@ -25,6 +25,7 @@ export function changeLog(logs: { record(entry: LogEntryInput): Promise<unknown>
     const full = { ...context, user_login: by?.login ?? null };
     const text = `${message} by ${actorOf(by)}`;
     logger.info({ ...full, user_id: by?.userId ?? null }, text);
-    await logs.record({ level: 'info', message: text, context: full, user_id: by?.userId ?? null });
+    // The change is made: a log entry that cannot be stored must not answer it as failed.
+    await logs.record({ level: 'info', message: text, context: full, user_id: by?.userId ?? null }).catch((error: unknown) => logger.error({ err: error }, 'A log entry could not be stored'));
   };
 }

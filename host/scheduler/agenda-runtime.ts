@@ -48,7 +48,7 @@ export function createAgendaRuntime(deps: { agenda: Agenda; engine: Engine; jobs
     const context = { job_id: record.job_id, flow_id: flow.flow_id, pipeline_id: flow.pipeline_id, trigger: 'schedule', interval };
     const message = `Flow ${flow.flow_id} "${flow.flow_name}" triggered by its schedule (${label}): job ${record.job_id}`;
     deps.log.info(context, message);
-    await deps.logs?.record({ level: 'info', message, context });
+    await deps.logs?.record({ level: 'info', message, context }).catch((error: unknown) => deps.log.error({ err: error }, 'A log entry could not be stored'));
     const status = await engine.start(record.job_id);
     if (status === 'failed') deps.log.warn({ flow_id: flowId, job_id: record.job_id }, 'Scheduled run failed; the schedule goes on');
   });
