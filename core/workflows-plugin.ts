@@ -10,6 +10,7 @@ import { PortableFlows } from './flows/portable.js';
 import { portableSurface } from './flows/portable-routes.js';
 import { JobsService } from './jobs/service.js';
 import { jobsSurface } from './jobs/routes.js';
+import { changeLog } from './logs/change-log.js';
 
 /**
  * Pipelines, flows and jobs: one plugin, because a flow is a pipeline's instance and the
@@ -50,8 +51,12 @@ export const workflowsPlugin = definePlugin({
       },
     }),
   ],
-  deps: { routes: services.routes, pipelines: services.pipelines, flows: services.flows, jobs: services.jobs, settings: services.settings, registries: services.registries, clock: services.clock },
-  setup({ routes, pipelines, flows, jobs, settings, registries, clock }) {
+  deps: { routes: services.routes, pipelines: services.pipelines, flows: services.flows, jobs: services.jobs, settings: services.settings, registries: services.registries, clock: services.clock, logs: services.logs, logger: services.rootLogger },
+  setup({ routes, pipelines, flows, jobs, settings, registries, clock, logs, logger }) {
+    // Who changed which pipeline or flow goes to the searchable log.
+    const changes = changeLog(logs, logger);
+    pipelines.useChangeLog(changes);
+    flows.useChangeLog(changes);
     routes.add(pipelinesSurface(pipelines, flows));
     routes.add(flowsSurface(flows, settings, jobs));
     routes.add(jobsSurface(jobs, { flows, pipelines }));

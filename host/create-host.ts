@@ -74,6 +74,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       coreNamespace: config.coreNamespace,
       publicUrl: () => (config.publicUrl ?? url).replace(/\/+$/, ''),
       allowsPrivateUrls: config.allowPrivateUrls,
+      storesDebugLogs: config.logDebug === true || config.logLevel === 'debug' || config.logLevel === 'trace',
     };
     // What must hold across hosts lives in the store: with MongoDB the counters are shared.
     const rateLimiters = store instanceof MongoStore ? mongoLimiters(store) : memoryLimiters;

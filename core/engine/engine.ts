@@ -10,7 +10,7 @@ import type { ContentStore } from '../content/model.js';
 import type { FlowsService } from '../flows/service.js';
 import { flowConfig } from '../flows/view.js';
 import type { JobsService } from '../jobs/service.js';
-import type { JobRecord, JobStatus, StepOutcome, WorkflowStep } from '../jobs/model.js';
+import { STEP_ITEMS_KEPT, STEP_PACKETS_JSON_MAX, type JobRecord, type JobStatus, type StepItem, type StepOutcome, type WorkflowStep } from '../jobs/model.js';
 
 /** Where the engine's log entries go (the logs domain writes them; the host logger too). */
 export type EngineLog = (level: 'debug' | 'info' | 'warning' | 'error', message: string, context: Record<string, unknown>) => Promise<void>;
@@ -29,6 +29,13 @@ export interface EngineDeps {
   credentials: { forRun(handler: HandlerDefinition<object>): Promise<HandlerCredentials | null> };
   /** How long a flow's running mark holds before another run may take over (a dead host). */
   flowLockSeconds?: number;
+  /** Whether item-level detail (debug entries) is wanted; when false the engine does not build it. */
+  itemDetail?: () => boolean;
+}
+
+/** What one step's run saw beyond its packets (fetch steps: items skipped as processed). */
+interface StepStats {
+  skipped: number;
 }
 
 /** One step as the engine runs it, from a flow or an ephemeral workflow. */
@@ -43,11 +50,81 @@ interface PlannedStep {
 
 class StepFailure extends Error {}
 
-/** The remote ids, URLs and shortening a publish handler reported in its packets' metadata. */
-function publishedOf(packets: DataPacket[]): Array<{ id: string; url: string | null; shortened: boolean }> {
+/** Where a step's item-level lines go: its label and log context, and its counters. */
+interface StepTrace {
+  label: string;
+  context: Record<string, unknown>;
+  stats: StepStats;
+}
+
+/** `identity "title"` for an item-level line. */
+function describePacket(packet: DataPacket, identity = packetIdentity(packet)): string {
+  const title = packetTitle(packet);
+  return title === null ? identity : `${identity} "${title}"`;
+}
+
+type Published = NonNullable<StepOutcome['published']>[number] & { text?: string };
+
+/**
+ * The remote ids, URLs and shortening a publish handler reported in its packets' metadata
+ * (and the text it published when it shortened it: `data.published_text`).
+ */
+function publishedOf(packets: DataPacket[]): Published[] {
   return packets
     .filter((p) => typeof p.metadata?.published_id === 'string')
-    .map((p) => ({ id: String(p.metadata.published_id), url: typeof p.metadata.published_url === 'string' ? p.metadata.published_url : null, shortened: p.metadata.shortened === true }));
+    .map((p) => {
+      const shortened = p.metadata.shortened === true;
+      const text = shortened && typeof p.data?.published_text === 'string' ? p.data.published_text : undefined;
+      return { id: String(p.metadata.published_id), url: typeof p.metadata.published_url === 'string' ? p.metadata.published_url : null, shortened, ...(text !== undefined ? { text } : {}) };
+    });
+}
+
+/** A packet's title for a log line: `data.title`, else the start of its content; null when none. */
+export function packetTitle(packet: DataPacket): string | null {
+  const data = packet.data ?? {};
+  const raw = typeof data.title === 'string' && data.title.trim() ? data.title : typeof data.content === 'string' ? data.content : null;
+  if (raw === null) return null;
+  const flat = raw.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  if (!flat) return null;
+  return flat.length > 120 ? `${flat.slice(0, 119)}…` : flat;
+}
+
+/**
+ * A packet's identity as the engine claims it: metadata.item_id once claimed, else the
+ * item it came from (`metadata.source_item_id`, which publish handlers such as cms keep),
+ * else the identity the engine would give it.
+ */
+export function packetIdentity(packet: DataPacket): string {
+  for (const value of [packet.metadata?.item_id, packet.metadata?.source_item_id]) if (typeof value === 'string' && value) return value;
+  return itemIdentity(packet);
+}
+
+/** What a job keeps of the packets a step passed on: identities, and bodies up to a size. */
+function packetRecord(packets: DataPacket[]): { items: StepItem[]; packets_json: string; packets_truncated?: true } {
+  const items = packets.slice(0, STEP_ITEMS_KEPT).map((p) => ({ item_id: packetIdentity(p), title: packetTitle(p) }));
+  const kept: string[] = [];
+  let size = 2;
+  for (const packet of packets) {
+    let text: string;
+    try {
+      text = JSON.stringify(packet) ?? 'null';
+    } catch {
+      text = JSON.stringify({ unserializable: true });
+    }
+    if (size + text.length + 1 > STEP_PACKETS_JSON_MAX) break;
+    kept.push(text);
+    size += text.length + 1;
+  }
+  return { items, packets_json: `[${kept.join(',')}]`, ...(kept.length < packets.length ? { packets_truncated: true as const } : {}) };
+}
+
+/** The outcome line's tail: what a publish step published and what it shortened. */
+function publishedText(published: Published[]): string {
+  if (!published.length) return '';
+  const shown = published.slice(0, 10).map((p) => (p.url ? `${p.id} ${p.url}` : p.id));
+  let text = `; published ${published.length}: ${shown.join(', ')}${published.length > shown.length ? `, and ${published.length - shown.length} more` : ''}`;
+  for (const p of published.filter((x) => x.shortened).slice(0, 10)) text += `; ${p.id} shortened${p.text !== undefined ? ` to "${p.text}"` : ''}`;
+  return text;
 }
 
 function itemIdentity(packet: DataPacket): string {
@@ -98,21 +175,49 @@ export class Engine {
       await this.deps.log('info', `Job ${job.job_id} started (${plan.length} step${plan.length === 1 ? '' : 's'})`, context);
       let packets: DataPacket[] = [];
       let fetched = 0;
-      for (const step of plan) {
-        if (!step.enabled) continue;
+      for (const [index, step] of plan.entries()) {
+        const label = `Step ${index + 1}/${plan.length} ${step.stepType}${step.handlerSlug ? ` (${step.handlerSlug})` : ''}`;
+        const stepContext = { ...context, flow_step_id: step.flowStepId, step: index + 1, step_type: step.stepType, handler: step.handlerSlug };
+        if (!step.enabled) {
+          await this.deps.log('info', `${label} is disabled; not run`, stepContext);
+          continue;
+        }
         const started = clock.now();
         const info: StepInfo = { jobId: job.job_id, flowId: job.flow_id, flowStepId: step.flowStepId, stepType: step.stepType, handlerSlug: step.handlerSlug };
         const itemsIn = packets.length;
+        const stats: StepStats = { skipped: 0 };
+        const given = packets;
+        await this.deps.log('info', `${label} started with ${itemsIn} item${itemsIn === 1 ? '' : 's'}`, { ...stepContext, items_in: itemsIn });
         try {
           packets = await this.deps.hooks.stepStarting.promise(packets, info);
-          packets = await this.runStep(job, step, packets);
+          packets = await this.runStep(job, step, packets, { label, context: stepContext, stats });
           if (step.stepType === 'fetch') fetched += packets.length - itemsIn;
           packets = await this.deps.hooks.stepFinished.promise(packets, info);
           const published = publishedOf(packets);
-          steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'completed', items_in: itemsIn, items_out: packets.length, started_at: started, finished_at: clock.now(), ...(published.length ? { published } : {}) });
+          const finishedAt = clock.now();
+          // The job keeps ids, URLs and the shortened flag; the shortened text goes to the log line.
+          const outcomePublished = published.map(({ id, url, shortened }) => ({ id, url, shortened }));
+          steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'completed', items_in: itemsIn, items_out: packets.length, started_at: started, finished_at: finishedAt, ...(published.length ? { published: outcomePublished } : {}), position: index + 1, ...packetRecord(packets) });
+          const durationMs = finishedAt.getTime() - started.getTime();
+          const skippedText = stats.skipped ? ` (${stats.skipped} skipped as already processed)` : '';
+          await this.deps.log('info', `${label} finished: ${itemsIn} in, ${packets.length} out${skippedText}, ${durationMs} ms${publishedText(published)}`, {
+            ...stepContext,
+            status: 'completed',
+            items_in: itemsIn,
+            items_out: packets.length,
+            ...(stats.skipped ? { items_skipped: stats.skipped } : {}),
+            duration_ms: durationMs,
+            ...(published.length ? { published } : {}),
+          });
+          if (this.itemDetail()) {
+            for (const packet of packets) await this.deps.log('debug', `${label} item out: ${describePacket(packet)}`, { ...stepContext, item_id: packetIdentity(packet), title: packetTitle(packet) });
+          }
         } catch (stepError) {
           const reason = stepError instanceof Error ? stepError.message : String(stepError);
-          steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'failed', items_in: itemsIn, items_out: 0, started_at: started, finished_at: clock.now(), error: reason });
+          const finishedAt = clock.now();
+          steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'failed', items_in: itemsIn, items_out: 0, started_at: started, finished_at: finishedAt, error: reason, position: index + 1, ...packetRecord(given) });
+          const durationMs = finishedAt.getTime() - started.getTime();
+          await this.deps.log('error', `${label} failed after ${durationMs} ms: ${reason}`, { ...stepContext, status: 'failed', items_in: itemsIn, items_out: 0, duration_ms: durationMs, error: reason });
           throw new StepFailure(`Step ${step.flowStepId} (${step.handlerSlug ?? step.stepType}) failed: ${reason}`);
         }
         // Nothing new came in: the rest of the pipeline has nothing to work on.
@@ -186,7 +291,7 @@ export class Engine {
    * step's handler (fetch results are de-duplicated and claimed); any other runs the
    * type's own `run` (ai, or a plugin's new kind of step).
    */
-  private async runStep(job: JobRecord, step: PlannedStep, packets: DataPacket[]): Promise<DataPacket[]> {
+  private async runStep(job: JobRecord, step: PlannedStep, packets: DataPacket[], trace: StepTrace): Promise<DataPacket[]> {
     const type = this.deps.registries.stepTypes().find((t) => t.type === step.stepType);
     if (!type) throw new Error(`Unknown step type '${step.stepType}' (no plugin registers it)`);
     const ctx = this.context(job, step);
@@ -203,7 +308,7 @@ export class Engine {
     const settings = step.handlerConfig;
     switch (handler.type) {
       case 'fetch':
-        return [...packets, ...(await this.claimNew(job, step, await handler.fetch(handlerCtx, settings)))];
+        return [...packets, ...(await this.claimNew(job, step, await handler.fetch(handlerCtx, settings), trace))];
       case 'publish':
         return handler.publish(handlerCtx, settings, packets);
       case 'update':
@@ -212,16 +317,25 @@ export class Engine {
   }
 
   /** Up to max_items (default 1) items this flow step has not processed before, each claimed. */
-  private async claimNew(job: JobRecord, step: PlannedStep, items: DataPacket[]): Promise<DataPacket[]> {
+  private async claimNew(job: JobRecord, step: PlannedStep, items: DataPacket[], trace: StepTrace): Promise<DataPacket[]> {
     const max = Number(step.handlerConfig.max_items ?? 1);
     const fresh: DataPacket[] = [];
+    const detail = this.itemDetail();
     for (const item of items) {
       if (fresh.length >= max) break;
       const itemId = itemIdentity(item);
       const claimed = await this.deps.jobs.claimItem({ flow_step_id: step.flowStepId, flow_id: job.flow_id, pipeline_id: job.pipeline_id, item_id: itemId, job_id: job.job_id });
       if (claimed) fresh.push({ ...item, metadata: { ...item.metadata, item_id: itemId } });
+      else {
+        trace.stats.skipped++;
+        if (detail) await this.deps.log('debug', `${trace.label} item skipped, already processed: ${describePacket(item, itemId)}`, { ...trace.context, item_id: itemId, title: packetTitle(item) });
+      }
     }
     return fresh;
+  }
+
+  private itemDetail(): boolean {
+    return this.deps.itemDetail ? this.deps.itemDetail() : false;
   }
 
   private context(job: JobRecord, step: PlannedStep, credentials: HandlerCredentials | null = null): HandlerContext {

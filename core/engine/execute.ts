@@ -19,8 +19,29 @@ export interface ExecuteRequest {
 /** POST /execute: a saved flow or an ephemeral workflow, now or once at `timestamp`. */
 export class ExecuteService {
   constructor(
-    private readonly deps: { jobs: JobsService; flows: FlowsService; registries: Registries; clock: Clock; dispatcher: () => JobDispatcher },
+    private readonly deps: {
+      jobs: JobsService;
+      flows: FlowsService;
+      registries: Registries;
+      clock: Clock;
+      dispatcher: () => JobDispatcher;
+      /** Where "who started this run" goes (the searchable log and the process log). */
+      log?: (entry: { message: string; context: Record<string, unknown>; user_id: number | null }) => Promise<void>;
+    },
   ) {}
+
+  /** One line naming who asked for the run, how, and the job it made. */
+  private async logTrigger(source: 'execute' | 'cli', user: Principal | null, what: string, job: { job_id: number; flow_id: number | null; pipeline_id: number | null }, at: Date | null): Promise<void> {
+    if (!this.deps.log) return;
+    const who = user ? `${user.login} (user ${user.userId})` : 'an unknown user';
+    const via = source === 'cli' ? 'the CLI' : 'POST /execute';
+    const when = at ? `, to run at ${at.toISOString()}` : '';
+    await this.deps.log({
+      message: `${what} triggered manually by ${who} via ${via}: job ${job.job_id}${when}`,
+      context: { job_id: job.job_id, flow_id: job.flow_id, pipeline_id: job.pipeline_id, trigger: source, user_login: user?.login ?? null, ...(at ? { scheduled_for: at.toISOString() } : {}) },
+      user_id: user?.userId ?? null,
+    });
+  }
 
   /** `user`: who asks; handlers, providers and tools of the run act with their capabilities. */
   async execute(input: ExecuteRequest, source: 'execute' | 'cli' = 'execute', user: Principal | null = null): Promise<Record<string, unknown>> {
@@ -51,6 +72,7 @@ export class ExecuteService {
         scheduled_for: at,
         started_by,
       });
+      await this.logTrigger(source, user, `Flow ${flow.flow_id} "${flow.flow_name}"`, job, at);
       const actionId = await this.dispatch(job.job_id, at);
       return {
         success: true,
@@ -60,6 +82,7 @@ export class ExecuteService {
     }
     const steps = this.checkWorkflow(input.workflow!.steps);
     const job = await this.deps.jobs.create({ flow_id: null, pipeline_id: null, label: 'Ephemeral workflow', engine_data: { ...(input.initial_data ?? {}) }, workflow: steps, source, scheduled_for: at, started_by });
+    await this.logTrigger(source, user, `An ephemeral workflow (${steps.length} step${steps.length === 1 ? '' : 's'})`, job, at);
     const actionId = await this.dispatch(job.job_id, at);
     return {
       success: true,

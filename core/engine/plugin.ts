@@ -30,15 +30,24 @@ export const enginePlugin = definePlugin({
         // Engine events go to the searchable log (GET /logs) and to the process log.
         const log: EngineLog = async (level, message, context) => {
           logger[level === 'warning' ? 'warn' : level]({ ...context }, message);
-          await logs.write({ level, message, context });
+          // A log that cannot be stored must not fail the step or the run it describes.
+          await logs.record({ level, message, context }).catch((error: unknown) => logger.error({ err: error }, 'A log entry could not be stored'));
         };
-        return new Engine({ ...deps, logger, log });
+        return new Engine({ ...deps, logger, log, itemDetail: () => logs.stores('debug') });
       },
     }),
     createServiceFactory({
       service: services.execute,
-      deps: { jobs: services.jobs, flows: services.flows, registries: services.registries, clock: services.clock, runs: services.runScheduler },
-      factory: ({ runs, ...deps }) => new ExecuteService({ ...deps, dispatcher: () => runs.dispatcher }),
+      deps: { jobs: services.jobs, flows: services.flows, registries: services.registries, clock: services.clock, runs: services.runScheduler, logs: services.logs, logger: services.rootLogger },
+      factory: ({ runs, logs, logger, ...deps }) =>
+        new ExecuteService({
+          ...deps,
+          dispatcher: () => runs.dispatcher,
+          log: async ({ message, context, user_id }) => {
+            logger.info({ ...context, user_id }, message);
+            await logs.record({ level: 'info', message, context, user_id }).catch((error: unknown) => logger.error({ err: error }, 'A log entry could not be stored'));
+          },
+        }),
     }),
   ],
   deps: { routes: services.routes, execute: services.execute, flows: services.flows, runs: services.runScheduler },

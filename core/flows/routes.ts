@@ -59,7 +59,7 @@ export function flowsSurface(flows: FlowsService, settings: SettingsService, job
         summary: 'Create a flow: a flow step for each pipeline step',
         schema: { body: createFlowBody },
         async handle(request) {
-          const flow = await flows.create(request.body as { pipeline_id: number });
+          const flow = await flows.create(request.body as { pipeline_id: number }, request.user);
           return { success: true, message: 'Flow created.', data: createdFlowView(flow, (await flows.pipelineOf(flow))!) };
         },
       },
@@ -80,7 +80,7 @@ export function flowsSurface(flows: FlowsService, settings: SettingsService, job
         summary: 'Rename or reschedule a flow; answers the whole flow',
         schema: { params: flowIdParams, body: patchFlowBody },
         async handle(request) {
-          const flow = await flows.update((request.params as { flow_id: number }).flow_id, request.body as { flow_name?: string; scheduling_config?: SchedulingConfig });
+          const flow = await flows.update((request.params as { flow_id: number }).flow_id, request.body as { flow_name?: string; scheduling_config?: SchedulingConfig }, request.user);
           return { success: true, message: 'Flow updated.', data: await whole(flow) };
         },
       },
@@ -92,7 +92,7 @@ export function flowsSurface(flows: FlowsService, settings: SettingsService, job
         schema: { params: flowIdParams },
         async handle(request) {
           const flowId = (request.params as { flow_id: number }).flow_id;
-          await flows.delete(flowId);
+          await flows.delete(flowId, request.user);
           return { success: true, message: 'Flow deleted.', data: { flow_id: flowId } };
         },
       },
@@ -104,7 +104,7 @@ export function flowsSurface(flows: FlowsService, settings: SettingsService, job
         schema: { params: flowIdParams },
         async handle(request) {
           const sourceId = (request.params as { flow_id: number }).flow_id;
-          const copy = await flows.duplicate(sourceId);
+          const copy = await flows.duplicate(sourceId, request.user);
           const pipeline = await flows.pipelineOf(copy);
           return {
             success: true,
@@ -148,7 +148,7 @@ export function flowsSurface(flows: FlowsService, settings: SettingsService, job
         schema: { params: flowStepParams, body: setHandlerBody },
         async handle(request) {
           const id = (request.params as { flow_step_id: string }).flow_step_id;
-          const { flow, config } = await flows.setHandler(id, request.body as { handler_slug: string; settings?: Record<string, unknown> });
+          const { flow, config } = await flows.setHandler(id, request.body as { handler_slug: string; settings?: Record<string, unknown> }, request.user);
           return { success: true, message: 'Handler saved.', data: { flow_id: flow.flow_id, flow_step_id: id, step_config: config } };
         },
       },
@@ -160,7 +160,7 @@ export function flowsSurface(flows: FlowsService, settings: SettingsService, job
         schema: { params: flowStepParams, body: patchStepConfigBody },
         async handle(request) {
           const id = (request.params as { flow_step_id: string }).flow_step_id;
-          const config = await flows.patchStepConfig(id, request.body as { handler_config?: Record<string, unknown> });
+          const config = await flows.patchStepConfig(id, request.body as { handler_config?: Record<string, unknown> }, request.user);
           return { success: true, message: 'Step configuration saved.', data: { flow_step_id: id, step_config: config } };
         },
       },

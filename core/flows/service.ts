@@ -3,6 +3,8 @@ import { INPUT_LIMITS } from '../kernel/input-limits.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
+import type { Principal } from '../kernel/principal.js';
+import { noChangeLog, type ChangeLog } from '../logs/change-log.js';
 import { createAjv, describeErrors } from '../kernel/validator.js';
 import type { Collection, DocumentStore, Filter, Update } from '../store/port.js';
 import type { PipelineRecord } from '../pipelines/model.js';
@@ -33,6 +35,7 @@ function freshRunState(now: Date) {
 
 export class FlowsService implements PipelineFlows {
   private scheduler: FlowSchedule = noSchedule;
+  private changed: ChangeLog = noChangeLog;
   private readonly ajv = createAjv();
   private readonly validators = new WeakMap<object, ValidateFunction>();
 
@@ -108,6 +111,11 @@ export class FlowsService implements PipelineFlows {
     await this.collection.updateOne({ flow_id: flowId }, config ? { $set: { webhook: config } } : { $unset: { webhook: '' } });
   }
 
+  /** Where configuration changes are logged with the acting user. */
+  useChangeLog(log: ChangeLog): void {
+    this.changed = log;
+  }
+
   useScheduler(scheduler: FlowSchedule): void {
     this.scheduler = scheduler;
   }
@@ -140,7 +148,7 @@ export class FlowsService implements PipelineFlows {
     return { items, total };
   }
 
-  async create(input: { pipeline_id: number; flow_name?: string; flow_config?: Record<string, { handler_slug?: string; handler_config?: Record<string, unknown>; enabled?: boolean; user_message?: string }>; scheduling_config?: SchedulingConfig }): Promise<FlowRecord> {
+  async create(input: { pipeline_id: number; flow_name?: string; flow_config?: Record<string, { handler_slug?: string; handler_config?: Record<string, unknown>; enabled?: boolean; user_message?: string }>; scheduling_config?: SchedulingConfig }, by?: Principal | null): Promise<FlowRecord> {
     const pipeline = await this.pipelines.get(input.pipeline_id);
     const scheduling = this.checkScheduling(input.scheduling_config ?? { interval: 'manual' });
     const flowId = await this.store.nextId('flows');
@@ -170,27 +178,39 @@ export class FlowsService implements PipelineFlows {
       ...freshRunState(now),
     } as FlowRecord);
     await this.scheduler.schedule(flowId, scheduling);
+    await this.changed(by, `Flow ${flowId} "${flow.flow_name}" created in pipeline ${pipeline.pipeline_id} (schedule: ${scheduling.interval})`, { flow_id: flowId, pipeline_id: pipeline.pipeline_id, change: 'flow.create', interval: scheduling.interval });
     return flow;
   }
 
-  async update(flowId: number, patch: { flow_name?: string; scheduling_config?: SchedulingConfig }): Promise<FlowRecord> {
-    await this.get(flowId);
+  async update(flowId: number, patch: { flow_name?: string; scheduling_config?: SchedulingConfig }, by?: Principal | null): Promise<FlowRecord> {
+    const before = await this.get(flowId);
     const $set: Record<string, unknown> = { updated_at: this.clock.now() };
     if (patch.flow_name !== undefined) $set.flow_name = patch.flow_name.trim();
     if (patch.scheduling_config !== undefined) $set.scheduling_config = this.checkScheduling(patch.scheduling_config);
     const flow = (await this.collection.findOneAndUpdate({ flow_id: flowId }, { $set }))!;
     if (patch.scheduling_config !== undefined) await this.scheduler.schedule(flowId, flow.scheduling_config);
+    const what: string[] = [];
+    if (patch.flow_name !== undefined) what.push(`name "${before.flow_name}" → "${flow.flow_name}"`);
+    if (patch.scheduling_config !== undefined) what.push(`schedule ${before.scheduling_config?.interval ?? 'none'} → ${flow.scheduling_config.interval}`);
+    await this.changed(by, `Flow ${flowId} updated (${what.join(', ') || 'nothing'})`, {
+      flow_id: flowId,
+      pipeline_id: flow.pipeline_id,
+      change: 'flow.update',
+      fields: Object.keys(patch).filter((k) => (patch as Record<string, unknown>)[k] !== undefined).sort(),
+      ...(patch.scheduling_config !== undefined ? { interval: flow.scheduling_config.interval } : {}),
+    });
     return flow;
   }
 
   /** The schedule goes first: a crash in between leaves a flow without a schedule, never a schedule without a flow. */
-  async delete(flowId: number): Promise<void> {
-    await this.get(flowId);
+  async delete(flowId: number, by?: Principal | null): Promise<void> {
+    const flow = await this.get(flowId);
     await this.scheduler.unschedule(flowId);
     await this.collection.deleteOne({ flow_id: flowId });
+    await this.changed(by, `Flow ${flowId} "${flow.flow_name}" deleted`, { flow_id: flowId, pipeline_id: flow.pipeline_id, change: 'flow.delete' });
   }
 
-  async duplicate(flowId: number): Promise<FlowRecord> {
+  async duplicate(flowId: number, by?: Principal | null): Promise<FlowRecord> {
     const source = await this.get(flowId);
     const copyId = await this.store.nextId('flows');
     const now = this.clock.now();
@@ -207,6 +227,7 @@ export class FlowsService implements PipelineFlows {
       ...freshRunState(now),
     } as unknown as FlowRecord);
     await this.scheduler.schedule(copyId, copy.scheduling_config);
+    await this.changed(by, `Flow ${flowId} duplicated as flow ${copyId} "${copy.flow_name}"`, { flow_id: copyId, pipeline_id: copy.pipeline_id, change: 'flow.duplicate', source_flow_id: flowId });
     return copy;
   }
 
@@ -227,7 +248,7 @@ export class FlowsService implements PipelineFlows {
     return { flow, pipeline, config };
   }
 
-  async setHandler(id: string, input: { handler_slug: string; settings?: Record<string, unknown>; step_type?: string; pipeline_id?: number }): Promise<{ flow: FlowRecord; config: Record<string, unknown> }> {
+  async setHandler(id: string, input: { handler_slug: string; settings?: Record<string, unknown>; step_type?: string; pipeline_id?: number }, by?: Principal | null): Promise<{ flow: FlowRecord; config: Record<string, unknown> }> {
     const { flow, config } = await this.stepConfig(id);
     if (input.step_type !== undefined && input.step_type !== config.step_type) throw badRequest('step_type_mismatch', `Flow step ${id} is a ${String(config.step_type)} step`);
     if (input.pipeline_id !== undefined && input.pipeline_id !== flow.pipeline_id) throw badRequest('pipeline_mismatch', `Flow step ${id} belongs to pipeline ${flow.pipeline_id}`);
@@ -236,10 +257,19 @@ export class FlowsService implements PipelineFlows {
     const stored = current.handler_slug === input.handler_slug ? this.secrets.open(current.handler_config) : {};
     const handlerConfig = this.secrets.seal(this.checkHandler(String(config.step_type), input.handler_slug, this.secrets.keepMasked(input.settings ?? {}, stored)));
     const updated = await this.saveStep(flow.flow_id, psid, { ...current, handler_slug: input.handler_slug, handler_config: handlerConfig });
+    const fields = Object.keys(input.settings ?? {}).sort();
+    await this.changed(by, `Flow ${flow.flow_id}: step ${id} handler set to ${input.handler_slug}${fields.length ? ` (settings: ${fields.join(', ')})` : ''}`, {
+      flow_id: flow.flow_id,
+      pipeline_id: flow.pipeline_id,
+      flow_step_id: id,
+      change: 'flow.step.handler',
+      handler: input.handler_slug,
+      fields,
+    });
     return { flow: updated, config: (await this.stepConfig(id)).config };
   }
 
-  async patchStepConfig(id: string, input: { handler_config?: Record<string, unknown>; user_message?: string; enabled?: boolean }): Promise<Record<string, unknown>> {
+  async patchStepConfig(id: string, input: { handler_config?: Record<string, unknown>; user_message?: string; enabled?: boolean }, by?: Principal | null): Promise<Record<string, unknown>> {
     const { flow, config } = await this.stepConfig(id);
     const psid = String(config.pipeline_step_id);
     const current = flow.steps[stepKey(psid)] ?? { handler_slug: null, handler_config: {}, enabled: true };
@@ -256,6 +286,15 @@ export class FlowsService implements PipelineFlows {
       next.handler_config = this.secrets.seal(this.checkHandler(String(config.step_type), current.handler_slug, merged));
     }
     await this.saveStep(flow.flow_id, psid, next);
+    const fields = [...Object.keys(input.handler_config ?? {}).map((k) => `handler_config.${k}`), ...(input.user_message !== undefined ? ['user_message'] : []), ...(input.enabled !== undefined ? ['enabled'] : [])].sort();
+    const enabledText = input.enabled !== undefined ? `; step ${input.enabled ? 'enabled' : 'disabled'}` : '';
+    await this.changed(by, `Flow ${flow.flow_id}: step ${id} configuration changed (${fields.join(', ') || 'nothing'})${enabledText}`, {
+      flow_id: flow.flow_id,
+      pipeline_id: flow.pipeline_id,
+      flow_step_id: id,
+      change: 'flow.step.config',
+      fields,
+    });
     return (await this.stepConfig(id)).config;
   }
 

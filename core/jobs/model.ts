@@ -17,7 +17,32 @@ export interface StepOutcome {
   error?: string;
   /** What a publish step published: each item's remote id and URL, and whether its text was shortened. */
   published?: Array<{ id: string; url: string | null; shortened: boolean }>;
+  /** The step's 1-based place in the flow's pipeline (absent on jobs run before it was recorded). */
+  position?: number;
+  /**
+   * The identities of the packets the step passed on (for a failed step: the packets it
+   * was given), at most STEP_ITEMS_KEPT of them; absent on older jobs.
+   */
+  items?: StepItem[];
+  /**
+   * The packets the step passed on, as JSON text (kept as text so any packet can be stored),
+   * up to STEP_PACKETS_JSON_MAX characters; GET /jobs/{id}?include=packets shows them.
+   */
+  packets_json?: string;
+  /** True when packets_json holds only the first packets (the rest did not fit). */
+  packets_truncated?: boolean;
 }
+
+/** A packet's identity as a job shows it: the engine's item identity and a title. */
+export interface StepItem {
+  item_id: string;
+  title: string | null;
+}
+
+/** How many item identities a step outcome keeps. */
+export const STEP_ITEMS_KEPT = 500;
+/** How much packet JSON a step outcome keeps (characters). */
+export const STEP_PACKETS_JSON_MAX = 128 * 1024;
 
 /** An ephemeral workflow's step (POST /execute with `workflow`). */
 export interface WorkflowStep {

@@ -1,6 +1,8 @@
 import { maskDeep } from '../security/mask.js';
 import type { SurfaceDefinition } from '../kernel/routes.js';
-import type { JobRecord, JobStatus } from './model.js';
+import type { JsonSchema } from '../kernel/json-schema.js';
+import { errorBody, successBody } from '../kernel/response-schemas.js';
+import type { JobRecord, JobStatus, StepOutcome } from './model.js';
 import type { JobListQuery, JobsService } from './service.js';
 
 const admin = { capability: 'manage_options' } as const;
@@ -13,8 +15,42 @@ export interface JobNames {
   pipelines: { namesOf(ids: readonly number[]): Promise<Map<number, string>> };
 }
 
+/** The packets a step passed on, from the JSON text the job keeps; [] when none or unreadable. */
+function storedPackets(json: string | undefined): unknown[] {
+  if (typeof json !== 'string') return [];
+  try {
+    const parsed = JSON.parse(json) as unknown;
+    return Array.isArray(parsed) ? parsed : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * One step's outcome as GET /jobs/{id} shows it: the fields it always had, plus its
+ * position, duration and the identities of its packets; bodies only when asked for.
+ */
+function stepView(step: StepOutcome, withPackets: boolean): Record<string, unknown> {
+  return {
+    flow_step_id: step.flow_step_id,
+    step_type: step.step_type,
+    handler_slug: step.handler_slug,
+    status: step.status,
+    items_in: step.items_in,
+    items_out: step.items_out,
+    started_at: step.started_at.toISOString(),
+    finished_at: step.finished_at.toISOString(),
+    ...(step.error !== undefined ? { error: step.error } : {}),
+    ...(step.published !== undefined ? { published: step.published.map((p) => ({ id: p.id, url: p.url, shortened: p.shortened })) } : {}),
+    position: step.position ?? null,
+    duration_ms: step.finished_at.getTime() - step.started_at.getTime(),
+    items: (step.items ?? []).map((i) => ({ item_id: i.item_id, title: i.title })),
+    ...(withPackets ? { packets: storedPackets(step.packets_json), packets_truncated: step.packets_truncated === true } : {}),
+  };
+}
+
 /** Job views with their flow and pipeline names, as the admin client reads them. */
-async function jobViews(names: JobNames, jobs: JobRecord[], detail = false): Promise<Array<Record<string, unknown>>> {
+async function jobViews(names: JobNames, jobs: JobRecord[], detail = false, withPackets = false): Promise<Array<Record<string, unknown>>> {
   const flowName = await names.flows.namesOf([...new Set(jobs.map((j) => j.flow_id).filter((id): id is number => id !== null))]);
   const pipelineName = await names.pipelines.namesOf([...new Set(jobs.map((j) => j.pipeline_id).filter((id): id is number => id !== null))]);
   return jobs.map((job) => ({
@@ -40,7 +76,7 @@ async function jobViews(names: JobNames, jobs: JobRecord[], detail = false): Pro
       ? {
           scheduled_for: job.scheduled_for ? job.scheduled_for.toISOString() : null,
           workflow: job.workflow?.map((step) => (step.handler_config ? { ...step, handler_config: maskDeep(step.handler_config) } : step)) ?? null,
-          steps: job.steps.map((s) => ({ ...s, started_at: s.started_at.toISOString(), finished_at: s.finished_at.toISOString() })),
+          steps: job.steps.map((s) => stepView(s, withPackets)),
         }
       : {}),
   }));
@@ -82,11 +118,19 @@ export function jobsSurface(jobs: JobsService, names: JobNames): SurfaceDefiniti
         method: 'GET',
         path: '/jobs/{job_id}',
         permission: admin,
-        summary: 'One job: status, timings, engine data and each step’s outcome',
-        schema: { params: { type: 'object', required: ['job_id'], properties: { job_id: { type: 'integer', minimum: 1 } } } },
+        summary: 'One job: status, timings, engine data and each step’s outcome (packet bodies with include=packets)',
+        schema: {
+          params: { type: 'object', required: ['job_id'], properties: { job_id: { type: 'integer', minimum: 1 } } },
+          query: {
+            type: 'object',
+            properties: { include: { type: 'string', pattern: '^(packets)?$', description: '`packets`: each step’s packet bodies as well as their identities' } },
+          },
+          responses: jobDetailResponses,
+        },
         async handle(request) {
           const job = await jobs.get((request.params as { job_id: number }).job_id);
-          return { success: true, data: (await jobViews(names, [job], true))[0]! };
+          const withPackets = (request.query as { include?: string }).include === 'packets';
+          return { success: true, data: (await jobViews(names, [job], true, withPackets))[0]! };
         },
       },
       {
@@ -135,3 +179,95 @@ export function jobsSurface(jobs: JobsService, names: JobNames): SurfaceDefiniti
 }
 
 export type { JobStatus };
+
+const isoDate = { type: 'string' } as const;
+const nullableString = { type: ['string', 'null'] } as const;
+const nullableInteger = { type: ['integer', 'null'] } as const;
+/** Free-form on purpose: a handler's packets and a run's engine data have no fixed fields. */
+const openObject = { type: 'object', additionalProperties: true } as const;
+
+/** One step's outcome in GET /jobs/{id}. */
+const stepSchema: JsonSchema = {
+  type: 'object',
+  required: ['flow_step_id', 'step_type', 'handler_slug', 'status', 'items_in', 'items_out', 'started_at', 'finished_at', 'position', 'duration_ms', 'items'],
+  properties: {
+    flow_step_id: { type: 'string' },
+    step_type: { type: 'string' },
+    handler_slug: nullableString,
+    status: { enum: ['completed', 'failed', 'skipped'] },
+    items_in: { type: 'integer' },
+    items_out: { type: 'integer' },
+    started_at: isoDate,
+    finished_at: isoDate,
+    error: { type: 'string' },
+    published: {
+      type: 'array',
+      items: { type: 'object', required: ['id', 'url', 'shortened'], properties: { id: { type: 'string' }, url: nullableString, shortened: { type: 'boolean' } } },
+    },
+    position: nullableInteger,
+    duration_ms: { type: 'integer' },
+    items: { type: 'array', items: { type: 'object', required: ['item_id', 'title'], properties: { item_id: { type: 'string' }, title: nullableString } } },
+    packets: {
+      type: 'array',
+      items: { type: 'object', properties: { type: { type: 'string' }, data: openObject, metadata: openObject }, additionalProperties: true },
+    },
+    packets_truncated: { type: 'boolean' },
+  },
+};
+
+/** An ephemeral workflow's step as stored (POST /execute with `workflow`). */
+const workflowStepSchema: JsonSchema = {
+  type: 'object',
+  required: ['type'],
+  properties: {
+    type: { type: 'string' },
+    handler_slug: { type: 'string' },
+    handler_config: openObject,
+    provider: { type: 'string' },
+    model: { type: 'string' },
+    system_prompt: { type: 'string' },
+    user_message: { type: 'string' },
+  },
+};
+
+/** The whole job as GET /jobs/{id} answers it. */
+export const jobDetailSchema: JsonSchema = {
+  type: 'object',
+  required: [
+    'job_id', 'pipeline_id', 'pipeline_name', 'flow_id', 'flow_name', 'parent_job_id', 'label', 'status', 'source', 'action_id', 'error',
+    'created_at', 'created_at_display', 'started_at', 'completed_at', 'completed_at_display', 'duration_ms', 'engine_data', 'scheduled_for', 'workflow', 'steps',
+  ],
+  properties: {
+    job_id: { type: 'integer' },
+    pipeline_id: nullableInteger,
+    pipeline_name: nullableString,
+    flow_id: nullableInteger,
+    flow_name: nullableString,
+    parent_job_id: nullableInteger,
+    label: { type: 'string' },
+    status: { enum: STATUSES },
+    source: { enum: ['execute', 'schedule', 'webhook', 'cli'] },
+    action_id: nullableInteger,
+    error: nullableString,
+    created_at: isoDate,
+    created_at_display: nullableString,
+    started_at: nullableString,
+    completed_at: nullableString,
+    completed_at_display: nullableString,
+    duration_ms: nullableInteger,
+    engine_data: openObject,
+    scheduled_for: nullableString,
+    workflow: { anyOf: [{ type: 'null' }, { type: 'array', items: workflowStepSchema }] },
+    steps: { type: 'array', items: stepSchema },
+  },
+};
+
+const jobDetailResponses: Record<number, JsonSchema> = {
+  200: successBody({ data: jobDetailSchema }),
+  400: errorBody('rest_invalid_param'),
+  401: errorBody('rest_not_logged_in', 'rest_invalid_credentials'),
+  403: errorBody('rest_forbidden', 'rest_cookie_invalid_nonce'),
+  404: errorBody('job_not_found'),
+  429: errorBody('rest_too_many_requests'),
+  500: errorBody('internal_error'),
+};

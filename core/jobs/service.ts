@@ -123,6 +123,10 @@ export class JobsService {
     return this.jobs.findOneAndUpdate({ job_id: jobId }, { $set });
   }
 
+  /**
+   * A page of jobs, without their step outcomes (`steps` is []): lists never show steps,
+   * and a step keeps its packets (up to 128 KiB each), which a page of 500 need not read.
+   */
   async list(query: JobListQuery): Promise<{ items: JobRecord[]; total: number }> {
     const filter: Filter = {};
     if (query.status) filter.status = query.status;
@@ -132,8 +136,8 @@ export class JobsService {
     else if (query.hide_children) filter.parent_job_id = null;
     const dir = query.order === 'ASC' ? 1 : -1;
     const sort = query.orderby === 'job_id' ? { job_id: dir } : { [query.orderby]: dir, job_id: dir };
-    const [items, total] = await Promise.all([this.jobs.find(filter, { sort: sort as Record<string, 1 | -1>, skip: query.offset, limit: query.per_page }), this.jobs.count(filter)]);
-    return { items, total };
+    const [items, total] = await Promise.all([this.jobs.find(filter, { sort: sort as Record<string, 1 | -1>, skip: query.offset, limit: query.per_page, projection: { steps: 0 } }), this.jobs.count(filter)]);
+    return { items: items.map((job) => ({ ...job, steps: [] })), total };
   }
 
   /** Deletes jobs (all, or failed only; optionally of one flow), and their claims when asked. */

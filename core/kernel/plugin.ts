@@ -13,6 +13,11 @@ export interface HostInfo {
   publicUrl(): string;
   /** FLOWHOST_ALLOW_PRIVATE_URLS: loopback and private addresses (and plain-http OAuth endpoints) are allowed. */
   readonly allowsPrivateUrls: boolean;
+  /**
+   * Whether `debug` entries (item-level run detail) are stored in the searchable log:
+   * FLOWHOST_LOG_DEBUG, or FLOWHOST_LOG_LEVEL debug/trace. Absent means no.
+   */
+  readonly storesDebugLogs?: boolean;
 }
 
 /**

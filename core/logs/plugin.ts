@@ -15,9 +15,11 @@ export const logsPlugin = definePlugin({
   provides: [
     createServiceFactory({
       service: services.logs,
-      deps: { store: services.rootStore, clock: services.clock, hooks: services.hooks },
-      async factory({ store, clock, hooks }) {
+      deps: { store: services.rootStore, clock: services.clock, hooks: services.hooks, info: services.hostInfo },
+      async factory({ store, clock, hooks, info }) {
         const logs = new LogsService(new LogsRepository(store), clock, {
+          // Item-level detail (debug) is kept only where the host switched it on.
+          storeDebug: info.storesDebugLogs === true,
           onWritten: (entry, createdAt) => hooks.logged.promise({ level: entry.level, message: entry.message, context: entry.context, createdAt }),
         });
         await logs.init();

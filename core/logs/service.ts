@@ -11,6 +11,7 @@ import {
   isLogLevel,
   type LogEntryInput,
   type LogFilters,
+  type LogLevel,
   type LogMetadata,
   type LogPage,
   type LogPageRequest,
@@ -25,6 +26,11 @@ const DAY_MS = 86_400_000;
 export interface LogsServiceOptions {
   /** Called after each stored entry (the host hands it to the `logged` hook's sinks). */
   onWritten?: (entry: LogRecordView, createdAt: Date) => void | Promise<void>;
+  /**
+   * Whether `record` keeps `debug` entries (item-level run detail); default true. The
+   * host turns it on with FLOWHOST_LOG_DEBUG (or FLOWHOST_LOG_LEVEL debug/trace).
+   */
+  storeDebug?: boolean;
 }
 
 const invalid = (message: string, params: Record<string, string> = {}) => new ApiError('rest_invalid_param', message, 400, { params });
@@ -93,6 +99,21 @@ export class LogsService {
     const view = toView(await this.repo.insert(record));
     if (this.options.onWritten) await this.options.onWritten(view, record.created_at);
     return view;
+  }
+
+  /** Whether `record` stores entries of this level on this host (debug only when switched on). */
+  stores(level: LogLevel): boolean {
+    return level !== 'debug' || this.options.storeDebug !== false;
+  }
+
+  /**
+   * Stores the entry when its level is enabled on this host (`stores`), else drops it and
+   * answers null. What the engine, triggers and configuration changes write goes here;
+   * `write` stores whatever it is given.
+   */
+  async record(entry: LogEntryInput): Promise<LogRecordView | null> {
+    if (!this.stores(entry.level ?? 'info')) return null;
+    return this.write(entry);
   }
 
   /** One newest-first page of the entries that pass every filter. */

@@ -49,7 +49,7 @@ export function pipelinesSurface(pipelines: PipelinesService, flows: FlowsServic
         summary: 'Create a pipeline (optionally with steps)',
         schema: { body: createPipelineBody },
         async handle(request) {
-          const pipeline = await pipelines.create(request.body as { pipeline_name: string });
+          const pipeline = await pipelines.create(request.body as { pipeline_name: string }, {}, request.user);
           return { success: true, message: 'Pipeline created.', data: { pipeline_id: pipeline.pipeline_id, pipeline_name: pipeline.pipeline_name, pipeline_data: pipelineView(pipeline, 0) } };
         },
       },
@@ -60,7 +60,7 @@ export function pipelinesSurface(pipelines: PipelinesService, flows: FlowsServic
         summary: 'Rename a pipeline',
         schema: { params: pipelineIdParams, body: renamePipelineBody },
         async handle(request) {
-          const pipeline = await pipelines.rename((request.params as { id: number }).id, (request.body as { pipeline_name: string }).pipeline_name);
+          const pipeline = await pipelines.rename((request.params as { id: number }).id, (request.body as { pipeline_name: string }).pipeline_name, request.user);
           return { success: true, message: 'Pipeline renamed.', data: pipelineView(pipeline) };
         },
       },
@@ -71,7 +71,7 @@ export function pipelinesSurface(pipelines: PipelinesService, flows: FlowsServic
         summary: 'Delete a pipeline with its flows and their schedules',
         schema: { params: pipelineIdParams },
         async handle(request) {
-          const result = await pipelines.delete((request.params as { id: number }).id);
+          const result = await pipelines.delete((request.params as { id: number }).id, request.user);
           return { success: true, message: `Pipeline deleted with ${result.deleted_flows} flow(s).`, data: result };
         },
       },
@@ -82,7 +82,7 @@ export function pipelinesSurface(pipelines: PipelinesService, flows: FlowsServic
         summary: 'Add a step (flows get a flow step for it)',
         schema: { params: pipelineIdParams, body: addStepBody },
         async handle(request) {
-          const step = await pipelines.addStep((request.params as { id: number }).id, request.body as { step_type: string });
+          const step = await pipelines.addStep((request.params as { id: number }).id, request.body as { step_type: string }, request.user);
           return { success: true, message: 'Step added.', data: { pipeline_step_id: step.pipeline_step_id, step_data: stepView(step) } };
         },
       },
@@ -94,7 +94,7 @@ export function pipelinesSurface(pipelines: PipelinesService, flows: FlowsServic
         schema: { params: stepParams },
         async handle(request) {
           const { id, pipeline_step_id } = request.params as { id: number; pipeline_step_id: string };
-          await pipelines.removeStep(id, pipeline_step_id);
+          await pipelines.removeStep(id, pipeline_step_id, request.user);
           return { success: true, message: 'Step removed.', data: { pipeline_id: id, pipeline_step_id } };
         },
       },
@@ -105,7 +105,7 @@ export function pipelinesSurface(pipelines: PipelinesService, flows: FlowsServic
         summary: 'Reorder steps (every step exactly once)',
         schema: { params: pipelineIdParams, body: reorderBody },
         async handle(request) {
-          const steps = await pipelines.reorder((request.params as { id: number }).id, (request.body as { step_order: Array<{ pipeline_step_id: string; execution_order: number }> }).step_order);
+          const steps = await pipelines.reorder((request.params as { id: number }).id, (request.body as { step_order: Array<{ pipeline_step_id: string; execution_order: number }> }).step_order, request.user);
           return { success: true, message: 'Steps reordered.', data: { pipeline_steps: steps.map(stepView) } };
         },
       },
@@ -116,7 +116,7 @@ export function pipelinesSurface(pipelines: PipelinesService, flows: FlowsServic
         summary: "Configure a pipeline step (an ai step's provider, model, system prompt)",
         schema: { params: stepConfigParams, body: stepConfigBody },
         async handle(request) {
-          const step = await pipelines.configureStep((request.params as { pipeline_step_id: string }).pipeline_step_id, request.body as Record<string, unknown>);
+          const step = await pipelines.configureStep((request.params as { pipeline_step_id: string }).pipeline_step_id, request.body as Record<string, unknown>, request.user);
           return { success: true, message: 'Step configuration saved.', data: stepView(step) };
         },
       },

@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { badRequest, notFound } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
+import type { Principal } from '../kernel/principal.js';
+import { noChangeLog, type ChangeLog } from '../logs/change-log.js';
 import type { Collection, DocumentStore } from '../store/port.js';
 import { PIPELINES, pipelineIdOfStep, type PipelineRecord, type PipelineStep } from './model.js';
 
@@ -16,6 +18,7 @@ export interface PipelineFlows {
 
 export class PipelinesService {
   private flows: PipelineFlows | null = null;
+  private changed: ChangeLog = noChangeLog;
 
   constructor(
     private readonly store: DocumentStore,
@@ -25,6 +28,11 @@ export class PipelinesService {
 
   get collection(): Collection<PipelineRecord> {
     return this.store.collection<PipelineRecord>(PIPELINES);
+  }
+
+  /** Where configuration changes are logged with the acting user. */
+  useChangeLog(log: ChangeLog): void {
+    this.changed = log;
   }
 
   attachFlows(flows: PipelineFlows): void {
@@ -70,11 +78,11 @@ export class PipelinesService {
    * before `reveal` has it (and any flows written for it) removed at the next boot; an
    * import writes its pipeline this way.
    */
-  async create(input: { pipeline_name: string; agent_id?: number | null; steps?: Array<{ step_type: string; label?: string; config?: Record<string, unknown> }> }, options: { hidden?: boolean } = {}): Promise<PipelineRecord> {
+  async create(input: { pipeline_name: string; agent_id?: number | null; steps?: Array<{ step_type: string; label?: string; config?: Record<string, unknown> }> }, options: { hidden?: boolean } = {}, by?: Principal | null): Promise<PipelineRecord> {
     const pipelineId = await this.store.nextId('pipelines');
     const steps = (input.steps ?? []).map((step, index) => this.newStep(pipelineId, step.step_type, index, step.label, step.config));
     const now = this.clock.now();
-    return this.collection.insertOne({
+    const created = await this.collection.insertOne({
       pipeline_id: pipelineId,
       pipeline_name: input.pipeline_name.trim(),
       steps,
@@ -83,6 +91,8 @@ export class PipelinesService {
       updated_at: now,
       ...(options.hidden ? { deleting: true } : {}),
     } as PipelineRecord);
+    await this.changed(by, `Pipeline ${pipelineId} "${created.pipeline_name}" created with ${steps.length} step${steps.length === 1 ? '' : 's'}`, { pipeline_id: pipelineId, change: 'pipeline.create' });
+    return created;
   }
 
   /** Makes a pipeline created with `hidden` visible. */
@@ -104,9 +114,11 @@ export class PipelinesService {
     }
   }
 
-  async rename(pipelineId: number, name: string): Promise<PipelineRecord> {
+  async rename(pipelineId: number, name: string, by?: Principal | null): Promise<PipelineRecord> {
     await this.get(pipelineId);
-    return (await this.collection.findOneAndUpdate({ pipeline_id: pipelineId }, { $set: { pipeline_name: name.trim(), updated_at: this.clock.now() } }))!;
+    const renamed = (await this.collection.findOneAndUpdate({ pipeline_id: pipelineId }, { $set: { pipeline_name: name.trim(), updated_at: this.clock.now() } }))!;
+    await this.changed(by, `Pipeline ${pipelineId} renamed to "${renamed.pipeline_name}"`, { pipeline_id: pipelineId, change: 'pipeline.update', fields: ['pipeline_name'] });
+    return renamed;
   }
 
   /**
@@ -114,31 +126,35 @@ export class PipelinesService {
    * (hidden at once), then its flows and their schedules go, the pipeline last; a mark
    * left by a crash is finished at the next boot.
    */
-  async delete(pipelineId: number): Promise<{ pipeline_id: number; deleted_flows: number }> {
-    await this.get(pipelineId);
+  async delete(pipelineId: number, by?: Principal | null): Promise<{ pipeline_id: number; deleted_flows: number }> {
+    const pipeline = await this.get(pipelineId);
     await this.collection.updateOne({ pipeline_id: pipelineId }, { $set: { deleting: true } });
-    return { pipeline_id: pipelineId, deleted_flows: await this.finishDelete(pipelineId) };
+    const deleted = await this.finishDelete(pipelineId);
+    await this.changed(by, `Pipeline ${pipelineId} "${pipeline.pipeline_name}" deleted with ${deleted} flow${deleted === 1 ? '' : 's'}`, { pipeline_id: pipelineId, change: 'pipeline.delete', deleted_flows: deleted });
+    return { pipeline_id: pipelineId, deleted_flows: deleted };
   }
 
-  async addStep(pipelineId: number, input: { step_type: string; execution_order?: number; label?: string }): Promise<PipelineStep> {
+  async addStep(pipelineId: number, input: { step_type: string; execution_order?: number; label?: string }, by?: Principal | null): Promise<PipelineStep> {
     const pipeline = await this.get(pipelineId);
     const steps = [...pipeline.steps].sort((a, b) => a.execution_order - b.execution_order);
     const at = Math.min(input.execution_order ?? steps.length, steps.length);
     const step = this.newStep(pipelineId, input.step_type, at, input.label);
     steps.splice(at, 0, step);
     await this.saveSteps(pipelineId, steps);
+    await this.changed(by, `Pipeline ${pipelineId}: ${step.step_type} step ${step.pipeline_step_id} added at position ${at + 1}`, { pipeline_id: pipelineId, change: 'pipeline.step.add', pipeline_step_id: step.pipeline_step_id, step_type: step.step_type });
     return { ...step, execution_order: at };
   }
 
-  async removeStep(pipelineId: number, pipelineStepId: string): Promise<void> {
+  async removeStep(pipelineId: number, pipelineStepId: string, by?: Principal | null): Promise<void> {
     const pipeline = await this.get(pipelineId);
     const steps = pipeline.steps.filter((s) => s.pipeline_step_id !== pipelineStepId);
     if (steps.length === pipeline.steps.length) throw notFound('step_not_found', `Step ${pipelineStepId} is not in pipeline ${pipelineId}`);
     // Flows keep their stored config for the step: views list only the pipeline's steps, so nothing dangles.
     await this.saveSteps(pipelineId, steps.sort((a, b) => a.execution_order - b.execution_order));
+    await this.changed(by, `Pipeline ${pipelineId}: step ${pipelineStepId} removed`, { pipeline_id: pipelineId, change: 'pipeline.step.remove', pipeline_step_id: pipelineStepId });
   }
 
-  async reorder(pipelineId: number, order: Array<{ pipeline_step_id: string; execution_order: number }>): Promise<PipelineStep[]> {
+  async reorder(pipelineId: number, order: Array<{ pipeline_step_id: string; execution_order: number }>, by?: Principal | null): Promise<PipelineStep[]> {
     const pipeline = await this.get(pipelineId);
     const known = new Set(pipeline.steps.map((s) => s.pipeline_step_id));
     const given = new Set(order.map((o) => o.pipeline_step_id));
@@ -147,10 +163,12 @@ export class PipelinesService {
     }
     const rank = new Map(order.map((o) => [o.pipeline_step_id, o.execution_order]));
     const steps = [...pipeline.steps].sort((a, b) => rank.get(a.pipeline_step_id)! - rank.get(b.pipeline_step_id)!);
-    return this.saveSteps(pipelineId, steps);
+    const saved = await this.saveSteps(pipelineId, steps);
+    await this.changed(by, `Pipeline ${pipelineId}: steps reordered`, { pipeline_id: pipelineId, change: 'pipeline.step.reorder' });
+    return saved;
   }
 
-  async configureStep(pipelineStepId: string, config: Record<string, unknown>): Promise<PipelineStep> {
+  async configureStep(pipelineStepId: string, config: Record<string, unknown>, by?: Principal | null): Promise<PipelineStep> {
     const pipelineId = pipelineIdOfStep(pipelineStepId);
     const pipeline = pipelineId === null ? null : await this.collection.findOne({ pipeline_id: pipelineId, deleting: { $ne: true } });
     const step = pipeline?.steps.find((s) => s.pipeline_step_id === pipelineStepId);
@@ -163,6 +181,8 @@ export class PipelinesService {
     }
     const updated: PipelineStep = { ...step, label: typeof label === 'string' ? label : step.label, config: { ...step.config, ...rest } };
     await this.saveSteps(pipeline.pipeline_id, pipeline.steps.map((s) => (s.pipeline_step_id === pipelineStepId ? updated : s)));
+    const fields = Object.keys(config).sort();
+    await this.changed(by, `Pipeline ${pipeline.pipeline_id}: step ${pipelineStepId} configured (${fields.join(', ') || 'nothing'})`, { pipeline_id: pipeline.pipeline_id, change: 'pipeline.step.configure', pipeline_step_id: pipelineStepId, fields });
     return updated;
   }
 

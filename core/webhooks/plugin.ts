@@ -2,6 +2,7 @@ import { definePlugin } from '../kernel/define-plugin.js';
 import { createServiceFactory } from '../kernel/service-ref.js';
 import { services } from '../kernel/services.js';
 import { WebhooksService } from './service.js';
+import { changeLog } from '../logs/change-log.js';
 import { EventDedupe } from './event-dedupe.js';
 import { TriggerLimits } from './trigger-limits.js';
 import { triggerSurface, webhookAdminSurface } from './routes.js';
@@ -20,6 +21,7 @@ export const webhooksPlugin = definePlugin({
       async factory({ logs, logger, ...deps }) {
         const webhooks = new WebhooksService({
           ...deps,
+          changes: changeLog(logs, logger),
           log: async (level, message, context) => {
             logger[level === 'warning' ? 'warn' : 'info']({ ...context }, message);
             await logs.write({ level, message, context });
@@ -43,8 +45,9 @@ export const webhooksPlugin = definePlugin({
     info: services.hostInfo,
     store: services.rootStore,
     rateLimiters: services.rateLimiters,
+    log: services.logger,
   },
-  async setup({ routes, scheduler, webhooks, registries, jobs, engine, logs, hooks, clock, info, store, rateLimiters }) {
+  async setup({ routes, scheduler, webhooks, registries, jobs, engine, logs, hooks, clock, info, store, rateLimiters, log }) {
     const dedupe = new EventDedupe({ store, clock });
     await dedupe.init();
     routes.add(webhookAdminSurface(webhooks, registries));
@@ -58,6 +61,10 @@ export const webhooksPlugin = definePlugin({
         clock,
         publicUrl: () => info.publicUrl(),
         logWarning: async (message, context) => void (await logs.write({ level: 'warning', message, context })),
+        logInfo: async (message, context) => {
+          log.info({ ...context }, message);
+          await logs.record({ level: 'info', message, context }).catch((error: unknown) => log.error({ err: error }, 'A log entry could not be stored'));
+        },
         // Only when someone listens: the trigger's hot path pays nothing otherwise.
         received: (event) => (hooks.webhookReceived.isUsed() ? hooks.webhookReceived.promise(event) : Promise.resolve()),
       }),

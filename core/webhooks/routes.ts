@@ -61,6 +61,8 @@ export interface TriggerDeps {
   /** The URL senders see (FLOWHOST_PUBLIC_URL, else the listening URL). */
   publicUrl: () => string;
   logWarning: (message: string, context: Record<string, unknown>) => Promise<void>;
+  /** Accepted triggers: who started a run (never the payload, headers or secrets). */
+  logInfo?: (message: string, context: Record<string, unknown>) => Promise<void>;
   /** The `webhookReceived` hook, called once the job is stored. */
   received?: (event: WebhookEvent) => Promise<void>;
 }
@@ -154,6 +156,16 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
             throw error;
           }
           await claim?.settle(job.job_id);
+          await deps.logInfo?.(`Flow ${flow.flow_id} "${flow.flow_name}" triggered by webhook (request ${request.requestId}, ${outcome.config.mode}): job ${job.job_id} queued`, {
+            job_id: job.job_id,
+            flow_id: flow.flow_id,
+            pipeline_id: flow.pipeline_id,
+            trigger: 'webhook',
+            request_id: request.requestId,
+            auth_mode: outcome.config.mode,
+            remote_ip: request.ip,
+            ...(outcome.eventId !== null ? { event_id: outcome.eventId } : {}),
+          });
           deps.startQueued(flow.flow_id);
           // Listeners learn of the accepted event; one that fails cannot fail the sender.
           if (deps.received) {
@@ -195,7 +207,7 @@ export function webhookAdminSurface(webhooks: WebhooksService, registries: Regis
         },
         async handle(r) {
           const warnings = secretWarnings((r.body as { secret?: string }).secret);
-          const result = await webhooks.enable(id(r), r.body as { mode: string });
+          const result = await webhooks.enable(id(r), r.body as { mode: string }, r.user);
           return { success: true, message: 'Webhook trigger enabled.', data: { ...result.status, ...(result.token ? { token: result.token } : {}), ...(result.secret ? { secret: result.secret } : {}) }, ...withWarnings(warnings) };
         },
       },
@@ -206,7 +218,7 @@ export function webhookAdminSurface(webhooks: WebhooksService, registries: Regis
         summary: 'Disable the trigger (token and secrets are forgotten)',
         schema: { params: idParams },
         async handle(r) {
-          await webhooks.disable(id(r));
+          await webhooks.disable(id(r), r.user);
           return { success: true, message: 'Webhook trigger disabled.' };
         },
       },
@@ -217,7 +229,7 @@ export function webhookAdminSurface(webhooks: WebhooksService, registries: Regis
         summary: 'A new bearer token; the old one stops working at once',
         schema: { params: idParams },
         async handle(r) {
-          return { success: true, message: 'Token regenerated.', data: { token: await webhooks.regenerate(id(r)) } };
+          return { success: true, message: 'Token regenerated.', data: { token: await webhooks.regenerate(id(r), r.user) } };
         },
       },
       {
@@ -229,7 +241,7 @@ export function webhookAdminSurface(webhooks: WebhooksService, registries: Regis
         async handle(r) {
           const body = r.body as { ttl_seconds?: number; secret?: string };
           const warnings = secretWarnings(body.secret);
-          const secret = await webhooks.rotate(id(r), { ttlSeconds: body.ttl_seconds, value: body.secret });
+          const secret = await webhooks.rotate(id(r), { ttlSeconds: body.ttl_seconds, value: body.secret }, r.user);
           return reply(201, { success: true, message: 'Secret rotated.', data: { secret }, ...withWarnings(warnings) });
         },
       },
@@ -241,7 +253,7 @@ export function webhookAdminSurface(webhooks: WebhooksService, registries: Regis
         schema: { params: idParams, body: { type: 'object', additionalProperties: false, properties: { secret: senderSecret } } },
         async handle(r) {
           const warnings = secretWarnings((r.body as { secret?: string }).secret);
-          const secret = await webhooks.setSecret(id(r), (r.body as { secret?: string }).secret);
+          const secret = await webhooks.setSecret(id(r), (r.body as { secret?: string }).secret, r.user);
           return { success: true, message: 'Secret set.', data: { secret }, ...withWarnings(warnings) };
         },
       },
@@ -252,7 +264,7 @@ export function webhookAdminSurface(webhooks: WebhooksService, registries: Regis
         summary: 'Forget a secret',
         schema: { params: { type: 'object', required: ['flow_id', 'secret_id'], properties: { flow_id: { type: 'integer', minimum: 1 }, secret_id: { type: 'string', minLength: 1 } } } },
         async handle(r) {
-          await webhooks.forget(id(r), String(r.params.secret_id));
+          await webhooks.forget(id(r), String(r.params.secret_id), r.user);
           return { success: true, message: 'Secret forgotten.' };
         },
       },
@@ -264,7 +276,7 @@ export function webhookAdminSurface(webhooks: WebhooksService, registries: Regis
         schema: { params: idParams, body: { type: 'object', required: ['max', 'window_seconds'], additionalProperties: false, properties: { max: { type: 'integer', minimum: 1, maximum: 100000 }, window_seconds: { type: 'integer', minimum: 1, maximum: 86400 } } } },
         async handle(r) {
           const body = r.body as { max: number; window_seconds: number };
-          await webhooks.setRateLimit(id(r), body.max, body.window_seconds);
+          await webhooks.setRateLimit(id(r), body.max, body.window_seconds, r.user);
           return { success: true, message: 'Rate limit saved.', data: { rate_limit: body } };
         },
       },
@@ -276,7 +288,7 @@ export function webhookAdminSurface(webhooks: WebhooksService, registries: Regis
         schema: { params: idParams, body: { type: 'object', required: ['window_seconds'], additionalProperties: false, properties: { window_seconds: dedupeWindow } } },
         async handle(r) {
           const windowSeconds = (r.body as { window_seconds: number }).window_seconds;
-          await webhooks.setDedupe(id(r), windowSeconds);
+          await webhooks.setDedupe(id(r), windowSeconds, r.user);
           return { success: true, message: windowSeconds > 0 ? 'Duplicate protection on.' : 'Duplicate protection off.', data: { dedupe_window_seconds: windowSeconds } };
         },
       },

@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { Principal } from '../kernel/principal.js';
+import type { ChangeLog } from '../logs/change-log.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
@@ -59,8 +61,13 @@ function checkDedupe(config: Pick<WebhookConfig, 'mode' | 'template' | 'dedupe_w
  */
 export class WebhooksService {
   constructor(
-    private readonly deps: { flows: FlowsService; vault: Vault; clock: Clock; registries: Registries; log?: WebhookLog },
+    private readonly deps: { flows: FlowsService; vault: Vault; clock: Clock; registries: Registries; log?: WebhookLog; changes?: ChangeLog },
   ) {}
+
+  /** Logs a change of a flow's trigger with who made it (never a token or secret value). */
+  private async changed(by: Principal | null | undefined, flowId: number, what: string, change: string, extra: Record<string, unknown> = {}): Promise<void> {
+    await this.deps.changes?.(by, `Flow ${flowId}: webhook trigger ${what}`, { flow_id: flowId, change: `webhook.${change}`, ...extra });
+  }
 
   async init(): Promise<void> {
     await this.migrateAll();
@@ -123,7 +130,7 @@ export class WebhooksService {
   }
 
   /** Turns the trigger on; answers the token or secret, the only time it is shown. */
-  async enable(flowId: number, input: EnableInput): Promise<{ status: Record<string, unknown>; token?: string; secret?: { id: string; value: string } }> {
+  async enable(flowId: number, input: EnableInput, by?: Principal | null): Promise<{ status: Record<string, unknown>; token?: string; secret?: { id: string; value: string } }> {
     await this.deps.flows.get(flowId);
     const base: WebhookConfig = {
       enabled: true,
@@ -144,6 +151,7 @@ export class WebhooksService {
       checkDedupe(base);
       const token = newSecretValue();
       await this.save(flowId, { ...base, token_sealed: this.seal(flowId, token) });
+      await this.changed(by, flowId, 'enabled (bearer)', 'enable', { mode: 'bearer' });
       return { status: await this.status(flowId), token };
     }
     if (input.mode === 'hmac') {
@@ -167,20 +175,23 @@ export class WebhooksService {
     const value = input.secret ?? newSecretValue();
     const secret: StoredSecret = { id: randomUUID(), sealed: this.seal(flowId, value), expires_at: null, created_at: this.deps.clock.now() };
     await this.save(flowId, { ...base, secrets: [secret] });
+    await this.changed(by, flowId, `enabled (${input.mode}${base.preset ? `, preset ${base.preset}` : ''}); secret ${secret.id} issued`, 'enable', { mode: input.mode, secret_id: secret.id });
     return { status: await this.status(flowId), secret: { id: secret.id, value } };
   }
 
-  async disable(flowId: number): Promise<void> {
+  async disable(flowId: number, by?: Principal | null): Promise<void> {
     await this.deps.flows.get(flowId);
     await this.save(flowId, null);
+    await this.changed(by, flowId, 'disabled', 'disable');
   }
 
   /** bearer: a new token; the old one stops working at once. */
-  async regenerate(flowId: number): Promise<string> {
+  async regenerate(flowId: number, by?: Principal | null): Promise<string> {
     const { config } = await this.require(flowId);
     if (config.mode !== 'bearer') throw badRequest('not_bearer', 'Only a bearer trigger has a token to regenerate; rotate the secret instead');
     const token = newSecretValue();
     await this.save(flowId, { ...config, token_sealed: this.seal(flowId, token) });
+    await this.changed(by, flowId, 'token regenerated', 'regenerate');
     return token;
   }
 
@@ -188,7 +199,7 @@ export class WebhooksService {
    * Adds a new secret; the ones in force stay valid for `ttlSeconds` (default 7 days) so
    * senders can switch over, then are forgotten.
    */
-  async rotate(flowId: number, options: { ttlSeconds?: number; value?: string } = {}): Promise<{ id: string; value: string }> {
+  async rotate(flowId: number, options: { ttlSeconds?: number; value?: string } = {}, by?: Principal | null): Promise<{ id: string; value: string }> {
     const { config } = await this.require(flowId);
     if (config.mode === 'bearer') throw badRequest('not_hmac', 'A bearer trigger has a token, not secrets; regenerate it instead');
     const now = this.deps.clock.now();
@@ -198,36 +209,41 @@ export class WebhooksService {
     const value = options.value ?? newSecretValue();
     const secret: StoredSecret = { id: randomUUID(), sealed: this.seal(flowId, value), expires_at: null, created_at: now };
     await this.save(flowId, { ...config, secrets: [...kept, secret] });
+    await this.changed(by, flowId, `secret rotated: new secret ${secret.id}, ${kept.length} kept for ${ttl} s`, 'rotate', { secret_id: secret.id, ttl_seconds: ttl });
     return { id: secret.id, value };
   }
 
   /** Replaces every secret with one (no grace). */
-  async setSecret(flowId: number, value?: string): Promise<{ id: string; value: string }> {
+  async setSecret(flowId: number, value?: string, by?: Principal | null): Promise<{ id: string; value: string }> {
     const { config } = await this.require(flowId);
     if (config.mode === 'bearer') throw badRequest('not_hmac', 'A bearer trigger has a token, not secrets');
     const secretValue = value ?? newSecretValue();
     const secret: StoredSecret = { id: randomUUID(), sealed: this.seal(flowId, secretValue), expires_at: null, created_at: this.deps.clock.now() };
     await this.save(flowId, { ...config, secrets: [secret] });
+    await this.changed(by, flowId, `secrets replaced by secret ${secret.id}`, 'set-secret', { secret_id: secret.id });
     return { id: secret.id, value: secretValue };
   }
 
-  async forget(flowId: number, secretId: string): Promise<void> {
+  async forget(flowId: number, secretId: string, by?: Principal | null): Promise<void> {
     const { config } = await this.require(flowId);
     if (!config.secrets.some((s) => s.id === secretId)) throw notFound('secret_not_found', `No secret ${secretId} on flow ${flowId}`);
     await this.save(flowId, { ...config, secrets: config.secrets.filter((s) => s.id !== secretId) });
+    await this.changed(by, flowId, `secret ${secretId} forgotten`, 'forget-secret', { secret_id: secretId });
   }
 
-  async setRateLimit(flowId: number, max: number, windowSeconds: number): Promise<void> {
+  async setRateLimit(flowId: number, max: number, windowSeconds: number, by?: Principal | null): Promise<void> {
     const { config } = await this.require(flowId);
     await this.save(flowId, { ...config, rate_limit: { max, window_seconds: windowSeconds } });
+    await this.changed(by, flowId, `rate limit set to ${max} per ${windowSeconds} s`, 'rate-limit', { max, window_seconds: windowSeconds });
   }
 
   /** Duplicate event-id protection: 0 turns it off. */
-  async setDedupe(flowId: number, windowSeconds: number): Promise<void> {
+  async setDedupe(flowId: number, windowSeconds: number, by?: Principal | null): Promise<void> {
     const { config } = await this.require(flowId);
     const next = { ...config, dedupe_window_seconds: windowSeconds };
     checkDedupe(next);
     await this.save(flowId, next);
+    await this.changed(by, flowId, windowSeconds ? `duplicate protection set to ${windowSeconds} s` : 'duplicate protection turned off', 'dedupe', { window_seconds: windowSeconds });
   }
 
   /** What an operator may see: mode, preset, secret ids with expiry, masked values. */

@@ -18,6 +18,11 @@ export interface HostConfig {
   /** JSON body limit in bytes. */
   bodyLimit: number;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /**
+   * Store `debug` entries (item-level run detail) in the searchable log (GET /logs).
+   * Off by default; `logLevel` debug or trace turns it on as well.
+   */
+  logDebug: boolean;
   /** Failed logins allowed per login and address in `loginWindowSeconds`. */
   loginMaxFailures: number;
   /** Failed logins allowed per address (any login) in `loginWindowSeconds`. */
@@ -44,6 +49,7 @@ export const envKeys: Record<string, { key: keyof HostConfig; type: 'string' | '
   FLOWHOST_ALLOW_PRIVATE_URLS: { key: 'allowPrivateUrls', type: 'boolean' },
   FLOWHOST_BODY_LIMIT: { key: 'bodyLimit', type: 'integer' },
   FLOWHOST_LOG_LEVEL: { key: 'logLevel', type: 'string' },
+  FLOWHOST_LOG_DEBUG: { key: 'logDebug', type: 'boolean' },
 };
 
 export const defaultConfig: HostConfig = {
@@ -57,6 +63,7 @@ export const defaultConfig: HostConfig = {
   allowPrivateUrls: false,
   bodyLimit: 1024 * 1024,
   logLevel: 'info',
+  logDebug: false,
   loginMaxFailures: 5,
   loginMaxFailuresPerIp: 50,
   loginWindowSeconds: 900,
@@ -82,6 +89,7 @@ export const configSchema: JsonSchema = {
     allowPrivateUrls: { type: 'boolean' },
     bodyLimit: { type: 'integer', minimum: 1024, maximum: 1073741824 },
     logLevel: { enum: ['trace', 'debug', 'info', 'warn', 'error', 'silent'] },
+    logDebug: { type: 'boolean' },
     loginMaxFailures: { type: 'integer', minimum: 1 },
     loginMaxFailuresPerIp: { type: 'integer', minimum: 1 },
     loginWindowSeconds: { type: 'integer', minimum: 1 },

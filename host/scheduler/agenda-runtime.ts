@@ -8,6 +8,7 @@ import type { FlowSchedule } from '../../core/flows/service.js';
 import type { FlowsService } from '../../core/flows/service.js';
 import type { SchedulingConfig } from '../../core/flows/model.js';
 import type { JobsService } from '../../core/jobs/service.js';
+import type { LogsService } from '../../core/logs/service.js';
 import { FLOW_RUN_JOB, flowScheduleKey, scheduleFlow, unscheduleFlow, type FlowJobData } from './flow-schedule.js';
 
 /** Runs one engine job by id (immediate and delayed POST /execute runs). */
@@ -24,7 +25,7 @@ export interface AgendaRuntime {
  * A missed slot runs once on the next cycle (Agenda computes the next run from now), and
  * a job whose host died is taken over after its lock lifetime.
  */
-export function createAgendaRuntime(deps: { agenda: Agenda; engine: Engine; jobs: JobsService; flows: FlowsService; registries: Registries; store: DocumentStore; log: Logger }): AgendaRuntime {
+export function createAgendaRuntime(deps: { agenda: Agenda; engine: Engine; jobs: JobsService; flows: FlowsService; registries: Registries; store: DocumentStore; log: Logger; logs?: Pick<LogsService, 'record'> }): AgendaRuntime {
   const { agenda, engine, jobs, flows } = deps;
   // One run path: whatever starts a run (an execute request, a delayed run, a schedule, a
   // webhook) goes through engine.start, so one drain (the engine's) covers every run.
@@ -41,6 +42,13 @@ export function createAgendaRuntime(deps: { agenda: Agenda; engine: Engine; jobs
       return;
     }
     const record = await jobs.create({ flow_id: flow.flow_id, pipeline_id: flow.pipeline_id, label: flow.flow_name, source: 'schedule' });
+    // Who started the run: the flow's schedule, with its interval.
+    const interval = String(flow.scheduling_config?.interval ?? job.attrs.repeatInterval ?? 'unknown');
+    const label = deps.registries.intervals().find((i) => i.value === interval)?.label ?? interval;
+    const context = { job_id: record.job_id, flow_id: flow.flow_id, pipeline_id: flow.pipeline_id, trigger: 'schedule', interval };
+    const message = `Flow ${flow.flow_id} "${flow.flow_name}" triggered by its schedule (${label}): job ${record.job_id}`;
+    deps.log.info(context, message);
+    await deps.logs?.record({ level: 'info', message, context }).catch((error: unknown) => deps.log.error({ err: error }, 'A log entry could not be stored'));
     const status = await engine.start(record.job_id);
     if (status === 'failed') deps.log.warn({ flow_id: flowId, job_id: record.job_id }, 'Scheduled run failed; the schedule goes on');
   });
