@@ -59,6 +59,8 @@ export interface PostQuery {
   term?: { taxonomy: string; term_id?: number; slug?: string };
   /** Exact matches on meta fields. */
   meta?: Record<string, string | number | boolean>;
+  /** Children of this post; null: posts without a parent. */
+  parent_id?: number | null;
   orderby?: 'created_at' | 'post_id' | 'title' | 'published_at';
   order?: 'asc' | 'desc';
   per_page?: number;

@@ -20,6 +20,7 @@ export function postFilter(query: PostQuery, termId?: number): Filter {
   // Equality against an array field matches when any element matches.
   if (query.term !== undefined && termId !== undefined) and.push({ [`terms.${query.term.taxonomy}`]: termId });
   for (const [key, value] of Object.entries(query.meta ?? {})) and.push({ [`meta.${key}`]: value });
+  if (query.parent_id !== undefined) and.push({ parent_id: query.parent_id });
   return and.length === 0 ? {} : and.length === 1 ? and[0]! : { $and: and };
 }
 

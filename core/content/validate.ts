@@ -158,6 +158,9 @@ export function checkQuery(query: PostQuery): void {
       if (!['string', 'number', 'boolean'].includes(typeof value)) fail('invalid_post_query', 'meta', `meta.${key} must be a string, number or boolean`);
     }
   }
+  if (query.parent_id !== undefined && query.parent_id !== null && (!Number.isSafeInteger(query.parent_id) || query.parent_id < 1)) {
+    fail('invalid_post_query', 'parent_id', 'parent_id must be a positive integer or null');
+  }
   if (query.orderby !== undefined && !['created_at', 'post_id', 'title', 'published_at'].includes(query.orderby)) {
     fail('invalid_post_query', 'orderby', 'orderby must be created_at, post_id, title or published_at');
   }
