@@ -115,7 +115,10 @@ export async function readUpload(request: RouteRequest<unknown, unknown, unknown
   // A raw body: the Content-Length says early what the meter would find late.
   if (Number.isFinite(declaredLength) && declaredLength > maxBytes) throw tooLarge(maxBytes);
   if (declaredLength === 0) throw noData();
-  const filename = sanitizeFilename(dispositionFilename(request.headers['content-disposition']));
+  // As WordPress: a raw upload names itself, or it is refused before a byte is read.
+  const given = dispositionFilename(request.headers['content-disposition']);
+  if (!given) throw new ApiError('rest_upload_no_content_disposition', 'No Content-Disposition supplied: send `Content-Disposition: attachment; filename="..."` with a raw upload, or use multipart/form-data', 400);
+  const filename = sanitizeFilename(given);
   const type = uploadContentType(contentType, filename);
   let blob: BlobInfo;
   try {

@@ -217,7 +217,7 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, maxBytes: (
     summary: "An attachment's bytes",
     schema: {
       params: { type: 'object', required: ['id', 'filename'], properties: { id: { type: 'integer', minimum: 1 }, filename: { type: 'string', maxLength: 1000 } } },
-      responses: { 400: errorBody(), 404: errorBody('rest_post_invalid_id') },
+      responses: { 200: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The bytes, as stored' }, 400: errorBody(), 404: errorBody('rest_post_invalid_id') },
     },
     async handle(request) {
       const post = await library.get((request.params as { id: number }).id);

@@ -53,8 +53,9 @@ export async function fuzzOnce(ctx: RunContext, req: FuzzRequest): Promise<strin
     await ctx.host.restoreAdmin();
     return null;
   }
-  const pageRoute = ctx.host.t.host.routes.some((r) => `${r.method} ${r.fullPath}` === req.route && r.definition.credentials === 'page');
-  const verdict = res ? checkResponse(req.method, res, { pageRoute }) : { problems: [`no answer: ${error}`], code: undefined };
+  const target = ctx.host.t.host.routes.find((r) => `${r.method} ${r.fullPath}` === req.route);
+  const shape = { pageRoute: target?.definition.credentials === 'page', ...(target?.definition.schema?.responses ? { responses: target.definition.schema.responses } : {}) };
+  const verdict = res ? checkResponse(req.method, res, shape) : { problems: [`no answer: ${error}`], code: undefined };
   ctx.stats.count(req.route, res ? res.status : 'none', verdict.code);
   // Node's parser answers malformed requests itself (a bare 400/431 before restify, e.g.
   // for raw non-ASCII bytes in the path): one failure for all routes, as the host can only

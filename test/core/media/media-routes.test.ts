@@ -172,6 +172,9 @@ for (const store of testStores('media: wp/v2/media')) {
     const empty = await t.request('POST', '/media', { ...WP, body: Buffer.alloc(0), headers: { 'Content-Type': 'image/png' } });
     assert.is(empty.status, 400);
     assert.is(empty.body.code, 'rest_upload_no_data');
+    const unnamed = await t.request('POST', '/media', { ...WP, body: Buffer.from('bytes'), headers: { 'Content-Type': 'image/png' } });
+    assert.is(unnamed.status, 400);
+    assert.is(unnamed.body.code, 'rest_upload_no_content_disposition');
     assert.is(await postCount(t), posts);
     assert.is(await blobCount(t, 'core-media'), blobs);
   });
