@@ -1,5 +1,6 @@
 import { defineHandler, definePlugin, services } from '../../sdk/index.js';
 import { fetchLocalPosts } from './local.js';
+import { fetchMedia, mediaFetchSchema, readMediaFetchSettings, type MediaFetchSettings } from './media.js';
 import { publishPosts } from './publish.js';
 import {
   localSchema,
@@ -19,9 +20,9 @@ export default definePlugin({
   id: 'cms',
   version: '1.0.0',
   flowhost: '^1.0.0',
-  description: 'Handlers cms (publish), cms-local (fetch) and cms-update (update) on the site\'s posts.',
-  deps: { handlers: services.handlers },
-  setup({ handlers }) {
+  description: 'Handlers cms (publish), cms-local (fetch), cms-update (update) and cms-media (fetch) on the site\'s posts and media.',
+  deps: { handlers: services.handlers, info: services.hostInfo },
+  setup({ handlers, info }) {
     handlers.add(
       defineHandler<Partial<PublishSettings>>({
         slug: 'cms',
@@ -50,6 +51,16 @@ export default definePlugin({
         description: 'Writes the item\'s content back to the site post it came from.',
         settings: updateSchema,
         update: (ctx, settings, packets) => updatePosts(ctx.content, readUpdateSettings(settings), packets, ctx.log),
+      }),
+    );
+    handlers.add(
+      defineHandler<Partial<MediaFetchSettings>>({
+        slug: 'cms-media',
+        type: 'fetch',
+        label: 'Site media',
+        description: "This site's media library items, newest first (title, alt text, caption, MIME type, file URL); each once per flow step.",
+        settings: mediaFetchSchema,
+        fetch: (ctx, settings) => fetchMedia(ctx.content, readMediaFetchSettings(settings), info.publicUrl()),
       }),
     );
   },
