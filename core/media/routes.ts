@@ -96,7 +96,8 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, maxBytes: (
         ...(fields.caption !== undefined ? { caption: fields.caption } : {}),
         ...(fields.description !== undefined ? { description: fields.description } : {}),
         parent_id: fields.post ?? null,
-        author_id: request.user?.userId ?? null,
+        // The CLI's local principal is no user (id 0).
+        author_id: request.user && request.user.userId > 0 ? request.user.userId : null,
       });
       return json(201, toAttachment(post, site()), { Location: self(post.post_id) });
     },
