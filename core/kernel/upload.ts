@@ -154,12 +154,14 @@ function readMultipart(source: Readable, contentType: string, options: ReadUploa
       settled = true;
       source.unpipe(parser);
       current?.destroy();
-      // A blob written before the form turned out bad is removed.
-      if (put) void put.then((upload) => bucket.delete(upload.blob.id), () => undefined).catch(() => undefined);
-      reject(error);
+      // A blob written before the form turned out bad is removed before the answer.
+      const cleanup = put ? put.then((upload) => bucket.delete(upload.blob.id), () => undefined).catch(() => undefined) : Promise.resolve();
+      void cleanup.then(() => reject(error));
     };
 
     parser.on('file', (name, file, info) => {
+      // A form cut short fails its open file stream: never an unhandled 'error'.
+      file.on('error', () => undefined);
       if (name !== field || put || settled) {
         file.resume();
         return;

@@ -179,6 +179,18 @@ for (const store of testStores('media: wp/v2/media')) {
     assert.is(await blobCount(t, 'core-media'), blobs);
   });
 
+  test('a form cut short or a skipped file part cut short: 400, nothing stored, the host still answers', async ({ t }) => {
+    const [posts, blobs] = [await postCount(t), await blobCount(t, 'core-media')];
+    for (const field of ['file', 'other']) {
+      const body = `--b\r\nContent-Disposition: form-data; name="${field}"; filename="cut.png"\r\nContent-Type: image/png\r\n\r\nhalf a fi`;
+      const res = await t.request('POST', '/media', { ...WP, body, headers: { 'Content-Type': 'multipart/form-data; boundary=b' } });
+      assert.is(res.status, 400, JSON.stringify(res.body));
+    }
+    assert.is(await postCount(t), posts);
+    assert.is(await blobCount(t, 'core-media'), blobs);
+    assert.is((await t.request('GET', '/media', WP)).status, 200);
+  });
+
   test('over the limit: 413 rest_upload_too_large naming the limit, nothing stored', async ({ t }) => {
     const [posts, blobs] = [await postCount(t), await blobCount(t, 'core-media')];
     const big = Buffer.alloc(LIMIT * 3, 1);
