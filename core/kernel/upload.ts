@@ -100,8 +100,14 @@ export function dispositionFilename(header: string | undefined): string | null {
   return plain[2] !== undefined ? plain[2].replace(/\\(.)/g, '$1') : plain[1]!.trim();
 }
 
-function translate(error: unknown, maxBytes: number): unknown {
-  return error instanceof BlobTooLargeError ? tooLarge(maxBytes) : error;
+const interrupted = () => new ApiError('rest_upload_invalid', 'The upload was interrupted before its end', 400);
+
+function translate(error: unknown, maxBytes: number, source?: Readable): unknown {
+  if (error instanceof BlobTooLargeError) return tooLarge(maxBytes);
+  // The client went away mid-upload: nobody hears the answer, but it is no server error.
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (source?.readableAborted || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (error as Error | undefined)?.message === 'aborted') return interrupted();
+  return error;
 }
 
 export async function readUpload(request: RouteRequest<unknown, unknown, unknown>, options: ReadUploadOptions): Promise<Upload> {
@@ -124,7 +130,7 @@ export async function readUpload(request: RouteRequest<unknown, unknown, unknown
   try {
     blob = await bucket.put(source, { filename, contentType: type, maxBytes });
   } catch (error) {
-    throw translate(error, maxBytes);
+    throw translate(error, maxBytes, source);
   }
   if (blob.size === 0) {
     await bucket.delete(blob.id);
@@ -172,7 +178,7 @@ function readMultipart(source: Readable, contentType: string, options: ReadUploa
       put = bucket.put(file, { filename, contentType: type, maxBytes }).then(
         (blob) => ({ blob, filename, contentType: type, fields }),
         (error: unknown) => {
-          fail(translate(error, maxBytes));
+          fail(translate(error, maxBytes, source));
           throw error;
         },
       );
@@ -204,7 +210,7 @@ function readMultipart(source: Readable, contentType: string, options: ReadUploa
       );
     });
     source.on('error', (error) => fail(error));
-    source.on('aborted', () => fail(new ApiError('rest_upload_invalid', 'The upload was interrupted', 400)));
+    source.on('aborted', () => fail(interrupted()));
     source.pipe(parser);
   });
 }

@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { request } from 'node:http';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
 import { createHost } from '../../../host/create-host.js';
 import { testStores } from '../../support/test-stores.js';
@@ -188,6 +189,25 @@ for (const store of testStores('media: wp/v2/media')) {
     }
     assert.is(await postCount(t), posts);
     assert.is(await blobCount(t, 'core-media'), blobs);
+    assert.is((await t.request('GET', '/media', WP)).status, 200);
+  });
+
+  test('a client that goes away mid-upload leaves nothing stored', async ({ t }) => {
+    const [posts, blobs] = [await postCount(t), await blobCount(t, 'core-media')];
+    const target = new URL(`${t.url}${t.host.config.apiPrefix}/wp/v2/media`);
+    await new Promise<void>((done) => {
+      const req = request(target, {
+        method: 'POST',
+        headers: { Authorization: `Basic ${Buffer.from(`${t.admin.login}:${t.admin.password}`).toString('base64')}`, 'Content-Type': 'image/png', 'Content-Disposition': 'attachment; filename=gone.png', 'Content-Length': '3000' },
+      });
+      req.on('error', () => done());
+      req.on('response', () => done());
+      req.write(Buffer.alloc(1000));
+      setTimeout(() => req.destroy(), 100);
+    });
+    for (let i = 0; i < 50 && (await blobCount(t, 'core-media')) !== blobs; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.is(await blobCount(t, 'core-media'), blobs);
+    assert.is(await postCount(t), posts);
     assert.is((await t.request('GET', '/media', WP)).status, 200);
   });
 
