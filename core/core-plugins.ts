@@ -7,9 +7,10 @@ import { workflowsPlugin } from './workflows-plugin.js';
 import { enginePlugin } from './engine/plugin.js';
 import { webhooksPlugin } from './webhooks/plugin.js';
 import { credentialsPlugin } from './credentials/plugin.js';
+import { mediaPlugin } from './media/plugin.js';
 
 /**
  * The core domains, as plugins on the same SDK as everyone's: each provides its services
  * and adds its routes and jobs. Every build loads them (createHost adds them).
  */
-export const corePlugins: ReadonlyArray<PluginDefinition> = [usersPlugin, contentPlugin, settingsPlugin, logsPlugin, credentialsPlugin, workflowsPlugin, enginePlugin, webhooksPlugin];
+export const corePlugins: ReadonlyArray<PluginDefinition> = [usersPlugin, contentPlugin, settingsPlugin, logsPlugin, credentialsPlugin, workflowsPlugin, enginePlugin, webhooksPlugin, mediaPlugin];

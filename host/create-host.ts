@@ -20,6 +20,7 @@ import { corePlugins } from '../core/core-plugins.js';
 import { loadConfig } from './config/load-config.js';
 import { createLogger } from './logging/create-logger.js';
 import { openStore } from './store/open-store.js';
+import { openBlobStore } from './store/blobs/index.js';
 import { MongoStore } from './store/mongodb/index.js';
 import { loadVaultKey } from './security/vault-key.js';
 import { verifyVaultKey } from './security/vault-canary.js';
@@ -53,7 +54,9 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
   const dataDir = config.dataDir === ':memory:' ? null : resolve(config.dataDir);
   if (dataDir) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const store = options.store ?? (await openStore(config, dataDir));
+  const blobs = openBlobStore(store, dataDir);
   const closeStore = once(async () => {
+    blobs.close();
     if (!options.store) await store.close();
   });
 
@@ -82,7 +85,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     provideKernelServices(container, { clock, hooks, registries, info, vault, fetch, store, log, rateLimiters, agenda });
     const pluginSettings = new Map<string, Record<string, unknown>>();
     const claims = new CollectionClaims();
-    for (const factory of pluginScopedFactories({ log, store, agenda, hooks, settingsOf: (id) => pluginSettings.get(id) ?? {} }, claims)) container.provide(factory, 'host');
+    for (const factory of pluginScopedFactories({ log, store, agenda, hooks, blobs, settingsOf: (id) => pluginSettings.get(id) ?? {} }, claims)) container.provide(factory, 'host');
 
     const loaded = await loadPlugins([...corePlugins, ...options.plugins], {
       kernelVersion: FLOWHOST_VERSION,

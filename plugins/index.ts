@@ -10,9 +10,10 @@ import social from './social/index.js';
 import forum from './forum/index.js';
 import spreadsheet from './spreadsheet/index.js';
 import federated from './federated/index.js';
+import files from './files/index.js';
 
 /** Built-in plugins every default build loads. */
-export const defaultPlugins: ReadonlyArray<PluginDefinition> = [discovery, intervalsCore, stepsCore, rss, cms, microblog, social, forum, spreadsheet, federated];
+export const defaultPlugins: ReadonlyArray<PluginDefinition> = [discovery, intervalsCore, stepsCore, rss, cms, microblog, social, forum, spreadsheet, federated, files];
 
 /** Built-in plugins a build may enable by id (FLOWHOST_PLUGINS / config `plugins`). */
 export const optionalPlugins: Readonly<Record<string, PluginDefinition>> = {

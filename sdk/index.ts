@@ -34,6 +34,7 @@ export { FLOWHOST_VERSION } from '../core/kernel/version.js';
 export { DuplicateKeyError, UnsupportedQueryError } from '../core/store/port.js';
 export { BlobTooLargeError } from '../core/store/blob-port.js';
 export { successBody, errorBody } from '../core/kernel/response-schemas.js';
+export { readUpload, sanitizeFilename } from '../core/kernel/upload.js';
 export { safeEqual } from '../core/security/constant-time.js';
 export { maskSecret, maskDeep } from '../core/security/mask.js';
 export { UrlRefusedError, FetchLimitError } from '../core/security/guarded-fetch-types.js';
@@ -101,6 +102,7 @@ export type {
   NewDocument,
 } from '../core/store/port.js';
 export type { BlobBucket, BlobInfo, BlobPutOptions } from '../core/store/blob-port.js';
+export type { ReadUploadOptions, Upload } from '../core/kernel/upload.js';
 export type { Vault } from '../core/security/vault.js';
 export type { CredentialsService } from '../core/credentials/service.js';
 export type { ContentStore, Post, NewPost, PostPatch, PostQuery, PostStatus, Term } from '../core/content/model.js';

@@ -83,6 +83,8 @@ export interface PostQuery {
   before?: Date;
   /** Exact matches on meta fields. */
   meta?: Record<string, string | number | boolean>;
+  /** Children of this post; null: posts without a parent. */
+  parent_id?: number | null;
   orderby?: 'created_at' | 'post_id' | 'title' | 'published_at' | 'updated_at' | 'slug' | 'date';
   order?: 'asc' | 'desc';
   per_page?: number;

@@ -27,6 +27,7 @@ export function postFilter(query: PostQuery, termId?: number): Filter {
   if (query.after !== undefined) and.push({ date: { $gt: query.after } });
   if (query.before !== undefined) and.push({ date: { $lt: query.before } });
   for (const [key, value] of Object.entries(query.meta ?? {})) and.push({ [`meta.${key}`]: value });
+  if (query.parent_id !== undefined) and.push({ parent_id: query.parent_id });
   return and.length === 0 ? {} : and.length === 1 ? and[0]! : { $and: and };
 }
 

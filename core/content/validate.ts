@@ -176,6 +176,9 @@ export function checkQuery(query: PostQuery): void {
       if (!['string', 'number', 'boolean'].includes(typeof value)) fail('invalid_post_query', 'meta', `meta.${key} must be a string, number or boolean`);
     }
   }
+  if (query.parent_id !== undefined && query.parent_id !== null && (!Number.isSafeInteger(query.parent_id) || query.parent_id < 1)) {
+    fail('invalid_post_query', 'parent_id', 'parent_id must be a positive integer or null');
+  }
   if (query.terms !== undefined) {
     if (!Array.isArray(query.terms) || query.terms.length > 50) fail('invalid_post_query', 'terms', 'terms must be an array of at most 50 { taxonomy, term_ids }');
     for (const entry of query.terms) {

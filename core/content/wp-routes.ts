@@ -135,7 +135,8 @@ class WpRoutes {
   all(): RouteDefinition[] {
     return [
       ...this.registryRoutes(),
-      ...this.types.flatMap((type) => this.postRoutes(type)),
+      // A type whose plugin serves its own routes (the media library) is only listed.
+      ...this.types.filter((type) => type.rest_controller !== 'custom').flatMap((type) => this.postRoutes(type)),
       ...this.taxonomies.flatMap((taxonomy) => this.termRoutes(taxonomy)),
     ] as RouteDefinition[];
   }

@@ -259,6 +259,12 @@ export interface PostTypeDefinition {
   hierarchical?: boolean;
   /** Taxonomy names whose terms a post of this type carries (each also lists the type). */
   taxonomies?: string[];
+  /**
+   * Who serves the type's wp/v2 routes: 'posts' (default) the generic post routes;
+   * 'custom' the registering plugin itself (core-media's `attachment` at /media), so the
+   * generic routes skip the type.
+   */
+  rest_controller?: 'posts' | 'custom';
 }
 
 /** A taxonomy of terms served at `{prefix}/wp/v2/{rest_base}` (category, post_tag, project...). */

@@ -5,6 +5,7 @@ export type Capability =
   | 'delete_posts'
   | 'manage_categories'
   | 'view_logs'
+  | 'upload_files'
   | (string & {});
 
 /** Who is making a request, once authenticated. */

@@ -5,9 +5,9 @@ export type Role = (typeof ROLES)[number];
 
 /** Capabilities of each role. Administrators hold every capability, including plugin-defined ones. */
 export const roleCapabilities: Record<Role, readonly Capability[]> = {
-  administrator: ['manage_options', 'edit_posts', 'delete_posts', 'manage_categories', 'view_logs'],
-  editor: ['edit_posts', 'delete_posts', 'manage_categories'],
-  author: ['edit_posts'],
+  administrator: ['manage_options', 'edit_posts', 'delete_posts', 'manage_categories', 'view_logs', 'upload_files'],
+  editor: ['edit_posts', 'delete_posts', 'manage_categories', 'upload_files'],
+  author: ['edit_posts', 'upload_files'],
   subscriber: [],
 };
 

@@ -1,4 +1,7 @@
-import { resolve } from 'node:path';
+import { createReadStream, statSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { uploadContentType } from '../../core/kernel/upload.js';
 import type { HostConfig } from '../config/schema.js';
 import { hostProcessAlive, readHostFile, unpublishHost } from '../runtime/data-dir-files.js';
 import { LOCAL_SCHEME } from '../auth/authenticator.js';
@@ -17,7 +20,38 @@ export interface ApiSession {
    * headers (X-WP-Total). Errors still throw a CliError with the server's message.
    */
   fetchApi<T = unknown>(method: string, path: string, options?: { query?: Record<string, string | number | boolean | undefined>; body?: unknown }): Promise<{ status: number; headers: Headers; body: T }>;
+  /**
+   * Streams a local file as the raw body of a POST to `path` (relative to the API prefix),
+   * named by Content-Disposition; progress on stderr for files over 1 MB.
+   */
+  upload<T = Record<string, unknown>>(path: string, file: string, options?: { query?: Record<string, string | number | boolean | undefined> }): Promise<T>;
   close(): Promise<void>;
+}
+
+/** Files at least this large report progress on stderr. */
+const PROGRESS_FROM = 1024 * 1024;
+
+function progressMeter(total: number, name: string): Transform {
+  let sent = 0;
+  let shown = -1;
+  const show = total >= PROGRESS_FROM;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      sent += chunk.length;
+      const percent = total ? Math.floor((sent / total) * 100) : 100;
+      if (show && percent !== shown && (percent % 5 === 0 || percent === 100)) {
+        shown = percent;
+        process.stderr.write(`\rUploading ${name}: ${percent}% (${(sent / 1048576).toFixed(1)} of ${(total / 1048576).toFixed(1)} MB)${percent === 100 ? '\n' : ''}`);
+      }
+      done(null, chunk);
+    },
+  });
+}
+
+async function answer<T>(response: Response): Promise<T> {
+  const payload = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!response.ok || payload.success === false) throw new CliError(String(payload.message ?? `HTTP ${response.status}`), typeof payload.code === 'string' ? payload.code : undefined, (payload.data as Record<string, unknown> | undefined) ?? undefined);
+  return payload as T;
 }
 
 /**
@@ -82,6 +116,38 @@ function httpSession(via: 'host' | 'local', prefixBase: string, coreNamespace: s
         throw new CliError(String(error.message ?? `HTTP ${response.status}`), typeof error.code === 'string' ? error.code : undefined, (error.data as Record<string, unknown> | undefined) ?? undefined);
       }
       return { status: response.status, headers: response.headers, body: payload as T };
+    },
+    async upload<T>(path: string, file: string, options: { query?: CallOptions['query'] } = {}) {
+      let size: number;
+      try {
+        const info = statSync(file);
+        if (!info.isFile()) throw new Error('not a file');
+        size = info.size;
+      } catch (error) {
+        throw new CliError(`Cannot read ${file}: ${(error as Error).message}`);
+      }
+      const name = basename(file);
+      const url = new URL(`${prefixBase}${path}`);
+      for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
+      const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+      const body = createReadStream(file).pipe(progressMeter(size, name));
+      let response: Response;
+      try {
+        response = await fetch(url, {
+          method: 'POST',
+          headers: {
+            Authorization: `${LOCAL_SCHEME} ${token}`,
+            'Content-Type': uploadContentType(undefined, name),
+            'Content-Disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+            'Content-Length': String(size),
+          },
+          body: Readable.toWeb(body) as unknown as ReadableStream,
+          duplex: 'half',
+        } as RequestInit);
+      } catch (error) {
+        throw new CliError(`The host at ${url.origin} did not take the upload: ${(error as Error).message}`);
+      }
+      return answer<T>(response);
     },
     close,
   };

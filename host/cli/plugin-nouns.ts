@@ -50,6 +50,7 @@ function pluginNoun(noun: CliNounDefinition, owner: string): CliNoun {
                 command.run(args, {
                   json,
                   call: (method, path, options) => api.callApi(method, path, options),
+                  upload: (path, file, options) => api.upload(path, file, options),
                   print: (data, text) => (json ? printJson(data) : console.log(text)),
                 }),
               ),

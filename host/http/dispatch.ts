@@ -67,6 +67,13 @@ async function sendStream(res: ServerResponse, status: number, body: Readable, h
   }
 }
 
+/** The answer goes out, then the connection closes: the rest of an unread body is never read. */
+function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  if (res.headersSent) return;
+  res.setHeader('Connection', 'close');
+  res.once('finish', () => req.socket.destroy());
+}
+
 function validate(fn: ValidateFunction | undefined, value: unknown, where: 'params' | 'query' | 'body'): void {
   if (!fn) return;
   if (!fn(value)) throw validationError(where, describeErrors(fn.errors));
@@ -136,6 +143,7 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
     validate(route.validateBody, request.body, 'body');
     const result = await route.definition.handle(request);
     const reply = isRouteReply(result) ? result : new RouteReply(200, result);
+    if (route.definition.streamBody && !req.complete) closeAfterAnswer(req, res);
     if (reply.html !== null) sendPage(res, reply.status, reply.html, reply.headers);
     else if (reply.mode === 'exact') sendJson(res, reply.status, reply.exact, reply.headers);
     else if (reply.mode === 'stream' && reply.stream) await sendStream(res, reply.status, reply.stream, reply.headers);
@@ -144,11 +152,9 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
     const answer = toErrorResponse(error, requestId);
     if (answer.unexpected) log.error({ err: error, route: `${route.method} ${route.fullPath}`, plugin: route.owner }, 'Unexpected error in route handler');
     const headersOut: Record<string, string> = { ...answer.headers };
-    if (error instanceof BodyTooLargeError) {
-      // Stop the upload: answer, then close the connection instead of reading the rest.
-      headersOut.Connection = 'close';
-      res.once('finish', () => req.socket.destroy());
-    }
+    // Stop the upload (too large, or refused part-way by a streaming route): answer, then
+    // close the connection instead of reading the rest.
+    if (error instanceof BodyTooLargeError || (route.definition.streamBody && !req.complete)) closeAfterAnswer(req, res);
     sendJson(res, answer.status, answer.body, headersOut);
   } finally {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;

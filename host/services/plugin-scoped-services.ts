@@ -7,12 +7,15 @@ import type { PluginScheduler, PluginStore } from '../../core/kernel/plugin-serv
 import { createServiceFactory, type ServiceFactory } from '../../core/kernel/service-ref.js';
 import { services } from '../../core/kernel/services.js';
 import type { DocumentStore } from '../../core/store/port.js';
+import type { BlobStore } from '../store/blobs/index.js';
 
 export interface PluginScopeDeps {
   log: Logger;
   store: DocumentStore;
   agenda: Agenda;
   hooks: HookCatalogue;
+  /** Stored files: each plugin gets the bucket named after it. */
+  blobs: BlobStore;
   settingsOf(pluginId: string): Record<string, unknown>;
 }
 
@@ -78,12 +81,13 @@ function pluginScheduler(pluginId: string, agenda: Agenda, log: Logger): PluginS
   };
 }
 
-/** The factories of every plugin-scoped service: logger, config, store, scheduler, and the registrars. */
+/** The factories of every plugin-scoped service: logger, config, store, blobs, scheduler, and the registrars. */
 export function pluginScopedFactories(deps: PluginScopeDeps, claims: CollectionClaims): ServiceFactory[] {
   const factories: ServiceFactory[] = [
     createServiceFactory({ service: services.logger, factory: (_d, { pluginId }) => deps.log.child({ plugin: pluginId }) }),
     createServiceFactory({ service: services.config, factory: (_d, { pluginId }) => deps.settingsOf(pluginId) }),
     createServiceFactory({ service: services.store, factory: (_d, { pluginId }) => pluginStore(pluginId, deps.store, claims) }),
+    createServiceFactory({ service: services.blobs, factory: (_d, { pluginId }) => deps.blobs.bucket(pluginId) }),
     createServiceFactory({ service: services.scheduler, factory: (_d, { pluginId }) => pluginScheduler(pluginId, deps.agenda, deps.log.child({ plugin: pluginId })) }),
   ];
   return [...factories, ...registrarFactories(deps.hooks)];

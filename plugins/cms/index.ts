@@ -1,5 +1,6 @@
 import { defineHandler, definePlugin, services } from '../../sdk/index.js';
 import { fetchLocalPosts } from './local.js';
+import { fetchMedia, mediaFetchSchema, readMediaFetchSettings, type MediaFetchSettings } from './media.js';
 import { publishPosts } from './publish.js';
 import {
   localSchema,
@@ -20,9 +21,9 @@ export default definePlugin({
   id: 'cms',
   version: '1.0.0',
   flowhost: '^1.0.0',
-  description: "Handlers cms (publish), cms-local (fetch) and cms-update (update) on the site's posts, and cms-api (fetch) from another site's WordPress REST API.",
-  deps: { handlers: services.handlers },
-  setup({ handlers }) {
+  description: "Handlers cms (publish), cms-local (fetch), cms-update (update) and cms-media (fetch) on the site's posts and media, and cms-api (fetch) from another site's WordPress REST API.",
+  deps: { handlers: services.handlers, info: services.hostInfo },
+  setup({ handlers, info }) {
     handlers.add(
       defineHandler<Partial<PublishSettings>>({
         slug: 'cms',
@@ -61,6 +62,16 @@ export default definePlugin({
         description: "Posts from another site's WordPress REST API (a WordPress site, or another Flowhost), newest first.",
         settings: remoteApiSchema,
         fetch: (ctx, settings) => fetchRemotePosts(ctx, readRemoteApiSettings(settings)),
+      }),
+    );
+    handlers.add(
+      defineHandler<Partial<MediaFetchSettings>>({
+        slug: 'cms-media',
+        type: 'fetch',
+        label: 'Site media',
+        description: "This site's media library items, newest first (title, alt text, caption, MIME type, file URL); each once per flow step.",
+        settings: mediaFetchSchema,
+        fetch: (ctx, settings) => fetchMedia(ctx.content, readMediaFetchSettings(settings), info.publicUrl()),
       }),
     );
   },

@@ -30,6 +30,7 @@ export interface TestResponse<T = Record<string, unknown>> {
 }
 
 export interface RequestOptions {
+  /** JSON (any value), a string as is, raw bytes (a Buffer), or a FormData (multipart). */
   body?: unknown;
   query?: Record<string, string | number | boolean>;
   headers?: Record<string, string>;
@@ -97,8 +98,11 @@ export async function createTestHost(options: CreateTestHostOptions): Promise<Te
     if (creds && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
       headers.Authorization = `Basic ${Buffer.from(`${creds.login}:${creds.password}`).toString('base64')}`;
     }
-    let body: string | undefined;
-    if (opts.body !== undefined) {
+    let body: string | Uint8Array | FormData | undefined;
+    if (opts.body instanceof FormData || opts.body instanceof Uint8Array) {
+      // An upload: fetch sets the multipart boundary; raw bytes go as given.
+      body = opts.body;
+    } else if (opts.body !== undefined) {
       body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
       if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
     }

@@ -15,16 +15,22 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
  * `pageRoute`: the route renders a page a browser opens (credentials 'page', the OAuth
  * popup): its own answer is HTML with status 200; every error before it is JSON as usual.
  */
-/**
- * `exactRoute`: the route answers another API's shapes (wp/v2): its successes may be any
- * JSON (a list is an array) without `success: true`; its errors are checked as usual.
- */
-export function checkResponse(method: string, res: RawResponse, options: { pageRoute?: boolean; exactRoute?: boolean; declared?: readonly number[] } = {}): Verdict {
+export interface RouteShape {
+  pageRoute?: boolean;
+  /**
+   * The route's `schema.responses`: a 2xx declared without `success` (a wp/v2 object or
+   * array) is checked as any JSON; one declared as a string with a `contentMediaType` is
+   * bytes (a stored file); a 5xx other than 500 it declares (WordPress's 501
+   * rest_trash_not_supported) is an answer, not a failure.
+   */
+  responses?: Readonly<Record<number, unknown>>;
+}
+
+export function checkResponse(method: string, res: RawResponse, options: RouteShape = {}): Verdict {
   const problems: string[] = [];
-  // A 5xx the route declares in its responses (wp/v2's 501 rest_trash_not_supported) is
-  // an answer, not a failure; 500 never is.
-  const declared5xx = res.status > 500 && (options.declared ?? []).includes(res.status);
-  if (res.status >= 500 && !declared5xx) problems.push(`status ${res.status} (>= 500)`);
+  const declared = options.responses?.[res.status] as { type?: unknown; properties?: Record<string, unknown>; contentMediaType?: unknown } | undefined;
+  const declaredServerError = res.status > 500 && declared !== undefined;
+  if (res.status >= 500 && !declaredServerError) problems.push(`status ${res.status} (>= 500)`);
   if (res.status < 200) problems.push(`status ${res.status} (< 200)`);
   if (method.toUpperCase() === 'HEAD') return { problems };
   if (options.pageRoute && String(res.headers['content-type'] ?? '').startsWith('text/html')) {
@@ -33,6 +39,9 @@ export function checkResponse(method: string, res: RawResponse, options: { pageR
     return { problems };
   }
 
+  const success = res.status >= 200 && res.status < 300;
+  if (success && declared && declared.type === 'string' && declared.contentMediaType !== undefined) return { problems };
+  const exact = success && declared !== undefined && !(declared.properties && 'success' in declared.properties);
   let body: unknown;
   try {
     body = JSON.parse(res.text);
@@ -40,7 +49,7 @@ export function checkResponse(method: string, res: RawResponse, options: { pageR
     problems.push(`body is not JSON (content-type ${String(res.headers['content-type'] ?? 'none')})`);
     return { problems };
   }
-  if (options.exactRoute && res.status >= 200 && res.status < 300) return { problems };
+  if (exact) return { problems };
   if (!isObject(body)) {
     problems.push('body is not a JSON object');
     return { problems };

@@ -44,18 +44,14 @@ async function send(ctx: RunContext, req: FuzzRequest): Promise<{ res?: RawRespo
  * route's property before it finds anything else.
  */
 /**
- * A route that answers another API's shapes (wp/v2: arrays, objects without `success`):
- * it declares its successes in `schema.responses`, none of them a core success body.
+ * The answers a request may get: its route's declared responses, plus those of the other
+ * methods on the path (`?_method=` may reach another method's route); its own win.
  */
-function answersExact(route: { definition: { schema?: { responses?: Readonly<Record<number, Record<string, unknown>>> } } }): boolean {
-  const successes = Object.entries(route.definition.schema?.responses ?? {}).filter(([status]) => Number(status) < 300);
-  return successes.length > 0 && successes.every(([, schema]) => !(schema.properties as Record<string, unknown> | undefined)?.success);
-}
-
-/** Statuses declared by any route on the path (`?_method=` may reach another method's route). */
-function declaredStatuses(ctx: RunContext, compiled: { fullPath: string } | undefined): number[] {
-  if (!compiled) return [];
-  return ctx.host.t.host.routes.filter((r) => r.fullPath === compiled.fullPath).flatMap((r) => Object.keys(r.definition.schema?.responses ?? {}).map(Number));
+function declaredResponses(ctx: RunContext, target: { fullPath: string; definition: { schema?: { responses?: Readonly<Record<number, unknown>> } } } | undefined): Readonly<Record<number, unknown>> | undefined {
+  if (!target) return undefined;
+  const others = ctx.host.t.host.routes.filter((r) => r.fullPath === target.fullPath).map((r) => r.definition.schema?.responses ?? {});
+  const merged = Object.assign({}, ...others, target.definition.schema?.responses ?? {}) as Record<number, unknown>;
+  return Object.keys(merged).length ? merged : undefined;
 }
 
 export async function fuzzOnce(ctx: RunContext, req: FuzzRequest): Promise<string | null> {
@@ -68,9 +64,10 @@ export async function fuzzOnce(ctx: RunContext, req: FuzzRequest): Promise<strin
     await ctx.host.restoreAdmin();
     return null;
   }
-  const compiled = ctx.host.t.host.routes.find((r) => `${r.method} ${r.fullPath}` === req.route);
-  const pageRoute = compiled?.definition.credentials === 'page';
-  const verdict = res ? checkResponse(req.method, res, { pageRoute, exactRoute: compiled !== undefined && answersExact(compiled), declared: declaredStatuses(ctx, compiled) }) : { problems: [`no answer: ${error}`], code: undefined };
+  const target = ctx.host.t.host.routes.find((r) => `${r.method} ${r.fullPath}` === req.route);
+  const responses = declaredResponses(ctx, target);
+  const shape = { pageRoute: target?.definition.credentials === 'page', ...(responses ? { responses } : {}) };
+  const verdict = res ? checkResponse(req.method, res, shape) : { problems: [`no answer: ${error}`], code: undefined };
   ctx.stats.count(req.route, res ? res.status : 'none', verdict.code);
   // Node's parser answers malformed requests itself (a bare 400/431 before restify, e.g.
   // for raw non-ASCII bytes in the path): one failure for all routes, as the host can only

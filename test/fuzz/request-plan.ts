@@ -175,7 +175,51 @@ export function encodeBody(value: unknown, type: string | undefined): string {
   return toJsonText(value);
 }
 
-function bodyArbitrary(route: CompiledRoute, ctx: PlanContext): fc.Arbitrary<{ body?: string | Buffer; type?: string }> {
+const UPLOAD_NAMES = ['photo.png', 'a.csv', '../../etc/passwd', '..\\..\\boot.ini', '', '.', '"; name="x', 'x\u0000y.txt', '\u202Egnp.exe', 'a'.repeat(400), '%00.jpg', 'CON', 'ü.txt'] as const;
+const UPLOAD_TYPES = ['image/png', 'text/csv', 'application/json', 'text/html', 'image/svg+xml', 'application/octet-stream', '', 'x', 'a/b/c', 'image/png; charset=utf-8'] as const;
+
+/**
+ * For a `streamBody` route (an upload): multipart forms with a file part under a likely
+ * field name, hostile file names and types, sometimes cut off before the closing
+ * boundary; and raw bodies, with or without a Content-Disposition naming the file.
+ */
+type UploadBody = { body?: string | Buffer; type?: string; headers?: Record<string, string> };
+
+function uploadArbitrary(): fc.Arbitrary<UploadBody> {
+  const bytes = fc.oneof(fc.uint8Array({ maxLength: 2048 }), fc.constantFrom(new Uint8Array(0), new Uint8Array(70_000))).map((b) => Buffer.from(b));
+  const multipart = fc
+    .record({
+      field: fc.constantFrom('file', 'file', 'upload', 'file[]', ''),
+      name: fc.constantFrom(...UPLOAD_NAMES),
+      type: fc.constantFrom(...UPLOAD_TYPES),
+      bytes,
+      fields: fc.dictionary(fc.constantFrom('title', 'alt_text', 'caption', 'description', 'post', '__proto__', 'x'), fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('0', '-1', '1', '99999', '1e400', 'a'.repeat(70_000)))),
+      cut: fc.boolean(),
+    })
+    .map(({ field, name, type, bytes: content, fields, cut }) => {
+      const parts: Buffer[] = Object.entries(fields).map(([k, v]) => Buffer.from(`--fuzzboundary\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+      parts.push(Buffer.from(`--fuzzboundary\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\n${type ? `Content-Type: ${type}\r\n` : ''}\r\n`), content, Buffer.from('\r\n'));
+      if (!cut) parts.push(Buffer.from('--fuzzboundary--\r\n'));
+      return { body: Buffer.concat(parts), type: 'multipart/form-data; boundary=fuzzboundary' } as UploadBody;
+    });
+  const raw = fc
+    .record({ name: fc.constantFrom(...UPLOAD_NAMES, null), type: fc.constantFrom(...UPLOAD_TYPES), bytes, star: fc.boolean() })
+    .map(({ name, type, bytes: content, star }): UploadBody => ({
+      body: content,
+      type: type || 'application/octet-stream',
+      headers: name === null ? {} : { 'Content-Disposition': star ? `attachment; filename*=UTF-8''${encode(name)}` : `attachment; filename="${name.replace(/[^\x20-\x7e]/g, '_')}"` },
+    }));
+  return fc.oneof(multipart as fc.Arbitrary<UploadBody>, raw);
+}
+
+function bodyArbitrary(route: CompiledRoute, ctx: PlanContext): fc.Arbitrary<{ body?: string | Buffer; type?: string; headers?: Record<string, string> }> {
+  if (route.definition.streamBody && route.method !== 'GET') {
+    return fc.oneof({ arbitrary: uploadArbitrary(), weight: 3 }, { arbitrary: plainBodyArbitrary(route, ctx), weight: 1 });
+  }
+  return plainBodyArbitrary(route, ctx);
+}
+
+function plainBodyArbitrary(route: CompiledRoute, ctx: PlanContext): fc.Arbitrary<{ body?: string | Buffer; type?: string }> {
   const schema = schemaOf(route, 'body') ?? { type: 'object' };
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   const valid = schemaArbitrary(schema, ctx);
@@ -278,7 +322,7 @@ export function requestArbitrary(route: CompiledRoute, ctx: PlanContext, odd = f
       from: localAddress,
     })
     .map(({ method, path, query, body, auth, headers, from }) => {
-      const all: Record<string, string> = { ...headers, ...method.headers };
+      const all: Record<string, string> = { ...headers, ...method.headers, ...('headers' in body ? body.headers : {}) };
       if (body.type !== undefined && body.body !== undefined) all['Content-Type'] = body.type;
       return new FuzzRequest(routeLabel(route), method.method, `${path}${query}`, all, body.body, auth, from);
     });

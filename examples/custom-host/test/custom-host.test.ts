@@ -17,7 +17,7 @@ test.after(async (ctx) => ctx.host.stop());
 test('loads exactly the chosen plugins: the core domains, the default built-ins and hello', ({ host }) => {
   const ids = host.plugins.map((p) => p.id);
   assert.equal(ids.filter((id) => !id.startsWith('core-')).sort(), [...defaultPlugins.map((p) => p.id), 'hello'].sort());
-  assert.equal(ids.filter((id) => id.startsWith('core-')).sort(), ['core-content', 'core-credentials', 'core-engine', 'core-logs', 'core-settings', 'core-users', 'core-webhooks', 'core-workflows']);
+  assert.equal(ids.filter((id) => id.startsWith('core-')).sort(), ['core-content', 'core-credentials', 'core-engine', 'core-logs', 'core-media', 'core-settings', 'core-users', 'core-webhooks', 'core-workflows']);
 });
 
 test('serves under its own prefix with the plugin configured', async ({ host, url, auth }) => {

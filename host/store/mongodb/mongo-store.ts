@@ -108,6 +108,12 @@ export class MongoStore implements DocumentStore, CollectionHost {
     return this.client;
   }
 
+  /** The driver database, for GridFS blob buckets. */
+  get driverDb(): Db {
+    this.ensureOpen();
+    return this.db;
+  }
+
   /** @internal */
   driverCollection(name: string): DriverCollection<DriverDocument> {
     return this.db.collection(name);

@@ -1,0 +1,249 @@
+/**
+ * wp/v2/media (WordPress's media endpoints) and the public bytes at
+ * `/flowhost-media/{id}/{filename}`.
+ */
+import { ApiError } from '../errors.js';
+import type { HostInfo } from '../kernel/plugin.js';
+import { errorBody } from '../kernel/response-schemas.js';
+import { json, stream, type RouteDefinition, type SurfaceDefinition } from '../kernel/routes.js';
+import type { JsonSchema } from '../kernel/json-schema.js';
+import { readUpload } from '../kernel/upload.js';
+import { ATTACHMENT, attachmentSchema, mediaMeta, servedInline, toAttachment } from './attachment.js';
+import type { MediaLibrary } from './library.js';
+
+const TEXT_MAX = 10_000;
+const TITLE_MAX = 1000;
+const PER_PAGE_MAX = 100;
+const MEDIA_TYPES = ['image', 'video', 'audio', 'application', 'text'] as const;
+
+const invalidId = () => new ApiError('rest_post_invalid_id', 'Invalid post ID.', 404);
+
+/** The errors every route can give before its handler runs (authentication, validation). */
+const common: Record<number, JsonSchema> = { 400: errorBody(), 401: errorBody(), 403: errorBody(), 429: errorBody() };
+
+const idParams: JsonSchema = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } };
+
+const editable = {
+  title: { type: 'string', maxLength: TITLE_MAX },
+  alt_text: { type: 'string', maxLength: TITLE_MAX },
+  caption: { type: 'string', maxLength: TEXT_MAX },
+  description: { type: 'string', maxLength: TEXT_MAX },
+  post: { type: ['integer', 'null'], minimum: 1 },
+} satisfies Record<string, JsonSchema>;
+
+interface Fields {
+  title?: string;
+  alt_text?: string;
+  caption?: string;
+  description?: string;
+  post?: number | null;
+}
+
+/** A multipart form's text fields, held to the same rules as the query. */
+function formFields(fields: Record<string, string>): Fields {
+  const out: Fields = {};
+  for (const name of ['title', 'alt_text', 'caption', 'description'] as const) {
+    const value = fields[name];
+    if (value === undefined) continue;
+    const max = name === 'title' || name === 'alt_text' ? TITLE_MAX : TEXT_MAX;
+    if (value.length > max) throw new ApiError('rest_invalid_param', `Invalid parameter(s): ${name} must not be longer than ${max} characters`, 400, { params: { [name]: `longer than ${max}` } });
+    out[name] = value;
+  }
+  if (fields.post !== undefined && fields.post !== '') {
+    const id = Number(fields.post);
+    if (!Number.isSafeInteger(id) || id < 0) throw new ApiError('rest_invalid_param', 'Invalid parameter(s): post must be a post id', 400, { params: { post: 'not a post id' } });
+    out.post = id === 0 ? null : id;
+  }
+  return out;
+}
+
+export function mediaSurfaces(library: MediaLibrary, info: HostInfo, maxBytes: () => number): SurfaceDefinition[] {
+  const site = () => info.publicUrl();
+  const self = (id: number) => `${site()}${info.apiPrefix}/wp/v2/media/${id}`;
+
+  const checkParent = async (parent: number | null | undefined) => {
+    if (parent === undefined || parent === null) return;
+    const post = await library.content.getPost(parent);
+    if (!post || post.status === 'trash') throw new ApiError('rest_post_invalid_id', `The parent post ${parent} does not exist.`, 400, { params: { post: 'no such post' } });
+  };
+
+  const upload: RouteDefinition = {
+    method: 'POST',
+    path: '/media',
+    permission: { capability: 'upload_files' },
+    streamBody: true,
+    summary: 'Upload a file (multipart field `file`, or the raw body with Content-Disposition)',
+    schema: {
+      query: { type: 'object', properties: editable },
+      responses: { ...common, 201: attachmentSchema, 413: errorBody('rest_upload_too_large') },
+    },
+    async handle(request) {
+      const query = request.query as Fields;
+      await checkParent(query.post);
+      const limit = maxBytes();
+      const got = await readUpload(request, { bucket: library.bucket, maxBytes: limit, field: 'file' });
+      let fields: Fields;
+      try {
+        fields = { ...query, ...formFields(got.fields) };
+        if (fields.post !== query.post) await checkParent(fields.post);
+      } catch (error) {
+        await library.bucket.delete(got.blob.id).catch(() => undefined);
+        throw error;
+      }
+      const post = await library.create(got.blob, {
+        ...(fields.title !== undefined ? { title: fields.title } : {}),
+        ...(fields.alt_text !== undefined ? { alt_text: fields.alt_text } : {}),
+        ...(fields.caption !== undefined ? { caption: fields.caption } : {}),
+        ...(fields.description !== undefined ? { description: fields.description } : {}),
+        parent_id: fields.post ?? null,
+        // The CLI's local principal is no user (id 0).
+        author_id: request.user && request.user.userId > 0 ? request.user.userId : null,
+      });
+      return json(201, toAttachment(post, site()), { Location: self(post.post_id) });
+    },
+  };
+
+  const list: RouteDefinition = {
+    method: 'GET',
+    path: '/media',
+    permission: 'public',
+    summary: 'The media library, newest first',
+    schema: {
+      query: {
+        type: 'object',
+        properties: {
+          page: { type: 'integer', minimum: 1, default: 1 },
+          per_page: { type: 'integer', minimum: 1, maximum: PER_PAGE_MAX, default: 10 },
+          search: { type: 'string', maxLength: 200 },
+          media_type: { enum: [...MEDIA_TYPES] },
+          mime_type: { type: 'string', maxLength: 200 },
+          parent: { type: 'integer', minimum: 0 },
+        },
+      },
+      responses: { ...common, 200: { type: 'array', items: attachmentSchema } },
+    },
+    async handle(request) {
+      const q = request.query as { page: number; per_page: number; search?: string; media_type?: string; mime_type?: string; parent?: number };
+      const meta: Record<string, string> = {};
+      if (q.media_type) meta.media_kind = q.media_type;
+      if (q.mime_type) meta.mime_type = q.mime_type.toLowerCase();
+      const { items, total } = await library.content.findPosts({
+        post_type: ATTACHMENT,
+        status: 'publish',
+        ...(q.search ? { search: q.search } : {}),
+        ...(Object.keys(meta).length ? { meta } : {}),
+        ...(q.parent !== undefined ? { parent_id: q.parent === 0 ? null : q.parent } : {}),
+        per_page: q.per_page,
+        offset: Math.min((q.page - 1) * q.per_page, Number.MAX_SAFE_INTEGER),
+      });
+      const pages = Math.ceil(total / q.per_page);
+      if (q.page > 1 && q.page > pages) {
+        throw new ApiError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
+      }
+      return json(200, items.map((post) => toAttachment(post, site())), { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(pages) });
+    },
+  };
+
+  const getOne: RouteDefinition = {
+    method: 'GET',
+    path: '/media/{id}',
+    permission: 'public',
+    schema: { params: idParams, responses: { ...common, 200: attachmentSchema, 404: errorBody('rest_post_invalid_id') } },
+    async handle(request) {
+      const post = await library.get((request.params as { id: number }).id);
+      if (!post) throw invalidId();
+      return json(200, toAttachment(post, site()));
+    },
+  };
+
+  const update: RouteDefinition = {
+    method: 'POST',
+    path: '/media/{id}',
+    permission: { capability: 'edit_posts' },
+    summary: 'Edit an attachment (title, alt_text, caption, description, post)',
+    schema: {
+      params: idParams,
+      body: { type: 'object', properties: editable, additionalProperties: false },
+      responses: { ...common, 200: attachmentSchema, 404: errorBody('rest_post_invalid_id') },
+    },
+    async handle(request) {
+      const post = await library.get((request.params as { id: number }).id);
+      if (!post) throw invalidId();
+      const body = request.body as Fields;
+      await checkParent(body.post);
+      if (body.post === post.post_id) throw new ApiError('rest_invalid_param', 'Invalid parameter(s): an attachment cannot be its own parent', 400, { params: { post: 'itself' } });
+      const updated = await library.update(post, {
+        ...(body.title !== undefined ? { title: body.title } : {}),
+        ...(body.alt_text !== undefined ? { alt_text: body.alt_text } : {}),
+        ...(body.caption !== undefined ? { caption: body.caption } : {}),
+        ...(body.description !== undefined ? { description: body.description } : {}),
+        ...(body.post !== undefined ? { parent_id: body.post } : {}),
+      });
+      return json(200, toAttachment(updated, site()));
+    },
+  };
+
+  const remove: RouteDefinition = {
+    method: 'DELETE',
+    path: '/media/{id}',
+    permission: { capability: 'delete_posts' },
+    summary: 'Delete an attachment and its file (WordPress requires force=true: media has no trash)',
+    schema: {
+      params: idParams,
+      query: { type: 'object', properties: { force: { type: 'boolean', default: false } } },
+      responses: {
+        ...common,
+        200: { type: 'object', required: ['deleted', 'previous'], properties: { deleted: { const: true }, previous: attachmentSchema }, additionalProperties: false },
+        404: errorBody('rest_post_invalid_id'),
+        501: errorBody('rest_trash_not_supported'),
+      },
+    },
+    async handle(request) {
+      const post = await library.get((request.params as { id: number }).id);
+      if (!post) throw invalidId();
+      if ((request.query as { force: boolean }).force !== true) {
+        throw new ApiError('rest_trash_not_supported', "The post does not support trashing. Set 'force=true' to delete.", 501);
+      }
+      const previous = toAttachment(post, site());
+      await library.remove(post);
+      return json(200, { deleted: true, previous });
+    },
+  };
+
+  const bytes: RouteDefinition = {
+    method: 'GET',
+    path: '/flowhost-media/{id}/{filename}',
+    permission: 'public',
+    credentials: 'ignored',
+    summary: "An attachment's bytes",
+    schema: {
+      params: { type: 'object', required: ['id', 'filename'], properties: { id: { type: 'integer', minimum: 1 }, filename: { type: 'string', maxLength: 1000 } } },
+      responses: { 200: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The bytes, as stored' }, 400: errorBody(), 404: errorBody('rest_post_invalid_id') },
+    },
+    async handle(request) {
+      const post = await library.get((request.params as { id: number }).id);
+      if (!post) throw invalidId();
+      const meta = mediaMeta(post);
+      const body = await library.bucket.open(meta.blob_id);
+      if (!body) throw invalidId();
+      const headers: Record<string, string> = {
+        'Content-Type': meta.mime_type,
+        'Content-Length': String(meta.filesize),
+        'X-Content-Type-Options': 'nosniff',
+        'Content-Security-Policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
+        'Cache-Control': 'public, max-age=3600',
+      };
+      if (meta.sha256) headers.ETag = `"${meta.sha256}"`;
+      if (!servedInline(meta.mime_type)) {
+        const ascii = meta.filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+        headers['Content-Disposition'] = `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(meta.filename)}`;
+      }
+      return stream(200, body, headers);
+    },
+  };
+
+  return [
+    { id: 'core-media', namespace: 'wp/v2', routes: [upload, list, getOne, update, remove] },
+    { id: 'core-media-files', mount: 'site-root', routes: [bytes] },
+  ];
+}

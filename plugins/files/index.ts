@@ -1,0 +1,189 @@
+/**
+ * Uploaded files as a source of items: POST /files stores a file (its record in this
+ * plugin's `files` collection, its bytes in its blob bucket); the `files` fetch handler
+ * turns a file into packets (a CSV row, a JSON element, a whole markdown or text file).
+ */
+import { ApiError, defineCliNoun, defineHandler, definePlugin, defineSurface, errorBody, readUpload, reply, services, successBody, type Collection } from '../../sdk/index.js';
+import { fileKind, filePackets } from './read-file.js';
+import { fileSchema, fileView, recordOf, type FileRecord } from './records.js';
+
+export interface FilesSettings {
+  /** The largest file accepted, in bytes (default 10 MB). */
+  max_file_bytes: number;
+}
+
+export interface FilesHandlerSettings {
+  /** One file by id; without it, every file uploaded since `since` (or all files). */
+  file_id?: string;
+  /** ISO date-time: only files uploaded at or after it (when no file_id is given). */
+  since?: string;
+  /** At most this many packets per run. */
+  max_candidates: number;
+}
+
+const DEFAULT_MAX = 10 * 1024 * 1024;
+const notFound = (id: string) => new ApiError('files_not_found', `No file with id ${JSON.stringify(id)}`, 404);
+const auth = { 400: errorBody(), 401: errorBody(), 403: errorBody(), 429: errorBody() };
+const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } } } as const;
+
+type StoredFile = FileRecord & { _id: string } & Record<string, unknown>;
+
+function human(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${bytes} B`;
+}
+
+export default definePlugin({
+  id: 'files',
+  version: '1.0.0',
+  flowhost: '^1.0.0',
+  description: 'Uploaded files (POST /files) and the `files` fetch handler: CSV rows, JSON elements, markdown and text files as items.',
+  settingsSchema: {
+    type: 'object',
+    properties: { max_file_bytes: { type: 'integer', minimum: 1, maximum: 1024 * 1024 * 1024, default: DEFAULT_MAX } },
+  },
+  deps: { routes: services.routes, handlers: services.handlers, store: services.store, blobs: services.blobs, settings: services.configOf<FilesSettings>() },
+  async setup({ routes, handlers, store, blobs, settings }) {
+    const files = store.collection<StoredFile>('files') as Collection<StoredFile>;
+    await files.createIndex({ fields: { created_at: -1 }, name: 'files_created' });
+    const find = async (id: string) => (await files.findOne({ _id: id })) as StoredFile | null;
+
+    routes.add(
+      defineSurface({
+        id: 'files',
+        routes: [
+          {
+            method: 'POST',
+            path: '/files',
+            permission: { capability: 'manage_options' },
+            streamBody: true,
+            summary: 'Upload a file (multipart field `file`, or the raw body with Content-Disposition)',
+            schema: { responses: { ...auth, 201: successBody({ file: fileSchema }), 413: errorBody('rest_upload_too_large') } },
+            async handle(request) {
+              const upload = await readUpload(request, { bucket: blobs, maxBytes: settings.max_file_bytes ?? DEFAULT_MAX, field: 'file' });
+              const record = recordOf(upload.blob);
+              // The bytes first, the record last: a crash in between leaves unlisted bytes, never a record without its file.
+              try {
+                await files.insertOne({ _id: record.id, ...record });
+              } catch (error) {
+                await blobs.delete(upload.blob.id).catch(() => undefined);
+                throw error;
+              }
+              return reply(201, { file: fileView(record) });
+            },
+          },
+          {
+            method: 'GET',
+            path: '/files',
+            permission: { capability: 'manage_options' },
+            summary: 'Stored files, newest first',
+            schema: {
+              query: { type: 'object', properties: { per_page: { type: 'integer', minimum: 1, maximum: 100, default: 50 }, page: { type: 'integer', minimum: 1, default: 1 } } },
+              responses: { ...auth, 200: successBody({ files: { type: 'array', items: fileSchema }, total: { type: 'integer' } }) },
+            },
+            async handle(request) {
+              const { per_page, page } = request.query as { per_page: number; page: number };
+              const [items, total] = await Promise.all([files.find({}, { sort: { created_at: -1, _id: 1 }, skip: Math.min((page - 1) * per_page, Number.MAX_SAFE_INTEGER), limit: per_page }), files.count({})]);
+              return { files: items.map((f) => fileView(f)), total };
+            },
+          },
+          {
+            method: 'GET',
+            path: '/files/{id}',
+            permission: { capability: 'manage_options' },
+            schema: { params: idParams, responses: { ...auth, 200: successBody({ file: fileSchema }), 404: errorBody('files_not_found') } },
+            async handle(request) {
+              const id = (request.params as { id: string }).id;
+              const record = await find(id);
+              if (!record) throw notFound(id);
+              return { file: fileView(record) };
+            },
+          },
+          {
+            method: 'DELETE',
+            path: '/files/{id}',
+            permission: { capability: 'manage_options' },
+            schema: { params: idParams, responses: { ...auth, 200: successBody({ deleted: { const: true }, file: fileSchema }), 404: errorBody('files_not_found') } },
+            async handle(request) {
+              const id = (request.params as { id: string }).id;
+              const record = await find(id);
+              if (!record) throw notFound(id);
+              // The record first: once it is gone the file is gone; then the bytes.
+              await files.deleteOne({ _id: id });
+              await blobs.delete(record.blob_id);
+              return { deleted: true, file: fileView(record) };
+            },
+          },
+        ],
+      }),
+    );
+
+    handlers.add(
+      defineHandler<FilesHandlerSettings>({
+        slug: 'files',
+        type: 'fetch',
+        label: 'Uploaded files',
+        description: 'Items from uploaded files: one per CSV row (the header row names the fields), one per element of a JSON array (or the object), one per markdown or text file.',
+        settings: {
+          type: 'object',
+          properties: {
+            file_id: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'One file; leave empty for every file uploaded since `since`.' },
+            since: { type: 'string', format: 'date-time', description: 'Files uploaded at or after this time (all files when empty).' },
+            max_candidates: { type: 'integer', minimum: 1, maximum: 10_000, default: 500 },
+          },
+        },
+        async fetch(_ctx, config) {
+          const limit = config.max_candidates ?? 500;
+          let records: StoredFile[];
+          if (config.file_id) {
+            const one = await find(config.file_id);
+            if (!one) throw new Error(`No uploaded file with id ${config.file_id}`);
+            records = [one];
+          } else {
+            const filter = config.since ? { created_at: { $gte: new Date(config.since) } } : {};
+            records = (await files.find(filter, { sort: { created_at: 1, _id: 1 }, limit: 1000 })) as StoredFile[];
+          }
+          const packets = [];
+          for (const record of records) {
+            if (fileKind(record) === 'other') continue;
+            packets.push(...(await filePackets(blobs, record, limit - packets.length)));
+            if (packets.length >= limit) break;
+          }
+          return packets;
+        },
+      }),
+    );
+  },
+  cli: [
+    defineCliNoun({
+      noun: 'files',
+      describe: 'Uploaded files (the files plugin)',
+      commands: [
+        {
+          command: 'upload <path>',
+          describe: 'Upload a file',
+          async run(args, ctx) {
+            const res = await ctx.upload<{ file: Record<string, unknown> }>('/automation/v1/files', String(args.path));
+            ctx.print(res.file, `Uploaded ${String(res.file.filename)} as ${String(res.file.id)} (${human(Number(res.file.size))})`);
+          },
+        },
+        {
+          command: 'list',
+          describe: 'List uploaded files',
+          async run(_args, ctx) {
+            const res = await ctx.call<{ files: Array<Record<string, unknown>>; total: number }>('GET', '/automation/v1/files', { query: { per_page: 100 } });
+            const lines = res.files.map((f) => `${String(f.id)}  ${String(f.created_at)}  ${human(Number(f.size)).padStart(9)}  ${String(f.mime)}  ${String(f.filename)}`);
+            ctx.print(res.files, lines.length ? lines.join('\n') : 'No files.');
+          },
+        },
+        {
+          command: 'delete <id>',
+          describe: 'Delete an uploaded file',
+          async run(args, ctx) {
+            const res = await ctx.call<{ file: Record<string, unknown> }>('DELETE', `/automation/v1/files/${encodeURIComponent(String(args.id))}`);
+            ctx.print(res, `Deleted ${String(res.file.filename)} (${String(res.file.id)})`);
+          },
+        },
+      ],
+    }),
+  ],
+});
