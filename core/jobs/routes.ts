@@ -1,6 +1,8 @@
 import type { SurfaceDefinition } from '../kernel/routes.js';
 import type { JobRecord, JobStatus } from './model.js';
 import type { JobListQuery, JobsService } from './service.js';
+import { withResponses } from '../kernel/response-schemas.js';
+import { jobsResponses } from './responses.js';
 
 const admin = { capability: 'manage_options' } as const;
 const STATUSES = ['pending', 'processing', 'completed', 'completed_no_items', 'failed', 'skipped'];
@@ -46,7 +48,7 @@ async function jobViews(names: JobNames, jobs: JobRecord[], detail = false): Pro
 }
 
 export function jobsSurface(jobs: JobsService, names: JobNames): SurfaceDefinition {
-  return {
+  return withResponses({
     id: 'jobs',
     routes: [
       {
@@ -130,7 +132,7 @@ export function jobsSurface(jobs: JobsService, names: JobNames): SurfaceDefiniti
         },
       },
     ],
-  };
+  }, jobsResponses);
 }
 
 export type { JobStatus };
