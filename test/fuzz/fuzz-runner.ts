@@ -53,8 +53,11 @@ export async function fuzzOnce(ctx: RunContext, req: FuzzRequest): Promise<strin
     await ctx.host.restoreAdmin();
     return null;
   }
+  // The route that answered (check mode names it): a mutated path or method may reach another one.
+  const answered = res?.headers['x-flowhost-route'];
+  const target = typeof answered === 'string' ? ctx.host.t.host.routes.find((r) => `${r.method} ${r.fullPath}` === answered) : undefined;
   const pageRoute = ctx.host.t.host.routes.some((r) => `${r.method} ${r.fullPath}` === req.route && r.definition.credentials === 'page');
-  const verdict = res ? checkResponse(req.method, res, { pageRoute }) : { problems: [`no answer: ${error}`], code: undefined };
+  const verdict = res ? checkResponse(req.method, res, { pageRoute, route: target }) : { problems: [`no answer: ${error}`], code: undefined };
   ctx.stats.count(req.route, res ? res.status : 'none', verdict.code);
   // Node's parser answers malformed requests itself (a bare 400/431 before restify, e.g.
   // for raw non-ASCII bytes in the path): one failure for all routes, as the host can only
