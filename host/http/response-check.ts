@@ -110,28 +110,35 @@ const checkAjv = createAjv({ useDefaults: false });
  */
 const compiled = new Map<string, ValidateFunction>();
 
+/** Schema texts already checked against the meta-schema (most recur on many routes). */
+const checkedSchemas = new Set<string>();
+
 /**
  * At route-table time each schema is checked against the JSON Schema meta-schema (a
- * mistake stops start-up, naming the route); it is compiled the first time a route
- * answers with that status, once per distinct schema in the process.
+ * mistake stops start-up, naming the route); it is closed and compiled the first time a
+ * route answers with that status, once per distinct schema in the process.
  */
 export function compileResponseValidators(responses: Record<number, JsonSchema>): ResponseValidators {
-  const closed = new Map<number, JsonSchema>();
+  const raw = new Map<number, JsonSchema>();
   for (const [status, schema] of Object.entries(responses)) {
-    const copy = closeSchema(schema);
-    if (!checkAjv.validateSchema(copy as object)) throw new Error(`status ${status}: ${checkAjv.errorsText(checkAjv.errors)}`);
-    closed.set(Number(status), copy);
+    const key = JSON.stringify(schema);
+    if (!checkedSchemas.has(key)) {
+      if (!checkAjv.validateSchema(schema as object)) throw new Error(`status ${status}: ${checkAjv.errorsText(checkAjv.errors)}`);
+      checkedSchemas.add(key);
+    }
+    raw.set(Number(status), schema);
   }
   const mine = new Map<number, ValidateFunction>();
   return {
     get(status) {
       const known = mine.get(status);
       if (known) return known;
-      const schema = closed.get(status);
+      const schema = raw.get(status);
       if (!schema) return undefined;
-      const key = JSON.stringify(schema);
+      const closed = closeSchema(schema);
+      const key = JSON.stringify(closed);
       let validate = compiled.get(key);
-      if (!validate) compiled.set(key, (validate = checkAjv.compile(schema as object)));
+      if (!validate) compiled.set(key, (validate = checkAjv.compile(closed as object)));
       mine.set(status, validate);
       return validate;
     },
