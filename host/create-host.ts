@@ -115,8 +115,9 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       ...hostSurfaces.map((surface) => ({ surface, owner: 'host' })),
       ...registries.surfaces().map((surface) => ({ surface, owner: registries.ownerOf(surface) ?? 'unknown' })),
     ];
-    const routes = compileRoutes(surfaces, { apiPrefix: config.apiPrefix, coreNamespace: config.coreNamespace, log });
-    const allRoutes = [...routes, ...systemRoutes({ routes, store, apiPrefix: config.apiPrefix, serverUrl: () => `${info.publicUrl()}` })];
+    const routeOptions = { apiPrefix: config.apiPrefix, coreNamespace: config.coreNamespace, log, checkResponses: config.checkResponses };
+    const routes = compileRoutes(surfaces, routeOptions);
+    const allRoutes = [...routes, ...systemRoutes({ routes, store, apiPrefix: config.apiPrefix, serverUrl: () => `${info.publicUrl()}`, routeOptions })];
     const server = createHttpServer(allRoutes, { authenticator, bodyLimit: config.bodyLimit, log });
 
     let started = false;

@@ -231,9 +231,8 @@ export const keyedBy = (item: JsonSchema): JsonSchema => ({ type: 'object', addi
  * missing nonce, a role without the capability), a body too large, the login throttle.
  */
 export const commonErrors: Readonly<Record<number, JsonSchema>> = {
-  400: errorBody(),
-  401: errorBody(),
-  403: errorBody(),
-  413: errorBody(),
-  429: errorBody(),
+  // The dispatcher's own (rest_invalid_json, 413, 429...) are added to every route.
+  400: errorBody('rest_invalid_param', 'invalid_post', 'invalid_post_query', 'invalid_term', 'empty_content', 'rest_term_invalid', 'rest_taxonomy_invalid', 'rest_post_invalid_id', 'rest_post_invalid_page_number', 'rest_post_invalid_parent', 'term_exists'),
+  401: errorBody('rest_forbidden', 'rest_forbidden_context'),
+  403: errorBody('rest_forbidden', 'rest_cannot_edit_others'),
 };

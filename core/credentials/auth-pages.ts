@@ -2,6 +2,8 @@ import { page, reply, type RouteReply, type SurfaceDefinition } from '../kernel/
 import type { BrowserFlow } from './browser-flow.js';
 import type { CredentialsService } from './service.js';
 import { DEFAULT_AUTH_PREFIX } from './service.js';
+import { withResponses } from '../kernel/response-schemas.js';
+import { authPagesResponses } from './responses.js';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 /** JSON inside a <script>: `</script>` and friends cannot close it. */
@@ -26,7 +28,7 @@ const queryField = { type: 'string', maxLength: 2048 } as const;
  * bound to that user, is what protects the callback).
  */
 export function authPagesSurface(flow: BrowserFlow, credentials: CredentialsService, authPrefix: string = DEFAULT_AUTH_PREFIX): SurfaceDefinition {
-  return {
+  return withResponses({
     id: 'auth-pages',
     mount: 'site-root',
     routes: [
@@ -48,5 +50,5 @@ export function authPagesSurface(flow: BrowserFlow, credentials: CredentialsServ
         },
       },
     ],
-  };
+  }, authPagesResponses(`/${authPrefix}/{handler_slug}`));
 }

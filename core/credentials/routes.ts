@@ -1,5 +1,7 @@
 import type { SurfaceDefinition } from '../kernel/routes.js';
 import type { CredentialsService } from './service.js';
+import { withResponses } from '../kernel/response-schemas.js';
+import { credentialsResponses } from './responses.js';
 
 const admin = { capability: 'manage_options' } as const;
 const slugParams = { type: 'object', required: ['handler_slug'], properties: { handler_slug: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]*$', maxLength: 100 } } } as const;
@@ -7,7 +9,7 @@ const slugParams = { type: 'object', required: ['handler_slug'], properties: { h
 /** The spec's Auth endpoints: status, save credentials, disconnect (manage_options). */
 export function authSurface(credentials: CredentialsService): SurfaceDefinition {
   const slug = (params: Record<string, unknown>) => String(params.handler_slug);
-  return {
+  return withResponses({
     id: 'auth',
     routes: [
       {
@@ -43,5 +45,5 @@ export function authSurface(credentials: CredentialsService): SurfaceDefinition 
         handle: async (r) => ({ success: true, message: await credentials.disconnect(slug(r.params)) }),
       },
     ],
-  };
+  }, credentialsResponses);
 }

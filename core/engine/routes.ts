@@ -1,6 +1,8 @@
 import { unixSecondsSchema } from '../kernel/input-limits.js';
 import type { SurfaceDefinition } from '../kernel/routes.js';
 import type { ExecuteRequest, ExecuteService } from './execute.js';
+import { withResponses } from '../kernel/response-schemas.js';
+import { executeResponses } from './responses.js';
 
 const workflowStep = {
   type: 'object',
@@ -17,7 +19,7 @@ const workflowStep = {
 } as const;
 
 export function executeSurface(execute: ExecuteService): SurfaceDefinition {
-  return {
+  return withResponses({
     id: 'execute',
     routes: [
       {
@@ -39,5 +41,5 @@ export function executeSurface(execute: ExecuteService): SurfaceDefinition {
         handle: (request) => execute.execute(request.body as ExecuteRequest, 'execute', request.user),
       },
     ],
-  };
+  }, executeResponses);
 }

@@ -6,6 +6,8 @@ import { publicScheduling, type FlowRecord, type SchedulingConfig } from './mode
 import { createFlowBody, flowIdParams, flowStepParams, listFlowsQuery, patchFlowBody, problemsQuery, setHandlerBody, patchStepConfigBody } from './schemas.js';
 import type { FlowsService } from './service.js';
 import { createdFlowView, flowConfig, flowView } from './view.js';
+import { withResponses } from '../kernel/response-schemas.js';
+import { flowsResponses } from './responses.js';
 
 const admin = { capability: 'manage_options' } as const;
 
@@ -21,7 +23,7 @@ export function flowsSurface(flows: FlowsService, settings: SettingsService, job
     }));
     return flowView(flow, await flows.pipelineOf(flow), { nextRun: await flows.schedule.nextRun(flow.flow_id), isRunning: Boolean(flow.running_job_id), recentJobs });
   };
-  return {
+  return withResponses({
     id: 'flows',
     routes: [
       {
@@ -165,5 +167,5 @@ export function flowsSurface(flows: FlowsService, settings: SettingsService, job
         },
       },
     ],
-  };
+  }, flowsResponses);
 }

@@ -4,6 +4,8 @@ import type { JsonSchema } from '../kernel/json-schema.js';
 import { errorBody, successBody } from '../kernel/response-schemas.js';
 import type { JobRecord, JobStatus, StepOutcome } from './model.js';
 import type { JobListQuery, JobsService } from './service.js';
+import { withResponses } from '../kernel/response-schemas.js';
+import { jobsResponses } from './responses.js';
 
 const admin = { capability: 'manage_options' } as const;
 const STATUSES = ['pending', 'processing', 'completed', 'completed_no_items', 'failed', 'skipped'];
@@ -83,7 +85,7 @@ async function jobViews(names: JobNames, jobs: JobRecord[], detail = false, with
 }
 
 export function jobsSurface(jobs: JobsService, names: JobNames): SurfaceDefinition {
-  return {
+  return withResponses({
     id: 'jobs',
     routes: [
       {
@@ -175,7 +177,7 @@ export function jobsSurface(jobs: JobsService, names: JobNames): SurfaceDefiniti
         },
       },
     ],
-  };
+  }, jobsResponses);
 }
 
 export type { JobStatus };

@@ -3,6 +3,8 @@ import type { SurfaceDefinition } from '../kernel/routes.js';
 import type { LogFilters, LogLevel } from './model.js';
 import { agentScopeQuery, listLogsQuery, parseIsoInstant } from './schemas.js';
 import type { LogsService } from './service.js';
+import { withResponses } from '../kernel/response-schemas.js';
+import { logsResponses } from './responses.js';
 
 /** Logs are read by holders of view_logs (administrators, and anyone granted it). */
 const viewLogs = { capability: 'view_logs' } as const;
@@ -45,7 +47,7 @@ function listFilters(query: ListQuery): LogFilters {
  * for the original admin client, the same fields at the top level (docs/api.md).
  */
 export function logsSurface(logs: LogsService): SurfaceDefinition {
-  return {
+  return withResponses({
     id: 'logs',
     routes: [
       {
@@ -87,5 +89,5 @@ export function logsSurface(logs: LogsService): SurfaceDefinition {
         },
       },
     ],
-  };
+  }, logsResponses);
 }

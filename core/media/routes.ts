@@ -19,7 +19,8 @@ const MEDIA_TYPES = ['image', 'video', 'audio', 'application', 'text'] as const;
 const invalidId = () => new ApiError('rest_post_invalid_id', 'Invalid post ID.', 404);
 
 /** The errors every route can give before its handler runs (authentication, validation). */
-const common: Record<number, JsonSchema> = { 400: errorBody(), 401: errorBody(), 403: errorBody(), 429: errorBody() };
+// 401, 403 and 429 (and the validators' 400s) are the dispatcher's, added to every route.
+const common: Record<number, JsonSchema> = { 400: errorBody('rest_invalid_param', 'rest_post_invalid_id', 'rest_post_invalid_page_number', 'rest_upload_no_data', 'rest_upload_invalid', 'rest_upload_no_content_disposition') };
 
 const idParams: JsonSchema = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } };
 
@@ -218,7 +219,7 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, maxBytes: (
     summary: "An attachment's bytes",
     schema: {
       params: { type: 'object', required: ['id', 'filename'], properties: { id: { type: 'integer', minimum: 1 }, filename: { type: 'string', maxLength: 1000 } } },
-      responses: { 200: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The bytes, as stored' }, 400: errorBody(), 404: errorBody('rest_post_invalid_id') },
+      responses: { 200: { type: 'string', contentMediaType: '*/*', description: 'The bytes, as stored, with their own Content-Type' }, 400: errorBody('rest_invalid_param'), 404: errorBody('rest_post_invalid_id') },
     },
     async handle(request) {
       const post = await library.get((request.params as { id: number }).id);

@@ -4,6 +4,8 @@ import { flowView } from '../flows/view.js';
 import { addStepBody, createPipelineBody, listPipelinesQuery, pipelineIdParams, renamePipelineBody, reorderBody, stepConfigBody, stepConfigParams, stepParams } from './schemas.js';
 import type { PipelinesService } from './service.js';
 import { pipelineListItem, pipelineView, stepView } from './view.js';
+import { withResponses } from '../kernel/response-schemas.js';
+import { pipelinesResponses } from './responses.js';
 
 const admin = { capability: 'manage_options' } as const;
 
@@ -15,7 +17,7 @@ export function pipelinesSurface(pipelines: PipelinesService, flows: FlowsServic
     const flowViews = await Promise.all(items.map(async (f) => flowView(f, pipeline, { nextRun: await flows.schedule.nextRun(f.flow_id), isRunning: false, recentJobs: [] })));
     return { pipeline: pipelineView(pipeline, items.length), flows: flowViews };
   };
-  return {
+  return withResponses({
     id: 'pipelines',
     routes: [
       {
@@ -121,5 +123,5 @@ export function pipelinesSurface(pipelines: PipelinesService, flows: FlowsServic
         },
       },
     ],
-  };
+  }, pipelinesResponses);
 }

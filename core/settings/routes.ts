@@ -2,6 +2,8 @@ import type { Registries } from '../kernel/registries.js';
 import type { SurfaceDefinition } from '../kernel/routes.js';
 import { settingsDefaults, settingsPatchBody, type SiteSettings } from './schemas.js';
 import type { SettingsService } from './service.js';
+import { withResponses } from '../kernel/response-schemas.js';
+import { settingsResponses } from './responses.js';
 
 const admin = { capability: 'manage_options' } as const;
 
@@ -14,7 +16,7 @@ export function settingsSurface(settings: SettingsService, registries: Registrie
       return { success: true, message: 'Settings saved.', data: { settings: saved, defaults: settingsDefaults } };
     },
   };
-  return {
+  return withResponses({
     id: 'settings',
     routes: [
       {
@@ -38,5 +40,5 @@ export function settingsSurface(settings: SettingsService, registries: Registrie
         },
       },
     ],
-  };
+  }, settingsResponses);
 }

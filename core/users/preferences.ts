@@ -3,6 +3,8 @@ import type { SurfaceDefinition } from '../kernel/routes.js';
 import type { DocumentStore } from '../store/port.js';
 import type { PipelinesService } from '../pipelines/service.js';
 import type { UsersService } from './service.js';
+import { withResponses } from '../kernel/response-schemas.js';
+import { preferencesResponses } from './responses.js';
 
 /** Each user's one preference: the pipeline selected in the admin interface. */
 export class PreferencesService {
@@ -47,7 +49,7 @@ export function preferencesSurface(preferences: PreferencesService): SurfaceDefi
       Boolean(request.user && (request.user.can('manage_options') || request.user.userId === Number(request.params.id))),
   };
   const answer = (pref: { user_id: number; selected_pipeline_id: number | null }) => ({ success: true, ...pref });
-  return {
+  return withResponses({
     id: 'user-preferences',
     routes: [
       { method: 'GET', path: '/users/me', permission: 'authenticated', summary: "The current user's preference", handle: async (r) => answer(await preferences.get(r.user!.userId)) },
@@ -69,5 +71,5 @@ export function preferencesSurface(preferences: PreferencesService): SurfaceDefi
         handle: async (r) => answer(await preferences.set((r.params as { id: number }).id, (r.body as { selected_pipeline_id?: number | null }).selected_pipeline_id)),
       },
     ],
-  };
+  }, preferencesResponses);
 }

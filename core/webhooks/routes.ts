@@ -11,6 +11,9 @@ import type { FlowRecord } from '../flows/model.js';
 import type { TriggerLimits } from './trigger-limits.js';
 import type { EventClaim, EventDedupe } from './event-dedupe.js';
 import type { WebhookEvent } from '../kernel/hooks.js';
+import { withResponses } from '../kernel/response-schemas.js';
+import { webhookTriggerResponses } from './responses.js';
+import { webhookAdminResponses } from './responses.js';
 
 /**
  * A secret the sender chose (GitHub, Stripe... pick their own): any non-empty one up to
@@ -86,7 +89,7 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
     }
     return loaded;
   };
-  return {
+  return withResponses({
     id: 'webhook-trigger',
     routes: [
       {
@@ -177,7 +180,7 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
         },
       },
     ],
-  };
+  }, webhookTriggerResponses);
 }
 
 const admin = { capability: 'manage_options' } as const;
@@ -187,7 +190,7 @@ const idParams = { type: 'object', required: ['flow_id'], properties: { flow_id:
 /** Webhook administration over REST (the CLI's operations), manage_options. */
 export function webhookAdminSurface(webhooks: WebhooksService, registries: Registries): SurfaceDefinition {
   const id = (request: RouteRequest) => Number(request.params.flow_id);
-  return {
+  return withResponses({
     id: 'webhook-admin',
     routes: [
       { method: 'GET', path: '/flows/{flow_id}/webhook', permission: admin, summary: 'Webhook status (secrets masked)', schema: { params: idParams }, handle: async (r) => ({ success: true, data: await webhooks.status(id(r)) }) },
@@ -300,5 +303,5 @@ export function webhookAdminSurface(webhooks: WebhooksService, registries: Regis
         handle: () => ({ success: true, data: registries.presets().map((p) => ({ slug: p.slug, label: p.label, template: p.template })) }),
       },
     ],
-  };
+  }, webhookAdminResponses);
 }

@@ -1,5 +1,5 @@
 // A third-party plugin imports only the public SDK, by package name.
-import { badRequest, defineCliNoun, defineHandler, definePlugin, defineSurface, reply, services } from 'flowhost';
+import { badRequest, defineCliNoun, defineHandler, definePlugin, defineSurface, errorBody, reply, services, successBody } from 'flowhost';
 import { greet } from './greeting.js';
 
 export interface HelloSettings {
@@ -95,7 +95,11 @@ export default definePlugin({
             method: 'GET',
             path: '/greeting',
             permission: 'authenticated',
-            schema: { query: { type: 'object', properties: { name: { type: 'string', maxLength: 60 } } } },
+            schema: {
+              query: { type: 'object', properties: { name: { type: 'string', maxLength: 60 } } },
+              // Every answer's body, as sent: published in openapi.json, checked in tests.
+              responses: { 200: successBody({ data: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } }) },
+            },
             handle(request) {
               const { name } = request.query as { name?: string };
               return { success: true, data: { message: greet(settings.greeting, name ?? request.user?.login ?? 'world') } };
@@ -107,6 +111,11 @@ export default definePlugin({
             permission: { capability: 'manage_options' },
             schema: {
               body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string', minLength: 1, maxLength: 60 } } },
+              responses: {
+                201: successBody({ data: { type: 'object', required: ['message', 'count'], properties: { message: { type: 'string' }, count: { type: 'integer' } } } }),
+                // Only the route's own codes: the host adds its own (401, 403, invalid input...).
+                400: errorBody('hello_nobody'),
+              },
             },
             async handle(request) {
               const { name } = request.body as { name: string };
@@ -120,6 +129,11 @@ export default definePlugin({
             method: 'GET',
             path: '/greetings',
             permission: { capability: 'manage_options' },
+            schema: {
+              responses: {
+                200: successBody({ data: { type: 'array', items: { type: 'object', required: ['message', 'at'], properties: { message: { type: 'string' }, at: { type: 'string' } } } } }),
+              },
+            },
             async handle() {
               const items = await greetings.find({}, { sort: { at: -1 }, limit: 20 });
               return { success: true, data: items.map((g) => ({ message: g.message, at: g.at.toISOString() })) };

@@ -33,6 +33,11 @@ export interface HostConfig {
   schedulerProcessEvery: number;
   /** How long a scheduler lock holds before another host takes a run over, in ms. */
   schedulerLockLifetime: number;
+  /**
+   * Check every JSON answer against the route's declared response schema (objects closed);
+   * a mismatch becomes a 500 `rest_response_invalid`. For tests: createTestHost turns it on.
+   */
+  checkResponses: boolean;
 }
 
 /** Where each key may come from in the environment. */
@@ -50,6 +55,7 @@ export const envKeys: Record<string, { key: keyof HostConfig; type: 'string' | '
   FLOWHOST_BODY_LIMIT: { key: 'bodyLimit', type: 'integer' },
   FLOWHOST_LOG_LEVEL: { key: 'logLevel', type: 'string' },
   FLOWHOST_LOG_DEBUG: { key: 'logDebug', type: 'boolean' },
+  FLOWHOST_CHECK_RESPONSES: { key: 'checkResponses', type: 'boolean' },
 };
 
 export const defaultConfig: HostConfig = {
@@ -70,6 +76,7 @@ export const defaultConfig: HostConfig = {
   sessionTtlSeconds: 2 * 24 * 3600,
   schedulerProcessEvery: 5000,
   schedulerLockLifetime: 10 * 60 * 1000,
+  checkResponses: false,
 };
 
 export const configSchema: JsonSchema = {
@@ -96,5 +103,6 @@ export const configSchema: JsonSchema = {
     sessionTtlSeconds: { type: 'integer', minimum: 60 },
     schedulerProcessEvery: { type: 'integer', minimum: 50, maximum: 3600000 },
     schedulerLockLifetime: { type: 'integer', minimum: 1000 },
+    checkResponses: { type: 'boolean' },
   },
 };

@@ -74,6 +74,31 @@ function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
   res.once('finish', () => req.socket.destroy());
 }
 
+/**
+ * Check mode (the route has response validators): a JSON answer whose status the route
+ * does not declare, or whose body its schema refuses, is replaced by a 500
+ * `rest_response_invalid` naming the route, status and error, and logged — a test that
+ * asserts the status then fails.
+ */
+function checked(route: CompiledRoute, status: number, body: unknown, log: Logger): { status: number; body: unknown; replaced: boolean } {
+  const validators = route.validateResponses;
+  if (!validators) return { status, body, replaced: false };
+  const validate = validators.get(status);
+  const label = `${route.method} ${route.fullPath}`;
+  let problem: string | null = null;
+  if (!validate) problem = `the route declares no response schema for status ${status}`;
+  else if (!validate(body)) {
+    problem = describeErrors(validate.errors)
+      .map((i) => i.message)
+      .join('; ') || 'the body does not match';
+  }
+  if (problem === null) return { status, body, replaced: false };
+  const answeredCode = body && typeof body === 'object' && typeof (body as Record<string, unknown>).code === 'string' ? ` (it answered code '${String((body as Record<string, unknown>).code)}')` : '';
+  const message = `Response check: ${label} answered ${status}, which its schema refuses: ${problem}${answeredCode}`;
+  log.error({ route: label, plugin: route.owner, status, body }, message);
+  return { status: 500, body: { code: 'rest_response_invalid', message, data: { status: 500, route: label, answered: status } }, replaced: true };
+}
+
 function validate(fn: ValidateFunction | undefined, value: unknown, where: 'params' | 'query' | 'body'): void {
   if (!fn) return;
   if (!fn(value)) throw validationError(where, describeErrors(fn.errors));
@@ -101,6 +126,8 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
   const started = process.hrtime.bigint();
   const log = deps.log.child({ req_id: requestId });
   res.setHeader('X-Request-Id', requestId);
+  // Check mode (tests): which route answered, so a test or the fuzzer can check the answer against it.
+  if (route.validateResponses) res.setHeader('X-Flowhost-Route', `${route.method} ${route.fullPath}`);
   const headers = flatHeaders(req);
   const method = route.method;
   try {
@@ -145,9 +172,12 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
     const reply = isRouteReply(result) ? result : new RouteReply(200, result);
     if (route.definition.streamBody && !req.complete) closeAfterAnswer(req, res);
     if (reply.html !== null) sendPage(res, reply.status, reply.html, reply.headers);
-    else if (reply.mode === 'exact') sendJson(res, reply.status, reply.exact, reply.headers);
     else if (reply.mode === 'stream' && reply.stream) await sendStream(res, reply.status, reply.stream, reply.headers);
-    else sendJson(res, reply.status, 'success' in reply.body ? reply.body : { success: true, ...reply.body }, reply.headers);
+    else {
+      const body = reply.mode === 'exact' ? reply.exact : 'success' in reply.body ? reply.body : { success: true, ...reply.body };
+      const answer = checked(route, reply.status, body, log);
+      sendJson(res, answer.status, answer.body, answer.replaced ? {} : reply.headers);
+    }
   } catch (error) {
     const answer = toErrorResponse(error, requestId);
     if (answer.unexpected) log.error({ err: error, route: `${route.method} ${route.fullPath}`, plugin: route.owner }, 'Unexpected error in route handler');
@@ -155,7 +185,8 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
     // Stop the upload (too large, or refused part-way by a streaming route): answer, then
     // close the connection instead of reading the rest.
     if (error instanceof BodyTooLargeError || (route.definition.streamBody && !req.complete)) closeAfterAnswer(req, res);
-    sendJson(res, answer.status, answer.body, headersOut);
+    const check = checked(route, answer.status, answer.body, log);
+    sendJson(res, check.status, check.body, headersOut);
   } finally {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     log.info({ method: req.method, url: req.url, route: route.fullPath, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');

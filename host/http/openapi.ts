@@ -1,6 +1,34 @@
 import type { JsonSchema } from '../../core/kernel/json-schema.js';
 import type { Permission } from '../../core/kernel/routes.js';
 import type { CompiledRoute } from './route-table.js';
+import { mediaTypeOf } from './response-check.js';
+
+const REASONS: Record<number, string> = {
+  200: 'Success', 201: 'Created', 202: 'Accepted', 204: 'No content', 400: 'Invalid request', 401: 'Not logged in or bad credentials',
+  403: 'Forbidden', 404: 'Not found', 409: 'Conflict', 410: 'Gone', 413: 'Payload too large', 422: 'Unprocessable', 429: 'Too many requests',
+  500: 'Internal error', 502: 'Upstream error', 503: 'Unavailable',
+};
+
+function codesOf(schema: JsonSchema): string[] {
+  const values = ((schema.properties as Record<string, JsonSchema> | undefined)?.code?.enum ?? []) as unknown[];
+  return values.filter((v): v is string => typeof v === 'string');
+}
+
+/** Each status the route answers, with its body's schema (errors: their `code` enum). */
+function responsesOf(route: CompiledRoute): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [status, schema] of Object.entries(route.responses).sort(([a], [b]) => Number(a) - Number(b))) {
+    const media = mediaTypeOf(schema);
+    const codes = codesOf(schema);
+    const reason = REASONS[Number(status)] ?? (Number(status) < 400 ? 'Success' : 'Error');
+    out[status] = {
+      description: codes.length ? `${reason}: ${codes.join(', ')}` : typeof schema.description === 'string' ? schema.description : reason,
+      content: { [media]: { schema: media === 'application/json' ? schema : { type: 'string' } } },
+    };
+  }
+  if (Object.keys(out).length === 0) out.default = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  return out;
+}
 
 function permissionText(permission: Permission): string {
   if (permission === 'public') return 'public';
@@ -35,14 +63,12 @@ export function buildOpenApi(routes: CompiledRoute[], info: { version: string; s
       'x-flowhost-permission': permission,
       'x-flowhost-plugin': route.owner,
       parameters: [...parameters(schema.params, 'path', pathNames), ...parameters(schema.query, 'query', [])],
-      responses: {
-        '200': { description: 'Success: a JSON object with `success: true`.' },
-        default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-      },
+      responses: responsesOf(route),
     };
     if (route.definition.description) operation.description = route.definition.description;
     if (permission === 'public') operation.security = [];
     if (schema.body) operation.requestBody = { required: true, content: { 'application/json': { schema: schema.body } } };
+    else if (route.definition.streamBody) operation.requestBody = { required: true, content: { '*/*': { schema: { type: 'string' } } } };
     (paths[route.fullPath] ??= {})[route.method.toLowerCase()] = operation;
   }
   return {

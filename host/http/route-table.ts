@@ -3,6 +3,8 @@ import { createAjv } from '../../core/kernel/validator.js';
 import { boundSchema } from '../../core/kernel/input-limits.js';
 import type { Logger } from '../../core/kernel/logger.js';
 import { surfaceRoutes, type HttpMethod, type Permission, type RouteDefinition, type SurfaceDefinition } from '../../core/kernel/routes.js';
+import type { JsonSchema } from '../../core/kernel/json-schema.js';
+import { compileResponseValidators, effectiveResponses, type ResponseValidators } from './response-check.js';
 
 export interface CompiledRoute {
   method: HttpMethod;
@@ -20,6 +22,10 @@ export interface CompiledRoute {
   validateBody?: ValidateFunction;
   /** Query parameters declared boolean: WordPress clients send 1/0 (and yes/no) for them. */
   booleanQuery: string[];
+  /** Every answer by status: the route's declared `schema.responses` plus the dispatcher's own errors. */
+  responses: Record<number, JsonSchema>;
+  /** Check mode only: a validator per status (objects closed); an answer with another status fails. */
+  validateResponses?: ResponseValidators;
 }
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -40,7 +46,7 @@ function validPermission(permission: Permission | undefined): boolean {
  */
 export function compileRoutes(
   surfaces: ReadonlyArray<{ surface: SurfaceDefinition; owner: string }>,
-  options: { apiPrefix: string; coreNamespace: string; log: Logger },
+  options: { apiPrefix: string; coreNamespace: string; log: Logger; checkResponses?: boolean },
 ): CompiledRoute[] {
   // Path and query parameters arrive as strings: coerce them; drop undeclared query keys.
   const paramAjv = createAjv({ coerceTypes: 'array', removeAdditional: 'all' });
@@ -48,7 +54,7 @@ export function compileRoutes(
   const table: CompiledRoute[] = [];
   const seen = new Map<string, CompiledRoute>();
   for (const { surface, owner } of surfaces) {
-    const namespace = (surface.namespace ?? options.coreNamespace).replace(/^\/+|\/+$/g, '');
+    const namespace = surface.mount === 'site-root' ? (surface.namespace ?? '').replace(/^\/+|\/+$/g, '') : (surface.namespace ?? options.coreNamespace).replace(/^\/+|\/+$/g, '');
     for (const definition of surfaceRoutes(surface)) {
       const label = `${definition.method} ${definition.path} (surface '${surface.id}', plugin '${owner}')`;
       if (!METHODS.includes(definition.method)) throw new Error(`Route ${label}: unsupported method`);
@@ -78,6 +84,7 @@ export function compileRoutes(
         booleanQuery: Object.entries(((definition.schema?.query?.properties ?? {}) as Record<string, { type?: unknown }>))
           .filter(([, p]) => p.type === 'boolean')
           .map(([name]) => name),
+        responses: effectiveResponses(definition),
       };
       try {
         const schema = definition.schema ?? {};
@@ -87,6 +94,11 @@ export function compileRoutes(
         if (schema.body) compiled.validateBody = bodyAjv.compile(boundSchema(schema.body) as object);
       } catch (error) {
         throw new Error(`Route ${label}: invalid schema: ${(error as Error).message}`);
+      }
+      try {
+        if (options.checkResponses) compiled.validateResponses = compileResponseValidators(compiled.responses);
+      } catch (error) {
+        throw new Error(`Route ${label}: invalid response schema: ${(error as Error).message}`);
       }
       seen.set(key, compiled);
       table.push(compiled);

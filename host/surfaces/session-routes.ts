@@ -5,13 +5,15 @@ import type { UsersService } from '../../core/users/service.js';
 import { loginSchema } from '../../core/users/schemas.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from '../auth/cookies.js';
+import { withResponses } from '../../core/kernel/response-schemas.js';
+import { sessionResponses } from './responses.js';
 
 /**
  * Cookie sessions for same-origin admin use: log in with a user password, get an
  * HttpOnly SameSite=Strict cookie and a nonce to send as X-WP-Nonce / X-Flowhost-Nonce.
  */
 export function sessionSurface(deps: { users: UsersService; authenticator: Authenticator; ttlSeconds: number; secureCookies: () => boolean }): SurfaceDefinition {
-  return {
+  return withResponses({
     id: 'session',
     routes: [
       {
@@ -64,5 +66,5 @@ export function sessionSurface(deps: { users: UsersService; authenticator: Authe
         },
       },
     ],
-  };
+  }, sessionResponses);
 }

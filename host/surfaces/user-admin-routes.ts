@@ -3,6 +3,8 @@ import type { SurfaceDefinition } from '../../core/kernel/routes.js';
 import { reply } from '../../core/kernel/routes.js';
 import type { UsersService } from '../../core/users/service.js';
 import { appPasswordNameSchema, createUserBody, loginSchema, passwordSchema } from '../../core/users/schemas.js';
+import { withResponses } from '../../core/kernel/response-schemas.js';
+import { userAdminResponses } from './responses.js';
 
 const admin = { capability: 'manage_options' } as const;
 const userIdParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } };
@@ -12,7 +14,7 @@ const userIdParams = { type: 'object', required: ['id'], properties: { id: { typ
  * when a running host holds the data directory.
  */
 export function userAdminSurface(users: UsersService): SurfaceDefinition {
-  return {
+  return withResponses({
     id: 'user-admin',
     routes: [
       {
@@ -102,5 +104,5 @@ export function userAdminSurface(users: UsersService): SurfaceDefinition {
         },
       },
     ],
-  };
+  }, userAdminResponses);
 }

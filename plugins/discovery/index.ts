@@ -1,7 +1,32 @@
-import { actingUserOf, definePlugin, defineSurface, notFound, services, type Clock, type GuardedFetch, type HandlerDefinition, type Registries, type CredentialsService } from '../../sdk/index.js';
+import { actingUserOf, definePlugin, defineSurface, errorBody, notFound, services, successBody, type JsonSchema, type Clock, type GuardedFetch, type HandlerDefinition, type Registries, type CredentialsService } from '../../sdk/index.js';
 import { handlerView, settingsView } from './handler-view.js';
 
 const manage = { capability: 'manage_options' } as const;
+
+const str = { type: 'string' } as const;
+/** A handler as listed: the conditional fields appear only for handlers with credentials. */
+const handlerFields: Record<string, JsonSchema> = {
+  type: { enum: ['fetch', 'publish', 'update'] },
+  class: str,
+  label: str,
+  description: str,
+  requires_auth: { type: 'boolean' },
+  auth_type: str,
+  auth_fields: { type: 'array', items: str },
+  callback_url: str,
+  is_authenticated: { type: 'boolean' },
+  account_details: { type: 'object', additionalProperties: true },
+};
+const handlerRequired = ['type', 'class', 'label', 'description', 'requires_auth'];
+const handler: JsonSchema = { type: 'object', required: handlerRequired, properties: handlerFields };
+/** One settings field as the admin client shows it; `default` and `current_value` are any JSON value. */
+const settingsField: JsonSchema = {
+  type: 'object',
+  required: ['type', 'label', 'description', 'default', 'options', 'current_value'],
+  properties: { type: {}, label: str, description: str, default: {}, options: { type: 'array' }, current_value: {} },
+};
+const provider: JsonSchema = { type: 'object', required: ['label', 'configured', 'models'], properties: { label: str, configured: { type: 'boolean' }, models: { type: 'array', items: str } } };
+const providers: JsonSchema = { type: 'object', additionalProperties: provider };
 
 function discoverySurface(host: { registries: Registries; clock: Clock; fetch: GuardedFetch; credentials: CredentialsService }) {
   const connection = async (handler: HandlerDefinition<object>) => ({ ...(await host.credentials.connection(handler)), callbackUrl: host.credentials.authorizationUrl(handler.slug) });
@@ -13,7 +38,10 @@ function discoverySurface(host: { registries: Registries; clock: Clock; fetch: G
         path: '/handlers',
         permission: manage,
         summary: 'Handlers of this deployment, keyed by slug',
-        schema: { query: { type: 'object', properties: { step_type: { enum: ['fetch', 'publish', 'update'] } } } },
+        schema: {
+          query: { type: 'object', properties: { step_type: { enum: ['fetch', 'publish', 'update'] } } },
+          responses: { 200: successBody({ data: { type: 'object', additionalProperties: handler } }) },
+        },
         async handle(request) {
           const { step_type } = request.query as { step_type?: string };
           const data: Record<string, unknown> = {};
@@ -29,7 +57,15 @@ function discoverySurface(host: { registries: Registries; clock: Clock; fetch: G
         path: '/handlers/{slug}',
         permission: manage,
         summary: 'One handler with its settings fields',
-        schema: { params: { type: 'object', required: ['slug'], properties: { slug: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]*$' } } } },
+        schema: {
+          params: { type: 'object', required: ['slug'], properties: { slug: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]*$' } } },
+          responses: {
+            200: successBody({
+              data: { type: 'object', required: ['slug', ...handlerRequired, 'settings'], properties: { slug: str, ...handlerFields, settings: { type: 'object', additionalProperties: settingsField } } },
+            }),
+            404: errorBody('handler_not_found'),
+          },
+        },
         async handle(request) {
           const { slug } = request.params as { slug: string };
           const handler = host.registries.handlers().find((h) => h.slug === slug);
@@ -45,6 +81,14 @@ function discoverySurface(host: { registries: Registries; clock: Clock; fetch: G
         path: '/providers',
         permission: manage,
         summary: 'AI providers keyed by slug',
+        schema: {
+          responses: {
+            200: successBody({
+              providers,
+              data: { type: 'object', required: ['providers', 'defaults'], properties: { providers, defaults: { type: 'object', required: ['provider', 'model'], properties: { provider: str, model: str } } } },
+            }),
+          },
+        },
         async handle(request) {
           const ctx = { user: actingUserOf(request.user), log: request.log, clock: host.clock, fetch: host.fetch };
           const providers: Record<string, { label: string; configured: boolean; models: string[] }> = {};

@@ -23,7 +23,8 @@ export interface FilesHandlerSettings {
 
 const DEFAULT_MAX = 10 * 1024 * 1024;
 const notFound = (id: string) => new ApiError('files_not_found', `No file with id ${JSON.stringify(id)}`, 404);
-const auth = { 400: errorBody(), 401: errorBody(), 403: errorBody(), 429: errorBody() };
+// 401, 403 and 429 (and the validators' 400s) are the dispatcher's, added to every route.
+const auth = { 400: errorBody('rest_invalid_param', 'rest_upload_no_data', 'rest_upload_invalid', 'rest_upload_no_content_disposition') };
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } } } as const;
 
 type StoredFile = FileRecord & { _id: string } & Record<string, unknown>;

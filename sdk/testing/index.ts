@@ -1,6 +1,9 @@
 /**
  * sdk/testing: a real Flowhost host for plugin tests, on an in-memory embedded store,
  * listening on a free loopback port, with a fake clock and a logged-in administrator.
+ * Response check mode is on: every JSON answer is validated against its route's
+ * `schema.responses` (objects closed), and one that does not match — or a status the
+ * route does not declare — becomes a 500 `rest_response_invalid` naming the route.
  *
  *   const t = await createTestHost({ plugins: [myPlugin] });
  *   const res = await t.request('GET', '/handlers');   // as admin, core namespace
@@ -81,7 +84,7 @@ export async function createTestHost(options: CreateTestHostOptions): Promise<Te
     logger: options.logger ?? silentLogger,
     // A 2 s lock lifetime: Agenda's per-run watchdog sleeps half of it on a timer it never
     // clears, so a suite ends at most 1 s after its last job instead of 5 minutes later.
-    config: { dataDir: ':memory:', port: 0, host: '127.0.0.1', logLevel: 'silent', allowPrivateUrls: true, schedulerProcessEvery: 100, schedulerLockLifetime: 2000, ...options.config },
+    config: { dataDir: ':memory:', port: 0, host: '127.0.0.1', logLevel: 'silent', allowPrivateUrls: true, schedulerProcessEvery: 100, schedulerLockLifetime: 2000, checkResponses: true, ...options.config },
   });
   const url = await host.start();
   const issued = host.initialAdmin;

@@ -43,17 +43,6 @@ async function send(ctx: RunContext, req: FuzzRequest): Promise<{ res?: RawRespo
  * parser is only recorded, so that this one transport-level cause does not stop every
  * route's property before it finds anything else.
  */
-/**
- * The answers a request may get: its route's declared responses, plus those of the other
- * methods on the path (`?_method=` may reach another method's route); its own win.
- */
-function declaredResponses(ctx: RunContext, target: { fullPath: string; definition: { schema?: { responses?: Readonly<Record<number, unknown>> } } } | undefined): Readonly<Record<number, unknown>> | undefined {
-  if (!target) return undefined;
-  const others = ctx.host.t.host.routes.filter((r) => r.fullPath === target.fullPath).map((r) => r.definition.schema?.responses ?? {});
-  const merged = Object.assign({}, ...others, target.definition.schema?.responses ?? {}) as Record<number, unknown>;
-  return Object.keys(merged).length ? merged : undefined;
-}
-
 export async function fuzzOnce(ctx: RunContext, req: FuzzRequest): Promise<string | null> {
   const before = crashCount();
   const { res, error } = await send(ctx, req);
@@ -64,10 +53,11 @@ export async function fuzzOnce(ctx: RunContext, req: FuzzRequest): Promise<strin
     await ctx.host.restoreAdmin();
     return null;
   }
-  const target = ctx.host.t.host.routes.find((r) => `${r.method} ${r.fullPath}` === req.route);
-  const responses = declaredResponses(ctx, target);
-  const shape = { pageRoute: target?.definition.credentials === 'page', ...(responses ? { responses } : {}) };
-  const verdict = res ? checkResponse(req.method, res, shape) : { problems: [`no answer: ${error}`], code: undefined };
+  // The route that answered (check mode names it): a mutated path or method may reach another one.
+  const answered = res?.headers['x-flowhost-route'];
+  const target = typeof answered === 'string' ? ctx.host.t.host.routes.find((r) => `${r.method} ${r.fullPath}` === answered) : undefined;
+  const pageRoute = ctx.host.t.host.routes.some((r) => `${r.method} ${r.fullPath}` === req.route && r.definition.credentials === 'page');
+  const verdict = res ? checkResponse(req.method, res, { pageRoute, route: target }) : { problems: [`no answer: ${error}`], code: undefined };
   ctx.stats.count(req.route, res ? res.status : 'none', verdict.code);
   // Node's parser answers malformed requests itself (a bare 400/431 before restify, e.g.
   // for raw non-ASCII bytes in the path): one failure for all routes, as the host can only

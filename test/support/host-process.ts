@@ -7,7 +7,7 @@ export const repoRoot = resolve(new URL('../../..', import.meta.url).pathname);
 export const cliPath = join(repoRoot, 'dist/host/cli/main.js');
 
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, FLOWHOST_LOG_LEVEL: 'info', ...extra };
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, FLOWHOST_LOG_LEVEL: 'info', FLOWHOST_CHECK_RESPONSES: '1', ...extra };
   return env;
 }
 

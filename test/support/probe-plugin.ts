@@ -1,5 +1,8 @@
 // A test plugin with one route of each kind the host tests need.
-import { definePlugin, defineSurface, defineHandler, defineProvider, ApiError, reply, type PluginDefinition, services } from '../../sdk/index.js';
+import { definePlugin, defineSurface, defineHandler, defineProvider, ApiError, reply, type PluginDefinition, services, successBody, errorBody } from '../../sdk/index.js';
+
+/** Echoed input: any fields. */
+const anything = { type: 'object', additionalProperties: true } as const;
 
 export interface ProbeState {
   calls: Array<{ method: string; params: unknown; query: unknown; body: unknown }>;
@@ -44,6 +47,7 @@ export function probePlugin(state: ProbeState = { calls: [] }): PluginDefinition
               schema: {
                 params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } } },
                 query: { type: 'object', properties: { per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, tags: { type: 'array', items: { type: 'string' } } } },
+                responses: { 200: successBody({ data: { type: 'object', required: ['id', 'query'], properties: { id: { type: 'integer' }, query: anything } } }) },
               },
               handle(request) {
                 record(request);
@@ -57,6 +61,7 @@ export function probePlugin(state: ProbeState = { calls: [] }): PluginDefinition
               schema: {
                 params: { type: 'object', properties: { id: { type: 'integer' } } },
                 body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string', minLength: 1 }, count: { type: 'integer', minimum: 0 } } },
+                responses: { 200: successBody({ data: { type: 'object', required: ['updated'], properties: { updated: anything } } }) },
               },
               handle(request) {
                 record(request);
@@ -67,6 +72,7 @@ export function probePlugin(state: ProbeState = { calls: [] }): PluginDefinition
               method: 'PATCH',
               path: '/items/{id}',
               permission: { capability: 'edit_posts' },
+              schema: { responses: { 200: successBody({ patched: { const: true } }) } },
               handle(request) {
                 record(request);
                 return { patched: true };
@@ -76,7 +82,10 @@ export function probePlugin(state: ProbeState = { calls: [] }): PluginDefinition
               method: 'DELETE',
               path: '/items/{id}',
               permission: { capability: 'manage_options' },
-              schema: { query: { type: 'object', properties: { force: { type: 'boolean', default: false } } } },
+              schema: {
+                query: { type: 'object', properties: { force: { type: 'boolean', default: false } } },
+                responses: { 200: successBody({ data: { type: 'object', required: ['deleted', 'force'], properties: { deleted: { const: true }, force: { type: 'boolean' } } } }) },
+              },
               handle(request) {
                 record(request);
                 return { success: true, data: { deleted: true, force: (request.query as { force: boolean }).force } };
@@ -86,6 +95,7 @@ export function probePlugin(state: ProbeState = { calls: [] }): PluginDefinition
               method: 'POST',
               path: '/echo',
               permission: 'authenticated',
+              schema: { responses: { 201: successBody({ data: { type: 'object', required: ['body', 'size'], properties: { body: anything, size: { type: 'integer' } } } }) } },
               handle(request) {
                 record(request);
                 return reply(201, { success: true, data: { body: request.body as Record<string, unknown>, size: request.rawBody.length } });
@@ -95,6 +105,7 @@ export function probePlugin(state: ProbeState = { calls: [] }): PluginDefinition
               method: 'GET',
               path: '/boom',
               permission: 'public',
+              schema: { responses: { 200: successBody({}) } },
               handle() {
                 throw new Error('secret internals /etc/passwd at line 3');
               },
@@ -103,6 +114,7 @@ export function probePlugin(state: ProbeState = { calls: [] }): PluginDefinition
               method: 'GET',
               path: '/teapot',
               permission: 'public',
+              schema: { responses: { 200: successBody({}), 418: errorBody('probe_teapot') } },
               handle() {
                 throw new ApiError('probe_teapot', 'I am a teapot', 418, { hint: 'tea' });
               },
@@ -111,6 +123,7 @@ export function probePlugin(state: ProbeState = { calls: [] }): PluginDefinition
               method: 'GET',
               path: '/mine/{user_id}',
               permission: { check: (request) => request.user!.can('manage_options') || request.user!.userId === Number(request.params.user_id), description: 'admin or the user' },
+              schema: { responses: { 200: successBody({ data: { type: 'object', required: ['user_id'], properties: { user_id: { type: 'integer' } } } }) } },
               handle(request) {
                 return { success: true, data: { user_id: Number(request.params.user_id) } };
               },

@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestHost } from '../../../sdk/testing/index.js';
-import { definePlugin, definePostType, defineSurface, services, type PluginDefinition } from '../../../sdk/index.js';
+import { definePlugin, definePostType, defineSurface, services, successBody, type PluginDefinition } from '../../../sdk/index.js';
 
 const test = suite('kernel: surface routes as a function');
 
@@ -25,6 +25,7 @@ test('routes built at boot from the registries, including types a later plugin r
             method: 'GET' as const,
             path: `/${type.rest_base}/label`,
             permission: 'public' as const,
+            schema: { responses: { 200: successBody({ label: { type: 'string' } }) } },
             handle: () => ({ label: type.label }),
           }));
         },

@@ -1,0 +1,17 @@
+/** The bodies POST /execute answers (see docs/api.md). */
+import type { JsonSchema } from '../kernel/json-schema.js';
+import { errorBody, int, obj, str, successBody } from '../kernel/response-schemas.js';
+
+export const executeResponses: Record<string, Record<number, JsonSchema>> = {
+  'POST /execute': {
+    200: successBody({
+      message: str,
+      data: obj(
+        { execution_type: { enum: ['immediate', 'delayed'] }, job_id: int, action_id: int, flow_id: int, flow_name: str, step_count: int },
+        ['execution_type', 'job_id', 'action_id'],
+      ),
+    }),
+    400: errorBody('rest_invalid_param', 'rest_missing_callback_param', 'invalid_step_type', 'provider_not_found', 'handler_not_found', 'handler_step_mismatch'),
+    404: errorBody('flow_not_found'),
+  },
+};

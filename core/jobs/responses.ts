@@ -1,0 +1,62 @@
+/** The bodies the job routes answer (see docs/api.md), as checked in tests and published in openapi.json. */
+import type { JsonSchema } from '../kernel/json-schema.js';
+import { anyObject, bool, errorBody, int, isoDate, list, nullable, obj, str, successBody } from '../kernel/response-schemas.js';
+
+const STATUSES = ['pending', 'processing', 'completed', 'completed_no_items', 'failed', 'skipped'];
+const display: JsonSchema = { type: 'string', description: "'YYYY-MM-DD hh:mm:ss' (UTC)" };
+
+const jobFields: Record<string, JsonSchema> = {
+  job_id: int,
+  pipeline_id: nullable(int),
+  pipeline_name: nullable(str),
+  flow_id: nullable(int),
+  flow_name: nullable(str),
+  parent_job_id: nullable(int),
+  label: str,
+  status: { enum: STATUSES },
+  source: { enum: ['execute', 'schedule', 'webhook', 'cli'] },
+  action_id: nullable(int),
+  error: nullable(str),
+  created_at: isoDate,
+  created_at_display: display,
+  started_at: nullable(isoDate),
+  completed_at: nullable(isoDate),
+  completed_at_display: nullable(display),
+  duration_ms: nullable(int),
+  engine_data: anyObject,
+};
+
+/** A job in the list. */
+export const jobListItem: JsonSchema = obj(jobFields);
+
+/** What one step of a run did. */
+const stepOutcome: JsonSchema = obj(
+  {
+    flow_step_id: str,
+    step_type: str,
+    handler_slug: nullable(str),
+    status: { enum: ['completed', 'failed', 'skipped'] },
+    items_in: int,
+    items_out: int,
+    started_at: isoDate,
+    finished_at: isoDate,
+    error: str,
+    published: list(obj({ id: str, url: nullable(str), shortened: bool })),
+  },
+  ['flow_step_id', 'step_type', 'handler_slug', 'status', 'items_in', 'items_out', 'started_at', 'finished_at'],
+);
+
+/** One job with its schedule, the ephemeral workflow it ran (null for a flow) and each step's outcome. */
+export const jobDetail: JsonSchema = obj({
+  ...jobFields,
+  scheduled_for: nullable(isoDate),
+  workflow: nullable(list(anyObject)),
+  steps: list(stepOutcome),
+});
+
+export const jobsResponses: Record<string, Record<number, JsonSchema>> = {
+  'GET /jobs': { 200: successBody({ data: list(jobListItem), total: int, per_page: int, offset: int }) },
+  'GET /jobs/{job_id}': { 200: successBody({ data: jobDetail }), 404: errorBody('job_not_found') },
+  'DELETE /jobs': { 200: successBody({ message: str, data: obj({ deleted_count: int, processed_items_deleted: int }) }) },
+  'DELETE /processed-items': { 200: successBody({ message: str, data: obj({ deleted_count: int }) }) },
+};

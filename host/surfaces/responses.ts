@@ -1,0 +1,33 @@
+/** The bodies the host's session and user administration routes answer (see docs/api.md). */
+import type { JsonSchema } from '../../core/kernel/json-schema.js';
+import { bool, errorBody, int, isoDate, list, nullable, obj, str, successBody } from '../../core/kernel/response-schemas.js';
+
+const session = obj({ user_id: int, login: str, role: str, nonce: str, expires_at: isoDate });
+
+export const sessionResponses: Record<string, Record<number, JsonSchema>> = {
+  'POST /session': { 200: successBody({ data: session }), 401: errorBody('rest_invalid_credentials') },
+  'GET /session': { 200: successBody({ data: session }), 401: errorBody('rest_not_logged_in'), 404: errorBody('user_not_found') },
+  'DELETE /session': { 200: successBody({ message: str }) },
+};
+
+const user = obj({ user_id: int, login: str, role: str, capabilities: list(str), has_password: bool, created_at: isoDate });
+const appPassword = obj({ uuid: str, user_id: int, name: str, created_at: isoDate, last_used_at: nullable(isoDate) });
+const createdAppPassword = obj({ ...(appPassword.properties as Record<string, JsonSchema>), password: { type: 'string', description: 'Shown once' } });
+const userNotFound = errorBody('user_not_found');
+
+export const userAdminResponses: Record<string, Record<number, JsonSchema>> = {
+  'GET /users': { 200: successBody({ data: list(user), total: int }), 404: userNotFound },
+  'POST /users': {
+    201: successBody({ data: obj({ user, application_password: createdAppPassword }) }),
+    400: errorBody('invalid_login', 'invalid_role', 'invalid_capability', 'weak_password', 'invalid_name'),
+    409: errorBody('user_exists'),
+  },
+  'DELETE /users/{id}': { 200: successBody({ data: obj({ deleted: { const: true }, previous: user }) }), 404: userNotFound, 409: errorBody('last_administrator') },
+  'PUT /users/{id}/password': { 200: successBody({ message: str }), 400: errorBody('weak_password'), 404: userNotFound },
+  'GET /users/{id}/application-passwords': { 200: successBody({ data: list(appPassword), total: int }), 404: userNotFound },
+  'POST /users/{id}/application-passwords': { 201: successBody({ data: createdAppPassword }), 400: errorBody('invalid_name'), 404: userNotFound },
+  'DELETE /users/{id}/application-passwords/{uuid}': {
+    200: successBody({ data: obj({ revoked: { const: true }, previous: appPassword }) }),
+    404: errorBody('application_password_not_found'),
+  },
+};
