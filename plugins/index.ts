@@ -10,9 +10,14 @@ import social from './social/index.js';
 import forum from './forum/index.js';
 import spreadsheet from './spreadsheet/index.js';
 import federated from './federated/index.js';
+import providerOpenai from './provider-openai/index.js';
+import providerAnthropic from './provider-anthropic/index.js';
+import providerGemini from './provider-gemini/index.js';
+import providerXai from './provider-xai/index.js';
+import providerOpenrouter from './provider-openrouter/index.js';
 
 /** Built-in plugins every default build loads. */
-export const defaultPlugins: ReadonlyArray<PluginDefinition> = [discovery, intervalsCore, stepsCore, rss, cms, microblog, social, forum, spreadsheet, federated];
+export const defaultPlugins: ReadonlyArray<PluginDefinition> = [discovery, intervalsCore, stepsCore, rss, cms, microblog, social, forum, spreadsheet, federated, providerOpenai, providerAnthropic, providerGemini, providerXai, providerOpenrouter];
 
 /** Built-in plugins a build may enable by id (FLOWHOST_PLUGINS / config `plugins`). */
 export const optionalPlugins: Readonly<Record<string, PluginDefinition>> = {

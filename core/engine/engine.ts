@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../kernel/clock.js';
 import { actingUser } from '../kernel/acting-user.js';
-import type { DataPacket, HandlerContext, HandlerCredentials, HandlerDefinition } from '../kernel/contributions.js';
+import type { DataPacket, HandlerContext, HandlerCredentials, HandlerDefinition, StepReport } from '../kernel/contributions.js';
 import type { HookCatalogue, StepInfo } from '../kernel/hooks.js';
 import type { Logger } from '../kernel/logger.js';
 import type { Registries } from '../kernel/registries.js';
@@ -103,16 +103,18 @@ export class Engine {
         const started = clock.now();
         const info: StepInfo = { jobId: job.job_id, flowId: job.flow_id, flowStepId: step.flowStepId, stepType: step.stepType, handlerSlug: step.handlerSlug };
         const itemsIn = packets.length;
+        // What a step type's run adds to its outcome (an ai step's model, usage, latency).
+        const report: StepReport = {};
         try {
           packets = await this.deps.hooks.stepStarting.promise(packets, info);
-          packets = await this.runStep(job, step, packets);
+          packets = await this.runStep(job, step, packets, report);
           if (step.stepType === 'fetch') fetched += packets.length - itemsIn;
           packets = await this.deps.hooks.stepFinished.promise(packets, info);
           const published = publishedOf(packets);
-          steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'completed', items_in: itemsIn, items_out: packets.length, started_at: started, finished_at: clock.now(), ...(published.length ? { published } : {}) });
+          steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'completed', items_in: itemsIn, items_out: packets.length, started_at: started, finished_at: clock.now(), ...(published.length ? { published } : {}), ...report });
         } catch (stepError) {
           const reason = stepError instanceof Error ? stepError.message : String(stepError);
-          steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'failed', items_in: itemsIn, items_out: 0, started_at: started, finished_at: clock.now(), error: reason });
+          steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'failed', items_in: itemsIn, items_out: 0, started_at: started, finished_at: clock.now(), error: reason, ...report });
           throw new StepFailure(`Step ${step.flowStepId} (${step.handlerSlug ?? step.stepType}) failed: ${reason}`);
         }
         // Nothing new came in: the rest of the pipeline has nothing to work on.
@@ -186,14 +188,14 @@ export class Engine {
    * step's handler (fetch results are de-duplicated and claimed); any other runs the
    * type's own `run` (ai, or a plugin's new kind of step).
    */
-  private async runStep(job: JobRecord, step: PlannedStep, packets: DataPacket[]): Promise<DataPacket[]> {
+  private async runStep(job: JobRecord, step: PlannedStep, packets: DataPacket[], report: StepReport): Promise<DataPacket[]> {
     const type = this.deps.registries.stepTypes().find((t) => t.type === step.stepType);
     if (!type) throw new Error(`Unknown step type '${step.stepType}' (no plugin registers it)`);
     const ctx = this.context(job, step);
     if (type.handlerType === null) {
       if (!type.run) throw new Error(`step type '${type.type}' has no run()`);
       const config = { ...step.handlerConfig, ...(step.ai ? { provider: step.ai.provider, model: step.ai.model, system_prompt: step.ai.systemPrompt, user_message: step.ai.userMessage } : {}) };
-      return type.run({ ...ctx, config: Object.freeze(config) }, packets);
+      return type.run({ ...ctx, config: Object.freeze(config), report: (details) => void Object.assign(report, details) }, packets);
     }
     if (!step.handlerSlug) throw new Error('no handler is configured for this step');
     const handler = this.deps.registries.handlers().find((h) => h.slug === step.handlerSlug) as HandlerDefinition | undefined;

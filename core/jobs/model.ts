@@ -1,4 +1,5 @@
 import type { ActingUserRecord } from '../kernel/acting-user.js';
+import type { AiStepReport } from '../kernel/contributions.js';
 /**
  * Job states: pending → processing → completed | completed_no_items | failed, plus
  * `skipped` (the flow was already running: the same flow never runs concurrently).
@@ -17,6 +18,8 @@ export interface StepOutcome {
   error?: string;
   /** What a publish step published: each item's remote id and URL, and whether its text was shortened. */
   published?: Array<{ id: string; url: string | null; shortened: boolean }>;
+  /** What an ai step used: provider, model, token usage, calls and latency. */
+  ai?: AiStepReport;
 }
 
 /** An ephemeral workflow's step (POST /execute with `workflow`). */
