@@ -126,6 +126,9 @@ export function providerMessageOf(body: unknown, fallback: string): string {
   return fallback;
 }
 
+/** A refused key some services answer with 400 (Gemini: API_KEY_INVALID). */
+const KEY_INVALID = /api[ _-]?key (is )?(not valid|invalid)|invalid api[ _-]?key|API_KEY_INVALID|incorrect api key/i;
+
 const CONTEXT_TOO_LONG = /context[ _-]?(length|window)|too many tokens|too long|maximum context|exceeds? the (maximum|limit)|input token count|token limit|request too large/i;
 
 interface Failure {
@@ -155,7 +158,7 @@ function classify(ai: AiSdk, raw: unknown, label: string, model: string, timeout
   if (APICallError.isInstance(error)) {
     const status = error.statusCode ?? null;
     const said = providerMessageOf(error.responseBody ?? '', error.message);
-    if (status === 401 || status === 403) return { error: new ProviderError('key_refused', `${label} refused the API key (HTTP ${status}): ${said}`, status), retry: false, waitMs: null };
+    if (status === 401 || status === 403 || (status === 400 && KEY_INVALID.test(said))) return { error: new ProviderError('key_refused', `${label} refused the API key (HTTP ${status}): ${said}`, status), retry: false, waitMs: null };
     if (status === 429) {
       const wait = retryAfterMs(error.responseHeaders);
       if (wait !== null && wait > MAX_RETRY_AFTER_SECONDS * 1000) {
@@ -315,7 +318,7 @@ export function defineModelProviderPlugin(options: ModelProviderOptions): Plugin
           const res = await getJson(options.testPath ?? options.modelsPath, apiKey);
           const said = providerMessageOf(res.body, res.text.slice(0, 200) || `HTTP ${res.status}`);
           if (res.status >= 200 && res.status < 300) return { ok: true, message: `${label} accepted the API key` };
-          if (res.status === 401 || res.status === 403) return { ok: false, code: 'key_refused', message: `${label} refused the API key (HTTP ${res.status}): ${said}` };
+          if (res.status === 401 || res.status === 403 || (res.status === 400 && KEY_INVALID.test(said))) return { ok: false, code: 'key_refused', message: `${label} refused the API key (HTTP ${res.status}): ${said}` };
           if (res.status === 429) return { ok: false, code: 'rate_limited', message: `${label} is rate limiting: ${said}` };
           return { ok: false, code: res.status >= 500 ? 'unavailable' : 'bad_request', message: `${label} answered HTTP ${res.status}: ${said}` };
         } catch (error) {
