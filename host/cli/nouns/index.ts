@@ -7,6 +7,7 @@ import { jobs } from './jobs.js';
 import { logs } from './logs.js';
 import { webhook } from './webhook.js';
 import { plugins } from './plugins.js';
+import { providers } from './providers.js';
 
 /** The built-in nouns, in the order `--help` lists them and the usage message names them. */
-export const builtInNouns: readonly CliNoun[] = [serve, user, appPassword, flows, jobs, logs, webhook, plugins];
+export const builtInNouns: readonly CliNoun[] = [serve, user, appPassword, flows, jobs, logs, webhook, providers, plugins];
