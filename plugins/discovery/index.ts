@@ -64,14 +64,11 @@ function discoverySurface(host: { registries: Registries; clock: Clock; fetch: G
         schema: { responses: { 200: successBody({ providers: providerMap, data: { type: 'object', required: ['providers', 'defaults'], properties: { providers: providerMap, defaults }, additionalProperties: false } }) } },
         async handle(request) {
           const ctx = { user: actingUserOf(request.user), log: request.log, clock: host.clock, fetch: host.fetch };
-          const providers: Record<string, { label: string; configured: boolean; models: string[] }> = {};
-          for (const provider of host.registries.providers()) {
-            providers[provider.slug] = {
-              label: provider.label,
-              configured: Boolean(await provider.configured(ctx)),
-              models: [...(await provider.models(ctx))],
-            };
-          }
+          // Each provider may ask its service for its models: all at once, in registry order.
+          const views = await Promise.all(
+            host.registries.providers().map(async (provider) => [provider.slug, { label: provider.label, configured: Boolean(await provider.configured(ctx)), models: [...(await provider.models(ctx))] }] as [string, { label: string; configured: boolean; models: string[] }]),
+          );
+          const providers: Record<string, { label: string; configured: boolean; models: string[] }> = Object.fromEntries(views);
           // The site's default_provider/default_model when set; else the first configured provider and its first model.
           const site = await host.settings.get();
           const chosen = site.default_provider && providers[site.default_provider] ? ([site.default_provider, providers[site.default_provider]!] as const) : undefined;

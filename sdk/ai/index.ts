@@ -229,11 +229,18 @@ export function defineModelProviderPlugin(options: ModelProviderOptions): Plugin
     setup({ providers, settings, config, log }) {
       const baseURL = trimSlash(config.base_url);
       const fetch = fetchOnly(baseURL, label);
-      const keyOf = async (): Promise<string> => (await settings.providerKey(slug).catch(() => null)) ?? config.api_key ?? '';
+      const keyOf = async (): Promise<string> => {
+        const saved = await settings.providerKey(slug).catch((error: unknown) => {
+          log.error({ provider: slug }, `${label}: the saved API key cannot be opened (${error instanceof Error ? error.message : String(error)}); save it again`);
+          return null;
+        });
+        return saved ?? config.api_key ?? '';
+      };
       const cache = new Map<string, { at: number; models: string[] }>();
 
       const getJson = async (path: string, apiKey: string): Promise<{ status: number; body: unknown; text: string }> => {
-        const res = await fetch(`${baseURL}${path}`, { headers: { accept: 'application/json', ...options.authHeaders(apiKey) }, signal: AbortSignal.timeout(config.timeout_ms) });
+        // A listing or a key check is quick or broken: at most 15 s.
+        const res = await fetch(`${baseURL}${path}`, { headers: { accept: 'application/json', ...options.authHeaders(apiKey) }, signal: AbortSignal.timeout(Math.min(config.timeout_ms, 15_000)) });
         const text = await res.text();
         let body: unknown = text;
         try {
@@ -307,6 +314,8 @@ export function defineModelProviderPlugin(options: ModelProviderOptions): Plugin
           return [...list];
         } catch (error) {
           log.warn({ provider: slug }, `${label}: models list unavailable (${error instanceof Error ? error.message : String(error)}); using the built-in list`);
+          // Not asked again for a minute: a listing page must not wait on a dead endpoint each time.
+          if (config.models_cache_seconds > 0) cache.set(cacheKey, { at: now - Math.max(0, config.models_cache_seconds - 60) * 1000, models: [...options.fallbackModels] });
           return [...options.fallbackModels];
         }
       }
