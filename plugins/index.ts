@@ -11,9 +11,14 @@ import forum from './forum/index.js';
 import spreadsheet from './spreadsheet/index.js';
 import federated from './federated/index.js';
 import files from './files/index.js';
+import providerOpenai from './provider-openai/index.js';
+import providerAnthropic from './provider-anthropic/index.js';
+import providerGemini from './provider-gemini/index.js';
+import providerXai from './provider-xai/index.js';
+import providerOpenrouter from './provider-openrouter/index.js';
 
 /** Built-in plugins every default build loads. */
-export const defaultPlugins: ReadonlyArray<PluginDefinition> = [discovery, intervalsCore, stepsCore, rss, cms, microblog, social, forum, spreadsheet, federated, files];
+export const defaultPlugins: ReadonlyArray<PluginDefinition> = [discovery, intervalsCore, stepsCore, rss, cms, microblog, social, forum, spreadsheet, federated, files, providerOpenai, providerAnthropic, providerGemini, providerXai, providerOpenrouter];
 
 /** Built-in plugins a build may enable by id (FLOWHOST_PLUGINS / config `plugins`). */
 export const optionalPlugins: Readonly<Record<string, PluginDefinition>> = {

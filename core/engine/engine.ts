@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../kernel/clock.js';
 import { actingUser } from '../kernel/acting-user.js';
-import type { DataPacket, HandlerContext, HandlerCredentials, HandlerDefinition } from '../kernel/contributions.js';
+import type { DataPacket, HandlerContext, HandlerCredentials, HandlerDefinition, StepReport } from '../kernel/contributions.js';
 import type { HookCatalogue, StepInfo } from '../kernel/hooks.js';
 import type { Logger } from '../kernel/logger.js';
 import type { Registries } from '../kernel/registries.js';
@@ -55,6 +55,8 @@ interface StepTrace {
   label: string;
   context: Record<string, unknown>;
   stats: StepStats;
+  /** What the step type's run reported for its outcome (an ai step's model and usage). */
+  report: StepReport;
 }
 
 /** `identity "title"` for an item-level line. */
@@ -186,18 +188,20 @@ export class Engine {
         const info: StepInfo = { jobId: job.job_id, flowId: job.flow_id, flowStepId: step.flowStepId, stepType: step.stepType, handlerSlug: step.handlerSlug };
         const itemsIn = packets.length;
         const stats: StepStats = { skipped: 0 };
+        // What a step type's run adds to its outcome (an ai step's model, usage, latency).
+        const report: StepReport = {};
         const given = packets;
         await this.deps.log('info', `${label} started with ${itemsIn} item${itemsIn === 1 ? '' : 's'}`, { ...stepContext, items_in: itemsIn });
         try {
           packets = await this.deps.hooks.stepStarting.promise(packets, info);
-          packets = await this.runStep(job, step, packets, { label, context: stepContext, stats });
+          packets = await this.runStep(job, step, packets, { label, context: stepContext, stats, report });
           if (step.stepType === 'fetch') fetched += packets.length - itemsIn;
           packets = await this.deps.hooks.stepFinished.promise(packets, info);
           const published = publishedOf(packets);
           const finishedAt = clock.now();
           // The job keeps ids, URLs and the shortened flag; the shortened text goes to the log line.
           const outcomePublished = published.map(({ id, url, shortened }) => ({ id, url, shortened }));
-          steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'completed', items_in: itemsIn, items_out: packets.length, started_at: started, finished_at: finishedAt, ...(published.length ? { published: outcomePublished } : {}), position: index + 1, ...packetRecord(packets) });
+          steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'completed', items_in: itemsIn, items_out: packets.length, started_at: started, finished_at: finishedAt, ...(published.length ? { published: outcomePublished } : {}), position: index + 1, ...packetRecord(packets), ...report });
           const durationMs = finishedAt.getTime() - started.getTime();
           const skippedText = stats.skipped ? ` (${stats.skipped} skipped as already processed)` : '';
           await this.deps.log('info', `${label} finished: ${itemsIn} in, ${packets.length} out${skippedText}, ${durationMs} ms${publishedText(published)}`, {
@@ -215,7 +219,7 @@ export class Engine {
         } catch (stepError) {
           const reason = stepError instanceof Error ? stepError.message : String(stepError);
           const finishedAt = clock.now();
-          steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'failed', items_in: itemsIn, items_out: 0, started_at: started, finished_at: finishedAt, error: reason, position: index + 1, ...packetRecord(given) });
+          steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'failed', items_in: itemsIn, items_out: 0, started_at: started, finished_at: finishedAt, error: reason, position: index + 1, ...packetRecord(given), ...report });
           const durationMs = finishedAt.getTime() - started.getTime();
           await this.deps.log('error', `${label} failed after ${durationMs} ms: ${reason}`, { ...stepContext, status: 'failed', items_in: itemsIn, items_out: 0, duration_ms: durationMs, error: reason });
           throw new StepFailure(`Step ${step.flowStepId} (${step.handlerSlug ?? step.stepType}) failed: ${reason}`);
@@ -298,7 +302,7 @@ export class Engine {
     if (type.handlerType === null) {
       if (!type.run) throw new Error(`step type '${type.type}' has no run()`);
       const config = { ...step.handlerConfig, ...(step.ai ? { provider: step.ai.provider, model: step.ai.model, system_prompt: step.ai.systemPrompt, user_message: step.ai.userMessage } : {}) };
-      return type.run({ ...ctx, config: Object.freeze(config) }, packets);
+      return type.run({ ...ctx, config: Object.freeze(config), report: (details) => void Object.assign(trace.report, details) }, packets);
     }
     if (!step.handlerSlug) throw new Error('no handler is configured for this step');
     const handler = this.deps.registries.handlers().find((h) => h.slug === step.handlerSlug) as HandlerDefinition | undefined;

@@ -1,4 +1,5 @@
 import type { ActingUserRecord } from '../kernel/acting-user.js';
+import type { AiStepReport } from '../kernel/contributions.js';
 /**
  * Job states: pending → processing → completed | completed_no_items | failed, plus
  * `skipped` (the flow was already running: the same flow never runs concurrently).
@@ -31,6 +32,8 @@ export interface StepOutcome {
   packets_json?: string;
   /** True when packets_json holds only the first packets (the rest did not fit). */
   packets_truncated?: boolean;
+  /** What an ai step used: provider, model, token usage, calls and latency. */
+  ai?: AiStepReport;
 }
 
 /** A packet's identity as a job shows it: the engine's item identity and a title. */

@@ -47,6 +47,7 @@ function stepView(step: StepOutcome, withPackets: boolean): Record<string, unkno
     position: step.position ?? null,
     duration_ms: step.finished_at.getTime() - step.started_at.getTime(),
     items: (step.items ?? []).map((i) => ({ item_id: i.item_id, title: i.title })),
+    ...(step.ai ? { ai: { provider: step.ai.provider, model: step.ai.model, usage: { ...step.ai.usage }, calls: step.ai.calls, latency_ms: step.ai.latency_ms } } : {}),
     ...(withPackets ? { packets: storedPackets(step.packets_json), packets_truncated: step.packets_truncated === true } : {}),
   };
 }
@@ -214,6 +215,18 @@ const stepSchema: JsonSchema = {
       items: { type: 'object', properties: { type: { type: 'string' }, data: openObject, metadata: openObject }, additionalProperties: true },
     },
     packets_truncated: { type: 'boolean' },
+    /** An ai step's provider, model, token usage, calls and latency. */
+    ai: {
+      type: 'object',
+      required: ['provider', 'model', 'usage', 'calls', 'latency_ms'],
+      properties: {
+        provider: { type: 'string' },
+        model: { type: 'string' },
+        usage: { type: 'object', required: ['input_tokens', 'output_tokens', 'total_tokens'], properties: { input_tokens: { type: 'integer' }, output_tokens: { type: 'integer' }, total_tokens: { type: 'integer' } } },
+        calls: { type: 'integer' },
+        latency_ms: { type: 'integer' },
+      },
+    },
   },
 };
 

@@ -115,10 +115,73 @@ export interface UpdateHandler<S = Record<string, unknown>> extends HandlerBase 
  */
 export type HandlerDefinition<S = Record<string, unknown>> = FetchHandler<S> | PublishHandler<S> | UpdateHandler<S>;
 
+/** A plain chat message (the older `complete()` interface). */
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
 }
+
+/** A JSON value: what tool arguments, tool results and stored messages are made of. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * A message of a conversation sent to `generate`. `response` messages are the ones a
+ * previous `generate` returned in `responseMessages`, appended unchanged: they carry the
+ * model's tool calls and provider data (thought signatures...) the next turn needs. They
+ * are JSON, so a conversation can be stored and resumed.
+ */
+export type ProviderMessage =
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string }
+  | { role: 'tool'; toolCallId: string; toolName: string; output: JsonValue }
+  | { role: 'response'; message: { readonly [key: string]: JsonValue } };
+
+/** A tool the model may call; the caller runs it (the provider never does). */
+export interface ProviderToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: JsonSchema;
+}
+
+/** A tool call the model asked for. */
+export interface ProviderToolCall {
+  id: string;
+  name: string;
+  args: { [key: string]: JsonValue };
+}
+
+export interface TokenUsage {
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+}
+
+export interface ProviderGenerateRequest {
+  model: string;
+  messages: ProviderMessage[];
+  system?: string;
+  tools?: ProviderToolSpec[];
+  maxOutputTokens?: number;
+  temperature?: number;
+}
+
+export interface ProviderGenerateResult {
+  /** The model's text ('' when it only called tools). */
+  text: string;
+  toolCalls: ProviderToolCall[];
+  usage: TokenUsage;
+  finishReason: 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'error' | 'other';
+  /** The model that answered (as the provider names it). */
+  model: string;
+  /** Append these to `messages` (then the tool results) for the next turn. */
+  responseMessages: ProviderMessage[];
+}
+
+/** What `test` reports: `message` is the provider's own words when it refused. */
+export type ProviderTestResult = { ok: true; message: string } | { ok: false; code: ProviderErrorCode; message: string };
+
+export type ProviderErrorCode = 'not_configured' | 'key_refused' | 'rate_limited' | 'unavailable' | 'context_too_long' | 'bad_request' | 'unknown_model';
 
 export interface ProviderDefinition {
   slug: string;
@@ -126,6 +189,14 @@ export interface ProviderDefinition {
   /** Whether the provider has what it needs (e.g. an API key). */
   configured(ctx: CallContext): boolean | Promise<boolean>;
   models(ctx: CallContext): string[] | Promise<string[]>;
+  /**
+   * One model call: text, tool calls (tools have no `execute`: the caller runs them and
+   * calls again), usage. Throws `ProviderError` with a clear message on failure.
+   */
+  generate?(request: ProviderGenerateRequest, ctx: CallContext): Promise<ProviderGenerateResult>;
+  /** A cheap authenticated call: does the key work? Never throws for a refused key. */
+  test?(ctx: CallContext): Promise<ProviderTestResult>;
+  /** @deprecated use `generate`; still used by the ai step when a provider has no `generate`. */
   complete?(request: { model: string; messages: ChatMessage[] }, ctx: CallContext): Promise<{ content: string }>;
 }
 
@@ -184,10 +255,27 @@ export interface VerifierDefinition {
   verify(request: VerifierRequest): VerifierVerdict | boolean | Promise<VerifierVerdict | boolean>;
 }
 
+/** What an ai step reports on its outcome in the job (`steps[].ai`). */
+export interface AiStepReport {
+  provider: string;
+  model: string;
+  usage: TokenUsage;
+  /** Model calls made (one per packet) and the time they took together. */
+  calls: number;
+  latency_ms: number;
+}
+
+/** Details a step adds to its outcome in the job (GET /jobs/{id} `steps[]`). */
+export interface StepReport {
+  ai?: AiStepReport;
+}
+
 /** What a step type's `run` gets: the step's configuration and the job around it. */
 export interface StepRunContext extends HandlerContext {
   /** The flow step's own configuration (handler_config, provider, model, prompts...). */
   readonly config: Readonly<Record<string, unknown>>;
+  /** Adds details to this step's outcome in the job (later calls replace the same keys). */
+  report(details: StepReport): void;
 }
 
 /**

@@ -1,19 +1,38 @@
+import { badRequest } from '../errors.js';
 import type { Registries } from '../kernel/registries.js';
 import type { SurfaceDefinition } from '../kernel/routes.js';
-import { settingsDefaults, settingsPatchBody, type SiteSettings } from './schemas.js';
+import { errorBody, successBody } from '../kernel/response-schemas.js';
+import { settingsDefaults, settingsDefaultsView, settingsPatchBody, settingsView, type SiteSettings } from './schemas.js';
 import type { SettingsService } from './service.js';
 import { withResponses } from '../kernel/response-schemas.js';
 import { settingsResponses } from './responses.js';
 
 const admin = { capability: 'manage_options' } as const;
 
+const settingsData = { type: 'object', required: ['settings', 'defaults'], properties: { settings: settingsView, defaults: settingsDefaultsView }, additionalProperties: false } as const;
+
 export function settingsSurface(settings: SettingsService, registries: Registries): SurfaceDefinition {
+  /** The settings with each registered provider's key masked ('' when unset). */
+  const view = async () => ({
+    settings: { ...(await settings.get()), ai_provider_keys: await settings.maskedProviderKeys(registries.providers().map((p) => p.slug)) },
+    defaults: settingsDefaults,
+  });
   const update = {
     permission: admin,
-    schema: { body: settingsPatchBody },
+    schema: {
+      body: settingsPatchBody,
+      responses: { 200: successBody({ message: { type: 'string' }, data: settingsData }), 400: errorBody('rest_invalid_param', 'provider_not_found') },
+    },
     async handle(request: { body: unknown }) {
-      const saved = await settings.update(request.body as Partial<SiteSettings>);
-      return { success: true, message: 'Settings saved.', data: { settings: saved, defaults: settingsDefaults } };
+      const { ai_provider_keys: keys, ...rest } = request.body as Partial<SiteSettings> & { ai_provider_keys?: Record<string, string> };
+      if (keys) {
+        const known = new Set(registries.providers().map((p) => p.slug));
+        const unknown = Object.keys(keys).filter((slug) => !known.has(slug));
+        if (unknown.length) throw badRequest('provider_not_found', `ai_provider_keys: no AI provider '${unknown[0]}' is registered`);
+        await settings.setProviderKeys(keys);
+      }
+      await settings.update(rest);
+      return { success: true, message: 'Settings saved.', data: await view() };
     },
   };
   return withResponses({
@@ -23,12 +42,13 @@ export function settingsSurface(settings: SettingsService, registries: Registrie
         method: 'GET',
         path: '/settings',
         permission: admin,
-        summary: 'Site settings and their defaults',
+        summary: 'Site settings (AI provider keys masked) and their defaults',
+        schema: { responses: { 200: successBody({ data: settingsData }) } },
         async handle() {
-          return { success: true, data: { settings: await settings.get(), defaults: settingsDefaults } };
+          return { success: true, data: await view() };
         },
       },
-      { method: 'PATCH', path: '/settings', summary: 'Change some settings', ...update },
+      { method: 'PATCH', path: '/settings', summary: 'Change some settings (AI provider keys under ai_provider_keys)', ...update },
       { method: 'PUT', path: '/settings', summary: 'Change settings (partial, like PATCH)', ...update },
       {
         method: 'GET',

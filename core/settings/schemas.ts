@@ -32,5 +32,28 @@ const properties = {
   job_retention_days: { type: 'integer', minimum: 0, maximum: 3650 },
 } as const;
 
+/** AI provider API keys by provider slug: write-only (sealed at rest, masked in answers). */
+const providerKeys = {
+  type: 'object',
+  maxProperties: 50,
+  propertyNames: { pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' },
+  additionalProperties: { type: 'string', maxLength: 4096 },
+} as const;
+
 /** A partial update: only known keys, each validated; at least one. */
-export const settingsPatchBody = { type: 'object', additionalProperties: false, minProperties: 1, properties } as const;
+export const settingsPatchBody = { type: 'object', additionalProperties: false, minProperties: 1, properties: { ...properties, ai_provider_keys: providerKeys } } as const;
+
+/** The settings as answered: the site settings and the masked provider keys. */
+export const settingsView = {
+  type: 'object',
+  required: [...Object.keys(properties), 'ai_provider_keys'],
+  properties: { ...properties, ai_provider_keys: { type: 'object', additionalProperties: { type: 'string' } } },
+  additionalProperties: false,
+} as const;
+
+export const settingsDefaultsView = {
+  type: 'object',
+  required: Object.keys(properties),
+  properties,
+  additionalProperties: false,
+} as const;

@@ -1,4 +1,20 @@
-import { actingUserOf, definePlugin, defineSurface, errorBody, notFound, services, successBody, type JsonSchema, type Clock, type GuardedFetch, type HandlerDefinition, type Registries, type CredentialsService } from '../../sdk/index.js';
+import { actingUserOf, definePlugin, defineSurface, errorBody, notFound, services, successBody, type Clock, type GuardedFetch, type HandlerDefinition, type JsonSchema, type Registries, type CredentialsService } from '../../sdk/index.js';
+
+const providerMap: JsonSchema = {
+  type: 'object',
+  additionalProperties: {
+    type: 'object',
+    required: ['label', 'configured', 'models'],
+    properties: { label: { type: 'string' }, configured: { type: 'boolean' }, models: { type: 'array', items: { type: 'string' } } },
+    additionalProperties: false,
+  },
+};
+const defaults: JsonSchema = { type: 'object', required: ['provider', 'model'], properties: { provider: { type: 'string' }, model: { type: 'string' } }, additionalProperties: false };
+
+/** What the providers routes read of the site settings. */
+interface SiteDefaults {
+  get(): Promise<{ default_provider: string; default_model: string }>;
+}
 import { handlerView, settingsView } from './handler-view.js';
 
 const manage = { capability: 'manage_options' } as const;
@@ -28,7 +44,7 @@ const settingsField: JsonSchema = {
 const provider: JsonSchema = { type: 'object', required: ['label', 'configured', 'models'], properties: { label: str, configured: { type: 'boolean' }, models: { type: 'array', items: str } } };
 const providers: JsonSchema = { type: 'object', additionalProperties: provider };
 
-function discoverySurface(host: { registries: Registries; clock: Clock; fetch: GuardedFetch; credentials: CredentialsService }) {
+function discoverySurface(host: { registries: Registries; clock: Clock; fetch: GuardedFetch; credentials: CredentialsService; settings: SiteDefaults }) {
   const connection = async (handler: HandlerDefinition<object>) => ({ ...(await host.credentials.connection(handler)), callbackUrl: host.credentials.authorizationUrl(handler.slug) });
   return defineSurface({
     id: 'discovery',
@@ -80,29 +96,55 @@ function discoverySurface(host: { registries: Registries; clock: Clock; fetch: G
         method: 'GET',
         path: '/providers',
         permission: manage,
-        summary: 'AI providers keyed by slug',
+        summary: 'AI providers keyed by slug, with the default provider and model',
+        schema: { responses: { 200: successBody({ providers: providerMap, data: { type: 'object', required: ['providers', 'defaults'], properties: { providers: providerMap, defaults }, additionalProperties: false } }) } },
+        async handle(request) {
+          const ctx = { user: actingUserOf(request.user), log: request.log, clock: host.clock, fetch: host.fetch };
+          // Each provider may ask its service for its models: all at once, in registry order.
+          const views = await Promise.all(
+            host.registries.providers().map(async (provider) => [provider.slug, { label: provider.label, configured: Boolean(await provider.configured(ctx)), models: [...(await provider.models(ctx))] }] as [string, { label: string; configured: boolean; models: string[] }]),
+          );
+          const providers: Record<string, { label: string; configured: boolean; models: string[] }> = Object.fromEntries(views);
+          // The site's default_provider/default_model when set; else the first configured provider and its first model.
+          const site = await host.settings.get();
+          const chosen = site.default_provider && providers[site.default_provider] ? ([site.default_provider, providers[site.default_provider]!] as const) : undefined;
+          const first = chosen ?? Object.entries(providers).find(([, p]) => p.configured) ?? Object.entries(providers)[0];
+          const model = chosen && site.default_model ? site.default_model : (first?.[1].models[0] ?? '');
+          // The spec puts `providers` at the top level; the original admin client reads data.providers: serve both.
+          return { success: true, providers, data: { providers, defaults: { provider: first?.[0] ?? '', model } } };
+        },
+      },
+      {
+        method: 'POST',
+        path: '/providers/{slug}/test',
+        permission: manage,
+        summary: "Checks an AI provider's key with a cheap call; a refused key is ok: false with the provider's own message",
         schema: {
+          params: { type: 'object', required: ['slug'], properties: { slug: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]*$', maxLength: 64 } } },
           responses: {
             200: successBody({
-              providers,
-              data: { type: 'object', required: ['providers', 'defaults'], properties: { providers, defaults: { type: 'object', required: ['provider', 'model'], properties: { provider: str, model: str } } } },
+              message: { type: 'string' },
+              data: {
+                type: 'object',
+                required: ['provider', 'ok', 'message'],
+                properties: { provider: { type: 'string' }, ok: { type: 'boolean' }, code: { type: 'string' }, message: { type: 'string' } },
+                additionalProperties: false,
+              },
             }),
+            404: errorBody('provider_not_found'),
           },
         },
         async handle(request) {
+          const { slug } = request.params as { slug: string };
+          const provider = host.registries.providers().find((p) => p.slug === slug);
+          if (!provider) throw notFound('provider_not_found', `No AI provider '${slug}' is registered`);
           const ctx = { user: actingUserOf(request.user), log: request.log, clock: host.clock, fetch: host.fetch };
-          const providers: Record<string, { label: string; configured: boolean; models: string[] }> = {};
-          for (const provider of host.registries.providers()) {
-            providers[provider.slug] = {
-              label: provider.label,
-              configured: Boolean(await provider.configured(ctx)),
-              models: [...(await provider.models(ctx))],
-            };
-          }
-          const first = Object.entries(providers).find(([, p]) => p.configured) ?? Object.entries(providers)[0];
-          const defaults = { provider: first?.[0] ?? '', model: first?.[1].models[0] ?? '' };
-          // The spec puts `providers` at the top level; the original admin client reads data.providers: serve both.
-          return { success: true, providers, data: { providers, defaults } };
+          const result = provider.test
+            ? await provider.test(ctx)
+            : (await provider.configured(ctx))
+              ? ({ ok: true, message: `${provider.label} is configured (it offers no key test)` } as const)
+              : ({ ok: false, code: 'not_configured', message: `${provider.label} is not configured` } as const);
+          return { success: true, message: result.message, data: { provider: slug, ...result } };
         },
       },
     ],
@@ -114,8 +156,8 @@ export default definePlugin({
   version: '1.0.0',
   flowhost: '^1.0.0',
   description: 'GET /handlers and GET /providers: what this deployment can do.',
-  deps: { routes: services.routes, registries: services.registries, clock: services.clock, fetch: services.fetch, credentials: services.credentials },
-  setup({ routes, registries, clock, fetch, credentials }) {
-    routes.add(discoverySurface({ registries, clock, fetch, credentials }));
+  deps: { routes: services.routes, registries: services.registries, clock: services.clock, fetch: services.fetch, credentials: services.credentials, settings: services.settings },
+  setup({ routes, registries, clock, fetch, credentials, settings }) {
+    routes.add(discoverySurface({ registries, clock, fetch, credentials, settings }));
   },
 });

@@ -7,10 +7,14 @@ export default definePlugin({
   version: '1.0.0',
   flowhost: '^1.0.0',
   description: 'Step types fetch, ai, publish and update.',
-  deps: { stepTypes: services.stepTypes, registries: services.registries },
-  setup({ stepTypes, registries }) {
+  deps: { stepTypes: services.stepTypes, registries: services.registries, settings: services.settings },
+  setup({ stepTypes, registries, settings }) {
+    const defaults = async () => {
+      const site = await settings.get();
+      return { provider: site.default_provider, model: site.default_model };
+    };
     stepTypes.add(defineStepType({ type: 'fetch', label: 'Fetch', handlerType: 'fetch' }));
-    stepTypes.add(defineStepType({ type: 'ai', label: 'AI', handlerType: null, run: (ctx, packets) => runAiStep(() => registries.providers(), ctx, packets) }));
+    stepTypes.add(defineStepType({ type: 'ai', label: 'AI', handlerType: null, run: (ctx, packets) => runAiStep(() => registries.providers(), defaults, ctx, packets) }));
     stepTypes.add(defineStepType({ type: 'publish', label: 'Publish', handlerType: 'publish' }));
     stepTypes.add(defineStepType({ type: 'update', label: 'Update', handlerType: 'update' }));
   },

@@ -41,11 +41,16 @@ export interface FuzzHostOptions {
 /** Every plugin a build can load: the defaults (createTestHost adds them) and the optional ones. */
 export const allPlugins = (): PluginDefinition[] => Object.values(optionalPlugins);
 
+const offlineProviders = Object.fromEntries(
+  ['provider-openai', 'provider-anthropic', 'provider-gemini', 'provider-xai', 'provider-openrouter'].map((id) => [id, { base_url: 'http://127.0.0.1:9/v1', max_retries: 0, timeout_ms: 2000 }]),
+);
+
 export async function startFuzzHost(store: TestStore, options: FuzzHostOptions = {}): Promise<FuzzHost> {
   const t = await createTestHost({
     plugins: [...allPlugins(), ...(options.plugins ?? [])],
     // Failed-login throttles would turn most of the run into 429s: out of the way.
-    config: { ...store.config(), loginMaxFailures: 1_000_000, loginMaxFailuresPerIp: 1_000_000, ...options.config },
+    // AI providers never reach the real services: a closed loopback port, no retries.
+    config: { ...store.config(), loginMaxFailures: 1_000_000, loginMaxFailuresPerIp: 1_000_000, pluginSettings: offlineProviders, ...options.config },
   });
   let admin = { ...t.admin, userId: (await t.host.users.findByLogin(t.admin.login))!.user_id };
   let serial = 0;
