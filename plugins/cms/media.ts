@@ -14,6 +14,8 @@ export const mediaFetchSchema: JsonSchema = {
   properties: {
     mime_type: { type: 'string', maxLength: 200, pattern: '^([a-z0-9.+-]+/([a-z0-9.+-]*))?$', default: '', title: 'MIME type', description: "A type ('image/png') or a family ending in '/' ('image/'); empty for all" },
     max_candidates: { type: 'integer', minimum: 1, maximum: 100, default: 20, title: 'Candidates per run' },
+    // Enforced by the engine when it claims items, as for cms-local.
+    max_items: { type: 'integer', minimum: 1, maximum: 100, default: 1, title: 'Items per run' },
   },
 };
 

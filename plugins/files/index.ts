@@ -130,6 +130,8 @@ export default definePlugin({
             file_id: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'One file; leave empty for every file uploaded since `since`.' },
             since: { type: 'string', format: 'date-time', description: 'Files uploaded at or after this time (all files when empty).' },
             max_candidates: { type: 'integer', minimum: 1, maximum: 10_000, default: 500 },
+            // The engine passes on at most this many new items per run: a whole CSV by default.
+            max_items: { type: 'integer', minimum: 1, maximum: 10_000, default: 500, description: 'New items passed on per run (rows, elements or files not processed before).' },
           },
         },
         async fetch(_ctx, config) {
