@@ -38,6 +38,22 @@ export class ContentService implements ContentStore {
     await this.posts.createIndex({ fields: { post_type: 1, status: 1, created_at: -1 }, name: 'posts_type_status_created' });
     await this.terms.createIndex({ fields: { term_id: 1 }, unique: true, name: 'terms_term_id' });
     await this.terms.createIndex({ fields: { taxonomy: 1, slug: 1 }, unique: true, name: TERM_SLUG_INDEX });
+    await this.backfillDates();
+  }
+
+  /**
+   * Posts written before posts had a `date` show one (published_at, else created_at) but
+   * date filters and `orderby=date` query the field: store it once, in batches. Each
+   * update is for one post and idempotent, so an interrupted boot finishes at the next.
+   */
+  private async backfillDates(): Promise<void> {
+    for (;;) {
+      const batch = await this.posts.find({ date: { $exists: false } }, { limit: 500, projection: { post_id: 1, published_at: 1, created_at: 1 } });
+      if (batch.length === 0) return;
+      for (const doc of batch) {
+        await this.posts.updateOne({ post_id: doc.post_id, date: { $exists: false } }, { $set: { date: doc.published_at ?? doc.created_at ?? new Date(0) } });
+      }
+    }
   }
 
   async createPost(input: NewPost): Promise<Post> {
