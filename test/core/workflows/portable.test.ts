@@ -2,13 +2,12 @@
 // documents refused whole (nothing written), and an export run on another host.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
 import { defineHandler, definePlugin, services, type PluginDefinition } from '../../../sdk/index.js';
 import { testStores } from '../../support/test-stores.js';
 import { probePlugin } from '../../support/probe-plugin.js';
 import { createAjv } from '../../../core/kernel/validator.js';
+import { startFeedServer, type FeedServer } from '../../support/feed-server.js';
 
 /** Closes every object schema that leaves additionalProperties out, as the strict test host does. */
 function closed(schema: unknown): unknown {
@@ -68,27 +67,18 @@ const vaultish: PluginDefinition = definePlugin({
 
 const SECRETS = ['sk-live-0123456789abcdef', 'open-sesame-4242', 'cs-9876543210fedcba'];
 
-const rss = (items: Array<{ guid: string; title: string }>) =>
-  `<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><link>http://feed.test/</link><description>t</description>${items
-    .map((i) => `<item><title>${i.title}</title><link>http://feed.test/${i.guid}</link><guid>${i.guid}</guid><description>Body of ${i.title}</description></item>`)
-    .join('')}</channel></rss>`;
-
 for (const store of testStores('flows: export and import')) {
-  type Ctx = { t: TestHost; server: Server; feedUrl: string };
+  type Ctx = { t: TestHost; feed: FeedServer; feedUrl: string };
   const test = suite<Ctx>(`flows: portable export and import (${store.label})`);
 
   test.before(async (ctx) => {
-    ctx.server = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/rss+xml' });
-      res.end(rss([{ guid: 'urn:a', title: 'Alpha' }, { guid: 'urn:b', title: 'Beta' }]));
-    });
-    await new Promise<void>((r) => ctx.server.listen(0, '127.0.0.1', () => r()));
-    ctx.feedUrl = `http://127.0.0.1:${(ctx.server.address() as AddressInfo).port}/feed.xml`;
+    ctx.feed = await startFeedServer([{ guid: 'urn:a', title: 'Alpha' }, { guid: 'urn:b', title: 'Beta' }]);
+    ctx.feedUrl = ctx.feed.url;
     ctx.t = await createTestHost({ plugins: [vaultish, probePlugin()], config: store.config() });
   });
   test.after(async (ctx) => {
     await ctx.t.stop();
-    ctx.server.close();
+    await ctx.feed.close();
   });
 
   const counts = async (t: TestHost) => ({

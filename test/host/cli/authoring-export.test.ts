@@ -7,11 +7,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { cleanEnv, cliPath, repoRoot } from '../../support/host-process.js';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { cliInProcess, startCliHost } from '../../support/cli-in-process.js';
 import type { Host } from '../../../host/host.js';
 import { testStores } from '../../support/test-stores.js';
+import { startFeedServer, type FeedServer } from '../../support/feed-server.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
@@ -33,13 +32,8 @@ function spawnCli(args: string[], env: Record<string, string>, input?: string): 
   });
 }
 
-const rss = (items: Array<{ guid: string; title: string }>) =>
-  `<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><link>http://feed.test/</link><description>t</description>${items
-    .map((i) => `<item><title>${i.title}</title><link>http://feed.test/${i.guid}</link><guid>${i.guid}</guid><description>Body of ${i.title}</description></item>`)
-    .join('')}</channel></rss>`;
-
 for (const store of testStores('cli: export and import')) {
-  type Ctx = { server: Server; feedUrl: string; host: Host; dataDir: string };
+  type Ctx = { feed: FeedServer; feedUrl: string; host: Host; dataDir: string };
   const test = suite<Ctx>(`cli: export, import into a fresh data directory, run (${store.label})`);
   type Place = { host: Host; dataDir: string };
   const run = (at: Place, args: string[]) => cliInProcess([...args, '--data-dir', at.dataDir]);
@@ -50,17 +44,13 @@ for (const store of testStores('cli: export and import')) {
   };
 
   test.before(async (ctx) => {
-    ctx.server = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/rss+xml' });
-      res.end(rss([{ guid: 'urn:1', title: 'First story' }, { guid: 'urn:2', title: 'Second story' }]));
-    });
-    await new Promise<void>((r) => ctx.server.listen(0, '127.0.0.1', () => r()));
-    ctx.feedUrl = `http://127.0.0.1:${(ctx.server.address() as AddressInfo).port}/feed.xml`;
+    ctx.feed = await startFeedServer([{ guid: 'urn:1', title: 'First story' }, { guid: 'urn:2', title: 'Second story' }]);
+    ctx.feedUrl = ctx.feed.url;
     Object.assign(ctx, await startCliHost(store.config()));
   });
   test.after(async (ctx) => {
     await ctx.host.stop();
-    ctx.server.close();
+    await ctx.feed.close();
   });
 
   test('export to a file, import into a fresh data directory (twice: two copies), run it: posts are created', async (ctx) => {
