@@ -16,9 +16,10 @@ import providerAnthropic from './provider-anthropic/index.js';
 import providerGemini from './provider-gemini/index.js';
 import providerXai from './provider-xai/index.js';
 import providerOpenrouter from './provider-openrouter/index.js';
+import chat from './chat/index.js';
 
 /** Built-in plugins every default build loads. */
-export const defaultPlugins: ReadonlyArray<PluginDefinition> = [discovery, intervalsCore, stepsCore, rss, cms, microblog, social, forum, spreadsheet, federated, files, providerOpenai, providerAnthropic, providerGemini, providerXai, providerOpenrouter];
+export const defaultPlugins: ReadonlyArray<PluginDefinition> = [discovery, intervalsCore, stepsCore, rss, cms, microblog, social, forum, spreadsheet, federated, files, providerOpenai, providerAnthropic, providerGemini, providerXai, providerOpenrouter, chat];
 
 /** Built-in plugins a build may enable by id (FLOWHOST_PLUGINS / config `plugins`). */
 export const optionalPlugins: Readonly<Record<string, PluginDefinition>> = {

@@ -1,0 +1,43 @@
+import { services, type ResolvedDeps } from '../../sdk/index.js';
+
+/** The core services the chat tools act through. */
+export const chatToolDeps = { pipelines: services.pipelines, flows: services.flows, execute: services.execute } as const;
+export type ResolvedChatServices = ResolvedDeps<typeof chatToolDeps>;
+
+/** A message as the admin client shows it. */
+export interface DisplayMessage extends Record<string, unknown> {
+  role: 'user' | 'assistant' | 'tool';
+  content: string;
+  tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+  metadata: { type: string; timestamp: string; tool_name?: string; parameters?: Record<string, unknown>; success?: boolean; turn?: number };
+}
+
+/** One tool call of a POST /chat, as its answer lists it. */
+export interface ToolCallRecord extends Record<string, unknown> {
+  id: string;
+  tool: string;
+  args: Record<string, unknown>;
+  turn: number;
+  result?: unknown;
+  error?: string;
+  /** An identical call made earlier in the same request: not run again. */
+  skipped?: boolean;
+}
+
+/** A stored session (the plugin's `sessions` collection). */
+export interface SessionRecord extends Record<string, unknown> {
+  _id: string;
+  session_id: string;
+  user_id: number;
+  title: string;
+  first_message: string;
+  agent_type: 'chat' | 'cli';
+  provider: string;
+  model: string;
+  /** What the model is sent again next time (user, response and tool messages). */
+  messages: Array<Record<string, unknown>>;
+  conversation: DisplayMessage[];
+  message_count: number;
+  created_at: Date;
+  updated_at: Date;
+}
