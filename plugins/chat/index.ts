@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { actingUserOf, ApiError, badRequest, definePlugin, defineSurface, errorBody, services, successBody, type CallContext, type Collection, type JsonSchema, type ProviderMessage } from '../../sdk/index.js';
 import { LoopProviderError, runChatLoop } from './loop.js';
-import { chatTools } from './tools.js';
+import { chatTools } from './tools/index.js';
 import { chatToolDeps, type DisplayMessage, type SessionRecord } from './types.js';
 
 export interface ChatSettings {

@@ -1,0 +1,19 @@
+/**
+ * What every chat tool shares: the acting user as a services principal, the
+ * manage_options gate, and the flow-step id as the flows routes know it.
+ */
+import type { ActingUser, CallContext, Principal } from '../../../sdk/index.js';
+
+/** The acting user as the services' `by` (their change log names who did it). */
+export function principalOf(user: ActingUser): Principal {
+  return { userId: user.userId, login: user.login, role: 'acting', capabilities: new Set(user.capabilities), via: 'local', can: (c) => user.can(c) };
+}
+
+/** The caller as a principal, or an error naming the tool and the user when they lack manage_options. */
+export function requireManager(ctx: CallContext, tool: string): Principal {
+  if (!ctx.user || !ctx.user.can('manage_options')) throw new Error(`${tool} needs the manage_options capability, which ${ctx.user ? `user ${ctx.user.login}` : 'this caller'} does not have`);
+  return principalOf(ctx.user);
+}
+
+/** The step's flow-step id as the flows routes know it. */
+export const flowStepId = (pipelineStepId: string, flowId: number) => `${pipelineStepId}_${flowId}`;
