@@ -5,8 +5,6 @@ import { uploadContentType } from '../../core/kernel/upload.js';
 import type { HostConfig } from '../config/schema.js';
 import { hostProcessAlive, readHostFile, unpublishHost } from '../runtime/data-dir-files.js';
 import { LOCAL_SCHEME } from '../auth/authenticator.js';
-import { buildDefaultHost } from '../default-build.js';
-import { DataDirInUseError } from '../store/open-store.js';
 import { CliError } from './admin-client.js';
 
 export interface ApiSession {
@@ -69,6 +67,8 @@ export async function openApiSession(config: HostConfig): Promise<ApiSession> {
     process.stderr.write(`flowhost: the host recorded in ${dataDir}/host.json (pid ${running.pid}) is not running; opening the data directory directly\n`);
     unpublishHost(dataDir);
   }
+  // Loaded here, not at the top: only a command that starts its own host pays for it.
+  const [{ buildDefaultHost }, { DataDirInUseError }] = await Promise.all([import('../default-build.js'), import('../store/open-store.js')]);
   let host;
   try {
     host = await buildDefaultHost({ ...config, port: 0, host: '127.0.0.1', logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });

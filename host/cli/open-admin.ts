@@ -5,7 +5,6 @@ import { DATABASE_FILE, readHostFile } from '../runtime/data-dir-files.js';
 import { mkdirSync } from 'node:fs';
 import { CliError, type AdminClient } from './admin-client.js';
 import { directAdmin } from './direct-admin.js';
-import { openMongoStore } from '../store/mongodb/index.js';
 import { remoteAdmin } from './remote-admin.js';
 
 /**
@@ -14,7 +13,8 @@ import { remoteAdmin } from './remote-admin.js';
  */
 export async function openAdmin(config: HostConfig): Promise<AdminClient> {
   // MongoDB is shared by every host at once: the CLI works on the database directly.
-  if (config.mongodbUrl) return directAdmin(await openMongoStore({ url: config.mongodbUrl }));
+  // The MongoDB driver loads only when a MongoDB URL is configured.
+  if (config.mongodbUrl) return directAdmin(await (await import('../store/mongodb/index.js')).openMongoStore({ url: config.mongodbUrl }));
   const dataDir = resolve(config.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   try {

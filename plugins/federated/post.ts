@@ -1,4 +1,3 @@
-import { AtpAgent, RichText } from '@atproto/api';
 import { fitText, packetText, type DataPacket, type HandlerContext } from '../../sdk/index.js';
 
 export const TEXT_LIMIT = 300;
@@ -11,6 +10,8 @@ export async function publishFederated(ctx: HandlerContext, service: string, pac
   const handle = ctx.credentials?.fields.handle;
   const password = ctx.credentials?.fields.password;
   if (!handle || !password) throw new Error('The federated account has no app password: save it with PUT /auth/federated');
+  // Loaded on first publish: the client library is large and most hosts never post here.
+  const { AtpAgent, RichText } = await import('@atproto/api');
   const agent = new AtpAgent({ service });
   try {
     await agent.login({ identifier: handle, password });

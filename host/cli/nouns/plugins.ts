@@ -1,5 +1,4 @@
 import type { Argv } from 'yargs';
-import { buildDefaultHost } from '../../default-build.js';
 import { configFrom, jsonOption, type CliNoun } from '../cli-runtime.js';
 import { printJson, printRows } from '../output.js';
 
@@ -13,6 +12,7 @@ export const plugins: CliNoun = {
       .command('list', 'Plugins of this build: id, version and the hooks each tapped', (c) => c.options(jsonOption), async (argv) => {
         // Wiring needs no server or data: load the build on a throwaway in-memory store.
         const config = { ...configFrom(argv), dataDir: ':memory:', logLevel: 'silent' as const };
+        const { buildDefaultHost } = await import('../../default-build.js');
         const host = await buildDefaultHost(config);
         const rows = host.plugins.map((p) => ({ id: p.id, version: p.version, hooks: p.hooks.join(', ') }));
         await host.stop();

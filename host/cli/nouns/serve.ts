@@ -1,5 +1,4 @@
 import type { Argv, ArgumentsCamelCase } from 'yargs';
-import { buildDefaultHost } from '../../default-build.js';
 import { configFrom, type CliNoun, type Common } from '../cli-runtime.js';
 
 /** `flowhost serve`: the long-running host process; it never returns. */
@@ -9,6 +8,7 @@ export const serve: CliNoun = {
   describe: 'Serve the API (embedded store in the data directory unless MONGODB_URL is set)',
   builder: (y: Argv) => y.option('port', { type: 'number', describe: 'Port (default PORT or 8080)' }).option('host', { type: 'string', describe: 'Address (default HOST or 127.0.0.1)' }),
   async handler(argv: ArgumentsCamelCase<Common & { port?: number; host?: string }>) {
+    const { buildDefaultHost } = await import('../../default-build.js');
     const host = await buildDefaultHost(configFrom(argv));
     try {
       await host.start();
