@@ -21,14 +21,13 @@ import { loadConfig } from './config/load-config.js';
 import { createLogger } from './logging/create-logger.js';
 import { openStore } from './store/open-store.js';
 import { openBlobStore } from './store/blobs/index.js';
-import { MongoStore } from './store/mongodb/index.js';
+import type { MongoStore } from './store/mongodb/index.js';
 import { loadVaultKey } from './security/vault-key.js';
 import { verifyVaultKey } from './security/vault-canary.js';
 import { createGuardedFetch } from './net/guarded-fetch.js';
 import { LoginThrottle, memoryLimiters } from './auth/login-throttle.js';
-import { mongoLimiters } from './auth/mongo-limiters.js';
 import { Authenticator } from './auth/authenticator.js';
-import { compileRoutes } from './http/route-table.js';
+import { compileRoutes, warmRoutes } from './http/route-table.js';
 import { createHttpServer } from './http/server.js';
 import { closeServer, listen } from './http/listen.js';
 import { systemRoutes } from './http/system-routes.js';
@@ -54,7 +53,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
   const dataDir = config.dataDir === ':memory:' ? null : resolve(config.dataDir);
   if (dataDir) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const store = options.store ?? (await openStore(config, dataDir));
-  const blobs = openBlobStore(store, dataDir);
+  const blobs = await openBlobStore(store, dataDir);
   const closeStore = once(async () => {
     blobs.close();
     if (!options.store) await store.close();
@@ -80,7 +79,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       storesDebugLogs: config.logDebug === true || config.logLevel === 'debug' || config.logLevel === 'trace',
     };
     // What must hold across hosts lives in the store: with MongoDB the counters are shared.
-    const rateLimiters = store instanceof MongoStore ? mongoLimiters(store) : memoryLimiters;
+    const rateLimiters = store.kind === 'mongodb' ? (await import('./auth/mongo-limiters.js')).mongoLimiters(store as MongoStore) : memoryLimiters;
     const fetch = createGuardedFetch({ allowPrivate: config.allowPrivateUrls, userAgent: `Flowhost/${FLOWHOST_VERSION}` });
     provideKernelServices(container, { clock, hooks, registries, info, vault, fetch, store, log, rateLimiters, agenda });
     const pluginSettings = new Map<string, Record<string, unknown>>();
@@ -155,6 +154,10 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
         // Webhook jobs queued behind a run that never ended here (the host stopped) start now.
         await engine.resumeQueued();
         await hooks.ready.promise({ url });
+        // Route validators compile now rather than before listening (see warmRoutes).
+        void warmRoutes(allRoutes).then((errors) => {
+          for (const error of errors) log.error({ err: error.message }, error.message);
+        });
         return url;
       },
       async stop() {

@@ -4,6 +4,7 @@
  * when saved (schema, regular expressions, placeholders), so verification never meets a
  * template it cannot run.
  */
+import type { ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../kernel/json-schema.js';
 import { createAjv, describeErrors } from '../kernel/validator.js';
 
@@ -129,7 +130,9 @@ export const hmacTemplateSchema: JsonSchema = {
   },
 };
 
-const validate = createAjv().compile(hmacTemplateSchema as object);
+// Compiled on first use: most hosts never check a template, and compiling costs start-up time.
+let validateTemplate: ValidateFunction | undefined;
+const validatorOfTemplates = (): ValidateFunction => (validateTemplate ??= createAjv({ validateSchema: false }).compile(hmacTemplateSchema as object));
 
 /** One piece of a parsed signed_template. */
 export type TemplatePart =
@@ -170,6 +173,7 @@ export function compilePattern(source: string): RegExp {
 /** Every problem of a template, as human messages; empty when it can be saved. Applies defaults in place. */
 export function checkTemplate(template: unknown): string[] {
   if (!template || typeof template !== 'object' || Array.isArray(template)) return ['the template must be an object'];
+  const validate = validatorOfTemplates();
   const problems = validate(template) ? [] : describeErrors(validate.errors).map((issue) => issue.message);
   const t = template as Partial<Record<'signature_source' | 'timestamp_source' | 'id_source', { extract?: unknown }>> & { signed_template?: unknown };
   for (const field of ['signature_source', 'timestamp_source', 'id_source'] as const) {

@@ -1,46 +1,12 @@
 #!/usr/bin/env node
-import 'reflect-metadata';
-import yargs, { type Argv } from 'yargs';
-import { hideBin } from 'yargs/helpers';
-import { loadConfig } from '../config/load-config.js';
-import type { CliNoun } from './cli-runtime.js';
-import { builtInNouns } from './nouns/index.js';
-import { pluginNouns } from './plugin-nouns.js';
-import { resolvePlugins } from '../plugin-resolver.js';
-import { defaultPlugins, optionalPlugins } from '../../plugins/index.js';
+/**
+ * The `flowhost` executable. On Node 22.1+ the module compile cache (V8 code cache on disk)
+ * is switched on before anything else loads, which roughly halves the time a command spends
+ * loading modules after its first run; on Node 20 the call does not exist and is skipped.
+ * Everything else is in run-cli.ts, imported after the cache is on.
+ */
+import module from 'node:module';
 
-/** The `flowhost` command line: the built-in nouns, then the build's plugin nouns. */
-export function buildCli(args: string[], nouns: readonly CliNoun[] = []): Argv {
-  const all = [...builtInNouns, ...nouns];
-  let cli = yargs(args)
-    .scriptName('flowhost')
-    .usage('$0 <noun> <verb> [options]')
-    .option('data-dir', { type: 'string', describe: 'Data directory (default FLOWHOST_DATA_DIR or ./data)' });
-  // Built-in and plugin nouns register the same way: a plugin noun is no second-class command.
-  for (const noun of all) cli = cli.command(noun.command, noun.describe, noun.builder, noun.handler);
-  return cli
-    .demandCommand(1, `Name a command: ${all.map((n) => n.noun).join(', ')}`)
-    .strict()
-    .help()
-    .fail((message, error) => {
-      if (error) throw error;
-      process.stderr.write(`flowhost: ${message}\nRun 'flowhost --help' for usage.\n`);
-      process.exit(2);
-    });
-}
-
-async function main(): Promise<void> {
-  try {
-    // The build's plugins (default built-ins + FLOWHOST_PLUGINS) may add CLI nouns.
-    const extra = await resolvePlugins(loadConfig({}).plugins, optionalPlugins);
-    await buildCli(hideBin(process.argv), pluginNouns([...defaultPlugins, ...extra])).parseAsync();
-    // A finished command exits now: the scheduler may hold timers (serve never gets here).
-    process.exit(process.exitCode ?? 0);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`flowhost: ${message}\n`);
-    process.exit(1);
-  }
-}
-
-void main();
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+const { main } = await import('./run-cli.js');
+await main();

@@ -36,7 +36,8 @@ export function loadConfig(options: LoadConfigOptions = {}): HostConfig {
   const merged = { ...defaultConfig, ...fromFile, ...fromEnv, ...(options.overrides ?? {}) } as Record<string, unknown>;
   for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
   if (typeof merged.apiPrefix === 'string') merged.apiPrefix = merged.apiPrefix.replace(/\/+$/, '');
-  const validate = createAjv({ useDefaults: false }).compile(configSchema as object);
+  // Our own schema, covered by tests: skip ajv's meta-schema check (most of the CLI's start-up).
+  const validate = createAjv({ useDefaults: false, validateSchema: false }).compile(configSchema as object);
   if (!validate(merged)) {
     const issues = describeErrors(validate.errors).map((issue) => {
       const top = issue.field.split('.')[0] ?? issue.field;

@@ -39,6 +39,34 @@ function validPermission(permission: Permission | undefined): boolean {
 }
 
 /**
+ * A validator compiled on first use. Compiling every route's schemas at boot is most of a
+ * host's start-up time (ajv code generation); `warmRoutes` compiles them right after the
+ * host listens, so the first requests rarely pay and a broken schema is still reported at
+ * boot, naming the route and its plugin. Tests and check mode compile eagerly instead.
+ */
+function lazyField<K extends 'validateParams' | 'validateQuery' | 'validateBody'>(route: CompiledRoute, field: K, compile: () => ValidateFunction): void {
+  let value: ValidateFunction | undefined;
+  Object.defineProperty(route, field, { enumerable: true, configurable: true, get: () => (value ??= compile()) });
+}
+
+/** Compiles every lazy validator now (after listen), a few routes per tick so requests keep flowing; returns the schema errors found. */
+export async function warmRoutes(table: readonly CompiledRoute[]): Promise<Error[]> {
+  const errors: Error[] = [];
+  for (let i = 0; i < table.length; i++) {
+    const route = table[i]!;
+    for (const field of ['validateParams', 'validateQuery', 'validateBody'] as const) {
+      try {
+        void route[field];
+      } catch (error) {
+        errors.push(error as Error);
+      }
+    }
+    if (i % 8 === 7) await new Promise((done) => setImmediate(done));
+  }
+  return errors;
+}
+
+/**
  * Turns surfaces into a route table: full paths under the prefix and namespace, compiled
  * validators, and the refusals the design requires — a route without a valid permission
  * is not registered (logged, naming the plugin), and two routes on one method + path
@@ -46,7 +74,7 @@ function validPermission(permission: Permission | undefined): boolean {
  */
 export function compileRoutes(
   surfaces: ReadonlyArray<{ surface: SurfaceDefinition; owner: string }>,
-  options: { apiPrefix: string; coreNamespace: string; log: Logger; checkResponses?: boolean },
+  options: { apiPrefix: string; coreNamespace: string; log: Logger; checkResponses?: boolean; eagerSchemas?: boolean },
 ): CompiledRoute[] {
   // Path and query parameters arrive as strings: coerce them; drop undeclared query keys.
   const paramAjv = createAjv({ coerceTypes: 'array', removeAdditional: 'all' });
@@ -86,14 +114,24 @@ export function compileRoutes(
           .map(([name]) => name),
         responses: effectiveResponses(definition),
       };
-      try {
-        const schema = definition.schema ?? {};
-        // Every integer a safe integer, every number finite, whatever the plugin declared.
-        if (schema.params) compiled.validateParams = paramAjv.compile(boundSchema(schema.params) as object);
-        if (schema.query) compiled.validateQuery = paramAjv.compile(boundSchema(schema.query) as object);
-        if (schema.body) compiled.validateBody = bodyAjv.compile(boundSchema(schema.body) as object);
-      } catch (error) {
-        throw new Error(`Route ${label}: invalid schema: ${(error as Error).message}`);
+      const schema = definition.schema ?? {};
+      // Every integer a safe integer, every number finite, whatever the plugin declared.
+      const validators: Array<[keyof Pick<CompiledRoute, 'validateParams' | 'validateQuery' | 'validateBody'>, JsonSchema | undefined, typeof paramAjv]> = [
+        ['validateParams', schema.params, paramAjv],
+        ['validateQuery', schema.query, paramAjv],
+        ['validateBody', schema.body, bodyAjv],
+      ];
+      for (const [field, source, ajv] of validators) {
+        if (!source) continue;
+        const compile = () => {
+          try {
+            return ajv.compile(boundSchema(source) as object);
+          } catch (error) {
+            throw new Error(`Route ${label}: invalid schema: ${(error as Error).message}`);
+          }
+        };
+        if (options.eagerSchemas || options.checkResponses) compiled[field] = compile();
+        else lazyField(compiled, field, compile);
       }
       try {
         if (options.checkResponses) compiled.validateResponses = compileResponseValidators(compiled.responses);

@@ -3,7 +3,6 @@ import type { DocumentStore } from '../../core/store/port.js';
 import type { HostConfig } from '../config/schema.js';
 import { openEmbeddedStore, StoreLockedError } from './embedded/index.js';
 import { DATABASE_FILE, readHostFile } from '../runtime/data-dir-files.js';
-import { openMongoStore } from './mongodb/index.js';
 
 export class DataDirInUseError extends Error {
   constructor(dataDir: string, holder: string) {
@@ -19,7 +18,8 @@ export class DataDirInUseError extends Error {
  */
 export async function openStore(config: HostConfig, dataDir: string | null): Promise<DocumentStore> {
   // Several hosts may share one MongoDB database: no data-directory lock there.
-  if (config.mongodbUrl) return openMongoStore({ url: config.mongodbUrl });
+  // The driver loads only here: an embedded host never pays for it.
+  if (config.mongodbUrl) return (await import('./mongodb/index.js')).openMongoStore({ url: config.mongodbUrl });
   if (!dataDir) return openEmbeddedStore({ file: ':memory:' });
   try {
     return await openEmbeddedStore({ file: join(dataDir, DATABASE_FILE), exclusive: true });

@@ -3,7 +3,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { blobBucketContract } from '../contracts/blob-bucket.contract.js';
-import { FileBlobBucket, GridFsBlobBucket } from '../../host/store/blobs/index.js';
+import { FileBlobBucket } from '../../host/store/blobs/index.js';
+import { GridFsBlobBucket } from '../../host/store/blobs/gridfs-blobs.js';
 import { openMongoStore, type MongoStore } from '../../host/store/mongodb/index.js';
 import { freshDatabaseUrl, requireMongo } from '../support/mongo-env.js';
 

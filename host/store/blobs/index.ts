@@ -7,11 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BlobBucket } from '../../../core/store/blob-port.js';
 import type { DocumentStore } from '../../../core/store/port.js';
-import { MongoStore } from '../mongodb/index.js';
+import type { MongoStore } from '../mongodb/index.js';
 import { FileBlobBucket } from './file-blobs.js';
-import { GridFsBlobBucket } from './gridfs-blobs.js';
 
-export { FileBlobBucket, GridFsBlobBucket };
+export { FileBlobBucket };
 
 export interface BlobStore {
   /** The bucket of this name (a plugin's is named after the plugin). */
@@ -24,9 +23,12 @@ export function bucketName(name: string): string {
   return name.replace(/^@/, '').replace(/[^A-Za-z0-9_-]/g, '_');
 }
 
-export function openBlobStore(store: DocumentStore, dataDir: string | null): BlobStore {
-  if (store instanceof MongoStore) {
-    return { bucket: (name) => new GridFsBlobBucket(store.driverDb, bucketName(name)), close: () => undefined };
+export async function openBlobStore(store: DocumentStore, dataDir: string | null): Promise<BlobStore> {
+  if (store.kind === 'mongodb') {
+    // GridFS (and the driver) load only for a MongoDB store.
+    const { GridFsBlobBucket } = await import('./gridfs-blobs.js');
+    const mongo = store as MongoStore;
+    return { bucket: (name) => new GridFsBlobBucket(mongo.driverDb, bucketName(name)), close: () => undefined };
   }
   let root = dataDir ? join(dataDir, 'blobs') : null;
   const temporary = !dataDir;
