@@ -2,15 +2,21 @@
 //   node dist/bench/run.js                 every registered benchmark, as a table
 //   node dist/bench/run.js store --json    one JSON object per benchmark per line
 //   --docs N (or BENCH_DOCS=N)             a smaller (or larger) data set
-// Exit code 1 when a benchmark misses one of its targets, 2 on bad arguments.
+// Exit code 1 when a benchmark misses one of its targets, 2 on bad arguments, 3 when a
+// benchmark breaks. BENCH_SMOKE=1: each runs for a second or so (CI keeps them alive).
 import { logsBench } from './logs.js';
 import { triggerBench } from './trigger.js';
 import { storeBench, type BenchOptions, type BenchResult } from './store.js';
+import { executeBench, runsBench } from './runs.js';
+import { startupBench } from './startup.js';
 
 const benchmarks: Record<string, (options: BenchOptions) => Promise<BenchResult>> = {
   store: storeBench,
   logs: logsBench,
   trigger: triggerBench,
+  runs: runsBench,
+  execute: executeBench,
+  startup: startupBench,
 };
 
 function fail(message: string): never {
@@ -51,7 +57,14 @@ function printTable(result: BenchResult): void {
 const { names, json, docs } = parseArgs(process.argv.slice(2));
 let missed = false;
 for (const name of names.length ? names : Object.keys(benchmarks)) {
-  const result = await benchmarks[name]!({ docs, progress: (line) => process.stderr.write(`[${name}] ${line}\n`) });
+  let result: BenchResult;
+  try {
+    result = await benchmarks[name]!({ docs, progress: (line) => process.stderr.write(`[${name}] ${line}\n`) });
+  } catch (error) {
+    // A benchmark that breaks is not a missed target: exit 3, naming it.
+    process.stderr.write(`benchmark ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(3);
+  }
   missed ||= Object.values(result.targets).some((t) => !t.pass);
   if (json) process.stdout.write(`${JSON.stringify(result)}\n`);
   else printTable(result);

@@ -37,7 +37,7 @@ const PAGE: FindOptions = { sort: { created_at: -1 }, limit: 50 };
 const round = (n: number) => Math.round(n * 1000) / 1000;
 const elapsedMs = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 
-function percentile(samples: number[], p: number): number {
+export function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }

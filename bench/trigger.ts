@@ -64,14 +64,15 @@ async function bareRestify(seconds: number): Promise<Run> {
 }
 
 export async function triggerBench(options: BenchOptions = {}): Promise<BenchResult> {
-  const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+  const seconds = Number(process.env.BENCH_SECONDS ?? (process.env.BENCH_SMOKE === '1' ? 1 : 10));
   const log = options.progress ?? (() => undefined);
   log(`bare restify hello-world, ${CONNECTIONS} connections, ${seconds} s`);
   const bare = await bareRestify(seconds);
   log(`bare: ${bare.reqPerSec} req/s, p99 ${bare.p99} ms`);
 
   const dir = mkdtempSync(join(tmpdir(), 'flowhost-bench-trigger-'));
-  const t = await createTestHost({ plugins: [trivial], config: { dataDir: dir, schedulerProcessEvery: 1000 } });
+  // As served: response checking is a test-only cost.
+  const t = await createTestHost({ plugins: [trivial], config: { dataDir: dir, schedulerProcessEvery: 1000, checkResponses: false } });
   try {
     const pipelineId = (await t.request<{ data: { pipeline_id: number } }>('POST', '/pipelines', { body: { pipeline_name: 'Bench', steps: [{ step_type: 'fetch' }] } })).body.data.pipeline_id;
     const stepId = (await t.request<{ data: { pipeline: { pipeline_steps: Array<{ pipeline_step_id: string }> } } }>('GET', `/pipelines/${pipelineId}`)).body.data.pipeline.pipeline_steps[0]!.pipeline_step_id;

@@ -1,0 +1,107 @@
+// Start-up benchmark, on the built tree, as a user meets it (real processes):
+//   start_ms       `flowhost serve` on a fresh data directory → the first 200 from /healthz
+//   restart_ms     the same on the data directory the first start left (the usual case)
+//   help_ms        `flowhost --help`
+//   cli_ms         `flowhost flows list --json` through the running host
+//   idle_rss_mb    the serving host's resident memory once idle
+// Each is the median of BENCH_STARTS tries (default 5; 1 under BENCH_SMOKE=1).
+// Targets: start < 1 s, help < 300 ms, CLI through a host < 500 ms, idle RSS < 120 MB.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { readHostFile } from '../host/runtime/data-dir-files.js';
+import { percentile, type BenchOptions, type BenchResult } from './store.js';
+
+const root = resolve(new URL('../..', import.meta.url).pathname);
+const cli = join(root, 'dist/host/cli/main.js');
+const env = (dataDir: string) => ({ PATH: process.env.PATH, HOME: process.env.HOME, FLOWHOST_DATA_DIR: dataDir, FLOWHOST_LOG_LEVEL: 'warn' });
+const ms = (start: bigint) => Math.round(Number(process.hrtime.bigint() - start) / 1e5) / 10;
+const median = (xs: number[]) => percentile(xs, 50);
+
+async function healthy(url: string): Promise<boolean> {
+  try {
+    return (await fetch(url)).status === 200;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts `flowhost serve` on a free port; resolves when /healthz answers 200. */
+async function serve(dataDir: string): Promise<{ ms: number; stop: () => Promise<void>; pid: number }> {
+  const start = process.hrtime.bigint();
+  // Port 0: the host picks a free one and publishes its address in the data directory.
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0'], { env: env(dataDir), stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const deadline = Date.now() + 60_000;
+  while (!(await healthy(`${readHostFile(dataDir)?.url ?? 'http://127.0.0.1:1'}/healthz`))) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`flowhost serve did not answer: ${stderr}`);
+    await new Promise((done) => setTimeout(done, 5));
+  }
+  const took = ms(start);
+  return {
+    ms: took,
+    pid: child.pid!,
+    stop: () =>
+      new Promise<void>((done) => {
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+function timeCli(args: string[], dataDir: string): number {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, [cli, ...args], { env: env(dataDir), encoding: 'utf8' });
+  const took = ms(start);
+  if (result.status !== 0) throw new Error(`flowhost ${args.join(' ')} failed: ${result.stderr}`);
+  return took;
+}
+
+export async function startupBench(options: BenchOptions = {}): Promise<BenchResult> {
+  const tries = Number(process.env.BENCH_STARTS ?? (process.env.BENCH_SMOKE === '1' ? 1 : 5));
+  const log = options.progress ?? (() => undefined);
+  const starts: number[] = [];
+  const restarts: number[] = [];
+  const helps: number[] = [];
+  const clis: number[] = [];
+  const rss: number[] = [];
+  for (let i = 0; i < tries; i++) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-bench-start-'));
+    try {
+      const first = await serve(dataDir);
+      starts.push(first.ms);
+      await first.stop();
+      const again = await serve(dataDir);
+      restarts.push(again.ms);
+      clis.push(timeCli(['flows', 'list', '--json'], dataDir));
+      // Idle: the route validators compile right after listening; give that a moment.
+      await new Promise((done) => setTimeout(done, 1500));
+      rss.push(rssMb(again.pid));
+      await again.stop();
+      helps.push(timeCli(['--help'], dataDir));
+      log(`try ${i + 1}: start ${first.ms} ms, restart ${again.ms} ms, cli ${clis.at(-1)} ms, help ${helps.at(-1)} ms, idle rss ${rss.at(-1)} MB`);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  const metrics = { start_ms: median(starts), restart_ms: median(restarts), help_ms: median(helps), cli_ms: median(clis), idle_rss_mb: median(rss) };
+  return {
+    name: 'startup',
+    params: { tries, node: process.version, statistic: 'median' },
+    metrics,
+    targets: {
+      restart_ms: { limit: 1000, value: metrics.restart_ms, pass: metrics.restart_ms < 1000 },
+      help_ms: { limit: 300, value: metrics.help_ms, pass: metrics.help_ms < 300 },
+      cli_ms: { limit: 500, value: metrics.cli_ms, pass: metrics.cli_ms < 500 },
+      idle_rss_mb: { limit: 120, value: metrics.idle_rss_mb, pass: metrics.idle_rss_mb < 120 },
+    },
+  };
+}

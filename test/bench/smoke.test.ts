@@ -1,0 +1,34 @@
+// Every benchmark in its seconds-long smoke mode, so none of them rots between the runs
+// that measure (npm run bench). Targets are not asserted here: a loaded CI machine says
+// nothing about speed. What is asserted: each benchmark runs to the end and prints one
+// JSON object with its figures and targets.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { repoRoot } from '../support/host-process.js';
+
+const test = suite('bench: every benchmark runs in smoke mode and prints its JSON');
+
+test('npm run bench -- --json, smoke mode: one object per benchmark with metrics and targets', () => {
+  const result = spawnSync(process.execPath, [join(repoRoot, 'dist/bench/run.js'), '--json', '--docs', '5000'], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, BENCH_SMOKE: '1' },
+    encoding: 'utf8',
+    timeout: 170_000,
+  });
+  // 0: every target met; 1: some target missed (expected on a busy machine); anything else is a crash.
+  assert.ok(result.status === 0 || result.status === 1, `bench exited ${result.status} ${result.signal ?? ''}: ${result.stderr.slice(-2000)}`);
+  const objects = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { name: string; metrics: Record<string, number>; targets: Record<string, { limit: number; pass: boolean }> });
+  assert.equal(objects.map((o) => o.name).sort(), ['execute', 'logs', 'runs', 'startup', 'store', 'trigger']);
+  for (const o of objects) {
+    assert.ok(Object.keys(o.targets).length > 0, `${o.name} declares targets`);
+    for (const [metric, value] of Object.entries(o.metrics)) assert.ok(Number.isFinite(value), `${o.name}.${metric} is a number (${value})`);
+    for (const [metric, target] of Object.entries(o.targets)) assert.type(target.pass, 'boolean', `${o.name}.${metric}`);
+  }
+  const runs = objects.find((o) => o.name === 'runs')!;
+  assert.is(runs.metrics.failed, 0, 'no run failed');
+  const trigger = objects.find((o) => o.name === 'trigger')!;
+  assert.is(trigger.metrics.jobs_missing, 0, 'every accepted trigger is a stored job');
+});
+
+test.run();
