@@ -25,6 +25,8 @@ export interface EngineDeps {
   content: ContentStore;
   logger: Logger;
   log: EngineLog;
+  /** Resolves when every entry `log` was given is stored (entries are written in batches). */
+  flushLog?: () => Promise<void>;
   /** Where a handler's credentials come from (its context's `credentials`). */
   credentials: { forRun(handler: HandlerDefinition<object>): Promise<HandlerCredentials | null> };
   /** How long a flow's running mark holds before another run may take over (a dead host). */
@@ -239,6 +241,8 @@ export class Engine {
       error = failure instanceof Error ? failure.message : String(failure);
     }
     if (status === 'failed') await this.deps.jobs.releaseClaims(job.job_id);
+    // The run's log lines are written in batches behind it: all stored before its final state.
+    await this.deps.flushLog?.();
     const finished = await this.deps.jobs.finish(job.job_id, status, { steps, error });
     if (job.flow_id !== null) {
       await flows.recordOutcome(job.flow_id, status as 'completed' | 'completed_no_items' | 'failed', clock.now());

@@ -30,10 +30,12 @@ export const enginePlugin = definePlugin({
         // Engine events go to the searchable log (GET /logs) and to the process log.
         const log: EngineLog = async (level, message, context) => {
           logger[level === 'warning' ? 'warn' : level]({ ...context }, message);
+          // Not awaited: entries go out in batches (one write for many lines), and the run
+          // does not wait for each; flushLog holds the job's final state until they are in.
           // A log that cannot be stored must not fail the step or the run it describes.
-          await logs.record({ level, message, context }).catch((error: unknown) => logger.error({ err: error }, 'A log entry could not be stored'));
+          void logs.record({ level, message, context }).catch((error: unknown) => logger.error({ err: error }, 'A log entry could not be stored'));
         };
-        return new Engine({ ...deps, logger, log, itemDetail: () => logs.stores('debug') });
+        return new Engine({ ...deps, logger, log, flushLog: () => logs.flush(), itemDetail: () => logs.stores('debug') });
       },
     }),
     createServiceFactory({

@@ -8,8 +8,8 @@ import type { Collection, DocumentStore } from '../store/port.js';
 export interface PluginStore {
   readonly kind: DocumentStore['kind'];
   collection<T extends Record<string, unknown> = Record<string, unknown>>(name: string): Collection<T>;
-  /** The next integer of a sequence (1, 2, ...), namespaced like collections. */
-  nextId(sequence: string): Promise<number>;
+  /** The next integer of a sequence (1, 2, ...), namespaced like collections; with `count`, the first of that many consecutive ones. */
+  nextId(sequence: string, count?: number): Promise<number>;
 }
 
 export interface ScheduledJobContext<D> {

@@ -41,12 +41,17 @@ export class LogsRepository {
     for (const spec of LOG_INDEXES) await this.entries.createIndex(spec);
   }
 
-  nextId(): Promise<number> {
-    return this.store.nextId(LOGS);
+  /** The first of `count` consecutive new entry ids. */
+  nextId(count = 1): Promise<number> {
+    return this.store.nextId(LOGS, count);
   }
 
   insert(record: NewLogRecord): Promise<LogRecord> {
     return this.entries.insertOne(record);
+  }
+
+  insertMany(records: NewLogRecord[]): Promise<LogRecord[]> {
+    return this.entries.insertMany(records);
   }
 
   page(filter: Filter, skip: number, limit: number): Promise<LogRecord[]> {

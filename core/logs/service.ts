@@ -22,6 +22,8 @@ import {
 import type { LogsRepository } from './repository.js';
 
 const DAY_MS = 86_400_000;
+/** At most this many entries per batch write (one id block, one insertMany). */
+const MAX_LOG_BATCH = 500;
 
 export interface LogsServiceOptions {
   /** Called after each stored entry (the host hands it to the `logged` hook's sinks). */
@@ -68,6 +70,10 @@ function optionalId(value: unknown, field: string): number | null {
 
 /** Structured operational logs: written by the engine and plugins, read over GET /logs. */
 export class LogsService {
+  /** Entries waiting for the next batch write, with the callers waiting on them. */
+  private readonly pending: Array<{ record: Omit<NewLogRecord, 'id'>; resolve: (view: LogRecordView) => void; reject: (error: unknown) => void }> = [];
+  private writing: Promise<void> | null = null;
+
   constructor(
     private readonly repo: LogsRepository,
     private readonly clock: Clock,
@@ -87,8 +93,7 @@ export class LogsService {
     if (!isLogLevel(level)) throw invalid(`Unknown log level '${String(level)}'`, { level: 'must be one of debug, info, warning, error, critical' });
     if (typeof entry.message !== 'string') throw invalid('A log message must be a string', { message: 'must be a string' });
     if (entry.context !== undefined && !isPlainObject(entry.context)) throw invalid('A log context must be an object', { context: 'must be an object' });
-    const record: NewLogRecord = {
-      id: await this.repo.nextId(),
+    const record: Omit<NewLogRecord, 'id'> = {
       level,
       message: entry.message,
       context: normalizeContext(entry.context ?? {}),
@@ -96,9 +101,69 @@ export class LogsService {
       user_id: optionalId(entry.user_id, 'user_id'),
       created_at: this.clock.now(),
     };
-    const view = toView(await this.repo.insert(record));
-    if (this.options.onWritten) await this.options.onWritten(view, record.created_at);
-    return view;
+    return new Promise<LogRecordView>((resolve, reject) => {
+      this.pending.push({ record, resolve, reject });
+      // Everything written in this turn of the event loop goes in one batch.
+      if (this.pending.length === 1 && !this.writing) setImmediate(() => void this.drain());
+    });
+  }
+
+  /**
+   * Resolves when every entry written so far is stored. The engine calls it before it
+   * writes a job's final state, so a finished job's step lines are always there; reads
+   * call it first, so a page always shows what this host has written.
+   */
+  async flush(): Promise<void> {
+    while (this.pending.length || this.writing) {
+      if (this.writing) await this.writing;
+      else await this.drain();
+    }
+  }
+
+  /** Writes the waiting entries: one block of ids, one insertMany (one transaction on the embedded store). */
+  private drain(): Promise<void> {
+    if (this.writing || !this.pending.length) return this.writing ?? Promise.resolve();
+    const batch = this.pending.splice(0, MAX_LOG_BATCH);
+    let stored: Array<LogRecord | Error> = [];
+    const write = async () => {
+      try {
+        const first = await this.repo.nextId(batch.length);
+        const records = batch.map((entry, i) => ({ ...entry.record, id: first + i }) as NewLogRecord);
+        try {
+          stored = await this.repo.insertMany(records);
+        } catch {
+          // One entry the store refused must not take the others with it: one at a time.
+          stored = await Promise.all(records.map((r) => this.repo.insert(r).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))));
+        }
+      } catch (error) {
+        stored = batch.map(() => (error instanceof Error ? error : new Error(String(error))));
+      } finally {
+        this.writing = null;
+        if (this.pending.length) setImmediate(() => void this.drain());
+      }
+    };
+    this.writing = write();
+    // The sinks run after the write is over, so one that reads the logs (and so flushes)
+    // does not wait on the very batch that is calling it.
+    void this.writing.then(() => this.deliver(batch, stored));
+    return this.writing;
+  }
+
+  private async deliver(batch: typeof this.pending, stored: Array<LogRecord | Error>): Promise<void> {
+    for (let i = 0; i < batch.length; i++) {
+      const result = stored[i]!;
+      if (result instanceof Error) {
+        batch[i]!.reject(result);
+        continue;
+      }
+      const view = toView(result);
+      try {
+        if (this.options.onWritten) await this.options.onWritten(view, result.created_at);
+        batch[i]!.resolve(view);
+      } catch (error) {
+        batch[i]!.reject(error);
+      }
+    }
   }
 
   /** Whether `record` stores entries of this level on this host (debug only when switched on). */
@@ -123,25 +188,30 @@ export class LogsService {
     if (!Number.isInteger(perPage) || perPage < 1 || perPage > MAX_PER_PAGE) throw invalid(`per_page must be an integer from 1 to ${MAX_PER_PAGE}`, { per_page: 'out of range' });
     if (!Number.isInteger(page) || page < 1) throw invalid('page must be an integer of 1 or more', { page: 'out of range' });
     const filter = toFilter(filters);
+    await this.flush();
     const [records, total] = await Promise.all([this.repo.page(filter, (page - 1) * perPage, perPage), this.repo.count(filter)]);
     return { items: records.map(toView), total, page, pages: Math.ceil(total / perPage), per_page: perPage };
   }
 
   async metadata(filters: LogFilters = {}): Promise<LogMetadata> {
     const filter = toFilter(filters);
+    await this.flush();
     const [total, oldest, newest] = await Promise.all([this.repo.count(filter), this.repo.edge(filter, 1), this.repo.edge(filter, -1)]);
     return { total_entries: total, oldest: oldest ? formatLogTime(oldest) : null, newest: newest ? formatLogTime(newest) : null };
   }
 
   /** Deletes the entries that pass the filters (all of them with none); answers how many. */
-  delete(filters: LogFilters = {}): Promise<number> {
-    return this.repo.deleteMany(toFilter(filters));
+  async delete(filters: LogFilters = {}): Promise<number> {
+    const filter = toFilter(filters);
+    await this.flush();
+    return this.repo.deleteMany(filter);
   }
 
   /** Retention: deletes entries older than `days` days by the clock; 0 keeps everything. */
   async purgeOlderThan(days: number): Promise<number> {
     if (typeof days !== 'number' || !Number.isFinite(days) || days < 0) throw invalid('days must be a non-negative number', { days: 'must be 0 or more' });
     if (days === 0) return 0;
+    await this.flush();
     return this.repo.deleteMany({ created_at: { $lt: new Date(this.clock.now().getTime() - days * DAY_MS) } });
   }
 }

@@ -117,11 +117,22 @@ export interface Collection<T extends Record<string, unknown> = Record<string, u
 
 export type StoreKind = 'embedded' | 'mongodb';
 
+/** The bound on `nextId`'s `count`, checked the same way by every adapter. */
+export const MAX_ID_BLOCK = 10_000;
+
+export function checkIdCount(count: number): void {
+  if (!Number.isSafeInteger(count) || count < 1 || count > MAX_ID_BLOCK) throw new UnsupportedQueryError(`nextId count must be an integer from 1 to ${MAX_ID_BLOCK}`);
+}
+
 export interface DocumentStore {
   readonly kind: StoreKind;
   collection<T extends Record<string, unknown> = Record<string, unknown>>(name: string): Collection<T>;
-  /** Next integer of a named sequence, starting at 1; atomic across callers and hosts. */
-  nextId(sequence: string): Promise<number>;
+  /**
+   * Next integer of a named sequence, starting at 1; atomic across callers and hosts.
+   * With `count` (1–10,000), reserves that many consecutive integers in one write and
+   * returns the first (a batch of inserts numbers itself without a write per document).
+   */
+  nextId(sequence: string, count?: number): Promise<number>;
   /** Resolves when the store answers; rejects with a reason when it cannot. */
   ping(): Promise<void>;
   close(): Promise<void>;

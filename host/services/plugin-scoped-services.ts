@@ -52,7 +52,7 @@ function pluginStore(pluginId: string, store: DocumentStore, claims: CollectionC
   return {
     kind: store.kind,
     collection: (name) => store.collection(nameFor(name)),
-    nextId: (sequence) => store.nextId(nameFor(sequence)),
+    nextId: (sequence, count) => store.nextId(nameFor(sequence), count),
   };
 }
 

@@ -169,6 +169,18 @@ export function documentStoreContract(label: string, open: () => Promise<Documen
     assert.is(await store.nextId(name), 3);
   });
 
+  basics('nextId with a count reserves a block and returns its first id; bad counts are refused', async ({ store }) => {
+    const name = `seq_${randomBytes(4).toString('hex')}`;
+    assert.is(await store.nextId(name, 5), 1);
+    assert.is(await store.nextId(name), 6);
+    assert.is(await store.nextId(name, 3), 7);
+    assert.is(await store.nextId(name), 10);
+    const fresh = `${name}_fresh`;
+    assert.is(await store.nextId(fresh, 4), 1);
+    for (const bad of [0, -1, 1.5, 10_001, Number.NaN]) await rejects(store.nextId(name, bad), UnsupportedQueryError);
+    assert.is(await store.nextId(name), 11);
+  });
+
   basics('ping answers', async ({ store }) => {
     await store.ping();
   });

@@ -1,5 +1,5 @@
 import Database, { type Database as SqliteDatabase } from 'better-sqlite3';
-import { UnsupportedQueryError, type Collection, type DocumentStore, type Filter } from '../../../core/store/port.js';
+import { checkIdCount, UnsupportedQueryError, type Collection, type DocumentStore, type Filter } from '../../../core/store/port.js';
 import { EmbeddedCollection } from './embedded-collection.js';
 import { registerRegexp } from './regexp-function.js';
 import type { SelectOptions } from './select-sql.js';
@@ -104,16 +104,18 @@ export class EmbeddedStore implements DocumentStore {
   }
 
   /** One statement, so atomic against every other caller and connection. */
-  async nextId(sequence: string): Promise<number> {
+  async nextId(sequence: string, count = 1): Promise<number> {
     if (typeof sequence !== 'string' || sequence.length === 0) throw new UnsupportedQueryError('A sequence needs a non-empty name');
-    return this.session.write(
+    checkIdCount(count);
+    const last = this.session.write(
       () =>
         (
           this.session
-            .prepare('INSERT INTO "_sequences" (name, value) VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value')
-            .get(sequence) as { value: number }
+            .prepare('INSERT INTO "_sequences" (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = value + excluded.value RETURNING value')
+            .get(sequence, count) as { value: number }
         ).value,
     );
+    return last - count + 1;
   }
 
   async ping(): Promise<void> {

@@ -1,5 +1,5 @@
 import { MongoClient, type Collection as DriverCollection, type Db } from 'mongodb';
-import type { Collection, DocumentStore } from '../../../core/store/port.js';
+import { checkIdCount, type Collection, type DocumentStore } from '../../../core/store/port.js';
 import { parseMongoUrl, type MongoUrlInfo } from './connection-url.js';
 import { isDuplicateKey } from './map-error.js';
 import { MongoCollection, type CollectionHost, type DriverDocument } from './mongo-collection.js';
@@ -68,14 +68,15 @@ export class MongoStore implements DocumentStore, CollectionHost {
     return collection as unknown as Collection<T>;
   }
 
-  async nextId(sequence: string): Promise<number> {
+  async nextId(sequence: string, count = 1): Promise<number> {
     this.ensureOpen();
+    checkIdCount(count);
     const sequences = this.db.collection<{ _id: string; value: number }>(SEQUENCES_COLLECTION);
     for (let attempt = 1; ; attempt++) {
       try {
-        const doc = await sequences.findOneAndUpdate({ _id: sequence }, { $inc: { value: 1 } }, { upsert: true, returnDocument: 'after' });
+        const doc = await sequences.findOneAndUpdate({ _id: sequence }, { $inc: { value: count } }, { upsert: true, returnDocument: 'after' });
         if (!doc || typeof doc.value !== 'number') throw new Error(`Sequence ${sequence} returned no value`);
-        return doc.value;
+        return doc.value - count + 1;
       } catch (error) {
         if (!isDuplicateKey(error) || attempt >= SEQUENCE_UPSERT_ATTEMPTS) throw error;
       }
