@@ -404,6 +404,11 @@ for (const store of testStores('chat workflow tools')) {
     assert.is(all.status, 200);
     assert.equal(all.body.data.cms, { post_status: 'publish' });
     assert.equal(all.body.data['cms-api']?.app_password, MASK, 'secrets masked in the list');
+    // GET /handlers/{slug}: current_value is the default a new step starts from (the admin client shows it).
+    const cmsFields = (await t.request<Body>('GET', '/handlers/cms')).body.data.settings;
+    assert.equal([cmsFields.post_status.default, cmsFields.post_status.current_value], ['draft', 'publish']);
+    const remoteFields = (await t.request<Body>('GET', '/handlers/cms-api')).body.data.settings;
+    assert.equal([remoteFields.app_password.current_value, remoteFields.per_page.current_value, remoteFields.pages.current_value], [MASK, 10, 1]);
 
     // A new flow's cms step starts from it.
     const { pipelineId, stepIds } = await newPipeline(t, ['fetch', 'publish']);
