@@ -8,6 +8,7 @@ import { HandlerSecrets } from './flows/handler-secrets.js';
 import { flowsSurface } from './flows/routes.js';
 import { PortableFlows } from './flows/portable.js';
 import { portableSurface } from './flows/portable-routes.js';
+import { handlerDefaultsSurface } from './flows/handler-defaults-routes.js';
 import { JobsService } from './jobs/service.js';
 import { jobsSurface } from './jobs/routes.js';
 import { changeLog } from './logs/change-log.js';
@@ -60,6 +61,7 @@ export const workflowsPlugin = definePlugin({
     routes.add(pipelinesSurface(pipelines, flows));
     routes.add(flowsSurface(flows, settings, jobs));
     routes.add(jobsSurface(jobs, { flows, pipelines }));
+    routes.add(handlerDefaultsSurface(flows));
     routes.add(portableSurface(new PortableFlows(pipelines, flows, registries, clock)));
   },
 });

@@ -200,7 +200,7 @@ export class PortableFlows {
   }
 
   /** Checks the whole document (400 invalid_import naming the field) and answers what to write. */
-  private check(input: unknown): {
+  private check(input: unknown, handlerDefaults: Record<string, Record<string, unknown>> = {}): {
     doc: ExportDocument;
     steps: Array<{ step_type: string; label?: string; config: Record<string, unknown> }>;
     flows: Array<{ name: string; scheduling: SchedulingConfig; settings: Map<number, FlowStepSettings> }>;
@@ -271,7 +271,8 @@ export class PortableFlows {
           if (!handler) throw fail(`${path}.handler_slug`, `unknown handler '${given.handler_slug}'`);
           const mayLack = new Set(given.secrets_omitted ?? []);
           try {
-            own.handler_config = this.flows.checkHandler(step.type, given.handler_slug, given.handler_config ?? {}, mayLack);
+            // The handler's defaults first (as for any new flow step); the document's settings win.
+            own.handler_config = this.flows.checkHandler(step.type, given.handler_slug, { ...(handlerDefaults[given.handler_slug] ?? {}), ...(given.handler_config ?? {}) }, mayLack);
           } catch (error) {
             if (!isApiError(error)) throw error;
             const params = (error.data.params as Record<string, string> | undefined) ?? {};
@@ -280,7 +281,8 @@ export class PortableFlows {
             throw fail(`${path}.handler_slug`, error.message);
           }
           own.handler_slug = given.handler_slug;
-          for (const field of given.secrets_omitted ?? []) omitted.push(`${at}.steps.${key}.handler_config.${field}`);
+          // A secret the export left out that a default supplies is no longer missing.
+          for (const field of given.secrets_omitted ?? []) if (!(field in (handlerDefaults[given.handler_slug] ?? {}))) omitted.push(`${at}.steps.${key}.handler_config.${field}`);
         } else if (given.handler_config && Object.keys(given.handler_config).length > 0) {
           throw fail(`${path}.handler_config`, 'a handler_config needs a handler_slug');
         }
@@ -296,7 +298,7 @@ export class PortableFlows {
   }
 
   async import(input: unknown): Promise<ImportResult> {
-    const plan = this.check(input);
+    const plan = this.check(input, await this.flows.defaults.openedAll());
     const name = await this.pipelines.freeName(plan.doc.pipeline.name);
     const pipeline = await this.pipelines.create({ pipeline_name: name, steps: plan.steps }, { hidden: true });
     const flowIds: number[] = [];

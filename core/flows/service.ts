@@ -12,6 +12,7 @@ import type { PipelineFlows, PipelinesService } from '../pipelines/service.js';
 import { FLOWS, flowStepId, publicScheduling, parseFlowStepId, stepKey, type FlowRecord, type FlowStepSettings, type SchedulingConfig } from './model.js';
 import { flowConfig } from './view.js';
 import { HandlerSecrets } from './handler-secrets.js';
+import { HandlerDefaults, type HandlerDefaultsMode } from './handler-defaults.js';
 
 /** Scheduling seen from flows; the Agenda-backed scheduler implements it. */
 export interface FlowSchedule {
@@ -38,6 +39,8 @@ export class FlowsService implements PipelineFlows {
   private changed: ChangeLog = noChangeLog;
   private readonly ajv = createAjv();
   private readonly validators = new WeakMap<object, ValidateFunction>();
+  /** The handler defaults new flow steps start from (see handler-defaults.ts). */
+  readonly defaults: HandlerDefaults;
 
   constructor(
     private readonly store: DocumentStore,
@@ -48,6 +51,22 @@ export class FlowsService implements PipelineFlows {
     readonly secrets: HandlerSecrets,
   ) {
     pipelines.attachFlows(this);
+    this.defaults = new HandlerDefaults(store, registries, secrets, clock);
+  }
+
+  /** Handler defaults as answered (secrets masked): one handler's (404 when unknown), or all that are set. */
+  async getHandlerDefaults(slug?: string): Promise<Record<string, Record<string, unknown>>> {
+    return this.defaults.view(slug);
+  }
+
+  /**
+   * Sets a handler's defaults: `merge` lays the given keys over the stored ones (null
+   * removes a key), `replace` keeps only the given ones. Answers them masked.
+   */
+  async setHandlerDefaults(slug: string, settings: Record<string, unknown>, mode: HandlerDefaultsMode = 'merge', by?: Principal | null): Promise<Record<string, unknown>> {
+    const saved = await this.defaults.set(slug, settings, mode);
+    await this.changed(by, `Handler defaults of ${slug} ${mode === 'replace' ? 'replaced' : 'updated'} (${saved.fields.join(', ') || 'none'})`, { change: 'handler.defaults', handler: slug, mode, fields: saved.fields });
+    return saved.settings;
   }
 
   get collection(): Collection<FlowRecord> {
@@ -163,7 +182,9 @@ export class FlowsService implements PipelineFlows {
       const current = steps[stepKey(psid)]!;
       if (given.handler_slug) {
         current.handler_slug = given.handler_slug;
-        current.handler_config = this.secrets.seal(this.checkHandler(step.step_type, given.handler_slug, given.handler_config ?? {}));
+        // The handler's defaults first; the given settings win key by key.
+        const base = await this.defaults.opened(given.handler_slug);
+        current.handler_config = this.secrets.seal(this.checkHandler(step.step_type, given.handler_slug, { ...base, ...(given.handler_config ?? {}) }));
       }
       if (given.enabled !== undefined) current.enabled = given.enabled;
       if (given.user_message !== undefined) current.user_message = given.user_message;
@@ -255,7 +276,8 @@ export class FlowsService implements PipelineFlows {
     const psid = String(config.pipeline_step_id);
     const current = flow.steps[stepKey(psid)] ?? { handler_slug: null, handler_config: {}, enabled: true };
     const stored = current.handler_slug === input.handler_slug ? this.secrets.open(current.handler_config) : {};
-    const handlerConfig = this.secrets.seal(this.checkHandler(String(config.step_type), input.handler_slug, this.secrets.keepMasked(input.settings ?? {}, stored)));
+    const base = await this.defaults.opened(input.handler_slug);
+    const handlerConfig = this.secrets.seal(this.checkHandler(String(config.step_type), input.handler_slug, { ...base, ...this.secrets.keepMasked(input.settings ?? {}, stored) }));
     const updated = await this.saveStep(flow.flow_id, psid, { ...current, handler_slug: input.handler_slug, handler_config: handlerConfig });
     const fields = Object.keys(input.settings ?? {}).sort();
     await this.changed(by, `Flow ${flow.flow_id}: step ${id} handler set to ${input.handler_slug}${fields.length ? ` (settings: ${fields.join(', ')})` : ''}`, {

@@ -78,8 +78,8 @@ export default definePlugin({
     fetch: services.fetch,
     ...chatToolDeps,
   },
-  async setup({ routes, tools, store, config, settings, registries, clock, fetch, pipelines, flows, execute }) {
-    for (const tool of chatTools({ pipelines, flows, execute }, registries)) tools.add(tool);
+  async setup({ routes, tools, store, config, settings, registries, clock, fetch, pipelines, flows, execute, credentials }) {
+    for (const tool of chatTools({ pipelines, flows, execute, settings, credentials }, registries)) tools.add(tool);
     const sessions = store.collection<SessionRecord>('sessions') as Collection<SessionRecord>;
     await sessions.createIndex({ fields: { user_id: 1, updated_at: -1 }, name: 'chat_sessions_user' });
 

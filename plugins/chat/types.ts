@@ -1,8 +1,9 @@
 import { services, type ResolvedDeps } from '../../sdk/index.js';
 
 /** The core services the chat tools act through. */
-export const chatToolDeps = { pipelines: services.pipelines, flows: services.flows, execute: services.execute } as const;
-export type ResolvedChatServices = ResolvedDeps<typeof chatToolDeps>;
+export const chatToolDeps = { pipelines: services.pipelines, flows: services.flows, execute: services.execute, credentials: services.credentials } as const;
+/** What the tools are given: the services above and the site settings (the plugin lists those itself). */
+export type ResolvedChatServices = ResolvedDeps<typeof chatToolDeps & { settings: typeof services.settings }>;
 
 /** A message as the admin client shows it. */
 export interface DisplayMessage extends Record<string, unknown> {

@@ -26,8 +26,11 @@ export function handlerView(handler: HandlerDefinition<object>, owner: string | 
   return view;
 }
 
-/** The admin client's per-field settings view of a handler's JSON Schema. */
-export function settingsView(schema: JsonSchema | undefined): Record<string, Record<string, unknown>> {
+/**
+ * The admin client's per-field settings view of a handler's JSON Schema. `current_value`:
+ * the handler default a new flow step starts from (masked where secret), else the schema's.
+ */
+export function settingsView(schema: JsonSchema | undefined, handlerDefaults: Record<string, unknown> = {}): Record<string, Record<string, unknown>> {
   const properties = (schema?.properties ?? {}) as Record<string, Record<string, unknown>>;
   const out: Record<string, Record<string, unknown>> = {};
   for (const [field, property] of Object.entries(properties)) {
@@ -37,7 +40,7 @@ export function settingsView(schema: JsonSchema | undefined): Record<string, Rec
       description: property.description ?? '',
       default: property.default ?? null,
       options: Array.isArray(property.enum) ? property.enum : [],
-      current_value: property.default ?? null,
+      current_value: field in handlerDefaults ? handlerDefaults[field] : (property.default ?? null),
     };
   }
   return out;

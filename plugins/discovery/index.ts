@@ -44,7 +44,12 @@ const settingsField: JsonSchema = {
 const provider: JsonSchema = { type: 'object', required: ['label', 'configured', 'models'], properties: { label: str, configured: { type: 'boolean' }, models: { type: 'array', items: str } } };
 const providers: JsonSchema = { type: 'object', additionalProperties: provider };
 
-function discoverySurface(host: { registries: Registries; clock: Clock; fetch: GuardedFetch; credentials: CredentialsService; settings: SiteDefaults }) {
+/** What the handler route reads of the flows service: the handler defaults, masked. */
+interface HandlerDefaultsSource {
+  getHandlerDefaults(slug?: string): Promise<Record<string, Record<string, unknown>>>;
+}
+
+function discoverySurface(host: { registries: Registries; clock: Clock; fetch: GuardedFetch; credentials: CredentialsService; settings: SiteDefaults; flows: HandlerDefaultsSource }) {
   const connection = async (handler: HandlerDefinition<object>) => ({ ...(await host.credentials.connection(handler)), callbackUrl: host.credentials.authorizationUrl(handler.slug) });
   return defineSurface({
     id: 'discovery',
@@ -88,7 +93,7 @@ function discoverySurface(host: { registries: Registries; clock: Clock; fetch: G
           if (!handler) throw notFound('handler_not_found', `No handler '${slug}' is registered`);
           return {
             success: true,
-            data: { slug, ...handlerView(handler, host.registries.ownerOf(handler), await connection(handler)), settings: settingsView(handler.settings) },
+            data: { slug, ...handlerView(handler, host.registries.ownerOf(handler), await connection(handler)), settings: settingsView(handler.settings, (await host.flows.getHandlerDefaults(slug))[slug]) },
           };
         },
       },
@@ -156,8 +161,8 @@ export default definePlugin({
   version: '1.0.0',
   flowhost: '^1.0.0',
   description: 'GET /handlers and GET /providers: what this deployment can do.',
-  deps: { routes: services.routes, registries: services.registries, clock: services.clock, fetch: services.fetch, credentials: services.credentials, settings: services.settings },
-  setup({ routes, registries, clock, fetch, credentials, settings }) {
-    routes.add(discoverySurface({ registries, clock, fetch, credentials, settings }));
+  deps: { routes: services.routes, registries: services.registries, clock: services.clock, fetch: services.fetch, credentials: services.credentials, settings: services.settings, flows: services.flows },
+  setup({ routes, registries, clock, fetch, credentials, settings, flows }) {
+    routes.add(discoverySurface({ registries, clock, fetch, credentials, settings, flows }));
   },
 });

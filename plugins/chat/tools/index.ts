@@ -7,11 +7,31 @@ import type { ResolvedChatServices } from '../types.js';
 import { createPipelineTool } from './create-pipeline.js';
 import { createFlowTool } from './create-flow.js';
 import { runFlowTool } from './run-flow.js';
+import { addPipelineStepTool } from './add-pipeline-step.js';
+import { configurePipelineStepTool } from './configure-pipeline-step.js';
+import { configureFlowStepTool } from './configure-flow-step.js';
+import { updateFlowTool } from './update-flow.js';
+import { copyFlowTool } from './copy-flow.js';
+import { executeWorkflowTool } from './execute-workflow.js';
+import { getHandlerDefaultsTool } from './get-handler-defaults.js';
+import { setHandlerDefaultsTool } from './set-handler-defaults.js';
+import { handlerDocumentationTool } from './handler-documentation.js';
+import { validateCredentialsTool } from './validate-credentials.js';
 
 export function chatTools(services: ResolvedChatServices, registries: Registries): ChatToolDefinition[] {
   return [
     createPipelineTool(services, registries),
     createFlowTool(services),
     runFlowTool(services),
+    addPipelineStepTool(services, registries),
+    configurePipelineStepTool(services),
+    configureFlowStepTool(services),
+    updateFlowTool(services),
+    copyFlowTool(services),
+    executeWorkflowTool(services),
+    getHandlerDefaultsTool(services),
+    setHandlerDefaultsTool(services),
+    handlerDocumentationTool(services, registries),
+    validateCredentialsTool(services, registries),
   ];
 }
