@@ -82,7 +82,8 @@ for (const store of testStores('chat plugin')) {
     // The system prompt carries the inventory (empty at first) and the tools were offered.
     const first = openai.chats()[before]!.json<Body>();
     assert.match(first.messages[0].content, /Pipelines \(0\)/);
-    assert.equal(first.tools.map((tool: Body) => tool.function.name).sort(), ['create_flow', 'create_pipeline', 'run_flow']);
+    const offered = first.tools.map((tool: Body) => tool.function.name);
+    for (const name of ['create_flow', 'create_pipeline', 'run_flow']) assert.ok(offered.includes(name), `${name} offered`);
 
     const job = await t.waitForJob(body.tool_calls[2].result.job_id);
     assert.is(job.status, 'completed', JSON.stringify(job));
