@@ -56,7 +56,8 @@ export function createInProcessApi(options: { apiPrefix: string; coreNamespace: 
     const segments = path.replace(/\/+$/, '').split('/');
     let best: { route: CompiledRoute; params: Record<string, string>; score: string } | null = null;
     for (const route of table ?? []) {
-      if (route.method !== 'GET' || !route.fullPath.startsWith(`${options.apiPrefix}/`)) continue;
+      // Browser navigations (credentials 'page': OAuth popups) are for a person, not a tool.
+      if (route.method !== 'GET' || route.definition.credentials === 'page' || !route.fullPath.startsWith(`${options.apiPrefix}/`)) continue;
       const found = match(route, segments);
       if (found && (!best || found.score > best.score)) best = { route, ...found };
     }
