@@ -29,6 +29,7 @@ import { LoginThrottle, memoryLimiters } from './auth/login-throttle.js';
 import { Authenticator } from './auth/authenticator.js';
 import { compileRoutes, warmRoutes } from './http/route-table.js';
 import { createHttpServer } from './http/server.js';
+import { createInProcessApi } from './http/in-process-api.js';
 import { closeServer, listen } from './http/listen.js';
 import { systemRoutes } from './http/system-routes.js';
 import { sessionSurface } from './surfaces/session-routes.js';
@@ -81,7 +82,9 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     // What must hold across hosts lives in the store: with MongoDB the counters are shared.
     const rateLimiters = store.kind === 'mongodb' ? (await import('./auth/mongo-limiters.js')).mongoLimiters(store as MongoStore) : memoryLimiters;
     const fetch = createGuardedFetch({ allowPrivate: config.allowPrivateUrls, userAgent: `Flowhost/${FLOWHOST_VERSION}` });
-    provideKernelServices(container, { clock, hooks, registries, info, vault, fetch, store, log, rateLimiters, agenda });
+    // The route table exists only after every setup: the in-process API is given it below.
+    const api = createInProcessApi({ apiPrefix: config.apiPrefix, coreNamespace: config.coreNamespace, log });
+    provideKernelServices(container, { clock, hooks, registries, info, vault, fetch, store, log, rateLimiters, agenda, api });
     const pluginSettings = new Map<string, Record<string, unknown>>();
     const claims = new CollectionClaims();
     for (const factory of pluginScopedFactories({ log, store, agenda, hooks, blobs, settingsOf: (id) => pluginSettings.get(id) ?? {} }, claims)) container.provide(factory, 'host');
@@ -117,6 +120,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     const routeOptions = { apiPrefix: config.apiPrefix, coreNamespace: config.coreNamespace, log, checkResponses: config.checkResponses };
     const routes = compileRoutes(surfaces, routeOptions);
     const allRoutes = [...routes, ...systemRoutes({ routes, store, apiPrefix: config.apiPrefix, serverUrl: () => `${info.publicUrl()}`, routeOptions })];
+    api.attach(allRoutes);
     const server = createHttpServer(allRoutes, { authenticator, bodyLimit: config.bodyLimit, log });
 
     let started = false;

@@ -28,6 +28,8 @@ export { actingUserOf } from '../core/kernel/acting-user.js';
 export { oauth1Authorization } from '../core/credentials/oauth1.js';
 export { fetchHonouringRetryAfter } from '../core/security/retry-after.js';
 export { fitText, graphemeCount, packetText } from '../core/kernel/post-text.js';
+/** A post's stored text as the safe HTML wp/v2 answers as `content.rendered` (markdown rendered, sanitized). */
+export { renderContent } from '../core/content/render.js';
 export { createServiceRef, createServiceFactory, isServiceRef } from '../core/kernel/service-ref.js';
 export { HookCatalogue } from '../core/kernel/hooks.js';
 export { FLOWHOST_VERSION } from '../core/kernel/version.js';
@@ -96,6 +98,7 @@ export type {
 export type { Principal, Capability } from '../core/kernel/principal.js';
 export type { ActingUser } from '../core/kernel/acting-user.js';
 export type { Registries } from '../core/kernel/registries.js';
+export type { ApiClient, ApiGetOptions, ApiResponse } from '../core/kernel/api-client.js';
 export type { LifecycleInfo, StepInfo, JobOutcome, LogEntry, WebhookEvent } from '../core/kernel/hooks.js';
 export type { JsonSchema } from '../core/kernel/json-schema.js';
 export type { CliNounDefinition, CliCommandDefinition, CliContext, CliOption } from '../core/kernel/cli.js';

@@ -220,6 +220,12 @@ export interface ToolDefinition {
   parameters: JsonSchema;
   /** `ctx.user` is the calling user: a tool must do no more than they may. */
   run(args: Record<string, unknown>, ctx: CallContext): Promise<unknown>;
+  /**
+   * Whether the tool is offered now (default: always). A tool that needs configuration
+   * (an API key) answers false until it has it, so a model is never offered a tool that
+   * can only fail.
+   */
+  enabled?(ctx: CallContext): boolean | Promise<boolean>;
 }
 export type AnalyticsToolDefinition = ToolDefinition;
 export type ChatToolDefinition = ToolDefinition;

@@ -27,6 +27,7 @@ import type { Engine } from '../engine/engine.js';
 import type { ExecuteService } from '../engine/execute.js';
 import type { RunScheduler } from '../engine/dispatcher.js';
 import type { TriggerLimiterFactory as RateLimiterFactory } from '../webhooks/trigger-limits.js';
+import type { ApiClient } from './api-client.js';
 
 const root = <T>(id: string) => createServiceRef<T, 'root'>({ id, scope: 'root' });
 const scoped = <T>(id: string) => createServiceRef<T, 'plugin'>({ id, scope: 'plugin' });
@@ -51,6 +52,8 @@ export const services = {
   rateLimiters: root<RateLimiterFactory>('rateLimiters'),
   /** Background runs: the host's Agenda, for the engine plugin. */
   runScheduler: root<RunScheduler>('runScheduler'),
+  /** This host's REST API in process: a GET as a given user through the same route table and checks as HTTP. */
+  api: root<ApiClient>('api'),
 
   // The core domains (each provided by its built-in plugin).
   users: root<UsersService>('users'),

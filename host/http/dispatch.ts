@@ -6,7 +6,7 @@ import type { ValidateFunction } from 'ajv';
 import { ApiError, forbidden, notLoggedIn } from '../../core/errors.js';
 import type { Logger } from '../../core/kernel/logger.js';
 import type { Principal } from '../../core/kernel/principal.js';
-import { RouteReply, isRouteReply, type HttpMethod, type RouteRequest } from '../../core/kernel/routes.js';
+import { RouteReply, isRouteReply, type HttpMethod, type RouteRequest, type RouteResult } from '../../core/kernel/routes.js';
 import { describeErrors } from '../../core/kernel/validator.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import { BodyTooLargeError, decodeBody, readBody } from './read-body.js';
@@ -80,7 +80,7 @@ function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
  * `rest_response_invalid` naming the route, status and error, and logged — a test that
  * asserts the status then fails.
  */
-function checked(route: CompiledRoute, status: number, body: unknown, log: Logger): { status: number; body: unknown; replaced: boolean } {
+export function checked(route: CompiledRoute, status: number, body: unknown, log: Logger): { status: number; body: unknown; replaced: boolean } {
   const validators = route.validateResponses;
   if (!validators) return { status, body, replaced: false };
   const validate = validators.get(status);
@@ -116,6 +116,30 @@ async function checkPermission(route: CompiledRoute, request: RouteRequest, user
   if (!(await permission.check(request))) throw forbidden();
 }
 
+type MutableRequest = { -readonly [K in keyof RouteRequest]: RouteRequest[K] };
+
+/**
+ * What every request to a route goes through once it is matched and its caller known,
+ * over HTTP or in process (`in-process-api.ts`): the permission, then the body
+ * (`readBody`, HTTP only), boolean query values, params/query/body validation, the handler.
+ */
+export async function runRoute(route: CompiledRoute, request: MutableRequest, readBody: () => Promise<void>): Promise<RouteResult> {
+  // Permission before the body is read: a stranger cannot make us buffer an upload.
+  // (Permission checks therefore see params and query, never the body.)
+  await checkPermission(route, request, request.user);
+  await readBody();
+  const query = request.query as Record<string, unknown>;
+  for (const name of route.booleanQuery) {
+    const value = query[name];
+    if (typeof value === 'string' && /^(1|0|yes|no|on|off)$/i.test(value)) query[name] = /^(1|yes|on)$/i.test(value);
+  }
+  validate(route.validateParams, request.params, 'params');
+  validate(route.validateQuery, query, 'query');
+  if (!route.validateQuery) for (const key of Object.keys(query)) delete query[key]; // undeclared: ignored
+  validate(route.validateBody, request.body, 'body');
+  return route.definition.handle(request);
+}
+
 /**
  * One request through one route: authenticate, check permission, read and validate,
  * handle, answer. Every failure ends as the spec's error body; unexpected ones are
@@ -135,7 +159,7 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
     const user = credentials === 'ignored' ? null : await deps.authenticator.authenticate({ headers, ip: clientIp(req), navigation: credentials === 'page' });
     const query: Record<string, unknown> = parseQueryInput(req.url ?? '');
     const params: Record<string, unknown> = Object.assign(Object.create(null) as Record<string, unknown>, routerParams);
-    const request: { -readonly [K in keyof RouteRequest]: RouteRequest[K] } = {
+    const request: MutableRequest = {
       params,
       query,
       body: {},
@@ -149,26 +173,16 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
       requestId,
       log,
     };
-    // Permission before the body is read: a stranger cannot make us buffer an upload.
-    // (Permission checks therefore see params and query, never the body.)
-    await checkPermission(route, request, user);
-    if (route.definition.streamBody && method !== 'GET') {
-      request.stream = req;
-    } else if (method !== 'GET') {
-      const limit = route.definition.bodyLimit;
-      const bytes = typeof limit === 'function' ? await limit(request) : (limit ?? deps.bodyLimit);
-      request.rawBody = await readBody(req, bytes > 0 ? bytes : Number.POSITIVE_INFINITY);
-      if (route.definition.decodeBody !== false) request.body = decodeBody(request.rawBody, headers['content-type']);
-    }
-    for (const name of route.booleanQuery) {
-      const value = query[name];
-      if (typeof value === 'string' && /^(1|0|yes|no|on|off)$/i.test(value)) query[name] = /^(1|yes|on)$/i.test(value);
-    }
-    validate(route.validateParams, params, 'params');
-    validate(route.validateQuery, query, 'query');
-    if (!route.validateQuery) for (const key of Object.keys(query)) delete query[key]; // undeclared: ignored
-    validate(route.validateBody, request.body, 'body');
-    const result = await route.definition.handle(request);
+    const result = await runRoute(route, request, async () => {
+      if (route.definition.streamBody && method !== 'GET') {
+        request.stream = req;
+      } else if (method !== 'GET') {
+        const limit = route.definition.bodyLimit;
+        const bytes = typeof limit === 'function' ? await limit(request) : (limit ?? deps.bodyLimit);
+        request.rawBody = await readBody(req, bytes > 0 ? bytes : Number.POSITIVE_INFINITY);
+        if (route.definition.decodeBody !== false) request.body = decodeBody(request.rawBody, headers['content-type']);
+      }
+    });
     const reply = isRouteReply(result) ? result : new RouteReply(200, result);
     if (route.definition.streamBody && !req.complete) closeAfterAnswer(req, res);
     if (reply.html !== null) sendPage(res, reply.status, reply.html, reply.headers);

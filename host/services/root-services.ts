@@ -11,6 +11,7 @@ import type { Vault } from '../../core/security/vault.js';
 import type { GuardedFetch } from '../../core/security/guarded-fetch-types.js';
 import type { DocumentStore } from '../../core/store/port.js';
 import type { TriggerLimiterFactory } from '../../core/webhooks/trigger-limits.js';
+import type { ApiClient } from '../../core/kernel/api-client.js';
 import { createAgendaRuntime } from '../scheduler/agenda-runtime.js';
 
 export interface KernelServices {
@@ -24,6 +25,7 @@ export interface KernelServices {
   log: Logger;
   rateLimiters: TriggerLimiterFactory;
   agenda: Agenda;
+  api: ApiClient;
 }
 
 const value = <T>(ref: ServiceRef<T>, instance: T) => createServiceFactory({ service: ref, factory: () => instance }) as ServiceFactory;
@@ -43,6 +45,7 @@ export function provideKernelServices(container: ServiceContainer, kernel: Kerne
     value(services.rootStore, kernel.store),
     value(services.rootLogger, kernel.log),
     value(services.rateLimiters, kernel.rateLimiters),
+    value(services.api, kernel.api),
     // Agenda drives every background run: execute requests, delayed runs and schedules.
     createServiceFactory({
       service: services.runScheduler,

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { actingUserOf, ApiError, badRequest, definePlugin, defineSurface, errorBody, services, successBody, type CallContext, type Collection, type JsonSchema, type ProviderMessage } from '../../sdk/index.js';
 import { LoopProviderError, runChatLoop } from './loop.js';
 import { chatTools } from './tools/index.js';
+import { enabledTools } from './tools/enabled.js';
 import { chatToolDeps, type DisplayMessage, type SessionRecord } from './types.js';
 
 export interface ChatSettings {
@@ -259,7 +260,7 @@ export default definePlugin({
                   provider,
                   model,
                   system: await systemPrompt(ctx, session.agent_type, body.selected_pipeline_id),
-                  tools: registries.chatTools(),
+                  tools: await enabledTools(registries.chatTools(), ctx),
                   maxTurns: config.max_turns ?? 8,
                   ctx,
                   messages,

@@ -55,6 +55,7 @@ test('exports exactly the pinned names', () => {
     'packetText',
     'page',
     'readUpload',
+    'renderContent',
     'reply',
     'safeEqual',
     'sanitizeFilename',
