@@ -11,6 +11,8 @@ export const MODEL_MESSAGES_MAX = 200;
 export const MODEL_CHARS_MAX = 200_000;
 /** Display messages kept in the session's conversation. */
 export const DISPLAY_MESSAGES_MAX = 200;
+/** ...and at most this many characters of JSON (user messages may be 32,000 each). */
+export const DISPLAY_CHARS_MAX = 400_000;
 /** A tool result longer than this (as JSON) is replaced by a preview. */
 export const TOOL_RESULT_CHARS_MAX = 16_000;
 /** A tool error longer than this is cut. */
@@ -65,10 +67,13 @@ export function trimModelMessages(messages: Message[]): void {
   }
 }
 
-/** Keeps the newest display messages, in place, never opening on a tool result. */
+/** Keeps the newest display messages within both bounds, in place, never opening on a tool result. */
 export function trimConversation(conversation: DisplayMessage[]): void {
-  if (conversation.length <= DISPLAY_MESSAGES_MAX) return;
-  let cut = conversation.length - DISPLAY_MESSAGES_MAX;
-  while (cut < conversation.length - 1 && conversation[cut]!.role === 'tool') cut += 1;
-  conversation.splice(0, cut);
+  let cut = Math.max(0, conversation.length - DISPLAY_MESSAGES_MAX);
+  let size = conversation.slice(cut).reduce((n, m) => n + JSON.stringify(m).length, 0);
+  while (cut < conversation.length - 1 && (size > DISPLAY_CHARS_MAX || conversation[cut]!.role === 'tool')) {
+    size -= JSON.stringify(conversation[cut]).length;
+    cut += 1;
+  }
+  if (cut > 0) conversation.splice(0, cut);
 }

@@ -276,6 +276,21 @@ for (const store of testStores('chat continue')) {
     assert.is(res.body.conversation.at(-1).content, 'Trimmed.');
   });
 
+  test('the display conversation is also bounded in characters: 150 messages of 5,000 characters keep the newest 400,000', async ({ t, openai }) => {
+    openai.script.push(textReply('openai', 'Seed.'));
+    const id = (await t.request<Body>('POST', '/chat', { body: { message: 'seed' } })).body.session_id;
+    const conversation = Array.from({ length: 150 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `${i}:${'y'.repeat(5000)}`, metadata: { type: 'text', timestamp: '2026-01-01T00:00:00.000Z' } }));
+    await t.host.store.collection('chat__sessions').updateOne({ _id: id }, { $set: { conversation } });
+    openai.script.push(textReply('openai', 'Short.'));
+    const res = await t.request<Body>('POST', '/chat', { body: { message: 'latest', session_id: id } });
+    assert.is(res.status, 200, JSON.stringify(res.body));
+    const kept = res.body.conversation as Body[];
+    assert.ok(JSON.stringify(kept).length <= 400_000 + 2 * kept.length, `kept ${JSON.stringify(kept).length} characters`);
+    assert.ok(kept.length >= 70 && kept.length < 152, `kept ${kept.length}`);
+    assert.equal(kept.slice(-2).map((m) => m.content), ['latest', 'Short.']);
+    assert.ok(!kept.some((m) => m.content.startsWith('0:')), 'the oldest went first');
+  });
+
   test('a huge tool result is cut to a preview before the model, the session or the answer see it', async ({ t, openai }) => {
     openai.script.push(toolCallReply('openai', 'b1', 'big_dump', {}), (request) => {
       const tool = messagesSent(request).findLast((m) => m.role === 'tool')!;
