@@ -10,14 +10,14 @@ import { CliError } from './admin-client.js';
 export interface ApiSession {
   /** 'host': a running host answered; 'local': this command started the build itself. */
   readonly via: 'host' | 'local';
-  call<T = Record<string, unknown>>(method: string, path: string, options?: { query?: Record<string, string | number | boolean | undefined>; body?: unknown }): Promise<T>;
+  call<T = Record<string, unknown>>(method: string, path: string, options?: { query?: Record<string, string | number | boolean | undefined>; body?: unknown; headers?: Record<string, string> }): Promise<T>;
   /** The same, with `path` relative to the API prefix (a plugin's namespace: '/hello/v1/...'). */
-  callApi<T = Record<string, unknown>>(method: string, path: string, options?: { query?: Record<string, string | number | boolean | undefined>; body?: unknown }): Promise<T>;
+  callApi<T = Record<string, unknown>>(method: string, path: string, options?: { query?: Record<string, string | number | boolean | undefined>; body?: unknown; headers?: Record<string, string> }): Promise<T>;
   /**
    * The same with the whole answer: any JSON body (a wp/v2 list is an array) and the
    * headers (X-WP-Total). Errors still throw a CliError with the server's message.
    */
-  fetchApi<T = unknown>(method: string, path: string, options?: { query?: Record<string, string | number | boolean | undefined>; body?: unknown }): Promise<{ status: number; headers: Headers; body: T }>;
+  fetchApi<T = unknown>(method: string, path: string, options?: { query?: Record<string, string | number | boolean | undefined>; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; body: T }>;
   /**
    * Streams a local file as the raw body of a POST to `path` (relative to the API prefix),
    * named by Content-Disposition; progress on stderr for files over 1 MB.
@@ -85,7 +85,7 @@ export async function openApiSession(config: HostConfig): Promise<ApiSession> {
   return httpSession('local', `${url}${host.config.apiPrefix}`, host.config.coreNamespace, info.token, () => host.stop());
 }
 
-type CallOptions = { query?: Record<string, string | number | boolean | undefined>; body?: unknown };
+type CallOptions = { query?: Record<string, string | number | boolean | undefined>; body?: unknown; headers?: Record<string, string> };
 
 function httpSession(via: 'host' | 'local', prefixBase: string, coreNamespace: string, token: string, close: () => Promise<void>): ApiSession {
   const session: ApiSession = {
@@ -104,7 +104,7 @@ function httpSession(via: 'host' | 'local', prefixBase: string, coreNamespace: s
       try {
         response = await fetch(url, {
           method,
-          headers: { Authorization: `${LOCAL_SCHEME} ${token}`, ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+          headers: { ...(options.headers ?? {}), Authorization: `${LOCAL_SCHEME} ${token}`, ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
           body: options.body === undefined ? undefined : JSON.stringify(options.body),
         });
       } catch (error) {

@@ -1,11 +1,13 @@
 /**
  * One POST /chat turn loop: generate → run each tool call (validated against the tool's
  * JSON Schema, identical repeats skipped) → generate again, until the model answers with
- * no tool calls or the turn limit. `save` is called after every turn.
+ * no tool calls or the turn limit. `save` is called after every turn. A tool's result or
+ * error is capped (caps.ts) before the model, the session or the answer sees it.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { CallContext, ChatToolDefinition, JsonValue, ProviderDefinition, ProviderMessage } from '../../sdk/index.js';
+import { capToolError, capToolResult } from './caps.js';
 import type { DisplayMessage, ToolCallRecord } from './types.js';
 
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
@@ -63,6 +65,8 @@ export interface LoopInput {
 
 export interface LoopResult {
   response: string;
+  /** The display messages this run added, in order (what /chat/continue answers). */
+  added: DisplayMessage[];
   toolCalls: ToolCallRecord[];
   completed: boolean;
   turns: number;
@@ -85,9 +89,9 @@ async function runTool(tool: ChatToolDefinition | undefined, name: string, args:
     return { error: `Invalid arguments for ${name}: ${issues.join('; ')}` };
   }
   try {
-    return { result: plain(await tool.run(given, ctx)) };
+    return { result: capToolResult(plain(await tool.run(given, ctx))) };
   } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
+    return { error: capToolError(error instanceof Error ? error.message : String(error)) };
   }
 }
 
@@ -96,12 +100,17 @@ export async function runChatLoop(input: LoopInput): Promise<LoopResult> {
   const toolSpecs = input.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
   const seen = new Set<string>();
   const toolCalls: ToolCallRecord[] = [];
+  const added: DisplayMessage[] = [];
+  const show = (message: DisplayMessage) => {
+    conversation.push(message);
+    added.push(message);
+  };
   let turns = 0;
   let lastText = '';
   for (;;) {
     if (turns >= input.maxTurns) {
       await input.save();
-      return { response: lastText || `Stopped after ${turns} turns without a final answer.`, toolCalls, completed: false, turns, maxTurnsReached: true };
+      return { response: lastText || `Stopped after ${turns} turns without a final answer.`, added, toolCalls, completed: false, turns, maxTurnsReached: true };
     }
     turns += 1;
     let answer;
@@ -115,7 +124,7 @@ export async function runChatLoop(input: LoopInput): Promise<LoopResult> {
     }
     messages.push(...plain(answer.responseMessages));
     if (answer.text) lastText = answer.text;
-    conversation.push({
+    show({
       role: 'assistant',
       content: answer.text,
       ...(answer.toolCalls.length ? { tool_calls: answer.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.args ?? {}) } })) } : {}),
@@ -123,7 +132,7 @@ export async function runChatLoop(input: LoopInput): Promise<LoopResult> {
     });
     if (answer.toolCalls.length === 0) {
       await input.save();
-      return { response: answer.text, toolCalls, completed: true, turns, maxTurnsReached: false };
+      return { response: answer.text, added, toolCalls, completed: true, turns, maxTurnsReached: false };
     }
     for (const call of answer.toolCalls) {
       const args = (call.args && typeof call.args === 'object' ? call.args : {}) as Record<string, unknown>;
@@ -137,7 +146,7 @@ export async function runChatLoop(input: LoopInput): Promise<LoopResult> {
       }
       const output = ('result' in outcome ? { success: true, result: outcome.result } : { success: false, error: outcome.error }) as JsonValue;
       messages.push({ role: 'tool', toolCallId: call.id, toolName: call.name, output });
-      conversation.push({ role: 'tool', content: JSON.stringify(output), metadata: { type: 'tool_result', timestamp: input.now(), tool_name: call.name, parameters: plain(args), success: 'result' in outcome, turn: turns } });
+      show({ role: 'tool', content: JSON.stringify(output), metadata: { type: 'tool_result', timestamp: input.now(), tool_name: call.name, parameters: plain(args), success: 'result' in outcome, turn: turns } });
       toolCalls.push({ id: call.id, tool: call.name, args: plain(args), turn: turns, ...outcome });
     }
     await input.save();

@@ -41,4 +41,14 @@ export interface SessionRecord extends Record<string, unknown> {
   message_count: number;
   created_at: Date;
   updated_at: Date;
+  /** The model's last answer was final (nothing for /chat/continue to do). */
+  completed?: boolean;
+  /** Model calls since the user's last message, or since the last stop at the turn limit. */
+  chain_turns?: number;
+  /** The request running on this session (repository.ts): who holds it and until when. */
+  lease_owner?: string;
+  lease_until?: Date;
 }
+
+/** The fields a save writes: never the lease (only the lease functions touch it). */
+export type SessionFields = Omit<SessionRecord, '_id' | 'lease_owner' | 'lease_until'>;

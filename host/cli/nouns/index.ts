@@ -12,6 +12,7 @@ import { exportNoun, importNoun } from './portable.js';
 import { posts } from './posts.js';
 import { media } from './media.js';
 import { providers } from './providers.js';
+import { chat } from './chat.js';
 
 /** The built-in nouns, in the order `--help` lists them and the usage message names them. */
-export const builtInNouns: readonly CliNoun[] = [serve, user, appPassword, pipelines, flows, exportNoun, importNoun, jobs, logs, webhook, posts, media, providers, plugins];
+export const builtInNouns: readonly CliNoun[] = [serve, user, appPassword, pipelines, flows, exportNoun, importNoun, jobs, logs, webhook, posts, media, providers, chat, plugins];
