@@ -1,6 +1,6 @@
 // The same chat against each provider's wire format (OpenAI, Anthropic, Gemini, xAI,
-// OpenRouter fakes on 127.0.0.1), on every store: create_pipeline → create_flow (rss → cms)
-// → run_flow → a final answer. Each fake must receive the tool definitions in its own
+// OpenRouter fakes on 127.0.0.1), on every store: create_pipeline → create_flow (rss, the
+// publish step left unset) → configure_flow_step (cms) → run_flow → a final answer. Each fake must receive the tool definitions in its own
 // format and, from the second call on, the previous tool call and its result in its own
 // format (Gemini with the thought signature echoed back).
 import { suite } from 'uvu';
@@ -85,7 +85,7 @@ for (const store of testStores('chat providers conversation')) {
   });
 
   for (const kind of KINDS) {
-    test(`${kind}: create_pipeline → create_flow → run_flow → answer; tools and earlier turns in its own format`, async (ctx) => {
+    test(`${kind}: create_pipeline → create_flow → configure_flow_step → run_flow → answer; tools and earlier turns in its own format`, async (ctx) => {
       const { t } = ctx;
       const api = ctx.apis[kind];
       const feed = await startFeedServer([{ guid: `urn:${kind}:1`, title: `${kind} story one` }, { guid: `urn:${kind}:2`, title: `${kind} story two` }]);
@@ -97,35 +97,42 @@ for (const store of testStores('chat providers conversation')) {
           const out = echoedCallAndResult(kind, request.json<Body>(), `${kind}_c1`, 'create_pipeline');
           const pipeline = resultOf(out);
           assert.ok(pipeline?.pipeline_id, JSON.stringify(out));
-          return toolCallReply(kind, `${kind}_c2`, 'create_flow', { pipeline_id: pipeline.pipeline_id, name: `${kind} flow`, handlers: [{ slug: 'rss', settings: { feed_url: feed.url } }, { slug: 'cms', settings: { post_status: 'publish' } }] });
+          return toolCallReply(kind, `${kind}_c2`, 'create_flow', { pipeline_id: pipeline.pipeline_id, name: `${kind} flow`, handlers: [{ slug: 'rss', settings: { feed_url: feed.url } }, null] });
         },
         (request: RecordedRequest) => {
           const body = request.json<Body>();
           echoedCallAndResult(kind, body, `${kind}_c1`, 'create_pipeline');
           const flow = resultOf(echoedCallAndResult(kind, body, `${kind}_c2`, 'create_flow'));
           assert.ok(flow?.flow_id, JSON.stringify(flow));
-          return toolCallReply(kind, `${kind}_c3`, 'run_flow', { flow_id: flow.flow_id });
+          assert.equal(flow.steps.map((s: Body) => s.handler), ['rss', null], 'the publish step starts unset');
+          return toolCallReply(kind, `${kind}_c3`, 'configure_flow_step', { flow_id: flow.flow_id, position: 1, handler_slug: 'cms', settings: { post_status: 'publish' } });
         },
         (request: RecordedRequest) => {
-          const job = resultOf(echoedCallAndResult(kind, request.json<Body>(), `${kind}_c3`, 'run_flow'));
+          const configured = resultOf(echoedCallAndResult(kind, request.json<Body>(), `${kind}_c3`, 'configure_flow_step'));
+          assert.ok(configured?.flow_step_id, JSON.stringify(configured));
+          const flowId = Number(String(configured.flow_step_id).split('_').pop());
+          return toolCallReply(kind, `${kind}_c4`, 'run_flow', { flow_id: flowId });
+        },
+        (request: RecordedRequest) => {
+          const job = resultOf(echoedCallAndResult(kind, request.json<Body>(), `${kind}_c4`, 'run_flow'));
           assert.ok(Number.isInteger(job?.job_id), JSON.stringify(job));
           return textReply(kind, `Started job ${job.job_id}.`);
         },
       );
       const res = await t.request<Body>('POST', '/chat', { body: { message: `Publish the ${kind} feed`, provider: WIRE[kind].slug } });
       assert.is(res.status, 200, JSON.stringify(res.body));
-      assert.is(api.chats().length - before, 4, 'four model calls');
+      assert.is(api.chats().length - before, 5, 'five model calls');
       assert.is(api.script.length, 0, 'every scripted answer was used');
       assert.is(res.body.data.completed, true);
-      assert.equal(res.body.tool_calls.map((c: Body) => [c.tool, 'result' in c]), [['create_pipeline', true], ['create_flow', true], ['run_flow', true]], JSON.stringify(res.body.tool_calls));
+      assert.equal(res.body.tool_calls.map((c: Body) => [c.tool, 'result' in c]), [['create_pipeline', true], ['create_flow', true], ['configure_flow_step', true], ['run_flow', true]], JSON.stringify(res.body.tool_calls));
       assert.match(res.body.response, /^Started job \d+\.$/);
       // Every call offered the tools in this provider's format (other plugins may add more).
       for (const request of api.chats().slice(before)) {
         const offered = offeredTools(kind, request.json<Body>());
-        for (const name of ['create_pipeline', 'create_flow', 'run_flow']) assert.ok(offered.includes(name), `${name} offered: ${offered.join(', ')}`);
+        for (const name of ['create_pipeline', 'create_flow', 'configure_flow_step', 'run_flow']) assert.ok(offered.includes(name), `${name} offered: ${offered.join(', ')}`);
       }
 
-      const job = await t.waitForJob(res.body.tool_calls[2].result.job_id);
+      const job = await t.waitForJob(res.body.tool_calls[3].result.job_id);
       assert.is(job.status, 'completed', JSON.stringify(job));
       const posts = await t.request<Body[]>('GET', '/posts', { namespace: 'wp/v2', query: { per_page: 100 } });
       assert.is(posts.status, 200);
