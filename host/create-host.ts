@@ -121,7 +121,8 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     const routes = compileRoutes(surfaces, routeOptions);
     const allRoutes = [...routes, ...systemRoutes({ routes, store, apiPrefix: config.apiPrefix, serverUrl: () => `${info.publicUrl()}`, routeOptions })];
     api.attach(allRoutes);
-    const server = createHttpServer(allRoutes, { authenticator, bodyLimit: config.bodyLimit, log });
+    // Measurements only when a plugin listens (no cost otherwise).
+    const server = createHttpServer(allRoutes, { authenticator, bodyLimit: config.bodyLimit, log, onFinished: hooks.requestFinished.isUsed() ? (timing) => hooks.requestFinished.call(timing) : undefined });
 
     let started = false;
     const host: Host = {

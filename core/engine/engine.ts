@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../kernel/clock.js';
 import { actingUser } from '../kernel/acting-user.js';
 import type { DataPacket, HandlerContext, HandlerCredentials, HandlerDefinition, StepReport } from '../kernel/contributions.js';
-import type { HookCatalogue, StepInfo } from '../kernel/hooks.js';
+import type { HookCatalogue, StepInfo, StepTiming } from '../kernel/hooks.js';
 import type { Logger } from '../kernel/logger.js';
 import type { Registries } from '../kernel/registries.js';
 import type { GuardedFetch } from '../security/guarded-fetch-types.js';
@@ -171,6 +171,7 @@ export class Engine {
       await this.deps.log('warning', `Flow ${job.flow_id} is already running; job ${job.job_id} skipped`, context);
       return 'skipped';
     }
+    const runStarted = process.hrtime.bigint();
     const steps: StepOutcome[] = [];
     let status: JobStatus = 'completed';
     let error: string | null = null;
@@ -205,6 +206,7 @@ export class Engine {
           const outcomePublished = published.map(({ id, url, shortened }) => ({ id, url, shortened }));
           steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'completed', items_in: itemsIn, items_out: packets.length, started_at: started, finished_at: finishedAt, ...(published.length ? { published: outcomePublished } : {}), position: index + 1, ...packetRecord(packets), ...report });
           const durationMs = finishedAt.getTime() - started.getTime();
+          this.timed({ jobId: job.job_id, flowId: job.flow_id, stepType: step.stepType, handlerSlug: step.handlerSlug, status: 'completed', durationMs, itemsIn, itemsOut: packets.length });
           const skippedText = stats.skipped ? ` (${stats.skipped} skipped as already processed)` : '';
           await this.deps.log('info', `${label} finished: ${itemsIn} in, ${packets.length} out${skippedText}, ${durationMs} ms${publishedText(published)}`, {
             ...stepContext,
@@ -223,6 +225,7 @@ export class Engine {
           const finishedAt = clock.now();
           steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'failed', items_in: itemsIn, items_out: 0, started_at: started, finished_at: finishedAt, error: reason, position: index + 1, ...packetRecord(given), ...report });
           const durationMs = finishedAt.getTime() - started.getTime();
+          this.timed({ jobId: job.job_id, flowId: job.flow_id, stepType: step.stepType, handlerSlug: step.handlerSlug, status: 'failed', durationMs, itemsIn, itemsOut: 0 });
           await this.deps.log('error', `${label} failed after ${durationMs} ms: ${reason}`, { ...stepContext, status: 'failed', items_in: itemsIn, items_out: 0, duration_ms: durationMs, error: reason });
           throw new StepFailure(`Step ${step.flowStepId} (${step.handlerSlug ?? step.stepType}) failed: ${reason}`);
         }
@@ -251,12 +254,22 @@ export class Engine {
     }
     if (status === 'failed') {
       await this.deps.log('error', `Job ${job.job_id} failed: ${error}`, context);
-      await this.deps.hooks.jobFailed.promise({ jobId: job.job_id, flowId: job.flow_id, status, error: error ?? undefined });
+      await this.deps.hooks.jobFailed.promise({ jobId: job.job_id, flowId: job.flow_id, status, error: error ?? undefined, source: job.source, durationMs: Number(process.hrtime.bigint() - runStarted) / 1e6 });
     } else {
       await this.deps.log('info', `Job ${job.job_id} ${status === 'completed' ? 'completed' : 'completed with no new items'}`, context);
-      await this.deps.hooks.jobFinished.promise({ jobId: job.job_id, flowId: job.flow_id, status });
+      await this.deps.hooks.jobFinished.promise({ jobId: job.job_id, flowId: job.flow_id, status, source: job.source, durationMs: Number(process.hrtime.bigint() - runStarted) / 1e6 });
     }
     return finished?.status ?? status;
+  }
+
+  /** Hands a step's timing to whoever measures; a measuring tap that throws never fails the run. */
+  private timed(timing: StepTiming): void {
+    if (!this.deps.hooks.stepTimed.isUsed()) return;
+    try {
+      this.deps.hooks.stepTimed.call(timing);
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'A stepTimed tap failed');
+    }
   }
 
   /** The steps of a job: its flow's enabled steps in order, or its ephemeral workflow. */

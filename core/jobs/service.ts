@@ -140,6 +140,11 @@ export class JobsService {
     return { items: items.map((job) => ({ ...job, steps: [] })), total };
   }
 
+  /** How many jobs have this status now (a queue-depth gauge). */
+  countWithStatus(status: JobStatus): Promise<number> {
+    return this.jobs.count({ status });
+  }
+
   /** Deletes jobs (all, or failed only; optionally of one flow), and their claims when asked. */
   async delete(options: { type: 'all' | 'failed'; cleanupProcessed: boolean; flowId?: number }): Promise<{ jobs: number; processed: number }> {
     const filter: Filter = {};

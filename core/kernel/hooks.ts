@@ -22,6 +22,33 @@ export interface JobOutcome {
   flowId: number | null;
   status: string;
   error?: string;
+  /** What started the run: execute, schedule, webhook, cli. */
+  source?: string;
+  /** From the run's start to its final state. */
+  durationMs?: number;
+}
+
+/** A step that ran, for measuring (the `stepTimed` hook). */
+export interface StepTiming {
+  jobId: number;
+  flowId: number | null;
+  stepType: string;
+  handlerSlug: string | null;
+  status: 'completed' | 'failed';
+  durationMs: number;
+  itemsIn: number;
+  itemsOut: number;
+}
+
+/** An answered HTTP request, for measuring (the `requestFinished` hook). */
+export interface RequestTiming {
+  method: string;
+  /** The route's path pattern (`/api/automation/v1/flows/{flow_id}`), or `unmatched`. */
+  route: string;
+  /** The plugin that contributed the route ('host' for the host's own). */
+  owner: string;
+  status: number;
+  durationMs: number;
 }
 
 export interface LogEntry {
@@ -63,6 +90,12 @@ export class HookCatalogue {
   readonly jobFailed = new AsyncSeriesHook<[JobOutcome]>(['outcome']);
   readonly logged = new AsyncSeriesHook<[LogEntry]>(['entry']);
   readonly webhookReceived = new AsyncSeriesHook<[WebhookEvent]>(['event']);
+
+  // Measurements (synchronous and cheap: called on hot paths; a tap must not throw or block).
+  /** After each step that ran, with its duration. */
+  readonly stepTimed = new SyncHook<[StepTiming]>(['step']);
+  /** After each answered HTTP request, with its route, status and duration. */
+  readonly requestFinished = new SyncHook<[RequestTiming]>(['request']);
 
   private current: string | null = null;
   private readonly tapped = new Map<string, Set<string>>();

@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ValidateFunction } from 'ajv';
 import { ApiError, forbidden, notLoggedIn } from '../../core/errors.js';
 import type { Logger } from '../../core/kernel/logger.js';
+import type { RequestTiming } from '../../core/kernel/hooks.js';
 import type { Principal } from '../../core/kernel/principal.js';
 import { RouteReply, isRouteReply, type HttpMethod, type RouteRequest, type RouteResult } from '../../core/kernel/routes.js';
 import { describeErrors } from '../../core/kernel/validator.js';
@@ -18,6 +19,8 @@ export interface DispatchDeps {
   authenticator: Authenticator;
   bodyLimit: number;
   log: Logger;
+  /** Told of every answered request (the `requestFinished` hook's call). */
+  onFinished?: (timing: RequestTiming) => void;
 }
 
 type Headers = Record<string, string | undefined>;
@@ -204,6 +207,13 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
   } finally {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     log.info({ method: req.method, url: req.url, route: route.fullPath, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    if (deps.onFinished) {
+      try {
+        deps.onFinished({ method, route: route.fullPath, owner: route.owner, status: res.statusCode, durationMs: ms });
+      } catch (error) {
+        log.warn({ err: error }, 'A requestFinished tap failed');
+      }
+    }
   }
 }
 

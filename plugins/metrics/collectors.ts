@@ -1,0 +1,54 @@
+/**
+ * The Prometheus collectors: one registry per host (several hosts in one process, as in
+ * tests, never share counters), fed by the host's measuring hooks and read at scrape time.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { JobOutcome, RequestTiming, StepTiming } from '../../sdk/index.js';
+
+/** Seconds: from a quick cached GET to a slow AI step. */
+const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+const RUN_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300];
+
+export interface Collectors {
+  registry: Registry;
+  request(timing: RequestTiming): void;
+  step(timing: StepTiming): void;
+  job(outcome: JobOutcome): void;
+}
+
+export function createCollectors(queueDepth: (status: 'pending' | 'processing') => Promise<number>): Collectors {
+  const registry = new Registry();
+  // process_* and nodejs_* (CPU, memory, handles, GC, event-loop lag and its percentiles).
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({ name: 'flowhost_http_requests_total', help: 'Answered HTTP requests by method, route pattern and status.', labelNames: ['method', 'route', 'status'], registers: [registry] });
+  const latency = new Histogram({ name: 'flowhost_http_request_duration_seconds', help: 'Time from a request arriving to its answer, by method and route pattern.', labelNames: ['method', 'route'], buckets: HTTP_BUCKETS, registers: [registry] });
+  const jobs = new Counter({ name: 'flowhost_jobs_total', help: 'Finished runs by what started them and their final status.', labelNames: ['source', 'status'], registers: [registry] });
+  const jobDuration = new Histogram({ name: 'flowhost_job_duration_seconds', help: 'Run durations, claim to final state, by source.', labelNames: ['source'], buckets: RUN_BUCKETS, registers: [registry] });
+  const stepDuration = new Histogram({ name: 'flowhost_step_duration_seconds', help: 'Step durations by step type, handler and outcome.', labelNames: ['step_type', 'handler', 'status'], buckets: RUN_BUCKETS, registers: [registry] });
+  new Gauge({
+    name: 'flowhost_jobs_waiting',
+    help: 'Jobs not finished yet, by status (pending: accepted, not started; processing: running).',
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      const [pending, processing] = await Promise.all([queueDepth('pending'), queueDepth('processing')]);
+      this.set({ status: 'pending' }, pending);
+      this.set({ status: 'processing' }, processing);
+    },
+  });
+  return {
+    registry,
+    request(timing) {
+      requests.inc({ method: timing.method, route: timing.route, status: String(timing.status) });
+      latency.observe({ method: timing.method, route: timing.route }, timing.durationMs / 1000);
+    },
+    step(timing) {
+      stepDuration.observe({ step_type: timing.stepType, handler: timing.handlerSlug ?? 'none', status: timing.status }, timing.durationMs / 1000);
+    },
+    job(outcome) {
+      const source = outcome.source ?? 'unknown';
+      jobs.inc({ source, status: outcome.status });
+      if (outcome.durationMs !== undefined) jobDuration.observe({ source }, outcome.durationMs / 1000);
+    },
+  };
+}
