@@ -63,7 +63,8 @@ export const webhooksPlugin = definePlugin({
         logWarning: async (message, context) => void (await logs.write({ level: 'warning', message, context })),
         logInfo: async (message, context) => {
           log.info({ ...context }, message);
-          await logs.record({ level: 'info', message, context }).catch((error: unknown) => log.error({ err: error }, 'A log entry could not be stored'));
+          // Not awaited: the job is stored already; the line goes out with the next log batch.
+          void logs.record({ level: 'info', message, context }).catch((error: unknown) => log.error({ err: error }, 'A log entry could not be stored'));
         },
         // Only when someone listens: the trigger's hot path pays nothing otherwise.
         received: (event) => (hooks.webhookReceived.isUsed() ? hooks.webhookReceived.promise(event) : Promise.resolve()),

@@ -49,7 +49,7 @@ if (env.FUZZ_RUNS !== undefined && !/^\d+$/.test(env.FUZZ_RUNS)) {
   process.exit(2);
 }
 
-const suites = ['routes.fuzz.test.js', ...(routesOnly || env.FUZZ_ONLY ? [] : ['regressions.test.js'])].map((f) => join(root, 'dist/test/fuzz', f));
+const suites = ['routes.fuzz.test.js', 'routes-mongo.fuzz.test.js', ...(routesOnly || env.FUZZ_ONLY ? [] : ['regressions.test.js'])].map((f) => join(root, 'dist/test/fuzz', f));
 const missing = suites.filter((f) => !existsSync(f));
 if (missing.length) {
   console.error(`run-fuzz: not built: ${missing.join(', ')} (run npm run build)`);
