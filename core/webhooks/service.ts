@@ -59,6 +59,9 @@ function checkDedupe(config: Pick<WebhookConfig, 'mode' | 'template' | 'dedupe_w
  * Webhook triggers: per-flow bearer tokens or HMAC templates with rotating secrets, all
  * sealed by the vault (bound to their flow) and never shown again after creation.
  */
+/** Opened webhook secrets kept in memory (see `open`). */
+const OPENED_CACHE = 1000;
+
 export class WebhooksService {
   constructor(
     private readonly deps: { flows: FlowsService; vault: Vault; clock: Clock; registries: Registries; log?: WebhookLog; changes?: ChangeLog },
@@ -77,9 +80,22 @@ export class WebhooksService {
     return this.deps.vault.encrypt(value, `webhook:${flowId}`);
   }
 
+  /**
+   * The plain secret of a sealed value. Every trigger request checks against the flow's
+   * secrets, and AES-GCM decryption showed in the trigger's profile: the opened values are
+   * kept by their sealed text (a new secret is a new sealed text, so nothing goes stale),
+   * at most OPENED_CACHE of them.
+   */
   private open(flowId: number, sealed: string): string {
-    return this.deps.vault.decrypt(sealed, `webhook:${flowId}`);
+    const key = `${flowId}:${sealed}`;
+    const cached = this.opened.get(key);
+    if (cached !== undefined) return cached;
+    const value = this.deps.vault.decrypt(sealed, `webhook:${flowId}`);
+    if (this.opened.size >= OPENED_CACHE) this.opened.delete(this.opened.keys().next().value!);
+    this.opened.set(key, value);
+    return value;
   }
+  private readonly opened = new Map<string, string>();
 
   async config(flowId: number): Promise<{ flow: FlowRecord; config: WebhookConfig | null }> {
     const flow = await this.migrated(await this.deps.flows.get(flowId));
