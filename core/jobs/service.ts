@@ -2,6 +2,7 @@ import type { ActingUserRecord } from '../kernel/acting-user.js';
 import { notFound } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import { DuplicateKeyError, type Collection, type DocumentStore, type Filter } from '../store/port.js';
+import { idBatcher, insertBatcher } from '../store/batcher.js';
 import { JOBS, PROCESSED_ITEMS, type JobRecord, type JobStatus, type ProcessedItemRecord, type StepOutcome, type WorkflowStep } from './model.js';
 
 export interface NewJob {
@@ -56,9 +57,14 @@ export class JobsService {
     await this.processed.createIndex({ fields: { pipeline_id: 1 } });
   }
 
+  /** Concurrent creates share one id block and one insertMany (see core/store/batcher.ts). */
+  private readonly jobIds = idBatcher((count) => this.store.nextId('jobs', count));
+  private readonly inserts = insertBatcher<JobRecord, JobRecord>((docs) => this.jobs.insertMany(docs), (doc) => this.jobs.insertOne(doc));
+
+  /** Stores a new pending job; resolves once it is stored. */
   async create(input: NewJob): Promise<JobRecord> {
-    return this.jobs.insertOne({
-      job_id: await this.store.nextId('jobs'),
+    return this.inserts.add({
+      job_id: await this.jobIds.add(),
       flow_id: input.flow_id,
       pipeline_id: input.pipeline_id,
       parent_job_id: input.parent_job_id ?? null,

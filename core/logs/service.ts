@@ -20,6 +20,7 @@ import {
   type LogRecordView,
 } from './model.js';
 import type { LogsRepository } from './repository.js';
+import { createBatcher, type Batcher } from '../store/batcher.js';
 
 const DAY_MS = 86_400_000;
 /** At most this many entries per batch write (one id block, one insertMany). */
@@ -70,15 +71,30 @@ function optionalId(value: unknown, field: string): number | null {
 
 /** Structured operational logs: written by the engine and plugins, read over GET /logs. */
 export class LogsService {
-  /** Entries waiting for the next batch write, with the callers waiting on them. */
-  private readonly pending: Array<{ record: Omit<NewLogRecord, 'id'>; resolve: (view: LogRecordView) => void; reject: (error: unknown) => void }> = [];
-  private writing: Promise<void> | null = null;
+  /**
+   * Entries are written in batches: everything logged in one turn of the event loop gets
+   * one block of ids and one insertMany (one transaction on SQLite); an entry the store
+   * refuses fails alone.
+   */
+  private readonly batch: Batcher<Omit<NewLogRecord, 'id'>, LogRecord>;
 
   constructor(
     private readonly repo: LogsRepository,
     private readonly clock: Clock,
     private readonly options: LogsServiceOptions = {},
-  ) {}
+  ) {
+    const inserts = (records: NewLogRecord[]) => (records.length === 1 ? this.repo.insert(records[0]!).then((r) => [r]) : this.repo.insertMany(records));
+    this.batch = createBatcher(async (entries) => {
+      const first = await this.repo.nextId(entries.length);
+      const records = entries.map((entry, i) => ({ ...entry, id: first + i }) as NewLogRecord);
+      try {
+        return await inserts(records);
+      } catch (error) {
+        if (records.length === 1) return [error instanceof Error ? error : new Error(String(error))];
+        return Promise.all(records.map((r) => this.repo.insert(r).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))))));
+      }
+    }, MAX_LOG_BATCH);
+  }
 
   init(): Promise<void> {
     return this.repo.ensureIndexes();
@@ -101,11 +117,9 @@ export class LogsService {
       user_id: optionalId(entry.user_id, 'user_id'),
       created_at: this.clock.now(),
     };
-    return new Promise<LogRecordView>((resolve, reject) => {
-      this.pending.push({ record, resolve, reject });
-      // Everything written in this turn of the event loop goes in one batch.
-      if (this.pending.length === 1 && !this.writing) setImmediate(() => void this.drain());
-    });
+    const stored = toView(await this.batch.add(record));
+    if (this.options.onWritten) await this.options.onWritten(stored, record.created_at);
+    return stored;
   }
 
   /**
@@ -113,57 +127,8 @@ export class LogsService {
    * writes a job's final state, so a finished job's step lines are always there; reads
    * call it first, so a page always shows what this host has written.
    */
-  async flush(): Promise<void> {
-    while (this.pending.length || this.writing) {
-      if (this.writing) await this.writing;
-      else await this.drain();
-    }
-  }
-
-  /** Writes the waiting entries: one block of ids, one insertMany (one transaction on the embedded store). */
-  private drain(): Promise<void> {
-    if (this.writing || !this.pending.length) return this.writing ?? Promise.resolve();
-    const batch = this.pending.splice(0, MAX_LOG_BATCH);
-    let stored: Array<LogRecord | Error> = [];
-    const write = async () => {
-      try {
-        const first = await this.repo.nextId(batch.length);
-        const records = batch.map((entry, i) => ({ ...entry.record, id: first + i }) as NewLogRecord);
-        try {
-          stored = await this.repo.insertMany(records);
-        } catch {
-          // One entry the store refused must not take the others with it: one at a time.
-          stored = await Promise.all(records.map((r) => this.repo.insert(r).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))));
-        }
-      } catch (error) {
-        stored = batch.map(() => (error instanceof Error ? error : new Error(String(error))));
-      } finally {
-        this.writing = null;
-        if (this.pending.length) setImmediate(() => void this.drain());
-      }
-    };
-    this.writing = write();
-    // The sinks run after the write is over, so one that reads the logs (and so flushes)
-    // does not wait on the very batch that is calling it.
-    void this.writing.then(() => this.deliver(batch, stored));
-    return this.writing;
-  }
-
-  private async deliver(batch: typeof this.pending, stored: Array<LogRecord | Error>): Promise<void> {
-    for (let i = 0; i < batch.length; i++) {
-      const result = stored[i]!;
-      if (result instanceof Error) {
-        batch[i]!.reject(result);
-        continue;
-      }
-      const view = toView(result);
-      try {
-        if (this.options.onWritten) await this.options.onWritten(view, result.created_at);
-        batch[i]!.resolve(view);
-      } catch (error) {
-        batch[i]!.reject(error);
-      }
-    }
+  flush(): Promise<void> {
+    return this.batch.drain();
   }
 
   /** Whether `record` stores entries of this level on this host (debug only when switched on). */

@@ -1,0 +1,80 @@
+/**
+ * Group commit: calls made in one turn of the event loop are handed to `flush` together,
+ * and each caller's promise settles with its own result. Under load (a hundred webhook
+ * senders at once) a hundred job inserts become one id block and one insertMany (one
+ * transaction on SQLite, one round trip on MongoDB); alone, a call waits one turn at most.
+ */
+export interface Batcher<I, O> {
+  add(item: I): Promise<O>;
+  /** Resolves when every item added so far has been flushed (settled). */
+  drain(): Promise<void>;
+}
+
+/**
+ * `flush` answers one result per item, in order: a value, or an Error for that item alone
+ * (a batch that throws fails every item in it).
+ */
+export function createBatcher<I, O>(flush: (items: I[]) => Promise<Array<O | Error>>, maxBatch = 500): Batcher<I, O> {
+  let pending: Array<{ item: I; resolve: (value: O) => void; reject: (error: unknown) => void }> = [];
+  let scheduled = false;
+  let running: Promise<void> | null = null;
+  const run = async () => {
+    scheduled = false;
+    while (pending.length) {
+      const batch = pending.slice(0, maxBatch);
+      pending = pending.slice(batch.length);
+      try {
+        const results = await flush(batch.map((entry) => entry.item));
+        batch.forEach((entry, i) => {
+          const result = results[i];
+          if (result instanceof Error) entry.reject(result);
+          else entry.resolve(result as O);
+        });
+      } catch (error) {
+        for (const entry of batch) entry.reject(error);
+      }
+    }
+  };
+  const start = () => {
+    running ??= run().finally(() => {
+      running = null;
+      // Added while the last batch was being written: go again.
+      if (pending.length && !scheduled) start();
+    });
+    return running;
+  };
+  return {
+    add(item) {
+      return new Promise<O>((resolve, reject) => {
+        pending.push({ item, resolve, reject });
+        if (!scheduled && !running) {
+          scheduled = true;
+          setImmediate(() => void start());
+        }
+      });
+    },
+    async drain() {
+      while (pending.length || running) await start();
+    },
+  };
+}
+
+/** Inserts through insertMany; when the batch is refused, one at a time so one bad document fails alone. */
+export function insertBatcher<D, S>(insertMany: (docs: D[]) => Promise<S[]>, insertOne: (doc: D) => Promise<S>): Batcher<D, S> {
+  return createBatcher<D, S>(async (docs) => {
+    if (docs.length === 1) return [await insertOne(docs[0]!)];
+    try {
+      return await insertMany(docs);
+    } catch {
+      return Promise.all(docs.map((doc) => insertOne(doc).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))));
+    }
+  });
+}
+
+/** Ids of a sequence for concurrent callers: one `nextId(sequence, count)` per batch. */
+export function idBatcher(nextId: (count: number) => Promise<number>): Batcher<void, number> {
+  return createBatcher<void, number>(async (items) => {
+    const first = await nextId(items.length);
+    return items.map((_, i) => first + i);
+  });
+}

@@ -1,0 +1,86 @@
+// Group commit (core/store/batcher.ts): calls in one turn share one flush, each caller gets
+// its own result or error, drain waits for everything added, and a refused insertMany
+// falls back to one insert per document so one bad document fails alone.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createBatcher, idBatcher, insertBatcher } from '../../core/store/batcher.js';
+
+const test = suite('store: batcher');
+
+test('calls made in one turn go to one flush, in order; later calls to the next', async () => {
+  const flushes: number[][] = [];
+  const batcher = createBatcher<number, number>(async (items) => {
+    flushes.push(items);
+    await new Promise((done) => setTimeout(done, 5));
+    return items.map((n) => n * 10);
+  });
+  const first = await Promise.all([1, 2, 3].map((n) => batcher.add(n)));
+  assert.equal(first, [10, 20, 30]);
+  const later = await batcher.add(4);
+  assert.is(later, 40);
+  assert.equal(flushes, [[1, 2, 3], [4]]);
+});
+
+test('an Error result fails its own caller only; a throwing flush fails the whole batch', async () => {
+  const batcher = createBatcher<number, number>(async (items) => {
+    if (items.includes(99)) throw new Error('store down');
+    return items.map((n) => (n < 0 ? new Error(`bad ${n}`) : n));
+  });
+  const results = await Promise.allSettled([batcher.add(1), batcher.add(-2), batcher.add(3)]);
+  assert.equal(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+  assert.match(String((results[1] as PromiseRejectedResult).reason), /bad -2/);
+  const down = await Promise.allSettled([batcher.add(5), batcher.add(99)]);
+  assert.equal(down.map((r) => r.status), ['rejected', 'rejected']);
+});
+
+test('maxBatch splits a large turn; drain resolves once everything added is settled', async () => {
+  const sizes: number[] = [];
+  const settled: number[] = [];
+  const batcher = createBatcher<number, number>(async (items) => {
+    sizes.push(items.length);
+    return items;
+  }, 4);
+  for (let i = 0; i < 10; i++) void batcher.add(i).then((n) => settled.push(n));
+  await batcher.drain();
+  await Promise.resolve();
+  assert.equal(sizes, [4, 4, 2]);
+  assert.is(settled.length, 10);
+  await batcher.drain(); // nothing pending: resolves at once
+});
+
+test('idBatcher: one nextId(count) per turn, consecutive ids in call order', async () => {
+  const counts: number[] = [];
+  let next = 1;
+  const ids = idBatcher(async (count) => {
+    counts.push(count);
+    const first = next;
+    next += count;
+    return first;
+  });
+  assert.equal(await Promise.all([ids.add(), ids.add(), ids.add()]), [1, 2, 3]);
+  assert.is(await ids.add(), 4);
+  assert.equal(counts, [3, 1]);
+});
+
+test('insertBatcher: insertMany for a batch; refused, one insert per document so only the bad one fails', async () => {
+  const calls: string[] = [];
+  const batcher = insertBatcher<{ id: number }, { id: number }>(
+    async (docs) => {
+      calls.push(`many:${docs.length}`);
+      if (docs.some((d) => d.id === 2)) throw new Error('duplicate');
+      return docs;
+    },
+    async (doc) => {
+      calls.push(`one:${doc.id}`);
+      if (doc.id === 2) throw new Error('duplicate 2');
+      return doc;
+    },
+  );
+  const results = await Promise.allSettled([1, 2, 3].map((id) => batcher.add({ id })));
+  assert.equal(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+  assert.equal(calls, ['many:3', 'one:1', 'one:2', 'one:3']);
+  assert.equal(await batcher.add({ id: 7 }), { id: 7 });
+  assert.is(calls.at(-1), 'one:7', 'a batch of one is a plain insert');
+});
+
+test.run();
