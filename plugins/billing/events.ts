@@ -58,6 +58,11 @@ export class EventLog {
     await this.c.events.updateOne({ _id: id }, { $set: { status: 'failed', error: reason.slice(0, 500) } });
   }
 
+  /** Events claimed before `before` (ISO) and never finished: their request died mid-way. */
+  stranded(before: string, limit = 100): Promise<EventDoc[]> {
+    return this.c.events.find({ status: 'received', received_at: { $lt: before } }, { sort: { received_at: 1 }, limit });
+  }
+
   history(subscriptionId: string, limit = 200): Promise<EventDoc[]> {
     return this.c.events.find({ subscription_id: subscriptionId }, { sort: { received_at: 1 }, limit });
   }

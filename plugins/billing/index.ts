@@ -16,6 +16,9 @@ import { StripeGateway } from './stripe-gateway.js';
 import { Subscriptions } from './subscriptions.js';
 
 const DELETE_JOB = 'delete-due';
+const RESUME_JOB = 'resume-events';
+/** An event claimed this long ago and still not processed was left by a dead request. */
+const STRANDED_AFTER_MS = 5 * 60_000;
 const DAY_MS = 86_400_000;
 
 export default definePlugin({
@@ -51,10 +54,17 @@ export default definePlugin({
     scheduler.define(DELETE_JOB, async () => {
       for (const id of await subscriptions.deleteDue()) log.info({ subscription_id: id }, 'Subscription deleted after its grace period');
     });
+    scheduler.define(RESUME_JOB, async () => {
+      const n = await service.resumeStranded(STRANDED_AFTER_MS);
+      if (n) log.info({ events: n }, 'Finished billing events left half-done');
+    });
     // The periodic sweeps are the safety net: mail whose send failed, deletions whose
     // timed run was missed (a host down at the time) or fall due on a moved clock.
     await scheduler.every(config.sweep_interval, DELIVER_JOB);
     await scheduler.every(config.sweep_interval, DELETE_JOB);
+    await scheduler.every(config.sweep_interval, RESUME_JOB);
+    // At boot too: what a crash left half-done is finished before the first sweep.
+    await scheduler.now(RESUME_JOB);
 
     routes.add(billingSurface(service, c, secrets));
   },

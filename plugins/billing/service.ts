@@ -142,6 +142,25 @@ export class BillingService {
     return outcome;
   }
 
+  /**
+   * Finishes events whose request died between claim and processed (a crash, a lost
+   * host): the repair that does not wait for the sender's retry. Older than `graceMs`,
+   * so a request still in flight is left alone. Returns how many were finished.
+   */
+  async resumeStranded(graceMs: number): Promise<number> {
+    const before = new Date(this.deps.clock.now().getTime() - graceMs).toISOString();
+    let done = 0;
+    for (const event of await this.events.stranded(before)) {
+      try {
+        await this.replay(event._id);
+        done += 1;
+      } catch (error) {
+        this.deps.log.warn({ event_id: event._id, reason: (error as Error).message }, 'A stranded billing event could not be finished');
+      }
+    }
+    return done;
+  }
+
   /** Re-processes a stored event (support): its effects are idempotent, so only what is missing is done. */
   async replay(eventId: string): Promise<EventDoc> {
     const stored = await this.events.get(eventId);

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { createFakeServer, createTestHost, type FakeServer, type TestHost } from '../../../sdk/testing/index.js';
 import { testStores } from '../../support/test-stores.js';
 import billing from '../../../plugins/billing/index.js';
-import { event, NS, sendEvent, subscription, WHSEC, type Body } from './helpers.js';
+import { event, invoice, NS, sendEvent, subscription, waitFor, WHSEC, type Body } from './helpers.js';
 
 const API_KEY = 'sk_test_billing_0123456789';
 const PERIOD_END = 1_850_000_000;
@@ -29,7 +29,7 @@ for (const store of testStores('billing checkout')) {
     const port = Number(new URL(ctx.api.url).port);
     ctx.t = await createTestHost({
       plugins: [billing],
-      config: { ...store.config(), pluginSettings: { billing: { stripe_webhook_secret: WHSEC, stripe_api_key: API_KEY, stripe_api_host: '127.0.0.1', stripe_api_port: port, stripe_api_protocol: 'http' } } },
+      config: { ...store.config(), pluginSettings: { billing: { stripe_webhook_secret: WHSEC, stripe_api_key: API_KEY, stripe_api_host: '127.0.0.1', stripe_api_port: port, stripe_api_protocol: 'http', sweep_interval: '1 second' } } },
     });
   });
   test.after(async ({ t, api }) => {
@@ -95,6 +95,35 @@ for (const store of testStores('billing checkout')) {
     const missing = await t.request<Body>('GET', '/domains/nowhere.test', { namespace: NS });
     assert.is(missing.status, 404);
     assert.is(missing.body.code, 'domain_not_found');
+  });
+
+  test('invoice.paid before its checkout (as Stripe often sends them): active, and the checkout does not set it back', async ({ t }) => {
+    assert.is((await sendEvent(t, invoice('evt_o1', 'invoice.paid', 'sub_order', 200))).body.data.outcome, 'activated');
+    const res = await sendEvent(t, event('evt_o2', 'checkout.session.completed', 150, { id: 'cs_o', object: 'checkout.session', mode: 'subscription', subscription: 'sub_order', customer: 'cus_o', customer_details: { email: 'o@customer.test' }, metadata: { plan: 'solo' } }));
+    assert.is(res.body.data.outcome, 'subscription_created');
+    const sub = await subscription(t, 'sub_order');
+    assert.is(sub.status, 'active');
+    assert.is(sub.email, 'o@customer.test');
+    assert.is(sub.plan, 'solo');
+  });
+
+  test('an event a crash left claimed but unprocessed is finished by the repair job', async ({ t }) => {
+    const payload = credits('evt_crash', 'cus_crash', '40');
+    await t.host.store.collection('billing__events').insertOne({
+      _id: 'evt_crash', source: 'payments', type: payload.type, created: payload.created, subscription_id: null, status: 'received', outcome: null, error: null,
+      payload: { ...payload }, received_at: t.clock.now().toISOString(), processed_at: null, replays: 0,
+    });
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.is((await t.request<Body>('GET', '/events/evt_crash', { namespace: NS })).body.data.status, 'received', 'a request may still be at work: left alone');
+    t.clock.advance(6 * 60_000);
+    const done = await waitFor('the repair', async () => {
+      const e = (await t.request<Body>('GET', '/events/evt_crash', { namespace: NS })).body.data;
+      return e.status === 'processed' ? e : null;
+    });
+    assert.is(done.outcome, 'credits_added');
+    assert.is((await t.request<Body>('GET', '/customers/cus_crash/credits', { namespace: NS })).body.data.balance, 40);
+    // The sender's retry now is a duplicate.
+    assert.is((await sendEvent(t, payload)).body.data.duplicate, true);
   });
 
   test('a checkout of no known kind is acknowledged and ignored', async ({ t }) => {
