@@ -35,8 +35,10 @@ export class StripeGateway {
       host: this.config.stripe_api_host,
       port: this.config.stripe_api_port,
       protocol: this.config.stripe_api_protocol,
-      maxNetworkRetries: 1,
-      timeout: 15_000,
+      // Called while Stripe waits for the webhook's answer: fail fast (the event is recorded
+      // without the API's details) rather than make Stripe time out and retry.
+      maxNetworkRetries: 0,
+      timeout: 8_000,
       telemetry: false,
     });
   }

@@ -166,7 +166,7 @@ for (const store of testStores('billing webhooks')) {
     assert.is(sub.renews_at, new Date(1_900_000_000_000).toISOString());
   });
 
-  test('Stripe signatures: the same event resent changes nothing; tampered, wrong secret, stale or missing signatures are 401', async ({ t }) => {
+  test('Stripe signatures: the same event resent changes nothing; tampered, wrong secret, stale or missing signatures are 401', async ({ t, lines }) => {
     const failed = invoice('evt_w3', 'invoice.payment_failed', SUB, 3000);
     const resent = await sendEvent(t, failed);
     assert.is(resent.status, 200);
@@ -189,6 +189,11 @@ for (const store of testStores('billing webhooks')) {
     const sub = await subscription(t, SUB);
     assert.is(sub.status, 'active');
     assert.not.ok(sub.events.some((e: Body) => e.id === 'evt_tamper'));
+    const logged = lines.filter((l) => l.includes('Payment webhook refused'));
+    assert.ok(logged.some((l) => l.includes('No signatures found matching')), 'the reason is logged');
+    assert.ok(logged.some((l) => l.includes('no Stripe-Signature header')));
+    assert.ok(logged.some((l) => /timestamp outside the tolerance zone/i.test(l)));
+    for (const l of lines) assert.not.ok(l.includes(WHSEC), 'the endpoint secret was logged');
   });
 
   test('a signed body that is no event is 400 naming the field; other event types are acknowledged and ignored', async ({ t }) => {
