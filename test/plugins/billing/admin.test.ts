@@ -1,7 +1,7 @@
 // The billing admin surface on both stores: subscriptions listed (status filter,
 // pagination) and shown with their event history, events and replay, secrets saved
 // sealed (a rotated provisioner key applies at once), who may call what; and
-// `flowhost billing subscriptions list|show` and `flowhost billing replay` in process.
+// `flowhost billing subscriptions list|show` and `flowhost billing replay` in process; secrets from the environment.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import Stripe from 'stripe';
@@ -142,6 +142,36 @@ for (const store of testStores('cli: billing')) {
     assert.is(event.outcome, 'activated');
     const text = await cli(ctx, ['billing', 'replay', 'evt_cli1']);
     assert.match(text.stdout, 'Replayed evt_cli1 (checkout.session.completed): subscription_created');
+  });
+
+  test.run();
+}
+
+for (const store of testStores('billing secrets from env')) {
+  const test = suite<{ t: TestHost }>(`billing secrets from the environment (${store.label})`);
+  test.before(async (ctx) => {
+    // Read by the plugin at request time; set only in this suite's own process.
+    process.env.FLOWHOST_BILLING_INTERNAL_KEY = 'env-internal-key-0001';
+    process.env.FLOWHOST_BILLING_PROVISIONER_TOKEN = 'env-token-0002';
+    ctx.t = await createTestHost({ plugins: [billing], config: { ...store.config(), pluginSettings: { billing: { internal_key: 'config-key', provisioner_token: 'config-token' } } } });
+  });
+  test.after(async ({ t }) => {
+    await t.stop();
+    delete process.env.FLOWHOST_BILLING_INTERNAL_KEY;
+    delete process.env.FLOWHOST_BILLING_PROVISIONER_TOKEN;
+  });
+
+  test('an environment variable wins over the config file, and is shown masked', async ({ t }) => {
+    const settings = (await t.request<Body>('GET', '/settings', { namespace: NS })).body.data;
+    assert.is(settings.internal_key.source, 'env');
+    assert.is(settings.provisioner_token.source, 'env');
+    assert.is(settings.stripe_webhook_secret.source, 'none');
+    assert.is(settings.stripe_webhook_secret.configured, false);
+    assert.not.ok(JSON.stringify(settings).includes('env-internal-key-0001'));
+    const body = { event: 'provisioning_complete', event_id: 'p1', subscription_id: 'sub_none', site_url: 'https://x.test/' };
+    assert.is((await provision(t, body, { 'X-Provisioner-Internal-Key': 'config-key', Authorization: 'Bearer config-token' })).status, 401);
+    // Past authentication: the subscription does not exist.
+    assert.is((await provision(t, body, { 'X-Provisioner-Internal-Key': 'env-internal-key-0001', Authorization: 'Bearer env-token-0002' })).status, 404);
   });
 
   test.run();
