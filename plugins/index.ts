@@ -19,9 +19,32 @@ import providerOpenrouter from './provider-openrouter/index.js';
 import chat from './chat/index.js';
 import metrics from './metrics/index.js';
 import globalTools from './global-tools/index.js';
+import billing from './billing/index.js';
 
 /** Built-in plugins every default build loads. */
-export const defaultPlugins: ReadonlyArray<PluginDefinition> = [discovery, intervalsCore, stepsCore, rss, cms, microblog, social, forum, spreadsheet, federated, files, providerOpenai, providerAnthropic, providerGemini, providerXai, providerOpenrouter, chat, globalTools, metrics];
+// One per line: a new built-in is a one-line addition.
+export const defaultPlugins: ReadonlyArray<PluginDefinition> = [
+  discovery,
+  intervalsCore,
+  stepsCore,
+  rss,
+  cms,
+  microblog,
+  social,
+  forum,
+  spreadsheet,
+  federated,
+  files,
+  providerOpenai,
+  providerAnthropic,
+  providerGemini,
+  providerXai,
+  providerOpenrouter,
+  chat,
+  globalTools,
+  metrics,
+  billing,
+];
 
 /** Built-in plugins a build may enable by id (FLOWHOST_PLUGINS / config `plugins`). */
 export const optionalPlugins: Readonly<Record<string, PluginDefinition>> = {

@@ -9,6 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { builtInNouns } from '../../host/cli/nouns/index.js';
+import { pluginNouns } from '../../host/cli/plugin-nouns.js';
 import { createHost } from '../../host/create-host.js';
 import type { Host } from '../../host/host.js';
 import type { HostConfig } from '../../host/config/schema.js';
@@ -49,6 +50,8 @@ export async function cliInProcess(args: string[]): Promise<CliResult> {
   try {
     let cli = yargs(args).scriptName('flowhost').option('data-dir', { type: 'string' });
     for (const noun of builtInNouns) cli = cli.command(noun.command, noun.describe, noun.builder, noun.handler);
+    // The default build's plugin nouns too (`flowhost files`, `flowhost billing`), as run-cli.ts adds them.
+    for (const noun of pluginNouns(defaultPlugins)) cli = cli.command(noun.command, noun.describe, noun.builder, noun.handler);
     await cli
       .demandCommand(1)
       .strict()

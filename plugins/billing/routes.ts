@@ -1,0 +1,217 @@
+/**
+ * The provisioner/v1 surface: the two webhooks (public, each authenticated by its own
+ * secret before anything else) and the admin routes (manage_options).
+ */
+import { defineSurface, errorBody, notFound, reply, successBody, type JsonSchema, type RouteDefinition, type SurfaceDefinition } from '../../sdk/index.js';
+import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from './model.js';
+import type { BillingCollections } from './repository.js';
+import { SECRET_NAMES, type Secrets, type SecretName } from './secrets.js';
+import type { BillingService, WebhookOutcome } from './service.js';
+import { creditsSchema, creditsView, domainSchema, domainView, eventSchema, eventView, mailSchema, mailView, subscriptionSchema, subscriptionView, webhookResultSchema } from './views.js';
+
+export const NAMESPACE = 'provisioner/v1';
+const WEBHOOK_BODY_LIMIT = 256 * 1024;
+const MANAGE = { capability: 'manage_options' } as const;
+
+const idParam = (name: string, pattern: string, maxLength: number): JsonSchema => ({
+  type: 'object', required: [name], properties: { [name]: { type: 'string', minLength: 1, maxLength, pattern } },
+});
+const SUB_ID = '^[A-Za-z0-9][A-Za-z0-9._:-]*$';
+
+const outcomeBody = (o: WebhookOutcome) => ({
+  success: true,
+  data: { event_id: o.event_id, type: o.type, duplicate: o.duplicate, outcome: o.outcome, subscription: o.subscription ? subscriptionView(o.subscription) : null },
+});
+
+const secretView: JsonSchema = { type: 'object', required: ['configured', 'source', 'value'], properties: { configured: { type: 'boolean' }, source: { enum: ['saved', 'env', 'config', 'none'] }, value: { type: 'string' } } };
+const settingsData: JsonSchema = { type: 'object', required: [...SECRET_NAMES], properties: Object.fromEntries(SECRET_NAMES.map((n) => [n, secretView])) };
+
+export function billingSurface(service: BillingService, c: BillingCollections, secrets: Secrets): SurfaceDefinition {
+  const webhooks: RouteDefinition[] = [
+    {
+      method: 'POST',
+      path: '/webhook/provisioner',
+      permission: 'public',
+      // Its own credentials only: a Bearer token here is the provisioner's, not a user's.
+      credentials: 'ignored',
+      decodeBody: false,
+      bodyLimit: WEBHOOK_BODY_LIMIT,
+      summary: 'Provisioning callback (provisioning_complete); X-Provisioner-Internal-Key and Authorization: Bearer required',
+      schema: {
+        responses: {
+          200: successBody({ data: webhookResultSchema }),
+          400: errorBody('invalid_payload', 'unsupported_event', 'subscription_deleted'),
+          401: errorBody('provisioner_unauthorized'),
+          404: errorBody('subscription_not_found'),
+        },
+      },
+      async handle(request) {
+        // The verification step: before the body is even parsed.
+        await service.authenticateProvisioner(request.headers, request.ip);
+        return outcomeBody(await service.provisioningCallback(request.rawBody));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/webhook/payments',
+      permission: 'public',
+      credentials: 'ignored',
+      // The signature covers the exact bytes: decoding first could change them.
+      decodeBody: false,
+      bodyLimit: WEBHOOK_BODY_LIMIT,
+      summary: 'Payment provider (Stripe) events, verified with the Stripe-Signature header',
+      schema: {
+        responses: {
+          200: successBody({ data: webhookResultSchema }),
+          400: errorBody('invalid_payload'),
+          401: errorBody('payment_signature_invalid'),
+        },
+      },
+      async handle(request) {
+        return outcomeBody(await service.paymentWebhook(request.rawBody, request.headers['stripe-signature'], request.ip));
+      },
+    },
+  ];
+
+  const admin: RouteDefinition[] = [
+    {
+      method: 'GET',
+      path: '/subscriptions',
+      permission: MANAGE,
+      summary: 'Subscriptions, newest first; filter by status',
+      schema: {
+        query: {
+          type: 'object',
+          properties: {
+            status: { enum: [...SUBSCRIPTION_STATUSES] },
+            page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
+            per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+          },
+        },
+        responses: { 200: successBody({ data: { type: 'array', items: subscriptionSchema }, total: { type: 'integer' }, total_pages: { type: 'integer' }, page: { type: 'integer' }, per_page: { type: 'integer' } }) },
+      },
+      async handle(request) {
+        const q = request.query as { status?: SubscriptionStatus; page: number; per_page: number };
+        const filter = q.status ? { status: q.status } : {};
+        const [total, docs] = await Promise.all([
+          c.subscriptions.count(filter),
+          c.subscriptions.find(filter, { sort: { created_at: -1, _id: 1 }, skip: (q.page - 1) * q.per_page, limit: q.per_page }),
+        ]);
+        return { success: true, data: docs.map(subscriptionView), total, total_pages: Math.ceil(total / q.per_page), page: q.page, per_page: q.per_page };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/subscriptions/{id}',
+      permission: MANAGE,
+      summary: 'One subscription with its event history (oldest first)',
+      schema: {
+        params: idParam('id', SUB_ID, 200),
+        responses: { 200: successBody({ data: { allOf: [subscriptionSchema, { type: 'object', required: ['events'], properties: { events: { type: 'array', items: eventSchema } } }] } }), 404: errorBody('subscription_not_found') },
+      },
+      async handle(request) {
+        const id = (request.params as { id: string }).id;
+        const sub = await c.subscriptions.findOne({ _id: id });
+        if (!sub) throw notFound('subscription_not_found', `No subscription ${id}.`, { subscription_id: id });
+        const events = await service.events.history(id);
+        return { success: true, data: { ...subscriptionView(sub), events: events.map(eventView) } };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/events/{event_id}',
+      permission: MANAGE,
+      summary: 'One stored event',
+      schema: { params: idParam('event_id', SUB_ID, 220), responses: { 200: successBody({ data: eventSchema }), 404: errorBody('event_not_found') } },
+      async handle(request) {
+        const id = (request.params as { event_id: string }).event_id;
+        const event = await service.events.get(id);
+        if (!event) throw notFound('event_not_found', `No stored event ${id}.`, { event_id: id });
+        return { success: true, data: eventView(event) };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/events/{event_id}/replay',
+      permission: MANAGE,
+      summary: 'Re-processes a stored event (idempotent: only what is missing is done)',
+      schema: {
+        params: idParam('event_id', SUB_ID, 220),
+        responses: { 200: successBody({ data: eventSchema }), 400: errorBody('invalid_payload', 'subscription_deleted'), 404: errorBody('event_not_found') },
+      },
+      async handle(request) {
+        return { success: true, data: eventView(await service.replay((request.params as { event_id: string }).event_id)) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/customers/{customer_id}/credits',
+      permission: MANAGE,
+      summary: "A customer's credit balance and purchases",
+      schema: { params: idParam('customer_id', SUB_ID, 200), responses: { 200: successBody({ data: creditsSchema }) } },
+      async handle(request) {
+        const id = (request.params as { customer_id: string }).customer_id;
+        const entries = await c.credits.find({ customer_id: id }, { sort: { created_at: 1 }, limit: 1000 });
+        return { success: true, data: creditsView(id, entries) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/domains/{domain}',
+      permission: MANAGE,
+      summary: "A domain's renewal date",
+      schema: { params: idParam('domain', '^[A-Za-z0-9][A-Za-z0-9.-]*$', 253), responses: { 200: successBody({ data: domainSchema }), 404: errorBody('domain_not_found') } },
+      async handle(request) {
+        const name = (request.params as { domain: string }).domain.toLowerCase();
+        const domain = await c.domains.findOne({ _id: name });
+        if (!domain) throw notFound('domain_not_found', `No renewal recorded for ${name}.`, { domain: name });
+        return { success: true, data: domainView(domain) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/mail',
+      permission: MANAGE,
+      summary: 'The e-mail outbox, newest first: pending mail shows its attempts and last SMTP error',
+      schema: {
+        query: {
+          type: 'object',
+          properties: { status: { enum: ['pending', 'sent'] }, page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 }, per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+        },
+        responses: { 200: successBody({ data: { type: 'array', items: mailSchema }, total: { type: 'integer' }, page: { type: 'integer' }, per_page: { type: 'integer' } }) },
+      },
+      async handle(request) {
+        const q = request.query as { status?: 'pending' | 'sent'; page: number; per_page: number };
+        const filter = q.status ? { status: q.status } : {};
+        const [total, docs] = await Promise.all([c.mail.count(filter), c.mail.find(filter, { sort: { created_at: -1, _id: 1 }, skip: (q.page - 1) * q.per_page, limit: q.per_page })]);
+        return { success: true, data: docs.map(mailView), total, page: q.page, per_page: q.per_page };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/settings',
+      permission: MANAGE,
+      summary: 'Which webhook, Stripe and SMTP secrets are configured, and where from (values masked)',
+      schema: { responses: { 200: successBody({ data: settingsData }) } },
+      async handle() {
+        return { success: true, data: await secrets.view() };
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/settings',
+      permission: MANAGE,
+      summary: "Saves secrets sealed in the store ('' removes one, the masked value keeps it)",
+      schema: {
+        body: { type: 'object', properties: Object.fromEntries(SECRET_NAMES.map((n) => [n, { type: 'string', maxLength: 4096 }])), additionalProperties: false },
+        responses: { 200: successBody({ data: settingsData }) },
+      },
+      async handle(request) {
+        await secrets.save(request.body as Partial<Record<SecretName, string>>);
+        return reply(200, { success: true, data: await secrets.view() });
+      },
+    },
+  ];
+
+  return defineSurface({ id: 'billing', namespace: NAMESPACE, routes: [...webhooks, ...admin] });
+}

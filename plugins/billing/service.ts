@@ -1,0 +1,177 @@
+/**
+ * The billing service: both webhooks' authentication and processing, and replay. Routes
+ * only translate HTTP; everything a webhook does is here.
+ */
+import { ApiError, badRequest, isApiError, notFound, safeEqual, type Clock, type Logger } from '../../sdk/index.js';
+import { EventLog, type IncomingEvent } from './events.js';
+import type { EventDoc, SubscriptionDoc } from './model.js';
+import type { Mailer } from './mailer.js';
+import { applyPaymentEvent, PAYMENT_EVENT_TYPES, subscriptionIdOf, type PaymentEventDeps } from './payment-events.js';
+import { parseProvisioningPayload, type ProvisioningPayload } from './provisioning.js';
+import type { BillingCollections } from './repository.js';
+import type { Secrets } from './secrets.js';
+import type { StripeGateway } from './stripe-gateway.js';
+import type { Subscriptions } from './subscriptions.js';
+
+export interface WebhookOutcome {
+  event_id: string;
+  type: string;
+  duplicate: boolean;
+  outcome: string;
+  subscription: SubscriptionDoc | null;
+}
+
+export interface BillingServiceDeps {
+  c: BillingCollections;
+  clock: Clock;
+  log: Logger;
+  secrets: Secrets;
+  stripe: StripeGateway;
+  mailer: Mailer;
+  subscriptions: Subscriptions;
+  payments: Omit<PaymentEventDeps, 'c' | 'subscriptions' | 'mailer' | 'stripe' | 'log' | 'now'>;
+}
+
+const unauthorized = (code: string, message: string) => new ApiError(code, message, 401);
+
+export class BillingService {
+  readonly events: EventLog;
+  private readonly paymentDeps: PaymentEventDeps;
+
+  constructor(private readonly deps: BillingServiceDeps) {
+    this.events = new EventLog(deps.c, deps.clock);
+    this.paymentDeps = { ...deps.payments, c: deps.c, subscriptions: deps.subscriptions, mailer: deps.mailer, stripe: deps.stripe, log: deps.log, now: () => deps.clock.now() };
+  }
+
+  /**
+   * Both provisioner credentials, before anything else is read. Each is compared in
+   * constant time, and both always are (no early exit telling which one was wrong);
+   * the log says why, never what was sent or expected.
+   */
+  async authenticateProvisioner(headers: Readonly<Record<string, string | undefined>>, ip: string): Promise<void> {
+    const [key, token] = await Promise.all([this.deps.secrets.get('internal_key'), this.deps.secrets.get('provisioner_token')]);
+    const sentKey = headers['x-provisioner-internal-key'] ?? '';
+    const bearer = /^Bearer\s+(.+)$/i.exec(headers.authorization ?? '')?.[1]?.trim() ?? '';
+    const reasons: string[] = [];
+    if (!key || !token) reasons.push('the provisioner internal key and token are not both configured');
+    const keyOk = safeEqual(sentKey, key || '\0unset');
+    const tokenOk = safeEqual(bearer, token || '\0unset');
+    if (!sentKey) reasons.push('no X-Provisioner-Internal-Key header');
+    else if (!keyOk) reasons.push('wrong internal key');
+    if (!bearer) reasons.push('no bearer token');
+    else if (!tokenOk) reasons.push('wrong bearer token');
+    if (reasons.length === 0 && keyOk && tokenOk) return;
+    this.deps.log.warn({ remote_ip: ip, reason: reasons.join('; ') }, 'Provisioner webhook refused');
+    throw unauthorized('provisioner_unauthorized', 'The provisioner credentials (X-Provisioner-Internal-Key and bearer token) are missing or wrong.');
+  }
+
+  async provisioningCallback(rawBody: Buffer): Promise<WebhookOutcome> {
+    const payload = parseProvisioningPayload(rawBody);
+    const sub = await this.deps.subscriptions.get(payload.subscription_id);
+    if (!sub) throw notFound('subscription_not_found', `No subscription ${payload.subscription_id}.`, { subscription_id: payload.subscription_id });
+    const event: IncomingEvent = {
+      id: `provisioner:${payload.event_id}`, source: 'provisioner', type: payload.event, created: Math.floor(this.deps.clock.now().getTime() / 1000),
+      subscription_id: payload.subscription_id, payload: { ...payload },
+    };
+    return this.run(event, () => this.applyProvisioning(event.id, payload));
+  }
+
+  private async applyProvisioning(eventId: string, payload: ProvisioningPayload): Promise<string> {
+    const at = payload.provisioned_at ?? this.deps.clock.now().toISOString();
+    let sub = await this.deps.subscriptions.provision(payload.subscription_id, eventId, { site_id: payload.site_id, site_url: payload.site_url, plan: payload.plan, provisioned_at: at });
+    if (!sub) throw badRequest('subscription_deleted', `Subscription ${payload.subscription_id} has been deleted; it cannot be provisioned.`, { subscription_id: payload.subscription_id });
+    if (payload.email && !sub.email) {
+      await this.deps.subscriptions.ensure(sub._id, { email: payload.email });
+      sub = (await this.deps.subscriptions.get(sub._id)) ?? sub;
+    }
+    if (sub.email) {
+      await this.deps.mailer.enqueue(`${eventId}:welcome`, 'welcome', sub.email, { subscription_id: sub._id, plan: sub.plan ?? '', site_url: sub.site_url ?? '', site_id: sub.site_id ?? '' }, sub._id);
+    } else {
+      this.deps.log.warn({ subscription_id: sub._id }, 'Subscription provisioned but no e-mail address is known: no welcome e-mail');
+    }
+    return 'provisioned';
+  }
+
+  async paymentWebhook(rawBody: Buffer, signature: string | undefined, ip: string): Promise<WebhookOutcome> {
+    const verdict = await this.deps.stripe.verify(rawBody, signature);
+    if (!verdict.ok) {
+      if (verdict.malformed) throw badRequest('invalid_payload', 'The signed body is not a JSON event.', { field: 'body' });
+      this.deps.log.warn({ remote_ip: ip, reason: verdict.reason }, 'Payment webhook refused');
+      throw unauthorized('payment_signature_invalid', 'The Stripe-Signature header does not verify against this endpoint.');
+    }
+    const e = verdict.event;
+    const object = e.data && typeof e.data === 'object' ? (e.data as Record<string, unknown>).object : undefined;
+    if (typeof e.id !== 'string' || !/^[A-Za-z0-9_]{1,200}$/.test(e.id)) throw badRequest('invalid_payload', 'The event has no valid id.', { field: 'id' });
+    if (typeof e.type !== 'string' || e.type.length > 200) throw badRequest('invalid_payload', 'The event has no type.', { field: 'type' });
+    if (typeof e.created !== 'number' || !Number.isSafeInteger(e.created)) throw badRequest('invalid_payload', 'The event has no created time.', { field: 'created' });
+    if (!object || typeof object !== 'object' || Array.isArray(object)) throw badRequest('invalid_payload', 'The event has no data.object.', { field: 'data.object' });
+    const type = e.type;
+    if (!(PAYMENT_EVENT_TYPES as readonly string[]).includes(type)) {
+      // Acknowledged, so the provider stops retrying; nothing stored.
+      this.deps.log.debug({ event_id: e.id, type }, 'Payment event of an unhandled type: acknowledged and ignored');
+      return { event_id: e.id, type, duplicate: false, outcome: 'ignored', subscription: null };
+    }
+    const obj = object as Record<string, unknown>;
+    const event: IncomingEvent = { id: e.id, source: 'payments', type, created: e.created, subscription_id: subscriptionIdOf(type, obj), payload: e };
+    return this.run(event, () => applyPaymentEvent(this.paymentDeps, e.id as string, type, e.created as number, obj));
+  }
+
+  /** Claim, apply, record: a processed event id answers `duplicate` and does nothing. */
+  private async run(event: IncomingEvent, apply: () => Promise<string>): Promise<WebhookOutcome> {
+    const { claim, doc } = await this.events.claim(event);
+    const subscription = async () => (event.subscription_id ? this.deps.subscriptions.get(event.subscription_id) : null);
+    if (claim === 'duplicate') {
+      this.deps.log.info({ event_id: event.id, type: event.type }, 'Event already processed: acknowledged, nothing done');
+      return { event_id: event.id, type: event.type, duplicate: true, outcome: doc.outcome ?? 'processed', subscription: await subscription() };
+    }
+    const outcome = await this.apply(event.id, apply, claim === 'new');
+    return { event_id: event.id, type: event.type, duplicate: false, outcome, subscription: await subscription() };
+  }
+
+  private async apply(eventId: string, apply: () => Promise<string>, fresh: boolean, replay = false): Promise<string> {
+    let outcome: string;
+    try {
+      outcome = await apply();
+    } catch (error) {
+      if (isApiError(error) && error.status === 400 && fresh) await this.events.release(eventId);
+      else await this.events.failed(eventId, (error as Error).message ?? String(error));
+      throw error;
+    }
+    await this.events.processed(eventId, outcome, replay);
+    this.deps.log.info({ event_id: eventId, outcome, replay }, 'Billing event processed');
+    return outcome;
+  }
+
+  /**
+   * Finishes events whose request died between claim and processed (a crash, a lost
+   * host): the repair that does not wait for the sender's retry. Older than `graceMs`,
+   * so a request still in flight is left alone. Returns how many were finished.
+   */
+  async resumeStranded(graceMs: number): Promise<number> {
+    const before = new Date(this.deps.clock.now().getTime() - graceMs).toISOString();
+    let done = 0;
+    for (const event of await this.events.stranded(before)) {
+      try {
+        await this.replay(event._id);
+        done += 1;
+      } catch (error) {
+        this.deps.log.warn({ event_id: event._id, reason: (error as Error).message }, 'A stranded billing event could not be finished');
+      }
+    }
+    return done;
+  }
+
+  /** Re-processes a stored event (support): its effects are idempotent, so only what is missing is done. */
+  async replay(eventId: string): Promise<EventDoc> {
+    const stored = await this.events.get(eventId);
+    if (!stored) throw notFound('event_not_found', `No stored event ${eventId}.`, { event_id: eventId });
+    const p = stored.payload;
+    if (stored.source === 'provisioner') {
+      await this.apply(eventId, () => this.applyProvisioning(eventId, p as unknown as ProvisioningPayload), false, true);
+    } else {
+      const object = (p.data as Record<string, unknown>).object as Record<string, unknown>;
+      await this.apply(eventId, () => applyPaymentEvent(this.paymentDeps, eventId, stored.type, stored.created, object), false, true);
+    }
+    return (await this.events.get(eventId))!;
+  }
+}
