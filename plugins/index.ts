@@ -18,9 +18,14 @@ import providerXai from './provider-xai/index.js';
 import providerOpenrouter from './provider-openrouter/index.js';
 import chat from './chat/index.js';
 import globalTools from './global-tools/index.js';
+import analytics from './analytics/index.js';
+import analyticsSearchStats from './analytics-search-stats/index.js';
+import analyticsCrawlerStats from './analytics-crawler-stats/index.js';
+import analyticsSiteAnalytics from './analytics-site-analytics/index.js';
+import analyticsPagePerformance from './analytics-page-performance/index.js';
 
 /** Built-in plugins every default build loads. */
-export const defaultPlugins: ReadonlyArray<PluginDefinition> = [discovery, intervalsCore, stepsCore, rss, cms, microblog, social, forum, spreadsheet, federated, files, providerOpenai, providerAnthropic, providerGemini, providerXai, providerOpenrouter, chat, globalTools];
+export const defaultPlugins: ReadonlyArray<PluginDefinition> = [discovery, intervalsCore, stepsCore, rss, cms, microblog, social, forum, spreadsheet, federated, files, providerOpenai, providerAnthropic, providerGemini, providerXai, providerOpenrouter, chat, globalTools, analytics, analyticsSearchStats, analyticsCrawlerStats, analyticsSiteAnalytics, analyticsPagePerformance];
 
 /** Built-in plugins a build may enable by id (FLOWHOST_PLUGINS / config `plugins`). */
 export const optionalPlugins: Readonly<Record<string, PluginDefinition>> = {
