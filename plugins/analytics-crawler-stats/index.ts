@@ -4,11 +4,7 @@
  * GET {base}/webmaster/api.svc/json/{Method}?siteUrl=…&apikey=…, answered `{ "d": [rows] }`.
  * The API has no row limit of its own: `limit` keeps the first rows as sent.
  */
-import { TOOL_CATALOGUE } from '../analytics/catalogue.js';
-import { invalidParameter } from '../analytics/kit/errors.js';
-import { limitOf } from '../analytics/kit/params.js';
-import { callJson } from '../analytics/kit/remote.js';
-import { defineAnalyticsToolPlugin } from '../analytics/kit/tool-plugin.js';
+import { TOOL_CATALOGUE, invalidParameter, limitOf, callJson, defineAnalyticsToolPlugin } from '../../sdk/analytics/index.js';
 
 const entry = TOOL_CATALOGUE['crawler-stats'];
 

@@ -6,11 +6,7 @@
  * sent — analyze the four category objects, performance the metric audits, opportunities
  * the audits whose details are of type `opportunity`.
  */
-import { TOOL_CATALOGUE } from '../analytics/catalogue.js';
-import { invalidParameter } from '../analytics/kit/errors.js';
-import { textOf } from '../analytics/kit/params.js';
-import { callJson } from '../analytics/kit/remote.js';
-import { defineAnalyticsToolPlugin } from '../analytics/kit/tool-plugin.js';
+import { TOOL_CATALOGUE, invalidParameter, textOf, callJson, defineAnalyticsToolPlugin } from '../../sdk/analytics/index.js';
 
 const entry = TOOL_CATALOGUE['page-performance'];
 

@@ -5,12 +5,7 @@
  * service account. One base URL serves all three (searchconsole.googleapis.com answers
  * the webmasters/v3 paths too).
  */
-import { TOOL_CATALOGUE } from '../analytics/catalogue.js';
-import { invalidParameter } from '../analytics/kit/errors.js';
-import { dateRange, limitOf, requireParam, textOf } from '../analytics/kit/params.js';
-import { callJson } from '../analytics/kit/remote.js';
-import { serviceAccountToken } from '../analytics/kit/bearer.js';
-import { defineAnalyticsToolPlugin } from '../analytics/kit/tool-plugin.js';
+import { TOOL_CATALOGUE, invalidParameter, dateRange, limitOf, requireParam, textOf, callJson, serviceAccountToken, defineAnalyticsToolPlugin } from '../../sdk/analytics/index.js';
 
 const entry = TOOL_CATALOGUE['search-stats'];
 const SCOPE = 'https://www.googleapis.com/auth/webmasters';

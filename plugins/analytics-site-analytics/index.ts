@@ -5,12 +5,7 @@
  * service account. Each action is one report (its dimensions and metrics below); the
  * rows come back as the API sends them (`dimensionValues`, `metricValues`).
  */
-import { TOOL_CATALOGUE } from '../analytics/catalogue.js';
-import { serviceAccountToken } from '../analytics/kit/bearer.js';
-import { invalidParameter } from '../analytics/kit/errors.js';
-import { dateRange, limitOf, textOf } from '../analytics/kit/params.js';
-import { callJson } from '../analytics/kit/remote.js';
-import { defineAnalyticsToolPlugin } from '../analytics/kit/tool-plugin.js';
+import { TOOL_CATALOGUE, serviceAccountToken, invalidParameter, dateRange, limitOf, textOf, callJson, defineAnalyticsToolPlugin } from '../../sdk/analytics/index.js';
 
 const entry = TOOL_CATALOGUE['site-analytics'];
 const SCOPE = 'https://www.googleapis.com/auth/analytics.readonly';

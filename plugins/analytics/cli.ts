@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { defineCliNoun, type CliCommandDefinition, type CliNounDefinition, type CliOption } from '../../sdk/index.js';
-import { TOOL_CATALOGUE, TOOL_IDS, isToolId } from './catalogue.js';
+import { TOOL_CATALOGUE, TOOL_IDS, isToolId } from '../../sdk/analytics/index.js';
 import { table } from './table.js';
 
 const path = (tool: string, tail = '') => `/automation/v1/analytics/${encodeURIComponent(tool)}${tail}`;

@@ -3,7 +3,7 @@
  * plugins register (analytics-search-stats, analytics-crawler-stats,
  * analytics-site-analytics, analytics-page-performance), and `flowhost analytics`.
  * The tools' shared parts (configuration, cache, service-account tokens, error mapping)
- * are in ./kit, which the tool plugins import.
+ * are the SDK's flowhost/analytics (sdk/analytics), which the tool plugins use.
  */
 import { definePlugin, services } from '../../sdk/index.js';
 import { analyticsNoun } from './cli.js';

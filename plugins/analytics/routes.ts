@@ -4,8 +4,7 @@
  * 400 `invalid_tool`; a named one whose plugin is not loaded, 500 `ability_not_found`.
  */
 import { actingUserOf, ApiError, defineSurface, errorBody, isApiError, type AnalyticsToolDefinition, type Clock, type GuardedFetch, type JsonSchema, type Registries, type SurfaceDefinition } from '../../sdk/index.js';
-import { isToolId, TOOL_CATALOGUE, TOOL_IDS } from './catalogue.js';
-import { remoteFailure } from './kit/errors.js';
+import { isToolId, TOOL_CATALOGUE, TOOL_IDS, remoteFailure } from '../../sdk/analytics/index.js';
 import { checkArguments } from './validate.js';
 
 const resultBody: JsonSchema = {

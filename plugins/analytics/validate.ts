@@ -5,8 +5,7 @@
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { AnalyticsToolDefinition } from '../../sdk/index.js';
-import type { ToolCatalogueEntry } from './catalogue.js';
-import { invalidParameter } from './kit/errors.js';
+import { type ToolCatalogueEntry, invalidParameter } from '../../sdk/analytics/index.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 const validators = new WeakMap<AnalyticsToolDefinition, ValidateFunction>();

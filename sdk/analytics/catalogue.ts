@@ -5,7 +5,7 @@
  * 400 `invalid_tool`. The tool plugins build their parameter schemas from here, so the
  * surface, the chat tools and the CLI options cannot drift apart.
  */
-import type { JsonSchema } from '../../sdk/index.js';
+import type { JsonSchema } from '../index.js';
 
 export type ToolId = 'search-stats' | 'crawler-stats' | 'site-analytics' | 'page-performance';
 

@@ -1,6 +1,6 @@
 /** GET/PUT /analytics/{tool}/config: a tool's configuration (manage_options; secrets write-only, shown masked). */
-import { defineSurface, errorBody, successBody, type JsonSchema, type SurfaceDefinition } from '../../../sdk/index.js';
-import type { ToolCatalogueEntry } from '../catalogue.js';
+import { defineSurface, errorBody, successBody, type JsonSchema, type SurfaceDefinition } from '../index.js';
+import type { ToolCatalogueEntry } from './catalogue.js';
 import type { ToolConfig } from './config.js';
 
 export function configSurface(entry: ToolCatalogueEntry, config: ToolConfig, missing: () => Promise<string[]>, onSaved: () => Promise<void>): SurfaceDefinition {

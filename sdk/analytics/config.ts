@@ -4,8 +4,8 @@
  * so a sealed value cannot be replayed as another. Never answered in clear: secrets are
  * masked, the key file is shown by its client_email alone.
  */
-import { ApiError, maskSecret, type Collection, type Vault } from '../../../sdk/index.js';
-import type { ToolCatalogueEntry } from '../catalogue.js';
+import { ApiError, maskSecret, type Collection, type Vault } from '../index.js';
+import type { ToolCatalogueEntry } from './catalogue.js';
 import { parseServiceAccount } from './service-account.js';
 
 const DOC_ID = 'config';

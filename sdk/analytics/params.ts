@@ -1,5 +1,5 @@
 /** Filling in and checking the parameters a JSON Schema cannot fully check (real dates, their order). */
-import type { ToolCatalogueEntry } from '../catalogue.js';
+import type { ToolCatalogueEntry } from './catalogue.js';
 import { daysAgo, isRealDate } from './dates.js';
 import { invalidParameter } from './errors.js';
 

@@ -4,8 +4,8 @@
  * but every credential the call carried is cut out of it first, as are URLs (which may
  * hold `key=` or `apikey=`).
  */
-import { FetchLimitError, UrlRefusedError, type GuardedFetch, type GuardedRequestInit } from '../../../sdk/index.js';
-import type { ToolCatalogueEntry } from '../catalogue.js';
+import { FetchLimitError, UrlRefusedError, type GuardedFetch, type GuardedRequestInit } from '../index.js';
+import type { ToolCatalogueEntry } from './catalogue.js';
 import { remoteFailure } from './errors.js';
 
 export interface RemoteCall {

@@ -6,7 +6,7 @@
  * per hour at most, and keeping it out of the store means it never needs sealing.
  */
 import { SignJWT, importPKCS8 } from 'jose';
-import type { Clock, GuardedFetch } from '../../../sdk/index.js';
+import type { Clock, GuardedFetch } from '../index.js';
 
 export interface ServiceAccountKey {
   client_email: string;

@@ -15,8 +15,8 @@ import {
   type HostInfo,
   type PluginDefinition,
   type Vault,
-} from '../../../sdk/index.js';
-import { parametersSchema, type ToolCatalogueEntry } from '../catalogue.js';
+} from '../index.js';
+import { parametersSchema, type ToolCatalogueEntry } from './catalogue.js';
 import { ResultCache, type CacheDoc } from './cache.js';
 import { ToolConfig, type ConfigDoc, type ConfigValues } from './config.js';
 import { configSurface } from './config-routes.js';

@@ -1,5 +1,5 @@
 /** The access token for a tool configured with a service account; a refusal is an analytics_error naming no secret. */
-import type { ToolCatalogueEntry } from '../catalogue.js';
+import type { ToolCatalogueEntry } from './catalogue.js';
 import { remoteFailure } from './errors.js';
 import { TokenExchangeError, type ServiceAccountKey } from './service-account.js';
 import type { ToolEnv } from './tool-plugin.js';

@@ -1,6 +1,6 @@
 /** The analytics error bodies of spec 02: one code, `analytics_error`, with the status saying why. */
-import { ApiError } from '../../../sdk/index.js';
-import { allowedActions, type ToolCatalogueEntry } from '../catalogue.js';
+import { ApiError } from '../index.js';
+import { allowedActions, type ToolCatalogueEntry } from './catalogue.js';
 
 /** 400: a bad action or parameter; the message always lists the allowed actions. */
 export const invalidParameter = (entry: ToolCatalogueEntry, problem: string): ApiError =>

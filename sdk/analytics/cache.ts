@@ -5,7 +5,7 @@
  * in); the tool's configuration is not in the key because saving it clears the cache.
  */
 import { createHash } from 'node:crypto';
-import type { Clock, Collection } from '../../../sdk/index.js';
+import type { Clock, Collection } from '../index.js';
 
 export interface CacheDoc extends Record<string, unknown> {
   _id: string;
