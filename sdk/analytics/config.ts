@@ -34,9 +34,23 @@ export class ToolConfig {
     const out: Record<string, string> = {};
     for (const [field, spec] of Object.entries(this.entry.config)) {
       const stored = doc[field];
-      out[field] = typeof stored !== 'string' || stored === '' ? '' : spec.secret ? this.vault.decrypt(stored, this.context(field)) : stored;
+      if (typeof stored !== 'string' || stored === '') out[field] = '';
+      else if (!spec.secret) out[field] = stored;
+      else out[field] = this.open(stored, field);
     }
     return out;
+  }
+
+  /**
+   * A sealed value in clear; one that no longer opens (the vault key was replaced) counts
+   * as unset, so the tool answers "not configured" (422) instead of failing every call.
+   */
+  private open(sealed: string, field: string): string {
+    try {
+      return this.vault.decrypt(sealed, this.context(field));
+    } catch {
+      return '';
+    }
   }
 
   /** What GET shows: plain fields as they are, secrets masked, the key file by its account. */
