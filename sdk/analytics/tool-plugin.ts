@@ -6,6 +6,7 @@
  */
 import {
   defineAnalyticsTool,
+  isApiError,
   defineChatTool,
   definePlugin,
   services,
@@ -102,7 +103,15 @@ export function defineAnalyticsToolPlugin(options: AnalyticsToolPluginOptions): 
           if (hit) return hit;
         }
         // The host's guarded fetch, not the caller's: both refuse private addresses alike.
-        const { results, fields } = await options.run(action, params, { baseUrl, config: values, fetch, clock, hostInfo, tokens });
+        let answered: ToolAnswer;
+        try {
+          answered = await options.run(action, params, { baseUrl, config: values, fetch, clock, hostInfo, tokens });
+        } catch (error) {
+          // Operators see remote refusals in the log (the message is already free of credentials).
+          if (isApiError(error)) ctx.log.warn({ tool: entry.id, action, remote_status: error.data.remote_status ?? null }, error.message);
+          throw error;
+        }
+        const { results, fields } = answered;
         const body = { success: true, action, results_count: results.length, results, ...(fields ?? {}) };
         await cache.put(key, body, ttl);
         return body;

@@ -311,6 +311,18 @@ for (const store of testStores('analytics')) {
     void bing;
   });
 
+  test('the access token is reused until it expires, then a new assertion is exchanged', async ({ t, google, clock }) => {
+    const before = google.tokenRequests().length;
+    assert.is((await post(t, 'site-analytics', { action: 'date_stats', limit: 2 })).status, 200);
+    assert.is((await post(t, 'site-analytics', { action: 'date_stats', limit: 4 })).status, 200);
+    // The token fetched by the earlier site-analytics calls is still fresh.
+    assert.is(google.tokenRequests().length, before);
+    clock.advance(3600_000);
+    const res = await post(t, 'site-analytics', { action: 'date_stats', limit: 3 });
+    assert.is(res.status, 200, JSON.stringify(res.body));
+    assert.is(google.tokenRequests().length, before + 1);
+  });
+
   test('a sealed secret that no longer opens (vault key replaced) counts as unset: 422, not 500', async ({ t }) => {
     const configs = t.host.store.collection('analytics-page-performance__config');
     const doc = await configs.findOne({ _id: 'config' });
