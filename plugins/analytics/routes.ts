@@ -4,7 +4,7 @@
  * 400 `invalid_tool`; a named one whose plugin is not loaded, 500 `ability_not_found`.
  */
 import { actingUserOf, ApiError, defineSurface, errorBody, isApiError, type AnalyticsToolDefinition, type Clock, type GuardedFetch, type JsonSchema, type Registries, type SurfaceDefinition } from '../../sdk/index.js';
-import { isToolId, TOOL_CATALOGUE, TOOL_IDS, remoteFailure } from '../../sdk/analytics/index.js';
+import { isToolId, remoteFailure, scrub, TOOL_CATALOGUE, TOOL_IDS } from '../../sdk/analytics/index.js';
 import { checkArguments } from './validate.js';
 
 const resultBody: JsonSchema = {
@@ -21,7 +21,8 @@ const resultBody: JsonSchema = {
   additionalProperties: true,
 };
 
-const TOOL_CODES = new Set(['analytics_error']);
+/** The statuses this route declares for analytics_error: anything else a tool throws becomes 502. */
+const DECLARED_STATUSES = new Set([400, 422, 502]);
 
 export function analyticsSurface(registries: Registries, clock: Clock, fetch: GuardedFetch): SurfaceDefinition {
   return defineSurface({
@@ -55,10 +56,12 @@ export function analyticsSurface(registries: Registries, clock: Clock, fetch: Gu
           try {
             return (await tool.run(body, { user: actingUserOf(request.user), log: request.log, clock, fetch })) as Record<string, unknown>;
           } catch (error) {
-            if (isApiError(error) && TOOL_CODES.has(error.code)) throw error;
-            // A tool that fails otherwise (a third party's, a bug) still answers the spec's code.
-            request.log.warn({ tool: id, err: (error as Error)?.message }, 'analytics tool failed');
-            throw remoteFailure(entry, `The ${id} tool failed: ${String((error as Error)?.message ?? error).slice(0, 300)}`, null);
+            if (isApiError(error) && error.code === 'analytics_error' && DECLARED_STATUSES.has(error.status)) throw error;
+            // A tool that fails otherwise (a third party's, a bug) still answers the spec's
+            // code, its message stripped of URLs and key=… values like a remote's.
+            const message = scrub(String((error as Error)?.message ?? error), []);
+            request.log.warn({ tool: id, err: message }, 'analytics tool failed');
+            throw remoteFailure(entry, `The ${id} tool failed: ${message}`, null);
           }
         },
       },

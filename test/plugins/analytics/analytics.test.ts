@@ -353,4 +353,40 @@ partial('a known tool whose plugin is not loaded is 500 ability_not_found; an un
     await t.stop();
   }
 });
+partial('a tool that fails with something other than an analytics_error it may give answers 502 analytics_error, URLs and keys cut out', async () => {
+  const { defaultPlugins } = await import('../../../plugins/index.js');
+  const { ApiError, defineAnalyticsTool, definePlugin, services } = await import('../../../sdk/index.js');
+  const { parametersSchema, TOOL_CATALOGUE } = await import('../../../sdk/analytics/index.js');
+  const failing = definePlugin({
+    id: 'failing-crawler',
+    version: '1.0.0',
+    flowhost: '^1.0.0',
+    deps: { tools: services.analyticsTools },
+    setup({ tools }) {
+      tools.add(
+        defineAnalyticsTool({
+          name: 'crawler-stats',
+          description: 'fails',
+          parameters: parametersSchema(TOOL_CATALOGUE['crawler-stats']),
+          async run(args) {
+            if (args.action === 'query_stats') throw new Error('GET https://api.example/x?apikey=s3cret failed; key=s3cret');
+            throw new ApiError('analytics_error', 'gone', 404);
+          },
+        }),
+      );
+    },
+  });
+  const plugins = [...defaultPlugins.filter((p) => !p.id.startsWith('analytics-')), failing];
+  const t = await createTestHost({ plugins, builtins: false });
+  try {
+    const plain = await t.request<Body>('POST', '/analytics/crawler-stats', { body: { action: 'query_stats' } });
+    assert.is(plain.status, 502, JSON.stringify(plain.body));
+    assert.is(plain.body.code, 'analytics_error');
+    assert.is(plain.body.message, 'The crawler-stats tool failed: GET [url] failed; key=[redacted]');
+    const odd = await t.request<Body>('POST', '/analytics/crawler-stats', { body: { action: 'crawl_stats' } });
+    assert.is(odd.status, 502, JSON.stringify(odd.body));
+  } finally {
+    await t.stop();
+  }
+});
 partial.run();
