@@ -20,6 +20,11 @@ import chat from './chat/index.js';
 import metrics from './metrics/index.js';
 import globalTools from './global-tools/index.js';
 import billing from './billing/index.js';
+import analytics from './analytics/index.js';
+import analyticsSearchStats from './analytics-search-stats/index.js';
+import analyticsCrawlerStats from './analytics-crawler-stats/index.js';
+import analyticsSiteAnalytics from './analytics-site-analytics/index.js';
+import analyticsPagePerformance from './analytics-page-performance/index.js';
 
 /** Built-in plugins every default build loads. */
 // One per line: a new built-in is a one-line addition.
@@ -44,6 +49,11 @@ export const defaultPlugins: ReadonlyArray<PluginDefinition> = [
   globalTools,
   metrics,
   billing,
+  analytics,
+  analyticsSearchStats,
+  analyticsCrawlerStats,
+  analyticsSiteAnalytics,
+  analyticsPagePerformance,
 ];
 
 /** Built-in plugins a build may enable by id (FLOWHOST_PLUGINS / config `plugins`). */

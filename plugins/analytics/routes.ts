@@ -1,0 +1,70 @@
+/**
+ * POST /analytics/{tool} (spec 02, "Analytics"): dispatches to the registered analytics
+ * tool of that name and answers its result untransformed. An id the spec does not name is
+ * 400 `invalid_tool`; a named one whose plugin is not loaded, 500 `ability_not_found`.
+ */
+import { actingUserOf, ApiError, defineSurface, errorBody, isApiError, type AnalyticsToolDefinition, type Clock, type GuardedFetch, type JsonSchema, type Registries, type SurfaceDefinition } from '../../sdk/index.js';
+import { isToolId, remoteFailure, scrub, TOOL_CATALOGUE, TOOL_IDS } from '../../sdk/analytics/index.js';
+import { checkArguments } from './validate.js';
+
+const resultBody: JsonSchema = {
+  type: 'object',
+  required: ['success', 'action', 'results_count', 'results'],
+  properties: {
+    success: { const: true },
+    action: { type: 'string' },
+    results_count: { type: 'integer', minimum: 0 },
+    // Rows are the remote service's, as sent: their fields are not ours to close.
+    results: { type: 'array', items: { type: ['object', 'array', 'string', 'number', 'boolean', 'null'], additionalProperties: true } },
+  },
+  // Each tool adds its own fields (site_url, dates, headers...).
+  additionalProperties: true,
+};
+
+/** The statuses this route declares for analytics_error: anything else a tool throws becomes 502. */
+const DECLARED_STATUSES = new Set([400, 422, 502]);
+
+export function analyticsSurface(registries: Registries, clock: Clock, fetch: GuardedFetch): SurfaceDefinition {
+  return defineSurface({
+    id: 'analytics',
+    routes: [
+      {
+        method: 'POST',
+        path: '/analytics/{tool}',
+        permission: { capability: 'manage_options' },
+        summary: 'Runs an action of an analytics tool (search-stats, crawler-stats, site-analytics, page-performance)',
+        schema: {
+          params: { type: 'object', required: ['tool'], properties: { tool: { type: 'string', maxLength: 64, description: TOOL_IDS.join(', ') } } },
+          // The tool's own schema checks the fields (so a bad one is an analytics_error listing the actions).
+          body: { type: 'object', maxProperties: 32, additionalProperties: true },
+          responses: {
+            200: resultBody,
+            400: errorBody('invalid_tool', 'analytics_error'),
+            422: errorBody('analytics_error'),
+            500: errorBody('ability_not_found'),
+            502: errorBody('analytics_error'),
+          },
+        },
+        async handle(request) {
+          const id = String((request.params as { tool: string }).tool);
+          if (!isToolId(id)) throw new ApiError('invalid_tool', `Unknown analytics tool '${id.slice(0, 64)}'. Tools: ${TOOL_IDS.join(', ')}.`, 400);
+          const entry = TOOL_CATALOGUE[id];
+          const tool = registries.analyticsTools().find((t: AnalyticsToolDefinition) => t.name === id);
+          if (!tool) throw new ApiError('ability_not_found', `The ${id} analytics tool is not available: its plugin (analytics-${id}) is not loaded in this build.`, 500);
+          const body = (request.body ?? {}) as Record<string, unknown>;
+          checkArguments(entry, tool, body);
+          try {
+            return (await tool.run(body, { user: actingUserOf(request.user), log: request.log, clock, fetch })) as Record<string, unknown>;
+          } catch (error) {
+            if (isApiError(error) && error.code === 'analytics_error' && DECLARED_STATUSES.has(error.status)) throw error;
+            // A tool that fails otherwise (a third party's, a bug) still answers the spec's
+            // code, its message stripped of URLs and key=… values like a remote's.
+            const message = scrub(String((error as Error)?.message ?? error), []);
+            request.log.warn({ tool: id, err: message }, 'analytics tool failed');
+            throw remoteFailure(entry, `The ${id} tool failed: ${message}`, null);
+          }
+        },
+      },
+    ],
+  });
+}

@@ -1,0 +1,19 @@
+/**
+ * flowhost/analytics: building analytics-tool plugins for `POST /analytics/{tool}` (spec 02).
+ * `defineAnalyticsToolPlugin` gives a tool its configuration routes (secrets sealed and
+ * masked), a per-request cache in the store, service-account tokens, remote error
+ * mapping and a chat tool with the same operations; the catalogue holds the four tools
+ * the spec names (their actions and parameters), shared by the surface, the tools and the
+ * CLI. Kept out of the main SDK entry so plugins that report nothing never load `jose`.
+ */
+export { TOOL_CATALOGUE, TOOL_IDS, isToolId, parametersSchema, allowedActions } from './catalogue.js';
+export type { ToolId, ToolCatalogueEntry, ParameterSpec } from './catalogue.js';
+export { defineAnalyticsToolPlugin } from './tool-plugin.js';
+export type { AnalyticsToolPluginOptions, ToolAnswer, ToolEnv, ToolSettings } from './tool-plugin.js';
+export { invalidParameter, notConfigured, remoteFailure } from './errors.js';
+export { dateRange, limitOf, textOf, requireParam } from './params.js';
+export { daysAgo, isRealDate } from './dates.js';
+export { callJson, scrub, type RemoteCall } from './remote.js';
+export { serviceAccountToken } from './bearer.js';
+export { parseServiceAccount, ServiceAccountTokens, TokenExchangeError, type ServiceAccountKey } from './service-account.js';
+export type { ConfigValues } from './config.js';
