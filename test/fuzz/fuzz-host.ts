@@ -122,7 +122,16 @@ export async function startFuzzHost(store: TestStore, options: FuzzHostOptions =
         if (res.status >= 300) throw new Error(`fuzz fixtures: ${method} wp/v2${path} answered ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
         return res.body;
       };
-      const term = async (base: string, name: string) => ((await wp('GET', `/${base}`, { slug: name }))[0] ?? (await wp('POST', `/${base}`, {}, { name })));
+      // A fuzzed PUT may have changed the fixture's slug but kept its name: then POST says
+      // term_exists with the term's id, and that term is the fixture.
+      const term = async (base: string, name: string): Promise<Body> => {
+        const found = (await wp('GET', `/${base}`, { slug: name }))[0] as Body | undefined;
+        if (found) return found;
+        const made = await t.request<Body>('POST', `/${base}`, { namespace: 'wp/v2', as: asAdmin(), body: { name } });
+        if (made.status === 400 && made.body.code === 'term_exists') return wp('GET', `/${base}/${(made.body.data as { term_id: number }).term_id}`);
+        if (made.status >= 300) throw new Error(`fuzz fixtures: POST wp/v2/${base} answered ${made.status} ${JSON.stringify(made.body).slice(0, 300)}`);
+        return made.body;
+      };
       const [category, tag] = [await term('categories', 'fuzz-category'), await term('tags', 'fuzz-tag')];
       const wpPost = (await wp('GET', '/posts', { slug: 'fuzz-post', status: 'publish,draft,pending,private,trash' }))[0]
         ?? (await wp('POST', '/posts', {}, { title: 'Fuzz post', slug: 'fuzz-post', status: 'publish', content: '# Fuzz', categories: [category.id], tags: [tag.id] }));
