@@ -1,4 +1,8 @@
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+
+// undici (110 modules) loads on the first outbound fetch, not at start-up.
+let undici: Promise<typeof import('undici')> | null = null;
+const loadUndici = () => (undici ??= import('undici'));
 import {
   FetchLimitError,
   UrlRefusedError,
@@ -46,6 +50,7 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
     const maxRedirects = init.maxRedirects ?? options.maxRedirects ?? DEFAULTS.maxRedirects;
 
     let url = checkUrl(input, policy);
+    const { Agent, request } = await loadUndici();
     // One agent per call: its connections are only ever made through the checked lookup,
     // and nothing pooled outlives the call.
     const agent = new Agent({ connect: { lookup } });
