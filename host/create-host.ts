@@ -153,7 +153,8 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
         if (started) return url;
         url = await listen(server, config.port, config.host);
         started = true;
-        if (dataDir) localToken = publishHost(dataDir, url, `${url}${config.apiPrefix}/${config.coreNamespace}`);
+        if (options.clusterWorker) localToken = options.clusterWorker.localToken;
+        else if (dataDir) localToken = publishHost(dataDir, url, `${url}${config.apiPrefix}/${config.coreNamespace}`);
         log.info({ url, store: store.kind, plugins: loaded.map((p) => p.id) }, `Flowhost listening on ${url}`);
         await agenda.start();
         // Webhook jobs queued behind a run that never ended here (the host stopped) start now.
@@ -168,7 +169,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       async stop() {
         if (started) {
           await hooks.stopping.promise({ url });
-          if (dataDir) unpublishHost(dataDir);
+          if (dataDir && !options.clusterWorker) unpublishHost(dataDir);
           // Stop taking scheduled work, let running jobs end, then release Agenda's locks.
           await agenda.stop();
           // Running jobs get a bounded time to end: a hung handler must not block shutdown

@@ -33,6 +33,11 @@ export interface CreateHostOptions {
   store?: DocumentStore;
   clock?: Clock;
   logger?: Logger;
+  /**
+   * A worker of `flowhost serve --workers N`: the primary publishes the data directory's
+   * host file and the CLI's local credential once; every worker accepts that credential.
+   */
+  clusterWorker?: { localToken: string };
 }
 
 export interface Host {

@@ -28,9 +28,8 @@ export function writePrivateFile(path: string, content: string, mode = 0o600): v
   renameSync(tmp, path);
 }
 
-export function publishHost(dataDir: string, url: string, apiBase: string): string {
+export function publishHost(dataDir: string, url: string, apiBase: string, token = randomBytes(32).toString('base64url')): string {
   mkdirSync(dataDir, { recursive: true });
-  const token = randomBytes(32).toString('base64url');
   writePrivateFile(join(dataDir, LOCAL_CREDENTIAL_FILE), `${token}\n`);
   const info: HostFile = { pid: process.pid, url, api_base: apiBase, started_at: new Date().toISOString() };
   writePrivateFile(join(dataDir, HOST_FILE), `${JSON.stringify(info)}\n`);

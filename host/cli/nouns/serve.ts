@@ -1,17 +1,30 @@
 import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { configFrom, type CliNoun, type Common } from '../cli-runtime.js';
+import { checkWorkers, runClusterPrimary, workerSetup } from '../cluster.js';
 
 /** `flowhost serve`: the long-running host process; it never returns. */
 export const serve: CliNoun = {
   noun: 'serve',
   command: 'serve',
   describe: 'Serve the API (embedded store in the data directory unless MONGODB_URL is set)',
-  builder: (y: Argv) => y.option('port', { type: 'number', describe: 'Port (default PORT or 8080)' }).option('host', { type: 'string', describe: 'Address (default HOST or 127.0.0.1)' }),
-  async handler(argv: ArgumentsCamelCase<Common & { port?: number; host?: string }>) {
+  builder: (y: Argv) =>
+    y
+      .option('port', { type: 'number', describe: 'Port (default PORT or 8080)' })
+      .option('host', { type: 'string', describe: 'Address (default HOST or 127.0.0.1)' })
+      .option('workers', { type: 'number', describe: 'Host processes sharing the port (default FLOWHOST_WORKERS or 1; more than 1 needs MONGODB_URL)' }),
+  async handler(argv: ArgumentsCamelCase<Common & { port?: number; host?: string; workers?: number }>) {
+    const config = configFrom(argv);
+    const worker = workerSetup();
+    if (!worker) {
+      const workers = argv.workers ?? Number(process.env.FLOWHOST_WORKERS ?? 1);
+      checkWorkers(workers, config);
+      if (workers > 1) await runClusterPrimary(config, workers, (line) => process.stdout.write(`${line}\n`));
+    }
     const { buildDefaultHost } = await import('../../default-build.js');
-    const host = await buildDefaultHost(configFrom(argv));
+    const host = await buildDefaultHost(config, worker ? { clusterWorker: { localToken: worker.localToken } } : {});
     try {
-      await host.start();
+      const url = await host.start();
+      worker?.listening(url);
     } catch (error) {
       await host.stop().catch(() => undefined);
       throw error;
