@@ -1,7 +1,9 @@
 // Trigger benchmark: POST /trigger/{flow_id} on an HMAC (sha256) flow whose run is trivial,
 // on the embedded store in a data directory, driven by autocannon at 100 connections, next
 // to a bare restify hello-world measured the same way in the same process. Targets: at
-// least half the bare throughput, p99 under 20 ms, and every accepted request a stored job.
+// least half the bare throughput accepting alone (a quarter with the runs on), p99 at most
+// twice the bare server's, every accepted request a stored job, the backlog draining at
+// 500 runs/s or more, and under 300 MB resident.
 // BENCH_SECONDS (default 10) sets the duration of each of the two runs; BENCH_HOLD_RUNS=1
 // keeps the flow's runs from starting, to measure acceptance alone.
 import autocannon from 'autocannon';
@@ -102,6 +104,17 @@ export async function triggerBench(options: BenchOptions = {}): Promise<BenchRes
     // autocannon counts answers received within the duration; requests in flight at the end
     // were still accepted and stored, so there may be more jobs than counted 200s, never fewer.
     const accepted = ours.ok + 1;
+    // With the runs on: how fast the backlog left at the end drains (runs/s), and the
+    // host's memory under this load (the load generator runs in worker threads of this
+    // process, so this is an upper bound).
+    let drainPerSecond = 0;
+    const rssUnderLoad = Math.round(process.memoryUsage().rss / 1048576);
+    if (!holdRuns && waiting > 0) {
+      const drainStart = process.hrtime.bigint();
+      while ((await jobsCollection.count({ flow_id: flowId, status: { $in: ['pending', 'processing'] } })) > 0) await new Promise((done) => setTimeout(done, 20));
+      drainPerSecond = Math.round(waiting / (Number(process.hrtime.bigint() - drainStart) / 1e9));
+      log(`backlog of ${waiting} runs drained at ${drainPerSecond} runs/s`);
+    }
     const missing = Math.max(0, accepted - jobs);
     const ratio = Math.round((ours.reqPerSec / Math.max(1, bare.reqPerSec)) * 1000) / 1000;
     return {
@@ -122,12 +135,17 @@ export async function triggerBench(options: BenchOptions = {}): Promise<BenchRes
         jobs_missing: missing,
         jobs_in_flight_at_end: Math.max(0, jobs - accepted),
         jobs_waiting_to_run_at_end: waiting,
-        rss_mb: Math.round(process.memoryUsage().rss / 1048576),
+        backlog_drain_runs_per_s: drainPerSecond,
+        rss_mb_under_load: rssUnderLoad,
       },
       targets: {
-        throughput_ratio: { limit: 0.5, value: ratio, pass: ratio >= 0.5, atLeast: true },
-        trigger_p99_ms: { limit: 20, value: ours.p99, pass: ours.p99 < 20 },
+        // The issue's table: accepting alone ≥ 0.5 of bare restify, with the runs on ≥ 0.25;
+        // p99 at most twice the bare server's in the same run.
+        throughput_ratio: { limit: holdRuns ? 0.5 : 0.25, value: ratio, pass: ratio >= (holdRuns ? 0.5 : 0.25), atLeast: true },
+        trigger_p99_ms: { limit: 2 * bare.p99, value: ours.p99, pass: ours.p99 <= 2 * bare.p99 },
         jobs_missing: { limit: 1, value: missing, pass: missing === 0 },
+        rss_mb_under_load: { limit: 300, value: rssUnderLoad, pass: rssUnderLoad < 300 },
+        ...(holdRuns ? {} : { backlog_drain_runs_per_s: { limit: 500, value: drainPerSecond, pass: drainPerSecond >= 500 || waiting === 0, atLeast: true } }),
       },
     };
   } finally {
