@@ -147,6 +147,8 @@ function itemIdentity(packet: DataPacket): string {
 export class Engine {
   /** Runs this engine started by itself (queued webhook jobs), for a graceful stop. */
   private readonly chained = new Set<Promise<unknown>>();
+  /** Flows whose queue this process is draining, and whether someone asked for another look. */
+  private readonly draining = new Map<number, boolean>();
 
   constructor(private readonly deps: EngineDeps) {}
 
@@ -392,17 +394,35 @@ export class Engine {
    * store their job before calling, so one of the two always sees it.
    */
   runNextQueued(flowId: number): void {
+    // One drain loop per flow in this process: under a burst of webhooks every accepted
+    // request asks, and each asking would otherwise query the queue and race for the same
+    // job. A request while the loop runs only asks it for one more look.
+    if (this.draining.has(flowId)) {
+      this.draining.set(flowId, true);
+      return;
+    }
+    this.draining.set(flowId, true);
     const next = (async () => {
-      // The embedded store answers synchronously, so a chain of runs would otherwise advance
-      // in microtasks alone and starve the HTTP server until the queue is empty.
-      await new Promise((resolve) => setImmediate(resolve));
-      if ((await this.deps.flows.runningJobOf(flowId)) !== null) return; // busy, or gone
-      const queued = await this.deps.jobs.oldestQueued(flowId);
-      if (queued !== null) await this.run(queued);
-    })().catch((error: unknown) => this.deps.logger.error({ flow_id: flowId, err: error }, 'Starting a queued webhook job failed'));
+      while (this.draining.get(flowId)) {
+        // Reset before looking: a job stored after this point asks again, one stored
+        // before it is seen by the query below.
+        this.draining.set(flowId, false);
+        // The embedded store answers synchronously, so a chain of runs would otherwise
+        // advance in microtasks alone and starve the HTTP server until the queue is empty.
+        await new Promise((resolve) => setImmediate(resolve));
+        if ((await this.deps.flows.runningJobOf(flowId)) !== null) return; // busy (its end asks again), or gone
+        const queued = await this.deps.jobs.oldestQueued(flowId);
+        if (queued === null) continue;
+        await this.run(queued);
+        // The run's end asked for the next one (the flag is set again).
+      }
+    })()
+      .catch((error: unknown) => this.deps.logger.error({ flow_id: flowId, err: error }, 'Starting a queued webhook job failed'))
+      .finally(() => this.draining.delete(flowId));
     this.chained.add(next);
     void next.finally(() => this.chained.delete(next));
   }
+
 
   /**
    * Starts one job in this process after the current request has been answered, tracked
