@@ -1,0 +1,115 @@
+/**
+ * The calendar's selection: which events a request's arguments pick, and the days they
+ * fall on, paged by whole days. Pure functions over the in-memory rows.
+ */
+import { addDays, daysBetween } from './local-time.js';
+import type { EventRow } from './model.js';
+
+export interface CalendarArgs {
+  search: string;
+  dateStart: string | null;
+  dateEnd: string | null;
+  /** taxonomy → term ids: an event must carry one of each listed taxonomy's ids. */
+  taxFilter: Record<string, number[]>;
+  archive: { taxonomy: string; termId: number } | null;
+  page: number;
+  past: boolean;
+}
+
+export interface DayGroup {
+  day: string;
+  events: EventRow[];
+}
+
+export interface CalendarPage {
+  days: DayGroup[];
+  page: number;
+  totalPages: number;
+  /** Distinct events selected (a multi-day event counts once). */
+  totalEvents: number;
+  /** Distinct events on this page. */
+  pageEvents: number;
+}
+
+export function matchesTerms(row: EventRow, filter: Record<string, number[]>, skip?: string): boolean {
+  for (const [taxonomy, ids] of Object.entries(filter)) {
+    if (taxonomy === skip || ids.length === 0) continue;
+    const carried = row.terms[taxonomy];
+    if (!carried || !carried.some((id) => ids.includes(id))) return false;
+  }
+  return true;
+}
+
+/**
+ * The window of site-local days an event is shown on. With a date range the range alone
+ * decides (past only reverses the order); without one, upcoming means not yet ended and
+ * shows its days from today, past means ended before now and shows its days up to today.
+ */
+export function shownDays(row: EventRow, args: Pick<CalendarArgs, 'dateStart' | 'dateEnd' | 'past'>, now: string): string[] {
+  let from = row.start.slice(0, 10);
+  // An event ending at midnight does not spill onto that day.
+  let to = row.end > row.start && row.end.slice(11) === '00:00:00' ? addDays(row.end.slice(0, 10), -1) : row.end.slice(0, 10);
+  if (to < from) to = from;
+  if (args.dateStart || args.dateEnd) {
+    if (args.dateStart && from < args.dateStart) from = args.dateStart;
+    if (args.dateEnd && to > args.dateEnd) to = args.dateEnd;
+  } else if (!args.past) {
+    if (row.end < now) return [];
+    const today = now.slice(0, 10);
+    if (from < today) from = today;
+  } else {
+    if (row.end >= now) return [];
+  }
+  return daysBetween(from, to);
+}
+
+/** Events passing the non-date filters (search, taxonomies, archive term). */
+export function selectRows(rows: readonly EventRow[], args: Omit<CalendarArgs, 'page'>, skipTaxonomy?: string): EventRow[] {
+  const needle = args.search.toLowerCase();
+  return rows.filter(
+    (row) =>
+      (!needle || row.haystack.includes(needle)) &&
+      matchesTerms(row, args.taxFilter, skipTaxonomy) &&
+      (!args.archive || (row.terms[args.archive.taxonomy] ?? []).includes(args.archive.termId)),
+  );
+}
+
+/** Selected events grouped by day, days in order (reversed for past), then paged: each page takes whole days until it holds at least `perPage` entries. */
+export function calendarPage(rows: readonly EventRow[], args: CalendarArgs, now: string, perPage: number): CalendarPage {
+  const byDay = new Map<string, EventRow[]>();
+  const selected = new Set<number>();
+  for (const row of selectRows(rows, args)) {
+    const days = shownDays(row, args, now);
+    if (days.length) selected.add(row.id);
+    for (const day of days) {
+      const list = byDay.get(day);
+      if (list) list.push(row);
+      else byDay.set(day, [row]);
+    }
+  }
+  const days = [...byDay.keys()].sort();
+  if (args.past) days.reverse();
+  // Rows are sorted by start already, so each day's list is in time order.
+  const pages: string[][] = [];
+  let current: string[] = [];
+  let count = 0;
+  for (const day of days) {
+    current.push(day);
+    count += byDay.get(day)!.length;
+    if (count >= perPage) {
+      pages.push(current);
+      current = [];
+      count = 0;
+    }
+  }
+  if (current.length) pages.push(current);
+  const pageDays = pages[args.page - 1] ?? [];
+  const groups = pageDays.map((day) => ({ day, events: byDay.get(day)! }));
+  return {
+    days: groups,
+    page: args.page,
+    totalPages: pages.length,
+    totalEvents: selected.size,
+    pageEvents: new Set(groups.flatMap((g) => g.events.map((e) => e.id))).size,
+  };
+}
