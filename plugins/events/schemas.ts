@@ -10,7 +10,8 @@ import type { CalendarArgs } from './calendar-query.js';
 
 const MAX_ID = Number.MAX_SAFE_INTEGER;
 const TAXONOMY_KEY = '[a-z][a-z0-9_]{0,31}';
-const day: JsonSchema = { type: 'string', maxLength: 10, pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
+// Empty means not given: a plain HTML form sends its empty date fields.
+const day: JsonSchema = { type: 'string', maxLength: 10, pattern: '^(\\d{4}-\\d{2}-\\d{2})?$' };
 const termIds: JsonSchema = { type: 'array', maxItems: 100, items: { type: 'integer', minimum: 1, maximum: MAX_ID } };
 
 /** `name` as JSON text, or `name[taxonomy][]=id` keys. */
