@@ -45,11 +45,10 @@ export function matchesTerms(row: EventRow, filter: Record<string, number[]>, sk
  * decides (past only reverses the order); without one, upcoming means not yet ended and
  * shows its days from today, past means ended before now and shows its days up to today.
  */
-export function shownDays(row: EventRow, args: Pick<CalendarArgs, 'dateStart' | 'dateEnd' | 'past'>, now: string): string[] {
-  let from = row.start.slice(0, 10);
-  // An event ending at midnight does not spill onto that day.
-  let to = row.end > row.start && row.end.slice(11) === '00:00:00' ? addDays(row.end.slice(0, 10), -1) : row.end.slice(0, 10);
-  if (to < from) to = from;
+export function shownDays(row: EventRow, args: Pick<CalendarArgs, 'dateStart' | 'dateEnd' | 'past'>, now: string): readonly string[] {
+  const all = row.days;
+  let from = all[0]!;
+  let to = all[all.length - 1]!;
   if (args.dateStart || args.dateEnd) {
     if (args.dateStart && from < args.dateStart) from = args.dateStart;
     if (args.dateEnd && to > args.dateEnd) to = args.dateEnd;
@@ -60,6 +59,17 @@ export function shownDays(row: EventRow, args: Pick<CalendarArgs, 'dateStart' | 
   } else {
     if (row.end >= now) return [];
   }
+  if (from === all[0] && to === all[all.length - 1]) return all;
+  // String comparison of YYYY-MM-DD is date order: no Date work per request.
+  return all.filter((day) => day >= from && day <= to);
+}
+
+/** The site-local days an event covers, computed once per event when the index is built. */
+export function eventDays(start: string, end: string): string[] {
+  const from = start.slice(0, 10);
+  // An event ending at midnight does not spill onto that day.
+  let to = end > start && end.slice(11) === '00:00:00' ? addDays(end.slice(0, 10), -1) : end.slice(0, 10);
+  if (to < from) to = from;
   return daysBetween(from, to);
 }
 

@@ -6,11 +6,11 @@
  * and another host's write is seen on the next request. The calendar then filters and
  * groups rows in memory, which keeps a page of 10,000 events well under 20 ms.
  */
-import type { ContentStore, Post, PostStatus } from '../../sdk/index.js';
+import type { ContentStore, Post } from '../../sdk/index.js';
+import { eventDays } from './calendar-query.js';
 import { parseLocal } from './local-time.js';
 import { EVENT_TYPE, VENUE_TYPE, type EventRow, type VenueRow } from './model.js';
 
-const ALL_STATUSES: PostStatus[] = ['publish', 'draft', 'pending', 'private', 'trash'];
 const BATCH = 100;
 
 export interface Snapshot {
@@ -61,6 +61,7 @@ export function eventRow(post: Post, venues: Map<number, VenueRow>, link: string
     excerpt: body.length > 200 ? `${body.slice(0, 199).trimEnd()}…` : body,
     start,
     end,
+    days: eventDays(start, end),
     venueId: venue ? venue.id : null,
     ticketUrl: /^https?:\/\//i.test(text(post.meta.ticket_url)) ? text(post.meta.ticket_url) : '',
     price: text(post.meta.price).slice(0, 100),
@@ -99,7 +100,8 @@ export class EventIndex {
   }
 
   private async typePrint(postType: string): Promise<string> {
-    const { items, total } = await this.content.findPosts({ post_type: postType, status: ALL_STATUSES, orderby: 'updated_at', order: 'desc', per_page: 1 });
+    // Every status (no status filter), so the (post_type, updated_at) index answers it.
+    const { items, total } = await this.content.findPosts({ post_type: postType, orderby: 'updated_at', order: 'desc', per_page: 1 });
     return `${total}:${items[0]?.updated_at.getTime() ?? 0}:${items[0]?.post_id ?? 0}`;
   }
 

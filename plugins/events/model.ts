@@ -18,6 +18,8 @@ export interface EventRow {
   /** Site-local wall times `YYYY-MM-DD HH:MM:SS`; end ≥ start. */
   start: string;
   end: string;
+  /** The site-local days it covers (YYYY-MM-DD, in order), computed once. */
+  days: string[];
   venueId: number | null;
   ticketUrl: string;
   price: string;
