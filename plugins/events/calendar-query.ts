@@ -84,13 +84,29 @@ export function selectRows(rows: readonly EventRow[], args: Omit<CalendarArgs, '
   );
 }
 
+/** The whole selection of one set of arguments (every page), reusable until `validUntil`. */
+export interface Grouping {
+  byDay: Map<string, EventRow[]>;
+  pages: string[][];
+  totalEvents: number;
+  /**
+   * The site-local time before which this grouping stays right: the next end of a
+   * selected-by-time event (upcoming ones drop out, past ones come in) or the next midnight
+   * (the "from today" clip moves). Null when time does not matter (a date range).
+   */
+  validUntil: string | null;
+}
+
 /** Selected events grouped by day, days in order (reversed for past), then paged: each page takes whole days until it holds at least `perPage` entries. */
-export function calendarPage(rows: readonly EventRow[], args: CalendarArgs, now: string, perPage: number): CalendarPage {
+export function groupDays(rows: readonly EventRow[], args: Omit<CalendarArgs, 'page'>, now: string, perPage: number): Grouping {
   const byDay = new Map<string, EventRow[]>();
-  const selected = new Set<number>();
+  let totalEvents = 0;
+  const timed = !(args.dateStart || args.dateEnd);
+  let validUntil: string | null = timed ? `${addDays(now.slice(0, 10), 1)} 00:00:00` : null;
   for (const row of selectRows(rows, args)) {
+    if (timed && row.end >= now && row.end < validUntil!) validUntil = row.end;
     const days = shownDays(row, args, now);
-    if (days.length) selected.add(row.id);
+    if (days.length) totalEvents++;
     for (const day of days) {
       const list = byDay.get(day);
       if (list) list.push(row);
@@ -99,7 +115,6 @@ export function calendarPage(rows: readonly EventRow[], args: CalendarArgs, now:
   }
   const days = [...byDay.keys()].sort();
   if (args.past) days.reverse();
-  // Rows are sorted by start already, so each day's list is in time order.
   const pages: string[][] = [];
   let current: string[] = [];
   let count = 0;
@@ -113,13 +128,21 @@ export function calendarPage(rows: readonly EventRow[], args: CalendarArgs, now:
     }
   }
   if (current.length) pages.push(current);
-  const pageDays = pages[args.page - 1] ?? [];
-  const groups = pageDays.map((day) => ({ day, events: byDay.get(day)! }));
+  return { byDay, pages, totalEvents, validUntil };
+}
+
+/** One page of a grouping. Rows are sorted by start, so each day's list is in time order. */
+export function pageOf(grouping: Grouping, page: number): CalendarPage {
+  const groups = (grouping.pages[page - 1] ?? []).map((day) => ({ day, events: grouping.byDay.get(day)! }));
   return {
     days: groups,
-    page: args.page,
-    totalPages: pages.length,
-    totalEvents: selected.size,
+    page,
+    totalPages: grouping.pages.length,
+    totalEvents: grouping.totalEvents,
     pageEvents: new Set(groups.flatMap((g) => g.events.map((e) => e.id))).size,
   };
+}
+
+export function calendarPage(rows: readonly EventRow[], args: CalendarArgs, now: string, perPage: number): CalendarPage {
+  return pageOf(groupDays(rows, args, now, perPage), args.page);
 }

@@ -1,12 +1,11 @@
 /** What the routes and the page share: the event index, the site's time, the event taxonomies and their terms. */
 import { notFound, type ContentStore, type Clock, type Registries, type Term } from '../../sdk/index.js';
-import { calendarPage, shownDays, type CalendarArgs } from './calendar-query.js';
-import type { EventIndex } from './event-index.js';
+import { groupDays, pageOf, shownDays, type CalendarArgs, type CalendarPage, type Grouping } from './calendar-query.js';
+import type { EventIndex, Snapshot } from './event-index.js';
 import { filterData, type TaxonomyTerms } from './filters.js';
 import { renderFragments, type Fragments } from './fragments.js';
 import { wallTime } from './local-time.js';
 import { EVENT_TYPE, type VenueRow } from './model.js';
-import type { CalendarPage } from './calendar-query.js';
 
 export interface EventsSettings {
   timezone: string;
@@ -16,7 +15,15 @@ export interface EventsSettings {
   excluded_taxonomies: string[];
 }
 
+const GROUPINGS_KEPT = 64;
+
 export class EventsService {
+  /**
+   * Groupings by arguments (page aside), per snapshot: paging through a listing, or many
+   * visitors on the same view, reuse one pass over the events. Dropped with the snapshot.
+   */
+  private readonly groupings = new WeakMap<Snapshot, Map<string, Grouping>>();
+
   constructor(
     readonly index: EventIndex,
     private readonly content: ContentStore,
@@ -46,7 +53,7 @@ export class EventsService {
       throw notFound('event_term_not_found', `No ${args.archive.taxonomy} term ${args.archive.termId}.`);
     }
     const [snapshot, termMaps] = await Promise.all([this.index.current(), this.termNames()]);
-    const page = calendarPage(snapshot.events, args, this.now(), this.settings.events_per_page);
+    const page = pageOf(this.grouping(snapshot, args), args.page);
     const fragments = renderFragments({ page, args, basePath: this.settings.page_path, venues: snapshot.venues, termName: (taxonomy, id) => termMaps.get(taxonomy)?.get(id) });
     return { page, fragments };
   }
@@ -65,6 +72,21 @@ export class EventsService {
 
   async venue(id: number): Promise<VenueRow | null> {
     return (await this.index.current()).venues.get(id) ?? null;
+  }
+
+  private grouping(snapshot: Snapshot, args: CalendarArgs): Grouping {
+    const now = this.now();
+    let cache = this.groupings.get(snapshot);
+    if (!cache) this.groupings.set(snapshot, (cache = new Map()));
+    const { page: _page, ...rest } = args;
+    const key = JSON.stringify(rest);
+    const hit = cache.get(key);
+    if (hit && (hit.validUntil === null || now < hit.validUntil)) return hit;
+    const grouping = groupDays(snapshot.events, rest, now, this.settings.events_per_page);
+    cache.delete(key);
+    if (cache.size >= GROUPINGS_KEPT) cache.delete(cache.keys().next().value!);
+    cache.set(key, grouping);
+    return grouping;
   }
 
   /** Term names of the event taxonomies, for the labels on each event. */

@@ -263,6 +263,23 @@ for (const store of testStores('events plugin')) {
     assert.is((await fetch(`${t.url}/events?date_start=nope`)).status, 400);
   });
 
+  test('the calendar follows time and writes: an event that ends drops out; a wp/v2 edit is seen at once', async ({ t, editor, ids }) => {
+    const before = await t.request<Body>('GET', '/events/calendar', NS);
+    assert.match(before.body.html, 'Matinee');
+    t.clock.advance(2.5 * 3600_000); // 15:30 in New York: the matinee (14:00–15:00) is over.
+    const after = await t.request<Body>('GET', '/events/calendar', NS);
+    assert.not.match(after.body.html, 'Matinee');
+    assert.match(after.body.html, 'Jazz Night');
+    const edit = await t.request<Body>('POST', `/events/${ids.late}`, { namespace: 'wp/v2', as: editor, body: { title: 'Later Show', meta: { start_date: '2026-03-11 21:00:00' } } });
+    assert.is(edit.status, 200);
+    const edited = await t.request<Body>('GET', '/events/calendar', NS);
+    assert.match(edited.body.html, 'Later Show');
+    assert.ok(edited.body.data.days.includes('2026-03-11'));
+    assert.ok(!(await t.request<Body>('GET', '/events/calendar', { ...NS, query: { paged: 2 } })).body.data.days.includes('2026-03-20'));
+    await t.request('DELETE', `/events/${ids.jazz}`, { namespace: 'wp/v2', query: { force: 'true' } });
+    assert.not.match((await t.request<Body>('GET', '/events/calendar', NS)).body.html, 'Jazz Night');
+  });
+
   test.run();
 }
 
