@@ -126,7 +126,16 @@ export async function startFuzzHost(store: TestStore, options: FuzzHostOptions =
         if (res.status >= 300) throw new Error(`fuzz fixtures: ${method} wp/v2${path} answered ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
         return res.body;
       };
-      const term = async (base: string, name: string) => ((await wp('GET', `/${base}`, { slug: name }))[0] ?? (await wp('POST', `/${base}`, {}, { name })));
+      // A property before may have changed the term's slug but kept its name: creating it
+      // again is then term_exists, whose data.term_id names the term to use.
+      const term = async (base: string, name: string): Promise<Body> => {
+        const found = (await wp('GET', `/${base}`, { slug: name }))[0];
+        if (found) return found;
+        const res = await t.request<Body>('POST', `/${base}`, { namespace: 'wp/v2', as: asAdmin(), body: { name } });
+        if (res.status === 400 && res.body.code === 'term_exists') return wp('GET', `/${base}/${res.body.data.term_id}`);
+        if (res.status >= 300) throw new Error(`fuzz fixtures: POST wp/v2/${base} answered ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+        return res.body;
+      };
       const [category, tag] = [await term('categories', 'fuzz-category'), await term('tags', 'fuzz-tag')];
       const wpPost = (await wp('GET', '/posts', { slug: 'fuzz-post', status: 'publish,draft,pending,private,trash' }))[0]
         ?? (await wp('POST', '/posts', {}, { title: 'Fuzz post', slug: 'fuzz-post', status: 'publish', content: '# Fuzz', categories: [category.id], tags: [tag.id] }));
