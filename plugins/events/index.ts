@@ -9,7 +9,7 @@ import { defineHandler, definePlugin, definePostType, defineTaxonomy, PluginErro
 import { EventIndex } from './event-index.js';
 import { Geocoder, type GeocodeSettings } from './geocode.js';
 import { isTimeZone } from './local-time.js';
-import { EVENT_TAXONOMIES, EVENT_TYPE, VENUE_TYPE } from './model.js';
+import { EVENT_META_SCHEMA, EVENT_TAXONOMIES, EVENT_TYPE, VENUE_META_SCHEMA, VENUE_TYPE } from './model.js';
 import { eventPublishSchema, publishEvents, type EventPublishSettings } from './publish.js';
 import { eventsSurface, pageSurface } from './routes.js';
 import { EventsService, type EventsSettings } from './service.js';
@@ -58,8 +58,8 @@ export default definePlugin({
     if (!isTimeZone(settings.timezone)) throw new PluginError('events', `timezone '${settings.timezone}' is not a time zone name this Node knows (e.g. Europe/Berlin).`);
     const page = settings.page_path.replace(/\/+$/, '') || '/events';
 
-    postTypes.add(definePostType({ name: EVENT_TYPE, label: 'Events', rest_base: 'events', taxonomies: EVENT_TAXONOMIES.map((t) => t.name) }));
-    postTypes.add(definePostType({ name: VENUE_TYPE, label: 'Venues', rest_base: 'venues' }));
+    postTypes.add(definePostType({ name: EVENT_TYPE, label: 'Events', rest_base: 'events', taxonomies: EVENT_TAXONOMIES.map((t) => t.name), meta: EVENT_META_SCHEMA }));
+    postTypes.add(definePostType({ name: VENUE_TYPE, label: 'Venues', rest_base: 'venues', meta: VENUE_META_SCHEMA }));
     for (const t of EVENT_TAXONOMIES) taxonomies.add(defineTaxonomy({ ...t, post_types: [EVENT_TYPE] }));
 
     const link = (id: number) => `${hostInfo.publicUrl().replace(/\/+$/, '')}/?p=${id}`;

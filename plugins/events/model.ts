@@ -44,3 +44,27 @@ export interface VenueRow {
 
 /** The venue meta keys, as written through {prefix}/wp/v2/venues. */
 export const VENUE_META = ['address', 'city', 'region', 'postal_code', 'country', 'latitude', 'longitude', 'website'] as const;
+
+const wallTime = { type: 'string', maxLength: 19, pattern: '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2})?)?$', description: 'Site wall time, YYYY-MM-DD HH:MM:SS' } as const;
+const text = (maxLength: number) => ({ type: 'string', maxLength }) as const;
+const webUrl = { type: 'string', maxLength: 2000, pattern: '^https?://' } as const;
+
+/** Typed meta of an event: wp/v2 refuses a start_date the calendar could not read. */
+export const EVENT_META_SCHEMA = {
+  start_date: wallTime,
+  end_date: wallTime,
+  venue_id: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+  ticket_url: webUrl,
+  price: text(100),
+};
+
+export const VENUE_META_SCHEMA = {
+  address: text(300),
+  city: text(100),
+  region: text(100),
+  postal_code: text(20),
+  country: text(100),
+  latitude: { type: 'number', minimum: -90, maximum: 90 },
+  longitude: { type: 'number', minimum: -180, maximum: 180 },
+  website: webUrl,
+};

@@ -44,7 +44,25 @@ for (const store of testStores('events plugin')) {
     ids.morning = await makeEvent(t, editor, { title: 'Morning Talk', meta: { start_date: '2026-03-10 09:00:00', end_date: '2026-03-10 10:00:00' } });
     ids.old = await makeEvent(t, editor, { title: 'Old Show', meta: { start_date: '2026-02-20 20:00:00' }, 'event-categories': [ids.music] });
     await makeEvent(t, editor, { title: 'Draft Gig', status: 'draft', meta: { start_date: '2026-03-11 10:00:00' } });
-    await makeEvent(t, editor, { title: 'Undated', meta: { start_date: 'soon' } });
+    // Typed meta: wp/v2 refuses a schedule or venue field the calendar could not read.
+    for (const [path, meta, key] of [
+      ['/events', { start_date: 'soon' }, 'meta.start_date'],
+      ['/events', { start_date: '2026-03-10 20:00:00', venue_id: 'blue' }, 'meta.venue_id'],
+      ['/events', { start_date: '2026-03-10 20:00:00', ticket_url: 'javascript:alert(1)' }, 'meta.ticket_url'],
+      ['/venues', { latitude: 91 }, 'meta.latitude'],
+    ] as const) {
+      const res = await t.request<Body>('POST', path, { namespace: 'wp/v2', as: editor, body: { title: 'Bad', status: 'publish', meta } });
+      assert.is(res.status, 400, `${path} ${JSON.stringify(meta)}`);
+      assert.is(res.body.code, 'rest_invalid_param');
+      assert.ok(Object.keys(res.body.data.params).some((p) => p.startsWith(key)), JSON.stringify(res.body.data.params));
+    }
+    // A null still removes a typed key; other meta keys stay free-form.
+    const loose = await makeEvent(t, editor, { title: 'Loose', status: 'draft', meta: { start_date: '2026-03-10 20:00:00', note: { any: 'thing' } } });
+    const cleared = await t.request<Body>('POST', `/events/${loose}`, { namespace: 'wp/v2', as: editor, body: { meta: { start_date: null } } });
+    assert.is(cleared.status, 200, JSON.stringify(cleared.body));
+    assert.equal(cleared.body.meta, { note: { any: 'thing' } });
+    // Written straight to the content store (no wp/v2 check), an unreadable start keeps the event off the calendar.
+    await t.host.content.createPost({ post_type: 'event', status: 'publish', title: 'Undated', meta: { start_date: 'soon' } });
     const read = await t.request<Body>('GET', `/events/${ids.jazz}`, { namespace: 'wp/v2' });
     assert.equal(read.body.meta, { start_date: '2026-03-10 20:00:00', end_date: '2026-03-10 23:00:00', venue_id: ids.blue, ticket_url: 'https://tickets.example/jazz', price: '$20' });
     assert.equal(read.body['event-categories'], [ids.music]);
