@@ -146,3 +146,10 @@ export function pageOf(grouping: Grouping, page: number): CalendarPage {
 export function calendarPage(rows: readonly EventRow[], args: CalendarArgs, now: string, perPage: number): CalendarPage {
   return pageOf(groupDays(rows, args, now, perPage), args.page);
 }
+
+/** The next moment (site wall time) an upcoming/past split of these rows changes: the next end, or midnight. */
+export function nextChange(rows: readonly EventRow[], now: string): string {
+  let until = `${addDays(now.slice(0, 10), 1)} 00:00:00`;
+  for (const row of rows) if (row.end >= now && row.end < until) until = row.end;
+  return until;
+}

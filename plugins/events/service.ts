@@ -1,8 +1,8 @@
 /** What the routes and the page share: the event index, the site's time, the event taxonomies and their terms. */
 import { notFound, type ContentStore, type Clock, type Registries, type Term } from '../../sdk/index.js';
-import { groupDays, pageOf, shownDays, type CalendarArgs, type CalendarPage, type Grouping } from './calendar-query.js';
+import { groupDays, nextChange, pageOf, shownDays, type CalendarArgs, type CalendarPage, type Grouping } from './calendar-query.js';
 import type { EventIndex, Snapshot } from './event-index.js';
-import { filterData, type TaxonomyTerms } from './filters.js';
+import { filterData, type FilterData, type TaxonomyTerms } from './filters.js';
 import { renderFragments, type Fragments } from './fragments.js';
 import { wallTime } from './local-time.js';
 import { EVENT_TYPE, type VenueRow } from './model.js';
@@ -23,6 +23,8 @@ export class EventsService {
    * visitors on the same view, reuse one pass over the events. Dropped with the snapshot.
    */
   private readonly groupings = new WeakMap<Snapshot, Map<string, Grouping>>();
+  /** Filter answers the same way; term lists are part of the key, so a term edit is seen. */
+  private readonly filterAnswers = new WeakMap<Snapshot, Map<string, { data: FilterData; validUntil: string | null }>>();
 
   constructor(
     readonly index: EventIndex,
@@ -60,7 +62,17 @@ export class EventsService {
 
   async filters(args: Omit<CalendarArgs, 'page'>, context: 'modal' | 'inline') {
     const [snapshot, taxonomies] = await Promise.all([this.index.current(), this.filterTaxonomies()]);
-    return filterData(snapshot.events, args, taxonomies, this.now(), context);
+    const now = this.now();
+    let cache = this.filterAnswers.get(snapshot);
+    if (!cache) this.filterAnswers.set(snapshot, (cache = new Map()));
+    const key = JSON.stringify([args, context, taxonomies.map((t) => [t.taxonomy, t.terms.map((term) => [term.term_id, term.name, term.slug, term.parent_id])])]);
+    const hit = cache.get(key);
+    if (hit && (hit.validUntil === null || now < hit.validUntil)) return hit.data;
+    const data = filterData(snapshot.events, args, taxonomies, now, context);
+    cache.delete(key);
+    if (cache.size >= GROUPINGS_KEPT) cache.delete(cache.keys().next().value!);
+    cache.set(key, { data, validUntil: args.dateStart || args.dateEnd ? null : nextChange(snapshot.events, now) });
+    return data;
   }
 
   /** Events at the venue that have not ended yet. */

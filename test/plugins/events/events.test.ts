@@ -242,6 +242,22 @@ for (const store of testStores('events plugin')) {
     }
   });
 
+  test('geocoding: a caller that would wait longer than geocode_max_wait_ms gets 429 with Retry-After, and nothing is sent', async ({ geo }) => {
+    const impatient = await eventsHost(store.config(), geo.url, '2026-03-10T17:00:00Z', { geocode_max_wait_ms: 0 });
+    try {
+      const sent = geo.requests.length;
+      const first = await impatient.request<Body>('POST', '/events/geocode/search', { ...NS, body: { address: '1 First Ave' } });
+      assert.is(first.status, 200);
+      const second = await impatient.request<Body>('POST', '/events/geocode/search', { ...NS, body: { address: '2 Second Ave' } });
+      assert.is(second.status, 429, JSON.stringify(second.body));
+      assert.is(second.body.code, 'geocode_rate_limited');
+      assert.is(second.headers.get('retry-after'), '1');
+      assert.is(geo.requests.length, sent + 1);
+    } finally {
+      await impatient.stop();
+    }
+  });
+
   test('the `event` publish handler imports events (ISO times to site time, venue found or made, terms) and updates on re-import', async ({ t, ids }) => {
     const packets = [
       { type: 'item', data: { title: 'Imported Gig', description: 'From a feed', start_date: '2026-03-21T23:30:00Z', venue: 'the blue note', categories: 'Music, Jazz', artists: ['Ada Trio'] }, metadata: { item_id: 'feed:1' } },
@@ -284,7 +300,9 @@ for (const store of testStores('events plugin')) {
   test('the calendar follows time and writes: an event that ends drops out; a wp/v2 edit is seen at once', async ({ t, editor, ids }) => {
     const before = await t.request<Body>('GET', '/events/calendar', NS);
     assert.match(before.body.html, 'Matinee');
+    const filtersBefore = (await t.request<Body>('GET', '/events/filters', NS)).body.total as number;
     t.clock.advance(2.5 * 3600_000); // 15:30 in New York: the matinee (14:00–15:00) is over.
+    assert.is((await t.request<Body>('GET', '/events/filters', NS)).body.total, filtersBefore - 1, 'filter counts follow time too');
     const after = await t.request<Body>('GET', '/events/calendar', NS);
     assert.not.match(after.body.html, 'Matinee');
     assert.match(after.body.html, 'Jazz Night');
