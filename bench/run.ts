@@ -9,6 +9,7 @@ import { triggerBench } from './trigger.js';
 import { storeBench, type BenchOptions, type BenchResult } from './store.js';
 import { executeBench, runsBench } from './runs.js';
 import { startupBench } from './startup.js';
+import { eventsBench } from './events.js';
 
 const benchmarks: Record<string, (options: BenchOptions) => Promise<BenchResult>> = {
   store: storeBench,
@@ -17,6 +18,7 @@ const benchmarks: Record<string, (options: BenchOptions) => Promise<BenchResult>
   runs: runsBench,
   execute: executeBench,
   startup: startupBench,
+  events: eventsBench,
 };
 
 function fail(message: string): never {

@@ -25,6 +25,7 @@ import analyticsSearchStats from './analytics-search-stats/index.js';
 import analyticsCrawlerStats from './analytics-crawler-stats/index.js';
 import analyticsSiteAnalytics from './analytics-site-analytics/index.js';
 import analyticsPagePerformance from './analytics-page-performance/index.js';
+import events from './events/index.js';
 
 /** Built-in plugins every default build loads. */
 // One per line: a new built-in is a one-line addition.
@@ -54,6 +55,7 @@ export const defaultPlugins: ReadonlyArray<PluginDefinition> = [
   analyticsCrawlerStats,
   analyticsSiteAnalytics,
   analyticsPagePerformance,
+  events,
 ];
 
 /** Built-in plugins a build may enable by id (FLOWHOST_PLUGINS / config `plugins`). */

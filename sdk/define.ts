@@ -116,6 +116,11 @@ const NAME = /^[a-z][a-z0-9_-]{0,31}$/;
 export function definePostType(definition: PostTypeDefinition): PostTypeDefinition {
   if (typeof definition.name !== 'string' || !NAME.test(definition.name)) throw new TypeError(`definePostType: '${String(definition.name)}' is not a valid name (a-z, 0-9, '_', '-', at most 32)`);
   requireSlug(`definePostType '${definition.name}' rest_base`, definition.rest_base);
+  for (const [key, schema] of Object.entries(definition.meta ?? {})) {
+    // Meta keys are store field paths (docs/content-api.md): the same rule as wp/v2 writes.
+    if (!/^[A-Za-z0-9][A-Za-z0-9_]{0,99}$/.test(key)) throw new TypeError(`definePostType '${definition.name}': meta key '${key}' may hold only letters, digits and '_'`);
+    if (!schema || typeof schema !== 'object' || Array.isArray(schema)) throw new TypeError(`definePostType '${definition.name}': meta '${key}' needs a JSON Schema object`);
+  }
   return definition;
 }
 

@@ -36,6 +36,9 @@ export class ContentService implements ContentStore {
     await this.posts.createIndex({ fields: { post_id: 1 }, unique: true, name: 'posts_post_id' });
     await this.posts.createIndex({ fields: { post_type: 1, slug: 1 }, unique: true, name: POST_SLUG_INDEX });
     await this.posts.createIndex({ fields: { post_type: 1, status: 1, created_at: -1 }, name: 'posts_type_status_created' });
+    // The newest change of a type in one index step: readers that keep a type in memory (the
+    // events calendar) ask it on every request to know whether their copy is current.
+    await this.posts.createIndex({ fields: { post_type: 1, updated_at: -1, post_id: -1 }, name: 'posts_type_updated' });
     await this.terms.createIndex({ fields: { term_id: 1 }, unique: true, name: 'terms_term_id' });
     await this.terms.createIndex({ fields: { taxonomy: 1, slug: 1 }, unique: true, name: TERM_SLUG_INDEX });
     await this.backfillDates();

@@ -68,6 +68,16 @@ const metaInput: JsonSchema = {
   additionalProperties: { anyOf: [{ type: 'string', maxLength: 100_000 }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }, { type: 'array', maxItems: 100 }, { type: 'object', maxProperties: 100 }] },
 };
 
+/**
+ * The meta input with the type's declared keys held to their schemas (a `null` still
+ * removes the key), so a bad value is a 400 naming `meta.<key>`, not a post the type's
+ * plugin cannot read.
+ */
+function typedMeta(type: PostTypeDefinition): JsonSchema {
+  if (!type.meta || Object.keys(type.meta).length === 0) return metaInput;
+  return { ...metaInput, properties: Object.fromEntries(Object.entries(type.meta).map(([key, schema]) => [key, { anyOf: [schema, { type: 'null' }] }])) };
+}
+
 const termIds: JsonSchema = { type: 'array', maxItems: 100, items: { type: 'integer', minimum: 1 } };
 
 export function postBody(type: PostTypeDefinition, taxonomies: readonly TaxonomyDefinition[]): JsonSchema {
@@ -83,7 +93,7 @@ export function postBody(type: PostTypeDefinition, taxonomies: readonly Taxonomy
       date_gmt: { anyOf: [dateText, { type: 'null' }] },
       author: { type: 'integer', minimum: 1 },
       featured_media: { type: 'integer', minimum: 0 },
-      meta: metaInput,
+      meta: typedMeta(type),
       // Accepted as WordPress clients send them; this host keeps no comments or formats.
       comment_status: { type: 'string', enum: ['open', 'closed'] },
       ping_status: { type: 'string', enum: ['open', 'closed'] },

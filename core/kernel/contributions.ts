@@ -359,6 +359,12 @@ export interface PostTypeDefinition {
    * generic routes skip the type.
    */
   rest_controller?: 'posts' | 'custom';
+  /**
+   * Typed post meta: a JSON Schema per meta key. wp/v2 writes check these keys (a `null`
+   * still removes one) and answer 400 `rest_invalid_param` naming `meta.<key>`; other keys
+   * stay free-form. Content-service writes (handlers) are not checked: validate there.
+   */
+  meta?: Record<string, JsonSchema>;
 }
 
 /** A taxonomy of terms served at `{prefix}/wp/v2/{rest_base}` (category, post_tag, project...). */

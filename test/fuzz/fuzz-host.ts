@@ -41,9 +41,13 @@ export interface FuzzHostOptions {
 /** Every plugin a build can load: the defaults (createTestHost adds them) and the optional ones. */
 export const allPlugins = (): PluginDefinition[] => Object.values(optionalPlugins);
 
-const offlineProviders = Object.fromEntries(
-  ['provider-openai', 'provider-anthropic', 'provider-gemini', 'provider-xai', 'provider-openrouter'].map((id) => [id, { base_url: 'http://127.0.0.1:9/v1', max_retries: 0, timeout_ms: 2000 }]),
-);
+const offlineProviders = {
+  ...Object.fromEntries(
+    ['provider-openai', 'provider-anthropic', 'provider-gemini', 'provider-xai', 'provider-openrouter'].map((id) => [id, { base_url: 'http://127.0.0.1:9/v1', max_retries: 0, timeout_ms: 2000 }]),
+  ),
+  // Geocoding never reaches Nominatim either; no queueing for the 1/s slot (429 at once).
+  events: { geocode_base_url: 'http://127.0.0.1:9', geocode_max_wait_ms: 0, geocode_timeout_ms: 2000 },
+};
 
 export async function startFuzzHost(store: TestStore, options: FuzzHostOptions = {}): Promise<FuzzHost> {
   const t = await createTestHost({
