@@ -18,9 +18,10 @@ import providerXai from './provider-xai/index.js';
 import providerOpenrouter from './provider-openrouter/index.js';
 import chat from './chat/index.js';
 import globalTools from './global-tools/index.js';
+import docsync from './docsync/index.js';
 
 /** Built-in plugins every default build loads. */
-export const defaultPlugins: ReadonlyArray<PluginDefinition> = [discovery, intervalsCore, stepsCore, rss, cms, microblog, social, forum, spreadsheet, federated, files, providerOpenai, providerAnthropic, providerGemini, providerXai, providerOpenrouter, chat, globalTools];
+export const defaultPlugins: ReadonlyArray<PluginDefinition> = [discovery, intervalsCore, stepsCore, rss, cms, microblog, social, forum, spreadsheet, federated, files, providerOpenai, providerAnthropic, providerGemini, providerXai, providerOpenrouter, chat, globalTools, docsync];
 
 /** Built-in plugins a build may enable by id (FLOWHOST_PLUGINS / config `plugins`). */
 export const optionalPlugins: Readonly<Record<string, PluginDefinition>> = {
