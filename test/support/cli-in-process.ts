@@ -9,6 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { builtInNouns } from '../../host/cli/nouns/index.js';
+import { pluginNouns } from '../../host/cli/plugin-nouns.js';
 import { createHost } from '../../host/create-host.js';
 import type { Host } from '../../host/host.js';
 import type { HostConfig } from '../../host/config/schema.js';
@@ -34,8 +35,11 @@ export async function startCliHost(storeConfig: Partial<HostConfig>): Promise<{ 
   return { host, dataDir };
 }
 
-/** Runs one command line; errors end as `flowhost: message` on stderr with status 1, as main.ts does. */
-export async function cliInProcess(args: string[]): Promise<CliResult> {
+/**
+ * Runs one command line; errors end as `flowhost: message` on stderr with status 1, as main.ts does.
+ * `withPluginNouns`: the default build's plugin nouns too (`project`, `docs`...), as the real CLI has them.
+ */
+export async function cliInProcess(args: string[], withPluginNouns = false): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const write = { out: process.stdout.write, err: process.stderr.write };
@@ -48,7 +52,7 @@ export async function cliInProcess(args: string[]): Promise<CliResult> {
   let status = 0;
   try {
     let cli = yargs(args).scriptName('flowhost').option('data-dir', { type: 'string' });
-    for (const noun of builtInNouns) cli = cli.command(noun.command, noun.describe, noun.builder, noun.handler);
+    for (const noun of [...builtInNouns, ...(withPluginNouns ? pluginNouns(defaultPlugins) : [])]) cli = cli.command(noun.command, noun.describe, noun.builder, noun.handler);
     await cli
       .demandCommand(1)
       .strict()
