@@ -112,26 +112,35 @@ export class DocsService {
   }
 
   /** The leaf term of `subpath` below the project term, created when missing. */
-  async leafTerm(project: Term, subpath: string[]): Promise<{ leaf: Term; path: string }> {
+  async leafTerm(project: Term, subpath: string[], cache?: Map<string, { leaf: Term; path: string }>): Promise<{ leaf: Term; path: string }> {
+    const key = subpath.join('\u0000');
+    const known = cache?.get(key);
+    if (known) return known;
     let leaf = project;
     const slugs = [project.slug];
     for (const segment of subpath) {
       leaf = (await this.projects.ensureChild(leaf, segment, 'section')).term;
       slugs.push(leaf.slug);
     }
-    return { leaf, path: slugs.join('/') };
+    const found = { leaf, path: slugs.join('/') };
+    cache?.set(key, found);
+    return found;
   }
 
   /**
    * Creates or updates the post of one source file. `sync_hash` is the hash of the title,
    * excerpt and content as sent, so an unchanged file is `unchanged` unless forced.
    */
-  async upsertSynced(input: SyncedDocInput, project?: Term): Promise<SyncedDocResult> {
-    const term = project ?? (await this.projects.get(input.project_term_id));
+  /**
+   * `known`: what a repository sync already read (the project, the post of the file or null,
+   * the folder terms it made), so a sync of many files does not look each up again.
+   */
+  async upsertSynced(input: SyncedDocInput, known?: { project: Term; post: Post | null; leaves: Map<string, { leaf: Term; path: string }> }): Promise<SyncedDocResult> {
+    const term = known?.project ?? (await this.projects.get(input.project_term_id));
     if (!term) throw new ApiError('not_found', `No project term with id ${input.project_term_id}`, 404, { term_id: input.project_term_id });
-    const { leaf, path } = await this.leafTerm(term, input.subpath ?? []);
+    const { leaf, path } = await this.leafTerm(term, input.subpath ?? [], known?.leaves);
     const hash = contentHash(`${input.title}\u0000${input.excerpt ?? ''}\u0000${input.content}`);
-    const existing = await this.findSynced(term.term_id, input.source_file);
+    const existing = known ? known.post : await this.findSynced(term.term_id, input.source_file);
     const meta: Record<string, unknown> = {
       [POST_META.sourceFile]: input.source_file,
       [POST_META.hash]: hash,

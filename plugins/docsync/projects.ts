@@ -107,16 +107,12 @@ export class Projects {
     return level(parent === 0 ? null : parent, depth);
   }
 
-  /** A child of `parentId` named (or slugged) `segment`. */
+  /** A child of `parentId` named (or slugged) `segment` (read without counts: this runs per synced file). */
   async child(parentId: number | null, segment: string): Promise<Term | null> {
     const wanted = segment.trim().toLowerCase();
     const slug = slugOf(segment);
-    for (let offset = 0; ; offset += PAGE) {
-      const { items, total } = await this.content.findTerms(TAXONOMY, { parent_id: parentId, per_page: PAGE, offset });
-      const hit = items.find((t) => t.name.toLowerCase() === wanted) ?? items.find((t) => t.slug === slug || t.slug === wanted);
-      if (hit) return hit;
-      if (offset + PAGE >= total || items.length === 0) return null;
-    }
+    const items = await this.content.listTerms(TAXONOMY, { parent_id: parentId });
+    return items.find((t) => t.name.toLowerCase() === wanted) ?? items.find((t) => t.slug === slug || t.slug === wanted) ?? null;
   }
 
   /**

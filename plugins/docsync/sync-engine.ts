@@ -88,6 +88,7 @@ export class SyncEngine {
       const postLink = (path: string) => (links.has(path) ? this.docs.link(links.get(path)!) : null);
       const linkCtx = (path: string) => ({ path, htmlUrl: repo.html_url, branch: repo.default_branch, postLink });
       const pendingLinks: Array<{ postId: number; path: string }> = [];
+      const leaves = new Map<string, { leaf: Term; path: string }>();
       let done = 0;
 
       const one = async (file: TreeFile) => {
@@ -103,7 +104,7 @@ export class SyncEngine {
         const folders = posix.dirname(file.path) === '.' ? [] : posix.dirname(file.path).split('/');
         const written = await this.docs.upsertSynced(
           { project_term_id: term.term_id, source_file: file.path, title: parsed.title, content: rewritten.content, excerpt: parsed.excerpt, subpath: folders, filesize: Buffer.byteLength(source), timestamp: this.now().toISOString(), force, blob_sha: file.sha },
-          term,
+          { project: term, post: post ?? null, leaves },
         );
         links.set(file.path, written.post_id);
         if (rewritten.unresolved > 0) pendingLinks.push({ postId: written.post_id, path: file.path });

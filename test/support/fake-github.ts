@@ -24,12 +24,19 @@ export interface FakeGithub {
   /** Requests of a kind since the last reset: 'repo', 'tree', 'blob', 'user', 'rate_limit', 'other'. */
   count(kind: string): number;
   resetCounts(): void;
+  /** Blob requests answered before the service starts failing them with 502 (null: no limit), to cut a sync short. */
+  blobBudget: number | null;
   close(): Promise<void>;
 }
 
+const shaMemo = new Map<string, string>();
 export const blobSha = (content: string): string => {
+  const known = shaMemo.get(content);
+  if (known) return known;
   const bytes = Buffer.from(content, 'utf8');
-  return createHash('sha1').update(Buffer.concat([Buffer.from(`blob ${bytes.length}\0`), bytes])).digest('hex');
+  const sha = createHash('sha1').update(Buffer.concat([Buffer.from(`blob ${bytes.length}\0`), bytes])).digest('hex');
+  if (shaMemo.size < 100_000) shaMemo.set(content, sha);
+  return sha;
 };
 
 function treeSha(files: Map<string, string>): string {
@@ -96,6 +103,10 @@ export async function startFakeGithub(token: string): Promise<FakeGithub> {
       ].sort((a, b) => a.path.localeCompare(b.path));
       return { headers: rate, body: { sha: treeSha(repo.files), url: `${base}/repos/${owner}/${name}/git/trees/${treeSha(repo.files)}`, tree, truncated: false } };
     }
+    if (fake.blobBudget !== null) {
+      if (fake.blobBudget <= 0) return { status: 502, headers: rate, body: { message: 'Server Error' } };
+      fake.blobBudget--;
+    }
     const content = [...repo.files.values()].find((c) => blobSha(c) === ref);
     if (content === undefined) return notFound;
     // GitHub wraps base64 at 60 characters.
@@ -105,8 +116,9 @@ export async function startFakeGithub(token: string): Promise<FakeGithub> {
 
   const server = await createFakeServer(respond);
   base = server.url;
-  return {
+  const fake: FakeGithub = {
     server,
+    blobBudget: null,
     url: server.url,
     repos,
     addRepo(owner, repo, files, options = {}) {
@@ -118,4 +130,5 @@ export async function startFakeGithub(token: string): Promise<FakeGithub> {
     resetCounts: () => counts.clear(),
     close: () => server.close(),
   };
+  return fake;
 }
