@@ -26,6 +26,7 @@ import analyticsCrawlerStats from './analytics-crawler-stats/index.js';
 import analyticsSiteAnalytics from './analytics-site-analytics/index.js';
 import analyticsPagePerformance from './analytics-page-performance/index.js';
 import events from './events/index.js';
+import docsync from './docsync/index.js';
 
 /** Built-in plugins every default build loads. */
 // One per line: a new built-in is a one-line addition.
@@ -56,6 +57,7 @@ export const defaultPlugins: ReadonlyArray<PluginDefinition> = [
   analyticsSiteAnalytics,
   analyticsPagePerformance,
   events,
+  docsync,
 ];
 
 /** Built-in plugins a build may enable by id (FLOWHOST_PLUGINS / config `plugins`). */

@@ -228,7 +228,9 @@ export class ContentService implements ContentStore {
     const description = checkTermDescription(input.description);
     const meta = checkTermMeta(input.meta);
     const slug = slugify(input.slug ?? name);
-    const existing = await this.findTerm(taxonomy, name, slug);
+    // As WordPress: a name is unique among its siblings (so docs folders named `guides` may
+    // sit under two projects), a slug across the taxonomy. Flat taxonomies have one level.
+    const existing = await this.findTerm(taxonomy, name, slug, parentId);
     if (existing) throw termExists(existing);
     if (parentId !== null) await this.requireTerm(taxonomy, parentId, 'parent_id');
     const termId = await this.store.nextId('terms');
@@ -237,7 +239,7 @@ export class ContentService implements ContentStore {
       return toTerm(await this.terms.insertOne(record));
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) throw error;
-      const raced = await this.findTerm(taxonomy, name, slug);
+      const raced = await this.findTerm(taxonomy, name, slug, parentId);
       throw raced ? termExists(raced) : error;
     }
   }
@@ -347,9 +349,10 @@ export class ContentService implements ContentStore {
     return toTerm(doc);
   }
 
-  /** Same name (ignoring case) first, then the same slug. */
-  private async findTerm(taxonomy: string, name: string, slug: string): Promise<Term | null> {
-    const byName = await this.terms.findOne({ taxonomy, name: { $regex: `^${escapeRegExp(name)}$`, $options: 'i' } }, { sort: { term_id: 1 } });
+  /** Same name (ignoring case; among the children of `parentId` when given) first, then the same slug. */
+  private async findTerm(taxonomy: string, name: string, slug: string, parentId?: number | null): Promise<Term | null> {
+    const scope = parentId === undefined ? {} : { parent_id: parentId };
+    const byName = await this.terms.findOne({ taxonomy, ...scope, name: { $regex: `^${escapeRegExp(name)}$`, $options: 'i' } }, { sort: { term_id: 1 } });
     if (byName) return toTerm(byName);
     const bySlug = slug ? await this.terms.findOne({ taxonomy, slug }) : null;
     return bySlug ? toTerm(bySlug) : null;

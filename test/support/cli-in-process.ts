@@ -35,7 +35,10 @@ export async function startCliHost(storeConfig: Partial<HostConfig>): Promise<{ 
   return { host, dataDir };
 }
 
-/** Runs one command line; errors end as `flowhost: message` on stderr with status 1, as main.ts does. */
+/**
+ * Runs one command line; errors end as `flowhost: message` on stderr with status 1, as main.ts does.
+ * The default build's plugin nouns are always there (`project`, `docs`, `billing`...), as in the real CLI.
+ */
 export async function cliInProcess(args: string[]): Promise<CliResult> {
   let stdout = '';
   let stderr = '';

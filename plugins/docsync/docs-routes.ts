@@ -1,0 +1,180 @@
+/** /docs: documentation posts (list, create, read, update, trash or delete). */
+import { ApiError, errorBody, reply, successBody, type ContentStore, type PostStatus, type RouteDefinition } from '../../sdk/index.js';
+import { requireCapability } from './access.js';
+import type { DocsService } from './docs-service.js';
+import { POST_TYPE, TAXONOMY } from './model.js';
+import type { Projects } from './projects.js';
+import { MAX_CONTENT, docProperties, docSchema, metaInput, segment } from './schemas.js';
+
+const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
+const notFound = (id: number) => new ApiError('not_found', `Documentation post ${id} not found`, 404, { id });
+const writeStatus = { type: 'string', enum: ['publish', 'draft', 'pending', 'private'] } as const;
+
+interface DocBody {
+  title?: string;
+  content?: string;
+  excerpt?: string;
+  status?: Exclude<PostStatus, 'trash'>;
+  project_path?: string[];
+  meta?: Record<string, string | number | boolean | null>;
+}
+
+const bodyProperties = {
+  title: { type: 'string', minLength: 1, maxLength: 1000 },
+  content: { type: 'string', maxLength: MAX_CONTENT },
+  excerpt: { type: 'string', maxLength: 10_000 },
+  status: writeStatus,
+  project_path: { type: 'array', minItems: 1, maxItems: 10, items: segment },
+  meta: metaInput,
+};
+
+export function docsRoutes(content: ContentStore, docs: DocsService, projects: Projects): RouteDefinition[] {
+  /** `project_path` as a leaf term (created as needed, manage_categories not required: the spec ties it to edit_posts). */
+  const termOf = async (path: string[] | undefined) => (path ? (await projects.resolve(path, true))!.leaf.term_id : undefined);
+  const single = async (id: number) => {
+    const post = await docs.getDoc(id);
+    if (!post) throw notFound(id);
+    return docs.view(post, await projects.all(), true);
+  };
+
+  return [
+    {
+      method: 'GET',
+      path: '/docs',
+      permission: 'public',
+      summary: 'Documentation posts, newest first (without content)',
+      schema: {
+        query: {
+          type: 'object',
+          properties: {
+            per_page: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+            page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
+            project: { type: 'string', minLength: 1, maxLength: 200 },
+            status: { type: 'string', enum: ['publish', 'draft', 'pending', 'private', 'trash', 'any'], default: 'publish' },
+            search: { type: 'string', maxLength: 200 },
+          },
+        },
+        responses: {
+          200: successBody({ items: { type: 'array', items: docSchema(false) }, total: { type: 'integer' }, pages: { type: 'integer' }, current_page: { type: 'integer' } }),
+          401: errorBody('rest_forbidden'),
+          403: errorBody('rest_forbidden'),
+        },
+      },
+      async handle(request) {
+        const q = request.query as { per_page: number; page: number; project?: string; status: string; search?: string };
+        if (q.status !== 'publish') requireCapability(request.user, 'edit_posts', 'list documentation that is not published');
+        const terms = await projects.all();
+        let termIds: number[] | undefined;
+        if (q.project !== undefined) {
+          const key = q.project.trim();
+          const term = /^\d+$/.test(key) ? terms.get(Number(key)) : [...terms.values()].find((t) => t.slug === key);
+          // Posts of the term and of every term below it, as a hierarchical taxonomy query does.
+          termIds = term ? projects.descendants(term.term_id, terms) : [];
+        }
+        const status = q.status === 'any' ? (['publish', 'draft', 'pending', 'private'] as PostStatus[]) : (q.status as PostStatus);
+        const { items, total } = await content.findPosts({
+          post_type: POST_TYPE,
+          status,
+          ...(q.search ? { search: q.search } : {}),
+          ...(termIds ? { terms: [{ taxonomy: TAXONOMY, term_ids: termIds }] } : {}),
+          per_page: q.per_page,
+          offset: (q.page - 1) * q.per_page,
+          orderby: 'date',
+          order: 'desc',
+        });
+        return { items: items.map((p) => docs.view(p, terms, false)), total, pages: Math.ceil(total / q.per_page), current_page: q.page };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/docs',
+      permission: { capability: 'edit_posts' },
+      summary: 'Create a documentation post (project_path resolves or creates the taxonomy path)',
+      schema: {
+        body: { type: 'object', required: ['title', 'content'], properties: bodyProperties },
+        responses: {
+          201: successBody({ id: { type: 'integer' }, title: { type: 'string' }, status: { type: 'string' }, project: docProperties(false).project! }),
+          400: errorBody('invalid_post', 'docsync_term_slug_taken', 'invalid_term', 'term_exists'),
+        },
+      },
+      async handle(request) {
+        const body = request.body as DocBody;
+        const termId = await termOf(body.project_path);
+        const post = await content.createPost({
+          post_type: POST_TYPE,
+          title: body.title!,
+          content: body.content!,
+          excerpt: body.excerpt ?? '',
+          status: body.status ?? 'publish',
+          meta: { content_format: 'markdown', ...(body.meta ?? {}) },
+          terms: termId ? { [TAXONOMY]: [termId] } : {},
+          author_id: request.user?.userId ?? null,
+        });
+        const view = docs.view(post, await projects.all(), false);
+        return reply(201, { id: view.id, title: view.title, status: view.status, project: view.project });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/docs/{id}',
+      permission: 'public',
+      summary: 'One documentation post with its content (edit_posts unless published)',
+      schema: { params: idParams, responses: { 200: successBody(docProperties(true)), 401: errorBody('rest_forbidden'), 403: errorBody('rest_forbidden'), 404: errorBody('not_found') } },
+      async handle(request) {
+        const id = (request.params as { id: number }).id;
+        const post = await docs.getDoc(id);
+        if (!post) throw notFound(id);
+        if (post.status !== 'publish') requireCapability(request.user, 'edit_posts', 'read this documentation post');
+        return docs.view(post, await projects.all(), true) as unknown as Record<string, unknown>;
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/docs/{id}',
+      permission: { capability: 'edit_posts' },
+      summary: 'Update a documentation post (every field optional)',
+      schema: {
+        params: idParams,
+        body: { type: 'object', properties: bodyProperties },
+        responses: { 200: successBody(docProperties(true)), 400: errorBody('invalid_post', 'docsync_term_slug_taken', 'invalid_term', 'term_exists'), 404: errorBody('not_found') },
+      },
+      async handle(request) {
+        const id = (request.params as { id: number }).id;
+        const body = request.body as DocBody;
+        if (!(await docs.getDoc(id))) throw notFound(id);
+        const termId = await termOf(body.project_path);
+        await content.updatePost(id, {
+          ...(body.title !== undefined ? { title: body.title } : {}),
+          ...(body.content !== undefined ? { content: body.content } : {}),
+          ...(body.excerpt !== undefined ? { excerpt: body.excerpt } : {}),
+          ...(body.status !== undefined ? { status: body.status } : {}),
+          ...(body.meta !== undefined ? { meta: body.meta } : {}),
+          ...(termId !== undefined ? { terms: { [TAXONOMY]: [termId] } } : {}),
+        });
+        return (await single(id)) as unknown as Record<string, unknown>;
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/docs/{id}',
+      permission: { capability: 'delete_posts' },
+      summary: 'Trash a documentation post, or delete it for good with force=true',
+      schema: {
+        params: idParams,
+        query: { type: 'object', properties: { force: { type: 'boolean', default: false } } },
+        responses: { 200: successBody({ id: { type: 'integer' }, deleted: { type: 'boolean' }, trashed: { type: 'boolean' } }), 404: errorBody('not_found') },
+      },
+      async handle(request) {
+        const id = (request.params as { id: number }).id;
+        const post = await docs.getDoc(id);
+        if (!post) throw notFound(id);
+        if ((request.query as { force: boolean }).force) {
+          await content.deletePost(id);
+          return { id, deleted: true, trashed: false };
+        }
+        if (post.status !== 'trash') await docs.trash(post);
+        return { id, deleted: false, trashed: true };
+      },
+    },
+  ];
+}

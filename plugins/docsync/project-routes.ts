@@ -1,0 +1,160 @@
+/** /project: the hierarchical project taxonomy (list, tree, one term, resolve a path, update). */
+import { ApiError, errorBody, json, successBody, type ContentStore, type RouteDefinition, type Term } from '../../sdk/index.js';
+import { requireCapability } from './access.js';
+import { parseRepoUrl } from './github.js';
+import { META, TAXONOMY } from './model.js';
+import type { Projects } from './projects.js';
+import { segment, termProperties, termSchema, treeNodeSchema, updatedTermProperties } from './schemas.js';
+
+const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
+const notFound = (id: number) => new ApiError('not_found', `Project term ${id} not found`, 404, { id });
+/** An address the sync can use, or '' to clear it. */
+const repoUrl = { type: 'string', maxLength: 500 } as const;
+const webUrl = { type: 'string', maxLength: 2000, anyOf: [{ const: '' }, { pattern: '^https?://[^\\s]+$' }] } as const;
+
+export function repositoryInfo(term: Term): { owner: string; repo: string; url: string } | null {
+  const url = typeof term.meta[META.repository] === 'string' ? (term.meta[META.repository] as string) : '';
+  const ref = url ? parseRepoUrl(url) : null;
+  return ref ? { ...ref, url } : null;
+}
+
+/** `meta.github_url` / `meta.wp_url` as the term meta they are stored in; a bad repository address is a 400. */
+export function projectMetaOf(meta: Record<string, unknown> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!meta) return out;
+  if (typeof meta.github_url === 'string') {
+    const url = meta.github_url.trim();
+    if (url && !parseRepoUrl(url)) throw new ApiError('docsync_invalid_repo_url', `'${url.slice(0, 200)}' is not a repository address (https://host/owner/repo or owner/repo)`, 400, { field: 'github_url' });
+    out[META.repository] = url;
+  }
+  if (typeof meta.wp_url === 'string') out[META.listing] = meta.wp_url.trim();
+  return out;
+}
+
+const projectMetaSchema = { type: 'object', properties: { github_url: repoUrl, wp_url: webUrl }, additionalProperties: true, maxProperties: 50 } as const;
+
+export function projectRoutes(content: ContentStore, projects: Projects): RouteDefinition[] {
+  const updatedView = async (term: Term) => {
+    const terms = await projects.all();
+    const withCount = terms.get(term.term_id) ?? { ...term, count: 0 };
+    return {
+      ...projects.view(withCount, terms),
+      meta: { github_url: String(term.meta[META.repository] ?? ''), wp_url: String(term.meta[META.listing] ?? '') },
+      repository_info: repositoryInfo(term),
+    };
+  };
+
+  return [
+    {
+      method: 'GET',
+      path: '/project',
+      permission: 'public',
+      summary: 'Project terms under a parent (0: top level)',
+      schema: {
+        query: { type: 'object', properties: { parent: { type: 'integer', minimum: 0, default: 0 }, hide_empty: { type: 'boolean', default: false } } },
+        responses: { 200: { type: 'array', items: termSchema } },
+      },
+      async handle(request) {
+        const q = request.query as { parent: number; hide_empty: boolean };
+        const terms = await projects.all();
+        const items = [...terms.values()]
+          .filter((t) => (t.parent_id ?? 0) === q.parent && (!q.hide_empty || t.count > 0))
+          .sort((a, b) => a.name.localeCompare(b.name) || a.term_id - b.term_id);
+        return json(200, items.map((t) => projects.view(t, terms)));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/project/tree',
+      permission: 'public',
+      summary: 'Project terms as a tree: from `parent` (0: the top level), `depth` levels (default 3)',
+      schema: {
+        query: { type: 'object', properties: { parent: { type: 'integer', minimum: 0, default: 0 }, depth: { type: 'integer', minimum: 1, maximum: 10, default: 3 }, hide_empty: { type: 'boolean', default: false } } },
+        responses: { 200: { type: 'array', items: treeNodeSchema }, 404: errorBody('not_found') },
+      },
+      async handle(request) {
+        const q = request.query as { parent: number; depth: number; hide_empty: boolean };
+        const terms = await projects.all();
+        if (q.parent !== 0 && !terms.has(q.parent)) throw notFound(q.parent);
+        return json(200, projects.tree(q.parent, q.depth, terms, q.hide_empty));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/project/{id}',
+      permission: 'public',
+      schema: { params: idParams, responses: { 200: successBody(termProperties), 404: errorBody('not_found') } },
+      async handle(request) {
+        const id = (request.params as { id: number }).id;
+        const terms = await projects.all();
+        const term = terms.get(id);
+        if (!term) throw notFound(id);
+        return { ...projects.view(term, terms) };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/project/resolve',
+      permission: 'public',
+      summary: 'Resolve a taxonomy path to its leaf term; create_missing (manage_categories) creates the missing terms',
+      schema: {
+        body: {
+          type: 'object',
+          required: ['path'],
+          properties: { path: { type: 'array', minItems: 1, maxItems: 10, items: segment }, create_missing: { type: 'boolean', default: false }, project_meta: { ...projectMetaSchema, default: {} } },
+        },
+        responses: {
+          200: successBody({
+            leaf_term_id: { type: 'integer' },
+            leaf_term_slug: { type: 'string' },
+            path: { type: 'string' },
+            created: { type: 'array', items: { type: 'string' } },
+            terms: { type: 'array', items: { type: 'object', required: ['id', 'slug', 'name'], properties: { id: { type: 'integer' }, slug: { type: 'string' }, name: { type: 'string' } } } },
+          }),
+          400: errorBody('docsync_invalid_repo_url', 'docsync_term_slug_taken', 'invalid_term', 'term_exists'),
+          401: errorBody('rest_forbidden'),
+          403: errorBody('rest_forbidden'),
+          404: errorBody('not_found'),
+        },
+      },
+      async handle(request) {
+        const body = request.body as { path: string[]; create_missing: boolean; project_meta: Record<string, unknown> };
+        if (body.create_missing) requireCapability(request.user, 'manage_categories', 'create project terms');
+        const meta = projectMetaOf(body.project_meta);
+        const resolved = await projects.resolve(body.path, body.create_missing, meta);
+        if (!resolved) throw new ApiError('not_found', `No project term at the path ${body.path.join('/')}`, 404, { path: body.path });
+        return {
+          leaf_term_id: resolved.leaf.term_id,
+          leaf_term_slug: resolved.leaf.slug,
+          path: resolved.terms.map((t) => t.slug).join('/'),
+          created: resolved.created,
+          terms: resolved.terms.map((t) => ({ id: t.term_id, slug: t.slug, name: t.name })),
+        };
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/project/{id}',
+      permission: { capability: 'manage_categories' },
+      summary: 'Update a project term: name, description, and meta github_url / wp_url (other meta keys are ignored)',
+      schema: {
+        params: idParams,
+        body: { type: 'object', properties: { name: { ...segment }, description: { type: 'string', maxLength: 10_000 }, meta: projectMetaSchema } },
+        responses: { 200: successBody(updatedTermProperties), 400: errorBody('docsync_invalid_repo_url', 'invalid_term', 'term_exists'), 404: errorBody('not_found') },
+      },
+      async handle(request) {
+        const id = (request.params as { id: number }).id;
+        const body = request.body as { name?: string; description?: string; meta?: Record<string, unknown> };
+        if (!(await projects.get(id))) throw notFound(id);
+        const meta = projectMetaOf(body.meta);
+        const updated = await content.updateTerm(TAXONOMY, id, {
+          ...(body.name !== undefined ? { name: body.name } : {}),
+          ...(body.description !== undefined ? { description: body.description } : {}),
+          ...(Object.keys(meta).length ? { meta } : {}),
+        });
+        return updatedView(updated);
+      },
+    },
+  ];
+}
+

@@ -1,0 +1,197 @@
+/**
+ * The hierarchical `project` taxonomy: categories at the top, projects (a term with a
+ * repository address, or marked so when created), sections below (a repository's folders).
+ * Term names are unique among siblings, slugs across the taxonomy.
+ */
+import { ApiError, isApiError, type ContentStore, type Term } from '../../sdk/index.js';
+import { META, TAXONOMY, type ProjectType } from './model.js';
+import { slugOf } from './slug.js';
+
+export interface ProjectTermView {
+  id: number;
+  name: string;
+  slug: string;
+  description: string;
+  parent: number;
+  count: number;
+  project_type: ProjectType;
+  is_top_level: boolean;
+  is_project: boolean;
+}
+
+export interface TreeNode extends ProjectTermView {
+  children: TreeNode[];
+}
+
+export interface ResolveResult {
+  leaf: Term;
+  terms: Term[];
+  created: string[];
+  project: Term | null;
+}
+
+const PAGE = 100;
+
+export class Projects {
+  constructor(private readonly content: ContentStore) {}
+
+  async get(id: number): Promise<Term | null> {
+    return this.content.getTerm(TAXONOMY, id);
+  }
+
+  /** Every term of the taxonomy with its count, keyed by id (terms are few next to posts). */
+  async all(): Promise<Map<number, Term & { count: number }>> {
+    const out = new Map<number, Term & { count: number }>();
+    for (let offset = 0; ; offset += PAGE) {
+      const { items, total } = await this.content.findTerms(TAXONOMY, { orderby: 'name', per_page: PAGE, offset });
+      for (const term of items) out.set(term.term_id, term);
+      if (offset + PAGE >= total || items.length === 0) return out;
+    }
+  }
+
+  /** The stored type, else one read from where the term sits. */
+  typeOf(term: Term, terms: Map<number, Term>): ProjectType {
+    const stored = term.meta[META.type];
+    if (stored === 'category' || stored === 'project' || stored === 'section') return stored;
+    if (typeof term.meta[META.repository] === 'string' && term.meta[META.repository]) return 'project';
+    if (term.parent_id === null) return 'category';
+    const parent = terms.get(term.parent_id);
+    return parent && this.typeOf(parent, terms) === 'category' ? 'project' : 'section';
+  }
+
+  view(term: Term & { count?: number }, terms: Map<number, Term>): ProjectTermView {
+    const type = this.typeOf(term, terms);
+    return {
+      id: term.term_id,
+      name: term.name,
+      slug: term.slug,
+      description: term.description,
+      parent: term.parent_id ?? 0,
+      count: term.count ?? 0,
+      project_type: type,
+      is_top_level: term.parent_id === null,
+      is_project: type === 'project',
+    };
+  }
+
+  /** The term and its ancestors, leaf first (a dangling parent ends the walk). */
+  ancestry(term: Term, terms: Map<number, Term>): Term[] {
+    const chain: Term[] = [term];
+    const seen = new Set([term.term_id]);
+    let parentId = term.parent_id;
+    while (parentId !== null && !seen.has(parentId)) {
+      const parent = terms.get(parentId);
+      if (!parent) break;
+      chain.push(parent);
+      seen.add(parentId);
+      parentId = parent.parent_id;
+    }
+    return chain;
+  }
+
+  /** The term and every term below it. */
+  descendants(rootId: number, terms: Map<number, Term>): number[] {
+    const ids = [rootId];
+    for (let i = 0; i < ids.length; i++) {
+      for (const term of terms.values()) if (term.parent_id === ids[i] && !ids.includes(term.term_id)) ids.push(term.term_id);
+    }
+    return ids;
+  }
+
+  tree(parent: number, depth: number, terms: Map<number, Term & { count: number }>, hideEmpty: boolean): TreeNode[] {
+    const level = (parentId: number | null, left: number): TreeNode[] =>
+      [...terms.values()]
+        .filter((t) => t.parent_id === parentId && (!hideEmpty || t.count > 0))
+        .sort((a, b) => a.name.localeCompare(b.name) || a.term_id - b.term_id)
+        .map((t) => ({ ...this.view(t, terms), children: left > 1 ? level(t.term_id, left - 1) : [] }));
+    return level(parent === 0 ? null : parent, depth);
+  }
+
+  /** A child of `parentId` named (or slugged) `segment` (read without counts: this runs per synced file). */
+  async child(parentId: number | null, segment: string): Promise<Term | null> {
+    const wanted = segment.trim().toLowerCase();
+    const slug = slugOf(segment);
+    const items = await this.content.listTerms(TAXONOMY, { parent_id: parentId });
+    return items.find((t) => t.name.toLowerCase() === wanted) ?? items.find((t) => t.slug === slug || t.slug === wanted) ?? null;
+  }
+
+  /**
+   * A child term, created when missing. Its slug is the segment's, else prefixed with the
+   * parent's (`guides` under two projects: `guides`, `other-project-guides`), as WordPress does.
+   */
+  async ensureChild(parent: Term | null, segment: string, type: ProjectType | null): Promise<{ term: Term; created: boolean }> {
+    const found = await this.child(parent?.term_id ?? null, segment);
+    if (found) return { term: found, created: false };
+    const base = slugOf(segment) || 'term';
+    const candidates = [base, ...(parent ? [`${parent.slug}-${base}`] : []), ...Array.from({ length: 20 }, (_, i) => `${parent ? `${parent.slug}-` : ''}${base}-${i + 2}`)];
+    for (const slug of candidates) {
+      if (await this.content.getTerm(TAXONOMY, slug)) continue;
+      try {
+        const term = await this.content.createTerm(TAXONOMY, { name: segment.trim(), slug, parent_id: parent?.term_id ?? null, meta: type ? { [META.type]: type } : {} });
+        return { term, created: true };
+      } catch (error) {
+        // Another writer made the same child at the same moment: theirs is ours.
+        if (!isApiError(error) || error.code !== 'term_exists') throw error;
+        const raced = await this.child(parent?.term_id ?? null, segment);
+        if (raced) return { term: raced, created: false };
+      }
+    }
+    throw new ApiError('docsync_term_slug_taken', `No free slug for the term '${segment}'`, 400);
+  }
+
+  /**
+   * The term with this slug (it keeps its place), else a new one under `parent`. A term
+   * found without a stored type gets `type`, so a plain category becomes a project here.
+   */
+  async ensureNamed(parent: Term | null, slug: string, name: string, type: ProjectType): Promise<{ term: Term; created: boolean }> {
+    const wanted = slugOf(slug) || slugOf(name);
+    const found = wanted ? await this.content.getTerm(TAXONOMY, wanted) : null;
+    if (found) {
+      if (found.meta[META.type] !== undefined) return { term: found, created: false };
+      return { term: await this.content.updateTerm(TAXONOMY, found.term_id, { meta: { [META.type]: type } }), created: false };
+    }
+    try {
+      return { term: await this.content.createTerm(TAXONOMY, { name: name.trim(), ...(wanted ? { slug: wanted } : {}), parent_id: parent?.term_id ?? null, meta: { [META.type]: type } }), created: true };
+    } catch (error) {
+      if (!isApiError(error) || error.code !== 'term_exists') throw error;
+      // The name is taken among the siblings: that term is the one meant.
+      const raced = await this.child(parent?.term_id ?? null, name);
+      if (raced) return { term: raced, created: false };
+      throw error;
+    }
+  }
+
+  /**
+   * Resolves a path of names or slugs from the top level. With `create`, missing terms are
+   * made: of a path of two or more the first is a category and the second the project; a
+   * path of one is a project. `projectMeta` goes on the project term (created or found).
+   */
+  async resolve(path: string[], create: boolean, projectMeta: Record<string, unknown> = {}): Promise<ResolveResult | null> {
+    const terms: Term[] = [];
+    const created: string[] = [];
+    let parent: Term | null = null;
+    for (const [index, segment] of path.entries()) {
+      if (!create) {
+        const found = await this.child(parent?.term_id ?? null, segment);
+        if (!found) return null;
+        parent = found;
+      } else {
+        const type: ProjectType = path.length === 1 || index === 1 ? 'project' : index === 0 ? 'category' : 'section';
+        const result = await this.ensureChild(parent, segment, type);
+        if (result.created) created.push(result.term.slug);
+        parent = result.term;
+      }
+      terms.push(parent);
+    }
+    if (!parent) return null;
+    const all = new Map(terms.map((t) => [t.term_id, t]));
+    let project = terms.find((t) => this.typeOf(t, all) === 'project') ?? null;
+    if (create && project && Object.keys(projectMeta).length > 0) {
+      project = await this.content.updateTerm(TAXONOMY, project.term_id, { meta: projectMeta });
+      const at = terms.findIndex((t) => t.term_id === project!.term_id);
+      terms[at] = project;
+      if (at === terms.length - 1) parent = project;
+    }
+    return { leaf: parent, terms, created, project };
+  }
+}
