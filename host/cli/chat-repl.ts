@@ -38,7 +38,14 @@ export async function chatRepl(api: ApiSession, target: ChatTarget, input: Reada
   // Lines are read through the async iterator, which queues what arrives while a request
   // runs (rl.question would drop lines typed or piped ahead).
   rl.setPrompt('you> ');
-  rl.prompt();
+  // Input may end (piped lines, Ctrl-D) while a request runs; the lines already read still
+  // come through the iterator, but Node 22+ throws on prompting a closed interface.
+  let closed = false;
+  rl.once('close', () => (closed = true));
+  const prompt = () => {
+    if (!closed) rl.prompt();
+  };
+  prompt();
   try {
     for await (const raw of rl) {
       const line = raw.trim();
@@ -52,7 +59,7 @@ export async function chatRepl(api: ApiSession, target: ChatTarget, input: Reada
           say(`error: ${(error as Error).message}`);
         }
       }
-      rl.prompt();
+      prompt();
     }
   } finally {
     rl.close();

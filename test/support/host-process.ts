@@ -18,7 +18,7 @@ export interface RunningHost {
 }
 
 /** Starts `flowhost serve` on a free port and waits until it has published host.json. */
-export async function startHostProcess(dataDir: string, env: Record<string, string> = {}, timeoutMs = 20_000): Promise<RunningHost> {
+export async function startHostProcess(dataDir: string, env: Record<string, string> = {}, timeoutMs = 60_000): Promise<RunningHost> {
   const proc = spawn(process.execPath, [cliPath, 'serve', '--data-dir', dataDir, '--port', '0'], { cwd: repoRoot, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));

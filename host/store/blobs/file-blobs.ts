@@ -12,9 +12,12 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobTooLargeError, type BlobBucket, type BlobInfo, type BlobPutOptions } from '../../../core/store/blob-port.js';
 
-/** 22 URL-safe characters (128 random bits). */
+/**
+ * 32 hex characters (128 random bits). Not base64url: an id that starts with '-' reads as
+ * an option on a command line (`flowhost files delete -8jYP…`).
+ */
 export function newBlobId(): string {
-  return randomBytes(16).toString('base64url');
+  return randomBytes(16).toString('hex');
 }
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
