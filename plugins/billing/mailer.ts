@@ -4,7 +4,9 @@
  * job sends through SMTP (nodemailer) and, on failure, tries again later with a doubling
  * delay. Mail is never dropped: it stays pending until the server takes it.
  */
-import nodemailer from 'nodemailer';
+// nodemailer loads when the first mail goes out, not at start-up.
+let nodemailerModule: Promise<typeof import('nodemailer')> | null = null;
+const loadNodemailer = async () => (await (nodemailerModule ??= import('nodemailer'))).default;
 import type { Clock, Logger, PluginScheduler } from '../../sdk/index.js';
 import type { MailDoc } from './model.js';
 import type { BillingCollections } from './repository.js';
@@ -72,6 +74,7 @@ export class Mailer {
     try {
       if (!config.smtp_host) throw new Error('no SMTP server is configured (smtp_host)');
       const password = await this.deps.secrets.get('smtp_password');
+      const nodemailer = await loadNodemailer();
       const transport = nodemailer.createTransport({
         host: config.smtp_host,
         port: config.smtp_port,

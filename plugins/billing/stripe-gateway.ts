@@ -3,7 +3,11 @@
  * by `webhooks.constructEvent` on the raw bytes, and the API (host, port and protocol
  * configurable) for what an event does not carry.
  */
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+
+// The Stripe SDK loads on the first webhook or API call, not at start-up.
+let stripeModule: Promise<typeof import('stripe')> | null = null;
+const loadStripe = async () => (await (stripeModule ??= import('stripe'))).default;
 import type { BillingSettings } from './settings.js';
 import type { Secrets } from './secrets.js';
 
@@ -30,8 +34,9 @@ export class StripeGateway {
     private readonly secrets: Secrets,
   ) {}
 
-  private client(apiKey: string): Stripe {
-    return new Stripe(apiKey || 'sk_unconfigured', {
+  private async client(apiKey: string): Promise<Stripe> {
+    const StripeClient = await loadStripe();
+    return new StripeClient(apiKey || 'sk_unconfigured', {
       host: this.config.stripe_api_host,
       port: this.config.stripe_api_port,
       protocol: this.config.stripe_api_protocol,
@@ -47,11 +52,13 @@ export class StripeGateway {
     const secret = await this.secrets.get('stripe_webhook_secret');
     if (!secret) return { ok: false, reason: 'no Stripe webhook endpoint secret is configured' };
     if (!signature) return { ok: false, reason: 'no Stripe-Signature header' };
+    const StripeClient = await loadStripe();
+    const client = await this.client('');
     try {
-      const event = this.client('').webhooks.constructEvent(rawBody, signature, secret, this.config.stripe_tolerance_seconds);
+      const event = client.webhooks.constructEvent(rawBody, signature, secret, this.config.stripe_tolerance_seconds);
       return { ok: true, event: event as unknown as Record<string, unknown> };
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
+      if (error instanceof StripeClient.errors.StripeSignatureVerificationError) {
         // Stripe's messages name what failed (no match, timestamp outside tolerance, bad header) without echoing secrets.
         return { ok: false, reason: `signature refused: ${error.message.split('\n')[0]?.slice(0, 200)}` };
       }
@@ -63,7 +70,7 @@ export class StripeGateway {
   async subscription(id: string): Promise<SubscriptionDetails | null> {
     const key = await this.secrets.get('stripe_api_key');
     if (!key) return null;
-    const sub = (await this.client(key).subscriptions.retrieve(id)) as unknown as Record<string, unknown>;
+    const sub = (await (await this.client(key)).subscriptions.retrieve(id)) as unknown as Record<string, unknown>;
     const item = ((sub.items as { data?: Array<Record<string, unknown>> } | undefined)?.data ?? [])[0] ?? {};
     const price = (item.price ?? {}) as Record<string, unknown>;
     const plan = [price.lookup_key, price.nickname, price.id].find((v): v is string => typeof v === 'string' && v !== '') ?? null;

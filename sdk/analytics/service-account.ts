@@ -5,7 +5,9 @@
  * this process until a minute before it expires: it is short-lived, a host fetches one
  * per hour at most, and keeping it out of the store means it never needs sealing.
  */
-import { SignJWT, importPKCS8 } from 'jose';
+// jose loads on the first token exchange (or key check), not at start-up.
+let joseModule: Promise<typeof import('jose')> | null = null;
+const loadJose = () => (joseModule ??= import('jose'));
 import type { Clock, GuardedFetch } from '../index.js';
 
 export interface ServiceAccountKey {
@@ -31,6 +33,7 @@ export async function parseServiceAccount(text: string): Promise<ServiceAccountK
   if (key.type !== undefined && key.type !== 'service_account') throw new Error("service_account's type must be 'service_account'");
   if (!/^https?:\/\/[^\s]+$/.test(key.token_uri as string)) throw new Error("service_account's token_uri must be an http(s) URL");
   try {
+    const { importPKCS8 } = await loadJose();
     await importPKCS8(key.private_key as string, 'RS256');
   } catch {
     throw new Error("service_account's private_key is not an RSA private key in PKCS#8 PEM");
@@ -70,6 +73,7 @@ export class ServiceAccountTokens {
     if (cached && cached.expiresAtMs - 60_000 > nowMs) return cached.token;
 
     const iat = Math.floor(nowMs / 1000);
+    const { SignJWT, importPKCS8 } = await loadJose();
     const assertion = await new SignJWT({ scope })
       .setProtectedHeader({ alg: 'RS256', typ: 'JWT', ...(key.private_key_id ? { kid: key.private_key_id } : {}) })
       .setIssuer(key.client_email)
