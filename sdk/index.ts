@@ -38,6 +38,7 @@ export { BlobTooLargeError } from '../core/store/blob-port.js';
 export { successBody, errorBody } from '../core/kernel/response-schemas.js';
 export { readUpload, sanitizeFilename } from '../core/kernel/upload.js';
 export { safeEqual } from '../core/security/constant-time.js';
+export { stableJson } from '../core/kernel/stable-json.js';
 export { maskSecret, maskDeep } from '../core/security/mask.js';
 export { UrlRefusedError, FetchLimitError } from '../core/security/guarded-fetch-types.js';
 

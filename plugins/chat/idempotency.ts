@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ApiError, badRequest, DuplicateKeyError, type Clock, type Collection, type PluginStore } from '../../sdk/index.js';
-import { stableJson } from './loop.js';
+import { stableJson } from '../../sdk/index.js';
 
 export const DONE_MS = 24 * 60 * 60 * 1000;
 export const RUNNING_MS = 10 * 60 * 1000;

@@ -6,7 +6,7 @@
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { CallContext, ChatToolDefinition, JsonValue, ProviderDefinition, ProviderMessage } from '../../sdk/index.js';
+import { stableJson, type CallContext, type ChatToolDefinition, type JsonValue, type ProviderDefinition, type ProviderMessage } from '../../sdk/index.js';
 import { capToolError, capToolResult } from './caps.js';
 import type { DisplayMessage, ToolCallRecord } from './types.js';
 
@@ -24,17 +24,6 @@ function validatorOf(tool: ChatToolDefinition): ValidateFunction {
   return validate;
 }
 
-/** JSON with object keys sorted at every depth: two calls with the same arguments match. */
-export function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
 
 /** A value as plain JSON (no undefined, no Dates), fit for the store and the model. */
 export const plain = <T>(value: T): T => (value === undefined ? (null as T) : (JSON.parse(JSON.stringify(value)) as T));

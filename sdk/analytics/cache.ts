@@ -5,7 +5,7 @@
  * in); the tool's configuration is not in the key because saving it clears the cache.
  */
 import { createHash } from 'node:crypto';
-import type { Clock, Collection } from '../index.js';
+import { stableJson, type Clock, type Collection } from '../index.js';
 
 export interface CacheDoc extends Record<string, unknown> {
   _id: string;
@@ -13,18 +13,6 @@ export interface CacheDoc extends Record<string, unknown> {
   body: string;
   /** Epoch milliseconds: numbers compare the same on both stores. */
   expires_at_ms: number;
-}
-
-/** JSON with object keys sorted at every depth: two equal requests give one key. */
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
 }
 
 export class ResultCache {

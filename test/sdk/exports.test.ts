@@ -60,6 +60,7 @@ test('exports exactly the pinned names', () => {
     'safeEqual',
     'sanitizeFilename',
     'services',
+    'stableJson',
     'stream',
     'successBody',
     'tooManyRequests',
