@@ -97,6 +97,11 @@ export class Geocoder {
     } catch (error) {
       this.log.warn({ err: (error as Error).message }, 'geocoding service unreachable');
       throw unavailable('The geocoding service could not be reached.');
+    } finally {
+      // The slot paced the start; a request that left late (a slow connect, a first-use
+      // module load) must not bring the next one closer than the interval: the next slot
+      // is at least a whole interval after this one ended.
+      await this.pushSlot(Date.now() + this.settings.geocode_min_interval_ms).catch(() => undefined);
     }
     if (!res.ok) throw unavailable(`The geocoding service answered ${res.status}.`, { upstream_status: res.status });
     let body: unknown;
@@ -110,6 +115,15 @@ export class Geocoder {
     const expires = new Date(this.clock.now().getTime() + this.settings.geocode_cache_days * 86_400_000);
     await this.cache.updateOne({ _id: key }, { $set: { query: query.slice(0, 300), candidates, expires_at: expires } }, { upsert: true });
     return { candidates, cached: false };
+  }
+
+  /** Moves the next free slot to `at` unless it is later already (compare-and-set). */
+  private async pushSlot(at: number): Promise<void> {
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const slot = await this.slots.findOne({ _id: SLOT });
+      if (!slot || slot.next_at >= at) return;
+      if ((await this.slots.updateOne({ _id: SLOT, next_at: slot.next_at }, { $set: { next_at: at } })).matchedCount === 1) return;
+    }
   }
 
   /** Takes the next free slot in the store and sleeps until it comes. */
