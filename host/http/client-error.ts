@@ -20,8 +20,11 @@ export function answerParserErrors(server: Server): void {
           ? [408, 'Request Timeout', 'rest_request_timeout', 'The request was not received in time.']
           : [400, 'Bad Request', 'rest_bad_request', 'The request is not valid HTTP (for example a raw non-ASCII byte in the URL: percent-encode it).'];
     const body = JSON.stringify({ code, message, data: { status } });
+    // An answer to HEAD carries no body, even when the request was refused: a client reads
+    // the body bytes as garbage after the response (Node 22+'s parser refuses more URLs).
+    const head = (error as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
     socket.end(
-      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${head ? '' : body}`,
     );
   });
 }

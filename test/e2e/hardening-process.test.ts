@@ -80,6 +80,10 @@ test('what the HTTP parser refuses is answered with the JSON error body too', as
   assert.match(rawByte, /X-Request-Id: [0-9a-f-]{36}/);
   const body = JSON.parse(rawByte.slice(rawByte.indexOf('\r\n\r\n') + 4)) as { code: string; data: { status: number } };
   assert.equal([body.code, body.data.status], ['rest_bad_request', 400]);
+  // The same refusal of a HEAD carries no body: the client would read it as garbage.
+  const head = await rawBytes(host.url, Buffer.concat([Buffer.from('HEAD /api/automation/v1/jobs/'), Buffer.from([0xc3, 0xbc]), Buffer.from(' HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}')]));
+  assert.match(head, /^HTTP\/1\.1 400 /);
+  assert.ok(head.endsWith('\r\n\r\n'), `no body after the headers: ${JSON.stringify(head)}`);
   const huge = await rawBytes(host.url, Buffer.from(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
   assert.match(huge, /^HTTP\/1\.1 431 /);
   assert.match(huge, /"code":"rest_headers_too_large"/);
