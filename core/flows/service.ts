@@ -13,6 +13,7 @@ import { FLOWS, flowStepId, publicScheduling, parseFlowStepId, stepKey, type Flo
 import { flowConfig } from './view.js';
 import { HandlerSecrets } from './handler-secrets.js';
 import { HandlerDefaults, type HandlerDefaultsMode } from './handler-defaults.js';
+import { FlowTriggerCache } from './trigger-cache.js';
 
 /** Scheduling seen from flows; the Agenda-backed scheduler implements it. */
 export interface FlowSchedule {
@@ -41,6 +42,8 @@ export class FlowsService implements PipelineFlows {
   private readonly validators = new WeakMap<object, ValidateFunction>();
   /** The handler defaults new flow steps start from (see handler-defaults.ts). */
   readonly defaults: HandlerDefaults;
+  /** What the webhook trigger reads per request (see trigger-cache.ts); every write below that changes a flow's name, pipeline, schedule or webhook settings forgets it. */
+  private readonly triggerCache: FlowTriggerCache;
 
   constructor(
     private readonly store: DocumentStore,
@@ -52,6 +55,7 @@ export class FlowsService implements PipelineFlows {
   ) {
     pipelines.attachFlows(this);
     this.defaults = new HandlerDefaults(store, registries, secrets, clock);
+    this.triggerCache = new FlowTriggerCache(() => this.collection, store.singleWriter === true);
   }
 
   /** Handler defaults as answered (secrets masked): one handler's (404 when unknown), or all that are set. */
@@ -110,6 +114,15 @@ export class FlowsService implements PipelineFlows {
     return this.collection.findOne({ flow_id: flowId });
   }
 
+  /**
+   * The flow as the webhook trigger reads it, from memory where that is exact (see
+   * trigger-cache.ts): name, pipeline, schedule and webhook settings are current; the
+   * run-state fields may be stale. Shared between requests: never change it.
+   */
+  async triggerRecord(flowId: number): Promise<FlowRecord | null> {
+    return this.triggerCache.get(flowId);
+  }
+
   /** Flows whose scheduling_config still holds one of these legacy webhook keys. */
   async withLegacyWebhookKeys(keys: readonly string[]): Promise<FlowRecord[]> {
     return this.collection.find({ $or: keys.map((key) => ({ [`scheduling_config.${key}`]: { $exists: true } })), webhook: { $exists: false } });
@@ -122,12 +135,14 @@ export class FlowsService implements PipelineFlows {
   async migrateWebhook(flowId: number, config: Record<string, unknown>, legacyKeys: readonly string[]): Promise<boolean> {
     const $unset = Object.fromEntries(legacyKeys.map((key) => [`scheduling_config.${key}`, '']));
     const result = await this.collection.updateOne({ flow_id: flowId, webhook: { $exists: false } }, { $set: { webhook: config }, $unset });
+    this.triggerCache.forget(flowId);
     return result.matchedCount === 1;
   }
 
   /** Sets (or with null, removes) the flow's webhook configuration. */
   async saveWebhook(flowId: number, config: Record<string, unknown> | null): Promise<void> {
     await this.collection.updateOne({ flow_id: flowId }, config ? { $set: { webhook: config } } : { $unset: { webhook: '' } });
+    this.triggerCache.forget(flowId);
   }
 
   /** Where configuration changes are logged with the acting user. */
@@ -209,6 +224,7 @@ export class FlowsService implements PipelineFlows {
     if (patch.flow_name !== undefined) $set.flow_name = patch.flow_name.trim();
     if (patch.scheduling_config !== undefined) $set.scheduling_config = this.checkScheduling(patch.scheduling_config);
     const flow = (await this.collection.findOneAndUpdate({ flow_id: flowId }, { $set }))!;
+    this.triggerCache.forget(flowId);
     if (patch.scheduling_config !== undefined) await this.scheduler.schedule(flowId, flow.scheduling_config);
     const what: string[] = [];
     if (patch.flow_name !== undefined) what.push(`name "${before.flow_name}" → "${flow.flow_name}"`);
@@ -228,6 +244,7 @@ export class FlowsService implements PipelineFlows {
     const flow = await this.get(flowId);
     await this.scheduler.unschedule(flowId);
     await this.collection.deleteOne({ flow_id: flowId });
+    this.triggerCache.forget(flowId);
     await this.changed(by, `Flow ${flowId} "${flow.flow_name}" deleted`, { flow_id: flowId, pipeline_id: flow.pipeline_id, change: 'flow.delete' });
   }
 
@@ -342,7 +359,9 @@ export class FlowsService implements PipelineFlows {
   async deleteByPipeline(pipelineId: number): Promise<number> {
     const flows = await this.collection.find({ pipeline_id: pipelineId }, { projection: { flow_id: 1 } });
     for (const flow of flows) await this.scheduler.unschedule(flow.flow_id);
-    return this.collection.deleteMany({ pipeline_id: pipelineId });
+    const deleted = await this.collection.deleteMany({ pipeline_id: pipelineId });
+    this.triggerCache.forget(null);
+    return deleted;
   }
 
   // Checks ---------------------------------------------------------------------------

@@ -31,6 +31,9 @@ export interface JobListQuery {
   hide_children?: boolean;
 }
 
+/** Job ids reserved per write on a store this process alone writes (see idBlocks). */
+const ID_BLOCK = 100;
+
 /** Jobs and the processed-items claims their fetch steps make. */
 export class JobsService {
   constructor(
@@ -58,7 +61,7 @@ export class JobsService {
   }
 
   /** Concurrent creates share one id block and one insertMany (see core/store/batcher.ts). */
-  private readonly jobIds = idBatcher((count) => this.store.nextId('jobs', count));
+  private readonly jobIds = idBatcher((count) => this.store.nextId('jobs', count), () => (this.store.singleWriter ? ID_BLOCK : 0));
   private readonly inserts = insertBatcher<JobRecord, JobRecord>((docs) => this.jobs.insertMany(docs), (doc) => this.jobs.insertOne(doc));
 
   /** Stores a new pending job; resolves once it is stored. */

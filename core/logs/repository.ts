@@ -41,6 +41,11 @@ export class LogsRepository {
     for (const spec of LOG_INDEXES) await this.entries.createIndex(spec);
   }
 
+  /** This process alone writes the store (ids may then be reserved in blocks). */
+  get singleWriter(): boolean {
+    return this.store.singleWriter === true;
+  }
+
   /** The first of `count` consecutive new entry ids. */
   nextId(count = 1): Promise<number> {
     return this.store.nextId(LOGS, count);

@@ -20,11 +20,13 @@ import {
   type LogRecordView,
 } from './model.js';
 import type { LogsRepository } from './repository.js';
-import { createBatcher, type Batcher } from '../store/batcher.js';
+import { createBatcher, idBlocks, type Batcher } from '../store/batcher.js';
 
 const DAY_MS = 86_400_000;
 /** At most this many entries per batch write (one id block, one insertMany). */
 const MAX_LOG_BATCH = 500;
+/** Entry ids reserved per write on a store this process alone writes (see idBlocks). */
+const ID_BLOCK = 500;
 
 export interface LogsServiceOptions {
   /** Called after each stored entry (the host hands it to the `logged` hook's sinks). */
@@ -77,15 +79,17 @@ export class LogsService {
    * refuses fails alone.
    */
   private readonly batch: Batcher<Omit<NewLogRecord, 'id'>, LogRecord>;
+  private readonly ids: (count: number) => Promise<number>;
 
   constructor(
     private readonly repo: LogsRepository,
     private readonly clock: Clock,
     private readonly options: LogsServiceOptions = {},
   ) {
+    this.ids = idBlocks((count) => this.repo.nextId(count), () => (this.repo.singleWriter ? ID_BLOCK : 0));
     const inserts = (records: NewLogRecord[]) => (records.length === 1 ? this.repo.insert(records[0]!).then((r) => [r]) : this.repo.insertMany(records));
     this.batch = createBatcher(async (entries) => {
-      const first = await this.repo.nextId(entries.length);
+      const first = await this.ids(entries.length);
       const records = entries.map((entry, i) => ({ ...entry, id: first + i }) as NewLogRecord);
       try {
         return await inserts(records);

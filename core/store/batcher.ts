@@ -71,10 +71,34 @@ export function insertBatcher<D, S>(insertMany: (docs: D[]) => Promise<S[]>, ins
   });
 }
 
-/** Ids of a sequence for concurrent callers: one `nextId(sequence, count)` per batch. */
-export function idBatcher(nextId: (count: number) => Promise<number>): Batcher<void, number> {
+/**
+ * Ids from a sequence in blocks: `take(count)` answers the first of `count` consecutive ids,
+ * reserving at least `reserve()` per write and using the rest of a block first. Callers must
+ * not overlap (a batcher's flushes never do). Blocks are only for a store this process alone
+ * writes (`reserve` 0 otherwise): ids stay in the order asked for, and a restart leaves a
+ * gap of at most one block. With several hosts, blocks would number jobs out of acceptance
+ * order, which the per-flow queue relies on.
+ */
+export function idBlocks(nextId: (count: number) => Promise<number>, reserve: () => number = () => 0): (count: number) => Promise<number> {
+  let next = 0;
+  let end = 0;
+  return async (count) => {
+    if (end - next < count) {
+      const size = Math.max(count, reserve());
+      next = await nextId(size);
+      end = next + size;
+    }
+    const first = next;
+    next += count;
+    return first;
+  };
+}
+
+/** Ids of a sequence for concurrent callers: one `nextId(sequence, count)` per batch (or fewer, see idBlocks). */
+export function idBatcher(nextId: (count: number) => Promise<number>, reserve?: () => number): Batcher<void, number> {
+  const take = idBlocks(nextId, reserve);
   return createBatcher<void, number>(async (items) => {
-    const first = await nextId(items.length);
+    const first = await take(items.length);
     return items.map((_, i) => first + i);
   });
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 /**
  * Shape rules both store adapters share, so they cannot drift apart: what counts as a
@@ -17,9 +17,21 @@ export function isOperatorObject(value: unknown): value is Record<string, unknow
   return keys.length > 0 && keys.every((k) => k.startsWith('$'));
 }
 
-/** A new `_id`: 24 lower-case hex characters, like an ObjectId's string form. */
+// Random bytes for ids come from a pool filled 512 ids at a time: a call into the
+// system's generator per document showed in the profile of a store-heavy request path.
+const ID_BYTES = 12;
+const idPool = Buffer.alloc(ID_BYTES * 512);
+let idPoolOffset = idPool.length;
+
+/** A new `_id`: 24 lower-case hex characters (96 random bits), like an ObjectId's string form. */
 export function newDocumentId(): string {
-  return randomBytes(12).toString('hex');
+  if (idPoolOffset === idPool.length) {
+    randomFillSync(idPool);
+    idPoolOffset = 0;
+  }
+  const id = idPool.toString('hex', idPoolOffset, idPoolOffset + ID_BYTES);
+  idPoolOffset += ID_BYTES;
+  return id;
 }
 
 /** Escapes text for a `$regex`, so a search matches it literally (the port's way to search). */

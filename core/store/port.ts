@@ -126,6 +126,12 @@ export function checkIdCount(count: number): void {
 
 export interface DocumentStore {
   readonly kind: StoreKind;
+  /**
+   * True when this process is the only writer of the data (the embedded file held
+   * exclusively, or in memory): what this process wrote is all there is, so a cache this
+   * process invalidates on its own writes is exact. Absent or false: other hosts may write.
+   */
+  readonly singleWriter?: boolean;
   collection<T extends Record<string, unknown> = Record<string, unknown>>(name: string): Collection<T>;
   /**
    * Next integer of a named sequence, starting at 1; atomic across callers and hosts.

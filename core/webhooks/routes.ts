@@ -107,13 +107,15 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
           await deps.limits.checkAddress(request.ip);
           const query = allValues(new URL(request.url, 'http://x').searchParams);
           const contentType = request.headers['content-type'];
-          const bodyParams = (() => {
-            try {
-              return decodePayload(request.rawBody, contentType);
-            } catch {
-              return null;
-            }
-          })();
+          // Decoded once: the verifier sees the parameters (null when the body does not
+          // decode), and a body that does not decode is refused only after authentication.
+          let decoded: { payload: ReturnType<typeof decodePayload> } | { error: unknown };
+          try {
+            decoded = { payload: decodePayload(request.rawBody, contentType) };
+          } catch (error) {
+            decoded = { error };
+          }
+          const bodyParams = 'payload' in decoded ? decoded.payload : null;
           const inbound: InboundRequest = { rawBody: request.rawBody, headers: request.headers, query, bodyParams, url: `${deps.publicUrl()}${request.url}` };
           const outcome = await deps.webhooks.verify(await flowOf(request), inbound);
           if (!outcome.ok) {
@@ -135,7 +137,8 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
           let job;
           try {
             await deps.limits.take(id, outcome.config.rate_limit);
-            const payload = decodePayload(request.rawBody, contentType);
+            if ('error' in decoded) throw decoded.error;
+            const payload = decoded.payload;
             job = await deps.jobs.create({
               flow_id: flow.flow_id,
               pipeline_id: flow.pipeline_id,

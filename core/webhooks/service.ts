@@ -283,7 +283,7 @@ export class WebhooksService {
 
   /** The flow a trigger request names, legacy settings migrated; null when there is none. */
   async triggerFlow(flowId: number): Promise<FlowRecord | null> {
-    const found = await this.deps.flows.record(flowId);
+    const found = await this.deps.flows.triggerRecord(flowId);
     return found ? this.migrated(found) : null;
   }
 
@@ -313,7 +313,7 @@ export class WebhooksService {
     const secrets = this.active(config, now).map((s) => ({ id: s.id, value: this.open(flowId, s.sealed), expires_at: s.expires_at }));
     if (secrets.length === 0) return { ok: false, flow, reason: 'no active secret' };
     if (config.mode === 'hmac') {
-      if (!config.template || checkTemplate(config.template).length) return { ok: false, flow, reason: 'no resolvable HMAC template' };
+      if (!config.template || !this.usableTemplate(config.template)) return { ok: false, flow, reason: 'no resolvable HMAC template' };
       const result = verifyHmac({ template: config.template, secrets, request, now });
       return result.ok ? { ok: true, flow, config, eventId: result.eventId } : { ok: false, flow, reason: result.reason };
     }
@@ -330,6 +330,21 @@ export class WebhooksService {
     if (verdict === false) return { ok: false, flow, reason: `the ${config.mode} verifier rejected the request` };
     return verdict.ok ? { ok: true, flow, config, eventId: verdict.eventId ?? null } : { ok: false, flow, reason: `${config.mode}: ${verdict.reason}` };
   }
+
+  /**
+   * Whether a stored template can verify requests. Checked once per template object: a
+   * flow read from the trigger cache brings the same object on every request, and the
+   * check (a schema validation and a parse of the signed template) showed in the profile.
+   */
+  private usableTemplate(template: HmacTemplate): boolean {
+    let usable = this.checkedTemplates.get(template);
+    if (usable === undefined) {
+      usable = checkTemplate(template).length === 0;
+      this.checkedTemplates.set(template, usable);
+    }
+    return usable;
+  }
+  private readonly checkedTemplates = new WeakMap<object, boolean>();
 
   private active(config: WebhookConfig, now: Date): StoredSecret[] {
     return config.secrets.filter((s) => !s.expires_at || new Date(s.expires_at).getTime() > now.getTime());

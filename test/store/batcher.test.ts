@@ -3,7 +3,7 @@
 // falls back to one insert per document so one bad document fails alone.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createBatcher, idBatcher, insertBatcher } from '../../core/store/batcher.js';
+import { createBatcher, idBatcher, idBlocks, insertBatcher } from '../../core/store/batcher.js';
 
 const test = suite('store: batcher');
 
@@ -81,6 +81,36 @@ test('insertBatcher: insertMany for a batch; refused, one insert per document so
   assert.equal(calls, ['many:3', 'one:1', 'one:2', 'one:3']);
   assert.equal(await batcher.add({ id: 7 }), { id: 7 });
   assert.is(calls.at(-1), 'one:7', 'a batch of one is a plain insert');
+});
+
+test('idBlocks: with a reserve, one write serves later batches in order; without, each batch writes', async () => {
+  let sequence = 0;
+  const writes: number[] = [];
+  const nextId = async (count: number) => {
+    writes.push(count);
+    const first = sequence + 1;
+    sequence += count;
+    return first;
+  };
+  const blocks = idBlocks(nextId, () => 10);
+  assert.equal([await blocks(3), await blocks(4), await blocks(2)], [1, 4, 8]);
+  assert.equal(writes, [10], 'one reservation of 10 served 9 ids');
+  // 1 left in the block, 2 asked: a new block; the leftover id is a gap, never reused.
+  assert.is(await blocks(2), 11);
+  assert.equal(writes, [10, 10]);
+  assert.is(await blocks(12), 21, 'a batch larger than the reserve gets a block of its own size');
+  assert.equal(writes, [10, 10, 12]);
+
+  const plain = idBlocks(nextId);
+  assert.is(await plain(2), 33);
+  assert.is(await plain(1), 35);
+  assert.equal(writes.slice(3), [2, 1], 'no reserve: one write per batch, no gaps');
+
+  const batched = idBatcher(nextId, () => 5);
+  const ids = await Promise.all([batched.add(), batched.add(), batched.add()]);
+  const more = await Promise.all([batched.add(), batched.add()]);
+  assert.equal([...ids, ...more], [36, 37, 38, 39, 40], 'ids in the order asked for, across batches');
+  assert.equal(writes.slice(5), [5]);
 });
 
 test.run();

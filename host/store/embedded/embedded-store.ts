@@ -30,6 +30,8 @@ export interface EmbeddedStoreOptions {
 const COLLECTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 /** How long a write waits for another connection to a shared (non-exclusive) file. */
 const BUSY_TIMEOUT_MS = 5000;
+/** How often written pages are copied from the WAL into the database file. */
+const CHECKPOINT_INTERVAL_MS = 1000;
 
 function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
@@ -69,18 +71,33 @@ export class EmbeddedStore implements DocumentStore {
   readonly kind = 'embedded' as const;
   readonly file: string;
   readonly exclusive: boolean;
+  /** Held exclusively or in memory: no other connection can write (see the port). */
+  readonly singleWriter: boolean;
   private readonly session: SqliteSession;
+  private checkpoints?: NodeJS.Timeout;
   private readonly collections = new Map<string, EmbeddedCollection<Record<string, unknown>>>();
 
   constructor(options: EmbeddedStoreOptions) {
     if (!options || typeof options.file !== 'string' || options.file.length === 0) throw new TypeError('openEmbeddedStore needs a file path or ":memory:"');
     this.file = options.file;
     this.exclusive = options.exclusive === true && options.file !== ':memory:';
+    this.singleWriter = this.exclusive || options.file === ':memory:';
     const db = openDatabase(options.file, this.exclusive);
     try {
       registerRegexp(db);
       db.exec('CREATE TABLE IF NOT EXISTS "_sequences" (name TEXT PRIMARY KEY, value INTEGER NOT NULL)');
       this.session = new SqliteSession(db, options.file !== ':memory:' && !this.exclusive);
+      if (options.file !== ':memory:') {
+        // Checkpoints on a timer, off the commit path (see SqliteSession.checkpoint).
+        db.exec('PRAGMA wal_autocheckpoint = 0');
+        this.checkpoints = setInterval(() => {
+          try {
+            this.session.checkpoint();
+          } catch {
+            // A busy or failed checkpoint is retried on the next tick; the WAL keeps the data.
+          }
+        }, CHECKPOINT_INTERVAL_MS).unref();
+      }
     } catch (error) {
       db.close();
       if (isBusy(error)) throw new StoreLockedError(options.file);
@@ -124,6 +141,7 @@ export class EmbeddedStore implements DocumentStore {
 
   /** Releases the file (and its exclusive lock). Later calls reject with StoreClosedError. */
   async close(): Promise<void> {
+    if (this.checkpoints) clearInterval(this.checkpoints);
     this.session.close();
   }
 
