@@ -28,6 +28,9 @@ export const LOG_INDEXES: readonly IndexSpec[] = [
 /** The page order: newest first, the later-written entry first within one instant. */
 export const NEWEST_FIRST = { created_at: -1, id: -1 } as const;
 
+/** How many log ids the embedded store reserves at a time. */
+const LOG_ID_BLOCK = 1000;
+
 /** Storage of log entries on the DocumentStore port. */
 export class LogsRepository {
   readonly entries: Collection<NewLogRecord>;
@@ -41,9 +44,25 @@ export class LogsRepository {
     for (const spec of LOG_INDEXES) await this.entries.createIndex(spec);
   }
 
-  /** The first of `count` consecutive new entry ids. */
-  nextId(count = 1): Promise<number> {
-    return this.store.nextId(LOGS, count);
+  /** Ids reserved and not used yet (embedded store only, see nextId). */
+  private block = { next: 0, end: 0 };
+
+  /**
+   * The first of `count` consecutive new entry ids. On the embedded store one process
+   * holds the file, so ids are reserved a thousand at a time and most batches of entries
+   * need no write for theirs (a restart leaves a gap, never a repeat). On MongoDB hosts
+   * share the sequence, and each batch reserves its own so ids keep the order of writing.
+   */
+  async nextId(count = 1): Promise<number> {
+    if (this.store.kind !== 'embedded') return this.store.nextId(LOGS, count);
+    if (this.block.end - this.block.next < count) {
+      const size = Math.max(count, LOG_ID_BLOCK);
+      const first = await this.store.nextId(LOGS, size);
+      this.block = { next: first, end: first + size };
+    }
+    const first = this.block.next;
+    this.block.next += count;
+    return first;
   }
 
   insert(record: NewLogRecord): Promise<LogRecord> {
