@@ -114,8 +114,22 @@ export class JobsService {
     return job;
   }
 
+  /** Action ids of jobs started in one turn share one store call, like claims (below). */
+  private readonly actionIds = createBatcher<{ jobId: number; actionId: number }, void>(async (items) => {
+    const op = ({ jobId, actionId }: { jobId: number; actionId: number }) => ({ filter: { job_id: jobId }, update: { $set: { action_id: actionId } } });
+    if (items.length > 1 && this.bulkIsAtomic) {
+      try {
+        await this.store.bulkWrite(items.map((item) => ({ collection: JOBS, updateOne: op(item) })));
+        return items.map(() => undefined);
+      } catch {
+        // Rolled back: one at a time below.
+      }
+    }
+    return Promise.all(items.map((item) => this.jobs.updateOne(op(item).filter, op(item).update).then(() => undefined, (error: unknown) => (error instanceof Error ? error : new Error(String(error))))));
+  });
+
   async setActionId(jobId: number, actionId: number): Promise<void> {
-    await this.jobs.updateOne({ job_id: jobId }, { $set: { action_id: actionId } });
+    await this.actionIds.add({ jobId, actionId });
   }
 
   /**
