@@ -167,15 +167,15 @@ export class Engine {
 
   /**
    * Runs a pending job to its end; returns its final status (null when another worker had
-   * it, 'queued' when a webhook job waits for its flow's current run).
+   * it, 'queued' when a webhook job waits for its flow's current run). `queuedOf`: the
+   * flow whose queue the job was taken from (its claim and the flow's mark go together).
    */
-  async run(jobId: number): Promise<JobStatus | 'queued' | null> {
+  async run(jobId: number, queuedOf?: number): Promise<JobStatus | 'queued' | null> {
     const { jobs, clock } = this.deps;
-    const job = await jobs.claim(jobId);
-    if (!job) return null;
+    const taken = queuedOf !== undefined && jobs.bulkIsAtomic ? await this.claimAndLock(jobId, queuedOf) : await this.claimThenLock(jobId);
+    if (!taken) return null;
+    const { job, flow } = taken;
     const context = { job_id: job.job_id, flow_id: job.flow_id, pipeline_id: job.pipeline_id };
-    // The lock answers the flow as it is now, so the plan does not read it again.
-    const flow = job.flow_id !== null ? await this.lockFlow(job) : null;
     if (job.flow_id !== null && !flow) {
       // An accepted webhook was promised a run: it waits for the flow instead of being skipped.
       if (job.source === 'webhook') return this.queue(job);
@@ -255,17 +255,17 @@ export class Engine {
       status = 'failed';
       error = failure instanceof Error ? failure.message : String(failure);
     }
+    // The closing line goes out with the run's other lines, in the same write, before the
+    // final state: a run's log is complete whenever its job shows it ended.
+    if (status === 'failed') await this.deps.log('error', `Job ${job.job_id} failed: ${error}`, context);
+    else await this.deps.log('info', `Job ${job.job_id} ${status === 'completed' ? 'completed' : 'completed with no new items'}`, context);
     // Claims (a failed run's), the final state, the flow's outcome and its mark: one store
     // call after the run's log lines are in (see run-endings.ts).
     await this.endings.add({ jobId: job.job_id, flowId: job.flow_id, status, steps, error });
     if (job.flow_id !== null) this.runNextQueued(job.flow_id);
-    if (status === 'failed') {
-      await this.deps.log('error', `Job ${job.job_id} failed: ${error}`, context);
-      await this.deps.hooks.jobFailed.promise({ jobId: job.job_id, flowId: job.flow_id, status, error: error ?? undefined, source: job.source, durationMs: Number(process.hrtime.bigint() - runStarted) / 1e6 });
-    } else {
-      await this.deps.log('info', `Job ${job.job_id} ${status === 'completed' ? 'completed' : 'completed with no new items'}`, context);
-      await this.deps.hooks.jobFinished.promise({ jobId: job.job_id, flowId: job.flow_id, status, source: job.source, durationMs: Number(process.hrtime.bigint() - runStarted) / 1e6 });
-    }
+    const durationMs = Number(process.hrtime.bigint() - runStarted) / 1e6;
+    if (status === 'failed') await this.deps.hooks.jobFailed.promise({ jobId: job.job_id, flowId: job.flow_id, status, error: error ?? undefined, source: job.source, durationMs });
+    else await this.deps.hooks.jobFinished.promise({ jobId: job.job_id, flowId: job.flow_id, status, source: job.source, durationMs });
     return status;
   }
 
@@ -422,7 +422,7 @@ export class Engine {
         handedOver = false;
         const queued = await this.deps.jobs.oldestQueued(flowId);
         if (queued === null) continue;
-        const status = await this.run(queued);
+        const status = await this.run(queued, flowId);
         handedOver = status !== null && status !== 'queued';
         // The run's end asked for the next one (the flag is set again).
       }
@@ -467,9 +467,34 @@ export class Engine {
     return flowIds.length + orphans.length;
   }
 
+  /** The claim, then the flow's mark; the lock answers the flow as it is now, so the plan does not read it again. */
+  private async claimThenLock(jobId: number): Promise<{ job: JobRecord; flow: FlowRecord | null } | null> {
+    const job = await this.deps.jobs.claim(jobId);
+    if (!job) return null;
+    return { job, flow: job.flow_id !== null ? await this.lockFlow(job) : null };
+  }
+
+  /**
+   * A queued job of a known flow on the embedded store: its claim and the flow's mark in
+   * one transaction. A job another runner had claimed gives the mark back at once.
+   */
+  private async claimAndLock(jobId: number, flowId: number): Promise<{ job: JobRecord; flow: FlowRecord | null } | null> {
+    const now = this.deps.clock.now();
+    const [job, flow] = (await this.deps.jobs.bulk([this.deps.jobs.claimOp(jobId, flowId), this.deps.flows.markRunningOp(flowId, jobId, now, this.staleBefore(now))])) as [JobRecord | null, FlowRecord | null];
+    if (!job) {
+      if (flow) await this.deps.flows.clearRunning(flowId, jobId);
+      return null;
+    }
+    return { job, flow };
+  }
+
+  private staleBefore(now: Date): Date {
+    return new Date(now.getTime() - (this.deps.flowLockSeconds ?? 3600) * 1000);
+  }
+
   /** The flow's running mark: taken atomically, so the same flow never runs twice at once, on any host. The flow, or null when busy. */
   private async lockFlow(job: JobRecord): Promise<FlowRecord | null> {
     const now = this.deps.clock.now();
-    return this.deps.flows.markRunning(job.flow_id!, job.job_id, now, new Date(now.getTime() - (this.deps.flowLockSeconds ?? 3600) * 1000));
+    return this.deps.flows.markRunning(job.flow_id!, job.job_id, now, this.staleBefore(now));
   }
 }

@@ -94,11 +94,14 @@ export class FlowsService implements PipelineFlows {
    * host; a mark older than `staleBefore` (its host died) may be taken over.
    */
   async markRunning(flowId: number, jobId: number, now: Date, staleBefore: Date): Promise<FlowRecord | null> {
+    const op = this.markRunningOp(flowId, jobId, now, staleBefore).findOneAndUpdate;
     // The flow as it is now comes back with the mark: the run plans from it without reading it again.
-    return this.collection.findOneAndUpdate(
-      { flow_id: flowId, $or: [{ running_job_id: null }, { running_since: { $lt: staleBefore } }] },
-      { $set: { running_job_id: jobId, running_since: now } },
-    );
+    return this.collection.findOneAndUpdate(op.filter, op.update);
+  }
+
+  /** `markRunning` as a write of a bulkWrite (its result: the flow, or null when busy). */
+  markRunningOp(flowId: number, jobId: number, now: Date, staleBefore: Date): BulkOp & { findOneAndUpdate: { filter: Filter; update: Update } } {
+    return { collection: FLOWS, findOneAndUpdate: { filter: { flow_id: flowId, $or: [{ running_job_id: null }, { running_since: { $lt: staleBefore } }] }, update: { $set: { running_job_id: jobId, running_since: now } } } };
   }
 
   /**

@@ -149,6 +149,11 @@ export class JobsService {
     return Promise.all(jobIds.map(claimOne));
   });
 
+  /** A claim as a write of a bulkWrite (its result: the job, or null when not pending or not of this flow). */
+  claimOp(jobId: number, flowId: number): BulkOp {
+    return { collection: JOBS, findOneAndUpdate: { filter: { job_id: jobId, flow_id: flowId, status: 'pending' }, update: { $set: { status: 'processing', started_at: this.clock.now() } } } };
+  }
+
   /** pending → processing, atomically: a job runs once however many workers see it. */
   async claim(jobId: number): Promise<JobRecord | null> {
     return this.claims.add(jobId);

@@ -77,5 +77,17 @@ for (const store of testStores('engine: one run path')) {
     assert.is((await flows.runningJobOf(flowId)), null);
   });
 
+  test('a queued job another runner claimed first is left to it, and the flow is not left marked', async ({ t }) => {
+    type Body = { data: Record<string, unknown> & { pipeline_id: number; flow_id: number } };
+    const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Taken', steps: [{ step_type: 'fetch' }] } })).body.data.pipeline_id;
+    const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Taken' } })).body.data.flow_id;
+    const { jobs, flows, engine } = t.host;
+    const job = await jobs.create({ flow_id: flowId, pipeline_id: pipelineId, label: 'taken', source: 'webhook', queued: true });
+    assert.ok(await jobs.claim(job.job_id), 'another runner claims it');
+    assert.is(await engine.run(job.job_id, flowId), null);
+    assert.is(await flows.runningJobOf(flowId), null);
+    assert.is((await jobs.get(job.job_id)).status, 'processing');
+  });
+
   test.run();
 }
