@@ -116,7 +116,9 @@ async function measureTrigger(holdRuns: boolean, seconds: number, log: (line: st
     let drainPerSecond = 0;
     if (!holdRuns && waiting > 0) {
       const drainStart = process.hrtime.bigint();
-      while ((await jobsCollection.count({ flow_id: flowId, status: { $in: ['pending', 'processing'] } })) > 0) await new Promise((done) => setTimeout(done, 20));
+      // Whether any is left, not how many: counting thousands of rows every 20 ms took a
+      // third of the CPU the drain it measures needs.
+      while (await jobsCollection.findOne({ flow_id: flowId, status: { $in: ['pending', 'processing'] } }, { projection: { _id: 1 } })) await new Promise((done) => setTimeout(done, 20));
       drainPerSecond = Math.round(waiting / (Number(process.hrtime.bigint() - drainStart) / 1e9));
       log(`backlog of ${waiting} runs drained at ${drainPerSecond} runs/s`);
     }

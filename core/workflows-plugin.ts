@@ -41,13 +41,17 @@ export const workflowsPlugin = definePlugin({
     }),
     createServiceFactory({
       service: services.jobs,
-      deps: { store: services.rootStore, clock: services.clock },
-      async factory({ store, clock }) {
+      deps: { store: services.rootStore, clock: services.clock, flows: services.flows },
+      async factory({ store, clock, flows }) {
         const jobs = new JobsService(store, clock);
         await jobs.init();
         // Jobs a dead process left running are failed and their items released. On the
         // embedded store this process is the only one; on MongoDB other hosts may be mid-run.
-        await jobs.recoverInterrupted(new Date(clock.now().getTime() - (store.kind === 'embedded' ? 0 : 3600_000)));
+        const before = new Date(clock.now().getTime() - (store.kind === 'embedded' ? 0 : 3600_000));
+        await jobs.recoverInterrupted(before);
+        // Then the flows those runs (or runs that died between their job's final state and
+        // their flow's) left marked running are released.
+        await flows.repairRunningMarks(jobs.jobs, before);
         return jobs;
       },
     }),

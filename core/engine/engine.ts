@@ -8,6 +8,9 @@ import type { Registries } from '../kernel/registries.js';
 import type { GuardedFetch } from '../security/guarded-fetch-types.js';
 import type { ContentStore } from '../content/model.js';
 import type { FlowsService } from '../flows/service.js';
+import type { FlowRecord } from '../flows/model.js';
+import type { Batcher } from '../store/batcher.js';
+import { runEndings, type RunEnd } from './run-endings.js';
 import { flowConfig } from '../flows/view.js';
 import type { JobsService } from '../jobs/service.js';
 import { STEP_ITEMS_KEPT, STEP_PACKETS_JSON_MAX, type JobRecord, type JobStatus, type StepItem, type StepOutcome, type WorkflowStep } from '../jobs/model.js';
@@ -150,7 +153,12 @@ export class Engine {
   /** Flows whose queue this process is draining, and whether someone asked for another look. */
   private readonly draining = new Map<number, boolean>();
 
-  constructor(private readonly deps: EngineDeps) {}
+  /** Run ends, written together when several come in one turn (see run-endings.ts). */
+  private readonly endings: Batcher<RunEnd, void>;
+
+  constructor(private readonly deps: EngineDeps) {
+    this.endings = runEndings(deps);
+  }
 
   /** Resolves when every queued run this engine started has ended. */
   async drain(): Promise<void> {
@@ -159,14 +167,16 @@ export class Engine {
 
   /**
    * Runs a pending job to its end; returns its final status (null when another worker had
-   * it, 'queued' when a webhook job waits for its flow's current run).
+   * it, 'queued' when a webhook job waits for its flow's current run). `queuedOf`: the
+   * flow whose queue the job was taken from (its claim and the flow's mark go together).
    */
-  async run(jobId: number): Promise<JobStatus | 'queued' | null> {
-    const { jobs, flows, clock } = this.deps;
-    const job = await jobs.claim(jobId);
-    if (!job) return null;
+  async run(jobId: number, queuedOf?: number): Promise<JobStatus | 'queued' | null> {
+    const { jobs, clock } = this.deps;
+    const taken = queuedOf !== undefined && jobs.bulkIsAtomic ? await this.claimAndLock(jobId, queuedOf) : await this.claimThenLock(jobId);
+    if (!taken) return null;
+    const { job, flow } = taken;
     const context = { job_id: job.job_id, flow_id: job.flow_id, pipeline_id: job.pipeline_id };
-    if (job.flow_id !== null && !(await this.lockFlow(job))) {
+    if (job.flow_id !== null && !flow) {
       // An accepted webhook was promised a run: it waits for the flow instead of being skipped.
       if (job.source === 'webhook') return this.queue(job);
       await jobs.finish(job.job_id, 'skipped', { steps: [], error: 'The flow was already running; this run was skipped' });
@@ -178,7 +188,7 @@ export class Engine {
     let status: JobStatus = 'completed';
     let error: string | null = null;
     try {
-      const plan = await this.plan(job);
+      const plan = await this.plan(job, flow);
       await this.deps.log('info', `Job ${job.job_id} started (${plan.length} step${plan.length === 1 ? '' : 's'})`, context);
       let packets: DataPacket[] = [];
       let fetched = 0;
@@ -245,23 +255,18 @@ export class Engine {
       status = 'failed';
       error = failure instanceof Error ? failure.message : String(failure);
     }
-    if (status === 'failed') await this.deps.jobs.releaseClaims(job.job_id);
-    // The run's log lines are written in batches behind it: all stored before its final state.
-    await this.deps.flushLog?.();
-    const finished = await this.deps.jobs.finish(job.job_id, status, { steps, error });
-    if (job.flow_id !== null) {
-      await flows.recordOutcome(job.flow_id, status as 'completed' | 'completed_no_items' | 'failed', clock.now());
-      await this.unlockFlow(job);
-      this.runNextQueued(job.flow_id);
-    }
-    if (status === 'failed') {
-      await this.deps.log('error', `Job ${job.job_id} failed: ${error}`, context);
-      await this.deps.hooks.jobFailed.promise({ jobId: job.job_id, flowId: job.flow_id, status, error: error ?? undefined, source: job.source, durationMs: Number(process.hrtime.bigint() - runStarted) / 1e6 });
-    } else {
-      await this.deps.log('info', `Job ${job.job_id} ${status === 'completed' ? 'completed' : 'completed with no new items'}`, context);
-      await this.deps.hooks.jobFinished.promise({ jobId: job.job_id, flowId: job.flow_id, status, source: job.source, durationMs: Number(process.hrtime.bigint() - runStarted) / 1e6 });
-    }
-    return finished?.status ?? status;
+    // The closing line goes out with the run's other lines, in the same write, before the
+    // final state: a run's log is complete whenever its job shows it ended.
+    if (status === 'failed') await this.deps.log('error', `Job ${job.job_id} failed: ${error}`, context);
+    else await this.deps.log('info', `Job ${job.job_id} ${status === 'completed' ? 'completed' : 'completed with no new items'}`, context);
+    // Claims (a failed run's), the final state, the flow's outcome and its mark: one store
+    // call after the run's log lines are in (see run-endings.ts).
+    await this.endings.add({ jobId: job.job_id, flowId: job.flow_id, status, steps, error });
+    if (job.flow_id !== null) this.runNextQueued(job.flow_id);
+    const durationMs = Number(process.hrtime.bigint() - runStarted) / 1e6;
+    if (status === 'failed') await this.deps.hooks.jobFailed.promise({ jobId: job.job_id, flowId: job.flow_id, status, error: error ?? undefined, source: job.source, durationMs });
+    else await this.deps.hooks.jobFinished.promise({ jobId: job.job_id, flowId: job.flow_id, status, source: job.source, durationMs });
+    return status;
   }
 
   /** Hands a step's timing to whoever measures; a measuring tap that throws never fails the run. */
@@ -275,7 +280,7 @@ export class Engine {
   }
 
   /** The steps of a job: its flow's enabled steps in order, or its ephemeral workflow. */
-  private async plan(job: JobRecord): Promise<PlannedStep[]> {
+  private async plan(job: JobRecord, locked: FlowRecord | null): Promise<PlannedStep[]> {
     if (job.workflow) {
       return job.workflow.map((step: WorkflowStep, index) => ({
         flowStepId: `ephemeral_${job.job_id}_${index}`,
@@ -286,7 +291,7 @@ export class Engine {
         ai: step.type === 'ai' ? { provider: step.provider, model: step.model, systemPrompt: step.system_prompt, userMessage: step.user_message } : undefined,
       }));
     }
-    const flow = await this.deps.flows.get(job.flow_id!);
+    const flow = locked ?? (await this.deps.flows.get(job.flow_id!));
     const pipeline = await this.deps.flows.pipelineOf(flow);
     if (!pipeline) throw new Error(`Pipeline ${flow.pipeline_id} of flow ${flow.flow_id} no longer exists`);
     const config = flowConfig(flow, pipeline, 'stored');
@@ -403,6 +408,9 @@ export class Engine {
     }
     this.draining.set(flowId, true);
     const next = (async () => {
+      // Whether this loop's last run just released the flow: then the next run's own lock
+      // says whether another took it meanwhile, and reading the mark first is a read for nothing.
+      let handedOver = false;
       while (this.draining.get(flowId)) {
         // Reset before looking: a job stored after this point asks again, one stored
         // before it is seen by the query below.
@@ -410,10 +418,12 @@ export class Engine {
         // The embedded store answers synchronously, so a chain of runs would otherwise
         // advance in microtasks alone and starve the HTTP server until the queue is empty.
         await new Promise((resolve) => setImmediate(resolve));
-        if ((await this.deps.flows.runningJobOf(flowId)) !== null) return; // busy (its end asks again), or gone
+        if (!handedOver && (await this.deps.flows.runningJobOf(flowId)) !== null) return; // busy (its end asks again), or gone
+        handedOver = false;
         const queued = await this.deps.jobs.oldestQueued(flowId);
         if (queued === null) continue;
-        await this.run(queued);
+        const status = await this.run(queued, flowId);
+        handedOver = status !== null && status !== 'queued';
         // The run's end asked for the next one (the flag is set again).
       }
     })()
@@ -457,13 +467,34 @@ export class Engine {
     return flowIds.length + orphans.length;
   }
 
-  /** The flow's running mark: taken atomically, so the same flow never runs twice at once, on any host. */
-  private async lockFlow(job: JobRecord): Promise<boolean> {
-    const now = this.deps.clock.now();
-    return this.deps.flows.markRunning(job.flow_id!, job.job_id, now, new Date(now.getTime() - (this.deps.flowLockSeconds ?? 3600) * 1000));
+  /** The claim, then the flow's mark; the lock answers the flow as it is now, so the plan does not read it again. */
+  private async claimThenLock(jobId: number): Promise<{ job: JobRecord; flow: FlowRecord | null } | null> {
+    const job = await this.deps.jobs.claim(jobId);
+    if (!job) return null;
+    return { job, flow: job.flow_id !== null ? await this.lockFlow(job) : null };
   }
 
-  private async unlockFlow(job: JobRecord): Promise<void> {
-    await this.deps.flows.clearRunning(job.flow_id!, job.job_id);
+  /**
+   * A queued job of a known flow on the embedded store: its claim and the flow's mark in
+   * one transaction. A job another runner had claimed gives the mark back at once.
+   */
+  private async claimAndLock(jobId: number, flowId: number): Promise<{ job: JobRecord; flow: FlowRecord | null } | null> {
+    const now = this.deps.clock.now();
+    const [job, flow] = (await this.deps.jobs.bulk([this.deps.jobs.claimOp(jobId, flowId), this.deps.flows.markRunningOp(flowId, jobId, now, this.staleBefore(now))])) as [JobRecord | null, FlowRecord | null];
+    if (!job) {
+      if (flow) await this.deps.flows.clearRunning(flowId, jobId);
+      return null;
+    }
+    return { job, flow };
+  }
+
+  private staleBefore(now: Date): Date {
+    return new Date(now.getTime() - (this.deps.flowLockSeconds ?? 3600) * 1000);
+  }
+
+  /** The flow's running mark: taken atomically, so the same flow never runs twice at once, on any host. The flow, or null when busy. */
+  private async lockFlow(job: JobRecord): Promise<FlowRecord | null> {
+    const now = this.deps.clock.now();
+    return this.deps.flows.markRunning(job.flow_id!, job.job_id, now, this.staleBefore(now));
   }
 }

@@ -1,8 +1,8 @@
 import type { ActingUserRecord } from '../kernel/acting-user.js';
 import { notFound } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
-import { DuplicateKeyError, type Collection, type DocumentStore, type Filter } from '../store/port.js';
-import { idBatcher, insertBatcher } from '../store/batcher.js';
+import { DuplicateKeyError, type BulkOp, type BulkResult, type Collection, type DocumentStore, type Filter } from '../store/port.js';
+import { createBatcher, idBatcher, insertBatcher } from '../store/batcher.js';
 import { JOBS, PROCESSED_ITEMS, type JobRecord, type JobStatus, type ProcessedItemRecord, type StepOutcome, type WorkflowStep } from './model.js';
 
 export interface NewJob {
@@ -117,19 +117,81 @@ export class JobsService {
     return job;
   }
 
+  /** Action ids of jobs started in one turn share one store call, like claims (below). */
+  private readonly actionIds = createBatcher<{ jobId: number; actionId: number }, void>(async (items) => {
+    const op = ({ jobId, actionId }: { jobId: number; actionId: number }) => ({ filter: { job_id: jobId }, update: { $set: { action_id: actionId } } });
+    if (items.length > 1 && this.bulkIsAtomic) {
+      try {
+        await this.store.bulkWrite(items.map((item) => ({ collection: JOBS, updateOne: op(item) })));
+        return items.map(() => undefined);
+      } catch {
+        // Rolled back: one at a time below.
+      }
+    }
+    return Promise.all(items.map((item) => this.jobs.updateOne(op(item).filter, op(item).update).then(() => undefined, (error: unknown) => (error instanceof Error ? error : new Error(String(error))))));
+  });
+
   async setActionId(jobId: number, actionId: number): Promise<void> {
-    await this.jobs.updateOne({ job_id: jobId }, { $set: { action_id: actionId } });
+    await this.actionIds.add({ jobId, actionId });
+  }
+
+  /**
+   * Claims of runs starting in one turn share one store call: one transaction on the
+   * embedded store (one commit for many); on MongoDB, or when that call fails, each alone.
+   */
+  private readonly claims = createBatcher<number, JobRecord | null>(async (jobIds) => {
+    const at = this.clock.now();
+    const claimOne = (jobId: number) => this.jobs.findOneAndUpdate({ job_id: jobId, status: 'pending' }, { $set: { status: 'processing', started_at: at } }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+    if (jobIds.length > 1 && this.bulkIsAtomic) {
+      try {
+        return (await this.store.bulkWrite(jobIds.map((jobId) => ({ collection: JOBS, findOneAndUpdate: { filter: { job_id: jobId, status: 'pending' }, update: { $set: { status: 'processing', started_at: at } } } })))) as Array<JobRecord | null>;
+      } catch {
+        // Rolled back: one at a time below, so one bad claim fails alone.
+      }
+    }
+    return Promise.all(jobIds.map(claimOne));
+  });
+
+  /** A claim as a write of a bulkWrite (its result: the job, or null when not pending or not of this flow). */
+  claimOp(jobId: number, flowId: number): BulkOp {
+    return { collection: JOBS, findOneAndUpdate: { filter: { job_id: jobId, flow_id: flowId, status: 'pending' }, update: { $set: { status: 'processing', started_at: this.clock.now() } } } };
   }
 
   /** pending → processing, atomically: a job runs once however many workers see it. */
   async claim(jobId: number): Promise<JobRecord | null> {
-    return this.jobs.findOneAndUpdate({ job_id: jobId, status: 'pending' }, { $set: { status: 'processing', started_at: this.clock.now() } });
+    return this.claims.add(jobId);
   }
 
   async finish(jobId: number, status: JobStatus, result: { steps: StepOutcome[]; error?: string | null; engine_data?: Record<string, unknown> }): Promise<JobRecord | null> {
+    return this.jobs.findOneAndUpdate({ job_id: jobId }, { $set: this.finalState(status, result) });
+  }
+
+  /**
+   * The writes that end a run, in crash-safe order: a failed run's claims released first,
+   * then the job's final state (a crash between them leaves a `processing` job, which boot
+   * fails and whose claims it releases again).
+   */
+  finishOps(jobId: number, status: JobStatus, result: { steps: StepOutcome[]; error?: string | null }, releaseClaims: boolean): BulkOp[] {
+    return [
+      ...(releaseClaims ? [{ collection: PROCESSED_ITEMS, deleteMany: { filter: { job_id: jobId } } }] : []),
+      { collection: JOBS, updateOne: { filter: { job_id: jobId }, update: { $set: this.finalState(status, result) } } },
+    ];
+  }
+
+  /** Several domains' writes in one store call (one transaction on the embedded store). */
+  bulk(ops: BulkOp[]): Promise<BulkResult[]> {
+    return this.store.bulkWrite(ops);
+  }
+
+  /** Whether a failed bulk may have left some of its writes (MongoDB: no transaction). */
+  get bulkIsAtomic(): boolean {
+    return this.store.kind === 'embedded';
+  }
+
+  private finalState(status: JobStatus, result: { steps: StepOutcome[]; error?: string | null; engine_data?: Record<string, unknown> }): Record<string, unknown> {
     const $set: Record<string, unknown> = { status, steps: result.steps, error: result.error ?? null, completed_at: this.clock.now() };
     if (result.engine_data) $set.engine_data = result.engine_data;
-    return this.jobs.findOneAndUpdate({ job_id: jobId }, { $set });
+    return $set;
   }
 
   /**

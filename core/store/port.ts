@@ -12,7 +12,9 @@
  *   - ascending sort puts missing / null first, then numbers, then strings.
  * Not promised (so never used): multi-document transactions, partial or TTL indexes,
  * collations, text search, change streams. Multi-document writes are ordered so a crash
- * leaves nothing half-done, expiry is a time field plus a query, search is `$regex`.
+ * leaves nothing half-done (or a state boot repairs), expiry is a time field plus a
+ * query, search is `$regex`. `bulkWrite` is one transaction on the embedded store and
+ * ordered single-document writes on MongoDB, so callers order its writes the same way.
  */
 
 /** A stored document. `_id` is a string; the adapter generates one when absent. */
@@ -117,6 +119,16 @@ export interface Collection<T extends Record<string, unknown> = Record<string, u
 
 export type StoreKind = 'embedded' | 'mongodb';
 
+/** One write of a `bulkWrite`, on a named collection; its result is what the Collection method answers. */
+export type BulkOp =
+  | { collection: string; insertOne: { document: NewDocument } }
+  | { collection: string; updateOne: { filter: Filter; update: Update; upsert?: boolean } }
+  | { collection: string; findOneAndUpdate: { filter: Filter; update: Update; options?: FindOneAndUpdateOptions } }
+  | { collection: string; deleteMany: { filter: Filter } };
+
+/** Per op, in order: the stored document (insertOne), UpdateResult (updateOne), the document or null (findOneAndUpdate), the count deleted (deleteMany). */
+export type BulkResult = StoredDocument | UpdateResult | number | null;
+
 /** The bound on `nextId`'s `count`, checked the same way by every adapter. */
 export const MAX_ID_BLOCK = 10_000;
 
@@ -139,6 +151,13 @@ export interface DocumentStore {
    * returns the first (a batch of inserts numbers itself without a write per document).
    */
   nextId(sequence: string, count?: number): Promise<number>;
+  /**
+   * Several writes, in order, possibly on several collections. Embedded: one transaction,
+   * all or nothing (one commit instead of one per write). MongoDB: the writes one after
+   * another, stopping at the first that fails (earlier ones stay), so callers order them
+   * as for separate writes: a crash between two leaves a state the next start repairs.
+   */
+  bulkWrite(ops: BulkOp[]): Promise<BulkResult[]>;
   /** Resolves when the store answers; rejects with a reason when it cannot. */
   ping(): Promise<void>;
   close(): Promise<void>;

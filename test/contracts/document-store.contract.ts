@@ -576,6 +576,47 @@ export function documentStoreContract(label: string, open: () => Promise<Documen
     assert.is(await c.count(), 0);
   });
 
+  updates('bulkWrite runs its writes in order across collections and answers each one\'s result', async ({ store }) => {
+    const jobs = fresh(store);
+    const flows = fresh(store);
+    await jobs.insertMany([{ _id: 'j1', status: 'pending' }, { _id: 'j2', status: 'done' }]);
+    await flows.insertOne({ _id: 'f1', running: 'j1', runs: 0 });
+    const results = await store.bulkWrite([
+      { collection: jobs.name, findOneAndUpdate: { filter: { _id: 'j1', status: 'pending' }, update: { $set: { status: 'running' } } } },
+      { collection: jobs.name, findOneAndUpdate: { filter: { _id: 'j2', status: 'pending' }, update: { $set: { status: 'running' } } } },
+      { collection: flows.name, updateOne: { filter: { _id: 'f1', running: 'j1' }, update: { $set: { running: null }, $inc: { runs: 1 } } } },
+      { collection: flows.name, updateOne: { filter: { _id: 'f2' }, update: { $set: { runs: 1 } }, upsert: true } },
+      { collection: jobs.name, insertOne: { document: { _id: 'j3', status: 'pending' } } },
+      { collection: jobs.name, deleteMany: { filter: { status: 'done' } } },
+    ]);
+    assert.is(results.length, 6);
+    assert.is((results[0] as Doc).status, 'running');
+    assert.is(results[1], null);
+    assert.equal(results[2], { matchedCount: 1, modifiedCount: 1 });
+    assert.is((results[3] as { upsertedId?: string }).upsertedId, 'f2');
+    assert.is((results[4] as Doc)._id, 'j3');
+    assert.is(results[5], 1);
+    assert.equal(ids(await jobs.find({}, { sort: { _id: 1 } })), ['j1', 'j3']);
+    assert.equal(await flows.findOne({ _id: 'f1' }), { _id: 'f1', running: null, runs: 1 });
+    assert.equal(await store.bulkWrite([]), []);
+  });
+
+  updates('bulkWrite stops at the first failing write: nothing after it is written', async ({ store }) => {
+    const c = fresh(store);
+    await c.createIndex({ fields: { k: 1 }, unique: true });
+    await c.insertOne({ _id: 'a', k: 1 });
+    await rejects(
+      store.bulkWrite([
+        { collection: c.name, insertOne: { document: { _id: 'b', k: 1 } } },
+        { collection: c.name, updateOne: { filter: { _id: 'a' }, update: { $set: { after: true } } } },
+      ]),
+      DuplicateKeyError,
+    );
+    assert.is((await c.findOne({ _id: 'a' }))!.after, undefined);
+    await rejects(store.bulkWrite([{ collection: c.name, updateOne: { filter: { _id: 'a' }, update: { $bad: 1 } as never } }]), UnsupportedQueryError);
+    await rejects(store.bulkWrite([{ collection: c.name } as never]), UnsupportedQueryError);
+  });
+
   updates.run();
 
   // ---------------------------------------------------------------------------

@@ -148,6 +148,26 @@ embedded('insertMany and updateMany are all or nothing', async () => {
   await store.close();
 });
 
+embedded('bulkWrite is one transaction: a failing write rolls back the writes before it, on every collection', async () => {
+  const store = openEmbeddedStore({ file: ':memory:' });
+  const jobs = store.collection('jobs');
+  const flows = store.collection('flows');
+  await flows.createIndex({ fields: { k: 1 }, unique: true });
+  await flows.insertOne({ _id: 'taken', k: 1 });
+  await jobs.insertOne({ _id: 'j', status: 'processing' });
+  await rejectsWith(
+    store.bulkWrite([
+      { collection: 'jobs', updateOne: { filter: { _id: 'j' }, update: { $set: { status: 'completed' } } } },
+      { collection: 'new_table', insertOne: { document: { _id: 'n' } } },
+      { collection: 'flows', insertOne: { document: { _id: 'other', k: 1 } } },
+    ]),
+    DuplicateKeyError,
+  );
+  assert.is((await jobs.findOne({ _id: 'j' }))!.status, 'processing');
+  assert.is(await store.collection('new_table').count(), 0);
+  await store.close();
+});
+
 embedded('a rolled-back write does not teach the store a false array field', async () => {
   const store = openEmbeddedStore({ file: ':memory:' });
   const c = store.collection('c');

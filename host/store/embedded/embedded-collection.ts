@@ -1,5 +1,7 @@
 import { isPlainObject, newDocumentId as newId, storableProblem } from '../../../core/store/document-shape.js';
 import {
+  type BulkOp,
+  type BulkResult,
   UnsupportedDocumentError,
   UnsupportedQueryError,
   type Collection,
@@ -64,11 +66,7 @@ export class EmbeddedCollection<T extends Doc> implements Collection<T> {
 
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
     checkUpdate(update);
-    return this.write((table) => {
-      const row = this.rows(table, filter, { limit: 1 })[0];
-      if (!row) return this.upsert(table, filter, update, options.upsert);
-      return { matchedCount: 1, modifiedCount: this.updateRow(table, row, update) ? 1 : 0 };
-    });
+    return this.write((table) => this.updateOneIn(table, filter, update, options));
   }
 
   async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
@@ -84,20 +82,7 @@ export class EmbeddedCollection<T extends Doc> implements Collection<T> {
   async findOneAndUpdate(filter: Filter, update: Update, options: FindOneAndUpdateOptions = {}): Promise<(T & StoredDocument) | null> {
     checkUpdate(update);
     checkProjection(options.projection);
-    return this.write((table) => {
-      const row = this.rows(table, filter, { sort: options.sort, limit: 1 })[0];
-      if (!row) {
-        if (!options.upsert) return null;
-        const inserted = this.insertRow(table, applyUpdate(seedFromFilter(filter), update, true) as T & NewDocument);
-        return options.returnDocument === 'before' ? null : project(inserted, options.projection);
-      }
-      const before = decodeDocument<T & StoredDocument>(row.doc);
-      const after = applyUpdate(before, update, false) as T & StoredDocument;
-      const text = this.prepareWrite(row._id, after);
-      if (text !== row.doc) this.session.prepare(`UPDATE ${table} SET doc = ? WHERE _id = ?`).run(text, row._id);
-      const returned = options.returnDocument === 'before' ? before : decodeDocument<T & StoredDocument>(text);
-      return project(returned, options.projection);
-    });
+    return this.write((table) => this.findOneAndUpdateIn(table, filter, update, options));
   }
 
   async deleteOne(filter: Filter): Promise<number> {
@@ -108,10 +93,31 @@ export class EmbeddedCollection<T extends Doc> implements Collection<T> {
   }
 
   async deleteMany(filter: Filter): Promise<number> {
-    return this.write((table) => {
-      const where = filterToSql(filter, this.session.arrayPaths(this.name));
-      return this.session.prepare(`DELETE FROM ${table} WHERE ${where.sql}`).run(...where.params).changes;
-    });
+    return this.write((table) => this.deleteManyIn(table, filter));
+  }
+
+  /**
+   * One write of the store's `bulkWrite`, inside the transaction it opened (`table` was
+   * created before it, as `session.table` must run outside a transaction).
+   */
+  bulkStep(table: string, op: BulkOp): BulkResult {
+    try {
+      if ('insertOne' in op) return this.insertRow(table, op.insertOne.document as T & NewDocument);
+      if ('updateOne' in op) {
+        checkUpdate(op.updateOne.update);
+        return this.updateOneIn(table, op.updateOne.filter, op.updateOne.update, { upsert: op.updateOne.upsert });
+      }
+      if ('findOneAndUpdate' in op) {
+        const options = op.findOneAndUpdate.options ?? {};
+        checkUpdate(op.findOneAndUpdate.update);
+        checkProjection(options.projection);
+        return this.findOneAndUpdateIn(table, op.findOneAndUpdate.filter, op.findOneAndUpdate.update, options);
+      }
+      if ('deleteMany' in op) return this.deleteManyIn(table, op.deleteMany.filter);
+    } catch (error) {
+      rethrowAsPortError(this.name, error);
+    }
+    throw new UnsupportedQueryError('A bulkWrite op needs one of insertOne, updateOne, findOneAndUpdate, deleteMany');
   }
 
   /** Idempotent; creating a unique index over existing duplicates is a DuplicateKeyError. */
@@ -179,6 +185,32 @@ export class EmbeddedCollection<T extends Doc> implements Collection<T> {
     if (text === row.doc) return false;
     this.session.prepare(`UPDATE ${table} SET doc = ? WHERE _id = ?`).run(text, row._id);
     return true;
+  }
+
+  private updateOneIn(table: string, filter: Filter, update: Update, options: UpdateOptions): UpdateResult {
+    const row = this.rows(table, filter, { limit: 1 })[0];
+    if (!row) return this.upsert(table, filter, update, options.upsert);
+    return { matchedCount: 1, modifiedCount: this.updateRow(table, row, update) ? 1 : 0 };
+  }
+
+  private findOneAndUpdateIn(table: string, filter: Filter, update: Update, options: FindOneAndUpdateOptions): (T & StoredDocument) | null {
+    const row = this.rows(table, filter, { sort: options.sort, limit: 1 })[0];
+    if (!row) {
+      if (!options.upsert) return null;
+      const inserted = this.insertRow(table, applyUpdate(seedFromFilter(filter), update, true) as T & NewDocument);
+      return options.returnDocument === 'before' ? null : project(inserted, options.projection);
+    }
+    const before = decodeDocument<T & StoredDocument>(row.doc);
+    const after = applyUpdate(before, update, false) as T & StoredDocument;
+    const text = this.prepareWrite(row._id, after);
+    if (text !== row.doc) this.session.prepare(`UPDATE ${table} SET doc = ? WHERE _id = ?`).run(text, row._id);
+    const returned = options.returnDocument === 'before' ? before : decodeDocument<T & StoredDocument>(text);
+    return project(returned, options.projection);
+  }
+
+  private deleteManyIn(table: string, filter: Filter): number {
+    const where = filterToSql(filter, this.session.arrayPaths(this.name));
+    return this.session.prepare(`DELETE FROM ${table} WHERE ${where.sql}`).run(...where.params).changes;
   }
 
   private upsert(table: string, filter: Filter, update: Update, upsert: boolean | undefined): UpdateResult {

@@ -1,5 +1,5 @@
 import Database, { type Database as SqliteDatabase } from 'better-sqlite3';
-import { checkIdCount, UnsupportedQueryError, type Collection, type DocumentStore, type Filter } from '../../../core/store/port.js';
+import { checkIdCount, UnsupportedQueryError, type BulkOp, type BulkResult, type Collection, type DocumentStore, type Filter } from '../../../core/store/port.js';
 import { EmbeddedCollection } from './embedded-collection.js';
 import { registerRegexp } from './regexp-function.js';
 import type { SelectOptions } from './select-sql.js';
@@ -133,6 +133,19 @@ export class EmbeddedStore implements DocumentStore {
         ).value,
     );
     return last - count + 1;
+  }
+
+  /** One transaction: every write or none (a failing write rolls back those before it). */
+  async bulkWrite(ops: BulkOp[]): Promise<BulkResult[]> {
+    if (!Array.isArray(ops)) throw new UnsupportedQueryError('bulkWrite needs an array of ops');
+    // Tables are created outside the transaction (a rollback must not undo them).
+    const steps = ops.map((op) => {
+      if (!op || typeof op !== 'object') throw new UnsupportedQueryError('A bulkWrite op must be an object');
+      const collection = this.embeddedCollection(op.collection);
+      return { collection, table: this.session.table(collection.name), op };
+    });
+    if (steps.length === 0) return [];
+    return this.session.write(() => steps.map(({ collection, table, op }) => collection.bulkStep(table, op)));
   }
 
   async ping(): Promise<void> {

@@ -1,5 +1,5 @@
 import { MongoClient, type Collection as DriverCollection, type Db } from 'mongodb';
-import { checkIdCount, type Collection, type DocumentStore } from '../../../core/store/port.js';
+import { checkIdCount, UnsupportedQueryError, type BulkOp, type BulkResult, type Collection, type DocumentStore } from '../../../core/store/port.js';
 import { parseMongoUrl, type MongoUrlInfo } from './connection-url.js';
 import { isDuplicateKey } from './map-error.js';
 import { MongoCollection, type CollectionHost, type DriverDocument } from './mongo-collection.js';
@@ -81,6 +81,27 @@ export class MongoStore implements DocumentStore, CollectionHost {
         if (!isDuplicateKey(error) || attempt >= SEQUENCE_UPSERT_ATTEMPTS) throw error;
       }
     }
+  }
+
+  /**
+   * The writes in order, each a single-document (or deleteMany) write of its own, stopping
+   * at the first that fails. Not a transaction (the port promises none on MongoDB):
+   * callers order the writes so a crash between two leaves a state the next start repairs.
+   */
+  async bulkWrite(ops: BulkOp[]): Promise<BulkResult[]> {
+    this.ensureOpen();
+    if (!Array.isArray(ops)) throw new UnsupportedQueryError('bulkWrite needs an array of ops');
+    for (const op of ops) if (!op || typeof op !== 'object') throw new UnsupportedQueryError('A bulkWrite op must be an object');
+    const results: BulkResult[] = [];
+    for (const op of ops) {
+      const collection = this.collection(op.collection);
+      if ('insertOne' in op) results.push(await collection.insertOne(op.insertOne.document));
+      else if ('updateOne' in op) results.push(await collection.updateOne(op.updateOne.filter, op.updateOne.update, { upsert: op.updateOne.upsert }));
+      else if ('findOneAndUpdate' in op) results.push(await collection.findOneAndUpdate(op.findOneAndUpdate.filter, op.findOneAndUpdate.update, op.findOneAndUpdate.options));
+      else if ('deleteMany' in op) results.push(await collection.deleteMany(op.deleteMany.filter));
+      else throw new UnsupportedQueryError('A bulkWrite op needs one of insertOne, updateOne, findOneAndUpdate, deleteMany');
+    }
+    return results;
   }
 
   async ping(): Promise<void> {
