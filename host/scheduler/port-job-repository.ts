@@ -16,7 +16,7 @@ import {
   type RemoveJobsOptions,
 } from 'agenda';
 import type { Collection, DocumentStore, SortSpec } from '../../core/store/port.js';
-import { JOBS_COLLECTION, toJobParameters, type JobDocument, type JobFields } from './job-document.js';
+import { JOBS_COLLECTION, toJobParameters, toLockedJob, type JobDocument, type JobFields } from './job-document.js';
 import { filterFromQueryOptions, filterFromRemoveOptions, sortFromQueryOptions } from './job-filters.js';
 import { saveJob } from './save-job.js';
 
@@ -143,7 +143,7 @@ export class PortJobRepository implements JobRepository {
       { $set: { lockedAt: new Date(), lastModifiedBy: options?.lastModifiedBy ?? null } },
       { sort: LOCK_SORT, returnDocument: 'after' },
     );
-    return doc ? toJobParameters(doc) : undefined;
+    return doc ? toLockedJob(doc) : undefined;
   }
 
   /** Release a lock taken while filling the queue; a job already running (nextRunAt null) keeps it. */
@@ -174,7 +174,7 @@ export class PortJobRepository implements JobRepository {
       { $set: { lockedAt: now ?? new Date(), lastModifiedBy: options?.lastModifiedBy ?? null } },
       { sort: LOCK_SORT, returnDocument: 'after' },
     );
-    return doc ? toJobParameters(doc) : undefined;
+    return doc ? toLockedJob(doc) : undefined;
   }
 
   async disableJobs(options: RemoveJobsOptions): Promise<number> {
