@@ -10,6 +10,7 @@ import { storeBench, type BenchOptions, type BenchResult } from './store.js';
 import { executeBench, runsBench } from './runs.js';
 import { startupBench } from './startup.js';
 import { eventsBench } from './events.js';
+import { schedulerBench } from './scheduler.js';
 
 const benchmarks: Record<string, (options: BenchOptions) => Promise<BenchResult>> = {
   store: storeBench,
@@ -19,6 +20,7 @@ const benchmarks: Record<string, (options: BenchOptions) => Promise<BenchResult>
   execute: executeBench,
   startup: startupBench,
   events: eventsBench,
+  scheduler: schedulerBench,
 };
 
 function fail(message: string): never {
