@@ -11,6 +11,7 @@ import { executeBench, runsBench } from './runs.js';
 import { startupBench } from './startup.js';
 import { eventsBench } from './events.js';
 import { schedulerBench } from './scheduler.js';
+import { workersBench } from './workers.js';
 
 const benchmarks: Record<string, (options: BenchOptions) => Promise<BenchResult>> = {
   store: storeBench,
@@ -21,6 +22,7 @@ const benchmarks: Record<string, (options: BenchOptions) => Promise<BenchResult>
   startup: startupBench,
   events: eventsBench,
   scheduler: schedulerBench,
+  workers: workersBench,
 };
 
 function fail(message: string): never {
