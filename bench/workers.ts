@@ -61,7 +61,8 @@ async function serve(workers: number, mongoUrl: string): Promise<Served> {
   for (;;) {
     const info = readHostFile(dir);
     const ok = info ? await fetch(`${info.url}/healthz`).then((r) => r.status === 200, () => false) : false;
-    if (info && ok && childrenOf(child.pid!).length === workers) return { child, url: info.url, token: info.token, dir };
+    // --workers 1 is the plain host in this process; N > 1 is a primary with N children.
+    if (info && ok && childrenOf(child.pid!).length === (workers > 1 ? workers : 0)) return { child, url: info.url, token: info.token, dir };
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`flowhost serve --workers ${workers} did not start: ${stderr.slice(-2000)}`);
     await sleep(100);
   }
