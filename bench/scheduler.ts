@@ -10,6 +10,7 @@
 // period, every flow once; less compresses the period (a higher rate of runs than real,
 // so a stricter test). BENCH_BURST=1 puts every slot at the same instant instead (a
 // backlog: that many runs cannot all start within a second; reported, not a target).
+// BENCH_STEP_MS=n makes each run's fetch wait n ms (an I/O-bound run, as real flows are).
 // BENCH_SMOKE=1: 500 flows over 3 s, polling every second. BENCH_PROCESS_EVERY overrides
 // the poll interval.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -40,7 +41,9 @@ function benchPlugin(onLate: (latenessMs: number) => void): PluginDefinition {
     flowhost: '^1.0.0',
     deps: { handlers: services.handlers, hooks: services.hooks },
     setup({ handlers, hooks }) {
-      handlers.add(defineHandler({ slug: 'bench-noop', type: 'fetch', label: 'No-op', description: 'Finds nothing.', fetch: async () => [] }));
+      // BENCH_STEP_MS: the fetch waits that long (a real feed answers in 100s of ms), no CPU.
+      const stepMs = Number(process.env.BENCH_STEP_MS ?? 0);
+      handlers.add(defineHandler({ slug: 'bench-noop', type: 'fetch', label: 'No-op', description: 'Finds nothing.', fetch: async () => (stepMs > 0 ? sleep(stepMs).then(() => []) : []) }));
       hooks.scheduledRunStarted.tap('bench-scheduler', (run) => onLate(run.latenessMs));
     },
   }) as PluginDefinition;
@@ -134,7 +137,7 @@ export async function schedulerBench(options: BenchOptions = {}): Promise<BenchR
     log(`${rows.length} runs; lateness p50 ${p50} ms, p99 ${p99} ms, max ${max} ms; twice ${twice}, skipped ${skipped}`);
     return {
       name: 'scheduler',
-      params: { adapter: 'embedded', flows, interval: 'every_5_minutes', window_s: windowMs / 1000, slots: burst ? 'all at once' : 'spread over the window', process_every_ms: processEvery, smoke: smoke() },
+      params: { adapter: 'embedded', flows, interval: 'every_5_minutes', window_s: windowMs / 1000, slots: burst ? 'all at once' : 'spread over the window', process_every_ms: processEvery, step_ms: Number(process.env.BENCH_STEP_MS ?? 0), smoke: smoke() },
       metrics: {
         runs: rows.length,
         lateness_p50_ms: p50,
