@@ -10,6 +10,8 @@ import { storeBench, type BenchOptions, type BenchResult } from './store.js';
 import { executeBench, runsBench } from './runs.js';
 import { startupBench } from './startup.js';
 import { eventsBench } from './events.js';
+import { schedulerBench } from './scheduler.js';
+import { workersBench } from './workers.js';
 
 const benchmarks: Record<string, (options: BenchOptions) => Promise<BenchResult>> = {
   store: storeBench,
@@ -19,6 +21,8 @@ const benchmarks: Record<string, (options: BenchOptions) => Promise<BenchResult>
   execute: executeBench,
   startup: startupBench,
   events: eventsBench,
+  scheduler: schedulerBench,
+  workers: workersBench,
 };
 
 function fail(message: string): never {

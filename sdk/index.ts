@@ -100,7 +100,7 @@ export type { Principal, Capability } from '../core/kernel/principal.js';
 export type { ActingUser } from '../core/kernel/acting-user.js';
 export type { Registries } from '../core/kernel/registries.js';
 export type { ApiClient, ApiGetOptions, ApiResponse } from '../core/kernel/api-client.js';
-export type { LifecycleInfo, StepInfo, JobOutcome, LogEntry, WebhookEvent, StepTiming, RequestTiming } from '../core/kernel/hooks.js';
+export type { LifecycleInfo, StepInfo, JobOutcome, LogEntry, WebhookEvent, StepTiming, RequestTiming, ScheduledRunTiming } from '../core/kernel/hooks.js';
 export type { JsonSchema } from '../core/kernel/json-schema.js';
 export type { CliNounDefinition, CliCommandDefinition, CliContext, CliOption } from '../core/kernel/cli.js';
 export type { Logger, LogFn } from '../core/kernel/logger.js';

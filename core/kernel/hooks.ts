@@ -40,6 +40,16 @@ export interface StepTiming {
   itemsOut: number;
 }
 
+/** A scheduled run that started, for measuring (the `scheduledRunStarted` hook). */
+export interface ScheduledRunTiming {
+  flowId: number;
+  jobId: number;
+  /** The slot the schedule gave this run. */
+  scheduledFor: Date;
+  /** From the slot to the run's job record being created (never below 0). */
+  latenessMs: number;
+}
+
 /** An answered HTTP request, for measuring (the `requestFinished` hook). */
 export interface RequestTiming {
   method: string;
@@ -96,6 +106,8 @@ export class HookCatalogue {
   readonly stepTimed = new SyncHook<[StepTiming]>(['step']);
   /** After each answered HTTP request, with its route, status and duration. */
   readonly requestFinished = new SyncHook<[RequestTiming]>(['request']);
+  /** When a flow's schedule starts a run, with how late it started after its slot. */
+  readonly scheduledRunStarted = new SyncHook<[ScheduledRunTiming]>(['run']);
 
   private current: string | null = null;
   private readonly tapped = new Map<string, Set<string>>();

@@ -16,7 +16,15 @@ export interface SchedulerOptions {
   lockLifetime?: number;
   /** How many jobs of one name run at once in this process. Agenda's default is 5. */
   defaultConcurrency?: number;
+  /** How many jobs of all names run at once in this process (default MAX_CONCURRENCY). */
+  maxConcurrency?: number;
 }
+
+/**
+ * Agenda's default of 20 for all names together is below flow.run's own concurrency
+ * (agenda-runtime.ts) plus the plugins' jobs; this leaves room for both.
+ */
+export const MAX_CONCURRENCY = 100;
 
 export async function createScheduler(options: SchedulerOptions): Promise<Agenda> {
   const backend = new PortBackend(options.store);
@@ -24,6 +32,7 @@ export async function createScheduler(options: SchedulerOptions): Promise<Agenda
   const agenda = new Agenda({
     backend,
     name: options.name,
+    maxConcurrency: options.maxConcurrency ?? MAX_CONCURRENCY,
     ...(options.processEvery !== undefined ? { processEvery: options.processEvery } : {}),
     ...(options.lockLifetime !== undefined ? { defaultLockLifetime: options.lockLifetime } : {}),
     ...(options.defaultConcurrency !== undefined ? { defaultConcurrency: options.defaultConcurrency } : {}),

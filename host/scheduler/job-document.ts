@@ -111,3 +111,23 @@ export function toJobParameters(doc: JobDocument): JobParameters {
   for (const key of [...OPTIONAL_FIELDS, 'lastModifiedBy'] as const) target[key] = orUndefined(d[key]);
   return job;
 }
+
+/**
+ * A job as the lock paths hand it to Agenda: its parameters plus the slot it was locked
+ * for. Agenda's Job keeps unknown attrs but recomputes `nextRunAt` before the handler
+ * runs, so without this the handler could not tell how late its run started. Never
+ * stored: toSaveFields and saveJobState write named fields only.
+ */
+export type LockedJobParameters = JobParameters & { scheduledFor?: Date };
+
+export function toLockedJob(doc: JobDocument): LockedJobParameters {
+  const job: LockedJobParameters = toJobParameters(doc);
+  if (doc.nextRunAt) job.scheduledFor = doc.nextRunAt;
+  return job;
+}
+
+/** The slot a job run by Agenda was locked for (undefined for a job not locked by us). */
+export function scheduledForOf(attrs: JobParameters): Date | undefined {
+  const value = (attrs as LockedJobParameters).scheduledFor;
+  return value instanceof Date ? value : undefined;
+}

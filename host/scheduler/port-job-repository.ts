@@ -16,7 +16,7 @@ import {
   type RemoveJobsOptions,
 } from 'agenda';
 import type { Collection, DocumentStore, SortSpec } from '../../core/store/port.js';
-import { JOBS_COLLECTION, toJobParameters, type JobDocument, type JobFields } from './job-document.js';
+import { JOBS_COLLECTION, toJobParameters, toLockedJob, type JobDocument, type JobFields } from './job-document.js';
 import { filterFromQueryOptions, filterFromRemoveOptions, sortFromQueryOptions } from './job-filters.js';
 import { saveJob } from './save-job.js';
 
@@ -42,6 +42,10 @@ export class PortJobRepository implements JobRepository {
     await this.jobs.createIndex({ name: 'agenda_lock', fields: { name: 1, nextRunAt: 1, priority: -1, lockedAt: 1, disabled: 1 } });
     await this.jobs.createIndex({ name: 'agenda_single', fields: { singleKey: 1 }, unique: true, sparse: true });
     await this.jobs.createIndex({ name: 'agenda_unique', fields: { uniqueKey: 1 }, unique: true, sparse: true });
+    // A flow's schedule is found by `data.flowId` (flow-schedule.ts: the unique() upsert, the
+    // next-run lookup, cancel). Unindexed, each was a scan of every flow's job: creating the
+    // 10,000th flow read 10,000 documents three times over.
+    await this.jobs.createIndex({ name: 'agenda_flow', fields: { 'data.flowId': 1, name: 1 } });
   }
 
   async queryJobs(options: JobsQueryOptions = {}): Promise<JobsResult> {
@@ -143,7 +147,7 @@ export class PortJobRepository implements JobRepository {
       { $set: { lockedAt: new Date(), lastModifiedBy: options?.lastModifiedBy ?? null } },
       { sort: LOCK_SORT, returnDocument: 'after' },
     );
-    return doc ? toJobParameters(doc) : undefined;
+    return doc ? toLockedJob(doc) : undefined;
   }
 
   /** Release a lock taken while filling the queue; a job already running (nextRunAt null) keeps it. */
@@ -174,7 +178,7 @@ export class PortJobRepository implements JobRepository {
       { $set: { lockedAt: now ?? new Date(), lastModifiedBy: options?.lastModifiedBy ?? null } },
       { sort: LOCK_SORT, returnDocument: 'after' },
     );
-    return doc ? toJobParameters(doc) : undefined;
+    return doc ? toLockedJob(doc) : undefined;
   }
 
   async disableJobs(options: RemoveJobsOptions): Promise<number> {

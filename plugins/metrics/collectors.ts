@@ -3,17 +3,20 @@
  * tests, never share counters), fed by the host's measuring hooks and read at scrape time.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { JobOutcome, RequestTiming, StepTiming } from '../../sdk/index.js';
+import type { JobOutcome, RequestTiming, ScheduledRunTiming, StepTiming } from '../../sdk/index.js';
 
 /** Seconds: from a quick cached GET to a slow AI step. */
 const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 const RUN_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300];
+/** Seconds late after a schedule slot: the target is under 1 s; minutes mean a backlog. */
+const LATENESS_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60, 300];
 
 export interface Collectors {
   registry: Registry;
   request(timing: RequestTiming): void;
   step(timing: StepTiming): void;
   job(outcome: JobOutcome): void;
+  scheduled(timing: ScheduledRunTiming): void;
 }
 
 export function createCollectors(queueDepth: (status: 'pending' | 'processing') => Promise<number>): Collectors {
@@ -25,6 +28,7 @@ export function createCollectors(queueDepth: (status: 'pending' | 'processing') 
   const jobs = new Counter({ name: 'flowhost_jobs_total', help: 'Finished runs by what started them and their final status.', labelNames: ['source', 'status'], registers: [registry] });
   const jobDuration = new Histogram({ name: 'flowhost_job_duration_seconds', help: 'Run durations, claim to final state, by source.', labelNames: ['source'], buckets: RUN_BUCKETS, registers: [registry] });
   const stepDuration = new Histogram({ name: 'flowhost_step_duration_seconds', help: 'Step durations by step type, handler and outcome.', labelNames: ['step_type', 'handler', 'status'], buckets: RUN_BUCKETS, registers: [registry] });
+  const lateness = new Histogram({ name: 'flowhost_scheduler_lateness_seconds', help: 'How late scheduled runs started after their slot (slot to job record).', buckets: LATENESS_BUCKETS, registers: [registry] });
   new Gauge({
     name: 'flowhost_jobs_waiting',
     help: 'Jobs not finished yet, by status (pending: accepted, not started; processing: running).',
@@ -49,6 +53,9 @@ export function createCollectors(queueDepth: (status: 'pending' | 'processing') 
       const source = outcome.source ?? 'unknown';
       jobs.inc({ source, status: outcome.status });
       if (outcome.durationMs !== undefined) jobDuration.observe({ source }, outcome.durationMs / 1000);
+    },
+    scheduled(timing) {
+      lateness.observe(timing.latenessMs / 1000);
     },
   };
 }

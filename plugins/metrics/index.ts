@@ -1,8 +1,9 @@
 /**
  * GET /metrics in the Prometheus text format: requests by route and status with latency
- * histograms, runs by source and status with durations, step durations per handler, the
- * job queue's depth, and the Node process's own (memory, CPU, GC, event-loop lag). Fed by
- * the host's measuring hooks (`requestFinished`, `stepTimed`, `jobFinished`/`jobFailed`),
+ * histograms, runs by source and status with durations, step durations per handler, how
+ * late scheduled runs start after their slot, the job queue's depth, and the Node
+ * process's own (memory, CPU, GC, event-loop lag). Fed by the host's measuring hooks
+ * (`requestFinished`, `stepTimed`, `scheduledRunStarted`, `jobFinished`/`jobFailed`),
  * so a host without this plugin pays nothing for them. Readable from this machine only
  * unless configured (access.ts).
  */
@@ -35,6 +36,7 @@ export default definePlugin({
     const collectors = createCollectors((status) => jobs.countWithStatus(status));
     hooks.requestFinished.tap('metrics', (timing) => collectors.request(timing));
     hooks.stepTimed.tap('metrics', (timing) => collectors.step(timing));
+    hooks.scheduledRunStarted.tap('metrics', (timing) => collectors.scheduled(timing));
     hooks.jobFinished.tap('metrics', async (outcome) => collectors.job(outcome));
     hooks.jobFailed.tap('metrics', async (outcome) => collectors.job(outcome));
     routes.add(

@@ -19,7 +19,7 @@ test('npm run bench -- --json, smoke mode: one object per benchmark with metrics
   // 0: every target met; 1: some target missed (expected on a busy machine); anything else is a crash.
   assert.ok(result.status === 0 || result.status === 1, `bench exited ${result.status} ${result.signal ?? ''}: ${result.stderr.slice(-2000)}`);
   const objects = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { name: string; metrics: Record<string, number>; targets: Record<string, { limit: number; pass: boolean }> });
-  assert.equal(objects.map((o) => o.name).sort(), ['events', 'execute', 'logs', 'runs', 'startup', 'store', 'trigger']);
+  assert.equal(objects.map((o) => o.name).sort(), ['events', 'execute', 'logs', 'runs', 'scheduler', 'startup', 'store', 'trigger', 'workers']);
   for (const o of objects) {
     assert.ok(Object.keys(o.targets).length > 0, `${o.name} declares targets`);
     for (const [metric, value] of Object.entries(o.metrics)) assert.ok(Number.isFinite(value), `${o.name}.${metric} is a number (${value})`);
@@ -29,6 +29,11 @@ test('npm run bench -- --json, smoke mode: one object per benchmark with metrics
   assert.is(runs.metrics.failed, 0, 'no run failed');
   const trigger = objects.find((o) => o.name === 'trigger')!;
   assert.is(trigger.metrics.jobs_missing, 0, 'every accepted trigger is a stored job');
+  const scheduler = objects.find((o) => o.name === 'scheduler')!;
+  assert.is(scheduler.metrics.run_twice, 0, 'no scheduled flow ran twice in one slot');
+  assert.is(scheduler.metrics.skipped, 0, 'no scheduled flow was skipped');
+  // No MONGODB_URL reaches this run: serve --workers needs MongoDB, so the benchmark skips.
+  assert.is(objects.find((o) => o.name === 'workers')!.metrics.skipped, 1, 'workers skips without MongoDB');
 });
 
 test.run();

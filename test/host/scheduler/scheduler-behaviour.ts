@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Agenda } from 'agenda';
 import type { Collection, DocumentStore, Filter, FindOneAndUpdateOptions, Update } from '../../../core/store/port.js';
 import { createScheduler, FLOW_RUN_JOB, JOBS_COLLECTION, scheduleFlow, unscheduleFlow, type SchedulerOptions } from '../../../host/scheduler/index.js';
+import { scheduledForOf } from '../../../host/scheduler/job-document.js';
 import { sleep, waitFor } from './wait-for.js';
 
 export interface SharedStores {
@@ -111,6 +112,26 @@ export function schedulerBehaviour(label: string, target: SchedulerTarget): Test
     assert.equal(ranAt, [], 'not run at once');
     await waitFor('the delayed run', () => ranAt.length === 1);
     assert.ok(ranAt[0]! >= when.getTime(), 'ran before its date');
+  });
+
+  test('the handler sees the slot its run was locked for (Agenda has moved nextRunAt on by then); it is never stored', async () => {
+    const store = await fresh();
+    const agenda = await scheduler(store);
+    const seen: Array<{ slot: Date | undefined; next: Date | null | undefined }> = [];
+    agenda.define('slotted', async (job) => {
+      seen.push({ slot: scheduledForOf(job.attrs), next: job.attrs.nextRunAt });
+    });
+    const slot = new Date(Date.now() + 300);
+    const job = agenda.create('slotted', {});
+    job.repeatEvery(60_000);
+    job.schedule(slot);
+    await job.save();
+    await agenda.start();
+    await waitFor('the run', () => seen.length === 1);
+    assert.is(seen[0]!.slot?.getTime(), slot.getTime());
+    assert.ok((seen[0]!.next?.getTime() ?? 0) > slot.getTime(), 'nextRunAt is the next slot by the time the handler runs');
+    const doc = await jobsOf(store).findOne({ _id: String(job.attrs._id) });
+    assert.not.ok(doc && 'scheduledFor' in doc, 'the slot is not written to the store');
   });
 
   test("every('1 second') repeats and advances nextRunAt, keeping one document", async () => {

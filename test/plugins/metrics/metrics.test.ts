@@ -52,6 +52,30 @@ for (const store of testStores('metrics plugin')) {
     assert.ok(text.includes('process_resident_memory_bytes'), 'resident memory is exported');
   });
 
+  test('a scheduled run reports how late it started after its slot (flowhost_scheduler_lateness_seconds)', async ({ t }) => {
+    const pipelineId = (await t.request<{ data: { pipeline_id: number } }>('POST', '/pipelines', { body: { pipeline_name: 'Late', steps: [{ step_type: 'fetch' }] } })).body.data.pipeline_id;
+    const stepId = (await t.request<{ data: { pipeline: { pipeline_steps: Array<{ pipeline_step_id: string }> } } }>('GET', `/pipelines/${pipelineId}`)).body.data.pipeline.pipeline_steps[0]!.pipeline_step_id;
+    const created = await t.request<{ data: { flow_id: number } }>('POST', '/flows', {
+      body: { pipeline_id: pipelineId, flow_name: 'Scheduled', flow_config: { [stepId]: { handler_slug: 'probe-two' } }, scheduling_config: { interval: 'every_5_minutes' } },
+    });
+    assert.is(created.status, 200, JSON.stringify(created.body));
+    const flowId = created.body.data.flow_id;
+    const before = sample(await (await fetch(`${t.url}/metrics`)).text(), 'flowhost_scheduler_lateness_seconds_count') ?? 0;
+    // Bring the first slot from five minutes away to now (Agenda's slots are wall-clock times).
+    await t.host.store.collection('agenda_jobs').updateOne({ name: 'flow.run', 'data.flowId': flowId }, { $set: { nextRunAt: new Date(Date.now() + 150) } });
+    const jobs = t.host.store.collection('jobs');
+    const until = Date.now() + 10_000;
+    while ((await jobs.count({ flow_id: flowId, source: 'schedule' })) === 0) {
+      assert.ok(Date.now() < until, 'the schedule started a run');
+      await new Promise((done) => setTimeout(done, 20));
+    }
+    const text = await (await fetch(`${t.url}/metrics`)).text();
+    assert.is(sample(text, 'flowhost_scheduler_lateness_seconds_count'), before + 1, text.split('\n').filter((l) => l.includes('lateness')).join('\n'));
+    // Started within a few poll intervals of its slot on an idle test host (100 ms polls).
+    assert.ok((sample(text, 'flowhost_scheduler_lateness_seconds_sum') ?? Infinity) < 5);
+    assert.is(sample(text, 'flowhost_scheduler_lateness_seconds_bucket{le="300"}'), before + 1);
+  });
+
   test.run();
 }
 
