@@ -2,7 +2,6 @@
  * `flowhost project ensure|tree` and `flowhost docs sync`. A sync starts a job and follows it:
  * a progress bar on a terminal (cli-progress), plain lines otherwise, only the result with --json.
  */
-import cliProgress from 'cli-progress';
 import { defineCliNoun, type CliContext, type CliNounDefinition } from '../../sdk/index.js';
 
 const NS = '/docsync/v1';
@@ -30,7 +29,9 @@ function treeLines(nodes: TreeNode[], indent = ''): string[] {
 
 async function follow(ctx: CliContext, jobId: string): Promise<JobView> {
   const tty = !ctx.json && process.stderr.isTTY === true;
-  const bar = tty ? new cliProgress.SingleBar({ format: 'Syncing {repo} [{bar}] {value}/{total} files', stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic) : null;
+  // cli-progress loads only for a bar on a terminal (this module is part of the plugin a host loads).
+  const cliProgress = tty ? (await import('cli-progress')).default : null;
+  const bar = cliProgress ? new cliProgress.SingleBar({ format: 'Syncing {repo} [{bar}] {value}/{total} files', stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic) : null;
   let started = false;
   let lastLine = '';
   for (;;) {
