@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv';
-import { createAjv } from '../../core/kernel/validator.js';
+import { createAjv, schemaProblem } from '../../core/kernel/validator.js';
 import { boundSchema } from '../../core/kernel/input-limits.js';
 import type { Logger } from '../../core/kernel/logger.js';
 import { surfaceRoutes, type HttpMethod, type Permission, type RouteDefinition, type SurfaceDefinition } from '../../core/kernel/routes.js';
@@ -118,7 +118,8 @@ export function compileRoutes(
         if (options.eagerSchemas || options.checkResponses) compiled[field] = compile();
         else {
           // Reported, not fatal, as the warm-up after listening used to: the route fails on use.
-          if (!ajv.validateSchema(source as object)) options.log.error(`Route ${label}: invalid schema: ${ajv.errorsText(ajv.errors)}`);
+          const problem = schemaProblem(source as object);
+          if (problem) options.log.error(`Route ${label}: invalid schema: ${problem}`);
           lazyField(compiled, field, compile);
         }
       }

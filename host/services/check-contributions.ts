@@ -1,6 +1,6 @@
 import { PluginError } from '../../core/errors.js';
 import type { Registries } from '../../core/kernel/registries.js';
-import { createAjv } from '../../core/kernel/validator.js';
+import { createAjv, schemaProblem } from '../../core/kernel/validator.js';
 import type { JsonSchema } from '../../core/kernel/json-schema.js';
 
 const HANDLER_RUNS = { fetch: 'fetch', publish: 'publish', update: 'update' } as const;
@@ -16,12 +16,15 @@ const HANDLER_RUNS = { fetch: 'fetch', publish: 'publish', update: 'update' } as
  * 100 ms of CPU and kept the generated code in memory, for validators built again on use.
  */
 export function checkContributions(registries: Registries, options: { compile: boolean }): void {
-  const ajv = createAjv();
+  const ajv = options.compile ? createAjv() : null;
   const compiles = (owner: string, what: string, schema: JsonSchema | undefined) => {
     if (schema === undefined) return;
     try {
-      if (options.compile) ajv.compile(schema as object);
-      else if (!ajv.validateSchema(schema as object)) throw new Error(ajv.errorsText(ajv.errors));
+      if (ajv) ajv.compile(schema as object);
+      else {
+        const problem = schemaProblem(schema as object);
+        if (problem) throw new Error(problem);
+      }
     } catch (error) {
       throw new PluginError(owner, `${what}: the schema does not compile: ${(error as Error).message}`);
     }
