@@ -27,7 +27,7 @@ import { verifyVaultKey } from './security/vault-canary.js';
 import { createGuardedFetch } from './net/guarded-fetch.js';
 import { LoginThrottle, memoryLimiters } from './auth/login-throttle.js';
 import { Authenticator } from './auth/authenticator.js';
-import { compileRoutes, warmRoutes } from './http/route-table.js';
+import { compileRoutes } from './http/route-table.js';
 import { createHttpServer } from './http/server.js';
 import { createInProcessApi } from './http/in-process-api.js';
 import { closeServer, listen } from './http/listen.js';
@@ -98,8 +98,8 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       onCollections: (id, names) => claims.claim(id, names),
     });
     registries.resolveAll();
-    // Every contributed schema compiles now, or start-up stops naming the plugin and item.
-    checkContributions(registries);
+    // Every contributed schema is sound now, or start-up stops naming the plugin and item.
+    checkContributions(registries, { compile: config.checkResponses });
     await hooks.booted.promise({ url: '' });
 
     const get = <T>(ref: ServiceRef<T>) => container.get(ref, 'host');
@@ -160,10 +160,6 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
         // Webhook jobs queued behind a run that never ended here (the host stopped) start now.
         await engine.resumeQueued();
         await hooks.ready.promise({ url });
-        // Route validators compile now rather than before listening (see warmRoutes).
-        void warmRoutes(allRoutes).then((errors) => {
-          for (const error of errors) log.error({ err: error.message }, error.message);
-        });
         return url;
       },
       async stop() {

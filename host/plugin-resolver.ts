@@ -1,16 +1,19 @@
 import { pathToFileURL } from 'node:url';
 import { isAbsolute, resolve } from 'node:path';
 import type { PluginDefinition } from '../core/kernel/plugin.js';
+import { isPluginManifest, loadManifestPlugin, type PluginManifest } from '../core/kernel/plugin-manifest.js';
+
+/** A plugin as a build names it: its definition, or a manifest that loads it on demand. */
+export type PluginEntry = PluginDefinition | PluginManifest;
 
 /**
  * Resolves FLOWHOST_PLUGINS entries: ids of optional built-ins, or module specifiers
- * (package names or paths) whose default export is a plugin.
+ * (package names or paths) whose default export is a plugin or a plugin manifest
+ * (`definePluginManifest`). Manifests stay manifests: the CLI lists their nouns without
+ * importing the plugin.
  */
-export async function resolvePlugins(
-  entries: readonly string[],
-  optional: Readonly<Record<string, PluginDefinition>>,
-): Promise<Array<PluginDefinition>> {
-  const out: Array<PluginDefinition> = [];
+export async function resolvePluginEntries(entries: readonly string[], optional: Readonly<Record<string, PluginEntry>>): Promise<PluginEntry[]> {
+  const out: PluginEntry[] = [];
   for (const entry of entries) {
     const builtin = optional[entry];
     if (builtin) {
@@ -27,7 +30,17 @@ export async function resolvePlugins(
     if (!mod.default || typeof mod.default !== 'object') {
       throw new Error(`Plugin '${entry}' (from FLOWHOST_PLUGINS) has no default export; export default definePlugin({...})`);
     }
-    out.push(mod.default as PluginDefinition);
+    out.push(mod.default as PluginEntry);
   }
   return out;
+}
+
+/** The plugins themselves: a manifest's plugin is imported here. */
+export async function loadPluginEntries(entries: readonly PluginEntry[]): Promise<PluginDefinition[]> {
+  return Promise.all(entries.map((entry) => (isPluginManifest(entry) ? loadManifestPlugin(entry) : entry)));
+}
+
+/** FLOWHOST_PLUGINS entries as plugin definitions (manifests loaded), for a host to run. */
+export async function resolvePlugins(entries: readonly string[], optional: Readonly<Record<string, PluginEntry>>): Promise<Array<PluginDefinition>> {
+  return loadPluginEntries(await resolvePluginEntries(entries, optional));
 }

@@ -21,6 +21,7 @@ export {
   definePostType,
   defineTaxonomy,
 } from './define.js';
+export { definePluginManifest } from './manifest.js';
 export { reply, page, json, stream, RouteReply, isRouteReply } from '../core/kernel/routes.js';
 export { ApiError, isApiError, PluginError, badRequest, notFound, forbidden, notLoggedIn, conflict, tooManyRequests } from '../core/errors.js';
 export { services } from '../core/kernel/services.js';
@@ -103,6 +104,7 @@ export type { ApiClient, ApiGetOptions, ApiResponse } from '../core/kernel/api-c
 export type { LifecycleInfo, StepInfo, JobOutcome, LogEntry, WebhookEvent, StepTiming, RequestTiming, ScheduledRunTiming } from '../core/kernel/hooks.js';
 export type { JsonSchema } from '../core/kernel/json-schema.js';
 export type { CliNounDefinition, CliCommandDefinition, CliContext, CliOption } from '../core/kernel/cli.js';
+export type { CliNounManifest, PluginManifest } from '../core/kernel/plugin-manifest.js';
 export type { Logger, LogFn } from '../core/kernel/logger.js';
 export type { Clock } from '../core/kernel/clock.js';
 export type {

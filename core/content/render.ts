@@ -13,12 +13,20 @@
  * from http(s) or `data:image/...`. The markdown renderer lets raw HTML through on
  * purpose (markdown documents embed it), since the sanitizer is the one gate.
  */
-import MarkdownIt from 'markdown-it';
-import sanitizeHtml from 'sanitize-html';
+import { createRequire } from 'node:module';
+import type MarkdownIt from 'markdown-it';
+import type sanitizeHtmlFn from 'sanitize-html';
 
 export type ContentFormat = 'markdown' | 'html';
 
-const markdown = new MarkdownIt({ html: true, linkify: true, typographer: false });
+// Both libraries (with the HTML parser, postcss and the entity tables behind them) load on
+// the first post rendered, not with the host: an idle host kept about 8 MB of them. They are
+// CommonJS, so `require` loads them synchronously inside these synchronous functions.
+const require = createRequire(import.meta.url);
+let markdownIt: InstanceType<typeof MarkdownIt> | undefined;
+let sanitizer: typeof sanitizeHtmlFn | undefined;
+const markdown = () => (markdownIt ??= new (require('markdown-it') as typeof MarkdownIt)({ html: true, linkify: true, typographer: false }));
+const sanitizeHtml = (html: string, options: sanitizeHtmlFn.IOptions) => (sanitizer ??= require('sanitize-html') as typeof sanitizeHtmlFn)(html, options);
 
 const BLOCK_TAG = /<\s*(p|div|h[1-6]|ul|ol|li|table|thead|tbody|tr|td|th|pre|blockquote|figure|figcaption|section|article|header|footer|aside|nav|hr|br|img|dl|dt|dd)\b/i;
 
@@ -28,7 +36,7 @@ export function contentFormat(text: string, declared: unknown): ContentFormat {
   return BLOCK_TAG.test(text) ? 'html' : 'markdown';
 }
 
-const BLOCK_OPTIONS: sanitizeHtml.IOptions = {
+const BLOCK_OPTIONS: sanitizeHtmlFn.IOptions = {
   allowedTags: [
     'p', 'br', 'hr', 'div', 'span', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
     'strong', 'b', 'em', 'i', 'u', 's', 'del', 'ins', 'mark', 'small', 'sub', 'sup', 'abbr', 'cite', 'q', 'kbd', 'samp', 'var', 'time',
@@ -80,7 +88,7 @@ const BLOCK_OPTIONS: sanitizeHtml.IOptions = {
   exclusiveFilter: (frame) => frame.tag === 'img' && typeof frame.attribs.src === 'string' && /^\s*data:/i.test(frame.attribs.src) && !/^\s*data:image\/(png|gif|jpe?g|webp|avif);/i.test(frame.attribs.src),
 };
 
-const INLINE_OPTIONS: sanitizeHtml.IOptions = {
+const INLINE_OPTIONS: sanitizeHtmlFn.IOptions = {
   allowedTags: ['strong', 'b', 'em', 'i', 'u', 's', 'del', 'ins', 'mark', 'small', 'sub', 'sup', 'code', 'abbr', 'span', 'br'],
   allowedAttributes: { abbr: ['title'] },
   nonTextTags: BLOCK_OPTIONS.nonTextTags,
@@ -95,7 +103,7 @@ export function sanitize(html: string): string {
 /** A post's content or excerpt as safe HTML. */
 export function renderContent(text: string, declared?: unknown): string {
   if (text.trim() === '') return '';
-  const html = contentFormat(text, declared) === 'markdown' ? markdown.render(text) : text;
+  const html = contentFormat(text, declared) === 'markdown' ? markdown().render(text) : text;
   return sanitize(html);
 }
 

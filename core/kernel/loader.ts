@@ -4,7 +4,7 @@ import type { PluginDefinition } from './plugin.js';
 import type { HookCatalogue } from './hooks.js';
 import type { ServiceContainer } from './service-container.js';
 import { isServiceFactory, isServiceRef, type ServiceDeps } from './service-ref.js';
-import { createAjv, validateWith } from './validator.js';
+import { createAjv, schemaProblem, validateWith } from './validator.js';
 
 const ID_PATTERN = /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
 
@@ -50,7 +50,9 @@ export async function loadPlugins(plugins: ReadonlyArray<PluginDefinition>, opti
     if (byId.has(def.id)) throw new PluginError(def.id, 'is registered twice (duplicate plugin id)');
     byId.set(def.id, def);
   }
-  const ajv = createAjv();
+  // Schemas are checked by the shared checker (schemaProblem): this instance need not
+  // compile the meta-schema's validator again.
+  const ajv = createAjv({ validateSchema: false });
   for (const def of defs) {
     if (!semver.satisfies(options.kernelVersion, def.flowhost, { includePrerelease: true })) {
       throw new PluginError(def.id, `requires Flowhost ${def.flowhost}, but this is Flowhost ${options.kernelVersion}`);
@@ -64,6 +66,8 @@ export async function loadPlugins(plugins: ReadonlyArray<PluginDefinition>, opti
     if (def.settingsSchema) {
       let issues;
       try {
+        const problem = schemaProblem(def.settingsSchema as object);
+        if (problem) throw new Error(problem);
         issues = validateWith(ajv, def.settingsSchema, settings);
       } catch (error) {
         throw new PluginError(def.id, `its settingsSchema does not compile: ${(error as Error).message}`);

@@ -12,6 +12,19 @@ export function createAjv(options: Options = {}): Ajv {
   return ajv;
 }
 
+let checker: Ajv | undefined;
+
+/**
+ * Why `schema` is not a valid JSON Schema, or null when it is. One shared instance: each
+ * ajv compiles the meta-schema's own validator on first use, and the boot-time checks of
+ * routes and contributions would otherwise pay that once per instance.
+ */
+export function schemaProblem(schema: object): string | null {
+  const ajv = (checker ??= createAjv());
+  // Worded as ajv's own compile() refusal, so a message reads the same either way.
+  return ajv.validateSchema(schema) ? null : `schema is invalid: ${ajv.errorsText(ajv.errors)}`;
+}
+
 export interface ValidationIssue {
   /** Dot path of the offending field ('' for the value itself). */
   field: string;

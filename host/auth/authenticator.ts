@@ -4,10 +4,11 @@ import { safeEqual } from '../../core/security/constant-time.js';
 import { UserPrincipal } from '../../core/users/principal.js';
 import type { UsersService } from '../../core/users/service.js';
 import { readCookie, SESSION_COOKIE } from './cookies.js';
+import { LOCAL_SCHEME } from './local-scheme.js';
 import type { LoginThrottle } from './login-throttle.js';
 
 export const NONCE_HEADERS = ['x-flowhost-nonce', 'x-wp-nonce'] as const;
-export const LOCAL_SCHEME = 'Flowhost-Local';
+export { LOCAL_SCHEME } from './local-scheme.js';
 
 /** One answer for every bad credential: it must not tell a wrong login from a wrong password. */
 export const invalidCredentials = () =>

@@ -1,5 +1,11 @@
-import { RateLimiterMemory, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
+import { createRequire } from 'node:module';
+import type { RateLimiterAbstract, RateLimiterMemory as MemoryLimiter, RateLimiterRes } from 'rate-limiter-flexible';
 import { tooManyRequests } from '../../core/errors.js';
+
+// The package's index loads every store it supports (Redis, Mongo, SQL, DynamoDB...), 36
+// modules; a host on memory counters needs one. The package has no exports map, so its
+// file can be required directly (it is CommonJS).
+const RateLimiterMemory = createRequire(import.meta.url)('rate-limiter-flexible/lib/RateLimiterMemory.js') as typeof MemoryLimiter;
 
 export interface ThrottleLimits {
   maxFailures: number;

@@ -1,10 +1,10 @@
 import { createReadStream, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { Readable, Transform } from 'node:stream';
-import { uploadContentType } from '../../core/kernel/upload.js';
+import { uploadContentType } from '../../core/kernel/upload-type.js';
 import type { HostConfig } from '../config/schema.js';
 import { hostProcessAlive, readHostFile, unpublishHost } from '../runtime/data-dir-files.js';
-import { LOCAL_SCHEME } from '../auth/authenticator.js';
+import { LOCAL_SCHEME } from '../auth/local-scheme.js';
 import { CliError } from './admin-client.js';
 
 export interface ApiSession {

@@ -1,20 +1,22 @@
 import { join, resolve } from 'node:path';
 import type { HostConfig } from '../config/schema.js';
-import { openEmbeddedStore, StoreLockedError } from '../store/embedded/index.js';
 import { DATABASE_FILE, readHostFile } from '../runtime/data-dir-files.js';
 import { mkdirSync } from 'node:fs';
 import { CliError, type AdminClient } from './admin-client.js';
-import { directAdmin } from './direct-admin.js';
 import { remoteAdmin } from './remote-admin.js';
 
 /**
  * Opens the store when nobody holds it; when a host holds the data directory, goes
- * through that host (its address and local credential are in the directory).
+ * through that host (its address and local credential are in the directory). The store
+ * drivers and the users domain load only on the direct path, so a command that goes
+ * through a running host loads none of them (and `--help` none at all).
  */
 export async function openAdmin(config: HostConfig): Promise<AdminClient> {
   // MongoDB is shared by every host at once: the CLI works on the database directly.
   // The MongoDB driver loads only when a MongoDB URL is configured.
+  const { directAdmin } = await import('./direct-admin.js');
   if (config.mongodbUrl) return directAdmin(await (await import('../store/mongodb/index.js')).openMongoStore({ url: config.mongodbUrl }));
+  const { openEmbeddedStore, StoreLockedError } = await import('../store/embedded/index.js');
   const dataDir = resolve(config.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   try {

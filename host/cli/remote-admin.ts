@@ -1,6 +1,6 @@
 import type { AppPasswordView, UserView } from '../../core/users/model.js';
 import type { CreatedAppPassword } from '../../core/users/service.js';
-import { LOCAL_SCHEME } from '../auth/authenticator.js';
+import { LOCAL_SCHEME } from '../auth/local-scheme.js';
 import { CliError, type AdminClient } from './admin-client.js';
 
 /**

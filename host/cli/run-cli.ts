@@ -4,9 +4,9 @@ import { hideBin } from 'yargs/helpers';
 import { loadConfig } from '../config/load-config.js';
 import type { CliNoun } from './cli-runtime.js';
 import { builtInNouns } from './nouns/index.js';
-import { pluginNouns } from './plugin-nouns.js';
-import { resolvePlugins } from '../plugin-resolver.js';
-import { defaultPlugins, optionalPlugins } from '../../plugins/index.js';
+import { loadPluginNouns } from './plugin-nouns.js';
+import { resolvePluginEntries } from '../plugin-resolver.js';
+import { defaultManifests, optionalManifests } from '../../plugins/manifests.js';
 
 /** The `flowhost` command line: the built-in nouns, then the build's plugin nouns. */
 export function buildCli(args: string[], nouns: readonly CliNoun[] = []): Argv {
@@ -31,9 +31,11 @@ export function buildCli(args: string[], nouns: readonly CliNoun[] = []): Argv {
 /** Runs `flowhost` with the process's arguments and exits with its status. */
 export async function main(): Promise<void> {
   try {
-    // The build's plugins (default built-ins + FLOWHOST_PLUGINS) may add CLI nouns.
-    const extra = await resolvePlugins(loadConfig({}).plugins, optionalPlugins);
-    await buildCli(hideBin(process.argv), pluginNouns([...defaultPlugins, ...extra])).parseAsync();
+    // The build's plugins (default built-ins + FLOWHOST_PLUGINS) may add CLI nouns. They are
+    // read from manifests: only the noun this command names imports its plugin's code.
+    const args = hideBin(process.argv);
+    const extra = await resolvePluginEntries(loadConfig({}).plugins, optionalManifests);
+    await buildCli(args, await loadPluginNouns([...defaultManifests, ...extra], args)).parseAsync();
     // A finished command exits now: the scheduler may hold timers (serve never gets here).
     process.exit(process.exitCode ?? 0);
   } catch (error) {

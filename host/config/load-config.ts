@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { ValidateFunction } from 'ajv';
 import { createAjv, describeErrors } from '../../core/kernel/validator.js';
 import { configSchema, defaultConfig, envKeys, type HostConfig } from './schema.js';
 
@@ -36,8 +37,7 @@ export function loadConfig(options: LoadConfigOptions = {}): HostConfig {
   const merged = { ...defaultConfig, ...fromFile, ...fromEnv, ...(options.overrides ?? {}) } as Record<string, unknown>;
   for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
   if (typeof merged.apiPrefix === 'string') merged.apiPrefix = merged.apiPrefix.replace(/\/+$/, '');
-  // Our own schema, covered by tests: skip ajv's meta-schema check (most of the CLI's start-up).
-  const validate = createAjv({ useDefaults: false, validateSchema: false }).compile(configSchema as object);
+  const validate = configValidator();
   if (!validate(merged)) {
     const issues = describeErrors(validate.errors).map((issue) => {
       const top = issue.field.split('.')[0] ?? issue.field;
@@ -49,6 +49,11 @@ export function loadConfig(options: LoadConfigOptions = {}): HostConfig {
   }
   return merged as unknown as HostConfig;
 }
+
+// Our own schema, covered by tests: skip ajv's meta-schema check (most of the CLI's start-up).
+// Compiled once per process: `flowhost serve` reads the config three times on its way up.
+let compiledConfig: ValidateFunction | undefined;
+const configValidator = () => (compiledConfig ??= createAjv({ useDefaults: false, validateSchema: false }).compile(configSchema as object));
 
 function convert(raw: string, type: 'string' | 'integer' | 'boolean' | 'list'): unknown {
   switch (type) {

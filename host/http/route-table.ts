@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv';
-import { createAjv } from '../../core/kernel/validator.js';
+import { createAjv, schemaProblem } from '../../core/kernel/validator.js';
 import { boundSchema } from '../../core/kernel/input-limits.js';
 import type { Logger } from '../../core/kernel/logger.js';
 import { surfaceRoutes, type HttpMethod, type Permission, type RouteDefinition, type SurfaceDefinition } from '../../core/kernel/routes.js';
@@ -39,31 +39,16 @@ function validPermission(permission: Permission | undefined): boolean {
 }
 
 /**
- * A validator compiled on first use. Compiling every route's schemas at boot is most of a
- * host's start-up time (ajv code generation); `warmRoutes` compiles them right after the
- * host listens, so the first requests rarely pay and a broken schema is still reported at
- * boot, naming the route and its plugin. Tests and check mode compile eagerly instead.
+ * A validator compiled on first use. Compiling every route's schemas is most of a host's
+ * start-up CPU and about 10 MB of resident code (ajv generates a function per schema), and
+ * a host uses a fraction of its routes: each compiles when first called (about a
+ * millisecond). A serving host checks each schema against the meta-schema at boot, so a
+ * malformed one is still logged at start-up naming the route and its plugin; tests and check mode
+ * compile everything eagerly, which also catches what only compiling finds.
  */
 function lazyField<K extends 'validateParams' | 'validateQuery' | 'validateBody'>(route: CompiledRoute, field: K, compile: () => ValidateFunction): void {
   let value: ValidateFunction | undefined;
   Object.defineProperty(route, field, { enumerable: true, configurable: true, get: () => (value ??= compile()) });
-}
-
-/** Compiles every lazy validator now (after listen), a few routes per tick so requests keep flowing; returns the schema errors found. */
-export async function warmRoutes(table: readonly CompiledRoute[]): Promise<Error[]> {
-  const errors: Error[] = [];
-  for (let i = 0; i < table.length; i++) {
-    const route = table[i]!;
-    for (const field of ['validateParams', 'validateQuery', 'validateBody'] as const) {
-      try {
-        void route[field];
-      } catch (error) {
-        errors.push(error as Error);
-      }
-    }
-    if (i % 8 === 7) await new Promise((done) => setImmediate(done));
-  }
-  return errors;
 }
 
 /**
@@ -131,7 +116,12 @@ export function compileRoutes(
           }
         };
         if (options.eagerSchemas || options.checkResponses) compiled[field] = compile();
-        else lazyField(compiled, field, compile);
+        else {
+          // Reported, not fatal, as the warm-up after listening used to: the route fails on use.
+          const problem = schemaProblem(source as object);
+          if (problem) options.log.error(`Route ${label}: invalid schema: ${problem}`);
+          lazyField(compiled, field, compile);
+        }
       }
       try {
         if (options.checkResponses) compiled.validateResponses = compileResponseValidators(compiled.responses);

@@ -1,5 +1,14 @@
 import { ServerResponse as NodeServerResponse, type IncomingMessage, type ServerResponse } from 'node:http';
-import restify from 'restify';
+import { createRequire } from 'node:module';
+import type restify from 'restify';
+
+// restify's index loads every bundled plugin (body parsers, HTTP signatures with sshpk,
+// the CSV formatter...): 340 modules, about 10 MB of an idle host. Flowhost uses none of
+// them, only the server and its router, so it takes those two files. What the index's
+// createServer adds for these options is the router, built here the same way.
+const require = createRequire(import.meta.url);
+const Server = require('restify/lib/server') as new (options: Record<string, unknown>) => restify.Server;
+const Router = require('restify/lib/router') as new (options: Record<string, unknown>) => unknown;
 
 // Loading restify replaces http.ServerResponse.prototype.writeHead, process-wide, with a
 // wrapper that returns undefined instead of the response (`res.writeHead(200).end()` then
@@ -33,13 +42,14 @@ type RestifyServer = restify.Server & Record<Verb, (path: string, handler: Resti
  * `dispatch`, and `rest_no_route` for everything else.
  */
 export function createHttpServer(routes: CompiledRoute[], deps: DispatchDeps): RestifyServer {
-  const server = restify.createServer({
+  const options = {
     name: 'flowhost',
     ignoreTrailingSlash: true,
     handleUncaughtExceptions: false,
     // restify's own logger stays quiet; Flowhost logs every request itself.
     log: pino({ level: 'silent' }),
-  } as unknown as restify.ServerOptions) as RestifyServer;
+  };
+  const server = new Server({ ...options, router: new Router(options) }) as RestifyServer;
 
   // First, synchronously, before restify parses anything: requests its router cannot take
   // are answered here, once. Left to restify they reach its NotFound path, which answers

@@ -4,7 +4,7 @@
  * branch, blobs, and the token's own diagnostics. Failures become SourceErrors carrying
  * what a report shows (owner, repo, an SSO address, the rate-limit reset).
  */
-import { Octokit } from '@octokit/rest';
+import type { Octokit } from '@octokit/rest';
 
 export interface RepoRef {
   owner: string;
@@ -67,25 +67,35 @@ interface HttpFailure {
 }
 
 export class SourceClient {
-  private readonly octokit: Octokit;
+  private octokit: Promise<Octokit> | undefined;
 
-  constructor(baseUrl: string, token: string, timeoutMs = 30_000) {
-    this.octokit = new Octokit({
-      auth: token || undefined,
-      baseUrl: baseUrl.replace(/\/+$/, ''),
-      userAgent: 'flowhost-docsync',
-      log: quiet,
-      request: { fetch: (url: string, init: RequestInit) => fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) }) },
-    });
+  constructor(
+    private readonly baseUrl: string,
+    private readonly token: string,
+    private readonly timeoutMs = 30_000,
+  ) {}
+
+  /** Octokit and its REST plugins load with the first request to the service, not with the host. */
+  private client(): Promise<Octokit> {
+    return (this.octokit ??= import('@octokit/rest').then(
+      ({ Octokit }) =>
+        new Octokit({
+          auth: this.token || undefined,
+          baseUrl: this.baseUrl.replace(/\/+$/, ''),
+          userAgent: 'flowhost-docsync',
+          log: quiet,
+          request: { fetch: (url: string, init: RequestInit) => fetch(url, { ...init, signal: AbortSignal.timeout(this.timeoutMs) }) },
+        }),
+    ));
   }
 
   async repository(ref: RepoRef): Promise<RepoInfo> {
-    const { data } = await this.call(ref, () => this.octokit.rest.repos.get({ owner: ref.owner, repo: ref.repo }));
+    const { data } = await this.call(ref, (octokit) => octokit.rest.repos.get({ owner: ref.owner, repo: ref.repo }));
     return { owner: ref.owner, repo: ref.repo, full_name: data.full_name, default_branch: data.default_branch, html_url: data.html_url, private: data.private };
   }
 
   async tree(ref: RepoRef, branch: string): Promise<RepoTree> {
-    const { data } = await this.call(ref, () => this.octokit.rest.git.getTree({ owner: ref.owner, repo: ref.repo, tree_sha: branch, recursive: 'true' }));
+    const { data } = await this.call(ref, (octokit) => octokit.rest.git.getTree({ owner: ref.owner, repo: ref.repo, tree_sha: branch, recursive: 'true' }));
     const files = data.tree
       .filter((entry) => entry.type === 'blob' && typeof entry.path === 'string' && typeof entry.sha === 'string')
       .map((entry) => ({ path: entry.path!, sha: entry.sha!, size: entry.size ?? 0 }));
@@ -93,22 +103,23 @@ export class SourceClient {
   }
 
   async blob(ref: RepoRef, sha: string): Promise<string> {
-    const { data } = await this.call(ref, () => this.octokit.rest.git.getBlob({ owner: ref.owner, repo: ref.repo, file_sha: sha }));
+    const { data } = await this.call(ref, (octokit) => octokit.rest.git.getBlob({ owner: ref.owner, repo: ref.repo, file_sha: sha }));
     return data.encoding === 'base64' ? Buffer.from(data.content, 'base64').toString('utf8') : data.content;
   }
 
   /** Who the token is, its scopes (`x-oauth-scopes`) and the core rate limit. */
   async tokenInfo(): Promise<{ login: string; scopes: string[]; rate_limit: { limit: number; remaining: number; reset: string } }> {
-    const user = await this.call({ owner: '', repo: '' }, () => this.octokit.rest.users.getAuthenticated());
-    const rate = await this.call({ owner: '', repo: '' }, () => this.octokit.rest.rateLimit.get());
+    const user = await this.call({ owner: '', repo: '' }, (octokit) => octokit.rest.users.getAuthenticated());
+    const rate = await this.call({ owner: '', repo: '' }, (octokit) => octokit.rest.rateLimit.get());
     const scopes = String(user.headers['x-oauth-scopes'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
     const core = rate.data.resources.core;
     return { login: user.data.login, scopes, rate_limit: { limit: core.limit, remaining: core.remaining, reset: new Date(core.reset * 1000).toISOString() } };
   }
 
-  private async call<T>(ref: RepoRef, run: () => Promise<T>): Promise<T> {
+  private async call<T>(ref: RepoRef, run: (octokit: Octokit) => Promise<T>): Promise<T> {
+    const octokit = await this.client();
     try {
-      return await run();
+      return await run(octokit);
     } catch (error) {
       throw toSourceError(error as HttpFailure, ref);
     }

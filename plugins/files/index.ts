@@ -3,7 +3,8 @@
  * plugin's `files` collection, its bytes in its blob bucket); the `files` fetch handler
  * turns a file into packets (a CSV row, a JSON element, a whole markdown or text file).
  */
-import { ApiError, defineCliNoun, defineHandler, definePlugin, defineSurface, errorBody, readUpload, reply, services, successBody, type Collection } from '../../sdk/index.js';
+import { ApiError, defineHandler, definePlugin, defineSurface, errorBody, readUpload, reply, services, successBody, type Collection } from '../../sdk/index.js';
+import { filesNoun } from './cli.js';
 import { fileKind, filePackets } from './read-file.js';
 import { fileSchema, fileView, recordOf, type FileRecord } from './records.js';
 
@@ -28,10 +29,6 @@ const auth = { 400: errorBody('rest_invalid_param', 'rest_upload_no_data', 'rest
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } } } as const;
 
 type StoredFile = FileRecord & { _id: string } & Record<string, unknown>;
-
-function human(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${bytes} B`;
-}
 
 export default definePlugin({
   id: 'files',
@@ -156,37 +153,5 @@ export default definePlugin({
       }),
     );
   },
-  cli: [
-    defineCliNoun({
-      noun: 'files',
-      describe: 'Uploaded files (the files plugin)',
-      commands: [
-        {
-          command: 'upload <path>',
-          describe: 'Upload a file',
-          async run(args, ctx) {
-            const res = await ctx.upload<{ file: Record<string, unknown> }>('/automation/v1/files', String(args.path));
-            ctx.print(res.file, `Uploaded ${String(res.file.filename)} as ${String(res.file.id)} (${human(Number(res.file.size))})`);
-          },
-        },
-        {
-          command: 'list',
-          describe: 'List uploaded files',
-          async run(_args, ctx) {
-            const res = await ctx.call<{ files: Array<Record<string, unknown>>; total: number }>('GET', '/automation/v1/files', { query: { per_page: 100 } });
-            const lines = res.files.map((f) => `${String(f.id)}  ${String(f.created_at)}  ${human(Number(f.size)).padStart(9)}  ${String(f.mime)}  ${String(f.filename)}`);
-            ctx.print(res.files, lines.length ? lines.join('\n') : 'No files.');
-          },
-        },
-        {
-          command: 'delete <id>',
-          describe: 'Delete an uploaded file',
-          async run(args, ctx) {
-            const res = await ctx.call<{ file: Record<string, unknown> }>('DELETE', `/automation/v1/files/${encodeURIComponent(String(args.id))}`);
-            ctx.print(res, `Deleted ${String(res.file.filename)} (${String(res.file.id)})`);
-          },
-        },
-      ],
-    }),
-  ],
+  cli: [filesNoun],
 });

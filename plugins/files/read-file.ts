@@ -1,5 +1,4 @@
 /** A stored file as packets: a CSV row, a JSON element, or a whole text/markdown file each. */
-import { parse } from 'csv-parse';
 import type { Readable } from 'node:stream';
 import type { BlobBucket, DataPacket } from '../../sdk/index.js';
 import type { FileRecord } from './records.js';
@@ -38,6 +37,8 @@ export async function filePackets(bucket: BlobBucket, record: FileRecord, limit:
   if (!stream) return [];
   const packets: DataPacket[] = [];
   if (kind === 'csv') {
+    // csv-parse loads with the first CSV read, not with the host.
+    const { parse } = await import('csv-parse');
     const parser = stream.pipe(parse({ columns: true, skip_empty_lines: true, bom: true, relax_column_count: true, trim: true }));
     let row = 0;
     try {

@@ -2,7 +2,8 @@
  * RSS 2.0, RSS 1.0 (RDF) and Atom 1.0 documents as one list of items. fast-xml-parser
  * does the XML; this module only knows where each format keeps a title, a link, a date.
  */
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
+import type * as FastXml from 'fast-xml-parser';
 
 export interface FeedItem {
   title: string;
@@ -24,7 +25,18 @@ export class FeedParseError extends Error {
 
 type Node = Record<string, unknown>;
 
-const parser = new XMLParser({
+// fast-xml-parser loads with the first feed read, not with the host. It ships CommonJS,
+// so `require` loads it inside the synchronous parseFeed.
+const require = createRequire(import.meta.url);
+let xml: { parser: FastXml.XMLParser; validator: typeof FastXml.XMLValidator } | undefined;
+const xmlLibrary = () => {
+  if (xml) return xml;
+  const { XMLParser, XMLValidator } = require('fast-xml-parser') as typeof FastXml;
+  xml = { parser: new XMLParser(PARSER_OPTIONS), validator: XMLValidator };
+  return xml;
+};
+
+const PARSER_OPTIONS: FastXml.X2jOptions = {
   ignoreAttributes: false,
   attributeNamePrefix: '@_',
   // Keep every value a string: a title like "2024" must not become a number.
@@ -33,7 +45,7 @@ const parser = new XMLParser({
   trimValues: true,
   htmlEntities: true,
   isArray: (name) => ['item', 'entry', 'link', 'category', 'author'].includes(name),
-});
+};
 
 /** The text of an element whether it parsed as a string or as `{ '#text', @_attrs }`. */
 function text(node: unknown): string {
@@ -117,12 +129,13 @@ function newestFirst(items: FeedItem[]): FeedItem[] {
  * resolves relative links. Throws FeedParseError for anything that is not well-formed
  * XML or not a feed.
  */
-export function parseFeed(xml: string, baseUrl?: string): FeedItem[] {
-  const valid = XMLValidator.validate(xml);
+export function parseFeed(text: string, baseUrl?: string): FeedItem[] {
+  const { parser, validator } = xmlLibrary();
+  const valid = validator.validate(text);
   if (valid !== true) {
     throw new FeedParseError(`not well-formed XML (line ${valid.err.line}: ${valid.err.msg})`);
   }
-  const doc = parser.parse(xml) as Node;
+  const doc = parser.parse(text) as Node;
   const rss = doc.rss as Node | undefined;
   if (rss && typeof rss === 'object') {
     const channel = (Array.isArray(rss.channel) ? rss.channel[0] : rss.channel) as Node | undefined;

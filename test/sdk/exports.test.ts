@@ -30,6 +30,7 @@ test('exports exactly the pinned names', () => {
     'defineHandler',
     'defineInterval',
     'definePlugin',
+    'definePluginManifest',
     'definePostType',
     'definePreset',
     'defineProvider',
@@ -93,6 +94,14 @@ test('service references: typed, scoped, never colliding; brands work across SDK
   assert.ok(sdk.isRouteReply(foreignReply));
   assert.ok(sdk.isApiError(sdk.badRequest('x', 'y')));
   assert.not.ok(sdk.isApiError(new Error('plain')));
+});
+
+test('definePluginManifest rejects a manifest it could not load', () => {
+  const load = async () => sdk.definePlugin({ id: 'x', version: '1.0.0', flowhost: '^1.0.0', setup: () => undefined });
+  assert.throws(() => sdk.definePluginManifest({ id: 'Bad Id', load }), /not a valid plugin id/);
+  assert.throws(() => sdk.definePluginManifest({ id: 'x' } as never), /give load\(\)/);
+  assert.throws(() => sdk.definePluginManifest({ id: 'x', load, cli: [{ noun: 'x', describe: 'x' } as never] }), /CLI noun 'x' needs load\(\)/);
+  assert.is(sdk.definePluginManifest({ id: 'x', load }).id, 'x');
 });
 
 test.run();
