@@ -818,5 +818,21 @@ export function documentStoreContract(label: string, open: () => Promise<Documen
     assert.is(({} as Record<string, unknown>).polluted, undefined);
   });
 
+  limits('a date under a key named __proto__ reads back as data, not as the prototype', async ({ store }) => {
+    const c = fresh(store);
+    const when = new Date('2026-01-02T03:04:05.000Z');
+    const payload: Record<string, unknown> = {};
+    Object.defineProperty(payload, '__proto__', { value: when, enumerable: true, writable: true, configurable: true });
+    await c.insertOne({ _id: 'd', payload, at: when } as Doc);
+    const back = (await c.findOne({ _id: 'd' }))!;
+    const read = back.payload as Record<string, unknown>;
+    assert.equal(Object.keys(read), ['__proto__']);
+    const value = Object.getOwnPropertyDescriptor(read, '__proto__')?.value;
+    assert.ok(value instanceof Date, 'the value is a Date');
+    assert.is((value as Date).getTime(), when.getTime());
+    assert.is(Object.getPrototypeOf(read), Object.prototype);
+    assert.ok(back.at instanceof Date);
+  });
+
   limits.run();
 }

@@ -47,11 +47,37 @@ export function encodeDocument(doc: Record<string, unknown>): string {
   return JSON.stringify(encodeValue(doc));
 }
 
-function reviver(_key: string, value: unknown): unknown {
-  return typeof value === 'string' && value.startsWith(DATE_PREFIX) ? new Date(value.slice(DATE_PREFIX.length)) : value;
+const asDate = (text: string): Date => new Date(text.slice(DATE_PREFIX.length));
+
+/**
+ * Turns encoded dates back into Dates, in place, in what JSON.parse made. A walk after the
+ * parse, not a reviver: a reviver is a call back into JavaScript for every value, and it
+ * made decoding a job twice as slow (inserts answer the decoded document too).
+ */
+function reviveDates(node: Record<string, unknown> | unknown[]): void {
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      const value = node[i];
+      if (typeof value === 'string') {
+        if (value.startsWith(DATE_PREFIX)) node[i] = asDate(value);
+      } else if (value !== null && typeof value === 'object') reviveDates(value as Record<string, unknown>);
+    }
+    return;
+  }
+  for (const key of Object.keys(node)) {
+    const value = node[key];
+    if (typeof value === 'string') {
+      if (!value.startsWith(DATE_PREFIX)) continue;
+      // A key named `__proto__` is data (as JSON.parse made it): assigning would set the prototype.
+      if (key === '__proto__') Object.defineProperty(node, key, { value: asDate(value), writable: true, enumerable: true, configurable: true });
+      else node[key] = asDate(value);
+    } else if (value !== null && typeof value === 'object') reviveDates(value as Record<string, unknown>);
+  }
 }
 
 export function decodeDocument<T>(text: string): T {
-  // The reviver costs a call per value; most documents of a page hold no date at all.
-  return (text.includes(DATE_PREFIX_IN_JSON) ? JSON.parse(text, reviver) : JSON.parse(text)) as T;
+  const parsed = JSON.parse(text) as unknown;
+  // Most documents of a page hold no date at all: no walk for them.
+  if (text.includes(DATE_PREFIX_IN_JSON) && parsed !== null && typeof parsed === 'object') reviveDates(parsed as Record<string, unknown>);
+  return parsed as T;
 }
