@@ -57,9 +57,22 @@ function words(key: string): string[] {
 
 const endsSecret = (joined: string): boolean => SECRET_ENDINGS.some((ending) => joined.endsWith(ending));
 
+// Field names repeat (every log line has job_id, flow_id...): answers are kept, up to a
+// bound, so masking a context costs a lookup per key instead of three regex passes.
+const KNOWN_KEYS_MAX = 10_000;
+const knownKeys = new Map<string, boolean>();
+
 /** Whether a field name carries a secret (case-insensitive; snake, kebab or camel case). */
 export function isSecretKey(key: string): boolean {
   if (typeof key !== 'string') return false;
+  const known = knownKeys.get(key);
+  if (known !== undefined) return known;
+  const secret = classifyKey(key);
+  if (knownKeys.size < KNOWN_KEYS_MAX) knownKeys.set(key, secret);
+  return secret;
+}
+
+function classifyKey(key: string): boolean {
   const parts = words(key);
   if (parts.length === 0) return false;
   if (endsSecret(parts.join(''))) return true;

@@ -134,6 +134,8 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
             }
             claim = claimed.claim;
           }
+          // What the flow may see of the request's headers (credentials left out), once.
+          const flowHeaders = webhookHeaders(request.headers);
           let job;
           try {
             await deps.limits.take(id, outcome.config.rate_limit);
@@ -151,7 +153,7 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
                   payload,
                   received_at: deps.clock.now().toISOString(),
                   remote_ip: request.ip,
-                  headers: webhookHeaders(request.headers),
+                  headers: flowHeaders,
                   auth_mode: outcome.config.mode,
                 },
               },
@@ -175,7 +177,7 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
           deps.startQueued(flow.flow_id);
           // Listeners learn of the accepted event; one that fails cannot fail the sender.
           if (deps.received) {
-            await deps.received({ flowId: flow.flow_id, jobId: job.job_id, headers: webhookHeaders(request.headers) }).catch((error: unknown) =>
+            await deps.received({ flowId: flow.flow_id, jobId: job.job_id, headers: { ...flowHeaders } }).catch((error: unknown) =>
               request.log.warn({ err: error }, 'A webhookReceived listener failed'),
             );
           }
