@@ -54,7 +54,9 @@ if (url) {
       const info = JSON.parse(readFileSync(join(dir, 'host.json'), 'utf8')) as { pid: number; url: string };
       assert.is(info.pid, primary.pid, 'the primary publishes the host file');
       await until(() => children(primary.pid!).length === 2, 30_000, 'two workers');
-      assert.match(output, /Flowhost: 2 workers on http:\/\/127\.0\.0\.1:\d+/);
+      // The banner follows the host file and reaches us through a pipe: wait for it rather
+      // than read the output at the instant the file appeared.
+      await until(() => /Flowhost: 2 workers on http:\/\/127\.0\.0\.1:\d+/.test(output), 10_000, `the banner (${output})`);
 
       // Connections are spread over the workers; every one accepts the published credential.
       // (No MONGODB_URL here: the CLI finds the running host through the data directory.)
