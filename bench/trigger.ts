@@ -1,5 +1,5 @@
 // Trigger benchmark: POST /trigger/{flow_id} on an HMAC (sha256) flow whose run is trivial,
-// on the embedded store in a data directory, driven by autocannon at 100 connections, next
+// on the embedded store in a data directory, driven by autocannon (in a child process) at 100 connections, next
 // to a bare restify hello-world measured the same way in the same process. Targets: at
 // least half the bare throughput accepting alone (a quarter with the runs on), p99 at most
 // twice the bare server's, every accepted request a stored job, the backlog draining at
@@ -7,8 +7,9 @@
 // Three measurements: bare restify, then accepting only (the flow's runs held, so no run
 // competes for the thread), then with the runs on. BENCH_SECONDS (default 10) sets the
 // duration of each.
-import autocannon from 'autocannon';
+import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,19 +36,41 @@ const trivial = definePlugin({
   },
 }) as PluginDefinition;
 
-type Run = { reqPerSec: number; p50: number; p99: number; ok: number; non2xx: number; errors: number };
+type Run = { reqPerSec: number; p50: number; p99: number; ok: number; non2xx: number; errors: number; cpuUsPerRequest: number; rssMb: number };
 
+const autocannonCli = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+
+/**
+ * `seconds` of load at CONNECTIONS connections from autocannon in a child process, so the
+ * server under test (this process) has its own thread, heap and CPU count: this process's
+ * CPU time over the run, divided by the requests answered, is what one request costs the
+ * server (steadier from run to run than throughput, which the load generator also sets),
+ * and its resident memory is the server's alone.
+ */
 async function drive(url: string, headers: Record<string, string>, seconds: number): Promise<Run> {
-  // The load generator runs in a worker thread, so the server under test has the main thread to itself.
-  const result = await autocannon({ url, method: 'POST', headers, body: BODY, connections: CONNECTIONS, duration: seconds, workers: 1 });
-  return {
-    reqPerSec: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    ok: result['2xx'],
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-  };
+  const args = [autocannonCli, '--json', '-c', String(CONNECTIONS), '-d', String(seconds), '-m', 'POST', '-b', BODY, ...Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}=${value}`]), url];
+  let peakRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 250);
+  const cpuBefore = process.cpuUsage();
+  try {
+    const output = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => (error ? reject(new Error(`autocannon failed: ${error.message} ${stderr}`)) : resolve(stdout)));
+    });
+    const cpu = process.cpuUsage(cpuBefore);
+    const result = JSON.parse(output) as { requests: { average: number; total: number }; latency: { p50: number; p99: number }; '2xx': number; non2xx: number; errors: number; timeouts: number };
+    return {
+      reqPerSec: Math.round(result.requests.average),
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      ok: result['2xx'],
+      non2xx: result.non2xx,
+      errors: result.errors + result.timeouts,
+      cpuUsPerRequest: Math.round((cpu.user + cpu.system) / Math.max(1, result.requests.total)),
+      rssMb: Math.round(Math.max(peakRss, process.memoryUsage().rss) / 1048576),
+    };
+  } finally {
+    clearInterval(sampler);
+  }
 }
 
 async function bareRestify(seconds: number): Promise<Run> {
@@ -100,10 +123,9 @@ async function measureTrigger(holdRuns: boolean, seconds: number, log: (line: st
     if (probe.status !== 200) throw new Error(`a signed probe answered ${probe.status}: ${await probe.text()}`);
     log(`flowhost trigger (${holdRuns ? 'accepting only' : 'with the runs on'}), ${CONNECTIONS} connections, ${seconds} s`);
     const run = await drive(url, headers, seconds);
-    log(`flowhost: ${run.reqPerSec} req/s, p99 ${run.p99} ms`);
-    // The host's memory under this load (the load generator runs in a worker thread of
-    // this process, so this is an upper bound).
-    const rssMb = Math.round(process.memoryUsage().rss / 1048576);
+    log(`flowhost: ${run.reqPerSec} req/s, p99 ${run.p99} ms, ${run.cpuUsPerRequest} µs CPU per request, peak RSS ${run.rssMb} MB`);
+    // The host's peak resident memory under this load (the load generator is another process).
+    const rssMb = run.rssMb;
 
     // Every 200 must be a stored job (the probe's included).
     const jobsCollection = t.host.store.collection('jobs');
@@ -134,7 +156,7 @@ export async function triggerBench(options: BenchOptions = {}): Promise<BenchRes
   const log = options.progress ?? (() => undefined);
   log(`bare restify hello-world, ${CONNECTIONS} connections, ${seconds} s`);
   const bare = await bareRestify(seconds);
-  log(`bare: ${bare.reqPerSec} req/s, p99 ${bare.p99} ms`);
+  log(`bare: ${bare.reqPerSec} req/s, p99 ${bare.p99} ms, ${bare.cpuUsPerRequest} µs CPU per request`);
   // Both rows of the issue's table, each on a fresh host and data directory.
   const held = await measureTrigger(true, seconds, log);
   const withRuns = await measureTrigger(false, seconds, log);
@@ -151,14 +173,17 @@ export async function triggerBench(options: BenchOptions = {}): Promise<BenchRes
       bare_req_per_s: bare.reqPerSec,
       bare_p50_ms: bare.p50,
       bare_p99_ms: bare.p99,
+      bare_cpu_us_per_request: bare.cpuUsPerRequest,
       accept_req_per_s: held.run.reqPerSec,
       accept_p50_ms: held.run.p50,
       accept_p99_ms: held.run.p99,
       accept_ratio: acceptRatio,
+      accept_cpu_us_per_request: held.run.cpuUsPerRequest,
       with_runs_req_per_s: withRuns.run.reqPerSec,
       with_runs_p50_ms: withRuns.run.p50,
       with_runs_p99_ms: withRuns.run.p99,
       with_runs_ratio: runsRatio,
+      with_runs_cpu_us_per_request: withRuns.run.cpuUsPerRequest,
       accepted: held.accepted + withRuns.accepted,
       non_2xx: held.run.non2xx + withRuns.run.non2xx,
       errors: held.run.errors + withRuns.run.errors,
