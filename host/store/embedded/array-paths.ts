@@ -17,8 +17,11 @@ function collect(value: unknown, path: string, depth: number, out: Set<string>):
 }
 
 function collectObject(object: Record<string, unknown>, prefix: string, depth: number, out: Set<string>): void {
-  for (const [key, value] of Object.entries(object)) {
-    // Keys a filter could never name (see json-path.ts) need no entry.
+  for (const key of Object.keys(object)) {
+    const value = object[key];
+    // Only arrays and sub-documents can hold an array path: scalars (most fields) cost
+    // no path string and no key test. Keys a filter could never name (json-path.ts) need no entry.
+    if (value === null || typeof value !== 'object' || value instanceof Date) continue;
     if (KEY.test(key)) collect(value, prefix ? `${prefix}.${key}` : key, depth, out);
   }
 }

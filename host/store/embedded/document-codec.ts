@@ -1,3 +1,4 @@
+import { MAX_DOCUMENT_DEPTH } from '../../../core/store/document-shape.js';
 import { UnsupportedQueryError } from '../../../core/store/port.js';
 
 /**
@@ -43,9 +44,59 @@ export function encodeValue(value: unknown): unknown {
   return value;
 }
 
-export function encodeDocument(doc: Record<string, unknown>): string {
-  return JSON.stringify(encodeValue(doc));
+/** Why a document cannot be stored, found while encoding it (storableProblem's words). */
+class Unstorable {
+  constructor(readonly problem: string) {}
 }
+
+/**
+ * encodeValue and the storability rules of `storableProblem` (core/store/document-shape.ts)
+ * in one walk: every write encodes its document, and checking it in a separate walk first
+ * was a sixth of the store's JavaScript time on the webhook path. Recursion is safe: a
+ * node past MAX_DOCUMENT_DEPTH is refused before the walk goes below it.
+ */
+function encodeStorableNode(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return checkString(value);
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Unstorable(`the number ${value} cannot be stored`);
+    return value;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (value instanceof Date) return encodeDate(value);
+  // storableProblem lets a RegExp through; encodeValue keeps its (absent) own fields.
+  if (value instanceof RegExp) return encodeValue(value);
+  if (depth + 1 > MAX_DOCUMENT_DEPTH) throw new Unstorable(`it is nested deeper than ${MAX_DOCUMENT_DEPTH} levels`);
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = encodeStorableNode(value[i], depth + 1);
+    return out;
+  }
+  // Null prototype: a key named `__proto__` is data, not the object's prototype.
+  const out: Record<string, unknown> = Object.create(null);
+  const object = value as Record<string, unknown>;
+  for (const key of Object.keys(object)) {
+    if (key.includes('\u0000')) throw new Unstorable('a field name contains a NUL character');
+    if (depth === 0 && key.charCodeAt(0) === 36 /* $ */) throw new Unstorable(`the top-level field '${key}' starts with '$'`);
+    const child = object[key];
+    if (child !== undefined) out[key] = encodeStorableNode(child, depth + 1);
+  }
+  return out;
+}
+
+/**
+ * The stored text of a document, or why it cannot be stored. Refuses what
+ * `storableProblem` refuses, with its words (the contract suite checks the refusals);
+ * a date out of range or a string with the date marker throws UnsupportedQueryError.
+ */
+export function encodeStorable(doc: Record<string, unknown>): { text: string } | { problem: string } {
+  try {
+    return { text: JSON.stringify(encodeStorableNode(doc, 0)) };
+  } catch (error) {
+    if (error instanceof Unstorable) return { problem: error.problem };
+    throw error;
+  }
+}
+
 
 const asDate = (text: string): Date => new Date(text.slice(DATE_PREFIX.length));
 

@@ -1,4 +1,4 @@
-import { isPlainObject, newDocumentId as newId, storableProblem } from '../../../core/store/document-shape.js';
+import { isPlainObject, newDocumentId as newId } from '../../../core/store/document-shape.js';
 import {
   type BulkOp,
   type BulkResult,
@@ -16,7 +16,7 @@ import {
   type UpdateResult,
 } from '../../../core/store/port.js';
 import { applyUpdate, checkUpdate } from './apply-update.js';
-import { decodeDocument, encodeDocument } from './document-codec.js';
+import { decodeDocument, encodeStorable } from './document-codec.js';
 import { filterToSql } from './filter-to-sql.js';
 import { indexStatements } from './index-sql.js';
 import { checkProjection, project } from './projection.js';
@@ -163,10 +163,10 @@ export class EmbeddedCollection<T extends Doc> implements Collection<T> {
   /** Encodes a document about to be written and records its array paths (inside the write transaction). */
   private prepareWrite(id: string, doc: Doc): string {
     if (doc._id !== id) throw new UnsupportedQueryError("'_id' cannot be changed");
-    const problem = storableProblem(doc);
-    if (problem) throw new UnsupportedDocumentError(this.name, problem);
+    const encoded = encodeStorable(doc);
+    if ('problem' in encoded) throw new UnsupportedDocumentError(this.name, encoded.problem);
     this.session.recordArrays(this.name, doc);
-    return encodeDocument(doc);
+    return encoded.text;
   }
 
   private insertRow(table: string, doc: T & NewDocument): T & StoredDocument {
