@@ -20,7 +20,7 @@ import {
   type LogRecordView,
 } from './model.js';
 import type { LogsRepository } from './repository.js';
-import { createBatcher, idBlocks, type Batcher } from '../store/batcher.js';
+import { idBlocks, insertBatcher, type Batcher } from '../store/batcher.js';
 
 const DAY_MS = 86_400_000;
 /** At most this many entries per batch write (one id block, one insertMany). */
@@ -87,17 +87,14 @@ export class LogsService {
     private readonly options: LogsServiceOptions = {},
   ) {
     this.ids = idBlocks((count) => this.repo.nextId(count), () => (this.repo.singleWriter ? ID_BLOCK : 0));
-    const inserts = (records: NewLogRecord[]) => (records.length === 1 ? this.repo.insert(records[0]!).then((r) => [r]) : this.repo.insertMany(records));
-    this.batch = createBatcher(async (entries) => {
-      const first = await this.ids(entries.length);
-      const records = entries.map((entry, i) => ({ ...entry, id: first + i }) as NewLogRecord);
-      try {
-        return await inserts(records);
-      } catch (error) {
-        if (records.length === 1) return [error instanceof Error ? error : new Error(String(error))];
-        return Promise.all(records.map((r) => this.repo.insert(r).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))))));
-      }
-    }, MAX_LOG_BATCH);
+    this.batch = insertBatcher<NewLogRecord, LogRecord, Omit<NewLogRecord, 'id'>>((records) => this.repo.insertMany(records), (record) => this.repo.insert(record), {
+      // Ids are taken inside the flush, one block per batch, so they follow write order.
+      prepare: async (entries) => {
+        const first = await this.ids(entries.length);
+        return entries.map((entry, i) => ({ ...entry, id: first + i }) as NewLogRecord);
+      },
+      maxBatch: MAX_LOG_BATCH,
+    });
   }
 
   init(): Promise<void> {

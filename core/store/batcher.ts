@@ -59,16 +59,31 @@ export function createBatcher<I, O>(flush: (items: I[]) => Promise<Array<O | Err
   };
 }
 
-/** Inserts through insertMany; when the batch is refused, one at a time so one bad document fails alone. */
-export function insertBatcher<D, S>(insertMany: (docs: D[]) => Promise<S[]>, insertOne: (doc: D) => Promise<S>): Batcher<D, S> {
-  return createBatcher<D, S>(async (docs) => {
+export interface InsertBatcherOptions<I, D> {
+  /**
+   * Turns a batch's items into the documents to insert, inside the flush (ids taken for
+   * the whole batch at once, say); a throw fails the batch. Without it items are inserted as given.
+   */
+  prepare?: (items: I[]) => Promise<D[]>;
+  /** At most this many documents per flush (default 500). */
+  maxBatch?: number;
+}
+
+/**
+ * Inserts through insertMany; when the batch is refused, one at a time so one bad document
+ * fails alone. Each caller gets its stored document (or its own error).
+ */
+export function insertBatcher<D, S, I = D>(insertMany: (docs: D[]) => Promise<S[]>, insertOne: (doc: D) => Promise<S>, options: InsertBatcherOptions<I, D> = {}): Batcher<I, S> {
+  const prepare = options.prepare ?? (async (items: I[]) => items as unknown as D[]);
+  return createBatcher<I, S>(async (items) => {
+    const docs = await prepare(items);
     if (docs.length === 1) return [await insertOne(docs[0]!)];
     try {
       return await insertMany(docs);
     } catch {
       return Promise.all(docs.map((doc) => insertOne(doc).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))));
     }
-  });
+  }, options.maxBatch);
 }
 
 /**

@@ -83,6 +83,35 @@ test('insertBatcher: insertMany for a batch; refused, one insert per document so
   assert.is(calls.at(-1), 'one:7', 'a batch of one is a plain insert');
 });
 
+test('insertBatcher prepare: one call per batch turns items into documents (ids in order); a throw fails the batch', async () => {
+  let next = 100;
+  const prepared: number[] = [];
+  let idsDown = false;
+  const batcher = insertBatcher<{ id: number; text: string }, { id: number; text: string }, string>(
+    async (docs) => docs,
+    async (doc) => doc,
+    {
+      prepare: async (items) => {
+        if (idsDown) throw new Error('sequence unavailable');
+        prepared.push(items.length);
+        const first = next;
+        next += items.length;
+        return items.map((text, i) => ({ id: first + i, text }));
+      },
+    },
+  );
+  assert.equal(await Promise.all(['a', 'b', 'c'].map((t) => batcher.add(t))), [
+    { id: 100, text: 'a' },
+    { id: 101, text: 'b' },
+    { id: 102, text: 'c' },
+  ]);
+  assert.equal(prepared, [3], 'one prepare for the batch');
+  idsDown = true;
+  const failed = await Promise.allSettled([batcher.add('d'), batcher.add('e')]);
+  assert.equal(failed.map((r) => r.status), ['rejected', 'rejected']);
+  assert.match(String((failed[0] as PromiseRejectedResult).reason), /sequence unavailable/);
+});
+
 test('idBlocks: with a reserve, one write serves later batches in order; without, each batch writes', async () => {
   let sequence = 0;
   const writes: number[] = [];
