@@ -103,6 +103,8 @@ export type { Registries } from '../core/kernel/registries.js';
 export type { ApiClient, ApiGetOptions, ApiResponse } from '../core/kernel/api-client.js';
 export type { LifecycleInfo, StepInfo, JobOutcome, LogEntry, WebhookEvent, StepTiming, RequestTiming, ScheduledRunTiming } from '../core/kernel/hooks.js';
 export type { JsonSchema } from '../core/kernel/json-schema.js';
+export { parameterValidators } from '../core/kernel/validator.js';
+export type { ValidateFunction } from 'ajv';
 export type { CliNounDefinition, CliCommandDefinition, CliContext, CliOption } from '../core/kernel/cli.js';
 export type { CliNounManifest, PluginManifest } from '../core/kernel/plugin-manifest.js';
 export type { Logger, LogFn } from '../core/kernel/logger.js';

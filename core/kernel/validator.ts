@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject, type Options } from 'ajv';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { JsonSchema } from './json-schema.js';
 
@@ -64,4 +64,22 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): Valida
 export function validateWith(ajv: Ajv, schema: JsonSchema, value: unknown): ValidationIssue[] {
   const validate = ajv.compile(schema as object);
   return validate(value) ? [] : describeErrors(validate.errors);
+}
+
+/**
+ * Validators of contributions' `parameters` schemas (chat tools, analytics tools), each
+ * compiled on first use and kept per definition object. `useDefaults: false` leaves the
+ * validated value as sent (a tool that must see exactly what the caller asked).
+ */
+export function parameterValidators<T extends { readonly parameters: JsonSchema }>(options: { useDefaults?: boolean } = {}): (definition: T) => ValidateFunction {
+  const ajv = createAjv({ useDefaults: options.useDefaults ?? true });
+  const compiled = new WeakMap<T, ValidateFunction>();
+  return (definition) => {
+    let validate = compiled.get(definition);
+    if (!validate) {
+      validate = ajv.compile(definition.parameters as object);
+      compiled.set(definition, validate);
+    }
+    return validate;
+  };
 }

@@ -3,21 +3,11 @@
  * action or parameter is the spec's 400 `analytics_error` (listing the allowed actions)
  * rather than the host's generic parameter error.
  */
-import { Ajv, type ValidateFunction } from 'ajv';
-import type { AnalyticsToolDefinition } from '../../sdk/index.js';
+import { parameterValidators, type AnalyticsToolDefinition } from '../../sdk/index.js';
 import { type ToolCatalogueEntry, invalidParameter } from '../../sdk/analytics/index.js';
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-const validators = new WeakMap<AnalyticsToolDefinition, ValidateFunction>();
-
-function validatorOf(tool: AnalyticsToolDefinition): ValidateFunction {
-  let validate = validators.get(tool);
-  if (!validate) {
-    validate = ajv.compile(tool.parameters as object);
-    validators.set(tool, validate);
-  }
-  return validate;
-}
+// The body is validated as sent: no defaults filled in.
+const validatorOf = parameterValidators<AnalyticsToolDefinition>({ useDefaults: false });
 
 export function checkArguments(entry: ToolCatalogueEntry, tool: AnalyticsToolDefinition, body: Record<string, unknown>): void {
   if (typeof body.action !== 'string' || body.action === '') throw invalidParameter(entry, 'action is required.');

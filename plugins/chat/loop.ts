@@ -4,26 +4,11 @@
  * no tool calls or the turn limit. `save` is called after every turn. A tool's result or
  * error is capped (caps.ts) before the model, the session or the answer sees it.
  */
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-import { stableJson, type CallContext, type ChatToolDefinition, type JsonValue, type ProviderDefinition, type ProviderMessage } from '../../sdk/index.js';
+import { parameterValidators, stableJson, type ValidateFunction, type CallContext, type ChatToolDefinition, type JsonValue, type ProviderDefinition, type ProviderMessage } from '../../sdk/index.js';
 import { capToolError, capToolResult } from './caps.js';
 import type { DisplayMessage, ToolCallRecord } from './types.js';
 
-const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
-const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false });
-(addFormats as unknown as (a: Ajv) => void)(ajv);
-const validators = new WeakMap<ChatToolDefinition, ValidateFunction>();
-
-function validatorOf(tool: ChatToolDefinition): ValidateFunction {
-  let validate = validators.get(tool);
-  if (!validate) {
-    validate = ajv.compile(tool.parameters as object);
-    validators.set(tool, validate);
-  }
-  return validate;
-}
-
+const validatorOf = parameterValidators<ChatToolDefinition>();
 
 /** A value as plain JSON (no undefined, no Dates), fit for the store and the model. */
 export const plain = <T>(value: T): T => (value === undefined ? (null as T) : (JSON.parse(JSON.stringify(value)) as T));

@@ -55,6 +55,7 @@ test('exports exactly the pinned names', () => {
     'oauth1Authorization',
     'packetText',
     'page',
+    'parameterValidators',
     'readUpload',
     'renderContent',
     'reply',
