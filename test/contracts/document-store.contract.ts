@@ -834,5 +834,21 @@ export function documentStoreContract(label: string, open: () => Promise<Documen
     assert.ok(back.at instanceof Date);
   });
 
+  limits('insert and findOneAndUpdate answer the stored form: a copy of its own, equal to what a read gives', async ({ store }) => {
+    const c = fresh(store);
+    const when = new Date('2026-01-02T03:04:05.000Z');
+    const input = { _id: 'copy', n: 1, when, nested: { list: [1, 'two', { deep: when }] }, skip: undefined };
+    const inserted = (await c.insertOne(input as Doc)) as Record<string, unknown>;
+    assert.not.ok('skip' in inserted, 'an undefined field is not stored');
+    assert.equal(inserted, (await c.findOne({ _id: 'copy' })) as Record<string, unknown>);
+    assert.ok(inserted.when instanceof Date && inserted.when !== when, 'a Date of its own');
+    assert.is.not(inserted.nested, input.nested);
+    input.nested.list.push('changed later');
+    assert.is(((inserted.nested as { list: unknown[] }).list).length, 3, 'the caller changing its object does not change the answer');
+    const after = (await c.findOneAndUpdate({ _id: 'copy' }, { $set: { n: 2 } }, { returnDocument: 'after' })) as Record<string, unknown>;
+    assert.equal(after, (await c.findOne({ _id: 'copy' })) as Record<string, unknown>);
+    assert.ok(((after.nested as { list: Array<{ deep?: unknown }> }).list[2]!.deep) instanceof Date);
+  });
+
   limits.run();
 }

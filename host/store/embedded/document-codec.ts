@@ -49,10 +49,23 @@ class Unstorable {
   constructor(readonly problem: string) {}
 }
 
+type Container = Record<string, unknown> | unknown[];
+/** Where the current walk put encoded dates, so the Dates can be put back after stringify. */
+let datesSeen: Array<[Container, string | number, Date]> = [];
+
+/** Sets a field; a key named `__proto__` is data (as JSON.parse makes it), not the prototype. */
+function setField(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
+  else out[key] = value;
+}
+
 /**
  * encodeValue and the storability rules of `storableProblem` (core/store/document-shape.ts)
  * in one walk: every write encodes its document, and checking it in a separate walk first
- * was a sixth of the store's JavaScript time on the webhook path. Recursion is safe: a
+ * was a sixth of the store's JavaScript time on the webhook path. What it builds is
+ * stringified, then (Dates put back) answered as the stored document, so a write need not
+ * parse the text it just made. It therefore follows JSON's rules: `undefined`, functions
+ * and symbols are left out of objects and become null in arrays. Recursion is safe: a
  * node past MAX_DOCUMENT_DEPTH is refused before the walk goes below it.
  */
 function encodeStorableNode(value: unknown, depth: number): unknown {
@@ -62,41 +75,55 @@ function encodeStorableNode(value: unknown, depth: number): unknown {
     return value;
   }
   if (value === null || typeof value !== 'object') return value;
-  if (value instanceof Date) return encodeDate(value);
-  // storableProblem lets a RegExp through; encodeValue keeps its (absent) own fields.
-  if (value instanceof RegExp) return encodeValue(value);
+  // storableProblem lets a RegExp through; it has no own fields to keep.
+  if (value instanceof RegExp) return {};
   if (depth + 1 > MAX_DOCUMENT_DEPTH) throw new Unstorable(`it is nested deeper than ${MAX_DOCUMENT_DEPTH} levels`);
   if (Array.isArray(value)) {
     const out = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = encodeStorableNode(value[i], depth + 1);
+    for (let i = 0; i < value.length; i++) {
+      const child: unknown = value[i];
+      if (child instanceof Date) {
+        out[i] = encodeDate(child);
+        datesSeen.push([out, i, child]);
+      } else if (child === undefined || typeof child === 'function' || typeof child === 'symbol') out[i] = null;
+      else out[i] = encodeStorableNode(child, depth + 1);
+    }
     return out;
   }
-  // Null prototype: a key named `__proto__` is data, not the object's prototype.
-  const out: Record<string, unknown> = Object.create(null);
+  const out: Record<string, unknown> = {};
   const object = value as Record<string, unknown>;
   for (const key of Object.keys(object)) {
     if (key.includes('\u0000')) throw new Unstorable('a field name contains a NUL character');
     if (depth === 0 && key.charCodeAt(0) === 36 /* $ */) throw new Unstorable(`the top-level field '${key}' starts with '$'`);
     const child = object[key];
-    if (child !== undefined) out[key] = encodeStorableNode(child, depth + 1);
+    if (child instanceof Date) {
+      setField(out, key, encodeDate(child));
+      datesSeen.push([out, key, child]);
+    } else if (child !== undefined && typeof child !== 'function' && typeof child !== 'symbol') setField(out, key, encodeStorableNode(child, depth + 1));
   }
   return out;
 }
 
 /**
- * The stored text of a document, or why it cannot be stored. Refuses what
- * `storableProblem` refuses, with its words (the contract suite checks the refusals);
- * a date out of range or a string with the date marker throws UnsupportedQueryError.
+ * The stored text of a document and the document as it reads back (a copy: JSON's rules,
+ * Dates as new Dates), or why it cannot be stored. Refuses what `storableProblem` refuses,
+ * with its words (the contract suite checks the refusals); a date out of range or a string
+ * with the date marker throws UnsupportedQueryError.
  */
-export function encodeStorable(doc: Record<string, unknown>): { text: string } | { problem: string } {
+export function encodeStorable<T>(doc: Record<string, unknown>): { text: string; stored: T } | { problem: string } {
+  datesSeen = [];
   try {
-    return { text: JSON.stringify(encodeStorableNode(doc, 0)) };
+    const tree = encodeStorableNode(doc, 0) as T;
+    const text = JSON.stringify(tree);
+    for (const [container, key, date] of datesSeen) (container as Record<string | number, unknown>)[key] = new Date(date.getTime());
+    return { text, stored: tree };
   } catch (error) {
     if (error instanceof Unstorable) return { problem: error.problem };
     throw error;
+  } finally {
+    datesSeen = [];
   }
 }
-
 
 const asDate = (text: string): Date => new Date(text.slice(DATE_PREFIX.length));
 

@@ -161,12 +161,12 @@ export class EmbeddedCollection<T extends Doc> implements Collection<T> {
   }
 
   /** Encodes a document about to be written and records its array paths (inside the write transaction). */
-  private prepareWrite(id: string, doc: Doc): string {
+  private prepareWrite(id: string, doc: Doc): { text: string; stored: T & StoredDocument } {
     if (doc._id !== id) throw new UnsupportedQueryError("'_id' cannot be changed");
-    const encoded = encodeStorable(doc);
+    const encoded = encodeStorable<T & StoredDocument>(doc);
     if ('problem' in encoded) throw new UnsupportedDocumentError(this.name, encoded.problem);
     this.session.recordArrays(this.name, doc);
-    return encoded.text;
+    return encoded;
   }
 
   private insertRow(table: string, doc: T & NewDocument): T & StoredDocument {
@@ -174,14 +174,14 @@ export class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const { _id, ...fields } = doc;
     const id = _id === undefined ? newId() : _id;
     if (typeof id !== 'string' || id.length === 0) throw new UnsupportedQueryError('_id must be a non-empty string');
-    const text = this.prepareWrite(id, { _id: id, ...fields });
+    const { text, stored } = this.prepareWrite(id, { _id: id, ...fields });
     this.session.prepare(`INSERT INTO ${table} (_id, doc) VALUES (?, ?)`).run(id, text);
-    return decodeDocument<T & StoredDocument>(text);
+    return stored;
   }
 
   /** Writes the updated document when it changed; says whether it did (MongoDB's modifiedCount). */
   private updateRow(table: string, row: Row, update: Update): boolean {
-    const text = this.prepareWrite(row._id, applyUpdate(decodeDocument<Doc>(row.doc), update, false));
+    const { text } = this.prepareWrite(row._id, applyUpdate(decodeDocument<Doc>(row.doc), update, false));
     if (text === row.doc) return false;
     this.session.prepare(`UPDATE ${table} SET doc = ? WHERE _id = ?`).run(text, row._id);
     return true;
@@ -202,9 +202,9 @@ export class EmbeddedCollection<T extends Doc> implements Collection<T> {
     }
     const before = decodeDocument<T & StoredDocument>(row.doc);
     const after = applyUpdate(before, update, false) as T & StoredDocument;
-    const text = this.prepareWrite(row._id, after);
+    const { text, stored } = this.prepareWrite(row._id, after);
     if (text !== row.doc) this.session.prepare(`UPDATE ${table} SET doc = ? WHERE _id = ?`).run(text, row._id);
-    const returned = options.returnDocument === 'before' ? before : decodeDocument<T & StoredDocument>(text);
+    const returned = options.returnDocument === 'before' ? before : stored;
     return project(returned, options.projection);
   }
 

@@ -73,7 +73,7 @@ export class MongoCollection<T extends Doc> implements Collection<T> {
     this.checkStorable(doc);
     const stored = withId(doc);
     await this.run(() => this.driver.insertOne({ ...stored }));
-    return structuredClone(stored);
+    return storedForm(stored);
   }
 
   async insertMany(docs: Array<T & NewDocument>): Promise<Array<T & StoredDocument>> {
@@ -88,7 +88,7 @@ export class MongoCollection<T extends Doc> implements Collection<T> {
       await this.undoPartialInsert(driver, stored, error);
       rethrow(this.name, error);
     }
-    return structuredClone(stored);
+    return stored.map(storedForm);
   }
 
   async findOne(filter?: Filter, options: Omit<FindOptions, 'limit'> = {}): Promise<(T & StoredDocument) | null> {
@@ -196,6 +196,30 @@ export class MongoCollection<T extends Doc> implements Collection<T> {
 
 function toMongoFilter(filter: Filter | undefined): Query {
   return translateFilter(filter) as Query;
+}
+
+/**
+ * A copy of a document as a read gives it back: the client is set to ignore undefined
+ * fields (they are not stored), and the driver stores an undefined array element as null.
+ */
+function storedForm<T>(doc: T): T {
+  const copy = structuredClone(doc);
+  const clean = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        if (node[i] === undefined) node[i] = null;
+        else clean(node[i]);
+      }
+    } else if (node !== null && typeof node === 'object' && !(node instanceof Date) && !(node instanceof RegExp)) {
+      const object = node as Record<string, unknown>;
+      for (const key of Object.keys(object)) {
+        if (object[key] === undefined) delete object[key];
+        else clean(object[key]);
+      }
+    }
+  };
+  clean(copy);
+  return copy;
 }
 
 function withId<T extends Doc>(doc: T & NewDocument): T & StoredDocument {
