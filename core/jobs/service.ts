@@ -2,7 +2,7 @@ import type { ActingUserRecord } from '../kernel/acting-user.js';
 import { notFound } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import { DuplicateKeyError, type BulkOp, type BulkResult, type Collection, type DocumentStore, type Filter } from '../store/port.js';
-import { createBatcher, idBatcher, insertBatcher } from '../store/batcher.js';
+import { createBatcher, idBlocks, insertBatcher } from '../store/batcher.js';
 import { JOBS, PROCESSED_ITEMS, type JobRecord, type JobStatus, type ProcessedItemRecord, type StepOutcome, type WorkflowStep } from './model.js';
 
 export interface NewJob {
@@ -60,14 +60,22 @@ export class JobsService {
     await this.processed.createIndex({ fields: { pipeline_id: 1 } });
   }
 
-  /** Concurrent creates share one id block and one insertMany (see core/store/batcher.ts). */
-  private readonly jobIds = idBatcher((count) => this.store.nextId('jobs', count), () => (this.store.singleWriter ? ID_BLOCK : 0));
-  private readonly inserts = insertBatcher<JobRecord, JobRecord>((docs) => this.jobs.insertMany(docs), (doc) => this.jobs.insertOne(doc));
+  /**
+   * Concurrent creates share one id block and one insertMany (see core/store/batcher.ts),
+   * in one flush: ids are taken right before the insert, so a job waits one turn, not two,
+   * and across hosts ids are inserted in the order they were reserved.
+   */
+  private readonly takeJobIds = idBlocks((count) => this.store.nextId('jobs', count), () => (this.store.singleWriter ? ID_BLOCK : 0));
+  private readonly inserts = insertBatcher<JobRecord, JobRecord, Omit<JobRecord, 'job_id'>>((docs) => this.jobs.insertMany(docs), (doc) => this.jobs.insertOne(doc), {
+    prepare: async (items) => {
+      const first = await this.takeJobIds(items.length);
+      return items.map((item, i) => ({ job_id: first + i, ...item }) as JobRecord);
+    },
+  });
 
   /** Stores a new pending job; resolves once it is stored. */
   async create(input: NewJob): Promise<JobRecord> {
     return this.inserts.add({
-      job_id: await this.jobIds.add(),
       flow_id: input.flow_id,
       pipeline_id: input.pipeline_id,
       parent_job_id: input.parent_job_id ?? null,

@@ -108,12 +108,3 @@ export function idBlocks(nextId: (count: number) => Promise<number>, reserve: ()
     return first;
   };
 }
-
-/** Ids of a sequence for concurrent callers: one `nextId(sequence, count)` per batch (or fewer, see idBlocks). */
-export function idBatcher(nextId: (count: number) => Promise<number>, reserve?: () => number): Batcher<void, number> {
-  const take = idBlocks(nextId, reserve);
-  return createBatcher<void, number>(async (items) => {
-    const first = await take(items.length);
-    return items.map((_, i) => first + i);
-  });
-}

@@ -3,7 +3,7 @@
 // falls back to one insert per document so one bad document fails alone.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createBatcher, idBatcher, idBlocks, insertBatcher } from '../../core/store/batcher.js';
+import { createBatcher, idBlocks, insertBatcher } from '../../core/store/batcher.js';
 
 const test = suite('store: batcher');
 
@@ -46,20 +46,6 @@ test('maxBatch splits a large turn; drain resolves once everything added is sett
   assert.equal(sizes, [4, 4, 2]);
   assert.is(settled.length, 10);
   await batcher.drain(); // nothing pending: resolves at once
-});
-
-test('idBatcher: one nextId(count) per turn, consecutive ids in call order', async () => {
-  const counts: number[] = [];
-  let next = 1;
-  const ids = idBatcher(async (count) => {
-    counts.push(count);
-    const first = next;
-    next += count;
-    return first;
-  });
-  assert.equal(await Promise.all([ids.add(), ids.add(), ids.add()]), [1, 2, 3]);
-  assert.is(await ids.add(), 4);
-  assert.equal(counts, [3, 1]);
 });
 
 test('insertBatcher: insertMany for a batch; refused, one insert per document so only the bad one fails', async () => {
@@ -135,11 +121,6 @@ test('idBlocks: with a reserve, one write serves later batches in order; without
   assert.is(await plain(1), 35);
   assert.equal(writes.slice(3), [2, 1], 'no reserve: one write per batch, no gaps');
 
-  const batched = idBatcher(nextId, () => 5);
-  const ids = await Promise.all([batched.add(), batched.add(), batched.add()]);
-  const more = await Promise.all([batched.add(), batched.add()]);
-  assert.equal([...ids, ...more], [36, 37, 38, 39, 40], 'ids in the order asked for, across batches');
-  assert.equal(writes.slice(5), [5]);
 });
 
 test.run();
