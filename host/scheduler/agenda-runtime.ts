@@ -11,7 +11,7 @@ import type { JobsService } from '../../core/jobs/service.js';
 import type { LogsService } from '../../core/logs/service.js';
 import type { HookCatalogue } from '../../core/kernel/hooks.js';
 import { scheduledForOf } from './job-document.js';
-import { FLOW_RUN_JOB, flowScheduleKey, scheduleFlow, unscheduleFlow, type FlowJobData } from './flow-schedule.js';
+import { FLOW_RUN_JOB, flowJob, flowScheduleKey, scheduleFlow, unscheduleFlow, type FlowJobData } from './flow-schedule.js';
 
 /**
  * How many flow.run handlers run at once in one process. Each only stores the run and
@@ -97,8 +97,7 @@ export function createAgendaRuntime(deps: { agenda: Agenda; engine: Engine; jobs
   };
 
   const nextRun = async (flowId: number): Promise<Date | null> => {
-    const { jobs: found } = await agenda.queryJobs({ name: FLOW_RUN_JOB, data: { flowId }, limit: 1 });
-    return found[0]?.nextRunAt ?? null;
+    return (await flowJob(agenda, flowId))?.nextRunAt ?? null;
   };
 
   const schedule: FlowSchedule = {

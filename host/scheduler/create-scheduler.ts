@@ -5,6 +5,7 @@
 import { Agenda } from 'agenda';
 import type { DocumentStore } from '../../core/store/port.js';
 import { PortBackend } from './port-backend.js';
+import { settleDebugColors } from './debug-colors.js';
 
 export interface SchedulerOptions {
   store: DocumentStore;
@@ -27,6 +28,7 @@ export interface SchedulerOptions {
 export const MAX_CONCURRENCY = 100;
 
 export async function createScheduler(options: SchedulerOptions): Promise<Agenda> {
+  settleDebugColors();
   const backend = new PortBackend(options.store);
   await backend.connect();
   const agenda = new Agenda({

@@ -3,7 +3,7 @@
 // found by `unique({ 'data.flowId': id })`. One definition means one handler and one
 // concurrency setting for all flows; per-flow job names would need a define() per flow on
 // every host before its jobs could run.
-import type { Agenda } from 'agenda';
+import type { Agenda, JobParameters } from 'agenda';
 
 export const FLOW_RUN_JOB = 'flow.run';
 
@@ -38,8 +38,7 @@ export interface ScheduledFlow {
  */
 export async function scheduleFlow(agenda: Agenda, flowId: number, schedule: FlowSchedule): Promise<ScheduledFlow> {
   if (!Number.isSafeInteger(flowId) || flowId < 1) throw new RangeError(`flowId must be a positive integer, got ${flowId}`);
-  const { jobs } = await agenda.queryJobs({ name: FLOW_RUN_JOB, data: { flowId }, limit: 1 });
-  const existing = jobs[0];
+  const existing = await flowJob(agenda, flowId);
   if (existing && existing.repeatInterval === schedule.interval && (existing.repeatTimezone ?? undefined) === schedule.timezone) {
     return { id: String(existing._id), nextRunAt: existing.nextRunAt, changed: false };
   }
@@ -48,6 +47,17 @@ export async function scheduleFlow(agenda: Agenda, flowId: number, schedule: Flo
   job.unique(flowScheduleKey(flowId));
   await job.save();
   return { id: String(job.attrs._id), nextRunAt: job.attrs.nextRunAt, changed: true };
+}
+
+/**
+ * The flow's schedule document, if any. The sort is by name only: a flow has at most one,
+ * and queryJobs' default order (nextRunAt) made SQLite walk the lock index over every
+ * flow's job in that order instead of looking the flow up on agenda_flow: 2.6-4.4 ms a
+ * lookup at 5,000 flows against 0.1 ms, paid by every flow created or shown.
+ */
+export async function flowJob(agenda: Agenda, flowId: number): Promise<JobParameters | undefined> {
+  const { jobs } = await agenda.queryJobs({ name: FLOW_RUN_JOB, data: { flowId }, limit: 1, sort: { name: 'asc' } });
+  return jobs[0];
 }
 
 /** Removes a flow's schedule; resolves to the number of jobs removed (0 or 1). */
