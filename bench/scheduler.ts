@@ -1,6 +1,6 @@
 // Scheduler lateness benchmark: BENCH_FLOWS flows (default 10,000) on `every_5_minutes`,
 // each a one-step flow whose fetch finds nothing, on the embedded store in a data
-// directory, with the host's served scheduler settings (processEvery 5 s). Real flows are
+// directory, with the host's served scheduler settings (processEvery 1 s). Real flows are
 // created over time, so their slots are spread over the period: the bench moves each
 // flow's first slot (Agenda's nextRunAt) to t0 + i * window / flows, then waits for every
 // flow's run on the wall clock. Lateness is what a user sees: the run's job record's

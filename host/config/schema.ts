@@ -74,7 +74,11 @@ export const defaultConfig: HostConfig = {
   loginMaxFailuresPerIp: 50,
   loginWindowSeconds: 900,
   sessionTtlSeconds: 2 * 24 * 3600,
-  schedulerProcessEvery: 5000,
+  // Agenda locks every job due within one poll ahead and walks that whole local queue
+  // after each run ends, so the walk grows with runs/s × this. At 80 scheduled runs/s a
+  // 5 s poll cost 14 ms of CPU a run and 266 ms p99 lateness; 1 s: 5.9 ms and 40 ms. A
+  // poll that finds nothing is two indexed reads per job name.
+  schedulerProcessEvery: 1000,
   schedulerLockLifetime: 10 * 60 * 1000,
   checkResponses: false,
 };
