@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import { UrlRefusedError } from '../../core/security/guarded-fetch-types.js';
-import { describeAddress, isAllowedAddress, type AddressPolicy } from './address-policy.js';
+import { HOW_TO_ALLOW_PRIVATE, describeAddress, isAllowedAddress, type AddressPolicy } from './address-policy.js';
 
 /** Resolves a host name to all its addresses (dns.lookup with `all: true` by default). */
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
@@ -29,7 +29,7 @@ export function checkedLookup(policy: AddressPolicy, resolve: Resolver) {
         }
         const bad = addresses.find((a) => !isAllowedAddress(a.address, policy));
         if (bad) {
-          const refusal = new UrlRefusedError(`Refused to fetch ${hostname}: it resolves to ${describeAddress(bad.address)} (${bad.address})`);
+          const refusal = new UrlRefusedError(`Refused to fetch ${hostname}: it resolves to ${describeAddress(bad.address)} (${bad.address}); ${HOW_TO_ALLOW_PRIVATE}`);
           return callback(refusal, '');
         }
         if (options.all) callback(null, addresses);

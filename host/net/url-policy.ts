@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { UrlRefusedError } from '../../core/security/guarded-fetch-types.js';
-import { describeAddress, isAllowedAddress, type AddressPolicy } from './address-policy.js';
+import { HOW_TO_ALLOW_PRIVATE, describeAddress, isAllowedAddress, type AddressPolicy } from './address-policy.js';
 
 /** Names that always mean this machine (RFC 6761), whatever DNS would say. */
 const isLocalhostName = (host: string): boolean => host === 'localhost' || host.endsWith('.localhost');
@@ -24,10 +24,10 @@ export function checkUrl(input: string, policy: AddressPolicy): URL {
   const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
   if (isIP(host)) {
     if (!isAllowedAddress(host, policy)) {
-      throw new UrlRefusedError(`Refused to fetch ${url.host}: ${host} is ${describeAddress(host)}`);
+      throw new UrlRefusedError(`Refused to fetch ${url.host}: ${host} is ${describeAddress(host)}; ${HOW_TO_ALLOW_PRIVATE}`);
     }
   } else if (isLocalhostName(host) && !policy.allowPrivate) {
-    throw new UrlRefusedError(`Refused to fetch ${url.host}: ${host} names this machine (a loopback address)`);
+    throw new UrlRefusedError(`Refused to fetch ${url.host}: ${host} names this machine (a loopback address); ${HOW_TO_ALLOW_PRIVATE}`);
   }
   return url;
 }

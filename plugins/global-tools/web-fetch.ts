@@ -12,7 +12,6 @@ export interface WebFetchOptions {
 }
 
 const MAX_CHARS = 100_000;
-const HOW_TO_ALLOW = 'Private, loopback and link-local addresses are refused unless the host allows them (FLOWHOST_ALLOW_PRIVATE_URLS=1, or allowPrivateUrls in the config file; for local development only).';
 
 const titleOf = (html: string): string => {
   const match = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html);
@@ -39,8 +38,8 @@ export function webFetchTool({ timeoutMs, maxBytes }: WebFetchOptions): ChatTool
       try {
         res = await ctx.fetch(url, { headers: { accept: 'text/html, application/json;q=0.9, text/plain;q=0.8, */*;q=0.1' }, timeoutMs, maxBytes });
       } catch (error) {
-        if (error instanceof UrlRefusedError) throw new Error(`${error.message}. ${HOW_TO_ALLOW}`);
-        if (error instanceof FetchLimitError) throw new Error(error.message);
+        // A refusal says how to allow the address (host/net): the model passes it on.
+        if (error instanceof UrlRefusedError || error instanceof FetchLimitError) throw new Error(error.message);
         throw new Error(`Could not fetch ${url.slice(0, 200)}: ${error instanceof Error ? error.message : String(error)}`);
       }
       const contentType = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();

@@ -190,6 +190,7 @@ test('refusal messages name the host and the reason', async () => {
   await refused(fetch('http://10.0.0.1/'), /10\.0\.0\.1 is a private address/);
   await refused(fetch('http://169.254.169.254/'), /169\.254\.169\.254 is a link-local \(cloud metadata\) address/);
   await refused(fetch('http://127.0.0.1:9/'), /127\.0\.0\.1 is a loopback address/);
+  await refused(fetch('http://127.0.0.1:9/'), /FLOWHOST_ALLOW_PRIVATE_URLS=1, or allowPrivateUrls in flowhost\.config\.json/);
   await refused(fetch('http://localhost/'), /localhost .*loopback/);
 });
 
@@ -204,6 +205,7 @@ test('host names are checked on every resolved address, and connect only to chec
   const fetch = createGuardedFetch({ resolve });
   await refused(fetch(`http://internal.example:${main.port}/text`), /internal\.example: it resolves to a loopback address \(127\.0\.0\.1\)/);
   await refused(fetch('http://mixed.example/'), /mixed\.example: it resolves to a private address \(10\.0\.0\.1\)/);
+  await refused(fetch('http://mixed.example/'), /unless the host allows them \(FLOWHOST_ALLOW_PRIVATE_URLS=1/);
   await refused(fetch('http://mapped.example/'), /private address/);
   assert.is(main.seen.length, 0, 'nothing reached the server');
 

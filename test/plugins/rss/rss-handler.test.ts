@@ -101,12 +101,13 @@ test('malformed XML and HTML pages fail with a clear message', async ({ handler,
   }
 });
 
-test('a loopback feed is refused when private addresses are not allowed', async ({ handler, base }) => {
+test('a loopback feed is refused when private addresses are not allowed, saying how to allow them', async ({ handler, base }) => {
   try {
     await handler.fetch(context(false), { feed_url: `${base}/rss.xml` });
     assert.unreachable();
   } catch (error) {
     assert.instance(error, UrlRefusedError);
+    assert.match((error as Error).message, /loopback address; .*FLOWHOST_ALLOW_PRIVATE_URLS=1/);
   }
 });
 
