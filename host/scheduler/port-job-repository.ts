@@ -193,7 +193,8 @@ export class PortJobRepository implements JobRepository {
   ): Promise<JobParameters | undefined> {
     const due: Filter = { lockedAt: { $eq: null }, nextRunAt: { $lte: nextScanAt } };
     const expired: Filter = { lockedAt: { $lte: lockDeadline } };
-    const claimable: Filter = { name: jobName, disabled: { $ne: true }, $or: [due, expired] };
+    const ofName: Filter = { name: jobName, disabled: { $ne: true } };
+    const claimable: Filter = { ...ofName, $or: [due, expired] };
     const lock = { $set: { lockedAt: now ?? new Date(), lastModifiedBy: options?.lastModifiedBy ?? null } };
     if (!this.lockByCandidate) {
       const doc = await this.jobs.findOneAndUpdate(claimable, lock, { sort: LOCK_SORT, returnDocument: 'after' });
@@ -207,8 +208,8 @@ export class PortJobRepository implements JobRepository {
     // lost claim means another won a job, so the loop ends; the bound is only a backstop.
     for (let attempt = 0; attempt < 100; attempt++) {
       const [dueFirst, expiredFirst] = await Promise.all([
-        this.jobs.findOne({ name: jobName, disabled: { $ne: true }, ...due }, { sort: LOCK_SORT, projection: CANDIDATE }),
-        this.jobs.findOne({ name: jobName, disabled: { $ne: true }, ...expired }, { sort: LOCK_SORT, projection: CANDIDATE }),
+        this.jobs.findOne({ ...ofName, ...due }, { sort: LOCK_SORT, projection: CANDIDATE }),
+        this.jobs.findOne({ ...ofName, ...expired }, { sort: LOCK_SORT, projection: CANDIDATE }),
       ]);
       const candidate = firstInLockOrder(dueFirst, expiredFirst);
       if (!candidate) return undefined;

@@ -50,8 +50,8 @@ class Unstorable {
 }
 
 type Container = Record<string, unknown> | unknown[];
-/** Where the current walk put encoded dates, so the Dates can be put back after stringify. */
-let datesSeen: Array<[Container, string | number, Date]> = [];
+/** Where a walk put encoded dates, so the Dates can be put back after stringify. */
+type DatesSeen = Array<[Container, string | number, Date]>;
 
 /** Sets a field; a key named `__proto__` is data (as JSON.parse makes it), not the prototype. */
 function setField(out: Record<string, unknown>, key: string, value: unknown): void {
@@ -68,7 +68,7 @@ function setField(out: Record<string, unknown>, key: string, value: unknown): vo
  * and symbols are left out of objects and become null in arrays. Recursion is safe: a
  * node past MAX_DOCUMENT_DEPTH is refused before the walk goes below it.
  */
-function encodeStorableNode(value: unknown, depth: number): unknown {
+function encodeStorableNode(value: unknown, depth: number, datesSeen: DatesSeen): unknown {
   if (typeof value === 'string') return checkString(value);
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new Unstorable(`the number ${value} cannot be stored`);
@@ -86,7 +86,7 @@ function encodeStorableNode(value: unknown, depth: number): unknown {
         out[i] = encodeDate(child);
         datesSeen.push([out, i, child]);
       } else if (child === undefined || typeof child === 'function' || typeof child === 'symbol') out[i] = null;
-      else out[i] = encodeStorableNode(child, depth + 1);
+      else out[i] = encodeStorableNode(child, depth + 1, datesSeen);
     }
     return out;
   }
@@ -99,7 +99,7 @@ function encodeStorableNode(value: unknown, depth: number): unknown {
     if (child instanceof Date) {
       setField(out, key, encodeDate(child));
       datesSeen.push([out, key, child]);
-    } else if (child !== undefined && typeof child !== 'function' && typeof child !== 'symbol') setField(out, key, encodeStorableNode(child, depth + 1));
+    } else if (child !== undefined && typeof child !== 'function' && typeof child !== 'symbol') setField(out, key, encodeStorableNode(child, depth + 1, datesSeen));
   }
   return out;
 }
@@ -111,17 +111,15 @@ function encodeStorableNode(value: unknown, depth: number): unknown {
  * with the date marker throws UnsupportedQueryError.
  */
 export function encodeStorable<T>(doc: Record<string, unknown>): { text: string; stored: T } | { problem: string } {
-  datesSeen = [];
+  const datesSeen: DatesSeen = [];
   try {
-    const tree = encodeStorableNode(doc, 0) as T;
+    const tree = encodeStorableNode(doc, 0, datesSeen) as T;
     const text = JSON.stringify(tree);
     for (const [container, key, date] of datesSeen) (container as Record<string | number, unknown>)[key] = new Date(date.getTime());
     return { text, stored: tree };
   } catch (error) {
     if (error instanceof Unstorable) return { problem: error.problem };
     throw error;
-  } finally {
-    datesSeen = [];
   }
 }
 
