@@ -101,6 +101,8 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
         summary: 'Start a flow from an inbound webhook (bearer token or HMAC signature per flow)',
         schema: { params: { type: 'object', required: ['flow_id'], properties: { flow_id: { type: 'integer', minimum: 1 } } } },
         decodeBody: false,
+        // Senders post at volume: skip restify's per-request setup (see fastPath).
+        fastPath: true,
         bodyLimit: async (request) => deps.webhooks.bodyLimitOf(await flowOf(request)),
         async handle(request) {
           const id = flowId(request);

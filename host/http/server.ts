@@ -25,6 +25,7 @@ import { ApiError } from '../../core/errors.js';
 import { noRoute } from './error-body.js';
 import { answerParserErrors } from './client-error.js';
 import type { CompiledRoute } from './route-table.js';
+import { fastLane } from './fast-lane.js';
 
 const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE']);
 /** Methods the router knows; anything else (TRACE, PROPFIND...) is answered before routing. */
@@ -54,39 +55,26 @@ export function createHttpServer(routes: CompiledRoute[], deps: DispatchDeps): R
   // First, synchronously, before restify parses anything: requests its router cannot take
   // are answered here, once. Left to restify they reach its NotFound path, which answers
   // and then tries to answer again (ERR_HTTP_HEADERS_SENT, thrown outside any handler).
+  // Then the method override, and the routes that skip restify's request setup.
+  const fast = fastLane(routes);
   server.first((req, res) => {
     const refusal = unroutable(req);
-    if (!refusal) return true;
-    sendJson(res, refusal.status, refusal.toBody());
+    if (refusal) {
+      sendJson(res, refusal.status, refusal.toBody());
+      return false;
+    }
+    applyMethodOverride(req);
+    const match = fast(req);
+    if (!match) return true;
+    answer(match.route, req, res, match.params, deps, () => undefined);
     return false;
   });
-
-  // The original admin client sends PUT/PATCH/DELETE as POST + X-HTTP-Method-Override
-  // (WordPress also honours `_method` in the query).
-  server.pre(((req, _res, next) => {
-    if (req.method === 'POST') {
-      const header = req.headers['x-http-method-override'];
-      const fromQuery = /[?&]_method=([A-Za-z]+)/.exec(req.url ?? '')?.[1];
-      const wanted = String(Array.isArray(header) ? header[0] : (header ?? fromQuery ?? '')).toUpperCase();
-      if (OVERRIDABLE.has(wanted)) req.method = wanted;
-    }
-    next();
-  }) as RestifyHandler as never);
 
   for (const route of routes) {
     const verb = route.method === 'DELETE' ? 'del' : (route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch');
     // HEAD wherever GET: the same dispatch (uptime checkers use HEAD); Node sends no body.
     const verbs: Verb[] = verb === 'get' ? ['get', 'head'] : [verb];
-    for (const registerOn of verbs) server[registerOn](route.routerPath, (req, res, next) => {
-      dispatch(route, req, res, { ...(req.params ?? {}) }, deps).then(
-        () => next(false),
-        (error: unknown) => {
-          deps.log.error({ err: error }, 'dispatch failed');
-          if (!res.headersSent) sendJson(res, 500, { code: 'internal_error', message: 'An unexpected error occurred.', data: { status: 500 } });
-          next(false);
-        },
-      );
-    });
+    for (const registerOn of verbs) server[registerOn](route.routerPath, (req, res, next) => answer(route, req, res, { ...(req.params ?? {}) }, deps, () => next(false)));
   }
 
   const fallback: RestifyHandler = (_req, res, next) => {
@@ -119,6 +107,27 @@ export function createHttpServer(routes: CompiledRoute[], deps: DispatchDeps): R
   server.server.keepAliveTimeout = 65_000;
   server.server.headersTimeout = 66_000;
   return server;
+}
+
+/** One request through its route; `dispatch` answers every failure it knows, this the rest. */
+function answer(route: CompiledRoute, req: IncomingMessage, res: ServerResponse, params: Record<string, string>, deps: DispatchDeps, done: () => void): void {
+  dispatch(route, req, res, params, deps).then(done, (error: unknown) => {
+    deps.log.error({ err: error }, 'dispatch failed');
+    if (!res.headersSent) sendJson(res, 500, { code: 'internal_error', message: 'An unexpected error occurred.', data: { status: 500 } });
+    done();
+  });
+}
+
+/**
+ * The original admin client sends PUT/PATCH/DELETE as POST + X-HTTP-Method-Override
+ * (WordPress also honours `_method` in the query); any other method named stays POST.
+ */
+function applyMethodOverride(req: IncomingMessage): void {
+  if (req.method !== 'POST') return;
+  const header = req.headers['x-http-method-override'];
+  const fromQuery = /[?&]_method=([A-Za-z]+)/.exec(req.url ?? '')?.[1];
+  const wanted = String(Array.isArray(header) ? header[0] : (header ?? fromQuery ?? '')).toUpperCase();
+  if (OVERRIDABLE.has(wanted)) req.method = wanted;
 }
 
 /** Why restify could not route this request, or null: an unknown method or a path that does not decode. */

@@ -1,0 +1,40 @@
+import type { IncomingMessage } from 'node:http';
+import FindMyWay from 'find-my-way';
+import type { CompiledRoute } from './route-table.js';
+
+/** A request the fast lane takes: its route and the path parameters the router decoded. */
+export interface FastMatch {
+  route: CompiledRoute;
+  params: Record<string, string>;
+}
+
+/**
+ * Routes declared `fastPath` are answered from restify's `first` chain, which restify
+ * documents as the way around its own per-request work: no Request/Response decoration,
+ * no pre/use chains. On `POST /trigger` that work cost about 35 µs of the 180 µs of CPU a
+ * request took (measured under 100 connections), more than the HMAC check and the job's
+ * store write together. Everything the route declares still applies, because the request
+ * goes through the same `dispatch` as any other.
+ *
+ * Matching is restify's own: the same router library with the same option, over every
+ * route, so a request goes to exactly the route restify would have picked; only when that
+ * route is a fast one does this lane answer, and restify handles the rest as before.
+ */
+export function fastLane(routes: readonly CompiledRoute[]): (req: IncomingMessage) => FastMatch | null {
+  if (!routes.some((route) => route.definition.fastPath)) return () => null;
+  const router = FindMyWay({ ignoreTrailingSlash: true });
+  const noop = () => undefined;
+  for (const route of routes) {
+    const methods = route.method === 'GET' ? ['GET', 'HEAD'] : [route.method];
+    for (const method of methods) router.on(method as FindMyWay.HTTPMethod, route.routerPath, noop, { route });
+  }
+  return (req) => {
+    // The path as restify reads it: through the WHATWG URL parser (dot segments resolved,
+    // a backslash read as a slash, characters outside ASCII percent-encoded).
+    const pathname = new URL(`http://localhost${req.url ?? '/'}`).pathname;
+    const found = router.find(req.method as FindMyWay.HTTPMethod, pathname);
+    const route = (found?.store as { route: CompiledRoute } | undefined)?.route;
+    if (!found || !route?.definition.fastPath) return null;
+    return { route, params: { ...(found.params as Record<string, string>) } };
+  };
+}
