@@ -17,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import restify from 'restify';
 import { defineHandler, definePlugin, type PluginDefinition, services } from '../sdk/index.js';
 import { createTestHost } from '../sdk/testing/index.js';
+import { servedLogger } from './served-logger.js';
 import type { BenchOptions, BenchResult } from './store.js';
 
 const CONNECTIONS = 100;
@@ -103,7 +104,7 @@ interface TriggerRun {
 async function measureTrigger(holdRuns: boolean, seconds: number, log: (line: string) => void): Promise<TriggerRun> {
   const dir = mkdtempSync(join(tmpdir(), 'flowhost-bench-trigger-'));
   // As served: response checking is a test-only cost.
-  const t = await createTestHost({ plugins: [trivial], config: { dataDir: dir, schedulerProcessEvery: 1000, checkResponses: false } });
+  const t = await createTestHost({ plugins: [trivial], logger: servedLogger(), config: { dataDir: dir, schedulerProcessEvery: 1000, checkResponses: false } });
   try {
     const pipelineId = (await t.request<{ data: { pipeline_id: number } }>('POST', '/pipelines', { body: { pipeline_name: 'Bench', steps: [{ step_type: 'fetch' }] } })).body.data.pipeline_id;
     const stepId = (await t.request<{ data: { pipeline: { pipeline_steps: Array<{ pipeline_step_id: string }> } } }>('GET', `/pipelines/${pipelineId}`)).body.data.pipeline.pipeline_steps[0]!.pipeline_step_id;

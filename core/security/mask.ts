@@ -122,7 +122,7 @@ export function maskDeep<T>(value: T): T {
 }
 
 /** Secret field names redacted by the logger at the top level and one level down. */
-const LOGGED_SECRET_FIELDS = [
+export const LOGGED_SECRET_FIELDS: readonly string[] = [
   'password',
   'app_password',
   'new_password',
@@ -144,22 +144,4 @@ const LOGGED_SECRET_FIELDS = [
   'cookie',
 ];
 
-/**
- * pino `redact` paths. Request and response headers by their wire names, then every
- * secret field at the top of a log object and one level down (`*.password` covers
- * `{ user: { password } }`). Field names inside user data deeper than that must be
- * passed through maskDeep before logging.
- */
-export const SECRET_LOG_PATHS: string[] = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["proxy-authorization"]',
-  'req.headers["x-api-key"]',
-  'req.headers["x-wp-nonce"]',
-  'req.headers["x-flowhost-nonce"]',
-  'res.headers["set-cookie"]',
-  'headers.authorization',
-  'headers.cookie',
-  'headers["x-api-key"]',
-  ...LOGGED_SECRET_FIELDS.flatMap((field) => [field, `*.${field}`]),
-];
+
