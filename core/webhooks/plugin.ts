@@ -62,7 +62,8 @@ export const webhooksPlugin = definePlugin({
         publicUrl: () => info.publicUrl(),
         logWarning: async (message, context) => void (await logs.write({ level: 'warning', message, context })),
         logInfo: async (message, context) => {
-          log.info({ ...context }, message);
+          // The process log has the request line already; this one is for debugging.
+          log.debug({ ...context }, message);
           // Not awaited: the job is stored already; the line goes out with the next log batch.
           void logs.record({ level: 'info', message, context }).catch((error: unknown) => log.error({ err: error }, 'A log entry could not be stored'));
         },

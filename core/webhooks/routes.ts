@@ -107,7 +107,7 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
         async handle(request) {
           const id = flowId(request);
           await deps.limits.checkAddress(request.ip);
-          const query = allValues(new URL(request.url, 'http://x').searchParams);
+          const query = request.url.includes('?') ? allValues(new URL(request.url, 'http://x').searchParams) : {};
           const contentType = request.headers['content-type'];
           // Decoded once: the verifier sees the parameters (null when the body does not
           // decode), and a body that does not decode is refused only after authentication.

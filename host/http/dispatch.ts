@@ -89,7 +89,7 @@ function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
  * `rest_response_invalid` naming the route, status and error, and logged — a test that
  * asserts the status then fails.
  */
-export function checked(route: CompiledRoute, status: number, body: unknown, log: Logger): { status: number; body: unknown; replaced: boolean } {
+export function checked(route: CompiledRoute, status: number, body: unknown, log: Logger | (() => Logger)): { status: number; body: unknown; replaced: boolean } {
   const validators = route.validateResponses;
   if (!validators) return { status, body, replaced: false };
   const validate = validators.get(status);
@@ -104,7 +104,7 @@ export function checked(route: CompiledRoute, status: number, body: unknown, log
   if (problem === null) return { status, body, replaced: false };
   const answeredCode = body && typeof body === 'object' && typeof (body as Record<string, unknown>).code === 'string' ? ` (it answered code '${String((body as Record<string, unknown>).code)}')` : '';
   const message = `Response check: ${label} answered ${status}, which its schema refuses: ${problem}${answeredCode}`;
-  log.error({ route: label, plugin: route.owner, status, body }, message);
+  (typeof log === 'function' ? log() : log).error({ route: label, plugin: route.owner, status, body }, message);
   return { status: 500, body: { code: 'rest_response_invalid', message, data: { status: 500, route: label, answered: status } }, replaced: true };
 }
 
@@ -157,7 +157,10 @@ export async function runRoute(route: CompiledRoute, request: MutableRequest, re
 export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: ServerResponse, routerParams: Record<string, string>, deps: DispatchDeps): Promise<void> {
   const requestId = randomUUID();
   const started = process.hrtime.bigint();
-  const log = deps.log.child({ req_id: requestId });
+  // The request's own logger only when something logs through it: a child logger per
+  // request was measurable on the webhook path, where handlers log nothing.
+  let child: Logger | undefined;
+  const log = (): Logger => (child ??= deps.log.child({ req_id: requestId }));
   res.setHeader('X-Request-Id', requestId);
   // Check mode (tests): which route answered, so a test or the fuzzer can check the answer against it.
   if (route.validateResponses) res.setHeader('X-Flowhost-Route', `${route.method} ${route.fullPath}`);
@@ -180,7 +183,9 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
       url: req.url ?? '/',
       ip: clientIp(req),
       requestId,
-      log,
+      get log() {
+        return log();
+      },
     };
     const result = await runRoute(route, request, async () => {
       if (method === 'GET') {
@@ -209,7 +214,7 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
     }
   } catch (error) {
     const answer = toErrorResponse(error, requestId);
-    if (answer.unexpected) log.error({ err: error, route: `${route.method} ${route.fullPath}`, plugin: route.owner }, 'Unexpected error in route handler');
+    if (answer.unexpected) log().error({ err: error, route: `${route.method} ${route.fullPath}`, plugin: route.owner }, 'Unexpected error in route handler');
     const headersOut: Record<string, string> = { ...answer.headers };
     // Stop the upload (too large, or refused part-way by a streaming route): answer, then
     // close the connection instead of reading the rest.
@@ -218,12 +223,14 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
     sendJson(res, check.status, check.body, headersOut);
   } finally {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    log.info({ method: req.method, url: req.url, route: route.fullPath, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    const line = { method: req.method, url: req.url, route: route.fullPath, status: res.statusCode, ms: Math.round(ms * 10) / 10 };
+    if (child) child.info(line, 'request');
+    else deps.log.info({ req_id: requestId, ...line }, 'request');
     if (deps.onFinished) {
       try {
         deps.onFinished({ method, route: route.fullPath, owner: route.owner, status: res.statusCode, durationMs: ms });
       } catch (error) {
-        log.warn({ err: error }, 'A requestFinished tap failed');
+        log().warn({ err: error }, 'A requestFinished tap failed');
       }
     }
   }

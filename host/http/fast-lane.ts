@@ -2,6 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import FindMyWay from 'find-my-way';
 import type { CompiledRoute } from './route-table.js';
 
+/** Characters the URL parser leaves as they are in a path; no `.` or `%` (`%2e` is a dot too). */
+const PLAIN_PATH = /^\/[A-Za-z0-9_~!$&'()*+,;=:@/-]*$/;
+
 /** A request the fast lane takes: its route and the path parameters the router decoded. */
 export interface FastMatch {
   route: CompiledRoute;
@@ -30,8 +33,12 @@ export function fastLane(routes: readonly CompiledRoute[]): (req: IncomingMessag
   }
   return (req) => {
     // The path as restify reads it: through the WHATWG URL parser (dot segments resolved,
-    // a backslash read as a slash, characters outside ASCII percent-encoded).
-    const pathname = new URL(`http://localhost${req.url ?? '/'}`).pathname;
+    // a backslash read as a slash, characters outside ASCII percent-encoded). A path of
+    // plain characters with no dot segment reads as it is written, without the parse.
+    const url = req.url ?? '/';
+    const end = url.search(/[?#]/);
+    const raw = end < 0 ? url : url.slice(0, end);
+    const pathname = PLAIN_PATH.test(raw) ? raw : new URL(`http://localhost${url}`).pathname;
     const found = router.find(req.method as FindMyWay.HTTPMethod, pathname);
     const route = (found?.store as { route: CompiledRoute } | undefined)?.route;
     if (!found || !route?.definition.fastPath) return null;

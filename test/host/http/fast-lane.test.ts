@@ -133,6 +133,8 @@ test('the lane takes only fast routes, and only for the method they declare', ()
   assert.equal(match(req('POST', '/api/fast/v1/echo/a%2Fb'))?.params, { name: 'a/b' });
   assert.equal(match(req('POST', '/api/fast/v1/echo/a?x=1#frag'))?.params, { name: 'a' });
   assert.equal(match(req('POST', '/api/fast/v1/other/../echo/dots/'))?.params, { name: 'dots' });
+  assert.equal(match(req('POST', '/api/fast/v1/other/%2E%2e/echo/pct'))?.params, { name: 'pct' });
+  assert.equal(match(req('POST', '/api/fast/v1/echo\\slash'))?.params, { name: 'slash' });
   assert.is(match(req('POST', '/api/fast/v1/echo/static')), null);
   assert.is(match(req('DELETE', '/api/fast/v1/echo/a')), null);
   assert.is(match(req('HEAD', '/api/fast/v1/secret/1'))?.route.fullPath, '/api/fast/v1/secret/{id}');
