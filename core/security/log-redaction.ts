@@ -13,11 +13,20 @@ type Fields = Record<string, unknown>;
 
 /**
  * A shallow copy that keeps what serializers need: an Error's message and stack are own
- * properties that are not enumerable, and a spread would drop them.
+ * properties that are not enumerable, and a spread would drop them. An accessor is copied
+ * as the value it gives on the original: on Node 24 an Error's `stack` is an accessor that
+ * reads the error's internal state, and on a copy it would give nothing.
  */
 function copyOf<T extends object>(value: T): T {
   if (Array.isArray(value)) return value.slice() as T;
-  return Object.create(Object.getPrototypeOf(value) as object | null, Object.getOwnPropertyDescriptors(value)) as T;
+  const descriptors: PropertyDescriptorMap = Object.getOwnPropertyDescriptors(value);
+  for (const key of Reflect.ownKeys(descriptors)) {
+    const descriptor = descriptors[key as string]!;
+    if (descriptor.get || descriptor.set) {
+      descriptors[key as string] = { value: Reflect.get(value, key) as unknown, writable: true, enumerable: descriptor.enumerable, configurable: true };
+    }
+  }
+  return Object.create(Object.getPrototypeOf(value) as object | null, descriptors) as T;
 }
 
 /** `value` with each of `names` it holds replaced by REDACTED (a copy, only when one is there). */
