@@ -89,7 +89,7 @@ function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
  * `rest_response_invalid` naming the route, status and error, and logged — a test that
  * asserts the status then fails.
  */
-export function checked(route: CompiledRoute, status: number, body: unknown, log: Logger | (() => Logger)): { status: number; body: unknown; replaced: boolean } {
+export function checked(route: CompiledRoute, status: number, body: unknown, log: () => Logger): { status: number; body: unknown; replaced: boolean } {
   const validators = route.validateResponses;
   if (!validators) return { status, body, replaced: false };
   const validate = validators.get(status);
@@ -104,7 +104,7 @@ export function checked(route: CompiledRoute, status: number, body: unknown, log
   if (problem === null) return { status, body, replaced: false };
   const answeredCode = body && typeof body === 'object' && typeof (body as Record<string, unknown>).code === 'string' ? ` (it answered code '${String((body as Record<string, unknown>).code)}')` : '';
   const message = `Response check: ${label} answered ${status}, which its schema refuses: ${problem}${answeredCode}`;
-  (typeof log === 'function' ? log() : log).error({ route: label, plugin: route.owner, status, body }, message);
+  log().error({ route: label, plugin: route.owner, status, body }, message);
   return { status: 500, body: { code: 'rest_response_invalid', message, data: { status: 500, route: label, answered: status } }, replaced: true };
 }
 
@@ -223,9 +223,7 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
     sendJson(res, check.status, check.body, headersOut);
   } finally {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    const line = { method: req.method, url: req.url, route: route.fullPath, status: res.statusCode, ms: Math.round(ms * 10) / 10 };
-    if (child) child.info(line, 'request');
-    else deps.log.info({ req_id: requestId, ...line }, 'request');
+    deps.log.info({ req_id: requestId, method: req.method, url: req.url, route: route.fullPath, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     if (deps.onFinished) {
       try {
         deps.onFinished({ method, route: route.fullPath, owner: route.owner, status: res.statusCode, durationMs: ms });

@@ -114,13 +114,13 @@ export function createInProcessApi(options: { apiPrefix: string; coreNamespace: 
           return { status: reply.status, body: null, headers: reply.headers };
         }
         const body = reply.mode === 'exact' ? reply.exact : 'success' in reply.body ? reply.body : { success: true, ...reply.body };
-        const answer = checked(route, reply.status, body, log);
+        const answer = checked(route, reply.status, body, () => log);
         // Through JSON, as a client would decode it (Dates as strings, no undefined).
         return { status: answer.status, body: JSON.parse(JSON.stringify(answer.body ?? null)) as unknown, headers: answer.replaced ? {} : reply.headers };
       } catch (error) {
         const answer = toErrorResponse(error, requestId);
         if (answer.unexpected) log.error({ err: error, route: `GET ${route.fullPath}`, plugin: route.owner }, 'Unexpected error in route handler (in-process request)');
-        const check = checked(route, answer.status, answer.body, log);
+        const check = checked(route, answer.status, answer.body, () => log);
         return { status: check.status, body: check.body, headers: answer.headers };
       }
     },
