@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineHandler, definePlugin, services, type PluginDefinition } from '../sdk/index.js';
 import { createTestHost, type TestHost } from '../sdk/testing/index.js';
+import { servedHeap } from './served-heap.js';
 import { servedLogger } from './served-logger.js';
 import { percentile, type BenchOptions, type BenchResult } from './store.js';
 
@@ -38,7 +39,9 @@ function benchPlugin(onStepStart: (jobId: number) => void): PluginDefinition {
 
 async function benchHost(onStepStart: (jobId: number) => void): Promise<{ t: TestHost; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'flowhost-bench-runs-'));
-  // As served: no response checking (that is a test-only cost), info lines logged.
+  // As served: no response checking (that is a test-only cost), info lines logged, and
+  // the served heap growth.
+  servedHeap();
   const t = await createTestHost({ plugins: [benchPlugin(onStepStart)], logger: servedLogger(), config: { dataDir: dir, checkResponses: false, schedulerProcessEvery: 5000 } });
   return { t, dir };
 }

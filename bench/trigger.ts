@@ -17,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import restify from 'restify';
 import { defineHandler, definePlugin, type PluginDefinition, services } from '../sdk/index.js';
 import { createTestHost } from '../sdk/testing/index.js';
+import { servedHeap } from './served-heap.js';
 import { servedLogger } from './served-logger.js';
 import type { BenchOptions, BenchResult } from './store.js';
 
@@ -155,6 +156,8 @@ async function measureTrigger(holdRuns: boolean, seconds: number, log: (line: st
 export async function triggerBench(options: BenchOptions = {}): Promise<BenchResult> {
   const seconds = Number(process.env.BENCH_SECONDS ?? (process.env.BENCH_SMOKE === '1' ? 1 : 10));
   const log = options.progress ?? (() => undefined);
+  // This process stands in for `flowhost serve`: its heap settings, for both servers.
+  const heapGrowingPercent = servedHeap();
   log(`bare restify hello-world, ${CONNECTIONS} connections, ${seconds} s`);
   const bare = await bareRestify(seconds);
   log(`bare: ${bare.reqPerSec} req/s, p99 ${bare.p99} ms, ${bare.cpuUsPerRequest} µs CPU per request`);
@@ -169,7 +172,7 @@ export async function triggerBench(options: BenchOptions = {}): Promise<BenchRes
   const p99Limit = 2 * bare.p99;
   return {
     name: 'trigger',
-    params: { adapter: 'embedded', connections: CONNECTIONS, seconds, algo: 'sha256', body_bytes: Buffer.byteLength(BODY), cpus: (await import('node:os')).cpus().length },
+    params: { adapter: 'embedded', connections: CONNECTIONS, seconds, algo: 'sha256', body_bytes: Buffer.byteLength(BODY), cpus: (await import('node:os')).cpus().length, heap_growing_percent: heapGrowingPercent },
     metrics: {
       bare_req_per_s: bare.reqPerSec,
       bare_p50_ms: bare.p50,

@@ -38,6 +38,12 @@ export interface HostConfig {
    * a mismatch becomes a 500 `rest_response_invalid`. For tests: createTestHost turns it on.
    */
   checkResponses: boolean;
+  /**
+   * How far V8 lets the heap grow past what the last full collection kept before the next
+   * one, in percent (V8's --heap-growing-percent); 0 leaves V8's own, adaptive factor. See
+   * host/runtime/heap-growth.ts.
+   */
+  heapGrowingPercent: number;
 }
 
 /** Where each key may come from in the environment. */
@@ -56,6 +62,7 @@ export const envKeys: Record<string, { key: keyof HostConfig; type: 'string' | '
   FLOWHOST_LOG_LEVEL: { key: 'logLevel', type: 'string' },
   FLOWHOST_LOG_DEBUG: { key: 'logDebug', type: 'boolean' },
   FLOWHOST_CHECK_RESPONSES: { key: 'checkResponses', type: 'boolean' },
+  FLOWHOST_HEAP_GROWING_PERCENT: { key: 'heapGrowingPercent', type: 'integer' },
 };
 
 export const defaultConfig: HostConfig = {
@@ -81,6 +88,7 @@ export const defaultConfig: HostConfig = {
   schedulerProcessEvery: 1000,
   schedulerLockLifetime: 10 * 60 * 1000,
   checkResponses: false,
+  heapGrowingPercent: 50,
 };
 
 export const configSchema: JsonSchema = {
@@ -108,5 +116,6 @@ export const configSchema: JsonSchema = {
     schedulerProcessEvery: { type: 'integer', minimum: 50, maximum: 3600000 },
     schedulerLockLifetime: { type: 'integer', minimum: 1000 },
     checkResponses: { type: 'boolean' },
+    heapGrowingPercent: { type: 'integer', minimum: 0, maximum: 1000 },
   },
 };

@@ -1,6 +1,7 @@
 import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { configFrom, type CliNoun, type Common } from '../cli-runtime.js';
 import { checkWorkers, runClusterPrimary, workerSetup } from '../cluster.js';
+import { applyHeapGrowth } from '../../runtime/heap-growth.js';
 
 /** `flowhost serve`: the long-running host process; it never returns. */
 export const serve: CliNoun = {
@@ -14,6 +15,8 @@ export const serve: CliNoun = {
       .option('workers', { type: 'number', describe: 'Host processes sharing the port (default FLOWHOST_WORKERS or 1; more than 1 needs MONGODB_URL)' }),
   async handler(argv: ArgumentsCamelCase<Common & { port?: number; host?: string; workers?: number }>) {
     const config = configFrom(argv);
+    // This process is the host's own: it may tune its heap (an embedding process is not).
+    applyHeapGrowth(config.heapGrowingPercent);
     const worker = workerSetup();
     if (!worker) {
       const workers = argv.workers ?? Number(process.env.FLOWHOST_WORKERS ?? 1);

@@ -17,6 +17,7 @@ test('defaults', () => {
   assert.is(config.coreNamespace, 'automation/v1');
   assert.is(config.bodyLimit, 1048576);
   assert.is(config.allowPrivateUrls, false);
+  assert.is(config.heapGrowingPercent, 50);
 });
 
 test('environment values are converted', () => {
@@ -28,6 +29,7 @@ test('environment values are converted', () => {
   assert.equal(config.plugins, ['a', 'b']);
   assert.is(config.allowPrivateUrls, true);
   assert.is(config.coreNamespace, 'datamachine/v1');
+  assert.is(loadConfig({ env: { FLOWHOST_HEAP_GROWING_PERCENT: '0' } }).heapGrowingPercent, 0);
 });
 
 test('an invalid value names the key and the variable, never the value', () => {
@@ -35,6 +37,8 @@ test('an invalid value names the key and the variable, never the value', () => {
   assert.throws(() => loadConfig({ env: { PORT: '70000' } }), /port must be <= 65535/);
   assert.throws(() => loadConfig({ env: { FLOWHOST_API_PREFIX: 'no-slash' } }), /apiPrefix/);
   assert.throws(() => loadConfig({ env: { FLOWHOST_PUBLIC_URL: 'ftp://x' } }), /publicUrl/);
+  assert.throws(() => loadConfig({ env: { FLOWHOST_HEAP_GROWING_PERCENT: '-5' } }), /heapGrowingPercent.*FLOWHOST_HEAP_GROWING_PERCENT/);
+  assert.throws(() => loadConfig({ env: { FLOWHOST_HEAP_GROWING_PERCENT: 'lots' } }), /heapGrowingPercent/);
   assert.throws(
     () => loadConfig({ env: { MONGODB_URL: 'postgres://user:hunter2@db' } }),
     (e: Error) => /mongodbUrl/.test(e.message) && !/hunter2/.test(e.message),
