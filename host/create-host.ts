@@ -21,6 +21,7 @@ import { loadConfig } from './config/load-config.js';
 import { createLogger } from './logging/create-logger.js';
 import { openStore } from './store/open-store.js';
 import { openBlobStore } from './store/blobs/index.js';
+import { TimedStore } from './store/timed-store.js';
 import type { MongoStore } from './store/mongodb/index.js';
 import { loadVaultKey } from './security/vault-key.js';
 import { verifyVaultKey } from './security/vault-canary.js';
@@ -65,6 +66,8 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     const vault = createVault(key);
     await verifyVaultKey(vault, store.collection('meta'));
     const hooks = new HookCatalogue();
+    // What services and plugins use: the same store, its operations reported for measuring.
+    const timedStore = new TimedStore(store, hooks.storeOperationTimed);
     const registries = new Registries(hooks);
     // A child of tsyringe's global container: two hosts in one process never share.
     const root = globalContainer.createChildContainer();
@@ -84,10 +87,10 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     const fetch = createGuardedFetch({ allowPrivate: config.allowPrivateUrls, userAgent: `Flowhost/${FLOWHOST_VERSION}` });
     // The route table exists only after every setup: the in-process API is given it below.
     const api = createInProcessApi({ apiPrefix: config.apiPrefix, coreNamespace: config.coreNamespace, log });
-    provideKernelServices(container, { clock, hooks, registries, info, vault, fetch, store, log, rateLimiters, agenda, api });
+    provideKernelServices(container, { clock, hooks, registries, info, vault, fetch, store: timedStore, log, rateLimiters, agenda, api });
     const pluginSettings = new Map<string, Record<string, unknown>>();
     const claims = new CollectionClaims();
-    for (const factory of pluginScopedFactories({ log, store, agenda, hooks, blobs, settingsOf: (id) => pluginSettings.get(id) ?? {} }, claims)) container.provide(factory, 'host');
+    for (const factory of pluginScopedFactories({ log, store: timedStore, agenda, hooks, blobs, settingsOf: (id) => pluginSettings.get(id) ?? {} }, claims)) container.provide(factory, 'host');
 
     const loaded = await loadPlugins([...corePlugins, ...options.plugins], {
       kernelVersion: FLOWHOST_VERSION,
@@ -119,10 +122,10 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     ];
     const routeOptions = { apiPrefix: config.apiPrefix, coreNamespace: config.coreNamespace, log, checkResponses: config.checkResponses };
     const routes = compileRoutes(surfaces, routeOptions);
-    const allRoutes = [...routes, ...systemRoutes({ routes, store, apiPrefix: config.apiPrefix, serverUrl: () => `${info.publicUrl()}`, routeOptions })];
+    const allRoutes = [...routes, ...systemRoutes({ routes, store: timedStore, apiPrefix: config.apiPrefix, serverUrl: () => `${info.publicUrl()}`, routeOptions })];
     api.attach(allRoutes);
     // Measurements only when a plugin listens (no cost otherwise).
-    const server = createHttpServer(allRoutes, { authenticator, bodyLimit: config.bodyLimit, log, onFinished: hooks.requestFinished.isUsed() ? (timing) => hooks.requestFinished.call(timing) : undefined });
+    const server = createHttpServer(allRoutes, { authenticator, bodyLimit: config.bodyLimit, log, onFinished: hooks.requestFinished.taps.length > 0 ? (timing) => hooks.requestFinished.call(timing) : undefined });
 
     let started = false;
     const host: Host = {

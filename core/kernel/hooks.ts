@@ -61,6 +61,16 @@ export interface RequestTiming {
   durationMs: number;
 }
 
+/** A store operation that finished, for measuring (the `storeOperationTimed` hook). */
+export interface StoreOperationTiming {
+  /** The collection; '' for the store-wide `nextId` and `bulkWrite`. */
+  collection: string;
+  operation: 'insertOne' | 'insertMany' | 'findOne' | 'find' | 'count' | 'updateOne' | 'updateMany' | 'findOneAndUpdate' | 'deleteOne' | 'deleteMany' | 'createIndex' | 'nextId' | 'bulkWrite';
+  durationMs: number;
+  /** The operation rejected (a duplicate key, a store that cannot be reached...). */
+  failed: boolean;
+}
+
 export interface LogEntry {
   level: 'debug' | 'info' | 'warning' | 'error' | 'critical';
   message: string;
@@ -108,6 +118,8 @@ export class HookCatalogue {
   readonly requestFinished = new SyncHook<[RequestTiming]>(['request']);
   /** When a flow's schedule starts a run, with how late it started after its slot. */
   readonly scheduledRunStarted = new SyncHook<[ScheduledRunTiming]>(['run']);
+  /** After each store operation the host's services and plugins make, with its duration. */
+  readonly storeOperationTimed = new SyncHook<[StoreOperationTiming]>(['operation']);
 
   private current: string | null = null;
   private readonly tapped = new Map<string, Set<string>>();

@@ -3,13 +3,17 @@
  * tests, never share counters), fed by the host's measuring hooks and read at scrape time.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { JobOutcome, RequestTiming, ScheduledRunTiming, StepTiming } from '../../sdk/index.js';
+import type { JobOutcome, RequestTiming, ScheduledRunTiming, StepTiming, StoreOperationTiming } from '../../sdk/index.js';
 
 /** Seconds: from a quick cached GET to a slow AI step. */
 const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 const RUN_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300];
 /** Seconds late after a schedule slot: the target is under 1 s; minutes mean a backlog. */
 const LATENESS_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60, 300];
+/** Seconds: an embedded read takes tens of microseconds, a MongoDB round trip a millisecond or more. */
+const STORE_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
+/** The label for the store-wide operations (nextId, bulkWrite), which name no collection. */
+const WHOLE_STORE = '(store)';
 
 export interface Collectors {
   registry: Registry;
@@ -17,6 +21,7 @@ export interface Collectors {
   step(timing: StepTiming): void;
   job(outcome: JobOutcome): void;
   scheduled(timing: ScheduledRunTiming): void;
+  storeOperation(timing: StoreOperationTiming): void;
 }
 
 export function createCollectors(queueDepth: (status: 'pending' | 'processing') => Promise<number>): Collectors {
@@ -29,6 +34,14 @@ export function createCollectors(queueDepth: (status: 'pending' | 'processing') 
   const jobDuration = new Histogram({ name: 'flowhost_job_duration_seconds', help: 'Run durations, claim to final state, by source.', labelNames: ['source'], buckets: RUN_BUCKETS, registers: [registry] });
   const stepDuration = new Histogram({ name: 'flowhost_step_duration_seconds', help: 'Step durations by step type, handler and outcome.', labelNames: ['step_type', 'handler', 'status'], buckets: RUN_BUCKETS, registers: [registry] });
   const lateness = new Histogram({ name: 'flowhost_scheduler_lateness_seconds', help: 'How late scheduled runs started after their slot (slot to job record).', buckets: LATENESS_BUCKETS, registers: [registry] });
+  const storeLatency = new Histogram({
+    name: 'flowhost_store_operation_duration_seconds',
+    help: 'Store operations by collection and operation, as the services and plugins call them (a batched insert counts once).',
+    labelNames: ['collection', 'operation'],
+    buckets: STORE_BUCKETS,
+    registers: [registry],
+  });
+  const storeFailures = new Counter({ name: 'flowhost_store_operation_failures_total', help: 'Store operations that failed (a duplicate key, an unreachable database...), by collection and operation.', labelNames: ['collection', 'operation'], registers: [registry] });
   new Gauge({
     name: 'flowhost_jobs_waiting',
     help: 'Jobs not finished yet, by status (pending: accepted, not started; processing: running).',
@@ -56,6 +69,11 @@ export function createCollectors(queueDepth: (status: 'pending' | 'processing') 
     },
     scheduled(timing) {
       lateness.observe(timing.latenessMs / 1000);
+    },
+    storeOperation(timing) {
+      const labels = { collection: timing.collection || WHOLE_STORE, operation: timing.operation };
+      storeLatency.observe(labels, timing.durationMs / 1000);
+      if (timing.failed) storeFailures.inc(labels);
     },
   };
 }

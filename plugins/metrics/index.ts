@@ -1,9 +1,10 @@
 /**
  * GET /metrics in the Prometheus text format: requests by route and status with latency
  * histograms, runs by source and status with durations, step durations per handler, how
- * late scheduled runs start after their slot, the job queue's depth, and the Node
- * process's own (memory, CPU, GC, event-loop lag). Fed by the host's measuring hooks
- * (`requestFinished`, `stepTimed`, `scheduledRunStarted`, `jobFinished`/`jobFailed`),
+ * late scheduled runs start after their slot, the job queue's depth, store operation
+ * latency, and the Node process's own (memory, CPU, GC, event-loop lag). Fed by the
+ * host's measuring hooks (`requestFinished`, `stepTimed`, `scheduledRunStarted`,
+ * `storeOperationTimed`, `jobFinished`/`jobFailed`),
  * so a host without this plugin pays nothing for them. Readable from this machine only
  * unless configured (access.ts).
  */
@@ -22,7 +23,7 @@ export default definePlugin({
   id: 'metrics',
   version: '1.0.0',
   flowhost: '^1.0.0',
-  description: 'GET /metrics: Prometheus metrics of requests, runs, steps, the job queue and the process.',
+  description: 'GET /metrics: Prometheus metrics of requests, runs, steps, the job queue, store operations and the process.',
   settingsSchema: {
     type: 'object',
     properties: {
@@ -37,6 +38,7 @@ export default definePlugin({
     hooks.requestFinished.tap('metrics', (timing) => collectors.request(timing));
     hooks.stepTimed.tap('metrics', (timing) => collectors.step(timing));
     hooks.scheduledRunStarted.tap('metrics', (timing) => collectors.scheduled(timing));
+    hooks.storeOperationTimed.tap('metrics', (timing) => collectors.storeOperation(timing));
     hooks.jobFinished.tap('metrics', async (outcome) => collectors.job(outcome));
     hooks.jobFailed.tap('metrics', async (outcome) => collectors.job(outcome));
     routes.add(

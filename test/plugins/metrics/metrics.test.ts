@@ -12,8 +12,15 @@ const probe = definePlugin({
   id: 'metrics-probe',
   version: '1.0.0',
   flowhost: '^1.0.0',
-  deps: { handlers: services.handlers },
-  setup({ handlers }) {
+  deps: { handlers: services.handlers, store: services.store, hooks: services.hooks },
+  setup({ handlers, store, hooks }) {
+    // One store operation that fails, as a plugin would meet it: a duplicate key.
+    hooks.booted.tapPromise('metrics-probe', async () => {
+      const marks = store.collection('marks');
+      await marks.createIndex({ fields: { k: 1 }, unique: true });
+      await marks.insertOne({ k: 1 });
+      await marks.insertOne({ k: 1 }).catch(() => undefined);
+    });
     handlers.add(defineHandler({ slug: 'probe-two', type: 'fetch', label: 'Two', description: 'Two items.', fetch: async () => [1, 2].map((n) => ({ type: 'probe', data: { title: `Item ${n}` }, metadata: { source_type: 'probe', dedup_key: `m${n}` } })) }));
   },
 }) as PluginDefinition;
@@ -48,6 +55,12 @@ for (const store of testStores('metrics plugin')) {
     assert.is(sample(text, 'flowhost_step_duration_seconds_count{step_type="fetch",handler="probe-two",status="completed"}'), 1);
     assert.is(sample(text, 'flowhost_jobs_waiting{status="pending"}'), 0);
     assert.is(sample(text, 'flowhost_jobs_waiting{status="processing"}'), 0);
+    // Store latency, per collection and operation, as the services call the store.
+    assert.ok((sample(text, 'flowhost_store_operation_duration_seconds_count{collection="jobs",operation="insertOne"}') ?? 0) + (sample(text, 'flowhost_store_operation_duration_seconds_count{collection="jobs",operation="insertMany"}') ?? 0) >= 1, text.split('\n').filter((l) => l.startsWith('flowhost_store_operation_duration_seconds_count')).join('\n'));
+    assert.ok((sample(text, 'flowhost_store_operation_duration_seconds_count{collection="flows",operation="find"}') ?? 0) >= 1);
+    assert.ok((sample(text, 'flowhost_store_operation_duration_seconds_count{collection="(store)",operation="nextId"}') ?? 0) >= 1);
+    assert.is(sample(text, 'flowhost_store_operation_failures_total{collection="metrics-probe__marks",operation="insertOne"}'), 1, text.split('\n').filter((l) => l.includes('failures')).join('\n'));
+    assert.is(sample(text, 'flowhost_store_operation_duration_seconds_count{collection="metrics-probe__marks",operation="insertOne"}'), 2);
     assert.ok(text.includes('nodejs_eventloop_lag_seconds'), 'event-loop lag is exported');
     assert.ok(text.includes('process_resident_memory_bytes'), 'resident memory is exported');
   });
