@@ -4,9 +4,10 @@
 // least half the bare throughput accepting alone (a quarter with the runs on), p99 at most
 // twice the bare server's, every accepted request a stored job, the backlog draining at
 // 500 runs/s or more, and under 300 MB resident.
-// Three measurements: bare restify, then accepting only (the flow's runs held, so no run
-// competes for the thread), then with the runs on. BENCH_SECONDS (default 10) sets the
-// duration of each.
+// Four measurements: bare restify; the floor (trigger-floor.ts: the least any server could
+// do for this request, hand-written, as a reference for what the targets can ask); then
+// Flowhost accepting only (the flow's runs held, so no run competes for the thread), then
+// with the runs on. BENCH_SECONDS (default 10) sets the duration of each.
 import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -18,6 +19,7 @@ import restify from 'restify';
 import { defineHandler, definePlugin, type PluginDefinition, services } from '../sdk/index.js';
 import { createTestHost } from '../sdk/testing/index.js';
 import { servedHeap } from './served-heap.js';
+import { startFloorServer } from './trigger-floor.js';
 import { servedLogger } from './served-logger.js';
 import type { BenchOptions, BenchResult } from './store.js';
 
@@ -72,6 +74,20 @@ async function drive(url: string, headers: Record<string, string>, seconds: numb
     };
   } finally {
     clearInterval(sampler);
+  }
+}
+
+/** The floor server (trigger-floor.ts): the least any server could do for this request. */
+async function floor(seconds: number): Promise<Run & { missing: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'flowhost-bench-floor-'));
+  const server = await startFloorServer(dir, SECRET, servedLogger());
+  try {
+    const run = await drive(server.url, { 'Content-Type': 'application/json', 'X-Signature': `sha256=${createHmac('sha256', SECRET).update(BODY).digest('hex')}` }, seconds);
+    if (run.non2xx > 0) throw new Error(`the floor server refused ${run.non2xx} requests`);
+    return { ...run, missing: Math.max(0, run.ok - server.stored()) };
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -161,6 +177,9 @@ export async function triggerBench(options: BenchOptions = {}): Promise<BenchRes
   log(`bare restify hello-world, ${CONNECTIONS} connections, ${seconds} s`);
   const bare = await bareRestify(seconds);
   log(`bare: ${bare.reqPerSec} req/s, p99 ${bare.p99} ms, ${bare.cpuUsPerRequest} µs CPU per request`);
+  log(`floor (the least a server can do for this request, trigger-floor.ts), ${CONNECTIONS} connections, ${seconds} s`);
+  const least = await floor(seconds);
+  log(`floor: ${least.reqPerSec} req/s, p99 ${least.p99} ms, ${least.cpuUsPerRequest} µs CPU per request`);
   // Both rows of the issue's table, each on a fresh host and data directory.
   const held = await measureTrigger(true, seconds, log);
   const withRuns = await measureTrigger(false, seconds, log);
@@ -178,11 +197,17 @@ export async function triggerBench(options: BenchOptions = {}): Promise<BenchRes
       bare_p50_ms: bare.p50,
       bare_p99_ms: bare.p99,
       bare_cpu_us_per_request: bare.cpuUsPerRequest,
+      floor_req_per_s: least.reqPerSec,
+      floor_p99_ms: least.p99,
+      floor_ratio: ratio(least),
+      floor_cpu_us_per_request: least.cpuUsPerRequest,
+      floor_jobs_missing: least.missing,
       accept_req_per_s: held.run.reqPerSec,
       accept_p50_ms: held.run.p50,
       accept_p99_ms: held.run.p99,
       accept_ratio: acceptRatio,
       accept_cpu_us_per_request: held.run.cpuUsPerRequest,
+      accept_of_floor: Math.round((held.run.reqPerSec / Math.max(1, least.reqPerSec)) * 1000) / 1000,
       with_runs_req_per_s: withRuns.run.reqPerSec,
       with_runs_p50_ms: withRuns.run.p50,
       with_runs_p99_ms: withRuns.run.p99,

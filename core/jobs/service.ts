@@ -1,9 +1,18 @@
 import type { ActingUserRecord } from '../kernel/acting-user.js';
 import { notFound } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
-import { DuplicateKeyError, type BulkOp, type BulkResult, type Collection, type DocumentStore, type Filter } from '../store/port.js';
+import { DuplicateKeyError, type BulkOp, type BulkResult, type Collection, type DocumentStore, type Filter, type IndexSpec } from '../store/port.js';
 import { createBatcher, idBlocks, insertBatcher } from '../store/batcher.js';
 import { JOBS, PROCESSED_ITEMS, type JobRecord, type JobStatus, type ProcessedItemRecord, type StepOutcome, type WorkflowStep } from './model.js';
+
+/** The jobs collection's indexes (the trigger benchmark's floor server builds the same). */
+export const JOB_INDEXES: readonly IndexSpec[] = [
+  { fields: { job_id: 1 }, unique: true },
+  { fields: { flow_id: 1, job_id: -1 } },
+  { fields: { status: 1, job_id: -1 } },
+  // The flow's queue of webhook jobs, oldest first.
+  { fields: { flow_id: 1, status: 1, queued: 1, job_id: 1 } },
+];
 
 export interface NewJob {
   flow_id: number | null;
@@ -50,11 +59,7 @@ export class JobsService {
   }
 
   async init(): Promise<void> {
-    await this.jobs.createIndex({ fields: { job_id: 1 }, unique: true });
-    await this.jobs.createIndex({ fields: { flow_id: 1, job_id: -1 } });
-    await this.jobs.createIndex({ fields: { status: 1, job_id: -1 } });
-    // The flow's queue of webhook jobs, oldest first.
-    await this.jobs.createIndex({ fields: { flow_id: 1, status: 1, queued: 1, job_id: 1 } });
+    for (const spec of JOB_INDEXES) await this.jobs.createIndex(spec);
     await this.processed.createIndex({ fields: { job_id: 1 } });
     await this.processed.createIndex({ fields: { flow_id: 1 } });
     await this.processed.createIndex({ fields: { pipeline_id: 1 } });

@@ -29,6 +29,9 @@ test('npm run bench -- --json, smoke mode: one object per benchmark with metrics
   assert.is(runs.metrics.failed, 0, 'no run failed');
   const trigger = objects.find((o) => o.name === 'trigger')!;
   assert.is(trigger.metrics.jobs_missing, 0, 'every accepted trigger is a stored job');
+  // The floor server (bench/trigger-floor.ts) answered and stored what it accepted.
+  assert.ok(trigger.metrics.floor_req_per_s > 0, 'the floor server answered');
+  assert.is(trigger.metrics.floor_jobs_missing, 0, 'every 200 of the floor server is a stored job');
   const scheduler = objects.find((o) => o.name === 'scheduler')!;
   assert.is(scheduler.metrics.run_twice, 0, 'no scheduled flow ran twice in one slot');
   assert.is(scheduler.metrics.skipped, 0, 'no scheduled flow was skipped');
