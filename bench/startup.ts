@@ -96,7 +96,7 @@ export async function startupBench(options: BenchOptions = {}): Promise<BenchRes
       }
       await again.stop();
       helps.push(timeCli(['--help'], dataDir));
-      log(`try ${i + 1}: start ${first.ms} ms, restart ${again.ms} ms, cli ${clis.at(-1)} ms, help ${helps.at(-1)} ms, idle rss ${rss.at(-1)} MB`);
+      log(`try ${i + 1}: start ${first.ms} ms, restart ${again.ms} ms, cli ${clis.at(-1)} ms, help ${helps.at(-1)} ms, rss after boot ${rss.at(-1)} MB`);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
