@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { container as globalContainer } from 'tsyringe';
-import { HookCatalogue } from '../core/kernel/hooks.js';
+import { HookCatalogue, isTapped } from '../core/kernel/hooks.js';
 import { loadPlugins } from '../core/kernel/loader.js';
 import { Registries } from '../core/kernel/registries.js';
 import type { HostInfo } from '../core/kernel/plugin.js';
@@ -125,7 +125,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     const allRoutes = [...routes, ...systemRoutes({ routes, store: timedStore, apiPrefix: config.apiPrefix, serverUrl: () => `${info.publicUrl()}`, routeOptions })];
     api.attach(allRoutes);
     // Measurements only when a plugin listens (no cost otherwise).
-    const server = createHttpServer(allRoutes, { authenticator, bodyLimit: config.bodyLimit, log, onFinished: hooks.requestFinished.taps.length > 0 ? (timing) => hooks.requestFinished.call(timing) : undefined });
+    const server = createHttpServer(allRoutes, { authenticator, bodyLimit: config.bodyLimit, log, onFinished: isTapped(hooks.requestFinished) ? (timing) => hooks.requestFinished.call(timing) : undefined });
 
     let started = false;
     const host: Host = {

@@ -32,7 +32,7 @@ export { fitText, graphemeCount, packetText } from '../core/kernel/post-text.js'
 /** A post's stored text as the safe HTML wp/v2 answers as `content.rendered` (markdown rendered, sanitized). */
 export { renderContent } from '../core/content/render.js';
 export { createServiceRef, createServiceFactory, isServiceRef } from '../core/kernel/service-ref.js';
-export { HookCatalogue } from '../core/kernel/hooks.js';
+export { HookCatalogue, isTapped } from '../core/kernel/hooks.js';
 export { FLOWHOST_VERSION } from '../core/kernel/version.js';
 export { DuplicateKeyError, UnsupportedQueryError } from '../core/store/port.js';
 export { BlobTooLargeError } from '../core/store/blob-port.js';

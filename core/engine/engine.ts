@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../kernel/clock.js';
 import { actingUser } from '../kernel/acting-user.js';
 import type { DataPacket, HandlerContext, HandlerCredentials, HandlerDefinition, StepReport } from '../kernel/contributions.js';
-import type { HookCatalogue, StepInfo, StepTiming } from '../kernel/hooks.js';
+import { isTapped, type HookCatalogue, type StepInfo, type StepTiming } from '../kernel/hooks.js';
 import type { Logger } from '../kernel/logger.js';
 import type { Registries } from '../kernel/registries.js';
 import type { GuardedFetch } from '../security/guarded-fetch-types.js';
@@ -271,7 +271,7 @@ export class Engine {
 
   /** Hands a step's timing to whoever measures; a measuring tap that throws never fails the run. */
   private timed(timing: StepTiming): void {
-    if (!this.deps.hooks.stepTimed.isUsed()) return;
+    if (!isTapped(this.deps.hooks.stepTimed)) return;
     try {
       this.deps.hooks.stepTimed.call(timing);
     } catch (error) {

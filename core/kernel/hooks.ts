@@ -85,6 +85,15 @@ export interface WebhookEvent {
 }
 
 /**
+ * Whether anything tapped `hook`. Not tapable's `isUsed()`, which also counts
+ * interceptors: the catalogue intercepts every hook (to name each tap after its plugin),
+ * so every hook would look used and a hot path would pay for listeners it does not have.
+ */
+export function isTapped(hook: { readonly taps: readonly unknown[] }): boolean {
+  return hook.taps.length > 0;
+}
+
+/**
  * The kernel's one catalogue of named hooks. Contributions are a `HookMap` with one
  * `SyncHook` per kind ('handlers', 'stepTypes'...): each tap receives a registrar and calls
  * `add(item)`, so the owner of an item is the tap's name, which the loader sets to the

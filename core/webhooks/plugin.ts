@@ -1,4 +1,5 @@
 import { definePlugin } from '../kernel/define-plugin.js';
+import { isTapped } from '../kernel/hooks.js';
 import { createServiceFactory } from '../kernel/service-ref.js';
 import { services } from '../kernel/services.js';
 import { WebhooksService } from './service.js';
@@ -68,7 +69,7 @@ export const webhooksPlugin = definePlugin({
           void logs.record({ level: 'info', message, context }).catch((error: unknown) => log.error({ err: error }, 'A log entry could not be stored'));
         },
         // Only when someone listens: the trigger's hot path pays nothing otherwise.
-        received: (event) => (hooks.webhookReceived.isUsed() ? hooks.webhookReceived.promise(event) : Promise.resolve()),
+        received: (event) => (isTapped(hooks.webhookReceived) ? hooks.webhookReceived.promise(event) : Promise.resolve()),
       }),
     );
     // Accepted event ids are kept for their flow's dedupe window, then forgotten.

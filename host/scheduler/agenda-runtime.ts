@@ -9,7 +9,7 @@ import type { FlowsService } from '../../core/flows/service.js';
 import type { SchedulingConfig } from '../../core/flows/model.js';
 import type { JobsService } from '../../core/jobs/service.js';
 import type { LogsService } from '../../core/logs/service.js';
-import type { HookCatalogue } from '../../core/kernel/hooks.js';
+import { isTapped, type HookCatalogue } from '../../core/kernel/hooks.js';
 import { scheduledForOf } from './job-document.js';
 import { FLOW_RUN_JOB, flowJob, flowScheduleKey, scheduleFlow, unscheduleFlow, type FlowJobData } from './flow-schedule.js';
 
@@ -132,7 +132,7 @@ export function createAgendaRuntime(deps: { agenda: Agenda; engine: Engine; jobs
 /** The run's job record exists: tell the measuring hook how late after its slot that was. */
 function reportLateness(deps: { hooks?: HookCatalogue; log: Logger }, flowId: number, jobId: number, scheduledFor: Date | undefined): void {
   const hook = deps.hooks?.scheduledRunStarted;
-  if (!scheduledFor || !hook?.isUsed()) return;
+  if (!scheduledFor || !hook || !isTapped(hook)) return;
   // Agenda's slots are wall-clock times (Date), whatever clock the host's services use.
   const latenessMs = Math.max(0, Date.now() - scheduledFor.getTime());
   try {

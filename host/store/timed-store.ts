@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { SyncHook } from 'tapable';
-import type { StoreOperationTiming } from '../../core/kernel/hooks.js';
+import { isTapped, type StoreOperationTiming } from '../../core/kernel/hooks.js';
 import type { BulkOp, BulkResult, Collection, DocumentStore, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, NewDocument, StoredDocument, Update, UpdateOptions, UpdateResult } from '../../core/store/port.js';
 
 type Timing = SyncHook<[StoreOperationTiming]>;
@@ -11,8 +11,7 @@ type Timing = SyncHook<[StoreOperationTiming]>;
  * one check per operation, no promise and no clock read.
  */
 function timed<R>(hook: Timing, collection: string, operation: StoreOperationTiming['operation'], run: () => Promise<R>): Promise<R> {
-  // taps, not isUsed(): the catalogue's register interceptor makes every hook "used".
-  if (hook.taps.length === 0) return run();
+  if (!isTapped(hook)) return run();
   const started = performance.now();
   const report = (failed: boolean) => hook.call({ collection, operation, durationMs: performance.now() - started, failed });
   let pending: Promise<R>;

@@ -47,6 +47,7 @@ test('exports exactly the pinned names', () => {
     'isApiError',
     'isRouteReply',
     'isServiceRef',
+    'isTapped',
     'json',
     'maskDeep',
     'maskSecret',
@@ -67,6 +68,15 @@ test('exports exactly the pinned names', () => {
     'successBody',
     'tooManyRequests',
   ]);
+});
+
+test('isTapped: a catalogue hook nobody tapped is not tapped, though tapable calls every one of them used', () => {
+  const hooks = new sdk.HookCatalogue();
+  assert.is(hooks.stepTimed.isUsed(), true, 'the catalogue intercepts every hook, so isUsed() cannot tell');
+  assert.is(sdk.isTapped(hooks.stepTimed), false);
+  hooks.stepTimed.tap('probe', () => undefined);
+  assert.is(sdk.isTapped(hooks.stepTimed), true);
+  assert.is(sdk.isTapped(hooks.requestFinished), false);
 });
 
 test('define helpers reject obvious mistakes early', () => {
