@@ -1,7 +1,7 @@
 // Child process for the heap-growth test: applies `applyHeapGrowth(<percent>)` (unless no
 // argument is given), keeps a live set, churns through objects that survive scavenges and
 // then die (what a server's in-flight requests look like to the collector), and prints
-// {"majors": full collections, "peakMb": largest heap seen}.
+// {"majors": full collections, "peakMb": largest heap seen} (the peak for the record only).
 import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { applyHeapGrowth } from '../../host/runtime/heap-growth.js';
 

@@ -13,12 +13,14 @@ function run(args: string[]): Promise<{ majors: number; peakMb: number }> {
   });
 }
 
-test('at 50% the heap is collected more often and peaks far lower than with V8 left alone', async () => {
+test('at 50% the heap is collected fully more often than with V8 left alone', async () => {
   // Two processes at once: the same work, one with the served setting. Measured: Node 20
-  // 191 vs 98-101 MB, 8 vs 24 full collections; Node 24 457 vs 313 MB, 3 vs 6.
+  // 24 vs 8 full collections, Node 24 6-7 vs 3. How much memory that saves a served host
+  // is a benchmark's business (bench trigger's rss_mb_under_load), not a unit test's: the
+  // peak heap of such a churn moves with the machine's load (Node 24 in CI: 183 MB alone
+  // in one run, 457-481 MB in others).
   const [alone, capped] = await Promise.all([run([]), run(['50'])]);
   assert.ok(capped.majors > alone.majors, `full collections: ${capped.majors} capped vs ${alone.majors} alone`);
-  assert.ok(capped.peakMb < alone.peakMb * 0.85, `peak heap: ${capped.peakMb} MB capped vs ${alone.peakMb} MB alone`);
 });
 
 test('0 leaves V8 alone; a negative or fractional percent is refused', async () => {
