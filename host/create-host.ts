@@ -67,7 +67,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     await verifyVaultKey(vault, store.collection('meta'));
     const hooks = new HookCatalogue();
     // What services and plugins use: the same store, its operations reported for measuring.
-    const timedStore = new TimedStore(store, hooks.storeOperationTimed);
+    const timedStore = new TimedStore(store, { hook: hooks.storeOperationTimed, log });
     const registries = new Registries(hooks);
     // A child of tsyringe's global container: two hosts in one process never share.
     const root = globalContainer.createChildContainer();

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../kernel/clock.js';
 import { actingUser } from '../kernel/acting-user.js';
 import type { DataPacket, HandlerContext, HandlerCredentials, HandlerDefinition, StepReport } from '../kernel/contributions.js';
-import { isTapped, type HookCatalogue, type StepInfo, type StepTiming } from '../kernel/hooks.js';
+import { callMeasuringHook, isTapped, type HookCatalogue, type StepInfo, type StepTiming } from '../kernel/hooks.js';
 import type { Logger } from '../kernel/logger.js';
 import type { Registries } from '../kernel/registries.js';
 import type { GuardedFetch } from '../security/guarded-fetch-types.js';
@@ -272,11 +272,7 @@ export class Engine {
   /** Hands a step's timing to whoever measures; a measuring tap that throws never fails the run. */
   private timed(timing: StepTiming): void {
     if (!isTapped(this.deps.hooks.stepTimed)) return;
-    try {
-      this.deps.hooks.stepTimed.call(timing);
-    } catch (error) {
-      this.deps.logger.warn({ err: error }, 'A stepTimed tap failed');
-    }
+    callMeasuringHook(this.deps.hooks.stepTimed, timing, (error) => this.deps.logger.warn({ err: error }, 'A stepTimed tap failed'));
   }
 
   /** The steps of a job: its flow's enabled steps in order, or its ephemeral workflow. */

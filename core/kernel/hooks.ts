@@ -94,6 +94,18 @@ export function isTapped(hook: { readonly taps: readonly unknown[] }): boolean {
 }
 
 /**
+ * Calls a measuring hook: a tap that throws is handed to `onError` and never reaches the
+ * caller, so measuring cannot fail the step, run or store operation it measures.
+ */
+export function callMeasuringHook<T>(hook: SyncHook<[T]>, value: T, onError: (error: unknown) => void): void {
+  try {
+    hook.call(value);
+  } catch (error) {
+    onError(error);
+  }
+}
+
+/**
  * The kernel's one catalogue of named hooks. Contributions are a `HookMap` with one
  * `SyncHook` per kind ('handlers', 'stepTypes'...): each tap receives a registrar and calls
  * `add(item)`, so the owner of an item is the tap's name, which the loader sets to the

@@ -9,7 +9,7 @@ import type { FlowsService } from '../../core/flows/service.js';
 import type { SchedulingConfig } from '../../core/flows/model.js';
 import type { JobsService } from '../../core/jobs/service.js';
 import type { LogsService } from '../../core/logs/service.js';
-import { isTapped, type HookCatalogue } from '../../core/kernel/hooks.js';
+import { callMeasuringHook, isTapped, type HookCatalogue } from '../../core/kernel/hooks.js';
 import { scheduledForOf } from './job-document.js';
 import { FLOW_RUN_JOB, flowJob, flowScheduleKey, scheduleFlow, unscheduleFlow, type FlowJobData } from './flow-schedule.js';
 
@@ -135,9 +135,5 @@ function reportLateness(deps: { hooks?: HookCatalogue; log: Logger }, flowId: nu
   if (!scheduledFor || !hook || !isTapped(hook)) return;
   // Agenda's slots are wall-clock times (Date), whatever clock the host's services use.
   const latenessMs = Math.max(0, Date.now() - scheduledFor.getTime());
-  try {
-    hook.call({ flowId, jobId, scheduledFor, latenessMs });
-  } catch (error) {
-    deps.log.warn({ err: error }, 'A scheduledRunStarted tap failed');
-  }
+  callMeasuringHook(hook, { flowId, jobId, scheduledFor, latenessMs }, (error) => deps.log.warn({ err: error }, 'A scheduledRunStarted tap failed'));
 }

@@ -1,19 +1,26 @@
 import { performance } from 'node:perf_hooks';
 import type { SyncHook } from 'tapable';
-import { isTapped, type StoreOperationTiming } from '../../core/kernel/hooks.js';
+import { callMeasuringHook, isTapped, type StoreOperationTiming } from '../../core/kernel/hooks.js';
+import type { Logger } from '../../core/kernel/logger.js';
 import type { BulkOp, BulkResult, Collection, DocumentStore, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, NewDocument, StoredDocument, Update, UpdateOptions, UpdateResult } from '../../core/store/port.js';
 
-type Timing = SyncHook<[StoreOperationTiming]>;
+/** The hook, and where a tap that throws is reported (never to the store's caller). */
+interface Timing {
+  hook: SyncHook<[StoreOperationTiming]>;
+  log: Logger;
+}
 
 /**
  * Runs `operation` and reports how long it took to the `storeOperationTimed` hook. When
  * nothing is tapped, the call is passed straight through: a host without a listener pays
  * one check per operation, no promise and no clock read.
  */
-function timed<R>(hook: Timing, collection: string, operation: StoreOperationTiming['operation'], run: () => Promise<R>): Promise<R> {
+function timed<R>(timing: Timing, collection: string, operation: StoreOperationTiming['operation'], run: () => Promise<R>): Promise<R> {
+  const { hook, log } = timing;
   if (!isTapped(hook)) return run();
   const started = performance.now();
-  const report = (failed: boolean) => hook.call({ collection, operation, durationMs: performance.now() - started, failed });
+  const report = (failed: boolean) =>
+    callMeasuringHook(hook, { collection, operation, durationMs: performance.now() - started, failed }, (error) => log.warn({ err: error }, 'A storeOperationTimed tap failed'));
   let pending: Promise<R>;
   try {
     pending = run();
@@ -39,43 +46,43 @@ class TimedCollection<T extends Record<string, unknown>> implements Collection<T
 
   constructor(
     private readonly inner: Collection<T>,
-    private readonly hook: Timing,
+    private readonly timing: Timing,
   ) {
     this.name = inner.name;
   }
 
   insertOne(doc: T & NewDocument): Promise<T & StoredDocument> {
-    return timed(this.hook, this.name, 'insertOne', () => this.inner.insertOne(doc));
+    return timed(this.timing, this.name, 'insertOne', () => this.inner.insertOne(doc));
   }
   insertMany(docs: Array<T & NewDocument>): Promise<Array<T & StoredDocument>> {
-    return timed(this.hook, this.name, 'insertMany', () => this.inner.insertMany(docs));
+    return timed(this.timing, this.name, 'insertMany', () => this.inner.insertMany(docs));
   }
   findOne(filter?: Filter, options?: Omit<FindOptions, 'limit'>): Promise<(T & StoredDocument) | null> {
-    return timed(this.hook, this.name, 'findOne', () => this.inner.findOne(filter, options));
+    return timed(this.timing, this.name, 'findOne', () => this.inner.findOne(filter, options));
   }
   find(filter?: Filter, options?: FindOptions): Promise<Array<T & StoredDocument>> {
-    return timed(this.hook, this.name, 'find', () => this.inner.find(filter, options));
+    return timed(this.timing, this.name, 'find', () => this.inner.find(filter, options));
   }
   count(filter?: Filter): Promise<number> {
-    return timed(this.hook, this.name, 'count', () => this.inner.count(filter));
+    return timed(this.timing, this.name, 'count', () => this.inner.count(filter));
   }
   updateOne(filter: Filter, update: Update, options?: UpdateOptions): Promise<UpdateResult> {
-    return timed(this.hook, this.name, 'updateOne', () => this.inner.updateOne(filter, update, options));
+    return timed(this.timing, this.name, 'updateOne', () => this.inner.updateOne(filter, update, options));
   }
   updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
-    return timed(this.hook, this.name, 'updateMany', () => this.inner.updateMany(filter, update));
+    return timed(this.timing, this.name, 'updateMany', () => this.inner.updateMany(filter, update));
   }
   findOneAndUpdate(filter: Filter, update: Update, options?: FindOneAndUpdateOptions): Promise<(T & StoredDocument) | null> {
-    return timed(this.hook, this.name, 'findOneAndUpdate', () => this.inner.findOneAndUpdate(filter, update, options));
+    return timed(this.timing, this.name, 'findOneAndUpdate', () => this.inner.findOneAndUpdate(filter, update, options));
   }
   deleteOne(filter: Filter): Promise<number> {
-    return timed(this.hook, this.name, 'deleteOne', () => this.inner.deleteOne(filter));
+    return timed(this.timing, this.name, 'deleteOne', () => this.inner.deleteOne(filter));
   }
   deleteMany(filter: Filter): Promise<number> {
-    return timed(this.hook, this.name, 'deleteMany', () => this.inner.deleteMany(filter));
+    return timed(this.timing, this.name, 'deleteMany', () => this.inner.deleteMany(filter));
   }
   createIndex(spec: IndexSpec): Promise<void> {
-    return timed(this.hook, this.name, 'createIndex', () => this.inner.createIndex(spec));
+    return timed(this.timing, this.name, 'createIndex', () => this.inner.createIndex(spec));
   }
 }
 
@@ -92,7 +99,7 @@ export class TimedStore implements DocumentStore {
 
   constructor(
     private readonly inner: DocumentStore,
-    private readonly hook: Timing,
+    private readonly timing: Timing,
   ) {
     this.kind = inner.kind;
     this.singleWriter = inner.singleWriter;
@@ -102,18 +109,18 @@ export class TimedStore implements DocumentStore {
     let collection = this.collections.get(name);
     if (!collection) {
       // The adapter validates the name (and throws) before anything is cached.
-      collection = new TimedCollection(this.inner.collection(name), this.hook);
+      collection = new TimedCollection(this.inner.collection(name), this.timing);
       this.collections.set(name, collection);
     }
     return collection as unknown as Collection<T>;
   }
 
   nextId(sequence: string, count?: number): Promise<number> {
-    return timed(this.hook, '', 'nextId', () => this.inner.nextId(sequence, count));
+    return timed(this.timing, '', 'nextId', () => this.inner.nextId(sequence, count));
   }
 
   bulkWrite(ops: BulkOp[]): Promise<BulkResult[]> {
-    return timed(this.hook, '', 'bulkWrite', () => this.inner.bulkWrite(ops));
+    return timed(this.timing, '', 'bulkWrite', () => this.inner.bulkWrite(ops));
   }
 
   ping(): Promise<void> {

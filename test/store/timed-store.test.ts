@@ -5,15 +5,18 @@ import type { StoreOperationTiming } from '../../core/kernel/hooks.js';
 import { DuplicateKeyError, UnsupportedQueryError } from '../../core/store/port.js';
 import { openEmbeddedStore } from '../../host/store/embedded/index.js';
 import { TimedStore } from '../../host/store/timed-store.js';
+import type { Logger } from '../../core/kernel/logger.js';
 
 const test = suite('store: operations reported for measuring (TimedStore)');
+const warnings: unknown[] = [];
+const silent = { warn: (fields: unknown) => void warnings.push(fields) } as unknown as Logger;
 
 test('each operation is reported once, with its collection, name, duration and outcome; results pass through', async () => {
   const inner = openEmbeddedStore({ file: ':memory:' });
   const hook = new SyncHook<[StoreOperationTiming]>(['operation']);
   const seen: StoreOperationTiming[] = [];
   hook.tap('test', (timing) => void seen.push(timing));
-  const store = new TimedStore(inner, hook);
+  const store = new TimedStore(inner, { hook, log: silent });
   assert.is(store.kind, 'embedded');
   assert.is(store.singleWriter, true);
   const c = store.collection<{ k: number }>('things');
@@ -41,7 +44,7 @@ test('each operation is reported once, with its collection, name, duration and o
 test('a call the adapter refuses before it starts is a failed operation; with nothing tapped nothing is reported', async () => {
   const inner = openEmbeddedStore({ file: ':memory:' });
   const hook = new SyncHook<[StoreOperationTiming]>(['operation']);
-  const store = new TimedStore(inner, hook);
+  const store = new TimedStore(inner, { hook, log: silent });
   // Untapped: passed straight through, same answers.
   assert.is(await store.nextId('s'), 1);
   const seen: StoreOperationTiming[] = [];
@@ -54,6 +57,24 @@ test('a call the adapter refuses before it starts is a failed operation; with no
   }
   assert.ok(refused instanceof UnsupportedQueryError, String(refused));
   assert.equal(seen.map((s) => [s.operation, s.failed]), [['nextId', true]]);
+  await store.close();
+});
+
+test('a tap that throws is logged and never fails or changes the operation it measures', async () => {
+  const inner = openEmbeddedStore({ file: ':memory:' });
+  const hook = new SyncHook<[StoreOperationTiming]>(['operation']);
+  hook.tap('broken', () => {
+    throw new Error('tap broke');
+  });
+  const store = new TimedStore(inner, { hook, log: silent });
+  const before = warnings.length;
+  const c = store.collection('things');
+  await c.createIndex({ fields: { k: 1 }, unique: true });
+  const doc = await c.insertOne({ k: 1 });
+  assert.is((await c.findOne({ k: 1 }))?._id, doc._id);
+  const duplicate = await c.insertOne({ k: 1 }).then(() => null, (error: unknown) => error);
+  assert.ok(duplicate instanceof DuplicateKeyError, `the adapter's own error, not the tap's: ${String(duplicate)}`);
+  assert.is(warnings.length - before, 4, 'each failed report logged');
   await store.close();
 });
 
