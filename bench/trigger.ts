@@ -183,7 +183,7 @@ export async function triggerBench(options: BenchOptions = {}): Promise<BenchRes
   // Both rows of the table, each on a fresh host and data directory.
   const held = await measureTrigger(true, seconds, log);
   const withRuns = await measureTrigger(false, seconds, log);
-  const ratio = (r: Run) => Math.round((r.reqPerSec / Math.max(1, bare.reqPerSec)) * 1000) / 1000;
+  const ratio = (r: Run, of: Run = bare) => Math.round((r.reqPerSec / Math.max(1, of.reqPerSec)) * 1000) / 1000;
   const acceptRatio = ratio(held.run);
   const runsRatio = ratio(withRuns.run);
   const missing = held.missing + withRuns.missing;
@@ -207,7 +207,7 @@ export async function triggerBench(options: BenchOptions = {}): Promise<BenchRes
       accept_p99_ms: held.run.p99,
       accept_ratio: acceptRatio,
       accept_cpu_us_per_request: held.run.cpuUsPerRequest,
-      accept_of_floor: Math.round((held.run.reqPerSec / Math.max(1, least.reqPerSec)) * 1000) / 1000,
+      accept_of_floor: ratio(held.run, least),
       with_runs_req_per_s: withRuns.run.reqPerSec,
       with_runs_p50_ms: withRuns.run.p50,
       with_runs_p99_ms: withRuns.run.p99,
