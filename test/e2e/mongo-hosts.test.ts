@@ -11,30 +11,23 @@ import { requireMongo, freshDatabaseUrl } from '../support/mongo-env.js';
 import { basicAuth } from '../support/host-process.js';
 import discovery from '../../plugins/discovery/index.js';
 import { defaultPlugins } from '../../plugins/index.js';
-import { definePlugin, defineHandler, type PluginDefinition, services } from '../../sdk/index.js';
+import { defineHandler } from '../../sdk/index.js';
+import { handlerPlugin } from '../support/handler-plugin.js';
 
 // A fetch handler that waits on a gate the test opens: a run stays "processing" meanwhile.
 const gate: { wait: Promise<void> | null } = { wait: null };
-const gated: PluginDefinition = definePlugin({
-  id: 'gated',
-  version: '1.0.0',
-  flowhost: '^1.0.0',
-  deps: { handlers: services.handlers, providers: services.providers, routes: services.routes, intervals: services.intervals, stepTypes: services.stepTypes, hooks: services.hooks, registries: services.registries },
-  setup(host) {
-    for (const item of [
-      defineHandler({
-        slug: 'gated-feed',
-        type: 'fetch',
-        label: 'Gated',
-        description: 'Waits for the test.',
-        async fetch() {
-          if (gate.wait) await gate.wait;
-          return [{ type: 'item', data: { id: `item-${Date.now()}` }, metadata: {} }];
-        },
-      }),
-    ]) host.handlers.add(item);
-  },
-}) as PluginDefinition;
+const gated = handlerPlugin('gated', [
+  defineHandler({
+    slug: 'gated-feed',
+    type: 'fetch',
+    label: 'Gated',
+    description: 'Waits for the test.',
+    async fetch() {
+      if (gate.wait) await gate.wait;
+      return [{ type: 'item', data: { id: `item-${Date.now()}` }, metadata: {} }];
+    },
+  }),
+]);
 
 const mongoUrl = requireMongo('mongodb: hosts sharing one database');
 

@@ -1,8 +1,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
-import { definePlugin, defineHandler, type PluginDefinition, services } from '../../../sdk/index.js';
+import { defineHandler } from '../../../sdk/index.js';
 import { testStores } from '../../support/test-stores.js';
+import { handlerPlugin } from '../../support/handler-plugin.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
@@ -10,27 +11,19 @@ type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 const seen: unknown[] = [];
 let release: () => void = () => undefined;
 let gate: Promise<void> = Promise.resolve();
-const gated: PluginDefinition = definePlugin({
-  id: 'queued-fixtures',
-  version: '1.0.0',
-  flowhost: '^1.0.0',
-  deps: { handlers: services.handlers, providers: services.providers, routes: services.routes, intervals: services.intervals, stepTypes: services.stepTypes, hooks: services.hooks, registries: services.registries },
-  setup(host) {
-    for (const item of [
-      defineHandler({
-        slug: 'gated-input',
-        type: 'fetch',
-        label: 'Gated',
-        description: 'Waits for the gate, then records the payload.',
-        async fetch(ctx) {
-          await gate;
-          seen.push((ctx.engineData.webhook_trigger as Body).payload.n);
-          return [];
-        },
-      }),
-    ]) host.handlers.add(item);
-  },
-}) as PluginDefinition;
+const gated = handlerPlugin('queued-fixtures', [
+  defineHandler({
+    slug: 'gated-input',
+    type: 'fetch',
+    label: 'Gated',
+    description: 'Waits for the gate, then records the payload.',
+    async fetch(ctx) {
+      await gate;
+      seen.push((ctx.engineData.webhook_trigger as Body).payload.n);
+      return [];
+    },
+  }),
+]);
 
 for (const store of testStores('webhooks: queued runs')) {
   const test = suite<{ t: TestHost }>(`webhooks: a trigger during a run waits for it, never skipped (${store.label})`);

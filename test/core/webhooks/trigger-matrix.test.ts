@@ -13,9 +13,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHmac } from 'node:crypto';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
-import { definePlugin, defineHandler, type PluginDefinition, services } from '../../../sdk/index.js';
+import { defineHandler } from '../../../sdk/index.js';
 import type { HmacAlgo, HmacTemplate } from '../../../core/webhooks/hmac-template.js';
 import { testStores } from '../../support/test-stores.js';
+import { handlerPlugin } from '../../support/handler-plugin.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
@@ -25,25 +26,17 @@ const TOLERANCE = 120;
 /** The trigger's failed-attempt budget per remote address (core/webhooks/trigger-limits.ts). */
 const FAILURES_PER_ADDRESS = 20;
 
-const fixtures: PluginDefinition = definePlugin({
-  id: 'trigger-matrix-fixtures',
-  version: '1.0.0',
-  flowhost: '^1.0.0',
-  deps: { handlers: services.handlers, providers: services.providers, routes: services.routes, intervals: services.intervals, stepTypes: services.stepTypes, hooks: services.hooks, registries: services.registries },
-  setup(host) {
-    for (const item of [
-      defineHandler({
-        slug: 'matrix-input',
-        type: 'fetch',
-        label: 'Matrix input',
-        description: 'One item per run.',
-        async fetch(ctx) {
-          return [{ type: 'webhook', data: { id: `job-${ctx.jobId}` }, metadata: {} }];
-        },
-      }),
-    ]) host.handlers.add(item);
-  },
-}) as PluginDefinition;
+const fixtures = handlerPlugin('trigger-matrix-fixtures', [
+  defineHandler({
+    slug: 'matrix-input',
+    type: 'fetch',
+    label: 'Matrix input',
+    description: 'One item per run.',
+    async fetch(ctx) {
+      return [{ type: 'webhook', data: { id: `job-${ctx.jobId}` }, metadata: {} }];
+    },
+  }),
+]);
 
 // Requests and signing ---------------------------------------------------------------------
 

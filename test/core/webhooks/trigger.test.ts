@@ -2,8 +2,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHmac } from 'node:crypto';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
-import { definePlugin, defineHandler, type PluginDefinition, services } from '../../../sdk/index.js';
+import { defineHandler } from '../../../sdk/index.js';
 import { testStores } from '../../support/test-stores.js';
+import { handlerPlugin } from '../../support/handler-plugin.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
@@ -13,26 +14,18 @@ const triggerOf = async (jobId: number): Promise<Body> => {
   for (let i = 0; i < 200 && !seen.has(jobId); i++) await new Promise((r) => setTimeout(r, 20));
   return seen.get(jobId)!.webhook_trigger as Body;
 };
-const echo: PluginDefinition = definePlugin({
-  id: 'trigger-fixtures',
-  version: '1.0.0',
-  flowhost: '^1.0.0',
-  deps: { handlers: services.handlers, providers: services.providers, routes: services.routes, intervals: services.intervals, stepTypes: services.stepTypes, hooks: services.hooks, registries: services.registries },
-  setup(host) {
-    for (const item of [
-      defineHandler({
-        slug: 'webhook-input',
-        type: 'fetch',
-        label: 'Webhook input',
-        description: 'The trigger payload as one item.',
-        async fetch(ctx) {
-          seen.set(ctx.jobId, ctx.engineData as Record<string, unknown>);
-          return [{ type: 'webhook', data: { id: `job-${ctx.jobId}` }, metadata: {} }];
-        },
-      }),
-    ]) host.handlers.add(item);
-  },
-}) as PluginDefinition;
+const echo = handlerPlugin('trigger-fixtures', [
+  defineHandler({
+    slug: 'webhook-input',
+    type: 'fetch',
+    label: 'Webhook input',
+    description: 'The trigger payload as one item.',
+    async fetch(ctx) {
+      seen.set(ctx.jobId, ctx.engineData as Record<string, unknown>);
+      return [{ type: 'webhook', data: { id: `job-${ctx.jobId}` }, metadata: {} }];
+    },
+  }),
+]);
 
 for (const store of testStores('webhooks: trigger')) {
   type Ctx = { t: TestHost; flowId: number; trigger: (body: string, headers?: Record<string, string>, query?: string) => Promise<{ status: number; body: Body; headers: Headers }> };
