@@ -8,16 +8,19 @@ const test = suite('host: heap growth between full collections');
 const child = fileURLToPath(new URL('../../support/heap-growth-child.js', import.meta.url));
 
 // V8's own trace of the factor it set the next full collection's limit with, after one
-// forced full collection. Node 20's V8 prints it on the "Limit:" line in brackets (its
+// forced full collection. Node 20's V8 prints it in brackets on the "Limit:" line (its
 // "factor" line shows the dynamic factor before the flag overrides it); Node 24's prints
-// the final factor on the "factor" line and none on "Limit:".
-const FACTOR = /\[HeapController\] (?:factor ([\d.]+) based on|Limit: [^\n]*\(([\d.]+)\))/g;
+// the final factor on the "factor" line and none on "Limit:". So the bracket wins when
+// there is one.
+const LIMIT_FACTOR = /\[HeapController\] Limit: [^\n]*\(([\d.]+)\)/g;
+const FACTOR = /\[HeapController\] factor ([\d.]+) based on/g;
 
 function factorAfterFullCollection(percent: number): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(process.execPath, ['--expose-gc', '--trace-gc-verbose', child, String(percent)], { timeout: 30_000, maxBuffer: 16 * 1048576 }, (error, stdout) => {
       if (error) return reject(error);
-      const factors = [...stdout.matchAll(FACTOR)].map((m) => m[1] ?? m[2]);
+      const bracketed = [...stdout.matchAll(LIMIT_FACTOR)].map((m) => m[1]);
+      const factors = bracketed.length > 0 ? bracketed : [...stdout.matchAll(FACTOR)].map((m) => m[1]);
       if (factors.length === 0) return reject(new Error(`no [HeapController] factor in V8's trace:\n${stdout.slice(0, 2000)}`));
       resolve(factors[factors.length - 1] as string);
     });
