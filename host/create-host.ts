@@ -30,6 +30,8 @@ import { LoginThrottle, memoryLimiters } from './auth/login-throttle.js';
 import { Authenticator } from './auth/authenticator.js';
 import { compileRoutes } from './http/route-table.js';
 import { createHttpServer } from './http/server.js';
+import { httpLimits } from './http/http-limits.js';
+import { currentOrigin } from './http/request-origin.js';
 import { createInProcessApi } from './http/in-process-api.js';
 import { closeServer, listen } from './http/listen.js';
 import { systemRoutes } from './http/system-routes.js';
@@ -78,7 +80,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       version: FLOWHOST_VERSION,
       apiPrefix: config.apiPrefix,
       coreNamespace: config.coreNamespace,
-      publicUrl: () => (config.publicUrl ?? url).replace(/\/+$/, ''),
+      publicUrl: () => (config.publicUrl ?? currentOrigin() ?? url).replace(/\/+$/, ''),
       allowsPrivateUrls: config.allowPrivateUrls,
       storesDebugLogs: config.logDebug === true || config.logLevel === 'debug' || config.logLevel === 'trace',
     };
@@ -109,7 +111,16 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     const [users, engine, runs] = [await get(services.users), await get(services.engine), await get(services.runScheduler)];
     const issued = await ensureAdminAccess(users, dataDir, log);
     let localToken: string | null = null;
-    const throttle = new LoginThrottle({ maxFailures: config.loginMaxFailures, maxFailuresPerIp: config.loginMaxFailuresPerIp, windowSeconds: config.loginWindowSeconds }, rateLimiters);
+    const throttle = new LoginThrottle(
+      {
+        maxFailures: config.loginMaxFailures,
+        maxFailuresPerIp: config.loginMaxFailuresPerIp,
+        maxFailuresPerLogin: config.loginMaxFailuresPerLogin,
+        windowSeconds: config.loginWindowSeconds,
+        knownAddressSeconds: config.loginKnownAddressDays * 86_400,
+      },
+      rateLimiters,
+    );
     const authenticator = new Authenticator(users, throttle, () => localToken);
     // Authentication is the host's: its session and user administration routes stay here.
     const hostSurfaces = [
@@ -125,7 +136,13 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     const allRoutes = [...routes, ...systemRoutes({ routes, store: timedStore, apiPrefix: config.apiPrefix, serverUrl: () => `${info.publicUrl()}`, routeOptions })];
     api.attach(allRoutes);
     // Measurements only when a plugin listens (no cost otherwise).
-    const server = createHttpServer(allRoutes, { authenticator, bodyLimit: config.bodyLimit, log, onFinished: isTapped(hooks.requestFinished) ? (timing) => hooks.requestFinished.call(timing) : undefined });
+    const server = createHttpServer(allRoutes, {
+      authenticator,
+      bodyLimit: config.bodyLimit,
+      log,
+      onFinished: isTapped(hooks.requestFinished) ? (timing) => hooks.requestFinished.call(timing) : undefined,
+      ...httpLimits(config),
+    });
 
     let started = false;
     const host: Host = {

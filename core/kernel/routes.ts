@@ -36,7 +36,11 @@ export interface RouteRequest<P = Record<string, unknown>, Q = Record<string, un
   readonly method: HttpMethod;
   /** Path and query as received. */
   readonly url: string;
+  /** The client's address: the socket's peer, or what trusted proxies forwarded (FLOWHOST_TRUST_PROXY). */
   readonly ip: string;
+  /** 'https' when the client reached us over TLS (directly, or as a trusted proxy says). */
+  readonly protocol: 'http' | 'https';
+  /** The client's X-Request-Id when it sent a safe one, else a new id; echoed in the answer. */
   readonly requestId: string;
   readonly log: Logger;
 }

@@ -87,6 +87,8 @@ const interrupted = () => new ApiError('rest_upload_invalid', 'The upload was in
 
 function translate(error: unknown, maxBytes: number, source?: Readable): unknown {
   if (error instanceof BlobTooLargeError) return tooLarge(maxBytes);
+  // The host's own answer for the body (408 when it arrived too slowly) stands as it is.
+  if (error instanceof ApiError) return error;
   // The client went away mid-upload: nobody hears the answer, but it is no server error.
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (source?.readableAborted || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (error as Error | undefined)?.message === 'aborted') return interrupted();

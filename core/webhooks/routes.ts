@@ -106,7 +106,7 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
         bodyLimit: async (request) => deps.webhooks.bodyLimitOf(await flowOf(request)),
         async handle(request) {
           const id = flowId(request);
-          await deps.limits.checkAddress(request.ip);
+          await deps.limits.checkAddress(request.ip, id);
           const query = request.url.includes('?') ? allValues(new URL(request.url, 'http://x').searchParams) : {};
           const contentType = request.headers['content-type'];
           // Decoded once: the verifier sees the parameters (null when the body does not
@@ -121,7 +121,7 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
           const inbound: InboundRequest = { rawBody: request.rawBody, headers: request.headers, query, bodyParams, url: `${deps.publicUrl()}${request.url}` };
           const outcome = await deps.webhooks.verify(await flowOf(request), inbound);
           if (!outcome.ok) {
-            await deps.limits.failed(request.ip);
+            await deps.limits.failed(request.ip, id);
             if (outcome.flow) await deps.logWarning(`Webhook authentication failed for flow ${id}: ${outcome.reason}`, { flow_id: id, remote_ip: request.ip });
             throw unauthorized();
           }
@@ -155,6 +155,7 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
                   payload,
                   received_at: deps.clock.now().toISOString(),
                   remote_ip: request.ip,
+                  request_id: request.requestId,
                   headers: flowHeaders,
                   auth_mode: outcome.config.mode,
                 },

@@ -4,32 +4,41 @@ import { ApiError } from '../errors.js';
 /** Builds a limiter (memory on the embedded store; MongoDB-backed when hosts share a database). */
 export type TriggerLimiterFactory = (name: string, points: number, durationSeconds: number) => RateLimiterAbstract;
 
-const FAILURES_PER_ADDRESS = 20;
-const FAILURE_WINDOW_SECONDS = 300;
+/** Failed attempts one client address may make, over every flow, in the window. */
+export const FAILURES_PER_ADDRESS = 20;
+/** Failed attempts one client address may make on one flow in the window (guessing one flow's secret). */
+export const FAILURES_PER_FLOW_AND_ADDRESS = 10;
+export const FAILURE_WINDOW_SECONDS = 300;
 
 const tooMany = (res: RateLimiterRes) =>
   new ApiError('rest_too_many_requests', 'Too many requests.', 429, {}, { 'Retry-After': String(Math.max(1, Math.ceil(res.msBeforeNext / 1000))) });
 
 /**
- * The trigger's two budgets: accepted requests per flow (the flow's own limit), and failed
- * attempts per remote address, counted apart so a stranger cannot spend a flow's quota.
+ * The trigger's budgets: accepted requests per flow (the flow's own limit), and failed
+ * attempts per client address and per (flow, client address). Failures are counted per
+ * client only (the address read through trusted proxies), so one client's failures never
+ * refuse a correctly authenticated delivery from another, and a stranger cannot spend a
+ * flow's quota.
  */
 export class TriggerLimits {
   private readonly perFlow = new Map<string, RateLimiterAbstract>();
   private readonly failures: RateLimiterAbstract;
+  private readonly flowFailures: RateLimiterAbstract;
 
   constructor(private readonly factory: TriggerLimiterFactory) {
     this.failures = factory('webhook_fail_ip', FAILURES_PER_ADDRESS, FAILURE_WINDOW_SECONDS);
+    this.flowFailures = factory('webhook_fail_flow_ip', FAILURES_PER_FLOW_AND_ADDRESS, FAILURE_WINDOW_SECONDS);
   }
 
-  /** Throws 429 when this address has failed too often lately. */
-  async checkAddress(ip: string): Promise<void> {
-    const res = await this.failures.get(ip);
-    if (res && res.consumedPoints >= FAILURES_PER_ADDRESS) throw tooMany(res);
+  /** Throws 429 when this client has failed too often lately, on any flow or on this one. */
+  async checkAddress(ip: string, flowId: number): Promise<void> {
+    const [any, thisFlow] = await Promise.all([this.failures.get(ip), this.flowFailures.get(`${flowId}|${ip}`)]);
+    if (any && any.consumedPoints >= FAILURES_PER_ADDRESS) throw tooMany(any);
+    if (thisFlow && thisFlow.consumedPoints >= FAILURES_PER_FLOW_AND_ADDRESS) throw tooMany(thisFlow);
   }
 
-  async failed(ip: string): Promise<void> {
-    await this.failures.penalty(ip, 1);
+  async failed(ip: string, flowId: number): Promise<void> {
+    await Promise.all([this.failures.penalty(ip, 1), this.flowFailures.penalty(`${flowId}|${ip}`, 1)]);
   }
 
   /** Takes one request from the flow's budget; throws 429 when it is spent. */

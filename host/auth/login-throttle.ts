@@ -8,52 +8,72 @@ import { tooManyRequests } from '../../core/errors.js';
 const RateLimiterMemory = createRequire(import.meta.url)('rate-limiter-flexible/lib/RateLimiterMemory.js') as typeof MemoryLimiter;
 
 export interface ThrottleLimits {
+  /** Failures per (login, address) in the window: that address is refused for that login. */
   maxFailures: number;
+  /** Failures per address (any login) in the window: that address is refused for every login. */
   maxFailuresPerIp: number;
+  /**
+   * Failures per login from every address in the window: past it, the login is refused from
+   * addresses it has never signed in from (a guesser spreading over many addresses), while
+   * addresses it signed in from before keep their own budget, so a stranger cannot lock a
+   * user out from everywhere (OWASP's account-lockout guidance: lock per client, not per account).
+   */
+  maxFailuresPerLogin: number;
   windowSeconds: number;
+  /** How long a successful sign-in keeps its address known for that login. */
+  knownAddressSeconds: number;
 }
 
-/** Builds the two limiters; the MongoDB store swaps in limiters shared across hosts. */
+/** Builds the limiters; the MongoDB store swaps in limiters shared across hosts. */
 export type LimiterFactory = (name: string, points: number, durationSeconds: number) => RateLimiterAbstract;
 
-export const memoryLimiters: LimiterFactory = (name, points, duration) => new RateLimiterMemory({ keyPrefix: name, points, duration });
+/** The memory limiter expires keys with a timer, and Node's timers stop at 2^31 ms (24.8 days). */
+const MEMORY_MAX_SECONDS = 24 * 86_400;
+
+export const memoryLimiters: LimiterFactory = (name, points, duration) => new RateLimiterMemory({ keyPrefix: name, points, duration: Math.min(duration, MEMORY_MAX_SECONDS) });
 
 /**
- * Failed-login throttle, per (login, address) and per address. Only failures count, so
- * a user who types the password right is never slowed down by others' attempts on the
- * same login from elsewhere.
+ * Failed-login throttle, per (login, address), per address and per login. Only failures
+ * count, so a user who types the password right is never slowed down by others' attempts
+ * on the same login from elsewhere; the per-login budget spares addresses the login has
+ * signed in from before.
  */
 export class LoginThrottle {
-  private readonly perLogin: RateLimiterAbstract;
+  private readonly perLoginIp: RateLimiterAbstract;
   private readonly perIp: RateLimiterAbstract;
+  private readonly perLogin: RateLimiterAbstract;
+  private readonly known: RateLimiterAbstract;
 
   constructor(private readonly limits: ThrottleLimits, factory: LimiterFactory = memoryLimiters) {
-    this.perLogin = factory('login_fail_login_ip', limits.maxFailures, limits.windowSeconds);
+    this.perLoginIp = factory('login_fail_login_ip', limits.maxFailures, limits.windowSeconds);
     this.perIp = factory('login_fail_ip', limits.maxFailuresPerIp, limits.windowSeconds);
+    this.perLogin = factory('login_fail_login', limits.maxFailuresPerLogin, limits.windowSeconds);
+    this.known = factory('login_known_ip', 1, limits.knownAddressSeconds);
   }
 
-  /** Throws 429 with Retry-After when either budget is spent. */
+  /** Throws 429 with Retry-After when a budget that applies to this address is spent. */
   async check(ip: string, login: string): Promise<void> {
-    const [byLogin, byIp] = await Promise.all([this.perLogin.get(loginKey(ip, login)), this.perIp.get(ip)]);
-    const blocked = [
-      [byLogin, this.limits.maxFailures],
-      [byIp, this.limits.maxFailuresPerIp],
-    ].filter(([res, max]) => res && (res as RateLimiterRes).consumedPoints >= (max as number)) as Array<[RateLimiterRes, number]>;
+    const [byLoginIp, byIp, byLogin] = await Promise.all([this.perLoginIp.get(loginKey(ip, login)), this.perIp.get(ip), this.perLogin.get(login.toLowerCase())]);
+    const spent = (res: RateLimiterRes | null, max: number): res is RateLimiterRes => !!res && res.consumedPoints >= max;
+    const blocked = [spent(byLoginIp, this.limits.maxFailures) ? byLoginIp : null, spent(byIp, this.limits.maxFailuresPerIp) ? byIp : null].filter((r): r is RateLimiterRes => r !== null);
+    if (spent(byLogin, this.limits.maxFailuresPerLogin) && !(await this.isKnown(ip, login))) blocked.push(byLogin);
     if (blocked.length) {
-      const wait = Math.max(...blocked.map(([res]) => res.msBeforeNext)) / 1000;
+      const wait = Math.max(...blocked.map((res) => res.msBeforeNext)) / 1000;
       throw tooManyRequests('Too many failed login attempts. Try again later.', wait);
     }
   }
 
   async failed(ip: string, login: string): Promise<void> {
-    await Promise.all([
-      this.perLogin.penalty(loginKey(ip, login), 1),
-      this.perIp.penalty(ip, 1),
-    ]);
+    await Promise.all([this.perLoginIp.penalty(loginKey(ip, login), 1), this.perIp.penalty(ip, 1), this.perLogin.penalty(login.toLowerCase(), 1)]);
   }
 
   async succeeded(ip: string, login: string): Promise<void> {
-    await this.perLogin.delete(loginKey(ip, login));
+    await Promise.all([this.perLoginIp.delete(loginKey(ip, login)), this.known.set(loginKey(ip, login), 1, this.known.duration)]);
+  }
+
+  private async isKnown(ip: string, login: string): Promise<boolean> {
+    const res = await this.known.get(loginKey(ip, login));
+    return !!res && res.consumedPoints > 0;
   }
 }
 

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { createAjv, describeErrors } from '../../core/kernel/validator.js';
+import { checkTrustProxy } from '../http/client-address.js';
 import { configSchema, defaultConfig, envKeys, type HostConfig } from './schema.js';
 
 export class ConfigError extends Error {
@@ -47,6 +48,8 @@ export function loadConfig(options: LoadConfigOptions = {}): HostConfig {
     });
     throw new ConfigError(`Invalid configuration: ${issues.join('; ')}`);
   }
+  const trustProblem = typeof merged.trustProxy === 'string' ? checkTrustProxy(merged.trustProxy) : null;
+  if (trustProblem) throw new ConfigError(`Invalid configuration: ${trustProblem}`);
   return merged as unknown as HostConfig;
 }
 

@@ -27,7 +27,33 @@ export interface HostConfig {
   loginMaxFailures: number;
   /** Failed logins allowed per address (any login) in `loginWindowSeconds`. */
   loginMaxFailuresPerIp: number;
+  /**
+   * Failed logins per login from every address in `loginWindowSeconds`; past it the login is
+   * refused only from addresses it has not signed in from in `loginKnownAddressDays`.
+   */
+  loginMaxFailuresPerLogin: number;
+  loginKnownAddressDays: number;
   loginWindowSeconds: number;
+  /**
+   * Which peers may tell the client's address, scheme and host (X-Forwarded-For/-Proto/-Host,
+   * RFC 7239 Forwarded): empty trusts nobody; a hop count; or a comma-separated list of
+   * addresses, CIDR ranges and `loopback`/`linklocal`/`uniquelocal`.
+   */
+  trustProxy: string;
+  /** Time a client has to send its complete request headers. */
+  headersTimeoutMs: number;
+  /** Time without a byte while a request body is read before it is refused with 408. */
+  bodyIdleTimeoutMs: number;
+  /** Time to read a body of up to 1 MiB; larger bodies get 1 s more per `uploadMinBytesPerSecond`. */
+  bodyTimeoutMs: number;
+  uploadMinBytesPerSecond: number;
+  /** Hard ceiling on reading any one request (Node's requestTimeout). */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests. */
+  keepAliveTimeoutMs: number;
+  /** Open connections at once, in total and per peer address (trusted proxies are exempt from the latter). */
+  maxConnections: number;
+  maxConnectionsPerAddress: number;
   sessionTtlSeconds: number;
   /** How often the scheduler looks for due runs, in ms. */
   schedulerProcessEvery: number;
@@ -63,6 +89,18 @@ export const envKeys: Record<string, { key: keyof HostConfig; type: 'string' | '
   FLOWHOST_LOG_DEBUG: { key: 'logDebug', type: 'boolean' },
   FLOWHOST_CHECK_RESPONSES: { key: 'checkResponses', type: 'boolean' },
   FLOWHOST_HEAP_GROWING_PERCENT: { key: 'heapGrowingPercent', type: 'integer' },
+  FLOWHOST_TRUST_PROXY: { key: 'trustProxy', type: 'string' },
+  FLOWHOST_HEADERS_TIMEOUT_MS: { key: 'headersTimeoutMs', type: 'integer' },
+  FLOWHOST_BODY_IDLE_TIMEOUT_MS: { key: 'bodyIdleTimeoutMs', type: 'integer' },
+  FLOWHOST_BODY_TIMEOUT_MS: { key: 'bodyTimeoutMs', type: 'integer' },
+  FLOWHOST_UPLOAD_MIN_BYTES_PER_SECOND: { key: 'uploadMinBytesPerSecond', type: 'integer' },
+  FLOWHOST_REQUEST_TIMEOUT_MS: { key: 'requestTimeoutMs', type: 'integer' },
+  FLOWHOST_KEEP_ALIVE_TIMEOUT_MS: { key: 'keepAliveTimeoutMs', type: 'integer' },
+  FLOWHOST_MAX_CONNECTIONS: { key: 'maxConnections', type: 'integer' },
+  FLOWHOST_MAX_CONNECTIONS_PER_ADDRESS: { key: 'maxConnectionsPerAddress', type: 'integer' },
+  FLOWHOST_LOGIN_MAX_FAILURES: { key: 'loginMaxFailures', type: 'integer' },
+  FLOWHOST_LOGIN_MAX_FAILURES_PER_IP: { key: 'loginMaxFailuresPerIp', type: 'integer' },
+  FLOWHOST_LOGIN_MAX_FAILURES_PER_LOGIN: { key: 'loginMaxFailuresPerLogin', type: 'integer' },
 };
 
 export const defaultConfig: HostConfig = {
@@ -79,7 +117,23 @@ export const defaultConfig: HostConfig = {
   logDebug: false,
   loginMaxFailures: 5,
   loginMaxFailuresPerIp: 50,
+  loginMaxFailuresPerLogin: 30,
+  loginKnownAddressDays: 30,
   loginWindowSeconds: 900,
+  trustProxy: '',
+  // Slowloris: Node's default gives headers 60 s and checks only every 30 s.
+  headersTimeoutMs: 30_000,
+  bodyIdleTimeoutMs: 20_000,
+  bodyTimeoutMs: 60_000,
+  // A 64 MiB upload may take 60 s + 1024 s; slower than 64 KiB/s is refused with 408.
+  uploadMinBytesPerSecond: 64 * 1024,
+  requestTimeoutMs: 30 * 60_000,
+  // Idle keep-alive sockets outlive the proxy's and clients' own idle timeouts (nginx's
+  // upstream keepalive_timeout is 60 s), so the peer always closes first and never reuses
+  // a socket this host is closing.
+  keepAliveTimeoutMs: 65_000,
+  maxConnections: 4096,
+  maxConnectionsPerAddress: 128,
   sessionTtlSeconds: 2 * 24 * 3600,
   // Agenda locks every job due within one poll ahead and walks that whole local queue
   // after each run ends, so the walk grows with runs/s × this. At 80 scheduled runs/s a
@@ -112,6 +166,17 @@ export const configSchema: JsonSchema = {
     loginMaxFailures: { type: 'integer', minimum: 1 },
     loginMaxFailuresPerIp: { type: 'integer', minimum: 1 },
     loginWindowSeconds: { type: 'integer', minimum: 1 },
+    loginMaxFailuresPerLogin: { type: 'integer', minimum: 1 },
+    loginKnownAddressDays: { type: 'integer', minimum: 1, maximum: 3650 },
+    trustProxy: { type: 'string', maxLength: 4096 },
+    headersTimeoutMs: { type: 'integer', minimum: 100, maximum: 600_000 },
+    bodyIdleTimeoutMs: { type: 'integer', minimum: 100, maximum: 3_600_000 },
+    bodyTimeoutMs: { type: 'integer', minimum: 100, maximum: 3_600_000 },
+    uploadMinBytesPerSecond: { type: 'integer', minimum: 1024 },
+    requestTimeoutMs: { type: 'integer', minimum: 1000, maximum: 86_400_000 },
+    keepAliveTimeoutMs: { type: 'integer', minimum: 100, maximum: 3_600_000 },
+    maxConnections: { type: 'integer', minimum: 1 },
+    maxConnectionsPerAddress: { type: 'integer', minimum: 1 },
     sessionTtlSeconds: { type: 'integer', minimum: 60 },
     schedulerProcessEvery: { type: 'integer', minimum: 50, maximum: 3600000 },
     schedulerLockLifetime: { type: 'integer', minimum: 1000 },

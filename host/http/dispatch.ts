@@ -10,7 +10,10 @@ import type { Principal } from '../../core/kernel/principal.js';
 import { RouteReply, isRouteReply, type HttpMethod, type RouteRequest, type RouteResult } from '../../core/kernel/routes.js';
 import { describeErrors } from '../../core/kernel/validator.js';
 import type { Authenticator } from '../auth/authenticator.js';
-import { BodyTooLargeError, decodeBody, readBody } from './read-body.js';
+import { BodyTimeoutError, BodyTooLargeError, decodeBody, readBody, watchBody, type BodyTiming } from './read-body.js';
+import type { ConnectionLimits } from './connection-limits.js';
+import { originOf, withOrigin } from './request-origin.js';
+import { readClient, type ClientView, type TrustFunction } from './client-address.js';
 import { parseQueryInput } from '../../core/kernel/request-input.js';
 import { toErrorResponse, validationError } from './error-body.js';
 import type { CompiledRoute } from './route-table.js';
@@ -21,9 +24,18 @@ export interface DispatchDeps {
   log: Logger;
   /** Told of every answered request (the `requestFinished` hook's call). */
   onFinished?: (timing: RequestTiming) => void;
+  /** Which peers may say who the client is (FLOWHOST_TRUST_PROXY); none when absent. */
+  trust?: TrustFunction;
+  /** How slowly a body may arrive; unbounded when absent (in-process tests). */
+  bodyTiming?: BodyTiming;
+  /** Header, keep-alive and request timeouts and connection caps for the HTTP server. */
+  connections?: ConnectionLimits;
 }
 
 type Headers = Record<string, string | undefined>;
+
+/** A chunked upload to a route that caps its own size: time it as a body this large (the host's request timeout still bounds it). */
+const UNDECLARED_UPLOAD_BYTES = 256 * 1024 * 1024;
 
 function flatHeaders(req: IncomingMessage): Headers {
   const out: Headers = {};
@@ -32,13 +44,32 @@ function flatHeaders(req: IncomingMessage): Headers {
 }
 
 /** Whether a body follows the headers (a length above 0, or chunked). */
-function hasBody(req: IncomingMessage): boolean {
+export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
-export function clientIp(req: IncomingMessage): string {
-  return req.socket.remoteAddress ?? 'unknown';
+const CLIENT = Symbol('flowhost.client');
+
+/**
+ * Who the client is, read once per request: the socket's peer, or through trusted proxies
+ * the address they forwarded. Every per-client mechanism uses this one view.
+ */
+export function clientOf(req: IncomingMessage, trust: TrustFunction | undefined): ClientView {
+  const cached = (req as IncomingMessage & { [CLIENT]?: ClientView })[CLIENT];
+  if (cached) return cached;
+  const view = readClient(req, trust ?? (() => false));
+  (req as IncomingMessage & { [CLIENT]?: ClientView })[CLIENT] = view;
+  return view;
+}
+
+/** A request id a client may choose (kept and echoed): short, printable, no spaces or quotes. */
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:@+/=-]{1,128}$/;
+
+/** The client's X-Request-Id when it is safe to log and echo, else a new one. */
+export function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
 /** Writes a JSON answer; the core API's bodies are objects (an `exact` reply may be any JSON). */
@@ -76,11 +107,16 @@ async function sendStream(res: ServerResponse, status: number, body: Readable, h
   }
 }
 
-/** The answer goes out, then the connection closes: the rest of an unread body is never read. */
-function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+/**
+ * The answer goes out, then the connection closes: the rest of an unread body is never read.
+ * The socket is taken now: by the time 'finish' fires Node may have detached it from the
+ * request (`req.socket` is then null, and reading it crashed the process).
+ */
+export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
   if (res.headersSent) return;
   res.setHeader('Connection', 'close');
-  res.once('finish', () => req.socket.destroy());
+  const socket = req.socket ?? res.socket;
+  res.once('finish', () => socket?.destroy());
 }
 
 /**
@@ -155,7 +191,7 @@ export async function runRoute(route: CompiledRoute, request: MutableRequest, re
  * logged with the request id and answered 500 without details.
  */
 export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: ServerResponse, routerParams: Record<string, string>, deps: DispatchDeps): Promise<void> {
-  const requestId = randomUUID();
+  const requestId = requestIdOf(req);
   const started = process.hrtime.bigint();
   // The request's own logger only when something logs through it: a child logger per
   // request was measurable on the webhook path, where handlers log nothing.
@@ -166,9 +202,11 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
   if (route.validateResponses) res.setHeader('X-Flowhost-Route', `${route.method} ${route.fullPath}`);
   const headers = flatHeaders(req);
   const method = route.method;
+  const client = clientOf(req, deps.trust);
+  let stopWatch = () => undefined as void;
   try {
     const credentials = route.definition.credentials;
-    const user = credentials === 'ignored' ? null : await deps.authenticator.authenticate({ headers, ip: clientIp(req), navigation: credentials === 'page' });
+    const user = credentials === 'ignored' ? null : await deps.authenticator.authenticate({ headers, ip: client.ip, navigation: credentials === 'page' });
     const query: Record<string, unknown> = parseQueryInput(req.url ?? '');
     const params: Record<string, unknown> = Object.assign(Object.create(null) as Record<string, unknown>, routerParams);
     const request: MutableRequest = {
@@ -181,28 +219,40 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
       headers,
       method: method as HttpMethod,
       url: req.url ?? '/',
-      ip: clientIp(req),
+      ip: client.ip,
+      protocol: client.protocol,
       requestId,
       get log() {
         return log();
       },
     };
-    const result = await runRoute(route, request, async () => {
+    // Behind a trusted proxy, the host's public URL is the one this client used (unless configured).
+    const result = await withOrigin(client.forwarded ? originOf(client.protocol, client.host) : null, () => runRoute(route, request, async () => {
       if (method === 'GET') {
         // A GET's body means nothing here, but it is read (and dropped, within the body
         // limit) before the answer: answering first and then closing a `Connection:
         // close` socket with the rest of the body unread makes the kernel send a reset,
         // and the client loses the answer it was sent (the fuzz saw this on large answers).
-        if (hasBody(req)) await readBody(req, deps.bodyLimit > 0 ? deps.bodyLimit : Number.POSITIVE_INFINITY);
+        if (hasBody(req)) await readBody(req, deps.bodyLimit > 0 ? deps.bodyLimit : Number.POSITIVE_INFINITY, deps.bodyTiming);
       } else if (route.definition.streamBody) {
+        // The route reads the upload itself; a body that stalls or drags is failed under it
+        // (its reader sees the error, the answer is 408 and the connection closes).
+        if (deps.bodyTiming && hasBody(req)) {
+          const declared = Number(req.headers['content-length']);
+          const cap = typeof route.definition.bodyLimit === 'number' ? route.definition.bodyLimit : UNDECLARED_UPLOAD_BYTES;
+          stopWatch = watchBody(req, deps.bodyTiming, Number.isFinite(declared) ? declared : cap, (error) => {
+            req.pause();
+            req.emit('error', error);
+          });
+        }
         request.stream = req;
       } else {
         const limit = route.definition.bodyLimit;
         const bytes = typeof limit === 'function' ? await limit(request) : (limit ?? deps.bodyLimit);
-        request.rawBody = await readBody(req, bytes > 0 ? bytes : Number.POSITIVE_INFINITY);
+        request.rawBody = await readBody(req, bytes > 0 ? bytes : Number.POSITIVE_INFINITY, deps.bodyTiming);
         if (route.definition.decodeBody !== false) request.body = decodeBody(request.rawBody, headers['content-type']);
       }
-    });
+    }));
     const reply = isRouteReply(result) ? result : new RouteReply(200, result);
     if (route.definition.streamBody && !req.complete) closeAfterAnswer(req, res);
     if (reply.html !== null) sendPage(res, reply.status, reply.html, reply.headers);
@@ -218,12 +268,13 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
     const headersOut: Record<string, string> = { ...answer.headers };
     // Stop the upload (too large, or refused part-way by a streaming route): answer, then
     // close the connection instead of reading the rest.
-    if (error instanceof BodyTooLargeError || (route.definition.streamBody && !req.complete)) closeAfterAnswer(req, res);
+    if (error instanceof BodyTooLargeError || error instanceof BodyTimeoutError || (route.definition.streamBody && !req.complete)) closeAfterAnswer(req, res);
     const check = checked(route, answer.status, answer.body, log);
     sendJson(res, check.status, check.body, headersOut);
   } finally {
+    stopWatch();
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    deps.log.info({ req_id: requestId, method: req.method, url: req.url, route: route.fullPath, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    deps.log.info({ req_id: requestId, method: req.method, url: req.url, ip: client.ip, route: route.fullPath, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     if (deps.onFinished) {
       try {
         deps.onFinished({ method, route: route.fullPath, owner: route.owner, status: res.statusCode, durationMs: ms });

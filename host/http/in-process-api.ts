@@ -102,6 +102,7 @@ export function createInProcessApi(options: { apiPrefix: string; coreNamespace: 
         method: 'GET' as const,
         url: `${fullPath}${search}`,
         ip: 'in-process',
+        protocol: 'http' as const,
         requestId,
         log,
       };

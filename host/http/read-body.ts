@@ -8,20 +8,86 @@ export class BodyTooLargeError extends ApiError {
   }
 }
 
+/** The body came too slowly: nothing for the idle time, or not all of it in the total time. */
+export class BodyTimeoutError extends ApiError {
+  constructor(reason: string) {
+    super('rest_request_timeout', `The request body arrived too slowly: ${reason}. Send it whole, or faster.`, 408);
+  }
+}
+
+/** How long a body may take: silence between chunks, and the whole of it. */
+export interface BodyTiming {
+  idleMs: number;
+  /** For a body of up to 1 MiB; see `totalTimeFor`. */
+  baseMs: number;
+  /** A larger body gets one second more per this many bytes (its declared length, or the route's limit). */
+  minBytesPerSecond: number;
+}
+
+const MIB = 1024 * 1024;
+
+/** The whole body's time: the base for 1 MiB, scaled beyond it so an honest slow upload finishes. */
+export function totalTimeFor(timing: BodyTiming, bytes: number): number {
+  const extra = Number.isFinite(bytes) && bytes > MIB ? ((bytes - MIB) / timing.minBytesPerSecond) * 1000 : 0;
+  return Math.round(timing.baseMs + extra);
+}
+
 /**
- * Reads the raw body, refusing as soon as it passes `limit` bytes: the rest is never
- * buffered (the caller closes the connection after answering 413).
+ * Watches a body as it is read: `onExpired` is called once when no byte came for
+ * `idleMs` or the body is not complete after its total time. Returns the stop function.
+ * Progress is the socket's byte count, sampled: a 'data' listener would switch the request
+ * to flowing mode and lose bytes before a streaming route's own reader is attached.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export function watchBody(req: IncomingMessage, timing: BodyTiming, expectedBytes: number, onExpired: (error: BodyTimeoutError) => void): () => void {
+  if (req.complete) return () => undefined;
+  const total = totalTimeFor(timing, expectedBytes);
+  const socket = req.socket;
+  let lastBytes = socket?.bytesRead ?? 0;
+  let lastProgress = Date.now();
+  const expire = (reason: string) => {
+    stop();
+    onExpired(new BodyTimeoutError(reason));
+  };
+  const sample = setInterval(() => {
+    const bytes = socket?.bytesRead ?? lastBytes;
+    const now = Date.now();
+    if (bytes !== lastBytes) {
+      lastBytes = bytes;
+      lastProgress = now;
+    } else if (now - lastProgress >= timing.idleMs && !req.readableLength) {
+      // Nothing new arrived and nothing waits unread in our own buffer: the client is silent.
+      expire(`no data for ${Math.round(timing.idleMs / 1000)} s`);
+    }
+  }, Math.max(50, Math.min(1_000, Math.floor(timing.idleMs / 4))));
+  const whole = setTimeout(() => expire(`not complete after ${Math.round(total / 1000)} s`), total);
+  const stop = () => {
+    clearInterval(sample);
+    clearTimeout(whole);
+    req.off('end', stop);
+    req.off('close', stop);
+  };
+  req.once('end', stop);
+  req.once('close', stop);
+  return stop;
+}
+
+/**
+ * Reads the raw body, refusing as soon as it passes `limit` bytes (413) or arrives too
+ * slowly for `timing` (408): the rest is never buffered (the caller closes the connection
+ * after answering).
+ */
+export function readBody(req: IncomingMessage, limit: number, timing?: BodyTiming): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLargeError(limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
+    const stopWatch = timing ? watchBody(req, timing, Number.isFinite(declared) ? declared : limit, (error) => finish(error)) : () => undefined;
     const finish = (error: Error | null) => {
       if (done) return;
       done = true;
+      stopWatch();
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);

@@ -27,6 +27,8 @@ export function dispatcherErrors(definition: RouteDefinition): Record<number, st
   if (typeof definition.permission === 'object') add(403, 'rest_forbidden');
   const readsBody = definition.method !== 'GET' && !definition.streamBody;
   if (readsBody) add(413, 'rest_payload_too_large');
+  // Any body, read by the host or streamed to the route, that stalls or drags past its time.
+  if (definition.method !== 'GET') add(408, 'rest_request_timeout');
   if (readsBody && definition.decodeBody !== false) add(400, 'rest_invalid_json');
   if (schema.params || schema.query || schema.body) add(400, 'rest_invalid_param', 'rest_missing_callback_param');
   // The store refuses a value it cannot keep (a last line for free-form fields).

@@ -20,12 +20,13 @@ const Router = require('restify/lib/router') as new (options: Record<string, unk
   if (typeof proto._writeHead === 'function') proto.writeHead = proto._writeHead;
 }
 import { pino } from 'pino';
-import { dispatch, sendJson, type DispatchDeps } from './dispatch.js';
+import { closeAfterAnswer, dispatch, hasBody, sendJson, type DispatchDeps } from './dispatch.js';
 import { ApiError } from '../../core/errors.js';
 import { noRoute } from './error-body.js';
 import { answerParserErrors } from './client-error.js';
 import type { CompiledRoute } from './route-table.js';
 import { fastLane } from './fast-lane.js';
+import { applyConnectionLimits, defaultConnectionLimits, onRefusedConnection } from './connection-limits.js';
 
 const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE']);
 /** Methods the router knows; anything else (TRACE, PROPFIND...) is answered before routing. */
@@ -58,8 +59,10 @@ export function createHttpServer(routes: CompiledRoute[], deps: DispatchDeps): R
   // Then the method override, and the routes that skip restify's request setup.
   const fast = fastLane(routes);
   server.first((req, res) => {
+    if (onRefusedConnection(req.socket)) return false;
     const refusal = unroutable(req);
     if (refusal) {
+      if (hasBody(req) && !req.complete) closeAfterAnswer(req, res);
       sendJson(res, refusal.status, refusal.toBody());
       return false;
     }
@@ -77,7 +80,9 @@ export function createHttpServer(routes: CompiledRoute[], deps: DispatchDeps): R
     for (const registerOn of verbs) server[registerOn](route.routerPath, (req, res, next) => answer(route, req, res, { ...(req.params ?? {}) }, deps, () => next(false)));
   }
 
-  const fallback: RestifyHandler = (_req, res, next) => {
+  const fallback: RestifyHandler = (req, res, next) => {
+    // A body sent to no route is not read: close after the answer instead of draining it.
+    if (hasBody(req) && !req.complete) closeAfterAnswer(req, res);
     sendJson(res, 404, noRoute().toBody());
     next(false);
   };
@@ -100,12 +105,8 @@ export function createHttpServer(routes: CompiledRoute[], deps: DispatchDeps): R
       cb();
     });
   }
-  // Node closes idle keep-alive sockets after 5 s; a client reusing one at that moment
-  // gets a reset ("fetch failed"). Keep idle sockets longer than clients and load
-  // balancers do (they close first), and headersTimeout above it as Node requires.
   answerParserErrors(server.server);
-  server.server.keepAliveTimeout = 65_000;
-  server.server.headersTimeout = 66_000;
+  applyConnectionLimits(server.server, deps.connections ?? defaultConnectionLimits, deps.trust);
   return server;
 }
 

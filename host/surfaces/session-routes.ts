@@ -36,7 +36,7 @@ export function sessionSurface(deps: { users: UsersService; authenticator: Authe
           return reply(
             200,
             { success: true, data: { user_id: user.user_id, login: user.login, role: user.role, nonce: session.nonce, expires_at: session.expiresAt.toISOString() } },
-            { 'Set-Cookie': sessionCookie(session.token, deps.ttlSeconds, deps.secureCookies()) },
+            { 'Set-Cookie': sessionCookie(session.token, deps.ttlSeconds, deps.secureCookies() || request.protocol === 'https') },
           );
         },
       },
@@ -62,7 +62,7 @@ export function sessionSurface(deps: { users: UsersService; authenticator: Authe
         async handle(request) {
           const token = readCookie(request.headers.cookie, SESSION_COOKIE);
           if (token) await deps.users.destroySession(token);
-          return reply(200, { success: true, message: 'Logged out.' }, { 'Set-Cookie': clearedSessionCookie(deps.secureCookies()) });
+          return reply(200, { success: true, message: 'Logged out.' }, { 'Set-Cookie': clearedSessionCookie(deps.secureCookies() || request.protocol === 'https') });
         },
       },
     ],

@@ -1,0 +1,117 @@
+import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
+import proxyAddr from 'proxy-addr';
+import parseForwarded from 'forwarded-parse';
+
+/** Whether the hop `index` away from this host (0 = the socket's peer) at `address` is a proxy we trust. */
+export type TrustFunction = (address: string, index: number) => boolean;
+
+/** What the request says about its client once trusted hops are read. */
+export interface ClientView {
+  /** The client's address: the first untrusted hop read from the right, or the socket peer. */
+  ip: string;
+  /** 'https' when a trusted proxy says the client used TLS. */
+  protocol: 'http' | 'https';
+  /** The Host the client asked for (a trusted proxy's X-Forwarded-Host, else Host). */
+  host: string | undefined;
+  /** Whether a trusted proxy stood between: its protocol and host claims were read. */
+  forwarded: boolean;
+}
+
+const trustNobody: TrustFunction = () => false;
+
+/**
+ * FLOWHOST_TRUST_PROXY: unset or empty trusts nobody (forwarded headers are ignored, the
+ * socket's peer is the client); a number trusts that many hops; otherwise a comma-separated
+ * list of addresses, CIDR ranges and proxy-addr's names (`loopback`, `linklocal`,
+ * `uniquelocal`). An entry that is none of these stops start-up (see `checkTrustProxy`).
+ */
+export function compileTrust(setting: string | undefined): TrustFunction {
+  const value = (setting ?? '').trim();
+  if (value === '' || value === 'false' || value === 'none') return trustNobody;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return (_address, index) => index < hops;
+  }
+  const compiled = proxyAddr.compile(value.split(',').map((part) => part.trim()).filter(Boolean));
+  return (address, index) => compiled(address, index);
+}
+
+/** The setting's problem in one sentence, or null: for config validation before start-up. */
+export function checkTrustProxy(setting: string): string | null {
+  try {
+    compileTrust(setting);
+    return null;
+  } catch (error) {
+    return `trustProxy (FLOWHOST_TRUST_PROXY) '${setting}' is not a hop count, an address, a CIDR range or one of loopback, linklocal, uniquelocal: ${(error as Error).message}`;
+  }
+}
+
+const first = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value.join(',') : value);
+
+/** A `for=` node of RFC 7239 without its port or brackets; null for `unknown` and obfuscated ids. */
+function forwardedNode(node: string | undefined): string | null {
+  if (!node) return null;
+  let value = node.trim();
+  if (value.startsWith('[')) value = value.slice(1, value.indexOf(']') > 0 ? value.indexOf(']') : undefined);
+  else if (/^\d+\.\d+\.\d+\.\d+:\d+$/.test(value)) value = value.slice(0, value.lastIndexOf(':'));
+  return isIP(value) ? value : null;
+}
+
+/** The hops from the right: X-Forwarded-For's entries, or RFC 7239 `Forwarded`'s when sent. */
+function forwardedHops(req: IncomingMessage): { addresses: Array<string | null>; protos: Array<string | undefined>; hosts: Array<string | undefined> } {
+  const header = first(req.headers.forwarded);
+  if (header) {
+    try {
+      const entries = parseForwarded(header);
+      return { addresses: entries.map((e) => forwardedNode(e.for)), protos: entries.map((e) => e.proto), hosts: entries.map((e) => e.host) };
+    } catch {
+      // A malformed Forwarded header gives no hops; X-Forwarded-For may still.
+    }
+  }
+  const list = (first(req.headers['x-forwarded-for']) ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  const protos = (first(req.headers['x-forwarded-proto']) ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  const hosts = (first(req.headers['x-forwarded-host']) ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  return {
+    addresses: list.map((entry) => (isIP(entry) ? entry : forwardedNode(entry))),
+    protos,
+    hosts,
+  };
+}
+
+/** IPv4 seen through an IPv6 socket (`::ffff:10.0.0.1`) reads as IPv4, so one client has one key. */
+function plain(address: string): string {
+  return address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+}
+
+/**
+ * Reads the client from the right: the socket's peer first; while the hop just read is
+ * trusted, the next address to its left is the client as that proxy saw it. A client can
+ * put anything it likes at the left of the list, so only trusted hops are believed.
+ */
+export function readClient(req: IncomingMessage, trust: TrustFunction): ClientView {
+  const peer = plain(req.socket?.remoteAddress ?? 'unknown');
+  const view: ClientView = { ip: peer, protocol: 'encrypted' in (req.socket ?? {}) ? 'https' : 'http', host: first(req.headers.host), forwarded: false };
+  if (trust === trustNobody || !trust(peer, 0)) return view;
+  const hops = forwardedHops(req);
+  view.forwarded = true;
+  let index = hops.addresses.length - 1;
+  let hop = 1;
+  // The nearest proxy's own claims about the scheme and host it was asked for: the last value.
+  const proto = hops.protos[hops.protos.length - 1];
+  const host = hops.hosts[hops.hosts.length - 1];
+  if (proto === 'https' || proto === 'http') view.protocol = proto;
+  if (host) view.host = host;
+  while (index >= 0) {
+    const address = hops.addresses[index];
+    if (address === null || address === undefined) break;
+    view.ip = plain(address);
+    if (!trust(view.ip, hop)) break;
+    index -= 1;
+    hop += 1;
+  }
+  return view;
+}

@@ -1,0 +1,18 @@
+import type { HostConfig } from '../config/schema.js';
+import { compileTrust } from './client-address.js';
+import type { DispatchDeps } from './dispatch.js';
+
+/** The HTTP server's per-client settings from the host's config: trusted proxies, body pace, connection caps. */
+export function httpLimits(config: HostConfig): Pick<DispatchDeps, 'trust' | 'bodyTiming' | 'connections'> {
+  return {
+    trust: compileTrust(config.trustProxy),
+    bodyTiming: { idleMs: config.bodyIdleTimeoutMs, baseMs: config.bodyTimeoutMs, minBytesPerSecond: config.uploadMinBytesPerSecond },
+    connections: {
+      headersTimeoutMs: config.headersTimeoutMs,
+      requestTimeoutMs: config.requestTimeoutMs,
+      keepAliveTimeoutMs: config.keepAliveTimeoutMs,
+      maxConnections: config.maxConnections,
+      maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+    },
+  };
+}
