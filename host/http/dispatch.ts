@@ -107,16 +107,49 @@ async function sendStream(res: ServerResponse, status: number, body: Readable, h
   }
 }
 
+/** After an answer that left a body unread: how much more is read and dropped before the connection is cut. */
+const LINGER_MS = 10_000;
+const LINGER_BYTES = 16 * 1024 * 1024;
+
 /**
- * The answer goes out, then the connection closes: the rest of an unread body is never read.
+ * The answer goes out before the body was read to its end (too large, refused, no route).
+ * The connection is then closed, but not at once: closing a socket with unread bytes makes
+ * the kernel reset it, and a reverse proxy still sending the body (nginx with
+ * proxy_request_buffering off) then reports 502 instead of our answer. So the rest is read
+ * and dropped, up to LINGER_BYTES or LINGER_MS (as nginx's and Apache's lingering close
+ * do), and the socket is ended once the body has ended. A body that came too slowly is not
+ * waited for (`linger: false`): the socket is closed right after the answer.
+ *
  * The socket is taken now: by the time 'finish' fires Node may have detached it from the
  * request (`req.socket` is then null, and reading it crashed the process).
  */
-export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse, linger = true): void {
   if (res.headersSent) return;
-  res.setHeader('Connection', 'close');
   const socket = req.socket ?? res.socket;
-  res.once('finish', () => socket?.destroy());
+  if (!linger) {
+    res.setHeader('Connection', 'close');
+    res.once('finish', () => socket?.destroy());
+    return;
+  }
+  res.once('finish', () => {
+    if (!socket || socket.destroyed) return;
+    if (req.complete) return void socket.end();
+    const start = socket.bytesRead;
+    const cut = () => {
+      clearTimeout(timer);
+      clearInterval(meter);
+      socket.destroy();
+    };
+    const timer = setTimeout(cut, LINGER_MS);
+    const meter = setInterval(() => socket.bytesRead - start > LINGER_BYTES && cut(), 100);
+    req.once('end', () => {
+      clearTimeout(timer);
+      clearInterval(meter);
+      socket.end();
+    });
+    req.once('error', () => undefined);
+    req.resume();
+  });
 }
 
 /**
@@ -268,7 +301,8 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
     const headersOut: Record<string, string> = { ...answer.headers };
     // Stop the upload (too large, or refused part-way by a streaming route): answer, then
     // close the connection instead of reading the rest.
-    if (error instanceof BodyTooLargeError || error instanceof BodyTimeoutError || (route.definition.streamBody && !req.complete)) closeAfterAnswer(req, res);
+    if (error instanceof BodyTimeoutError) closeAfterAnswer(req, res, false);
+    else if (error instanceof BodyTooLargeError || (route.definition.streamBody && !req.complete)) closeAfterAnswer(req, res);
     const check = checked(route, answer.status, answer.body, log);
     sendJson(res, check.status, check.body, headersOut);
   } finally {
