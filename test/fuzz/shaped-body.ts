@@ -18,7 +18,14 @@ export interface ShapedRequest {
   timeoutMs: number;
 }
 
-function parse(raw: Buffer, started: number): RawResponse | null {
+function parse(whole: Buffer, started: number): RawResponse | null {
+  // Interim answers (100 Continue to `Expect: 100-continue`) come before the real one.
+  let raw = whole;
+  while (/^HTTP\/1\.1 1\d\d /.test(raw.subarray(0, 13).toString('latin1'))) {
+    const end = raw.indexOf('\r\n\r\n');
+    if (end < 0) return null;
+    raw = raw.subarray(end + 4);
+  }
   const text = raw.toString('latin1');
   const end = text.indexOf('\r\n\r\n');
   if (end < 0) return null;
