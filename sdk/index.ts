@@ -119,6 +119,8 @@ export type {
   IndexSpec,
   StoredDocument,
   NewDocument,
+  TotalsSpec,
+  TotalsGroup,
 } from '../core/store/port.js';
 export type { BlobBucket, BlobInfo, BlobPutOptions } from '../core/store/blob-port.js';
 export type { ReadUploadOptions, Upload } from '../core/kernel/upload.js';

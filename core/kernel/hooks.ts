@@ -65,7 +65,7 @@ export interface RequestTiming {
 export interface StoreOperationTiming {
   /** The collection; '' for the store-wide `nextId` and `bulkWrite`. */
   collection: string;
-  operation: 'insertOne' | 'insertMany' | 'findOne' | 'find' | 'count' | 'updateOne' | 'updateMany' | 'findOneAndUpdate' | 'deleteOne' | 'deleteMany' | 'createIndex' | 'nextId' | 'bulkWrite';
+  operation: 'insertOne' | 'insertMany' | 'findOne' | 'find' | 'count' | 'totals' | 'updateOne' | 'updateMany' | 'findOneAndUpdate' | 'deleteOne' | 'deleteMany' | 'createIndex' | 'nextId' | 'bulkWrite';
   durationMs: number;
   /** The operation rejected (a duplicate key, a store that cannot be reached...). */
   failed: boolean;

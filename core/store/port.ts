@@ -101,6 +101,28 @@ export interface IndexSpec {
   name?: string;
 }
 
+/**
+ * What `totals` adds up: every matching document, never a page of them. A sum adds the
+ * field's numbers; a missing, null or non-numeric value adds nothing (MongoDB's `$sum`).
+ */
+export interface TotalsSpec {
+  /** Numeric field paths to sum. */
+  sum?: string[];
+  /**
+   * One group per distinct value of this field (a field holding strings, numbers or
+   * booleans; missing and null form one group, key null). Without it, one group: every
+   * matching document, key null, count 0 when none match.
+   */
+  groupBy?: string;
+}
+
+export interface TotalsGroup {
+  key: string | number | boolean | null;
+  count: number;
+  /** Per summed path; 0 when nothing in the group had a number there. */
+  sums: Record<string, number>;
+}
+
 export interface Collection<T extends Record<string, unknown> = Record<string, unknown>> {
   readonly name: string;
   insertOne(doc: T & NewDocument): Promise<T & StoredDocument>;
@@ -108,6 +130,13 @@ export interface Collection<T extends Record<string, unknown> = Record<string, u
   findOne(filter?: Filter, options?: Omit<FindOptions, 'limit'>): Promise<(T & StoredDocument) | null>;
   find(filter?: Filter, options?: FindOptions): Promise<Array<T & StoredDocument>>;
   count(filter?: Filter): Promise<number>;
+  /**
+   * Count and sums over every document the filter matches, computed by the store (SQL
+   * `SUM` on the embedded store, an aggregate `$group` on MongoDB): exact however many
+   * documents match, where adding up a `find` is only as exact as its limit. Groups come
+   * in no promised order.
+   */
+  totals(filter: Filter | undefined, spec: TotalsSpec): Promise<TotalsGroup[]>;
   updateOne(filter: Filter, update: Update, options?: UpdateOptions): Promise<UpdateResult>;
   updateMany(filter: Filter, update: Update): Promise<UpdateResult>;
   /** Atomic: two concurrent callers never both match and update the same document. */

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { SyncHook } from 'tapable';
 import { callMeasuringHook, isTapped, type StoreOperationTiming } from '../../core/kernel/hooks.js';
 import type { Logger } from '../../core/kernel/logger.js';
-import type { BulkOp, BulkResult, Collection, DocumentStore, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, NewDocument, StoredDocument, Update, UpdateOptions, UpdateResult } from '../../core/store/port.js';
+import type { BulkOp, BulkResult, Collection, DocumentStore, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, NewDocument, StoredDocument, TotalsGroup, TotalsSpec, Update, UpdateOptions, UpdateResult } from '../../core/store/port.js';
 
 /** The hook, and where a tap that throws is reported (never to the store's caller). */
 interface Timing {
@@ -65,6 +65,9 @@ class TimedCollection<T extends Record<string, unknown>> implements Collection<T
   }
   count(filter?: Filter): Promise<number> {
     return timed(this.timing, this.name, 'count', () => this.inner.count(filter));
+  }
+  totals(filter: Filter | undefined, spec: TotalsSpec): Promise<TotalsGroup[]> {
+    return timed(this.timing, this.name, 'totals', () => this.inner.totals(filter, spec));
   }
   updateOne(filter: Filter, update: Update, options?: UpdateOptions): Promise<UpdateResult> {
     return timed(this.timing, this.name, 'updateOne', () => this.inner.updateOne(filter, update, options));

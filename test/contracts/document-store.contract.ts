@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
-import { DuplicateKeyError, UnsupportedDocumentError, UnsupportedQueryError, type Collection, type DocumentStore, type Filter } from '../../core/store/port.js';
+import { DuplicateKeyError, UnsupportedDocumentError, UnsupportedQueryError, type Collection, type DocumentStore, type Filter, type TotalsGroup } from '../../core/store/port.js';
 
 type Ctx = { store: DocumentStore };
 type Doc = Record<string, unknown>;
@@ -186,6 +186,55 @@ export function documentStoreContract(label: string, open: () => Promise<Documen
   });
 
   basics.run();
+
+  // ---------------------------------------------------------------------------
+  const totals = withStore<Ctx>('totals (count and sums over every match)');
+  const byKey = (groups: TotalsGroup[]) => [...groups].sort((a, b) => JSON.stringify(a.key).localeCompare(JSON.stringify(b.key)));
+
+  totals('counts and sums every matching document, far past any page size', async ({ store }) => {
+    const c = fresh(store);
+    await c.insertMany(Array.from({ length: 2500 }, (_, i) => ({ owner: i % 2 ? 'odd' : 'even', n: 10, o: { q: i } })));
+    assert.equal(await c.totals({ owner: 'odd' }, { sum: ['n', 'o.q'] }), [{ key: null, count: 1250, sums: { n: 12_500, 'o.q': 1250 * 1250 } }]);
+    assert.equal(await c.totals(undefined, {}), [{ key: null, count: 2500, sums: {} }]);
+  });
+
+  totals('only numbers are added: strings, null, booleans and missing fields add nothing', async ({ store }) => {
+    const c = fresh(store);
+    await c.insertMany([{ n: 2 }, { n: 1.5 }, { n: '12' }, { n: null }, { n: true }, {}]);
+    assert.equal(await c.totals({}, { sum: ['n'] }), [{ key: null, count: 6, sums: { n: 3.5 } }]);
+  });
+
+  totals('without groupBy nothing matching is one group of zeros; with groupBy, no group', async ({ store }) => {
+    const c = fresh(store);
+    await c.insertOne({ owner: 'x', n: 1 });
+    assert.equal(await c.totals({ owner: 'nobody' }, { sum: ['n'] }), [{ key: null, count: 0, sums: { n: 0 } }]);
+    assert.equal(await c.totals({ owner: 'nobody' }, { sum: ['n'], groupBy: 'owner' }), []);
+    assert.equal(await fresh(store).totals({}, { sum: ['n'] }), [{ key: null, count: 0, sums: { n: 0 } }], 'a collection never written to');
+  });
+
+  totals('groupBy: one group per value; true and 1 apart, missing and null together', async ({ store }) => {
+    const c = fresh(store);
+    await c.insertMany([{ g: 'a', n: 1 }, { g: 'a', n: 2 }, { g: 'b', n: 4 }, { g: true, n: 8 }, { g: 1, n: 16 }, { g: null, n: 32 }, { n: 64 }]);
+    assert.equal(byKey(await c.totals({}, { sum: ['n'], groupBy: 'g' })), byKey([
+      { key: 'a', count: 2, sums: { n: 3 } },
+      { key: 'b', count: 1, sums: { n: 4 } },
+      { key: true, count: 1, sums: { n: 8 } },
+      { key: 1, count: 1, sums: { n: 16 } },
+      { key: null, count: 2, sums: { n: 96 } },
+    ]));
+    assert.equal(byKey(await c.totals({ n: { $lt: 4 } }, { groupBy: 'g' })), [{ key: 'a', count: 2, sums: {} }]);
+  });
+
+  totals('paths outside the subset and a field summed twice are refused', async ({ store }) => {
+    const c = fresh(store);
+    await c.insertOne({ n: 1 });
+    await rejects(c.totals({}, { sum: ['$n'] }), UnsupportedQueryError);
+    await rejects(c.totals({}, { groupBy: 'a b' }), UnsupportedQueryError);
+    await rejects(c.totals({}, { sum: ['n', 'n'] }), UnsupportedQueryError);
+    await rejects(c.totals({ n: { $where: 'x' } }, { sum: ['n'] }), UnsupportedQueryError);
+  });
+
+  totals.run();
 
   // ---------------------------------------------------------------------------
   const filters = withStore<Ctx>('filters');

@@ -44,6 +44,7 @@ export function fakeCollection(name = 'meta'): FakeCollection {
     insertMany: unsupported('insertMany'),
     find: unsupported('find'),
     count: unsupported('count'),
+    totals: unsupported('totals'),
     updateOne: unsupported('updateOne'),
     updateMany: unsupported('updateMany'),
     findOneAndUpdate: unsupported('findOneAndUpdate'),

@@ -11,6 +11,8 @@ import {
   type IndexSpec,
   type NewDocument,
   type StoredDocument,
+  type TotalsGroup,
+  type TotalsSpec,
   type Update,
   type UpdateOptions,
   type UpdateResult,
@@ -24,6 +26,9 @@ import { selectSql, type SelectOptions } from './select-sql.js';
 import type { SqliteSession } from './sqlite-session.js';
 import { rethrowAsPortError } from './sqlite-errors.js';
 import { seedFromFilter } from './upsert-seed.js';
+import { checkTotalsSpec, completeTotals } from '../../../core/store/totals-spec.js';
+import { checkPath } from './json-path.js';
+import { totalsFromRows, totalsSql, type TotalsRow } from './totals-sql.js';
 
 type Doc = Record<string, unknown>;
 type Row = { _id: string; doc: string };
@@ -61,6 +66,14 @@ export class EmbeddedCollection<T extends Doc> implements Collection<T> {
     return this.read((table) => {
       const where = filterToSql(filter, this.session.arrayPaths(this.name));
       return (this.session.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where.sql}`).get(...where.params) as { n: number }).n;
+    });
+  }
+
+  async totals(filter: Filter | undefined, spec: TotalsSpec): Promise<TotalsGroup[]> {
+    const checked = checkTotalsSpec(spec, checkPath);
+    return this.read((table) => {
+      const select = totalsSql(table, filter, checked, this.session.arrayPaths(this.name));
+      return completeTotals(totalsFromRows(this.session.prepare(select.sql).all(...select.params) as TotalsRow[], checked), checked);
     });
   }
 

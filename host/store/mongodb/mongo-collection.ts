@@ -10,12 +10,15 @@ import {
   type IndexSpec,
   type NewDocument,
   type StoredDocument,
+  type TotalsGroup,
+  type TotalsSpec,
   type Update,
   type UpdateOptions,
   type UpdateResult,
 } from '../../../core/store/port.js';
 import { firstWriteError, isIndexConflict, rethrow } from './map-error.js';
-import { checkCount, checkProjection, checkSort, idFromFilter, indexName, toMongoFilter as translateFilter, toMongoUpdate } from './query-translation.js';
+import { checkTotalsSpec, completeTotals } from '../../../core/store/totals-spec.js';
+import { checkCount, checkPath, checkProjection, checkSort, idFromFilter, indexName, toMongoFilter as translateFilter, toMongoUpdate } from './query-translation.js';
 
 type Doc = Record<string, unknown>;
 /** How documents look to the driver: string ids (its default id type is ObjectId). */
@@ -113,6 +116,26 @@ export class MongoCollection<T extends Doc> implements Collection<T> {
   async count(filter?: Filter): Promise<number> {
     const query = toMongoFilter(filter);
     return this.run(() => this.driver.countDocuments(query));
+  }
+
+  /**
+   * One `$match` + `$group` pipeline: the server adds up every matching document. Sums are
+   * named by position (`s0`...), since a field path is no valid output name.
+   */
+  async totals(filter: Filter | undefined, spec: TotalsSpec): Promise<TotalsGroup[]> {
+    const checked = checkTotalsSpec(spec, checkPath);
+    const query = toMongoFilter(filter);
+    const group: Document = { _id: checked.groupBy === undefined ? null : `$${checked.groupBy}`, n: { $sum: 1 } };
+    checked.sum.forEach((path, i) => {
+      group[`s${i}`] = { $sum: `$${path}` };
+    });
+    const rows = await this.run(() => this.driver.aggregate<Document>([{ $match: query }, { $group: group }]).toArray());
+    const groups = rows.map((row) => ({
+      key: (row._id ?? null) as TotalsGroup['key'],
+      count: Number(row.n),
+      sums: Object.fromEntries(checked.sum.map((path, i) => [path, Number(row[`s${i}`] ?? 0)])),
+    }));
+    return completeTotals(groups, checked);
   }
 
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
