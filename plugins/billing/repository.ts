@@ -32,3 +32,18 @@ export async function ensureIndexes(c: BillingCollections): Promise<void> {
   await c.credits.createIndex({ fields: { customer_id: 1 } });
   await c.mail.createIndex({ fields: { status: 1, next_attempt_at: 1 } });
 }
+
+export interface CreditTotal {
+  balance: number;
+  purchases: number;
+}
+
+/**
+ * A customer's balance and purchase count, added up by the store over every ledger entry
+ * (never a page of them). The ledger is insert-only and keyed by event id, so this sum is
+ * exact after any crash or retry: there is no running total to fall out of step.
+ */
+export async function creditTotal(c: BillingCollections, customerId: string): Promise<CreditTotal> {
+  const [all] = await c.credits.totals({ customer_id: customerId }, { sum: ['credits'] });
+  return { balance: all?.sums.credits ?? 0, purchases: all?.count ?? 0 };
+}

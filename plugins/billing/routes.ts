@@ -4,7 +4,7 @@
  */
 import { defineSurface, errorBody, notFound, reply, successBody, type JsonSchema, type RouteDefinition, type SurfaceDefinition } from '../../sdk/index.js';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from './model.js';
-import type { BillingCollections } from './repository.js';
+import { creditTotal, type BillingCollections } from './repository.js';
 import { SECRET_NAMES, type Secrets, type SecretName } from './secrets.js';
 import type { BillingService, WebhookOutcome } from './service.js';
 import { creditsSchema, creditsView, domainSchema, domainView, eventSchema, eventView, mailSchema, mailView, subscriptionSchema, subscriptionView, webhookResultSchema } from './views.js';
@@ -147,12 +147,20 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
       method: 'GET',
       path: '/customers/{customer_id}/credits',
       permission: MANAGE,
-      summary: "A customer's credit balance and purchases",
-      schema: { params: idParam('customer_id', SUB_ID, 200), responses: { 200: successBody({ data: creditsSchema }) } },
+      summary: "A customer's credit balance and purchase count (over every purchase), and one page of the purchases, oldest first",
+      schema: {
+        params: idParam('customer_id', SUB_ID, 200),
+        query: { type: 'object', properties: { page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 }, per_page: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } } },
+        responses: { 200: successBody({ data: creditsSchema, page: { type: 'integer' }, per_page: { type: 'integer' }, total_pages: { type: 'integer' } }) },
+      },
       async handle(request) {
         const id = (request.params as { customer_id: string }).customer_id;
-        const entries = await c.credits.find({ customer_id: id }, { sort: { created_at: 1 }, limit: 1000 });
-        return { success: true, data: creditsView(id, entries) };
+        const q = request.query as { page: number; per_page: number };
+        const [total, entries] = await Promise.all([
+          creditTotal(c, id),
+          c.credits.find({ customer_id: id }, { sort: { created_at: 1, _id: 1 }, skip: (q.page - 1) * q.per_page, limit: q.per_page }),
+        ]);
+        return { success: true, data: creditsView(id, total, entries), page: q.page, per_page: q.per_page, total_pages: Math.ceil(total.purchases / q.per_page) };
       },
     },
     {

@@ -52,17 +52,19 @@ export function domainView(d: DomainDoc): Record<string, unknown> {
 
 export const creditsSchema: JsonSchema = {
   type: 'object',
-  required: ['customer_id', 'balance', 'purchases'],
+  required: ['customer_id', 'balance', 'purchase_count', 'purchases'],
   properties: {
-    customer_id: s, balance: { type: 'integer' },
+    customer_id: s, balance: { type: 'integer' }, purchase_count: { type: 'integer' },
     purchases: { type: 'array', items: { type: 'object', required: ['event_id', 'credits', 'session_id', 'created_at'], properties: { event_id: s, credits: { type: 'integer' }, session_id: s, created_at: s } } },
   },
 };
 
-export function creditsView(customer: string, entries: CreditEntryDoc[]): Record<string, unknown> {
+/** Balance and count are over every purchase; `entries` is only the page being shown. */
+export function creditsView(customer: string, total: { balance: number; purchases: number }, entries: CreditEntryDoc[]): Record<string, unknown> {
   return {
     customer_id: customer,
-    balance: entries.reduce((sum, e) => sum + e.credits, 0),
+    balance: total.balance,
+    purchase_count: total.purchases,
     purchases: entries.map((e) => ({ event_id: e._id, credits: e.credits, session_id: e.session_id, created_at: e.created_at })),
   };
 }
