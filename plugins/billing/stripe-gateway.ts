@@ -9,6 +9,7 @@ import type Stripe from 'stripe';
 let stripeModule: Promise<typeof import('stripe')> | null = null;
 const loadStripe = async () => (await (stripeModule ??= import('stripe'))).default;
 import type { BillingSettings } from './settings.js';
+import { futureTimestampProblem } from './signature-window.js';
 import type { Secrets } from './secrets.js';
 
 export interface VerifiedEvent {
@@ -55,7 +56,12 @@ export class StripeGateway {
     const StripeClient = await loadStripe();
     const client = await this.client('');
     try {
-      const event = client.webhooks.constructEvent(rawBody, signature, secret, this.config.stripe_tolerance_seconds);
+      const tolerance = this.config.stripe_tolerance_seconds;
+      const event = client.webhooks.constructEvent(rawBody, signature, secret, tolerance);
+      // Wall-clock time, as constructEvent's own check of the past uses: the host's clock
+      // service may be a test's fake, but signatures are made by Stripe's real clock.
+      const future = futureTimestampProblem(signature, Math.floor(Date.now() / 1000), tolerance);
+      if (future) return { ok: false, reason: `signature refused: ${future}` };
       return { ok: true, event: event as unknown as Record<string, unknown> };
     } catch (error) {
       if (error instanceof StripeClient.errors.StripeSignatureVerificationError) {

@@ -10,7 +10,7 @@ import { testStores } from '../../support/test-stores.js';
 import { captureLogger } from '../../support/capture-logger.js';
 import billing from '../../../plugins/billing/index.js';
 import {
-  checkoutSubscription, INTERNAL_KEY, invoice, NS, provision, sendEvent, startSmtp, subscription, subscriptionDeleted, TOKEN, WHSEC, waitFor,
+  checkoutSubscription, event, INTERNAL_KEY, invoice, NS, provision, sendEvent, startSmtp, subscription, subscriptionDeleted, TOKEN, WHSEC, waitFor,
   type Body, type SmtpCapture,
 } from './helpers.js';
 
@@ -194,6 +194,22 @@ for (const store of testStores('billing webhooks')) {
     assert.ok(logged.some((l) => l.includes('no Stripe-Signature header')));
     assert.ok(logged.some((l) => /timestamp outside the tolerance zone/i.test(l)));
     for (const l of lines) assert.not.ok(l.includes(WHSEC), 'the endpoint secret was logged');
+  });
+
+  test('a signature timestamped beyond the tolerance in the future is 401 too; a small clock skew is accepted', async ({ t, lines }) => {
+    const now = Math.floor(Date.now() / 1000);
+    const future = await sendEvent(t, invoice('evt_future', 'invoice.payment_failed', SUB, 9500), { timestamp: now + 3600 });
+    assert.is(future.status, 401, JSON.stringify(future.body));
+    assert.is(future.body.code, 'payment_signature_invalid');
+    const edge = await sendEvent(t, invoice('evt_future_edge', 'invoice.payment_failed', SUB, 9500), { timestamp: now + 330 });
+    assert.is(edge.status, 401, 'just past the 300 s tolerance');
+    const sub = await subscription(t, SUB);
+    assert.is(sub.status, 'active', 'a refused event changes nothing');
+    assert.not.ok(sub.events.some((e: Body) => e.id === 'evt_future' || e.id === 'evt_future_edge'));
+    assert.ok(lines.some((l) => l.includes('Payment webhook refused') && /in the future/.test(l)), 'the reason is logged');
+    // A sender whose clock runs a minute ahead is still within the tolerance.
+    const skewed = await sendEvent(t, event('evt_skewed', 'customer.updated', 9600, { id: 'cus_1' }), { timestamp: now + 60 });
+    assert.is(skewed.status, 200, JSON.stringify(skewed.body));
   });
 
   test('a signed body that is no event is 400 naming the field; other event types are acknowledged and ignored', async ({ t }) => {
