@@ -17,8 +17,6 @@ import { Subscriptions } from './subscriptions.js';
 
 const DELETE_JOB = 'delete-due';
 const RESUME_JOB = 'resume-events';
-/** An event claimed this long ago and still not processed was left by a dead request. */
-const STRANDED_AFTER_MS = 5 * 60_000;
 const DAY_MS = 86_400_000;
 
 export default definePlugin({
@@ -55,7 +53,7 @@ export default definePlugin({
       for (const id of await subscriptions.deleteDue()) log.info({ subscription_id: id }, 'Subscription deleted after its grace period');
     });
     scheduler.define(RESUME_JOB, async () => {
-      const n = await service.resumeStranded(STRANDED_AFTER_MS);
+      const n = await service.resumeStranded();
       if (n) log.info({ events: n }, 'Finished billing events left half-done');
     });
     // The periodic sweeps are the safety net: mail whose send failed, deletions whose

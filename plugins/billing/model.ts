@@ -56,6 +56,8 @@ export interface EventDoc extends Record<string, unknown> {
   /** The verified event as received (for replay). */
   payload: Record<string, unknown>;
   received_at: string;
+  /** When the delivery now applying it claimed it: its lease runs from here (events.ts). */
+  claimed_at?: string;
   processed_at: string | null;
   replays: number;
 }

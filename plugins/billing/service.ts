@@ -116,13 +116,18 @@ export class BillingService {
     return this.run(event, () => applyPaymentEvent(this.paymentDeps, e.id as string, type, e.created as number, obj));
   }
 
-  /** Claim, apply, record: a processed event id answers `duplicate` and does nothing. */
+  /**
+   * Claim, apply, record. An event id already claimed answers `duplicate` and does
+   * nothing: processed (its recorded outcome), or still being applied by another delivery
+   * (`in_progress`; should that one die, the lease lets a later retry or the resume job finish it).
+   */
   private async run(event: IncomingEvent, apply: () => Promise<string>): Promise<WebhookOutcome> {
     const { claim, doc } = await this.events.claim(event);
     const subscription = async () => (event.subscription_id ? this.deps.subscriptions.get(event.subscription_id) : null);
     if (claim === 'duplicate') {
-      this.deps.log.info({ event_id: event.id, type: event.type }, 'Event already processed: acknowledged, nothing done');
-      return { event_id: event.id, type: event.type, duplicate: true, outcome: doc.outcome ?? 'processed', subscription: await subscription() };
+      const outcome = doc.status === 'processed' ? (doc.outcome ?? 'processed') : 'in_progress';
+      this.deps.log.info({ event_id: event.id, type: event.type, outcome }, 'Event already claimed: acknowledged, nothing done');
+      return { event_id: event.id, type: event.type, duplicate: true, outcome, subscription: await subscription() };
     }
     const outcome = await this.apply(event.id, apply, claim === 'new');
     return { event_id: event.id, type: event.type, duplicate: false, outcome, subscription: await subscription() };
@@ -144,15 +149,17 @@ export class BillingService {
 
   /**
    * Finishes events whose request died between claim and processed (a crash, a lost
-   * host): the repair that does not wait for the sender's retry. Older than `graceMs`,
-   * so a request still in flight is left alone. Returns how many were finished.
+   * host): the repair that does not wait for the sender's retry. Only claims whose lease
+   * has run out, so a request still in flight is left alone; each is taken over
+   * atomically, so two hosts sweeping at once finish it once. Returns how many were finished.
    */
-  async resumeStranded(graceMs: number): Promise<number> {
-    const before = new Date(this.deps.clock.now().getTime() - graceMs).toISOString();
+  async resumeStranded(): Promise<number> {
     let done = 0;
-    for (const event of await this.events.stranded(before)) {
+    for (const event of await this.events.stranded()) {
+      const taken = await this.events.takeOver(event._id);
+      if (!taken) continue;
       try {
-        await this.replay(event._id);
+        await this.apply(taken._id, this.applierFor(taken), false);
         done += 1;
       } catch (error) {
         this.deps.log.warn({ event_id: event._id, reason: (error as Error).message }, 'A stranded billing event could not be finished');
@@ -161,17 +168,19 @@ export class BillingService {
     return done;
   }
 
+  /** What applying a stored event does: its effect, from the payload kept for this. */
+  private applierFor(stored: EventDoc): () => Promise<string> {
+    const p = stored.payload;
+    if (stored.source === 'provisioner') return () => this.applyProvisioning(stored._id, p as unknown as ProvisioningPayload);
+    const object = (p.data as Record<string, unknown>).object as Record<string, unknown>;
+    return () => applyPaymentEvent(this.paymentDeps, stored._id, stored.type, stored.created, object);
+  }
+
   /** Re-processes a stored event (support): its effects are idempotent, so only what is missing is done. */
   async replay(eventId: string): Promise<EventDoc> {
     const stored = await this.events.get(eventId);
     if (!stored) throw notFound('event_not_found', `No stored event ${eventId}.`, { event_id: eventId });
-    const p = stored.payload;
-    if (stored.source === 'provisioner') {
-      await this.apply(eventId, () => this.applyProvisioning(eventId, p as unknown as ProvisioningPayload), false, true);
-    } else {
-      const object = (p.data as Record<string, unknown>).object as Record<string, unknown>;
-      await this.apply(eventId, () => applyPaymentEvent(this.paymentDeps, eventId, stored.type, stored.created, object), false, true);
-    }
+    await this.apply(eventId, this.applierFor(stored), false, true);
     return (await this.events.get(eventId))!;
   }
 }
