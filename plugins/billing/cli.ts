@@ -37,10 +37,10 @@ export const billingCli = defineCliNoun({
     },
     {
       command: 'replay <event_id>',
-      describe: 'Re-process a stored event (idempotent: only what is missing is done)',
+      describe: 'Re-process a stored event as a new attempt (idempotent: only what is missing is done; the original keeps its outcome)',
       async run(args, ctx) {
         const res = await ctx.call<{ data: Row }>('POST', `${BASE}/events/${encodeURIComponent(String(args.event_id))}/replay`);
-        ctx.print(res.data, `Replayed ${String(res.data.id)} (${String(res.data.type)}): ${String(res.data.outcome)}`);
+        ctx.print(res.data, `Replayed ${String(res.data.replay_of)} (${String(res.data.type)}), attempt ${String(res.data.attempt)}: ${String(res.data.outcome)}`);
       },
     },
   ],

@@ -84,9 +84,9 @@ export class EventLog {
     await this.c.events.deleteOne({ _id: id, status: 'received' });
   }
 
-  async processed(id: string, outcome: string, replay = false): Promise<EventDoc | null> {
-    const update = { $set: { status: 'processed', outcome, error: null, processed_at: this.clock.now().toISOString() }, ...(replay ? { $inc: { replays: 1 } } : {}) };
-    return this.c.events.findOneAndUpdate({ _id: id }, update);
+  /** Records the outcome of the claim's holder. Replays never come here: they have their own records (replay-log.ts). */
+  async processed(id: string, outcome: string): Promise<EventDoc | null> {
+    return this.c.events.findOneAndUpdate({ _id: id }, { $set: { status: 'processed', outcome, error: null, processed_at: this.clock.now().toISOString() } });
   }
 
   async failed(id: string, reason: string): Promise<void> {

@@ -62,6 +62,28 @@ export interface EventDoc extends Record<string, unknown> {
   replays: number;
 }
 
+export type ReplayStatus = 'running' | 'processed' | 'failed';
+
+/**
+ * One replay of a stored event (support's `POST /events/{id}/replay`): an attempt of its
+ * own, so the original keeps the outcome its delivery recorded. A replay runs against the
+ * state as it is now (a stale check may say `ignored_stale` where the delivery activated).
+ */
+export interface ReplayDoc extends Record<string, unknown> {
+  /** `<event id>:replay:<attempt>`. */
+  _id: string;
+  /** The event replayed. */
+  replay_of: string;
+  type: string;
+  /** 1 for the event's first replay, then 2, ...: its `replays` count when this one began. */
+  attempt: number;
+  status: ReplayStatus;
+  outcome: string | null;
+  error: string | null;
+  started_at: string;
+  finished_at: string | null;
+}
+
 /** One credit purchase; a customer's balance is the sum of theirs (insert-only, so a retry cannot add twice). */
 export interface CreditEntryDoc extends Record<string, unknown> {
   _id: string; // the event id

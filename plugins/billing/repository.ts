@@ -1,11 +1,13 @@
 /** The plugin's collections (namespaced to it by services.store) and their indexes. */
 import type { Collection, PluginStore } from '../../sdk/index.js';
-import type { CreditEntryDoc, DomainDoc, EventDoc, MailDoc, SubscriptionDoc } from './model.js';
+import type { CreditEntryDoc, DomainDoc, EventDoc, MailDoc, ReplayDoc, SubscriptionDoc } from './model.js';
 import type { SecretsDoc } from './secrets.js';
 
 export interface BillingCollections {
   subscriptions: Collection<SubscriptionDoc>;
   events: Collection<EventDoc>;
+  /** Replays of stored events, each its own record (never written onto the event). */
+  replays: Collection<ReplayDoc>;
   credits: Collection<CreditEntryDoc>;
   domains: Collection<DomainDoc>;
   mail: Collection<MailDoc>;
@@ -17,6 +19,7 @@ export function billingCollections(store: PluginStore): BillingCollections {
     subscriptions: store.collection<SubscriptionDoc>('subscriptions'),
     // `_id` is the sender's event id: the store's unique key is the dedupe.
     events: store.collection<EventDoc>('events'),
+    replays: store.collection<ReplayDoc>('replays'),
     credits: store.collection<CreditEntryDoc>('credits'),
     domains: store.collection<DomainDoc>('domains'),
     mail: store.collection<MailDoc>('mail'),
@@ -29,6 +32,7 @@ export async function ensureIndexes(c: BillingCollections): Promise<void> {
   await c.subscriptions.createIndex({ fields: { status: 1, deletion_due_at: 1 } });
   await c.events.createIndex({ fields: { subscription_id: 1, received_at: 1 } });
   await c.events.createIndex({ fields: { status: 1 } });
+  await c.replays.createIndex({ fields: { replay_of: 1, attempt: 1 } });
   await c.credits.createIndex({ fields: { customer_id: 1 } });
   await c.mail.createIndex({ fields: { status: 1, next_attempt_at: 1 } });
 }

@@ -7,7 +7,7 @@ import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from './model.js';
 import { creditTotal, type BillingCollections } from './repository.js';
 import { SECRET_NAMES, type Secrets, type SecretName } from './secrets.js';
 import type { BillingService, WebhookOutcome } from './service.js';
-import { creditsSchema, creditsView, domainSchema, domainView, eventSchema, eventView, mailSchema, mailView, subscriptionSchema, subscriptionView, webhookResultSchema } from './views.js';
+import { creditsSchema, creditsView, domainSchema, domainView, eventDetailSchema, eventSchema, eventView, mailSchema, mailView, replaySchema, replayView, subscriptionSchema, subscriptionView, webhookResultSchema } from './views.js';
 
 export const NAMESPACE = 'provisioner/v1';
 const WEBHOOK_BODY_LIMIT = 256 * 1024;
@@ -121,26 +121,27 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
       method: 'GET',
       path: '/events/{event_id}',
       permission: MANAGE,
-      summary: 'One stored event',
-      schema: { params: idParam('event_id', SUB_ID, 220), responses: { 200: successBody({ data: eventSchema }), 404: errorBody('event_not_found') } },
+      summary: 'One stored event, with its replays',
+      schema: { params: idParam('event_id', SUB_ID, 220), responses: { 200: successBody({ data: eventDetailSchema }), 404: errorBody('event_not_found') } },
       async handle(request) {
         const id = (request.params as { event_id: string }).event_id;
         const event = await service.events.get(id);
         if (!event) throw notFound('event_not_found', `No stored event ${id}.`, { event_id: id });
-        return { success: true, data: eventView(event) };
+        const replays = await service.replays.of(id);
+        return { success: true, data: { ...eventView(event), replay_attempts: replays.map(replayView) } };
       },
     },
     {
       method: 'POST',
       path: '/events/{event_id}/replay',
       permission: MANAGE,
-      summary: 'Re-processes a stored event (idempotent: only what is missing is done)',
+      summary: "Re-processes a stored event as a new attempt (idempotent: only what is missing is done); answers the attempt's record, the original's outcome is kept",
       schema: {
         params: idParam('event_id', SUB_ID, 220),
-        responses: { 200: successBody({ data: eventSchema }), 400: errorBody('invalid_payload', 'subscription_deleted'), 404: errorBody('event_not_found') },
+        responses: { 200: successBody({ data: replaySchema }), 400: errorBody('invalid_payload', 'subscription_deleted'), 404: errorBody('event_not_found') },
       },
       async handle(request) {
-        return { success: true, data: eventView(await service.replay((request.params as { event_id: string }).event_id)) };
+        return { success: true, data: replayView(await service.replay((request.params as { event_id: string }).event_id)) };
       },
     },
     {

@@ -4,7 +4,8 @@
  */
 import { ApiError, badRequest, isApiError, notFound, safeEqual, type Clock, type Logger } from '../../sdk/index.js';
 import { EventLog, type IncomingEvent } from './events.js';
-import type { EventDoc, SubscriptionDoc } from './model.js';
+import type { EventDoc, ReplayDoc, SubscriptionDoc } from './model.js';
+import { ReplayLog } from './replay-log.js';
 import type { Mailer } from './mailer.js';
 import { applyPaymentEvent, PAYMENT_EVENT_TYPES, subscriptionIdOf, type PaymentEventDeps } from './payment-events.js';
 import { parseProvisioningPayload, type ProvisioningPayload } from './provisioning.js';
@@ -36,10 +37,12 @@ const unauthorized = (code: string, message: string) => new ApiError(code, messa
 
 export class BillingService {
   readonly events: EventLog;
+  readonly replays: ReplayLog;
   private readonly paymentDeps: PaymentEventDeps;
 
   constructor(private readonly deps: BillingServiceDeps) {
     this.events = new EventLog(deps.c, deps.clock);
+    this.replays = new ReplayLog(deps.c, deps.clock);
     this.paymentDeps = { ...deps.payments, c: deps.c, subscriptions: deps.subscriptions, mailer: deps.mailer, stripe: deps.stripe, log: deps.log, now: () => deps.clock.now() };
   }
 
@@ -133,7 +136,8 @@ export class BillingService {
     return { event_id: event.id, type: event.type, duplicate: false, outcome, subscription: await subscription() };
   }
 
-  private async apply(eventId: string, apply: () => Promise<string>, fresh: boolean, replay = false): Promise<string> {
+  /** Applies a claimed event and records the outcome on it: its first (and only) recorded outcome. */
+  private async apply(eventId: string, apply: () => Promise<string>, fresh: boolean): Promise<string> {
     let outcome: string;
     try {
       outcome = await apply();
@@ -142,8 +146,8 @@ export class BillingService {
       else await this.events.failed(eventId, (error as Error).message ?? String(error));
       throw error;
     }
-    await this.events.processed(eventId, outcome, replay);
-    this.deps.log.info({ event_id: eventId, outcome, replay }, 'Billing event processed');
+    await this.events.processed(eventId, outcome);
+    this.deps.log.info({ event_id: eventId, outcome }, 'Billing event processed');
     return outcome;
   }
 
@@ -176,11 +180,26 @@ export class BillingService {
     return () => applyPaymentEvent(this.paymentDeps, stored._id, stored.type, stored.created, object);
   }
 
-  /** Re-processes a stored event (support): its effects are idempotent, so only what is missing is done. */
-  async replay(eventId: string): Promise<EventDoc> {
+  /**
+   * Re-processes a stored event (support) as a new attempt: its effects are idempotent,
+   * so only what is missing is done, and its outcome goes on its own record, linked to
+   * the original. The original's status and outcome stay what its delivery recorded — a
+   * replay runs against today's state and may well read differently (`ignored_stale`).
+   */
+  async replay(eventId: string): Promise<ReplayDoc> {
+    const missing = () => notFound('event_not_found', `No stored event ${eventId}.`, { event_id: eventId });
     const stored = await this.events.get(eventId);
-    if (!stored) throw notFound('event_not_found', `No stored event ${eventId}.`, { event_id: eventId });
-    await this.apply(eventId, this.applierFor(stored), false, true);
-    return (await this.events.get(eventId))!;
+    if (!stored) throw missing();
+    const attempt = await this.replays.begin(eventId, stored.type);
+    if (!attempt) throw missing();
+    let outcome: string;
+    try {
+      outcome = await this.applierFor(stored)();
+    } catch (error) {
+      await this.replays.failed(attempt._id, (error as Error).message ?? String(error));
+      throw error;
+    }
+    this.deps.log.info({ event_id: eventId, replay: attempt._id, outcome }, 'Billing event replayed');
+    return this.replays.finished(attempt._id, outcome);
   }
 }

@@ -1,6 +1,6 @@
 /** What the admin routes answer, and the JSON Schemas that declare it. */
 import type { JsonSchema } from '../../sdk/index.js';
-import type { CreditEntryDoc, DomainDoc, EventDoc, MailDoc, SubscriptionDoc } from './model.js';
+import type { CreditEntryDoc, DomainDoc, EventDoc, MailDoc, ReplayDoc, SubscriptionDoc } from './model.js';
 import { SUBSCRIPTION_STATUSES } from './model.js';
 
 const s = { type: 'string' } as const;
@@ -39,6 +39,23 @@ export function eventView(d: EventDoc): Record<string, unknown> {
     status: d.status, outcome: d.outcome, error: d.error, received_at: d.received_at, processed_at: d.processed_at, replays: d.replays ?? 0,
   };
 }
+
+export const replaySchema: JsonSchema = {
+  type: 'object',
+  required: ['id', 'replay_of', 'type', 'attempt', 'status', 'outcome', 'error', 'started_at', 'finished_at'],
+  properties: {
+    id: s, replay_of: s, type: s, attempt: { type: 'integer' }, status: { enum: ['running', 'processed', 'failed'] }, outcome: ns, error: ns, started_at: s, finished_at: ns,
+  },
+};
+
+export function replayView(d: ReplayDoc): Record<string, unknown> {
+  return { id: d._id, replay_of: d.replay_of, type: d.type, attempt: d.attempt, status: d.status, outcome: d.outcome, error: d.error, started_at: d.started_at, finished_at: d.finished_at };
+}
+
+/** One event in detail: its own record, and its replays (the newest 100, oldest first). */
+export const eventDetailSchema: JsonSchema = {
+  allOf: [eventSchema, { type: 'object', required: ['replay_attempts'], properties: { replay_attempts: { type: 'array', items: replaySchema } } }],
+};
 
 export const domainSchema: JsonSchema = {
   type: 'object',

@@ -68,8 +68,8 @@ for (const store of testStores('billing admin')) {
     assert.is(one.body.data.created, new Date(100_000).toISOString());
     const replay = await t.request<Body>('POST', '/events/evt_fail_sub_f1/replay', { namespace: NS });
     assert.is(replay.status, 200);
-    assert.is(replay.body.data.replays, 1);
-    assert.is(replay.body.data.outcome, 'payment_failed');
+    assert.equal({ id: replay.body.data.id, replay_of: replay.body.data.replay_of, attempt: replay.body.data.attempt, outcome: replay.body.data.outcome }, { id: 'evt_fail_sub_f1:replay:1', replay_of: 'evt_fail_sub_f1', attempt: 1, outcome: 'payment_failed' });
+    assert.is((await t.request<Body>('GET', '/events/evt_fail_sub_f1', { namespace: NS })).body.data.replays, 1);
     for (const [method, path] of [['GET', '/events/evt_nothing'], ['POST', '/events/evt_nothing/replay']] as const) {
       const res = await t.request<Body>(method, path, { namespace: NS });
       assert.is(res.status, 404);
@@ -136,12 +136,10 @@ for (const store of testStores('cli: billing')) {
   test('replay <event_id>', async (ctx) => {
     const res = await cli(ctx, ['billing', 'replay', 'evt_cli2', '--json']);
     assert.is(res.status, 0, res.stderr);
-    const event = JSON.parse(res.stdout);
-    assert.is(event.id, 'evt_cli2');
-    assert.is(event.replays, 1);
-    assert.is(event.outcome, 'activated');
+    const attempt = JSON.parse(res.stdout);
+    assert.equal({ id: attempt.id, replay_of: attempt.replay_of, attempt: attempt.attempt, outcome: attempt.outcome }, { id: 'evt_cli2:replay:1', replay_of: 'evt_cli2', attempt: 1, outcome: 'activated' });
     const text = await cli(ctx, ['billing', 'replay', 'evt_cli1']);
-    assert.match(text.stdout, 'Replayed evt_cli1 (checkout.session.completed): subscription_created');
+    assert.match(text.stdout, 'Replayed evt_cli1 (checkout.session.completed), attempt 1: subscription_created');
   });
 
   test.run();

@@ -65,10 +65,11 @@ for (const store of testStores('billing checkout')) {
     assert.is(resent.body.data.duplicate, true);
     const replay = await t.request<Body>('POST', '/events/evt_c1/replay', { namespace: NS });
     assert.is(replay.status, 200, JSON.stringify(replay.body));
-    assert.is(replay.body.data.replays, 1);
+    assert.equal({ attempt: replay.body.data.attempt, outcome: replay.body.data.outcome }, { attempt: 1, outcome: 'credits_added' });
     const res = await t.request<Body>('GET', '/customers/cus_c/credits', { namespace: NS });
     assert.is(res.status, 200);
     assert.is(res.body.data.balance, 750);
+    assert.is(res.body.data.purchase_count, 2);
     assert.equal(res.body.data.purchases.map((p: Body) => [p.event_id, p.credits]), [['evt_c1', 500], ['evt_c2', 250]]);
     assert.is((await t.request<Body>('GET', '/customers/cus_nobody/credits', { namespace: NS })).body.data.balance, 0);
     assert.is((await sendEvent(t, credits('evt_c3', 'cus_c', 'lots'))).body.data.outcome, 'ignored_bad_credits');
