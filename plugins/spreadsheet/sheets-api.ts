@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { fetchHonouringRetryAfter, type DataPacket, type HandlerContext } from '../../sdk/index.js';
+import { cellText } from './cell-text.js';
 
 export interface SheetSource {
   spreadsheet_id: string;
@@ -54,15 +55,15 @@ export async function readRows(ctx: HandlerContext, api: string, source: SheetSo
     });
 }
 
-/** Appends one row per packet (`values:append`, USER_ENTERED), the packet's fields in `columns` order. */
+/**
+ * Appends one row per packet (`values:append`, USER_ENTERED), the packet's fields in
+ * `columns` order; text that would be read as a formula is sent as text (cell-text.ts).
+ */
 export async function appendRows(ctx: HandlerContext, api: string, target: SheetTarget, packets: DataPacket[]): Promise<DataPacket[]> {
   const columns = target.columns?.length ? target.columns : ['title', 'content', 'link'];
   const out: DataPacket[] = [];
   for (const packet of packets) {
-    const row = columns.map((field) => {
-      const value = (packet.data as Record<string, unknown>)[field];
-      return value === undefined || value === null ? '' : String(value);
-    });
+    const row = columns.map((field) => cellText((packet.data as Record<string, unknown>)[field]));
     const url = `${valuesUrl(api, target.spreadsheet_id, target.range)}:append?valueInputOption=USER_ENTERED&insertDataOption=INSERT_ROWS`;
     const response = await fetchHonouringRetryAfter(ctx.fetch, url, { method: 'POST', headers: { Authorization: `Bearer ${token(ctx)}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ range: target.range, majorDimension: 'ROWS', values: [row] }) }, 'The spreadsheet service');
     let body: { updates?: { updatedRange?: string }; error?: { message?: string } } = {};

@@ -1,14 +1,20 @@
 // A fake spreadsheet service (Sheets v4 values shape + its OAuth 2.0 endpoints) on
 // 127.0.0.1: authorization (offline access with consent required, PKCE S256 checked),
 // token exchange with the secret in the body, userinfo, values get and values:append.
+// An append is read the way the service reads it (sheets-input.ts): `entered` holds what
+// the cells became — text, numbers, or live formulas.
 import { createHash } from 'node:crypto';
 import { createFakeServer, type FakeReply, type FakeServer } from '../../sdk/testing/index.js';
+import { enteredCell, type EnteredCell, type ValueInputOption } from './sheets-input.js';
 
 export interface FakeSheets {
   server: FakeServer;
   readonly app: { id: string; secret: string };
   rows: string[][];
-  appended: string[][];
+  /** Each appended row as sent. */
+  appended: unknown[][];
+  /** Each appended row as the service stored it: what a user opening the sheet sees. */
+  entered: EnteredCell[][];
   refusals: string[];
 }
 
@@ -16,7 +22,7 @@ export async function startFakeSheets(): Promise<FakeSheets> {
   const app = { id: 'sheets-client.apps.example', secret: 'sheets-secret-0987654321' };
   const codes = new Map<string, { redirect: string; challenge: string }>();
   const token = 'ya29.fake-access';
-  const state: FakeSheets = { server: undefined as never, app, rows: [['id', 'title', 'content'], ['1', 'First', 'Row one'], ['2', 'Second', 'Row two'], ['', '', '']], appended: [], refusals: [] };
+  const state: FakeSheets = { server: undefined as never, app, rows: [['id', 'title', 'content'], ['1', 'First', 'Row one'], ['2', 'Second', 'Row two'], ['', '', '']], appended: [], entered: [], refusals: [] };
   const refuse = (reason: string, status = 400): FakeReply => (state.refusals.push(reason), { status, body: { error: { code: status, message: reason } } });
   state.server = await createFakeServer((req): FakeReply => {
     const url = new URL(`${state.server.url}${req.url}`);
@@ -45,10 +51,16 @@ export async function startFakeSheets(): Promise<FakeSheets> {
     const values = /^\/v4\/spreadsheets\/([^/]+)\/values\/([^/:]+)(:append)?$/.exec(url.pathname);
     if (values && req.method === 'GET' && !values[3]) return { body: { range: decodeURIComponent(values[2]!), majorDimension: 'ROWS', values: state.rows } };
     if (values && req.method === 'POST' && values[3]) {
-      if (url.searchParams.get('valueInputOption') !== 'USER_ENTERED') return refuse('append: valueInputOption required');
-      const body = req.json<{ values?: string[][] }>();
-      if (!Array.isArray(body.values) || body.values.length !== 1) return refuse('append: one row expected');
-      state.appended.push(body.values[0]!);
+      const option = url.searchParams.get('valueInputOption');
+      // The service requires one of the two, and refuses anything else.
+      if (option !== 'USER_ENTERED' && option !== 'RAW') return refuse(`append: valueInputOption must be USER_ENTERED or RAW, got ${String(option)}`);
+      const body = req.json<{ values?: unknown[][] }>();
+      if (!Array.isArray(body.values) || body.values.length !== 1 || !Array.isArray(body.values[0])) return refuse('append: one row expected');
+      const cells = body.values[0].map((value) => enteredCell(value, option as ValueInputOption));
+      const invalid = cells.find((cell): cell is string => typeof cell === 'string');
+      if (invalid) return refuse(`append: ${invalid}`);
+      state.appended.push(body.values[0]);
+      state.entered.push(cells as EnteredCell[]);
       const rowNumber = state.rows.length + state.appended.length;
       return { body: { spreadsheetId: values[1], updates: { updatedRange: `Sheet1!A${rowNumber}:C${rowNumber}`, updatedRows: 1 } } };
     }
