@@ -84,9 +84,13 @@ export class EventLog {
     await this.c.events.deleteOne({ _id: id, status: 'received' });
   }
 
-  /** Records the outcome of the claim's holder. Replays never come here: they have their own records (replay-log.ts). */
+  /**
+   * Records the outcome of the claim's holder, once: should a holder slower than its lease
+   * finish after the one that took its claim over, the first recorded outcome stays.
+   * Replays never come here: they have their own records (replay-log.ts).
+   */
   async processed(id: string, outcome: string): Promise<EventDoc | null> {
-    return this.c.events.findOneAndUpdate({ _id: id }, { $set: { status: 'processed', outcome, error: null, processed_at: this.clock.now().toISOString() } });
+    return this.c.events.findOneAndUpdate({ _id: id, status: { $ne: 'processed' } }, { $set: { status: 'processed', outcome, error: null, processed_at: this.clock.now().toISOString() } });
   }
 
   async failed(id: string, reason: string): Promise<void> {
