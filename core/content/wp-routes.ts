@@ -15,7 +15,9 @@ import type { Principal } from '../kernel/principal.js';
 import type { Registries } from '../kernel/registries.js';
 import { errorBody } from '../kernel/response-schemas.js';
 import { json, type RouteDefinition, type RouteRequest, type SurfaceDefinition } from '../kernel/routes.js';
+import { ksesPost, ksesTitle, stripTags } from './kses.js';
 import type { Post, PostQuery, PostStatus, Term } from './model.js';
+import { canDeletePost, canEditPost, canReadPost, readsEverything } from './post-caps.js';
 import { renderContent, renderExcerpt, renderTitle } from './render.js';
 import type { ContentService } from './service.js';
 import * as S from './wp-schemas.js';
@@ -107,6 +109,12 @@ const rawText = (value: unknown): string | undefined =>
 
 /** Meta as answered: the keys that are not WordPress-protected (`_`...). */
 const publicMeta = (meta: Record<string, unknown>) => Object.fromEntries(Object.entries(meta).filter(([key]) => !key.startsWith('_')));
+
+/** A term name is plain text for everyone (WordPress: sanitize_text_field on pre_term_name). */
+const termName = (name: string) => stripTags(name);
+
+/** A term description gets kses unless the user has unfiltered_html (pre_term_description). */
+const termDescription = (text: string, user: Principal | null) => (user?.can('unfiltered_html') ? text : ksesTitle(text));
 
 function pages(total: number, perPage: number): Record<string, string> {
   return { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(Math.ceil(total / perPage)) };
@@ -281,10 +289,13 @@ class WpRoutes {
     return context;
   }
 
-  /** Who may read a post: published ones anyone (of a public type), others editors. */
+  /**
+   * Who may read a post (WordPress's check_read_permission): a type that is not public
+   * is for those who may edit posts; within it, the post's own rights (post-caps.ts).
+   */
   private canRead(type: PostTypeDefinition, post: Post, user: Principal | null): boolean {
-    if (user?.can('edit_posts')) return true;
-    return type.public !== false && post.status === 'publish';
+    if (type.public === false && !user?.can('edit_posts')) return false;
+    return canReadPost(post, user);
   }
 
   private async requirePost(type: PostTypeDefinition, id: number): Promise<Post> {
@@ -310,19 +321,25 @@ class WpRoutes {
   private async postFields(type: PostTypeDefinition, request: Req, current: Post | null) {
     const body = request.body;
     const fields: Record<string, unknown> = {};
+    // WordPress's kses for users without unfiltered_html (authors, contributors): what
+    // they store is what may be shown, in the admin's editor too.
+    const trusted = request.user?.can('unfiltered_html') === true;
     const title = rawText(body.title);
     const content = rawText(body.content);
     const excerpt = rawText(body.excerpt);
-    if (title !== undefined) fields.title = title;
-    if (content !== undefined) fields.content = content;
-    if (excerpt !== undefined) fields.excerpt = excerpt;
-    if (body.status !== undefined) fields.status = body.status;
+    if (title !== undefined) fields.title = trusted ? title : ksesTitle(title);
+    if (content !== undefined) fields.content = trusted ? content : ksesPost(content);
+    if (excerpt !== undefined) fields.excerpt = trusted ? excerpt : ksesPost(excerpt);
+    if (body.status !== undefined) fields.status = this.checkStatus(body.status as PostStatus, request.user);
     if (body.slug !== undefined) fields.slug = body.slug;
     if (body.date_gmt !== undefined && body.date_gmt !== null) fields.date = parseDate(body.date_gmt, 'date_gmt');
     else if (body.date !== undefined && body.date !== null) fields.date = parseDate(body.date, 'date');
     if (body.author !== undefined && body.author !== (current?.author_id ?? request.user?.userId)) {
-      // Giving a post to someone else is an editor's right (WordPress: edit_others_posts).
-      if (!request.user?.can('delete_posts')) throw new ApiError('rest_cannot_edit_others', 'Sorry, you are not allowed to create posts as this user.', 403);
+      // Writing as someone else is an editor's right (WordPress: edit_others_posts).
+      if (body.author !== request.user?.userId && !request.user?.can('edit_others_posts')) {
+        const verb = current ? 'update' : 'create';
+        throw new ApiError('rest_cannot_edit_others', `Sorry, you are not allowed to ${verb} posts as this user.`, authCode(request.user));
+      }
       fields.author_id = body.author;
     }
     if (type.hierarchical && body.parent !== undefined) {
@@ -349,6 +366,15 @@ class WpRoutes {
     const terms = await this.checkTerms(type, body);
     if (terms) fields.terms = terms;
     return fields;
+  }
+
+  /** WordPress's handle_status_param: publishing, privately too, needs publish_posts. */
+  private checkStatus(status: PostStatus, user: Principal | null): PostStatus {
+    if ((status === 'publish' || status === 'private') && !user?.can('publish_posts')) {
+      const what = status === 'private' ? 'create private posts' : 'publish posts';
+      throw new ApiError('rest_cannot_publish', `Sorry, you are not allowed to ${what} in this post type.`, authCode(user));
+    }
+    return status;
   }
 
   private postRoutes(type: PostTypeDefinition): RouteDefinition[] {
@@ -408,11 +434,15 @@ class WpRoutes {
         }
         if (terms.length) query.terms = terms;
         let { items, total } = await this.deps.content.findPosts(query);
-        if (authorExclude?.length || q.modified_after !== undefined || q.modified_before !== undefined) {
-          // Rarely used filters the store query does not carry: applied to a whole read.
+        // Others' drafts and private posts are left out for those who may not read them
+        // (WordPress skips them item by item; here the totals leave them out too).
+        const readCheck = status.some((s) => s !== 'publish') && !readsEverything(request.user);
+        if (readCheck || authorExclude?.length || q.modified_after !== undefined || q.modified_before !== undefined) {
+          // Filters the store query does not carry: applied to a whole read.
           const after = q.modified_after !== undefined ? parseDate(q.modified_after, 'modified_after') : null;
           const before = q.modified_before !== undefined ? parseDate(q.modified_before, 'modified_before') : null;
-          const keep = (p: Post) => !(authorExclude ?? []).includes(p.author_id ?? 0) && (!after || p.updated_at > after) && (!before || p.updated_at < before);
+          const keep = (p: Post) =>
+            !(authorExclude ?? []).includes(p.author_id ?? 0) && (!after || p.updated_at > after) && (!before || p.updated_at < before) && (!readCheck || this.canRead(type, p, request.user));
           const all: Post[] = [];
           for (let offset = 0; ; offset += 100) {
             const chunk = await this.deps.content.findPosts({ ...query, per_page: 100, offset });
@@ -444,6 +474,9 @@ class WpRoutes {
         const request = raw as Req;
         const context = this.context(request, label);
         const post = await this.requirePost(type, request.params.id as number);
+        if (context === 'edit' && !canEditPost(post, request.user)) {
+          throw new ApiError('rest_forbidden_context', 'Sorry, you are not allowed to edit this post.', authCode(request.user));
+        }
         if (!this.canRead(type, post, request.user)) throw new ApiError('rest_forbidden', 'Sorry, you are not allowed to do that.', authCode(request.user));
         return json(200, this.postView(type, post, context));
       },
@@ -478,6 +511,7 @@ class WpRoutes {
       handle: async (raw) => {
         const request = raw as Req;
         const current = await this.requirePost(type, request.params.id as number);
+        if (!canEditPost(current, request.user)) throw new ApiError('rest_cannot_edit', 'Sorry, you are not allowed to edit this post.', authCode(request.user));
         const fields = await this.postFields(type, request, current);
         const post = Object.keys(fields).length
           ? await wpErrors(() => this.deps.content.updatePost(current.post_id, fields as never), { author_id: 'author', parent_id: 'parent' })
@@ -500,6 +534,7 @@ class WpRoutes {
       handle: async (raw) => {
         const request = raw as Req;
         const post = await this.requirePost(type, request.params.id as number);
+        if (!canDeletePost(post, request.user)) throw new ApiError('rest_cannot_delete', 'Sorry, you are not allowed to delete this post.', authCode(request.user));
         const force = request.query.force === true || request.body.force === true;
         if (force) {
           const previous = this.postView(type, post, 'edit');
@@ -637,9 +672,9 @@ class WpRoutes {
         const parent = await this.checkParent(taxonomy, body.parent);
         const term = await wpErrors(() =>
           this.deps.content.createTerm(taxonomy.name, {
-            name: body.name as string,
+            name: termName(body.name as string),
             ...(body.slug !== undefined ? { slug: body.slug as string } : {}),
-            ...(body.description !== undefined ? { description: body.description as string } : {}),
+            ...(body.description !== undefined ? { description: termDescription(body.description as string, request.user) } : {}),
             ...(parent !== undefined ? { parent_id: parent } : {}),
             ...(body.meta !== undefined ? { meta: Object.fromEntries(Object.entries(body.meta as object).filter(([, v]) => v !== null)) } : {}),
           }),
@@ -662,9 +697,9 @@ class WpRoutes {
         const parent = await this.checkParent(taxonomy, body.parent);
         const term = await wpErrors(() =>
           this.deps.content.updateTerm(taxonomy.name, current.term_id, {
-            ...(body.name !== undefined ? { name: body.name as string } : {}),
+            ...(body.name !== undefined ? { name: termName(body.name as string) } : {}),
             ...(body.slug !== undefined ? { slug: body.slug as string } : {}),
-            ...(body.description !== undefined ? { description: body.description as string } : {}),
+            ...(body.description !== undefined ? { description: termDescription(body.description as string, request.user) } : {}),
             ...(parent !== undefined ? { parent_id: parent } : {}),
             ...(body.meta !== undefined ? { meta: body.meta as Record<string, unknown> } : {}),
           }),

@@ -157,7 +157,9 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
     {
       method: 'DELETE',
       path: '/docs/{id}',
-      permission: { capability: 'delete_posts' },
+      // Documentation posts are shared, not owned: deleting any of them is an editor's
+      // right (authors gained `delete_posts`, for their own wp/v2 posts, with issue 30).
+      permission: { capability: 'delete_others_posts' },
       summary: 'Trash a documentation post, or delete it for good with force=true',
       schema: {
         params: idParams,

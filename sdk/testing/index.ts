@@ -52,7 +52,7 @@ export interface TestHost {
   admin: { login: string; password: string };
   request<T = Record<string, unknown>>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
   /** Creates a user with a role; returns its credentials for `as`. */
-  createUser(login: string, role: 'administrator' | 'editor' | 'author' | 'subscriber', capabilities?: string[]): Promise<{ login: string; password: string; userId: number }>;
+  createUser(login: string, role: 'administrator' | 'editor' | 'author' | 'contributor' | 'subscriber', capabilities?: string[]): Promise<{ login: string; password: string; userId: number }>;
   /**
    * POST /execute (a saved flow or an ephemeral workflow), then waits until the job has
    * finished and returns it as GET /jobs/{id} shows it (status, steps, engine data).

@@ -8,7 +8,10 @@ import { testStores } from '../../support/test-stores.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
-const EDITOR_CAPS = ['edit_posts', 'delete_posts', 'manage_categories', 'upload_files'];
+import { roleCapabilities } from '../../../core/users/roles.js';
+
+// The editor role's own capabilities, so the in-process caller and the HTTP one are the same user.
+const EDITOR_CAPS: string[] = [...roleCapabilities.editor];
 
 for (const store of testStores('in-process api')) {
   type Ctx = { t: TestHost; api: ApiClient; admin: ActingUser; editor: ActingUser; editorCreds: { login: string; password: string } };

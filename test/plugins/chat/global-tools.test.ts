@@ -10,6 +10,7 @@ import type { ActingUser, CallContext, ChatToolDefinition } from '../../../sdk/i
 import { createGuardedFetch } from '../../../host/net/guarded-fetch.js';
 import { testStores } from '../../support/test-stores.js';
 import { createFakeModelApi, pluginSettingsFor, textReply, toolCallReply, type FakeModelApi } from '../../support/fake-model-apis.js';
+import { roleCapabilities } from '../../../core/users/roles.js';
 
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
@@ -205,7 +206,8 @@ for (const store of testStores('chat global tools')) {
 
   test('api_query: one batch, each request answered as the REST API answers that user', async ({ t, openai }) => {
     const editorLogin = await t.createUser('api-editor', 'editor');
-    const editor = actingAs('api-editor', ['edit_posts', 'delete_posts', 'manage_categories', 'upload_files'], editorLogin.userId);
+    // The editor role's own capabilities: the tool acts as the same user the HTTP comparison logs in as.
+    const editor = actingAs('api-editor', [...roleCapabilities.editor], editorLogin.userId);
     await t.host.content.createPost({ title: 'Hidden draft', status: 'draft', content: 'x' });
     const out = (await runTool(t, 'api_query', { requests: [{ path: '/wp/v2/posts', query: { status: 'draft' } }, { path: '/no/such/route' }, { path: '/flows?per_page=5' }, { path: '/wp/v2/posts?per_page=500' }] }, editor)) as Body[];
     assert.equal(out.map((r) => [r.path, r.status]), [['/wp/v2/posts', 200], ['/no/such/route', 404], ['/flows?per_page=5', 403], ['/wp/v2/posts?per_page=500', 400]]);
