@@ -1,22 +1,36 @@
 /**
- * wp/v2/media (WordPress's media endpoints) and the public bytes at
- * `/flowhost-media/{id}/{filename}`.
+ * wp/v2/media (WordPress's media endpoints) and the bytes at `/flowhost-media/{id}/{filename}`.
+ * An attachment is as visible as the post it is attached to (attachment-access.ts).
  */
+import { canDeletePost, canEditPost, readsEverything } from '../content/post-caps.js';
+import type { Post, PostQuery } from '../content/model.js';
 import { ApiError } from '../errors.js';
+import type { Principal } from '../kernel/principal.js';
 import type { HostInfo } from '../kernel/plugin.js';
 import { errorBody } from '../kernel/response-schemas.js';
 import { json, stream, type RouteDefinition, type SurfaceDefinition } from '../kernel/routes.js';
 import type { JsonSchema } from '../kernel/json-schema.js';
 import { readUpload } from '../kernel/upload.js';
 import { ATTACHMENT, attachmentSchema, mediaMeta, servedInline, toAttachment } from './attachment.js';
+import { AttachmentAccess } from './attachment-access.js';
 import type { MediaLibrary } from './library.js';
 
 const TEXT_MAX = 10_000;
+/** The most attachments a filtered list reads to answer one page (see readableAttachments). */
+const LIST_SCAN = 10_000;
 const TITLE_MAX = 1000;
 const PER_PAGE_MAX = 100;
 const MEDIA_TYPES = ['image', 'video', 'audio', 'application', 'text'] as const;
 
 const invalidId = () => new ApiError('rest_post_invalid_id', 'Invalid post ID.', 404);
+/** WordPress's rest_authorization_required_code(): 401 for strangers, 403 for users. */
+const authCode = (user: Principal | null) => (user ? 403 : 401);
+const forbidden = (user: Principal | null) => new ApiError('rest_forbidden', 'Sorry, you are not allowed to do that.', authCode(user));
+/** A per-attachment refusal, as WordPress words it, 401 or 403. */
+const refusals: Record<number, JsonSchema> = {
+  401: errorBody('rest_forbidden', 'rest_cannot_edit', 'rest_cannot_delete'),
+  403: errorBody('rest_forbidden', 'rest_cannot_edit', 'rest_cannot_delete'),
+};
 
 /** The errors every route can give before its handler runs (authentication, validation). */
 // 401, 403 and 429 (and the validators' 400s) are the dispatcher's, added to every route.
@@ -62,10 +76,44 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, maxBytes: (
   const site = () => info.publicUrl();
   const self = (id: number) => `${site()}${info.apiPrefix}/wp/v2/media/${id}`;
 
-  const checkParent = async (parent: number | null | undefined) => {
+  const access = new AttachmentAccess(library.content);
+
+  /** The attachment with this id, if the caller may read it (401/403 as WordPress otherwise). */
+  const readable = async (id: number, user: Principal | null): Promise<Post> => {
+    const post = await library.get(id);
+    if (!post) throw invalidId();
+    if (!(await access.canRead(post, user))) throw forbidden(user);
+    return post;
+  };
+
+  // WordPress: attaching media to a post needs the right to edit that post.
+  const checkParent = async (parent: number | null | undefined, user: Principal | null) => {
     if (parent === undefined || parent === null) return;
     const post = await library.content.getPost(parent);
     if (!post || post.status === 'trash') throw new ApiError('rest_post_invalid_id', `The parent post ${parent} does not exist.`, 400, { params: { post: 'no such post' } });
+    if (!canEditPost(post, user)) throw new ApiError('rest_cannot_edit', 'Sorry, you are not allowed to upload media to this post.', authCode(user));
+  };
+
+  /**
+   * A page of attachments the caller may read, and their total. Those who read every post
+   * get the store's page; others' pages leave out attachments of posts they may not read
+   * (WordPress drops them item by item): with one parent asked for, that parent decides;
+   * otherwise the matches are read whole (at most LIST_SCAN) and filtered.
+   */
+  const readableAttachments = async (query: PostQuery, user: Principal | null): Promise<{ items: Post[]; total: number }> => {
+    if (readsEverything(user) || query.parent_id === null) return library.content.findPosts(query);
+    if (query.parent_id !== undefined) {
+      return (await access.canReadParent(query.parent_id, user)) ? library.content.findPosts(query) : { items: [], total: 0 };
+    }
+    const cache = new Map<number, boolean>();
+    const all: Post[] = [];
+    for (let offset = 0; offset < LIST_SCAN; offset += 100) {
+      const chunk = await library.content.findPosts({ ...query, per_page: 100, offset });
+      for (const post of chunk.items) if (await access.canRead(post, user, cache)) all.push(post);
+      if (chunk.items.length < 100) break;
+    }
+    const start = query.offset ?? 0;
+    return { items: all.slice(start, start + (query.per_page ?? 10)), total: all.length };
   };
 
   const upload: RouteDefinition = {
@@ -76,17 +124,17 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, maxBytes: (
     summary: 'Upload a file (multipart field `file`, or the raw body with Content-Disposition)',
     schema: {
       query: { type: 'object', properties: editable },
-      responses: { ...common, 201: attachmentSchema, 413: errorBody('rest_upload_too_large') },
+      responses: { ...common, ...refusals, 201: attachmentSchema, 413: errorBody('rest_upload_too_large') },
     },
     async handle(request) {
       const query = request.query as Fields;
-      await checkParent(query.post);
+      await checkParent(query.post, request.user);
       const limit = maxBytes();
       const got = await readUpload(request, { bucket: library.bucket, maxBytes: limit, field: 'file' });
       let fields: Fields;
       try {
         fields = { ...query, ...formFields(got.fields) };
-        if (fields.post !== query.post) await checkParent(fields.post);
+        if (fields.post !== query.post) await checkParent(fields.post, request.user);
       } catch (error) {
         await library.bucket.delete(got.blob.id).catch(() => undefined);
         throw error;
@@ -128,7 +176,7 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, maxBytes: (
       const meta: Record<string, string> = {};
       if (q.media_type) meta.media_kind = q.media_type;
       if (q.mime_type) meta.mime_type = q.mime_type.toLowerCase();
-      const { items, total } = await library.content.findPosts({
+      const query: PostQuery = {
         post_type: ATTACHMENT,
         status: 'publish',
         ...(q.search ? { search: q.search } : {}),
@@ -136,7 +184,8 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, maxBytes: (
         ...(q.parent !== undefined ? { parent_id: q.parent === 0 ? null : q.parent } : {}),
         per_page: q.per_page,
         offset: Math.min((q.page - 1) * q.per_page, Number.MAX_SAFE_INTEGER),
-      });
+      };
+      const { items, total } = await readableAttachments(query, request.user);
       const pages = Math.ceil(total / q.per_page);
       if (q.page > 1 && q.page > pages) {
         throw new ApiError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
@@ -149,10 +198,9 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, maxBytes: (
     method: 'GET',
     path: '/media/{id}',
     permission: 'public',
-    schema: { params: idParams, responses: { ...common, 200: attachmentSchema, 404: errorBody('rest_post_invalid_id') } },
+    schema: { params: idParams, responses: { ...common, ...refusals, 200: attachmentSchema, 404: errorBody('rest_post_invalid_id') } },
     async handle(request) {
-      const post = await library.get((request.params as { id: number }).id);
-      if (!post) throw invalidId();
+      const post = await readable((request.params as { id: number }).id, request.user);
       return json(200, toAttachment(post, site()));
     },
   };
@@ -165,13 +213,15 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, maxBytes: (
     schema: {
       params: idParams,
       body: { type: 'object', properties: editable, additionalProperties: false },
-      responses: { ...common, 200: attachmentSchema, 404: errorBody('rest_post_invalid_id') },
+      responses: { ...common, ...refusals, 200: attachmentSchema, 404: errorBody('rest_post_invalid_id') },
     },
     async handle(request) {
       const post = await library.get((request.params as { id: number }).id);
       if (!post) throw invalidId();
+      // WordPress's edit_post: one's own attachments, or anyone's with edit_others_posts.
+      if (!canEditPost(post, request.user)) throw new ApiError('rest_cannot_edit', 'Sorry, you are not allowed to edit this post.', authCode(request.user));
       const body = request.body as Fields;
-      await checkParent(body.post);
+      await checkParent(body.post, request.user);
       if (body.post === post.post_id) throw new ApiError('rest_invalid_param', 'Invalid parameter(s): an attachment cannot be its own parent', 400, { params: { post: 'itself' } });
       const updated = await library.update(post, {
         ...(body.title !== undefined ? { title: body.title } : {}),
@@ -195,6 +245,7 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, maxBytes: (
       responses: {
         ...common,
         200: { type: 'object', required: ['deleted', 'previous'], properties: { deleted: { const: true }, previous: attachmentSchema }, additionalProperties: false },
+        ...refusals,
         404: errorBody('rest_post_invalid_id'),
         501: errorBody('rest_trash_not_supported'),
       },
@@ -202,6 +253,7 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, maxBytes: (
     async handle(request) {
       const post = await library.get((request.params as { id: number }).id);
       if (!post) throw invalidId();
+      if (!canDeletePost(post, request.user)) throw new ApiError('rest_cannot_delete', 'Sorry, you are not allowed to delete this post.', authCode(request.user));
       if ((request.query as { force: boolean }).force !== true) {
         throw new ApiError('rest_trash_not_supported', "The post does not support trashing. Set 'force=true' to delete.", 501);
       }
@@ -215,15 +267,25 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, maxBytes: (
     method: 'GET',
     path: '/flowhost-media/{id}/{filename}',
     permission: 'public',
-    credentials: 'ignored',
-    summary: "An attachment's bytes",
+    // An <img> in the editor's preview of a draft sends the session cookie but no nonce:
+    // 'page' lets that cookie count (the route changes nothing), so the draft's own editors
+    // see its images while strangers are refused.
+    credentials: 'page',
+    summary: "An attachment's bytes (those of a post the caller may not read are refused)",
     schema: {
       params: { type: 'object', required: ['id', 'filename'], properties: { id: { type: 'integer', minimum: 1 }, filename: { type: 'string', maxLength: 1000 } } },
-      responses: { 200: { type: 'string', contentMediaType: '*/*', description: 'The bytes, as stored, with their own Content-Type' }, 400: errorBody('rest_invalid_param'), 404: errorBody('rest_post_invalid_id') },
+      responses: {
+        200: { type: 'string', contentMediaType: '*/*', description: 'The bytes, as stored, with their own Content-Type' },
+        400: errorBody('rest_invalid_param'),
+        401: errorBody('rest_forbidden'),
+        403: errorBody('rest_forbidden'),
+        404: errorBody('rest_post_invalid_id'),
+      },
     },
     async handle(request) {
-      const post = await library.get((request.params as { id: number }).id);
-      if (!post) throw invalidId();
+      const post = await readable((request.params as { id: number }).id, request.user);
+      // Bytes anyone may read may sit in shared caches; the rest only in the reader's own.
+      const shared = await access.canRead(post, null);
       const meta = mediaMeta(post);
       const body = await library.bucket.open(meta.blob_id);
       if (!body) throw invalidId();
@@ -232,7 +294,7 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, maxBytes: (
         'Content-Length': String(meta.filesize),
         'X-Content-Type-Options': 'nosniff',
         'Content-Security-Policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
-        'Cache-Control': 'public, max-age=3600',
+        'Cache-Control': shared ? 'public, max-age=3600' : 'private, no-store',
       };
       if (meta.sha256) headers.ETag = `"${meta.sha256}"`;
       if (!servedInline(meta.mime_type)) {

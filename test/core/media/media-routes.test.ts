@@ -159,8 +159,13 @@ for (const store of testStores('media: wp/v2/media')) {
     const ok = await t.request<Attachment>('POST', '/media', { ...WP, as: author, body: form(Buffer.from('by author'), 'a.txt', 'text/plain') });
     assert.is(ok.status, 201);
     assert.is(ok.body.author, author.userId);
+    // WordPress: authors delete their own media only.
+    const other = await t.createUser('other-writer', 'author');
+    const refusedDelete = await t.request('DELETE', `/media/${ok.body.id}`, { ...WP, as: other, query: { force: true } });
+    assert.is(refusedDelete.status, 403);
+    assert.is(refusedDelete.body.code, 'rest_cannot_delete');
     const deleted = await t.request('DELETE', `/media/${ok.body.id}`, { ...WP, as: author, query: { force: true } });
-    assert.is(deleted.status, 403, 'authors cannot delete (delete_posts)');
+    assert.is(deleted.status, 200);
   });
 
   test('no file: 400 rest_upload_no_data, nothing stored', async ({ t }) => {
