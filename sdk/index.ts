@@ -37,7 +37,7 @@ export { FLOWHOST_VERSION } from '../core/kernel/version.js';
 export { DuplicateKeyError, UnsupportedQueryError } from '../core/store/port.js';
 export { BlobTooLargeError } from '../core/store/blob-port.js';
 export { successBody, errorBody } from '../core/kernel/response-schemas.js';
-export { readUpload, sanitizeFilename } from '../core/kernel/upload.js';
+export { DEFAULT_UPLOAD_TYPES, readUpload, sanitizeFilename } from '../core/kernel/upload.js';
 export { safeEqual } from '../core/security/constant-time.js';
 export { stableJson } from '../core/kernel/stable-json.js';
 export { maskSecret, maskDeep } from '../core/security/mask.js';
@@ -123,7 +123,7 @@ export type {
   TotalsGroup,
 } from '../core/store/port.js';
 export type { BlobBucket, BlobInfo, BlobPutOptions } from '../core/store/blob-port.js';
-export type { ReadUploadOptions, Upload } from '../core/kernel/upload.js';
+export type { ReadUploadOptions, Upload, UploadTypes } from '../core/kernel/upload.js';
 export type { Vault } from '../core/security/vault.js';
 export type { CredentialsService } from '../core/credentials/service.js';
 export type { ContentStore, Post, NewPost, PostPatch, PostQuery, PostStatus, Term } from '../core/content/model.js';

@@ -4,17 +4,24 @@
  * skipped, text fields returned); any other Content-Type: the raw body is the file, named
  * by `Content-Disposition: attachment; filename="x.jpg"` (how WordPress clients upload
  * media). Past `maxBytes`: 413 `rest_upload_too_large` and nothing stored; no file: 400
- * `rest_upload_no_data`. The host closes the connection after an answer that left part of
- * the upload unread.
+ * `rest_upload_no_data`. With `allowedTypes`, a file whose extension is not allowed is
+ * refused before its bytes are read, and one whose bytes are not what its name and
+ * declared type say after they are (400 `rest_upload_sideload_error`, nothing kept). The
+ * host closes the connection after an answer that left part of the upload unread.
  */
 import busboy from 'busboy';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../errors.js';
 import { BlobTooLargeError, type BlobBucket, type BlobInfo } from '../store/blob-port.js';
 import type { RouteRequest } from './routes.js';
+import { allowedTypeOf, type UploadTypeEntry, type UploadTypes } from './upload-allowed-types.js';
+import { dispositionFilename, sanitizeFilename } from './upload-filename.js';
+import { sniffUpload } from './upload-sniff.js';
 import { uploadContentType } from './upload-type.js';
 
 export { uploadContentType } from './upload-type.js';
+export { dispositionFilename, sanitizeFilename } from './upload-filename.js';
+export { DEFAULT_UPLOAD_TYPES, type UploadTypes } from './upload-allowed-types.js';
 
 export interface ReadUploadOptions {
   /** Where the bytes go (`services.blobs`). */
@@ -23,6 +30,12 @@ export interface ReadUploadOptions {
   maxBytes: number;
   /** The multipart field holding the file (default 'file'). */
   field?: string;
+  /**
+   * The files accepted, by extension (`upload-allowed-types.ts`; DEFAULT_UPLOAD_TYPES is
+   * WordPress's list less what a browser could run). Omitted: any file, typed by its
+   * declared type or extension.
+   */
+  allowedTypes?: UploadTypes;
 }
 
 export interface Upload {
@@ -41,47 +54,30 @@ export function tooLarge(maxBytes: number): ApiError {
   return new ApiError('rest_upload_too_large', `The file is larger than the upload limit of ${maxBytes} bytes`, 413, { max_bytes: maxBytes });
 }
 
+/** WordPress's words for a file type it will not take (it answers them with a 500; here the client is told 400). */
+const notAllowed = () => new ApiError('rest_upload_sideload_error', 'Sorry, you are not allowed to upload this file type.', 400);
+
+/** The allow-list's entry for the name, or the refusal (null: no list, any file). */
+function allowedEntry(filename: string, options: ReadUploadOptions): UploadTypeEntry | null {
+  if (!options.allowedTypes) return null;
+  const entry = allowedTypeOf(filename, options.allowedTypes);
+  if (!entry) throw notAllowed();
+  return entry;
+}
+
+/** The stored bytes against the entry; a refused upload's blob is deleted before the answer. */
+async function verified(upload: Upload, declared: string, entry: UploadTypeEntry | null, bucket: BlobBucket): Promise<Upload> {
+  if (!entry) return upload;
+  const verdict = await sniffUpload(bucket, upload.blob, entry, declared).catch(() => ({ ok: false }) as const);
+  if (verdict.ok) return upload;
+  await bucket.delete(upload.blob.id).catch(() => undefined);
+  throw notAllowed();
+}
+
+/** `type/subtype` in lower case without parameters ('' when none). */
+const mediaType = (header: string | undefined) => String(header ?? '').split(';')[0]!.trim().toLowerCase();
+
 const noData = () => new ApiError('rest_upload_no_data', 'No data supplied: send the file as multipart/form-data or as the raw request body', 400);
-
-/**
- * A file name safe to store, show and put in a URL path segment or a header: the last
- * path segment, without control characters, quotes or characters Windows refuses,
- * leading dots or spaces; at most 200 characters; 'file' when nothing remains.
- */
-export function sanitizeFilename(name: string | undefined | null): string {
-  let out = String(name ?? '')
-    .split(/[/\\]/)
-    .pop()!
-    .normalize('NFC')
-    .replace(/[\u0000-\u001f\u007f-\u009f"<>:|?*%#;`$&{}\[\]^~]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/^[.\s-]+/, '');
-  if (out.length > 200) {
-    const dot = out.lastIndexOf('.');
-    const ext = dot > 0 && out.length - dot <= 16 ? out.slice(dot) : '';
-    out = out.slice(0, 200 - ext.length) + ext;
-  }
-  return out.replace(/[.\s]+$/, '') || 'file';
-}
-
-/** The filename of a Content-Disposition header (`filename*=UTF-8''...` preferred). */
-export function dispositionFilename(header: string | undefined): string | null {
-  if (!header) return null;
-  const extended = /filename\*\s*=\s*([^;]+)/i.exec(header);
-  if (extended) {
-    const value = extended[1]!.trim().replace(/^"(.*)"$/, '$1');
-    const match = /^[^']*'[^']*'(.*)$/.exec(value);
-    try {
-      return decodeURIComponent(match ? match[1]! : value);
-    } catch {
-      /* fall through to the plain parameter */
-    }
-  }
-  const plain = /filename\s*=\s*("((?:[^"\\]|\\.)*)"|[^;]+)/i.exec(header);
-  if (!plain) return null;
-  return plain[2] !== undefined ? plain[2].replace(/\\(.)/g, '$1') : plain[1]!.trim();
-}
 
 const interrupted = () => new ApiError('rest_upload_invalid', 'The upload was interrupted before its end', 400);
 
@@ -101,16 +97,24 @@ export async function readUpload(request: RouteRequest<unknown, unknown, unknown
   const { bucket, maxBytes } = options;
   const contentType = request.headers['content-type'] ?? '';
   const declaredLength = Number(request.headers['content-length']);
-  if (/^multipart\/form-data/i.test(contentType.trim())) return readMultipart(source, contentType, options);
+  if (/^multipart\/form-data/i.test(contentType.trim())) {
+    const got = await readMultipart(source, contentType, options);
+    return verified(got.upload, got.declared, got.entry, bucket);
+  }
 
   // A raw body: the Content-Length says early what the meter would find late.
   if (Number.isFinite(declaredLength) && declaredLength > maxBytes) throw tooLarge(maxBytes);
   if (declaredLength === 0) throw noData();
   // As WordPress: a raw upload names itself, or it is refused before a byte is read.
-  const given = dispositionFilename(request.headers['content-disposition']);
-  if (!given) throw new ApiError('rest_upload_no_content_disposition', 'No Content-Disposition supplied: send `Content-Disposition: attachment; filename="..."` with a raw upload, or use multipart/form-data', 400);
+  const disposition = request.headers['content-disposition'];
+  if (!disposition) throw new ApiError('rest_upload_no_content_disposition', 'No Content-Disposition supplied: send `Content-Disposition: attachment; filename="..."` with a raw upload, or use multipart/form-data', 400);
+  const given = dispositionFilename(disposition);
+  if (!given) {
+    throw new ApiError('rest_upload_invalid_disposition', 'Invalid Content-Disposition supplied. Content-Disposition needs to be formatted as `attachment; filename="image.png"` or similar.', 400);
+  }
   const filename = sanitizeFilename(given);
-  const type = uploadContentType(contentType, filename);
+  const entry = allowedEntry(filename, options);
+  const type = entry?.mime ?? uploadContentType(contentType, filename);
   let blob: BlobInfo;
   try {
     blob = await bucket.put(source, { filename, contentType: type, maxBytes });
@@ -121,13 +125,20 @@ export async function readUpload(request: RouteRequest<unknown, unknown, unknown
     await bucket.delete(blob.id);
     throw noData();
   }
-  return { blob, filename, contentType: type, fields: {} };
+  return verified({ blob, filename, contentType: type, fields: {} }, mediaType(contentType), entry, bucket);
 }
 
-function readMultipart(source: Readable, contentType: string, options: ReadUploadOptions): Promise<Upload> {
+interface MultipartFile {
+  upload: Upload;
+  /** The part's own Content-Type. */
+  declared: string;
+  entry: UploadTypeEntry | null;
+}
+
+function readMultipart(source: Readable, contentType: string, options: ReadUploadOptions): Promise<MultipartFile> {
   const { bucket, maxBytes } = options;
   const field = options.field ?? 'file';
-  return new Promise<Upload>((resolve, reject) => {
+  return new Promise<MultipartFile>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
       parser = busboy({ headers: { 'content-type': contentType }, defParamCharset: 'utf8', limits: { fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, parts: MAX_FIELDS + 20, files: 20 } });
@@ -136,7 +147,7 @@ function readMultipart(source: Readable, contentType: string, options: ReadUploa
       return;
     }
     const fields: Record<string, string> = Object.create(null) as Record<string, string>;
-    let put: Promise<Upload> | null = null;
+    let put: Promise<MultipartFile> | null = null;
     let settled = false;
     let current: Readable | null = null;
 
@@ -146,7 +157,7 @@ function readMultipart(source: Readable, contentType: string, options: ReadUploa
       source.unpipe(parser);
       current?.destroy();
       // A blob written before the form turned out bad is removed before the answer.
-      const cleanup = put ? put.then((upload) => bucket.delete(upload.blob.id), () => undefined).catch(() => undefined) : Promise.resolve();
+      const cleanup = put ? put.then((got) => bucket.delete(got.upload.blob.id), () => undefined).catch(() => undefined) : Promise.resolve();
       void cleanup.then(() => reject(error));
     };
 
@@ -159,9 +170,17 @@ function readMultipart(source: Readable, contentType: string, options: ReadUploa
       }
       current = file;
       const filename = sanitizeFilename(info.filename);
-      const type = uploadContentType(info.mimeType, filename);
+      let entry: UploadTypeEntry | null;
+      try {
+        entry = allowedEntry(filename, options);
+      } catch (error) {
+        file.resume();
+        fail(error);
+        return;
+      }
+      const type = entry?.mime ?? uploadContentType(info.mimeType, filename);
       put = bucket.put(file, { filename, contentType: type, maxBytes }).then(
-        (blob) => ({ blob, filename, contentType: type, fields }),
+        (blob) => ({ upload: { blob, filename, contentType: type, fields }, declared: mediaType(info.mimeType), entry }),
         (error: unknown) => {
           fail(translate(error, maxBytes, source));
           throw error;
@@ -180,16 +199,16 @@ function readMultipart(source: Readable, contentType: string, options: ReadUploa
       if (settled) return;
       if (!put) return fail(noData());
       put.then(
-        async (upload) => {
+        async (got) => {
           if (settled) return;
-          if (upload.blob.size === 0) {
+          if (got.upload.blob.size === 0) {
             settled = true;
-            await bucket.delete(upload.blob.id).catch(() => undefined);
+            await bucket.delete(got.upload.blob.id).catch(() => undefined);
             reject(noData());
             return;
           }
           settled = true;
-          resolve(upload);
+          resolve(got);
         },
         () => undefined,
       );

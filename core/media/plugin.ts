@@ -1,4 +1,6 @@
 import { definePlugin } from '../kernel/define-plugin.js';
+import { DEFAULT_UPLOAD_TYPES, type UploadTypes } from '../kernel/upload-allowed-types.js';
+import { uploadTypesSchema } from '../kernel/upload-types-schema.js';
 import { services } from '../kernel/services.js';
 import { MediaLibrary } from './library.js';
 import { mediaSurfaces } from './routes.js';
@@ -6,6 +8,8 @@ import { mediaSurfaces } from './routes.js';
 export interface MediaSettings {
   /** The largest upload accepted, in bytes. */
   max_upload_bytes: number;
+  /** The files accepted, by extension (`"jpg|jpeg|jpe": "image/jpeg"`, as WordPress's upload_mimes). */
+  allowed_upload_types: UploadTypes;
 }
 
 /** The media library: attachments (posts of type `attachment`) and their files. */
@@ -17,7 +21,10 @@ export const mediaPlugin = definePlugin({
   dependsOn: ['core-content'],
   settingsSchema: {
     type: 'object',
-    properties: { max_upload_bytes: { type: 'integer', minimum: 1, maximum: 10 * 1024 * 1024 * 1024, default: 64 * 1024 * 1024 } },
+    properties: {
+      max_upload_bytes: { type: 'integer', minimum: 1, maximum: 10 * 1024 * 1024 * 1024, default: 64 * 1024 * 1024 },
+      allowed_upload_types: uploadTypesSchema(DEFAULT_UPLOAD_TYPES),
+    },
   },
   deps: {
     routes: services.routes,
@@ -33,6 +40,7 @@ export const mediaPlugin = definePlugin({
     postTypes.add({ name: 'attachment', label: 'Media', rest_base: 'media', public: true, hierarchical: false, rest_controller: 'custom' });
     const library = new MediaLibrary(content, blobs, log);
     await library.repair();
-    for (const surface of mediaSurfaces(library, info, () => settings.max_upload_bytes)) routes.add(surface);
+    const limits = { maxBytes: () => settings.max_upload_bytes, allowedTypes: () => settings.allowed_upload_types ?? DEFAULT_UPLOAD_TYPES };
+    for (const surface of mediaSurfaces(library, info, limits)) routes.add(surface);
   },
 });

@@ -10,7 +10,7 @@ import type { HostInfo } from '../kernel/plugin.js';
 import { errorBody } from '../kernel/response-schemas.js';
 import { json, stream, type RouteDefinition, type SurfaceDefinition } from '../kernel/routes.js';
 import type { JsonSchema } from '../kernel/json-schema.js';
-import { readUpload } from '../kernel/upload.js';
+import { readUpload, type UploadTypes } from '../kernel/upload.js';
 import { ATTACHMENT, attachmentSchema, mediaMeta, servedInline, toAttachment } from './attachment.js';
 import { AttachmentAccess } from './attachment-access.js';
 import type { MediaLibrary } from './library.js';
@@ -34,7 +34,7 @@ const refusals: Record<number, JsonSchema> = {
 
 /** The errors every route can give before its handler runs (authentication, validation). */
 // 401, 403 and 429 (and the validators' 400s) are the dispatcher's, added to every route.
-const common: Record<number, JsonSchema> = { 400: errorBody('rest_invalid_param', 'rest_post_invalid_id', 'rest_post_invalid_page_number', 'rest_upload_no_data', 'rest_upload_invalid', 'rest_upload_no_content_disposition') };
+const common: Record<number, JsonSchema> = { 400: errorBody('rest_invalid_param', 'rest_post_invalid_id', 'rest_post_invalid_page_number', 'rest_upload_no_data', 'rest_upload_invalid', 'rest_upload_no_content_disposition', 'rest_upload_invalid_disposition', 'rest_upload_sideload_error') };
 
 const idParams: JsonSchema = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } };
 
@@ -72,7 +72,13 @@ function formFields(fields: Record<string, string>): Fields {
   return out;
 }
 
-export function mediaSurfaces(library: MediaLibrary, info: HostInfo, maxBytes: () => number): SurfaceDefinition[] {
+/** Read at each upload, so a settings change applies at once. */
+export interface UploadLimits {
+  maxBytes: () => number;
+  allowedTypes: () => UploadTypes;
+}
+
+export function mediaSurfaces(library: MediaLibrary, info: HostInfo, limits: UploadLimits): SurfaceDefinition[] {
   const site = () => info.publicUrl();
   const self = (id: number) => `${site()}${info.apiPrefix}/wp/v2/media/${id}`;
 
@@ -129,8 +135,7 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, maxBytes: (
     async handle(request) {
       const query = request.query as Fields;
       await checkParent(query.post, request.user);
-      const limit = maxBytes();
-      const got = await readUpload(request, { bucket: library.bucket, maxBytes: limit, field: 'file' });
+      const got = await readUpload(request, { bucket: library.bucket, maxBytes: limits.maxBytes(), field: 'file', allowedTypes: limits.allowedTypes() });
       let fields: Fields;
       try {
         fields = { ...query, ...formFields(got.fields) };

@@ -3,7 +3,7 @@
  * plugin's `files` collection, its bytes in its blob bucket); the `files` fetch handler
  * turns a file into packets (a CSV row, a JSON element, a whole markdown or text file).
  */
-import { ApiError, defineHandler, definePlugin, defineSurface, errorBody, readUpload, reply, services, successBody, type Collection } from '../../sdk/index.js';
+import { ApiError, DEFAULT_UPLOAD_TYPES, defineHandler, definePlugin, defineSurface, errorBody, readUpload, reply, services, successBody, type Collection, type UploadTypes } from '../../sdk/index.js';
 import { filesNoun } from './cli.js';
 import { fileKind, filePackets } from './read-file.js';
 import { fileSchema, fileView, recordOf, type FileRecord } from './records.js';
@@ -11,6 +11,8 @@ import { fileSchema, fileView, recordOf, type FileRecord } from './records.js';
 export interface FilesSettings {
   /** The largest file accepted, in bytes (default 10 MB). */
   max_file_bytes: number;
+  /** The files accepted, by extension; the media library's default list unless set. */
+  allowed_upload_types: UploadTypes;
 }
 
 export interface FilesHandlerSettings {
@@ -25,7 +27,7 @@ export interface FilesHandlerSettings {
 const DEFAULT_MAX = 10 * 1024 * 1024;
 const notFound = (id: string) => new ApiError('files_not_found', `No file with id ${JSON.stringify(id)}`, 404);
 // 401, 403 and 429 (and the validators' 400s) are the dispatcher's, added to every route.
-const auth = { 400: errorBody('rest_invalid_param', 'rest_upload_no_data', 'rest_upload_invalid', 'rest_upload_no_content_disposition') };
+const auth = { 400: errorBody('rest_invalid_param', 'rest_upload_no_data', 'rest_upload_invalid', 'rest_upload_no_content_disposition', 'rest_upload_invalid_disposition', 'rest_upload_sideload_error') };
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } } } as const;
 
 type StoredFile = FileRecord & { _id: string } & Record<string, unknown>;
@@ -37,7 +39,17 @@ export default definePlugin({
   description: 'Uploaded files (POST /files) and the `files` fetch handler: CSV rows, JSON elements, markdown and text files as items.',
   settingsSchema: {
     type: 'object',
-    properties: { max_file_bytes: { type: 'integer', minimum: 1, maximum: 1024 * 1024 * 1024, default: DEFAULT_MAX } },
+    properties: {
+      max_file_bytes: { type: 'integer', minimum: 1, maximum: 1024 * 1024 * 1024, default: DEFAULT_MAX },
+      allowed_upload_types: {
+        type: 'object',
+        description: 'Accepted files: extensions separated by | → the MIME type stored (WordPress upload_mimes shape)',
+        propertyNames: { pattern: '^[a-z0-9]{1,16}(\\|[a-z0-9]{1,16})*$' },
+        additionalProperties: { type: 'string', pattern: '^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$' },
+        maxProperties: 500,
+        default: { ...DEFAULT_UPLOAD_TYPES },
+      },
+    },
   },
   deps: { routes: services.routes, handlers: services.handlers, store: services.store, blobs: services.blobs, settings: services.configOf<FilesSettings>() },
   async setup({ routes, handlers, store, blobs, settings }) {
@@ -57,7 +69,7 @@ export default definePlugin({
             summary: 'Upload a file (multipart field `file`, or the raw body with Content-Disposition)',
             schema: { responses: { ...auth, 201: successBody({ file: fileSchema }), 413: errorBody('rest_upload_too_large') } },
             async handle(request) {
-              const upload = await readUpload(request, { bucket: blobs, maxBytes: settings.max_file_bytes ?? DEFAULT_MAX, field: 'file' });
+              const upload = await readUpload(request, { bucket: blobs, maxBytes: settings.max_file_bytes ?? DEFAULT_MAX, field: 'file', allowedTypes: settings.allowed_upload_types ?? DEFAULT_UPLOAD_TYPES });
               const record = recordOf(upload.blob);
               // The bytes first, the record last: a crash in between leaves unlisted bytes, never a record without its file.
               try {

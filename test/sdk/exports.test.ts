@@ -10,6 +10,7 @@ test('exports exactly the pinned names', () => {
   assert.equal(Object.keys(sdk).sort(), [
     'ApiError',
     'BlobTooLargeError',
+    'DEFAULT_UPLOAD_TYPES',
     'DuplicateKeyError',
     'FLOWHOST_VERSION',
     'FetchLimitError',

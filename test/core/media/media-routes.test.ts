@@ -219,14 +219,14 @@ for (const store of testStores('media: wp/v2/media')) {
   test('over the limit: 413 rest_upload_too_large naming the limit, nothing stored', async ({ t }) => {
     const [posts, blobs] = [await postCount(t), await blobCount(t, 'core-media')];
     const big = Buffer.alloc(LIMIT * 3, 1);
-    const multipart = await t.request('POST', '/media', { ...WP, body: form(big, 'big.bin', 'application/octet-stream') });
+    const multipart = await t.request('POST', '/media', { ...WP, body: form(big, 'big.txt', 'text/plain') });
     assert.is(multipart.status, 413);
     assert.is(multipart.body.code, 'rest_upload_too_large');
     assert.match(String(multipart.body.message), String(LIMIT));
-    const raw = await t.request('POST', '/media', { ...WP, body: big, headers: { 'Content-Type': 'application/octet-stream', 'Content-Disposition': 'attachment; filename=big.bin' } });
+    const raw = await t.request('POST', '/media', { ...WP, body: big, headers: { 'Content-Type': 'application/octet-stream', 'Content-Disposition': 'attachment; filename=big.txt' } });
     assert.is(raw.status, 413);
     assert.is(raw.body.code, 'rest_upload_too_large');
-    const exact = await t.request('POST', '/media', { ...WP, body: Buffer.alloc(LIMIT, 2), headers: { 'Content-Type': 'application/octet-stream', 'Content-Disposition': 'attachment; filename=exact.bin' } });
+    const exact = await t.request('POST', '/media', { ...WP, body: Buffer.alloc(LIMIT, 2), headers: { 'Content-Type': 'application/octet-stream', 'Content-Disposition': 'attachment; filename=exact.txt' } });
     assert.is(exact.status, 201, 'exactly the limit fits');
     await t.request('DELETE', `/media/${(exact.body as Attachment).id}`, { ...WP, query: { force: true } });
     assert.is(await postCount(t), posts);
