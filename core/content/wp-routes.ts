@@ -449,6 +449,7 @@ class WpRoutes {
             all.push(...chunk.items.filter(keep));
             if (chunk.items.length < 100 || offset > 10_000) break;
           }
+          if (orderby === 'include' && include) all.sort((a, b) => include.indexOf(a.post_id) - include.indexOf(b.post_id));
           total = all.length;
           items = all.slice(query.offset, (query.offset ?? 0) + perPage);
         } else if (orderby === 'include' && include) {

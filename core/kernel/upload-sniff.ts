@@ -32,7 +32,7 @@ const CONTAINERS: Readonly<Record<string, readonly string[]>> = {
   zip: ['docx', 'xlsx', 'pptx', 'odt', 'odp', 'ods', 'odg', 'key', 'numbers', 'pages'],
 };
 
-// Lower case; each is a page when followed by whitespace or `>` (those ending in `-`/`l`: anything).
+// Lower case. A signature is a page when whitespace or `>` follows it; a prefix whatever follows.
 const PAGE_SIGNATURES = ['<!doctype html', '<html', '<head', '<script', '<iframe', '<h1', '<div', '<font', '<table', '<a', '<style', '<title', '<b', '<body', '<br', '<p', '<svg', '<math'];
 const PAGE_PREFIXES = ['<!--', '<?xml'];
 
