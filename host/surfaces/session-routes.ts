@@ -10,7 +10,7 @@ import { sessionResponses } from './responses.js';
 
 /**
  * Cookie sessions for same-origin admin use: log in with a user password, get an
- * HttpOnly SameSite=Strict cookie and a nonce to send as X-WP-Nonce / X-Flowhost-Nonce.
+ * HttpOnly SameSite=Lax cookie and a nonce to send as X-WP-Nonce / X-Flowhost-Nonce.
  */
 export function sessionSurface(deps: { users: UsersService; authenticator: Authenticator; ttlSeconds: number; secureCookies: () => boolean }): SurfaceDefinition {
   return withResponses({

@@ -83,7 +83,7 @@ cookies.before(async (ctx) => {
   const setCookie = login.headers.get('set-cookie') ?? '';
   assert.match(setCookie, /flowhost_session=/);
   assert.match(setCookie, /HttpOnly/);
-  assert.match(setCookie, /SameSite=Strict/);
+  assert.match(setCookie, /SameSite=Lax/);
   ctx.cookie = setCookie.split(';')[0]!;
   ctx.nonce = ((await login.json()) as { data: { nonce: string } }).data.nonce;
 });
