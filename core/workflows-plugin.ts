@@ -12,6 +12,7 @@ import { handlerDefaultsSurface } from './flows/handler-defaults-routes.js';
 import { JobsService } from './jobs/service.js';
 import { jobsSurface } from './jobs/routes.js';
 import { changeLog } from './logs/change-log.js';
+import { interruptedWork } from './kernel/interrupted-work.js';
 
 /**
  * Pipelines, flows and jobs: one plugin, because a flow is a pipeline's instance and the
@@ -47,7 +48,7 @@ export const workflowsPlugin = definePlugin({
         await jobs.init();
         // Jobs a dead process left running are failed and their items released. On the
         // embedded store this process is the only one; on MongoDB other hosts may be mid-run.
-        const before = new Date(clock.now().getTime() - (store.kind === 'embedded' ? 0 : 3600_000));
+        const before = interruptedWork(store.kind, clock.now()).startedBefore;
         await jobs.recoverInterrupted(before);
         // Then the flows those runs (or runs that died between their job's final state and
         // their flow's) left marked running are released.

@@ -35,6 +35,7 @@ import { currentOrigin } from './http/request-origin.js';
 import { createInProcessApi } from './http/in-process-api.js';
 import { closeServer, listen } from './http/listen.js';
 import { systemRoutes } from './http/system-routes.js';
+import { interruptedWork } from '../core/kernel/interrupted-work.js';
 import { sessionSurface } from './surfaces/session-routes.js';
 import { userAdminSurface } from './surfaces/user-admin-routes.js';
 import { ensureAdminAccess } from './bootstrap/initial-admin.js';
@@ -105,6 +106,9 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     registries.resolveAll();
     // Every contributed schema is sound now, or start-up stops naming the plugin and item.
     checkContributions(registries, { compile: config.checkResponses });
+    // The kernel closed its interrupted runs while its services were built; plugins close
+    // theirs now, before anything is scheduled or served.
+    await hooks.repairInterrupted.promise(interruptedWork(store.kind, clock.now()));
     await hooks.booted.promise({ url: '' });
 
     const get = <T>(ref: ServiceRef<T>) => container.get(ref, 'host');

@@ -101,6 +101,7 @@ export type { Principal, Capability } from '../core/kernel/principal.js';
 export type { ActingUser } from '../core/kernel/acting-user.js';
 export type { Registries } from '../core/kernel/registries.js';
 export type { ApiClient, ApiGetOptions, ApiResponse } from '../core/kernel/api-client.js';
+export type { InterruptedWork } from '../core/kernel/interrupted-work.js';
 export type { LifecycleInfo, StepInfo, JobOutcome, LogEntry, WebhookEvent, StepTiming, RequestTiming, ScheduledRunTiming, StoreOperationTiming } from '../core/kernel/hooks.js';
 export type { JsonSchema } from '../core/kernel/json-schema.js';
 export { parameterValidators } from '../core/kernel/validator.js';

@@ -1,6 +1,7 @@
 import { AsyncSeriesHook, AsyncSeriesWaterfallHook, HookMap, SyncHook, type Tap } from 'tapable';
 import type { DataPacket } from './contributions.js';
 import type { Registrar } from './contribution-kinds.js';
+import type { InterruptedWork } from './interrupted-work.js';
 
 /** Passed to the lifecycle hooks. */
 export interface LifecycleInfo {
@@ -117,6 +118,12 @@ export class HookCatalogue {
   readonly contributions = new HookMap<SyncHook<[Registrar<unknown>]>>(() => new SyncHook(['registrar']));
 
   // Lifecycle.
+  /**
+   * At boot, after every setup and before `booted` (nothing runs or listens yet): close the
+   * work a killed host left `running` and that started before `info.startedBefore` (fail
+   * it as interrupted, give back its claims and leases), as the kernel does for its runs.
+   */
+  readonly repairInterrupted = new AsyncSeriesHook<[InterruptedWork]>(['work']);
   /** Every plugin is set up and the registries are resolved; nothing is listening yet. */
   readonly booted = new AsyncSeriesHook<[LifecycleInfo]>(['info']);
   /** The HTTP server is listening. */

@@ -47,10 +47,11 @@ export default definePlugin({
     vault: services.vault,
     clock: services.clock,
     hostInfo: services.hostInfo,
+    hooks: services.hooks,
     log: services.logger,
     settings: services.configOf<DocsyncSettings>(),
   },
-  async setup({ routes, postTypes, taxonomies, tools, content, store, scheduler, vault, clock, hostInfo, log, settings }) {
+  async setup({ routes, postTypes, taxonomies, tools, content, store, scheduler, vault, clock, hostInfo, hooks, log, settings }) {
     postTypes.add(definePostType({ name: POST_TYPE, label: 'Documentation', rest_base: 'documentation', taxonomies: [TAXONOMY] }));
     taxonomies.add(defineTaxonomy({ name: TAXONOMY, label: 'Projects', rest_base: 'project', hierarchical: true, post_types: [POST_TYPE] }));
 
@@ -74,6 +75,8 @@ export default definePlugin({
     });
     // A run's lock outlives a long repository; a host that dies mid-sync leaves the job to be
     // retried elsewhere, which skips every post already written (blob SHAs).
+    // Syncs a killed host left running are closed at boot, as the engine closes its runs.
+    hooks.repairInterrupted.tapPromise('docsync', async ({ startedBefore }) => void (await jobs.closeInterrupted(startedBefore)));
     scheduler.define<{ job_id: string }>(JOB_NAME, (job) => jobs.run(String(job.data.job_id)), { concurrency: 2, lockLifetimeMs: 30 * 60_000 });
 
     routes.add(

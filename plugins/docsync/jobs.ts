@@ -37,10 +37,13 @@ export interface JobDoc extends Record<string, unknown> {
   result: SyncTotals | null;
   error: string | null;
   created_at: Date;
+  /** When it became `running` (absent on jobs stored before this field existed). */
+  started_at?: Date | null;
   finished_at: Date | null;
 }
 
 export const JOB_NAME = 'sync';
+export const INTERRUPTED = 'Interrupted: the host stopped while the sync was running; start a new sync (posts already written are kept and skipped).';
 /** Lists in an answer stop here; counts stay exact. */
 const LIST_CAP = 1000;
 
@@ -62,6 +65,7 @@ export class SyncJobs {
       result: null,
       error: null,
       created_at: this.deps.now(),
+      started_at: null,
       finished_at: null,
     };
     await this.jobs.insertOne(job);
@@ -102,6 +106,26 @@ export class SyncJobs {
     }
   }
 
+  /**
+   * At boot (the SDK's repairInterrupted hook): syncs a killed host left `running` since
+   * before `startedBefore` are failed as interrupted and their project leases given back,
+   * so a new sync of those projects starts at once rather than when the lease lapses.
+   * Jobs from before `started_at` existed are judged by their creation.
+   */
+  async closeInterrupted(startedBefore: Date): Promise<string[]> {
+    const stuck = await this.jobs.find({ status: 'running', $or: [{ started_at: { $lte: startedBefore } }, { started_at: { $exists: false }, created_at: { $lte: startedBefore } }] });
+    const closed: string[] = [];
+    for (const job of stuck) {
+      // Only if still running: on a shared store another host may have ended it meanwhile.
+      const ended = await this.jobs.updateOne({ _id: job._id, status: 'running' }, { $set: { status: 'failed', error: INTERRUPTED, finished_at: this.deps.now() } });
+      if (ended.modifiedCount === 0) continue;
+      await this.deps.leases.releaseAllOf(job._id);
+      closed.push(job._id);
+    }
+    if (closed.length) this.deps.log.warn({ job_ids: closed }, `docsync: ${closed.length} sync job(s) interrupted by a stopped host were failed; their projects are free to sync again`);
+    return closed;
+  }
+
   private async execute(job: JobDoc): Promise<SyncTotals> {
     const { content, engine, leases, token, baseUrl } = this.deps;
     const terms: Term[] = [];
@@ -114,7 +138,7 @@ export class SyncJobs {
         else totals.errors.push({ code: 'not_found', message: `No project term with id ${id}`, term_id: id });
       }
     }
-    await this.jobs.updateOne({ _id: job._id }, { $set: { status: 'running', 'progress.repos_total': terms.length } });
+    await this.jobs.updateOne({ _id: job._id }, { $set: { status: 'running', started_at: this.deps.now(), 'progress.repos_total': terms.length } });
     const client = new SourceClient(baseUrl, await token.current());
     for (const [index, term] of terms.entries()) {
       if (!(await leases.acquire(term.term_id, job._id))) {

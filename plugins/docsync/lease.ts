@@ -42,4 +42,9 @@ export class ProjectLeases {
   async release(termId: number, holder: string): Promise<void> {
     await this.leases.deleteOne({ _id: `project:${termId}`, holder });
   }
+
+  /** Every lease `holder` has (a job that will never release them: its host was killed). */
+  async releaseAllOf(holder: string): Promise<number> {
+    return this.leases.deleteMany({ holder });
+  }
 }
