@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { container as globalContainer } from 'tsyringe';
@@ -35,6 +34,7 @@ import { currentOrigin } from './http/request-origin.js';
 import { createInProcessApi } from './http/in-process-api.js';
 import { closeServer, listen } from './http/listen.js';
 import { systemRoutes } from './http/system-routes.js';
+import { prepareDataDir } from './runtime/prepare-data-dir.js';
 import { interruptedWork } from '../core/kernel/interrupted-work.js';
 import { sessionSurface } from './surfaces/session-routes.js';
 import { userAdminSurface } from './surfaces/user-admin-routes.js';
@@ -56,7 +56,9 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
   const log = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
   const dataDir = config.dataDir === ':memory:' ? null : resolve(config.dataDir);
-  if (dataDir) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  // First write of the start (`flowhost serve` has bound its port already): a directory
+  // that cannot be written stops here, naming itself and the cause.
+  if (dataDir) prepareDataDir(dataDir);
   const store = options.store ?? (await openStore(config, dataDir));
   const blobs = await openBlobStore(store, dataDir);
   const closeStore = once(async () => {
@@ -175,7 +177,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       webhooks: await get(services.webhooks),
       async start() {
         if (started) return url;
-        url = await listen(server, config.port, config.host);
+        url = await listen(server, config.port, config.host, options.reservedPort);
         started = true;
         if (options.clusterWorker) localToken = options.clusterWorker.localToken;
         else if (dataDir) localToken = publishHost(dataDir, url, `${url}${config.apiPrefix}/${config.coreNamespace}`);

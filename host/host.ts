@@ -20,6 +20,7 @@ import type { WebhooksService } from '../core/webhooks/service.js';
 import type { HostConfig } from './config/schema.js';
 import type { CompiledRoute } from './http/route-table.js';
 import type { IssuedAdminPassword } from './bootstrap/initial-admin.js';
+import type { PortReservation } from './http/port-reservation.js';
 
 /** What a build is made of: its plugins and, optionally, config, environment, store, clock, logger. */
 export interface CreateHostOptions {
@@ -38,6 +39,11 @@ export interface CreateHostOptions {
    * host file and the CLI's local credential once; every worker accepts that credential.
    */
   clusterWorker?: { localToken: string };
+  /**
+   * The port, bound already (reservePort): `start` listens on that socket. `flowhost serve`
+   * binds first so a busy port stops it before anything is written to the data directory.
+   */
+  reservedPort?: PortReservation;
 }
 
 export interface Host {

@@ -2,6 +2,8 @@ import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { configFrom, type CliNoun, type Common } from '../cli-runtime.js';
 import { checkWorkers, runClusterPrimary, workerSetup } from '../cluster.js';
 import { applyHeapGrowth } from '../../runtime/heap-growth.js';
+import { reservePort } from '../../http/port-reservation.js';
+import type { Host } from '../../host.js';
 
 /** `flowhost serve`: the long-running host process; it never returns. */
 export const serve: CliNoun = {
@@ -23,13 +25,23 @@ export const serve: CliNoun = {
       checkWorkers(workers, config);
       if (workers > 1) await runClusterPrimary(config, workers, (line) => process.stdout.write(`${line}\n`));
     }
+    // The port first: a busy one stops the start before the data directory is touched.
+    // (A cluster worker listens through its primary, which shares one socket.)
+    const reservedPort = worker ? undefined : await reservePort(config.port, config.host);
     const { buildDefaultHost } = await import('../../default-build.js');
-    const host = await buildDefaultHost(config, worker ? { clusterWorker: { localToken: worker.localToken } } : {});
+    let host: Host;
+    try {
+      host = await buildDefaultHost(config, { ...(worker ? { clusterWorker: { localToken: worker.localToken } } : {}), reservedPort });
+    } catch (error) {
+      await reservedPort?.release();
+      throw error;
+    }
     try {
       const url = await host.start();
       worker?.listening(url);
     } catch (error) {
       await host.stop().catch(() => undefined);
+      await reservedPort?.release();
       throw error;
     }
     // No request can get here (the HTTP layer answers every one); should anything else
