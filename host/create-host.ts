@@ -33,7 +33,7 @@ import { httpLimits } from './http/http-limits.js';
 import { currentOrigin } from './http/request-origin.js';
 import { createInProcessApi } from './http/in-process-api.js';
 import { closeServer, listen } from './http/listen.js';
-import { systemRoutes } from './http/system-routes.js';
+import { systemRoutes, type Readiness } from './http/system-routes.js';
 import { prepareDataDir } from './runtime/prepare-data-dir.js';
 import { interruptedWork } from '../core/kernel/interrupted-work.js';
 import { sessionSurface } from './surfaces/session-routes.js';
@@ -78,6 +78,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     const root = globalContainer.createChildContainer();
     const container = new ServiceContainer(root);
     const agenda = await createScheduler({ store, name: `${hostname()}-${process.pid}`, processEvery: config.schedulerProcessEvery, lockLifetime: config.schedulerLockLifetime });
+    let readiness: Readiness = 'starting';
     let url = '';
     const info: HostInfo = {
       version: FLOWHOST_VERSION,
@@ -139,7 +140,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     ];
     const routeOptions = { apiPrefix: config.apiPrefix, coreNamespace: config.coreNamespace, log, checkResponses: config.checkResponses };
     const routes = compileRoutes(surfaces, routeOptions);
-    const allRoutes = [...routes, ...systemRoutes({ routes, store: timedStore, apiPrefix: config.apiPrefix, serverUrl: () => `${info.publicUrl()}`, routeOptions })];
+    const allRoutes = [...routes, ...systemRoutes({ routes, store: timedStore, readiness: () => readiness, apiPrefix: config.apiPrefix, serverUrl: () => `${info.publicUrl()}`, routeOptions })];
     api.attach(allRoutes);
     // Measurements only when a plugin listens (no cost otherwise).
     const server = createHttpServer(allRoutes, {
@@ -186,10 +187,12 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
         // Webhook jobs queued behind a run that never ended here (the host stopped) start now.
         await engine.resumeQueued();
         await hooks.ready.promise({ url });
+        readiness = 'ready';
         return url;
       },
       async stop() {
         if (started) {
+          readiness = 'stopping';
           await hooks.stopping.promise({ url });
           if (dataDir && !options.clusterWorker) unpublishHost(dataDir);
           // Stop taking scheduled work, let running jobs end, then release Agenda's locks.

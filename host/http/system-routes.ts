@@ -13,6 +13,9 @@ import { compileRoutes, type CompiledRoute } from './route-table.js';
 
 const HEALTH_TIMEOUT_MS = 3000;
 
+/** Where the host is in its life: only `ready` takes traffic (GET /readyz). */
+export type Readiness = 'starting' | 'ready' | 'stopping';
+
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -92,13 +95,15 @@ function initializer(openapiUrl: string): string {
 }
 
 /**
- * GET /healthz (store status; 503 when unusable), GET {prefix}/openapi.json, and the API
+ * GET /healthz (store status; 503 when unusable), GET /readyz (200 only when started, not
+ * stopping, and the store answers), GET {prefix}/openapi.json, and the API
  * reference viewer at GET {prefix}/reference (swagger-ui, its assets under
  * {prefix}/reference/assets/{file}).
  */
 export function systemRoutes(deps: {
   routes: CompiledRoute[];
   store: DocumentStore;
+  readiness: () => Readiness;
   apiPrefix: string;
   serverUrl: () => string;
   routeOptions: { apiPrefix: string; coreNamespace: string; log: Logger; checkResponses?: boolean };
@@ -135,6 +140,47 @@ export function systemRoutes(deps: {
         // Bounded: a load balancer's probe must get an answer even while the database hangs.
         await withTimeout(deps.store.ping(), HEALTH_TIMEOUT_MS);
         return { success: true, status: 'ok', version: FLOWHOST_VERSION, store: { kind: deps.store.kind, status: 'ok' } };
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        const failure = new ApiError('store_unavailable', `The ${deps.store.kind} store is unavailable: ${reason}`, 503);
+        return reply(503, { success: false, ...failure.toBody(), status: 'unavailable', store: { kind: deps.store.kind, status: 'unavailable' } });
+      }
+    },
+  };
+
+  // Liveness (/healthz) and readiness differ: a host that is starting or stopping is alive
+  // and must not be restarted, but a load balancer should send it nothing.
+  const ready: RouteDefinition = {
+    method: 'GET',
+    path: '/readyz',
+    permission: 'public',
+    summary: 'Readiness: 200 when started and the store answers; 503 while starting, stopping or when the store does not answer',
+    schema: {
+      responses: {
+        200: successBody({ status: { const: 'ready' }, store: storeState('ok') }),
+        503: {
+          type: 'object',
+          required: ['success', 'code', 'message', 'data', 'status'],
+          properties: {
+            success: { const: false },
+            code: { enum: ['host_starting', 'host_stopping', 'store_unavailable'] },
+            message: { type: 'string' },
+            data: { type: 'object', required: ['status'], properties: { status: { const: 503 } } },
+            status: { enum: ['starting', 'stopping', 'unavailable'] },
+            store: storeState('unavailable'),
+          },
+        },
+      },
+    },
+    handle: async () => {
+      const state = deps.readiness();
+      if (state !== 'ready') {
+        const failure = state === 'starting' ? new ApiError('host_starting', 'Flowhost is starting; try again in a moment.', 503) : new ApiError('host_stopping', 'Flowhost is stopping; send requests to another host.', 503);
+        return reply(503, { success: false, ...failure.toBody(), status: state }, { 'Retry-After': '1' });
+      }
+      try {
+        await withTimeout(deps.store.ping(), HEALTH_TIMEOUT_MS);
+        return { success: true, status: 'ready', store: { kind: deps.store.kind, status: 'ok' } };
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         const failure = new ApiError('store_unavailable', `The ${deps.store.kind} store is unavailable: ${reason}`, 503);
@@ -202,7 +248,7 @@ export function systemRoutes(deps: {
 
   table = [
     ...deps.routes,
-    ...compileRoutes([{ surface: { id: 'system', mount: 'site-root', routes: [health, openapi, reference, assets as RouteDefinition] }, owner: 'host' }], deps.routeOptions),
+    ...compileRoutes([{ surface: { id: 'system', mount: 'site-root', routes: [health, ready, openapi, reference, assets as RouteDefinition] }, owner: 'host' }], deps.routeOptions),
   ];
   return table.slice(deps.routes.length);
 }
