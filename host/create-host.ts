@@ -35,6 +35,7 @@ import { createInProcessApi } from './http/in-process-api.js';
 import { closeServer, listen } from './http/listen.js';
 import { systemRoutes, type Readiness } from './http/system-routes.js';
 import { prepareDataDir } from './runtime/prepare-data-dir.js';
+import { trackRunningJobs } from './scheduler/running-jobs.js';
 import { interruptedWork } from '../core/kernel/interrupted-work.js';
 import { sessionSurface } from './surfaces/session-routes.js';
 import { userAdminSurface } from './surfaces/user-admin-routes.js';
@@ -78,6 +79,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     const root = globalContainer.createChildContainer();
     const container = new ServiceContainer(root);
     const agenda = await createScheduler({ store, name: `${hostname()}-${process.pid}`, processEvery: config.schedulerProcessEvery, lockLifetime: config.schedulerLockLifetime });
+    const scheduledJobs = trackRunningJobs(agenda);
     let readiness: Readiness = 'starting';
     let url = '';
     const info: HostInfo = {
@@ -195,12 +197,26 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
           readiness = 'stopping';
           await hooks.stopping.promise({ url });
           if (dataDir && !options.clusterWorker) unpublishHost(dataDir);
-          // Stop taking scheduled work, let running jobs end, then release Agenda's locks.
+          // No new connection, and no new scheduled work (Agenda hands back what it had
+          // locked but not started); then requests in flight, the engine's runs and the
+          // scheduled jobs running here all get the same bounded time to end.
+          const closed = closeServer(server);
           await agenda.stop();
-          // Running jobs get a bounded time to end: a hung handler must not block shutdown
-          // (its job is failed and its claims released at the next boot).
-          await Promise.race([runs.dispatcher.drain(), new Promise((done) => setTimeout(done, 10_000).unref())]);
-          await closeServer(server);
+          const boundMs = config.shutdownTimeoutSeconds * 1000;
+          let timer: NodeJS.Timeout | undefined;
+          const ended = await Promise.race([
+            Promise.all([closed, runs.dispatcher.drain(), scheduledJobs.idle()]).then(() => true),
+            new Promise<false>((done) => (timer = setTimeout(() => done(false), boundMs))),
+          ]);
+          clearTimeout(timer);
+          if (!ended) {
+            // A hung handler or client must not hold the stop: what is cut off here is failed
+            // as interrupted (claims, leases released) at the next boot.
+            server.server.closeAllConnections();
+            const left = engine.running() + scheduledJobs.count();
+            if (left > 0) log.warn({ runs: engine.running(), scheduled_jobs: scheduledJobs.count() }, `${left} run(s) still running after the ${config.shutdownTimeoutSeconds} s shutdown bound; the next start fails them as interrupted`);
+            else log.warn(`Connections still open after the ${config.shutdownTimeoutSeconds} s shutdown bound were closed`);
+          }
           started = false;
         }
         await closeStore();

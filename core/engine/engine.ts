@@ -160,6 +160,11 @@ export class Engine {
     this.endings = runEndings(deps);
   }
 
+  /** Runs this engine started that have not ended (a graceful stop reports those it gave up on). */
+  running(): number {
+    return this.chained.size;
+  }
+
   /** Resolves when every queued run this engine started has ended. */
   async drain(): Promise<void> {
     while (this.chained.size) await Promise.allSettled([...this.chained]);

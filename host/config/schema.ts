@@ -70,6 +70,12 @@ export interface HostConfig {
    * host/runtime/heap-growth.ts.
    */
   heapGrowingPercent: number;
+  /**
+   * How long a stop (SIGTERM, SIGINT, host.stop()) waits for requests in flight and running
+   * jobs before it closes the remaining connections and the store anyway, in seconds. Runs
+   * cut off are failed as interrupted at the next boot.
+   */
+  shutdownTimeoutSeconds: number;
 }
 
 /** Where each key may come from in the environment. */
@@ -101,6 +107,7 @@ export const envKeys: Record<string, { key: keyof HostConfig; type: 'string' | '
   FLOWHOST_LOGIN_MAX_FAILURES: { key: 'loginMaxFailures', type: 'integer' },
   FLOWHOST_LOGIN_MAX_FAILURES_PER_IP: { key: 'loginMaxFailuresPerIp', type: 'integer' },
   FLOWHOST_LOGIN_MAX_FAILURES_PER_LOGIN: { key: 'loginMaxFailuresPerLogin', type: 'integer' },
+  FLOWHOST_SHUTDOWN_TIMEOUT_SECONDS: { key: 'shutdownTimeoutSeconds', type: 'integer' },
 };
 
 export const defaultConfig: HostConfig = {
@@ -143,6 +150,9 @@ export const defaultConfig: HostConfig = {
   schedulerLockLifetime: 10 * 60 * 1000,
   checkResponses: false,
   heapGrowingPercent: 50,
+  // What the engine's drain was bounded by before this was a setting; long enough for a
+  // request or a step to end, short of the 30 s most supervisors wait before SIGKILL.
+  shutdownTimeoutSeconds: 10,
 };
 
 export const configSchema: JsonSchema = {
@@ -182,5 +192,6 @@ export const configSchema: JsonSchema = {
     schedulerLockLifetime: { type: 'integer', minimum: 1000 },
     checkResponses: { type: 'boolean' },
     heapGrowingPercent: { type: 'integer', minimum: 0, maximum: 1000 },
+    shutdownTimeoutSeconds: { type: 'integer', minimum: 0, maximum: 3600 },
   },
 };

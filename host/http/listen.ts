@@ -29,11 +29,13 @@ export async function listen(server: Server, port: number, host: string, reserva
   return `http://${hostPart}:${address.port}`;
 }
 
-/** Stops accepting; idle keep-alive sockets close now, busy ones after their response (10 s at most). */
+/**
+ * Stops accepting connections and closes the idle keep-alive ones now; resolves once the
+ * busy ones have answered. The caller bounds the wait (closeAllConnections at its limit).
+ */
 export function closeServer(server: Server): Promise<void> {
   return new Promise<void>((done) => {
     server.server.close(() => done());
     server.server.closeIdleConnections();
-    setTimeout(() => server.server.closeAllConnections(), 10_000).unref();
   });
 }

@@ -3,7 +3,11 @@ import { configFrom, type CliNoun, type Common } from '../cli-runtime.js';
 import { checkWorkers, runClusterPrimary, workerSetup } from '../cluster.js';
 import { applyHeapGrowth } from '../../runtime/heap-growth.js';
 import { reservePort } from '../../http/port-reservation.js';
+import { startedByPackageScript, watchParent } from '../../runtime/parent-watch.js';
 import type { Host } from '../../host.js';
+
+/** Past the shutdown bound, what a stop that hangs itself (a store that does not answer) gets before the process exits anyway. */
+const STOP_MARGIN_MS = 5000;
 
 /** `flowhost serve`: the long-running host process; it never returns. */
 export const serve: CliNoun = {
@@ -16,6 +20,8 @@ export const serve: CliNoun = {
       .option('host', { type: 'string', describe: 'Address (default HOST or 127.0.0.1)' })
       .option('workers', { type: 'number', describe: 'Host processes sharing the port (default FLOWHOST_WORKERS or 1; more than 1 needs MONGODB_URL)' }),
   async handler(argv: ArgumentsCamelCase<Common & { port?: number; host?: string; workers?: number }>) {
+    // Read now: npm's shell may be gone by the time the host has started (see parent-watch).
+    const parent = process.ppid;
     const config = configFrom(argv);
     // This process is the host's own: it may tune its heap (an embedding process is not).
     applyHeapGrowth(config.heapGrowingPercent);
@@ -54,15 +60,27 @@ export const serve: CliNoun = {
     process.on('uncaughtException', fatal('uncaughtException'));
     process.on('unhandledRejection', fatal('unhandledRejection'));
     let stopping = false;
-    const stop = async (signal: string) => {
-      if (stopping) return;
+    const stop = async (signal: string, repeatCutsShort = true) => {
+      if (stopping) {
+        // Ctrl-C under `npm start` also ends npm's shell, which the parent watch then sees:
+        // that is the same stop, not a second request.
+        if (!repeatCutsShort) return;
+        // A second Ctrl-C: whoever sends it does not want to wait for the drain.
+        host.log.warn({ signal }, 'Stopping now, without waiting for what is still running');
+        process.exit(1);
+      }
       stopping = true;
-      host.log.info({ signal }, 'Stopping');
+      host.log.info({ signal, bound_seconds: config.shutdownTimeoutSeconds }, 'Stopping');
+      setTimeout(() => {
+        host.log.error(`The stop did not end within ${config.shutdownTimeoutSeconds} s and ${STOP_MARGIN_MS / 1000} s more; exiting`);
+        process.exit(1);
+      }, config.shutdownTimeoutSeconds * 1000 + STOP_MARGIN_MS).unref();
       await host.stop();
       process.exit(0);
     };
     process.on('SIGINT', () => void stop('SIGINT'));
     process.on('SIGTERM', () => void stop('SIGTERM'));
+    if (startedByPackageScript(process.env)) watchParent(parent, () => void stop('parent process ended', false));
     await new Promise(() => undefined);
   },
 };

@@ -18,6 +18,7 @@ test('defaults', () => {
   assert.is(config.bodyLimit, 1048576);
   assert.is(config.allowPrivateUrls, false);
   assert.is(config.heapGrowingPercent, 50);
+  assert.is(config.shutdownTimeoutSeconds, 10);
 });
 
 test('environment values are converted', () => {
@@ -30,6 +31,7 @@ test('environment values are converted', () => {
   assert.is(config.allowPrivateUrls, true);
   assert.is(config.coreNamespace, 'datamachine/v1');
   assert.is(loadConfig({ env: { FLOWHOST_HEAP_GROWING_PERCENT: '0' } }).heapGrowingPercent, 0);
+  assert.is(loadConfig({ env: { FLOWHOST_SHUTDOWN_TIMEOUT_SECONDS: '30' } }).shutdownTimeoutSeconds, 30);
 });
 
 test('an invalid value names the key and the variable, never the value', () => {
@@ -39,6 +41,7 @@ test('an invalid value names the key and the variable, never the value', () => {
   assert.throws(() => loadConfig({ env: { FLOWHOST_PUBLIC_URL: 'ftp://x' } }), /publicUrl/);
   assert.throws(() => loadConfig({ env: { FLOWHOST_HEAP_GROWING_PERCENT: '-5' } }), /heapGrowingPercent.*FLOWHOST_HEAP_GROWING_PERCENT/);
   assert.throws(() => loadConfig({ env: { FLOWHOST_HEAP_GROWING_PERCENT: 'lots' } }), /heapGrowingPercent/);
+  assert.throws(() => loadConfig({ env: { FLOWHOST_SHUTDOWN_TIMEOUT_SECONDS: '-1' } }), /shutdownTimeoutSeconds.*FLOWHOST_SHUTDOWN_TIMEOUT_SECONDS/);
   assert.throws(
     () => loadConfig({ env: { MONGODB_URL: 'postgres://user:hunter2@db' } }),
     (e: Error) => /mongodbUrl/.test(e.message) && !/hunter2/.test(e.message),
