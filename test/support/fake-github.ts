@@ -26,6 +26,8 @@ export interface FakeGithub {
   resetCounts(): void;
   /** Blob requests answered before the service starts failing them with 502 (null: no limit), to cut a sync short. */
   blobBudget: number | null;
+  /** Blob requests wait for this before they are answered (null: at once), to hold a sync mid-way. */
+  blobGate: Promise<void> | null;
   close(): Promise<void>;
 }
 
@@ -53,7 +55,7 @@ export async function startFakeGithub(token: string): Promise<FakeGithub> {
   let base = '';
   const notFound = { status: 404, headers: rate, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest', status: '404' } };
 
-  const respond = (req: RecordedRequest) => {
+  const respond = async (req: RecordedRequest) => {
     const auth = req.headers.authorization ?? '';
     if (auth !== `token ${token}` && auth !== `Bearer ${token}`) {
       bump('unauthorized');
@@ -103,6 +105,7 @@ export async function startFakeGithub(token: string): Promise<FakeGithub> {
       ].sort((a, b) => a.path.localeCompare(b.path));
       return { headers: rate, body: { sha: treeSha(repo.files), url: `${base}/repos/${owner}/${name}/git/trees/${treeSha(repo.files)}`, tree, truncated: false } };
     }
+    if (fake.blobGate) await fake.blobGate;
     if (fake.blobBudget !== null) {
       if (fake.blobBudget <= 0) return { status: 502, headers: rate, body: { message: 'Server Error' } };
       fake.blobBudget--;
@@ -119,6 +122,7 @@ export async function startFakeGithub(token: string): Promise<FakeGithub> {
   const fake: FakeGithub = {
     server,
     blobBudget: null,
+    blobGate: null,
     url: server.url,
     repos,
     addRepo(owner, repo, files, options = {}) {
