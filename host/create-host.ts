@@ -211,10 +211,10 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
           clearTimeout(timer);
           if (!ended) {
             // A hung handler or client must not hold the stop: what is cut off here is failed
-            // as interrupted (claims, leases released) at the next boot.
+            // as interrupted (claims, leases released) at a later boot (repairInterrupted).
             server.server.closeAllConnections();
             const left = engine.running() + scheduledJobs.count();
-            if (left > 0) log.warn({ runs: engine.running(), scheduled_jobs: scheduledJobs.count() }, `${left} run(s) still running after the ${config.shutdownTimeoutSeconds} s shutdown bound; the next start fails them as interrupted`);
+            if (left > 0) log.warn({ runs: engine.running(), scheduled_jobs: scheduledJobs.count() }, `${left} run(s) still running after the ${config.shutdownTimeoutSeconds} s shutdown bound were cut off; a later start fails them as interrupted (the next one on the embedded store; on MongoDB, one at least an hour after they started)`);
             else log.warn(`Connections still open after the ${config.shutdownTimeoutSeconds} s shutdown bound were closed`);
           }
           started = false;
