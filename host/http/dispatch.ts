@@ -113,12 +113,13 @@ const LINGER_BYTES = 16 * 1024 * 1024;
 
 /**
  * The answer goes out before the body was read to its end (too large, refused, no route).
- * The connection is then closed, but not at once: closing a socket with unread bytes makes
- * the kernel reset it, and a reverse proxy still sending the body (nginx with
- * proxy_request_buffering off) then reports 502 instead of our answer. So the rest is read
- * and dropped, up to LINGER_BYTES or LINGER_MS (as nginx's and Apache's lingering close
- * do), and the socket is ended once the body has ended. A body that came too slowly is not
- * waited for (`linger: false`): the socket is closed right after the answer.
+ * The rest of the body is then read and dropped, up to LINGER_BYTES or LINGER_MS (as
+ * nginx's and Apache's lingering close do), and the connection is cut only past that
+ * budget. Cutting it at once makes the kernel reset a socket with unread bytes, and a
+ * reverse proxy still sending the body (nginx with proxy_request_buffering off) then
+ * reports 502 instead of our answer. A body that ends within the budget leaves the
+ * connection as keep-alive left it. A body that was too slow is not waited for
+ * (`linger: false`): the socket is closed right after the answer.
  *
  * The socket is taken now: by the time 'finish' fires Node may have detached it from the
  * request (`req.socket` is then null, and reading it crashed the process).
@@ -132,21 +133,20 @@ export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse, ling
     return;
   }
   res.once('finish', () => {
-    if (!socket || socket.destroyed) return;
-    if (req.complete) return void socket.end();
+    if (!socket || socket.destroyed || req.readableEnded) return;
     const start = socket.bytesRead;
-    const cut = () => {
+    const settle = () => {
       clearTimeout(timer);
       clearInterval(meter);
+    };
+    const cut = () => {
+      settle();
       socket.destroy();
     };
     const timer = setTimeout(cut, LINGER_MS);
     const meter = setInterval(() => socket.bytesRead - start > LINGER_BYTES && cut(), 100);
-    req.once('end', () => {
-      clearTimeout(timer);
-      clearInterval(meter);
-      socket.end();
-    });
+    req.once('end', settle);
+    req.once('close', settle);
     req.once('error', () => undefined);
     req.resume();
   });
