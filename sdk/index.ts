@@ -31,6 +31,15 @@ export { fetchHonouringRetryAfter } from '../core/security/retry-after.js';
 export { fitText, graphemeCount, packetText } from '../core/kernel/post-text.js';
 /** A post's stored text as the safe HTML wp/v2 answers as `content.rendered` (markdown rendered, sanitized). */
 export { renderContent } from '../core/content/render.js';
+/**
+ * WordPress's per-post rights (map_meta_cap's read_post, edit_post, delete_post) and a
+ * post query filtered to what a reader may see: what a plugin showing or changing posts
+ * for a user checks, so it does no more than wp/v2 lets that user do.
+ */
+export { canReadPost, canEditPost, canDeletePost, readsEverything } from '../core/content/post-caps.js';
+export { findReadablePosts } from '../core/content/readable-posts.js';
+/** WordPress's kses for users without unfiltered_html: post HTML, title HTML, plain text (term names). */
+export { ksesPost, ksesTitle, stripTags } from '../core/content/kses.js';
 export { createServiceRef, createServiceFactory, isServiceRef } from '../core/kernel/service-ref.js';
 export { HookCatalogue, isTapped } from '../core/kernel/hooks.js';
 export { FLOWHOST_VERSION } from '../core/kernel/version.js';
@@ -128,4 +137,5 @@ export type { ReadUploadOptions, Upload, UploadTypes } from '../core/kernel/uplo
 export type { Vault } from '../core/security/vault.js';
 export type { CredentialsService } from '../core/credentials/service.js';
 export type { ContentStore, Post, NewPost, PostPatch, PostQuery, PostStatus, Term } from '../core/content/model.js';
+export type { PostReader } from '../core/content/post-caps.js';
 export type { GuardedFetch, GuardedRequestInit, GuardedResponse } from '../core/security/guarded-fetch-types.js';

@@ -9,7 +9,9 @@
 import type { Principal } from '../kernel/principal.js';
 import type { Post } from './model.js';
 
-type User = Pick<Principal, 'userId' | 'can'> | null;
+/** Whoever asks: a request's principal, an acting user's snapshot, or nobody (null). */
+export type PostReader = Pick<Principal, 'userId' | 'can'> | null;
+type User = PostReader;
 
 const isOwn = (post: Post, user: NonNullable<User>) => post.author_id !== null && post.author_id === user.userId;
 
