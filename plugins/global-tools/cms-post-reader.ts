@@ -1,7 +1,8 @@
 /**
  * cms_post_reader: one post of this site, by id or by its link or slug, as plain text
- * with its excerpt, status, date and terms. A post that is not published (or of a
- * non-public type) needs edit_posts, as wp/v2 decides it.
+ * with its excerpt, status, date and terms, if the caller may read it as wp/v2 decides it
+ * (post-view.ts: a draft is for whoever may edit it, a private post for its author and
+ * editors; a non-public type needs edit_posts).
  */
 import { defineChatTool, type ChatToolDefinition, type ContentStore, type HostInfo, type Post, type Registries } from '../../sdk/index.js';
 import { canRead, contentText, excerptText, isoDate, linkOf } from './post-view.js';
@@ -69,7 +70,7 @@ export function cmsPostReaderTool(content: ContentStore, registries: Registries,
       const type = types.find((t) => t.name === post!.post_type)!;
       if (!canRead(type, post, ctx.user)) {
         // The same answer for a draft and for nothing: a reader cannot probe for unpublished posts.
-        throw new Error(`There is no ${what} on this site that ${ctx.user ? `user ${ctx.user.login}` : 'this caller'} may read (posts that are not published need the edit_posts capability)`);
+        throw new Error(`There is no ${what} on this site that ${ctx.user ? `user ${ctx.user.login}` : 'this caller'} may read (a post that is not published is for its author and editors)`);
       }
       const maxChars = (args.max_chars as number | undefined) ?? 20_000;
       const text = contentText(post);

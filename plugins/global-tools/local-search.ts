@@ -1,9 +1,10 @@
 /**
  * local_search: this site's posts of every registered type the caller may read whose
- * title or content contains the text: published ones, and drafts, pending and private
- * ones too for a user with edit_posts (as the wp/v2 routes let them list).
+ * title or content contains the text: published ones, and for a user with edit_posts the
+ * drafts, pending and private ones they may read (WordPress's read_post: an author their
+ * own, an editor everyone's), as wp/v2 lists them for that user.
  */
-import { defineChatTool, type ChatToolDefinition, type ContentStore, type HostInfo, type Post, type PostStatus, type Registries } from '../../sdk/index.js';
+import { defineChatTool, findReadablePosts, type ChatToolDefinition, type ContentStore, type HostInfo, type Post, type PostStatus, type Registries } from '../../sdk/index.js';
 import { excerptText, isoDate, linkOf, readableTypes } from './post-view.js';
 
 const EDITOR_STATUSES: PostStatus[] = ['publish', 'draft', 'pending', 'private'];
@@ -36,7 +37,7 @@ export function localSearchTool(content: ContentStore, registries: Registries, h
       const found: Post[] = [];
       let total = 0;
       for (const type of types) {
-        const page = await content.findPosts({ post_type: type.name, status, search: query, orderby: 'date', order: 'desc', per_page: limit, offset: 0 });
+        const page = await findReadablePosts(content, { post_type: type.name, status, search: query, orderby: 'date', order: 'desc', per_page: limit, offset: 0 }, ctx.user);
         found.push(...page.items);
         total += page.total;
       }

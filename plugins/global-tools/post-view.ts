@@ -2,13 +2,17 @@
  * What local_search and cms_post_reader share: who may read a post (as the wp/v2 routes
  * decide it), its public link, and its text as plain text.
  */
-import { renderContent, type ActingUser, type Post, type PostTypeDefinition, type Registries } from '../../sdk/index.js';
+import { canReadPost, renderContent, type ActingUser, type Post, type PostTypeDefinition, type Registries } from '../../sdk/index.js';
 import { htmlToPlain } from './html-text.js';
 
-/** Published posts of public types for anyone; every post for a user with edit_posts. */
+/**
+ * As wp/v2 decides it: a type that is not public is for those who may edit posts; within
+ * it, WordPress's read_post (published posts anyone's, private ones their author's and
+ * read_private_posts', drafts whoever may edit them: an author only their own).
+ */
 export function canRead(type: PostTypeDefinition, post: Post, user: ActingUser | null): boolean {
-  if (user?.can('edit_posts')) return true;
-  return type.public !== false && post.status === 'publish';
+  if (type.public === false && !user?.can('edit_posts')) return false;
+  return canReadPost(post, user);
 }
 
 /** The registered post types whose posts this caller may read at all. */
