@@ -1,8 +1,32 @@
-/** Checks made inside public routes: who may see what is not published, or create terms. */
-import { ApiError, type Principal } from '../../sdk/index.js';
+/** Checks made inside routes: who may see what is not published, change a post, or create terms. */
+import { ApiError, canEditPost, canReadPost, type Post, type PostStatus, type Principal } from '../../sdk/index.js';
 
 /** 401 for nobody, 403 for a user without the capability (the host's own codes). */
 export function requireCapability(user: Principal | null, capability: string, what: string): void {
   if (!user) throw new ApiError('rest_forbidden', `Sorry, you must be logged in to ${what}.`, 401);
   if (!user.can(capability)) throw new ApiError('rest_forbidden', `Sorry, you are not allowed to ${what}.`, 403);
+}
+
+/**
+ * WordPress's read_post, as wp/v2 answers for the same post: published documentation is
+ * anyone's; a draft is for whoever may edit it (an author: their own), a private post for
+ * its author and editors.
+ */
+export function requireReadable(user: Principal | null, post: Post): void {
+  if (canReadPost(post, user)) return;
+  if (!user) throw new ApiError('rest_forbidden', 'Sorry, you must be logged in to read this documentation post.', 401);
+  throw new ApiError('rest_forbidden', 'Sorry, you are not allowed to read this documentation post.', 403);
+}
+
+/** WordPress's edit_post: an author changes only their own documentation, editors anyone's. */
+export function requireEditable(user: Principal | null, post: Post): void {
+  if (!canEditPost(post, user)) throw new ApiError('rest_cannot_edit', 'Sorry, you are not allowed to edit this post.', user ? 403 : 401);
+}
+
+/** WordPress's handle_status_param: publishing, privately too, needs publish_posts (contributors lack it). */
+export function requirePublishRight(user: Principal | null, status: PostStatus | undefined): void {
+  if ((status === 'publish' || status === 'private') && !user?.can('publish_posts')) {
+    const what = status === 'private' ? 'create private posts' : 'publish posts';
+    throw new ApiError('rest_cannot_publish', `Sorry, you are not allowed to ${what} in this post type.`, user ? 403 : 401);
+  }
 }

@@ -1,6 +1,6 @@
 /** /docs: documentation posts (list, create, read, update, trash or delete). */
-import { ApiError, errorBody, reply, successBody, type ContentStore, type PostStatus, type RouteDefinition } from '../../sdk/index.js';
-import { requireCapability } from './access.js';
+import { ApiError, errorBody, findReadablePosts, ksesPost, ksesTitle, reply, successBody, type ContentStore, type PostStatus, type Principal, type RouteDefinition } from '../../sdk/index.js';
+import { requireCapability, requireEditable, requirePublishRight, requireReadable } from './access.js';
 import type { DocsService } from './docs-service.js';
 import { POST_TYPE, TAXONOMY } from './model.js';
 import type { Projects } from './projects.js';
@@ -26,6 +26,29 @@ const bodyProperties = {
   status: writeStatus,
   project_path: { type: 'array', minItems: 1, maxItems: 10, items: segment },
   meta: metaInput,
+};
+
+/**
+ * The title, content and excerpt as stored: WordPress's kses for users without
+ * unfiltered_html (authors, contributors), as wp/v2 filters the same posts. Markdown with
+ * nothing to strip is kept as written.
+ */
+function filteredText(body: DocBody, user: Principal | null): Pick<DocBody, 'title' | 'content' | 'excerpt'> {
+  const trusted = user?.can('unfiltered_html') === true;
+  const text = (value: string | undefined, filter: (html: string) => string) => (value === undefined || trusted ? value : filter(value));
+  const out: Pick<DocBody, 'title' | 'content' | 'excerpt'> = {};
+  const title = text(body.title, ksesTitle);
+  const content = text(body.content, ksesPost);
+  const excerpt = text(body.excerpt, ksesPost);
+  if (title !== undefined) out.title = title;
+  if (content !== undefined) out.content = content;
+  if (excerpt !== undefined) out.excerpt = excerpt;
+  return out;
+}
+
+const perPostErrors = {
+  401: errorBody('rest_cannot_edit', 'rest_cannot_publish'),
+  403: errorBody('rest_cannot_edit', 'rest_cannot_publish'),
 };
 
 export function docsRoutes(content: ContentStore, docs: DocsService, projects: Projects): RouteDefinition[] {
@@ -72,7 +95,9 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
           termIds = term ? projects.descendants(term.term_id, terms) : [];
         }
         const status = q.status === 'any' ? (['publish', 'draft', 'pending', 'private'] as PostStatus[]) : (q.status as PostStatus);
-        const { items, total } = await content.findPosts({
+        // Others' drafts and private documentation are left out for those who may not read
+        // them (WordPress's read_post, as wp/v2 lists them), with a total that agrees.
+        const { items, total } = await findReadablePosts(content, {
           post_type: POST_TYPE,
           status,
           ...(q.search ? { search: q.search } : {}),
@@ -81,7 +106,7 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
           offset: (q.page - 1) * q.per_page,
           orderby: 'date',
           order: 'desc',
-        });
+        }, request.user);
         return { items: items.map((p) => docs.view(p, terms, false)), total, pages: Math.ceil(total / q.per_page), current_page: q.page };
       },
     },
@@ -95,17 +120,21 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
         responses: {
           201: successBody({ id: { type: 'integer' }, title: { type: 'string' }, status: { type: 'string' }, project: docProperties(false).project! }),
           400: errorBody('invalid_post', 'docsync_term_slug_taken', 'invalid_term', 'term_exists'),
+          ...perPostErrors,
         },
       },
       async handle(request) {
         const body = request.body as DocBody;
+        const status = body.status ?? 'publish';
+        requirePublishRight(request.user, status);
+        const text = filteredText(body, request.user);
         const termId = await termOf(body.project_path);
         const post = await content.createPost({
           post_type: POST_TYPE,
-          title: body.title!,
-          content: body.content!,
-          excerpt: body.excerpt ?? '',
-          status: body.status ?? 'publish',
+          title: text.title!,
+          content: text.content!,
+          excerpt: text.excerpt ?? '',
+          status,
           meta: { content_format: 'markdown', ...(body.meta ?? {}) },
           terms: termId ? { [TAXONOMY]: [termId] } : {},
           author_id: request.user?.userId ?? null,
@@ -118,13 +147,13 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
       method: 'GET',
       path: '/docs/{id}',
       permission: 'public',
-      summary: 'One documentation post with its content (edit_posts unless published)',
+      summary: 'One documentation post with its content (unpublished: its author and editors, as wp/v2)',
       schema: { params: idParams, responses: { 200: successBody(docProperties(true)), 401: errorBody('rest_forbidden'), 403: errorBody('rest_forbidden'), 404: errorBody('not_found') } },
       async handle(request) {
         const id = (request.params as { id: number }).id;
         const post = await docs.getDoc(id);
         if (!post) throw notFound(id);
-        if (post.status !== 'publish') requireCapability(request.user, 'edit_posts', 'read this documentation post');
+        requireReadable(request.user, post);
         return docs.view(post, await projects.all(), true) as unknown as Record<string, unknown>;
       },
     },
@@ -136,17 +165,22 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
       schema: {
         params: idParams,
         body: { type: 'object', properties: bodyProperties },
-        responses: { 200: successBody(docProperties(true)), 400: errorBody('invalid_post', 'docsync_term_slug_taken', 'invalid_term', 'term_exists'), 404: errorBody('not_found') },
+        responses: { 200: successBody(docProperties(true)), 400: errorBody('invalid_post', 'docsync_term_slug_taken', 'invalid_term', 'term_exists'), 404: errorBody('not_found'), ...perPostErrors },
       },
       async handle(request) {
         const id = (request.params as { id: number }).id;
         const body = request.body as DocBody;
-        if (!(await docs.getDoc(id))) throw notFound(id);
+        const current = await docs.getDoc(id);
+        if (!current) throw notFound(id);
+        // WordPress's edit_post, then its status rule: an author changes only their own.
+        requireEditable(request.user, current);
+        requirePublishRight(request.user, body.status);
+        const text = filteredText(body, request.user);
         const termId = await termOf(body.project_path);
         await content.updatePost(id, {
-          ...(body.title !== undefined ? { title: body.title } : {}),
-          ...(body.content !== undefined ? { content: body.content } : {}),
-          ...(body.excerpt !== undefined ? { excerpt: body.excerpt } : {}),
+          ...(text.title !== undefined ? { title: text.title } : {}),
+          ...(text.content !== undefined ? { content: text.content } : {}),
+          ...(text.excerpt !== undefined ? { excerpt: text.excerpt } : {}),
           ...(body.status !== undefined ? { status: body.status } : {}),
           ...(body.meta !== undefined ? { meta: body.meta } : {}),
           ...(termId !== undefined ? { terms: { [TAXONOMY]: [termId] } } : {}),

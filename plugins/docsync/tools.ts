@@ -3,7 +3,7 @@
  * ones, sync from the source service, and reset the documentation. Each does no more than
  * the calling user may.
  */
-import { defineChatTool, renderContent, type ChatToolDefinition, type ContentStore, type ActingUser, type Post } from '../../sdk/index.js';
+import { canReadPost, defineChatTool, renderContent, type ChatToolDefinition, type ContentStore, type ActingUser, type Post } from '../../sdk/index.js';
 import type { DocsService } from './docs-service.js';
 import type { SyncJobs } from './jobs.js';
 import { META, POST_TYPE, TAXONOMY } from './model.js';
@@ -30,7 +30,8 @@ export function docsyncTools(deps: { content: ContentStore; docs: DocsService; p
       const post: Post | null = args.id !== undefined ? await docs.getDoc(args.id as number) : await content.getPostBySlug(POST_TYPE, String(args.slug));
       const what = args.id !== undefined ? `id ${String(args.id)}` : `slug '${String(args.slug)}'`;
       // The same answer for a draft and for nothing: a reader cannot probe for unpublished posts.
-      if (!post || (post.status !== 'publish' && !ctx.user?.can('edit_posts'))) throw new Error(`There is no documentation post with the ${what} that this caller may read`);
+      // Unpublished ones are read as wp/v2 reads them for this user (WordPress's read_post).
+      if (!post || !canReadPost(post, ctx.user)) throw new Error(`There is no documentation post with the ${what} that this caller may read`);
       const view = docs.view(post, await projects.all(), true);
       const html = args.format === 'html';
       return {

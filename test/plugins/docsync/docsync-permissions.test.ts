@@ -1,0 +1,148 @@
+// docsync's /docs routes and docsync_get_doc follow WordPress's per-post rights, as wp/v2
+// does for the same posts (issue 30), on every store: an author reads and edits only their
+// own unpublished documentation, a contributor does not publish, editors do everything;
+// authors' HTML gets kses as on wp/v2.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
+import type { ActingUser, CallContext, ChatToolDefinition } from '../../../sdk/index.js';
+import { createGuardedFetch } from '../../../host/net/guarded-fetch.js';
+import { roleCapabilities } from '../../../core/users/roles.js';
+import { testStores } from '../../support/test-stores.js';
+
+type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- reads API JSON
+type Who = { login: string; password: string; userId: number };
+const NS = { namespace: 'docsync/v1' };
+
+interface Ctx {
+  t: TestHost;
+  editor: Who;
+  ann: Who;
+  bob: Who;
+  carl: Who;
+  ids: Record<string, number>;
+}
+
+const snapshot = (who: Who, role: 'editor' | 'author'): ActingUser => {
+  const capabilities: string[] = [...roleCapabilities[role]];
+  return { userId: who.userId, login: who.login, capabilities, can: (c) => capabilities.includes(c) };
+};
+
+async function getDoc(t: TestHost, args: Record<string, unknown>, user: ActingUser): Promise<Body | string> {
+  const tool = t.host.registries.chatTools().find((x) => x.name === 'docsync_get_doc') as ChatToolDefinition;
+  const ctx: CallContext = { user, log: t.host.log, clock: t.clock, fetch: createGuardedFetch({ allowPrivate: true }) };
+  try {
+    return (await tool.run(args, ctx)) as Body;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+for (const store of testStores('docsync permissions')) {
+  const test = suite<Ctx>(`docsync permissions (${store.label})`);
+  test.before(async (ctx) => {
+    ctx.t = await createTestHost({ plugins: [], config: store.config() });
+    ctx.editor = await ctx.t.createUser('eddie', 'editor');
+    ctx.ann = await ctx.t.createUser('ann', 'author');
+    ctx.bob = await ctx.t.createUser('bob', 'author');
+    ctx.carl = await ctx.t.createUser('carl', 'contributor');
+    const doc = async (as: Who | 'admin', title: string, status: string) => {
+      const res = await ctx.t.request<Body>('POST', '/docs', { ...NS, as, body: { title, content: `${title}: the manual`, status } });
+      assert.is(res.status, 201, JSON.stringify(res.body));
+      return res.body.id as number;
+    };
+    ctx.ids = {
+      adminDraft: await doc('admin', 'Admin draft', 'draft'),
+      adminPrivate: await doc('admin', 'Admin private', 'private'),
+      adminPublished: await doc('admin', 'Admin published', 'publish'),
+      annDraft: await doc(ctx.ann, 'Ann draft', 'draft'),
+      annPrivate: await doc(ctx.ann, 'Ann private', 'private'),
+      bobPending: await doc(ctx.bob, 'Bob pending', 'pending'),
+    };
+  });
+  test.after(async (ctx) => ctx.t.stop());
+
+  test("an author reads their own unpublished documentation, not anyone else's, as on wp/v2", async ({ t, ann, ids }) => {
+    for (const id of [ids.adminDraft!, ids.adminPrivate!, ids.bobPending!]) {
+      const res = await t.request<Body>('GET', `/docs/${id}`, { ...NS, as: ann });
+      assert.is(res.status, 403, `${id}: ${JSON.stringify(res.body)}`);
+      assert.is(res.body.code, 'rest_forbidden');
+      assert.is((await t.request('GET', `/documentation/${id}`, { namespace: 'wp/v2', as: ann })).status, 403, 'wp/v2 agrees');
+      assert.is((await t.request('GET', `/docs/${id}`, { ...NS, as: 'anonymous' })).status, 401);
+    }
+    for (const id of [ids.annDraft!, ids.annPrivate!, ids.adminPublished!]) {
+      const res = await t.request<Body>('GET', `/docs/${id}`, { ...NS, as: ann });
+      assert.is(res.status, 200, `${id}: ${JSON.stringify(res.body)}`);
+    }
+  });
+
+  test('/docs lists for an author only what they may read, with totals that agree', async ({ t, ann, editor, ids }) => {
+    const any = await t.request<Body>('GET', '/docs', { ...NS, as: ann, query: { status: 'any', per_page: 100 } });
+    assert.is(any.status, 200, JSON.stringify(any.body));
+    assert.equal(any.body.items.map((d: Body) => d.id).sort(), [ids.adminPublished!, ids.annDraft!, ids.annPrivate!].sort());
+    assert.equal([any.body.total, any.body.pages], [3, 1]);
+    const drafts = await t.request<Body>('GET', '/docs', { ...NS, as: ann, query: { status: 'draft' } });
+    assert.equal([drafts.body.items.map((d: Body) => d.id), drafts.body.total], [[ids.annDraft], 1]);
+    const paged = await t.request<Body>('GET', '/docs', { ...NS, as: ann, query: { status: 'any', per_page: 2, page: 2 } });
+    assert.equal([paged.body.items.length, paged.body.total, paged.body.pages, paged.body.current_page], [1, 3, 2, 2]);
+    const forEditor = await t.request<Body>('GET', '/docs', { ...NS, as: editor, query: { status: 'any', per_page: 100 } });
+    assert.is(forEditor.body.total, Object.keys(ids).length, 'editors read everything');
+  });
+
+  test("an author cannot update another user's documentation; a contributor cannot publish", async ({ t, ann, carl, ids }) => {
+    for (const id of [ids.adminPublished!, ids.adminDraft!, ids.bobPending!]) {
+      const res = await t.request<Body>('PUT', `/docs/${id}`, { ...NS, as: ann, body: { title: 'Ann was here', status: 'publish' } });
+      assert.is(res.status, 403, `${id}: ${JSON.stringify(res.body)}`);
+      assert.is(res.body.code, 'rest_cannot_edit');
+      const stored = (await t.host.content.getPost(id))!;
+      assert.not.equal(stored.title, 'Ann was here');
+    }
+    assert.is((await t.host.content.getPost(ids.adminDraft!))!.status, 'draft');
+    const own = await t.request<Body>('PUT', `/docs/${ids.annDraft}`, { ...NS, as: ann, body: { title: 'Ann draft, retitled' } });
+    assert.is(own.status, 200, JSON.stringify(own.body));
+
+    const published = await t.request<Body>('POST', '/docs', { ...NS, as: carl, body: { title: 'Carl doc', content: 'x' } });
+    assert.is(published.status, 403, 'the default status is publish');
+    assert.is(published.body.code, 'rest_cannot_publish');
+    const draft = await t.request<Body>('POST', '/docs', { ...NS, as: carl, body: { title: 'Carl doc', content: 'x', status: 'draft' } });
+    assert.is(draft.status, 201, JSON.stringify(draft.body));
+    const publish = await t.request<Body>('PUT', `/docs/${draft.body.id}`, { ...NS, as: carl, body: { status: 'publish' } });
+    assert.is(publish.status, 403);
+    assert.is(publish.body.code, 'rest_cannot_publish');
+    assert.is((await t.host.content.getPost(draft.body.id))!.status, 'draft');
+  });
+
+  test('an editor reads and updates everyone\'s documentation', async ({ t, editor, ids }) => {
+    assert.is((await t.request('GET', `/docs/${ids.adminPrivate}`, { ...NS, as: editor })).status, 200);
+    const res = await t.request<Body>('PUT', `/docs/${ids.bobPending}`, { ...NS, as: editor, body: { excerpt: 'Checked' } });
+    assert.is(res.status, 200, JSON.stringify(res.body));
+    assert.is((await t.host.content.getPost(ids.bobPending!))!.excerpt, 'Checked');
+  });
+
+  test("kses on authors' documentation as on wp/v2; markdown kept as written; editors keep their HTML", async ({ t, ann, editor }) => {
+    const created = await t.request<Body>('POST', '/docs', { ...NS, as: ann, body: { title: 'Guide<script>alert(1)</script>', content: '# Steps\n\n<p onclick="steal()">One</p><script>alert(2)</script>', excerpt: '<b onmouseover="x()">Short</b>', status: 'draft' } });
+    assert.is(created.status, 201, JSON.stringify(created.body));
+    const stored = (await t.host.content.getPost(created.body.id))!;
+    assert.equal([stored.title, stored.content, stored.excerpt], ['Guide', '# Steps\n\n<p>One</p>', '<b>Short</b>']);
+    await t.request('PUT', `/docs/${created.body.id}`, { ...NS, as: ann, body: { content: 'Intro<iframe src="https://evil.example"></iframe>' } });
+    assert.is((await t.host.content.getPost(created.body.id))!.content, 'Intro');
+    const markdown = '# Plain\n\n> A quote, `x < y && y > z`';
+    const clean = await t.request<Body>('PUT', `/docs/${created.body.id}`, { ...NS, as: ann, body: { content: markdown } });
+    assert.is(clean.body.content, markdown, 'nothing to strip: kept exactly');
+    const trusted = await t.request<Body>('POST', '/docs', { ...NS, as: editor, body: { title: 'Editor doc', content: '<p onclick="x()">Kept</p>' } });
+    assert.is((await t.host.content.getPost(trusted.body.id))!.content, '<p onclick="x()">Kept</p>');
+  });
+
+  test('docsync_get_doc reads for a user only what they may read', async ({ t, ann, editor, ids }) => {
+    const author = snapshot(ann, 'author');
+    for (const id of [ids.adminDraft!, ids.adminPrivate!, ids.bobPending!]) {
+      assert.match(String(await getDoc(t, { id }, author)), /There is no documentation post with the id \d+ that this caller may read/);
+    }
+    const slug = (await t.host.content.getPost(ids.adminPrivate!))!.slug;
+    assert.match(String(await getDoc(t, { slug }, author)), /that this caller may read/);
+    assert.is(((await getDoc(t, { id: ids.annPrivate }, author)) as Body).id, ids.annPrivate);
+    assert.is(((await getDoc(t, { id: ids.adminDraft }, snapshot(editor, 'editor'))) as Body).id, ids.adminDraft);
+  });
+
+  test.run();
+}
