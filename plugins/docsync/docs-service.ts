@@ -40,6 +40,14 @@ export interface SyncedDocInput {
   blob_sha?: string;
 }
 
+/** Who pushes a document (POST /sync/doc, /sync/batch); a repository sync has nobody. */
+export interface SyncedDocWriter {
+  /** Stored as a created post's author, so its writer may push it again (WordPress's own posts). */
+  author_id: number | null;
+  /** Throws when the writer may not write over `existing` (null: a new, published post). */
+  check(existing: Post | null): void;
+}
+
 export type SyncAction = 'created' | 'updated' | 'unchanged';
 
 export interface SyncedDocResult {
@@ -135,12 +143,14 @@ export class DocsService {
    * `known`: what a repository sync already read (the project, the post of the file or null,
    * the folder terms it made), so a sync of many files does not look each up again.
    */
-  async upsertSynced(input: SyncedDocInput, known?: { project: Term; post: Post | null; leaves: Map<string, { leaf: Term; path: string }> }): Promise<SyncedDocResult> {
+  async upsertSynced(input: SyncedDocInput, known?: { project: Term; post: Post | null; leaves: Map<string, { leaf: Term; path: string }> }, writer?: SyncedDocWriter): Promise<SyncedDocResult> {
     const term = known?.project ?? (await this.projects.get(input.project_term_id));
     if (!term) throw new ApiError('not_found', `No project term with id ${input.project_term_id}`, 404, { term_id: input.project_term_id });
+    const existing = known ? known.post : await this.findSynced(term.term_id, input.source_file);
+    // Before any term is made: a refused writer leaves nothing behind.
+    writer?.check(existing);
     const { leaf, path } = await this.leafTerm(term, input.subpath ?? [], known?.leaves);
     const hash = contentHash(`${input.title}\u0000${input.excerpt ?? ''}\u0000${input.content}`);
-    const existing = known ? known.post : await this.findSynced(term.term_id, input.source_file);
     const meta: Record<string, unknown> = {
       [POST_META.sourceFile]: input.source_file,
       [POST_META.hash]: hash,
@@ -162,7 +172,7 @@ export class DocsService {
       await this.content.updatePost(existing.post_id, { ...fields, ...(status ? { status, meta: { ...meta, _wp_trash_meta_status: null } } : {}) });
       return { post_id: existing.post_id, action: 'updated', term_id: leaf.term_id, term_path: path };
     }
-    const created = await this.content.createPost({ post_type: POST_TYPE, status: 'publish', ...fields });
+    const created = await this.content.createPost({ post_type: POST_TYPE, status: 'publish', ...fields, ...(writer ? { author_id: writer.author_id } : {}) });
     return { post_id: created.post_id, action: 'created', term_id: leaf.term_id, term_path: path };
   }
 

@@ -1,5 +1,6 @@
 /** /sync: repository syncs (as background jobs), token and repository diagnostics, and pushed docs. */
-import { ApiError, errorBody, maskSecret, successBody, type ContentStore, type JsonSchema, type RouteDefinition } from '../../sdk/index.js';
+import { ApiError, canReadPost, errorBody, ksesPost, ksesTitle, maskSecret, successBody, type ContentStore, type JsonSchema, type Principal, type RouteDefinition } from '../../sdk/index.js';
+import { requireEditable, requirePublishRight } from './access.js';
 import type { DocsService, SyncedDocInput } from './docs-service.js';
 import { SourceClient, SourceError, parseRepoUrl } from './github.js';
 import type { JobDoc, SyncJobs } from './jobs.js';
@@ -47,7 +48,25 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
   const stillRunning = (job: JobDoc) => `The sync is still running (job ${job._id}: ${job.progress.files_done} of ${job.progress.files_total} files of ${job.progress.repository || 'the first repository'}); follow GET /sync/jobs/${job._id}.`;
   const failed = (job: JobDoc) => new ApiError('docsync_sync_failed', `The sync job ${job._id} failed: ${job.error ?? 'unknown error'}`, 500, { job_id: job._id });
 
-  const pushDoc = async (input: SyncedDocInput) => docs.upsertSynced(input);
+  /**
+   * A pushed document, written as its pusher may write it (WordPress's rights, as on
+   * /docs and wp/v2): a document already there needs edit_post on it (an author: one they
+   * pushed or wrote themselves; a repository sync's documents have no author, so they are
+   * editors'), a new or re-published one publish_posts; without unfiltered_html the text
+   * gets kses. A new document is the pusher's own.
+   */
+  const pushDoc = async (input: SyncedDocInput, user: Principal | null) => {
+    const trusted = user?.can('unfiltered_html') === true;
+    const text = trusted ? input : { ...input, title: ksesTitle(input.title), content: ksesPost(input.content), ...(input.excerpt !== undefined ? { excerpt: ksesPost(input.excerpt) } : {}) };
+    return docs.upsertSynced(text, undefined, {
+      author_id: user?.userId ?? null,
+      check: (existing) => {
+        if (existing) requireEditable(user, existing);
+        if (!existing || existing.status === 'trash') requirePublishRight(user, 'publish');
+      },
+    });
+  };
+  const perPostErrors = { 401: errorBody('rest_cannot_edit', 'rest_cannot_publish'), 403: errorBody('rest_cannot_edit', 'rest_cannot_publish') };
 
   return [
     {
@@ -263,17 +282,17 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
         if (!term) throw new ApiError('not_found', `No project term with the slug '${slug.slice(0, 200)}'`, 404, { project: slug.slice(0, 200) });
         const ids = projects.descendants(term.term_id, terms);
         const entries = [];
-        let total = 0;
         for (let offset = 0; ; offset += 100) {
           const page = await deps.content.findPosts({ post_type: POST_TYPE, status: ALL_STATUSES.filter((s) => s !== 'trash'), terms: [{ taxonomy: 'project', term_ids: ids }], per_page: 100, offset, orderby: 'post_id', order: 'asc' });
-          total = page.total;
           for (const post of page.items) {
+            // Others' drafts and private documentation are not listed to those who may not read them.
+            if (!canReadPost(post, request.user)) continue;
             const source = String(post.meta[POST_META.sourceFile] ?? '');
             entries.push({ post_id: post.post_id, title: post.title, source_file: source, sync_filesize: String(post.meta[POST_META.filesize] ?? ''), sync_timestamp: String(post.meta[POST_META.timestamp] ?? ''), status: source ? 'synced' : 'manual' });
           }
           if (offset + 100 >= page.total || page.items.length === 0) break;
         }
-        return { total_docs: total, synced_docs: entries.filter((e) => e.status === 'synced').length, project_slug: term.slug, project_term: term.term_id, docs: entries };
+        return { total_docs: entries.length, synced_docs: entries.filter((e) => e.status === 'synced').length, project_slug: term.slug, project_term: term.term_id, docs: entries };
       },
     },
     {
@@ -287,10 +306,11 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
           200: successBody({ post_id: int, action: str, term_id: int, term_path: str }),
           400: errorBody('invalid_post', 'docsync_term_slug_taken', 'invalid_term', 'term_exists'),
           404: errorBody('not_found'),
+          ...perPostErrors,
         },
       },
       async handle(request) {
-        return { ...(await pushDoc(request.body as SyncedDocInput)) };
+        return { ...(await pushDoc(request.body as SyncedDocInput, request.user)) };
       },
     },
     {
@@ -317,7 +337,7 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
         const results = [];
         for (const input of list) {
           try {
-            const done = await pushDoc(input);
+            const done = await pushDoc(input, request.user);
             counts[done.action]++;
             results.push({ success: true, post_id: done.post_id, action: done.action, source_file: input.source_file });
           } catch (error) {

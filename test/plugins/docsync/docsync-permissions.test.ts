@@ -133,6 +133,45 @@ for (const store of testStores('docsync permissions')) {
     assert.is((await t.host.content.getPost(trusted.body.id))!.content, '<p onclick="x()">Kept</p>');
   });
 
+  test("/sync/doc and /sync/batch: an author pushes their own documents, never over others'; /sync/status lists what they may read", async ({ t, editor, ann, carl }) => {
+    const setup = await t.request<Body>('POST', '/sync/setup', { ...NS, as: editor, body: { project_slug: 'manual', project_name: 'Manual', category_slug: 'books', category_name: 'Books' } });
+    assert.is(setup.status, 200, JSON.stringify(setup.body));
+    const base = { project_term_id: setup.body.project_term_id as number, filesize: 5, timestamp: '2026-01-02T03:04:05Z' };
+    const push = (as: Who, doc: Record<string, unknown>) => t.request<Body>('POST', '/sync/doc', { ...NS, as, body: { ...base, ...doc } });
+    const shared = await push(editor, { source_file: 'shared.md', title: 'Shared', content: 'For all' });
+    const secret = await push(editor, { source_file: 'secret.md', title: 'Secret', content: 'Editors only' });
+    assert.is((await t.request('PUT', `/docs/${secret.body.post_id}`, { ...NS, as: editor, body: { status: 'private' } })).status, 200);
+
+    for (const [file, id] of [['shared.md', shared.body.post_id], ['secret.md', secret.body.post_id]] as const) {
+      const over = await push(ann, { source_file: file, title: 'Ann was here', content: 'Replaced', force: true });
+      assert.is(over.status, 403, `${file}: ${JSON.stringify(over.body)}`);
+      assert.is(over.body.code, 'rest_cannot_edit');
+      const stored = (await t.host.content.getPost(id))!;
+      assert.not.equal(stored.title, 'Ann was here');
+    }
+    assert.is((await t.host.content.getPost(secret.body.post_id))!.status, 'private');
+
+    const own = await push(ann, { source_file: 'ann.md', title: 'Ann<script>alert(1)</script>', content: 'Mine<script>alert(2)</script>' });
+    assert.equal([own.status, own.body.action], [200, 'created'], JSON.stringify(own.body));
+    const stored = (await t.host.content.getPost(own.body.post_id))!;
+    assert.equal([stored.title, stored.content, stored.author_id], ['Ann', 'Mine', ann.userId]);
+    assert.is((await push(ann, { source_file: 'ann.md', title: 'Ann', content: 'Mine, again' })).body.action, 'updated');
+
+    const contributed = await push(carl, { source_file: 'carl.md', title: 'Carl', content: 'x' });
+    assert.equal([contributed.status, contributed.body.code], [403, 'rest_cannot_publish']);
+
+    const batch = await t.request<Body>('POST', '/sync/batch', { ...NS, as: ann, body: { docs: [{ ...base, source_file: 'ann.md', title: 'Ann', content: 'Third' }, { ...base, source_file: 'shared.md', title: 'Mine now', content: 'x' }] } });
+    assert.is(batch.status, 200, JSON.stringify(batch.body));
+    assert.equal([batch.body.updated, batch.body.failed, batch.body.results[1].error.code], [1, 1, 'rest_cannot_edit']);
+    assert.is((await t.host.content.getPost(shared.body.post_id))!.title, 'Shared');
+
+    const status = await t.request<Body>('GET', '/sync/status', { ...NS, as: ann, query: { project: 'manual' } });
+    assert.is(status.status, 200, JSON.stringify(status.body));
+    assert.equal(status.body.docs.map((d: Body) => d.post_id).sort(), [shared.body.post_id, own.body.post_id].sort(), "the editor's private document is not listed");
+    assert.is(status.body.total_docs, 2);
+    assert.is((await t.request<Body>('GET', '/sync/status', { ...NS, as: editor, query: { project: 'manual' } })).body.total_docs, 3);
+  });
+
   test('docsync_get_doc reads for a user only what they may read', async ({ t, ann, editor, ids }) => {
     const author = snapshot(ann, 'author');
     for (const id of [ids.adminDraft!, ids.adminPrivate!, ids.bobPending!]) {
