@@ -38,7 +38,8 @@ const PAGE_PREFIXES = ['<!--', '<?xml'];
 
 export type SniffVerdict = { ok: true } | { ok: false; reason: string };
 
-async function readHead(stream: Readable, limit: number): Promise<Buffer> {
+/** The first `limit` bytes of a stream (fewer when it is shorter); the stream is closed after. */
+export async function readHead(stream: Readable, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let length = 0;
   try {

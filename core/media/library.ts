@@ -10,6 +10,7 @@ import type { Logger } from '../kernel/logger.js';
 import type { BlobBucket, BlobInfo } from '../store/blob-port.js';
 import { ATTACHMENT, mediaMeta, type MediaMeta } from './attachment.js';
 import { imageSize } from './image-size.js';
+import { readHead } from '../kernel/upload-sniff.js';
 
 export interface NewAttachment {
   title?: string;
@@ -104,17 +105,6 @@ export class MediaLibrary {
     if (!['image/png', 'image/gif', 'image/jpeg'].includes(blob.content_type)) return null;
     const stream = await this.bucket.open(blob.id);
     if (!stream) return null;
-    const chunks: Buffer[] = [];
-    let length = 0;
-    try {
-      for await (const chunk of stream) {
-        chunks.push(chunk as Buffer);
-        length += (chunk as Buffer).length;
-        if (length >= HEAD_BYTES) break;
-      }
-    } finally {
-      stream.destroy();
-    }
-    return imageSize(Buffer.concat(chunks).subarray(0, HEAD_BYTES), blob.content_type);
+    return imageSize(await readHead(stream, HEAD_BYTES), blob.content_type);
   }
 }

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { basicAuth, startHostProcess, waitForExit, type RunningHost } from '../support/host-process.js';
 import { startNginx, type RunningNginx } from '../support/nginx-proxy.js';
+import { chunkedUpload } from '../support/chunked-upload.js';
 
 type Answer = { status: number; headers: IncomingHttpHeaders; body: string };
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
@@ -88,27 +89,12 @@ test('the public URL in links is the one the client used through nginx', async (
 });
 
 test('an over-limit chunked upload through nginx is refused and the host keeps serving', async ({ nginx, host, auth }) => {
-  const status = await new Promise<number>((resolve, reject) => {
-    const req = httpRequest(
-      { host: '127.0.0.1', port: nginx.port, localAddress: '127.0.0.4', method: 'POST', path: '/api/wp/v2/media', agent: false, headers: { Authorization: auth, 'Transfer-Encoding': 'chunked', 'Content-Type': 'image/png', 'Content-Disposition': 'attachment; filename="b.png"' } },
-      (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      },
-    );
-    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? resolve(413) : reject(error)));
-    const chunk = Buffer.alloc(256 * 1024);
-    let sent = 0;
-    let answered = false;
-    req.once('response', () => (answered = true));
-    const pump = () => {
-      while (!answered && sent < 70_000_000) {
-        sent += chunk.length;
-        if (!req.write(chunk)) return void req.once('drain', pump);
-      }
-      req.end();
-    };
-    pump();
+  const status = await chunkedUpload({
+    port: nginx.port,
+    localAddress: '127.0.0.4',
+    path: '/api/wp/v2/media',
+    headers: { Authorization: auth, 'Content-Type': 'image/png', 'Content-Disposition': 'attachment; filename="b.png"' },
+    totalBytes: 70_000_000,
   });
   assert.is(status, 413);
   assert.is((await from(nginx, '127.0.0.3', 'GET', '/healthz')).status, 200);

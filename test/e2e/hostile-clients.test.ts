@@ -4,10 +4,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { connect, type Socket } from 'node:net';
-import { request as httpRequest } from 'node:http';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chunkedUpload } from '../support/chunked-upload.js';
 import { basicAuth, startHostProcess, waitForExit, type RunningHost } from '../support/host-process.js';
 
 const test = suite<{ host: RunningHost; dataDir: string; auth: string }>('e2e: hostile and slow clients');
@@ -59,30 +59,13 @@ function untilClosed(socket: Socket, limitMs: number): Promise<{ text: string; m
 const alive = async (base: string) => (await fetch(`${base}/healthz`)).status;
 
 test('an over-limit chunked media upload is answered 413 and the process survives', async ({ host, auth }) => {
-  const url = new URL(`${host.url}/api/wp/v2/media`);
-  const status = await new Promise<number>((resolve, reject) => {
-    const req = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { Authorization: auth, 'Transfer-Encoding': 'chunked', 'Content-Type': 'image/png', 'Content-Disposition': 'attachment; filename="b.png"' } },
-      (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      },
-    );
-    req.on('error', reject);
-    // About 70 MB, written as fast as the socket takes it, stopping once the answer is in.
-    const chunk = Buffer.alloc(256 * 1024);
-    let sent = 0;
-    let answered = false;
-    req.once('response', () => (answered = true));
-    const pump = () => {
-      while (!answered && sent < 70_000_000) {
-        sent += chunk.length;
-        if (!req.write(chunk)) return void req.once('drain', pump);
-      }
-      req.end();
-    };
-    pump();
-  }).catch((error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? 413 : Promise.reject(error)));
+  // About 70 MB against the 64 MiB media limit, as `head -c 70000000 /dev/zero | curl ...` sends it.
+  const status = await chunkedUpload({
+    port: Number(new URL(host.url).port),
+    path: '/api/wp/v2/media',
+    headers: { Authorization: auth, 'Content-Type': 'image/png', 'Content-Disposition': 'attachment; filename="b.png"' },
+    totalBytes: 70_000_000,
+  });
   assert.is(status, 413);
   assert.is(await alive(host.url), 200, 'the host still answers after the 413');
   assert.is(host.proc.exitCode, null, 'the process did not exit');

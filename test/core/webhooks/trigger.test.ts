@@ -2,30 +2,14 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHmac } from 'node:crypto';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
-import { defineHandler } from '../../../sdk/index.js';
 import { testStores } from '../../support/test-stores.js';
-import { handlerPlugin } from '../../support/handler-plugin.js';
+import { webhookEcho } from '../../support/webhook-echo.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
 /** What each job's fetch saw, by job id. */
-const seen = new Map<number, Record<string, unknown>>();
-const triggerOf = async (jobId: number): Promise<Body> => {
-  for (let i = 0; i < 200 && !seen.has(jobId); i++) await new Promise((r) => setTimeout(r, 20));
-  return seen.get(jobId)!.webhook_trigger as Body;
-};
-const echo = handlerPlugin('trigger-fixtures', [
-  defineHandler({
-    slug: 'webhook-input',
-    type: 'fetch',
-    label: 'Webhook input',
-    description: 'The trigger payload as one item.',
-    async fetch(ctx) {
-      seen.set(ctx.jobId, ctx.engineData as Record<string, unknown>);
-      return [{ type: 'webhook', data: { id: `job-${ctx.jobId}` }, metadata: {} }];
-    },
-  }),
-]);
+const { plugin: echo, seen, triggerOf: triggerOfJob } = webhookEcho('trigger-fixtures', 'webhook-input');
+const triggerOf = async (jobId: number): Promise<Body> => (await triggerOfJob(jobId)) as Body;
 
 for (const store of testStores('webhooks: trigger')) {
   type Ctx = { t: TestHost; flowId: number; trigger: (body: string, headers?: Record<string, string>, query?: string) => Promise<{ status: number; body: Body; headers: Headers }> };

@@ -5,11 +5,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IncomingMessage } from 'node:http';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
-import { defineHandler } from '../../../sdk/index.js';
 import { compileTrust, readClient } from '../../../host/http/client-address.js';
 import { loadConfig } from '../../../host/config/load-config.js';
 import { testStores } from '../../support/test-stores.js';
-import { handlerPlugin } from '../../support/handler-plugin.js';
+import { webhookEcho } from '../../support/webhook-echo.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
@@ -53,19 +52,7 @@ unit('a trust setting that is not an address, a range or a name stops start-up n
 unit.run();
 
 const SIGN_IN = 'correct horse battery staple';
-const seen = new Map<number, Record<string, unknown>>();
-const echo = handlerPlugin('proxy-fixtures', [
-  defineHandler({
-    slug: 'proxy-input',
-    type: 'fetch',
-    label: 'Webhook input',
-    description: 'The trigger payload as one item.',
-    async fetch(ctx) {
-      seen.set(ctx.jobId, ctx.engineData as Record<string, unknown>);
-      return [{ type: 'webhook', data: { id: `job-${ctx.jobId}` }, metadata: {} }];
-    },
-  }),
-]);
+const { plugin: echo, seen, triggerOf } = webhookEcho('proxy-fixtures', 'proxy-input');
 
 for (const store of testStores('host: per-client limits behind a proxy')) {
   type Ctx = { t: TestHost; flowId: number; token: string; post: (path: string, init: { from: string; headers?: Record<string, string>; body?: string }) => Promise<Response> };
@@ -96,9 +83,9 @@ for (const store of testStores('host: per-client limits behind a proxy')) {
     const other = await post(`/trigger/${flowId}`, { from: '198.51.100.20', headers: { Authorization: `Bearer ${token}` }, body: '{"n":1}' });
     assert.is(other.status, 200, 'a correct delivery from another client is accepted');
     const jobId = ((await other.json()) as Body).job_id as number;
-    for (let i = 0; i < 200 && !seen.has(jobId); i++) await new Promise((r) => setTimeout(r, 20));
-    assert.is((seen.get(jobId)!.webhook_trigger as Body).remote_ip, '198.51.100.20');
-    assert.is((seen.get(jobId)!.webhook_trigger as Body).request_id, other.headers.get('x-request-id'));
+    const trigger = await triggerOf(jobId);
+    assert.is(trigger.remote_ip, '198.51.100.20');
+    assert.is(trigger.request_id, other.headers.get('x-request-id'));
     // Even the limited client's own correct delivery waits out its window: the limit is its own.
     assert.is((await post(`/trigger/${flowId}`, { from: '203.0.113.5', headers: { Authorization: `Bearer ${token}` } })).status, 429);
   });
