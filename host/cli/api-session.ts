@@ -6,6 +6,7 @@ import type { HostConfig } from '../config/schema.js';
 import { hostProcessAlive, readHostFile, unpublishHost } from '../runtime/data-dir-files.js';
 import { LOCAL_SCHEME } from '../auth/local-scheme.js';
 import { CliError } from './admin-client.js';
+import { apiError } from './api-error.js';
 
 export interface ApiSession {
   /** 'host': a running host answered; 'local': this command started the build itself. */
@@ -48,7 +49,7 @@ function progressMeter(total: number, name: string): Transform {
 
 async function answer<T>(response: Response): Promise<T> {
   const payload = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!response.ok || payload.success === false) throw new CliError(String(payload.message ?? `HTTP ${response.status}`), typeof payload.code === 'string' ? payload.code : undefined, (payload.data as Record<string, unknown> | undefined) ?? undefined);
+  if (!response.ok || payload.success === false) throw apiError(payload, response.status);
   return payload as T;
 }
 
@@ -93,7 +94,7 @@ function httpSession(via: 'host' | 'local', prefixBase: string, coreNamespace: s
     call: <T>(method: string, path: string, options: CallOptions = {}) => session.callApi<T>(method, `/${coreNamespace}${path}`, options),
     async callApi<T>(method: string, path: string, options: CallOptions = {}) {
       const { body } = await session.fetchApi<Record<string, unknown>>(method, path, options);
-      if (body && typeof body === 'object' && !Array.isArray(body) && body.success === false) throw new CliError(String(body.message ?? 'The request failed'), typeof body.code === 'string' ? body.code : undefined, (body.data as Record<string, unknown> | undefined) ?? undefined);
+      if (body && typeof body === 'object' && !Array.isArray(body) && body.success === false) throw apiError({ message: 'The request failed', ...body }, 200);
       return body as T;
     },
     async fetchApi<T>(method: string, path: string, options: CallOptions = {}) {
@@ -112,8 +113,7 @@ function httpSession(via: 'host' | 'local', prefixBase: string, coreNamespace: s
       }
       const payload = (await response.json().catch(() => ({}))) as unknown;
       if (!response.ok) {
-        const error = payload && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Record<string, unknown>) : {};
-        throw new CliError(String(error.message ?? `HTTP ${response.status}`), typeof error.code === 'string' ? error.code : undefined, (error.data as Record<string, unknown> | undefined) ?? undefined);
+        throw apiError(payload && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Record<string, unknown>) : {}, response.status);
       }
       return { status: response.status, headers: response.headers, body: payload as T };
     },

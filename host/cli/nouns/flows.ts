@@ -1,13 +1,11 @@
 import type { Argv } from 'yargs';
-import { maskDeep } from '../../../core/security/mask.js';
 import { CliError } from '../admin-client.js';
 import type { ApiSession } from '../api-session.js';
 import { jsonOption, sleep, withApi, type CliNoun } from '../cli-runtime.js';
 import { printJson, printRows } from '../output.js';
+import { flowAdminVerbs } from './flow-admin-verbs.js';
+import { flowIdOf, flowSteps, printFlow, type FlowView } from './flow-view.js';
 import { collectEdits, orderedSteps, plain, type ResolvedStep, type StepEdits, type StepInfo } from '../step-refs.js';
-
-type FlowStep = { flow_step_id: string; pipeline_step_id: string; step_type: string; execution_order: number; handler_slug: string | null; handler_config: Record<string, unknown>; enabled: boolean; user_message?: string };
-type FlowView = Record<string, unknown> & { flow_id: number; flow_name: string; pipeline_id: number; flow_config: Record<string, FlowStep>; scheduling_config: { interval: string; timestamp?: number } };
 
 const editOptions = (c: Argv) =>
   c
@@ -55,55 +53,13 @@ async function checkHandlers(api: ApiSession, edits: Map<string, StepEdits>): Pr
   }
 }
 
-function flowSteps(flow: FlowView): Array<ResolvedStep & FlowStep> {
-  const byPipelineStep = new Map(Object.values(flow.flow_config).map((s) => [s.pipeline_step_id, s]));
-  return orderedSteps(Object.values(flow.flow_config) as StepInfo[]).map((s) => ({ ...byPipelineStep.get(s.pipeline_step_id)!, ...s }));
-}
-
-function printFlow(flow: FlowView, json: boolean | undefined): void {
-  const steps = flowSteps(flow).map((s) => ({
-    position: s.position,
-    type: s.step_type,
-    handler: s.handler_slug,
-    config: maskDeep(s.handler_config ?? {}),
-    ...(s.step_type === 'ai' ? { user_message: s.user_message ?? '' } : {}),
-    enabled: s.enabled,
-    flow_step_id: s.flow_step_id,
-  }));
-  const view = {
-    flow_id: flow.flow_id,
-    flow_name: flow.flow_name,
-    pipeline_id: flow.pipeline_id,
-    scheduling_config: flow.scheduling_config,
-    last_run: flow.last_run ?? null,
-    last_run_status: flow.last_run_status ?? null,
-    next_run: flow.next_run ?? null,
-    steps,
-  };
-  if (json) {
-    printJson(view);
-    return;
-  }
-  const schedule = flow.scheduling_config.interval + (flow.scheduling_config.timestamp ? ` at ${new Date(flow.scheduling_config.timestamp * 1000).toISOString()}` : '');
-  console.log(`Flow ${flow.flow_id} "${flow.flow_name}" (pipeline ${flow.pipeline_id})`);
-  console.log(`Schedule: ${schedule}; next run: ${String(flow.next_run_display ?? '-')}`);
-  console.log(`Last run: ${String(flow.last_run_display ?? 'Never')}${flow.last_run_status ? ` (${String(flow.last_run_status)})` : ''}`);
-  printRows(steps.map((s) => ({ position: s.position, type: s.type, handler: s.handler ?? '-', config: JSON.stringify(s.config), enabled: s.enabled ? 'yes' : 'no', ...(s.type === 'ai' ? { message: s.user_message } : {}) })));
-}
-
-const flowIdOf = (value: unknown): number => {
-  const id = Number(value);
-  if (!Number.isSafeInteger(id) || id < 1) throw new CliError(`'${String(value)}' is not an id`);
-  return id;
-};
-
-/** `flowhost flows ...`: create, configure, show, list and run flows, through the API. */
+/** `flowhost flows ...`: create, configure, show, list, run, duplicate and delete flows, through the API. */
 export const flows: CliNoun = {
   noun: 'flows',
   command: 'flows <verb>',
-  describe: 'Create, configure, list and run flows',
+  describe: 'Create, configure, list, run, copy and delete flows',
   builder: (y: Argv) =>
-    y
+    flowAdminVerbs(y)
       .command('list', 'Flows with their schedule and last run', (c) => c.option('pipeline', { type: 'number', describe: 'Only this pipeline' }).options(jsonOption), async (argv) => {
         const body = await withApi(argv, (api) => api.call<{ data: { flows: Array<Record<string, unknown>> } }>('GET', '/flows', { query: { pipeline_id: argv.pipeline, per_page: 100, output_mode: 'full' } }));
         const flows = body.data.flows;
@@ -213,6 +169,6 @@ export const flows: CliNoun = {
           if (result.status === 'failed') process.exitCode = 1;
         },
       )
-      .demandCommand(1, 'Name a verb: create, show, config, list or run')
+      .demandCommand(1, 'Name a verb: create, show, config, list, run, duplicate, delete or problems')
       .strict(),
 };

@@ -1,12 +1,22 @@
 import type { Argv } from 'yargs';
+import { CliError } from '../admin-client.js';
 import { jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
 import { printJson, printRows } from '../output.js';
+
+type JobStep = { position: number | null; step_type: string; handler_slug: string | null; status: string; items_in: number; items_out: number; duration_ms: number; error?: string };
+type JobView = Record<string, unknown> & { job_id: number; status: string; flow_id: number | null; flow_name: string | null; error?: string | null; steps?: JobStep[] };
+
+function printJob(job: JobView): void {
+  console.log(`Job ${job.job_id}: ${job.status}${job.error ? ` (${String(job.error)})` : ''}`);
+  console.log(`Flow: ${job.flow_id === null ? '-' : `${job.flow_id} "${String(job.flow_name ?? '')}"`}; created ${String(job.created_at_display ?? job.created_at ?? '-')}; completed ${String(job.completed_at_display ?? job.completed_at ?? '-')}`);
+  if (job.steps?.length) printRows(job.steps.map((s) => ({ position: s.position ?? '-', type: s.step_type, handler: s.handler_slug ?? '-', status: s.status, in: s.items_in, out: s.items_out, ms: s.duration_ms, error: s.error ?? '' })));
+}
 
 /** `flowhost jobs ...`: read-only view of jobs, through the API. */
 export const jobs: CliNoun = {
   noun: 'jobs',
   command: 'jobs <verb>',
-  describe: 'Inspect jobs',
+  describe: 'List and show jobs',
   builder: (y: Argv) =>
     y
       .command(
@@ -19,6 +29,17 @@ export const jobs: CliNoun = {
           else printRows(body.data.map((j) => ({ id: j.job_id, flow: j.flow_name ?? '-', status: j.status, created: j.created_at_display, completed: j.completed_at_display ?? '-', error: j.error ?? '' })));
         },
       )
-      .demandCommand(1, 'Name a verb: list')
+      .command(
+        'show <id>',
+        "One job: status, timings and each step's outcome (--packets for the packet bodies)",
+        (c) => c.positional('id', { type: 'number', demandOption: true }).option('packets', { type: 'boolean', default: false, describe: "Include each step's packet bodies" }).options(jsonOption),
+        async (argv) => {
+          if (!Number.isSafeInteger(argv.id) || argv.id < 1) throw new CliError(`'${String(argv.id)}' is not a job id`);
+          const job = await withApi(argv, async (api) => (await api.call<{ data: JobView }>('GET', `/jobs/${argv.id}`, { query: { include: argv.packets ? 'packets' : undefined } })).data);
+          if (argv.json) printJson(job);
+          else printJob(job);
+        },
+      )
+      .demandCommand(1, 'Name a verb: list or show')
       .strict(),
 };

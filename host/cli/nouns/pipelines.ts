@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import { CliError } from '../admin-client.js';
 import { jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
+import { confirm, yesOption } from '../confirm.js';
 import { printJson, printRows } from '../output.js';
 import { orderedSteps, type StepInfo } from '../step-refs.js';
 
@@ -12,7 +13,7 @@ const stepRows = (steps: StepInfo[]) => orderedSteps(steps).map((s) => ({ positi
 export const pipelines: CliNoun = {
   noun: 'pipelines',
   command: 'pipelines <verb>',
-  describe: 'Create, list and show pipelines',
+  describe: 'Create, list, show and delete pipelines',
   builder: (y: Argv) =>
     y
       .command(
@@ -56,6 +57,23 @@ export const pipelines: CliNoun = {
         printRows(stepRows(pipeline.pipeline_steps));
         console.log(`\nFlows: ${flows.length ? flows.map((f) => `${String(f.flow_id)} "${String(f.flow_name)}"`).join(', ') : 'none'}`);
       })
-      .demandCommand(1, 'Name a verb: create, list or show')
+      .command(
+        'delete <id>',
+        'Delete a pipeline with all its flows and their schedules (asks first; --yes to skip)',
+        (c) => c.positional('id', { type: 'number', demandOption: true }).options({ ...yesOption, ...jsonOption }),
+        async (argv) => {
+          if (!Number.isSafeInteger(argv.id) || argv.id < 1) throw new CliError(`'${String(argv.id)}' is not a pipeline id`);
+          const result = await withApi(argv, async (api) => {
+            // Read first: the question names the flows that go with the pipeline.
+            const { pipeline, flows } = (await api.call<{ data: { pipeline: PipelineView; flows: Array<{ flow_id: number }> } }>('GET', `/pipelines/${argv.id}`)).data;
+            await confirm(argv, `Delete pipeline ${pipeline.pipeline_id} "${pipeline.pipeline_name}" and its ${flows.length} flow(s)`);
+            const deleted = (await api.call<{ data: { deleted_flows: number } }>('DELETE', `/pipelines/${argv.id}`)).data;
+            return { pipeline_id: pipeline.pipeline_id, pipeline_name: pipeline.pipeline_name, deleted_flows: deleted.deleted_flows, flow_ids: flows.map((f) => f.flow_id) };
+          });
+          if (argv.json) printJson(result);
+          else console.log(`Pipeline ${result.pipeline_id} "${result.pipeline_name}" deleted with ${result.deleted_flows} flow(s).`);
+        },
+      )
+      .demandCommand(1, 'Name a verb: create, list, show or delete')
       .strict(),
 };
