@@ -13,6 +13,9 @@ import { posts } from './posts.js';
 import { media } from './media.js';
 import { providers } from './providers.js';
 import { chat } from './chat.js';
+import { auth } from './auth.js';
+import { settings } from './settings.js';
+import { preferences } from './preferences.js';
 
 /** The built-in nouns, in the order `--help` lists them and the usage message names them. */
-export const builtInNouns: readonly CliNoun[] = [serve, user, appPassword, pipelines, flows, exportNoun, importNoun, jobs, logs, webhook, posts, media, providers, chat, plugins];
+export const builtInNouns: readonly CliNoun[] = [serve, user, appPassword, pipelines, flows, exportNoun, importNoun, jobs, logs, webhook, posts, media, providers, auth, settings, preferences, chat, plugins];
