@@ -18,7 +18,10 @@ export function buildCli(args: string[], nouns: readonly CliNoun[] = []): Argv {
   // Built-in and plugin nouns register the same way: a plugin noun is no second-class command.
   for (const noun of all) cli = cli.command(noun.command, noun.describe, noun.builder, noun.handler);
   return cli
-    .demandCommand(1, `Name a command: ${all.map((n) => n.noun).join(', ')}`)
+    // `flowhost completion >> ~/.bashrc` (or ~/.zshrc): yargs prints the script for the
+    // shell in $SHELL and answers the script's --get-yargs-completions calls.
+    .completion('completion', 'Print a bash or zsh completion script (flowhost completion >> ~/.bashrc)')
+    .demandCommand(1, `Name a command: ${all.map((n) => n.noun).join(', ')}, completion`)
     .strict()
     .help()
     .fail((message, error) => {
