@@ -14,8 +14,9 @@ import { media } from './media.js';
 import { providers } from './providers.js';
 import { chat } from './chat.js';
 import { auth } from './auth.js';
+import { handlers } from './handlers.js';
 import { settings } from './settings.js';
 import { preferences } from './preferences.js';
 
 /** The built-in nouns, in the order `--help` lists them and the usage message names them. */
-export const builtInNouns: readonly CliNoun[] = [serve, user, appPassword, pipelines, flows, exportNoun, importNoun, jobs, logs, webhook, posts, media, providers, auth, settings, preferences, chat, plugins];
+export const builtInNouns: readonly CliNoun[] = [serve, user, appPassword, pipelines, flows, exportNoun, importNoun, jobs, logs, webhook, posts, media, providers, handlers, auth, settings, preferences, chat, plugins];

@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import { CliError } from '../admin-client.js';
 import { jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
+import { confirm, yesOption } from '../confirm.js';
 import { printJson, printRows } from '../output.js';
 
 type JobStep = { position: number | null; step_type: string; handler_slug: string | null; status: string; items_in: number; items_out: number; duration_ms: number; error?: string };
@@ -16,7 +17,7 @@ function printJob(job: JobView): void {
 export const jobs: CliNoun = {
   noun: 'jobs',
   command: 'jobs <verb>',
-  describe: 'List and show jobs',
+  describe: 'List, show and delete jobs',
   builder: (y: Argv) =>
     y
       .command(
@@ -40,6 +41,24 @@ export const jobs: CliNoun = {
           else printJob(job);
         },
       )
-      .demandCommand(1, 'Name a verb: list or show')
+      .command(
+        'clear',
+        'Delete jobs: all, or --failed; of one --flow; --processed forgets their processed items too (asks first; --yes to skip)',
+        (c) =>
+          c
+            .option('failed', { type: 'boolean', default: false, describe: 'Only failed jobs' })
+            .option('flow', { type: 'number', describe: 'Only jobs of this flow' })
+            .option('processed', { type: 'boolean', default: false, describe: 'Also forget their processed items, so the items are fetched again' })
+            .options({ ...yesOption, ...jsonOption }),
+        async (argv) => {
+          const result = await withApi(argv, async (api) => {
+            await confirm(argv, `Delete ${argv.failed ? 'the failed' : 'all'} jobs${argv.flow !== undefined ? ` of flow ${argv.flow}` : ''}${argv.processed ? ' and their processed items' : ''}`);
+            return api.call<{ message: string; data: { deleted_count: number; processed_items_deleted: number } }>('DELETE', '/jobs', { query: { type: argv.failed ? 'failed' : 'all', flow_id: argv.flow, cleanup_processed: argv.processed } });
+          });
+          if (argv.json) printJson(result.data);
+          else console.log(result.message);
+        },
+      )
+      .demandCommand(1, 'Name a verb: list, show or clear')
       .strict(),
 };
