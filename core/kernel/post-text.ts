@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import type { convert as convertFn, HtmlToTextOptions } from 'html-to-text';
 import type { DataPacket } from './contributions.js';
 
 /**
@@ -15,13 +17,49 @@ export function graphemeCount(text: string): number {
   return count;
 }
 
-const stripHtml = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/\s+/g, ' ').trim();
+// html-to-text (with its HTML parser and entity tables) loads on the first post a handler
+// makes, not with the host. It is CommonJS, so `require` loads it inside a synchronous function.
+const require = createRequire(import.meta.url);
+let convert: typeof convertFn | undefined;
+
+const headings = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, options: { uppercase: false } }));
+const POST_TEXT_OPTIONS: HtmlToTextOptions = {
+  wordwrap: false,
+  selectors: [
+    // A link reads "its text (its address)"; a bare address once, an in-page anchor as its text.
+    { selector: 'a', options: { hideLinkHrefIfSameAsText: true, linkBrackets: ['(', ')'] } },
+    { selector: 'ul', options: { itemPrefix: '• ' } },
+    { selector: 'img', format: 'skip' },
+    { selector: 'script', format: 'skip' },
+    { selector: 'style', format: 'skip' },
+    { selector: 'noscript', format: 'skip' },
+    { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
+    ...headings,
+  ],
+};
+
+/**
+ * HTML (or text with HTML entities) as the plain text a person would read: entities
+ * decoded, paragraphs and list items on their own lines, links with their address. The
+ * service counts what it shows, so limits are measured on this, never on the markup.
+ */
+export function htmlToPostText(html: string): string {
+  convert ??= (require('html-to-text') as { convert: typeof convertFn }).convert;
+  // Lines trimmed (ordered lists pad their numbers) and at most one blank line between blocks.
+  const lines = convert(html, POST_TEXT_OPTIONS)
+    .split('\n')
+    .map((line) => line.trim());
+  return lines
+    .filter((line, i) => line !== '' || (i > 0 && lines[i - 1] !== ''))
+    .join('\n')
+    .trim();
+}
 
 /** A packet's text (its content as plain text, else its title) and its link, if any. */
 export function packetText(packet: DataPacket): { body: string; link: string | null } {
   const data = packet.data as Record<string, unknown>;
   const link = typeof data.link === 'string' ? data.link : typeof packet.metadata.source_url === 'string' ? packet.metadata.source_url : null;
-  return { body: stripHtml(String(data.content ?? data.title ?? '')), link };
+  return { body: htmlToPostText(String(data.content ?? data.title ?? '')), link };
 }
 
 /**

@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { createFakeServer, createTestHost, type FakeServer, type TestHost } from '../../../sdk/testing/index.js';
 import { startFakePds, type FakePds } from '../../support/fake-pds.js';
 import { testStores } from '../../support/test-stores.js';
+import { AMP_LINK, ENTITY_LINK, ENTITY_TEXT, ampText, startEntityFeed } from '../../support/entity-feed.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
@@ -40,14 +41,34 @@ for (const store of testStores('federated: end to end')) {
     assert.is(facet.index.byteEnd, Buffer.byteLength(record.text));
   });
 
+  test('HTML in an item is posted as the text a reader sees, counted in graphemes of that text', async ({ t, pds }) => {
+    // 60 × "Q&amp;A ": 480 characters escaped (over 300), 239 read (plus the link, it fits).
+    const entities = await startEntityFeed(60);
+    try {
+      const before = pds.records.length;
+      const job = await t.executeAndWait({ workflow: { steps: [{ type: 'fetch', handler_slug: 'rss', handler_config: { feed_url: `${entities.url}/entities.xml`, max_items: 2 } }, { type: 'publish', handler_slug: 'federated' }] } });
+      assert.is(job.status, 'completed', JSON.stringify(job));
+      assert.equal(pds.refusals, []);
+      const records = pds.records.slice(before);
+      assert.equal(records.map((r) => r.text).sort(), [`${ampText(60)} ${AMP_LINK}`, `${ENTITY_TEXT} ${ENTITY_LINK}`].sort());
+      // The facets point at the decoded text's bytes: the in-text link and the item's link.
+      const entity = records.find((r) => r.text.startsWith('Tom'))!;
+      const uris = entity.facets.map((f) => [Buffer.from(entity.text).subarray(f.index.byteStart, f.index.byteEnd).toString(), f.features[0]!.uri]);
+      assert.equal(uris, [['https://tv.example.org/show', 'https://tv.example.org/show'], [ENTITY_LINK, ENTITY_LINK]]);
+    } finally {
+      await entities.close();
+    }
+  });
+
   test('a refused app password fails the run and marks the account not authenticated', async ({ t, pds, feed }) => {
+    const posted = pds.records.length;
     await t.request('PUT', '/auth/federated', { body: { handle: pds.account.handle, password: 'wrong-pass-word-xxxx' } });
     const job = await t.executeAndWait({ workflow: { steps: [{ type: 'fetch', handler_slug: 'rss', handler_config: { feed_url: `${feed.url}/f.xml` } }, { type: 'publish', handler_slug: 'federated' }] } });
     assert.is(job.status, 'failed');
     assert.match(String(job.error), /refused the app password/);
     const status = await t.request<Body>('GET', '/auth/federated/status');
     assert.equal([status.body.data.authenticated, status.body.data.error, status.body.data.error_code], [false, true, 'invalid_credentials']);
-    assert.is(pds.records.length, 1, 'nothing more was posted');
+    assert.is(pds.records.length, posted, 'nothing more was posted');
   });
 
   test.run();

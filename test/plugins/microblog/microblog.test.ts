@@ -9,6 +9,7 @@ import { startFakeMicroblog, type FakeMicroblog } from '../../support/fake-micro
 import { testStores } from '../../support/test-stores.js';
 import { authorizeInPopup } from '../../support/oauth-popup.js';
 import { captureLogger } from '../../support/capture-logger.js';
+import { AMP_LINK, ENTITY_LINK, ENTITY_TEXT, ampText, startEntityFeed } from '../../support/entity-feed.js';
 import { fitWeighted as fitText, weightedLength } from '../../../plugins/microblog/text-weight.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
@@ -82,6 +83,23 @@ for (const store of testStores('microblog: end to end')) {
     assert.is(again.status, 'completed_no_items');
     assert.is(fake.posts.length, 1, 'the item is published once');
     assert.equal(fake.refusals, []);
+  });
+
+  test('HTML in an item is posted as the text a reader sees, and weighed on that text', async ({ t, fake }) => {
+    // 60 × "Q&amp;A ": 480 characters escaped (over 280), 239 read (plus the link, it fits).
+    const entities = await startEntityFeed(60);
+    try {
+      const before = fake.posts.length;
+      const job = await t.executeAndWait({ workflow: { steps: [{ type: 'fetch', handler_slug: 'rss', handler_config: { feed_url: `${entities.url}/entities.xml`, max_items: 2 } }, { type: 'publish', handler_slug: 'microblog' }] } });
+      assert.is(job.status, 'completed', JSON.stringify(job));
+      const texts = fake.posts.slice(before).map((p) => p.text).sort();
+      assert.equal(texts, [`${ampText(60)} ${AMP_LINK}`, `${ENTITY_TEXT} ${ENTITY_LINK}`].sort());
+      const steps = job.steps as Array<{ published?: Array<{ shortened: boolean }> }>;
+      assert.equal(steps[1]!.published!.map((p) => p.shortened), [false, false], 'neither was shortened');
+      assert.equal(fake.refusals, []);
+    } finally {
+      await entities.close();
+    }
   });
 
   test('429 waits Retry-After and retries once; 401 marks the account not authenticated with the error', async (ctx) => {

@@ -8,6 +8,7 @@ import { graphemeCount as graphemes } from '../../../sdk/index.js';
 import { startFakeGraph, type FakeGraph } from '../../support/fake-graph.js';
 import { testStores } from '../../support/test-stores.js';
 import { authorizeInPopup } from '../../support/oauth-popup.js';
+import { AMP_LINK, ENTITY_LINK, ENTITY_TEXT, ampText, startEntityFeed } from '../../support/entity-feed.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
@@ -52,6 +53,29 @@ for (const store of testStores('social: end to end')) {
     assert.ok(graphemes(text) <= 500, String(graphemes(text)));
     assert.match(text, /… https:\/\/blog\.example\.org\/long$/);
     assert.equal(fake.refusals, []);
+  });
+
+  test('HTML in an item reaches social and threaded as the text a reader sees, counted on that text', async ({ t, fake }) => {
+    // 110 × "Q&amp;A ": 880 characters escaped (over 500), 439 read (plus the link, it fits).
+    const entities = await startEntityFeed(110);
+    try {
+      const rss = { type: 'fetch', handler_slug: 'rss', handler_config: { feed_url: `${entities.url}/entities.xml`, max_items: 2 } };
+      const feedBefore = fake.feedPosts.length;
+      const social = await t.executeAndWait({ workflow: { steps: [rss, { type: 'publish', handler_slug: 'social', handler_config: { page_id: 'page1' } }] } });
+      assert.is(social.status, 'completed', JSON.stringify(social));
+      const messages = fake.feedPosts.slice(feedBefore).map((p) => [p.message, p.link]).sort();
+      assert.equal(messages, [[ampText(110), AMP_LINK], [ENTITY_TEXT, ENTITY_LINK]].sort());
+      const threadsBefore = fake.threads.length;
+      const threaded = await t.executeAndWait({ workflow: { steps: [rss, { type: 'publish', handler_slug: 'threaded' }] } });
+      assert.is(threaded.status, 'completed', JSON.stringify(threaded));
+      const texts = fake.threads.slice(threadsBefore).map((p) => p.text).sort();
+      assert.equal(texts, [`${ampText(110)} ${AMP_LINK}`, `${ENTITY_TEXT} ${ENTITY_LINK}`].sort());
+      const steps = threaded.steps as Array<{ published?: Array<{ shortened: boolean }> }>;
+      assert.equal(steps[1]!.published!.map((p) => p.shortened), [false, false], 'neither was shortened');
+      assert.equal(fake.refusals, []);
+    } finally {
+      await entities.close();
+    }
   });
 
   test('a token about to expire is refreshed once before the run uses it', async ({ t, fake }) => {
