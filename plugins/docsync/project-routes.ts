@@ -57,8 +57,9 @@ export function projectRoutes(content: ContentStore, projects: Projects): RouteD
       async handle(request) {
         const q = request.query as { parent: number; hide_empty: boolean };
         const terms = await projects.all();
+        const shown = q.hide_empty ? projects.nonEmpty(terms) : null;
         const items = [...terms.values()]
-          .filter((t) => (t.parent_id ?? 0) === q.parent && (!q.hide_empty || t.count > 0))
+          .filter((t) => (t.parent_id ?? 0) === q.parent && (!shown || shown.has(t.term_id)))
           .sort((a, b) => a.name.localeCompare(b.name) || a.term_id - b.term_id);
         return json(200, items.map((t) => projects.view(t, terms)));
       },
@@ -145,7 +146,9 @@ export function projectRoutes(content: ContentStore, projects: Projects): RouteD
       async handle(request) {
         const id = (request.params as { id: number }).id;
         const body = request.body as { name?: string; description?: string; meta?: Record<string, unknown> };
-        if (!(await projects.get(id))) throw notFound(id);
+        const term = await projects.get(id);
+        if (!term) throw notFound(id);
+        if (body.name !== undefined) await projects.assertNameFree(term, body.name);
         const meta = projectMetaOf(body.meta);
         const updated = await content.updateTerm(TAXONOMY, id, {
           ...(body.name !== undefined ? { name: body.name } : {}),

@@ -98,10 +98,28 @@ export class Projects {
     return ids;
   }
 
+  /**
+   * Terms with a document on them or on any term below them. `count` is a term's own
+   * documents (as WordPress reports it); emptiness is about the whole branch, since a
+   * section whose pages all sit in its sub-sections is still where a reader finds them.
+   */
+  nonEmpty(terms: Map<number, Term & { count: number }>): Set<number> {
+    const out = new Set<number>();
+    for (const term of terms.values()) {
+      if (term.count <= 0) continue;
+      for (const t of this.ancestry(term, terms)) {
+        if (out.has(t.term_id)) break;
+        out.add(t.term_id);
+      }
+    }
+    return out;
+  }
+
   tree(parent: number, depth: number, terms: Map<number, Term & { count: number }>, hideEmpty: boolean): TreeNode[] {
+    const shown = hideEmpty ? this.nonEmpty(terms) : null;
     const level = (parentId: number | null, left: number): TreeNode[] =>
       [...terms.values()]
-        .filter((t) => t.parent_id === parentId && (!hideEmpty || t.count > 0))
+        .filter((t) => t.parent_id === parentId && (!shown || shown.has(t.term_id)))
         .sort((a, b) => a.name.localeCompare(b.name) || a.term_id - b.term_id)
         .map((t) => ({ ...this.view(t, terms), children: left > 1 ? level(t.term_id, left - 1) : [] }));
     return level(parent === 0 ? null : parent, depth);
@@ -162,29 +180,54 @@ export class Projects {
   }
 
   /**
+   * Refuses `name` for the term when a sibling (same parent) already has it, ignoring case,
+   * as WordPress's term_exists check does for a hierarchical taxonomy: the 400 names the
+   * sibling's id. The term's own name in another case is allowed.
+   */
+  async assertNameFree(term: Term, name: string): Promise<void> {
+    const wanted = name.trim().toLowerCase();
+    const siblings = await this.content.listTerms(TAXONOMY, { parent_id: term.parent_id });
+    const clash = siblings.find((t) => t.term_id !== term.term_id && t.name.trim().toLowerCase() === wanted);
+    if (clash) throw new ApiError('term_exists', `A term named '${clash.name}' already exists under the same parent`, 400, { term_id: clash.term_id });
+  }
+
+  /**
+   * The type a new term gets under `parent`: at the top a category, or a project when the
+   * path has one segment; under a category a project; under a project or a section a
+   * section. Read from where the path lands, not from the segment's index, so a path that
+   * starts at an existing project makes sections below it.
+   */
+  private typeUnder(parent: Term | null, pathLength: number, terms: Map<number, Term>): ProjectType {
+    if (!parent) return pathLength === 1 ? 'project' : 'category';
+    return this.typeOf(parent, terms) === 'category' ? 'project' : 'section';
+  }
+
+  /**
    * Resolves a path of names or slugs from the top level. With `create`, missing terms are
-   * made: of a path of two or more the first is a category and the second the project; a
-   * path of one is a project. `projectMeta` goes on the project term (created or found).
+   * made with the type their place gives them (see typeUnder). `projectMeta` goes on the
+   * project term of the path (created or found).
    */
   async resolve(path: string[], create: boolean, projectMeta: Record<string, unknown> = {}): Promise<ResolveResult | null> {
     const terms: Term[] = [];
     const created: string[] = [];
     let parent: Term | null = null;
-    for (const [index, segment] of path.entries()) {
+    // Types of untyped ancestors are read from their place, which needs the whole taxonomy.
+    const known: Map<number, Term> = create ? await this.all() : new Map();
+    for (const segment of path) {
       if (!create) {
         const found = await this.child(parent?.term_id ?? null, segment);
         if (!found) return null;
         parent = found;
       } else {
-        const type: ProjectType = path.length === 1 || index === 1 ? 'project' : index === 0 ? 'category' : 'section';
-        const result = await this.ensureChild(parent, segment, type);
+        const result = await this.ensureChild(parent, segment, this.typeUnder(parent, path.length, known));
+        known.set(result.term.term_id, result.term);
         if (result.created) created.push(result.term.slug);
         parent = result.term;
       }
       terms.push(parent);
     }
     if (!parent) return null;
-    const all = new Map(terms.map((t) => [t.term_id, t]));
+    const all = create ? known : new Map(terms.map((t) => [t.term_id, t]));
     let project = terms.find((t) => this.typeOf(t, all) === 'project') ?? null;
     if (create && project && Object.keys(projectMeta).length > 0) {
       project = await this.content.updateTerm(TAXONOMY, project.term_id, { meta: projectMeta });

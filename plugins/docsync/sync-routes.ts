@@ -1,5 +1,5 @@
 /** /sync: repository syncs (as background jobs), token and repository diagnostics, and pushed docs. */
-import { ApiError, canReadPost, errorBody, ksesPost, ksesTitle, maskSecret, successBody, type ContentStore, type JsonSchema, type Principal, type RouteDefinition } from '../../sdk/index.js';
+import { ApiError, canReadPost, errorBody, ksesPost, ksesTitle, maskSecret, parameterValidators, successBody, type ContentStore, type JsonSchema, type Principal, type RouteDefinition } from '../../sdk/index.js';
 import { requireEditable, requirePublishRight } from './access.js';
 import type { DocsService, SyncedDocInput } from './docs-service.js';
 import { SourceClient, SourceError, parseRepoUrl } from './github.js';
@@ -32,6 +32,23 @@ const docInput: JsonSchema = {
     force: { type: 'boolean', default: false },
   },
 };
+
+/**
+ * A batch checks each document on its own: one lacking a field fails alone (counted in
+ * `failed`, its result saying why) instead of refusing the whole batch, as the spec's
+ * answer shape has it. Codes as WordPress's REST validation names them.
+ */
+const batchDoc = { parameters: docInput };
+const validatorOf = parameterValidators<typeof batchDoc>();
+function batchDocProblem(value: unknown): ApiError | null {
+  const validate = validatorOf(batchDoc);
+  if (validate(value)) return null;
+  const errors = validate.errors ?? [];
+  const missing = errors.filter((e) => e.keyword === 'required').map((e) => String((e.params as { missingProperty?: string }).missingProperty));
+  if (missing.length) return new ApiError('rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, 400, { params: missing });
+  const where = errors.map((e) => `${e.instancePath.split('/').filter(Boolean).join('.') || 'document'} ${e.message ?? 'is invalid'}`);
+  return new ApiError('rest_invalid_param', `Invalid parameter(s): ${[...new Set(where)].join('; ')}`, 400, {});
+}
 
 /** A source-hosting failure as the API's error: the spec lets its data carry owner, repo and sso_url. */
 function sourceFailure(error: SourceError): ApiError {
@@ -97,7 +114,7 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
       method: 'POST',
       path: '/sync/term/{id}',
       permission: { capability: 'manage_options' },
-      summary: "Sync one project term's repository (force: rewrite unchanged files too)",
+      summary: "Sync one project term's repository (force: fetch and read every file again; unchanged ones stay unchanged)",
       schema: {
         params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
         body: { type: 'object', properties: { id: { type: 'integer', minimum: 1 }, force: { type: 'boolean', default: false }, wait: waitProperty } },
@@ -319,7 +336,8 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
       permission: { capability: 'edit_posts' },
       summary: 'POST /sync/doc for many files; one failing does not stop the others',
       schema: {
-        body: { type: 'object', required: ['docs'], properties: { docs: { type: 'array', minItems: 1, maxItems: 500, items: docInput } } },
+        // Items are checked one by one in the handler (see batchDocProblem), not here.
+        body: { type: 'object', required: ['docs'], properties: { docs: { type: 'array', minItems: 1, maxItems: 500 } } },
         responses: {
           200: successBody({
             total: int,
@@ -327,15 +345,23 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
             updated: int,
             unchanged: int,
             failed: int,
-            results: { type: 'array', items: { type: 'object', required: ['success', 'post_id', 'action', 'source_file'], properties: { success: { type: 'boolean' }, post_id: { anyOf: [int, { type: 'null' }] }, action: str, source_file: str, error: { type: 'object', required: ['code', 'message'], properties: { code: str, message: str } } } } },
+            results: { type: 'array', items: { type: 'object', required: ['success', 'post_id', 'action', 'source_file'], properties: { success: { type: 'boolean' }, post_id: { anyOf: [int, { type: 'null' }] }, action: str, source_file: { anyOf: [str, { type: 'null' }] }, error: { type: 'object', required: ['code', 'message'], properties: { code: str, message: str } } } } },
           }),
         },
       },
       async handle(request) {
-        const list = (request.body as { docs: SyncedDocInput[] }).docs;
+        const list = (request.body as { docs: unknown[] }).docs;
         const counts = { created: 0, updated: 0, unchanged: 0, failed: 0 };
         const results = [];
-        for (const input of list) {
+        for (const item of list) {
+          const named = typeof item === 'object' && item !== null && typeof (item as { source_file?: unknown }).source_file === 'string' ? (item as { source_file: string }).source_file : null;
+          const problem = batchDocProblem(item);
+          if (problem) {
+            counts.failed++;
+            results.push({ success: false, post_id: null, action: 'failed', source_file: named, error: { code: problem.code, message: problem.message } });
+            continue;
+          }
+          const input = item as SyncedDocInput;
           try {
             const done = await pushDoc(input, request.user);
             counts[done.action]++;
