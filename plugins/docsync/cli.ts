@@ -102,7 +102,7 @@ export const docsNoun: CliNounDefinition = defineCliNoun({
     {
       command: 'sync [term-id]',
       describe: "Sync one project's repository, or every project's with --all",
-      options: { all: { type: 'boolean', describe: 'Every project with a repository address' }, force: { type: 'boolean', describe: 'Rewrite unchanged files too' } },
+      options: { all: { type: 'boolean', describe: 'Every project with a repository address' }, force: { type: 'boolean', describe: 'Fetch and read every file again, even one whose SHA is unchanged' } },
       async run(args, ctx) {
         const id = args['term-id'] ?? args.termId;
         if (!args.all && (id === undefined || !/^\d+$/.test(String(id)))) throw new Error('Name a project term id, or use --all');

@@ -138,8 +138,8 @@ export class DocsService {
   /**
    * Creates or updates the post of one source file. `sync_hash` is the hash of the title,
    * excerpt and content as sent, so an unchanged file is `unchanged` unless forced.
-   */
-  /**
+   *
+
    * `known`: what a repository sync already read (the project, the post of the file or null,
    * the folder terms it made), so a sync of many files does not look each up again.
    */
@@ -158,7 +158,9 @@ export class DocsService {
       [POST_META.filesize]: String(input.filesize),
       [POST_META.project]: term.term_id,
       content_format: 'markdown',
-      ...(input.blob_sha ? { [POST_META.blobSha]: input.blob_sha } : {}),
+      // The blob SHA marks a post the repository sync owns (and may trash when its file goes);
+      // a document pushed with /sync/doc has none, so a later sync leaves it alone.
+      ...(input.blob_sha ? { [POST_META.blobSha]: input.blob_sha } : existing?.meta[POST_META.blobSha] !== undefined ? { [POST_META.blobSha]: null } : {}),
     };
     const placed = (existing?.terms[TAXONOMY] ?? []).length === 1 && existing!.terms[TAXONOMY]![0] === leaf.term_id;
     if (existing && !input.force && existing.meta[POST_META.hash] === hash && existing.status !== 'trash' && placed) {

@@ -7,7 +7,7 @@
  */
 import { posix } from 'node:path';
 import type { ContentStore, Term } from '../../sdk/index.js';
-import type { DocsService } from './docs-service.js';
+import { contentHash, type DocsService } from './docs-service.js';
 import { SourceError, parseRepoUrl, type SourceClient, type TreeFile } from './github.js';
 import { isMarkdownPath, parseMarkdown, rewriteLinks } from './markdown.js';
 import { META, POST_META, TAXONOMY } from './model.js';
@@ -102,8 +102,10 @@ export class SyncEngine {
         const parsed = parseMarkdown(source, file.path);
         const rewritten = rewriteLinks(parsed.content, linkCtx(file.path));
         const folders = posix.dirname(file.path) === '.' ? [] : posix.dirname(file.path).split('/');
+        // `force` fetched the file again whatever its SHA; whether it changed is still the
+        // hash's call, so a file that reads the same is reported unchanged, not updated.
         const written = await this.docs.upsertSynced(
-          { project_term_id: term.term_id, source_file: file.path, title: parsed.title, content: rewritten.content, excerpt: parsed.excerpt, subpath: folders, filesize: Buffer.byteLength(source), timestamp: this.now().toISOString(), force, blob_sha: file.sha },
+          { project_term_id: term.term_id, source_file: file.path, title: parsed.title, content: rewritten.content, excerpt: parsed.excerpt, subpath: folders, filesize: Buffer.byteLength(source), timestamp: this.now().toISOString(), force: false, blob_sha: file.sha },
           { project: term, post: post ?? null, leaves },
         );
         links.set(file.path, written.post_id);
@@ -140,13 +142,16 @@ export class SyncEngine {
         const post = await this.content.getPost(postId);
         if (!post) continue;
         const again = rewriteLinks(post.content, linkCtx(path));
-        if (again.content !== post.content) await this.content.updatePost(postId, { content: again.content });
+        // The hash follows the content, so the next sync of the same file finds it unchanged.
+        if (again.content !== post.content) await this.content.updatePost(postId, { content: again.content, meta: { [POST_META.hash]: contentHash(`${post.title}\u0000${post.excerpt}\u0000${again.content}`) } });
       }
 
       const present = new Set(files.map((f) => f.path));
       const wasSkipped = (path: string) => tree.files.some((f) => f.path === path);
       for (const [path, post] of existing) {
         if (present.has(path) || post.status === 'trash' || (tree.truncated && !wasSkipped(path))) continue;
+        // Only what a repository sync wrote goes with its file; a document pushed with /sync/doc stays.
+        if (typeof post.meta[POST_META.blobSha] !== 'string' || post.meta[POST_META.blobSha] === '') continue;
         if (wasSkipped(path) && isMarkdownPath(path)) continue; // too large or over the cap: kept as it was
         await this.docs.trash(post);
         result.removed.push(path);

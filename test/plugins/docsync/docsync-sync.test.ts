@@ -119,8 +119,10 @@ for (const store of testStores('docsync sync')) {
     const usage = list.body.items.find((d: Body) => d.meta.sync_source_file === 'usage.md');
     assert.is(usage.excerpt, 'Use it twice a day.');
 
+    gh.resetCounts();
     const forced = await t.request<Body>('POST', `/sync/term/${projectId}`, { ...NS, body: { force: true } });
-    assert.equal([forced.body.updated, forced.body.added], [3, 0], 'force rewrites every file');
+    assert.equal([forced.body.updated, forced.body.added, forced.body.unchanged], [0, 0, 3], 'force reads every file again; none changed');
+    assert.is(gh.count('blob'), 3);
     const status = await t.request<Body>('GET', '/sync/status', { ...NS, query: { project: 'acme' } });
     assert.equal([status.body.total_docs, status.body.synced_docs, status.body.project_term], [3, 3, projectId]);
     assert.ok(status.body.docs.every((d: Body) => d.status === 'synced' && /^\d+$/.test(d.sync_filesize)));
