@@ -94,17 +94,22 @@ function markdown(): InstanceType<typeof MarkdownIt> {
 /** Line ends as markdown-it reads them (`\r\n` and `\r` as `\n`, NUL as U+FFFD), so offsets agree. */
 export const normaliseSource = (text: string): string => text.replaceAll('\r\n', '\n').replaceAll('\r', '\n').replaceAll('\0', '\uFFFD');
 
-/** Where the text of an inline token starts on each of its source lines (-1: not found). */
-function lineStarts(token: Token, lines: string[], offsets: number[]): number[] {
+/**
+ * Where the text of an inline token starts on each of its source lines (-1: not found).
+ * `cursors`: per line, where the previous token on it ended (table cells share a row).
+ */
+function lineStarts(token: Token, firstLine: number, lines: string[], offsets: number[], cursors: Map<number, number>): number[] {
   const contentLines = token.content.split('\n');
   return contentLines.map((part, i) => {
-    const line = lines[token.map![0] + i];
+    const line = lines[firstLine + i];
     if (line === undefined) return -1;
     // A paragraph's lines end where the source lines end (its last is trimmed); a heading
-    // drops its closing #s, a table cell sits mid-line: then the first occurrence.
+    // drops its closing #s and a table cell sits mid-line: then the next occurrence.
     const full = i < contentLines.length - 1 ? line : line.trimEnd();
-    const column = full.endsWith(part) ? full.length - part.length : line.indexOf(part);
-    return column < 0 ? -1 : offsets[token.map![0] + i]! + column;
+    const column = full.endsWith(part) && contentLines.length > 1 ? full.length - part.length : line.indexOf(part, cursors.get(firstLine + i) ?? 0);
+    if (column < 0) return -1;
+    cursors.set(firstLine + i, column + part.length);
+    return offsets[firstLine + i]! + column;
   });
 }
 
@@ -116,11 +121,16 @@ export function parseWithLinks(source: string): { tokens: Token[]; links: LinkSp
   const offsets: number[] = [];
   for (let i = 0, at = 0; i < lines.length; at += lines[i]!.length + 1, i++) offsets.push(at);
   const links: LinkSpan[] = [...recorded.references];
+  const cursors = new Map<number, number>();
+  // Table cells have no line map of their own: their row's is used.
+  let enclosing: [number, number] | null = null;
   for (const token of tokens) {
-    if (token.type !== 'inline' || !token.map || !token.children) continue;
+    if (token.map) enclosing = token.map;
+    if (token.type !== 'inline' || !token.children) continue;
     const spans = recorded.inline.get(token.children);
-    if (!spans) continue;
-    const starts = lineStarts(token, lines, offsets);
+    const firstLine = (token.map ?? enclosing)?.[0];
+    if (!spans || firstLine === undefined) continue;
+    const starts = lineStarts(token, firstLine, lines, offsets, cursors);
     for (const span of spans) {
       const before = token.content.slice(0, span.start);
       const line = before.split('\n').length - 1;
