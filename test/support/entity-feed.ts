@@ -9,7 +9,7 @@ export const ENTITY_HTML = '<p>Tom &amp; Jerry&#8217;s new show &mdash; 5 &lt; 6
 export const ENTITY_TEXT = 'Tom & Jerry’s new show — 5 < 6\n\n• Cats\n• Mice\n\nMore at the channel (https://tv.example.org/show).';
 
 export const AMP_LINK = 'https://blog.example.org/qa';
-/** `Q&amp;A ` `times` times: five characters more per repetition escaped than read. */
+/** `Q&amp;A ` `times` times: four characters more per repetition escaped than read. */
 export const ampHtml = (times: number): string => 'Q&amp;A '.repeat(times);
 export const ampText = (times: number): string => 'Q&A '.repeat(times).trim();
 
