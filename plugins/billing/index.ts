@@ -4,13 +4,14 @@
  * through an SMTP outbox; background jobs send due mail and delete canceled
  * subscriptions after the grace period. docs/billing.md has the state diagram.
  */
-import { definePlugin, services } from '../../sdk/index.js';
+import { definePlugin, PluginError, services } from '../../sdk/index.js';
 import { billingCli } from './cli.js';
 import { DELIVER_JOB, Mailer } from './mailer.js';
 import { billingCollections, ensureIndexes } from './repository.js';
 import { billingSurface } from './routes.js';
 import { Secrets } from './secrets.js';
 import { BillingService } from './service.js';
+import { mailDateFormatter, mailDateSettingsProblem } from './mail-dates.js';
 import { settingsSchema, type BillingSettings } from './settings.js';
 import { StripeGateway } from './stripe-gateway.js';
 import { Subscriptions } from './subscriptions.js';
@@ -35,6 +36,8 @@ export default definePlugin({
     clock: services.clock,
   },
   async setup({ routes, store, scheduler, log, config, vault, clock }) {
+    const dateProblem = mailDateSettingsProblem(config.timezone, config.locale);
+    if (dateProblem) throw new PluginError('billing', dateProblem);
     const c = billingCollections(store);
     await ensureIndexes(c);
     const secrets = new Secrets(c.secrets, vault, config, process.env);
@@ -43,7 +46,7 @@ export default definePlugin({
     const subscriptions = new Subscriptions(c, clock);
     const service = new BillingService({
       c, clock, log, secrets, stripe, mailer, subscriptions,
-      payments: { graceMs: config.grace_period_days * DAY_MS, scheduleDeletion: (at) => scheduler.at(at, DELETE_JOB) },
+      payments: { graceMs: config.grace_period_days * DAY_MS, scheduleDeletion: (at) => scheduler.at(at, DELETE_JOB), formatDate: mailDateFormatter(config.timezone, config.locale) },
     });
 
     scheduler.define(DELIVER_JOB, async () => {

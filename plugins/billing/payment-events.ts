@@ -20,6 +20,8 @@ export interface PaymentEventDeps {
   graceMs: number;
   /** Schedules the deletion job for when the grace period ends. */
   scheduleDeletion: (at: Date) => Promise<void>;
+  /** An instant as the site's readers read it (time zone and language from the settings). */
+  formatDate: (iso: string) => string;
 }
 
 type Obj = Record<string, unknown>;
@@ -141,7 +143,7 @@ async function subscriptionDeleted(deps: PaymentEventDeps, eventId: string, crea
   await deps.scheduleDeletion(new Date(sub.deletion_due_at!));
   if (sub.email) {
     await deps.mailer.enqueue(`${eventId}:cancellation`, 'cancellation', sub.email, {
-      subscription_id: sub._id, plan: sub.plan ?? '', site_url: sub.site_url ?? '', deletion_due_at: sub.deletion_due_at ?? '',
+      subscription_id: sub._id, plan: sub.plan ?? '', site_url: sub.site_url ?? '', deletion_due_at: sub.deletion_due_at ? deps.formatDate(sub.deletion_due_at) : '',
     }, sub._id);
   } else {
     deps.log.warn({ subscription_id: sub._id }, 'Subscription canceled but no e-mail address is known: no cancellation e-mail');

@@ -28,6 +28,9 @@ export interface BillingSettings {
   /** First retry delay of a failed send; doubled per attempt up to `mail_retry_max_seconds`. */
   mail_retry_seconds: number;
   mail_retry_max_seconds: number;
+  /** The site's IANA time zone and language: dates in e-mail are written for them. */
+  timezone: string;
+  locale: string;
 }
 
 const secret = { type: 'string', maxLength: 4096, default: '' } as const;
@@ -54,5 +57,7 @@ export const settingsSchema: JsonSchema = {
     sweep_interval: { type: 'string', minLength: 1, maxLength: 100, default: '1 minute' },
     mail_retry_seconds: { type: 'integer', minimum: 1, maximum: 86_400, default: 60 },
     mail_retry_max_seconds: { type: 'integer', minimum: 1, maximum: 86_400, default: 3600 },
+    timezone: { type: 'string', minLength: 1, maxLength: 64, default: 'UTC' },
+    locale: { type: 'string', minLength: 2, maxLength: 35, default: 'en-GB' },
   },
 };

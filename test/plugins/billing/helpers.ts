@@ -110,3 +110,17 @@ export async function subscription(t: TestHost, id: string): Promise<Body> {
   if (res.status !== 200) throw new Error(`GET /subscriptions/${id}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data;
 }
+
+/**
+ * The text a mail reader shows for a single-part plain-text mail: the body, with
+ * quoted-printable undone (nodemailer uses it for lines over 76 characters, breaking them
+ * with soft `=` line ends, so a phrase can be split across lines of the raw message).
+ */
+export function mailText(raw: string): string {
+  const split = raw.search(/\r?\n\r?\n/);
+  const headers = split < 0 ? raw : raw.slice(0, split);
+  const body = split < 0 ? '' : raw.slice(split).replace(/^\r?\n\r?\n/, '');
+  if (!/^content-transfer-encoding:\s*quoted-printable/im.test(headers)) return body;
+  const latin1 = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return Buffer.from(latin1, 'latin1').toString('utf8');
+}

@@ -10,7 +10,7 @@ import { testStores } from '../../support/test-stores.js';
 import { captureLogger } from '../../support/capture-logger.js';
 import billing from '../../../plugins/billing/index.js';
 import {
-  checkoutSubscription, event, INTERNAL_KEY, invoice, NS, provision, sendEvent, startSmtp, subscription, subscriptionDeleted, TOKEN, WHSEC, waitFor,
+  checkoutSubscription, event, INTERNAL_KEY, invoice, mailText, NS, provision, sendEvent, startSmtp, subscription, subscriptionDeleted, TOKEN, WHSEC, waitFor,
   type Body, type SmtpCapture,
 } from './helpers.js';
 
@@ -36,6 +36,7 @@ for (const store of testStores('billing webhooks')) {
           billing: {
             internal_key: INTERNAL_KEY, provisioner_token: TOKEN, stripe_webhook_secret: WHSEC,
             smtp_host: '127.0.0.1', smtp_port: ctx.smtp.port, mail_from: 'billing@host.test', sweep_interval: '1 second', grace_period_days: 14,
+            timezone: 'Europe/Berlin', locale: 'en-GB',
           },
         },
       },
@@ -236,7 +237,13 @@ for (const store of testStores('billing webhooks')) {
     assert.is(sub.deletion_due_at, new Date(t.clock.now().getTime() + 14 * DAY).toISOString());
     const mail = await waitFor('the cancellation e-mail', () => smtp.mails.find((m) => m.raw.includes('has been cancelled')));
     assert.equal(mail.to, [EMAIL]);
-    assert.match(mail.raw, sub.deletion_due_at);
+    // The deletion date as a reader in the site's zone and language reads it, not a raw ISO timestamp.
+    const due = new Date(sub.deletion_due_at);
+    const berlin = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).format(due);
+    assert.match(berlin, /^[A-Z][a-z]+,? \d{1,2} [A-Z][a-z]+ \d{4} at \d{2}:\d{2} (CET|CEST|GMT\+[12])$/);
+    assert.match(mailText(mail.raw), `will be deleted on ${berlin}.`);
+    assert.not.match(mail.raw, sub.deletion_due_at);
+    assert.not.match(mail.raw, /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
     // A payment after cancellation does not bring it back.
     assert.is((await sendEvent(t, invoice('evt_w6', 'invoice.paid', SUB, 6000))).body.data.outcome, 'ignored_stale');
 
