@@ -78,8 +78,10 @@ export class Geocoder {
   ) {}
 
   async search(input: { address: string; limit: number; countrycodes?: string }): Promise<{ candidates: Candidate[]; cached: boolean }> {
+    // Nominatim's `countrycodes` is lower-case ISO 3166-1 alpha-2; lowering here also makes "DE" and "de" one cache entry.
+    const countrycodes = input.countrycodes?.toLowerCase();
     const query = input.address.replace(/\s+/g, ' ').trim();
-    const key = createHash('sha256').update(JSON.stringify([query.toLowerCase(), input.limit, input.countrycodes ?? ''])).digest('hex');
+    const key = createHash('sha256').update(JSON.stringify([query.toLowerCase(), input.limit, countrycodes ?? ''])).digest('hex');
     const hit = await this.cache.findOne({ _id: key });
     if (hit && new Date(hit.expires_at).getTime() > this.clock.now().getTime()) return { candidates: hit.candidates, cached: true };
 
@@ -89,7 +91,7 @@ export class Geocoder {
     url.searchParams.set('format', 'jsonv2');
     url.searchParams.set('addressdetails', '1');
     url.searchParams.set('limit', String(input.limit));
-    if (input.countrycodes) url.searchParams.set('countrycodes', input.countrycodes);
+    if (countrycodes) url.searchParams.set('countrycodes', countrycodes);
     if (this.settings.geocode_email) url.searchParams.set('email', this.settings.geocode_email);
     let res;
     try {

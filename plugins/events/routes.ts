@@ -104,7 +104,8 @@ export function eventsSurface(service: EventsService, geocoder: Geocoder, linkOf
             properties: {
               address: { type: 'string', minLength: 2, maxLength: 300, pattern: '\\S' },
               limit: { type: 'integer', minimum: 1, maximum: 10, default: 5 },
-              countrycodes: { type: 'string', maxLength: 29, pattern: '^[a-z]{2}(,[a-z]{2}){0,9}$' },
+              // ISO 3166-1 alpha-2 codes are written upper case ("DE"); either case is taken, and the geocoder is sent lower case.
+              countrycodes: { type: 'string', maxLength: 29, pattern: '^[A-Za-z]{2}(,[A-Za-z]{2}){0,9}$' },
             },
           },
           responses: geocodeResponses,

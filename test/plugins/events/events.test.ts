@@ -258,6 +258,20 @@ for (const store of testStores('events plugin')) {
     }
   });
 
+  test('geocoding: country codes in either case; the geocoder is sent lower-case ISO 3166-1 alpha-2', async ({ t, geo, editor }) => {
+    const sent = geo.requests.length;
+    const res = await t.request<Body>('POST', '/events/geocode/search', { ...NS, as: editor, body: { address: 'Cuvrystraße 7, Berlin', countrycodes: 'DE,at' } });
+    assert.is(res.status, 200, JSON.stringify(res.body));
+    assert.is(geo.requests.length, sent + 1);
+    assert.is(new URL(geo.requests[sent]!.url, 'http://x').searchParams.get('countrycodes'), 'de,at');
+    const again = await t.request<Body>('POST', '/events/geocode/search', { ...NS, as: editor, body: { address: 'Cuvrystraße 7, Berlin', countrycodes: 'de,AT' } });
+    assert.is(again.body.cached, true, 'the same codes in another case are the same question');
+    for (const countrycodes of ['DEU', 'D', 'de;at', 'd1']) {
+      const bad = await t.request<Body>('POST', '/events/geocode/search', { ...NS, as: editor, body: { address: 'ok st', countrycodes } });
+      assert.is(bad.status, 400, countrycodes);
+    }
+  });
+
   test('the `event` publish handler imports events (ISO times to site time, venue found or made, terms) and updates on re-import', async ({ t, ids }) => {
     const packets = [
       { type: 'item', data: { title: 'Imported Gig', description: 'From a feed', start_date: '2026-03-21T23:30:00Z', venue: 'the blue note', categories: 'Music, Jazz', artists: ['Ada Trio'] }, metadata: { item_id: 'feed:1' } },
