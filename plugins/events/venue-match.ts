@@ -1,9 +1,20 @@
 /**
  * Duplicate venues: names and addresses compared after normalization, so "The Blue Note,
  * 131 W 3rd St" and "Blue Note, 131 West 3rd Street" are the same place. Normalizing:
- * lower case, accents and punctuation out, a leading "the" dropped, ordinals reduced to
- * their number (3rd → 3) and the usual street abbreviations spelled out.
+ * compatibility forms and accents split off and dropped (NFKD), Unicode case folding
+ * (ß and ẞ become ss, so "Weiße" is "WEISSE"), punctuation out, a leading "the" dropped,
+ * ordinals reduced to their number (3rd → 3) and the usual street abbreviations spelled
+ * out. Letters of every script are kept.
+ *
+ * Names match when they are the same after that, or share most of their words (60 %). In
+ * the same city (both cities given and equal after normalization) two looser rules apply,
+ * since a city narrows the candidates enough to afford them:
+ * - one name's words are all in the other ("Lido" and "Lido Berlin", "Das Lido");
+ * - a small typo: an edit distance (insert, delete, replace or swap two neighbouring
+ *   letters) of at most 1 for names of 5 to 10 letters and 2 from 11 letters on; names
+ *   under 5 letters must match exactly ("Lido" is not "Lidl").
  */
+import { editDistance } from './edit-distance.js';
 import type { VenueRow } from './model.js';
 
 const WORDS: Record<string, string> = {
@@ -14,13 +25,16 @@ const WORDS: Record<string, string> = {
   '&': 'and',
 };
 
+/**
+ * JavaScript has no full case folding; upper- then lower-casing gives it for the letters
+ * that differ (ß → SS → ss, final sigma), and the explicit ß covers ẞ, whose lower case is ß.
+ */
+const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}+/gu, '').toUpperCase().toLowerCase().replace(/ß/g, 'ss');
+
 export function normalizeWords(text: string): string[] {
-  const words = text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
+  const words = fold(text)
     .replace(/&/g, ' & ')
-    .replace(/[^a-z0-9& ]+/g, ' ')
+    .replace(/[^\p{L}\p{N}& ]+/gu, ' ')
     .split(/\s+/)
     .filter(Boolean)
     .map((word) => word.replace(/^(\d+)(st|nd|rd|th)$/, '$1'))
@@ -35,6 +49,28 @@ function overlap(a: string[], b: string[]): number {
   const setB = new Set(b);
   const shared = new Set(a.filter((w) => setB.has(w))).size;
   return shared / new Set([...a, ...b]).size;
+}
+
+/** One name's words all among the other's: "Lido" in "Lido Berlin". */
+function wordSubset(a: string[], b: string[]): boolean {
+  if (!a.length || !b.length) return false;
+  const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a];
+  const words = new Set(longer);
+  return shorter.every((word) => words.has(word));
+}
+
+/** The edits a name of this many letters may differ by and still be a typo of the other. */
+const typoAllowance = (letters: number) => (letters < 5 ? 0 : letters <= 10 ? 1 : 2);
+
+/** 0..1 when the names are within the typo allowance of each other, else 0. */
+function typoScore(a: string[], b: string[]): number {
+  const x = a.join(' ');
+  const y = b.join(' ');
+  const letters = Math.max(Array.from(x).length, Array.from(y).length);
+  const allowed = typoAllowance(letters);
+  if (!allowed || Math.abs(Array.from(x).length - Array.from(y).length) > allowed) return 0;
+  const distance = editDistance(x, y);
+  return distance <= allowed ? 1 - distance / letters : 0;
 }
 
 export interface DuplicateMatch {
@@ -56,11 +92,16 @@ export function findDuplicates(venues: Iterable<VenueRow>, input: { name: string
   for (const venue of venues) {
     const reasons: DuplicateMatch['reasons'] = [];
     let score = 0;
+    const sameCity = city !== '' && venue.city !== '' && normalize(venue.city) === city;
     if (name.length) {
       const other = normalizeWords(venue.name);
-      const nameScore = overlap(name, other);
+      let nameScore = overlap(name, other);
       if (name.join(' ') === other.join(' ')) reasons.push('same_name');
       else if (nameScore >= 0.6) reasons.push('similar_name');
+      else if (sameCity && (wordSubset(name, other) || typoScore(name, other) > 0)) {
+        reasons.push('similar_name');
+        nameScore = Math.max(nameScore, typoScore(name, other));
+      }
       score += nameScore;
     }
     if (address.length) {
@@ -72,7 +113,7 @@ export function findDuplicates(venues: Iterable<VenueRow>, input: { name: string
     }
     if (!reasons.length) continue;
     // A shared name in another city is a different place.
-    if (city && venue.city && normalize(venue.city) !== city && !reasons.some((r) => r.endsWith('address'))) continue;
+    if (city && venue.city && !sameCity && !reasons.some((r) => r.endsWith('address'))) continue;
     out.push({ venue, reasons, score: Math.round((score / ((name.length ? 1 : 0) + (address.length ? 1 : 0))) * 100) / 100 });
   }
   return out.sort((a, b) => b.score - a.score || a.venue.id - b.venue.id);

@@ -181,6 +181,34 @@ for (const store of testStores('events plugin')) {
     assert.is((await t.request<Body>('GET', '/events/filters', { ...NS, query: { active: '{"nope":[1]}' } })).status, 400);
   });
 
+  test('duplicate venues: Unicode case folding, NFKD and ß/ss; a name that is part of the other in the same city; a small typo', async ({ t, editor }) => {
+    const lido = await makeVenue(t, editor, 'Lido', { address: 'Cuvrystraße 7', city: 'Berlin' });
+    const lidoHamburg = await makeVenue(t, editor, 'Lido', { address: 'Reeperbahn 1', city: 'Hamburg' });
+    const rose = await makeVenue(t, editor, 'Weiße Rose', { address: 'Hauptstraße 2', city: 'Köln' });
+    const kessel = await makeVenue(t, editor, 'Kesselhaus', { address: 'Knaackstraße 97', city: 'Berlin' });
+    const check = async (query: Record<string, string>) => {
+      const res = await t.request<Body>('GET', '/events/venues/check-duplicate', { ...NS, query });
+      assert.is(res.status, 200, JSON.stringify(res.body));
+      return (res.body.duplicates as Body[]).map((d) => [d.venue.id, d.reasons]);
+    };
+    // "Lido Berlin" in Berlin is the Lido in Berlin, not the one in Hamburg.
+    assert.equal(await check({ name: 'Lido Berlin', city: 'Berlin' }), [[lido, ['similar_name']]]);
+    assert.equal(await check({ name: 'Das Lido', city: 'berlin' }), [[lido, ['similar_name']]]);
+    // ß and ss, upper case ẞ, full-width letters and accents are the same text.
+    assert.equal(await check({ name: 'WEISSE ROSE', city: 'KÖLN' }), [[rose, ['same_name']]]);
+    assert.equal(await check({ name: 'Weiẞe Rose' }), [[rose, ['same_name']]]);
+    assert.equal(await check({ name: 'ＬＩＤＯ', city: 'Hamburg' }), [[lidoHamburg, ['same_name']]]);
+    assert.equal(await check({ name: 'Lido', address: 'Cuvrystrasse 7', city: 'Berlin' }), [[lido, ['same_name', 'same_address']]]);
+    // A typo in a longer name.
+    assert.equal(await check({ name: 'Keselhaus', city: 'Berlin' }), [[kessel, ['similar_name']]]);
+    assert.equal(await check({ name: 'Kesselhuas', city: 'Berlin' }), [[kessel, ['similar_name']]]);
+    // Not the same place: a short name one letter off, a part-name in another city, a different word.
+    assert.equal(await check({ name: 'Lidl', city: 'Berlin' }), []);
+    assert.equal(await check({ name: 'Lido Berlin', city: 'Munich' }), []);
+    assert.equal(await check({ name: 'Kesselraum', city: 'Berlin' }), []);
+    for (const id of [lido, lidoHamburg, rose, kessel]) await t.request('DELETE', `/venues/${id}`, { namespace: 'wp/v2', query: { force: 'true' } });
+  });
+
   test('venues: one venue with its upcoming count; 404; duplicate check by normalized name and address', async ({ t, ids }) => {
     const res = await t.request<Body>('GET', `/events/venues/${ids.blue}`, { ...NS, as: 'anonymous' });
     assert.is(res.status, 200, JSON.stringify(res.body));
