@@ -11,7 +11,8 @@ export interface CalendarArgs {
   dateEnd: string | null;
   /** taxonomy → term ids: an event must carry one of each listed taxonomy's ids. */
   taxFilter: Record<string, number[]>;
-  archive: { taxonomy: string; termId: number } | null;
+  /** `termIds`, when set, is the term and those below it (see term-tree.ts); else the term alone. */
+  archive: { taxonomy: string; termId: number; termIds?: number[] } | null;
   page: number;
   past: boolean;
 }
@@ -80,7 +81,7 @@ export function selectRows(rows: readonly EventRow[], args: Omit<CalendarArgs, '
     (row) =>
       (!needle || row.haystack.includes(needle)) &&
       matchesTerms(row, args.taxFilter, skipTaxonomy) &&
-      (!args.archive || (row.terms[args.archive.taxonomy] ?? []).includes(args.archive.termId)),
+      (!args.archive || (row.terms[args.archive.taxonomy] ?? []).some((id) => (args.archive!.termIds ?? [args.archive!.termId]).includes(id))),
   );
 }
 

@@ -5,6 +5,7 @@ import type { EventIndex, Snapshot } from './event-index.js';
 import { filterData, type FilterData, type TaxonomyTerms } from './filters.js';
 import { renderFragments, type Fragments } from './fragments.js';
 import { wallTime } from './local-time.js';
+import { expandFilter, parentMaps, withDescendants } from './term-tree.js';
 import { EVENT_TYPE, type VenueRow } from './model.js';
 
 export interface EventsSettings {
@@ -54,21 +55,29 @@ export class EventsService {
     if (args.archive && !(await this.content.getTerm(args.archive.taxonomy, args.archive.termId))) {
       throw notFound('event_term_not_found', `No ${args.archive.taxonomy} term ${args.archive.termId}.`);
     }
-    const [snapshot, termMaps] = await Promise.all([this.index.current(), this.termNames()]);
-    const page = pageOf(this.grouping(snapshot, args), args.page);
-    const fragments = renderFragments({ page, args, basePath: this.settings.page_path, venues: snapshot.venues, termName: (taxonomy, id) => termMaps.get(taxonomy)?.get(id) });
+    const [snapshot, lists] = await Promise.all([this.index.current(), this.termLists()]);
+    const parents = parentMaps(lists);
+    // Selected with each term's children included; the links keep the terms as chosen.
+    const selection: CalendarArgs = {
+      ...args,
+      taxFilter: expandFilter(args.taxFilter, parents),
+      archive: args.archive ? { ...args.archive, termIds: withDescendants(parents.get(args.archive.taxonomy), [args.archive.termId]) } : null,
+    };
+    const page = pageOf(this.grouping(snapshot, selection), args.page);
+    const names = new Map([...lists].filter(([t]) => !this.settings.excluded_taxonomies.includes(t)).map(([t, terms]) => [t, new Map(terms.map((term) => [term.term_id, term.name]))]));
+    const fragments = renderFragments({ page, args, basePath: this.settings.page_path, venues: snapshot.venues, termName: (taxonomy, id) => names.get(taxonomy)?.get(id) });
     return { page, fragments };
   }
 
   async filters(args: Omit<CalendarArgs, 'page'>, context: 'modal' | 'inline') {
-    const [snapshot, taxonomies] = await Promise.all([this.index.current(), this.filterTaxonomies()]);
+    const [snapshot, taxonomies, lists] = await Promise.all([this.index.current(), this.filterTaxonomies(), this.termLists()]);
     const now = this.now();
     let cache = this.filterAnswers.get(snapshot);
     if (!cache) this.filterAnswers.set(snapshot, (cache = new Map()));
-    const key = JSON.stringify([args, context, taxonomies.map((t) => [t.taxonomy, t.terms.map((term) => [term.term_id, term.name, term.slug, term.parent_id])])]);
+    const key = JSON.stringify([args, context, [...lists].map(([t, terms]) => [t, terms.map((term) => [term.term_id, term.name, term.slug, term.parent_id])]), taxonomies.map((t) => t.taxonomy)]);
     const hit = cache.get(key);
     if (hit && (hit.validUntil === null || now < hit.validUntil)) return hit.data;
-    const data = filterData(snapshot.events, args, taxonomies, now, context);
+    const data = filterData(snapshot.events, args, taxonomies, now, context, parentMaps(lists));
     cache.delete(key);
     if (cache.size >= GROUPINGS_KEPT) cache.delete(cache.keys().next().value!);
     cache.set(key, { data, validUntil: args.dateStart || args.dateEnd ? null : nextChange(snapshot.events, now) });
@@ -101,10 +110,9 @@ export class EventsService {
     return grouping;
   }
 
-  /** Term names of the event taxonomies, for the labels on each event. */
-  private async termNames(): Promise<Map<string, Map<number, string>>> {
-    const names = [...this.taxonomyNames()].filter((t) => !this.settings.excluded_taxonomies.includes(t));
-    const lists = await Promise.all(names.map(async (t): Promise<[string, Term[]]> => [t, await this.content.listTerms(t)]));
-    return new Map(lists.map(([t, terms]) => [t, new Map(terms.map((term) => [term.term_id, term.name]))]));
+  /** The terms of every event taxonomy (excluded ones too: a tax_filter may still name them). */
+  private async termLists(): Promise<Map<string, Term[]>> {
+    const lists = await Promise.all([...this.taxonomyNames()].map(async (t): Promise<[string, Term[]]> => [t, await this.content.listTerms(t)]));
+    return new Map(lists);
   }
 }

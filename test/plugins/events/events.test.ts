@@ -166,19 +166,40 @@ for (const store of testStores('events plugin')) {
     const count = (list: Body, id: number) => list.terms.find((term: Body) => term.id === id)?.count;
     assert.is(count(cats, ids.music), 2);
     assert.is(count(cats, ids.theatre), 3);
-    assert.is(count(cats, ids.live), 0);
+    // Live has no event of its own: its count is its child Music's events, as its archive would list them.
+    assert.is(count(cats, ids.live), 2);
     assert.equal(res.body.parents.event_category, { [ids.music]: ids.live });
-    assert.equal(res.body.dependencies.event_location[ids.brooklyn], { event_category: [ids.music] });
+    // Brooklyn's one event is under Music, and so under Live (Music's parent) too.
+    assert.equal(res.body.dependencies.event_location[ids.brooklyn], { event_category: [ids.live, ids.music].sort((a, b) => a - b) });
     // With Brooklyn active: categories count only Brooklyn's events, locations ignore their own filter.
     const active = await t.request<Body>('GET', `/events/filters?active[event_location][]=${ids.brooklyn}&context=inline`, NS);
     const cats2 = active.body.taxonomies.find((x: Body) => x.taxonomy === 'event_category');
-    assert.equal(cats2.terms.map((term: Body) => [term.id, term.count]), [[ids.music, 1]]);
+    assert.equal(cats2.terms.map((term: Body) => [term.id, term.count]), [[ids.live, 1], [ids.music, 1]]);
     const locations = active.body.taxonomies.find((x: Body) => x.taxonomy === 'event_location');
     assert.equal(locations.terms, [{ id: ids.brooklyn, name: 'Brooklyn', slug: 'brooklyn', parent: 0, count: 1, active: true }]);
     const past = await t.request<Body>('GET', '/events/filters', { ...NS, query: { past: 'true' } });
     assert.is(past.body.total, 2);
     assert.is((await t.request<Body>('GET', '/events/filters', { ...NS, query: { context: 'popup' } })).status, 400);
     assert.is((await t.request<Body>('GET', '/events/filters', { ...NS, query: { active: '{"nope":[1]}' } })).status, 400);
+  });
+
+  test('a parent category includes its children\'s events, as a WordPress category archive does', async ({ t, ids }) => {
+    // Live carries no event itself; Music, its child, has Jazz Night and Spring Festival.
+    const archive = await t.request<Body>('GET', '/events/calendar', { ...NS, query: { archive_taxonomy: 'event_category', archive_term_id: ids.live } });
+    assert.is(archive.body.data.total_events, 2, archive.body.html);
+    assert.match(archive.body.html, 'Jazz Night');
+    assert.match(archive.body.html, 'Spring Festival');
+    const filtered = await t.request<Body>('GET', `/events/calendar?tax_filter[event_category][]=${ids.live}`, NS);
+    assert.is(filtered.body.data.total_events, 2);
+    // Combined with another taxonomy's filter the inclusion still holds (Spring Festival is in Brooklyn).
+    const both = await t.request<Body>('GET', `/events/calendar?tax_filter[event_category][]=${ids.live}&tax_filter[event_location][]=${ids.brooklyn}`, NS);
+    assert.is(both.body.data.total_events, 1);
+    assert.match(both.body.html, 'Spring Festival');
+    // The modal's count for Brooklyn with Live ticked: the events matching Live (children included) in Brooklyn.
+    const facets = await t.request<Body>('GET', `/events/filters?active[event_category][]=${ids.live}`, NS);
+    const locations = facets.body.taxonomies.find((x: Body) => x.taxonomy === 'event_location');
+    assert.equal(locations.terms.map((term: Body) => [term.id, term.count]), [[ids.brooklyn, 1]]);
+    assert.is(facets.body.total, 2);
   });
 
   test('duplicate venues: Unicode case folding, NFKD and ß/ss; a name that is part of the other in the same city; a small typo', async ({ t, editor }) => {
