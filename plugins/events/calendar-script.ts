@@ -68,6 +68,7 @@ export const CALENDAR_SCRIPT = String.raw`(function () {
         swap('fh-pagination', r.body.pagination);
         swap('fh-navigation', r.body.navigation);
         swap('fh-counter', r.body.counter);
+        swap('fh-active', r.body.active);
         var text = q.toString();
         if (push) history.pushState(null, '', pagePath + (text ? '?' + text : ''));
         main.setAttribute('data-loaded', String(mine));
@@ -92,9 +93,16 @@ export const CALENDAR_SCRIPT = String.raw`(function () {
   });
 
   main.addEventListener('click', function (event) {
-    var link = event.target.closest ? event.target.closest('a[data-paged], a[data-past]') : null;
+    var link = event.target.closest ? event.target.closest('a[data-paged], a[data-past], a.fh-active-filter') : null;
     if (!link || event.metaKey || event.ctrlKey || event.shiftKey) return;
     event.preventDefault();
+    if (link.classList.contains('fh-active-filter')) {
+      // The server built the link without this filter: its query string is the new state.
+      state = readState(new URL(link.href).search);
+      syncForm();
+      load(true);
+      return;
+    }
     if (link.hasAttribute('data-past')) { state.past = link.getAttribute('data-past') === '1'; state.paged = 1; }
     else state.paged = Number(link.getAttribute('data-paged')) || 1;
     load(true).then(function () {
@@ -105,6 +113,62 @@ export const CALENDAR_SCRIPT = String.raw`(function () {
 
   window.addEventListener('popstate', function () { state = readState(location.search); syncForm(); load(false); });
 
+  // The modal draws each taxonomy as a tree: every term inside its parent's item, whatever
+  // order the terms arrive in (by name, so a child may come before its parent).
+  function termTree(tax, checked) {
+    var known = {};
+    var children = {};
+    tax.terms.forEach(function (term) { known[term.id] = true; });
+    tax.terms.forEach(function (term) {
+      var parent = term.parent && known[term.parent] ? term.parent : 0;
+      (children[parent] = children[parent] || []).push(term);
+    });
+    var drawn = {};
+    function branch(parent) {
+      var list = document.createElement('ul');
+      list.className = 'fh-term-tree';
+      (children[parent] || []).forEach(function (term) {
+        if (drawn[term.id]) return;
+        drawn[term.id] = true;
+        var item = document.createElement('li');
+        var label = document.createElement('label');
+        var box = document.createElement('input');
+        box.type = 'checkbox';
+        box.name = tax.taxonomy;
+        box.value = String(term.id);
+        box.checked = checked.indexOf(term.id) >= 0;
+        label.appendChild(box);
+        label.appendChild(document.createTextNode(' '));
+        var name = document.createElement('span');
+        name.className = 'fh-term-name';
+        name.textContent = term.name;
+        label.appendChild(name);
+        label.appendChild(document.createTextNode(' '));
+        var count = document.createElement('span');
+        count.className = 'fh-count';
+        label.appendChild(count);
+        item.appendChild(label);
+        if (children[term.id]) item.appendChild(branch(term.id));
+        list.appendChild(item);
+      });
+      return list;
+    }
+    return branch(0);
+  }
+
+  // Counts and disabled boxes from a /events/filters answer. A ticked box stays enabled
+  // even at 0, so it can be unticked.
+  function showCounts(body) {
+    body.taxonomies.forEach(function (tax) {
+      tax.terms.forEach(function (term) {
+        var box = groups.querySelector('input[name="' + tax.taxonomy + '"][value="' + term.id + '"]');
+        if (!box) return;
+        box.disabled = term.count === 0 && !box.checked;
+        box.parentNode.querySelector('.fh-count').textContent = '(' + term.count + ')';
+      });
+    });
+  }
+
   function renderFilters(body) {
     groups.innerHTML = '';
     body.taxonomies.forEach(function (tax) {
@@ -114,40 +178,48 @@ export const CALENDAR_SCRIPT = String.raw`(function () {
       var legend = document.createElement('legend');
       legend.textContent = tax.label;
       fieldset.appendChild(legend);
-      var depth = {};
-      tax.terms.forEach(function (term) { depth[term.id] = term.parent && depth[term.parent] !== undefined ? depth[term.parent] + 1 : 0; });
-      tax.terms.forEach(function (term) {
-        var label = document.createElement('label');
-        label.style.paddingLeft = (depth[term.id] * 1.25) + 'rem';
-        var box = document.createElement('input');
-        box.type = 'checkbox';
-        box.name = tax.taxonomy;
-        box.value = String(term.id);
-        box.checked = (state.tax[tax.taxonomy] || []).indexOf(term.id) >= 0;
-        box.disabled = term.count === 0 && !box.checked;
-        label.appendChild(box);
-        label.appendChild(document.createTextNode(' ' + term.name + ' '));
-        var count = document.createElement('span');
-        count.className = 'fh-count';
-        count.textContent = '(' + term.count + ')';
-        label.appendChild(count);
-        fieldset.appendChild(label);
-      });
+      fieldset.appendChild(termTree(tax, state.tax[tax.taxonomy] || []));
       groups.appendChild(fieldset);
     });
+    showCounts(body);
     if (!groups.children.length) groups.textContent = 'No filters available.';
   }
 
-  function openFilters() {
+  // The modal's counts are for the boxes ticked in it, asked again on every tick; only the
+  // latest answer is shown (an earlier one may arrive last).
+  var filterRequest = 0;
+  function fetchFilters(tax) {
+    var mine = ++filterRequest;
     var q = query(state, false);
     q.delete('event_search');
     Array.from(q.keys()).forEach(function (key) { if (key.indexOf('tax_filter[') === 0) q.delete(key); });
-    taxParams(q, 'active', state.tax);
+    taxParams(q, 'active', tax);
+    return fetch(api + '/events/filters?' + q.toString(), { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
+      .then(function (res) { return res.json(); })
+      .then(function (body) { return mine === filterRequest ? body : null; });
+  }
+  function ticked() {
+    var tax = {};
+    Array.prototype.slice.call(groups.querySelectorAll('input[type=checkbox]:checked')).forEach(function (box) {
+      (tax[box.name] = tax[box.name] || []).push(Number(box.value));
+    });
+    return tax;
+  }
+  function recount() {
+    fetchFilters(ticked())
+      .then(function (body) { if (body && body.success) showCounts(body); })
+      .catch(function () { /* the counts shown stay; Apply still works */ });
+  }
+  groups.addEventListener('change', function (event) {
+    if (event.target && event.target.type === 'checkbox') recount();
+  });
+
+  function openFilters() {
     groups.textContent = 'Loading…';
     dialog.showModal();
-    fetch(api + '/events/filters?' + q.toString(), { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
-      .then(function (res) { return res.json(); })
+    fetchFilters(state.tax)
       .then(function (body) {
+        if (!body) return;
         if (!body.success) { groups.textContent = body.message || 'Filters could not be loaded.'; return; }
         renderFilters(body);
         var first = groups.querySelector('input:not([disabled])') || document.getElementById('fh-apply');
@@ -163,13 +235,10 @@ export const CALENDAR_SCRIPT = String.raw`(function () {
   document.getElementById('fh-close').addEventListener('click', closeFilters);
   document.getElementById('fh-clear').addEventListener('click', function () {
     Array.prototype.slice.call(groups.querySelectorAll('input[type=checkbox]')).forEach(function (box) { box.checked = false; });
+    recount();
   });
   document.getElementById('fh-apply').addEventListener('click', function () {
-    var tax = {};
-    Array.prototype.slice.call(groups.querySelectorAll('input[type=checkbox]:checked')).forEach(function (box) {
-      (tax[box.name] = tax[box.name] || []).push(Number(box.value));
-    });
-    state.tax = tax;
+    state.tax = ticked();
     state.paged = 1;
     syncForm();
     closeFilters();

@@ -1,14 +1,23 @@
-/** The four fragments GET /events/calendar answers (and the page renders server-side). */
+/** The fragments GET /events/calendar answers (and the page renders server-side). */
 import type { CalendarArgs, CalendarPage } from './calendar-query.js';
 import { longDay, mediumDay } from './local-time.js';
 import type { EventRow, VenueRow } from './model.js';
-import { renderCounter, renderList, renderNavigation, renderPagination, type EventView } from './templates.js';
+import { renderActive, renderCounter, renderList, renderNavigation, renderPagination, type EventView } from './templates.js';
 
 export interface Fragments {
   html: string;
   pagination: string;
   navigation: string;
   counter: string;
+  active: string;
+}
+
+/** An applied taxonomy filter, as the page lists it. */
+export interface ActiveTerm {
+  taxonomy: string;
+  taxonomyLabel: string;
+  id: number;
+  name: string;
 }
 
 /** The query string that reproduces these arguments (PHP-style tax_filter), with overrides. */
@@ -55,6 +64,7 @@ export function renderFragments(input: {
   basePath: string;
   venues: Map<number, VenueRow>;
   termName: (taxonomy: string, id: number) => string | undefined;
+  active: readonly ActiveTerm[];
 }): Fragments {
   const { page, args, basePath, venues } = input;
   const href = (override: { page?: number; past?: boolean }) => `${basePath}${stateQuery(args, override)}`;
@@ -96,5 +106,12 @@ export function renderFragments(input: {
     }),
     navigation: renderNavigation({ past: args.past, upcomingHref: href({ page: 1, past: false }), pastHref: href({ page: 1, past: true }), range }),
     counter: renderCounter({ total: page.totalEvents, page: page.page, totalPages: page.totalPages }),
+    active: renderActive({
+      filters: input.active.map((term) => {
+        // The same view without this one term, from its first page (the selection changes).
+        const rest = { ...args.taxFilter, [term.taxonomy]: (args.taxFilter[term.taxonomy] ?? []).filter((id) => id !== term.id) };
+        return { ...term, href: `${basePath}${stateQuery({ ...args, taxFilter: rest }, { page: 1 })}` };
+      }),
+    }),
   };
 }

@@ -37,6 +37,12 @@ dialog fieldset{border:1px solid #ccc;margin:0 0 1rem}
 dialog label{display:block}
 .fh-count{color:#666;font-size:.85rem}
 .fh-dialog-actions{display:flex;gap:.5rem;justify-content:flex-end}
+dialog ul.fh-term-tree{list-style:none;margin:0;padding:0}
+dialog .fh-term-tree .fh-term-tree{padding-left:1.5rem}
+.fh-active{display:flex;flex-wrap:wrap;gap:.35rem;align-items:center;margin:.5rem 0;font-size:.9rem}
+.fh-active ul{display:flex;flex-wrap:wrap;gap:.35rem;list-style:none;margin:0;padding:0}
+.fh-active-filter{display:inline-block;padding:.1rem .6rem;border:1px solid #555;border-radius:999px;background:#fff;color:#1d1d1f;text-decoration:none}
+.fh-active-filter::after{content:"×";margin-left:.4rem}
 `;
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 
@@ -50,6 +56,8 @@ const pageTemplate = eta.compile(`<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title><%= it.title %></title>
+<% /* No icon of its own: an empty data: icon stops the browser asking for /favicon.ico, which would be a 404 on every load. */ %>
+<link rel="icon" href="data:,">
 <style><%~ it.style %></style>
 </head>
 <body>
@@ -66,6 +74,7 @@ const pageTemplate = eta.compile(`<!doctype html>
 <button type="submit">Search</button>
 <button type="button" id="fh-open-filters" aria-haspopup="dialog" aria-controls="fh-filters" hidden>Filters</button>
 </form>
+<div id="fh-active"><%~ it.fragments.active %></div>
 <div id="fh-navigation"><%~ it.fragments.navigation %></div>
 <div id="fh-counter"><%~ it.fragments.counter %></div>
 <div id="fh-list" aria-live="polite" aria-busy="false"><%~ it.fragments.html %></div>

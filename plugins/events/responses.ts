@@ -14,6 +14,8 @@ export const calendarResponses = {
     pagination: str,
     navigation: str,
     counter: str,
+    /** The applied taxonomy filters, each a link that removes it (empty when none). */
+    active: str,
     data: obj({ page: int, total_pages: int, total_events: int, page_events: int, past: bool, days: { type: 'array', items: str } }),
   }),
   404: errorBody('event_term_not_found'),

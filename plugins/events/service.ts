@@ -65,7 +65,14 @@ export class EventsService {
     };
     const page = pageOf(this.grouping(snapshot, selection), args.page);
     const names = new Map([...lists].filter(([t]) => !this.settings.excluded_taxonomies.includes(t)).map(([t, terms]) => [t, new Map(terms.map((term) => [term.term_id, term.name]))]));
-    const fragments = renderFragments({ page, args, basePath: this.settings.page_path, venues: snapshot.venues, termName: (taxonomy, id) => names.get(taxonomy)?.get(id) });
+    const labels = new Map(this.registries.taxonomies().map((t) => [t.name, t.label]));
+    const active = Object.entries(args.taxFilter).flatMap(([taxonomy, ids]) =>
+      ids.flatMap((id) => {
+        const name = lists.get(taxonomy)?.find((term) => term.term_id === id)?.name;
+        return name ? [{ taxonomy, taxonomyLabel: labels.get(taxonomy) ?? taxonomy, id, name }] : [];
+      }),
+    );
+    const fragments = renderFragments({ page, args, basePath: this.settings.page_path, venues: snapshot.venues, termName: (taxonomy, id) => names.get(taxonomy)?.get(id), active });
     return { page, fragments };
   }
 

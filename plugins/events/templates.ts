@@ -72,7 +72,18 @@ const navigationTemplate = eta.compile(`<nav class="fh-navigation" aria-label="U
 
 const counterTemplate = eta.compile(`<p class="fh-counter" aria-live="polite"><% if (it.total === 0) { %>No events<% } else { %><%= it.total %> <%= it.total === 1 ? 'event' : 'events' %><% if (it.totalPages > 1) { %> · page <%= it.page %> of <%= it.totalPages %><% } %><% } %></p>`);
 
+// The × after each name comes from the style sheet, so a link's text is the term's name alone.
+const activeTemplate = eta.compile(`<% if (it.filters.length) { %>
+<div class="fh-active" role="group" aria-labelledby="fh-active-title">
+<span id="fh-active-title">Filtered by:</span>
+<ul>
+<% for (const f of it.filters) { %><li><a class="fh-active-filter" href="<%= f.href %>" data-taxonomy="<%= f.taxonomy %>" data-term-id="<%= f.id %>" aria-label="Remove filter <%= f.taxonomyLabel %>: <%= f.name %>"><%= f.name %></a></li><% } %>
+</ul>
+</div>
+<% } %>`);
+
 export const renderList = (data: { days: DayView[]; empty: string }) => eta.render(listTemplate, data).trim();
 export const renderPagination = (data: { totalPages: number; prev: { href: string; page: number } | null; next: { href: string; page: number } | null; pages: Array<{ page: number; href: string; current: boolean; gap: boolean }> }) => eta.render(paginationTemplate, data).trim();
 export const renderNavigation = (data: { past: boolean; upcomingHref: string; pastHref: string; range: string }) => eta.render(navigationTemplate, data).trim();
 export const renderCounter = (data: { total: number; page: number; totalPages: number }) => eta.render(counterTemplate, data).trim();
+export const renderActive = (data: { filters: Array<{ taxonomy: string; taxonomyLabel: string; id: number; name: string; href: string }> }) => eta.render(activeTemplate, data).trim();
