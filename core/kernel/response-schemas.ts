@@ -50,6 +50,19 @@ export function openObj(properties: Record<string, JsonSchema>, required: string
   return { type: 'object', required, properties, additionalProperties: true };
 }
 
+/**
+ * The keyword that names a shared shape: openapi.json publishes a schema carrying it once,
+ * under `components.schemas[name]`, and `$ref`s it wherever it is used. Validators ignore
+ * it (an unknown keyword), so the route tables keep declaring whole schemas inline.
+ */
+export const COMPONENT_NAME = 'x-flowhost-component';
+
+/** `schema`, named for openapi.json (`Flow`, `Pipeline`...): one component, referenced where used. */
+export function named(name: string, schema: JsonSchema): JsonSchema {
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(name)) throw new Error(`named: '${name}' is not a component name (letters and digits)`);
+  return { ...schema, [COMPONENT_NAME]: name };
+}
+
 /** The value, or null. */
 export function nullable(schema: JsonSchema): JsonSchema {
   return { anyOf: [schema, { type: 'null' }] };

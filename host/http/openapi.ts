@@ -2,6 +2,7 @@ import type { JsonSchema } from '../../core/kernel/json-schema.js';
 import type { Permission } from '../../core/kernel/routes.js';
 import type { CompiledRoute } from './route-table.js';
 import { mediaTypeOf } from './response-check.js';
+import { ERROR_COMPONENT, OpenApiComponents } from './openapi-components.js';
 
 const REASONS: Record<number, string> = {
   200: 'Success', 201: 'Created', 202: 'Accepted', 204: 'No content', 400: 'Invalid request', 401: 'Not logged in or bad credentials',
@@ -15,7 +16,7 @@ function codesOf(schema: JsonSchema): string[] {
 }
 
 /** Each status the route answers, with its body's schema (errors: their `code` enum). */
-function responsesOf(route: CompiledRoute): Record<string, unknown> {
+function responsesOf(route: CompiledRoute, components: OpenApiComponents): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [status, schema] of Object.entries(route.responses).sort(([a], [b]) => Number(a) - Number(b))) {
     const media = mediaTypeOf(schema);
@@ -23,10 +24,10 @@ function responsesOf(route: CompiledRoute): Record<string, unknown> {
     const reason = REASONS[Number(status)] ?? (Number(status) < 400 ? 'Success' : 'Error');
     out[status] = {
       description: codes.length ? `${reason}: ${codes.join(', ')}` : typeof schema.description === 'string' ? schema.description : reason,
-      content: { [media]: { schema: media === 'application/json' ? schema : { type: 'string' } } },
+      content: { [media]: { schema: media === 'application/json' ? components.use(schema) : { type: 'string' } } },
     };
   }
-  if (Object.keys(out).length === 0) out.default = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  if (Object.keys(out).length === 0) out.default = { description: 'Error', content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_COMPONENT}` } } } };
   return out;
 }
 
@@ -37,7 +38,7 @@ function permissionText(permission: Permission): string {
   return `check:${permission.description}`;
 }
 
-function parameters(schema: JsonSchema | undefined, where: 'path' | 'query', pathNames: string[]): unknown[] {
+function parameters(schema: JsonSchema | undefined, where: 'path' | 'query', pathNames: string[], components: OpenApiComponents): unknown[] {
   const props = ((schema?.properties ?? {}) as Record<string, JsonSchema>);
   const required = new Set((schema?.required as string[] | undefined) ?? []);
   const names = where === 'path' ? pathNames : Object.keys(props);
@@ -45,13 +46,18 @@ function parameters(schema: JsonSchema | undefined, where: 'path' | 'query', pat
     name,
     in: where,
     required: where === 'path' ? true : required.has(name),
-    schema: props[name] ?? { type: 'string' },
+    schema: components.use(props[name] ?? { type: 'string' }),
   }));
 }
 
-/** OpenAPI 3.1 from the route table: the schemas that validate are the schemas documented. */
+/**
+ * OpenAPI 3.1 from the route table: the schemas that validate are the schemas documented,
+ * with their shared shapes as components (openapi-components.ts). The document is the
+ * answer as is (no `success` key: OpenAPI allows no other top-level field).
+ */
 export function buildOpenApi(routes: CompiledRoute[], info: { version: string; serverUrl: string }): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const components = new OpenApiComponents();
   for (const route of routes) {
     const schema = route.definition.schema ?? {};
     const pathNames = [...route.fullPath.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
@@ -62,18 +68,18 @@ export function buildOpenApi(routes: CompiledRoute[], info: { version: string; s
       tags: [route.namespace || 'system'],
       'x-flowhost-permission': permission,
       'x-flowhost-plugin': route.owner,
-      parameters: [...parameters(schema.params, 'path', pathNames), ...parameters(schema.query, 'query', [])],
-      responses: responsesOf(route),
+      parameters: [...parameters(schema.params, 'path', pathNames, components), ...parameters(schema.query, 'query', [], components)],
+      responses: responsesOf(route, components),
     };
     if (route.definition.description) operation.description = route.definition.description;
     if (permission === 'public') operation.security = [];
-    if (schema.body) operation.requestBody = { required: true, content: { 'application/json': { schema: schema.body } } };
+    if (schema.body) operation.requestBody = { required: true, content: { 'application/json': { schema: components.use(schema.body) } } };
     else if (route.definition.streamBody) operation.requestBody = { required: true, content: { '*/*': { schema: { type: 'string' } } } };
     (paths[route.fullPath] ??= {})[route.method.toLowerCase()] = operation;
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Flowhost', version: info.version },
+    info: { title: 'Flowhost', version: info.version, license: { name: 'MIT', identifier: 'MIT' } },
     servers: [{ url: info.serverUrl }],
     security: [{ basic: [] }, { cookie: [], nonce: [] }],
     components: {
@@ -82,17 +88,7 @@ export function buildOpenApi(routes: CompiledRoute[], info: { version: string; s
         cookie: { type: 'apiKey', in: 'cookie', name: 'flowhost_session' },
         nonce: { type: 'apiKey', in: 'header', name: 'X-WP-Nonce', description: 'Also accepted as X-Flowhost-Nonce.' },
       },
-      schemas: {
-        Error: {
-          type: 'object',
-          required: ['code', 'message', 'data'],
-          properties: {
-            code: { type: 'string' },
-            message: { type: 'string' },
-            data: { type: 'object', required: ['status'], properties: { status: { type: 'integer' } } },
-          },
-        },
-      },
+      schemas: components.sorted(),
     },
     paths,
   };

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import type { DocumentStore } from '../../core/store/port.js';
 import { ApiError, notFound } from '../../core/errors.js';
 import type { Logger } from '../../core/kernel/logger.js';
-import { page, reply, stream, type RouteDefinition } from '../../core/kernel/routes.js';
+import { json, page, reply, stream, type RouteDefinition } from '../../core/kernel/routes.js';
 import { errorBody, successBody } from '../../core/kernel/response-schemas.js';
 import { FLOWHOST_VERSION } from '../../core/kernel/version.js';
 import { buildOpenApi } from './openapi.js';
@@ -194,18 +194,18 @@ export function systemRoutes(deps: {
     path: openapiPath,
     permission: 'public',
     summary: 'This API as OpenAPI 3.1',
-    description: 'The OpenAPI 3.1 document, with `success: true` added at its top level as on every core answer.',
+    description: 'The OpenAPI 3.1 document, as is: unlike other core answers it carries no `success` key, which OpenAPI does not allow at its top level.',
     schema: {
       responses: {
         200: {
           type: 'object',
-          required: ['success', 'openapi', 'info', 'paths'],
-          properties: { success: { const: true }, openapi: { const: '3.1.0' }, info: { type: 'object', additionalProperties: true }, paths: { type: 'object', additionalProperties: true } },
+          required: ['openapi', 'info', 'paths', 'components'],
+          properties: { openapi: { const: '3.1.0' }, info: { type: 'object', additionalProperties: true }, paths: { type: 'object', additionalProperties: true }, components: { type: 'object', additionalProperties: true } },
           additionalProperties: true,
         },
       },
     },
-    handle: () => ({ success: true, ...buildOpenApi(table, { version: FLOWHOST_VERSION, serverUrl: deps.serverUrl() || '/' }) }),
+    handle: () => json(200, buildOpenApi(table, { version: FLOWHOST_VERSION, serverUrl: deps.serverUrl() || '/' })),
   };
 
   const reference: RouteDefinition = {
