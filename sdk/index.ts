@@ -45,7 +45,7 @@ export { HookCatalogue, isTapped } from '../core/kernel/hooks.js';
 export { FLOWHOST_VERSION } from '../core/kernel/version.js';
 export { DuplicateKeyError, UnsupportedQueryError } from '../core/store/port.js';
 export { BlobTooLargeError } from '../core/store/blob-port.js';
-export { successBody, errorBody } from '../core/kernel/response-schemas.js';
+export { successBody, errorBody, named } from '../core/kernel/response-schemas.js';
 export { DEFAULT_UPLOAD_TYPES, readUpload, sanitizeFilename } from '../core/kernel/upload.js';
 export { safeEqual } from '../core/security/constant-time.js';
 export { stableJson } from '../core/kernel/stable-json.js';

@@ -1,48 +1,54 @@
 /** The bodies the flow routes answer (see docs/api.md), as checked in tests and published in openapi.json. */
 import type { JsonSchema } from '../kernel/json-schema.js';
-import { anyObject, bool, errorBody, int, isoDate, list, mapOf, nullable, obj, str, successBody } from '../kernel/response-schemas.js';
+import { anyObject, bool, errorBody, int, isoDate, list, mapOf, named, nullable, obj, str, successBody } from '../kernel/response-schemas.js';
 import { pipelineStepView } from '../pipelines/step-schema.js';
 
 /** One entry of flow_config: a pipeline step as this flow configures it. */
-export const flowStepConfig: JsonSchema = obj(
-  {
-    flow_step_id: str,
-    pipeline_step_id: str,
-    step_type: str,
-    execution_order: int,
-    handler_slug: nullable(str),
-    handler_config: anyObject,
-    enabled: bool,
-    user_message: { type: 'string', description: 'ai steps only' },
-  },
-  ['flow_step_id', 'pipeline_step_id', 'step_type', 'execution_order', 'handler_slug', 'handler_config', 'enabled'],
+export const flowStepConfig: JsonSchema = named(
+  'FlowStepConfig',
+  obj(
+    {
+      flow_step_id: str,
+      pipeline_step_id: str,
+      step_type: str,
+      execution_order: int,
+      handler_slug: nullable(str),
+      handler_config: anyObject,
+      enabled: bool,
+      user_message: { type: 'string', description: 'ai steps only' },
+    },
+    ['flow_step_id', 'pipeline_step_id', 'step_type', 'execution_order', 'handler_slug', 'handler_config', 'enabled'],
+  ),
 );
 
-export const schedulingConfig: JsonSchema = obj({ interval: str, timestamp: int }, ['interval']);
+export const schedulingConfig: JsonSchema = named('SchedulingConfig', obj({ interval: str, timestamp: int }, ['interval']));
 
 const recentJob = obj({ job_id: int, status: str, created_at: isoDate, completed_at: nullable(isoDate), error: nullable(str) });
 
 /** The whole flow (GET /flows/{id}, PATCH, the list in full mode). */
-export const flowView: JsonSchema = obj({
-  flow_id: int,
-  pipeline_id: int,
-  flow_name: str,
-  flow_config: mapOf(flowStepConfig),
-  scheduling_config: schedulingConfig,
-  last_run: nullable(isoDate),
-  last_run_status: nullable(str),
-  last_run_display: str,
-  next_run: nullable(isoDate),
-  next_run_display: str,
-  is_running: bool,
-  consecutive_failures: int,
-  consecutive_no_items: int,
-  recent_jobs: list(recentJob),
-  created_at: isoDate,
-  updated_at: isoDate,
-});
+export const flowView: JsonSchema = named(
+  'Flow',
+  obj({
+    flow_id: int,
+    pipeline_id: int,
+    flow_name: str,
+    flow_config: mapOf(flowStepConfig),
+    scheduling_config: schedulingConfig,
+    last_run: nullable(isoDate),
+    last_run_status: nullable(str),
+    last_run_display: str,
+    next_run: nullable(isoDate),
+    next_run_display: str,
+    is_running: bool,
+    consecutive_failures: int,
+    consecutive_no_items: int,
+    recent_jobs: list(recentJob),
+    created_at: isoDate,
+    updated_at: isoDate,
+  }),
+);
 
-const flowListItem = obj({ flow_id: int, pipeline_id: int, flow_name: str, scheduling_config: schedulingConfig, last_run_status: nullable(str) });
+const flowListItem = named('FlowSummary', obj({ flow_id: int, pipeline_id: int, flow_name: str, scheduling_config: schedulingConfig, last_run_status: nullable(str) }));
 
 const flowNotFound = errorBody('flow_not_found');
 const stepNotFound = errorBody('config_not_found');

@@ -1,6 +1,6 @@
 /** The bodies the job routes answer (see docs/api.md), as checked in tests and published in openapi.json. */
 import type { JsonSchema } from '../kernel/json-schema.js';
-import { anyObject, bool, errorBody, int, isoDate, list, nullable, obj, str, successBody } from '../kernel/response-schemas.js';
+import { anyObject, bool, errorBody, int, isoDate, list, named, nullable, obj, str, successBody } from '../kernel/response-schemas.js';
 
 const STATUSES = ['pending', 'processing', 'completed', 'completed_no_items', 'failed', 'skipped'];
 const display: JsonSchema = { type: 'string', description: "'YYYY-MM-DD hh:mm:ss' (UTC)" };
@@ -27,7 +27,7 @@ const jobFields: Record<string, JsonSchema> = {
 };
 
 /** A job in the list. */
-export const jobListItem: JsonSchema = obj(jobFields);
+export const jobListItem: JsonSchema = named('JobSummary', obj(jobFields));
 
 /** What one step of a run did. */
 const stepOutcome: JsonSchema = obj(

@@ -1,7 +1,7 @@
 import { maskDeep } from '../security/mask.js';
 import type { SurfaceDefinition } from '../kernel/routes.js';
 import type { JsonSchema } from '../kernel/json-schema.js';
-import { errorBody, successBody } from '../kernel/response-schemas.js';
+import { errorBody, named, successBody } from '../kernel/response-schemas.js';
 import type { JobRecord, JobStatus, StepOutcome } from './model.js';
 import type { JobListQuery, JobsService } from './service.js';
 import { withResponses } from '../kernel/response-schemas.js';
@@ -190,7 +190,7 @@ const nullableInteger = { type: ['integer', 'null'] } as const;
 const openObject = { type: 'object', additionalProperties: true } as const;
 
 /** One step's outcome in GET /jobs/{id}. */
-const stepSchema: JsonSchema = {
+const stepSchema: JsonSchema = named('JobStep', {
   type: 'object',
   required: ['flow_step_id', 'step_type', 'handler_slug', 'status', 'items_in', 'items_out', 'started_at', 'finished_at', 'position', 'duration_ms', 'items'],
   properties: {
@@ -228,10 +228,10 @@ const stepSchema: JsonSchema = {
       },
     },
   },
-};
+});
 
 /** An ephemeral workflow's step as stored (POST /execute with `workflow`). */
-const workflowStepSchema: JsonSchema = {
+const workflowStepSchema: JsonSchema = named('WorkflowStep', {
   type: 'object',
   required: ['type'],
   properties: {
@@ -243,10 +243,10 @@ const workflowStepSchema: JsonSchema = {
     system_prompt: { type: 'string' },
     user_message: { type: 'string' },
   },
-};
+});
 
 /** The whole job as GET /jobs/{id} answers it. */
-export const jobDetailSchema: JsonSchema = {
+export const jobDetailSchema: JsonSchema = named('Job', {
   type: 'object',
   required: [
     'job_id', 'pipeline_id', 'pipeline_name', 'flow_id', 'flow_name', 'parent_job_id', 'label', 'status', 'source', 'action_id', 'error',
@@ -275,7 +275,7 @@ export const jobDetailSchema: JsonSchema = {
     workflow: { anyOf: [{ type: 'null' }, { type: 'array', items: workflowStepSchema }] },
     steps: { type: 'array', items: stepSchema },
   },
-};
+});
 
 const jobDetailResponses: Record<number, JsonSchema> = {
   200: successBody({ data: jobDetailSchema }),

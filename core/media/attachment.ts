@@ -1,6 +1,7 @@
 /** Attachments (posts of type `attachment`) as WordPress's REST API shows them. */
 import type { Post } from '../content/model.js';
 import type { JsonSchema } from '../kernel/json-schema.js';
+import { named } from '../kernel/response-schemas.js';
 
 export const ATTACHMENT = 'attachment';
 
@@ -74,7 +75,7 @@ export function toAttachment(post: Post, siteUrl: string): Record<string, unknow
 const rendered: JsonSchema = { type: 'object', required: ['rendered'], properties: { rendered: { type: 'string' } }, additionalProperties: false };
 
 /** The attachment object, every field declared. */
-export const attachmentSchema: JsonSchema = {
+export const attachmentSchema: JsonSchema = named('Attachment', {
   type: 'object',
   required: ['id', 'date', 'date_gmt', 'modified', 'modified_gmt', 'slug', 'status', 'type', 'link', 'title', 'author', 'alt_text', 'caption', 'description', 'media_type', 'mime_type', 'source_url', 'media_details', 'post'],
   properties: {
@@ -104,7 +105,7 @@ export const attachmentSchema: JsonSchema = {
     post: { type: ['integer', 'null'] },
   },
   additionalProperties: false,
-};
+});
 
 /** Shown inline by browsers; anything else is served as a download. */
 export function servedInline(mime: string): boolean {

@@ -1,26 +1,29 @@
 /** The bodies the pipeline routes answer (see docs/api.md), as checked in tests and published in openapi.json. */
 import type { JsonSchema } from '../kernel/json-schema.js';
-import { errorBody, int, isoDate, list, mapOf, nullable, obj, str, successBody } from '../kernel/response-schemas.js';
+import { errorBody, int, isoDate, list, mapOf, named, nullable, obj, str, successBody } from '../kernel/response-schemas.js';
 import { pipelineStepView } from './step-schema.js';
 import { flowView } from '../flows/responses.js';
 
-
-export const pipelineView: JsonSchema = obj(
-  {
-    pipeline_id: int,
-    pipeline_name: str,
-    agent_id: nullable(int),
-    pipeline_config: mapOf(pipelineStepView),
-    pipeline_steps: list(pipelineStepView),
-    step_count: int,
-    flow_count: int,
-    created_at: isoDate,
-    updated_at: isoDate,
-  },
-  ['pipeline_id', 'pipeline_name', 'agent_id', 'pipeline_config', 'pipeline_steps', 'step_count', 'created_at', 'updated_at'],
+/** The whole pipeline (GET /pipelines/{id}, the list in full mode). */
+export const pipelineView: JsonSchema = named(
+  'Pipeline',
+  obj(
+    {
+      pipeline_id: int,
+      pipeline_name: str,
+      agent_id: nullable(int),
+      pipeline_config: mapOf(pipelineStepView),
+      pipeline_steps: list(pipelineStepView),
+      step_count: int,
+      flow_count: int,
+      created_at: isoDate,
+      updated_at: isoDate,
+    },
+    ['pipeline_id', 'pipeline_name', 'agent_id', 'pipeline_config', 'pipeline_steps', 'step_count', 'created_at', 'updated_at'],
+  ),
 );
 
-const pipelineListItem = obj({ pipeline_id: int, pipeline_name: str, flow_count: int, step_count: int, created_at: isoDate, updated_at: isoDate });
+const pipelineListItem = named('PipelineSummary', obj({ pipeline_id: int, pipeline_name: str, flow_count: int, step_count: int, created_at: isoDate, updated_at: isoDate }));
 const single = obj({ pipeline: pipelineView, flows: list(flowView) });
 const pipelineNotFound = errorBody('pipeline_not_found');
 

@@ -1,8 +1,8 @@
 /** The bodies the host's session and user administration routes answer (see docs/api.md). */
 import type { JsonSchema } from '../../core/kernel/json-schema.js';
-import { bool, errorBody, int, isoDate, list, nullable, obj, str, successBody } from '../../core/kernel/response-schemas.js';
+import { bool, errorBody, int, isoDate, list, named, nullable, obj, str, successBody } from '../../core/kernel/response-schemas.js';
 
-const session = obj({ user_id: int, login: str, role: str, nonce: str, expires_at: isoDate });
+const session = named('Session', obj({ user_id: int, login: str, role: str, nonce: str, expires_at: isoDate }));
 
 export const sessionResponses: Record<string, Record<number, JsonSchema>> = {
   'POST /session': { 200: successBody({ data: session }), 401: errorBody('rest_invalid_credentials') },
@@ -10,9 +10,9 @@ export const sessionResponses: Record<string, Record<number, JsonSchema>> = {
   'DELETE /session': { 200: successBody({ message: str }) },
 };
 
-const user = obj({ user_id: int, login: str, role: str, capabilities: list(str), has_password: bool, created_at: isoDate });
-const appPassword = obj({ uuid: str, user_id: int, name: str, created_at: isoDate, last_used_at: nullable(isoDate) });
-const createdAppPassword = obj({ ...(appPassword.properties as Record<string, JsonSchema>), password: { type: 'string', description: 'Shown once' } });
+const user = named('User', obj({ user_id: int, login: str, role: str, capabilities: list(str), has_password: bool, created_at: isoDate }));
+const appPassword = named('ApplicationPassword', obj({ uuid: str, user_id: int, name: str, created_at: isoDate, last_used_at: nullable(isoDate) }));
+const createdAppPassword = named('NewApplicationPassword', obj({ ...(appPassword.properties as Record<string, JsonSchema>), password: { type: 'string', description: 'Shown once' } }));
 const userNotFound = errorBody('user_not_found');
 
 export const userAdminResponses: Record<string, Record<number, JsonSchema>> = {

@@ -1,5 +1,5 @@
 /** A stored file: its record in the plugin's `files` collection; its bytes in the plugin's blob bucket. */
-import type { BlobInfo, JsonSchema } from '../../sdk/index.js';
+import { named, type BlobInfo, type JsonSchema } from '../../sdk/index.js';
 
 export interface FileRecord {
   /** The blob id (URL-safe). */
@@ -20,7 +20,7 @@ export function fileView(record: FileRecord): Record<string, unknown> {
   return { id: record.id, filename: record.filename, mime: record.mime, size: record.size, sha256: record.sha256, created_at: new Date(record.created_at).toISOString() };
 }
 
-export const fileSchema: JsonSchema = {
+export const fileSchema: JsonSchema = named('StoredFile', {
   type: 'object',
   required: ['id', 'filename', 'mime', 'size', 'sha256', 'created_at'],
   properties: {
@@ -32,4 +32,4 @@ export const fileSchema: JsonSchema = {
     created_at: { type: 'string' },
   },
   additionalProperties: false,
-};
+});

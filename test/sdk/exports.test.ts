@@ -58,6 +58,7 @@ test('exports exactly the pinned names', () => {
     'ksesTitle',
     'maskDeep',
     'maskSecret',
+    'named',
     'notFound',
     'notLoggedIn',
     'oauth1Authorization',
