@@ -103,6 +103,7 @@ export type {
   RouteRequest,
   RouteResult,
   RouteSchema,
+  UploadSchema,
   RouteDefinition,
   SurfaceDefinition,
 } from '../core/kernel/routes.js';

@@ -110,6 +110,19 @@ export interface RouteSchema {
    * closed there, so a field the schema does not declare fails the test.
    */
   responses?: Readonly<Record<number, JsonSchema>>;
+  /**
+   * What a `streamBody` route reads with `readUpload`, for openapi.json (nothing validates
+   * against it: the stream is read by the route): a multipart/form-data form with the file
+   * in `field` and these text `fields`, or the raw body as the file.
+   */
+  upload?: UploadSchema;
+}
+
+export interface UploadSchema {
+  /** The multipart field holding the file (readUpload's `field`; default 'file'). */
+  field?: string;
+  /** The form's text fields the route reads next to the file, by name. */
+  fields?: Readonly<Record<string, JsonSchema>>;
 }
 
 export interface RouteDefinition<P = Record<string, unknown>, Q = Record<string, unknown>, B = unknown> {

@@ -130,6 +130,8 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, limits: Upl
     summary: 'Upload a file (multipart field `file`, or the raw body with Content-Disposition)',
     schema: {
       query: { type: 'object', properties: editable },
+      // The same fields as the query, as the form's text fields (formFields reads them).
+      upload: { field: 'file', fields: editable },
       responses: { ...common, ...refusals, 201: attachmentSchema, 413: errorBody('rest_upload_too_large') },
     },
     async handle(request) {

@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../../core/kernel/json-schema.js';
-import type { Permission } from '../../core/kernel/routes.js';
+import type { Permission, UploadSchema } from '../../core/kernel/routes.js';
 import type { CompiledRoute } from './route-table.js';
 import { mediaTypeOf } from './response-check.js';
 import { ERROR_COMPONENT, OpenApiComponents } from './openapi-components.js';
@@ -51,6 +51,34 @@ function parameters(schema: JsonSchema | undefined, where: 'path' | 'query', pat
 }
 
 /**
+ * An upload as readUpload takes it: a multipart form (the file in its field, text fields
+ * beside it) or, with any other Content-Type, the raw body as the file. Both are declared
+ * so a generated client can send either (a browser's FormData, or bytes from a file).
+ */
+function uploadBody(upload: UploadSchema, components: OpenApiComponents): Record<string, unknown> {
+  const field = upload.field ?? 'file';
+  const fields = Object.fromEntries(Object.entries(upload.fields ?? {}).map(([name, schema]) => [name, components.use(schema)]));
+  return {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: { type: 'object', required: [field], properties: { [field]: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file, with its filename' }, ...fields } },
+      },
+      '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file itself, typed by Content-Type' } },
+    },
+  };
+}
+
+/** Names a raw upload's file; a multipart part names its own. */
+const DISPOSITION = {
+  name: 'Content-Disposition',
+  in: 'header',
+  required: false,
+  description: 'With a raw body (not multipart/form-data), required: `attachment; filename="photo.jpg"`.',
+  schema: { type: 'string', maxLength: 1000 },
+};
+
+/**
  * OpenAPI 3.1 from the route table: the schemas that validate are the schemas documented,
  * with their shared shapes as components (openapi-components.ts). The document is the
  * answer as is (no `success` key: OpenAPI allows no other top-level field).
@@ -74,7 +102,10 @@ export function buildOpenApi(routes: CompiledRoute[], info: { version: string; s
     if (route.definition.description) operation.description = route.definition.description;
     if (permission === 'public') operation.security = [];
     if (schema.body) operation.requestBody = { required: true, content: { 'application/json': { schema: components.use(schema.body) } } };
-    else if (route.definition.streamBody) operation.requestBody = { required: true, content: { '*/*': { schema: { type: 'string' } } } };
+    else if (route.definition.streamBody && schema.upload) {
+      operation.requestBody = uploadBody(schema.upload, components);
+      (operation.parameters as unknown[]).push(DISPOSITION);
+    } else if (route.definition.streamBody) operation.requestBody = { required: true, content: { '*/*': { schema: { type: 'string' } } } };
     (paths[route.fullPath] ??= {})[route.method.toLowerCase()] = operation;
   }
   return {

@@ -79,6 +79,9 @@ export function compileRoutes(
       if (definition.credentials === 'page' && definition.method !== 'GET') {
         throw new Error(`Route ${label}: credentials 'page' is for GET navigations only`);
       }
+      if (definition.schema?.upload && !definition.streamBody) {
+        throw new Error(`Route ${label}: schema.upload describes a streamBody route's upload; this route's body is read by the host`);
+      }
       if (definition.credentials === 'ignored' && definition.permission !== 'public') {
         throw new Error(`Route ${label}: credentials 'ignored' needs permission 'public' (nobody could ever be allowed)`);
       }

@@ -67,7 +67,7 @@ export default definePlugin({
             permission: { capability: 'manage_options' },
             streamBody: true,
             summary: 'Upload a file (multipart field `file`, or the raw body with Content-Disposition)',
-            schema: { responses: { ...auth, 201: successBody({ file: fileSchema }), 413: errorBody('rest_upload_too_large') } },
+            schema: { upload: { field: 'file' }, responses: { ...auth, 201: successBody({ file: fileSchema }), 413: errorBody('rest_upload_too_large') } },
             async handle(request) {
               const upload = await readUpload(request, { bucket: blobs, maxBytes: settings.max_file_bytes ?? DEFAULT_MAX, field: 'file', allowedTypes: settings.allowed_upload_types ?? DEFAULT_UPLOAD_TYPES });
               const record = recordOf(upload.blob);
