@@ -27,22 +27,32 @@ const ONE = ['items', 'additionalProperties', 'not', 'contains', 'propertyNames'
 const LIST = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
 const MAP = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
 
+export interface ComponentOptions {
+  /**
+   * A request's schema (parameters, body): an object that names no properties is free-form
+   * there (ajv accepts any fields) and is published with `additionalProperties: true`, which
+   * JSON Schema implies but generated clients read as "no fields" (`Record<string, never>`).
+   */
+  request?: boolean;
+}
+
 export class OpenApiComponents {
   readonly schemas: Record<string, JsonSchema> = { [ERROR_COMPONENT]: errorBody() };
 
   /** A copy of `schema` with its shared shapes replaced by `$ref`s to components added here. */
-  use(schema: JsonSchema): JsonSchema {
+  use(schema: JsonSchema, options: ComponentOptions = {}): JsonSchema {
     if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return schema;
     const codes = errorCodes(schema);
     if (codes) return codes.length ? { allOf: [ref(ERROR_COMPONENT), { type: 'object', properties: { code: { enum: codes } } }] } : ref(ERROR_COMPONENT);
     const { [COMPONENT_NAME]: name, ...rest } = schema as JsonSchema & { [COMPONENT_NAME]?: unknown };
     const out: Record<string, unknown> = { ...rest };
-    for (const key of ONE) if (out[key] && typeof out[key] === 'object') out[key] = this.use(out[key] as JsonSchema);
-    for (const key of LIST) if (Array.isArray(out[key])) out[key] = (out[key] as JsonSchema[]).map((s) => this.use(s));
+    for (const key of ONE) if (out[key] && typeof out[key] === 'object') out[key] = this.use(out[key] as JsonSchema, options);
+    for (const key of LIST) if (Array.isArray(out[key])) out[key] = (out[key] as JsonSchema[]).map((s) => this.use(s, options));
     for (const key of MAP) {
       const map = out[key];
-      if (map && typeof map === 'object') out[key] = Object.fromEntries(Object.entries(map).map(([k, s]) => [k, this.use(s as JsonSchema)]));
+      if (map && typeof map === 'object') out[key] = Object.fromEntries(Object.entries(map).map(([k, s]) => [k, this.use(s as JsonSchema, options)]));
     }
+    if (options.request && freeForm(out)) out.additionalProperties = true;
     return typeof name === 'string' ? ref(this.add(name, out)) : out;
   }
 
@@ -67,4 +77,12 @@ export class OpenApiComponents {
   sorted(): Record<string, JsonSchema> {
     return Object.fromEntries(Object.entries(this.schemas).sort(([a], [b]) => a.localeCompare(b)));
   }
+}
+
+const isObject = (schema: Record<string, unknown>): boolean => schema.type === 'object' || (Array.isArray(schema.type) && schema.type.includes('object'));
+
+/** An object schema that constrains no field: any fields (JSON Schema), said explicitly. */
+function freeForm(schema: Record<string, unknown>): boolean {
+  if (!isObject(schema)) return false;
+  return !['properties', 'patternProperties', 'additionalProperties', 'unevaluatedProperties', 'allOf', 'anyOf', 'oneOf', '$ref'].some((k) => k in schema);
 }

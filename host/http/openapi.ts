@@ -46,7 +46,7 @@ function parameters(schema: JsonSchema | undefined, where: 'path' | 'query', pat
     name,
     in: where,
     required: where === 'path' ? true : required.has(name),
-    schema: components.use(props[name] ?? { type: 'string' }),
+    schema: components.use(props[name] ?? { type: 'string' }, { request: true }),
   }));
 }
 
@@ -57,7 +57,7 @@ function parameters(schema: JsonSchema | undefined, where: 'path' | 'query', pat
  */
 function uploadBody(upload: UploadSchema, components: OpenApiComponents): Record<string, unknown> {
   const field = upload.field ?? 'file';
-  const fields = Object.fromEntries(Object.entries(upload.fields ?? {}).map(([name, schema]) => [name, components.use(schema)]));
+  const fields = Object.fromEntries(Object.entries(upload.fields ?? {}).map(([name, schema]) => [name, components.use(schema, { request: true })]));
   return {
     required: true,
     content: {
@@ -101,7 +101,7 @@ export function buildOpenApi(routes: CompiledRoute[], info: { version: string; s
     };
     if (route.definition.description) operation.description = route.definition.description;
     if (permission === 'public') operation.security = [];
-    if (schema.body) operation.requestBody = { required: true, content: { 'application/json': { schema: components.use(schema.body) } } };
+    if (schema.body) operation.requestBody = { required: true, content: { 'application/json': { schema: components.use(schema.body, { request: true }) } } };
     else if (route.definition.streamBody && schema.upload) {
       operation.requestBody = uploadBody(schema.upload, components);
       (operation.parameters as unknown[]).push(DISPOSITION);

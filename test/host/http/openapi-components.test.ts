@@ -64,4 +64,19 @@ test('every error body is the Error component with its codes; none is copied inl
   assert.equal(copies, []);
 });
 
+test('a free-form object in a request is declared open (additionalProperties: true), not left to read as "no fields"', ({ doc }) => {
+  const ambiguous: string[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      for (const [where, n] of nodes({ parameters: op.parameters, requestBody: op.requestBody }, `${method.toUpperCase()} ${path}`)) {
+        const isObject = n.type === 'object' || (Array.isArray(n.type) && n.type.includes('object'));
+        if (isObject && !['properties', 'patternProperties', 'additionalProperties', 'allOf', 'anyOf', 'oneOf', '$ref'].some((k) => k in n)) ambiguous.push(where);
+      }
+    }
+  }
+  assert.equal(ambiguous, []);
+  const steps = at(doc.paths['/api/automation/v1/pipelines']?.post, 'requestBody', 'content', 'application/json', 'schema', 'properties', 'steps', 'items', 'properties', 'config');
+  assert.equal(steps, { type: 'object', additionalProperties: true });
+});
+
 test.run();
