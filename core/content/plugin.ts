@@ -29,11 +29,12 @@ export const contentPlugin = definePlugin({
     content: services.content,
     registries: services.registries,
     hostInfo: services.hostInfo,
+    users: services.users,
   },
-  setup({ postTypes, taxonomies, routes, content, registries, hostInfo }) {
+  setup({ postTypes, taxonomies, routes, content, registries, hostInfo, users }) {
     // The wp/v2 surface: its routes are built at boot from every registered post type
     // and taxonomy, so other plugins' types (documentation, event...) get routes too.
-    routes.add(wpSurface({ content, registries, hostInfo }));
+    routes.add(wpSurface({ content, registries, hostInfo, users }));
     // WordPress's own: what wp/v2 clients expect at /posts, /categories and /tags.
     postTypes.add({ name: 'post', label: 'Posts', rest_base: 'posts', public: true, hierarchical: false, taxonomies: ['category', 'post_tag'] });
     taxonomies.add({ name: 'category', label: 'Categories', rest_base: 'categories', hierarchical: true, post_types: ['post'], public: true });

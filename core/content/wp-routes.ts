@@ -20,7 +20,9 @@ import type { Post, PostQuery, PostStatus, Term } from './model.js';
 import { canDeletePost, canEditPost, canReadPost, readsEverything } from './post-caps.js';
 import { renderContent, renderExcerpt, renderTitle } from './render.js';
 import type { ContentService } from './service.js';
+import type { UsersService } from '../users/service.js';
 import * as S from './wp-schemas.js';
+import { wpUserRoutes } from './wp-users.js';
 
 export const WP_NAMESPACE = 'wp/v2';
 
@@ -32,6 +34,7 @@ export interface WpDeps {
   content: ContentService;
   registries: Registries;
   hostInfo: HostInfo;
+  users: UsersService;
 }
 
 // ---------- helpers ----------
@@ -146,6 +149,13 @@ class WpRoutes {
       // A type whose plugin serves its own routes (the media library) is only listed.
       ...this.types.filter((type) => type.rest_controller !== 'custom').flatMap((type) => this.postRoutes(type)),
       ...this.taxonomies.flatMap((taxonomy) => this.termRoutes(taxonomy)),
+      ...wpUserRoutes({
+        users: this.deps.users,
+        content: this.deps.content,
+        publicTypes: () => this.types.filter((t) => t.public !== false),
+        siteUrl: () => this.deps.hostInfo.publicUrl(),
+        apiBase: () => this.base,
+      }),
     ] as RouteDefinition[];
   }
 
