@@ -21,6 +21,7 @@ import { canDeletePost, canEditPost, canReadPost, readsEverything } from './post
 import { renderContent, renderExcerpt, renderTitle } from './render.js';
 import type { ContentService } from './service.js';
 import type { UsersService } from '../users/service.js';
+import { pagingHeaders } from './wp-paging.js';
 import * as S from './wp-schemas.js';
 import { wpUserRoutes } from './wp-users.js';
 
@@ -119,16 +120,14 @@ const termName = (name: string) => stripTags(name);
 /** A term description gets kses unless the user has unfiltered_html (pre_term_description). */
 const termDescription = (text: string, user: Principal | null) => (user?.can('unfiltered_html') ? text : ksesTitle(text));
 
-function pages(total: number, perPage: number): Record<string, string> {
-  return { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(Math.ceil(total / perPage)) };
-}
-
 // ---------- the surface ----------
 
 export function wpSurface(deps: WpDeps): SurfaceDefinition {
   return {
     id: 'wp-v2',
     namespace: WP_NAMESPACE,
+    // WordPress clients run on other origins too (a headless front end, a block editor).
+    cors: 'wordpress',
     // Called once at boot, after every plugin's setup: the registries are complete.
     routes: () => new WpRoutes(deps).all(),
   };
@@ -471,7 +470,7 @@ class WpRoutes {
         if (page > totalPages && total > 0) {
           throw new ApiError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
         }
-        return json(200, items.map((post) => this.postView(type, post, context)), pages(total, perPage));
+        return json(200, items.map((post) => this.postView(type, post, context)), pagingHeaders(request, `${this.base}${path}`, total, perPage, page));
       },
     };
 
@@ -653,7 +652,7 @@ class WpRoutes {
         if (orderby === 'include' && include) {
           items = [...items].sort((a, b) => include!.indexOf(a.term_id) - include!.indexOf(b.term_id)).slice(offset, offset + perPage);
         }
-        return json(200, items.map((t) => this.termView(taxonomy, t, t.count, context)), pages(found.total, perPage));
+        return json(200, items.map((t) => this.termView(taxonomy, t, t.count, context)), pagingHeaders(request, `${this.base}${path}`, found.total, perPage, page));
       },
     };
 

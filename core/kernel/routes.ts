@@ -177,6 +177,14 @@ export interface SurfaceDefinition {
    */
   mount?: 'namespace' | 'site-root';
   /**
+   * 'wordpress': the CORS headers WordPress's REST server sends (rest_send_cors_headers and
+   * serve_request): the request's Origin echoed with credentials allowed, X-WP-Total,
+   * X-WP-TotalPages and Link exposed, and OPTIONS preflights answered. Safe only where a
+   * cookie counts with its nonce alone (every API route) and the nonce is not handed out
+   * by a route of such a surface. Default: no CORS headers (same-origin only).
+   */
+  cors?: 'wordpress';
+  /**
    * The routes, or a function giving them. The function is called once, when the host
    * compiles its route table: after every plugin's setup, with the registries resolved.
    * A surface whose routes follow other plugins' contributions uses it (core-content

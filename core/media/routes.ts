@@ -8,6 +8,7 @@ import { ApiError } from '../errors.js';
 import type { Principal } from '../kernel/principal.js';
 import type { HostInfo } from '../kernel/plugin.js';
 import { errorBody } from '../kernel/response-schemas.js';
+import { pagingHeaders } from '../content/wp-paging.js';
 import { json, stream, type RouteDefinition, type SurfaceDefinition } from '../kernel/routes.js';
 import type { JsonSchema } from '../kernel/json-schema.js';
 import { readUpload, type UploadTypes } from '../kernel/upload.js';
@@ -197,7 +198,7 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, limits: Upl
       if (q.page > 1 && q.page > pages) {
         throw new ApiError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
       }
-      return json(200, items.map((post) => toAttachment(post, site())), { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(pages) });
+      return json(200, items.map((post) => toAttachment(post, site())), pagingHeaders(request, `${site()}${info.apiPrefix}/wp/v2/media`, total, q.per_page, q.page));
     },
   };
 
@@ -313,7 +314,7 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, limits: Upl
   };
 
   return [
-    { id: 'core-media', namespace: 'wp/v2', routes: [upload, list, getOne, update, remove] },
+    { id: 'core-media', namespace: 'wp/v2', cors: 'wordpress', routes: [upload, list, getOne, update, remove] },
     { id: 'core-media-files', mount: 'site-root', routes: [bytes] },
   ];
 }

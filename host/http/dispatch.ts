@@ -17,6 +17,7 @@ import { readClient, type ClientView, type TrustFunction } from './client-addres
 import { parseQueryInput } from '../../core/kernel/request-input.js';
 import { toErrorResponse, validationError } from './error-body.js';
 import type { CompiledRoute } from './route-table.js';
+import { setWordPressCors } from './wordpress-cors.js';
 
 export interface DispatchDeps {
   authenticator: Authenticator;
@@ -231,6 +232,8 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
   let child: Logger | undefined;
   const log = (): Logger => (child ??= deps.log.child({ req_id: requestId }));
   res.setHeader('X-Request-Id', requestId);
+  // Before anything can fail: a cross-origin client must be able to read errors too.
+  if (route.cors === 'wordpress') setWordPressCors(req, res);
   // Check mode (tests): which route answered, so a test or the fuzzer can check the answer against it.
   if (route.validateResponses) res.setHeader('X-Flowhost-Route', `${route.method} ${route.fullPath}`);
   const headers = flatHeaders(req);

@@ -26,6 +26,7 @@ import { noRoute } from './error-body.js';
 import { answerParserErrors } from './client-error.js';
 import type { CompiledRoute } from './route-table.js';
 import { fastLane } from './fast-lane.js';
+import { answerPreflight } from './wordpress-cors.js';
 import { applyConnectionLimits, defaultConnectionLimits, onRefusedConnection } from './connection-limits.js';
 
 const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE']);
@@ -78,6 +79,16 @@ export function createHttpServer(routes: CompiledRoute[], deps: DispatchDeps): R
     // HEAD wherever GET: the same dispatch (uptime checkers use HEAD); Node sends no body.
     const verbs: Verb[] = verb === 'get' ? ['get', 'head'] : [verb];
     for (const registerOn of verbs) server[registerOn](route.routerPath, (req, res, next) => answer(route, req, res, { ...(req.params ?? {}) }, deps, () => next(false)));
+  }
+
+  // Preflights of CORS surfaces: one OPTIONS answer per path, naming the path's methods.
+  const corsPaths = new Map<string, string[]>();
+  for (const route of routes) if (route.cors === 'wordpress') corsPaths.set(route.routerPath, [...(corsPaths.get(route.routerPath) ?? []), route.method]);
+  for (const [path, methods] of corsPaths) {
+    server.opts(path, (req, res, next) => {
+      answerPreflight(req, res, methods);
+      next(false);
+    });
   }
 
   const fallback: RestifyHandler = (req, res, next) => {
