@@ -2,6 +2,7 @@ import { definePlugin } from '../kernel/define-plugin.js';
 import { createServiceFactory } from '../kernel/service-ref.js';
 import { services } from '../kernel/services.js';
 import { ContentService } from './service.js';
+import { sitePagesSurface } from './site-pages.js';
 import { wpSurface } from './wp-routes.js';
 
 /** Posts and taxonomy terms: the site's content, which handlers and surfaces build on. */
@@ -35,6 +36,9 @@ export const contentPlugin = definePlugin({
     // The wp/v2 surface: its routes are built at boot from every registered post type
     // and taxonomy, so other plugins' types (documentation, event...) get routes too.
     routes.add(wpSurface({ content, registries, hostInfo, users }));
+    // The pages behind the `link` of every post, term and user wp/v2 answers, and the
+    // discovery header on the site root.
+    routes.add(sitePagesSurface({ content, registries, hostInfo, users }));
     // WordPress's own: what wp/v2 clients expect at /posts, /categories and /tags.
     postTypes.add({ name: 'post', label: 'Posts', rest_base: 'posts', public: true, hierarchical: false, taxonomies: ['category', 'post_tag'] });
     taxonomies.add({ name: 'category', label: 'Categories', rest_base: 'categories', hierarchical: true, post_types: ['post'], public: true });

@@ -8,6 +8,7 @@ import type { Logger } from '../../core/kernel/logger.js';
 import { json, page, reply, stream, type RouteDefinition } from '../../core/kernel/routes.js';
 import { errorBody, successBody } from '../../core/kernel/response-schemas.js';
 import { FLOWHOST_VERSION } from '../../core/kernel/version.js';
+import { apiIndexRoutes } from './api-index.js';
 import { buildOpenApi } from './openapi.js';
 import { compileRoutes, type CompiledRoute } from './route-table.js';
 
@@ -96,7 +97,8 @@ function initializer(openapiUrl: string): string {
 
 /**
  * GET /healthz (store status; 503 when unusable), GET /readyz (200 only when started, not
- * stopping, and the store answers), GET {prefix}/openapi.json, and the API
+ * stopping, and the store answers), GET {prefix}/openapi.json, the WordPress API index at
+ * GET {prefix}/ (and {prefix}/wp/v2), and the API
  * reference viewer at GET {prefix}/reference (swagger-ui, its assets under
  * {prefix}/reference/assets/{file}).
  */
@@ -111,7 +113,9 @@ export function systemRoutes(deps: {
   const openapiPath = `${deps.apiPrefix}/openapi.json`;
   const referencePath = `${deps.apiPrefix}/reference`;
   const assetsPath = `${referencePath}/assets`;
-  let table: CompiledRoute[] = [];
+  // The plugins' routes until the system's are compiled, then all of them (the index and
+  // openapi.json list the whole table).
+  let table: CompiledRoute[] = deps.routes;
 
   const health: RouteDefinition = {
     method: 'GET',
@@ -248,7 +252,14 @@ export function systemRoutes(deps: {
 
   table = [
     ...deps.routes,
-    ...compileRoutes([{ surface: { id: 'system', mount: 'site-root', routes: [health, ready, openapi, reference, assets as RouteDefinition] }, owner: 'host' }], deps.routeOptions),
+    ...compileRoutes(
+      [
+        { surface: { id: 'system', mount: 'site-root', routes: [health, ready, openapi, reference, assets as RouteDefinition] }, owner: 'host' },
+        // WordPress clients discover the API here, from other origins too.
+        { surface: { id: 'api-index', mount: 'site-root', cors: 'wordpress', routes: apiIndexRoutes({ table: () => table, apiPrefix: deps.apiPrefix, siteUrl: deps.serverUrl, siteName: 'Flowhost' }) }, owner: 'host' },
+      ],
+      deps.routeOptions,
+    ),
   ];
   return table.slice(deps.routes.length);
 }
