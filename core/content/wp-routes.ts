@@ -127,7 +127,7 @@ export function wpSurface(deps: WpDeps): SurfaceDefinition {
     id: 'wp-v2',
     namespace: WP_NAMESPACE,
     // WordPress clients run on other origins too (a headless front end, a block editor).
-    cors: 'wordpress',
+    rest: 'wordpress',
     // Called once at boot, after every plugin's setup: the registries are complete.
     routes: () => new WpRoutes(deps).all(),
   };

@@ -177,13 +177,15 @@ export interface SurfaceDefinition {
    */
   mount?: 'namespace' | 'site-root';
   /**
-   * 'wordpress': the CORS headers WordPress's REST server sends (rest_send_cors_headers and
-   * serve_request): the request's Origin echoed with credentials allowed, X-WP-Total,
-   * X-WP-TotalPages and Link exposed, and OPTIONS preflights answered. Safe only where a
-   * cookie counts with its nonce alone (every API route) and the nonce is not handed out
-   * by a route of such a surface. Default: no CORS headers (same-origin only).
+   * 'wordpress': the surface speaks WordPress's REST API, and the host adds what
+   * WordPress's REST server adds to every answer: its CORS headers (rest_send_cors_headers
+   * and serve_request: the request's Origin echoed with credentials allowed, X-WP-Total,
+   * X-WP-TotalPages and Link exposed, OPTIONS preflights answered) and `_fields`
+   * filtering of successful JSON answers (rest_filter_response_fields). CORS is safe only
+   * where a cookie counts with its nonce alone (every API route) and no route of such a
+   * surface hands the nonce out. Default: neither (same-origin clients, answers as sent).
    */
-  cors?: 'wordpress';
+  rest?: 'wordpress';
   /**
    * The routes, or a function giving them. The function is called once, when the host
    * compiles its route table: after every plugin's setup, with the registries resolved.

@@ -314,7 +314,7 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, limits: Upl
   };
 
   return [
-    { id: 'core-media', namespace: 'wp/v2', cors: 'wordpress', routes: [upload, list, getOne, update, remove] },
+    { id: 'core-media', namespace: 'wp/v2', rest: 'wordpress', routes: [upload, list, getOne, update, remove] },
     { id: 'core-media-files', mount: 'site-root', routes: [bytes] },
   ];
 }

@@ -59,7 +59,7 @@ export function apiIndexRoutes(deps: { table: () => CompiledRoute[]; apiPrefix: 
     return out;
   };
   const namespaces = () => [...new Set(deps.table().filter((r) => r.fullPath.startsWith(`${prefix}/`) && r.namespace !== '').map((r) => r.namespace))];
-  const wordpressNamespaces = [...new Set(deps.table().filter((r) => r.cors === 'wordpress' && r.namespace !== '').map((r) => r.namespace))].filter(
+  const wordpressNamespaces = [...new Set(deps.table().filter((r) => r.rest === 'wordpress' && r.namespace !== '').map((r) => r.namespace))].filter(
     // A namespace that serves its own root keeps it.
     (ns) => !deps.table().some((r) => r.fullPath === `${prefix}/${ns}` && r.method === 'GET'),
   );

@@ -18,6 +18,7 @@ import { parseQueryInput } from '../../core/kernel/request-input.js';
 import { toErrorResponse, validationError } from './error-body.js';
 import type { CompiledRoute } from './route-table.js';
 import { setWordPressCors } from './wordpress-cors.js';
+import { filterFields, requestedFields } from './wordpress-fields.js';
 
 export interface DispatchDeps {
   authenticator: Authenticator;
@@ -233,7 +234,7 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
   const log = (): Logger => (child ??= deps.log.child({ req_id: requestId }));
   res.setHeader('X-Request-Id', requestId);
   // Before anything can fail: a cross-origin client must be able to read errors too.
-  if (route.cors === 'wordpress') setWordPressCors(req, res);
+  if (route.rest === 'wordpress') setWordPressCors(req, res);
   // Check mode (tests): which route answered, so a test or the fuzzer can check the answer against it.
   if (route.validateResponses) res.setHeader('X-Flowhost-Route', `${route.method} ${route.fullPath}`);
   const headers = flatHeaders(req);
@@ -296,7 +297,10 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
     else {
       const body = reply.mode === 'exact' ? reply.exact : 'success' in reply.body ? reply.body : { success: true, ...reply.body };
       const answer = checked(route, reply.status, body, log);
-      sendJson(res, answer.status, answer.body, answer.replaced ? {} : reply.headers);
+      // `_fields` after the check: the route's answer is what its schema describes; the
+      // selection is WordPress's server's, on successful answers only.
+      const fields = route.rest === 'wordpress' && answer.status < 300 ? requestedFields(req.url ?? '') : null;
+      sendJson(res, answer.status, fields ? filterFields(answer.body, fields) : answer.body, answer.replaced ? {} : reply.headers);
     }
   } catch (error) {
     const answer = toErrorResponse(error, requestId);

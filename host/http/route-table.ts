@@ -22,8 +22,8 @@ export interface CompiledRoute {
   validateBody?: ValidateFunction;
   /** Query parameters declared boolean: WordPress clients send 1/0 (and yes/no) for them. */
   booleanQuery: string[];
-  /** The surface's CORS mode (`SurfaceDefinition.cors`). */
-  cors?: 'wordpress';
+  /** 'wordpress': WordPress's REST server behaviours, CORS and `_fields` (`SurfaceDefinition.rest`). */
+  rest?: 'wordpress';
   /** Every answer by status: the route's declared `schema.responses` plus the dispatcher's own errors. */
   responses: Record<number, JsonSchema>;
   /** Check mode only: a validator per status (objects closed); an answer with another status fails. */
@@ -103,7 +103,7 @@ export function compileRoutes(
           .filter(([, p]) => p.type === 'boolean')
           .map(([name]) => name),
         responses: effectiveResponses(definition),
-        ...(surface.cors ? { cors: surface.cors } : {}),
+        ...(surface.rest ? { rest: surface.rest } : {}),
       };
       const schema = definition.schema ?? {};
       // Every integer a safe integer, every number finite, whatever the plugin declared.

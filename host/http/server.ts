@@ -83,7 +83,7 @@ export function createHttpServer(routes: CompiledRoute[], deps: DispatchDeps): R
 
   // Preflights of CORS surfaces: one OPTIONS answer per path, naming the path's methods.
   const corsPaths = new Map<string, string[]>();
-  for (const route of routes) if (route.cors === 'wordpress') corsPaths.set(route.routerPath, [...(corsPaths.get(route.routerPath) ?? []), route.method]);
+  for (const route of routes) if (route.rest === 'wordpress') corsPaths.set(route.routerPath, [...(corsPaths.get(route.routerPath) ?? []), route.method]);
   for (const [path, methods] of corsPaths) {
     server.opts(path, (req, res, next) => {
       answerPreflight(req, res, methods);

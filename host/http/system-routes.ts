@@ -256,7 +256,7 @@ export function systemRoutes(deps: {
       [
         { surface: { id: 'system', mount: 'site-root', routes: [health, ready, openapi, reference, assets as RouteDefinition] }, owner: 'host' },
         // WordPress clients discover the API here, from other origins too.
-        { surface: { id: 'api-index', mount: 'site-root', cors: 'wordpress', routes: apiIndexRoutes({ table: () => table, apiPrefix: deps.apiPrefix, siteUrl: deps.serverUrl, siteName: 'Flowhost' }) }, owner: 'host' },
+        { surface: { id: 'api-index', mount: 'site-root', rest: 'wordpress', routes: apiIndexRoutes({ table: () => table, apiPrefix: deps.apiPrefix, siteUrl: deps.serverUrl, siteName: 'Flowhost' }) }, owner: 'host' },
       ],
       deps.routeOptions,
     ),

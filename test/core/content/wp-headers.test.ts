@@ -1,6 +1,7 @@
 // The headers a WordPress client pages and reads by, on every store: `Link` rel="prev" /
 // rel="next" on lists (the client's own query kept), and CORS as WordPress's REST server
-// sends it, so a script on another origin can read X-WP-Total, X-WP-TotalPages and Link.
+// sends it, so a script on another origin can read X-WP-Total, X-WP-TotalPages and Link;
+// `_fields`, which WordPress's server applies to every answer.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
@@ -57,6 +58,22 @@ for (const store of testStores('content: wp/v2 headers')) {
     assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /Authorization/);
     assert.match(preflight.headers.get('access-control-allow-methods') ?? '', /POST/);
     await preflight.arrayBuffer();
+  });
+
+  test('_fields keeps the named fields (dot paths too), on lists and single items, as rest_filter_response_fields', async ({ t }) => {
+    const list = await t.request<Array<Record<string, unknown>>>('GET', '/posts', { namespace: 'wp/v2', as: 'anonymous', query: { _fields: 'id,title.rendered', per_page: 2 } });
+    assert.is(list.status, 200);
+    assert.is(list.body.length, 2);
+    for (const item of list.body) {
+      assert.equal(Object.keys(item).sort(), ['id', 'title']);
+      assert.equal(Object.keys(item.title as object), ['rendered']);
+    }
+    const id = list.body[0]!.id as number;
+    const one = await t.request<Record<string, unknown>>('GET', `/posts/${id}`, { namespace: 'wp/v2', as: 'anonymous', query: { '_fields[]': 'link' } });
+    assert.equal(Object.keys(one.body), ['link']);
+    const error = await t.request<Record<string, unknown>>('GET', '/posts/999999', { namespace: 'wp/v2', as: 'anonymous', query: { _fields: 'id' } });
+    assert.is(error.status, 404);
+    assert.is(error.body.code, 'rest_post_invalid_id', 'errors are not filtered');
   });
 
   test('CORS stays off the core API: GET /session (which hands out the nonce) is not readable cross-origin', async ({ t }) => {
