@@ -23,7 +23,9 @@ import type { ContentService } from './service.js';
 import type { UsersService } from '../users/service.js';
 import { pagingHeaders } from './wp-paging.js';
 import * as S from './wp-schemas.js';
-import { wpUserRoutes } from './wp-users.js';
+import { createUserViews, wpUserRoutes, type WpUsersDeps } from './wp-users.js';
+import { AttachmentAccess } from '../media/attachment-access.js';
+import { ATTACHMENT, toAttachment } from '../media/attachment.js';
 
 export const WP_NAMESPACE = 'wp/v2';
 
@@ -148,13 +150,7 @@ class WpRoutes {
       // A type whose plugin serves its own routes (the media library) is only listed.
       ...this.types.filter((type) => type.rest_controller !== 'custom').flatMap((type) => this.postRoutes(type)),
       ...this.taxonomies.flatMap((taxonomy) => this.termRoutes(taxonomy)),
-      ...wpUserRoutes({
-        users: this.deps.users,
-        content: this.deps.content,
-        publicTypes: () => this.types.filter((t) => t.public !== false),
-        siteUrl: () => this.deps.hostInfo.publicUrl(),
-        apiBase: () => this.base,
-      }),
+      ...wpUserRoutes(this.usersDeps),
     ] as RouteDefinition[];
   }
 
@@ -165,6 +161,16 @@ class WpRoutes {
 
   private typesOf(taxonomy: TaxonomyDefinition): string[] {
     return this.types.filter((type) => this.taxonomiesOf(type).includes(taxonomy)).map((type) => type.name);
+  }
+
+  private get usersDeps(): WpUsersDeps {
+    return {
+      users: this.deps.users,
+      content: this.deps.content,
+      publicTypes: () => this.types.filter((t) => t.public !== false),
+      siteUrl: () => this.deps.hostInfo.publicUrl(),
+      apiBase: () => this.base,
+    };
   }
 
   private get base(): string {
@@ -261,8 +267,9 @@ class WpRoutes {
     const excerpt = { rendered: renderExcerpt(post.excerpt, content, format), protected: false, ...(context === 'edit' ? { raw: post.excerpt } : {}) };
     const author = post.author_id ?? 0;
     const featured = Number(post.meta._thumbnail_id ?? 0) || 0;
+    const _links = this.postLinks(type, post);
     if (context === 'embed') {
-      return { id: post.post_id, date: wpDate(post.date), slug: post.slug, type: post.post_type, link, title, author, excerpt, featured_media: featured };
+      return { id: post.post_id, date: wpDate(post.date), slug: post.slug, type: post.post_type, link, title, author, excerpt, featured_media: featured, _links };
     }
     const view: Record<string, unknown> = {
       id: post.post_id,
@@ -287,7 +294,60 @@ class WpRoutes {
     if (type.name === 'post') Object.assign(view, { format: 'standard', sticky: false });
     if (type.hierarchical) view.parent = post.parent_id ?? 0;
     for (const taxonomy of this.taxonomiesOf(type)) view[taxonomy.rest_base] = post.terms[taxonomy.name] ?? [];
+    view._links = _links;
     return view;
+  }
+
+  /** WP_REST_Posts_Controller::prepare_links: the embeddable ones are what `_embed` follows. */
+  private postLinks(type: PostTypeDefinition, post: Post): Record<string, Array<Record<string, unknown>>> {
+    const links: Record<string, Array<Record<string, unknown>>> = {
+      self: [{ href: `${this.base}/${type.rest_base}/${post.post_id}` }],
+      collection: [{ href: `${this.base}/${type.rest_base}` }],
+      about: [{ href: `${this.base}/types/${type.name}` }],
+    };
+    if (post.author_id !== null) links.author = [{ embeddable: true, href: `${this.base}/users/${post.author_id}` }];
+    const featured = Number(post.meta._thumbnail_id ?? 0) || 0;
+    if (featured) links['wp:featuredmedia'] = [{ embeddable: true, href: `${this.base}/media/${featured}` }];
+    const taxonomies = this.taxonomiesOf(type);
+    if (taxonomies.length) links['wp:term'] = taxonomies.map((t) => ({ taxonomy: t.name, embeddable: true, href: `${this.base}/${t.rest_base}?post=${post.post_id}` }));
+    return links;
+  }
+
+  /**
+   * `_embed` (all, or `_embed=author,wp:term`): what WordPress embeds by requesting each
+   * embeddable link as the caller — the author (or the error the caller would get), the
+   * post's terms per taxonomy, the featured image if the caller may read it.
+   */
+  private async embed(type: PostTypeDefinition, post: Post, view: Record<string, unknown>, request: Req): Promise<Record<string, unknown>> {
+    const at = request.url.indexOf('?');
+    const query = new URLSearchParams(at < 0 ? '' : request.url.slice(at + 1));
+    if (!query.has('_embed')) return view;
+    const asked = query.getAll('_embed').flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v && v !== '1' && v !== 'true');
+    const wants = (rel: string) => asked.length === 0 || asked.includes(rel);
+    const embedded: Record<string, unknown> = {};
+    if (wants('author') && post.author_id !== null) embedded.author = [await createUserViews(this.usersDeps).embedFor(post.author_id, request.user)];
+    const featured = Number(post.meta._thumbnail_id ?? 0) || 0;
+    if (wants('wp:featuredmedia') && featured) embedded['wp:featuredmedia'] = [await this.mediaEmbed(featured, request.user)];
+    const taxonomies = this.taxonomiesOf(type);
+    if (wants('wp:term') && taxonomies.length) {
+      embedded['wp:term'] = await Promise.all(
+        taxonomies.map(async (taxonomy) => {
+          const terms = await Promise.all((post.terms[taxonomy.name] ?? []).map((id) => this.deps.content.getTerm(taxonomy.name, id)));
+          return terms.filter((term): term is Term => term !== null).map((term) => this.termView(taxonomy, term, 0, 'embed'));
+        }),
+      );
+    }
+    return Object.keys(embedded).length ? { ...view, _embedded: embedded } : view;
+  }
+
+  /** A media item in the embed context, or the error its own route would answer the caller. */
+  private async mediaEmbed(id: number, user: Principal | null): Promise<Record<string, unknown>> {
+    const item = await this.deps.content.getPost(id);
+    if (!item || item.post_type !== ATTACHMENT) return new ApiError('rest_post_invalid_id', 'Invalid post ID.', 404).toBody();
+    if (!(await new AttachmentAccess(this.deps.content).canRead(item, user))) return new ApiError('rest_forbidden', 'Sorry, you are not allowed to do that.', authCode(user)).toBody();
+    const full = toAttachment(item, this.deps.hostInfo.publicUrl());
+    const fields = ['id', 'date', 'slug', 'type', 'link', 'title', 'author', 'caption', 'alt_text', 'media_type', 'mime_type', 'media_details', 'source_url'];
+    return { ...Object.fromEntries(fields.filter((f) => f in full).map((f) => [f, full[f]])), _links: { self: [{ href: `${this.base}/media/${id}` }] } };
   }
 
   private context(request: Req, what: string): Context {
@@ -470,7 +530,8 @@ class WpRoutes {
         if (page > totalPages && total > 0) {
           throw new ApiError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
         }
-        return json(200, items.map((post) => this.postView(type, post, context)), pagingHeaders(request, `${this.base}${path}`, total, perPage, page));
+        const views = await Promise.all(items.map((post) => this.embed(type, post, this.postView(type, post, context), request)));
+        return json(200, views, pagingHeaders(request, `${this.base}${path}`, total, perPage, page));
       },
     };
 
@@ -488,7 +549,7 @@ class WpRoutes {
           throw new ApiError('rest_forbidden_context', 'Sorry, you are not allowed to edit this post.', authCode(request.user));
         }
         if (!this.canRead(type, post, request.user)) throw new ApiError('rest_forbidden', 'Sorry, you are not allowed to do that.', authCode(request.user));
-        return json(200, this.postView(type, post, context));
+        return json(200, await this.embed(type, post, this.postView(type, post, context), request));
       },
     };
 
@@ -565,7 +626,12 @@ class WpRoutes {
 
   private termView(taxonomy: TaxonomyDefinition, term: Term, count: number, context: Context): Record<string, unknown> {
     const link = `${this.deps.hostInfo.publicUrl()}/?taxonomy=${encodeURIComponent(taxonomy.name)}&term=${encodeURIComponent(term.slug)}`;
-    if (context === 'embed') return { id: term.term_id, link, name: term.name, slug: term.slug, taxonomy: taxonomy.name };
+    const _links = {
+      self: [{ href: `${this.base}/${taxonomy.rest_base}/${term.term_id}` }],
+      collection: [{ href: `${this.base}/${taxonomy.rest_base}` }],
+      about: [{ href: `${this.base}/taxonomies/${taxonomy.name}` }],
+    };
+    if (context === 'embed') return { id: term.term_id, link, name: term.name, slug: term.slug, taxonomy: taxonomy.name, _links };
     return {
       id: term.term_id,
       count,
@@ -576,6 +642,7 @@ class WpRoutes {
       taxonomy: taxonomy.name,
       ...(taxonomy.hierarchical ? { parent: term.parent_id ?? 0 } : {}),
       meta: publicMeta(term.meta),
+      _links,
     };
   }
 

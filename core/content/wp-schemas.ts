@@ -149,6 +149,9 @@ const rendered = (extra: Record<string, JsonSchema> = {}): JsonSchema => ({
   properties: { rendered: { type: 'string' }, raw: { type: 'string' }, ...extra },
 });
 
+/** `_links`: rel → [{href, embeddable?, taxonomy?}], as WordPress's prepare_links. */
+const links: JsonSchema = { type: 'object', additionalProperties: { type: 'array', items: { type: 'object', additionalProperties: true } } };
+
 export function postSchema(type: PostTypeDefinition, taxonomies: readonly TaxonomyDefinition[]): JsonSchema {
   return {
     type: 'object',
@@ -176,6 +179,9 @@ export function postSchema(type: PostTypeDefinition, taxonomies: readonly Taxono
       ...(type.name === 'post' ? { format: { type: 'string' }, sticky: { type: 'boolean' } } : {}),
       ...(type.hierarchical ? { parent: { type: 'integer' } } : {}),
       ...Object.fromEntries(taxonomies.map((t) => [t.rest_base, { type: 'array', items: { type: 'integer' } }])),
+      _links: links,
+      // With `_embed`: author, wp:term, wp:featuredmedia (items or error bodies).
+      _embedded: { type: 'object', additionalProperties: true },
     },
   };
 }
@@ -194,6 +200,7 @@ export function termSchema(taxonomy: TaxonomyDefinition): JsonSchema {
       taxonomy: { const: taxonomy.name },
       meta: { type: 'object', additionalProperties: true },
       ...(taxonomy.hierarchical ? { parent: { type: 'integer' } } : {}),
+      _links: links,
     },
   };
 }

@@ -100,7 +100,8 @@ const userErrors = {
 const listOf = (value: unknown): string[] =>
   (value === undefined ? [] : Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean);
 
-export function wpUserRoutes(deps: WpUsersDeps): RouteDefinition[] {
+/** The user views and the visibility rule, shared by the routes and `_embed` (a post's author). */
+export function createUserViews(deps: WpUsersDeps) {
   const capabilitiesOf = (user: UserView): Record<string, boolean> => {
     const granted = isRole(user.role) ? roleCapabilities[user.role] : [];
     return Object.fromEntries([user.role, ...granted, ...user.capabilities].map((c) => [c, true]));
@@ -137,6 +138,22 @@ export function wpUserRoutes(deps: WpUsersDeps): RouteDefinition[] {
     }
     return false;
   };
+
+  /**
+   * The author of a post as `_embed` shows it (WordPress embeds by requesting the link as
+   * the caller): the embed view when the caller may see the user, else the error body.
+   */
+  const embedFor = async (userId: number, viewer: Principal | null): Promise<Record<string, unknown>> => {
+    if (!(await deps.users.exists(userId))) return new ApiError('rest_user_invalid_id', 'Invalid user ID.', 404).toBody();
+    if (viewer?.userId !== userId && !viewer?.can('list_users') && !(await hasPublished(userId))) return cannotList(viewer).toBody();
+    return view(await deps.users.get(userId), 'embed');
+  };
+
+  return { view, hasPublished, capabilitiesOf, embedFor };
+}
+
+export function wpUserRoutes(deps: WpUsersDeps): RouteDefinition[] {
+  const { view, hasPublished, capabilitiesOf } = createUserViews(deps);
 
   const contextOf = (request: Req): Context => (request.query.context as Context | undefined) ?? 'view';
 

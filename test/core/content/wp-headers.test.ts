@@ -76,6 +76,36 @@ for (const store of testStores('content: wp/v2 headers')) {
     assert.is(error.body.code, 'rest_post_invalid_id', 'errors are not filtered');
   });
 
+  test('_embed: author, wp:term and wp:featuredmedia embedded where WordPress embeds them', async ({ t }) => {
+    type Embedded = { author?: Array<{ id?: number; name?: string; code?: string }>; 'wp:term'?: Array<Array<{ id: number; taxonomy: string }>>; 'wp:featuredmedia'?: Array<{ id?: number; source_url?: string; code?: string }> };
+    type Item = { id: number; _links: Record<string, Array<{ href: string; embeddable?: boolean }>>; _embedded?: Embedded };
+    const writer = await t.createUser('wren', 'author');
+    const editor = await t.createUser('ed', 'editor');
+    const category = await t.request<{ id: number }>('POST', '/categories', { namespace: 'wp/v2', as: editor, body: { name: 'Embedded' } });
+    const file = await t.request<{ id: number; source_url: string }>('POST', '/media', {
+      namespace: 'wp/v2',
+      as: writer,
+      body: Buffer.from('hello'),
+      headers: { 'Content-Type': 'application/octet-stream', 'Content-Disposition': 'attachment; filename=notes.txt' },
+    });
+    assert.is(file.status, 201);
+    const post = await t.request<Item>('POST', '/posts', { namespace: 'wp/v2', as: writer, body: { title: 'With embeds', status: 'publish', categories: [category.body.id], featured_media: file.body.id } });
+    assert.is(post.status, 201);
+    assert.ok(post.body._links.author?.[0]?.embeddable);
+    assert.ok(post.body._links['wp:term']?.length);
+    const plain = await t.request<Item>('GET', `/posts/${post.body.id}`, { namespace: 'wp/v2', as: 'anonymous' });
+    assert.is(plain.body._embedded, undefined, 'nothing embedded unless asked');
+    const one = await t.request<Item>('GET', `/posts/${post.body.id}`, { namespace: 'wp/v2', as: 'anonymous', query: { _embed: '1' } });
+    assert.is(one.status, 200);
+    const embedded = one.body._embedded!;
+    assert.is(embedded.author?.[0]?.name, 'wren');
+    assert.equal(embedded['wp:term']?.map((terms) => terms.map((term) => term.id)), [[category.body.id], []]);
+    assert.is(embedded['wp:featuredmedia']?.[0]?.source_url, file.body.source_url);
+    const list = await t.request<Item[]>('GET', '/posts', { namespace: 'wp/v2', as: 'anonymous', query: { _embed: 'author', include: String(post.body.id) } });
+    assert.is(list.body[0]?._embedded?.author?.[0]?.name, 'wren');
+    assert.is(list.body[0]?._embedded?.['wp:term'], undefined, '_embed=author embeds only the author');
+  });
+
   test('CORS stays off the core API: GET /session (which hands out the nonce) is not readable cross-origin', async ({ t }) => {
     const res = await t.request('GET', '/session', { as: 'anonymous', headers: { Origin: 'https://evil.example' } });
     assert.is(res.headers.get('access-control-allow-origin'), null);
