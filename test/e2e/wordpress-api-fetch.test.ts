@@ -1,7 +1,8 @@
 // Acceptance (issue 31): the WordPress client people use, @wordpress/api-fetch, used as
 // is with an application password, on every store. From the site's address alone it
 // finds the API (the Link header on `/`), asks who is logged in, creates and pages posts
-// by its own headers (parse: false, and its fetch-all middleware following Link), and
+// by its own headers (parse: false, and its fetch-all middleware following Link), reads
+// a few fields with the author embedded (_fields, _embed), and
 // every `link` it is handed opens — except a draft, to a stranger.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -79,6 +80,11 @@ for (const store of testStores('e2e: @wordpress/api-fetch')) {
     // per_page=-1: api-fetch's fetchAllMiddleware follows rel="next" until there is none.
     const all = await apiFetch<WpPost[]>({ path: '/wp/v2/posts?per_page=-1&status=publish,draft' });
     assert.is(all.length, 4);
+
+    // What a headless front end asks for: a few fields and the author's name, embedded.
+    const slim = await apiFetch<Array<{ id: number; title?: unknown; _embedded: { author: Array<{ name: string }> } }>>({ path: `/wp/v2/posts?include=${created[0]!.id}&_fields=id,_embedded&_embed=author` });
+    assert.equal(Object.keys(slim[0]!).sort(), ['_embedded', 'id']);
+    assert.is(slim[0]!._embedded.author[0]!.name, 'writer');
 
     // Every address the API handed out opens for a stranger, except the draft's.
     const me = await apiFetch<WpUser>({ path: '/wp/v2/users/me' });
