@@ -71,7 +71,23 @@ export function apiIndexRoutes(deps: { table: () => CompiledRoute[]; apiPrefix: 
     summary: 'The API index (WordPress discovery): namespaces, routes, authentication',
     schema: {
       query: { type: 'object', properties: { context: { type: 'string', enum: ['view', 'help'] } } },
-      responses: { 200: { type: 'object', required: ['name', 'url', 'home', 'namespaces', 'authentication', 'routes'], additionalProperties: true } },
+      responses: {
+        200: {
+          type: 'object',
+          required: ['name', 'url', 'home', 'namespaces', 'authentication', 'routes'],
+          // Every field is named (Redocly's lint wants each required one defined); routes and authentication are open maps.
+          properties: {
+            name: { type: 'string' },
+            description: { type: 'string' },
+            url: { type: 'string' },
+            home: { type: 'string' },
+            namespaces: { type: 'array', items: { type: 'string' } },
+            authentication: { type: 'object', additionalProperties: true },
+            routes: { type: 'object', additionalProperties: true },
+          },
+          additionalProperties: true,
+        },
+      },
     },
     handle: () =>
       json(200, {
@@ -102,7 +118,7 @@ export function apiIndexRoutes(deps: { table: () => CompiledRoute[]; apiPrefix: 
     path: `${prefix}/${namespace}`,
     permission: 'public',
     summary: `The ${namespace} namespace index: its routes`,
-    schema: { responses: { 200: { type: 'object', required: ['namespace', 'routes'], additionalProperties: true } } },
+    schema: { responses: { 200: { type: 'object', required: ['namespace', 'routes'], properties: { namespace: { type: 'string' }, routes: { type: 'object', additionalProperties: true } }, additionalProperties: true } } },
     handle: () => json(200, { namespace, routes: routesUnder(namespace), _links: { up: [{ href: `${deps.siteUrl()}${prefix}/` }] } }),
   }));
 

@@ -106,7 +106,9 @@ export function buildOpenApi(routes: CompiledRoute[], info: { version: string; s
       operation.requestBody = uploadBody(schema.upload, components);
       (operation.parameters as unknown[]).push(DISPOSITION);
     } else if (route.definition.streamBody) operation.requestBody = { required: true, content: { '*/*': { schema: { type: 'string' } } } };
-    (paths[route.fullPath] ??= {})[route.method.toLowerCase()] = operation;
+    // The router ignores a trailing slash; OpenAPI tools refuse one (`{prefix}/`, the API index).
+    const published = route.fullPath.length > 1 ? route.fullPath.replace(/\/+$/, '') : route.fullPath;
+    (paths[published] ??= {})[route.method.toLowerCase()] = operation;
   }
   return {
     openapi: '3.1.0',
