@@ -26,6 +26,15 @@ const authProviderNotFound = (slug: string) => notFound('auth_provider_not_found
  * connected accounts or app-password credentials as account records, every secret sealed
  * by the vault under a context naming its provider and field, masked in every answer.
  */
+/**
+ * The name an app-password account goes by: its `handle` (or `username`) field. Never any
+ * other field: a handler whose only field is `api_token` would show its token in clear as
+ * `account_details.username`; such an account has no name ('').
+ */
+export function appPasswordAccountName(fields: Record<string, string>): string {
+  return fields.handle ?? fields.username ?? '';
+}
+
 export class CredentialsService {
   constructor(
     private readonly deps: { store: DocumentStore; vault: Vault; clock: Clock; registries: Registries; info: HostInfo; authPrefix?: string },
@@ -85,7 +94,7 @@ export class CredentialsService {
     const auth = resolved.handler.auth!;
     const account = await this.accounts.findOne({ provider: resolved.provider });
     const out: Record<string, unknown> = { handler_slug: slug, requires_auth: true, authenticated: account?.status === 'authenticated' };
-    if (account?.status === 'authenticated') out.account_details = account.account_details ?? {};
+    if (account?.status === 'authenticated') out.account_details = this.shownAccount(auth.type, account);
     else if (account?.status === 'error') Object.assign(out, { error: true, error_code: account.error_code, error_message: account.error_message });
     else out.error = false;
     out.config_status = this.configStatus(resolved, await this.savedFields(resolved));
@@ -125,7 +134,7 @@ export class CredentialsService {
     const now = this.deps.clock.now();
     const sealed = Object.fromEntries(Object.entries(given).map(([field, value]) => [field, this.seal(resolved.provider, field, value)]));
     if (auth.type === 'app_password') {
-      const username = given.handle ?? given.username ?? Object.values(given)[0] ?? '';
+      const username = appPasswordAccountName(given);
       await this.accounts.updateOne(
         { provider: resolved.provider },
         { $set: { provider: resolved.provider, auth_type: auth.type, status: 'authenticated', tokens: sealed, account_details: { username, id: username }, expires_at: null, error_code: null, error_message: null, updated_at: now } },
@@ -149,7 +158,8 @@ export class CredentialsService {
       throw new ApiError('disconnect_failed', `The account could not be disconnected: ${(error as Error).message}`, 500);
     }
     if (!account) return `No account of '${slug}' was connected.`;
-    return `Disconnected ${account.account_details?.username ? `account ${account.account_details.username}` : 'the account'} from '${slug}'.`;
+    const name = this.shownAccount(resolved.handler.auth!.type, account).username;
+    return `Disconnected ${name ? `account ${name}` : 'the account'} from '${slug}'.`;
   }
 
   /** A provider's application keys, decrypted (for the browser authorization). */
@@ -162,7 +172,18 @@ export class CredentialsService {
   async connection(handler: HandlerDefinition<object>): Promise<{ authenticated: boolean; account_details?: { username: string; id: string } }> {
     if (!handler.auth) return { authenticated: false };
     const account = await this.accounts.findOne({ provider: handler.auth.provider ?? handler.slug });
-    return account?.status === 'authenticated' ? { authenticated: true, account_details: account.account_details ?? { username: '', id: '' } } : { authenticated: false };
+    return account?.status === 'authenticated' ? { authenticated: true, account_details: this.shownAccount(handler.auth.type, account) } : { authenticated: false };
+  }
+
+  /**
+   * The account's details as answers show them. An app-password account is named by its
+   * own fields (see appPasswordAccountName), worked out again on every read: accounts saved
+   * before that rule kept their first field, possibly a token, as the name.
+   */
+  private shownAccount(type: AuthAccountRecord['auth_type'], account: AuthAccountRecord): { username: string; id: string } {
+    if (type !== 'app_password') return account.account_details ?? { username: '', id: '' };
+    const username = appPasswordAccountName(this.openAll(account.provider, account.tokens ?? {}));
+    return { username, id: username };
   }
 
   /** Stores tokens of a completed browser authorization (OAuth); the account is connected. */
@@ -218,7 +239,7 @@ export class CredentialsService {
       provider,
       fields: Object.freeze(fields),
       tokens: connected ? Object.freeze(this.openAll(provider, account!.tokens)) : null,
-      account: connected ? account!.account_details : null,
+      account: connected ? this.shownAccount(auth.type, account!) : null,
       markFailed: (code: string, message: string) => this.fail(provider, auth.type, code, message),
       saveTokens: async (tokens: Record<string, string>, expiresAt: Date | null = null) => {
         await this.connect(provider, auth.type, { ...(connected ? this.openAll(provider, account!.tokens) : {}), ...tokens }, account?.account_details ?? { username: '', id: '' }, expiresAt);

@@ -9,7 +9,7 @@ import { testStores } from '../../support/test-stores.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
-const SECRETS = { consumer_secret: 'cs-0123456789-abcdef', app_secret: 'as-9876543210-zyxwvu', app_password: 'ap-abcd-efgh-ijkl-mnop' };
+const SECRETS = { consumer_secret: 'cs-0123456789-abcdef', app_secret: 'as-9876543210-zyxwvu', app_password: 'ap-abcd-efgh-ijkl-mnop', api_token: 'tok-5555-6666-7777-8888' };
 const seen: Array<HandlerCredentials | null> = [];
 
 const fixtures = definePlugin({
@@ -24,6 +24,7 @@ const fixtures = definePlugin({
     handlers.add(defineHandler({ slug: 'acme-social', type: 'publish', label: 'Social', description: 'OAuth 2.0.', auth: { type: 'oauth2', fields: ['app_id', 'app_secret'] }, publish }));
     handlers.add(defineHandler({ slug: 'acme-threaded', type: 'publish', label: 'Threaded', description: "Uses acme-social's credentials.", auth: { type: 'oauth2', fields: ['app_id', 'app_secret'], provider: 'acme-social' }, publish }));
     handlers.add(defineHandler({ slug: 'fed', type: 'publish', label: 'Fed', description: 'App password.', auth: { type: 'app_password', fields: ['handle', 'password'], aliases: { username: 'handle', app_password: 'password' } }, publish }));
+    handlers.add(defineHandler({ slug: 'tokened', type: 'publish', label: 'Tokened', description: 'One API token, no account name.', auth: { type: 'app_password', fields: ['api_token'] }, publish }));
   },
 });
 
@@ -99,6 +100,23 @@ for (const store of testStores('credentials: /auth')) {
     assert.match(gone.body.message, /Disconnected account ada\.example\.social/);
     assert.is((await call(ctx, 'GET', '/auth/fed/status')).body.data.authenticated, false);
     assert.match((await call(ctx, 'DELETE', '/auth/fed')).body.message, /No account/);
+  });
+
+  test('a credential whose only field is a token never shows that token as the account name', async (ctx) => {
+    const saved = await call(ctx, 'PUT', '/auth/tokened', { api_token: SECRETS.api_token });
+    assert.is(saved.status, 200);
+    const status = await call(ctx, 'GET', '/auth/tokened/status');
+    assert.equal([status.body.data.authenticated, status.body.data.account_details.username], [true, '']);
+    assert.match(status.body.data.config_status.api_token, /^•+8888$/);
+    const handlers = await call(ctx, 'GET', '/handlers');
+    assert.equal([handlers.body.data.tokened.is_authenticated, handlers.body.data.tokened.account_details.username], [true, '']);
+    // An account saved before the fix kept the token as its name: answers never repeat it.
+    const accounts = ctx.t.host.store.collection('auth_accounts');
+    await accounts.updateOne({ provider: 'tokened' }, { $set: { account_details: { username: SECRETS.api_token, id: SECRETS.api_token } } });
+    const old = await call(ctx, 'GET', '/auth/tokened/status');
+    assert.is(old.body.data.account_details.username, '');
+    assert.is((await call(ctx, 'GET', '/handlers')).body.data.tokened.account_details.username, '');
+    assert.not.match((await call(ctx, 'DELETE', '/auth/tokened')).body.message, /tok-/);
   });
 
   test('no secret appears in any answer or in the store as plain text', async (ctx) => {
