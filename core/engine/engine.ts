@@ -15,7 +15,11 @@ import { flowConfig } from '../flows/view.js';
 import type { JobsService } from '../jobs/service.js';
 import { STEP_ITEMS_KEPT, STEP_PACKETS_JSON_MAX, type JobRecord, type JobStatus, type StepItem, type StepOutcome, type WorkflowStep } from '../jobs/model.js';
 
-/** Where the engine's log entries go (the logs domain writes them; the host logger too). */
+/**
+ * Where the engine's log entries go (the logs domain writes them; the host logger too).
+ * `context.agent_id`, set when the run's pipeline carries an agent, is the entry's
+ * agent_id (GET /logs?agent_id=N), not a context field.
+ */
 export type EngineLog = (level: 'debug' | 'info' | 'warning' | 'error', message: string, context: Record<string, unknown>) => Promise<void>;
 
 export interface EngineDeps {
@@ -180,7 +184,10 @@ export class Engine {
     const taken = queuedOf !== undefined && jobs.bulkIsAtomic ? await this.claimAndLock(jobId, queuedOf) : await this.claimThenLock(jobId);
     if (!taken) return null;
     const { job, flow } = taken;
-    const context = { job_id: job.job_id, flow_id: job.flow_id, pipeline_id: job.pipeline_id };
+    // Every line of a run of an agent's pipeline is that agent's (the spec's per-agent logs).
+    // Only the log scope: a failed read leaves the lines unscoped, never the run failed.
+    const agentId = await this.deps.flows.agentOf(job.pipeline_id).catch(() => null);
+    const context = { job_id: job.job_id, flow_id: job.flow_id, pipeline_id: job.pipeline_id, ...(agentId !== null ? { agent_id: agentId } : {}) };
     if (job.flow_id !== null && !flow) {
       // An accepted webhook was promised a run: it waits for the flow instead of being skipped.
       if (job.source === 'webhook') return this.queue(job);

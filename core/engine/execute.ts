@@ -26,13 +26,15 @@ export class ExecuteService {
       clock: Clock;
       dispatcher: () => JobDispatcher;
       /** Where "who started this run" goes (the searchable log and the process log). */
-      log?: (entry: { message: string; context: Record<string, unknown>; user_id: number | null }) => Promise<void>;
+      log?: (entry: { message: string; context: Record<string, unknown>; user_id: number | null; agent_id: number | null }) => Promise<void>;
     },
   ) {}
 
   /** One line naming who asked for the run, how, and the job it made. */
   private async logTrigger(source: 'execute' | 'cli', user: Principal | null, what: string, job: { job_id: number; flow_id: number | null; pipeline_id: number | null }, at: Date | null): Promise<void> {
     if (!this.deps.log) return;
+    // The run's first line: scoped to the pipeline's agent like the engine's lines after it.
+    const agentId = await this.deps.flows.agentOf(job.pipeline_id).catch(() => null);
     const who = user ? `${user.login} (user ${user.userId})` : 'an unknown user';
     const via = source === 'cli' ? 'the CLI' : 'POST /execute';
     const when = at ? `, to run at ${at.toISOString()}` : '';
@@ -40,6 +42,7 @@ export class ExecuteService {
       message: `${what} triggered manually by ${who} via ${via}: job ${job.job_id}${when}`,
       context: { job_id: job.job_id, flow_id: job.flow_id, pipeline_id: job.pipeline_id, trigger: source, user_login: user?.login ?? null, ...(at ? { scheduled_for: at.toISOString() } : {}) },
       user_id: user?.userId ?? null,
+      agent_id: agentId,
     });
   }
 

@@ -33,7 +33,9 @@ export const enginePlugin = definePlugin({
           // Not awaited: entries go out in batches (one write for many lines), and the run
           // does not wait for each; flushLog holds the job's final state until they are in.
           // A log that cannot be stored must not fail the step or the run it describes.
-          void logs.record({ level, message, context }).catch((error: unknown) => logger.error({ err: error }, 'A log entry could not be stored'));
+          const { agent_id, ...rest } = context;
+          const entry = { level, message, context: rest, ...(typeof agent_id === 'number' ? { agent_id } : {}) };
+          void logs.record(entry).catch((error: unknown) => logger.error({ err: error }, 'A log entry could not be stored'));
         };
         return new Engine({ ...deps, logger, log, flushLog: () => logs.flush(), itemDetail: () => logs.stores('debug') });
       },
@@ -45,9 +47,9 @@ export const enginePlugin = definePlugin({
         new ExecuteService({
           ...deps,
           dispatcher: () => runs.dispatcher,
-          log: async ({ message, context, user_id }) => {
-            logger.info({ ...context, user_id }, message);
-            await logs.record({ level: 'info', message, context, user_id }).catch((error: unknown) => logger.error({ err: error }, 'A log entry could not be stored'));
+          log: async ({ message, context, user_id, agent_id }) => {
+            logger.info({ ...context, user_id, agent_id }, message);
+            await logs.record({ level: 'info', message, context, user_id, agent_id }).catch((error: unknown) => logger.error({ err: error }, 'A log entry could not be stored'));
           },
         }),
     }),

@@ -224,6 +224,13 @@ export class FlowsService implements PipelineFlows {
     return this.pipelines.collection.findOne({ pipeline_id: flow.pipeline_id });
   }
 
+  /** The agent a pipeline belongs to (its runs' log entries carry it); null when none or gone. */
+  async agentOf(pipelineId: number | null): Promise<number | null> {
+    if (pipelineId === null) return null;
+    const pipeline = await this.pipelines.collection.findOne({ pipeline_id: pipelineId }, { projection: { pipeline_id: 1, agent_id: 1 } });
+    return typeof pipeline?.agent_id === 'number' ? pipeline.agent_id : null;
+  }
+
   async list(options: { pipelineId?: number; perPage: number; offset: number }): Promise<{ items: FlowRecord[]; total: number }> {
     const filter: Filter = options.pipelineId ? { pipeline_id: options.pipelineId } : {};
     const [items, total] = await Promise.all([

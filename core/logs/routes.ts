@@ -1,7 +1,7 @@
 import { ApiError } from '../errors.js';
 import type { SurfaceDefinition } from '../kernel/routes.js';
 import type { LogFilters, LogLevel } from './model.js';
-import { agentScopeQuery, listLogsQuery, parseIsoInstant } from './schemas.js';
+import { agentScopeQuery, deleteLogsQuery, endOfNamedInstant, listLogsQuery, parseIsoInstant } from './schemas.js';
 import type { LogsService } from './service.js';
 import { withResponses } from '../kernel/response-schemas.js';
 import { logsResponses } from './responses.js';
@@ -24,7 +24,7 @@ interface ListQuery {
 
 function instant(text: string | undefined, field: 'since' | 'before'): Date | undefined {
   if (text === undefined || text === '') return undefined;
-  const date = parseIsoInstant(text);
+  const date = field === 'since' ? endOfNamedInstant(text) : parseIsoInstant(text);
   if (!date) throw new ApiError('rest_invalid_param', `Invalid parameter(s): ${field}`, 400, { params: { [field]: `${field} is not a valid date` } });
   return date;
 }
@@ -80,9 +80,11 @@ export function logsSurface(logs: LogsService): SurfaceDefinition {
         path: '/logs',
         permission: viewLogs,
         summary: 'Delete the entries of one agent, or all entries',
-        schema: { query: agentScopeQuery },
+        schema: { query: deleteLogsQuery },
         async handle(request) {
-          const { agent_id } = request.query as { agent_id?: number };
+          const { agent_id, days } = request.query as { agent_id?: number; days?: unknown };
+          // The spec dropped `days`: taken as absent it would clear every entry an older client meant to keep.
+          if (days !== undefined) throw new ApiError('rest_invalid_param', 'Invalid parameter(s): days (no longer supported: DELETE /logs clears one agent or all entries; nothing was deleted)', 400, { params: { days: 'days is no longer supported' } });
           const deleted = await logs.delete({ agent_id });
           const scope = agent_id === undefined ? 'all agents' : `agent ${agent_id}`;
           return { success: true, message: `Deleted ${deleted} log ${deleted === 1 ? 'entry' : 'entries'} (${scope}).`, deleted_count: deleted, data: { deleted_count: deleted } };

@@ -17,7 +17,7 @@ export const listLogsQuery = {
   properties: {
     agent_id: agentId,
     level: { enum: [...LOG_LEVELS, ''], description: 'Exact level' },
-    since: instant('ISO datetime: entries at or after it (UTC when no zone is given)'),
+    since: instant('ISO datetime: entries after it, to the precision given (UTC when no zone is given)'),
     before: instant('ISO datetime: entries strictly before it (UTC when no zone is given)'),
     job_id: contextId('job_id'),
     flow_id: contextId('flow_id'),
@@ -30,6 +30,26 @@ export const listLogsQuery = {
 
 /** GET /logs/metadata and DELETE /logs: optionally one agent. */
 export const agentScopeQuery = { type: 'object', properties: { agent_id: agentId } } as const;
+
+/**
+ * DELETE /logs. `days` is declared only to be refused (routes.ts): older clients send it
+ * meaning "older than N days", and ignoring it would clear everything.
+ */
+export const deleteLogsQuery = { type: 'object', properties: { agent_id: agentId, days: { description: 'No longer supported: answered 400, nothing deleted' } } } as const;
+
+/**
+ * The last instant `text` names at its own precision: a date names its whole day, a time
+ * to the minute or second that whole minute or second, a fraction that very instant.
+ * `since` means entries after it: a client that sends back a shown created_at (to the
+ * second) must not get the entries of that second again. Null when it names no instant.
+ */
+export function endOfNamedInstant(text: string): Date | null {
+  const start = parseIsoInstant(text);
+  if (!start) return null;
+  const time = /[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?/.exec(text);
+  const span = !time ? 86_400_000 : time[4] ? 1 : time[3] ? 1000 : 60_000;
+  return new Date(start.getTime() + span - 1);
+}
 
 /**
  * The instant an ISO text names, or null when it names none (e.g. month 13). The schema

@@ -201,7 +201,8 @@ export function toFilter(filters: LogFilters): Filter {
     if (value !== undefined) filter[`context.${key}`] = requireInteger(value, key);
   }
   const range: Record<string, Date> = {};
-  if (filters.since) range.$gte = checkDate(filters.since, 'since');
+  // The spec: entries after `since`, before `before`; both bounds exclusive.
+  if (filters.since) range.$gt = checkDate(filters.since, 'since');
   if (filters.before) range.$lt = checkDate(filters.before, 'before');
   if (Object.keys(range).length) filter.created_at = range;
   if (filters.search) filter.message = { $regex: escapeRegex(filters.search), $options: 'i' };

@@ -118,10 +118,11 @@ function logsServiceCases(label: string, open: () => Promise<DocumentStore>): vo
     assert.equal(await messages({ agent_id: 1 }), ['new critical', 'old error']);
     assert.equal(await messages({ agent_id: 0 }), ['newest info']);
     assert.equal(await messages({ level: 'error', agent_id: 2 }), ['new error']);
-    // since is inclusive, before exclusive: adjacent windows neither overlap nor leave gaps.
-    assert.equal(await messages({ since: new Date('2026-01-02T00:00:00Z') }), ['newest info', 'new critical', 'new error']);
+    // Both bounds are exclusive (the spec: entries after since, before before).
+    assert.equal(await messages({ since: new Date('2026-01-02T00:00:00Z') }), ['newest info']);
+    assert.equal(await messages({ since: new Date('2026-01-01T23:59:59.999Z') }), ['newest info', 'new critical', 'new error']);
     assert.equal(await messages({ before: new Date('2026-01-02T00:00:00Z') }), ['old error']);
-    assert.equal(await messages({ since: new Date('2026-01-02T00:00:00Z'), before: new Date('2026-01-03T00:00:00Z') }), ['new critical', 'new error']);
+    assert.equal(await messages({ since: new Date('2026-01-01T23:59:59.999Z'), before: new Date('2026-01-03T00:00:00Z') }), ['new critical', 'new error']);
     assert.is((await rejects(logs.query({ since: new Date('nope') }))).status, 400);
     assert.is((await rejects(logs.query({ level: 'loud' as never }))).status, 400);
   });

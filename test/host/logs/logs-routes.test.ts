@@ -58,9 +58,10 @@ test('every filter of the spec, with undeclared parameters ignored', async ({ t,
   assert.equal(await messages(t, { pipeline_id: 7, agent_id: 2 }), ['Job 123 failed: axb']);
   assert.equal(await messages(t, { search: 'A.B' }), ['Job 12 failed: a.b timeout']);
   assert.equal(await messages(t, { search: '(x' }), ['Flow (x) triggered']);
-  assert.equal(await messages(t, { since: '2026-06-02T00:00:00Z' }), ['Flow (x) triggered', 'Job 123 failed: axb']);
+  assert.equal(await messages(t, { since: '2026-06-01T23:59:59Z' }), ['Flow (x) triggered', 'Job 123 failed: axb']);
+  assert.equal(await messages(t, { since: '2026-06-02T00:00:00Z' }), ['Flow (x) triggered']);
   assert.equal(await messages(t, { before: '2026-06-02' }), ['Job 12 failed: a.b timeout']);
-  assert.equal(await messages(t, { since: '2026-06-02 00:00:00', before: '2026-06-02T03:00:00+02:00' }), ['Job 123 failed: axb']);
+  assert.equal(await messages(t, { since: '2026-06-01 23:59:59.999', before: '2026-06-02T03:00:00+02:00' }), ['Job 123 failed: axb']);
   // Empty level / search (as form clients send them) and unknown parameters filter nothing.
   assert.equal((await messages(t, { level: '', search: '', orderby: 'nonsense', agent_type: 'x' })).length, 3);
 });
