@@ -1,8 +1,10 @@
 /** How `flowhost chat` prints an answer, a tool call and a stored conversation for people. */
 
+/** A tool call of an answer: the spec's shape (arguments as encoded JSON) and its outcome. */
 export interface ChatToolCall {
-  tool: string;
-  args: Record<string, unknown>;
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
   turn: number;
   result?: unknown;
   error?: string;
@@ -27,10 +29,19 @@ const clip = (text: string, max: number) => (text.length <= max ? text : `${text
 /** `name {"a":1}`: the call with its arguments cut to one line. */
 export const callSummary = (tool: string, args: unknown) => `${tool} ${clip(JSON.stringify(args ?? {}), 120)}`;
 
+/** The arguments a call carries as encoded JSON; the text itself when it is not JSON. */
+function decodedArguments(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 /** One line per tool call: what ran, with which arguments, and how it went. */
 export function toolCallLine(call: ChatToolCall): string {
   const outcome = call.skipped ? 'skipped (repeat)' : call.error !== undefined ? `error: ${clip(call.error, 200)}` : 'ok';
-  return `  [turn ${call.turn}] ${callSummary(call.tool, call.args)} -> ${outcome}`;
+  return `  [turn ${call.turn}] ${callSummary(call.function.name, decodedArguments(call.function.arguments))} -> ${outcome}`;
 }
 
 /** The lines printed after a request: its tool calls, the answer, and a hint when it stopped early. */

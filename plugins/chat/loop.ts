@@ -6,12 +6,15 @@
  */
 import { parameterValidators, stableJson, type ValidateFunction, type CallContext, type ChatToolDefinition, type JsonValue, type ProviderDefinition, type ProviderMessage } from '../../sdk/index.js';
 import { capToolError, capToolResult } from './caps.js';
-import type { DisplayMessage, ToolCallRecord } from './types.js';
+import type { DisplayMessage, SpecToolCall, ToolCallRecord } from './types.js';
 
 const validatorOf = parameterValidators<ChatToolDefinition>();
 
 /** A value as plain JSON (no undefined, no Dates), fit for the store and the model. */
 export const plain = <T>(value: T): T => (value === undefined ? (null as T) : (JSON.parse(JSON.stringify(value)) as T));
+
+/** The spec's tool call: a client built on the spec reads `function.name` and `function.arguments`. */
+export const specToolCall = (id: string, name: string, args: unknown): SpecToolCall => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args ?? {}) } });
 
 /** A provider's failure during the loop (after the session was saved). */
 export class LoopProviderError extends Error {
@@ -101,7 +104,7 @@ export async function runChatLoop(input: LoopInput): Promise<LoopResult> {
     show({
       role: 'assistant',
       content: answer.text,
-      ...(answer.toolCalls.length ? { tool_calls: answer.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.args ?? {}) } })) } : {}),
+      ...(answer.toolCalls.length ? { tool_calls: answer.toolCalls.map((c) => specToolCall(c.id, c.name, c.args)) } : {}),
       metadata: { type: answer.toolCalls.length ? 'tool_call' : 'text', timestamp: input.now(), turn: turns },
     });
     if (answer.toolCalls.length === 0) {
@@ -121,7 +124,7 @@ export async function runChatLoop(input: LoopInput): Promise<LoopResult> {
       const output = ('result' in outcome ? { success: true, result: outcome.result } : { success: false, error: outcome.error }) as JsonValue;
       messages.push({ role: 'tool', toolCallId: call.id, toolName: call.name, output });
       show({ role: 'tool', content: JSON.stringify(output), metadata: { type: 'tool_result', timestamp: input.now(), tool_name: call.name, parameters: plain(args), success: 'result' in outcome, turn: turns } });
-      toolCalls.push({ id: call.id, tool: call.name, args: plain(args), turn: turns, ...outcome });
+      toolCalls.push({ ...specToolCall(call.id, call.name, args), turn: turns, ...outcome });
     }
     await input.save();
   }

@@ -13,10 +13,19 @@ export const message: JsonSchema = {
   additionalProperties: false,
 };
 export const conversation: JsonSchema = { type: 'array', items: message };
+/** The spec's tool call ({id, type, function: {name, arguments}}) and what came of it. */
 const toolCall: JsonSchema = {
   type: 'object',
-  required: ['id', 'tool', 'args', 'turn'],
-  properties: { id: str, tool: str, args: free, turn: int, result: {}, error: str, skipped: bool },
+  required: ['id', 'type', 'function', 'turn'],
+  properties: {
+    id: str,
+    type: { const: 'function' },
+    function: { type: 'object', required: ['name', 'arguments'], properties: { name: str, arguments: { type: 'string', description: 'The arguments as encoded JSON' } }, additionalProperties: false },
+    turn: int,
+    result: {},
+    error: str,
+    skipped: bool,
+  },
   additionalProperties: false,
 };
 const toolCalls: JsonSchema = { type: 'array', items: toolCall };

@@ -9,15 +9,22 @@ export type ResolvedChatServices = ResolvedDeps<typeof chatToolDeps & { settings
 export interface DisplayMessage extends Record<string, unknown> {
   role: 'user' | 'assistant' | 'tool';
   content: string;
-  tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+  tool_calls?: SpecToolCall[];
   metadata: { type: string; timestamp: string; tool_name?: string; parameters?: Record<string, unknown>; success?: boolean; turn?: number };
 }
 
-/** One tool call of a POST /chat, as its answer lists it. */
-export interface ToolCallRecord extends Record<string, unknown> {
+/** A tool call as the spec shapes it: its name and its arguments as encoded JSON. */
+export interface SpecToolCall {
   id: string;
-  tool: string;
-  args: Record<string, unknown>;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/**
+ * One tool call of a POST /chat, as its answer lists it: the spec's shape, plus what came
+ * of it (docs/api.md, "Chat"): the turn, and `result` or `error`.
+ */
+export interface ToolCallRecord extends SpecToolCall, Record<string, unknown> {
   turn: number;
   result?: unknown;
   error?: string;

@@ -55,7 +55,7 @@ for (const store of testStores('cli: chat')) {
     assert.match(answer.session_id, /^[a-f0-9-]+$/);
     assert.is(answer.response, 'Pipeline made.');
     assert.is(answer.data.completed, true);
-    assert.is(answer.tool_calls[0].tool, 'create_pipeline');
+    assert.is(answer.tool_calls[0].function.name, 'create_pipeline');
     assert.ok(answer.tool_calls[0].result.pipeline_id >= 1);
     const sent = ctx.openai.chats().at(-1)!.json<Body>();
     assert.match(sent.messages[0].content, /command-line user/);

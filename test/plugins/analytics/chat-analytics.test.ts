@@ -79,7 +79,7 @@ for (const store of testStores('analytics chat')) {
     const res = await t.request<Body>('POST', '/chat', { body: { message: 'Which pages lost traffic last week?' } });
     assert.is(res.status, 200, JSON.stringify(res.body));
     assert.is(res.body.response, 'pagePath-3 lost the most views last week.');
-    assert.equal(res.body.tool_calls.map((c: Body) => c.tool), ['site_analytics', 'site_analytics']);
+    assert.equal(res.body.tool_calls.map((c: Body) => c.function.name), ['site_analytics', 'site_analytics']);
     assert.equal(res.body.tool_calls[0].result.results, gaRows(PAGE_DIMS, PAGE_METRICS, 3));
 
     // What the GA4 fake received: two runReport calls with the weeks asked for.

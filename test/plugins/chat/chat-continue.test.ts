@@ -74,7 +74,7 @@ for (const store of testStores('chat continue')) {
     assert.is(one.body.data.new_messages[1].metadata.tool_name, 'create_pipeline');
     assert.equal([one.body.data.completed, one.body.data.turn_number, one.body.data.max_turns_reached], [false, 1, false]);
     assert.is(one.body.session_id, id);
-    assert.is(one.body.tool_calls[0].tool, 'create_pipeline');
+    assert.is(one.body.tool_calls[0].function.name, 'create_pipeline');
     assert.ok(one.body.tool_calls[0].result.pipeline_id >= 1);
     assert.is(one.body.conversation.length, one.body.metadata.message_count);
 

@@ -70,7 +70,10 @@ for (const store of testStores('chat plugin')) {
     const body = res.body;
     assert.match(body.session_id, /^[a-f0-9-]+$/);
     assert.match(body.response, /^Flow created and started as job \d+\.$/);
-    assert.equal(body.tool_calls.map((c: Body) => [c.tool, c.turn, 'result' in c]), [['create_pipeline', 1, true], ['create_flow', 2, true], ['run_flow', 3, true]]);
+    // The spec's tool call: {id, type: 'function', function: {name, arguments (encoded JSON)}}.
+    assert.equal(body.tool_calls.map((c: Body) => [c.id, c.type, c.function.name, c.turn, 'result' in c]), [['call_1', 'function', 'create_pipeline', 1, true], ['call_2', 'function', 'create_flow', 2, true], ['call_3', 'function', 'run_flow', 3, true]]);
+    assert.equal(JSON.parse(body.tool_calls[0].function.arguments), { name: 'News', steps: ['fetch', 'publish'] });
+    assert.ok(body.tool_calls.every((c: Body) => !('tool' in c) && !('args' in c)), 'no second spelling of name and arguments');
     assert.is(body.data.session_id, body.session_id);
     assert.is(body.data.completed, true);
     assert.is(body.data.turn_number, 4);

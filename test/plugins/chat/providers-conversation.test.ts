@@ -124,7 +124,7 @@ for (const store of testStores('chat providers conversation')) {
       assert.is(api.chats().length - before, 5, 'five model calls');
       assert.is(api.script.length, 0, 'every scripted answer was used');
       assert.is(res.body.data.completed, true);
-      assert.equal(res.body.tool_calls.map((c: Body) => [c.tool, 'result' in c]), [['create_pipeline', true], ['create_flow', true], ['configure_flow_step', true], ['run_flow', true]], JSON.stringify(res.body.tool_calls));
+      assert.equal(res.body.tool_calls.map((c: Body) => [c.function.name, 'result' in c]), [['create_pipeline', true], ['create_flow', true], ['configure_flow_step', true], ['run_flow', true]], JSON.stringify(res.body.tool_calls));
       assert.match(res.body.response, /^Started job \d+\.$/);
       // Every call offered the tools in this provider's format (other plugins may add more).
       for (const request of api.chats().slice(before)) {

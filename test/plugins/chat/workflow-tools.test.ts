@@ -40,7 +40,7 @@ async function callTool(t: TestHost, openai: FakeModelApi, name: string, args: R
   assert.is(res.status, 200, JSON.stringify(res.body));
   assert.ok(seen, 'the model was sent the tool result');
   const call = (res.body.tool_calls as Body[]).find((c) => c.id === id)!;
-  assert.is(call.tool, name);
+  assert.is(call.function.name, name);
   assert.is('result' in call, seen!.success, 'the answer lists the same outcome');
   return seen!;
 }
