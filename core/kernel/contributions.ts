@@ -226,6 +226,14 @@ export interface ToolDefinition {
    * can only fail.
    */
   enabled?(ctx: CallContext): boolean | Promise<boolean>;
+  /**
+   * The tool deletes or resets what the user cannot get back (true), or does so with some
+   * arguments (a function of them). Chat offers such a tool only when the site enables it
+   * (`plugins.chat.destructive_tools`), and runs such a call only once the user confirms
+   * it in a request of their own: a model's mistake, or instructions injected through a
+   * fetched page, must not be enough (docs/chat.md, "Tools that delete").
+   */
+  destructive?: boolean | ((args: Record<string, unknown>) => boolean);
 }
 export type AnalyticsToolDefinition = ToolDefinition;
 export type ChatToolDefinition = ToolDefinition;

@@ -17,6 +17,8 @@ import { chatToolDeps } from './types.js';
 export interface ChatSettings {
   /** Model calls one POST /chat may make (default 8). */
   max_turns: number;
+  /** Tools that delete or reset data the model may be offered (default none); each call still waits for the user's confirmation. */
+  destructive_tools?: string[];
 }
 
 export default definePlugin({
@@ -24,7 +26,13 @@ export default definePlugin({
   version: '1.0.0',
   flowhost: '^1.0.0',
   description: 'Chat: an AI assistant that builds and runs workflows with tool calls (POST /chat), with per-user sessions.',
-  settingsSchema: { type: 'object', properties: { max_turns: { type: 'integer', minimum: 1, maximum: 50, default: 8 } } },
+  settingsSchema: {
+    type: 'object',
+    properties: {
+      max_turns: { type: 'integer', minimum: 1, maximum: 50, default: 8 },
+      destructive_tools: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true, default: [] },
+    },
+  },
   deps: {
     routes: services.routes,
     tools: services.chatTools,
@@ -42,7 +50,8 @@ export default definePlugin({
     const requestIds = new RequestIds(store, clock);
     await Promise.all([repository.init(), requestIds.init()]);
     const { readyProvider, systemPrompt } = chatContext({ settings }, registries, { pipelines, flows });
-    const service = chatService({ repository, clock, maxTurns: () => config.max_turns ?? 8, tools: (ctx) => enabledTools(registries.chatTools(), ctx), readyProvider, systemPrompt });
+    const destructiveEnabled = (name: string) => (config.destructive_tools ?? []).includes(name);
+    const service = chatService({ repository, clock, maxTurns: () => config.max_turns ?? 8, tools: (ctx) => enabledTools(registries.chatTools(), ctx, destructiveEnabled), readyProvider, systemPrompt, destructiveEnabled });
     routes.add(chatSurface({ repository, requestIds, service, clock, fetch }));
   },
 });

@@ -38,7 +38,12 @@ export interface LoopInput {
   conversation: DisplayMessage[];
   now: () => string;
   save: () => Promise<void>;
+  /** Whether the site enabled this destructive tool (plugins.chat.destructive_tools). */
+  destructiveEnabled: (name: string) => boolean;
 }
+
+/** A destructive call held until the user confirms it (POST /chat/continue). */
+export type PendingCall = SpecToolCall & { turn: number };
 
 export interface LoopResult {
   response: string;
@@ -48,28 +53,48 @@ export interface LoopResult {
   completed: boolean;
   turns: number;
   maxTurnsReached: boolean;
+  /** The destructive call this run held for the user's confirmation, if any. */
+  pending: PendingCall | null;
 }
 
-type ToolOutcome = { result: unknown } | { error: string; skipped?: boolean };
+export type ToolOutcome = { result: unknown } | { error: string; skipped?: boolean; awaiting_confirmation?: boolean };
 
-async function runTool(tool: ChatToolDefinition | undefined, name: string, args: Record<string, unknown>, ctx: CallContext): Promise<ToolOutcome> {
-  if (!tool) return { error: `There is no tool named '${name}'` };
-  const given = plain(args ?? {});
+/** Why the arguments do not fit the tool's schema, or null when they do. */
+function argumentProblem(tool: ChatToolDefinition | undefined, name: string, given: Record<string, unknown>): string | null {
+  if (!tool) return `There is no tool named '${name}'`;
   let validate: ValidateFunction;
   try {
     validate = validatorOf(tool);
   } catch (error) {
-    return { error: `Tool '${name}' has an invalid parameters schema: ${(error as Error).message}` };
+    return `Tool '${name}' has an invalid parameters schema: ${(error as Error).message}`;
   }
-  if (!validate(given)) {
-    const issues = (validate.errors ?? []).map((e) => `${e.instancePath || '(arguments)'} ${e.message ?? 'is invalid'}${e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : ''}`);
-    return { error: `Invalid arguments for ${name}: ${issues.join('; ')}` };
-  }
+  if (validate(given)) return null;
+  const issues = (validate.errors ?? []).map((e) => `${e.instancePath || '(arguments)'} ${e.message ?? 'is invalid'}${e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : ''}`);
+  return `Invalid arguments for ${name}: ${issues.join('; ')}`;
+}
+
+/** Runs one call: arguments checked against the tool's schema, result or error capped. */
+export async function runTool(tool: ChatToolDefinition | undefined, name: string, args: Record<string, unknown>, ctx: CallContext): Promise<ToolOutcome> {
+  const given = plain(args ?? {});
+  const problem = argumentProblem(tool, name, given);
+  if (problem) return { error: problem };
   try {
-    return { result: capToolResult(plain(await tool.run(given, ctx))) };
+    return { result: capToolResult(plain(await tool!.run(given, ctx))) };
   } catch (error) {
     return { error: capToolError(error instanceof Error ? error.message : String(error)) };
   }
+}
+
+/** Whether this call of the tool deletes or resets data (the tool says so; see ToolDefinition). */
+export function isDestructiveCall(tool: ChatToolDefinition, args: Record<string, unknown>): boolean {
+  if (typeof tool.destructive === 'function') {
+    try {
+      return tool.destructive(args);
+    } catch {
+      return true; // a check that fails must not let a deleting call through
+    }
+  }
+  return tool.destructive === true;
 }
 
 export async function runChatLoop(input: LoopInput): Promise<LoopResult> {
@@ -84,10 +109,11 @@ export async function runChatLoop(input: LoopInput): Promise<LoopResult> {
   };
   let turns = 0;
   let lastText = '';
+  let pending: PendingCall | null = null;
   for (;;) {
     if (turns >= input.maxTurns) {
       await input.save();
-      return { response: lastText || `Stopped after ${turns} turns without a final answer.`, added, toolCalls, completed: false, turns, maxTurnsReached: true };
+      return { response: lastText || `Stopped after ${turns} turns without a final answer.`, added, toolCalls, completed: false, turns, maxTurnsReached: true, pending };
     }
     turns += 1;
     let answer;
@@ -109,7 +135,7 @@ export async function runChatLoop(input: LoopInput): Promise<LoopResult> {
     });
     if (answer.toolCalls.length === 0) {
       await input.save();
-      return { response: answer.text, added, toolCalls, completed: true, turns, maxTurnsReached: false };
+      return { response: answer.text, added, toolCalls, completed: true, turns, maxTurnsReached: false, pending };
     }
     for (const call of answer.toolCalls) {
       const args = (call.args && typeof call.args === 'object' ? call.args : {}) as Record<string, unknown>;
@@ -119,7 +145,24 @@ export async function runChatLoop(input: LoopInput): Promise<LoopResult> {
         outcome = { error: `Not run: this exact ${call.name} call was already made in this request; its result is above. Do not repeat it.`, skipped: true };
       } else {
         seen.add(key);
-        outcome = await runTool(input.tools.find((t) => t.name === call.name), call.name, args, ctx);
+        const tool = input.tools.find((t) => t.name === call.name);
+        const problem = argumentProblem(tool, call.name, plain(args));
+        if (tool && !problem && isDestructiveCall(tool, args)) {
+          // Never run on the model's word: its own `confirm: true` is no confirmation.
+          if (!input.destructiveEnabled(call.name)) {
+            outcome = { error: `Not run: ${call.name} with these arguments deletes or resets data, and this site has not enabled it for chat (plugins.chat.destructive_tools). Tell the user; do not try another way.` };
+          } else if (pending) {
+            outcome = { error: `Not run: call ${pending.id} (${pending.function.name}) already waits for the user's confirmation; one at a time.` };
+          } else {
+            pending = { ...specToolCall(call.id, call.name, args), turn: turns };
+            outcome = {
+              error: `Not run yet: ${call.name} deletes or resets data, so it runs only when the user confirms call ${call.id} in a request of their own; arguments such as confirm do not confirm it. Tell the user exactly what it will delete and ask them to confirm.`,
+              awaiting_confirmation: true,
+            };
+          }
+        } else {
+          outcome = problem ? { error: problem } : await runTool(tool, call.name, args, ctx);
+        }
       }
       const output = ('result' in outcome ? { success: true, result: outcome.result } : { success: false, error: outcome.error }) as JsonValue;
       messages.push({ role: 'tool', toolCallId: call.id, toolName: call.name, output });

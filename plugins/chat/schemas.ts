@@ -25,7 +25,16 @@ const toolCall: JsonSchema = {
     result: {},
     error: str,
     skipped: bool,
+    awaiting_confirmation: bool,
+    confirmed: bool,
   },
+  additionalProperties: false,
+};
+/** A destructive call held for the user's confirmation, or null. */
+const pendingConfirmation: JsonSchema = {
+  type: ['object', 'null'],
+  required: ['id', 'type', 'function', 'turn'],
+  properties: { id: str, type: { const: 'function' }, function: { type: 'object', required: ['name', 'arguments'], properties: { name: str, arguments: str }, additionalProperties: false }, turn: int },
   additionalProperties: false,
 };
 const toolCalls: JsonSchema = { type: 'array', items: toolCall };
@@ -68,19 +77,23 @@ export const chatBody: JsonSchema = {
     agent_type: { enum: ['chat', 'cli'] },
   },
 };
-export const continueBody: JsonSchema = { type: 'object', required: ['session_id'], properties: { session_id: sessionId, ...providerChoice } };
+export const continueBody: JsonSchema = {
+  type: 'object',
+  required: ['session_id'],
+  properties: { session_id: sessionId, ...providerChoice, confirm_tool_call_id: { type: 'string', minLength: 1, maxLength: 200, description: "The user confirms the destructive call the session holds (data.pending_confirmation.id)" } },
+};
 
 /** Errors both running routes share: provider choice and failure, the lease, X-Request-ID. */
 const runErrors = {
   400: errorBody('provider_not_found', 'provider_not_configured', 'provider_error', 'invalid_request_id'),
-  409: errorBody('session_busy', 'request_in_progress', 'nothing_to_continue'),
+  409: errorBody('session_busy', 'request_in_progress', 'nothing_to_continue', 'nothing_to_confirm'),
   422: errorBody('request_id_reused'),
   502: errorBody('provider_error'),
   ...sessionErrors,
 };
 
 const common = { session_id: str, response: str, tool_calls: toolCalls, conversation, metadata };
-const outcome = { completed: bool, turn_number: int, max_turns_reached: bool };
+const outcome = { completed: bool, turn_number: int, max_turns_reached: bool, pending_confirmation: pendingConfirmation };
 
 export const chatResponses = {
   200: successBody({

@@ -10,7 +10,7 @@ export interface DisplayMessage extends Record<string, unknown> {
   role: 'user' | 'assistant' | 'tool';
   content: string;
   tool_calls?: SpecToolCall[];
-  metadata: { type: string; timestamp: string; tool_name?: string; parameters?: Record<string, unknown>; success?: boolean; turn?: number };
+  metadata: { type: string; timestamp: string; tool_name?: string; parameters?: Record<string, unknown>; success?: boolean; turn?: number; confirmed_by_user?: boolean };
 }
 
 /** A tool call as the spec shapes it: its name and its arguments as encoded JSON. */
@@ -30,6 +30,10 @@ export interface ToolCallRecord extends SpecToolCall, Record<string, unknown> {
   error?: string;
   /** An identical call made earlier in the same request: not run again. */
   skipped?: boolean;
+  /** A destructive call held, not run: it waits for the user's confirmation. */
+  awaiting_confirmation?: boolean;
+  /** A held call the user confirmed, run in this request. */
+  confirmed?: boolean;
 }
 
 /** A stored session (the plugin's `sessions` collection). */
@@ -52,6 +56,8 @@ export interface SessionRecord extends Record<string, unknown> {
   completed?: boolean;
   /** Model calls since the user's last message, or since the last stop at the turn limit. */
   chain_turns?: number;
+  /** A destructive call the model made, held until the user confirms it (docs/chat.md). */
+  pending_confirmation?: (SpecToolCall & { turn: number }) | null;
   /** The request running on this session (repository.ts): who holds it and until when. */
   lease_owner?: string;
   lease_until?: Date;

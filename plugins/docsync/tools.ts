@@ -106,6 +106,8 @@ export function docsyncTools(deps: { content: ContentStore; docs: DocsService; p
     name: 'docsync_reset_docs',
     description: 'Delete every documentation post and every project term below the top level (and top-level terms without a repository address), keeping top-level projects with a repository address and clearing their sync state, so the next sync starts afresh. Needs confirm: true.',
     parameters: { type: 'object', required: ['confirm'], properties: { confirm: { type: 'boolean', const: true } }, additionalProperties: false },
+    // Deletes every documentation post: chat runs it only when enabled and the user confirms.
+    destructive: true,
     async run(args, ctx) {
       need(ctx.user, 'manage_options', 'Resetting documentation');
       if (args.confirm !== true) throw new Error('Resetting documentation needs confirm: true');

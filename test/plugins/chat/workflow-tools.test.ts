@@ -282,9 +282,9 @@ for (const store of testStores('chat workflow tools')) {
     failed(await callTool(t, openai, 'set_handler_defaults', { handler_slug: 'nope', settings: {} }), /No handler 'nope' is registered/);
     failed(await callTool(t, openai, 'set_handler_defaults', { handler_slug: 'rss', settings: {}, mode: 'overwrite' }), /Invalid arguments for set_handler_defaults: \/mode must be equal to one of the allowed values/);
     failed(await callTool(t, openai, 'get_handler_defaults', { handler_slug: 'nope' }), /No handler 'nope' is registered/);
-    // replace with {} removes them.
-    assert.equal(ok(await callTool(t, openai, 'set_handler_defaults', { handler_slug: 'rss', settings: {}, mode: 'replace' })).settings, {});
-    assert.equal(ok(await callTool(t, openai, 'get_handler_defaults', { handler_slug: 'rss' })).settings, {});
+    // replace (with {} it removes them all) deletes: off unless the site enables it (destructive-tools.test.ts).
+    failed(await callTool(t, openai, 'set_handler_defaults', { handler_slug: 'rss', settings: {}, mode: 'replace' }), /Not run: set_handler_defaults .* not enabled it for chat/);
+    assert.equal(ok(await callTool(t, openai, 'get_handler_defaults', { handler_slug: 'rss' })).settings, { max_items: 9 });
   });
 
   test('a secret handler default is masked on read, sealed in the store, and given to new steps', async ({ t, openai }) => {
@@ -389,8 +389,8 @@ for (const store of testStores('chat workflow tools')) {
         assert.match((error as Error).message, new RegExp(`${name} needs the manage_options capability, which user ed does not have`));
       }
     }
-    // Nothing changed.
-    assert.equal((await t.request<Body>('GET', '/settings/handler-defaults/rss')).body.data.settings, {});
+    // Nothing changed (the defaults the earlier test left).
+    assert.equal((await t.request<Body>('GET', '/settings/handler-defaults/rss')).body.data.settings, { max_items: 9 });
   });
 
   test('REST: GET/PUT/PATCH/DELETE /settings/handler-defaults', async ({ t, feed }) => {
