@@ -251,7 +251,8 @@ export class Engine {
           const durationMs = finishedAt.getTime() - started.getTime();
           this.timed({ jobId: job.job_id, flowId: job.flow_id, stepType: step.stepType, handlerSlug: step.handlerSlug, status: 'failed', durationMs, itemsIn, itemsOut: 0 });
           await this.deps.log('error', `${label} failed after ${durationMs} ms: ${reason}`, { ...stepContext, status: 'failed', items_in: itemsIn, items_out: 0, duration_ms: durationMs, error: reason });
-          throw new StepFailure(`Step ${step.flowStepId} (${step.handlerSlug ?? step.stepType}) failed: ${reason}`);
+          // By position, as the log lines name it: the flow step id is internal ("1_b64…_9").
+          throw new StepFailure(`${label} failed: ${reason}`);
         }
         // Nothing new came in: the rest of the pipeline has nothing to work on.
         if (step.stepType === 'fetch' && packets.length === 0 && plan.some((s) => s.stepType === 'fetch')) {

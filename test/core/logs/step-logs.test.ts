@@ -166,6 +166,9 @@ for (const store of testStores('step logs')) {
     const errors = (await logsOf(t, { job_id: job.job_id, level: 'error' })).items.map((e) => e.message as string);
     assert.ok(errors.some((m) => /^Step 1\/1 publish \(probe-boom\) failed after \d+ ms: remote said no$/.test(m)), errors.join('\n'));
     assert.is((await logsOf(t, { search: `Job ${job.job_id} failed` })).total, 1);
+    // The job's error names the step by position as the log lines do, not by its internal id.
+    assert.is(job.error, 'Step 1/1 publish (probe-boom) failed: remote said no');
+    assert.is((await logsOf(t, { search: `Job ${job.job_id} failed: Step 1/1 publish (probe-boom) failed: remote said no` })).total, 1);
   });
 
   test('manual runs name the user who started them', async ({ t, firstJob, flowId }) => {
