@@ -21,7 +21,14 @@ export class PreferencesService {
   async get(userId: number): Promise<{ user_id: number; selected_pipeline_id: number | null }> {
     await this.requireUser(userId);
     const doc = await this.collection.findOne({ _id: `user-${userId}` });
-    return { user_id: userId, selected_pipeline_id: doc?.selected_pipeline_id ?? null };
+    const selected = doc?.selected_pipeline_id ?? null;
+    // A deleted pipeline is no selection: cleared here (a read repairs what any delete left),
+    // so neither this answer nor a later one points at a pipeline that is gone.
+    if (selected !== null && !(await this.pipelines.exists(selected))) {
+      await this.collection.updateOne({ _id: `user-${userId}`, selected_pipeline_id: selected }, { $set: { selected_pipeline_id: null } });
+      return { user_id: userId, selected_pipeline_id: null };
+    }
+    return { user_id: userId, selected_pipeline_id: selected };
   }
 
   /** The pipeline's existence is checked before anything is saved; null clears. */
