@@ -243,14 +243,16 @@ export class FlowsService implements PipelineFlows {
   async create(input: { pipeline_id: number; flow_name?: string; flow_config?: Record<string, { handler_slug?: string; handler_config?: Record<string, unknown>; enabled?: boolean; user_message?: string }>; scheduling_config?: SchedulingConfig }, by?: Principal | null): Promise<FlowRecord> {
     const pipeline = await this.pipelines.get(input.pipeline_id);
     const scheduling = this.checkScheduling(input.scheduling_config ?? { interval: 'manual' });
-    const flowId = await this.store.nextId('flows');
     // A flow step for every pipeline step; given configs are accepted keyed by pipeline
     // step id (what a client knows before the flow exists) or by the full flow step id.
+    // Everything is checked before the flow id is taken: a refused request spends none.
     const steps: Record<string, FlowStepSettings> = {};
+    const namedFlowIds = new Map<string, number>();
     for (const step of pipeline.steps) steps[stepKey(step.pipeline_step_id)] = { handler_slug: null, handler_config: {}, enabled: true };
     for (const [key, given] of Object.entries(input.flow_config ?? {})) {
-      const psid = pipeline.steps.find((s) => s.pipeline_step_id === key || flowStepId(s.pipeline_step_id, flowId) === key)?.pipeline_step_id;
+      const psid = pipeline.steps.find((s) => s.pipeline_step_id === key || (key.startsWith(`${s.pipeline_step_id}_`) && /^\d+$/.test(key.slice(s.pipeline_step_id.length + 1))))?.pipeline_step_id;
       if (!psid) throw badRequest('config_not_found', `flow_config names '${key}', which is not a step of pipeline ${pipeline.pipeline_id}`);
+      if (key !== psid) namedFlowIds.set(key, Number(key.slice(psid.length + 1)));
       const step = pipeline.steps.find((s) => s.pipeline_step_id === psid)!;
       const current = steps[stepKey(psid)]!;
       if (given.handler_slug) {
@@ -261,6 +263,11 @@ export class FlowsService implements PipelineFlows {
       }
       if (given.enabled !== undefined) current.enabled = given.enabled;
       if (given.user_message !== undefined) current.user_message = given.user_message;
+    }
+    const flowId = await this.store.nextId('flows');
+    // A full flow step id can only be checked now: it must name the flow being made.
+    for (const [key, named] of namedFlowIds) {
+      if (named !== flowId) throw badRequest('config_not_found', `flow_config names '${key}', which is not a step of the new flow ${flowId}`);
     }
     const now = this.clock.now();
     const flow = await this.collection.insertOne({
