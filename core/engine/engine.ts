@@ -22,6 +22,9 @@ import { STEP_ITEMS_KEPT, STEP_PACKETS_JSON_MAX, type JobRecord, type JobStatus,
  */
 export type EngineLog = (level: 'debug' | 'info' | 'warning' | 'error', message: string, context: Record<string, unknown>) => Promise<void>;
 
+/** How long a flow's running mark holds by default before another run may take over. */
+export const DEFAULT_FLOW_LOCK_SECONDS = 3600;
+
 export interface EngineDeps {
   jobs: JobsService;
   flows: FlowsService;
@@ -498,7 +501,7 @@ export class Engine {
   }
 
   private staleBefore(now: Date): Date {
-    return new Date(now.getTime() - (this.deps.flowLockSeconds ?? 3600) * 1000);
+    return new Date(now.getTime() - (this.deps.flowLockSeconds ?? DEFAULT_FLOW_LOCK_SECONDS) * 1000);
   }
 
   /** The flow's running mark: taken atomically, so the same flow never runs twice at once, on any host. The flow, or null when busy. */

@@ -8,6 +8,7 @@ import type { FlowsService } from '../flows/service.js';
 import type { JobsService } from '../jobs/service.js';
 import type { WorkflowStep } from '../jobs/model.js';
 import type { JobDispatcher } from './dispatcher.js';
+import { DEFAULT_FLOW_LOCK_SECONDS } from './engine.js';
 
 export interface ExecuteRequest {
   flow_id?: number;
@@ -66,6 +67,13 @@ export class ExecuteService {
     }
     if (hasFlow) {
       const flow = await this.deps.flows.get(input.flow_id!);
+      // A run now of a flow that is running would only be skipped (a flow never runs twice
+      // at once): say so instead of "started", and spend no job on it. A mark older than
+      // the engine's lock is a dead host's and no longer holds (the engine takes it over).
+      const now = this.deps.clock.now().getTime();
+      if (!at && flow.running_job_id != null && flow.running_since instanceof Date && flow.running_since.getTime() > now - DEFAULT_FLOW_LOCK_SECONDS * 1000) {
+        throw new ApiError('flow_running', `Flow ${flow.flow_id} "${flow.flow_name}" is already running (job ${flow.running_job_id}); this run was not started. Try again when that run ends.`, 409, { flow_id: flow.flow_id, running_job_id: flow.running_job_id });
+      }
       const job = await this.deps.jobs.create({
         flow_id: flow.flow_id,
         pipeline_id: flow.pipeline_id,

@@ -13,5 +13,7 @@ export const executeResponses: Record<string, Record<number, JsonSchema>> = {
     }),
     400: errorBody('rest_invalid_param', 'rest_missing_callback_param', 'invalid_step_type', 'provider_not_found', 'handler_not_found', 'handler_step_mismatch'),
     404: errorBody('flow_not_found'),
+    // A run now of a flow that is running: not started, no job (docs/api.md, "Execute and jobs").
+    409: errorBody('flow_running'),
   },
 };

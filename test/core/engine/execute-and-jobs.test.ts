@@ -135,14 +135,13 @@ test('a handler that throws fails the job, releases its claim and counts the fai
   assert.is((await t.request<Body>('GET', '/healthz', { absolute: true })).status, 200, 'the process is fine');
 });
 
-test('the same flow never runs concurrently with itself: the second run is skipped', async ({ t, world, flowId }) => {
+test('the same flow never runs concurrently with itself: a second run now is refused 409, not "started"', async ({ t, world, flowId }) => {
   let open!: () => void;
   world.gate = new Promise((r) => (open = r));
   const first = (await t.request<Body>('POST', '/execute', { body: { flow_id: flowId } })).body.data.job_id;
   await waitForJob(t, first, (s) => s === 'processing');
-  const second = (await t.request<Body>('POST', '/execute', { body: { flow_id: flowId } })).body.data.job_id;
-  const skipped = await waitForJob(t, second);
-  assert.is(skipped.status, 'skipped');
+  const second = await t.request<Body>('POST', '/execute', { body: { flow_id: flowId } });
+  assert.equal([second.status, second.body.code, second.body.data.running_job_id], [409, 'flow_running', first]);
   assert.is((await t.request<Body>('GET', `/flows/${flowId}`)).body.data.is_running, true);
   world.gate = null;
   open();
