@@ -42,10 +42,12 @@ export const workflowsPlugin = definePlugin({
     }),
     createServiceFactory({
       service: services.jobs,
-      deps: { store: services.rootStore, clock: services.clock, flows: services.flows },
-      async factory({ store, clock, flows }) {
+      deps: { store: services.rootStore, clock: services.clock, flows: services.flows, hooks: services.hooks },
+      async factory({ store, clock, flows, hooks }) {
         const jobs = new JobsService(store, clock);
         await jobs.init();
+        // The next start carries on from the ids this process reserved and did not use.
+        hooks.stopping.tapPromise('jobs: unused ids', () => jobs.keepUnusedIds());
         // Jobs a dead process left running are failed and their items released. On the
         // embedded store this process is the only one; on MongoDB other hosts may be mid-run.
         const before = interruptedWork(store.kind, clock.now()).startedBefore;

@@ -58,8 +58,40 @@ export class JobsService {
     return this.store.collection<ProcessedItemRecord>(PROCESSED_ITEMS);
   }
 
+  /**
+   * Where a stopping host leaves the job ids it reserved and did not use (embedded store):
+   * the next start hands them out first, so job ids run on across a restart instead of
+   * jumping by up to a block (which looked like lost jobs). A crash leaves no note: then
+   * the gap stays, as before.
+   */
+  private get leftovers() {
+    return this.store.collection<{ _id: string; next: number; end: number }>('id_leftovers');
+  }
+
+  /** Notes the unused rest of this process's id block (the host is stopping). */
+  async keepUnusedIds(): Promise<void> {
+    const unused = this.takeJobIds.unused();
+    if (!this.store.singleWriter || !unused) return;
+    await this.leftovers.updateOne({ _id: 'jobs' }, { $set: unused }, { upsert: true });
+  }
+
+  /**
+   * Carries on from a stopped host's unused ids, only when provably unused: the sequence
+   * has not moved since (the probe id is the note's `end`) and no job has an id from
+   * `next` on (a job made after the note was written). Otherwise the probe id comes next.
+   */
+  private async resumeIds(): Promise<void> {
+    if (!this.store.singleWriter) return;
+    const note = await this.leftovers.findOne({ _id: 'jobs' });
+    if (note) await this.leftovers.deleteOne({ _id: 'jobs' });
+    const probe = await this.store.nextId('jobs', 1);
+    const unused = note && probe === note.end && (await this.jobs.count({ job_id: { $gte: note.next } })) === 0;
+    this.takeJobIds.resume(unused ? note.next : probe, probe + 1);
+  }
+
   async init(): Promise<void> {
     for (const spec of JOB_INDEXES) await this.jobs.createIndex(spec);
+    await this.resumeIds();
     await this.processed.createIndex({ fields: { job_id: 1 } });
     await this.processed.createIndex({ fields: { flow_id: 1 } });
     await this.processed.createIndex({ fields: { pipeline_id: 1 } });

@@ -94,10 +94,18 @@ export function insertBatcher<D, S, I = D>(insertMany: (docs: D[]) => Promise<S[
  * gap of at most one block. With several hosts, blocks would number jobs out of acceptance
  * order, which the per-flow queue relies on.
  */
-export function idBlocks(nextId: (count: number) => Promise<number>, reserve: () => number = () => 0): (count: number) => Promise<number> {
+/** `take(count)` of idBlocks, with the rest of its block for a restart to carry on from. */
+export type IdBlocks = ((count: number) => Promise<number>) & {
+  /** The reserved ids not handed out yet: `next` up to (not including) `end`; null when none. */
+  unused(): { next: number; end: number } | null;
+  /** Hands out `next` up to `end` first (ids this process reserved earlier and never used). */
+  resume(next: number, end: number): void;
+};
+
+export function idBlocks(nextId: (count: number) => Promise<number>, reserve: () => number = () => 0): IdBlocks {
   let next = 0;
   let end = 0;
-  return async (count) => {
+  const take = async (count: number) => {
     if (end - next < count) {
       const size = Math.max(count, reserve());
       next = await nextId(size);
@@ -107,4 +115,11 @@ export function idBlocks(nextId: (count: number) => Promise<number>, reserve: ()
     next += count;
     return first;
   };
+  return Object.assign(take, {
+    unused: () => (end > next ? { next, end } : null),
+    resume(from: number, to: number) {
+      next = from;
+      end = to;
+    },
+  });
 }
