@@ -62,7 +62,7 @@ for (const store of testStores('webhooks: queued runs')) {
     assert.is(rest.length, 5);
   });
 
-  test('a scheduled or manual run of a busy flow is still skipped (the spec)', async ({ t }) => {
+  test('a manual run of a flow busy with a webhook run is refused 409 flow_running, and no job is made (the spec: a flow never runs concurrently with itself)', async ({ t }) => {
     gate = new Promise((resolve) => (release = resolve));
     const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Skip', steps: [{ step_type: 'fetch' }] } })).body.data.pipeline_id;
     const stepId = (await t.request<Body>('GET', `/pipelines/${pipelineId}`)).body.data.pipeline.pipeline_steps[0].pipeline_step_id;
@@ -70,11 +70,13 @@ for (const store of testStores('webhooks: queued runs')) {
     const token = (await t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'bearer' } })).body.data.token as string;
     await fetch(`${t.url}/api/automation/v1/trigger/${flowId}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: '{"n":9}' });
     for (let i = 0; i < 200 && !(await t.host.flows.collection.findOne({ flow_id: flowId }))!.running_job_id; i++) await new Promise((r) => setTimeout(r, 10));
-    const manual = await t.request<Body>('POST', '/execute', { body: { flow_id: flowId } });
-    assert.is(manual.status, 200, JSON.stringify(manual.body));
     const jobs = t.host.store.collection('jobs');
-    for (let i = 0; i < 200 && (await jobs.count({ flow_id: flowId, status: 'skipped' })) === 0; i++) await new Promise((r) => setTimeout(r, 10));
-    assert.is(await jobs.count({ flow_id: flowId, status: 'skipped' }), 1);
+    const before = await jobs.count({ flow_id: flowId });
+    const manual = await t.request<Body>('POST', '/execute', { body: { flow_id: flowId } });
+    assert.is(manual.status, 409, JSON.stringify(manual.body));
+    assert.is(manual.body.code, 'flow_running');
+    assert.is(typeof manual.body.data.running_job_id, 'number');
+    assert.is(await jobs.count({ flow_id: flowId }), before, 'the refused run made no job');
     release();
   });
 
