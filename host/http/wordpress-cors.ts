@@ -27,11 +27,18 @@ export function setWordPressCors(req: IncomingMessage, res: ServerResponse): voi
   res.setHeader('Access-Control-Allow-Headers', ALLOW_HEADERS);
 }
 
-/** The answer to a preflight (OPTIONS) on such a route: the headers, an Allow list, no body. */
+/**
+ * The answer to a preflight (OPTIONS) on such a route: the headers, an Allow list, and a
+ * JSON body naming the methods (WordPress answers OPTIONS with JSON too; every answer of
+ * this host is a JSON object, which the fuzz suite holds it to).
+ */
 export function answerPreflight(req: IncomingMessage, res: ServerResponse, methods: readonly string[]): void {
   setWordPressCors(req, res);
-  res.setHeader('Allow', [...new Set(methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])))].join(', '));
-  res.setHeader('Content-Length', '0');
+  const allowed = [...new Set(methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])))];
+  res.setHeader('Allow', allowed.join(', '));
+  const body = JSON.stringify({ success: true, methods: allowed });
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
   res.writeHead(200);
-  res.end();
+  res.end(body);
 }
