@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { defaultConfig, type HostConfig } from '../config/schema.js';
 import type { TrustFunction } from './client-address.js';
 
 /** What a client may hold open, and for how long, before a route ever sees a request. */
@@ -17,13 +18,22 @@ export interface ConnectionLimits {
   maxConnectionsPerAddress: number;
 }
 
-export const defaultConnectionLimits: ConnectionLimits = {
-  headersTimeoutMs: 30_000,
-  requestTimeoutMs: 30 * 60_000,
-  keepAliveTimeoutMs: 65_000,
-  maxConnections: 4096,
-  maxConnectionsPerAddress: 128,
-};
+/** The limits a host's config sets (FLOWHOST_HEADERS_TIMEOUT_MS, FLOWHOST_MAX_CONNECTIONS...): the same names. */
+export function connectionLimitsOf(config: Pick<HostConfig, keyof ConnectionLimits>): ConnectionLimits {
+  return {
+    headersTimeoutMs: config.headersTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
+    keepAliveTimeoutMs: config.keepAliveTimeoutMs,
+    maxConnections: config.maxConnections,
+    maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+  };
+}
+
+/**
+ * For a server built without limits: the config's defaults, read from `defaultConfig` so
+ * they are declared in one place (host/config/schema.ts) and a changed default applies here too.
+ */
+export const defaultConnectionLimits: ConnectionLimits = connectionLimitsOf(defaultConfig);
 
 const REFUSED = Symbol('flowhost.refused-connection');
 

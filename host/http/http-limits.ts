@@ -1,5 +1,6 @@
 import type { HostConfig } from '../config/schema.js';
 import { compileTrust } from './client-address.js';
+import { connectionLimitsOf } from './connection-limits.js';
 import type { DispatchDeps } from './dispatch.js';
 
 /** The HTTP server's per-client settings from the host's config: trusted proxies, body pace, connection caps. */
@@ -7,12 +8,6 @@ export function httpLimits(config: HostConfig): Pick<DispatchDeps, 'trust' | 'bo
   return {
     trust: compileTrust(config.trustProxy),
     bodyTiming: { idleMs: config.bodyIdleTimeoutMs, baseMs: config.bodyTimeoutMs, minBytesPerSecond: config.uploadMinBytesPerSecond },
-    connections: {
-      headersTimeoutMs: config.headersTimeoutMs,
-      requestTimeoutMs: config.requestTimeoutMs,
-      keepAliveTimeoutMs: config.keepAliveTimeoutMs,
-      maxConnections: config.maxConnections,
-      maxConnectionsPerAddress: config.maxConnectionsPerAddress,
-    },
+    connections: connectionLimitsOf(config),
   };
 }
