@@ -51,18 +51,13 @@ export function hasBody(req: IncomingMessage): boolean {
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
-const CLIENT = Symbol('flowhost.client');
-
 /**
- * Who the client is, read once per request: the socket's peer, or through trusted proxies
- * the address they forwarded. Every per-client mechanism uses this one view.
+ * Who the client is: the socket's peer, or through trusted proxies the address they
+ * forwarded. `dispatch` reads it once per request and hands it on in `RouteRequest.ip` and
+ * `.protocol`, so every per-client mechanism uses this one view.
  */
 export function clientOf(req: IncomingMessage, trust: TrustFunction | undefined): ClientView {
-  const cached = (req as IncomingMessage & { [CLIENT]?: ClientView })[CLIENT];
-  if (cached) return cached;
-  const view = readClient(req, trust ?? (() => false));
-  (req as IncomingMessage & { [CLIENT]?: ClientView })[CLIENT] = view;
-  return view;
+  return readClient(req, trust ?? (() => false));
 }
 
 /** A request id a client may choose (kept and echoed): short, printable, no spaces or quotes. */
