@@ -10,7 +10,7 @@ import type { Principal } from '../../core/kernel/principal.js';
 import { RouteReply, isRouteReply, type HttpMethod, type RouteRequest, type RouteResult } from '../../core/kernel/routes.js';
 import { describeErrors } from '../../core/kernel/validator.js';
 import type { Authenticator } from '../auth/authenticator.js';
-import { BodyTimeoutError, BodyTooLargeError, decodeBody, readBody, watchBody, type BodyTiming } from './read-body.js';
+import { BodyTimeoutError, BodyTooLargeError, decodeBody, readBody, watchUpload, type BodyTiming } from './read-body.js';
 import type { ConnectionLimits } from './connection-limits.js';
 import { originOf, withOrigin } from './request-origin.js';
 import { readClient, type ClientView, type TrustFunction } from './client-address.js';
@@ -35,9 +35,6 @@ export interface DispatchDeps {
 }
 
 type Headers = Record<string, string | undefined>;
-
-/** A chunked upload to a route that caps its own size: time it as a body this large (the host's request timeout still bounds it). */
-const UNDECLARED_UPLOAD_BYTES = 256 * 1024 * 1024;
 
 function flatHeaders(req: IncomingMessage): Headers {
   const out: Headers = {};
@@ -269,14 +266,7 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
       } else if (route.definition.streamBody) {
         // The route reads the upload itself; a body that stalls or drags is failed under it
         // (its reader sees the error, the answer is 408 and the connection closes).
-        if (deps.bodyTiming && hasBody(req)) {
-          const declared = Number(req.headers['content-length']);
-          const cap = typeof route.definition.bodyLimit === 'number' ? route.definition.bodyLimit : UNDECLARED_UPLOAD_BYTES;
-          stopWatch = watchBody(req, deps.bodyTiming, Number.isFinite(declared) ? declared : cap, (error) => {
-            req.pause();
-            req.emit('error', error);
-          });
-        }
+        if (deps.bodyTiming && hasBody(req)) stopWatch = watchUpload(req, deps.bodyTiming, route.definition.bodyLimit);
         request.stream = req;
       } else {
         const limit = route.definition.bodyLimit;

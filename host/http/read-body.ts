@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../../core/errors.js';
+import type { RouteDefinition } from '../../core/kernel/routes.js';
 import { isJsonMediaType, mediaType, parseJsonInput, phpStyleParams } from '../../core/kernel/request-input.js';
 
 export class BodyTooLargeError extends ApiError {
@@ -25,6 +26,15 @@ export interface BodyTiming {
 }
 
 const MIB = 1024 * 1024;
+
+/** A chunked upload to a route that caps its own size: time it as a body this large (the host's request timeout still bounds it). */
+const UNDECLARED_UPLOAD_BYTES = 256 * 1024 * 1024;
+
+/** The body's length as its Content-Length declares it; null when it declares none (chunked). */
+function declaredLength(req: IncomingMessage): number | null {
+  const declared = Number(req.headers['content-length']);
+  return Number.isFinite(declared) ? declared : null;
+}
 
 /** The whole body's time: the base for 1 MiB, scaled beyond it so an honest slow upload finishes. */
 export function totalTimeFor(timing: BodyTiming, bytes: number): number {
@@ -72,18 +82,32 @@ export function watchBody(req: IncomingMessage, timing: BodyTiming, expectedByte
 }
 
 /**
+ * Times an upload the route reads itself (`streamBody`): a body that stalls or drags fails
+ * the request stream under the route's reader with a BodyTimeoutError (the answer is 408 and
+ * the connection closes). Its total time is reckoned for its declared length, else the
+ * route's own byte cap when it is a number, else UNDECLARED_UPLOAD_BYTES. Returns the stop function.
+ */
+export function watchUpload(req: IncomingMessage, timing: BodyTiming, routeLimit: RouteDefinition['bodyLimit']): () => void {
+  const cap = typeof routeLimit === 'number' ? routeLimit : UNDECLARED_UPLOAD_BYTES;
+  return watchBody(req, timing, declaredLength(req) ?? cap, (error) => {
+    req.pause();
+    req.emit('error', error);
+  });
+}
+
+/**
  * Reads the raw body, refusing as soon as it passes `limit` bytes (413) or arrives too
  * slowly for `timing` (408): the rest is never buffered (the caller closes the connection
  * after answering).
  */
 export function readBody(req: IncomingMessage, limit: number, timing?: BodyTiming): Promise<Buffer> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLargeError(limit));
+  const declared = declaredLength(req);
+  if (declared !== null && declared > limit) return Promise.reject(new BodyTooLargeError(limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
-    const stopWatch = timing ? watchBody(req, timing, Number.isFinite(declared) ? declared : limit, (error) => finish(error)) : () => undefined;
+    const stopWatch = timing ? watchBody(req, timing, declared ?? limit, (error) => finish(error)) : () => undefined;
     const finish = (error: Error | null) => {
       if (done) return;
       done = true;
