@@ -4,6 +4,7 @@
 // and often a whole host per command, too slow for suites with many commands; a few
 // spawned runs (test/support/host-process.ts) still check exit codes and stdin.
 import yargs from 'yargs';
+import * as assert from 'uvu/assert';
 import 'reflect-metadata';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -74,4 +75,21 @@ export async function cliInProcess(args: string[]): Promise<CliResult> {
     process.exitCode = saved.exitCode;
   }
   return { status, stdout, stderr };
+}
+
+/** Where a suite's commands run: the data directory of the host `startCliHost` started (the suite's context). */
+export interface CliPlace {
+  dataDir: string;
+}
+
+/** One command line against the suite's host (`--data-dir` added). */
+export function runCli(place: CliPlace, args: string[]): Promise<CliResult> {
+  return cliInProcess([...args, '--data-dir', place.dataDir]);
+}
+
+/** One command line with `--json`: asserts that it succeeded and returns what it printed, parsed. */
+export async function cliJson<T>(place: CliPlace, args: string[]): Promise<T> {
+  const res = await runCli(place, [...args, '--json']);
+  assert.is(res.status, 0, `${args.join(' ')}: ${res.stderr}`);
+  return JSON.parse(res.stdout) as T;
 }

@@ -3,18 +3,12 @@
 // refuse without a terminal unless --yes; a missing id is named ("Flow 12 does not exist").
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cliInProcess, startCliHost } from '../../support/cli-in-process.js';
+import { cliJson as json, runCli as run, startCliHost } from '../../support/cli-in-process.js';
 import { hostApi } from '../../support/host-api.js';
 import type { Host } from '../../../host/host.js';
 
 type Ctx = { host: Host; dataDir: string; pipelineId: number; flowId: number };
 const test = suite<Ctx>('cli: flows delete/duplicate/problems, jobs show, pipelines delete');
-const run = (ctx: Ctx, args: string[]) => cliInProcess([...args, '--data-dir', ctx.dataDir]);
-const json = async <T>(ctx: Ctx, args: string[]): Promise<T> => {
-  const res = await run(ctx, [...args, '--json']);
-  assert.is(res.status, 0, `${args.join(' ')}: ${res.stderr}`);
-  return JSON.parse(res.stdout) as T;
-};
 
 test.before(async (ctx) => {
   Object.assign(ctx, await startCliHost({}));

@@ -2,18 +2,12 @@
 // jobs (`flowhost jobs clear`, destructive: confirmed or --yes).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cliInProcess, startCliHost } from '../../support/cli-in-process.js';
+import { cliJson as json, runCli as run, startCliHost } from '../../support/cli-in-process.js';
 import { hostApi } from '../../support/host-api.js';
 import type { Host } from '../../../host/host.js';
 
 type Ctx = { host: Host; dataDir: string };
 const test = suite<Ctx>('cli: handlers list/show, jobs clear');
-const run = (ctx: Ctx, args: string[]) => cliInProcess([...args, '--data-dir', ctx.dataDir]);
-const json = async <T>(ctx: Ctx, args: string[]): Promise<T> => {
-  const res = await run(ctx, [...args, '--json']);
-  assert.is(res.status, 0, `${args.join(' ')}: ${res.stderr}`);
-  return JSON.parse(res.stdout) as T;
-};
 
 test.before(async (ctx) => {
   Object.assign(ctx, await startCliHost({}));
