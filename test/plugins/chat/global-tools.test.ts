@@ -6,11 +6,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestHost, createFakeServer, type FakeServer, type RecordedRequest, type TestHost } from '../../../sdk/testing/index.js';
-import type { ActingUser, CallContext, ChatToolDefinition } from '../../../sdk/index.js';
 import { createGuardedFetch } from '../../../host/net/guarded-fetch.js';
 import { testStores } from '../../support/test-stores.js';
 import { createFakeModelApi, pluginSettingsFor, textReply, toolCallReply, type FakeModelApi } from '../../support/fake-model-apis.js';
 import { roleCapabilities } from '../../../core/users/roles.js';
+import { actingAs, runTool, toolError } from '../../support/chat-tools.js';
 
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
@@ -26,28 +26,6 @@ function lastToolOutput(request: RecordedRequest): Body {
 }
 
 const offered = (request: RecordedRequest): string[] => ((request.json<Body>().tools ?? []) as Body[]).map((t) => t.function.name).sort();
-
-function actingAs(login: string, capabilities: string[], userId = 4242): ActingUser {
-  return { userId, login, capabilities, can: (c) => capabilities.includes(c) };
-}
-
-/** Runs a registered tool directly, as `user`, with the host's guarded fetch unless another is given. */
-async function runTool(t: TestHost, name: string, args: Record<string, unknown>, user: ActingUser | null, fetch = createGuardedFetch({ allowPrivate: true })): Promise<unknown> {
-  const tool = t.host.registries.chatTools().find((x) => x.name === name) as ChatToolDefinition;
-  assert.ok(tool, `no tool ${name}`);
-  const ctx: CallContext = { user, log: t.host.log, clock: t.clock, fetch };
-  return tool.run(args, ctx);
-}
-
-async function toolError(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    return (error as Error).message;
-  }
-  assert.unreachable('the tool did not fail');
-  return '';
-}
 
 for (const store of testStores('chat global tools')) {
   type Ctx = { t: TestHost; openai: FakeModelApi; brave: FakeServer; site: FakeServer };

@@ -8,42 +8,16 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
-import type { ActingUser, CallContext, ChatToolDefinition } from '../../../sdk/index.js';
-import { createGuardedFetch } from '../../../host/net/guarded-fetch.js';
-import { roleCapabilities } from '../../../core/users/roles.js';
 import { testStores } from '../../support/test-stores.js';
+import { createPosts, editorAndAuthors, runTool, snapshotOf, toolError, type Who } from '../../support/chat-tools.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- reads API JSON
-type Who = { login: string; password: string; userId: number };
-type Role = 'editor' | 'author' | 'contributor';
 interface Ctx {
   t: TestHost;
   editor: Who;
   ann: Who;
   bob: Who;
   posts: Record<string, number>;
-}
-
-/** The snapshot a tool gets for a user of this role (as actingUserOf takes it from a request). */
-const snapshot = (who: Who, role: Role): ActingUser => {
-  const capabilities: string[] = [...roleCapabilities[role]];
-  return { userId: who.userId, login: who.login, capabilities, can: (c) => capabilities.includes(c) };
-};
-
-async function runTool(t: TestHost, name: string, args: Record<string, unknown>, user: ActingUser): Promise<Body> {
-  const tool = t.host.registries.chatTools().find((x) => x.name === name) as ChatToolDefinition;
-  const ctx: CallContext = { user, log: t.host.log, clock: t.clock, fetch: createGuardedFetch({ allowPrivate: true }) };
-  return (await tool.run(args, ctx)) as Body;
-}
-
-async function toolError(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    return (error as Error).message;
-  }
-  assert.unreachable('the tool did not fail');
-  return '';
 }
 
 /** The ids wp/v2 lists for this user: every status it lets them see, searched. */
@@ -60,48 +34,41 @@ for (const store of testStores('chat post tools permissions')) {
 
   test.before(async (ctx) => {
     ctx.t = await createTestHost({ plugins: [], config: store.config() });
-    ctx.editor = await ctx.t.createUser('eddie', 'editor');
-    ctx.ann = await ctx.t.createUser('ann', 'author');
-    ctx.bob = await ctx.t.createUser('bob', 'author');
-    const post = async (as: Who | 'admin', title: string, status: string) => {
-      const res = await ctx.t.request<Body>('POST', '/posts', { namespace: 'wp/v2', as, body: { title, content: `${title}: heron notes`, status } });
-      assert.is(res.status, 201, JSON.stringify(res.body));
-      return res.body.id as number;
-    };
-    ctx.posts = {
-      adminDraft: await post('admin', 'Admin draft', 'draft'),
-      adminPrivate: await post('admin', 'Admin private', 'private'),
-      adminPublished: await post('admin', 'Admin published', 'publish'),
-      annDraft: await post(ctx.ann, 'Ann draft', 'draft'),
-      annPrivate: await post(ctx.ann, 'Ann private', 'private'),
-      annPublished: await post(ctx.ann, 'Ann published', 'publish'),
-      bobDraft: await post(ctx.bob, 'Bob draft', 'draft'),
-      bobPending: await post(ctx.bob, 'Bob pending', 'pending'),
-    };
+    Object.assign(ctx, await editorAndAuthors(ctx.t));
+    ctx.posts = await createPosts(ctx.t, { namespace: 'wp/v2', path: '/posts', text: 'heron notes' }, {
+      adminDraft: ['admin', 'Admin draft', 'draft'],
+      adminPrivate: ['admin', 'Admin private', 'private'],
+      adminPublished: ['admin', 'Admin published', 'publish'],
+      annDraft: [ctx.ann, 'Ann draft', 'draft'],
+      annPrivate: [ctx.ann, 'Ann private', 'private'],
+      annPublished: [ctx.ann, 'Ann published', 'publish'],
+      bobDraft: [ctx.bob, 'Bob draft', 'draft'],
+      bobPending: [ctx.bob, 'Bob pending', 'pending'],
+    });
   });
   test.after(async (ctx) => ctx.t.stop());
 
   test('local_search finds what wp/v2 lists for the same user, totals included', async ({ t, editor, ann, bob, posts }) => {
-    const annFinds = await runTool(t, 'local_search', { query: 'heron', limit: 20 }, snapshot(ann, 'author'));
+    const annFinds = await runTool(t, 'local_search', { query: 'heron', limit: 20 }, snapshotOf(ann, 'author'));
     const annIds = sorted(annFinds.results.map((r: Body) => r.id));
     assert.equal(annIds, sorted([posts.adminPublished!, posts.annDraft!, posts.annPrivate!, posts.annPublished!]));
     assert.equal(annIds, await wpIds(t, ann, 'heron'), "ann's search agrees with wp/v2");
     assert.is(annFinds.total, annIds.length, 'the total counts only what may be read');
     for (const [who, role] of [[bob, 'author'], [editor, 'editor']] as const) {
-      const found = await runTool(t, 'local_search', { query: 'heron', limit: 20 }, snapshot(who, role));
+      const found = await runTool(t, 'local_search', { query: 'heron', limit: 20 }, snapshotOf(who, role));
       assert.equal(sorted(found.results.map((r: Body) => r.id)), await wpIds(t, who, 'heron'), who.login);
       assert.is(found.total, found.results.length, who.login);
     }
-    const editorFinds = await runTool(t, 'local_search', { query: 'heron', limit: 20 }, snapshot(editor, 'editor'));
+    const editorFinds = await runTool(t, 'local_search', { query: 'heron', limit: 20 }, snapshotOf(editor, 'editor'));
     assert.is(editorFinds.total, Object.keys(posts).length, 'editors read every post');
     // A small limit still counts every readable match, and takes the newest readable ones.
-    const one = await runTool(t, 'local_search', { query: 'heron', limit: 1 }, snapshot(bob, 'author'));
+    const one = await runTool(t, 'local_search', { query: 'heron', limit: 1 }, snapshotOf(bob, 'author'));
     assert.equal([one.results.length, one.total], [1, (await wpIds(t, bob, 'heron')).length]);
     assert.ok([posts.bobPending, posts.bobDraft, posts.annPublished, posts.adminPublished].includes(one.results[0].id));
   });
 
   test("cms_post_reader reads for an author only what wp/v2 lets them read", async ({ t, ann, editor, posts }) => {
-    const author = snapshot(ann, 'author');
+    const author = snapshotOf(ann, 'author');
     for (const id of [posts.adminDraft!, posts.adminPrivate!, posts.bobDraft!, posts.bobPending!]) {
       const message = await toolError(runTool(t, 'cms_post_reader', { post_id: id }, author));
       assert.match(message, new RegExp(`^There is no post ${id} on this site that user ann may read`));
@@ -112,7 +79,7 @@ for (const store of testStores('chat post tools permissions')) {
     }
     const bySlug = await t.host.content.getPost(posts.adminPrivate!);
     assert.match(await toolError(runTool(t, 'cms_post_reader', { url: bySlug!.slug }, author)), /that user ann may read/);
-    assert.is((await runTool(t, 'cms_post_reader', { post_id: posts.adminPrivate! }, snapshot(editor, 'editor'))).title, 'Admin private');
+    assert.is((await runTool(t, 'cms_post_reader', { post_id: posts.adminPrivate! }, snapshotOf(editor, 'editor'))).title, 'Admin private');
   });
 
   test.run();

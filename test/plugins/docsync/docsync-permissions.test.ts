@@ -5,13 +5,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
-import type { ActingUser, CallContext, ChatToolDefinition } from '../../../sdk/index.js';
-import { createGuardedFetch } from '../../../host/net/guarded-fetch.js';
-import { roleCapabilities } from '../../../core/users/roles.js';
+import type { ActingUser } from '../../../sdk/index.js';
 import { testStores } from '../../support/test-stores.js';
+import { createPosts, editorAndAuthors, runTool, snapshotOf, type Who } from '../../support/chat-tools.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- reads API JSON
-type Who = { login: string; password: string; userId: number };
 const NS = { namespace: 'docsync/v1' };
 
 interface Ctx {
@@ -23,16 +21,10 @@ interface Ctx {
   ids: Record<string, number>;
 }
 
-const snapshot = (who: Who, role: 'editor' | 'author'): ActingUser => {
-  const capabilities: string[] = [...roleCapabilities[role]];
-  return { userId: who.userId, login: who.login, capabilities, can: (c) => capabilities.includes(c) };
-};
-
+/** docsync_get_doc's answer, or the message it failed with. */
 async function getDoc(t: TestHost, args: Record<string, unknown>, user: ActingUser): Promise<Body | string> {
-  const tool = t.host.registries.chatTools().find((x) => x.name === 'docsync_get_doc') as ChatToolDefinition;
-  const ctx: CallContext = { user, log: t.host.log, clock: t.clock, fetch: createGuardedFetch({ allowPrivate: true }) };
   try {
-    return (await tool.run(args, ctx)) as Body;
+    return await runTool(t, 'docsync_get_doc', args, user);
   } catch (error) {
     return (error as Error).message;
   }
@@ -42,23 +34,16 @@ for (const store of testStores('docsync permissions')) {
   const test = suite<Ctx>(`docsync permissions (${store.label})`);
   test.before(async (ctx) => {
     ctx.t = await createTestHost({ plugins: [], config: store.config() });
-    ctx.editor = await ctx.t.createUser('eddie', 'editor');
-    ctx.ann = await ctx.t.createUser('ann', 'author');
-    ctx.bob = await ctx.t.createUser('bob', 'author');
+    Object.assign(ctx, await editorAndAuthors(ctx.t));
     ctx.carl = await ctx.t.createUser('carl', 'contributor');
-    const doc = async (as: Who | 'admin', title: string, status: string) => {
-      const res = await ctx.t.request<Body>('POST', '/docs', { ...NS, as, body: { title, content: `${title}: the manual`, status } });
-      assert.is(res.status, 201, JSON.stringify(res.body));
-      return res.body.id as number;
-    };
-    ctx.ids = {
-      adminDraft: await doc('admin', 'Admin draft', 'draft'),
-      adminPrivate: await doc('admin', 'Admin private', 'private'),
-      adminPublished: await doc('admin', 'Admin published', 'publish'),
-      annDraft: await doc(ctx.ann, 'Ann draft', 'draft'),
-      annPrivate: await doc(ctx.ann, 'Ann private', 'private'),
-      bobPending: await doc(ctx.bob, 'Bob pending', 'pending'),
-    };
+    ctx.ids = await createPosts(ctx.t, { ...NS, path: '/docs', text: 'the manual' }, {
+      adminDraft: ['admin', 'Admin draft', 'draft'],
+      adminPrivate: ['admin', 'Admin private', 'private'],
+      adminPublished: ['admin', 'Admin published', 'publish'],
+      annDraft: [ctx.ann, 'Ann draft', 'draft'],
+      annPrivate: [ctx.ann, 'Ann private', 'private'],
+      bobPending: [ctx.bob, 'Bob pending', 'pending'],
+    });
   });
   test.after(async (ctx) => ctx.t.stop());
 
@@ -173,14 +158,14 @@ for (const store of testStores('docsync permissions')) {
   });
 
   test('docsync_get_doc reads for a user only what they may read', async ({ t, ann, editor, ids }) => {
-    const author = snapshot(ann, 'author');
+    const author = snapshotOf(ann, 'author');
     for (const id of [ids.adminDraft!, ids.adminPrivate!, ids.bobPending!]) {
       assert.match(String(await getDoc(t, { id }, author)), /There is no documentation post with the id \d+ that this caller may read/);
     }
     const slug = (await t.host.content.getPost(ids.adminPrivate!))!.slug;
     assert.match(String(await getDoc(t, { slug }, author)), /that this caller may read/);
     assert.is(((await getDoc(t, { id: ids.annPrivate }, author)) as Body).id, ids.annPrivate);
-    assert.is(((await getDoc(t, { id: ids.adminDraft }, snapshot(editor, 'editor'))) as Body).id, ids.adminDraft);
+    assert.is(((await getDoc(t, { id: ids.adminDraft }, snapshotOf(editor, 'editor'))) as Body).id, ids.adminDraft);
   });
 
   test.run();
