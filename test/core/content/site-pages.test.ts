@@ -5,23 +5,15 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
-import { definePlugin, definePostType, defineTaxonomy, services } from '../../../sdk/index.js';
+import { eventsPlugin } from '../../support/events-plugin.js';
 import { testStores } from '../../support/test-stores.js';
 
 type Creds = { login: string; password: string };
 type WpItem = { id: number; link: string };
 type Index = { name: string; url: string; home: string; namespaces: string[]; authentication: object; routes: Record<string, { namespace: string; methods: string[]; endpoints: Array<{ methods: string[] }> }> };
 
-const eventsPlugin = definePlugin({
-  id: 'test-site-events',
-  version: '1.0.0',
-  flowhost: '^1.0.0',
-  deps: { postTypes: services.postTypes, taxonomies: services.taxonomies },
-  setup({ postTypes, taxonomies }) {
-    postTypes.add(definePostType({ name: 'event', label: 'Events', rest_base: 'events', taxonomies: ['venue'] }));
-    taxonomies.add(defineTaxonomy({ name: 'venue', label: 'Venues', rest_base: 'venues', hierarchical: false, post_types: ['event'] }));
-  },
-});
+/** A third party's post type `event` and taxonomy `venue`, registered through the SDK only. */
+const events = eventsPlugin('test-site-events');
 
 const basic = (c: Creds) => ({ Authorization: `Basic ${Buffer.from(`${c.login}:${c.password}`).toString('base64')}` });
 
@@ -29,7 +21,7 @@ for (const store of testStores('content: site pages')) {
   const test = suite<{ t: TestHost; editor: Creds; author: Creds; other: Creds }>(`content: site pages (${store.label})`);
 
   test.before(async (ctx) => {
-    ctx.t = await createTestHost({ plugins: [eventsPlugin], builtins: false, config: store.config() });
+    ctx.t = await createTestHost({ plugins: [events], builtins: false, config: store.config() });
     ctx.editor = await ctx.t.createUser('eddie', 'editor');
     ctx.author = await ctx.t.createUser('ann', 'author');
     ctx.other = await ctx.t.createUser('olga', 'author');

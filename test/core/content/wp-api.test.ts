@@ -4,30 +4,21 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestHost, type TestHost, type RequestOptions } from '../../../sdk/testing/index.js';
-import { definePlugin, definePostType, defineTaxonomy, services } from '../../../sdk/index.js';
+import { eventsPlugin } from '../../support/events-plugin.js';
 import { testStores } from '../../support/test-stores.js';
 import { createAjv } from '../../../core/kernel/validator.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- WordPress JSON read freely
 type Creds = { login: string; password: string };
 
-/** A third party's post type and taxonomy, registered through the SDK only. */
-const eventsPlugin = definePlugin({
-  id: 'test-events',
-  version: '1.0.0',
-  flowhost: '^1.0.0',
-  deps: { postTypes: services.postTypes, taxonomies: services.taxonomies },
-  setup({ postTypes, taxonomies }) {
-    postTypes.add(definePostType({ name: 'event', label: 'Events', rest_base: 'events', hierarchical: true, taxonomies: ['venue'] }));
-    taxonomies.add(defineTaxonomy({ name: 'venue', label: 'Venues', rest_base: 'venues', hierarchical: false, post_types: ['event'] }));
-  },
-});
+/** A third party's post type `event` and taxonomy `venue`, registered through the SDK only. */
+const events = eventsPlugin('test-events', { hierarchical: true });
 
 for (const store of testStores('content: wp/v2 API')) {
   const test = suite<{ t: TestHost; editor: Creds; author: Creds }>(`content: wp/v2 API (${store.label})`);
 
   test.before(async (ctx) => {
-    ctx.t = await createTestHost({ plugins: [eventsPlugin], builtins: false, config: store.config() });
+    ctx.t = await createTestHost({ plugins: [events], builtins: false, config: store.config() });
     ctx.editor = await ctx.t.createUser('eddie', 'editor');
     ctx.author = await ctx.t.createUser('ann', 'author');
   });
