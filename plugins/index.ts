@@ -27,6 +27,7 @@ import analyticsSiteAnalytics from './analytics-site-analytics/index.js';
 import analyticsPagePerformance from './analytics-page-performance/index.js';
 import events from './events/index.js';
 import docsync from './docsync/index.js';
+import console from './console/index.js';
 
 /** Built-in plugins every default build loads. */
 // One per line: a new built-in is a one-line addition.
@@ -58,6 +59,7 @@ export const defaultPlugins: ReadonlyArray<PluginDefinition> = [
   analyticsPagePerformance,
   events,
   docsync,
+  console,
 ];
 
 /** Built-in plugins a build may enable by id (FLOWHOST_PLUGINS / config `plugins`). */

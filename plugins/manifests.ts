@@ -38,6 +38,7 @@ export const defaultManifests: ReadonlyArray<PluginManifest> = [
   { id: 'analytics-page-performance', load: async () => (await import('./analytics-page-performance/index.js')).default },
   { id: 'events', load: async () => (await import('./events/index.js')).default },
   docsync,
+  { id: 'console', load: async () => (await import('./console/index.js')).default },
 ];
 
 /** The optional built-ins by id, as plugins/index.ts `optionalPlugins`. */

@@ -14,7 +14,7 @@ function newest(dir) {
     const full = join(dir, name);
     const stat = statSync(full);
     if (stat.isDirectory()) latest = Math.max(latest, newest(full));
-    else if (name.endsWith('.ts')) latest = Math.max(latest, stat.mtimeMs);
+    else if (/\.(ts|tsx|css)$/.test(name)) latest = Math.max(latest, stat.mtimeMs);
   }
   return latest;
 }
@@ -23,5 +23,5 @@ const sources = ['core', 'host', 'plugins', 'sdk'].map((d) => join(root, d)).fil
 const stale = !existsSync(target) || sources.some((d) => newest(d) > statSync(target).mtimeMs) || statSync(join(root, 'tsconfig.json')).mtimeMs > statSync(target).mtimeMs;
 if (stale) {
   process.stdout.write('Building Flowhost (tsc)...\n');
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [join(root, 'scripts/build.mjs')], { stdio: 'inherit' });
 }

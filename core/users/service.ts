@@ -200,14 +200,39 @@ export class UsersService {
     await this.repo.appPasswords.updateOne({ _id: row._id }, { $set: { last_used_at: now } });
   }
 
-  /** Checks login + user password (for cookie sessions), in equal time for unknown logins. */
+  /**
+   * Checks login + user password (for cookie sessions), in equal time for unknown logins.
+   * A user who has no password yet (the first administrator, a user an administrator
+   * created) signs in once with one of their application passwords, so that a newcomer can
+   * use the console with what the first start wrote; the session then asks for a password.
+   * Once a password is set, only it opens a session (as WordPress: application passwords
+   * are for API clients).
+   */
   async verifyUserPassword(login: string, password: string): Promise<UserRecord | null> {
     const user = await this.repo.byLogin(login);
+    if (user && !user.password_hash) return (await this.verifyAppPassword(login, password)) ? user : null;
     if (!user?.password_hash) {
       await verifyDummy(password);
       return null;
     }
     return (await verifyPassword(password, user.password_hash)) ? user : null;
+  }
+
+  /** Whether the user has set a session password (false: signed in with an application password). */
+  async hasPassword(userId: number): Promise<boolean> {
+    return Boolean((await this.repo.byId(userId))?.password_hash);
+  }
+
+  /**
+   * A signed-in user sets their own password: the current one is required once one exists.
+   * Ends every session of the user (as setPassword), so the caller opens a new one.
+   */
+  async changeOwnPassword(userId: number, password: string, current: string | undefined): Promise<void> {
+    const user = await this.require(userId);
+    if (user.password_hash && (current === undefined || !(await verifyPassword(current, user.password_hash)))) {
+      throw new ApiError('incorrect_password', 'The current password is not correct.', 400);
+    }
+    await this.setPassword(userId, password);
   }
 
   async principalFor(userId: number, via: UserPrincipal['via']): Promise<UserPrincipal | null> {

@@ -10,9 +10,13 @@ import type { LoginThrottle } from './login-throttle.js';
 export const NONCE_HEADERS = ['x-flowhost-nonce', 'x-wp-nonce'] as const;
 export { LOCAL_SCHEME } from './local-scheme.js';
 
-/** One answer for every bad credential: it must not tell a wrong login from a wrong password. */
-export const invalidCredentials = () =>
-  new ApiError('rest_invalid_credentials', 'Invalid login or password.', 401, {}, { 'WWW-Authenticate': 'Basic realm="flowhost"' });
+/**
+ * One answer for every bad credential: it must not tell a wrong login from a wrong password.
+ * The Basic challenge goes only to requests that sent credentials in a header: on a sign-in
+ * form's POST /session it would make the browser hold the request and ask for a Basic login.
+ */
+export const invalidCredentials = (challenge = true) =>
+  new ApiError('rest_invalid_credentials', 'Invalid login or password.', 401, {}, challenge ? { 'WWW-Authenticate': 'Basic realm="flowhost"' } : {});
 
 export interface AuthInput {
   headers: Readonly<Record<string, string | undefined>>;
@@ -47,12 +51,12 @@ export class Authenticator {
   }
 
   /** Login + password check shared by Basic auth and POST /session, throttled per address and login. */
-  async guardLogin<T>(ip: string, login: string, attempt: () => Promise<T | null>): Promise<T> {
+  async guardLogin<T>(ip: string, login: string, attempt: () => Promise<T | null>, options: { challenge?: boolean } = {}): Promise<T> {
     await this.throttle.check(ip, login);
     const result = await attempt();
     if (result === null) {
       await this.throttle.failed(ip, login);
-      throw invalidCredentials();
+      throw invalidCredentials(options.challenge ?? true);
     }
     await this.throttle.succeeded(ip, login);
     return result;

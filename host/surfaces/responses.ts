@@ -2,12 +2,13 @@
 import type { JsonSchema } from '../../core/kernel/json-schema.js';
 import { bool, errorBody, int, isoDate, list, named, nullable, obj, str, successBody } from '../../core/kernel/response-schemas.js';
 
-const session = named('Session', obj({ user_id: int, login: str, role: str, nonce: str, expires_at: isoDate }));
+const session = named('Session', obj({ user_id: int, login: str, role: str, has_password: bool, nonce: str, expires_at: isoDate }));
 
 export const sessionResponses: Record<string, Record<number, JsonSchema>> = {
   'POST /session': { 200: successBody({ data: session }), 401: errorBody('rest_invalid_credentials') },
   'GET /session': { 200: successBody({ data: session }), 401: errorBody('rest_not_logged_in'), 404: errorBody('user_not_found') },
   'DELETE /session': { 200: successBody({ message: str }) },
+  'PUT /session/password': { 200: successBody({ message: str, data: session }), 400: errorBody('weak_password', 'incorrect_password'), 401: errorBody('rest_not_logged_in') },
 };
 
 const user = named('User', obj({ user_id: int, login: str, role: str, capabilities: list(str), has_password: bool, created_at: isoDate }));

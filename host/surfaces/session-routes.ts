@@ -13,6 +13,16 @@ import { sessionResponses } from './responses.js';
  * HttpOnly SameSite=Lax cookie and a nonce to send as X-WP-Nonce / X-Flowhost-Nonce.
  */
 export function sessionSurface(deps: { users: UsersService; authenticator: Authenticator; ttlSeconds: number; secureCookies: () => boolean }): SurfaceDefinition {
+  // A new session for the user: its cookie, and the nonce the client sends with it.
+  const opened = async (user: { user_id: number; login: string; role: string }, protocol: string, message?: string) => {
+    const session = await deps.users.createSession(user.user_id, deps.ttlSeconds);
+    const hasPassword = await deps.users.hasPassword(user.user_id);
+    return reply(
+      200,
+      { success: true, ...(message ? { message } : {}), data: { user_id: user.user_id, login: user.login, role: user.role, has_password: hasPassword, nonce: session.nonce, expires_at: session.expiresAt.toISOString() } },
+      { 'Set-Cookie': sessionCookie(session.token, deps.ttlSeconds, deps.secureCookies() || protocol === 'https') },
+    );
+  };
   return withResponses({
     id: 'session',
     routes: [
@@ -31,13 +41,8 @@ export function sessionSurface(deps: { users: UsersService; authenticator: Authe
         },
         async handle(request) {
           const { login, password } = request.body as { login: string; password: string };
-          const user = await deps.authenticator.guardLogin(request.ip, login, () => deps.users.verifyUserPassword(login, password));
-          const session = await deps.users.createSession(user.user_id, deps.ttlSeconds);
-          return reply(
-            200,
-            { success: true, data: { user_id: user.user_id, login: user.login, role: user.role, nonce: session.nonce, expires_at: session.expiresAt.toISOString() } },
-            { 'Set-Cookie': sessionCookie(session.token, deps.ttlSeconds, deps.secureCookies() || request.protocol === 'https') },
-          );
+          const user = await deps.authenticator.guardLogin(request.ip, login, () => deps.users.verifyUserPassword(login, password), { challenge: false });
+          return opened(user, request.protocol);
         },
       },
       {
@@ -51,7 +56,28 @@ export function sessionSurface(deps: { users: UsersService; authenticator: Authe
           const session = token ? await deps.users.findSession(token) : null;
           if (!session) throw notLoggedIn();
           const user = await deps.users.get(session.user_id);
-          return { success: true, data: { user_id: user.user_id, login: user.login, role: user.role, nonce: session.nonce, expires_at: session.expires_at.toISOString() } };
+          return { success: true, data: { user_id: user.user_id, login: user.login, role: user.role, has_password: user.has_password, nonce: session.nonce, expires_at: session.expires_at.toISOString() } };
+        },
+      },
+      {
+        method: 'PUT',
+        path: '/session/password',
+        permission: 'authenticated',
+        summary: "Set the signed-in user's own password (the current one too once one exists); answers a new session, as a new password ends the others",
+        schema: {
+          body: {
+            type: 'object',
+            required: ['password'],
+            additionalProperties: false,
+            properties: { password: { type: 'string', minLength: 1, maxLength: 1024 }, current_password: { type: 'string', minLength: 1, maxLength: 1024 } },
+          },
+        },
+        async handle(request) {
+          const { password, current_password } = request.body as { password: string; current_password?: string };
+          const userId = request.user!.userId;
+          await deps.users.changeOwnPassword(userId, password, current_password);
+          const user = await deps.users.get(userId);
+          return opened({ user_id: user.user_id, login: user.login, role: user.role }, request.protocol, 'Password set.');
         },
       },
       {

@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
 import type { FakeServer, TestHost } from '../../../sdk/testing/index.js';
 import { testStores } from '../../support/test-stores.js';
-import { launchChromium } from './chromium.js';
+import { launchChromium } from '../../support/chromium.js';
 import { eventsHost, fakeNominatim, makeEvent, makeTerm } from './fixtures.js';
 
 // Functions passed to page.evaluate run in the page (its CSP forbids string eval); the test

@@ -1,0 +1,97 @@
+/**
+ * The console's one way to the API: the cookie session plus its nonce (the same rules as
+ * any same-origin client). A stale nonce is refetched and the call retried once, as the
+ * original admin client does; a lost session sends the console back to its sign-in form.
+ */
+const app = document.getElementById('app') as HTMLElement;
+export const API_PREFIX = app.dataset.api ?? '/api';
+export const NAMESPACE = app.dataset.namespace ?? 'automation/v1';
+export const VERSION = app.dataset.version ?? '';
+
+/** An error the API answered (or the network failed with), in the words the API used. */
+export class ApiFailure extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly status: number,
+    readonly data: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+  /** The body parameter the API named as wrong, when it named one (rest_invalid_param). */
+  get param(): string | undefined {
+    const params = this.data.params as Record<string, string> | undefined;
+    return params ? Object.keys(params)[0] : undefined;
+  }
+}
+
+let nonce = '';
+const signedOutListeners = new Set<() => void>();
+export function onSignedOut(listener: () => void): () => void {
+  signedOutListeners.add(listener);
+  return () => signedOutListeners.delete(listener);
+}
+export function setNonce(value: string): void {
+  nonce = value;
+}
+
+export type Query = Record<string, string | number | boolean | undefined | null>;
+
+function url(path: string, query?: Query): string {
+  const base = path.startsWith('/wp/') ? `${API_PREFIX}${path}` : `${API_PREFIX}/${NAMESPACE}${path}`;
+  const q = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined && value !== null && value !== '') q.set(key, String(value));
+  const text = q.toString();
+  return text ? `${base}?${text}` : base;
+}
+
+async function send(method: string, path: string, body: unknown, query: Query | undefined): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (nonce) headers['X-WP-Nonce'] = nonce;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  try {
+    return await fetch(url(path, query), { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiFailure('The server did not answer. Is Flowhost still running?', 'network_error', 0);
+  }
+}
+
+async function parse<T>(res: Response): Promise<T> {
+  let body: unknown = null;
+  try {
+    body = await res.json();
+  } catch {
+    throw new ApiFailure(`The server answered ${res.status} without a JSON body.`, 'invalid_response', res.status);
+  }
+  const record = (body ?? {}) as Record<string, unknown>;
+  if (!res.ok || record.success === false) {
+    throw new ApiFailure(String(record.message ?? `The server answered ${res.status}.`), String(record.code ?? 'error'), res.status, (record.data as Record<string, unknown>) ?? {});
+  }
+  return body as T;
+}
+
+export async function call<T = Record<string, unknown>>(method: string, path: string, options: { body?: unknown; query?: Query } = {}): Promise<T> {
+  let res = await send(method, path, options.body, options.query);
+  if (res.status === 403) {
+    const peek = (await res.clone().json().catch(() => ({}))) as { code?: string };
+    if (peek.code === 'rest_cookie_invalid_nonce') {
+      const fresh = await fetch(url('/session'), { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+      if (fresh.ok) {
+        nonce = ((await fresh.json()) as { data: { nonce: string } }).data.nonce;
+        res = await send(method, path, options.body, options.query);
+      }
+    }
+  }
+  if (res.status === 401 && path !== '/session') {
+    for (const listener of signedOutListeners) listener();
+  }
+  return parse<T>(res);
+}
+
+export interface Session {
+  user_id: number;
+  login: string;
+  role: string;
+  has_password: boolean;
+  nonce: string;
+}

@@ -1,0 +1,87 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { call, onSignedOut, setNonce, VERSION, type Session } from './api.js';
+import { Loading } from './components.js';
+import { href, useRoute } from './router.js';
+import { FlowView } from './view-flow.js';
+import { Flows } from './view-flows.js';
+import { JobView } from './view-job.js';
+import { Jobs } from './view-jobs.js';
+import { Logs } from './view-logs.js';
+import { PipelineView } from './view-pipeline.js';
+import { Pipelines } from './view-pipelines.js';
+import { SetPassword } from './view-set-password.js';
+import { SignIn } from './view-sign-in.js';
+
+const NAV = [
+  { path: 'flows', label: 'Flows' },
+  { path: 'pipelines', label: 'Pipelines' },
+  { path: 'jobs', label: 'Runs' },
+  { path: 'logs', label: 'Logs' },
+];
+
+function App() {
+  // undefined: still asking the server; null: signed out.
+  const [session, setSession] = useState<Session | null>();
+  const route = useRoute();
+  const accept = (next: Session | null) => {
+    setNonce(next?.nonce ?? '');
+    setSession(next);
+  };
+  useEffect(() => {
+    call<{ data: Session }>('GET', '/session').then((res) => accept(res.data), () => accept(null));
+    return onSignedOut(() => accept(null));
+  }, []);
+  // Focus the new page's title after navigation, so keyboard and screen-reader users land on it.
+  useEffect(() => {
+    document.getElementById('page-title')?.focus();
+  }, [route.path.join('/')]);
+
+  if (session === undefined) return <Loading />;
+  if (session === null) return <SignIn onSignedIn={accept} />;
+  const [section = 'flows', id] = route.path;
+  const numeric = id !== undefined && /^\d+$/.test(id) ? Number(id) : undefined;
+  const signOut = async () => {
+    await call('DELETE', '/session').catch(() => undefined);
+    accept(null);
+  };
+  let view;
+  if (!session.has_password && section !== 'account') view = <SetPassword session={session} onChanged={accept} />;
+  else if (section === 'account') view = <SetPassword session={session} onChanged={accept} />;
+  else if (section === 'pipelines') view = numeric ? <PipelineView id={numeric} /> : <Pipelines />;
+  else if (section === 'flows') view = numeric ? <FlowView id={numeric} /> : <Flows />;
+  else if (section === 'jobs') view = numeric ? <JobView id={numeric} /> : <Jobs route={route} />;
+  else if (section === 'logs') view = <Logs route={route} />;
+  else view = <p role="alert">Nothing here. <a href={href('/flows')}>Go to the flows</a>.</p>;
+  return (
+    <div class="layout">
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <a class="brand" href={href('/flows')}>
+          Flowhost
+        </a>
+        <nav aria-label="Sections">
+          {NAV.map((item) => (
+            <a key={item.path} href={href(`/${item.path}`)} aria-current={section === item.path ? 'page' : undefined}>
+              {item.label}
+            </a>
+          ))}
+        </nav>
+        <span class="who">
+          <a href={href('/account')} title="Your password">
+            {session.login}
+          </a>
+          <button type="button" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </span>
+      </header>
+      <main id="main">{view}</main>
+      <footer class="muted">Flowhost {VERSION}</footer>
+    </div>
+  );
+}
+
+render(<App />, document.getElementById('app') as HTMLElement);

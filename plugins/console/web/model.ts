@@ -1,0 +1,87 @@
+/** The API's shapes the console reads (the fields it uses, as the API documents them). */
+export interface PipelineStep {
+  pipeline_step_id: string;
+  step_type: string;
+  execution_order: number;
+  label?: string;
+}
+export interface Pipeline {
+  pipeline_id: number;
+  pipeline_name: string;
+  flow_count?: number;
+  step_count?: number;
+  pipeline_steps?: PipelineStep[];
+}
+export interface FlowStep {
+  flow_step_id: string;
+  pipeline_step_id: string;
+  step_type: string;
+  execution_order: number;
+  handler_slug: string | null;
+  handler_config: Record<string, unknown>;
+  enabled?: boolean;
+}
+export interface Flow {
+  flow_id: number;
+  flow_name: string;
+  pipeline_id: number;
+  flow_config?: Record<string, FlowStep>;
+  scheduling_config: { interval: string; timestamp?: number | string };
+  last_run?: string | null;
+  last_run_status?: string | null;
+  next_run_display?: string;
+  is_running?: boolean;
+  consecutive_failures?: number;
+  recent_jobs?: Array<{ job_id: number; status: string; created_at: string; error?: string }>;
+}
+export interface Job {
+  job_id: number;
+  pipeline_id: number | null;
+  pipeline_name?: string | null;
+  flow_id: number | null;
+  flow_name?: string | null;
+  label?: string;
+  status: string;
+  source?: string;
+  error?: string | null;
+  created_at: string;
+  started_at?: string | null;
+  completed_at?: string | null;
+  duration_ms?: number | null;
+  steps?: Array<{ flow_step_id: string; step_type: string; handler_slug: string | null; status: string; items_in: number; items_out: number; started_at?: string; finished_at?: string; error?: string | null }>;
+  engine_data?: Record<string, unknown>;
+}
+export interface HandlerSummary {
+  type: string;
+  label: string;
+  description?: string;
+  requires_auth?: boolean;
+}
+export interface HandlerField {
+  type: string;
+  label?: string;
+  description?: string;
+  default?: unknown;
+  options?: Array<string | { value: string; label: string }>;
+  current_value?: unknown;
+}
+export interface Interval {
+  value: string;
+  label: string;
+  seconds: number | null;
+}
+export interface LogEntry {
+  id: number;
+  level: string;
+  message: string;
+  context: Record<string, unknown>;
+  created_at: string;
+}
+
+/** The step types of a default build, in the order a pipeline usually runs them. */
+export const STEP_TYPES = [
+  { type: 'fetch', label: 'Fetch' },
+  { type: 'ai', label: 'AI' },
+  { type: 'publish', label: 'Publish' },
+  { type: 'update', label: 'Update' },
+];

@@ -1,0 +1,142 @@
+import { useState } from 'preact/hooks';
+import { call } from './api.js';
+import { ConfirmButton, ErrorNote, Loading, Page, Status, useAction, useLoad } from './components.js';
+import { when } from './format.js';
+import type { Flow, FlowStep, HandlerField, HandlerSummary, Interval } from './model.js';
+import { href, navigate } from './router.js';
+import { SettingsForm } from './settings-form.js';
+
+/** One flow: its steps' handlers and settings, its schedule, Run now, and its latest runs (live). */
+export function FlowView({ id }: { id: number }) {
+  const flow = useLoad(() => call<{ data: Flow }>('GET', `/flows/${id}`), [id], 2000);
+  const intervals = useLoad(() => call<{ data: Interval[] }>('GET', '/settings/scheduling-intervals'), []);
+  const action = useAction();
+  const [message, setMessage] = useState('');
+  if (!flow.data) return <Page title="Flow">{flow.error ? <ErrorNote error={flow.error} /> : <Loading />}</Page>;
+  const f = flow.data.data;
+  const steps = Object.values(f.flow_config ?? {}).sort((a, b) => a.execution_order - b.execution_order);
+  const act = (work: () => Promise<unknown>, done?: string) => action.run(async () => {
+    await work();
+    setMessage(done ?? '');
+    await flow.reload();
+  });
+  return (
+    <Page
+      title={`Flow: ${f.flow_name}`}
+      actions={
+        <>
+          <button type="button" class="primary" disabled={action.busy || f.is_running} onClick={() => void act(() => call('POST', '/execute', { body: { flow_id: id } }), 'Run started.')}>
+            Run now
+          </button>
+          <button type="button" disabled={action.busy} onClick={() => void action.run(async () => { const res = await call<{ data: { flow_id: number } }>('POST', `/flows/${id}/duplicate`); navigate(`/flows/${res.data.flow_id}`); })}>
+            Duplicate
+          </button>
+          <ConfirmButton label="Delete flow" confirmLabel={`Delete “${f.flow_name}”?`} busy={action.busy} onConfirm={() => void action.run(async () => { await call('DELETE', `/flows/${id}`); navigate('/flows'); })} />
+        </>
+      }
+    >
+      <p class="muted">
+        Runs the pipeline <a href={href(`/pipelines/${f.pipeline_id}`)}>#{f.pipeline_id}</a>. {f.is_running ? <Status value="processing" /> : <>Last run: <Status value={f.last_run_status} /> {when(f.last_run)}</>}
+      </p>
+      <ErrorNote error={action.error} />
+      {message ? <p class="ok" role="status">{message}</p> : null}
+      <Schedule flow={f} intervals={intervals.data?.data ?? []} busy={action.busy} onSave={(config) => void act(() => call('PATCH', `/flows/${id}`, { body: { scheduling_config: config } }), 'Schedule saved.')} />
+      <h2>Steps</h2>
+      {steps.length === 0 ? <p class="empty">The pipeline has no steps yet.</p> : null}
+      {steps.map((step, index) => (
+        <StepEditor key={step.flow_step_id} step={step} position={index + 1} count={steps.length} onSaved={(text) => { setMessage(text); void flow.reload(); }} />
+      ))}
+      <h2>Latest runs</h2>
+      {(f.recent_jobs ?? []).length === 0 ? <p class="empty">No runs yet.</p> : (
+        <ul class="plain runs">
+          {(f.recent_jobs ?? []).map((job) => (
+            <li key={job.job_id}>
+              <a href={href(`/jobs/${job.job_id}`)}>Job {job.job_id}</a> <Status value={job.status} /> {when(job.created_at)}
+              {job.error ? <span class="error-text"> {job.error}</span> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      <p>
+        <a href={href('/jobs', { flow_id: id })}>All runs of this flow</a> · <a href={href('/logs', { flow_id: id })}>Its logs</a>
+      </p>
+    </Page>
+  );
+}
+
+function Schedule({ flow, intervals, busy, onSave }: { flow: Flow; intervals: Interval[]; busy: boolean; onSave: (config: { interval: string; timestamp?: number }) => void }) {
+  const [interval, setInterval] = useState(flow.scheduling_config.interval);
+  const [at, setAt] = useState('');
+  const submit = (event: Event) => {
+    event.preventDefault();
+    if (interval === 'one_time') {
+      const time = new Date(at).getTime();
+      onSave({ interval, timestamp: Math.floor(time / 1000) });
+    } else {
+      onSave({ interval });
+    }
+  };
+  return (
+    <form class="inline card" onSubmit={submit} aria-label="Scheduling">
+      <label>
+        Schedule
+        <select name="interval" value={interval} onChange={(e) => setInterval((e.target as HTMLSelectElement).value)}>
+          {(intervals.length ? intervals : [{ value: flow.scheduling_config.interval, label: flow.scheduling_config.interval, seconds: null }]).map((i) => (
+            <option key={i.value} value={i.value}>
+              {i.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {interval === 'one_time' ? (
+        <label>
+          Run at
+          <input type="datetime-local" name="timestamp" required value={at} onInput={(e) => setAt((e.target as HTMLInputElement).value)} />
+        </label>
+      ) : null}
+      <button type="submit" disabled={busy}>
+        Save schedule
+      </button>
+      <span class="muted">{flow.next_run_display ? `Next: ${flow.next_run_display}` : ''}</span>
+    </form>
+  );
+}
+
+function StepEditor({ step, position, count, onSaved }: { step: FlowStep; position: number; count: number; onSaved: (message: string) => void }) {
+  const handlers = useLoad(() => (step.step_type === 'ai' ? Promise.resolve({ data: {} as Record<string, HandlerSummary> }) : call<{ data: Record<string, HandlerSummary> }>('GET', '/handlers', { query: { step_type: step.step_type } })), [step.step_type]);
+  const [slug, setSlug] = useState(step.handler_slug ?? '');
+  const fields = useLoad(() => (slug ? call<{ data: { settings: Record<string, HandlerField> } }>('GET', `/handlers/${encodeURIComponent(slug)}`) : Promise.resolve(undefined)), [slug]);
+  const action = useAction();
+  const save = (settings: Record<string, unknown>) => void action.run(async () => {
+    await call('PUT', `/flows/steps/${encodeURIComponent(step.flow_step_id)}/handler`, { body: { handler_slug: slug, step_type: step.step_type, settings } });
+    onSaved(`Step ${position} saved.`);
+  });
+  const idPrefix = `step-${position}`;
+  return (
+    <section class="card step-editor" aria-labelledby={`${idPrefix}-title`}>
+      <h3 id={`${idPrefix}-title`}>
+        Step {position}/{count}: {step.step_type}
+      </h3>
+      {step.step_type === 'ai' ? (
+        <p class="muted">The AI step's provider, model and prompt are set on the pipeline step (API: <code>PUT /pipelines/steps/…/config</code>).</p>
+      ) : (
+        <>
+          <label>
+            Handler
+            <select name="handler_slug" value={slug} onChange={(e) => setSlug((e.target as HTMLSelectElement).value)}>
+              <option value="">Choose a handler…</option>
+              {Object.entries(handlers.data?.data ?? {}).map(([key, h]) => (
+                <option key={key} value={key}>
+                  {h.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <ErrorNote error={handlers.error ?? fields.error} />
+          {slug && fields.data ? <SettingsForm key={slug} idPrefix={idPrefix} fields={fields.data.data.settings} values={slug === step.handler_slug ? step.handler_config : {}} busy={action.busy} onSave={save} /> : null}
+          <ErrorNote error={action.error} />
+        </>
+      )}
+    </section>
+  );
+}

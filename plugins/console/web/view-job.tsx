@@ -1,0 +1,63 @@
+import { call } from './api.js';
+import { ErrorNote, Loading, Page, Status, useLoad } from './components.js';
+import { duration, when } from './format.js';
+import type { Job } from './model.js';
+import { href } from './router.js';
+
+const FINISHED = new Set(['completed', 'completed_no_items', 'failed', 'skipped']);
+
+/** One run: each step's outcome and items, its error naming the step by position, its AI usage. */
+export function JobView({ id }: { id: number }) {
+  const job = useLoad(() => call<{ data: Job }>('GET', `/jobs/${id}`), [id], 1500);
+  if (!job.data) return <Page title={`Job ${id}`}>{job.error ? <ErrorNote error={job.error} /> : <Loading />}</Page>;
+  const j = job.data.data;
+  const usage = (j.engine_data?.ai_usage ?? j.engine_data?.usage) as Record<string, unknown> | undefined;
+  return (
+    <Page title={`Job ${id}`}>
+      <p>
+        <Status value={j.status} /> {j.flow_id ? <>of <a href={href(`/flows/${j.flow_id}`)}>{j.flow_name ?? `flow ${j.flow_id}`}</a></> : j.label} · started {when(j.started_at ?? j.created_at)} · took {duration(j.duration_ms)}
+        {FINISHED.has(j.status) ? null : <span class="muted"> (updating)</span>}
+      </p>
+      {j.error ? <p class="error" role="alert">{j.error}</p> : null}
+      <h2>Steps</h2>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">#</th>
+            <th scope="col">Step</th>
+            <th scope="col">Status</th>
+            <th scope="col">Items in → out</th>
+            <th scope="col">Error</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(j.steps ?? []).map((step, index) => (
+            <tr key={step.flow_step_id}>
+              <td>{index + 1}</td>
+              <td>
+                {step.step_type}
+                {step.handler_slug ? ` (${step.handler_slug})` : ''}
+              </td>
+              <td>
+                <Status value={step.status} />
+              </td>
+              <td>
+                {step.items_in} → {step.items_out}
+              </td>
+              <td>{step.error ?? ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {usage ? (
+        <>
+          <h2>AI usage</h2>
+          <pre>{JSON.stringify(usage, null, 2)}</pre>
+        </>
+      ) : null}
+      <p>
+        <a href={href('/logs', { job_id: id })}>This run's logs</a>
+      </p>
+    </Page>
+  );
+}

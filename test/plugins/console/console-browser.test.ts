@@ -1,0 +1,180 @@
+// The console as a newcomer uses it, in Debian's Chromium: sign in with what the first start
+// wrote, choose a password, build a pipeline and a flow through the forms, schedule it, run
+// it and watch the run complete, read its logs — and the post it made exists. A page error,
+// a console error or a failed request fails the test (the one expected 401 is the console
+// asking whether a session exists before anyone signed in).
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Browser, Page } from 'playwright-core';
+import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
+import { launchChromium } from '../../support/chromium.js';
+import { startFeedServer, type FeedServer } from '../../support/feed-server.js';
+
+type Ctx = { t: TestHost; browser: Browser; feed: FeedServer };
+// page.evaluate's functions run in the page; the test build has no DOM types.
+declare const document: { documentElement: { scrollWidth: number } };
+declare const window: { innerWidth: number };
+
+const test = suite<Ctx>('console: a newcomer in Chromium, from sign-in to a scheduled flow that posts');
+test.before(async (ctx) => {
+  ctx.t = await createTestHost({ plugins: [] });
+  ctx.feed = await startFeedServer([{ guid: 'launch-1', title: 'Tom &amp; Jerry launch' }]);
+  ctx.browser = await launchChromium('console');
+});
+test.after(async (ctx) => {
+  await ctx.browser?.close();
+  await ctx.feed?.close();
+  await ctx.t?.stop();
+});
+
+/** A page that records every problem a user (or the developer tools) would see. */
+async function watchedPage(ctx: Ctx, viewport = { width: 1366, height: 900 }): Promise<{ page: Page; problems: string[] }> {
+  const page = await ctx.browser.newPage({ viewport });
+  const problems: string[] = [];
+  const sessionProbe = `${ctx.t.url}/api/automation/v1/session`;
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().includes('401 (Unauthorized)')) problems.push(`console: ${message.text()}`);
+  });
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
+  page.on('response', (response) => {
+    const expected = response.status() === 401 && response.url() === sessionProbe && response.request().method() === 'GET';
+    if (response.status() >= 400 && !expected) problems.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+  });
+  return { page, problems };
+}
+
+test('sign in, choose a password, pipeline and flow through the forms, Run now, the run completes, its logs, the post exists', async (ctx) => {
+  const { t } = ctx;
+  const { page, problems } = await watchedPage(ctx);
+  await page.goto(`${t.url}/admin/`);
+
+  // The login form: what password managers need.
+  assert.is(await page.getByLabel('Login').getAttribute('autocomplete'), 'username');
+  assert.is(await page.getByLabel('Password').getAttribute('autocomplete'), 'current-password');
+  await page.getByLabel('Password').fill('not the password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  assert.match(await page.getByRole('alert').innerText(), /rest_invalid_credentials/);
+
+  await page.getByLabel('Password').fill(t.admin.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Choose your password' }).waitFor();
+  await page.getByLabel('New password', { exact: true }).fill('correct horse battery');
+  await page.getByLabel('New password again').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Save password' }).click();
+  await page.getByRole('heading', { name: 'Flows' }).waitFor();
+  assert.is((await t.request('POST', '/session', { as: 'anonymous', body: { login: 'admin', password: 'correct horse battery' } })).status, 200, 'the password the console set opens a session');
+
+  // A pipeline: fetch, then publish.
+  await page.getByRole('link', { name: 'Pipelines' }).click();
+  await page.getByLabel('Pipeline name').fill('Feed to site');
+  await page.getByRole('button', { name: 'Create pipeline' }).click();
+  await page.getByRole('heading', { name: 'Pipeline: Feed to site' }).waitFor();
+  await page.getByLabel('Step type').selectOption('fetch');
+  await page.getByRole('button', { name: 'Add step' }).click();
+  await page.getByText('1. Fetch Step').waitFor();
+  await page.getByLabel('Step type').selectOption('publish');
+  await page.getByRole('button', { name: 'Add step' }).click();
+  await page.getByText('2. Publish Step').waitFor();
+
+  // A flow of it, its steps configured through forms generated from the handlers' settings.
+  await page.getByLabel('Flow name').fill('News');
+  await page.getByRole('button', { name: 'Create flow' }).click();
+  await page.getByRole('heading', { name: 'Flow: News' }).waitFor();
+  const fetchStep = page.getByRole('region', { name: 'Step 1/2: fetch' });
+  await fetchStep.getByLabel('Handler').selectOption('rss');
+  await fetchStep.getByLabel('Feed URL').fill(ctx.feed.url);
+  await fetchStep.getByRole('button', { name: 'Save settings' }).click();
+  await page.getByRole('status').filter({ hasText: 'Step 1 saved.' }).waitFor();
+  const publishStep = page.getByRole('region', { name: 'Step 2/2: publish' });
+  await publishStep.getByLabel('Handler').selectOption('cms');
+  await publishStep.getByLabel('Status').selectOption('publish');
+  await publishStep.getByRole('button', { name: 'Save settings' }).click();
+  await page.getByRole('status').filter({ hasText: 'Step 2 saved.' }).waitFor();
+
+  await page.getByLabel('Schedule').selectOption('hourly');
+  await page.getByRole('button', { name: 'Save schedule' }).click();
+  await page.getByRole('status').filter({ hasText: 'Schedule saved.' }).waitFor();
+
+  const flows = await t.request<{ data: { flows: Array<{ flow_id: number; scheduling_config: { interval: string }; flow_config: Record<string, { handler_slug: string; handler_config: Record<string, unknown> }> }> } }>('GET', '/flows', { query: { output_mode: 'full' } });
+  const flow = flows.body.data.flows[0]!;
+  assert.is(flow.scheduling_config.interval, 'hourly');
+  const configs = Object.values(flow.flow_config).map((s) => [s.handler_slug, s.handler_config]);
+  assert.equal(configs[0], ['rss', { feed_url: ctx.feed.url, max_items: 1 }]);
+  assert.is((configs[1]![1] as Record<string, unknown>).post_status, 'publish');
+
+  // Run now: the latest run appears and reaches completed without a reload.
+  await page.getByRole('button', { name: 'Run now' }).click();
+  await page.getByRole('status').filter({ hasText: 'Run started.' }).waitFor();
+  const run = page.locator('.runs li').first();
+  await run.getByText('completed', { exact: true }).waitFor({ timeout: 15_000 });
+  // The main views, for docs/images (test-output/ is not committed; docs/images is copied from it).
+  await page.screenshot({ path: 'test-output/console/flow.png', fullPage: true });
+  await run.getByRole('link').click();
+  await page.getByRole('heading', { name: /^Job \d+$/ }).waitFor();
+  const rows = page.locator('tbody tr');
+  assert.is(await rows.count(), 2);
+  assert.match(await rows.nth(0).innerText(), /fetch \(rss\)\s+completed\s+0 → 1/);
+  assert.match(await rows.nth(1).innerText(), /publish \(cms\)\s+completed\s+1 → 1/);
+
+  // Its logs, filtered to the run.
+  await page.getByRole('link', { name: "This run's logs" }).click();
+  await page.getByRole('heading', { name: 'Logs' }).waitFor();
+  await page.locator('.log li').first().waitFor();
+  const log = await page.locator('.log').innerText();
+  assert.match(log, /Step 2\/2 publish \(cms\)/);
+  assert.not.match(log, /Job \d+ failed/);
+
+  // What the flow made: a published post, through the WordPress API.
+  const posts = await t.request<Array<{ title: { rendered: string }; status: string }>>('GET', '/api/wp/v2/posts', { absolute: true, as: 'anonymous' });
+  assert.is(posts.body.length, 1);
+  assert.is(posts.body[0]!.title.rendered, 'Tom &amp; Jerry launch');
+
+  // The runs list shows it too, and sign-out returns to the form.
+  await page.getByRole('link', { name: 'Runs' }).click();
+  await page.locator('tbody tr').first().getByText('completed', { exact: true }).waitFor();
+  await page.screenshot({ path: 'test-output/console/runs.png' });
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('heading', { name: 'Sign in to Flowhost' }).waitFor();
+  // The one refusal: the wrong password tried first.
+  assert.equal(problems, [`401 POST ${t.url}/api/automation/v1/session`]);
+  await page.close();
+});
+
+test('an API error is shown next to the form that caused it, in words', async (ctx) => {
+  const { page, problems } = await watchedPage(ctx);
+  await page.goto(`${ctx.t.url}/admin/`);
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Flows' }).waitFor();
+  // A one-time run in the past: the API refuses it, and the schedule form says why.
+  await page.goto(`${ctx.t.url}/admin/#/flows/1`);
+  const form = page.getByRole('form', { name: 'Scheduling' });
+  await form.getByLabel('Schedule').selectOption('one_time');
+  await form.getByLabel('Run at').fill('2020-01-01T10:00');
+  await form.getByRole('button', { name: 'Save schedule' }).click();
+  const alert = page.getByRole('alert');
+  await alert.waitFor();
+  assert.match(await alert.innerText(), /future/i);
+  assert.match(await alert.innerText(), /\(\w+\)$/, 'the message and its code');
+  const flow = await ctx.t.request<{ data: { scheduling_config: { interval: string } } }>('GET', '/flows/1');
+  assert.is(flow.body.data.scheduling_config.interval, 'hourly', 'nothing changed');
+  // The refusal is the API's 400: the only failed response of this page.
+  assert.equal(problems.filter((p) => !p.startsWith('400 PATCH') && !p.includes('status of 400')), []);
+  await page.close();
+});
+
+test('a phone-width screen: the sections are reachable and nothing overflows sideways', async (ctx) => {
+  const { page, problems } = await watchedPage(ctx, { width: 390, height: 844 });
+  await page.goto(`${ctx.t.url}/admin/#/jobs`);
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Runs' }).waitFor();
+  for (const name of ['Flows', 'Pipelines', 'Runs', 'Logs']) assert.ok(await page.getByRole('link', { name, exact: true }).isVisible(), name);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `overflows by ${overflow}px`);
+  assert.equal(problems, []);
+  await page.close();
+});
+
+test.run();
