@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { convert as convertFn, HtmlToTextOptions } from 'html-to-text';
+import type { compile as compileFn, convert as convertFn, HtmlToTextOptions } from 'html-to-text';
 import type { DataPacket } from './contributions.js';
 
 /**
@@ -53,6 +53,37 @@ export function htmlToPostText(html: string): string {
     .filter((line, i) => line !== '' || (i > 0 && lines[i - 1] !== ''))
     .join('\n')
     .trim();
+}
+
+// For a title, a search index or a short excerpt: the words in reading order. A link is its
+// text (no address), images, rules and list bullets add nothing, and headings keep their case.
+const LINE_TEXT_OPTIONS: HtmlToTextOptions = {
+  wordwrap: false,
+  selectors: [
+    { selector: 'a', options: { ignoreHref: true } },
+    { selector: 'img', format: 'skip' },
+    { selector: 'hr', format: 'skip' },
+    { selector: 'script', format: 'skip' },
+    { selector: 'style', format: 'skip' },
+    { selector: 'noscript', format: 'skip' },
+    { selector: 'ul', options: { itemPrefix: ' ' } },
+    // Cells one after another: laid out as columns, long cells wrap and their words interleave.
+    ...['table', 'tr', 'th', 'td', 'caption'].map((selector) => ({ selector, format: 'block' })),
+    ...headings,
+  ],
+};
+// Compiled once: `convert` builds its selector tree on every call, some 25 times the cost of
+// turning a short fragment into text, and the events index converts every event it holds.
+let lineText: ((html: string) => string) | undefined;
+
+/**
+ * HTML (or text with HTML entities) as one line of plain text: entities decoded, script and
+ * style content dropped, every run of whitespace (line breaks between blocks too) one space.
+ * Plain text, never HTML: escape it wherever it goes into markup.
+ */
+export function htmlToPlainText(html: string): string {
+  lineText ??= (require('html-to-text') as { compile: typeof compileFn }).compile(LINE_TEXT_OPTIONS);
+  return lineText(html).replace(/\s+/g, ' ').trim();
 }
 
 /** A packet's text (its content as plain text, else its title) and its link, if any. */

@@ -49,6 +49,7 @@ test('exports exactly the pinned names', () => {
     'fitText',
     'forbidden',
     'graphemeCount',
+    'htmlToPlainText',
     'isApiError',
     'isRouteReply',
     'isServiceRef',
