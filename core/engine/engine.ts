@@ -4,6 +4,7 @@ import { actingUser } from '../kernel/acting-user.js';
 import type { DataPacket, HandlerContext, HandlerCredentials, HandlerDefinition, StepReport } from '../kernel/contributions.js';
 import { callMeasuringHook, isTapped, type HookCatalogue, type StepInfo, type StepTiming } from '../kernel/hooks.js';
 import type { Logger } from '../kernel/logger.js';
+import { htmlToPlainText } from '../kernel/post-text.js';
 import type { Registries } from '../kernel/registries.js';
 import type { GuardedFetch } from '../security/guarded-fetch-types.js';
 import type { ContentStore } from '../content/model.js';
@@ -93,14 +94,34 @@ function publishedOf(packets: DataPacket[]): Published[] {
     });
 }
 
-/** A packet's title for a log line: `data.title`, else the start of its content; null when none. */
+const TITLE_LENGTH = 120;
+
+/**
+ * The text of some HTML, or at least its first `enough` characters. Content can be a whole
+ * article and html-to-text takes over a millisecond per kilobyte, so a growing prefix is
+ * converted, not the whole; the prefix's last word is dropped, as the cut may have split it,
+ * a tag or an entity.
+ */
+function textStart(html: string, enough: number): string {
+  for (let size = 4096; ; size *= 4) {
+    if (size >= html.length) return htmlToPlainText(html);
+    const text = htmlToPlainText(html.slice(0, size));
+    const whole = text.slice(0, Math.max(0, text.lastIndexOf(' '))).trimEnd();
+    if (whole.length > enough) return whole;
+  }
+}
+
+/**
+ * A packet's title for a log line and a job's items: `data.title`, else the start of its
+ * content, as the text a reader sees (entities decoded, no markup or script); null when none.
+ */
 export function packetTitle(packet: DataPacket): string | null {
   const data = packet.data ?? {};
   const raw = typeof data.title === 'string' && data.title.trim() ? data.title : typeof data.content === 'string' ? data.content : null;
   if (raw === null) return null;
-  const flat = raw.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = textStart(raw, TITLE_LENGTH);
   if (!flat) return null;
-  return flat.length > 120 ? `${flat.slice(0, 119)}…` : flat;
+  return flat.length > TITLE_LENGTH ? `${flat.slice(0, TITLE_LENGTH - 1)}…` : flat;
 }
 
 /**

@@ -7,7 +7,7 @@ import { definePlugin, defineHandler, defineProvider, type DataPacket, type Plug
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
 interface World {
-  feed: Array<{ id: string; title: string }>;
+  feed: Array<{ id: string; title: string; content?: string }>;
   published: DataPacket[];
   failPublish: boolean;
   gate: Promise<void> | null;
@@ -29,7 +29,7 @@ function fixtures(world: World): PluginDefinition {
           settings: { type: 'object', properties: { max_items: { type: 'integer', minimum: 1, maximum: 50, default: 1 } } },
           async fetch() {
             if (world.gate) await world.gate;
-            return world.feed.map((item) => ({ type: 'item', data: { id: item.id, title: item.title, content: `Body of ${item.title}` }, metadata: {} }));
+            return world.feed.map((item) => ({ type: 'item', data: { id: item.id, title: item.title, content: item.content ?? `Body of ${item.title}` }, metadata: {} }));
           },
         }),
         defineHandler({
@@ -222,6 +222,20 @@ test('GET /jobs lists newest first with filters; DELETE /jobs and /processed-ite
   const all = await t.request<Body>('DELETE', '/jobs', { query: { type: 'all', cleanup_processed: 1 } });
   assert.match(all.body.message, /processed item/);
   assert.is((await t.request<Body>('GET', '/jobs')).body.total, 0);
+});
+
+test('a job names its items as a reader sees them: entities decoded, markup and scripts gone, one line', async ({ t, world }) => {
+  world.feed.unshift(
+    { id: 'html-title', title: '<b>Tom</b> &amp; Jerry&#8217;s\n &mdash; 5 &lt; 6<script>alert("x")</script>' },
+    // No title: the start of the content names it.
+    { id: 'html-content', title: ' ', content: '<style>p { color: red }</style><p>Caf&eacute;&nbsp;opens</p>\n<p>today &hellip;</p>' },
+  );
+  const res = await t.request<Body>('POST', '/execute', {
+    body: { workflow: { steps: [{ type: 'fetch', handler_slug: 'list-feed', handler_config: { max_items: 2 } }, { type: 'publish', handler_slug: 'collect' }] } },
+  });
+  const job = await waitForJob(t, res.body.data.job_id);
+  assert.is(job.status, 'completed', JSON.stringify(job));
+  assert.equal(job.steps[0].items.map((i: Body) => i.title), ['Tom & Jerry’s — 5 < 6', 'Café opens today …']);
 });
 
 test.run();
