@@ -30,8 +30,3 @@ export function webUrl(value: string): string | null {
     return null;
   }
 }
-
-/** Plain text of an HTML fragment, for titles derived from content. */
-export function plainText(html: string): string {
-  return html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
-}

@@ -1,6 +1,6 @@
 /** The `cms` publish handler: one site post per incoming packet. */
-import type { ContentStore, DataPacket } from '../../sdk/index.js';
-import { escapeHtml, plainText, stringField, webUrl } from './packet-fields.js';
+import { htmlToPlainText, type ContentStore, type DataPacket } from '../../sdk/index.js';
+import { escapeHtml, stringField, webUrl } from './packet-fields.js';
 import type { PublishSettings } from './settings.js';
 
 const TITLE_FROM_CONTENT = 80;
@@ -8,8 +8,8 @@ const TITLE_FROM_CONTENT = 80;
 /** The title: the packet's own, else the start of its text, else a dated placeholder. */
 export function postTitle(packet: DataPacket, content: string, now: Date): string {
   const title = stringField(packet.data, 'title', 'name', 'subject');
-  if (title) return plainText(title);
-  const text = plainText(content);
+  if (title) return htmlToPlainText(title);
+  const text = htmlToPlainText(content);
   if (text) return text.length > TITLE_FROM_CONTENT ? `${text.slice(0, TITLE_FROM_CONTENT - 1).trimEnd()}…` : text;
   return `Untitled ${now.toISOString().slice(0, 10)}`;
 }

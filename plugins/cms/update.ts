@@ -1,6 +1,6 @@
 /** The `cms-update` handler: writes a packet's content (and title) back to the post it names. */
-import type { ContentStore, DataPacket, Logger, PostPatch } from '../../sdk/index.js';
-import { packetPostId, plainText, stringField } from './packet-fields.js';
+import { htmlToPlainText, type ContentStore, type DataPacket, type Logger, type PostPatch } from '../../sdk/index.js';
+import { packetPostId, stringField } from './packet-fields.js';
 import type { UpdateSettings } from './settings.js';
 
 /**
@@ -21,7 +21,7 @@ export async function updatePosts(content: ContentStore, settings: UpdateSetting
     const patch: PostPatch = {};
     const text = stringField(packet.data, 'content');
     if (text) patch.content = settings.mode === 'append' && post.content ? `${post.content}\n\n${text}` : text;
-    const title = settings.update_title ? plainText(stringField(packet.data, 'title')) : '';
+    const title = settings.update_title ? htmlToPlainText(stringField(packet.data, 'title')) : '';
     if (title && title !== post.title) patch.title = title;
 
     const changed = Object.keys(patch).length > 0;

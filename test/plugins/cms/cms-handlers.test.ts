@@ -60,6 +60,19 @@ test('cms: settings choose type, status, terms; include_source false leaves cont
   assert.equal(names, ['World', 'Tech']);
 });
 
+test('cms: titles are the text a reader sees: entities decoded, markup and scripts gone', async ({ content, clock }) => {
+  const packets: DataPacket[] = [
+    feedItem(4, { title: 'Tom &amp; Jerry&#8217;s <em>big</em>\n &mdash; 5 &lt; 6<script>alert(1)</script>' }),
+    { type: 'x', data: { content: '<style>p { color: red }</style><p>Caf&eacute; &amp; bar</p>\n<p>opens&nbsp;today</p>' }, metadata: {} },
+  ];
+  const out = await publishPosts(content, readPublishSettings({}), packets, clock.now());
+  const titles = await Promise.all(out.map(async (p) => (await content.getPost(p.data.post_id as number))!.title));
+  assert.equal(titles, ['Tom & Jerry’s big — 5 < 6', 'Café & bar opens today']);
+  assert.is(out[0]!.data.title, 'Tom & Jerry’s big — 5 < 6');
+  const [updated] = await updatePosts(content, readUpdateSettings({}), [{ type: 'post', data: { title: '<b>Q&amp;A</b> &ndash; live<style>b{}</style>' }, metadata: { post_id: out[1]!.data.post_id } }]);
+  assert.is((await content.getPost(updated!.data.post_id as number))!.title, 'Q&A – live');
+});
+
 test('cms: a title from the text when there is none; unsafe source links are not linked', async ({ content, clock }) => {
   const packets: DataPacket[] = [
     { type: 'x', data: { content: '<p>An <b>AI</b> written paragraph that is long enough to be cut somewhere before the end of it all.</p>' }, metadata: { source_url: 'javascript:alert(1)' } },
