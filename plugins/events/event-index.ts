@@ -6,7 +6,7 @@
  * and another host's write is seen on the next request. The calendar then filters and
  * groups rows in memory, which keeps a page of 10,000 events well under 20 ms.
  */
-import type { ContentStore, Post } from '../../sdk/index.js';
+import { htmlToPlainText, type ContentStore, type Post } from '../../sdk/index.js';
 import { eventDays } from './calendar-query.js';
 import { parseLocal } from './local-time.js';
 import { EVENT_TYPE, VENUE_TYPE, type EventRow, type VenueRow } from './model.js';
@@ -23,8 +23,6 @@ const coordinate = (value: unknown, bound: number): number | null => {
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
   return Number.isFinite(n) && Math.abs(n) <= bound ? n : null;
 };
-/** Tags out, entities roughly decoded: only for searching and the short excerpt, never rendered as HTML. */
-export const plain = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#0?39;/g, "'").replace(/\s+/g, ' ').trim();
 
 export function venueRow(post: Post): VenueRow {
   const meta = post.meta;
@@ -53,7 +51,10 @@ export function eventRow(post: Post, venues: Map<number, VenueRow>, link: string
   const venue = Number.isSafeInteger(venueId) ? venues.get(venueId) : undefined;
   // The title as written, shown as text (escaped by the templates): `<script>` in a title is a title, not markup.
   const title = post.title.trim();
-  const body = plain(post.excerpt || post.content);
+  // Text for searching and the short excerpt (escaped by the templates, never HTML); the
+  // content is converted once, as a rebuild converts every event.
+  const content = htmlToPlainText(post.content);
+  const body = post.excerpt ? htmlToPlainText(post.excerpt) : content;
   return {
     id: post.post_id,
     title,
@@ -66,7 +67,7 @@ export function eventRow(post: Post, venues: Map<number, VenueRow>, link: string
     ticketUrl: /^https?:\/\//i.test(text(post.meta.ticket_url)) ? text(post.meta.ticket_url) : '',
     price: text(post.meta.price).slice(0, 100),
     terms: post.terms,
-    haystack: `${title} ${plain(post.content)} ${venue?.name ?? ''}`.toLowerCase(),
+    haystack: `${title} ${content} ${venue?.name ?? ''}`.toLowerCase(),
   };
 }
 

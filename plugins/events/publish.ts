@@ -6,8 +6,8 @@
  * and categories/locations/artists (names, a list or comma text). A packet seen before
  * (same metadata.item_id) updates its event instead of adding another.
  */
-import type { ContentStore, DataPacket, JsonSchema, PostStatus } from '../../sdk/index.js';
-import { plain, venueRow } from './event-index.js';
+import { htmlToPlainText, type ContentStore, type DataPacket, type JsonSchema, type PostStatus } from '../../sdk/index.js';
+import { venueRow } from './event-index.js';
 import { parseLocal, wallTime } from './local-time.js';
 import { EVENT_TYPE, VENUE_TYPE } from './model.js';
 import { normalize } from './venue-match.js';
@@ -44,7 +44,7 @@ export function siteTime(value: string, zone: string): string | null {
 
 const names = (value: unknown): string[] => {
   const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
-  return [...new Set(list.filter((v): v is string => typeof v === 'string').map((v) => plain(v).slice(0, 200)).filter(Boolean))].slice(0, 20);
+  return [...new Set(list.filter((v): v is string => typeof v === 'string').map((v) => htmlToPlainText(v).slice(0, 200)).filter(Boolean))].slice(0, 20);
 };
 
 function addMinutes(local: string, minutes: number): string {
@@ -81,7 +81,7 @@ export async function publishEvents(content: ContentStore, zone: string, setting
       for (const name of names(data[key])) ids.push((await content.ensureTerm(taxonomy, name)).term_id);
       if (ids.length) terms[taxonomy] = ids;
     }
-    const venueName = plain(field(data, 'venue', 'location_name'));
+    const venueName = htmlToPlainText(field(data, 'venue', 'location_name'));
     const venueId = venueName ? await venueFor(content, venueName.slice(0, 200), field(data, 'venue_address', 'address'), field(data, 'venue_city', 'city')) : null;
     const ticket = field(data, 'ticket_url', 'url', 'link');
     const itemId = packet.metadata?.item_id;

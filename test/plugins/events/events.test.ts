@@ -379,6 +379,37 @@ for (const store of testStores('events plugin')) {
     assert.not.match((await t.request<Body>('GET', '/events/calendar', NS)).body.html, 'Jazz Night');
   });
 
+  test('imported text is read as a reader sees it: entities decoded in the excerpt, search, venue and terms; scripts dropped', async ({ t }) => {
+    const packets = [
+      {
+        type: 'item',
+        data: {
+          title: 'Cartoon night',
+          description: '<p>Tom &amp; Jerry&#8217;s\n &mdash; 5 &lt; 6</p><script>stealCookies()</script><style>p { color: red }</style>',
+          start_date: '2026-04-02T23:00:00Z',
+          venue: 'Caf&eacute; &amp; Bar',
+          categories: ['Chanson &amp; Caf&eacute;'],
+        },
+        metadata: { item_id: 'feed:entities' },
+      },
+    ];
+    const [out] = await runHandler(await handlerOf(t), {}, { packets, content: t.host.content });
+    assert.is(out!.type, 'event', JSON.stringify(out));
+    const april = { date_start: '2026-04-02', date_end: '2026-04-03' };
+    const res = await t.request<Body>('GET', '/events/calendar', { ...NS, query: april });
+    assert.is(res.body.data.total_events, 1, JSON.stringify(res.body.data));
+    const html = res.body.html as string;
+    assert.match(html, '<p class="fh-excerpt">Tom &amp; Jerry’s — 5 &lt; 6</p>');
+    assert.match(html, 'Café &amp; Bar');
+    assert.match(html, '>Chanson &amp; Café<');
+    assert.not.match(html, 'stealCookies');
+    assert.not.match(html, 'color: red');
+    const found = async (event_search: string) => (await t.request<Body>('GET', '/events/calendar', { ...NS, query: { ...april, event_search } })).body.data.total_events;
+    assert.is(await found('jerry’s — 5 < 6'), 1);
+    assert.is(await found('café'), 1, 'the venue by its name as written');
+    assert.is(await found('stealcookies'), 0, 'script content is not searchable text');
+  });
+
   test.run();
 }
 
