@@ -229,13 +229,15 @@ test('a job names its items as a reader sees them: entities decoded, markup and 
     { id: 'html-title', title: '<b>Tom</b> &amp; Jerry&#8217;s\n &mdash; 5 &lt; 6<script>alert("x")</script>' },
     // No title: the start of the content names it.
     { id: 'html-content', title: ' ', content: '<style>p { color: red }</style><p>Caf&eacute;&nbsp;opens</p>\n<p>today &hellip;</p>' },
+    // Long content is read from its start: past a long style block, cut at 120 characters.
+    { id: 'long-content', title: '', content: `<style>${'p { color: red } '.repeat(400)}</style>${'<p>Tom &amp; Jerry</p>'.repeat(1000)}` },
   );
   const res = await t.request<Body>('POST', '/execute', {
-    body: { workflow: { steps: [{ type: 'fetch', handler_slug: 'list-feed', handler_config: { max_items: 2 } }, { type: 'publish', handler_slug: 'collect' }] } },
+    body: { workflow: { steps: [{ type: 'fetch', handler_slug: 'list-feed', handler_config: { max_items: 3 } }, { type: 'publish', handler_slug: 'collect' }] } },
   });
   const job = await waitForJob(t, res.body.data.job_id);
   assert.is(job.status, 'completed', JSON.stringify(job));
-  assert.equal(job.steps[0].items.map((i: Body) => i.title), ['Tom & Jerry’s — 5 < 6', 'Café opens today …']);
+  assert.equal(job.steps[0].items.map((i: Body) => i.title), ['Tom & Jerry’s — 5 < 6', 'Café opens today …', `${'Tom & Jerry '.repeat(10).slice(0, 119)}…`]);
 });
 
 test.run();
