@@ -31,14 +31,15 @@ export const contentPlugin = definePlugin({
     registries: services.registries,
     hostInfo: services.hostInfo,
     users: services.users,
+    hooks: services.hooks,
   },
-  setup({ postTypes, taxonomies, routes, content, registries, hostInfo, users }) {
+  setup({ postTypes, taxonomies, routes, content, registries, hostInfo, users, hooks }) {
     // The wp/v2 surface: its routes are built at boot from every registered post type
     // and taxonomy, so other plugins' types (documentation, event...) get routes too.
     routes.add(wpSurface({ content, registries, hostInfo, users }));
     // The pages behind the `link` of every post, term and user wp/v2 answers, and the
     // discovery header on the site root.
-    routes.add(sitePagesSurface({ content, registries, hostInfo, users }));
+    routes.add(sitePagesSurface({ hooks, content, registries, hostInfo, users }));
     // WordPress's own: what wp/v2 clients expect at /posts, /categories and /tags.
     postTypes.add({ name: 'post', label: 'Posts', rest_base: 'posts', public: true, hierarchical: false, taxonomies: ['category', 'post_tag'] });
     taxonomies.add({ name: 'category', label: 'Categories', rest_base: 'categories', hierarchical: true, post_types: ['post'], public: true });

@@ -12,6 +12,7 @@
  * no script and loads nothing but images.
  */
 import type { PostTypeDefinition, TaxonomyDefinition } from '../kernel/contributions.js';
+import type { HookCatalogue } from '../kernel/hooks.js';
 import type { HostInfo } from '../kernel/plugin.js';
 import type { Principal } from '../kernel/principal.js';
 import type { Registries } from '../kernel/registries.js';
@@ -28,6 +29,7 @@ const SITE_NAME = 'Flowhost';
 const PER_PAGE = 10;
 
 export interface SitePagesDeps {
+  hooks: HookCatalogue;
   content: ContentService;
   registries: Registries;
   hostInfo: HostInfo;
@@ -124,7 +126,7 @@ export function sitePagesSurface(deps: SitePagesDeps): SurfaceDefinition {
     summary: 'The site: newest posts, or one post (?p=), a term archive (?taxonomy=&term=), an author archive (?author=)',
     schema: {
       query: { type: 'object', properties: { p: text, page_id: text, taxonomy: text, term: text, author: text, paged: text } },
-      responses: { 200: { type: 'string', contentMediaType: 'text/html' }, 404: { type: 'string', contentMediaType: 'text/html' } },
+      responses: { 200: { type: 'string', contentMediaType: 'text/html' }, 302: { type: 'string', contentMediaType: 'text/html', description: 'A signed-in user whom a plugin sends elsewhere (the console)' }, 404: { type: 'string', contentMediaType: 'text/html' } },
     },
     handle: async (request) => {
       const q = request.query as Record<string, string | undefined>;
@@ -148,6 +150,11 @@ export function sitePagesSurface(deps: SitePagesDeps): SurfaceDefinition {
         if (published.total === 0) return missing();
         const user = await deps.users.get(id);
         return archive(`Author: ${user.login}`, '', { author: [id] }, paged, new URLSearchParams({ author: String(id) }));
+      }
+      // The bare root for a signed-in user: where a plugin sends them (the console), if one does.
+      if (request.user && Object.keys(q).length === 0) {
+        const home = await deps.hooks.siteHome.promise(request.user);
+        if (home) return page(302, '', { Location: home, 'Cache-Control': 'no-store' });
       }
       return archive('Latest posts', '', { post_type: 'post' }, paged, new URLSearchParams());
     },

@@ -1,4 +1,5 @@
-import { AsyncSeriesHook, AsyncSeriesWaterfallHook, HookMap, SyncHook, type Tap } from 'tapable';
+import { AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, HookMap, SyncHook, type Tap } from 'tapable';
+import type { Principal } from './principal.js';
 import type { DataPacket } from './contributions.js';
 import type { Registrar } from './contribution-kinds.js';
 import type { InterruptedWork } from './interrupted-work.js';
@@ -130,6 +131,14 @@ export class HookCatalogue {
   readonly ready = new AsyncSeriesHook<[LifecycleInfo]>(['info']);
   /** The host is shutting down; release what you hold. */
   readonly stopping = new AsyncSeriesHook<[LifecycleInfo]>(['info']);
+
+  // Site (fired by the site pages at `/`).
+  /**
+   * Where the bare site root sends a signed-in user: the first tap that answers a path wins
+   * (the console answers `/admin/` for users who may manage the host); no answer shows the
+   * site's newest posts, as to everyone else.
+   */
+  readonly siteHome = new AsyncSeriesBailHook<[Principal], string | undefined>(['user']);
 
   // Engine (driven by the workflow engine).
   readonly stepStarting = new AsyncSeriesWaterfallHook<[DataPacket[], StepInfo]>(['packets', 'step']);

@@ -44,6 +44,7 @@ export const MODULES = [
   'components.js',
   'model.js',
   'settings-form.js',
+  'portable.js',
   'view-sign-in.js',
   'view-set-password.js',
   'view-pipelines.js',
@@ -53,6 +54,8 @@ export const MODULES = [
   'view-jobs.js',
   'view-job.js',
   'view-logs.js',
+  'view-posts.js',
+  'view-users.js',
 ];
 
 const cache = new Map<string, Asset>();

@@ -57,6 +57,7 @@ async function send(method: string, path: string, body: unknown, query: Query | 
 }
 
 async function parse<T>(res: Response): Promise<T> {
+  // (A wp/v2 list is a JSON array: it has no `success`, and a 2xx is its success.)
   let body: unknown = null;
   try {
     body = await res.json();
@@ -71,6 +72,11 @@ async function parse<T>(res: Response): Promise<T> {
 }
 
 export async function call<T = Record<string, unknown>>(method: string, path: string, options: { body?: unknown; query?: Query } = {}): Promise<T> {
+  return (await callWithHeaders<T>(method, path, options)).body;
+}
+
+/** As call(), with the answer's headers (wp/v2 pages by X-WP-Total / X-WP-TotalPages). */
+export async function callWithHeaders<T>(method: string, path: string, options: { body?: unknown; query?: Query } = {}): Promise<{ body: T; headers: Headers }> {
   let res = await send(method, path, options.body, options.query);
   if (res.status === 403) {
     const peek = (await res.clone().json().catch(() => ({}))) as { code?: string };
@@ -85,7 +91,7 @@ export async function call<T = Record<string, unknown>>(method: string, path: st
   if (res.status === 401 && path !== '/session') {
     for (const listener of signedOutListeners) listener();
   }
-  return parse<T>(res);
+  return { body: await parse<T>(res), headers: res.headers };
 }
 
 export interface Session {

@@ -10,14 +10,18 @@ import { Jobs } from './view-jobs.js';
 import { Logs } from './view-logs.js';
 import { PipelineView } from './view-pipeline.js';
 import { Pipelines } from './view-pipelines.js';
+import { Posts } from './view-posts.js';
+import { Users } from './view-users.js';
 import { SetPassword } from './view-set-password.js';
 import { SignIn } from './view-sign-in.js';
 
-const NAV = [
+const NAV: Array<{ path: string; label: string; admin?: boolean }> = [
   { path: 'flows', label: 'Flows' },
   { path: 'pipelines', label: 'Pipelines' },
   { path: 'jobs', label: 'Runs' },
   { path: 'logs', label: 'Logs' },
+  { path: 'posts', label: 'Posts' },
+  { path: 'users', label: 'Users', admin: true },
 ];
 
 function App() {
@@ -52,6 +56,8 @@ function App() {
   else if (section === 'flows') view = numeric ? <FlowView id={numeric} /> : <Flows />;
   else if (section === 'jobs') view = numeric ? <JobView id={numeric} /> : <Jobs route={route} />;
   else if (section === 'logs') view = <Logs route={route} />;
+  else if (section === 'posts') view = <Posts />;
+  else if (section === 'users') view = <Users id={numeric} />;
   else view = <p role="alert">Nothing here. <a href={href('/flows')}>Go to the flows</a>.</p>;
   return (
     <div class="layout">
@@ -63,7 +69,7 @@ function App() {
           Flowhost
         </a>
         <nav aria-label="Sections">
-          {NAV.map((item) => (
+          {NAV.filter((item) => !item.admin || session.role === 'administrator').map((item) => (
             <a key={item.path} href={href(`/${item.path}`)} aria-current={section === item.path ? 'page' : undefined}>
               {item.label}
             </a>

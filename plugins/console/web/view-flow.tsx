@@ -4,6 +4,7 @@ import { ConfirmButton, ErrorNote, Loading, Page, Status, useAction, useLoad } f
 import { when } from './format.js';
 import type { Flow, FlowStep, HandlerField, HandlerSummary, Interval } from './model.js';
 import { href, navigate } from './router.js';
+import { ExportButton } from './portable.js';
 import { SettingsForm } from './settings-form.js';
 
 /** One flow: its steps' handlers and settings, its schedule, Run now, and its latest runs (live). */
@@ -31,6 +32,7 @@ export function FlowView({ id }: { id: number }) {
           <button type="button" disabled={action.busy} onClick={() => void action.run(async () => { const res = await call<{ data: { flow_id: number } }>('POST', `/flows/${id}/duplicate`); navigate(`/flows/${res.data.flow_id}`); })}>
             Duplicate
           </button>
+          <ExportButton flowId={id} name={f.flow_name} />
           <ConfirmButton label="Delete flow" confirmLabel={`Delete “${f.flow_name}”?`} busy={action.busy} onConfirm={() => void action.run(async () => { await call('DELETE', `/flows/${id}`); navigate('/flows'); })} />
         </>
       }

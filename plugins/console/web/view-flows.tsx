@@ -2,6 +2,7 @@ import { call } from './api.js';
 import { ErrorNote, Loading, Page, Status, useAction, useLoad } from './components.js';
 import { when } from './format.js';
 import type { Flow } from './model.js';
+import { ImportForm } from './portable.js';
 import { href } from './router.js';
 
 /** Every flow with its status, schedule and last run; problem flows flagged; refreshed live. */
@@ -58,6 +59,7 @@ export function Flows() {
           </tbody>
         </table>
       )}
+      <ImportForm />
       {list.data && list.data.total > list.data.flows.length ? <p class="muted">Showing the first {list.data.flows.length} of {list.data.total} flows.</p> : null}
     </Page>
   );

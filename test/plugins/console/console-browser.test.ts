@@ -6,6 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
 import { launchChromium } from '../../support/chromium.js';
 import { startFeedServer, type FeedServer } from '../../support/feed-server.js';
@@ -113,6 +114,7 @@ test('sign in, choose a password, pipeline and flow through the forms, Run now, 
   await run.getByRole('link').click();
   await page.getByRole('heading', { name: /^Job \d+$/ }).waitFor();
   const rows = page.locator('tbody tr');
+  await rows.nth(1).waitFor();
   assert.is(await rows.count(), 2);
   assert.match(await rows.nth(0).innerText(), /fetch \(rss\)\s+completed\s+0 → 1/);
   assert.match(await rows.nth(1).innerText(), /publish \(cms\)\s+completed\s+1 → 1/);
@@ -173,6 +175,86 @@ test('a phone-width screen: the sections are reachable and nothing overflows sid
   for (const name of ['Flows', 'Pipelines', 'Runs', 'Logs']) assert.ok(await page.getByRole('link', { name, exact: true }).isVisible(), name);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `overflows by ${overflow}px`);
+  assert.equal(problems, []);
+  await page.close();
+});
+
+test('the site root leads a signed-in administrator to the console; strangers still get the site', async (ctx) => {
+  const { page, problems } = await watchedPage(ctx);
+  await page.goto(`${ctx.t.url}/admin/`);
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Flows' }).waitFor();
+  await page.goto(`${ctx.t.url}/`);
+  await page.getByRole('heading', { name: 'Flows' }).waitFor();
+  assert.is(new URL(page.url()).pathname, '/admin/');
+  const stranger = await fetch(`${ctx.t.url}/`, { redirect: 'manual' });
+  assert.is(stranger.status, 200);
+  assert.match(await stranger.text(), /Tom &amp; Jerry launch/);
+  assert.equal(problems, []);
+  await page.close();
+});
+
+test('export a flow to a file and import it back as a new pipeline and flow; the posts view lists the post', async (ctx) => {
+  const { t } = ctx;
+  const { page, problems } = await watchedPage(ctx);
+  await page.goto(`${t.url}/admin/#/flows/1`);
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Flow: News' }).waitFor();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export' }).click()]);
+  assert.is(download.suggestedFilename(), 'News.flowhost.json');
+  const file = await download.path();
+  const document = JSON.parse(readFileSync(file, 'utf8')) as { flowhost_export: number; flows: Array<{ name: string }> };
+  assert.is(document.flowhost_export, 1);
+  assert.is(document.flows[0]!.name, 'News');
+
+  await page.getByRole('link', { name: 'Flows', exact: true }).click();
+  await page.getByLabel('Import from a file').setInputFiles(file);
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  await page.waitForURL(/#\/flows\/2$/);
+  await page.getByRole('heading', { name: 'Flow: News' }).waitFor();
+  const pipelines = await t.request<{ data: { pipelines: unknown[] } }>('GET', '/pipelines');
+  assert.is(pipelines.body.data.pipelines.length, 2);
+  const imported = await t.request<{ data: { flow_config: Record<string, { handler_slug: string; handler_config: Record<string, unknown> }> } }>('GET', '/flows/2');
+  assert.equal(Object.values(imported.body.data.flow_config).map((s) => s.handler_slug), ['rss', 'cms']);
+
+  // A file that is not an export: the API's refusal, in words, beside the form.
+  await page.getByRole('link', { name: 'Flows', exact: true }).click();
+  await page.getByLabel('Import from a file').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": 1}') });
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  await page.getByRole('form', { name: 'Import a flow' }).getByRole('alert').filter({ hasText: 'invalid_import' }).waitFor();
+
+  await page.getByRole('link', { name: 'Posts' }).click();
+  const row = page.locator('tbody tr').first();
+  await row.waitFor();
+  assert.match(await row.innerText(), /Tom & Jerry launch\s+publish/);
+  assert.equal(problems.filter((p) => !p.startsWith('400 POST') && !p.includes('status of 400')), []);
+  await page.close();
+});
+
+test('an administrator creates a user, whose application password is shown once and opens the console for them', async (ctx) => {
+  const { t } = ctx;
+  const { page, problems } = await watchedPage(ctx);
+  await page.goto(`${t.url}/admin/#/users`);
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Users' }).waitFor();
+  await page.getByRole('form', { name: 'New user' }).getByLabel('Login').fill('bob');
+  await page.getByLabel('Role').selectOption('author');
+  await page.getByRole('button', { name: 'Create user' }).click();
+  const secret = await page.locator('.once .secret').innerText();
+  assert.match(secret, /^([a-zA-Z0-9]{4} ){5}[a-zA-Z0-9]{4}$/);
+  await page.reload();
+  await page.getByRole('link', { name: 'bob' }).waitFor();
+  assert.is(await page.locator('.once').count(), 0, 'shown once: gone after a reload');
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByLabel('Login').fill('bob');
+  await page.getByLabel('Password').fill(secret);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Choose your password' }).waitFor();
+  assert.is(await page.getByRole('link', { name: 'Users' }).count(), 0, 'an author sees no Users section');
   assert.equal(problems, []);
   await page.close();
 });
