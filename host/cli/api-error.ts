@@ -15,3 +15,14 @@ export function apiError(payload: Record<string, unknown>, status: number): CliE
   const missing = code?.endsWith('_not_found') ? MISSING.exec(message) : null;
   return new CliError(missing ? `${missing[1]} ${missing[2]} does not exist` : message, code, data);
 }
+
+/**
+ * The line a failed command leaves on stderr: the message, then the API's error code when
+ * the API refused (`flowhost: Flow 12 does not exist (flow_not_found)`), so a script can
+ * tell one refusal from another without parsing the words.
+ */
+export function errorLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = error instanceof CliError && error.code ? ` (${error.code})` : '';
+  return `flowhost: ${message}${code}\n`;
+}

@@ -5,6 +5,7 @@ import { loadConfig } from '../config/load-config.js';
 import type { CliNoun } from './cli-runtime.js';
 import { builtInNouns } from './nouns/index.js';
 import { loadPluginNouns } from './plugin-nouns.js';
+import { errorLine } from './api-error.js';
 import { resolvePluginEntries } from '../plugin-resolver.js';
 import { defaultManifests, optionalManifests } from '../../plugins/manifests.js';
 
@@ -42,8 +43,7 @@ export async function main(): Promise<void> {
     // A finished command exits now: the scheduler may hold timers (serve never gets here).
     process.exit(process.exitCode ?? 0);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`flowhost: ${message}\n`);
+    process.stderr.write(errorLine(error));
     process.exit(1);
   }
 }

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { builtInNouns } from '../../host/cli/nouns/index.js';
 import { pluginNouns } from '../../host/cli/plugin-nouns.js';
+import { errorLine } from '../../host/cli/api-error.js';
 import { createHost } from '../../host/create-host.js';
 import type { Host } from '../../host/host.js';
 import type { HostConfig } from '../../host/config/schema.js';
@@ -37,7 +38,7 @@ export async function startCliHost(storeConfig: Partial<HostConfig>): Promise<{ 
 }
 
 /**
- * Runs one command line; errors end as `flowhost: message` on stderr with status 1, as main.ts does.
+ * Runs one command line; errors end as main.ts ends them (errorLine: `flowhost: message (code)`) with status 1.
  * The default build's plugin nouns are always there (`project`, `docs`, `billing`...), as in the real CLI.
  */
 export async function cliInProcess(args: string[]): Promise<CliResult> {
@@ -66,7 +67,7 @@ export async function cliInProcess(args: string[]): Promise<CliResult> {
       .parseAsync();
     status = Number(process.exitCode ?? 0);
   } catch (error) {
-    stderr += `flowhost: ${error instanceof Error ? error.message : String(error)}\n`;
+    stderr += errorLine(error);
     status = 1;
   } finally {
     process.stdout.write = write.out;

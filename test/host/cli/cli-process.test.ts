@@ -1,5 +1,6 @@
 // Issue 31, as a user runs the built binary: shell completion, exit codes and messages of
-// the new commands, and secrets read from stdin (never from the command line).
+// the new commands (with the API's error code), and secrets read from stdin (never from
+// the command line).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdtempSync } from 'node:fs';
@@ -28,11 +29,11 @@ test('completion offers the nouns and a noun\'s verbs', () => {
   for (const verb of ['delete', 'duplicate', 'problems']) assert.match(verbs.stdout, new RegExp(`^${verb}$`, 'm'));
 });
 
-test('flows delete <id> is a command: a missing flow is named, exit 1, nothing on stdout', () => {
+test('flows delete <id> is a command: a missing flow is named with the API\'s code, exit 1, nothing on stdout', () => {
   const res = runCli(['flows', 'delete', '12', '--yes', '--data-dir', dataDir]);
   assert.is(res.status, 1);
   assert.is(res.stdout, '');
-  assert.match(res.stderr, /^flowhost: Flow 12 does not exist\n/m);
+  assert.match(res.stderr, /^flowhost: Flow 12 does not exist \(flow_not_found\)\n/m);
   assert.not.match(res.stderr, /Unknown argument/);
 });
 
