@@ -3,17 +3,15 @@ import { CliError } from '../admin-client.js';
 import { jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
 import { confirm, yesOption } from '../confirm.js';
 import { printJson, printRows } from '../output.js';
-import { orderedSteps, type StepInfo } from '../step-refs.js';
+import { orderedSteps } from '../step-refs.js';
+import { pipelineStepVerbs } from './pipeline-steps.js';
+import { pipelineIdOf, printPipeline, stepRows, type PipelineView } from './pipeline-view.js';
 
-type PipelineView = { pipeline_id: number; pipeline_name: string; pipeline_steps: StepInfo[]; flow_count?: number; step_count?: number };
-
-const stepRows = (steps: StepInfo[]) => orderedSteps(steps).map((s) => ({ position: s.position, type: s.step_type, label: s.label ?? '', id: s.pipeline_step_id }));
-
-/** `flowhost pipelines ...`: create a pipeline with its steps, list and show pipelines, through the API. */
+/** `flowhost pipelines ...`: create, rename, list, show and delete pipelines, and edit their steps, through the API. */
 export const pipelines: CliNoun = {
   noun: 'pipelines',
   command: 'pipelines <verb>',
-  describe: 'Create, list, show and delete pipelines',
+  describe: 'Create, list, show, rename and delete pipelines; add, remove, reorder and configure their steps',
   builder: (y: Argv) =>
     y
       .command(
@@ -31,12 +29,7 @@ export const pipelines: CliNoun = {
           const steps = given.map((type) => ({ step_type: String(type).trim() }));
           const res = await withApi(argv, (api) => api.call<{ data: { pipeline_id: number; pipeline_name: string; pipeline_data: PipelineView } }>('POST', '/pipelines', { body: { pipeline_name: name, steps } }));
           const view = res.data.pipeline_data;
-          if (argv.json) {
-            printJson({ pipeline_id: res.data.pipeline_id, pipeline_name: res.data.pipeline_name, steps: stepRows(view.pipeline_steps) });
-            return;
-          }
-          console.log(`Pipeline ${res.data.pipeline_id} "${res.data.pipeline_name}" created with ${view.pipeline_steps.length} step(s).`);
-          printRows(stepRows(view.pipeline_steps));
+          printPipeline(view, argv.json, `Pipeline ${res.data.pipeline_id} "${res.data.pipeline_name}" created with ${view.pipeline_steps.length} step(s).`);
         },
       )
       .command('list', 'Pipelines with their step and flow counts', (c) => c.option('search', { type: 'string', describe: 'Only names containing this text' }).options(jsonOption), async (argv) => {
@@ -58,6 +51,21 @@ export const pipelines: CliNoun = {
         console.log(`\nFlows: ${flows.length ? flows.map((f) => `${String(f.flow_id)} "${String(f.flow_name)}"`).join(', ') : 'none'}`);
       })
       .command(
+        'rename <id> <name>',
+        'Rename a pipeline',
+        (c) => c.positional('id', { type: 'number', demandOption: true }).positional('name', { type: 'string', demandOption: true, describe: 'The new name' }).options(jsonOption),
+        async (argv) => {
+          const id = pipelineIdOf(argv.id);
+          const name = String(argv.name).trim();
+          if (!name) throw new CliError('The pipeline name is empty');
+          const view = await withApi(argv, async (api) => (await api.call<{ data: PipelineView }>('PATCH', `/pipelines/${id}`, { body: { pipeline_name: name } })).data);
+          printPipeline(view, argv.json, `Pipeline ${view.pipeline_id} renamed "${view.pipeline_name}".`);
+        },
+      )
+      .command('steps <verb>', "Add, remove, reorder and configure a pipeline's steps (steps by position, type or id)", (c) =>
+        pipelineStepVerbs(c).demandCommand(1, 'Name a verb: add, remove, reorder or config').strict(),
+      )
+      .command(
         'delete <id>',
         'Delete a pipeline with all its flows and their schedules (asks first; --yes to skip)',
         (c) => c.positional('id', { type: 'number', demandOption: true }).options({ ...yesOption, ...jsonOption }),
@@ -74,6 +82,6 @@ export const pipelines: CliNoun = {
           else console.log(`Pipeline ${result.pipeline_id} "${result.pipeline_name}" deleted with ${result.deleted_flows} flow(s).`);
         },
       )
-      .demandCommand(1, 'Name a verb: create, list, show or delete')
+      .demandCommand(1, 'Name a verb: create, list, show, rename, steps or delete')
       .strict(),
 };
