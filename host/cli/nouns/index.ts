@@ -17,6 +17,7 @@ import { auth } from './auth.js';
 import { handlers } from './handlers.js';
 import { settings } from './settings.js';
 import { preferences } from './preferences.js';
+import { processedItems } from './processed-items.js';
 
 /** The built-in nouns, in the order `--help` lists them and the usage message names them. */
-export const builtInNouns: readonly CliNoun[] = [serve, user, appPassword, pipelines, flows, exportNoun, importNoun, jobs, logs, webhook, posts, media, providers, handlers, auth, settings, preferences, chat, plugins];
+export const builtInNouns: readonly CliNoun[] = [serve, user, appPassword, pipelines, flows, exportNoun, importNoun, jobs, processedItems, logs, webhook, posts, media, providers, handlers, auth, settings, preferences, chat, plugins];

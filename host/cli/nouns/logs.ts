@@ -1,11 +1,18 @@
 import type { Argv } from 'yargs';
 import { jsonOption, sleep, withApi, type CliNoun } from '../cli-runtime.js';
+import { confirm, yesOption } from '../confirm.js';
+import { printJson } from '../output.js';
+
+type LogMetadata = { total_entries: number; oldest: string | null; newest: string | null };
+
+/** --agent: the API's agent_id (0 or more); absent means every agent. */
+const agentOption = (c: Argv, describe: string) => c.option('agent', { type: 'number', describe });
 
 /** `flowhost logs ...`: the stored log, through the API. */
 export const logs: CliNoun = {
   noun: 'logs',
   command: 'logs <verb>',
-  describe: 'Read the log',
+  describe: 'Read, count and clear the log',
   builder: (y: Argv) =>
     y
       .command(
@@ -39,6 +46,26 @@ export const logs: CliNoun = {
           });
         },
       )
-      .demandCommand(1, 'Name a verb: tail')
+      .command('metadata', 'How many entries the log holds, and the oldest and newest time', (c) => agentOption(c, 'Only the entries of this agent (default: all)').options(jsonOption), async (argv) => {
+        const meta = await withApi(argv, async (api) => (await api.call<{ data: LogMetadata }>('GET', '/logs/metadata', { query: { agent_id: argv.agent } })).data);
+        if (argv.json) printJson(meta);
+        else console.log(`${meta.total_entries} log ${meta.total_entries === 1 ? 'entry' : 'entries'}${argv.agent !== undefined ? ` of agent ${argv.agent}` : ''}${meta.total_entries ? `, ${meta.oldest} to ${meta.newest} (UTC)` : ''}`);
+      })
+      .command(
+        'clear',
+        'Delete every log entry, or those of one --agent (asks first; --yes to skip)',
+        (c) => agentOption(c, 'Only the entries of this agent').options({ ...yesOption, ...jsonOption }),
+        async (argv) => {
+          const result = await withApi(argv, async (api) => {
+            // Counted first, so the question says how much goes (and a refused --agent is named before it).
+            const meta = (await api.call<{ data: LogMetadata }>('GET', '/logs/metadata', { query: { agent_id: argv.agent } })).data;
+            await confirm(argv, `Delete ${meta.total_entries} log ${meta.total_entries === 1 ? 'entry' : 'entries'} (${argv.agent === undefined ? 'all agents' : `agent ${argv.agent}`})`);
+            return api.call<{ message: string; data: { deleted_count: number } }>('DELETE', '/logs', { query: { agent_id: argv.agent } });
+          });
+          if (argv.json) printJson({ agent_id: argv.agent ?? null, deleted_count: result.data.deleted_count });
+          else console.log(result.message);
+        },
+      )
+      .demandCommand(1, 'Name a verb: tail, metadata or clear')
       .strict(),
 };
