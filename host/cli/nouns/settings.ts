@@ -1,7 +1,9 @@
 import type { Argv } from 'yargs';
 import { CliError } from '../admin-client.js';
 import { jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
+import { yesOption } from '../confirm.js';
 import { printJson, printRows } from '../output.js';
+import { handlerDefaults } from './handler-defaults.js';
 
 type SettingsData = { settings: Record<string, unknown>; defaults: Record<string, unknown> };
 
@@ -24,11 +26,11 @@ function printSettings(data: SettingsData): void {
   printRows(Object.entries(data.settings).map(([key, value]) => ({ key, value: show(value), default: key in data.defaults ? show(data.defaults[key]) : '' })));
 }
 
-/** `flowhost settings ...`: the site settings (GET/PATCH /settings). */
+/** `flowhost settings ...`: the site settings (GET/PATCH /settings), the scheduling intervals and handler defaults. */
 export const settings: CliNoun = {
   noun: 'settings',
   command: 'settings <verb>',
-  describe: 'Read and change site settings',
+  describe: 'Read and change site settings and handler defaults; list the scheduling intervals',
   builder: (y: Argv) =>
     y
       .command('show', 'Every site setting with its default (AI provider keys masked)', (c) => c.options(jsonOption), async (argv) => {
@@ -59,6 +61,24 @@ export const settings: CliNoun = {
           printSettings(data);
         },
       )
-      .demandCommand(1, 'Name a verb: show or set')
+      .command('intervals', 'The scheduling intervals (the names flows create --schedule takes)', (c) => c.options(jsonOption), async (argv) => {
+        const list = await withApi(argv, async (api) => (await api.call<{ data: Array<{ value: string; label: string; seconds: number | null }> }>('GET', '/settings/scheduling-intervals')).data);
+        if (argv.json) printJson(list);
+        else printRows(list.map((i) => ({ interval: i.value, label: i.label, seconds: i.seconds ?? '-' })));
+      })
+      .command(
+        'handler-defaults [handler]',
+        "The settings new flow steps of a handler start from: all, one handler's, or change them (--set, --replace, --delete)",
+        (c) =>
+          c
+            .positional('handler', { type: 'string', describe: 'A handler slug (flowhost handlers list)' })
+            // Repeatable (yargs collects repeats); not `array`, which would swallow the handler after it.
+            .option('set', { type: 'string', describe: '<key>=<value>: a default (JSON values parse: 5, true; dotted keys nest; null removes the key)' })
+            .option('replace', { type: 'boolean', default: false, describe: 'With --set: the defaults become exactly these (others are removed)' })
+            .option('delete', { type: 'boolean', default: false, describe: "Remove the handler's defaults (asks first; --yes to skip)" })
+            .options({ ...yesOption, ...jsonOption }),
+        (argv) => handlerDefaults(argv),
+      )
+      .demandCommand(1, 'Name a verb: show, set, intervals or handler-defaults')
       .strict(),
 };

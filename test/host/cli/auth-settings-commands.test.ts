@@ -1,6 +1,6 @@
-// Issue 31: handler credentials (`flowhost auth`), site settings (`flowhost settings`) and a
-// user's preference (`flowhost preferences`) from the command line, checked against what
-// the host then stores.
+// Issue 31: handler credentials (`flowhost auth`), site settings, scheduling intervals and
+// handler defaults (`flowhost settings`) and a user's preference (`flowhost preferences`)
+// from the command line, checked against what the host then stores.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cliInProcess, startCliHost } from '../../support/cli-in-process.js';
@@ -8,7 +8,7 @@ import { hostApi } from '../../support/host-api.js';
 import type { Host } from '../../../host/host.js';
 
 type Ctx = { host: Host; dataDir: string };
-const test = suite<Ctx>('cli: auth, settings and preferences');
+const test = suite<Ctx>('cli: auth, settings (intervals, handler defaults) and preferences');
 const run = (ctx: Ctx, args: string[]) => cliInProcess([...args, '--data-dir', ctx.dataDir]);
 const json = async <T>(ctx: Ctx, args: string[]): Promise<T> => {
   const res = await run(ctx, [...args, '--json']);
@@ -77,6 +77,68 @@ test('settings show and set: values parse, unknown keys and bad values are refus
   assert.is(keys.status, 1);
   assert.match(keys.stderr, /providers set-key/);
   assert.is(((await hostApi(ctx.dataDir, 'GET', '/settings')).body.data as { settings: Record<string, unknown> }).settings.problem_flow_threshold, 5);
+});
+
+test('settings intervals lists the scheduling intervals the API has', async (ctx) => {
+  const list = await json<Array<{ value: string; label: string; seconds: number | null }>>(ctx, ['settings', 'intervals']);
+  assert.equal(list, (await hostApi(ctx.dataDir, 'GET', '/settings/scheduling-intervals')).body.data);
+  assert.ok(list.some((i) => i.value === 'hourly' && i.seconds === 3600));
+  assert.ok(list.some((i) => i.value === 'manual' && i.seconds === null));
+  const table = await run(ctx, ['settings', 'intervals']);
+  assert.match(table.stdout, /^INTERVAL\s+LABEL\s+SECONDS$/m);
+  assert.match(table.stdout, /^hourly\s+Hourly\s+3600$/m);
+  assert.match(table.stdout, /^manual\s+Manual only\s+-$/m);
+  const extra = await run(ctx, ['settings', 'intervals', 'hourly']);
+  assert.is(extra.status, 1);
+  assert.match(extra.stderr, /Unknown argument: hourly/);
+});
+
+test('settings handler-defaults: set (merged), replaced, listed and deleted; secrets never printed; refusals change nothing', async (ctx) => {
+  type Defaults = { handler_slug: string; settings: Record<string, unknown> };
+  const stored = async () => ((await hostApi(ctx.dataDir, 'GET', '/settings/handler-defaults/cms-api')).body.data as Defaults).settings;
+  assert.equal(await stored(), {});
+  const secret = 'abcd-efgh-ijkl-mnop-qrst';
+  const set = await run(ctx, ['settings', 'handler-defaults', 'cms-api', '--set', 'max_items=3', '--set', `app_password=${secret}`, '--set', 'username=alice']);
+  assert.is(set.status, 0, set.stderr);
+  assert.match(set.stdout, /Handler defaults saved\./);
+  assert.match(set.stdout, /^max_items\s+3$/m);
+  assert.not.match(set.stdout, /abcd|qrst/, 'the password is never printed');
+  const saved = await stored();
+  assert.equal([saved.max_items, saved.username], [3, 'alice'], 'the number 3, not "3"');
+  assert.ok(typeof saved.app_password === 'string' && saved.app_password.startsWith('••••'));
+
+  const merged = await json<Defaults>(ctx, ['settings', 'handler-defaults', 'cms-api', '--set', 'max_items=4', '--set', 'username=null']);
+  assert.equal(merged.handler_slug, 'cms-api');
+  assert.equal(Object.keys(merged.settings).sort(), ['app_password', 'max_items'], 'merged: app_password stays, null removes username');
+  assert.is((await stored()).max_items, 4);
+  const all = await json<Record<string, Record<string, unknown>>>(ctx, ['settings', 'handler-defaults']);
+  assert.equal(Object.keys(all), ['cms-api']);
+  assert.not.match(JSON.stringify(all), /abcd|qrst/);
+  assert.match((await run(ctx, ['settings', 'handler-defaults'])).stdout, /^cms-api\s+max_items\s+4$/m);
+
+  const tooMany = await run(ctx, ['settings', 'handler-defaults', 'cms-api', '--set', 'max_items=500']);
+  assert.is(tooMany.status, 1);
+  assert.match(tooMany.stderr, /^flowhost: Invalid defaults for handler 'cms-api': max_items must be <= 100 \(rest_invalid_param\)$/m);
+  const unknown = await run(ctx, ['settings', 'handler-defaults', 'nope', '--set', 'max_items=1']);
+  assert.is(unknown.status, 1);
+  assert.match(unknown.stderr, /No handler 'nope' is registered \(handler_not_found\)/);
+  const lone = await run(ctx, ['settings', 'handler-defaults', 'cms-api', '--replace']);
+  assert.is(lone.status, 1);
+  assert.match(lone.stderr, /--replace needs the new defaults/);
+  assert.is((await stored()).max_items, 4, 'refusals change nothing');
+
+  const replaced = await json<Defaults>(ctx, ['settings', 'handler-defaults', 'cms-api', '--replace', '--set', 'per_page=50']);
+  assert.equal(replaced.settings, { per_page: 50 });
+  assert.equal(await stored(), { per_page: 50 });
+
+  const refused = await run(ctx, ['settings', 'handler-defaults', 'cms-api', '--delete']);
+  assert.is(refused.status, 1);
+  assert.match(refused.stderr, /Remove the defaults of handler cms-api \(per_page\): not confirmed .*--yes/);
+  assert.equal(await stored(), { per_page: 50 });
+  const deleted = await json<Defaults>(ctx, ['settings', 'handler-defaults', 'cms-api', '--delete', '--yes']);
+  assert.equal(deleted, { handler_slug: 'cms-api', settings: {} });
+  assert.equal(await stored(), {});
+  assert.match((await run(ctx, ['settings', 'handler-defaults', 'cms-api'])).stdout, /cms-api: no defaults set/);
 });
 
 test("preferences: a user's selected pipeline, set, shown and cleared", async (ctx) => {
