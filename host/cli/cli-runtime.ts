@@ -77,4 +77,16 @@ export function readPassword(argv: { password?: string; 'password-stdin'?: boole
   throw new CliError('Give the password with --password <value> or pipe it with --password-stdin');
 }
 
+/**
+ * An API key from standard input (never argv: it would sit in shell history and `ps`).
+ * `example` is the command line to suggest when stdin is empty.
+ */
+export function readKeyFromStdin(example: string): string {
+  if (process.stdin.isTTY) process.stderr.write('Paste the API key, then press Enter and Ctrl-D:\n');
+  const key = readFileSync(0, 'utf8').trim();
+  if (!key) throw new CliError(`No key on standard input: pipe it, e.g. \`${example}\``);
+  if (/\s/.test(key)) throw new CliError('The key on standard input contains spaces or several lines');
+  return key;
+}
+
 export const jsonOption = { json: { type: 'boolean', describe: 'Machine-readable output', default: false } } as const;

@@ -50,4 +50,20 @@ export function runCli(args: string[], env: Record<string, string> = {}, input?:
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/**
+ * runCli without blocking this process, for a CLI that calls what this process serves: a
+ * host started with startCliHost (the CLI finds it by host.json) or a fake API.
+ */
+export function runCliAsync(args: string[], env: Record<string, string> = {}, input = ''): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cliPath, ...args], { cwd: repoRoot, env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
 export const basicAuth = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;

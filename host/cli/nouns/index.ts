@@ -18,6 +18,7 @@ import { handlers } from './handlers.js';
 import { settings } from './settings.js';
 import { preferences } from './preferences.js';
 import { processedItems } from './processed-items.js';
+import { tools } from './tools.js';
 
 /** The built-in nouns, in the order `--help` lists them and the usage message names them. */
-export const builtInNouns: readonly CliNoun[] = [serve, user, appPassword, pipelines, flows, exportNoun, importNoun, jobs, processedItems, logs, webhook, posts, media, providers, handlers, auth, settings, preferences, chat, plugins];
+export const builtInNouns: readonly CliNoun[] = [serve, user, appPassword, pipelines, flows, exportNoun, importNoun, jobs, processedItems, logs, webhook, posts, media, providers, handlers, auth, settings, preferences, tools, chat, plugins];

@@ -1,22 +1,11 @@
 import type { Argv } from 'yargs';
-import { readFileSync } from 'node:fs';
-import { jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
-import { CliError } from '../admin-client.js';
+import { jsonOption, readKeyFromStdin, withApi, type CliNoun } from '../cli-runtime.js';
 import { printJson, printRows } from '../output.js';
 
 interface ProviderView {
   label: string;
   configured: boolean;
   models: string[];
-}
-
-/** The key from standard input (never argv: it would sit in shell history and `ps`). */
-function keyFromStdin(): string {
-  if (process.stdin.isTTY) process.stderr.write('Paste the API key, then press Enter and Ctrl-D:\n');
-  const key = readFileSync(0, 'utf8').trim();
-  if (!key) throw new CliError('No key on standard input: pipe it, e.g. `printenv OPENAI_API_KEY | flowhost providers set-key openai`');
-  if (/\s/.test(key)) throw new CliError('The key on standard input contains spaces or several lines');
-  return key;
 }
 
 /** `flowhost providers ...`: AI providers, their keys and a key check, through the API. */
@@ -45,7 +34,7 @@ export const providers: CliNoun = {
         "Save a provider's API key, read from standard input (sealed at rest); an empty key removes it with --clear",
         (c) => c.positional('slug', { type: 'string', demandOption: true }).option('clear', { type: 'boolean', default: false, describe: 'Remove the key instead' }).options(jsonOption),
         async (argv) => {
-          const key = argv.clear ? '' : keyFromStdin();
+          const key = argv.clear ? '' : readKeyFromStdin('printenv OPENAI_API_KEY | flowhost providers set-key openai');
           const body = await withApi(argv, (api) => api.call<{ data: { settings: { ai_provider_keys: Record<string, string> } } }>('PUT', '/settings', { body: { ai_provider_keys: { [argv.slug]: key } } }));
           const masked = body.data.settings.ai_provider_keys[argv.slug] ?? '';
           if (argv.json) printJson({ provider: argv.slug, key: masked });

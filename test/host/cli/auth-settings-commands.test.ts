@@ -1,14 +1,16 @@
 // Issue 31: handler credentials (`flowhost auth`), site settings, scheduling intervals and
-// handler defaults (`flowhost settings`) and a user's preference (`flowhost preferences`)
-// from the command line, checked against what the host then stores.
+// handler defaults (`flowhost settings`), the web search key (`flowhost tools`) and a
+// user's preference (`flowhost preferences`) from the command line, checked against what
+// the host then stores.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cliInProcess, startCliHost } from '../../support/cli-in-process.js';
 import { hostApi } from '../../support/host-api.js';
+import { runCliAsync } from '../../support/host-process.js';
 import type { Host } from '../../../host/host.js';
 
 type Ctx = { host: Host; dataDir: string };
-const test = suite<Ctx>('cli: auth, settings (intervals, handler defaults) and preferences');
+const test = suite<Ctx>('cli: auth, settings (intervals, handler defaults), tools web-search and preferences');
 const run = (ctx: Ctx, args: string[]) => cliInProcess([...args, '--data-dir', ctx.dataDir]);
 const json = async <T>(ctx: Ctx, args: string[]): Promise<T> => {
   const res = await run(ctx, [...args, '--json']);
@@ -139,6 +141,37 @@ test('settings handler-defaults: set (merged), replaced, listed and deleted; sec
   assert.equal(deleted, { handler_slug: 'cms-api', settings: {} });
   assert.equal(await stored(), {});
   assert.match((await run(ctx, ['settings', 'handler-defaults', 'cms-api'])).stdout, /cms-api: no defaults set/);
+});
+
+test('tools web-search: the key is read from stdin and shown masked as the API masks it; --clear removes it', async (ctx) => {
+  type WebSearch = { configured: boolean; base_url: string; api_key: string };
+  const stored = async () => (await hostApi(ctx.dataDir, 'GET', '/tools/web-search')).body.data as WebSearch;
+  // stdin needs a process of its own; it reaches this suite's host through host.json.
+  const piped = (args: string[], input: string) => runCliAsync(['tools', 'web-search', 'set', ...args, '--data-dir', ctx.dataDir], {}, input);
+  assert.is((await json<WebSearch>(ctx, ['tools', 'web-search'])).configured, false);
+  assert.match((await run(ctx, ['tools', 'web-search', 'show'])).stdout, /^web_search: not configured/);
+
+  const set = await piped([], 'brave-key-0123456789wxyz\n');
+  assert.is(set.status, 0, set.stderr);
+  assert.match(set.stdout, /Saved the web search key \(••••••••wxyz\)/);
+  assert.not.match(set.stdout + set.stderr, /0123456789/);
+  const saved = await stored();
+  assert.equal([saved.configured, saved.api_key], [true, '••••••••wxyz']);
+  assert.equal(await json<WebSearch>(ctx, ['tools', 'web-search', 'show']), saved);
+  assert.match((await run(ctx, ['tools', 'web-search'])).stdout, /^web_search: configured \(key ••••••••wxyz; https?:\/\//);
+
+  const tooLong = await piped(['--json'], `${'k'.repeat(5000)}\n`);
+  assert.is(tooLong.status, 1);
+  assert.is(tooLong.stdout, '');
+  assert.match(tooLong.stderr, /^flowhost: .*api_key.*\(rest_invalid_param\)\n$/);
+  const stray = await run(ctx, ['tools', 'web-search', 'show', '--clear']);
+  assert.is(stray.status, 1);
+  assert.match(stray.stderr, /--clear goes with set/);
+  assert.is((await stored()).api_key, '••••••••wxyz', 'refusals keep the saved key');
+
+  const cleared = await json<WebSearch>(ctx, ['tools', 'web-search', 'set', '--clear']);
+  assert.equal([cleared.configured, cleared.api_key], [false, '']);
+  assert.equal(await stored(), { ...saved, configured: false, api_key: '' });
 });
 
 test("preferences: a user's selected pipeline, set, shown and cleared", async (ctx) => {

@@ -2,25 +2,14 @@
 // (the CLI starts its own host on the data directory; the base URL comes from the config).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cleanEnv, cliPath, repoRoot } from '../../support/host-process.js';
+import { runCliAsync } from '../../support/host-process.js';
 import { createFakeModelApi, type FakeModelApi } from '../../support/fake-model-apis.js';
 
 // Asynchronous: the fake API answers from this process while the CLI runs.
-function cli(args: string[], env: Record<string, string>, input = ''): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { cwd: repoRoot, env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+const cli = runCliAsync;
 
 const filesUnder = (dir: string): string[] => readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [join(dir, name)]));
 
