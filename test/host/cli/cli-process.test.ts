@@ -24,9 +24,19 @@ test('flowhost completion prints a bash script, or a zsh one under zsh', () => {
 test('completion offers the nouns and a noun\'s verbs', () => {
   const nouns = runCli(['--get-yargs-completions', 'flowhost', '']);
   assert.is(nouns.status, 0, nouns.stderr);
-  for (const noun of ['flows', 'jobs', 'pipelines', 'auth', 'settings', 'preferences', 'completion']) assert.match(nouns.stdout, new RegExp(`^${noun}$`, 'm'));
-  const verbs = runCli(['--get-yargs-completions', 'flowhost', 'flows', '']);
-  for (const verb of ['delete', 'duplicate', 'problems']) assert.match(verbs.stdout, new RegExp(`^${verb}$`, 'm'));
+  for (const noun of ['flows', 'jobs', 'pipelines', 'auth', 'settings', 'preferences', 'processed-items', 'tools', 'completion']) assert.match(nouns.stdout, new RegExp(`^${noun}$`, 'm'));
+  for (const [words, verbs] of [
+    [['flows'], ['delete', 'duplicate', 'problems']],
+    [['pipelines'], ['rename', 'steps']],
+    [['pipelines', 'steps'], ['add', 'remove', 'reorder', 'config']],
+    [['logs'], ['tail', 'metadata', 'clear']],
+    [['settings'], ['intervals', 'handler-defaults']],
+    [['processed-items'], ['clear']],
+    [['tools'], ['web-search']],
+  ] as const) {
+    const offered = runCli(['--get-yargs-completions', 'flowhost', ...words, '']);
+    for (const verb of verbs) assert.match(offered.stdout, new RegExp(`^${verb}$`, 'm'), `flowhost ${words.join(' ')} ${verb}`);
+  }
 });
 
 test('flows delete <id> is a command: a missing flow is named with the API\'s code, exit 1, nothing on stdout', () => {
