@@ -4,19 +4,13 @@
 // the host then stores.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cliInProcess, startCliHost } from '../../support/cli-in-process.js';
+import { cliJson as json, runCli as run, startCliHost } from '../../support/cli-in-process.js';
 import { hostApi } from '../../support/host-api.js';
 import { runCliAsync } from '../../support/host-process.js';
 import type { Host } from '../../../host/host.js';
 
 type Ctx = { host: Host; dataDir: string };
 const test = suite<Ctx>('cli: auth, settings (intervals, handler defaults), tools web-search and preferences');
-const run = (ctx: Ctx, args: string[]) => cliInProcess([...args, '--data-dir', ctx.dataDir]);
-const json = async <T>(ctx: Ctx, args: string[]): Promise<T> => {
-  const res = await run(ctx, [...args, '--json']);
-  assert.is(res.status, 0, `${args.join(' ')}: ${res.stderr}`);
-  return JSON.parse(res.stdout) as T;
-};
 type AuthStatus = { handler_slug: string; requires_auth: boolean; authenticated: boolean; account_details?: { username: string }; config_status: Record<string, string> };
 
 test.before(async (ctx) => {
