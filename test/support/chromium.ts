@@ -6,14 +6,15 @@ import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
-export async function launchChromium(suiteName: string): Promise<Browser> {
+/** `args`: more Chromium switches, e.g. `--host-resolver-rules` to give loopback servers host names of their own. */
+export async function launchChromium(suiteName: string, args: string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`The ${suiteName} browser test needs Chromium at ${CHROMIUM} (Debian: apt-get install -y chromium; or set CHROMIUM_PATH). It does not skip.`);
   }
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...args],
     // No --user-data-dir: playwright-core's launch() gives every browser a fresh, empty profile directory of its own.
   });
 }

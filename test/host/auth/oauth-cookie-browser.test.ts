@@ -11,39 +11,17 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync } from 'node:fs';
-import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
 import { startFakeSheets, type FakeSheets } from '../../support/fake-sheets.js';
+import { freePort, startConsentPage } from '../../support/oauth-consent.js';
 import { testStores } from '../../support/test-stores.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const HOST_NAME = 'flowhost.test';
 const PROVIDER_NAME = 'provider.test';
-
-/**
- * The provider's consent screen: /authorize shows an "Allow" link to the fake provider's
- * own authorize endpoint (same query), which redirects back to Flowhost with a code.
- */
-async function startConsentPage(authorizeUrl: string): Promise<Server> {
-  const server = createHttpServer((req, res) => {
-    const query = new URL(req.url ?? '/', 'http://x').search;
-    const target = `${authorizeUrl}${query}`.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><title>Consent</title><p>Flowhost wants your spreadsheets.</p><a id="allow" href="${target}">Allow</a>`);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return server;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((r) => probe.close(() => r()));
-  return port;
-}
 
 for (const store of testStores('host: OAuth with a cookie session in a browser')) {
   const test = suite<{ t: TestHost; fake: FakeSheets; consent: Server; browser: Browser; site: string }>(`host: OAuth round trip with a cookie session in Chromium (${store.label})`);

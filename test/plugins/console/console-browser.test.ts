@@ -5,10 +5,11 @@
 // asking whether a session exists before anyone signed in).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
 import { launchChromium } from '../../support/chromium.js';
+import { watchedPage as watchedConsolePage } from '../../support/console-page.js';
 import { startFeedServer, type FeedServer } from '../../support/feed-server.js';
 
 type Ctx = { t: TestHost; browser: Browser; feed: FeedServer };
@@ -29,21 +30,7 @@ test.after(async (ctx) => {
 });
 
 /** A page that records every problem a user (or the developer tools) would see. */
-async function watchedPage(ctx: Ctx, viewport = { width: 1366, height: 900 }): Promise<{ page: Page; problems: string[] }> {
-  const page = await ctx.browser.newPage({ viewport });
-  const problems: string[] = [];
-  const sessionProbe = `${ctx.t.url}/api/automation/v1/session`;
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().includes('401 (Unauthorized)')) problems.push(`console: ${message.text()}`);
-  });
-  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
-  page.on('response', (response) => {
-    const expected = response.status() === 401 && response.url() === sessionProbe && response.request().method() === 'GET';
-    if (response.status() >= 400 && !expected) problems.push(`${response.status()} ${response.request().method()} ${response.url()}`);
-  });
-  return { page, problems };
-}
+const watchedPage = (ctx: Ctx, viewport?: { width: number; height: number }) => watchedConsolePage(ctx.browser, ctx.t.url, viewport);
 
 test('sign in, choose a password, pipeline and flow through the forms, Run now, the run completes, its logs, the post exists', async (ctx) => {
   const { t } = ctx;

@@ -1,0 +1,33 @@
+// The console in Chromium as the console suites drive it: a page that records every
+// problem a user (or the developer tools) would see, and the sign-in form filled in.
+import type { Browser, Page } from 'playwright-core';
+
+/**
+ * A page on the console at `site` (the origin it is opened on). Problems: page errors,
+ * console errors, failed requests and answers of 400 or more, except the one expected
+ * 401: the console asking whether a session exists before anyone signed in.
+ */
+export async function watchedPage(browser: Browser, site: string, viewport = { width: 1366, height: 900 }): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage({ viewport });
+  const problems: string[] = [];
+  const sessionProbe = `${site}/api/automation/v1/session`;
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().includes('401 (Unauthorized)')) problems.push(`console: ${message.text()}`);
+  });
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
+  page.on('response', (response) => {
+    const expected = response.status() === 401 && response.url() === sessionProbe && response.request().method() === 'GET';
+    if (response.status() >= 400 && !expected) problems.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+  });
+  return { page, problems };
+}
+
+/** Opens the console at `hash` (e.g. '#/credentials') and signs in as a user who has a password. */
+export async function signIn(page: Page, site: string, user: { login: string; password: string }, hash = ''): Promise<void> {
+  await page.goto(`${site}/admin/${hash}`);
+  await page.getByLabel('Login').fill(user.login);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
