@@ -56,6 +56,11 @@ export const MODULES = [
   'view-logs.js',
   'view-posts.js',
   'view-users.js',
+  'view-credentials.js',
+  'credential-card.js',
+  'credentials-form.js',
+  'credential-fields.js',
+  'oauth-popup.js',
 ];
 
 const cache = new Map<string, Asset>();

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { call, onSignedOut, setNonce, VERSION, type Session } from './api.js';
 import { Loading } from './components.js';
 import { href, useRoute } from './router.js';
+import { Credentials } from './view-credentials.js';
 import { FlowView } from './view-flow.js';
 import { Flows } from './view-flows.js';
 import { JobView } from './view-job.js';
@@ -22,6 +23,7 @@ const NAV: Array<{ path: string; label: string; admin?: boolean }> = [
   { path: 'logs', label: 'Logs' },
   { path: 'posts', label: 'Posts' },
   { path: 'users', label: 'Users', admin: true },
+  { path: 'credentials', label: 'Credentials' },
 ];
 
 function App() {
@@ -58,6 +60,7 @@ function App() {
   else if (section === 'logs') view = <Logs route={route} />;
   else if (section === 'posts') view = <Posts />;
   else if (section === 'users') view = <Users id={numeric} />;
+  else if (section === 'credentials') view = <Credentials />;
   else view = <p role="alert">Nothing here. <a href={href('/flows')}>Go to the flows</a>.</p>;
   return (
     <div class="layout">

@@ -56,6 +56,30 @@ export interface HandlerSummary {
   label: string;
   description?: string;
   requires_auth?: boolean;
+  /** Present only on handlers that need credentials (GET /handlers). */
+  auth_type?: AuthType;
+  auth_fields?: string[];
+  is_authenticated?: boolean;
+  account_details?: AccountDetails;
+}
+export type AuthType = 'oauth1' | 'oauth2' | 'app_password';
+export interface AccountDetails {
+  username: string;
+  id: string;
+}
+/** GET /auth/{slug}/status of a handler that needs credentials. */
+export interface AuthStatus {
+  handler_slug: string;
+  requires_auth: boolean;
+  authenticated: boolean;
+  account_details?: AccountDetails;
+  error?: boolean;
+  error_code?: string;
+  error_message?: string;
+  /** Each auth field's saved value as the API masks it; '' when unset. */
+  config_status: Record<string, string>;
+  /** OAuth handlers: where the browser authorization starts. */
+  oauth_url?: string;
 }
 export interface HandlerField {
   type: string;
