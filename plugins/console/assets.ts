@@ -61,6 +61,9 @@ export const MODULES = [
   'credentials-form.js',
   'credential-fields.js',
   'oauth-popup.js',
+  'webhook-panel.js',
+  'webhook-settings.js',
+  'webhook-curl.js',
 ];
 
 const cache = new Map<string, Asset>();

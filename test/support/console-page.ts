@@ -31,3 +31,28 @@ export async function signIn(page: Page, site: string, user: { login: string; pa
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }
+
+/** The password the administrator chooses at the first sign-in (signInAsAdmin). */
+export const CONSOLE_PASSWORD = 'correct horse battery';
+
+// Hosts whose administrator has chosen CONSOLE_PASSWORD (the first sign-in does it).
+const chosen = new WeakSet<object>();
+
+/**
+ * Signs the host's administrator in at /admin/ (optionally at a hash route): the first time
+ * in a host with the application password the first start issued, choosing
+ * CONSOLE_PASSWORD; later with that password.
+ */
+export async function signInAsAdmin(page: Page, t: { url: string; admin: { password: string } }, hash = ''): Promise<void> {
+  await page.goto(`${t.url}/admin/${hash}`);
+  await page.getByLabel('Password').fill(chosen.has(t) ? CONSOLE_PASSWORD : t.admin.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  if (!chosen.has(t)) {
+    await page.getByRole('heading', { name: 'Choose your password' }).waitFor();
+    await page.getByLabel('New password', { exact: true }).fill(CONSOLE_PASSWORD);
+    await page.getByLabel('New password again').fill(CONSOLE_PASSWORD);
+    await page.getByRole('button', { name: 'Save password' }).click();
+    chosen.add(t);
+  }
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}

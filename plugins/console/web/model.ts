@@ -109,3 +109,41 @@ export const STEP_TYPES = [
   { type: 'publish', label: 'Publish' },
   { type: 'update', label: 'Update' },
 ];
+
+/** Where an HMAC template reads a value: a header or a parameter, and how it is taken out. */
+export interface WebhookValueSource {
+  header?: string;
+  param?: string;
+  extract?: { kind: 'raw' | 'prefix' | 'kv_pairs' | 'regex'; key?: string; separator?: string; pair_separator?: string };
+}
+/** An HMAC template as the API stores and answers it (core/webhooks/hmac-template.ts). */
+export interface WebhookTemplate {
+  mode: 'hmac';
+  algo: 'sha1' | 'sha256' | 'sha512';
+  signed_template: string;
+  signature_source: WebhookValueSource & { encoding: 'hex' | 'base64' | 'base64url'; entry_separator?: string };
+  timestamp_source?: WebhookValueSource & { format: 'unix' | 'unix_ms' | 'iso8601' };
+  id_source?: WebhookValueSource;
+  secret_encoding?: { encoding: 'utf8' | 'base64' | 'hex'; prefix?: string };
+  tolerance_seconds?: number;
+  max_body_bytes?: number;
+}
+/** GET /flows/{id}/webhook: values masked (`••••••••` + last 4), never the token or a secret. */
+export interface WebhookStatus {
+  flow_id: number;
+  enabled: boolean;
+  mode?: string;
+  preset?: string | null;
+  token?: string;
+  secrets?: Array<{ id: string; value: string; expires_at: string | null; created_at: string }>;
+  template?: WebhookTemplate | null;
+  rate_limit?: { max: number; window_seconds: number };
+  max_body_bytes?: number;
+  dedupe_window_seconds?: number;
+}
+/** GET /webhook-presets (empty unless the webhook-presets plugin is loaded). */
+export interface WebhookPreset {
+  slug: string;
+  label: string;
+  template: WebhookTemplate;
+}

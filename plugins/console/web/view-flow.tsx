@@ -6,6 +6,7 @@ import type { Flow, FlowStep, HandlerField, HandlerSummary, Interval } from './m
 import { href, navigate } from './router.js';
 import { ExportButton } from './portable.js';
 import { SettingsForm } from './settings-form.js';
+import { WebhookPanel } from './webhook-panel.js';
 
 /** One flow: its steps' handlers and settings, its schedule, Run now, and its latest runs (live). */
 export function FlowView({ id }: { id: number }) {
@@ -59,6 +60,8 @@ export function FlowView({ id }: { id: number }) {
           ))}
         </ul>
       )}
+      {/* Keyed by flow: a token shown for one flow must not stay on screen for the next. */}
+      <WebhookPanel key={id} flowId={id} />
       <p>
         <a href={href('/jobs', { flow_id: id })}>All runs of this flow</a> · <a href={href('/logs', { flow_id: id })}>Its logs</a>
       </p>
