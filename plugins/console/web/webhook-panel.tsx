@@ -54,11 +54,13 @@ export function WebhookPanel({ flowId }: { flowId: number }) {
       ) : (
         <>
           <WebhookSettings flowId={flowId} status={s} fresh={fresh} busy={action.busy} run={(work) => void action.run(async () => after(await work()))} onHide={() => setFresh(undefined)} />
-          <ConfirmButton label="Disable webhook" confirmLabel="Disable the trigger and forget its token and secrets?" busy={action.busy} onConfirm={() => void action.run(async () => {
-            await call('DELETE', `/flows/${flowId}/webhook`);
-            setFresh(undefined);
-            await after({ said: 'Webhook disabled.' });
-          })} />
+          <p class="actions">
+            <ConfirmButton label="Disable webhook" confirmLabel="Disable the trigger and forget its token and secrets?" busy={action.busy} onConfirm={() => void action.run(async () => {
+              await call('DELETE', `/flows/${flowId}/webhook`);
+              setFresh(undefined);
+              await after({ said: 'Webhook disabled.' });
+            })} />
+          </p>
         </>
       )}
     </section>

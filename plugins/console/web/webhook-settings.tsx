@@ -90,7 +90,7 @@ function RateLimit({ status, busy, onSave }: { status: WebhookStatus; busy: bool
         <input name="rate_max" type="number" min={1} max={100000} required value={max} onInput={(e) => setMax((e.target as HTMLInputElement).value)} />
       </label>
       <label>
-        per seconds
+        Window (seconds)
         <input name="rate_window" type="number" min={1} max={86400} required value={windowSeconds} onInput={(e) => setWindowSeconds((e.target as HTMLInputElement).value)} />
       </label>
       <button type="submit" disabled={busy}>

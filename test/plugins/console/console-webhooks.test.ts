@@ -21,6 +21,9 @@ type Body = { data: Record<string, unknown> } & Record<string, unknown>;
 // page.evaluate's functions run in the page; the test build has no DOM types.
 declare const localStorage: { length: number; key(i: number): string | null; getItem(k: string): string | null };
 declare const sessionStorage: typeof localStorage;
+declare const document: { documentElement: { scrollWidth: number } };
+declare const window: { innerWidth: number };
+declare const navigator: { clipboard: { readText(): Promise<string> } };
 
 const { plugin: echo, triggerOf } = webhookEcho('console-webhook-echo', 'webhook-input');
 const test = suite<Ctx>('console: a flow\'s webhook in Chromium, from enabling it to a run it started');
@@ -77,6 +80,11 @@ test('bearer: enabled from the flow page, the token is shown once, the shown com
   assert.ok((await panel.innerText()).includes(url), 'the trigger URL is shown');
   const command = await commandOf(page);
   assert.ok(command.includes(`TOKEN='${token}'`), command);
+  // Copy puts exactly the shown command on the clipboard.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
+  await panel.getByRole('button', { name: 'Copy command' }).click();
+  await panel.getByText('Copied.').waitFor();
+  assert.is(await page.evaluate(() => navigator.clipboard.readText()), command);
 
   // The request the command makes starts the flow; the page lists the run without a reload.
   const sent = await sendBearer(command, token);
@@ -103,6 +111,10 @@ test('bearer: enabled from the flow page, the token is shown once, the shown com
     return all.join('\n');
   });
   assert.not.ok(stored.includes(token), 'nor in the browser storage');
+  // At a phone's width the URL and the command wrap instead of widening the page.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `overflows by ${overflow}px`);
   assert.equal(problems, []);
   await page.close();
 });
@@ -130,7 +142,7 @@ test('regenerate refuses the old token at once and shows the new one; the rate l
 
   const limit = page.getByRole('form', { name: 'Rate limit' });
   await limit.getByLabel('Requests at most').fill('1');
-  await limit.getByLabel('per seconds').fill('60');
+  await limit.getByLabel('Window (seconds)').fill('60');
   await limit.getByRole('button', { name: 'Save rate limit' }).click();
   await page.getByRole('status').filter({ hasText: 'Rate limit saved.' }).waitFor();
   assert.equal((await t.request<Body>('GET', `/flows/${flowId}/webhook`)).body.data.rate_limit, { max: 1, window_seconds: 60 });
