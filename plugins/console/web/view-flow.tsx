@@ -60,11 +60,11 @@ export function FlowView({ id }: { id: number }) {
           ))}
         </ul>
       )}
-      {/* Keyed by flow: a token shown for one flow must not stay on screen for the next. */}
-      <WebhookPanel key={id} flowId={id} />
       <p>
         <a href={href('/jobs', { flow_id: id })}>All runs of this flow</a> · <a href={href('/logs', { flow_id: id })}>Its logs</a>
       </p>
+      {/* Keyed by flow: a token shown for one flow must not stay on screen for the next. */}
+      <WebhookPanel key={id} flowId={id} />
     </Page>
   );
 }
