@@ -38,6 +38,9 @@ export interface SitePagesDeps {
 
 const text = { type: 'string', maxLength: 200 } as const;
 
+/** A redirect's body: a page that still says where to go, for a client that does not follow. */
+const movedPage = (to: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Moved</title></head><body><p><a href="${plainText(to)}">Continue</a></p></body></html>`;
+
 export function sitePagesSurface(deps: SitePagesDeps): SurfaceDefinition {
   const site = () => deps.hostInfo.publicUrl();
   const api = () => `${site()}${deps.hostInfo.apiPrefix}`;
@@ -151,10 +154,12 @@ export function sitePagesSurface(deps: SitePagesDeps): SurfaceDefinition {
         const user = await deps.users.get(id);
         return archive(`Author: ${user.login}`, '', { author: [id] }, paged, new URLSearchParams({ author: String(id) }));
       }
-      // The bare root for a signed-in user: where a plugin sends them (the console), if one does.
-      if (request.user && Object.keys(q).length === 0) {
+      // The bare root for a user signed in with the browser session: where a plugin sends
+      // them (the console), if one does. API clients (Basic, application passwords) keep
+      // the site and its discovery header: a WordPress client finds the API here.
+      if (request.user?.via === 'cookie' && Object.keys(q).length === 0) {
         const home = await deps.hooks.siteHome.promise(request.user);
-        if (home) return page(302, '', { Location: home, 'Cache-Control': 'no-store' });
+        if (home) return page(302, movedPage(home), { Location: home, 'Cache-Control': 'no-store' });
       }
       return archive('Latest posts', '', { post_type: 'post' }, paged, new URLSearchParams());
     },

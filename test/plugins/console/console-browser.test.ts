@@ -178,6 +178,10 @@ test('the site root leads a signed-in administrator to the console; strangers st
   const stranger = await fetch(`${ctx.t.url}/`, { redirect: 'manual' });
   assert.is(stranger.status, 200);
   assert.match(await stranger.text(), /Tom &amp; Jerry launch/);
+  // An API client with the administrator's credentials keeps the site and its discovery header.
+  const client = await fetch(`${ctx.t.url}/`, { redirect: 'manual', headers: { Authorization: `Basic ${Buffer.from(`admin:${ctx.t.admin.password}`).toString('base64')}` } });
+  assert.is(client.status, 200);
+  assert.match(client.headers.get('link') ?? '', /rel="https:\/\/api\.w\.org\/"/);
   assert.equal(problems, []);
   await page.close();
 });
