@@ -45,8 +45,8 @@ function url(path: string, query?: Query): string {
   return text ? `${base}?${text}` : base;
 }
 
-async function send(method: string, path: string, body: unknown, query: Query | undefined): Promise<Response> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+async function send(method: string, path: string, body: unknown, query: Query | undefined, extra: Record<string, string> = {}): Promise<Response> {
+  const headers: Record<string, string> = { ...extra, Accept: 'application/json' };
   if (nonce) headers['X-WP-Nonce'] = nonce;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   try {
@@ -71,20 +71,23 @@ async function parse<T>(res: Response): Promise<T> {
   return body as T;
 }
 
-export async function call<T = Record<string, unknown>>(method: string, path: string, options: { body?: unknown; query?: Query } = {}): Promise<T> {
+type CallOptions = { body?: unknown; query?: Query; headers?: Record<string, string> };
+
+/** `headers`: a route's own request headers (chat's X-Request-ID); the session's are added here. */
+export async function call<T = Record<string, unknown>>(method: string, path: string, options: CallOptions = {}): Promise<T> {
   return (await callWithHeaders<T>(method, path, options)).body;
 }
 
 /** As call(), with the answer's headers (wp/v2 pages by X-WP-Total / X-WP-TotalPages). */
-export async function callWithHeaders<T>(method: string, path: string, options: { body?: unknown; query?: Query } = {}): Promise<{ body: T; headers: Headers }> {
-  let res = await send(method, path, options.body, options.query);
+export async function callWithHeaders<T>(method: string, path: string, options: CallOptions = {}): Promise<{ body: T; headers: Headers }> {
+  let res = await send(method, path, options.body, options.query, options.headers);
   if (res.status === 403) {
     const peek = (await res.clone().json().catch(() => ({}))) as { code?: string };
     if (peek.code === 'rest_cookie_invalid_nonce') {
       const fresh = await fetch(url('/session'), { credentials: 'same-origin', headers: { Accept: 'application/json' } });
       if (fresh.ok) {
         nonce = ((await fresh.json()) as { data: { nonce: string } }).data.nonce;
-        res = await send(method, path, options.body, options.query);
+        res = await send(method, path, options.body, options.query, options.headers);
       }
     }
   }
