@@ -64,6 +64,10 @@ export const MODULES = [
   'webhook-panel.js',
   'webhook-settings.js',
   'webhook-curl.js',
+  'view-settings.js',
+  'view-providers.js',
+  'view-chat.js',
+  'chat-messages.js',
 ];
 
 const cache = new Map<string, Asset>();

@@ -9,6 +9,9 @@ import { Flows } from './view-flows.js';
 import { JobView } from './view-job.js';
 import { Jobs } from './view-jobs.js';
 import { Logs } from './view-logs.js';
+import { Chat } from './view-chat.js';
+import { Providers } from './view-providers.js';
+import { Settings } from './view-settings.js';
 import { PipelineView } from './view-pipeline.js';
 import { Pipelines } from './view-pipelines.js';
 import { Posts } from './view-posts.js';
@@ -24,6 +27,9 @@ const NAV: Array<{ path: string; label: string; admin?: boolean }> = [
   { path: 'posts', label: 'Posts' },
   { path: 'users', label: 'Users', admin: true },
   { path: 'credentials', label: 'Credentials' },
+  { path: 'chat', label: 'Chat' },
+  { path: 'providers', label: 'AI providers' },
+  { path: 'settings', label: 'Settings' },
 ];
 
 function App() {
@@ -61,6 +67,9 @@ function App() {
   else if (section === 'posts') view = <Posts />;
   else if (section === 'users') view = <Users id={numeric} />;
   else if (section === 'credentials') view = <Credentials />;
+  else if (section === 'settings') view = <Settings />;
+  else if (section === 'providers') view = <Providers />;
+  else if (section === 'chat') view = <Chat sessionId={id} />;
   else view = <p role="alert">Nothing here. <a href={href('/flows')}>Go to the flows</a>.</p>;
   return (
     <div class="layout">

@@ -146,4 +146,63 @@ export interface WebhookPreset {
   slug: string;
   label: string;
   template: WebhookTemplate;
+/**
+ * GET /settings: each value typed by itself (the console draws a field per scalar, so a
+ * setting added on the server shows without a console change); the provider keys masked.
+ */
+export type SettingValue = string | number | boolean | null;
+export interface SettingsData {
+  settings: Record<string, SettingValue | Record<string, string>> & { ai_provider_keys?: Record<string, string> };
+  defaults: Record<string, SettingValue>;
+}
+export interface Provider {
+  label: string;
+  /** A key is saved (through the API or the config file); the key itself is never answered. */
+  configured: boolean;
+  models: string[];
+}
+export interface ProvidersData {
+  providers: Record<string, Provider>;
+  defaults: { provider: string; model: string };
+}
+export interface ProviderTest {
+  provider: string;
+  ok: boolean;
+  code?: string;
+  message: string;
+}
+export interface ChatToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+  turn?: number;
+  result?: unknown;
+  error?: string;
+  skipped?: boolean;
+}
+export interface ChatMessage {
+  role: 'user' | 'assistant' | 'tool';
+  content: string;
+  tool_calls?: ChatToolCall[];
+  metadata?: { type?: string; timestamp?: string; turn?: number; tool_name?: string; success?: boolean };
+}
+export interface ChatSessionSummary {
+  session_id: string;
+  title: string;
+  first_message: string;
+  created_at: string;
+  updated_at: string;
+  message_count: number;
+  agent_type: 'chat' | 'cli';
+}
+export interface ChatSession extends ChatSessionSummary {
+  provider: string;
+  model: string;
+  conversation: ChatMessage[];
+}
+/** POST /chat and POST /chat/continue: both answer the whole conversation at the top level. */
+export interface ChatAnswer {
+  session_id: string;
+  conversation: ChatMessage[];
+  data: { session_id: string; response: string; completed: boolean; turn_number: number; max_turns_reached: boolean; pending_confirmation?: ChatToolCall | null };
 }
