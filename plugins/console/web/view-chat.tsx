@@ -141,7 +141,7 @@ export function Chat({ sessionId }: { sessionId?: string }) {
               </button>
             </p>
           ) : null}
-          <form class="chat-form" aria-label="Message" onSubmit={send}>
+          <form class="chat-form" aria-label="Ask the assistant" onSubmit={send}>
             <label for="chat-message">Message</label>
             <textarea id="chat-message" name="message" rows={3} maxLength={32000} value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} onKeyDown={(e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) send(e); }} />
             <button type="submit" class="primary" disabled={action.busy || !text.trim()}>

@@ -97,7 +97,7 @@ function ProviderCard({ slug, provider, onChanged }: { slug: string; provider: P
       <p>
         API key: {provider.configured ? <strong class="ok">set</strong> : <strong>not set</strong>} · {provider.models.length} models
       </p>
-      <form class="inline" aria-label={`${provider.label} API key`} onSubmit={(e) => { e.preventDefault(); if (key.trim()) void saveKey(key, 'Key saved.'); }}>
+      <form class="inline" aria-label={`${provider.label}: key`} onSubmit={(e) => { e.preventDefault(); if (key.trim()) void saveKey(key, 'Key saved.'); }}>
         <label for={id}>{provider.configured ? 'Replace the API key' : 'API key'}</label>
         {/* Write-only: a password field the browser neither fills nor offers to remember. */}
         <input id={id} name={`${slug}_api_key`} type="password" autocomplete="off" spellcheck={false} value={key} onInput={(e) => setKey((e.target as HTMLInputElement).value)} />
