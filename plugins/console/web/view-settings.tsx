@@ -11,7 +11,7 @@ import { href } from './router.js';
  */
 const KNOWN: Record<string, { label: string; group: string; hint?: string }> = {
   log_retention_days: { label: 'Keep log entries (days)', group: 'Runs and logs', hint: 'Older entries are deleted; 0 keeps them all.' },
-  job_retention_days: { label: 'Keep runs (days)', group: 'Runs and logs', hint: '0 keeps them all.' },
+  job_retention_days: { label: 'Keep runs (days)', group: 'Runs and logs' },
   problem_flow_threshold: { label: 'Problem-flow threshold', group: 'Problem flows', hint: 'Consecutive failures or empty runs before a flow is flagged.' },
   flows_per_page: { label: 'Flows per page', group: 'Lists' },
   jobs_per_page: { label: 'Runs per page', group: 'Lists' },

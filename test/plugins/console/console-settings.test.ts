@@ -54,6 +54,7 @@ test('a setting changed in the form is stored through a partial PATCH, and shown
 
   await page.reload();
   assert.is(await page.getByLabel('Problem-flow threshold').inputValue(), '7');
+  await page.screenshot({ path: 'test-output/console/settings.png', fullPage: true });
   assert.equal(problems, []);
   await page.close();
 });
@@ -112,6 +113,7 @@ test('a provider key is saved write-only, never seen again, the test call passes
   assert.is(settings.default_provider, 'openai');
   assert.is(settings.default_model, 'gpt-4o');
 
+  await page.screenshot({ path: 'test-output/console/providers.png', fullPage: true });
   const texts = await Promise.all(bodies);
   assert.ok(texts.length > 5, 'the answers were recorded');
   assert.ok(texts.every((text) => !text.includes(openai.validKey)), 'no answer carries the key');
@@ -149,6 +151,7 @@ test('a chat message runs a tool call shown by its name; at the turn limit Conti
   assert.is((await cont).postDataJSON().session_id, page.url().split('/').pop());
   await log.getByText('I made the pipeline Console news.').waitFor();
   assert.not.ok(await page.getByRole('button', { name: 'Continue' }).isVisible(), 'completed: nothing to continue');
+  await page.screenshot({ path: 'test-output/console/chat.png', fullPage: true });
 
   const sessions = page.getByRole('complementary', { name: 'Your chat sessions' });
   await sessions.getByRole('link', { name: 'Make me a news pipeline' }).waitFor();
