@@ -146,6 +146,7 @@ export interface WebhookPreset {
   slug: string;
   label: string;
   template: WebhookTemplate;
+}
 /**
  * GET /settings: each value typed by itself (the console draws a field per scalar, so a
  * setting added on the server shows without a console change); the provider keys masked.
