@@ -5,11 +5,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PassThrough, Readable } from 'node:stream';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cleanEnv, cliPath, repoRoot } from '../../support/host-process.js';
+import { runCliAsync } from '../../support/host-process.js';
 import { cliInProcess, startCliHost } from '../../support/cli-in-process.js';
 import type { Host } from '../../../host/host.js';
 import { loadConfig } from '../../../host/config/load-config.js';
@@ -138,17 +137,7 @@ for (const store of testStores('cli: chat')) {
 }
 
 // Spawned once (the real binary, the real stdin): a message piped in, the answer as JSON.
-function spawnCli(args: string[], env: Record<string, string>, input: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { cwd: repoRoot, env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+const spawnCli = runCliAsync;
 
 const spawned = suite<{ openai: FakeModelApi }>('cli: flowhost chat, spawned, message on stdin');
 spawned.before(async (ctx) => {
