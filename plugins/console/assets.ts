@@ -45,6 +45,7 @@ export const MODULES = [
   'model.js',
   'settings-form.js',
   'portable.js',
+  'ai-step-form.js',
   'view-sign-in.js',
   'view-set-password.js',
   'view-pipelines.js',

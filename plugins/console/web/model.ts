@@ -11,6 +11,8 @@ export interface Pipeline {
   flow_count?: number;
   step_count?: number;
   pipeline_steps?: PipelineStep[];
+  /** Each step's own configuration by pipeline step id (an ai step's provider, model, system_prompt). */
+  pipeline_config?: Record<string, Record<string, unknown>>;
 }
 export interface FlowStep {
   flow_step_id: string;
@@ -20,6 +22,8 @@ export interface FlowStep {
   handler_slug: string | null;
   handler_config: Record<string, unknown>;
   enabled?: boolean;
+  /** An ai step's message for this flow. */
+  user_message?: string;
 }
 export interface Flow {
   flow_id: number;

@@ -4,6 +4,7 @@ import { ConfirmButton, ErrorNote, Loading, Page, Status, useAction, useLoad } f
 import { when } from './format.js';
 import type { Flow, FlowStep, HandlerField, HandlerSummary, Interval } from './model.js';
 import { href, navigate } from './router.js';
+import { UserMessageForm } from './ai-step-form.js';
 import { ExportButton } from './portable.js';
 import { SettingsForm } from './settings-form.js';
 import { WebhookPanel } from './webhook-panel.js';
@@ -123,7 +124,7 @@ function StepEditor({ step, position, count, onSaved }: { step: FlowStep; positi
         Step {position}/{count}: {step.step_type}
       </h3>
       {step.step_type === 'ai' ? (
-        <p class="muted">The AI step's provider, model and prompt are set on the pipeline step (API: <code>PUT /pipelines/steps/…/config</code>).</p>
+        <UserMessageForm flowStepId={step.flow_step_id} position={position} value={step.user_message ?? ''} onSaved={onSaved} />
       ) : (
         <>
           <label>

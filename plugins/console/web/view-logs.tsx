@@ -8,6 +8,14 @@ import { href, navigate, type Route } from './router.js';
 const LEVELS = ['debug', 'info', 'warning', 'error', 'critical'];
 const FILTERS = ['level', 'search', 'job_id', 'flow_id', 'pipeline_id', 'since', 'before'] as const;
 
+/** An ISO time as a datetime-local input shows it (the user's local time, to the minute). */
+function localInput(iso: string): string {
+  const date = new Date(iso);
+  if (!iso || Number.isNaN(date.getTime())) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
 /** The searchable log with every filter the API has, kept in the address. */
 export function Logs({ route }: { route: Route }) {
   const current = Object.fromEntries(FILTERS.map((k) => [k, route.query.get(k) ?? ''])) as Record<(typeof FILTERS)[number], string>;
@@ -37,6 +45,12 @@ export function Logs({ route }: { route: Route }) {
           <label key={key}>
             {key.replace('_id', '')} id
             <input name={key} type="number" min={1} value={current[key]} onChange={(e) => go({ [key]: (e.target as HTMLInputElement).value })} />
+          </label>
+        ))}
+        {(['since', 'before'] as const).map((key) => (
+          <label key={key}>
+            {key === 'since' ? 'After' : 'Before'}
+            <input name={key} type="datetime-local" value={localInput(current[key])} onChange={(e) => { const value = (e.target as HTMLInputElement).value; go({ [key]: value ? new Date(value).toISOString() : '' }); }} />
           </label>
         ))}
         <button type="submit">Search</button>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { call } from './api.js';
 import { ConfirmButton, ErrorNote, Loading, Page, Status, useAction, useLoad } from './components.js';
+import { AiStepForm, type AiStepConfig } from './ai-step-form.js';
 import { STEP_TYPES, type Flow, type Pipeline, type PipelineStep } from './model.js';
 import { href, navigate } from './router.js';
 
@@ -81,6 +82,7 @@ export function PipelineView({ id }: { id: number }) {
               </button>
               <ConfirmButton label="Remove" confirmLabel={`Remove step ${index + 1} from every flow of this pipeline?`} busy={action.busy} onConfirm={() => void doThen(() => call('DELETE', `/pipelines/${id}/steps/${encodeURIComponent(step.pipeline_step_id)}`))} />
             </span>
+            {step.step_type === 'ai' ? <AiStepForm pipelineId={id} stepId={step.pipeline_step_id} position={index + 1} config={(pipeline.pipeline_config?.[step.pipeline_step_id] ?? {}) as AiStepConfig} onSaved={() => void view.reload()} /> : null}
           </li>
         ))}
       </ol>

@@ -113,6 +113,11 @@ test('sign in, choose a password, pipeline and flow through the forms, Run now, 
   const log = await page.locator('.log').innerText();
   assert.match(log, /Step 2\/2 publish \(cms\)/);
   assert.not.match(log, /Job \d+ failed/);
+  // The time filters: nothing was logged after a day far ahead.
+  await page.getByLabel('After').fill('2999-01-01T00:00');
+  await page.getByLabel('After').dispatchEvent('change');
+  await page.getByText('No log entries match.').waitFor();
+  assert.match(page.url(), /since=2999-01-01/);
 
   // What the flow made: a published post, through the WordPress API.
   const posts = await t.request<Array<{ title: { rendered: string }; status: string }>>('GET', '/api/wp/v2/posts', { absolute: true, as: 'anonymous' });
@@ -246,6 +251,36 @@ test('an administrator creates a user, whose application password is shown once 
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Choose your password' }).waitFor();
   assert.is(await page.getByRole('link', { name: 'Users' }).count(), 0, 'an author sees no Users section');
+  assert.equal(problems, []);
+  await page.close();
+});
+
+test("an AI step: the pipeline's provider and system prompt, and a flow's message, through their forms", async (ctx) => {
+  const { t } = ctx;
+  const created = await t.request<{ data: { pipeline_id: number } }>('POST', '/pipelines', { body: { pipeline_name: 'Summaries' } });
+  const pipelineId = created.body.data.pipeline_id;
+  const step = await t.request<{ data: { pipeline_step_id: string } }>('POST', `/pipelines/${pipelineId}/steps`, { body: { step_type: 'ai', execution_order: 0, label: 'AI Step' } });
+  const flow = await t.request<{ data: { flow_id: number } }>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Digest' } });
+  const { page, problems } = await watchedPage(ctx);
+  await page.goto(`${t.url}/admin/#/pipelines/${pipelineId}`);
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const form = page.getByRole('form', { name: 'AI step 1 configuration' });
+  await form.getByLabel('Provider').selectOption('anthropic');
+  await form.getByLabel('System prompt').fill('You write short, factual digests.');
+  await form.getByRole('button', { name: 'Save AI settings' }).click();
+  await form.getByRole('status').filter({ hasText: 'AI settings saved.' }).waitFor();
+  const stored = async () => (await t.request<{ data: { pipeline: { pipeline_config: Record<string, Record<string, unknown>> } } }>('GET', '/pipelines', { query: { pipeline_id: pipelineId, output_mode: 'full' } })).body.data.pipeline.pipeline_config[step.body.data.pipeline_step_id]!;
+  const config = await stored();
+  assert.is(config.provider, 'anthropic');
+  assert.is(config.system_prompt, 'You write short, factual digests.');
+
+  await page.goto(`${t.url}/admin/#/flows/${flow.body.data.flow_id}`);
+  await page.getByLabel('Message to the AI').fill('Summarise this item in two sentences.');
+  await page.getByRole('button', { name: 'Save message' }).click();
+  await page.getByRole('status').filter({ hasText: 'Step 1 saved.' }).waitFor();
+  const saved = await t.request<{ data: { flow_config: Record<string, { user_message?: string }> } }>('GET', `/flows/${flow.body.data.flow_id}`);
+  assert.equal(Object.values(saved.body.data.flow_config).map((s) => s.user_message), ['Summarise this item in two sentences.']);
   assert.equal(problems, []);
   await page.close();
 });
