@@ -14,8 +14,10 @@ import { startFeedServer, type FeedServer } from '../../support/feed-server.js';
 
 type Ctx = { t: TestHost; browser: Browser; feed: FeedServer };
 // page.evaluate's functions run in the page; the test build has no DOM types.
-declare const document: { documentElement: { scrollWidth: number } };
+declare const document: { documentElement: { scrollWidth: number }; activeElement: { getAttribute(name: string): string | null; textContent: string | null } | null };
 declare const window: { innerWidth: number };
+declare function getComputedStyle(element: unknown): { outlineStyle: string };
+type Element = unknown;
 
 const test = suite<Ctx>('console: a newcomer in Chromium, from sign-in to a scheduled flow that posts');
 test.before(async (ctx) => {
@@ -281,6 +283,34 @@ test("an AI step: the pipeline's provider and system prompt, and a flow's messag
   await page.getByRole('status').filter({ hasText: 'Step 1 saved.' }).waitFor();
   const saved = await t.request<{ data: { flow_config: Record<string, { user_message?: string }> } }>('GET', `/flows/${flow.body.data.flow_id}`);
   assert.equal(Object.values(saved.body.data.flow_config).map((s) => s.user_message), ['Summarise this item in two sentences.']);
+  assert.equal(problems, []);
+  await page.close();
+});
+
+test('keyboard only: sign in, skip to the content, reach and use Run now, with a visible focus', async (ctx) => {
+  const { page, problems } = await watchedPage(ctx);
+  await page.goto(`${ctx.t.url}/admin/#/flows`);
+  await page.getByLabel('Login').waitFor();
+  await page.keyboard.press('Tab');
+  assert.is(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'login');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('correct horse battery');
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'Flows' }).waitFor();
+  // After navigation the page title has the focus; Tab from the top reaches the skip link.
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Shift+Tab');
+  await page.evaluate(() => (document.activeElement as { blur(): void } | null)?.blur());
+  await page.keyboard.press('Tab');
+  assert.is(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content');
+  const outline = await page.evaluate(() => getComputedStyle(document.activeElement as Element).outlineStyle);
+  assert.is.not(outline, 'none', 'the focused element shows its focus');
+  const runNow = page.getByRole('button', { name: /^Run .+ now$/ }).first();
+  await runNow.focus();
+  const [executed] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/execute') && r.request().method() === 'POST'), page.keyboard.press('Enter')]);
+  assert.is(executed.status(), 200);
+  const job = ((await executed.json()) as { data: { job_id: number } }).data.job_id;
+  assert.is((await ctx.t.waitForJob(job)).flow_id, 1, 'the run Enter started');
   assert.equal(problems, []);
   await page.close();
 });
