@@ -53,7 +53,9 @@ const suites = [...sourceRoots.flatMap((d) => walk(join(root, 'dist', d), (n) =>
   // A compiled suite whose source is gone (renamed or deleted) is stale output, not a suite;
   // so is the example plugin compiled by the root build before it became its own package.
   .filter((f) => existsSync(sourceOf(f)) && !f.startsWith(join(root, 'dist/examples/hello-plugin/')))
-  .filter((f) => filters.length === 0 || filters.some((w) => f.includes(w)))
+  // Words match the path inside the checkout, so a checkout named after a suite (a worktree
+  // such as wt-console-settings) does not select every suite.
+  .filter((f) => filters.length === 0 || filters.some((w) => relative(root, f).includes(w)))
   .sort();
 
 const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
