@@ -18,7 +18,7 @@ export const createPipelineBody = {
   required: ['pipeline_name'],
   additionalProperties: false,
   properties: {
-    pipeline_name: { type: 'string', minLength: 1, maxLength: 200 },
+    pipeline_name: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S', description: 'Not blank (it is stored trimmed)' },
     agent_id: { type: ['integer', 'null'], minimum: 1 },
     steps: {
       type: 'array',
@@ -37,7 +37,7 @@ export const renamePipelineBody = {
   type: 'object',
   required: ['pipeline_name'],
   additionalProperties: false,
-  properties: { pipeline_name: { type: 'string', minLength: 1, maxLength: 200 } },
+  properties: { pipeline_name: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S', description: 'Not blank (it is stored trimmed)' } },
 } as const;
 
 export const addStepBody = {

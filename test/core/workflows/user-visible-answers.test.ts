@@ -118,5 +118,19 @@ for (const store of testStores('user-visible answers')) {
     assert.is((await t.waitForJob(again.body.data.job_id as number)).status, 'completed');
   });
 
+  test('a blank pipeline name is refused on create and rename, naming the field; nothing is stored', async ({ t }) => {
+    const before = (await t.request<{ data: { pipelines: unknown[] } }>('GET', '/pipelines')).body.data.pipelines.length;
+    const blank = await t.request<Answer & { data: { params?: Record<string, string> } }>('POST', '/pipelines', { body: { pipeline_name: '   ' } });
+    assert.is(blank.status, 400, JSON.stringify(blank.body));
+    assert.is(blank.body.code, 'rest_invalid_param');
+    assert.ok(blank.body.data.params?.pipeline_name, JSON.stringify(blank.body));
+    assert.is((await t.request<{ data: { pipelines: unknown[] } }>('GET', '/pipelines')).body.data.pipelines.length, before);
+    const { pipelineId } = await pipelineWithStep(t, 'Named');
+    const rename = await t.request<Answer>('PATCH', `/pipelines/${pipelineId}`, { body: { pipeline_name: '\t ' } });
+    assert.is(rename.status, 400);
+    const kept = await t.request<{ data: { pipeline: { pipeline_name: string } } }>('GET', '/pipelines', { query: { pipeline_id: pipelineId } });
+    assert.is(kept.body.data.pipeline.pipeline_name, 'Named');
+  });
+
   test.run();
 }
