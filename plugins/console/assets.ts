@@ -76,7 +76,8 @@ const cache = new Map<string, Asset>();
 export function asset(name: string): Asset | undefined {
   const cached = cache.get(name);
   if (cached) return cached;
-  const source = Object.hasOwn(sources(), name) ? sources()[name] : undefined;
+  const table = sources();
+  const source = Object.hasOwn(table, name) ? table[name] : undefined;
   if (!source) return undefined;
   const body = readFileSync(source.path());
   const made: Asset = { type: source.type, body, gzip: gzipSync(body, { level: 9 }), etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
