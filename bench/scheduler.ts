@@ -88,7 +88,7 @@ export async function schedulerBench(options: BenchOptions = {}): Promise<BenchR
     const agendaJobs = t.host.store.collection('agenda_jobs');
     const t0 = Date.now() + processEvery + 500 + flows / 10;
     const slots = new Map<number, number>();
-    flowIds.forEach((id, i) => slots.set(id, burst ? t0 : t0 + Math.floor((i * windowMs) / flows)));
+    for (const [i, id] of flowIds.entries()) slots.set(id, burst ? t0 : t0 + Math.floor((i * windowMs) / flows));
     for (let i = 0; i < flowIds.length; i += 200) {
       await Promise.all(flowIds.slice(i, i + 200).map((id) => agendaJobs.updateOne({ name: 'flow.run', 'data.flowId': id }, { $set: { nextRunAt: new Date(slots.get(id)!) } })));
     }

@@ -65,7 +65,7 @@ export async function startFloorServer(dir: string, secret: string, log: Logger)
     const batch = pending;
     pending = [];
     const ids = store(batch);
-    batch.forEach((request, i) => request.answer(ids[i]!));
+    for (const [i, request] of batch.entries()) request.answer(ids[i]!);
   };
   const key = Buffer.from(secret);
   const server = createServer((req, res) => {

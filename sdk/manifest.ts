@@ -3,7 +3,7 @@
  * imports nothing heavy (the main SDK entry loads markdown and HTML libraries). The main
  * SDK entry re-exports these too.
  */
-import type { CliNounManifest, PluginManifest } from '../core/kernel/plugin-manifest.js';
+import type { PluginManifest } from '../core/kernel/plugin-manifest.js';
 
 export type { CliNounManifest, PluginManifest } from '../core/kernel/plugin-manifest.js';
 

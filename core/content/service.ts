@@ -305,7 +305,7 @@ export class ContentService implements ContentStore {
     const and: Record<string, unknown>[] = [{ taxonomy }];
     if (query.parent_id !== undefined) and.push({ parent_id: query.parent_id });
     if (query.include !== undefined) and.push({ term_id: { $in: [...query.include] } });
-    if (query.exclude !== undefined && query.exclude.length) and.push({ term_id: { $nin: [...query.exclude] } });
+    if (query.exclude?.length) and.push({ term_id: { $nin: [...query.exclude] } });
     if (query.slug !== undefined) and.push({ slug: { $in: [...query.slug] } });
     if (query.search) {
       const pattern = { $regex: escapeRegExp(query.search), $options: 'i' };

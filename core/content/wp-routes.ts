@@ -83,7 +83,7 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9}
 function parseDate(value: unknown, param: string): Date {
   const text = String(value).trim();
   const m = DATE.exec(text);
-  const [y, mo, d, h, mi, s] = m ? m.slice(1, 7).map((v) => Number(v ?? 0)) : [];
+  const [, mo, d, h, mi, s] = m ? m.slice(1, 7).map((v) => Number(v ?? 0)) : [];
   const valid = m && mo! >= 1 && mo! <= 12 && d! >= 1 && d! <= 31 && h! <= 23 && mi! <= 59 && s! <= 59;
   const offset = m?.[7] ? (m[7].toUpperCase() === 'Z' ? 'Z' : `${m[7].slice(0, 3)}:${m[7].slice(-2)}`) : 'Z';
   const iso = m ? `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6] ?? '00'}${offset}` : '';

@@ -210,7 +210,7 @@ export class CredentialsService {
    * a refused refresh marks the account not authenticated with the reason.
    */
   private async refreshIfDue(provider: string, account: AuthAccountRecord | null): Promise<AuthAccountRecord | null> {
-    if (!account || account.status !== 'authenticated' || account.auth_type !== 'oauth2' || !account.expires_at) return account;
+    if (account?.status !== 'authenticated' || account.auth_type !== 'oauth2' || !account.expires_at) return account;
     if (account.expires_at.getTime() - this.deps.clock.now().getTime() > 60_000) return account;
     const definition = this.deps.registries.authProviders().find((p) => p.key === provider);
     const tokens = this.openAll(provider, account.tokens);

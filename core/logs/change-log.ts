@@ -7,9 +7,7 @@ import type { LogEntryInput } from './model.js';
  * calls this from the one method that makes each change, with the acting user. Messages
  * and contexts name the fields changed, never their values (settings may hold secrets).
  */
-export interface ChangeLog {
-  (by: Principal | null | undefined, message: string, context: Record<string, unknown>): Promise<void>;
-}
+export type ChangeLog = (by: Principal | null | undefined, message: string, context: Record<string, unknown>) => Promise<void>
 
 /** A change log that writes nothing (until a domain's plugin attaches the real one). */
 export const noChangeLog: ChangeLog = async () => undefined;

@@ -79,7 +79,9 @@ const extractSchema: JsonSchema = {
     pair_separator: { ...name, default: '=' },
   },
   allOf: [
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
     { if: { properties: { kind: { enum: ['prefix', 'kv_pairs', 'regex'] } } }, then: { required: ['key'] } },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
     { if: { properties: { kind: { const: 'kv_pairs' } } }, then: { required: ['separator'] } },
   ],
 };

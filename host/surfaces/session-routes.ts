@@ -2,7 +2,6 @@ import { notLoggedIn } from '../../core/errors.js';
 import type { SurfaceDefinition } from '../../core/kernel/routes.js';
 import { reply } from '../../core/kernel/routes.js';
 import type { UsersService } from '../../core/users/service.js';
-import { loginSchema } from '../../core/users/schemas.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from '../auth/cookies.js';
 import { withResponses } from '../../core/kernel/response-schemas.js';

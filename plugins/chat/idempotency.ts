@@ -14,7 +14,7 @@ import { stableJson } from '../../sdk/index.js';
 export const DONE_MS = 24 * 60 * 60 * 1000;
 export const RUNNING_MS = 10 * 60 * 1000;
 /** Printable ASCII without spaces, quotes or backslashes; 1–128 characters (UUIDs and ULIDs fit). */
-export const REQUEST_ID = /^[A-Za-z0-9._:@+=\/-]{1,128}$/;
+export const REQUEST_ID = /^[A-Za-z0-9._:@+=/-]{1,128}$/;
 
 interface RequestRecord extends Record<string, unknown> {
   _id: string;

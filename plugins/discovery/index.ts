@@ -42,7 +42,6 @@ const settingsField: JsonSchema = {
   properties: { type: {}, label: str, description: str, default: {}, options: { type: 'array' }, current_value: {} },
 };
 const provider: JsonSchema = { type: 'object', required: ['label', 'configured', 'models'], properties: { label: str, configured: { type: 'boolean' }, models: { type: 'array', items: str } } };
-const providers: JsonSchema = { type: 'object', additionalProperties: provider };
 
 /** What the handler route reads of the flows service: the handler defaults, masked. */
 interface HandlerDefaultsSource {

@@ -35,9 +35,7 @@ export interface ProjectSyncResult {
   errors: SyncError[];
 }
 
-export interface SyncProgress {
-  (event: { files_done: number; files_total: number; repository: string }): Promise<void> | void;
-}
+export type SyncProgress = (event: { files_done: number; files_total: number; repository: string }) => Promise<void> | void
 
 export interface SyncLimits {
   maxFileBytes: number;

@@ -36,7 +36,7 @@ export function matchesTerms(row: EventRow, filter: Record<string, number[]>, sk
   for (const [taxonomy, ids] of Object.entries(filter)) {
     if (taxonomy === skip || ids.length === 0) continue;
     const carried = row.terms[taxonomy];
-    if (!carried || !carried.some((id) => ids.includes(id))) return false;
+    if (!carried?.some((id) => ids.includes(id))) return false;
   }
   return true;
 }

@@ -194,6 +194,10 @@ function toModelMessages(messages: ProviderMessage[]): ModelMessage[] {
         return { role: 'tool', content: [{ type: 'tool-result', toolCallId: m.toolCallId, toolName: m.toolName, output: { type: 'json', value: m.output } }] };
       case 'response':
         return m.message as unknown as ModelMessage;
+      default: {
+        const unknownRole: never = m;
+        throw new Error(`unknown message role in ${JSON.stringify(unknownRole)}`);
+      }
     }
   });
 }

@@ -97,7 +97,7 @@ export const TOOL_CATALOGUE: Readonly<Record<ToolId, ToolCatalogueEntry>> = {
 export const TOOL_IDS = Object.keys(TOOL_CATALOGUE) as ToolId[];
 
 export function isToolId(value: string): value is ToolId {
-  return Object.prototype.hasOwnProperty.call(TOOL_CATALOGUE, value);
+  return Object.hasOwn(TOOL_CATALOGUE, value);
 }
 
 /** The JSON Schema of a tool's arguments: `action` (required) plus its parameters, nothing else. */

@@ -849,7 +849,7 @@ export function documentStoreContract(label: string, open: () => Promise<Documen
     const c = fresh(store);
     await rejects(c.insertOne({ n: Infinity }), UnsupportedDocumentError, /Infinity/);
     await rejects(c.insertOne({ deep: { list: [1, Number.NaN] } }), UnsupportedDocumentError, /NaN/);
-    await rejects(c.insertOne({ ['a\u0000b']: 1 }), UnsupportedDocumentError, /NUL/);
+    await rejects(c.insertOne({ 'a\u0000b': 1 }), UnsupportedDocumentError, /NUL/);
     await rejects(c.insertMany([{ ok: 1 }, { n: -Infinity }]), UnsupportedDocumentError);
     await c.insertOne({ _id: 'x', n: 1 });
     await rejects(c.findOneAndUpdate({ _id: 'x' }, { $set: { n: Infinity } }), UnsupportedDocumentError);

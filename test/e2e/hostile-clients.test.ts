@@ -74,7 +74,7 @@ test('an over-limit chunked media upload is answered 413 and the process survive
 
 test('headers sent one byte at a time are cut off with 408 within the header timeout', async ({ host }) => {
   const socket = await open(host.url);
-  const request = 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'a'.repeat(200) + '\r\n\r\n';
+  const request = `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ${'a'.repeat(200)}\r\n\r\n`;
   let i = 0;
   const drip = setInterval(() => {
     if (i < request.length && !socket.destroyed) socket.write(request[i++]!);

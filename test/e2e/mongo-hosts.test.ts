@@ -6,7 +6,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { createHost, type Host } from '../../host/create-host.js';
 import { silentLogger } from '../../core/kernel/logger.js';
-import { MongoStore } from '../../host/store/mongodb/index.js';
+import type { MongoStore } from '../../host/store/mongodb/index.js';
 import { requireMongo, freshDatabaseUrl } from '../support/mongo-env.js';
 import { basicAuth } from '../support/host-process.js';
 import discovery from '../../plugins/discovery/index.js';

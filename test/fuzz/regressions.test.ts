@@ -90,9 +90,9 @@ for (const [index, store] of stores.entries()) {
     });
   }
 
-  for (const escape of ['%ff', '%E0%A4%A', '%C0%AF']) {
-    test(`GET ${P}/users/${escape} is a 400`, async (ctx) => {
-      await expectRefused(ctx, 'GET', `${P}/users/${escape}`, { status: 400 });
+  for (const badEscape of ['%ff', '%E0%A4%A', '%C0%AF']) {
+    test(`GET ${P}/users/${badEscape} is a 400`, async (ctx) => {
+      await expectRefused(ctx, 'GET', `${P}/users/${badEscape}`, { status: 400 });
     });
   }
 

@@ -28,9 +28,9 @@ test('every built-in imports only sdk/, its own files and packages', () => {
       const spec = match[1]!;
       if (spec.startsWith('.')) {
         const target = resolve(dirname(file), spec);
-        const inside = target.startsWith(pluginDir + '/') || target.startsWith(join(root, 'sdk') + '/');
+        const inside = target.startsWith(`${pluginDir}/`) || target.startsWith(`${join(root, 'sdk')}/`);
         // The two registries (the plugins, and their manifests for the CLI) list every built-in.
-        const registry = [join(root, 'plugins/index.ts'), join(root, 'plugins/manifests.ts')].includes(file) && target.startsWith(join(root, 'plugins') + '/');
+        const registry = [join(root, 'plugins/index.ts'), join(root, 'plugins/manifests.ts')].includes(file) && target.startsWith(`${join(root, 'plugins')}/`);
         if (!inside && !registry) offenders.push(`${relative(root, file)} -> ${spec}`);
       } else if (spec.startsWith('flowhost/host')) offenders.push(`${relative(root, file)} -> ${spec}`);
     }

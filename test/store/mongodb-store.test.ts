@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { documentStoreContract } from '../contracts/document-store.contract.js';
 import { DuplicateKeyError, UnsupportedQueryError, type DocumentStore } from '../../core/store/port.js';
-import { MongoStore, MongoStoreUnavailableError, openMongoStore } from '../../host/store/mongodb/index.js';
+import { type MongoStore, MongoStoreUnavailableError, openMongoStore } from '../../host/store/mongodb/index.js';
 
 const url = process.env.MONGODB_URL;
 

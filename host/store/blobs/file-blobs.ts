@@ -32,7 +32,10 @@ export class BlobMeter extends Transform {
   }
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null, data?: Buffer) => void): void {
     this.size += chunk.length;
-    if (this.size > this.maxBytes) return done(new BlobTooLargeError(this.maxBytes));
+    if (this.size > this.maxBytes) {
+      done(new BlobTooLargeError(this.maxBytes));
+      return;
+    }
     this.hash.update(chunk);
     done(null, chunk);
   }

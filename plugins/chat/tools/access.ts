@@ -11,7 +11,7 @@ export function principalOf(user: ActingUser): Principal {
 
 /** The caller as a principal, or an error naming the tool and the user when they lack manage_options. */
 export function requireManager(ctx: CallContext, tool: string): Principal {
-  if (!ctx.user || !ctx.user.can('manage_options')) throw new Error(`${tool} needs the manage_options capability, which ${ctx.user ? `user ${ctx.user.login}` : 'this caller'} does not have`);
+  if (!ctx.user?.can('manage_options')) throw new Error(`${tool} needs the manage_options capability, which ${ctx.user ? `user ${ctx.user.login}` : 'this caller'} does not have`);
   return principalOf(ctx.user);
 }
 

@@ -73,6 +73,7 @@ export function ConfirmButton({ label, confirmLabel, onConfirm, busy }: { label:
     );
   }
   return (
+    // biome-ignore lint/a11y/useSemanticElements: an inline confirmation beside its button; a fieldset would break the line
     <span class="confirm" role="group" aria-label={confirmLabel}>
       <span>{confirmLabel}</span>
       <button type="button" class="danger" onClick={() => { setAsking(false); onConfirm(); }}>

@@ -37,6 +37,7 @@ export function CredentialsForm({ slug, label, fields, onSaved }: { slug: string
           },
         };
         return (
+          // biome-ignore lint/a11y/noLabelWithoutControl: the input is inside, chosen by field kind
           <label key={field}>
             {fieldLabel(field)}
             {isSecretField(field) ? <input type="password" {...input} /> : <input type="text" {...input} />}

@@ -1,4 +1,4 @@
-import { render } from 'preact';
+import { render, type JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { call, onSignedOut, setNonce, VERSION, type Session } from './api.js';
 import { Loading } from './components.js';
@@ -57,7 +57,7 @@ function App() {
     await call('DELETE', '/session').catch(() => undefined);
     accept(null);
   };
-  let view;
+  let view: JSX.Element;
   if (!session.has_password && section !== 'account') view = <SetPassword session={session} onChanged={accept} />;
   else if (section === 'account') view = <SetPassword session={session} onChanged={accept} />;
   else if (section === 'pipelines') view = numeric ? <PipelineView id={numeric} /> : <Pipelines />;

@@ -124,6 +124,7 @@ export function Chat({ sessionId }: { sessionId?: string }) {
           {action.busy && sending ? <p class="muted" role="status">The assistant is working…</p> : null}
           <ErrorNote error={loadError ?? action.error} />
           {outcome.pending ? (
+            // biome-ignore lint/a11y/useSemanticElements: a card holding a question and two buttons, not a form fieldset
             <div class="card" role="group" aria-label="Waiting for your confirmation">
               <p>The assistant wants to run a tool that deletes what cannot be restored:</p>
               <ul class="plain">

@@ -51,7 +51,7 @@ function SettingsEditor({ data }: { data: SettingsData }) {
     setMessage('');
     const patch: Record<string, unknown> = {};
     for (const key of keys) {
-      const value = valueOf(saved[key] ?? null, draft[key] ?? '');
+      const value = draftValue(saved[key] ?? null, draft[key] ?? '');
       if (value !== saved[key]) patch[key] = value;
     }
     if (Object.keys(patch).length === 0) {
@@ -120,7 +120,7 @@ function draftOf(values: Record<string, Scalar>): Record<string, string | boolea
  * The draft back in the type the API answered. A number field that is empty or not a number
  * is sent as written (null when empty) so the API's own message says what is wrong with it.
  */
-function valueOf(saved: Scalar, draft: string | boolean): Scalar {
+function draftValue(saved: Scalar, draft: string | boolean): Scalar {
   if (typeof draft === 'boolean') return draft;
   if (typeof saved === 'number') {
     if (draft.trim() === '') return null;

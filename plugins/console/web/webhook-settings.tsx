@@ -38,6 +38,7 @@ export function WebhookSettings({ flowId, status, fresh, busy, run, onHide }: { 
       ) : null}
       <h3>Trigger it</h3>
       {command.signing ? <p class="muted">Signature: {command.signing}</p> : null}
+      {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the label names the command for the copy button and for tests finding it */}
       <pre class="command" aria-label="Trigger command">{command.script}</pre>
       <CopyButton text={command.script} label="Copy command" />
       {bearer ? (

@@ -28,7 +28,7 @@ for (const store of testStores('content: site pages')) {
   });
   test.after(async (ctx) => ctx.t.stop());
 
-  const page = async (t: TestHost, link: string, who?: Creds) => {
+  const page = async (_t: TestHost, link: string, who?: Creds) => {
     const res = await fetch(link, { headers: who ? basic(who) : {} });
     return { status: res.status, headers: res.headers, text: await res.text() };
   };

@@ -1,7 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { isSecretKey, maskDeep, maskSecret } from '../../../core/security/mask.js';
 import { createLogger } from '../../../host/logging/create-logger.js';
 

@@ -40,7 +40,7 @@ test('raw extract, hex lower and upper case', () => {
   assert.is(ok(run(template(), request({ headers: { 'x-sig': hex } }))).secretId, 's1');
   ok(run(template(), request({ headers: { 'x-sig': `  ${hex.toUpperCase()} ` } })));
   assert.is(reason(run(template(), request({ headers: { 'x-sig': mac('other').toString('hex') } }))), 'signature does not match any active secret');
-  assert.is(reason(run(template(), request({ headers: { 'x-sig': 'zz' + hex } }))), 'signature header X-Sig is not valid hex');
+  assert.is(reason(run(template(), request({ headers: { 'x-sig': `zz${hex}` } }))), 'signature header X-Sig is not valid hex');
 });
 
 test('a missing signature header is named in the reason', () => {
@@ -85,7 +85,7 @@ test('base64 needs RFC 4648 padding; base64url works with and without padding', 
   assert.not.match(bare, /=/);
   ok(run(url, request({ headers: { 'x-sig': bare } })));
   ok(run(url, request({ headers: { 'x-sig': `${bare}=` } })));
-  assert.match(reason(run(url, request({ headers: { 'x-sig': digest.toString('base64') + '+/' } }))), /not valid base64url/);
+  assert.match(reason(run(url, request({ headers: { 'x-sig': `${digest.toString('base64')}+/` } }))), /not valid base64url/);
 });
 
 test('every algo: sha1, sha256, sha512; a digest of another algo does not match', () => {
@@ -175,7 +175,7 @@ test('{param:x} from the query, else the body; {header:x}; {url}', () => {
   ok(run(t, request({ url, query: { account: ['acme'] }, bodyParams: { account: 'other' }, headers: { ...headers, 'x-sig': sig('acme') } })));
   ok(run(t, request({ url, bodyParams: { account: 'acme' }, headers: { ...headers, 'x-sig': sig('acme') } })));
   ok(run(t, request({ url, bodyParams: { account: 42 }, headers: { ...headers, 'x-sig': sig('42') } })));
-  assert.is(reason(run(t, request({ url: url + '&x=1', query: { account: ['acme'] }, headers: { ...headers, 'x-sig': sig('acme') } }))), 'signature does not match any active secret');
+  assert.is(reason(run(t, request({ url: `${url}&x=1`, query: { account: ['acme'] }, headers: { ...headers, 'x-sig': sig('acme') } }))), 'signature does not match any active secret');
   assert.is(reason(run(t, request({ url, query: { account: ['acme'] }, headers: { 'x-sig': sig('acme') } }))), 'signed header X-Request-Id missing');
   assert.is(reason(run(t, request({ url, headers: { ...headers, 'x-sig': sig('acme') } }))), 'signed parameter account missing');
   // A second, different value appended by someone else is refused, not guessed at.

@@ -49,7 +49,7 @@ for (const store of testStores('webhooks: legacy settings')) {
     // Several first reads at once: every request passes, the migration happens once.
     const answers = await Promise.all([1, 2, 3].map(() => trigger(t, flowId, body, { 'X-Hub-Signature-256': signature })));
     assert.equal(answers.map((a) => a.status), [200, 200, 200]);
-    assert.is((await trigger(t, flowId, body, { 'X-Hub-Signature-256': 'sha256=' + '0'.repeat(64) })).status, 401);
+    assert.is((await trigger(t, flowId, body, { 'X-Hub-Signature-256': `sha256=${'0'.repeat(64)}` })).status, 401);
 
     const stored = (await t.host.flows.collection.findOne({ flow_id: flowId }))!;
     assert.equal(stored.scheduling_config, { interval: 'manual' }, 'legacy keys removed');

@@ -130,7 +130,7 @@ test('pipelines steps add, reorder and remove change the stored steps, steps nam
   assert.match(twice.stderr, /every step of the pipeline exactly once \(invalid_step_order\)/);
   const text = await run(ctx, ['pipelines', 'steps', 'reorder', String(id), 'fetch', 'ai', 'publish']);
   assert.is(text.status, 0, text.stderr);
-  assert.match(text.stdout, /steps reordered\.\n[^]*1\s+fetch[^]*2\s+ai\s+Rewrite[^]*3\s+publish/);
+  assert.match(text.stdout, /steps reordered\.\n.*1\s+fetch.*2\s+ai\s+Rewrite.*3\s+publish/s);
 
   const refused = await run(ctx, ['pipelines', 'steps', 'remove', String(id), 'ai']);
   assert.is(refused.status, 1);

@@ -41,7 +41,7 @@ for (const [path, fields] of [
     assert.equal(at(form, 'properties', 'file'), { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file, with its filename' });
     assert.equal(Object.keys(form.properties as Node), ['file', ...fields]);
     assert.equal(at(content, '*/*', 'schema'), { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file itself, typed by Content-Type' });
-    const disposition = (op?.parameters as Node[]).find((p) => p.in === 'header' && p.name === 'Content-Disposition');
+    const disposition = ((op?.parameters ?? []) as Node[]).find((p) => p.in === 'header' && p.name === 'Content-Disposition');
     assert.ok(disposition, 'Content-Disposition header declared');
     assert.is(disposition.required, false);
   });

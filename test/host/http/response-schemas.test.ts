@@ -203,7 +203,7 @@ function publishedCodes(schema: Body | undefined): string[] | null {
 
 /** Every `$ref` in the document must point at something in it. */
 function refs(value: unknown, out: string[] = []): string[] {
-  if (Array.isArray(value)) value.forEach((v) => refs(v, out));
+  if (Array.isArray(value)) for (const v of value) refs(v, out);
   else if (value && typeof value === 'object') {
     for (const [key, v] of Object.entries(value)) {
       if (key === '$ref' && typeof v === 'string') out.push(v);

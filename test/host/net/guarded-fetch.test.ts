@@ -85,7 +85,8 @@ function route(fake: () => FakeServer, req: IncomingMessage, body: Buffer, res: 
       };
       res.on('close', () => hugeClosed(sent));
       res.on('error', () => undefined);
-      return pump();
+      pump();
+      return;
     }
     default:
       return void res.writeHead(404).end();

@@ -326,7 +326,7 @@ for (const store of testStores('analytics')) {
   test('a sealed secret that no longer opens (vault key replaced) counts as unset: 422, not 500', async ({ t }) => {
     const configs = t.host.store.collection('analytics-page-performance__config');
     const doc = await configs.findOne({ _id: 'config' });
-    await configs.updateOne({ _id: 'config' }, { $set: { api_key: String(doc!.api_key).slice(0, -6) + 'AAAAAA' } });
+    await configs.updateOne({ _id: 'config' }, { $set: { api_key: `${String(doc!.api_key).slice(0, -6)}AAAAAA` } });
     const res = await post(t, 'page-performance', { action: 'analyze', url: 'https://example.com/sealed' });
     assert.is(res.status, 422, JSON.stringify(res.body));
     assert.equal(res.body.data.missing, ['api_key']);

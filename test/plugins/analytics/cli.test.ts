@@ -53,7 +53,7 @@ async function run(t: TestHost, line: string[], json: boolean): Promise<{ out: s
   const command = noun.commands.find((c) => c.command.split(' ')[0] === line[0])!;
   const positional = command.command.split(' ').slice(1).map((p) => p.replace(/[<>]/g, ''));
   const args: Record<string, unknown> = {};
-  positional.forEach((name, i) => (args[name] = line[1 + i]));
+  for (const [i, name] of positional.entries()) args[name] = line[1 + i];
   for (let i = 1 + positional.length; i < line.length; i += 2) args[line[i]!.replace(/^--/, '')] = /^\d+$/.test(line[i + 1]!) ? Number(line[i + 1]) : line[i + 1];
   let out = '';
   const ctx: CliContext = {

@@ -27,7 +27,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 export const searchRows = (dimensions: string[], n: number) =>
   Array.from({ length: n }, (_, i) => ({ keys: dimensions.map((d) => `${d}-${i + 1}`), clicks: 100 - i, impressions: 1000 - i, ctr: 0.1, position: 3.5 + i }));
 export const gaRows = (dimensions: string[], metrics: string[], n: number) =>
-  Array.from({ length: n }, (_, i) => ({ dimensionValues: dimensions.map((d) => ({ value: `${d}-${i + 1}` })), metricValues: metrics.map((m, j) => ({ value: String(1000 - i * 10 - j) })) }));
+  Array.from({ length: n }, (_, i) => ({ dimensionValues: dimensions.map((d) => ({ value: `${d}-${i + 1}` })), metricValues: metrics.map((_m, j) => ({ value: String(1000 - i * 10 - j) })) }));
 
 export const PSI_ANSWER = (url: string, strategy: string) => ({
   kind: 'pagespeedonline#result',
@@ -100,7 +100,7 @@ export async function createGoogleFake(clock: FakeClock): Promise<GoogleFake> {
       if (protectedHeader.kid !== 'key-id-1') return bad('Invalid JWT: kid');
       if (typeof payload.exp !== 'number' || typeof payload.iat !== 'number' || payload.exp - payload.iat > 3600) return bad('Invalid JWT: exp more than an hour after iat');
       const scope = String(payload.scope ?? '');
-      if (!scope || !scope.split(' ').every((s) => Object.values(SCOPES).includes(s))) return bad('Invalid JWT: unknown scope');
+      if (!scope?.split(' ').every((s) => Object.values(SCOPES).includes(s))) return bad('Invalid JWT: unknown scope');
       const access = `ya29.fake-${++n}-${Math.random().toString(36).slice(2)}`;
       issued.set(access, scope);
       return { body: { access_token: access, expires_in: 3599, token_type: 'Bearer' } };

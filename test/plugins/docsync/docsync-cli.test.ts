@@ -77,7 +77,7 @@ for (const store of testStores('docsync cli')) {
   test('project tree prints the taxonomy (and --json the nodes)', async (ctx) => {
     const tree = await cli(ctx, 'project', 'tree');
     assert.is(tree.status, 0, tree.stderr);
-    assert.match(tree.stdout, /^The Handbook \(handbook\) \[id \d+, project, 1 doc\]\n  setup \(setup\) \[id \d+, section, 1 doc\]\n$/);
+    assert.match(tree.stdout, /^The Handbook \(handbook\) \[id \d+, project, 1 doc\]\n {2}setup \(setup\) \[id \d+, section, 1 doc\]\n$/);
     const shallow = JSON.parse((await cli(ctx, 'project', 'tree', '--depth', '1', '--json')).stdout) as Body[];
     assert.equal([shallow.length, shallow[0]!.children], [1, []]);
   });

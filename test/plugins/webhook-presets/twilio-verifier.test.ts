@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHash } from 'node:crypto';
 import { twilioSignature, twilioVerifier } from '../../../plugins/webhook-presets/twilio-verifier.js';
-import type { VerifierRequest, VerifierVerdict } from '../../../sdk/index.js';
+import type { VerifierRequest, } from '../../../sdk/index.js';
 
 /** Runs the verifier; answers true, or the logged reason of a refusal. */
 async function verdict(request: Omit<VerifierRequest, 'query' | 'now'>): Promise<true | string> {
