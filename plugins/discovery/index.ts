@@ -41,7 +41,6 @@ const settingsField: JsonSchema = {
   required: ['type', 'label', 'description', 'default', 'options', 'current_value'],
   properties: { type: {}, label: str, description: str, default: {}, options: { type: 'array' }, current_value: {} },
 };
-const provider: JsonSchema = { type: 'object', required: ['label', 'configured', 'models'], properties: { label: str, configured: { type: 'boolean' }, models: { type: 'array', items: str } } };
 
 /** What the handler route reads of the flows service: the handler defaults, masked. */
 interface HandlerDefaultsSource {
