@@ -74,7 +74,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     const hooks = new HookCatalogue();
     // What services and plugins use: the same store, its operations reported for measuring.
     const timedStore = new TimedStore(store, { hook: hooks.storeOperationTimed, log });
-    const registries = new Registries(hooks);
+    const registries = new Registries();
     // A child of tsyringe's global container: two hosts in one process never share.
     const root = globalContainer.createChildContainer();
     const container = new ServiceContainer(root);
@@ -98,7 +98,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     provideKernelServices(container, { clock, hooks, registries, info, vault, fetch, store: timedStore, log, rateLimiters, agenda, api });
     const pluginSettings = new Map<string, Record<string, unknown>>();
     const claims = new CollectionClaims();
-    for (const factory of pluginScopedFactories({ log, store: timedStore, agenda, hooks, blobs, settingsOf: (id) => pluginSettings.get(id) ?? {} }, claims)) container.provide(factory, 'host');
+    for (const factory of pluginScopedFactories({ log, store: timedStore, agenda, registries, blobs, settingsOf: (id) => pluginSettings.get(id) ?? {} }, claims)) container.provide(factory, 'host');
 
     const loaded = await loadPlugins([...corePlugins, ...options.plugins], {
       kernelVersion: FLOWHOST_VERSION,
@@ -107,8 +107,9 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       settings: config.pluginSettings,
       onSettings: (id, value) => pluginSettings.set(id, value),
       onCollections: (id, names) => claims.claim(id, names),
+      contributionsOf: (id) => registries.contributionsOf(id),
     });
-    registries.resolveAll();
+    registries.seal();
     // Every contributed schema is sound now, or start-up stops naming the plugin and item.
     checkContributions(registries, { compile: config.checkResponses });
     // The kernel closed its interrupted runs while its services were built; plugins close

@@ -1,11 +1,10 @@
 /**
- * Every kind of contribution, as data: its registry name, the field that identifies an
- * item, and a boot-time check. A new kind is one entry here plus one `define*` helper in
- * the SDK; the registrar service, the hook, resolution, duplicate refusal and owner
- * tracking follow from the entry.
+ * Every kind of contribution, as data: its registry name and the field that identifies an
+ * item. A new kind is one entry here plus one `define*` helper in the SDK; the registrar
+ * service, the list (`Registry`), duplicate refusal and owner tracking follow from it.
  */
 import { createServiceFactory, createServiceRef, type ServiceFactory, type ServiceRef } from './service-ref.js';
-import type { HookCatalogue } from './hooks.js';
+import type { Registries } from './registries.js';
 import type {
   AnalyticsToolDefinition,
   AuthProviderDefinition,
@@ -21,7 +20,7 @@ import type {
 } from './contributions.js';
 import type { SurfaceDefinition } from './routes.js';
 
-/** What a registry tap receives: `add(item)` records the item as the tapping plugin's. */
+/** What a plugin gets to contribute: `add(item)` records the item as that plugin's. */
 export interface Registrar<T> {
   add(item: T): void;
 }
@@ -62,18 +61,17 @@ export type ItemOf<K extends KindName> = ContributionKinds[K] extends Contributi
 export const kindNames = Object.keys(contributionKinds) as KindName[];
 
 /**
- * The registrar services: `add(item)` taps the kind's hook once, named after the plugin,
- * so the item's owner is the plugin by construction (the catalogue's interceptor names
- * every tap after the plugin being set up, whatever name it was given).
+ * The registrar services, plugin-scoped: the container builds one per plugin knowing its
+ * id, so `add(item)` records that plugin as the owner by construction.
  */
-export function registrarFactories(hooks: HookCatalogue): ServiceFactory[] {
+export function registrarFactories(registries: Registries): ServiceFactory[] {
   return (Object.values(contributionKinds) as Array<ContributionKind<unknown>>).map(
     (kind) =>
       createServiceFactory({
         service: kind.registrar,
         factory: (_deps, { pluginId }): Registrar<unknown> => ({
           add(item) {
-            hooks.contributions.for(kind.name).tap(pluginId, (registrar) => registrar.add(item));
+            registries.registry(kind.name as KindName).add(pluginId, item as never);
           },
         }),
       }) as ServiceFactory,

@@ -1,7 +1,6 @@
-import { AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, HookMap, SyncHook, type Tap } from 'tapable';
+import { AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncHook, type Tap } from 'tapable';
 import type { Principal } from './principal.js';
 import type { DataPacket } from './contributions.js';
-import type { Registrar } from './contribution-kinds.js';
 import type { InterruptedWork } from './interrupted-work.js';
 
 /** Passed to the lifecycle hooks. */
@@ -108,16 +107,11 @@ export function callMeasuringHook<T>(hook: SyncHook<[T]>, value: T, onError: (er
 }
 
 /**
- * The kernel's one catalogue of named hooks. Contributions are a `HookMap` with one
- * `SyncHook` per kind ('handlers', 'stepTypes'...): each tap receives a registrar and calls
- * `add(item)`, so the owner of an item is the tap's name, which the loader sets to the
- * plugin. Lifecycle and engine events are actions and waterfalls; tap options (stage,
- * before) order plugins instead of invented priorities.
+ * The kernel's one catalogue of named hooks: events (actions) and waterfalls, nothing else.
+ * Contributions are not hooks: they are lists (`Registry`). Tap options (stage, before)
+ * order plugins instead of invented priorities.
  */
 export class HookCatalogue {
-  /** Registry hooks by kind name; a plugin reaches them through its registrar services. */
-  readonly contributions = new HookMap<SyncHook<[Registrar<unknown>]>>(() => new SyncHook(['registrar']));
-
   // Lifecycle.
   /**
    * At boot, after every setup and before `booted` (nothing runs or listens yet): close the
@@ -163,12 +157,6 @@ export class HookCatalogue {
 
   constructor() {
     for (const [name, hook] of this.actionHooks()) hook.intercept({ register: (tap: Tap) => this.onRegister(name, tap) });
-    this.contributions.intercept({
-      factory: (key, hook) => {
-        hook.intercept({ register: (tap) => this.onRegister(String(key), tap) });
-        return hook;
-      },
-    });
   }
 
   /** Runs `fn` with every tap made meanwhile attributed to `pluginId`. */
@@ -188,7 +176,7 @@ export class HookCatalogue {
   }
 
   private actionHooks(): Array<[string, { intercept(i: { register: (tap: Tap) => Tap }): void }]> {
-    return Object.entries(this).filter(([name, v]) => name !== 'contributions' && v && typeof v === 'object' && typeof (v as { intercept?: unknown }).intercept === 'function') as Array<
+    return Object.entries(this).filter(([, v]) => v && typeof v === 'object' && typeof (v as { intercept?: unknown }).intercept === 'function') as Array<
       [string, { intercept(i: { register: (tap: Tap) => Tap }): void }]
     >;
   }

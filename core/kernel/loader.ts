@@ -17,8 +17,10 @@ export interface LoadedPlugin {
   deps: string[];
   /** Service ids this plugin provides. */
   provides: string[];
-  /** Hook names this plugin tapped during setup. */
+  /** Hook names this plugin tapped during setup (events and waterfalls). */
   hooks: string[];
+  /** What this plugin contributed, by list ('handlers', 'chat.tools'...): the items' keys. */
+  contributions: Record<string, string[]>;
 }
 
 export interface LoadOptions {
@@ -32,6 +34,8 @@ export interface LoadOptions {
   onSettings(pluginId: string, settings: Record<string, unknown>): void;
   /** Receives each plugin's declared collections; throws when two plugins claim one. */
   onCollections(pluginId: string, collections: readonly string[]): void;
+  /** What a plugin contributed by list name, read once every setup has run. */
+  contributionsOf?(pluginId: string): Record<string, string[]>;
 }
 
 type AnyPlugin = PluginDefinition<ServiceDeps>;
@@ -100,8 +104,10 @@ export async function loadPlugins(plugins: ReadonlyArray<PluginDefinition>, opti
       deps: Object.values(def.deps ?? {}).map((ref) => ref.id),
       provides: (def.provides ?? []).map((f) => f.service.id),
       hooks: options.hooks.tapsOf(def.id),
+      contributions: {},
     });
   }
+  for (const plugin of loaded) plugin.contributions = options.contributionsOf?.(plugin.id) ?? {};
   return loaded;
 }
 

@@ -1,39 +1,53 @@
-import type { HookCatalogue } from './hooks.js';
 import { contributionKinds, kindNames, type ItemOf, type KindName } from './contribution-kinds.js';
+import { Registry } from './registry.js';
 
 /**
- * Read access to the resolved registries. Resolved once, after every plugin's setup
- * (the `booted` point); reading earlier is a wiring mistake and says so.
+ * The host's contribution lists: one `Registry` per kind, written by the registrar
+ * services with the plugin id the container built them for, sealed once every plugin's
+ * setup has run (the `booted` point). Reading earlier is a wiring mistake and says so.
  */
 export class Registries {
-  private resolved: { [K in KindName]?: ReadonlyArray<ItemOf<K>> } = {};
-  private readonly owners = new WeakMap<object, string>();
+  private readonly kinds = new Map<KindName, Registry<object>>(kindNames.map((name) => [name, new Registry<object>(name, contributionKinds[name].key as never)]));
 
-  constructor(private readonly hooks: HookCatalogue) {}
-
-  /** Calls every registry hook once and checks keys are unique; throws naming both plugins. */
-  resolveAll(): void {
-    for (const name of kindNames) this.resolveOne(name);
+  /** The list of one kind (what a registrar writes to). */
+  registry<K extends KindName>(name: K): Registry<ItemOf<K> & object> {
+    return this.kinds.get(name) as unknown as Registry<ItemOf<K> & object>;
   }
 
-  get isResolved(): boolean {
-    return this.resolved.handlers !== undefined;
+  /** Closes every list: from now on they are read, never added to. */
+  seal(): void {
+    for (const registry of this.all()) registry.seal();
+  }
+
+  get isSealed(): boolean {
+    return this.registry('handlers').isSealed;
   }
 
   list<K extends KindName>(name: K): ReadonlyArray<ItemOf<K>> {
-    const items = this.resolved[name];
-    if (!items) throw new Error(`Registry '${name}' is read before the host booted; read it inside a route handler or a 'booted' tap`);
-    return items as ReadonlyArray<ItemOf<K>>;
+    return this.registry(name).list();
   }
 
   get<K extends KindName>(name: K, key: string): ItemOf<K> | undefined {
-    const field = contributionKinds[name].key as string;
-    return this.list(name).find((item) => (item as unknown as Record<string, unknown>)[field] === key);
+    return this.registry(name).get(key);
   }
 
   /** The plugin that contributed an item. */
   ownerOf(item: object): string | undefined {
-    return this.owners.get(item);
+    for (const registry of this.all()) {
+      const owner = registry.ownerOfItem(item);
+      if (owner) return owner;
+    }
+    return undefined;
+  }
+
+  /** What a plugin contributed, by list name (only lists it added to): for `flowhost plugins list`. */
+  contributionsOf(pluginId: string): Record<string, string[]> {
+    const out: Record<string, string[]> = {};
+    for (const registry of this.all()) {
+      const keys = registry.keysOf(pluginId);
+      if (keys.length) out[registry.name] = keys;
+    }
+    return out;
   }
 
   handlers() { return this.list('handlers'); }
@@ -49,26 +63,7 @@ export class Registries {
   postTypes() { return this.list('postTypes'); }
   taxonomies() { return this.list('taxonomies'); }
 
-  private resolveOne<K extends KindName>(name: K): void {
-    const field = contributionKinds[name].key as string;
-    const items: Array<ItemOf<K>> = [];
-    const seen = new Map<string, object>();
-    const hook = this.hooks.contributions.for(name);
-    // tapable tells an interceptor which tap runs next: that tap's name is the plugin.
-    let owner = 'unknown';
-    hook.intercept({ tap: (tap) => void (owner = tap.name) });
-    hook.call({
-      add: (item: unknown) => {
-        if (!item || typeof item !== 'object') throw new Error(`Plugin '${owner}' added a '${name}' entry that is not an object`);
-        const key = (item as Record<string, unknown>)[field];
-        if (typeof key !== 'string' || key === '') throw new Error(`A '${name}' entry from plugin '${owner}' has no '${field}'`);
-        const before = seen.get(key);
-        if (before) throw new Error(`Duplicate ${name} '${key}': contributed by plugin '${this.owners.get(before)}' and plugin '${owner}'`);
-        seen.set(key, item);
-        this.owners.set(item, owner);
-        items.push(item as ItemOf<K>);
-      },
-    });
-    this.resolved[name] = Object.freeze(items) as never;
+  private all(): Array<Registry<object>> {
+    return [...this.kinds.values()];
   }
 }

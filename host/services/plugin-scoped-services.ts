@@ -1,7 +1,7 @@
 import type { Agenda, Job } from 'agenda';
 import { PluginError } from '../../core/errors.js';
-import type { HookCatalogue } from '../../core/kernel/hooks.js';
 import type { Logger } from '../../core/kernel/logger.js';
+import type { Registries } from '../../core/kernel/registries.js';
 import { registrarFactories } from '../../core/kernel/contribution-kinds.js';
 import type { PluginScheduler, PluginStore } from '../../core/kernel/plugin-services.js';
 import { createServiceFactory, type ServiceFactory } from '../../core/kernel/service-ref.js';
@@ -13,7 +13,8 @@ export interface PluginScopeDeps {
   log: Logger;
   store: DocumentStore;
   agenda: Agenda;
-  hooks: HookCatalogue;
+  /** The contribution lists the registrars write to. */
+  registries: Registries;
   /** Stored files: each plugin gets the bucket named after it. */
   blobs: BlobStore;
   settingsOf(pluginId: string): Record<string, unknown>;
@@ -90,5 +91,5 @@ export function pluginScopedFactories(deps: PluginScopeDeps, claims: CollectionC
     createServiceFactory({ service: services.blobs, factory: (_d, { pluginId }) => deps.blobs.bucket(pluginId) }),
     createServiceFactory({ service: services.scheduler, factory: (_d, { pluginId }) => pluginScheduler(pluginId, deps.agenda, deps.log.child({ plugin: pluginId })) }),
   ];
-  return [...factories, ...registrarFactories(deps.hooks)];
+  return [...factories, ...registrarFactories(deps.registries)];
 }

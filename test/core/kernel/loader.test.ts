@@ -15,12 +15,12 @@ import { definePlugin, defineHandler } from '../../../sdk/define.js';
 
 function load(plugins: Array<PluginDefinition>, settings: Record<string, unknown> = {}) {
   const hooks = new HookCatalogue();
-  const registries = new Registries(hooks);
+  const registries = new Registries();
   const tsyringe = container.createChildContainer();
   const box = new ServiceContainer(tsyringe);
   box.provide(createServiceFactory({ service: services.hooks, factory: () => hooks }) as never, 'host');
   box.provide(createServiceFactory({ service: services.config, factory: (_d, { pluginId }) => seenSettings.get(pluginId) ?? {} }) as never, 'host');
-  for (const factory of registrarFactories(hooks)) box.provide(factory, 'host');
+  for (const factory of registrarFactories(registries)) box.provide(factory, 'host');
   const seenSettings = new Map<string, Record<string, unknown>>();
   const seen: Array<{ id: string; settings: unknown }> = [];
   const promise = loadPlugins(plugins, {
@@ -33,6 +33,7 @@ function load(plugins: Array<PluginDefinition>, settings: Record<string, unknown
       seen.push({ id, settings: s });
     },
     onCollections: () => undefined,
+    contributionsOf: (id) => registries.contributionsOf(id),
   });
   return { hooks, registries, seen, promise, tsyringe, box };
 }
@@ -113,7 +114,7 @@ test('a setup that throws stops loading and is named', async () => {
   assert.match(asyncError.message, /setup failed: async kaput/);
 });
 
-test('taps are named after the plugin and recorded per plugin', async () => {
+test('taps are named after the plugin and recorded per plugin, apart from contributions', async () => {
   const { hooks, promise } = load([
     plugin('alpha', withDeps({ hooks: services.hooks, handlers: services.handlers }, (d: { hooks: HookCatalogue; handlers: { add(h: unknown): void } }) => {
       d.hooks.booted.tapPromise('whatever', async () => undefined);
@@ -121,23 +122,27 @@ test('taps are named after the plugin and recorded per plugin', async () => {
     })),
   ]);
   const loaded = await promise;
-  assert.equal(loaded[0]!.hooks, ['booted', 'handlers']);
+  assert.equal(loaded[0]!.hooks, ['booted']);
+  assert.equal(loaded[0]!.contributions, { handlers: ['a'] });
   assert.equal(loaded[0]!.deps, ['hooks', 'handlers']);
-  assert.equal(hooks.tapsOf('alpha'), ['booted', 'handlers']);
+  assert.equal(hooks.tapsOf('alpha'), ['booted']);
   assert.is((hooks.booted as unknown as { taps: Array<{ name: string }> }).taps[0]!.name, 'alpha');
 });
 
-test('registries collect every registrar add; the owner is the plugin; a duplicate slug names both', async () => {
+test('registries collect every registrar add; the owner is the plugin; a duplicate slug stops loading naming both', async () => {
   const adds = (slug: string) => withDeps({ handlers: services.handlers }, (d: { handlers: { add(h: unknown): void } }) => d.handlers.add(handler(slug)));
   const good = load([plugin('one', adds('rss')), plugin('two', adds('files'))]);
   await good.promise;
-  good.registries.resolveAll();
+  good.registries.seal();
   assert.equal(good.registries.handlers().map((h) => h.slug), ['rss', 'files']);
   assert.is(good.registries.ownerOf(good.registries.handlers()[1]!), 'two');
+  assert.is(good.registries.registry('handlers').ownerOf('rss'), 'one');
 
-  const clash = load([plugin('one', adds('rss')), plugin('two', adds('rss'))]);
-  await clash.promise;
-  assert.throws(() => clash.registries.resolveAll(), /Duplicate handlers 'rss': contributed by plugin 'one' and plugin 'two'/);
+  const ran: string[] = [];
+  const clash = await refusal(load([plugin('one', adds('rss')), plugin('two', adds('rss')), plugin('three', { setup: () => void ran.push('three') })]).promise);
+  assert.is(clash.pluginId, 'two');
+  assert.match(clash.message, /Plugin 'two': duplicate handlers 'rss': contributed by plugin 'one' and plugin 'two'/);
+  assert.equal(ran, [], 'refused at add time: no later setup runs');
 });
 
 test('a dependency nobody provides stops loading before any setup, naming the plugin and the service', async () => {
@@ -186,7 +191,7 @@ test('plugin-scoped services are built per plugin: each gets its own settings', 
 });
 
 test('reading a registry before boot is a clear error', () => {
-  const registries = new Registries(new HookCatalogue());
+  const registries = new Registries();
   assert.throws(() => registries.handlers(), /read before the host booted/);
 });
 

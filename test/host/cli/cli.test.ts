@@ -81,16 +81,21 @@ test('user delete; unknown users and bad arguments fail with a message', () => {
   assert.is.not(noVerb.status, 0);
 });
 
-test('plugins list shows id, version and hooks tapped', () => {
+test('plugins list shows id, version, contributions apart from hooks', () => {
   const res = runCli(['plugins', 'list', '--json']);
   assert.is(res.status, 0, res.stderr);
-  const plugins = JSON.parse(res.stdout) as Array<{ id: string; version: string; hooks: string[] }>;
+  const plugins = JSON.parse(res.stdout) as Array<{ id: string; version: string; hooks: string[]; contributions: Record<string, string[]> }>;
   const discovery = plugins.find((p) => p.id === 'discovery');
   assert.ok(discovery);
   assert.is(discovery.version, '1.0.0');
-  assert.equal(discovery.hooks, ['surfaces']);
+  // A surface is a contribution (a list entry), not a hook: discovery taps no hook.
+  assert.equal(discovery.contributions, { surfaces: ['discovery'] });
+  assert.equal(discovery.hooks, []);
+  const rss = plugins.find((p) => p.id === 'rss');
+  assert.equal(rss?.contributions.handlers, ['rss']);
   const table = runCli(['plugins', 'list']);
-  assert.match(table.stdout, /discovery\s+1\.0\.0\s+surfaces/);
+  assert.match(table.stdout, /^ID\s+VERSION\s+CONTRIBUTES\s+HOOKS$/m);
+  assert.match(table.stdout, /^discovery\s+1\.0\.0\s+surfaces \(1\)$/m);
 });
 
 test('an extra plugin by module path through FLOWHOST_PLUGINS', () => {
