@@ -107,7 +107,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       settings: config.pluginSettings,
       onSettings: (id, value) => pluginSettings.set(id, value),
       onCollections: (id, names) => claims.claim(id, names),
-      contributionsOf: (id) => registries.contributionsOf(id),
+      registries,
     });
     registries.seal();
     // Every contributed schema is sound now, or start-up stops naming the plugin and item.

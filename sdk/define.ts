@@ -3,10 +3,10 @@
  * obvious mistakes at definition time, with messages that name what is wrong.
  */
 import type { CliNounDefinition } from '../core/kernel/cli.js';
+import type { AnalyticsToolDefinition } from './analytics/tools.js';
+import type { ChatToolDefinition } from './chat/index.js';
 import type {
-  AnalyticsToolDefinition,
   AuthProviderDefinition,
-  ChatToolDefinition,
   HandlerDefinition,
   IntervalDefinition,
   PostTypeDefinition,

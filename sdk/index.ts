@@ -41,6 +41,7 @@ export { findReadablePosts } from '../core/content/readable-posts.js';
 /** WordPress's kses for users without unfiltered_html: post HTML, title HTML, plain text (term names). */
 export { ksesPost, ksesTitle, stripTags } from '../core/content/kses.js';
 export { createServiceRef, createServiceFactory, isServiceRef } from '../core/kernel/service-ref.js';
+export { createExtensionPoint, isExtensionPoint } from '../core/kernel/extension-point.js';
 export { HookCatalogue, isTapped } from '../core/kernel/hooks.js';
 export { FLOWHOST_VERSION } from '../core/kernel/version.js';
 export { DuplicateKeyError, UnsupportedQueryError } from '../core/store/port.js';
@@ -56,6 +57,8 @@ export type { PluginDefinition, HostInfo } from '../core/kernel/plugin.js';
 export type { ServiceRef, ServiceScope, ServiceDeps, ResolvedDeps, ServiceFactory, PluginScopeContext } from '../core/kernel/service-ref.js';
 export type { PluginStore, PluginScheduler, ScheduledJobContext, JobOptions } from '../core/kernel/plugin-services.js';
 export type { Registrar, ContributionKind, KindName, ItemOf } from '../core/kernel/contribution-kinds.js';
+export type { ExtensionPoint, ExtensionPointOptions, ExtensionPointContributions, ExtensionPointDeclaration } from '../core/kernel/extension-point.js';
+export type { RegistryEntry } from '../core/kernel/registry.js';
 export type {
   HandlerDefinition,
   FetchHandler,
@@ -85,8 +88,6 @@ export type {
   PresetDefinition,
   IntervalDefinition,
   ToolDefinition,
-  AnalyticsToolDefinition,
-  ChatToolDefinition,
   VerifierDefinition,
   VerifierRequest,
   VerifierVerdict,
@@ -107,6 +108,9 @@ export type {
   RouteDefinition,
   SurfaceDefinition,
 } from '../core/kernel/routes.js';
+/** Chat and analytics tools are owned by their plugins: `flowhost/chat`, `flowhost/analytics` (these names stay for existing imports). */
+export type { ChatToolDefinition } from './chat/index.js';
+export type { AnalyticsToolDefinition } from './analytics/tools.js';
 export type { Principal, Capability } from '../core/kernel/principal.js';
 export type { ActingUser } from '../core/kernel/acting-user.js';
 export type { Registries } from '../core/kernel/registries.js';

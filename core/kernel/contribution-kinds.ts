@@ -2,13 +2,13 @@
  * Every kind of contribution, as data: its registry name and the field that identifies an
  * item. A new kind is one entry here plus one `define*` helper in the SDK; the registrar
  * service, the list (`Registry`), duplicate refusal and owner tracking follow from it.
+ * A kind only one plugin consumes is not fixed here: that plugin owns it as an extension
+ * point (extension-point.ts), as chat owns chat tools and analytics analytics tools.
  */
 import { createServiceFactory, createServiceRef, type ServiceFactory, type ServiceRef } from './service-ref.js';
 import type { Registries } from './registries.js';
 import type {
-  AnalyticsToolDefinition,
   AuthProviderDefinition,
-  ChatToolDefinition,
   HandlerDefinition,
   IntervalDefinition,
   PostTypeDefinition,
@@ -44,8 +44,6 @@ export const contributionKinds = {
   providers: kind<ProviderDefinition>('providers', 'slug'),
   presets: kind<PresetDefinition>('presets', 'slug'),
   intervals: kind<IntervalDefinition>('intervals', 'value'),
-  analyticsTools: kind<AnalyticsToolDefinition>('analyticsTools', 'name'),
-  chatTools: kind<ChatToolDefinition>('chatTools', 'name'),
   verifiers: kind<VerifierDefinition>('verifiers', 'mode'),
   authProviders: kind<AuthProviderDefinition>('authProviders', 'key'),
   stepTypes: kind<StepTypeDefinition>('stepTypes', 'type'),

@@ -235,8 +235,6 @@ export interface ToolDefinition {
    */
   destructive?: boolean | ((args: Record<string, unknown>) => boolean);
 }
-export type AnalyticsToolDefinition = ToolDefinition;
-export type ChatToolDefinition = ToolDefinition;
 
 /** What a verifier sees of an inbound trigger request. */
 export interface VerifierRequest {

@@ -4,6 +4,9 @@ import type { PluginDefinition } from './plugin.js';
 import type { HookCatalogue } from './hooks.js';
 import type { ServiceContainer } from './service-container.js';
 import { isServiceFactory, isServiceRef, type ServiceDeps } from './service-ref.js';
+import { isExtensionPoint, type ExtensionPoint } from './extension-point.js';
+import { extensionPointFactories } from './extension-point-services.js';
+import type { Registries } from './registries.js';
 import { createAjv, schemaProblem, validateWith } from './validator.js';
 
 const ID_PATTERN = /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
@@ -21,6 +24,8 @@ export interface LoadedPlugin {
   hooks: string[];
   /** What this plugin contributed, by list ('handlers', 'chat.tools'...): the items' keys. */
   contributions: Record<string, string[]>;
+  /** Ids of the extension points this plugin owns. */
+  extensionPoints: string[];
 }
 
 export interface LoadOptions {
@@ -28,14 +33,14 @@ export interface LoadOptions {
   kernelVersion: string;
   hooks: HookCatalogue;
   services: ServiceContainer;
+  /** The contribution lists: each plugin's extension points open one here. */
+  registries: Registries;
   /** Raw settings per plugin id (from config); validated here against each schema. */
   settings: Record<string, unknown>;
   /** Receives each plugin's validated settings (defaults applied) before any setup runs. */
   onSettings(pluginId: string, settings: Record<string, unknown>): void;
   /** Receives each plugin's declared collections; throws when two plugins claim one. */
   onCollections(pluginId: string, collections: readonly string[]): void;
-  /** What a plugin contributed by list name, read once every setup has run. */
-  contributionsOf?(pluginId: string): Record<string, string[]>;
 }
 
 type AnyPlugin = PluginDefinition<ServiceDeps>;
@@ -65,6 +70,9 @@ export async function loadPlugins(plugins: ReadonlyArray<PluginDefinition>, opti
       if (!byId.has(dep)) throw new PluginError(def.id, `depends on plugin '${dep}', which is not loaded`);
     }
     for (const factory of def.provides ?? []) options.services.provide(factory, def.id);
+    for (const point of def.extensionPoints ?? []) {
+      for (const factory of extensionPointFactories(point as unknown as ExtensionPoint<object>, options.registries)) options.services.provide(factory, def.id);
+    }
     options.onCollections(def.id, def.collections ?? []);
     const settings = structuredClone((options.settings[def.id] ?? {}) as Record<string, unknown>);
     if (def.settingsSchema) {
@@ -83,7 +91,11 @@ export async function loadPlugins(plugins: ReadonlyArray<PluginDefinition>, opti
   // Every reference must have a provider before any setup runs: fail fast, naming both.
   for (const def of defs) {
     for (const [name, ref] of Object.entries(def.deps ?? {})) {
-      if (!options.services.has(ref)) throw new PluginError(def.id, `needs service '${ref.id}' (as '${name}'), which no loaded plugin provides`);
+      if (options.services.has(ref)) continue;
+      if (isExtensionPoint(ref)) {
+        throw new PluginError(def.id, `contributes to extension point '${ref.id}' (as '${name}'), owned by plugin '${ref.owner}', which is not loaded: load plugin '${ref.owner}' too, or leave '${def.id}' out`);
+      }
+      throw new PluginError(def.id, `needs service '${ref.id}' (as '${name}'), which no loaded plugin provides`);
     }
   }
   const loaded: LoadedPlugin[] = [];
@@ -105,9 +117,11 @@ export async function loadPlugins(plugins: ReadonlyArray<PluginDefinition>, opti
       provides: (def.provides ?? []).map((f) => f.service.id),
       hooks: options.hooks.tapsOf(def.id),
       contributions: {},
+      extensionPoints: (def.extensionPoints ?? []).map((point) => point.id),
     });
   }
-  for (const plugin of loaded) plugin.contributions = options.contributionsOf?.(plugin.id) ?? {};
+  // Read once every setup ran: a plugin may add to a list from another plugin's callback.
+  for (const plugin of loaded) plugin.contributions = options.registries.contributionsOf(plugin.id);
   return loaded;
 }
 
@@ -127,6 +141,10 @@ function checkShape(def: AnyPlugin): void {
   for (const factory of def.provides ?? []) {
     if (!isServiceFactory(factory)) throw new PluginError(id, 'provides must list service factories (createServiceFactory)');
     if (factory.service.scope !== 'root') throw new PluginError(id, `provides '${factory.service.id}', a plugin-scoped service; plugins provide root services`);
+  }
+  for (const point of def.extensionPoints ?? []) {
+    if (!isExtensionPoint(point)) throw new PluginError(id, 'extensionPoints must list extension points (createExtensionPoint)');
+    if (point.owner !== def.id) throw new PluginError(id, `declares extension point '${point.id}', which belongs to plugin '${point.owner}' (its owner); only the owner declares it, others list it in deps`);
   }
   if (def.collections !== undefined && (!Array.isArray(def.collections) || def.collections.some((c) => typeof c !== 'string'))) {
     throw new PluginError(id, 'collections must be a list of collection names');

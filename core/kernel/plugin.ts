@@ -1,6 +1,7 @@
 import type { JsonSchema } from './json-schema.js';
 import type { CliNounDefinition } from './cli.js';
 import type { ResolvedDeps, ServiceDeps, ServiceFactory } from './service-ref.js';
+import type { ExtensionPointDeclaration } from './extension-point.js';
 
 /** Facts about the running host a plugin may need (URLs, namespaces). */
 export interface HostInfo {
@@ -50,6 +51,12 @@ export interface PluginDefinition<D extends ServiceDeps = ServiceDeps> {
   collections?: string[];
   /** Root services this plugin builds for everyone (the core domains provide flows, jobs...). */
   provides?: ReadonlyArray<ServiceFactory>;
+  /**
+   * Extension points this plugin owns (createExtensionPoint with `owner` set to this id):
+   * others contribute by listing a point in their `deps`; this plugin reads what they
+   * added through `point.contributions` in its own `deps`.
+   */
+  extensionPoints?: ReadonlyArray<ExtensionPointDeclaration>;
   /** CLI nouns this plugin adds (`flowhost <noun> <command>`), listed without starting a host. */
   cli?: CliNounDefinition[];
   /** The services `setup` receives, by the names given here. */

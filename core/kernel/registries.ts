@@ -1,4 +1,6 @@
+import { PluginError } from '../errors.js';
 import { contributionKinds, kindNames, type ItemOf, type KindName } from './contribution-kinds.js';
+import type { ExtensionPoint } from './extension-point.js';
 import { Registry } from './registry.js';
 
 /**
@@ -8,6 +10,29 @@ import { Registry } from './registry.js';
  */
 export class Registries {
   private readonly kinds = new Map<KindName, Registry<object>>(kindNames.map((name) => [name, new Registry<object>(name, contributionKinds[name].key as never)]));
+  /** The lists of the extension points plugins declared, by point id. */
+  private readonly points = new Map<string, { point: ExtensionPoint<object>; registry: Registry<object> }>();
+
+  /** Opens the list of a plugin-owned extension point (its owner declares it). */
+  declare<T extends object>(point: ExtensionPoint<T>): Registry<T> {
+    const before = this.points.get(point.id);
+    if (before) throw new PluginError(point.owner, `declares extension point '${point.id}' twice (was another copy of its module loaded?)`);
+    const registry = new Registry<T>(point.id, point.key, point.check ? (item) => point.check!(item) : undefined);
+    this.points.set(point.id, { point: point as unknown as ExtensionPoint<object>, registry: registry as unknown as Registry<object> });
+    return registry;
+  }
+
+  /** The list of a declared extension point (the host's view; a plugin reads through `point.contributions`). */
+  extensionPoint<T extends object>(point: ExtensionPoint<T>): Registry<T> {
+    const declared = this.points.get(point.id);
+    if (!declared) throw new Error(`Extension point '${point.id}' is not declared: is plugin '${point.owner}' loaded?`);
+    return declared.registry as unknown as Registry<T>;
+  }
+
+  /** Every declared extension point with its list (for boot-time checks). */
+  extensionPoints(): ReadonlyArray<{ point: ExtensionPoint<object>; registry: Registry<object> }> {
+    return [...this.points.values()];
+  }
 
   /** The list of one kind (what a registrar writes to). */
   registry<K extends KindName>(name: K): Registry<ItemOf<K> & object> {
@@ -54,8 +79,6 @@ export class Registries {
   providers() { return this.list('providers'); }
   presets() { return this.list('presets'); }
   intervals() { return this.list('intervals'); }
-  analyticsTools() { return this.list('analyticsTools'); }
-  chatTools() { return this.list('chatTools'); }
   verifiers() { return this.list('verifiers'); }
   surfaces() { return this.list('surfaces'); }
   authProviders() { return this.list('authProviders'); }
@@ -64,6 +87,6 @@ export class Registries {
   taxonomies() { return this.list('taxonomies'); }
 
   private all(): Array<Registry<object>> {
-    return [...this.kinds.values()];
+    return [...this.kinds.values(), ...[...this.points.values()].map((p) => p.registry)];
   }
 }

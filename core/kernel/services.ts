@@ -87,8 +87,6 @@ export const services = {
   providers: contributionKinds.providers.registrar,
   presets: contributionKinds.presets.registrar,
   intervals: contributionKinds.intervals.registrar,
-  analyticsTools: contributionKinds.analyticsTools.registrar,
-  chatTools: contributionKinds.chatTools.registrar,
   verifiers: contributionKinds.verifiers.registrar,
   authProviders: contributionKinds.authProviders.registrar,
   stepTypes: contributionKinds.stepTypes.registrar,

@@ -37,8 +37,13 @@ export function checkContributions(registries: Registries, options: { compile: b
       throw new PluginError(owner(handler), `handler '${handler.slug}' is a ${handler.type} handler without a ${run}() function`);
     }
   }
-  for (const tool of registries.chatTools()) compiles(owner(tool), `chat tool '${tool.name}' parameters`, tool.parameters);
-  for (const tool of registries.analyticsTools()) compiles(owner(tool), `analytics tool '${tool.name}' parameters`, tool.parameters);
+  // Plugin-owned extension points say which part of an item is a schema (a tool's parameters).
+  for (const { point, registry } of registries.extensionPoints()) {
+    if (!point.schemaOf) continue;
+    for (const { owner: by, item } of registry.entries()) {
+      compiles(by, `${point.id} '${String((item as Record<string, unknown>)[point.key])}'`, point.schemaOf(item));
+    }
+  }
   for (const stepType of registries.stepTypes()) {
     if (stepType.handlerType === null && typeof stepType.run !== 'function') {
       throw new PluginError(owner(stepType), `step type '${stepType.type}' needs no handler, so it must have a run() function`);

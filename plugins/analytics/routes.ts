@@ -3,8 +3,8 @@
  * tool of that name and answers its result untransformed. An id the spec does not name is
  * 400 `invalid_tool`; a named one whose plugin is not loaded, 500 `ability_not_found`.
  */
-import { actingUserOf, ApiError, defineSurface, errorBody, isApiError, type AnalyticsToolDefinition, type Clock, type GuardedFetch, type JsonSchema, type Registries, type SurfaceDefinition } from '../../sdk/index.js';
-import { isToolId, remoteFailure, scrub, TOOL_CATALOGUE, TOOL_IDS } from '../../sdk/analytics/index.js';
+import { actingUserOf, ApiError, defineSurface, errorBody, isApiError, type Clock, type ExtensionPointContributions, type GuardedFetch, type JsonSchema, type SurfaceDefinition } from '../../sdk/index.js';
+import { isToolId, remoteFailure, scrub, TOOL_CATALOGUE, TOOL_IDS, type AnalyticsToolDefinition } from '../../sdk/analytics/index.js';
 import { checkArguments } from './validate.js';
 
 const resultBody: JsonSchema = {
@@ -24,7 +24,7 @@ const resultBody: JsonSchema = {
 /** The statuses this route declares for analytics_error: anything else a tool throws becomes 502. */
 const DECLARED_STATUSES = new Set([400, 422, 502]);
 
-export function analyticsSurface(registries: Registries, clock: Clock, fetch: GuardedFetch): SurfaceDefinition {
+export function analyticsSurface(tools: ExtensionPointContributions<AnalyticsToolDefinition>, clock: Clock, fetch: GuardedFetch): SurfaceDefinition {
   return defineSurface({
     id: 'analytics',
     routes: [
@@ -49,7 +49,7 @@ export function analyticsSurface(registries: Registries, clock: Clock, fetch: Gu
           const id = String((request.params as { tool: string }).tool);
           if (!isToolId(id)) throw new ApiError('invalid_tool', `Unknown analytics tool '${id.slice(0, 64)}'. Tools: ${TOOL_IDS.join(', ')}.`, 400);
           const entry = TOOL_CATALOGUE[id];
-          const tool = registries.analyticsTools().find((t: AnalyticsToolDefinition) => t.name === id);
+          const tool = tools.get(id);
           if (!tool) throw new ApiError('ability_not_found', `The ${id} analytics tool is not available: its plugin (analytics-${id}) is not loaded in this build.`, 500);
           const body = (request.body ?? {}) as Record<string, unknown>;
           checkArguments(entry, tool, body);

@@ -3,7 +3,8 @@
  * action or parameter is the spec's 400 `analytics_error` (listing the allowed actions)
  * rather than the host's generic parameter error.
  */
-import { parameterValidators, type AnalyticsToolDefinition } from '../../sdk/index.js';
+import { parameterValidators } from '../../sdk/index.js';
+import type { AnalyticsToolDefinition } from '../../sdk/analytics/index.js';
 import { type ToolCatalogueEntry, invalidParameter } from '../../sdk/analytics/index.js';
 
 // The body is validated as sent: no defaults filled in.

@@ -5,6 +5,7 @@
  * answers too (idempotency.ts); caps.ts bounds what a session keeps. Tools: tools/.
  */
 import { definePlugin, services } from '../../sdk/index.js';
+import { chatTools as chatToolsPoint } from '../../sdk/chat/index.js';
 import { chatContext, contextDeps } from './context.js';
 import { RequestIds } from './idempotency.js';
 import { SessionsRepository } from './repository.js';
@@ -33,9 +34,13 @@ export default definePlugin({
       destructive_tools: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true, default: [] },
     },
   },
+  // Owns the chat-tools extension point (flowhost/chat): it adds its own tools like any
+  // other plugin, and offers every contributed one to models.
+  extensionPoints: [chatToolsPoint],
   deps: {
     routes: services.routes,
-    tools: services.chatTools,
+    tools: chatToolsPoint,
+    contributedTools: chatToolsPoint.contributions,
     store: services.store,
     config: services.configOf<ChatSettings>(),
     registries: services.registries,
@@ -44,14 +49,14 @@ export default definePlugin({
     ...contextDeps,
     ...chatToolDeps,
   },
-  async setup({ routes, tools, store, config, settings, registries, clock, fetch, pipelines, flows, execute, credentials }) {
+  async setup({ routes, tools, contributedTools, store, config, settings, registries, clock, fetch, pipelines, flows, execute, credentials }) {
     for (const tool of chatTools({ pipelines, flows, execute, settings, credentials }, registries)) tools.add(tool);
     const repository = new SessionsRepository(store, clock);
     const requestIds = new RequestIds(store, clock);
     await Promise.all([repository.init(), requestIds.init()]);
     const { readyProvider, systemPrompt } = chatContext({ settings }, registries, { pipelines, flows });
     const destructiveEnabled = (name: string) => (config.destructive_tools ?? []).includes(name);
-    const service = chatService({ repository, clock, maxTurns: () => config.max_turns ?? 8, tools: (ctx) => enabledTools(registries.chatTools(), ctx, destructiveEnabled), readyProvider, systemPrompt, destructiveEnabled });
+    const service = chatService({ repository, clock, maxTurns: () => config.max_turns ?? 8, tools: (ctx) => enabledTools(contributedTools.list(), ctx, destructiveEnabled), readyProvider, systemPrompt, destructiveEnabled });
     routes.add(chatSurface({ repository, requestIds, service, clock, fetch }));
   },
 });

@@ -5,6 +5,7 @@
  * as background jobs, one per project at a time across hosts.
  */
 import { definePlugin, definePostType, defineSurface, defineTaxonomy, services } from '../../sdk/index.js';
+import { chatTools } from '../../sdk/chat/index.js';
 import { cliNouns } from './cli.js';
 import { DocsService } from './docs-service.js';
 import { docsRoutes } from './docs-routes.js';
@@ -40,7 +41,7 @@ export default definePlugin({
     routes: services.routes,
     postTypes: services.postTypes,
     taxonomies: services.taxonomies,
-    tools: services.chatTools,
+    tools: chatTools,
     content: services.content,
     store: services.store,
     scheduler: services.scheduler,

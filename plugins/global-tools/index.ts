@@ -1,10 +1,11 @@
 /**
- * Global tools: tools any assistant may use, contributed through services.chatTools —
+ * Global tools: tools any assistant may use, contributed to chat's `chatTools` point —
  * web_search (a configured Brave Search API), web_fetch (a URL through the guarded
  * fetch), local_search and cms_post_reader (this site's posts, as the caller may read
  * them) and api_query (this site's REST API, in process, as the caller). One file per tool.
  */
 import { definePlugin, services } from '../../sdk/index.js';
+import { chatTools } from '../../sdk/chat/index.js';
 import { SearchKey, type SearchKeyDoc } from './search-key.js';
 import { searchSettingsSurface } from './search-settings-routes.js';
 import { webSearchTool } from './web-search.js';
@@ -39,7 +40,7 @@ export default definePlugin({
     },
   },
   deps: {
-    tools: services.chatTools,
+    tools: chatTools,
     routes: services.routes,
     config: services.configOf<GlobalToolsSettings>(),
     store: services.store,

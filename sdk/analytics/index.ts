@@ -4,8 +4,11 @@
  * masked), a per-request cache in the store, service-account tokens, remote error
  * mapping and a chat tool with the same operations; the catalogue holds the four tools
  * the spec names (their actions and parameters), shared by the surface, the tools and the
- * CLI. Kept out of the main SDK entry so plugins that report nothing never load `jose`.
+ * CLI. `analyticsTools` is the extension point the analytics plugin owns and serves.
+ * Kept out of the main SDK entry so plugins that report nothing never load `jose`.
  */
+export { analyticsTools, type AnalyticsToolDefinition } from './tools.js';
+export { defineAnalyticsTool } from '../define.js';
 export { TOOL_CATALOGUE, TOOL_IDS, isToolId, parametersSchema, allowedActions } from './catalogue.js';
 export type { ToolId, ToolCatalogueEntry, ParameterSpec } from './catalogue.js';
 export { defineAnalyticsToolPlugin } from './tool-plugin.js';

@@ -17,7 +17,9 @@ import {
   type PluginDefinition,
   type Vault,
 } from '../index.js';
+import { chatTools } from '../chat/index.js';
 import { parametersSchema, type ToolCatalogueEntry } from './catalogue.js';
+import { analyticsTools } from './tools.js';
 import { ResultCache, type CacheDoc } from './cache.js';
 import { ToolConfig, type ConfigDoc, type ConfigValues } from './config.js';
 import { configSurface } from './config-routes.js';
@@ -74,8 +76,8 @@ export function defineAnalyticsToolPlugin(options: AnalyticsToolPluginOptions): 
       },
     },
     deps: {
-      analyticsTools: services.analyticsTools,
-      chatTools: services.chatTools,
+      analyticsTools,
+      chatTools,
       routes: services.routes,
       settings: services.configOf<ToolSettings>(),
       store: services.store,

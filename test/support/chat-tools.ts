@@ -4,7 +4,8 @@
 // post tools, docsync) hold up against what wp/v2 answers the same users.
 import * as assert from 'uvu/assert';
 import type { TestHost } from '../../sdk/testing/index.js';
-import type { ActingUser, CallContext, ChatToolDefinition } from '../../sdk/index.js';
+import type { ActingUser, CallContext } from '../../sdk/index.js';
+import { chatTools, type ChatToolDefinition } from '../../sdk/chat/index.js';
 import { createGuardedFetch } from '../../host/net/guarded-fetch.js';
 import { roleCapabilities } from '../../core/users/roles.js';
 
@@ -25,7 +26,7 @@ export function snapshotOf(who: Who, role: keyof typeof roleCapabilities): Actin
 
 /** Runs a registered tool as `user`, with a guarded fetch that allows private addresses unless another is given. */
 export async function runTool<T = Body>(t: TestHost, name: string, args: Record<string, unknown>, user: ActingUser | null, fetch = createGuardedFetch({ allowPrivate: true })): Promise<T> {
-  const tool = t.host.registries.chatTools().find((x) => x.name === name) as ChatToolDefinition;
+  const tool = t.host.registries.extensionPoint(chatTools).get(name) as ChatToolDefinition;
   assert.ok(tool, `no tool ${name}`);
   const ctx: CallContext = { user, log: t.host.log, clock: t.clock, fetch };
   return (await tool.run(args, ctx)) as T;

@@ -33,7 +33,7 @@ function load(plugins: Array<PluginDefinition>, settings: Record<string, unknown
       seen.push({ id, settings: s });
     },
     onCollections: () => undefined,
-    contributionsOf: (id) => registries.contributionsOf(id),
+    registries,
   });
   return { hooks, registries, seen, promise, tsyringe, box };
 }

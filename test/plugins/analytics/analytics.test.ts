@@ -355,13 +355,13 @@ partial('a known tool whose plugin is not loaded is 500 ability_not_found; an un
 });
 partial('a tool that fails with something other than an analytics_error it may give answers 502 analytics_error, URLs and keys cut out', async () => {
   const { defaultPlugins } = await import('../../../plugins/index.js');
-  const { ApiError, defineAnalyticsTool, definePlugin, services } = await import('../../../sdk/index.js');
-  const { parametersSchema, TOOL_CATALOGUE } = await import('../../../sdk/analytics/index.js');
+  const { ApiError, definePlugin } = await import('../../../sdk/index.js');
+  const { analyticsTools, defineAnalyticsTool, parametersSchema, TOOL_CATALOGUE } = await import('../../../sdk/analytics/index.js');
   const failing = definePlugin({
     id: 'failing-crawler',
     version: '1.0.0',
     flowhost: '^1.0.0',
-    deps: { tools: services.analyticsTools },
+    deps: { tools: analyticsTools },
     setup({ tools }) {
       tools.add(
         defineAnalyticsTool({

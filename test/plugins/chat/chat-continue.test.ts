@@ -3,7 +3,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestHost, type FakeReply, type RecordedRequest, type TestHost } from '../../../sdk/testing/index.js';
-import { defineChatTool, definePlugin, services } from '../../../sdk/index.js';
+import { definePlugin } from '../../../sdk/index.js';
+import { chatTools, defineChatTool } from '../../../sdk/chat/index.js';
 import { testStores } from '../../support/test-stores.js';
 import { createFakeModelApi, errorReply, pluginSettingsFor, textReply, toolCallReply, type FakeModelApi, type Scripted } from '../../support/fake-model-apis.js';
 
@@ -16,7 +17,7 @@ const bigTool = definePlugin({
   id: 'chat-big-tool',
   version: '1.0.0',
   flowhost: '^1.0.0',
-  deps: { tools: services.chatTools },
+  deps: { tools: chatTools },
   setup({ tools }) {
     tools.add(defineChatTool({ name: 'big_dump', description: 'Returns a lot', parameters: { type: 'object', properties: {}, additionalProperties: false }, run: async () => ({ text: 'x'.repeat(100_000) }) }));
   },

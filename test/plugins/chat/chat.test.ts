@@ -6,6 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestHost, type RecordedRequest, type TestHost } from '../../../sdk/testing/index.js';
 import type { ActingUser } from '../../../sdk/index.js';
+import { chatTools } from '../../../sdk/chat/index.js';
 import { testStores } from '../../support/test-stores.js';
 import { startFeedServer, type FeedServer } from '../../support/feed-server.js';
 import { createFakeModelApi, errorReply, pluginSettingsFor, textReply, toolCallReply, type FakeModelApi } from '../../support/fake-model-apis.js';
@@ -209,7 +210,7 @@ for (const store of testStores('chat plugin')) {
     const editor: ActingUser = { userId: 99, login: 'ed', capabilities: ['edit_posts'], can: (c) => c === 'edit_posts' };
     const ctx = { user: editor, log: undefined as never, clock: t.clock, fetch: undefined as never };
     for (const name of ['create_pipeline', 'create_flow', 'run_flow']) {
-      const tool = t.host.registries.chatTools().find((x) => x.name === name)!;
+      const tool = t.host.registries.extensionPoint(chatTools).list().find((x) => x.name === name)!;
       const args = name === 'create_pipeline' ? { name: 'X', steps: ['fetch'] } : name === 'create_flow' ? { pipeline_id: 1 } : { flow_id: 1 };
       try {
         await tool.run(args, ctx as never);

@@ -8,6 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestHost, type RecordedRequest, type TestHost } from '../../../sdk/testing/index.js';
 import type { ActingUser } from '../../../sdk/index.js';
+import { chatTools } from '../../../sdk/chat/index.js';
 import { testStores } from '../../support/test-stores.js';
 import { startFeedServer, type FeedServer } from '../../support/feed-server.js';
 import { createFakeModelApi, pluginSettingsFor, textReply, toolCallReply, type FakeModelApi } from '../../support/fake-model-apis.js';
@@ -381,7 +382,7 @@ for (const store of testStores('chat workflow tools')) {
       validate_credentials: { provider: 'openai' },
     };
     for (const [name, given] of Object.entries(args)) {
-      const tool = t.host.registries.chatTools().find((x) => x.name === name)!;
+      const tool = t.host.registries.extensionPoint(chatTools).list().find((x) => x.name === name)!;
       try {
         await tool.run(given, ctx as never);
         assert.unreachable(`${name} ran for an editor`);

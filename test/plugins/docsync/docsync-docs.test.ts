@@ -5,6 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
+import { chatTools } from '../../../sdk/chat/index.js';
 import { testStores } from '../../support/test-stores.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- reads API JSON
@@ -175,7 +176,7 @@ for (const store of testStores('docsync docs')) {
   });
 
   test('agent abilities: fetch by id or slug (markdown or sanitized html), search, sync needs the token, reset keeps repository projects', async ({ t, ids }) => {
-    const tools = t.host.registries.chatTools();
+    const tools = t.host.registries.extensionPoint(chatTools).list();
     const tool = (name: string) => tools.find((x) => x.name === name)!;
     const adminUser = { userId: 1, login: 'admin', can: () => true };
     const anon = { user: null } as never;

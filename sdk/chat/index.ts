@@ -1,0 +1,27 @@
+/**
+ * `flowhost/chat`: the chat plugin's public face. The `chatTools` extension point is
+ * owned by the chat plugin (plugins/chat), which offers its tools to models; any plugin
+ * contributes a tool by listing the point in its `deps`:
+ *
+ *   import { definePlugin } from 'flowhost';
+ *   import { chatTools, defineChatTool } from 'flowhost/chat';
+ *   export default definePlugin({ id: 'weather', version: '1.0.0', flowhost: '^1.0.0',
+ *     deps: { chatTools },
+ *     setup({ chatTools }) { chatTools.add(defineChatTool({ name: 'weather', ... })); } });
+ */
+import { createExtensionPoint } from '../../core/kernel/extension-point.js';
+import type { ToolDefinition } from '../../core/kernel/contributions.js';
+
+/** A tool chat offers to models: `run(args, ctx)` answers with what the model sees. */
+export type ChatToolDefinition = ToolDefinition;
+
+/** Chat tools, keyed by `name`; owned by plugin 'chat'. Parameters are compiled at boot. */
+export const chatTools = createExtensionPoint<ChatToolDefinition>({
+  id: 'chat.tools',
+  owner: 'chat',
+  key: 'name',
+  description: 'a tool the chat assistant may call',
+  schemaOf: (tool) => tool.parameters,
+});
+
+export { defineChatTool } from '../define.js';
