@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { container as globalContainer } from 'tsyringe';
 import { HookCatalogue, isTapped } from '../core/kernel/hooks.js';
 import { loadPlugins } from '../core/kernel/loader.js';
-import { Registries } from '../core/kernel/registries.js';
+import { HostRegistries } from '../core/kernel/registries.js';
 import type { HostInfo } from '../core/kernel/plugin.js';
 import { ServiceContainer } from '../core/kernel/service-container.js';
 import type { CreateHostOptions, Host } from './host.js';
@@ -74,7 +74,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     const hooks = new HookCatalogue();
     // What services and plugins use: the same store, its operations reported for measuring.
     const timedStore = new TimedStore(store, { hook: hooks.storeOperationTimed, log });
-    const registries = new Registries();
+    const registries = new HostRegistries();
     // A child of tsyringe's global container: two hosts in one process never share.
     const root = globalContainer.createChildContainer();
     const container = new ServiceContainer(root);

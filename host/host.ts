@@ -1,7 +1,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { HookCatalogue } from '../core/kernel/hooks.js';
 import type { LoadedPlugin } from '../core/kernel/loader.js';
-import type { Registries } from '../core/kernel/registries.js';
+import type { HostRegistries } from '../core/kernel/registries.js';
 import type { PluginDefinition } from '../core/kernel/plugin.js';
 import type { ServiceContainer } from '../core/kernel/service-container.js';
 import type { Clock } from '../core/kernel/clock.js';
@@ -49,7 +49,7 @@ export interface CreateHostOptions {
 export interface Host {
   readonly config: HostConfig;
   readonly hooks: HookCatalogue;
-  readonly registries: Registries;
+  readonly registries: HostRegistries;
   readonly container: DependencyContainer;
   /** Resolves any service reference, e.g. `host.services.get(services.flows, 'test')`. */
   readonly services: ServiceContainer;

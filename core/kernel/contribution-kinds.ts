@@ -6,7 +6,7 @@
  * point (extension-point.ts), as chat owns chat tools and analytics analytics tools.
  */
 import { createServiceFactory, createServiceRef, type ServiceFactory, type ServiceRef } from './service-ref.js';
-import type { Registries } from './registries.js';
+import type { HostRegistries } from './registries.js';
 import type {
   AuthProviderDefinition,
   HandlerDefinition,
@@ -62,7 +62,7 @@ export const kindNames = Object.keys(contributionKinds) as KindName[];
  * The registrar services, plugin-scoped: the container builds one per plugin knowing its
  * id, so `add(item)` records that plugin as the owner by construction.
  */
-export function registrarFactories(registries: Registries): ServiceFactory[] {
+export function registrarFactories(registries: HostRegistries): ServiceFactory[] {
   return (Object.values(contributionKinds) as Array<ContributionKind<unknown>>).map(
     (kind) =>
       createServiceFactory({

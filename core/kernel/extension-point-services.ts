@@ -1,6 +1,6 @@
 import { PluginError } from '../errors.js';
 import type { ExtensionPoint, ExtensionPointContributions } from './extension-point.js';
-import type { Registries } from './registries.js';
+import type { HostRegistries } from './registries.js';
 import { createServiceFactory, type ServiceFactory } from './service-ref.js';
 
 /**
@@ -8,7 +8,7 @@ import { createServiceFactory, type ServiceFactory } from './service-ref.js';
  * so each `add` is recorded as the plugin the container built it for) and the owner's
  * reading of the list, refused to any other plugin.
  */
-export function extensionPointFactories<T extends object>(point: ExtensionPoint<T>, registries: Registries): ServiceFactory[] {
+export function extensionPointFactories<T extends object>(point: ExtensionPoint<T>, registries: HostRegistries): ServiceFactory[] {
   const registry = registries.declare(point);
   const contributions: ExtensionPointContributions<T> = {
     list: () => registry.list(),

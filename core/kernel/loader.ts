@@ -6,7 +6,7 @@ import type { ServiceContainer } from './service-container.js';
 import { isServiceFactory, isServiceRef, type ServiceDeps } from './service-ref.js';
 import { isExtensionPoint, type ExtensionPoint } from './extension-point.js';
 import { extensionPointFactories } from './extension-point-services.js';
-import type { Registries } from './registries.js';
+import type { HostRegistries } from './registries.js';
 import { createAjv, schemaProblem, validateWith } from './validator.js';
 
 const ID_PATTERN = /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
@@ -34,7 +34,7 @@ export interface LoadOptions {
   hooks: HookCatalogue;
   services: ServiceContainer;
   /** The contribution lists: each plugin's extension points open one here. */
-  registries: Registries;
+  registries: HostRegistries;
   /** Raw settings per plugin id (from config); validated here against each schema. */
   settings: Record<string, unknown>;
   /** Receives each plugin's validated settings (defaults applied) before any setup runs. */

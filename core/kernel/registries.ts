@@ -3,12 +3,37 @@ import { contributionKinds, kindNames, type ItemOf, type KindName } from './cont
 import type { ExtensionPoint } from './extension-point.js';
 import { Registry } from './registry.js';
 
+type Items<K extends KindName> = ReadonlyArray<ItemOf<K>>;
+
+/**
+ * What plugins and core domains see of the contribution lists (`services.registries`):
+ * reading only. A plugin adds through its registrars, which record it as the owner; it
+ * can neither add in another plugin's name nor seal or declare lists.
+ */
+export interface Registries {
+  list<K extends KindName>(name: K): Items<K>;
+  get<K extends KindName>(name: K, key: string): ItemOf<K> | undefined;
+  /** The plugin that contributed an item. */
+  ownerOf(item: object): string | undefined;
+  handlers(): Items<'handlers'>;
+  providers(): Items<'providers'>;
+  presets(): Items<'presets'>;
+  intervals(): Items<'intervals'>;
+  verifiers(): Items<'verifiers'>;
+  surfaces(): Items<'surfaces'>;
+  authProviders(): Items<'authProviders'>;
+  stepTypes(): Items<'stepTypes'>;
+  postTypes(): Items<'postTypes'>;
+  taxonomies(): Items<'taxonomies'>;
+}
+
 /**
  * The host's contribution lists: one `Registry` per kind, written by the registrar
- * services with the plugin id the container built them for, sealed once every plugin's
- * setup has run (the `booted` point). Reading earlier is a wiring mistake and says so.
+ * services with the plugin id the container built them for, and one per declared
+ * extension point; sealed once every plugin's setup has run (the `booted` point).
+ * Reading earlier is a wiring mistake and says so.
  */
-export class Registries {
+export class HostRegistries implements Registries {
   private readonly kinds = new Map<KindName, Registry<object>>(kindNames.map((name) => [name, new Registry<object>(name, contributionKinds[name].key as never)]));
   /** The lists of the extension points plugins declared, by point id. */
   private readonly points = new Map<string, { point: ExtensionPoint<object>; registry: Registry<object> }>();

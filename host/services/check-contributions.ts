@@ -1,5 +1,5 @@
 import { PluginError } from '../../core/errors.js';
-import type { Registries } from '../../core/kernel/registries.js';
+import type { HostRegistries } from '../../core/kernel/registries.js';
 import { createAjv, schemaProblem } from '../../core/kernel/validator.js';
 import type { JsonSchema } from '../../core/kernel/json-schema.js';
 
@@ -15,7 +15,7 @@ const HANDLER_RUNS = { fetch: 'fetch', publish: 'publish', update: 'update' } as
  * host checks against the meta-schema only: compiling every schema at boot cost about
  * 100 ms of CPU and kept the generated code in memory, for validators built again on use.
  */
-export function checkContributions(registries: Registries, options: { compile: boolean }): void {
+export function checkContributions(registries: HostRegistries, options: { compile: boolean }): void {
   const ajv = options.compile ? createAjv() : null;
   const compiles = (owner: string, what: string, schema: JsonSchema | undefined) => {
     if (schema === undefined) return;

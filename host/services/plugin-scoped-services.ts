@@ -1,7 +1,7 @@
 import type { Agenda, Job } from 'agenda';
 import { PluginError } from '../../core/errors.js';
 import type { Logger } from '../../core/kernel/logger.js';
-import type { Registries } from '../../core/kernel/registries.js';
+import type { HostRegistries } from '../../core/kernel/registries.js';
 import { registrarFactories } from '../../core/kernel/contribution-kinds.js';
 import type { PluginScheduler, PluginStore } from '../../core/kernel/plugin-services.js';
 import { createServiceFactory, type ServiceFactory } from '../../core/kernel/service-ref.js';
@@ -14,7 +14,7 @@ export interface PluginScopeDeps {
   store: DocumentStore;
   agenda: Agenda;
   /** The contribution lists the registrars write to. */
-  registries: Registries;
+  registries: HostRegistries;
   /** Stored files: each plugin gets the bucket named after it. */
   blobs: BlobStore;
   settingsOf(pluginId: string): Record<string, unknown>;

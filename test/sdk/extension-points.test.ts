@@ -10,7 +10,7 @@ import { chatTools } from '../../sdk/chat/index.js';
 import { analyticsTools } from '../../sdk/analytics/index.js';
 import { HookCatalogue } from '../../core/kernel/hooks.js';
 import { loadPlugins } from '../../core/kernel/loader.js';
-import { Registries } from '../../core/kernel/registries.js';
+import { HostRegistries } from '../../core/kernel/registries.js';
 import { ServiceContainer } from '../../core/kernel/service-container.js';
 import { registrarFactories } from '../../core/kernel/contribution-kinds.js';
 import { checkContributions } from '../../host/services/check-contributions.js';
@@ -63,7 +63,7 @@ function sourcePlugin(id: string, sourceId: string, extra: Partial<WeatherSource
 
 async function load(plugins: PluginDefinition[]) {
   const hooks = new HookCatalogue();
-  const registries = new Registries();
+  const registries = new HostRegistries();
   const box = new ServiceContainer(container.createChildContainer());
   for (const factory of registrarFactories(registries)) box.provide(factory, 'host');
   const loaded = await loadPlugins(plugins, { kernelVersion: '1.0.0', hooks, services: box, registries, settings: {}, onSettings: () => undefined, onCollections: () => undefined });

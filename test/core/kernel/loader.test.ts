@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { container } from 'tsyringe';
 import { HookCatalogue } from '../../../core/kernel/hooks.js';
 import { loadPlugins } from '../../../core/kernel/loader.js';
-import { Registries } from '../../../core/kernel/registries.js';
+import { HostRegistries } from '../../../core/kernel/registries.js';
 import type { PluginDefinition } from '../../../core/kernel/plugin.js';
 import { PluginError } from '../../../core/errors.js';
 import { ServiceContainer } from '../../../core/kernel/service-container.js';
@@ -15,7 +15,7 @@ import { definePlugin, defineHandler } from '../../../sdk/define.js';
 
 function load(plugins: Array<PluginDefinition>, settings: Record<string, unknown> = {}) {
   const hooks = new HookCatalogue();
-  const registries = new Registries();
+  const registries = new HostRegistries();
   const tsyringe = container.createChildContainer();
   const box = new ServiceContainer(tsyringe);
   box.provide(createServiceFactory({ service: services.hooks, factory: () => hooks }) as never, 'host');
@@ -191,7 +191,7 @@ test('plugin-scoped services are built per plugin: each gets its own settings', 
 });
 
 test('reading a registry before boot is a clear error', () => {
-  const registries = new Registries();
+  const registries = new HostRegistries();
   assert.throws(() => registries.handlers(), /read before the host booted/);
 });
 

@@ -84,7 +84,7 @@ test('user delete; unknown users and bad arguments fail with a message', () => {
 test('plugins list shows id, version, contributions apart from hooks', () => {
   const res = runCli(['plugins', 'list', '--json']);
   assert.is(res.status, 0, res.stderr);
-  const plugins = JSON.parse(res.stdout) as Array<{ id: string; version: string; hooks: string[]; contributions: Record<string, string[]> }>;
+  const plugins = JSON.parse(res.stdout) as Array<{ id: string; version: string; hooks: string[]; contributions: Record<string, string[]>; extensionPoints: string[] }>;
   const discovery = plugins.find((p) => p.id === 'discovery');
   assert.ok(discovery);
   assert.is(discovery.version, '1.0.0');
@@ -93,6 +93,11 @@ test('plugins list shows id, version, contributions apart from hooks', () => {
   assert.equal(discovery.hooks, []);
   const rss = plugins.find((p) => p.id === 'rss');
   assert.equal(rss?.contributions.handlers, ['rss']);
+  // Extension points are shown with their owner, and contributions to them by list id.
+  assert.equal(plugins.find((p) => p.id === 'chat')?.extensionPoints, ['chat.tools']);
+  assert.equal(plugins.find((p) => p.id === 'analytics')?.extensionPoints, ['analytics.tools']);
+  assert.ok(plugins.find((p) => p.id === 'global-tools')?.contributions['chat.tools']?.includes('web_fetch'));
+  assert.equal(plugins.find((p) => p.id === 'analytics-crawler-stats')?.contributions['analytics.tools'], ['crawler-stats']);
   const table = runCli(['plugins', 'list']);
   assert.match(table.stdout, /^ID\s+VERSION\s+CONTRIBUTES\s+HOOKS$/m);
   assert.match(table.stdout, /^discovery\s+1\.0\.0\s+surfaces \(1\)$/m);
