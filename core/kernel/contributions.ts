@@ -6,7 +6,6 @@
 import type { JsonSchema } from './json-schema.js';
 import type { Logger } from './logger.js';
 import type { Clock } from './clock.js';
-import type { SurfaceDefinition } from './routes.js';
 import type { GuardedFetch } from '../security/guarded-fetch-types.js';
 import type { ContentStore } from '../content/model.js';
 import type { ActingUser } from './acting-user.js';
