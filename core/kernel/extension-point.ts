@@ -8,7 +8,9 @@
  *   through `deps: { x: point.contributions }`, once every plugin's setup has run.
  * - A contributor lists the point itself in `deps` and calls `add(item)`; the item is
  *   recorded as that plugin's.
- * - A contributor whose point's owner is not loaded stops start-up naming both.
+ * - A contributor whose point's owner is not loaded stops start-up naming both, unless it
+ *   lists `point.optional` instead: then what it adds is dropped when the owner is absent
+ *   (docsync's chat tools in a build without chat).
  */
 import type { Registrar } from './contribution-kinds.js';
 import type { JsonSchema } from './json-schema.js';
@@ -17,6 +19,8 @@ import { createServiceRef, type ServiceRef } from './service-ref.js';
 
 /** Brand (not `instanceof`): a point made by another copy of the SDK still matches. */
 export const EXTENSION_POINT = Symbol.for('flowhost.extension-point');
+/** On `point.optional`: the id of the point it contributes to. */
+export const OPTIONAL_CONTRIBUTION = Symbol.for('flowhost.extension-point.optional');
 
 /** What the owning plugin reads: the items every plugin added, sealed at boot. */
 export interface ExtensionPointContributions<T> {
@@ -65,6 +69,8 @@ export interface ExtensionPoint<T extends object> extends ServiceRef<Registrar<T
   readonly description?: string;
   /** The owner's reading of the point; only the owner may list it in `deps`. */
   readonly contributions: ServiceRef<ExtensionPointContributions<T>, 'plugin'>;
+  /** The point for a contributor that works without its owner: adds are dropped when the owner is not loaded. */
+  readonly optional: ServiceRef<Registrar<T>, 'plugin'>;
   check?(item: T): void;
   schemaOf?(item: T): JsonSchema | undefined;
 }
@@ -80,9 +86,16 @@ export function createExtensionPoint<T extends object>(options: ExtensionPointOp
     key: options.key,
     description: options.description,
     contributions: createServiceRef<ExtensionPointContributions<T>, 'plugin'>({ id: `${options.id}.contributions`, scope: 'plugin' }),
+    optional: Object.freeze({ ...createServiceRef<Registrar<T>, 'plugin'>({ id: `${options.id}.optional`, scope: 'plugin' }), [OPTIONAL_CONTRIBUTION]: options.id }),
     check: options.check,
     schemaOf: options.schemaOf,
   });
+}
+
+/** The point id an optional contribution reference (`point.optional`) adds to, else undefined. */
+export function optionalContributionTo(ref: ServiceRef<unknown>): string | undefined {
+  const id = (ref as unknown as Record<symbol, unknown>)[OPTIONAL_CONTRIBUTION];
+  return typeof id === 'string' ? id : undefined;
 }
 
 export function isExtensionPoint(value: unknown): value is ExtensionPointDeclaration {

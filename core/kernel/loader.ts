@@ -4,8 +4,8 @@ import type { PluginDefinition } from './plugin.js';
 import type { HookCatalogue } from './hooks.js';
 import type { ServiceContainer } from './service-container.js';
 import { isServiceFactory, isServiceRef, type ServiceDeps } from './service-ref.js';
-import { isExtensionPoint, type ExtensionPoint } from './extension-point.js';
-import { extensionPointFactories } from './extension-point-services.js';
+import { isExtensionPoint, optionalContributionTo, type ExtensionPoint } from './extension-point.js';
+import { droppingRegistrar, extensionPointFactories } from './extension-point-services.js';
 import type { HostRegistries } from './registries.js';
 import { createAjv, schemaProblem, validateWith } from './validator.js';
 
@@ -92,8 +92,13 @@ export async function loadPlugins(plugins: ReadonlyArray<PluginDefinition>, opti
   for (const def of defs) {
     for (const [name, ref] of Object.entries(def.deps ?? {})) {
       if (options.services.has(ref)) continue;
+      // An optional contribution to a point nobody declared: what the plugin adds is dropped.
+      if (optionalContributionTo(ref)) {
+        options.services.provide(droppingRegistrar(ref), 'host');
+        continue;
+      }
       if (isExtensionPoint(ref)) {
-        throw new PluginError(def.id, `contributes to extension point '${ref.id}' (as '${name}'), owned by plugin '${ref.owner}', which is not loaded: load plugin '${ref.owner}' too, or leave '${def.id}' out`);
+        throw new PluginError(def.id, `contributes to extension point '${ref.id}' (as '${name}'), owned by plugin '${ref.owner}', which is not loaded: load plugin '${ref.owner}' too, or leave '${def.id}' out (its author may list the point's .optional to contribute only when '${ref.owner}' is loaded)`);
       }
       throw new PluginError(def.id, `needs service '${ref.id}' (as '${name}'), which no loaded plugin provides`);
     }

@@ -41,7 +41,8 @@ export default definePlugin({
     routes: services.routes,
     postTypes: services.postTypes,
     taxonomies: services.taxonomies,
-    tools: chatTools,
+    // Optional: docsync works without chat; its tools are offered only where chat is loaded.
+    tools: chatTools.optional,
     content: services.content,
     store: services.store,
     scheduler: services.scheduler,

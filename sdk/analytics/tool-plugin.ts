@@ -77,7 +77,8 @@ export function defineAnalyticsToolPlugin(options: AnalyticsToolPluginOptions): 
     },
     deps: {
       analyticsTools,
-      chatTools,
+      // The same operations as a chat tool where chat is loaded; a build without chat still serves the tool.
+      chatTools: chatTools.optional,
       routes: services.routes,
       settings: services.configOf<ToolSettings>(),
       store: services.store,

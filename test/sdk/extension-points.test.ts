@@ -102,6 +102,25 @@ test('a contributor whose point owner is not loaded stops start-up naming both',
   assert.match(error.message, /Plugin 'met': contributes to extension point 'weather\.sources' \(as 'sources'\), owned by plugin 'weather', which is not loaded: load plugin 'weather' too/);
 });
 
+test('an optional contributor loads without the owner (its adds are dropped) and counts with it', async () => {
+  const optional = (id: string) =>
+    definePlugin({
+      id,
+      version: '1.0.0',
+      flowhost: '^1.0.0',
+      deps: { sources: weatherSources.optional },
+      setup({ sources }) {
+        sources.add({ id, label: id, forecast: () => 'fog' });
+      },
+    }) as PluginDefinition;
+  const alone = await load([optional('maybe'), optional('perhaps')]);
+  assert.equal(alone.loaded.map((p) => [p.id, p.contributions]), [['maybe', {}], ['perhaps', {}]]);
+  const seen: { read?: () => string[] } = {};
+  const withOwner = await load([optional('maybe'), weatherPlugin(seen)]);
+  assert.equal(seen.read!(), ['maybe:maybe=fog']);
+  assert.equal(withOwner.loaded[0]!.contributions, { 'weather.sources': ['maybe'] });
+});
+
 test('a duplicate key names both contributors; the owner check names the plugin and the item', async () => {
   const dup = await refusal(load([weatherPlugin({}), sourcePlugin('met', 'same'), sourcePlugin('acme', 'same')]));
   assert.match(dup.message, /Plugin 'acme': duplicate weather\.sources 'same': contributed by plugin 'met' and plugin 'acme'/);
