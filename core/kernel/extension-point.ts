@@ -41,7 +41,7 @@ export interface ExtensionPointOptions<T extends object> {
   owner: string;
   /** The field that identifies an item; a second item with a taken key stops start-up naming both plugins. */
   key: keyof T & string;
-  /** One line on what an item is, for errors and `flowhost plugins list --json`. */
+  /** One line on what an item is, for the people who read the declaration. */
   description?: string;
   /** Checks one item when it is added; throw an Error saying what is wrong (the plugin and key are added). */
   check?(item: T): void;
