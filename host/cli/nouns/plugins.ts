@@ -10,9 +10,18 @@ export function contributionSummary(contributions: Readonly<Record<string, reado
     .join(', ');
 }
 
-/** One table row per plugin: contributions (lists it added to) apart from the hooks it tapped (events). */
+/**
+ * One table row per plugin: the extension points it owns, what it contributed (lists it
+ * added to), apart from the hooks it tapped (events).
+ */
 export function pluginRows(plugins: readonly LoadedPlugin[]): Array<Record<string, string>> {
-  return plugins.map((p) => ({ id: p.id, version: p.version, contributes: contributionSummary(p.contributions), hooks: p.hooks.join(', ') }));
+  return plugins.map((p) => ({
+    id: p.id,
+    version: p.version,
+    owns: p.extensionPoints.join(', '),
+    contributes: contributionSummary(p.contributions),
+    hooks: p.hooks.join(', '),
+  }));
 }
 
 /** `flowhost plugins ...`: what this build wires in, without a server or data. */
@@ -22,7 +31,7 @@ export const plugins: CliNoun = {
   describe: 'Inspect plugins',
   builder: (y: Argv) =>
     y
-      .command('list', 'Plugins of this build: id, version, what each contributes and the hooks each tapped', (c) => c.options(jsonOption), async (argv) => {
+      .command('list', 'Plugins of this build: id, version, the extension points each owns, what each contributes and the hooks each tapped', (c) => c.options(jsonOption), async (argv) => {
         // Wiring needs no server or data: load the build on a throwaway in-memory store.
         const config = { ...configFrom(argv), dataDir: ':memory:', logLevel: 'silent' as const };
         const { buildDefaultHost } = await import('../../default-build.js');

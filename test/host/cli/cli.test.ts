@@ -99,8 +99,10 @@ test('plugins list shows id, version, contributions apart from hooks', () => {
   assert.ok(plugins.find((p) => p.id === 'global-tools')?.contributions['chat.tools']?.includes('web_fetch'));
   assert.equal(plugins.find((p) => p.id === 'analytics-crawler-stats')?.contributions['analytics.tools'], ['crawler-stats']);
   const table = runCli(['plugins', 'list']);
-  assert.match(table.stdout, /^ID\s+VERSION\s+CONTRIBUTES\s+HOOKS$/m);
+  assert.match(table.stdout, /^ID\s+VERSION\s+OWNS\s+CONTRIBUTES\s+HOOKS$/m);
   assert.match(table.stdout, /^discovery\s+1\.0\.0\s+surfaces \(1\)$/m);
+  assert.match(table.stdout, /^chat\s+1\.0\.0\s+chat\.tools\s+surfaces \(1\), chat\.tools \(\d+\)$/m);
+  assert.match(table.stdout, /^docsync\s+1\.0\.0\s+postTypes \(1\), taxonomies \(1\), surfaces \(1\), chat\.tools \(4\)\s+repairInterrupted$/m);
 });
 
 test('an extra plugin by module path through FLOWHOST_PLUGINS', () => {
