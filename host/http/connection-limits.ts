@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { defaultConfig, type HostConfig } from '../config/schema.js';
 import type { TrustFunction } from './client-address.js';
+import { setConnectionsCheckingInterval } from './restify-adapter.js';
 
 /** What a client may hold open, and for how long, before a route ever sees a request. */
 export interface ConnectionLimits {
@@ -63,8 +64,7 @@ export function applyConnectionLimits(server: Server, limits: ConnectionLimits, 
   server.requestTimeout = limits.requestTimeoutMs;
   server.headersTimeout = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
-  // Read by Node when the server starts listening (restify builds the server without options).
-  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(1_000, server.headersTimeout);
+  setConnectionsCheckingInterval(server, Math.min(1_000, server.headersTimeout));
   const open = new Map<string, number>();
   let total = 0;
   // Before Node's own listener: a refused socket is marked before any request on it is parsed.

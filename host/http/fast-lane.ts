@@ -1,9 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import FindMyWay from 'find-my-way';
 import type { CompiledRoute } from './route-table.js';
-
-/** Characters the URL parser leaves as they are in a path; no `.` or `%` (`%2e` is a dot too). */
-const PLAIN_PATH = /^\/[A-Za-z0-9_~!$&'()*+,;=:@/-]*$/;
+import { ROUTER_OPTIONS, restifyPathname } from './restify-adapter.js';
 
 /** A request the fast lane takes: its route and the path parameters the router decoded. */
 export interface FastMatch {
@@ -19,26 +17,22 @@ export interface FastMatch {
  * store write cost together. Everything the route declares still applies, because the request
  * goes through the same `dispatch` as any other.
  *
- * Matching is restify's own: the same router library with the same option, over every
- * route, so a request goes to exactly the route restify would have picked; only when that
- * route is a fast one does this lane answer, and restify handles the rest as before.
+ * Matching is restify's own: the same router library (find-my-way, which restify documents
+ * as its path syntax) with the same option, over every route, and the path as restify
+ * reads it (`restifyPathname`), so a request goes to exactly the route restify would have
+ * picked; only when that route is a fast one does this lane answer, and restify handles
+ * the rest. test/host/http/restify-adapter.test.ts compares both choices over odd paths.
  */
 export function fastLane(routes: readonly CompiledRoute[]): (req: IncomingMessage) => FastMatch | null {
   if (!routes.some((route) => route.definition.fastPath)) return () => null;
-  const router = FindMyWay({ ignoreTrailingSlash: true });
+  const router = FindMyWay({ ...ROUTER_OPTIONS });
   const noop = () => undefined;
   for (const route of routes) {
     const methods = route.method === 'GET' ? ['GET', 'HEAD'] : [route.method];
     for (const method of methods) router.on(method as FindMyWay.HTTPMethod, route.routerPath, noop, { route });
   }
   return (req) => {
-    // The path as restify reads it: through the WHATWG URL parser (dot segments resolved,
-    // a backslash read as a slash, characters outside ASCII percent-encoded). A path of
-    // plain characters with no dot segment reads as it is written, without the parse.
-    const url = req.url ?? '/';
-    const end = url.search(/[?#]/);
-    const raw = end < 0 ? url : url.slice(0, end);
-    const pathname = PLAIN_PATH.test(raw) ? raw : new URL(`http://localhost${url}`).pathname;
+    const pathname = restifyPathname(req.url ?? '/');
     const found = router.find(req.method as FindMyWay.HTTPMethod, pathname);
     const route = (found?.store as { route: CompiledRoute } | undefined)?.route;
     if (!found || !route?.definition.fastPath) return null;

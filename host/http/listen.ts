@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'restify';
+import { nodeServerOf, type RestifyServer as Server } from './restify-adapter.js';
 import type { PortReservation } from './port-reservation.js';
 
 /** A busy or privileged port as one sentence saying what to do; anything else as it came. */
@@ -24,7 +24,7 @@ export async function listen(server: Server, port: number, host: string, reserva
     else server.listen(port, host, listening);
   });
   reservation?.handedOver();
-  const address = server.server.address() as AddressInfo;
+  const address = nodeServerOf(server).address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return `http://${hostPart}:${address.port}`;
 }
@@ -35,7 +35,7 @@ export async function listen(server: Server, port: number, host: string, reserva
  */
 export function closeServer(server: Server): Promise<void> {
   return new Promise<void>((done) => {
-    server.server.close(() => done());
-    server.server.closeIdleConnections();
+    nodeServerOf(server).close(() => done());
+    nodeServerOf(server).closeIdleConnections();
   });
 }

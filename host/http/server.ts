@@ -1,25 +1,6 @@
-import { ServerResponse as NodeServerResponse, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
-import type restify from 'restify';
-
-// restify's index loads every bundled plugin (body parsers, HTTP signatures with sshpk,
-// the CSV formatter...): 340 modules, about 10 MB of an idle host. Flowhost uses none of
-// them, only the server and its router, so it takes those two files. What the index's
-// createServer adds for these options is the router, built here the same way.
-const require = createRequire(import.meta.url);
-const Server = require('restify/lib/server') as new (options: Record<string, unknown>) => restify.Server;
-const Router = require('restify/lib/router') as new (options: Record<string, unknown>) => unknown;
-
-// Loading restify replaces http.ServerResponse.prototype.writeHead, process-wide, with a
-// wrapper that returns undefined instead of the response (`res.writeHead(200).end()` then
-// throws in any other server of the process, e.g. a plugin test's fake API). Flowhost
-// never uses what the wrapper adds (a 'header' event for restify's fullResponse plugin),
-// so Node's own method is put back.
-{
-  const proto = NodeServerResponse.prototype as unknown as { writeHead: unknown; _writeHead?: unknown };
-  if (typeof proto._writeHead === 'function') proto.writeHead = proto._writeHead;
-}
-import { pino } from 'pino';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../../core/kernel/logger.js';
 import { closeAfterAnswer, dispatch, hasBody, sendJson, type DispatchDeps } from './dispatch.js';
 import { ApiError } from '../../core/errors.js';
 import { noRoute } from './error-body.js';
@@ -28,31 +9,19 @@ import type { CompiledRoute } from './route-table.js';
 import { fastLane } from './fast-lane.js';
 import { answerPreflight } from './wordpress-cors.js';
 import { applyConnectionLimits, defaultConnectionLimits, onRefusedConnection } from './connection-limits.js';
+import { createRestifyServer, nodeServerOf, validHost, type RestifyHandler, type RestifyServer, type Verb } from './restify-adapter.js';
 
 const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE']);
 /** Methods the router knows; anything else (TRACE, PROPFIND...) is answered before routing. */
 const ROUTABLE = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-const ALL_METHODS = ['get', 'post', 'put', 'patch', 'del', 'head', 'opts'] as const;
-
-type RestifyHandler = (req: IncomingMessage & { params?: Record<string, string> }, res: ServerResponse, next: (err?: unknown) => void) => void;
-type Verb = (typeof ALL_METHODS)[number];
-/** restify 12's `first` chain: synchronous handlers that return false when they have answered. */
-type FirstHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
-type RestifyServer = restify.Server & Record<Verb, (path: string, handler: RestifyHandler) => void> & { first(handler: FirstHandler): void };
+const ALL_METHODS: readonly Verb[] = ['get', 'post', 'put', 'patch', 'del', 'head', 'opts'];
 
 /**
  * The restify server: the method-override transport rule, every compiled route through
  * `dispatch`, and `rest_no_route` for everything else.
  */
 export function createHttpServer(routes: CompiledRoute[], deps: DispatchDeps): RestifyServer {
-  const options = {
-    name: 'flowhost',
-    ignoreTrailingSlash: true,
-    handleUncaughtExceptions: false,
-    // restify's own logger stays quiet; Flowhost logs every request itself.
-    log: pino({ level: 'silent' }),
-  };
-  const server = new Server({ ...options, router: new Router(options) }) as RestifyServer;
+  const server = createRestifyServer();
 
   // First, synchronously, before restify parses anything: requests its router cannot take
   // are answered here, once. Left to restify they reach its NotFound path, which answers
@@ -98,27 +67,38 @@ export function createHttpServer(routes: CompiledRoute[], deps: DispatchDeps): R
     next(false);
   };
   for (const verb of ALL_METHODS) server[verb]('/*', fallback);
-  // Backstop for anything the guard above did not foresee: answer once, and make restify's
-  // own answer that follows these events a no-op instead of a second, crashing one.
-  for (const event of ['NotFound', 'MethodNotAllowed', 'VersionNotAllowed', 'restifyError']) {
-    server.on(event, (_req: IncomingMessage, res: ServerResponse & { send?: unknown }, err: unknown, cb: () => void) => {
-      if (event === 'restifyError' && !res.headersSent) {
-        const status = (err as { statusCode?: unknown })?.statusCode;
-        if (typeof status === 'number' && status >= 400 && status < 500 && status !== 404) {
-          sendJson(res, status, new ApiError('rest_bad_request', (err as Error).message || 'Bad request.', status).toBody());
-        } else if (typeof status !== 'number' || status >= 500) {
-          deps.log.error({ err }, 'restify reported an error outside any route');
-          sendJson(res, 500, { code: 'internal_error', message: 'An unexpected error occurred.', data: { status: 500 } });
-        }
-      }
-      sendJson(res, 404, noRoute().toBody());
-      res.send = () => res;
-      cb();
-    });
-  }
-  answerParserErrors(server.server);
-  applyConnectionLimits(server.server, deps.connections ?? defaultConnectionLimits, deps.trust);
+  shapeRestifyErrors(server, deps.log);
+  answerParserErrors(nodeServerOf(server));
+  applyConnectionLimits(nodeServerOf(server), deps.connections ?? defaultConnectionLimits, deps.trust);
   return server;
+}
+
+/**
+ * restify's own error answer, for what the guard and the fallbacks above do not foresee
+ * (no such request is known): restify answers it once, in Flowhost's error body, through
+ * restify's documented way to shape errors (the error's statusCode and toJSON, set in a
+ * `restifyError` listener, which restify calls for every error before it answers).
+ */
+export function shapeRestifyErrors(server: RestifyServer, log: Logger): void {
+  server.on('restifyError', (_req: IncomingMessage, res: ServerResponse, err: unknown, cb: () => void) => {
+    if (err && typeof err === 'object') {
+      const status = (err as { statusCode?: unknown }).statusCode;
+      let body: object;
+      // Router errors (no route, method or version not allowed) read as no route, as everywhere else.
+      if (status === 404 || status === 405 || (err as Error).name === 'InvalidVersionError') body = noRoute().toBody();
+      else if (typeof status === 'number' && status >= 400 && status < 500) body = new ApiError('rest_bad_request', (err as Error).message || 'Bad request.', status).toBody();
+      else {
+        log.error({ err }, 'restify reported an error outside any route');
+        body = { code: 'internal_error', message: 'An unexpected error occurred.', data: { status: 500 } };
+      }
+      Object.assign(err, { statusCode: (body as { data: { status: number } }).data.status, toJSON: () => body });
+    }
+    if (!res.headersSent) {
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      if (!res.hasHeader('X-Request-Id')) res.setHeader('X-Request-Id', randomUUID());
+    }
+    cb();
+  });
 }
 
 /** One request through its route; `dispatch` answers every failure it knows, this the rest. */
@@ -142,9 +122,10 @@ function applyMethodOverride(req: IncomingMessage): void {
   if (OVERRIDABLE.has(wanted)) req.method = wanted;
 }
 
-/** Why restify could not route this request, or null: an unknown method or a path that does not decode. */
+/** Why restify could not route this request, or null: an unknown method, a Host it cannot read, or a path that does not decode. */
 function unroutable(req: IncomingMessage): ApiError | null {
   if (!ROUTABLE.has(req.method ?? '')) return noRoute();
+  if (!validHost(req.headers.host)) return new ApiError('rest_bad_request', 'The Host header is not a valid host name and port (for example example.com or 127.0.0.1:8080).', 400);
   const url = req.url ?? '/';
   const end = url.search(/[?#]/);
   const path = end < 0 ? url : url.slice(0, end);

@@ -90,6 +90,22 @@ test('what the HTTP parser refuses is answered with the JSON error body too', as
   assert.is((await raw(host.url, 'GET', '/healthz')).status, 200);
 });
 
+test('a Host header that is no host name is answered 400 once, and the host keeps serving', async ({ host }) => {
+  // restify routes the path of `http://{Host}{url}`: `Host: a b` threw inside its router,
+  // outside any handler, and the process exited; `Host: x/api` moved the routed path.
+  for (const value of ['a b', '[', 'x/api', '1.2.3.999']) {
+    const answer = await rawBytes(host.url, Buffer.from(`GET /automation/v1/users HTTP/1.1\r\nHost: ${value}\r\nConnection: close\r\n\r\n`));
+    assert.match(answer, /^HTTP\/1\.1 400 /, `Host: ${value}`);
+    assert.match(answer, /X-Request-Id: [0-9a-f-]{36}/);
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { code: string; data: { status: number } };
+    assert.equal([body.code, body.data.status], ['rest_bad_request', 400], `Host: ${value}`);
+  }
+  const fine = await rawBytes(host.url, Buffer.from('GET /healthz HTTP/1.1\r\nHost: example.com:8080\r\nConnection: close\r\n\r\n'));
+  assert.match(fine, /^HTTP\/1\.1 200 /);
+  assert.is(host.proc.exitCode, null, host.output());
+  assert.not.match(host.output(), /Invalid URL|uncaughtException/);
+});
+
 test('answers given before any route also carry X-Request-Id', async ({ host }) => {
   const url = new URL(host.url);
   const id = await new Promise<string | undefined>((resolve, reject) => {
