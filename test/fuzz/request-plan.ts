@@ -298,6 +298,10 @@ const extraHeaders = fc.oneof(
       { 'X-Request-Id': '../../etc' },
       { 'Accept-Version': '~99' },
       { Origin: 'https://evil.example' },
+      // restify routes the path of http://{Host}{url}: one it could not parse stopped the host.
+      { Host: 'a b' },
+      { Host: 'x/api' },
+      { Host: '[' },
     ),
     weight: 1,
   },
