@@ -1,12 +1,25 @@
 import { ServerResponse, type IncomingMessage, type Server as NodeServer } from 'node:http';
+import { createRequire } from 'node:module';
 import { pino } from 'pino';
-import restify from 'restify';
+import type restify from 'restify';
 
 // The one file that imports restify. Everything else in host/http speaks Node's own
-// request and response. What restify's documented API (restify.createServer, the verbs,
-// first/pre, the server events) cannot do is here, each with why, and
+// request and response, and uses restify's documented server API (the verbs, first, the
+// server events). What that API cannot do is here, numbered, each with why, and
 // test/host/http/restify-adapter.test.ts pins each thing this file relies on, so a restify
 // upgrade that changes one fails that test instead of the host.
+
+// 0. restify's server and router modules, not its index. The index, where createServer
+// lives, loads every bundled plugin as well (body parsers, HTTP signatures with sshpk,
+// formidable, the CSV formatter): about 340 modules Flowhost never calls. Measured on
+// `flowhost serve` (bench startup, docs/performance.md, 27 November 2026), idle RSS was
+// 101-108 MB with the two modules and 131-137 MB through the index, over the 120 MB
+// target. For Flowhost's options createServer only defaults the name and the logger and
+// builds the router; `createRestifyServer` does the same, and the test builds a server
+// both ways and compares them.
+const require = createRequire(import.meta.url);
+const Server = require('restify/lib/server') as new (options: Record<string, unknown>) => restify.Server;
+const Router = require('restify/lib/router') as new (options: Record<string, unknown>) => unknown;
 
 // 1. Loading restify (its server module) replaces http.ServerResponse.prototype.writeHead,
 // for the whole process, with a wrapper that returns undefined instead of the response:
@@ -35,14 +48,17 @@ export type RestifyServer = restify.Server & Record<Verb, (path: string, handler
 /** restify's router option, shared with the fast lane so both read paths alike. */
 export const ROUTER_OPTIONS = { ignoreTrailingSlash: true } as const;
 
-/** A restify server through its documented factory, quiet: Flowhost logs every request itself. */
+/** The options Flowhost gives restify: quiet (Flowhost logs every request itself). */
+export const SERVER_OPTIONS = {
+  name: 'flowhost',
+  ...ROUTER_OPTIONS,
+  handleUncaughtExceptions: false,
+  log: pino({ level: 'silent' }),
+};
+
+/** What `restify.createServer(SERVER_OPTIONS)` builds, without loading restify's plugins (0.). */
 export function createRestifyServer(): RestifyServer {
-  return restify.createServer({
-    name: 'flowhost',
-    ...ROUTER_OPTIONS,
-    handleUncaughtExceptions: false,
-    log: pino({ level: 'silent' }) as unknown as restify.ServerOptions['log'],
-  }) as RestifyServer;
+  return new Server({ ...SERVER_OPTIONS, router: new Router(SERVER_OPTIONS) }) as RestifyServer;
 }
 
 /** The Node server restify wraps (documented as `server.server`). */

@@ -24,9 +24,9 @@ export function createHttpServer(routes: CompiledRoute[], deps: DispatchDeps): R
   const server = createRestifyServer();
 
   // First, synchronously, before restify parses anything: requests its router cannot take
-  // are answered here, once. Left to restify they reach its NotFound path, which answers
-  // and then tries to answer again (ERR_HTTP_HEADERS_SENT, thrown outside any handler).
-  // Then the method override, and the routes that skip restify's request setup.
+  // (an unknown method, a Host it cannot read, a path that does not decode) are answered
+  // here, once, in Flowhost's error body; a Host restify cannot parse threw inside its
+  // router. Then the method override, and the routes that skip restify's request setup.
   const fast = fastLane(routes);
   server.first((req, res) => {
     if (onRefusedConnection(req.socket)) return false;

@@ -8,7 +8,15 @@ import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
-import { createRestifyServer, nodeServerOf, restifyPathname, setConnectionsCheckingInterval, validHost, type RestifyServer } from '../../../host/http/restify-adapter.js';
+import {
+  createRestifyServer,
+  nodeServerOf,
+  restifyPathname,
+  SERVER_OPTIONS,
+  setConnectionsCheckingInterval,
+  validHost,
+  type RestifyServer,
+} from '../../../host/http/restify-adapter.js';
 import { shapeRestifyErrors } from '../../../host/http/server.js';
 import { fastLane } from '../../../host/http/fast-lane.js';
 import { compileRoutes } from '../../../host/http/route-table.js';
@@ -38,6 +46,31 @@ function rawHttp(port: number, head: string): Promise<{ status: number; headers:
     socket.on('error', reject);
   });
 }
+
+const requireHere = createRequire(import.meta.url);
+
+test("the adapter loads restify's server and router, not its index and bundled plugins", () => {
+  // Runs first: the next test loads the index itself to compare.
+  const loaded = Object.keys(requireHere.cache);
+  assert.ok(loaded.some((file) => file.endsWith('/restify/lib/server.js')));
+  assert.not.ok(loaded.some((file) => file.endsWith('/restify/lib/index.js') || file.endsWith('/restify/lib/plugins/index.js')), 'restify index loaded');
+});
+
+test('createRestifyServer builds what restify.createServer builds for the same options', () => {
+  // When this fails, restify's createServer does more than default the name and logger and
+  // build the router: do the same in createRestifyServer (0.), or take the index.
+  const restify = requireHere('restify') as { createServer(options: object): RestifyServer };
+  const documented = restify.createServer({ ...SERVER_OPTIONS });
+  const ours = createRestifyServer();
+  assert.is(Object.getPrototypeOf(ours), Object.getPrototypeOf(documented));
+  assert.equal(Object.keys(ours).sort(), Object.keys(documented).sort());
+  assert.is(ours.router.constructor, documented.router.constructor);
+  for (const key of ['name', 'handleUncaughtExceptions', 'strictFormatters', 'onceNext', 'strictNext'] as const) {
+    assert.equal((ours as unknown as Record<string, unknown>)[key], (documented as unknown as Record<string, unknown>)[key], key);
+  }
+  assert.equal(ours.eventNames().sort(), documented.eventNames().sort());
+  assert.equal(Object.keys(ours.router).sort(), Object.keys(documented.router).sort());
+});
 
 test('restify still replaces writeHead process-wide, and the adapter has put Node’s back', async () => {
   // restify keeps Node's method as `_writeHead` when it patches. When this fails, restify
