@@ -19,7 +19,11 @@ export interface ServiceRef<T, S extends ServiceScope = ServiceScope> {
   readonly [SERVICE_REF]: true;
   readonly id: string;
   readonly scope: S;
-  /** The tsyringe token: a fresh symbol per reference, so equal names never collide. */
+  /**
+   * The tsyringe token: one registered symbol per service id. A plugin whose folder holds
+   * its own copy of flowhost builds its references from that copy; keyed by id, they still
+   * name the host's services. (Two providers of one id are refused by the container.)
+   */
   readonly token: symbol;
   /** Type carrier only; never set. */
   readonly T?: T;
@@ -50,7 +54,7 @@ export function createServiceRef<T, S extends ServiceScope = 'root'>(options: { 
   if (typeof options.id !== 'string' || !REF_ID.test(options.id)) {
     throw new TypeError(`createServiceRef: '${String(options.id)}' is not a valid service id (e.g. 'flows' or 'acme.weather')`);
   }
-  return Object.freeze({ [SERVICE_REF]: true as const, id: options.id, scope: (options.scope ?? 'root') as S, token: Symbol(`flowhost.service:${options.id}`) });
+  return Object.freeze({ [SERVICE_REF]: true as const, id: options.id, scope: (options.scope ?? 'root') as S, token: Symbol.for(`flowhost.service:${options.id}`) });
 }
 
 export function createServiceFactory<T, D extends ServiceDeps = Record<never, never>>(options: {

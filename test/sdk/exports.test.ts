@@ -103,11 +103,14 @@ test('define helpers reject obvious mistakes early', () => {
   assert.is(sdk.defineInterval({ value: 'often', label: 'Often', seconds: 60 }).seconds, 60);
 });
 
-test('service references: typed, scoped, never colliding; brands work across SDK copies', () => {
+test('service references: typed, scoped, one per id; brands work across SDK copies', () => {
   const a = sdk.createServiceRef<number>({ id: 'acme.thing' });
   const b = sdk.createServiceRef<number>({ id: 'acme.thing' });
   assert.is(a.scope, 'root');
-  assert.is.not(a.token, b.token);
+  // An id names one service, whichever copy of the SDK made the reference (a plugin with
+  // its own flowhost in node_modules); two providers of one id are refused at boot.
+  assert.is(a.token, b.token);
+  assert.is.not(a.token, sdk.createServiceRef<number>({ id: 'acme.other' }).token);
   assert.ok(sdk.isServiceRef(a));
   assert.not.ok(sdk.isServiceRef({ id: 'acme.thing' }));
   assert.throws(() => sdk.createServiceRef({ id: 'Not Valid' }), /not a valid service id/);
