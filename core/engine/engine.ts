@@ -12,6 +12,7 @@ import type { FlowsService } from '../flows/service.js';
 import type { FlowRecord } from '../flows/model.js';
 import type { Batcher } from '../store/batcher.js';
 import { runEndings, type RunEnd } from './run-endings.js';
+import { fetchCap } from './fetch-cap.js';
 import { flowConfig } from '../flows/view.js';
 import type { JobsService } from '../jobs/service.js';
 import { STEP_ITEMS_KEPT, STEP_PACKETS_JSON_MAX, type JobRecord, type JobStatus, type StepItem, type StepOutcome, type WorkflowStep } from '../jobs/model.js';
@@ -379,7 +380,7 @@ export class Engine {
 
   /** Up to max_items (default 1) items this flow step has not processed before, each claimed. */
   private async claimNew(job: JobRecord, step: PlannedStep, items: DataPacket[], trace: StepTrace): Promise<DataPacket[]> {
-    const max = Number(step.handlerConfig.max_items ?? 1);
+    const max = fetchCap(step.handlerConfig);
     const fresh: DataPacket[] = [];
     const detail = this.itemDetail();
     for (const item of items) {

@@ -5,6 +5,7 @@ import type { DataPacket, HandlerContext, HandlerCredentials, HandlerDefinition 
 import type { ContentStore } from '../../core/content/model.js';
 import type { ActingUser } from '../../core/kernel/acting-user.js';
 import { createGuardedFetch } from '../../host/net/guarded-fetch.js';
+import { fetchCap } from '../../core/engine/fetch-cap.js';
 import { FakeClock } from './fake-clock.js';
 
 export interface RunHandlerOptions {
@@ -22,6 +23,32 @@ export interface RunHandlerOptions {
   credentials?: HandlerCredentials | null;
   /** Who the run acts for (default: nobody, as a schedule or a webhook). */
   user?: ActingUser | null;
+  /**
+   * Fetch handlers: pass on only what a flow step would, the first `max_items` items (the
+   * validated settings' `max_items`, else 1; a flow also skips items it processed before).
+   * Without it every returned item comes back, and a warning (FLOWHOST_MAX_ITEMS) says when
+   * a handler whose settings have no `max_items` returned more than a flow would pass on.
+   */
+  cap?: boolean;
+}
+
+/** Handlers already warned about: a loop of runs warns once. */
+const warned = new Set<string>();
+
+function applyFetchCap(slug: string, packets: DataPacket[], settings: Record<string, unknown>, cap: boolean): DataPacket[] {
+  const max = fetchCap(settings);
+  if (packets.length <= max) return packets;
+  if (cap) return packets.slice(0, max);
+  // A handler whose schema declares max_items chose its cap; one that does not is capped
+  // at 1 in a flow without its author knowing: that is the surprise worth a warning.
+  if (settings.max_items === undefined && !warned.has(slug)) {
+    warned.add(slug);
+    process.emitWarning(
+      `runHandler '${slug}': returned ${packets.length} items, but a flow step passes on ${max} per run: its settings have no max_items (declare max_items in the handler's settings schema to pass on more; { cap: true } returns what a flow would)`,
+      { code: 'FLOWHOST_MAX_ITEMS' },
+    );
+  }
+  return packets;
 }
 
 const noContent = new Proxy({} as ContentStore, {
@@ -34,6 +61,7 @@ const noContent = new Proxy({} as ContentStore, {
  * Runs one handler as a flow step would, without a host: its settings are validated (and
  * defaulted) against its schema first, exactly as when a flow saves them, then `fetch`,
  * `publish` or `update` runs with a context of a guarded fetch, a clock and a logger.
+ * A fetch step in a flow passes on `max_items` items per run (default 1): see `cap`.
  *
  *   const packets = await runHandler(rssHandler, { feed_url: `${fake.url}/feed.xml` });
  */
@@ -63,7 +91,7 @@ export async function runHandler<S>(handler: HandlerDefinition<S>, settings: Rec
   const packets = options.packets ?? [];
   switch (handler.type) {
     case 'fetch':
-      return handler.fetch(ctx, typed);
+      return applyFetchCap(handler.slug, await handler.fetch(ctx, typed), values, options.cap ?? false);
     case 'publish':
       return handler.publish(ctx, typed, packets);
     case 'update':
