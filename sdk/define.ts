@@ -17,6 +17,7 @@ import type {
   VerifierDefinition,
 } from '../core/kernel/contributions.js';
 import type { RouteDefinition, SurfaceDefinition } from '../core/kernel/routes.js';
+import { checkTemplate, type HmacTemplate } from '../core/webhooks/hmac-template.js';
 
 const SLUG = /^[a-z0-9][a-z0-9_-]*$/;
 
@@ -44,8 +45,21 @@ export function defineProvider(definition: ProviderDefinition): ProviderDefiniti
   return definition;
 }
 
-export function definePreset(definition: PresetDefinition): PresetDefinition {
+/** An HMAC preset: its template typed as the webhooks domain reads it. */
+export interface HmacPresetDefinition extends PresetDefinition {
+  template: HmacTemplate;
+}
+
+/**
+ * A webhook signature preset. The template is typed (`encoding: 'hex' | 'base64' |
+ * 'base64url'`...) and checked here as a saved template would be, so a mistake fails where
+ * it is written; the host checks every loaded preset again at boot, naming the plugin.
+ */
+export function definePreset(definition: HmacPresetDefinition): HmacPresetDefinition {
   requireSlug('definePreset', definition.slug);
+  // A copy: the check applies defaults in place, and the author's object stays as written.
+  const problems = checkTemplate(structuredClone(definition.template));
+  if (problems.length) throw new TypeError(`definePreset '${definition.slug}': ${problems.join('; ')}`);
   return definition;
 }
 

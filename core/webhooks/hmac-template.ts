@@ -49,7 +49,9 @@ export interface SecretEncoding {
   prefix?: string;
 }
 
-export interface HmacTemplate {
+// A type, not an interface: so a preset's typed template is also a plain record (the
+// registries hold templates as data; an interface would lack the implicit index signature).
+export type HmacTemplate = {
   mode: 'hmac';
   algo: HmacAlgo;
   signed_template: string;
@@ -61,7 +63,7 @@ export interface HmacTemplate {
   tolerance_seconds?: number;
   /** 413 past this many raw body bytes; 0 means unlimited. */
   max_body_bytes?: number;
-}
+};
 
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 export const DEFAULT_TEMPLATE_MAX_BODY_BYTES = 1048576;
