@@ -18,6 +18,8 @@ import type {
 } from '../core/kernel/contributions.js';
 import type { RouteDefinition, SurfaceDefinition } from '../core/kernel/routes.js';
 import { checkTemplate, type HmacTemplate } from '../core/webhooks/hmac-template.js';
+import type { SchemaInput, TypeBoxSchema, TypedHandlerDefinition, TypedRouteDefinition, TypedRouteSchema, TypedToolDefinition } from './typed-schemas.js';
+import type { Static } from 'typebox';
 
 const SLUG = /^[a-z0-9][a-z0-9_-]*$/;
 
@@ -29,7 +31,13 @@ function requireSlug(kind: string, value: unknown): void {
 
 export { definePlugin } from '../core/kernel/define-plugin.js';
 
-export function defineHandler<S = Record<string, unknown>>(definition: HandlerDefinition<S>): HandlerDefinition<S> {
+/**
+ * A handler. With a TypeBox `settings` schema its settings are typed by it (no type
+ * argument); with a plain JSON schema, name their type: `defineHandler<MySettings>(...)`.
+ */
+export function defineHandler<Schema extends TypeBoxSchema>(definition: TypedHandlerDefinition<Schema>): HandlerDefinition<Static<Schema>>;
+export function defineHandler<S = Record<string, unknown>>(definition: HandlerDefinition<S>): HandlerDefinition<S>;
+export function defineHandler<S>(definition: HandlerDefinition<S>): HandlerDefinition<S> {
   requireSlug('defineHandler', definition.slug);
   if (!['fetch', 'publish', 'update'].includes(definition.type)) {
     throw new TypeError(`defineHandler '${definition.slug}': type must be fetch, publish or update`);
@@ -71,14 +79,19 @@ export function defineInterval(definition: IntervalDefinition): IntervalDefiniti
   return definition;
 }
 
-export function defineAnalyticsTool(definition: AnalyticsToolDefinition): AnalyticsToolDefinition {
+/**
+ * The host validates a tool's arguments against `parameters` before `run`; with a TypeBox
+ * schema `run` receives them typed. The registry holds the tool as data, arguments erased.
+ */
+export function defineAnalyticsTool<P extends SchemaInput>(definition: TypedToolDefinition<P>): AnalyticsToolDefinition {
   requireSlug('defineAnalyticsTool', definition.name);
-  return definition;
+  return definition as unknown as AnalyticsToolDefinition;
 }
 
-export function defineChatTool(definition: ChatToolDefinition): ChatToolDefinition {
+/** As `defineAnalyticsTool`: `run(args)` typed by a TypeBox `parameters` schema. */
+export function defineChatTool<P extends SchemaInput>(definition: TypedToolDefinition<P>): ChatToolDefinition {
   requireSlug('defineChatTool', definition.name);
-  return definition;
+  return definition as unknown as ChatToolDefinition;
 }
 
 export function defineVerifier(definition: VerifierDefinition): VerifierDefinition {
@@ -91,14 +104,19 @@ export function defineAuthProvider(definition: AuthProviderDefinition): AuthProv
   return definition;
 }
 
-export function defineRoute<P = Record<string, unknown>, Q = Record<string, unknown>, B = unknown>(
-  definition: RouteDefinition<P, Q, B>,
-): RouteDefinition<P, Q, B> {
+/**
+ * A route whose `request.params`, `request.query` and `request.body` are typed by its
+ * TypeBox schemas (plain JSON schemas leave them `Record<string, unknown>`). The result is
+ * a plain route, for `defineSurface({ routes: [...] })`.
+ */
+export function defineRoute<S extends TypedRouteSchema = TypedRouteSchema>(definition: TypedRouteDefinition<S>): RouteDefinition {
   if (!definition.permission) {
     // The host refuses such a route as well; failing here tells the author sooner.
     throw new TypeError(`defineRoute ${definition.method} ${definition.path}: a route must declare its permission`);
   }
-  return definition;
+  // The host validates (and coerces) params, query and body against these schemas before
+  // `handle` runs, so the static types hold; the route table stores routes untyped.
+  return definition as unknown as RouteDefinition;
 }
 
 export function defineSurface(definition: SurfaceDefinition): SurfaceDefinition {

@@ -119,6 +119,7 @@ export type { InterruptedWork } from '../core/kernel/interrupted-work.js';
 export type { LifecycleInfo, StepInfo, JobOutcome, LogEntry, WebhookEvent, StepTiming, RequestTiming, ScheduledRunTiming, StoreOperationTiming } from '../core/kernel/hooks.js';
 export type { JsonSchema } from '../core/kernel/json-schema.js';
 export type { HmacPresetDefinition } from './define.js';
+export type { SchemaInput, StaticOf, TypeBoxSchema, TypedHandlerDefinition, TypedRequest, TypedRouteDefinition, TypedRouteSchema, TypedToolDefinition } from './typed-schemas.js';
 export type { HmacTemplate, HmacAlgo, SignatureEncoding, TimestampFormat, ExtractSpec, SignatureSource, TimestampSource, IdSource, SecretEncoding } from '../core/webhooks/hmac-template.js';
 export { parameterValidators } from '../core/kernel/validator.js';
 export type { ValidateFunction } from 'ajv';

@@ -1,5 +1,8 @@
 // A third-party plugin imports only the public SDK, by package name.
-import { badRequest, defineCliNoun, defineHandler, definePlugin, defineSurface, errorBody, reply, services, successBody } from 'flowhost';
+import { badRequest, defineCliNoun, defineHandler, definePlugin, defineRoute, defineSurface, errorBody, reply, services, successBody } from 'flowhost';
+// TypeBox schemas are JSON Schema the host validates, and type request.query/body and the
+// handler's settings: no casts.
+import { Type } from 'typebox';
 import { greet } from './greeting.js';
 
 export interface HelloSettings {
@@ -62,18 +65,16 @@ export default definePlugin({
     await greetings.createIndex({ fields: { at: -1 } });
 
     handlers.add(
-      defineHandler<{ name?: string }>({
+      defineHandler({
         slug: 'hello',
         type: 'fetch',
         label: 'Hello',
+        // One item per run: a fetch step passes on `max_items` items, 1 when the settings
+        // schema declares none (docs/plugin-authoring.md, "Data packets").
         description: 'One greeting item per run.',
-        settings: {
-          type: 'object',
-          additionalProperties: false,
-          properties: { name: { type: 'string', title: 'Name', default: 'world' } },
-        },
+        settings: Type.Object({ name: Type.String({ title: 'Name', default: 'world' }) }, { additionalProperties: false }),
         async fetch(ctx, handlerSettings) {
-          const text = greet(settings.greeting, String(handlerSettings.name ?? 'world'));
+          const text = greet(settings.greeting, handlerSettings.name);
           return [{ type: 'hello', data: { title: text, content: text }, metadata: { item_id: `${text}@${ctx.jobId}`, at: ctx.clock.now().toISOString() } }];
         },
       }),
@@ -91,26 +92,25 @@ export default definePlugin({
         id: 'hello',
         namespace: 'hello/v1',
         routes: [
-          {
+          defineRoute({
             method: 'GET',
             path: '/greeting',
             permission: 'authenticated',
             schema: {
-              query: { type: 'object', properties: { name: { type: 'string', maxLength: 60 } } },
+              query: Type.Object({ name: Type.Optional(Type.String({ maxLength: 60 })) }),
               // Every answer's body, as sent: published in openapi.json, checked in tests.
               responses: { 200: successBody({ data: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } }) },
             },
             handle(request) {
-              const { name } = request.query as { name?: string };
-              return { success: true, data: { message: greet(settings.greeting, name ?? request.user?.login ?? 'world') } };
+              return { success: true, data: { message: greet(settings.greeting, request.query.name ?? request.user?.login ?? 'world') } };
             },
-          },
-          {
+          }),
+          defineRoute({
             method: 'POST',
             path: '/greeting',
             permission: { capability: 'manage_options' },
             schema: {
-              body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string', minLength: 1, maxLength: 60 } } },
+              body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 60 }) }, { additionalProperties: false }),
               responses: {
                 201: successBody({ data: { type: 'object', required: ['message', 'count'], properties: { message: { type: 'string' }, count: { type: 'integer' } } } }),
                 // Only the route's own codes: the host adds its own (401, 403, invalid input...).
@@ -118,13 +118,13 @@ export default definePlugin({
               },
             },
             async handle(request) {
-              const { name } = request.body as { name: string };
+              const { name } = request.body;
               if (name.toLowerCase() === 'nobody') throw badRequest('hello_nobody', 'Nobody cannot be greeted');
               const message = greet(settings.greeting, name);
               await greetings.insertOne({ message, at: clock.now() });
               return reply(201, { success: true, data: { message, count: await greetings.count() } });
             },
-          },
+          }),
           {
             method: 'GET',
             path: '/greetings',

@@ -1,0 +1,56 @@
+/**
+ * Schemas that type their handlers, as fastify's type providers do: a route's params,
+ * query and body, a handler's settings and a tool's arguments reach the code typed by the
+ * schema that validates them. A TypeBox schema (`import { Type } from 'typebox'`) is plain
+ * JSON Schema at run time, so the host's ajv validates it like any other; the compiler
+ * reads its static type. A plain JSON-schema object is accepted as before and types
+ * nothing (the value stays `Record<string, unknown>`).
+ */
+import type { Static, TSchema } from 'typebox';
+import type { CallContext, FetchHandler, HandlerDefinition, PublishHandler, ToolDefinition, UpdateHandler } from '../core/kernel/contributions.js';
+import type { JsonSchema } from '../core/kernel/json-schema.js';
+import type { RouteDefinition, RouteRequest, RouteResult, RouteSchema } from '../core/kernel/routes.js';
+
+/** A TypeBox schema: every TypeBox type carries its kind, which plain JSON Schema lacks. */
+export type TypeBoxSchema = TSchema & { readonly '~kind': string };
+
+/** What a typed define helper accepts where a schema goes: plain JSON Schema or TypeBox. */
+export type SchemaInput = JsonSchema | TypeBoxSchema;
+
+/** The value a schema admits: its static type for a TypeBox schema, else `Fallback`. */
+export type StaticOf<S, Fallback> = S extends TypeBoxSchema ? Static<S> : Fallback;
+
+type Part<S, K extends string, Fallback> = S extends { readonly [P in K]: infer X } ? StaticOf<X, Fallback> : Fallback;
+
+/** A route schema whose params, query and body may be TypeBox schemas. */
+export interface TypedRouteSchema extends Omit<RouteSchema, 'params' | 'query' | 'body'> {
+  params?: SchemaInput;
+  query?: SchemaInput;
+  body?: SchemaInput;
+}
+
+/** The request a route's `handle` receives, typed by its schema. */
+export type TypedRequest<S> = RouteRequest<Part<S, 'params', Record<string, unknown>>, Part<S, 'query', Record<string, unknown>>, Part<S, 'body', unknown>>;
+
+/** A route whose request is typed by its schema (see `defineRoute`). */
+export interface TypedRouteDefinition<S extends TypedRouteSchema> extends Omit<RouteDefinition, 'schema' | 'handle' | 'bodyLimit'> {
+  schema?: S;
+  bodyLimit?: number | ((request: TypedRequest<S>) => number | Promise<number>);
+  handle(request: TypedRequest<S>): Promise<RouteResult> | RouteResult;
+}
+
+/** A tool whose `run` (and `destructive`) receive arguments typed by `parameters`. */
+export interface TypedToolDefinition<P extends SchemaInput> extends Omit<ToolDefinition, 'parameters' | 'run' | 'destructive'> {
+  parameters: P;
+  run(args: StaticOf<P, Record<string, unknown>>, ctx: CallContext): Promise<unknown>;
+  destructive?: boolean | ((args: StaticOf<P, Record<string, unknown>>) => boolean);
+}
+
+/** A handler whose settings are typed by its TypeBox `settings` schema. */
+export type TypedHandlerDefinition<Schema extends TypeBoxSchema> =
+  | (Omit<FetchHandler<Static<Schema>>, 'settings'> & { settings: Schema })
+  | (Omit<PublishHandler<Static<Schema>>, 'settings'> & { settings: Schema })
+  | (Omit<UpdateHandler<Static<Schema>>, 'settings'> & { settings: Schema });
+
+/** The registries hold schemas as data: a typed definition, erased to what they store. */
+export type ErasedHandler<Schema extends TypeBoxSchema> = HandlerDefinition<Static<Schema>>;
