@@ -1,4 +1,5 @@
-import { actingUserOf, definePlugin, defineSurface, errorBody, notFound, services, successBody, type Clock, type GuardedFetch, type HandlerDefinition, type JsonSchema, type Registries, type CredentialsService } from '../../sdk/index.js';
+import { Type } from 'typebox';
+import { actingUserOf, definePlugin, defineRoute, defineSurface, errorBody, notFound, services, successBody, type Clock, type GuardedFetch, type HandlerDefinition, type JsonSchema, type Registries, type CredentialsService } from '../../sdk/index.js';
 
 const providerMap: JsonSchema = {
   type: 'object',
@@ -52,17 +53,17 @@ function discoverySurface(host: { registries: Registries; clock: Clock; fetch: G
   return defineSurface({
     id: 'discovery',
     routes: [
-      {
+      defineRoute({
         method: 'GET',
         path: '/handlers',
         permission: manage,
         summary: 'Handlers of this deployment, keyed by slug',
         schema: {
-          query: { type: 'object', properties: { step_type: { enum: ['fetch', 'publish', 'update'] } } },
+          query: Type.Object({ step_type: Type.Optional(Type.Enum(['fetch', 'publish', 'update'])) }),
           responses: { 200: successBody({ data: { type: 'object', additionalProperties: handler } }) },
         },
         async handle(request) {
-          const { step_type } = request.query as { step_type?: string };
+          const { step_type } = request.query;
           const data: Record<string, unknown> = {};
           for (const handler of host.registries.handlers()) {
             if (step_type && handler.type !== step_type) continue;
@@ -70,7 +71,7 @@ function discoverySurface(host: { registries: Registries; clock: Clock; fetch: G
           }
           return { success: true, data };
         },
-      },
+      }),
       {
         method: 'GET',
         path: '/handlers/{slug}',

@@ -1,6 +1,7 @@
 /** The events/v1 surface and the calendar page at the site root. */
 import { Readable } from 'node:stream';
-import { badRequest, defineSurface, notFound, page, stream, type SurfaceDefinition } from '../../sdk/index.js';
+import { Type } from 'typebox';
+import { badRequest, defineRoute, defineSurface, notFound, page, stream, type SurfaceDefinition } from '../../sdk/index.js';
 import { CALENDAR_SCRIPT } from './calendar-script.js';
 import type { Geocoder } from './geocode.js';
 import type { VenueRow } from './model.js';
@@ -50,20 +51,21 @@ export function eventsSurface(service: EventsService, geocoder: Geocoder, linkOf
           return { success: true, ...(await service.filters(args, (q.context as 'modal' | 'inline' | undefined) ?? 'modal')) };
         },
       },
-      {
+      defineRoute({
         method: 'GET',
         path: '/events/venues/check-duplicate',
         permission: 'public',
         summary: 'Venues that look like the one described (normalized name and address), with the reasons',
         schema: {
-          query: {
-            type: 'object',
-            properties: { name: { type: 'string', maxLength: 200 }, address: { type: 'string', maxLength: 300 }, city: { type: 'string', maxLength: 100 } },
-          },
+          query: Type.Object({
+            name: Type.Optional(Type.String({ maxLength: 200 })),
+            address: Type.Optional(Type.String({ maxLength: 300 })),
+            city: Type.Optional(Type.String({ maxLength: 100 })),
+          }),
           responses: duplicateResponses,
         },
         async handle(request) {
-          const q = request.query as { name?: string; address?: string; city?: string };
+          const q = request.query;
           const input = { name: cleanSearch(q.name), address: cleanSearch(q.address), city: cleanSearch(q.city) };
           // "Blue Note, 131 West 3rd Street" in the name alone: the part after the first comma is the address.
           if (!input.address && input.name.includes(',')) {
@@ -77,7 +79,7 @@ export function eventsSurface(service: EventsService, geocoder: Geocoder, linkOf
           const duplicates = await Promise.all(matches.map(async (m) => ({ venue: venueView(m.venue, linkOf(m.venue.id), await service.upcomingAt(m.venue.id)), reasons: m.reasons, score: m.score })));
           return { success: true, duplicates };
         },
-      },
+      }),
       {
         method: 'GET',
         path: '/events/venues/{id}',
@@ -91,31 +93,29 @@ export function eventsSurface(service: EventsService, geocoder: Geocoder, linkOf
           return { success: true, venue: venueView(venue, linkOf(id), await service.upcomingAt(id)) };
         },
       },
-      {
+      defineRoute({
         method: 'POST',
         path: '/events/geocode/search',
         permission: editor,
         summary: 'Address text → candidates with coordinates (a Nominatim-shaped service; one request per second across hosts; cached)',
         schema: {
-          body: {
-            type: 'object',
-            required: ['address'],
-            additionalProperties: false,
-            properties: {
-              address: { type: 'string', minLength: 2, maxLength: 300, pattern: '\\S' },
-              limit: { type: 'integer', minimum: 1, maximum: 10, default: 5 },
+          body: Type.Object(
+            {
+              address: Type.String({ minLength: 2, maxLength: 300, pattern: '\\S' }),
+              limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, default: 5 })),
               // ISO 3166-1 alpha-2 codes are written upper case ("DE"); either case is taken, and the geocoder is sent lower case.
-              countrycodes: { type: 'string', maxLength: 29, pattern: '^[A-Za-z]{2}(,[A-Za-z]{2}){0,9}$' },
+              countrycodes: Type.Optional(Type.String({ maxLength: 29, pattern: '^[A-Za-z]{2}(,[A-Za-z]{2}){0,9}$' })),
             },
-          },
+            { additionalProperties: false },
+          ),
           responses: geocodeResponses,
         },
         async handle(request) {
-          const body = request.body as { address: string; limit?: number; countrycodes?: string };
+          const body = request.body;
           const result = await geocoder.search({ address: body.address, limit: body.limit ?? 5, ...(body.countrycodes ? { countrycodes: body.countrycodes } : {}) });
           return { success: true, ...result };
         },
-      },
+      }),
     ],
   });
 }

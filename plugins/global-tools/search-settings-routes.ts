@@ -1,5 +1,6 @@
 /** GET/PUT /tools/web-search: whether web_search is configured, and its key (sealed, shown masked). */
-import { defineSurface, maskSecret, successBody, type SurfaceDefinition } from '../../sdk/index.js';
+import { Type } from 'typebox';
+import { defineRoute, defineSurface, maskSecret, successBody, type SurfaceDefinition } from '../../sdk/index.js';
 import type { SearchKey } from './search-key.js';
 
 const view = {
@@ -27,20 +28,20 @@ export function searchSettingsSurface(key: SearchKey, baseUrl: string): SurfaceD
           return { success: true, data: await data() };
         },
       },
-      {
+      defineRoute({
         method: 'PUT',
         path: '/tools/web-search',
         permission: { capability: 'manage_options' },
         summary: "Saves the web_search API key (sealed; '' removes it, the masked value keeps it)",
         schema: {
-          body: { type: 'object', required: ['api_key'], properties: { api_key: { type: 'string', maxLength: 4096 } }, additionalProperties: false },
+          body: Type.Object({ api_key: Type.String({ maxLength: 4096 }) }, { additionalProperties: false }),
           responses: { 200: successBody({ message: { type: 'string' }, data: view }) },
         },
         async handle(request) {
-          await key.save((request.body as { api_key: string }).api_key);
+          await key.save(request.body.api_key);
           return { success: true, message: 'Web search settings saved.', data: await data() };
         },
-      },
+      }),
     ],
   });
 }
