@@ -1,6 +1,6 @@
 import { definePlugin } from './kernel/define-plugin.js';
 import { createServiceFactory } from './kernel/service-ref.js';
-import { services } from './kernel/services.js';
+import { coreServices as services } from './internal-services.js';
 import { PipelinesService } from './pipelines/service.js';
 import { pipelinesSurface } from './pipelines/routes.js';
 import { FlowsService } from './flows/service.js';

@@ -11,7 +11,7 @@ import { ServiceContainer } from '../core/kernel/service-container.js';
 import type { CreateHostOptions, Host } from './host.js';
 export type { CreateHostOptions, Host } from './host.js';
 import type { ServiceRef } from '../core/kernel/service-ref.js';
-import { services } from '../core/kernel/services.js';
+import { coreServices as services } from '../core/internal-services.js';
 import { FLOWHOST_VERSION } from '../core/kernel/version.js';
 import { systemClock } from '../core/kernel/clock.js';
 import { createVault } from '../core/security/vault.js';

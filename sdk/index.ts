@@ -24,7 +24,7 @@ export {
 export { definePluginManifest } from './manifest.js';
 export { reply, page, json, stream, RouteReply, isRouteReply } from '../core/kernel/routes.js';
 export { ApiError, isApiError, PluginError, badRequest, notFound, forbidden, notLoggedIn, conflict, tooManyRequests } from '../core/errors.js';
-export { services } from '../core/kernel/services.js';
+export { services } from './services.js';
 export { actingUserOf } from '../core/kernel/acting-user.js';
 export { oauth1Authorization } from '../core/credentials/oauth1.js';
 export { fetchHonouringRetryAfter } from '../core/security/retry-after.js';
@@ -143,7 +143,18 @@ export type {
 export type { BlobBucket, BlobInfo, BlobPutOptions } from '../core/store/blob-port.js';
 export type { ReadUploadOptions, Upload, UploadTypes } from '../core/kernel/upload.js';
 export type { Vault } from '../core/security/vault.js';
-export type { CredentialsService } from '../core/credentials/service.js';
-export type { ContentStore, Post, NewPost, PostPatch, PostQuery, PostStatus, Term } from '../core/content/model.js';
+// The contract: what a plugin may do with each domain (sdk/contract/), the types its
+// references carry. The classes behind them are the core's.
+export type { ContentStore, Post, NewPost, PostPatch, PostQuery, PostStatus, Term, NewTerm, TermPatch, TermQuery } from './contract/content.js';
+export type { FlowsApi, FlowRecord, FlowStepSettings, SchedulingConfig, HandlerDefaultsMode, NewFlowStepConfig } from './contract/flows.js';
+export type { PipelinesApi, PipelineRecord, PipelineStep } from './contract/pipelines.js';
+export type { JobsApi, JobRecord, JobStatus } from './contract/jobs.js';
+export type { ExecuteApi, ExecuteRequest } from './contract/execute.js';
+export type { CredentialsApi } from './contract/credentials.js';
+export type { SettingsApi, SiteSettings } from './contract/settings.js';
+export type { UsersApi, UserView } from './contract/users.js';
+export type { LogsApi, LogEntryInput, LogRecordView } from './contract/logs.js';
+/** The credentials contract under its SDK 2 name. */
+export type { CredentialsApi as CredentialsService } from './contract/credentials.js';
 export type { PostReader } from '../core/content/post-caps.js';
 export type { GuardedFetch, GuardedRequestInit, GuardedResponse } from '../core/security/guarded-fetch-types.js';

@@ -8,6 +8,7 @@ import type { Vault } from '../security/vault.js';
 import type { Collection, DocumentStore } from '../store/port.js';
 import { oauthErrorMessage, refreshTokens } from './oauth2.js';
 import { APPLICATION_KEYS, AUTH_ACCOUNTS, type ApplicationKeyRecord, type AuthAccountRecord } from './model.js';
+import type { CredentialsApi } from '../../sdk/contract/credentials.js';
 
 /** Where OAuth popups land: `/{auth_prefix}/{handler_slug}/` on the site root (spec: Auth). */
 export const DEFAULT_AUTH_PREFIX = 'flowhost-auth';
@@ -35,7 +36,7 @@ export function appPasswordAccountName(fields: Record<string, string>): string {
   return fields.handle ?? fields.username ?? '';
 }
 
-export class CredentialsService {
+export class CredentialsService implements CredentialsApi {
   constructor(
     private readonly deps: { store: DocumentStore; vault: Vault; clock: Clock; registries: Registries; info: HostInfo; authPrefix?: string },
   ) {}

@@ -9,6 +9,7 @@ import type { JobsService } from '../jobs/service.js';
 import type { WorkflowStep } from '../jobs/model.js';
 import type { JobDispatcher } from './dispatcher.js';
 import { DEFAULT_FLOW_LOCK_SECONDS } from './engine.js';
+import type { ExecuteApi } from '../../sdk/contract/execute.js';
 
 export interface ExecuteRequest {
   flow_id?: number;
@@ -18,7 +19,7 @@ export interface ExecuteRequest {
 }
 
 /** POST /execute: a saved flow or an ephemeral workflow, now or once at `timestamp`. */
-export class ExecuteService {
+export class ExecuteService implements ExecuteApi {
   constructor(
     private readonly deps: {
       jobs: JobsService;

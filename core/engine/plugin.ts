@@ -1,6 +1,6 @@
 import { definePlugin } from '../kernel/define-plugin.js';
 import { createServiceFactory } from '../kernel/service-ref.js';
-import { services } from '../kernel/services.js';
+import { coreServices as services } from '../internal-services.js';
 import { Engine, type EngineLog } from './engine.js';
 import { ExecuteService } from './execute.js';
 import { executeSurface } from './routes.js';

@@ -14,6 +14,7 @@ import { flowConfig } from './view.js';
 import { HandlerSecrets } from './handler-secrets.js';
 import { HandlerDefaults, type HandlerDefaultsMode } from './handler-defaults.js';
 import { FlowTriggerCache } from './trigger-cache.js';
+import type { FlowsApi } from '../../sdk/contract/flows.js';
 
 /** Scheduling seen from flows; the Agenda-backed scheduler implements it. */
 export interface FlowSchedule {
@@ -51,7 +52,7 @@ function freshRunState(now: Date) {
   return { last_run: null, last_run_status: null, consecutive_failures: 0, consecutive_no_items: 0, created_at: now, updated_at: now };
 }
 
-export class FlowsService implements PipelineFlows {
+export class FlowsService implements FlowsApi, PipelineFlows {
   private scheduler: FlowSchedule = noSchedule;
   private changed: ChangeLog = noChangeLog;
   private readonly ajv = createAjv();
@@ -207,6 +208,10 @@ export class FlowsService implements PipelineFlows {
 
   get schedule(): FlowSchedule {
     return this.scheduler;
+  }
+
+  async nextRun(flowId: number): Promise<Date | null> {
+    return this.scheduler.nextRun(flowId);
   }
 
   async init(): Promise<void> {

@@ -4,6 +4,7 @@ import type { Clock } from '../kernel/clock.js';
 import { DuplicateKeyError, type BulkOp, type BulkResult, type Collection, type DocumentStore, type Filter, type IndexSpec } from '../store/port.js';
 import { createBatcher, idBlocks, insertBatcher } from '../store/batcher.js';
 import { JOBS, PROCESSED_ITEMS, type JobRecord, type JobStatus, type ProcessedItemRecord, type StepOutcome, type WorkflowStep } from './model.js';
+import type { JobsApi } from '../../sdk/contract/jobs.js';
 
 /** The jobs collection's indexes (the trigger benchmark's floor server builds the same). */
 export const JOB_INDEXES: readonly IndexSpec[] = [
@@ -44,7 +45,7 @@ export interface JobListQuery {
 const ID_BLOCK = 100;
 
 /** Jobs and the processed-items claims their fetch steps make. */
-export class JobsService {
+export class JobsService implements JobsApi {
   constructor(
     private readonly store: DocumentStore,
     private readonly clock: Clock,

@@ -7,7 +7,7 @@ import type { JsonSchema } from './json-schema.js';
 import type { Logger } from './logger.js';
 import type { Clock } from './clock.js';
 import type { GuardedFetch } from '../security/guarded-fetch-types.js';
-import type { ContentStore } from '../content/model.js';
+import type { ContentStore } from '../../sdk/contract/content.js';
 import type { ActingUser } from './acting-user.js';
 
 export type HandlerStepType = 'fetch' | 'publish' | 'update';

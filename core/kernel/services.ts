@@ -1,6 +1,10 @@
 /**
- * The catalogue of service references a plugin can list in `deps`. Root services are one
- * instance per host; plugin-scoped ones are built for the plugin that asks.
+ * The kernel's own service references: what the host provides (clock, hooks, registries,
+ * vault, fetch, logger, the in-process API) and the plugin-scoped ones (logger, config,
+ * store namespace, scheduler, blobs, registrars). Root services are one instance per host;
+ * plugin-scoped ones are built for the plugin that asks. The domains' references are
+ * declared with their contract (sdk/contract/), the privileged ones in
+ * core/internal-services.ts: the kernel knows no domain.
  */
 import { createServiceRef } from './service-ref.js';
 import { contributionKinds } from './contribution-kinds.js';
@@ -10,23 +14,9 @@ import type { HookCatalogue } from './hooks.js';
 import type { Registries } from './registries.js';
 import type { HostInfo } from './plugin.js';
 import type { PluginScheduler, PluginStore } from './plugin-services.js';
-import type { DocumentStore } from '../store/port.js';
 import type { BlobBucket } from '../store/blob-port.js';
 import type { Vault } from '../security/vault.js';
 import type { GuardedFetch } from '../security/guarded-fetch-types.js';
-import type { ContentService } from '../content/service.js';
-import type { FlowsService } from '../flows/service.js';
-import type { JobsService } from '../jobs/service.js';
-import type { PipelinesService } from '../pipelines/service.js';
-import type { UsersService } from '../users/service.js';
-import type { SettingsService } from '../settings/service.js';
-import type { LogsService } from '../logs/service.js';
-import type { WebhooksService } from '../webhooks/service.js';
-import type { CredentialsService } from '../credentials/service.js';
-import type { Engine } from '../engine/engine.js';
-import type { ExecuteService } from '../engine/execute.js';
-import type { RunScheduler } from '../engine/dispatcher.js';
-import type { TriggerLimiterFactory as RateLimiterFactory } from '../webhooks/trigger-limits.js';
 import type { ApiClient } from './api-client.js';
 
 const root = <T>(id: string) => createServiceRef<T, 'root'>({ id, scope: 'root' });
@@ -46,28 +36,8 @@ export const services = {
   fetch: root<GuardedFetch>('fetch'),
   /** The host's own logger (root services log without a plugin binding). */
   rootLogger: root<Logger>('rootLogger'),
-  /** The whole store: for the core domain plugins, which own collections by name. */
-  rootStore: root<DocumentStore>('rootStore'),
-  /** Rate limiters whose counters hold across hosts (in MongoDB when configured). */
-  rateLimiters: root<RateLimiterFactory>('rateLimiters'),
-  /** Background runs: the host's Agenda, for the engine plugin. */
-  runScheduler: root<RunScheduler>('runScheduler'),
   /** This host's REST API in process: a GET as a given user through the same route table and checks as HTTP. */
   api: root<ApiClient>('api'),
-
-  // The core domains (each provided by its built-in plugin).
-  users: root<UsersService>('users'),
-  settings: root<SettingsService>('settings'),
-  content: root<ContentService>('content'),
-  logs: root<LogsService>('logs'),
-  pipelines: root<PipelinesService>('pipelines'),
-  flows: root<FlowsService>('flows'),
-  jobs: root<JobsService>('jobs'),
-  engine: root<Engine>('engine'),
-  execute: root<ExecuteService>('execute'),
-  webhooks: root<WebhooksService>('webhooks'),
-  /** Handler credentials (handlers get theirs through `ctx.credentials`). */
-  credentials: root<CredentialsService>('credentials'),
 
   // Plugin-scoped.
   logger: scoped<Logger>('logger'),

@@ -1,6 +1,6 @@
 import { definePlugin } from '../kernel/define-plugin.js';
 import { createServiceFactory } from '../kernel/service-ref.js';
-import { services } from '../kernel/services.js';
+import { coreServices as services } from '../internal-services.js';
 import { LogsRepository } from './repository.js';
 import { LogsService } from './service.js';
 import { logsSurface } from './routes.js';

@@ -21,6 +21,7 @@ import {
 } from './model.js';
 import type { LogsRepository } from './repository.js';
 import { idBlocks, insertBatcher, type Batcher } from '../store/batcher.js';
+import type { LogsApi } from '../../sdk/contract/logs.js';
 
 const DAY_MS = 86_400_000;
 /** At most this many entries per batch write (one id block, one insertMany). */
@@ -72,7 +73,7 @@ function optionalId(value: unknown, field: string): number | null {
 }
 
 /** Structured operational logs: written by the engine and plugins, read over GET /logs. */
-export class LogsService {
+export class LogsService implements LogsApi {
   /**
    * Entries are written in batches: everything logged in one turn of the event loop gets
    * one block of ids and one insertMany (one transaction on SQLite); an entry the store

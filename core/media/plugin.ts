@@ -1,7 +1,7 @@
 import { definePlugin } from '../kernel/define-plugin.js';
 import { DEFAULT_UPLOAD_TYPES, type UploadTypes } from '../kernel/upload-allowed-types.js';
 import { uploadTypesSchema } from '../kernel/upload-types-schema.js';
-import { services } from '../kernel/services.js';
+import { coreServices as services } from '../internal-services.js';
 import { MediaLibrary } from './library.js';
 import { mediaSurfaces } from './routes.js';
 

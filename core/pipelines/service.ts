@@ -7,6 +7,7 @@ import type { Principal } from '../kernel/principal.js';
 import { noChangeLog, type ChangeLog } from '../logs/change-log.js';
 import type { Collection, DocumentStore } from '../store/port.js';
 import { PIPELINES, pipelineIdOfStep, type PipelineRecord, type PipelineStep } from './model.js';
+import type { PipelinesApi } from '../../sdk/contract/pipelines.js';
 
 /** What pipelines need from flows, without importing them (flows depend on pipelines). */
 export interface PipelineFlows {
@@ -16,7 +17,7 @@ export interface PipelineFlows {
 }
 
 
-export class PipelinesService {
+export class PipelinesService implements PipelinesApi {
   private flows: PipelineFlows | null = null;
   private changed: ChangeLog = noChangeLog;
 

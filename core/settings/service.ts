@@ -2,6 +2,7 @@ import type { DocumentStore } from '../store/port.js';
 import type { Vault } from '../security/vault.js';
 import { maskSecret } from '../security/mask.js';
 import { settingsDefaults, type SiteSettings } from './schemas.js';
+import type { SettingsApi } from '../../sdk/contract/settings.js';
 
 const SETTINGS_ID = 'site';
 /** AI provider keys live in their own document, sealed, so no settings read can leak them. */
@@ -16,7 +17,7 @@ interface SettingsDoc extends Record<string, unknown> {
 }
 
 /** One settings document; a missing key reads as its default. */
-export class SettingsService {
+export class SettingsService implements SettingsApi {
   constructor(
     private readonly store: DocumentStore,
     private readonly vault: Vault,

@@ -1,6 +1,6 @@
 import { definePlugin } from '../kernel/define-plugin.js';
 import { createServiceFactory } from '../kernel/service-ref.js';
-import { services } from '../kernel/services.js';
+import { coreServices as services } from '../internal-services.js';
 import { UsersRepository } from './repository.js';
 import { UsersService } from './service.js';
 import { PreferencesService, preferencesSurface } from './preferences.js';

@@ -14,6 +14,7 @@ import type { AppPasswordRecord, AppPasswordView, SessionRecord, UserRecord, Use
 import { UserPrincipal } from './principal.js';
 import type { UsersRepository } from './repository.js';
 import { GRANTABLE_CAPABILITIES, isRole, roleCapabilities, type Role } from './roles.js';
+import type { UsersApi } from '../../sdk/contract/users.js';
 
 export interface CreatedAppPassword extends AppPasswordView {
   /** Shown once; only its hash is stored. */
@@ -26,7 +27,7 @@ const VERIFIED_TTL_MS = 5 * 60 * 1000;
 const VERIFIED_MAX = 1000;
 
 /** Users, their application passwords and cookie sessions. */
-export class UsersService {
+export class UsersService implements UsersApi {
   /** sha256(login, password) → the application password it matched, while fresh. */
   private readonly verified = new Map<string, { id: string; until: number }>();
 

@@ -1,7 +1,7 @@
 import { definePlugin } from '../kernel/define-plugin.js';
 import { isTapped } from '../kernel/hooks.js';
 import { createServiceFactory } from '../kernel/service-ref.js';
-import { services } from '../kernel/services.js';
+import { coreServices as services } from '../internal-services.js';
 import { WebhooksService } from './service.js';
 import { changeLog } from '../logs/change-log.js';
 import { EventDedupe } from './event-dedupe.js';

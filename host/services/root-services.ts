@@ -6,7 +6,7 @@ import type { HostInfo } from '../../core/kernel/plugin.js';
 import type { Registries } from '../../core/kernel/registries.js';
 import type { ServiceContainer } from '../../core/kernel/service-container.js';
 import { createServiceFactory, type ServiceFactory, type ServiceRef } from '../../core/kernel/service-ref.js';
-import { services } from '../../core/kernel/services.js';
+import { coreServices as services } from '../../core/internal-services.js';
 import type { Vault } from '../../core/security/vault.js';
 import type { GuardedFetch } from '../../core/security/guarded-fetch-types.js';
 import type { DocumentStore } from '../../core/store/port.js';

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { actingUserOf, definePlugin, defineRoute, defineSurface, errorBody, notFound, services, successBody, type Clock, type GuardedFetch, type HandlerDefinition, type JsonSchema, type Registries, type CredentialsService } from '../../sdk/index.js';
+import { actingUserOf, definePlugin, defineRoute, defineSurface, errorBody, notFound, services, successBody, type Clock, type GuardedFetch, type HandlerDefinition, type JsonSchema, type Registries, type CredentialsApi } from '../../sdk/index.js';
 
 const providerMap: JsonSchema = {
   type: 'object',
@@ -48,7 +48,7 @@ interface HandlerDefaultsSource {
   getHandlerDefaults(slug?: string): Promise<Record<string, Record<string, unknown>>>;
 }
 
-function discoverySurface(host: { registries: Registries; clock: Clock; fetch: GuardedFetch; credentials: CredentialsService; settings: SiteDefaults; flows: HandlerDefaultsSource }) {
+function discoverySurface(host: { registries: Registries; clock: Clock; fetch: GuardedFetch; credentials: CredentialsApi; settings: SiteDefaults; flows: HandlerDefaultsSource }) {
   const connection = async (handler: HandlerDefinition<object>) => ({ ...(await host.credentials.connection(handler)), callbackUrl: host.credentials.authorizationUrl(handler.slug) });
   return defineSurface({
     id: 'discovery',

@@ -24,7 +24,7 @@ export function updateFlowTool({ flows }: ResolvedChatServices): ChatToolDefinit
       if (name === undefined && schedule === undefined) throw new Error('Nothing to change: give name and/or schedule');
       if (timestamp !== undefined && schedule !== 'one_time') throw new Error('timestamp goes with schedule "one_time"');
       const flow = await flows.update(flow_id, { flow_name: name, scheduling_config: schedule === undefined ? undefined : { interval: schedule, ...(timestamp !== undefined ? { timestamp } : {}) } }, by);
-      const next = await flows.schedule.nextRun(flow.flow_id);
+      const next = await flows.nextRun(flow.flow_id);
       return { flow_id: flow.flow_id, name: flow.flow_name, schedule: flow.scheduling_config.interval, ...(flow.scheduling_config.timestamp !== undefined ? { timestamp: flow.scheduling_config.timestamp } : {}), next_run: next ? next.toISOString() : null };
     },
   });

@@ -1,0 +1,67 @@
+/**
+ * The core's own service catalogue: the public references (kernel's and domains') seen as
+ * the classes that implement them, and the privileged services no plugin outside `core/`
+ * may name: the whole store, the run scheduler, the rate limiters, the engine and the
+ * webhooks domain. Imported by the core domain plugins and the host, never by sdk/index.ts
+ * (test/sdk/privileged.test.ts holds that). A privileged reference cannot be forged: the
+ * container keys services by each reference's own symbol, not by its id.
+ */
+import { createServiceRef, type ServiceRef } from './kernel/service-ref.js';
+import { services as kernelServices } from './kernel/services.js';
+import { domainServices } from '../sdk/contract/services.js';
+import type { DocumentStore } from './store/port.js';
+import type { ContentService } from './content/service.js';
+import type { FlowsService } from './flows/service.js';
+import type { JobsService } from './jobs/service.js';
+import type { PipelinesService } from './pipelines/service.js';
+import type { UsersService } from './users/service.js';
+import type { SettingsService } from './settings/service.js';
+import type { LogsService } from './logs/service.js';
+import type { WebhooksService } from './webhooks/service.js';
+import type { CredentialsService } from './credentials/service.js';
+import type { Engine } from './engine/engine.js';
+import type { ExecuteService } from './engine/execute.js';
+import type { RunScheduler } from './engine/dispatcher.js';
+import type { TriggerLimiterFactory } from './webhooks/trigger-limits.js';
+
+const root = <T>(id: string) => createServiceRef<T, 'root'>({ id, scope: 'root' });
+
+/**
+ * A public reference as the core sees it: the same reference (one token, one instance),
+ * typed by the class that implements its interface.
+ */
+function seen<C>(ref: ServiceRef<unknown, 'root'>): ServiceRef<C, 'root'> {
+  // Each class declares `implements` its interface: that is where the fit is checked.
+  return ref as ServiceRef<C, 'root'>;
+}
+
+const d = domainServices;
+
+const coreOnly = {
+  users: seen<UsersService>(d.users),
+  settings: seen<SettingsService>(d.settings),
+  content: seen<ContentService>(d.content),
+  logs: seen<LogsService>(d.logs),
+  pipelines: seen<PipelinesService>(d.pipelines),
+  flows: seen<FlowsService>(d.flows),
+  jobs: seen<JobsService>(d.jobs),
+  execute: seen<ExecuteService>(d.execute),
+  credentials: seen<CredentialsService>(d.credentials),
+
+  // Privileged: no public reference exists.
+  /** The whole store: for the core domain plugins, which own collections by name. */
+  rootStore: root<DocumentStore>('rootStore'),
+  /** Rate limiters whose counters hold across hosts (in MongoDB when configured): the webhook trigger's. */
+  rateLimiters: root<TriggerLimiterFactory>('rateLimiters'),
+  /** Background runs: the host's Agenda, for the engine plugin. */
+  runScheduler: root<RunScheduler>('runScheduler'),
+  /** Runs jobs step by step; plugins start runs through `execute`. */
+  engine: root<Engine>('engine'),
+  /** The webhook trigger; plugins listen to `hooks.webhookReceived`. */
+  webhooks: root<WebhooksService>('webhooks'),
+} as const;
+
+/** Named, not inferred: the declaration of a spread of the kernel's catalogue is too deep for tsc to print. */
+export type CoreServices = typeof kernelServices & typeof coreOnly;
+
+export const coreServices: CoreServices = { ...kernelServices, ...coreOnly };

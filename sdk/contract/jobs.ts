@@ -1,0 +1,17 @@
+/**
+ * What a plugin may do with jobs (flow runs): read one, and count them by status (the
+ * metrics plugin's gauge). Claims, bulk writes, recovery and deletes are the core's own.
+ */
+import { createServiceRef } from '../../core/kernel/service-ref.js';
+import type { JobRecord, JobStatus } from '../../core/jobs/model.js';
+
+export type { JobRecord, JobStatus } from '../../core/jobs/model.js';
+
+export interface JobsApi {
+  /** 404 `job_not_found` when there is none. */
+  get(jobId: number): Promise<JobRecord>;
+  countWithStatus(status: JobStatus): Promise<number>;
+}
+
+/** `deps: { jobs: services.jobs }`: provided by the core domain plugin. */
+export const jobsService = createServiceRef<JobsApi, 'root'>({ id: 'jobs', scope: 'root' });

@@ -1,0 +1,68 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { services, createServiceRef, type ServiceRef } from '../../sdk/index.js';
+import { coreServices } from '../../core/internal-services.js';
+
+const test = suite('sdk: privileged services are the core\'s');
+const root = resolve(new URL('../../..', import.meta.url).pathname);
+
+// What only core plugins may hold: the whole store, the run scheduler, the trigger's rate
+// limiters, the engine itself and the webhook trigger.
+const privileged = ['rootStore', 'runScheduler', 'rateLimiters', 'engine', 'webhooks'] as const;
+
+test('the public services object names no privileged service', () => {
+  for (const name of privileged) {
+    assert.not.ok(name in services, `services.${name} is public`);
+    assert.ok(name in coreServices, `coreServices.${name} is missing (the test would prove nothing)`);
+  }
+});
+
+test('a domain reference is the same reference the core provides, typed by its contract', () => {
+  for (const name of ['users', 'settings', 'content', 'logs', 'pipelines', 'flows', 'jobs', 'execute', 'credentials'] as const) {
+    assert.is(services[name] as ServiceRef<unknown>, coreServices[name] as ServiceRef<unknown>, name);
+  }
+});
+
+test('a reference made with a privileged id is not the privileged service', () => {
+  // The container keys services by each reference's own symbol: naming the id is not enough.
+  const forged = createServiceRef<unknown>({ id: 'rootStore' });
+  assert.is.not(forged.token, coreServices.rootStore.token);
+});
+
+test('nothing the SDK exports leads to core/internal-services', () => {
+  // Read as the TypeScript compiler does (import statements, not text).
+  const ts = createRequire(import.meta.url)('typescript') as typeof import('typescript');
+  const seen = new Set<string>();
+  const walk = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const ref of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
+      if (!ref.fileName.startsWith('.')) continue;
+      walk(resolve(file, '..', ref.fileName.replace(/\.js$/, '.ts')));
+    }
+  };
+  for (const entry of ['sdk/index.ts', 'sdk/ai/index.ts', 'sdk/analytics/index.ts', 'sdk/manifest.ts']) walk(resolve(root, entry));
+  assert.ok(seen.size > 20);
+  assert.not.ok(seen.has(resolve(root, 'core/internal-services.ts')), 'an SDK entry point imports core/internal-services.ts');
+});
+
+// Type-level: compiled by the build (tsc strict), never called. Each line must be an error.
+export function typeChecks(): void {
+  // @ts-expect-error run marks are the engine's, not a plugin's
+  void services.flows.markRunning;
+  // @ts-expect-error the raw flows collection is the core's
+  void services.flows.collection;
+  // @ts-expect-error legacy webhook migration is the core's
+  void services.flows.migrateWebhook;
+  // @ts-expect-error the whole store is not public
+  void services.rootStore;
+  // @ts-expect-error the run scheduler is not public
+  void services.runScheduler;
+  // @ts-expect-error claims are the engine's
+  void services.jobs.claim;
+}
+
+test.run();
