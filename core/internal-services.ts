@@ -11,7 +11,7 @@ import { services as kernelServices } from './kernel/services.js';
 import { domainServices } from '../sdk/contract/services.js';
 import type { DocumentStore } from './store/port.js';
 import type { ContentService } from './content/service.js';
-import type { FlowsService } from './flows/service.js';
+import type { FlowSchedule, FlowsService } from './flows/service.js';
 import type { JobsService } from './jobs/service.js';
 import type { PipelinesService } from './pipelines/service.js';
 import type { UsersService } from './users/service.js';
@@ -55,6 +55,8 @@ const coreOnly = {
   rateLimiters: root<TriggerLimiterFactory>('rateLimiters'),
   /** Background runs: the host's Agenda, for the engine plugin. */
   runScheduler: root<RunScheduler>('runScheduler'),
+  /** Where flows' schedules go (Agenda in a host): built from Agenda and the intervals only, so flows can depend on it. */
+  flowSchedule: root<FlowSchedule>('flowSchedule'),
   /** Runs jobs step by step; plugins start runs through `execute`. */
   engine: root<Engine>('engine'),
   /** The webhook trigger; plugins listen to `hooks.webhookReceived`. */

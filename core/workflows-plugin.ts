@@ -4,6 +4,7 @@ import { coreServices as services } from './internal-services.js';
 import { PipelinesService } from './pipelines/service.js';
 import { pipelinesSurface } from './pipelines/routes.js';
 import { FlowsService } from './flows/service.js';
+import { PipelineRecords } from './pipelines/records.js';
 import { HandlerSecrets } from './flows/handler-secrets.js';
 import { flowsSurface } from './flows/routes.js';
 import { PortableFlows } from './flows/portable.js';
@@ -15,8 +16,9 @@ import { changeLog } from './logs/change-log.js';
 import { interruptedWork } from './kernel/interrupted-work.js';
 
 /**
- * Pipelines, flows and jobs: one plugin, because a flow is a pipeline's instance and the
- * two services know each other (flows attach themselves to pipelines for cascades).
+ * Pipelines, flows and jobs: one plugin, because a flow is a pipeline's instance. The
+ * services are built from their deps alone: flows (reading pipeline records), then
+ * pipelines (cascading to flows), then jobs.
  */
 export const workflowsPlugin = definePlugin({
   id: 'core-workflows',
@@ -25,19 +27,26 @@ export const workflowsPlugin = definePlugin({
   description: 'Pipelines, flows, jobs and processed items, with their routes.',
   collections: ['pipelines', 'flows', 'jobs', 'processed_items'],
   provides: [
-    createServiceFactory({
-      service: services.pipelines,
-      deps: { store: services.rootStore, clock: services.clock, registries: services.registries },
-      factory: ({ store, clock, registries }) => new PipelinesService(store, clock, registries),
-    }),
+    // Flows first: they read pipeline records (PipelineRecords) and nothing else of
+    // pipelines; pipelines depend on flows for their cascades. No setter closes a cycle.
     createServiceFactory({
       service: services.flows,
-      deps: { store: services.rootStore, clock: services.clock, registries: services.registries, pipelines: services.pipelines, vault: services.vault },
-      async factory({ store, clock, registries, pipelines, vault }) {
-        const flows = new FlowsService(store, clock, registries, pipelines, new HandlerSecrets(vault));
+      deps: { store: services.rootStore, clock: services.clock, registries: services.registries, vault: services.vault, schedule: services.flowSchedule, logs: services.logs, logger: services.rootLogger },
+      async factory({ store, clock, registries, vault, schedule, logs, logger }) {
+        // Who changed which flow goes to the searchable log.
+        const flows = new FlowsService(store, clock, registries, new PipelineRecords(store), new HandlerSecrets(vault), schedule, changeLog(logs, logger));
         await flows.init();
-        await pipelines.init();
         return flows;
+      },
+    }),
+    createServiceFactory({
+      service: services.pipelines,
+      deps: { store: services.rootStore, clock: services.clock, registries: services.registries, flows: services.flows, logs: services.logs, logger: services.rootLogger },
+      async factory({ store, clock, registries, flows, logs, logger }) {
+        const pipelines = new PipelinesService(store, clock, registries, flows, changeLog(logs, logger));
+        // A delete a crash interrupted is finished now (its flows first): flows are built.
+        await pipelines.init();
+        return pipelines;
       },
     }),
     createServiceFactory({
@@ -59,12 +68,8 @@ export const workflowsPlugin = definePlugin({
       },
     }),
   ],
-  deps: { routes: services.routes, pipelines: services.pipelines, flows: services.flows, jobs: services.jobs, settings: services.settings, registries: services.registries, clock: services.clock, logs: services.logs, logger: services.rootLogger },
-  setup({ routes, pipelines, flows, jobs, settings, registries, clock, logs, logger }) {
-    // Who changed which pipeline or flow goes to the searchable log.
-    const changes = changeLog(logs, logger);
-    pipelines.useChangeLog(changes);
-    flows.useChangeLog(changes);
+  deps: { routes: services.routes, pipelines: services.pipelines, flows: services.flows, jobs: services.jobs, settings: services.settings, registries: services.registries, clock: services.clock },
+  setup({ routes, pipelines, flows, jobs, settings, registries, clock }) {
     routes.add(pipelinesSurface(pipelines, flows));
     routes.add(flowsSurface(flows, settings, jobs));
     routes.add(jobsSurface(jobs, { flows, pipelines }));

@@ -1,5 +1,3 @@
-import type { FlowSchedule } from '../flows/service.js';
-
 /** Hands jobs to whatever runs them in the background (Agenda in a full host). */
 export interface JobDispatcher {
   /** Runs the job soon, after the current request; returns the background action id. */
@@ -10,8 +8,10 @@ export interface JobDispatcher {
   drain(): Promise<void>;
 }
 
-/** How runs reach the background (Agenda in a full host): jobs, and flows' schedules. */
+/**
+ * How runs reach the background (Agenda in a full host). Flows' schedules are a service of
+ * their own (`flowSchedule`): flows need them, and the run scheduler needs flows.
+ */
 export interface RunScheduler {
   readonly dispatcher: JobDispatcher;
-  readonly schedule: FlowSchedule;
 }

@@ -54,10 +54,8 @@ export const enginePlugin = definePlugin({
         }),
     }),
   ],
-  deps: { routes: services.routes, execute: services.execute, flows: services.flows, runs: services.runScheduler },
-  setup({ routes, execute, flows, runs }) {
-    // Flow schedules go to the background scheduler from here on.
-    flows.useScheduler(runs.schedule);
+  deps: { routes: services.routes, execute: services.execute },
+  setup({ routes, execute }) {
     routes.add(executeSurface(execute));
   },
 });

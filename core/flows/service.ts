@@ -8,7 +8,8 @@ import { noChangeLog, type ChangeLog } from '../logs/change-log.js';
 import { createAjv, describeErrors } from '../kernel/validator.js';
 import type { BulkOp, Collection, DocumentStore, Filter, Update } from '../store/port.js';
 import type { PipelineRecord } from '../pipelines/model.js';
-import type { PipelineFlows, PipelinesService } from '../pipelines/service.js';
+import type { PipelineFlows } from '../pipelines/service.js';
+import type { PipelineRecords } from '../pipelines/records.js';
 import { FLOWS, flowStepId, publicScheduling, parseFlowStepId, stepKey, type FlowRecord, type FlowStepSettings, type SchedulingConfig } from './model.js';
 import { flowConfig } from './view.js';
 import { HandlerSecrets } from './handler-secrets.js';
@@ -53,8 +54,6 @@ function freshRunState(now: Date) {
 }
 
 export class FlowsService implements FlowsApi, PipelineFlows {
-  private scheduler: FlowSchedule = noSchedule;
-  private changed: ChangeLog = noChangeLog;
   private readonly ajv = createAjv();
   private readonly validators = new WeakMap<object, ValidateFunction>();
   /** The handler defaults new flow steps start from (see handler-defaults.ts). */
@@ -66,11 +65,15 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     private readonly store: DocumentStore,
     private readonly clock: Clock,
     private readonly registries: Registries,
-    private readonly pipelines: PipelinesService,
+    /** The pipelines flows are instances of (read only: pipelines depend on flows, not back). */
+    private readonly pipelines: PipelineRecords,
     /** Seals secret-named handler settings at rest (see handler-secrets.ts). */
     readonly secrets: HandlerSecrets,
+    /** Where flow schedules go (Agenda in a host); `noSchedule` stores them and runs nothing. */
+    private readonly scheduler: FlowSchedule = noSchedule,
+    /** Where configuration changes are logged with the acting user. */
+    private readonly changed: ChangeLog = noChangeLog,
   ) {
-    pipelines.attachFlows(this);
     this.defaults = new HandlerDefaults(store, registries, secrets, clock);
     this.triggerCache = new FlowTriggerCache(() => this.collection, store.singleWriter === true);
   }
@@ -197,15 +200,6 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     this.triggerCache.forget(flowId);
   }
 
-  /** Where configuration changes are logged with the acting user. */
-  useChangeLog(log: ChangeLog): void {
-    this.changed = log;
-  }
-
-  useScheduler(scheduler: FlowSchedule): void {
-    this.scheduler = scheduler;
-  }
-
   get schedule(): FlowSchedule {
     return this.scheduler;
   }
@@ -226,14 +220,12 @@ export class FlowsService implements FlowsApi, PipelineFlows {
   }
 
   async pipelineOf(flow: FlowRecord): Promise<PipelineRecord | null> {
-    return this.pipelines.collection.findOne({ pipeline_id: flow.pipeline_id });
+    return this.pipelines.find(flow.pipeline_id);
   }
 
   /** The agent a pipeline belongs to (its runs' log entries carry it); null when none or gone. */
   async agentOf(pipelineId: number | null): Promise<number | null> {
-    if (pipelineId === null) return null;
-    const pipeline = await this.pipelines.collection.findOne({ pipeline_id: pipelineId }, { projection: { pipeline_id: 1, agent_id: 1 } });
-    return typeof pipeline?.agent_id === 'number' ? pipeline.agent_id : null;
+    return this.pipelines.agentOf(pipelineId);
   }
 
   async list(options: { pipelineId?: number; perPage: number; offset: number }): Promise<{ items: FlowRecord[]; total: number }> {

@@ -18,26 +18,18 @@ export interface PipelineFlows {
 
 
 export class PipelinesService implements PipelinesApi {
-  private flows: PipelineFlows | null = null;
-  private changed: ChangeLog = noChangeLog;
-
   constructor(
     private readonly store: DocumentStore,
     private readonly clock: Clock,
     private readonly registries: Registries,
+    /** Cascades: a pipeline's flows are counted with it and deleted before it. */
+    private readonly flows: PipelineFlows,
+    /** Where configuration changes are logged with the acting user. */
+    private readonly changed: ChangeLog = noChangeLog,
   ) {}
 
   get collection(): Collection<PipelineRecord> {
     return this.store.collection<PipelineRecord>(PIPELINES);
-  }
-
-  /** Where configuration changes are logged with the acting user. */
-  useChangeLog(log: ChangeLog): void {
-    this.changed = log;
-  }
-
-  attachFlows(flows: PipelineFlows): void {
-    this.flows = flows;
   }
 
   async init(): Promise<void> {
@@ -53,7 +45,7 @@ export class PipelinesService implements PipelinesApi {
       this.collection.find(filter, { sort: { pipeline_id: 1 }, skip: options.offset, limit: options.perPage }),
       this.collection.count(filter),
     ]);
-    const flowCounts = await this.requireFlows().countByPipeline(items.map((p) => p.pipeline_id));
+    const flowCounts = await this.flows.countByPipeline(items.map((p) => p.pipeline_id));
     return { items, total, flowCounts };
   }
 
@@ -201,13 +193,9 @@ export class PipelinesService implements PipelinesApi {
   }
 
   private async finishDelete(pipelineId: number): Promise<number> {
-    const deleted = await this.requireFlows().deleteByPipeline(pipelineId);
+    const deleted = await this.flows.deleteByPipeline(pipelineId);
     await this.collection.deleteOne({ pipeline_id: pipelineId });
     return deleted;
   }
 
-  private requireFlows(): PipelineFlows {
-    if (!this.flows) throw new Error('PipelinesService used before flows were attached');
-    return this.flows;
-  }
 }

@@ -24,7 +24,45 @@ export const JOB_RUN_JOB = 'job.run';
 
 export interface AgendaRuntime {
   dispatcher: JobDispatcher;
-  schedule: FlowSchedule;
+}
+
+/**
+ * Flows' schedules on Agenda: one `flow.run` document per scheduled flow. Apart from the
+ * runtime (which runs what is due and needs the engine, jobs and flows) because flows
+ * need it: built from Agenda and the intervals alone, it closes no cycle.
+ */
+export function createFlowSchedule(agenda: Agenda, registries: Registries): FlowSchedule {
+  const nextRun = async (flowId: number): Promise<Date | null> => {
+    return (await flowJob(agenda, flowId))?.nextRunAt ?? null;
+  };
+
+  const schedule: FlowSchedule = {
+    async schedule(flowId: number, config: SchedulingConfig) {
+      if (config.interval === 'manual') {
+        await unscheduleFlow(agenda, flowId);
+        return null;
+      }
+      if (config.interval === 'one_time') {
+        await unscheduleFlow(agenda, flowId);
+        const job = agenda.create<FlowJobData>(FLOW_RUN_JOB, { flowId });
+        job.schedule(new Date(config.timestamp! * 1000));
+        job.unique(flowScheduleKey(flowId));
+        await job.save();
+        return job.attrs.nextRunAt ?? null;
+      }
+      const interval = registries.intervals().find((i) => i.value === config.interval);
+      if (!interval?.seconds) {
+        await unscheduleFlow(agenda, flowId);
+        return null;
+      }
+      return (await scheduleFlow(agenda, flowId, { interval: interval.seconds * 1000 })).nextRunAt;
+    },
+    async unschedule(flowId: number) {
+      await unscheduleFlow(agenda, flowId);
+    },
+    nextRun,
+  };
+  return schedule;
 }
 
 /**
@@ -96,37 +134,7 @@ export function createAgendaRuntime(deps: { agenda: Agenda; engine: Engine; jobs
     drain: () => engine.drain(),
   };
 
-  const nextRun = async (flowId: number): Promise<Date | null> => {
-    return (await flowJob(agenda, flowId))?.nextRunAt ?? null;
-  };
-
-  const schedule: FlowSchedule = {
-    async schedule(flowId: number, config: SchedulingConfig) {
-      if (config.interval === 'manual') {
-        await unscheduleFlow(agenda, flowId);
-        return null;
-      }
-      if (config.interval === 'one_time') {
-        await unscheduleFlow(agenda, flowId);
-        const job = agenda.create<FlowJobData>(FLOW_RUN_JOB, { flowId });
-        job.schedule(new Date(config.timestamp! * 1000));
-        job.unique(flowScheduleKey(flowId));
-        await job.save();
-        return job.attrs.nextRunAt ?? null;
-      }
-      const interval = deps.registries.intervals().find((i) => i.value === config.interval);
-      if (!interval?.seconds) {
-        await unscheduleFlow(agenda, flowId);
-        return null;
-      }
-      return (await scheduleFlow(agenda, flowId, { interval: interval.seconds * 1000 })).nextRunAt;
-    },
-    async unschedule(flowId: number) {
-      await unscheduleFlow(agenda, flowId);
-    },
-    nextRun,
-  };
-  return { dispatcher, schedule };
+  return { dispatcher };
 }
 
 /** The run's job record exists: tell the measuring hook how late after its slot that was. */

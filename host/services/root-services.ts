@@ -12,7 +12,7 @@ import type { GuardedFetch } from '../../core/security/guarded-fetch-types.js';
 import type { DocumentStore } from '../../core/store/port.js';
 import type { TriggerLimiterFactory } from '../../core/webhooks/trigger-limits.js';
 import type { ApiClient } from '../../core/kernel/api-client.js';
-import { createAgendaRuntime } from '../scheduler/agenda-runtime.js';
+import { createAgendaRuntime, createFlowSchedule } from '../scheduler/agenda-runtime.js';
 
 export interface KernelServices {
   clock: Clock;
@@ -51,6 +51,11 @@ export function provideKernelServices(container: ServiceContainer, kernel: Kerne
       service: services.runScheduler,
       deps: { engine: services.engine, jobs: services.jobs, flows: services.flows, registries: services.registries, logs: services.logs, hooks: services.hooks },
       factory: (deps) => createAgendaRuntime({ ...deps, agenda: kernel.agenda, store: kernel.store, log: kernel.log }),
+    }) as ServiceFactory,
+    createServiceFactory({
+      service: services.flowSchedule,
+      deps: { registries: services.registries },
+      factory: ({ registries }) => createFlowSchedule(kernel.agenda, registries),
     }) as ServiceFactory,
   ];
   for (const factory of factories) container.provide(factory, 'host');

@@ -213,8 +213,9 @@ test('a pipeline delete interrupted by a crash is finished at boot', async ({ t 
   const { PipelinesService } = await import('../../../core/pipelines/service.js');
   const { FlowsService } = await import('../../../core/flows/service.js');
   const { HandlerSecrets } = await import('../../../core/flows/handler-secrets.js');
-  const p = new PipelinesService(t.host.store, t.clock, t.host.registries);
-  new FlowsService(t.host.store, t.clock, t.host.registries, p, new HandlerSecrets(t.host.vault));
+  const { PipelineRecords } = await import('../../../core/pipelines/records.js');
+  const flows = new FlowsService(t.host.store, t.clock, t.host.registries, new PipelineRecords(t.host.store), new HandlerSecrets(t.host.vault));
+  const p = new PipelinesService(t.host.store, t.clock, t.host.registries, flows);
   await p.init();
   assert.is(await pipelines.count({ pipeline_id: 777 }), 0);
   assert.is(await t.host.store.collection('flows').count({ flow_id: 778 }), 0);
