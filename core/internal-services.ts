@@ -12,6 +12,7 @@ import { domainServices } from '../sdk/contract/services.js';
 import type { DocumentStore } from './store/port.js';
 import type { ContentService } from './content/service.js';
 import type { FlowSchedule, FlowsService } from './flows/service.js';
+import type { FlowRunMarks } from './flows/run-marks.js';
 import type { JobsService } from './jobs/service.js';
 import type { PipelinesService } from './pipelines/service.js';
 import type { UsersService } from './users/service.js';
@@ -55,6 +56,8 @@ const coreOnly = {
   rateLimiters: root<TriggerLimiterFactory>('rateLimiters'),
   /** Background runs: the host's Agenda, for the engine plugin. */
   runScheduler: root<RunScheduler>('runScheduler'),
+  /** Flows' running marks and run outcomes: the engine's, and the start-up repair's. */
+  flowRuns: root<FlowRunMarks>('flowRuns'),
   /** Where flows' schedules go (Agenda in a host): built from Agenda and the intervals only, so flows can depend on it. */
   flowSchedule: root<FlowSchedule>('flowSchedule'),
   /** Runs jobs step by step; plugins start runs through `execute`. */

@@ -5,6 +5,7 @@ import { PipelinesService } from './pipelines/service.js';
 import { pipelinesSurface } from './pipelines/routes.js';
 import { FlowsService } from './flows/service.js';
 import { PipelineRecords } from './pipelines/records.js';
+import { FlowRunMarks } from './flows/run-marks.js';
 import { HandlerSecrets } from './flows/handler-secrets.js';
 import { flowsSurface } from './flows/routes.js';
 import { PortableFlows } from './flows/portable.js';
@@ -50,9 +51,14 @@ export const workflowsPlugin = definePlugin({
       },
     }),
     createServiceFactory({
+      service: services.flowRuns,
+      deps: { store: services.rootStore },
+      factory: ({ store }) => new FlowRunMarks(store),
+    }),
+    createServiceFactory({
       service: services.jobs,
-      deps: { store: services.rootStore, clock: services.clock, flows: services.flows, hooks: services.hooks },
-      async factory({ store, clock, flows, hooks }) {
+      deps: { store: services.rootStore, clock: services.clock, runMarks: services.flowRuns, hooks: services.hooks },
+      async factory({ store, clock, runMarks, hooks }) {
         const jobs = new JobsService(store, clock);
         await jobs.init();
         // The next start carries on from the ids this process reserved and did not use.
@@ -63,7 +69,7 @@ export const workflowsPlugin = definePlugin({
         await jobs.recoverInterrupted(before);
         // Then the flows those runs (or runs that died between their job's final state and
         // their flow's) left marked running are released.
-        await flows.repairRunningMarks(jobs.jobs, before);
+        await runMarks.repairRunningMarks(jobs.jobs, before);
         return jobs;
       },
     }),

@@ -9,6 +9,7 @@ import type { Registries } from '../kernel/registries.js';
 import type { GuardedFetch } from '../security/guarded-fetch-types.js';
 import type { ContentStore } from '../content/model.js';
 import type { FlowsService } from '../flows/service.js';
+import type { FlowRunMarks } from '../flows/run-marks.js';
 import type { FlowRecord } from '../flows/model.js';
 import type { Batcher } from '../store/batcher.js';
 import { runEndings, type RunEnd } from './run-endings.js';
@@ -30,6 +31,8 @@ export const DEFAULT_FLOW_LOCK_SECONDS = 3600;
 export interface EngineDeps {
   jobs: JobsService;
   flows: FlowsService;
+  /** Flows' running marks and run outcomes (one run per flow at a time). */
+  runMarks: FlowRunMarks;
   registries: Registries;
   hooks: HookCatalogue;
   clock: Clock;
@@ -452,7 +455,7 @@ export class Engine {
         // The embedded store answers synchronously, so a chain of runs would otherwise
         // advance in microtasks alone and starve the HTTP server until the queue is empty.
         await new Promise((resolve) => setImmediate(resolve));
-        if (!handedOver && (await this.deps.flows.runningJobOf(flowId)) !== null) return; // busy (its end asks again), or gone
+        if (!handedOver && (await this.deps.runMarks.runningJobOf(flowId)) !== null) return; // busy (its end asks again), or gone
         handedOver = false;
         const queued = await this.deps.jobs.oldestQueued(flowId);
         if (queued === null) continue;
@@ -514,9 +517,9 @@ export class Engine {
    */
   private async claimAndLock(jobId: number, flowId: number): Promise<{ job: JobRecord; flow: FlowRecord | null } | null> {
     const now = this.deps.clock.now();
-    const [job, flow] = (await this.deps.jobs.bulk([this.deps.jobs.claimOp(jobId, flowId), this.deps.flows.markRunningOp(flowId, jobId, now, this.staleBefore(now))])) as [JobRecord | null, FlowRecord | null];
+    const [job, flow] = (await this.deps.jobs.bulk([this.deps.jobs.claimOp(jobId, flowId), this.deps.runMarks.markRunningOp(flowId, jobId, now, this.staleBefore(now))])) as [JobRecord | null, FlowRecord | null];
     if (!job) {
-      if (flow) await this.deps.flows.clearRunning(flowId, jobId);
+      if (flow) await this.deps.runMarks.clearRunning(flowId, jobId);
       return null;
     }
     return { job, flow };
@@ -529,6 +532,6 @@ export class Engine {
   /** The flow's running mark: taken atomically, so the same flow never runs twice at once, on any host. The flow, or null when busy. */
   private async lockFlow(job: JobRecord): Promise<FlowRecord | null> {
     const now = this.deps.clock.now();
-    return this.deps.flows.markRunning(job.flow_id!, job.job_id, now, this.staleBefore(now));
+    return this.deps.runMarks.markRunning(job.flow_id!, job.job_id, now, this.staleBefore(now));
   }
 }

@@ -17,6 +17,7 @@ export const enginePlugin = definePlugin({
       deps: {
         jobs: services.jobs,
         flows: services.flows,
+        runMarks: services.flowRuns,
         registries: services.registries,
         hooks: services.hooks,
         clock: services.clock,

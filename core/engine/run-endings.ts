@@ -1,5 +1,5 @@
 import type { Clock } from '../kernel/clock.js';
-import type { FlowsService, RunOutcome } from '../flows/service.js';
+import type { FlowRunMarks, RunOutcome } from '../flows/run-marks.js';
 import type { JobsService } from '../jobs/service.js';
 import type { JobStatus, StepOutcome } from '../jobs/model.js';
 import { createBatcher, type Batcher } from '../store/batcher.js';
@@ -31,17 +31,17 @@ const asError = (error: unknown): Error => (error instanceof Error ? error : new
  * all; on MongoDB each run's writes go one after another, ordered so a crash leaves a
  * state start-up repairs (`recoverInterrupted`, `repairRunningMarks`).
  */
-export function runEndings(deps: { jobs: JobsService; flows: FlowsService; clock: Clock; flushLog?: () => Promise<void> }): Batcher<RunEnd, void> {
-  const { jobs, flows, clock } = deps;
+export function runEndings(deps: { jobs: JobsService; runMarks: FlowRunMarks; clock: Clock; flushLog?: () => Promise<void> }): Batcher<RunEnd, void> {
+  const { jobs, runMarks, clock } = deps;
   const plan = (end: RunEnd): PlannedEnd => {
     const ops = jobs.finishOps(end.jobId, end.status, { steps: end.steps, error: end.error }, end.status === 'failed');
     if (end.flowId === null) return { ops, flowAt: -1 };
-    ops.push(flows.runEndOp(end.flowId, end.jobId, end.status as RunOutcome, clock.now()));
+    ops.push(runMarks.runEndOp(end.flowId, end.jobId, end.status as RunOutcome, clock.now()));
     return { ops, flowAt: ops.length - 1 };
   };
   // The mark was taken over (the run outlived the lock): the outcome is still this run's to record.
   const settle = async (end: RunEnd, planned: PlannedEnd, results: BulkResult[]): Promise<void> => {
-    if (planned.flowAt >= 0 && (results[planned.flowAt] as UpdateResult).matchedCount === 0) await flows.recordOutcome(end.flowId!, end.status as RunOutcome, clock.now());
+    if (planned.flowAt >= 0 && (results[planned.flowAt] as UpdateResult).matchedCount === 0) await runMarks.recordOutcome(end.flowId!, end.status as RunOutcome, clock.now());
   };
   const alone = async (end: RunEnd): Promise<void> => {
     const planned = plan(end);

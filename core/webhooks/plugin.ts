@@ -7,6 +7,7 @@ import { changeLog } from '../logs/change-log.js';
 import { EventDedupe } from './event-dedupe.js';
 import { TriggerLimits } from './trigger-limits.js';
 import { triggerSurface, webhookAdminSurface } from './routes.js';
+import { LegacyFlowWebhooks } from '../flows/legacy-webhooks.js';
 
 /** Inbound webhooks: POST /trigger/{flow_id}, its administration and its upkeep jobs. */
 export const webhooksPlugin = definePlugin({
@@ -22,6 +23,7 @@ export const webhooksPlugin = definePlugin({
       async factory({ logs, logger, ...deps }) {
         const webhooks = new WebhooksService({
           ...deps,
+          legacy: new LegacyFlowWebhooks(deps.flows),
           changes: changeLog(logs, logger),
           log: async (level, message, context) => {
             logger[level === 'warning' ? 'warn' : 'info']({ ...context }, message);

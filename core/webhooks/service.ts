@@ -9,6 +9,7 @@ import { safeEqual } from '../security/constant-time.js';
 import { maskSecret } from '../security/mask.js';
 import type { Vault } from '../security/vault.js';
 import type { FlowsService } from '../flows/service.js';
+import type { LegacyFlowWebhooks } from '../flows/legacy-webhooks.js';
 import type { FlowRecord } from '../flows/model.js';
 import { checkTemplate, type HmacTemplate } from './hmac-template.js';
 import { verifyHmac, type InboundRequest } from './hmac-verify.js';
@@ -64,7 +65,7 @@ const OPENED_CACHE = 1000;
 
 export class WebhooksService {
   constructor(
-    private readonly deps: { flows: FlowsService; vault: Vault; clock: Clock; registries: Registries; log?: WebhookLog; changes?: ChangeLog },
+    private readonly deps: { flows: FlowsService; legacy: LegacyFlowWebhooks; vault: Vault; clock: Clock; registries: Registries; log?: WebhookLog; changes?: ChangeLog },
   ) {}
 
   /** Logs a change of a flow's trigger with who made it (never a token or secret value). */
@@ -127,7 +128,7 @@ export class WebhooksService {
       dedupe_window_seconds: 0,
       updated_at: now,
     };
-    if (await this.deps.flows.migrateWebhook(flowId, config as unknown as Record<string, unknown>, LEGACY_KEYS)) {
+    if (await this.deps.legacy.migrateWebhook(flowId, config as unknown as Record<string, unknown>, LEGACY_KEYS)) {
       await this.deps.log?.('info', `Webhook settings of flow ${flowId} migrated from the legacy ${legacy.shape} form to mode ${legacy.mode}`, { flow_id: flowId });
       if (legacy.problem) await this.deps.log?.('warning', `Webhook trigger of flow ${flowId} migrated but refuses every request: ${legacy.problem}`, { flow_id: flowId });
     }
@@ -136,7 +137,7 @@ export class WebhooksService {
 
   /** Boot-time sweep: no legacy secret stays readable at rest once a host has started. */
   async migrateAll(): Promise<number> {
-    const flows = await this.deps.flows.withLegacyWebhookKeys(LEGACY_KEYS);
+    const flows = await this.deps.legacy.withLegacyWebhookKeys(LEGACY_KEYS);
     for (const flow of flows) await this.migrated(flow);
     return flows.length;
   }

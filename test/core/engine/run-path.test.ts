@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
 import { defineHandler, definePlugin, services } from '../../../sdk/index.js';
 import { testStores } from '../../support/test-stores.js';
+import { FlowRunMarks } from '../../../core/flows/run-marks.js';
 
 const feed = definePlugin({
   id: 'run-path-fixtures',
@@ -49,6 +50,8 @@ for (const store of testStores('engine: one run path')) {
     const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Marks', steps: [{ step_type: 'fetch' }] } })).body.data.pipeline_id;
     const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Marked' } })).body.data.flow_id;
     const { jobs, flows } = t.host;
+    // The marks the engine and start-up keep (core/flows/run-marks.ts), over the same store.
+    const marks = new FlowRunMarks(t.host.store);
     const ended = await jobs.create({ flow_id: flowId, pipeline_id: pipelineId, label: 'ended', source: 'execute' });
     await jobs.finish(ended.job_id, 'failed', { steps: [], error: 'boom' });
     const running = await jobs.create({ flow_id: flowId, pipeline_id: pipelineId, label: 'running', source: 'execute' });
@@ -57,35 +60,36 @@ for (const store of testStores('engine: one run path')) {
     const later = new Date(t.clock.now().getTime() + 1000);
 
     await mark(running.job_id);
-    assert.is(await flows.repairRunningMarks(jobs.jobs, later), 0, 'a running job keeps its mark');
+    assert.is(await marks.repairRunningMarks(jobs.jobs, later), 0, 'a running job keeps its mark');
     await mark(ended.job_id);
-    assert.is(await flows.repairRunningMarks(jobs.jobs, t.clock.now()), 0, 'a run that may be ending on another host right now is left alone');
-    assert.is(await flows.repairRunningMarks(jobs.jobs, later), 1);
+    assert.is(await marks.repairRunningMarks(jobs.jobs, t.clock.now()), 0, 'a run that may be ending on another host right now is left alone');
+    assert.is(await marks.repairRunningMarks(jobs.jobs, later), 1);
     let flow = (await flows.record(flowId))!;
     assert.is(flow.running_job_id, null);
     assert.is(flow.last_run_status, 'failed');
     assert.is(flow.consecutive_failures, 1);
     // Its outcome was recorded already (the flow's last run is not older): not counted twice.
     await mark(ended.job_id);
-    assert.is(await flows.repairRunningMarks(jobs.jobs, later), 1);
+    assert.is(await marks.repairRunningMarks(jobs.jobs, later), 1);
     flow = (await flows.record(flowId))!;
     assert.is(flow.running_job_id, null);
     assert.is(flow.consecutive_failures, 1);
     // A mark left by a job that is gone is released too.
     await mark(999_999);
-    assert.is(await flows.repairRunningMarks(jobs.jobs, later), 1);
-    assert.is((await flows.runningJobOf(flowId)), null);
+    assert.is(await marks.repairRunningMarks(jobs.jobs, later), 1);
+    assert.is((await marks.runningJobOf(flowId)), null);
   });
 
   test('a queued job another runner claimed first is left to it, and the flow is not left marked', async ({ t }) => {
     type Body = { data: Record<string, unknown> & { pipeline_id: number; flow_id: number } };
     const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Taken', steps: [{ step_type: 'fetch' }] } })).body.data.pipeline_id;
     const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Taken' } })).body.data.flow_id;
-    const { jobs, flows, engine } = t.host;
+    const { jobs, engine } = t.host;
+    const marks = new FlowRunMarks(t.host.store);
     const job = await jobs.create({ flow_id: flowId, pipeline_id: pipelineId, label: 'taken', source: 'webhook', queued: true });
     assert.ok(await jobs.claim(job.job_id), 'another runner claims it');
     assert.is(await engine.run(job.job_id, flowId), null);
-    assert.is(await flows.runningJobOf(flowId), null);
+    assert.is(await marks.runningJobOf(flowId), null);
     assert.is((await jobs.get(job.job_id)).status, 'processing');
   });
 
