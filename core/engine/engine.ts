@@ -17,6 +17,7 @@ import { fetchCap } from './fetch-cap.js';
 import { flowConfig } from '../flows/view.js';
 import type { JobsService } from '../jobs/service.js';
 import { STEP_ITEMS_KEPT, STEP_PACKETS_JSON_MAX, type JobRecord, type JobStatus, type StepItem, type StepOutcome, type WorkflowStep } from '../jobs/model.js';
+import { FlowQueues } from './flow-queue.js';
 
 /**
  * Where the engine's log entries go (the logs domain writes them; the host logger too).
@@ -182,14 +183,26 @@ function itemIdentity(packet: DataPacket): string {
 export class Engine {
   /** Runs this engine started by itself (queued webhook jobs), for a graceful stop. */
   private readonly chained = new Set<Promise<unknown>>();
-  /** Flows whose queue this process is draining, and whether someone asked for another look. */
-  private readonly draining = new Map<number, boolean>();
+  /** Queued webhook jobs, started one after another per flow (see flow-queue.ts). */
+  private readonly queues: FlowQueues;
 
   /** Run ends, written together when several come in one turn (see run-endings.ts). */
   private readonly endings: Batcher<RunEnd, void>;
 
   constructor(private readonly deps: EngineDeps) {
     this.endings = runEndings(deps);
+    this.queues = new FlowQueues(
+      {
+        runningJobOf: (flowId) => deps.runMarks.runningJobOf(flowId),
+        oldestQueued: (flowId) => deps.jobs.oldestQueued(flowId),
+        run: (jobId, flowId) => this.run(jobId, flowId),
+        failed: (flowId, error) => deps.logger.error({ flow_id: flowId, err: error }, 'Starting a queued webhook job failed'),
+      },
+      (loop) => {
+        this.chained.add(loop);
+        void loop.finally(() => this.chained.delete(loop));
+      },
+    );
   }
 
   /** Runs this engine started that have not ended (a graceful stop reports those it gave up on). */
@@ -436,40 +449,8 @@ export class Engine {
    * store their job before calling, so one of the two always sees it.
    */
   runNextQueued(flowId: number): void {
-    // One drain loop per flow in this process: under a burst of webhooks every accepted
-    // request asks, and each asking would otherwise query the queue and race for the same
-    // job. A request while the loop runs only asks it for one more look.
-    if (this.draining.has(flowId)) {
-      this.draining.set(flowId, true);
-      return;
-    }
-    this.draining.set(flowId, true);
-    const next = (async () => {
-      // Whether this loop's last run just released the flow: then the next run's own lock
-      // says whether another took it meanwhile, and reading the mark first is a read for nothing.
-      let handedOver = false;
-      while (this.draining.get(flowId)) {
-        // Reset before looking: a job stored after this point asks again, one stored
-        // before it is seen by the query below.
-        this.draining.set(flowId, false);
-        // The embedded store answers synchronously, so a chain of runs would otherwise
-        // advance in microtasks alone and starve the HTTP server until the queue is empty.
-        await new Promise((resolve) => setImmediate(resolve));
-        if (!handedOver && (await this.deps.runMarks.runningJobOf(flowId)) !== null) return; // busy (its end asks again), or gone
-        handedOver = false;
-        const queued = await this.deps.jobs.oldestQueued(flowId);
-        if (queued === null) continue;
-        const status = await this.run(queued, flowId);
-        handedOver = status !== null && status !== 'queued';
-        // The run's end asked for the next one (the flag is set again).
-      }
-    })()
-      .catch((error: unknown) => this.deps.logger.error({ flow_id: flowId, err: error }, 'Starting a queued webhook job failed'))
-      .finally(() => this.draining.delete(flowId));
-    this.chained.add(next);
-    void next.finally(() => this.chained.delete(next));
+    this.queues.ask(flowId);
   }
-
 
   /**
    * Starts one job in this process after the current request has been answered, tracked

@@ -1,0 +1,69 @@
+import type { JobStatus } from '../jobs/model.js';
+
+/** What draining a flow's queue needs from the engine and the stores. */
+export interface FlowQueueSteps {
+  /** The job running the flow now; null when free, undefined when the flow is gone. */
+  runningJobOf(flowId: number): Promise<number | null | undefined>;
+  /** The oldest queued (webhook) job of the flow; null when none. */
+  oldestQueued(flowId: number): Promise<number | null>;
+  /** Runs the job taken from the flow's queue: its final status, 'queued' when put back, null when another worker had it. */
+  run(jobId: number, flowId: number): Promise<JobStatus | 'queued' | null>;
+  /** A drain loop failed (it stops; the next ask starts a new one). */
+  failed(flowId: number, error: unknown): void;
+}
+
+/**
+ * Webhook jobs wait in their flow's queue while the flow runs, and start one after another,
+ * oldest first. One drain loop per flow in this process: under a burst of webhooks every
+ * accepted request asks, and each asking would otherwise query the queue and race for the
+ * same job. An ask while the loop runs only asks it for one more look. Apart from the
+ * engine, which runs a job; this only orders who runs next.
+ */
+export class FlowQueues {
+  /** Flows whose queue this process is draining, and whether someone asked for another look. */
+  private readonly draining = new Map<number, boolean>();
+
+  /** `track`: each drain loop, so a graceful stop can wait for it. */
+  constructor(
+    private readonly steps: FlowQueueSteps,
+    private readonly track: (loop: Promise<unknown>) => void,
+  ) {}
+
+  /**
+   * Starts the oldest queued job of the flow, if any and if the flow is free. A busy flow
+   * asks again when its run ends; callers store their job before asking, so one of the two
+   * always sees it.
+   */
+  ask(flowId: number): void {
+    if (this.draining.has(flowId)) {
+      this.draining.set(flowId, true);
+      return;
+    }
+    this.draining.set(flowId, true);
+    const loop = this.drain(flowId)
+      .catch((error: unknown) => this.steps.failed(flowId, error))
+      .finally(() => this.draining.delete(flowId));
+    this.track(loop);
+  }
+
+  private async drain(flowId: number): Promise<void> {
+    // Whether this loop's last run just released the flow: then the next run's own lock
+    // says whether another took it meanwhile, and reading the mark first is a read for nothing.
+    let handedOver = false;
+    while (this.draining.get(flowId)) {
+      // Reset before looking: a job stored after this point asks again, one stored before
+      // it is seen by the query below.
+      this.draining.set(flowId, false);
+      // The embedded store answers synchronously, so a chain of runs would otherwise
+      // advance in microtasks alone and starve the HTTP server until the queue is empty.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!handedOver && (await this.steps.runningJobOf(flowId)) !== null) return; // busy (its end asks again), or gone
+      handedOver = false;
+      const queued = await this.steps.oldestQueued(flowId);
+      if (queued === null) continue;
+      const status = await this.steps.run(queued, flowId);
+      handedOver = status !== null && status !== 'queued';
+      // The run's end asked for the next one (the flag is set again).
+    }
+  }
+}

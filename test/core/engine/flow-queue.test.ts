@@ -1,0 +1,130 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { FlowQueues } from '../../../core/engine/flow-queue.js';
+
+const test = suite('engine: per-flow queue');
+
+/**
+ * A fake of the engine and stores: queued job ids per flow, a running mark per flow, and
+ * runs that end when the test says so. Every loop is tracked, so `idle()` waits for the
+ * work itself, not for a fixed time.
+ */
+function harness(queued: Record<number, number[]>) {
+  const running = new Map<number, number>();
+  const started: number[] = [];
+  const ends = new Map<number, () => void>();
+  const loops: Promise<unknown>[] = [];
+  let waiting: (() => void) | null = null;
+  let concurrentPerFlow = 0;
+  let maxConcurrentPerFlow = 0;
+  const active = new Map<number, number>();
+  const queues: FlowQueues = new FlowQueues(
+    {
+      runningJobOf: async (flowId) => running.get(flowId) ?? null,
+      oldestQueued: async (flowId) => queued[flowId]?.[0] ?? null,
+      run: (jobId, flowId) => {
+        queued[flowId] = (queued[flowId] ?? []).filter((id) => id !== jobId);
+        running.set(flowId, jobId);
+        started.push(jobId);
+        active.set(flowId, (active.get(flowId) ?? 0) + 1);
+        concurrentPerFlow = active.get(flowId)!;
+        maxConcurrentPerFlow = Math.max(maxConcurrentPerFlow, concurrentPerFlow);
+        waiting?.();
+        return new Promise((resolve) =>
+          ends.set(jobId, () => {
+            active.set(flowId, active.get(flowId)! - 1);
+            running.delete(flowId);
+            ends.delete(jobId);
+            resolve('completed');
+            // As the engine does: a run's end asks for the next queued job.
+            queues.ask(flowId);
+          }),
+        );
+      },
+      failed: (_flowId, error) => {
+        throw error;
+      },
+    },
+    (loop) => void loops.push(loop),
+  );
+  return {
+    queues,
+    started,
+    running,
+    maxConcurrentPerFlow: () => maxConcurrentPerFlow,
+    /** Resolves when `count` runs have started. */
+    startedCount: (count: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => (started.length >= count ? resolve() : void (waiting = check));
+        check();
+      }),
+    end: (jobId: number) => ends.get(jobId)!(),
+    /** Every loop started so far (and those they started) has ended. */
+    async idle() {
+      for (let seen = 0; seen < loops.length; seen = loops.length) await Promise.all(loops.slice(seen));
+    },
+  };
+}
+
+test('jobs of one flow run one at a time, oldest first', async () => {
+  const h = harness({ 1: [10, 11, 12] });
+  h.queues.ask(1);
+  await h.startedCount(1);
+  h.end(10);
+  await h.startedCount(2);
+  h.end(11);
+  await h.startedCount(3);
+  h.end(12);
+  await h.idle();
+  assert.equal(h.started, [10, 11, 12]);
+  assert.is(h.maxConcurrentPerFlow(), 1);
+});
+
+test('a burst of asks while a run goes on starts no second run of the flow', async () => {
+  const h = harness({ 1: [10, 11] });
+  h.queues.ask(1);
+  await h.startedCount(1);
+  for (let i = 0; i < 20; i++) h.queues.ask(1);
+  assert.equal(h.started, [10], 'the running job holds the flow');
+  h.end(10);
+  await h.startedCount(2);
+  h.end(11);
+  await h.idle();
+  assert.equal(h.started, [10, 11]);
+  assert.is(h.maxConcurrentPerFlow(), 1);
+});
+
+test('a flow another run holds is left to that run', async () => {
+  const h = harness({ 1: [10] });
+  h.running.set(1, 99);
+  h.queues.ask(1);
+  await h.idle();
+  assert.equal(h.started, [], 'its end asks again');
+});
+
+test('different flows drain side by side', async () => {
+  const h = harness({ 1: [10], 2: [20] });
+  h.queues.ask(1);
+  h.queues.ask(2);
+  await h.startedCount(2);
+  assert.equal([...h.started].sort(), [10, 20]);
+  h.end(10);
+  h.end(20);
+  await h.idle();
+});
+
+test('a job queued while its flow drains is seen by the same loop', async () => {
+  const queued: Record<number, number[]> = { 1: [10] };
+  const h = harness(queued);
+  h.queues.ask(1);
+  await h.startedCount(1);
+  queued[1]!.push(11);
+  h.queues.ask(1);
+  h.end(10);
+  await h.startedCount(2);
+  h.end(11);
+  await h.idle();
+  assert.equal(h.started, [10, 11]);
+});
+
+test.run();
