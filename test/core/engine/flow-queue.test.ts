@@ -15,7 +15,6 @@ function harness(queued: Record<number, number[]>) {
   const ends = new Map<number, () => void>();
   const loops: Promise<unknown>[] = [];
   let waiting: (() => void) | null = null;
-  let concurrentPerFlow = 0;
   let maxConcurrentPerFlow = 0;
   const active = new Map<number, number>();
   const queues: FlowQueues = new FlowQueues(
@@ -26,13 +25,13 @@ function harness(queued: Record<number, number[]>) {
         queued[flowId] = (queued[flowId] ?? []).filter((id) => id !== jobId);
         running.set(flowId, jobId);
         started.push(jobId);
-        active.set(flowId, (active.get(flowId) ?? 0) + 1);
-        concurrentPerFlow = active.get(flowId)!;
-        maxConcurrentPerFlow = Math.max(maxConcurrentPerFlow, concurrentPerFlow);
+        const now = (active.get(flowId) ?? 0) + 1;
+        active.set(flowId, now);
+        maxConcurrentPerFlow = Math.max(maxConcurrentPerFlow, now);
         waiting?.();
         return new Promise((resolve) =>
           ends.set(jobId, () => {
-            active.set(flowId, active.get(flowId)! - 1);
+            active.set(flowId, (active.get(flowId) ?? 1) - 1);
             running.delete(flowId);
             ends.delete(jobId);
             resolve('completed');
@@ -55,10 +54,17 @@ function harness(queued: Record<number, number[]>) {
     /** Resolves when `count` runs have started. */
     startedCount: (count: number) =>
       new Promise<void>((resolve) => {
-        const check = () => (started.length >= count ? resolve() : void (waiting = check));
+        const check = (): void => {
+          if (started.length >= count) resolve();
+          else waiting = check;
+        };
         check();
       }),
-    end: (jobId: number) => ends.get(jobId)!(),
+    end: (jobId: number) => {
+      const end = ends.get(jobId);
+      if (!end) throw new Error(`job ${jobId} is not running`);
+      end();
+    },
     /** Every loop started so far (and those they started) has ended. */
     async idle() {
       for (let seen = 0; seen < loops.length; seen = loops.length) await Promise.all(loops.slice(seen));
@@ -118,7 +124,7 @@ test('a job queued while its flow drains is seen by the same loop', async () => 
   const h = harness(queued);
   h.queues.ask(1);
   await h.startedCount(1);
-  queued[1]!.push(11);
+  queued[1] = [...(queued[1] ?? []), 11];
   h.queues.ask(1);
   h.end(10);
   await h.startedCount(2);
