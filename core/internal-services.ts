@@ -3,10 +3,11 @@
  * the classes that implement them, and the privileged services no plugin outside `core/`
  * may name: the whole store, the run scheduler, the rate limiters, the engine and the
  * webhooks domain. Imported by the core domain plugins and the host, never by sdk/index.ts
- * (test/sdk/privileged.test.ts holds that). A privileged reference cannot be forged: the
- * container keys services by each reference's own symbol, not by its id.
+ * (test/sdk/privileged.test.ts holds that). A privileged reference cannot be forged: its token
+ * is a symbol of its own, where public references are keyed by id (so a second copy of
+ * flowhost still names the host's public services).
  */
-import { createServiceRef, type ServiceRef } from './kernel/service-ref.js';
+import { createPrivilegedServiceRef, type ServiceRef } from './kernel/service-ref.js';
 import { services as kernelServices } from './kernel/services.js';
 import { domainServices } from '../sdk/contract/services.js';
 import type { DocumentStore } from './store/port.js';
@@ -25,7 +26,8 @@ import type { ExecuteService } from './engine/execute.js';
 import type { RunScheduler } from './engine/dispatcher.js';
 import type { TriggerLimiterFactory } from './webhooks/trigger-limits.js';
 
-const root = <T>(id: string) => createServiceRef<T, 'root'>({ id, scope: 'root' });
+// Privileged references have tokens of their own (not keyed by id): they cannot be forged.
+const root = <T>(id: string) => createPrivilegedServiceRef<T>(id);
 
 /**
  * A public reference as the core sees it: the same reference (one token, one instance),

@@ -57,6 +57,16 @@ export function createServiceRef<T, S extends ServiceScope = 'root'>(options: { 
   return Object.freeze({ [SERVICE_REF]: true as const, id: options.id, scope: (options.scope ?? 'root') as S, token: Symbol.for(`flowhost.service:${options.id}`) });
 }
 
+/**
+ * A reference only the core can name: its token is a fresh symbol, not one keyed by id, so a
+ * plugin that calls `createServiceRef({ id: 'rootStore' })` gets a reference nobody provides
+ * instead of the whole store. Not exported from the SDK.
+ */
+export function createPrivilegedServiceRef<T>(id: string): ServiceRef<T, 'root'> {
+  const ref = createServiceRef<T, 'root'>({ id, scope: 'root' });
+  return Object.freeze({ ...ref, token: Symbol(`flowhost.privileged:${id}`) });
+}
+
 export function createServiceFactory<T, D extends ServiceDeps = Record<never, never>>(options: {
   service: ServiceRef<T>;
   deps?: D;

@@ -3,7 +3,8 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { services, createServiceRef, type ServiceRef } from '../../sdk/index.js';
+import { services, createServiceRef, definePlugin, PluginError, type ServiceRef } from '../../sdk/index.js';
+import { createTestHost } from '../../sdk/testing/index.js';
 import { coreServices } from '../../core/internal-services.js';
 
 const test = suite('sdk: privileged services are the core\'s');
@@ -30,6 +31,21 @@ test('a reference made with a privileged id is not the privileged service', () =
   // The container keys services by each reference's own symbol: naming the id is not enough.
   const forged = createServiceRef<unknown>({ id: 'rootStore' });
   assert.is.not(forged.token, coreServices.rootStore.token);
+});
+
+test('a plugin naming a privileged id in deps does not get the store: start-up stops, naming it', async () => {
+  // Public references are keyed by id (a second copy of flowhost still names the host's
+  // services); privileged ones are not, so this forged reference is one nobody provides.
+  const forged = createServiceRef<{ collection(name: string): unknown }>({ id: 'rootStore' });
+  const thief = definePlugin({ id: 'thief', version: '1.0.0', flowhost: '^1.0.0', deps: { s: forged }, setup: () => undefined });
+  try {
+    const t = await createTestHost({ plugins: [thief] });
+    await t.stop();
+    assert.unreachable('a plugin got the whole store');
+  } catch (error) {
+    assert.instance(error, PluginError);
+    assert.match((error as Error).message, /Plugin 'thief': needs service 'rootStore' \(as 's'\), which no loaded plugin provides/);
+  }
 });
 
 test('nothing the SDK exports leads to core/internal-services', () => {
