@@ -42,6 +42,7 @@ import { userAdminSurface } from './surfaces/user-admin-routes.js';
 import { ensureAdminAccess } from './bootstrap/initial-admin.js';
 import { publishHost, unpublishHost } from './runtime/data-dir-files.js';
 import { createScheduler } from './scheduler/create-scheduler.js';
+import { unrefJobWatchdogs } from './scheduler/agenda-watchdog.js';
 import { CollectionClaims, pluginScopedFactories } from './services/plugin-scoped-services.js';
 import { provideKernelServices } from './services/root-services.js';
 import { checkContributions } from './services/check-contributions.js';
@@ -187,6 +188,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
         else if (dataDir) localToken = publishHost(dataDir, url, `${url}${config.apiPrefix}/${config.coreNamespace}`);
         log.info({ url, store: store.kind, plugins: loaded.map((p) => p.id) }, `Flowhost listening on ${url}`);
         await agenda.start();
+        unrefJobWatchdogs(agenda);
         // Webhook jobs queued behind a run that never ended here (the host stopped) start now.
         await engine.resumeQueued();
         await hooks.ready.promise({ url });
