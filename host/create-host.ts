@@ -45,6 +45,7 @@ import { createScheduler } from './scheduler/create-scheduler.js';
 import { unrefJobWatchdogs } from './scheduler/agenda-watchdog.js';
 import { CollectionClaims, pluginScopedFactories } from './services/plugin-scoped-services.js';
 import { provideKernelServices } from './services/root-services.js';
+import { OverridableContainer } from './services/overridable-container.js';
 import { checkContributions } from './services/check-contributions.js';
 
 /**
@@ -78,7 +79,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     const registries = new HostRegistries();
     // A child of tsyringe's global container: two hosts in one process never share.
     const root = globalContainer.createChildContainer();
-    const container = new ServiceContainer(root);
+    const container = options.services?.length ? new OverridableContainer(root, options.services) : new ServiceContainer(root);
     const agenda = await createScheduler({ store, name: `${hostname()}-${process.pid}`, processEvery: config.schedulerProcessEvery, lockLifetime: config.schedulerLockLifetime });
     const scheduledJobs = trackRunningJobs(agenda);
     let readiness: Readiness = 'starting';
@@ -180,13 +181,17 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       pipelines: await get(services.pipelines),
       execute: await get(services.execute),
       webhooks: await get(services.webhooks),
+      handle(req, res) {
+        // restify's own listener on its Node server: the one place that answers a request.
+        server.server.emit('request', req, res);
+      },
       async start() {
         if (started) return url;
-        url = await listen(server, config.port, config.host, options.reservedPort);
+        if (options.listen !== false) url = await listen(server, config.port, config.host, options.reservedPort);
         started = true;
         if (options.clusterWorker) localToken = options.clusterWorker.localToken;
-        else if (dataDir) localToken = publishHost(dataDir, url, `${url}${config.apiPrefix}/${config.coreNamespace}`);
-        log.info({ url, store: store.kind, plugins: loaded.map((p) => p.id) }, `Flowhost listening on ${url}`);
+        else if (dataDir && url) localToken = publishHost(dataDir, url, `${url}${config.apiPrefix}/${config.coreNamespace}`);
+        log.info({ url, store: store.kind, plugins: loaded.map((p) => p.id) }, url ? `Flowhost listening on ${url}` : 'Flowhost started without a port (requests through handle)');
         await agenda.start();
         unrefJobWatchdogs(agenda);
         // Webhook jobs queued behind a run that never ended here (the host stopped) start now.

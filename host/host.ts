@@ -1,9 +1,11 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DependencyContainer } from 'tsyringe';
 import type { HookCatalogue } from '../core/kernel/hooks.js';
 import type { LoadedPlugin } from '../core/kernel/loader.js';
 import type { HostRegistries } from '../core/kernel/registries.js';
 import type { PluginDefinition } from '../core/kernel/plugin.js';
 import type { ServiceContainer } from '../core/kernel/service-container.js';
+import type { ServiceFactory } from '../core/kernel/service-ref.js';
 import type { Clock } from '../core/kernel/clock.js';
 import type { Logger } from '../core/kernel/logger.js';
 import type { DocumentStore } from '../core/store/port.js';
@@ -44,6 +46,16 @@ export interface CreateHostOptions {
    * binds first so a busy port stops it before anything is written to the data directory.
    */
   reservedPort?: PortReservation;
+  /**
+   * Whether `start` binds a port (default true). Without one the host runs everything else
+   * (scheduler, hooks) and answers requests only through `handle`: the test kit's inject.
+   */
+  listen?: boolean;
+  /**
+   * Factories that replace whatever the host or a plugin would provide for the same
+   * reference (the test kit's `mockService`), or provide one nothing loaded provides.
+   */
+  services?: ReadonlyArray<ServiceFactory>;
 }
 
 export interface Host {
@@ -71,6 +83,11 @@ export interface Host {
   readonly pipelines: PipelinesService;
   readonly execute: ExecuteService;
   readonly webhooks: WebhooksService;
+  /**
+   * Answers one request exactly as the HTTP server does (routing, auth, permissions,
+   * validation, error bodies) from a request and response that need no socket.
+   */
+  handle(req: IncomingMessage, res: ServerResponse): void;
   start(): Promise<string>;
   stop(): Promise<void>;
 }
