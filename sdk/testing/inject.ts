@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 
 export interface InjectOptions {
   method?: string;
-  /** Path and query, e.g. '/wp-json/automation/v1/flows?per_page=5'. */
+  /** Path and query, e.g. '/api/automation/v1/flows?per_page=5'. */
   url: string;
   headers?: Record<string, string>;
   /** JSON (any value but a string or bytes), a string as is, or raw bytes. */

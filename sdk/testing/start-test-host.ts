@@ -7,7 +7,7 @@
  *
  *   const t = await startTestHost({ plugins: [myPlugin], services: [mockService(services.fetch, fakeFetch)] });
  *   const res = await t.request('GET', '/my-plugin/v1/things', { namespace: '' });
- *   const raw = await t.inject({ method: 'POST', url: '/wp-json/automation/v1/flows', payload: {} });
+ *   const raw = await t.inject({ method: 'POST', url: '/api/automation/v1/flows', payload: {} });
  *   await t.stop();
  */
 import 'reflect-metadata';

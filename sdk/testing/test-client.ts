@@ -43,7 +43,7 @@ export interface TestClient {
   waitForJob(jobId: number, timeoutMs?: number): Promise<JobView>;
 }
 
-/** One request, its path absolute on the host (`/wp-json/...?...`); the answer's body as text. */
+/** One request, its path absolute on the host (`/api/...?...`); the answer's body as text. */
 export type Send = (method: string, pathAndQuery: string, headers: Record<string, string>, body: string | Uint8Array | FormData | undefined) => Promise<{ status: number; headers: Headers; text: string }>;
 
 export function testClient(host: Host, send: Send): TestClient {

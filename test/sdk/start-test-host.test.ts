@@ -65,7 +65,7 @@ test('authentication, validation and unknown paths give the HTTP bodies', async 
   const invalid = await t.request<{ code: string }>('GET', '/today/O', { namespace: 'forecast/v1' });
   assert.is(invalid.status, 400);
   assert.is(invalid.body.code, 'rest_invalid_param');
-  const none = await t.inject<{ code: string }>({ method: 'GET', url: '/wp-json/forecast/v1/nowhere' });
+  const none = await t.inject<{ code: string }>({ method: 'GET', url: '/api/forecast/v1/nowhere' });
   assert.is(none.status, 404);
   assert.is(none.body.code, 'rest_no_route');
 });

@@ -4,13 +4,13 @@
 // Driven over HTTP with fetch and application passwords, as a WordPress REST client does.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createTestHost, type TestHost, type RequestOptions } from '../../../sdk/testing/index.js';
+import { startTestHost, type InjectTestHost, type RequestOptions } from '../../../sdk/testing/index.js';
 import { testStores } from '../../support/test-stores.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- WordPress JSON read freely
 type Creds = { login: string; password: string; userId: number };
 interface Ctx {
-  t: TestHost;
+  t: InjectTestHost;
   editor: Creds;
   ann: Creds;
   bob: Creds;
@@ -21,13 +21,13 @@ interface Ctx {
   adminPublished: number;
 }
 
-const wp = (t: TestHost, method: string, path: string, options: RequestOptions = {}) => t.request<Body>(method, path, { namespace: 'wp/v2', ...options });
+const wp = (t: InjectTestHost, method: string, path: string, options: RequestOptions = {}) => t.request<Body>(method, path, { namespace: 'wp/v2', ...options });
 
 for (const store of testStores('content: wp/v2 permissions')) {
   const test = suite<Ctx>(`content: wp/v2 permissions (${store.label})`);
 
   test.before(async (ctx) => {
-    ctx.t = await createTestHost({ plugins: [], builtins: false, config: store.config() });
+    ctx.t = await startTestHost({ plugins: [], config: store.config() });
     ctx.editor = await ctx.t.createUser('eddie', 'editor');
     ctx.ann = await ctx.t.createUser('ann', 'author');
     ctx.bob = await ctx.t.createUser('bob', 'author');

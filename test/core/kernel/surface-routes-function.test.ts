@@ -3,7 +3,7 @@
 // cannot) and serve what other plugins contributed, even plugins loaded after it.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createTestHost } from '../../../sdk/testing/index.js';
+import { startTestHost } from '../../../sdk/testing/index.js';
 import { definePlugin, definePostType, defineSurface, services, successBody, type PluginDefinition } from '../../../sdk/index.js';
 
 const test = suite('kernel: surface routes as a function');
@@ -42,7 +42,7 @@ test('routes built at boot from the registries, including types a later plugin r
     },
   }) as PluginDefinition;
 
-  const t = await createTestHost({ plugins: [lister, later], builtins: false });
+  const t = await startTestHost({ plugins: [lister, later] });
   try {
     assert.is(calls, 1, 'called once, at boot');
     const recipes = await t.request('GET', '/recipes/label', { namespace: 'lister/v1', as: 'anonymous' });

@@ -1,13 +1,13 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
+import { startTestHost, type InjectTestHost } from '../../../sdk/testing/index.js';
 import discovery from '../../../plugins/discovery/index.js';
 import { probePlugin } from '../../support/probe-plugin.js';
 
 type Handlers = { success: boolean; data: Record<string, Record<string, unknown>> };
-const test = suite<{ t: TestHost }>('plugin discovery: GET /handlers and /providers');
+const test = suite<{ t: InjectTestHost }>('plugin discovery: GET /handlers and /providers');
 test.before(async (ctx) => {
-  ctx.t = await createTestHost({ plugins: [discovery, probePlugin()], builtins: false, config: { publicUrl: 'https://flows.example.org' } });
+  ctx.t = await startTestHost({ plugins: [discovery, probePlugin()], config: { publicUrl: 'https://flows.example.org' } });
 });
 test.after(async (ctx) => ctx.t.stop());
 
