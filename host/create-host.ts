@@ -25,7 +25,8 @@ import type { MongoStore } from './store/mongodb/index.js';
 import { loadVaultKey } from './security/vault-key.js';
 import { verifyVaultKey } from './security/vault-canary.js';
 import { createGuardedFetch } from './net/guarded-fetch.js';
-import { LoginThrottle, memoryLimiters } from './auth/login-throttle.js';
+import { LoginThrottle } from './auth/login-throttle.js';
+import { clockLimiters } from './auth/clock-limiter.js';
 import { Authenticator } from './auth/authenticator.js';
 import { compileRoutes } from './http/route-table.js';
 import { createHttpServer } from './http/server.js';
@@ -93,7 +94,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       storesDebugLogs: config.logDebug === true || config.logLevel === 'debug' || config.logLevel === 'trace',
     };
     // What must hold across hosts lives in the store: with MongoDB the counters are shared.
-    const rateLimiters = store.kind === 'mongodb' ? (await import('./auth/mongo-limiters.js')).mongoLimiters(store as MongoStore) : memoryLimiters;
+    const rateLimiters = store.kind === 'mongodb' ? (await import('./auth/mongo-limiters.js')).mongoLimiters(store as MongoStore) : clockLimiters(clock);
     const fetch = createGuardedFetch({ allowPrivate: config.allowPrivateUrls, userAgent: `Flowhost/${FLOWHOST_VERSION}` });
     // The route table exists only after every setup: the in-process API is given it below.
     const api = createInProcessApi({ apiPrefix: config.apiPrefix, coreNamespace: config.coreNamespace, log });

@@ -1,8 +1,9 @@
-import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterRes } from 'rate-limiter-flexible';
+import type { Limiter, LimiterFactory } from '../security/limiter.js';
 import { ApiError } from '../errors.js';
 
 /** Builds a limiter (memory on the embedded store; MongoDB-backed when hosts share a database). */
-export type TriggerLimiterFactory = (name: string, points: number, durationSeconds: number) => RateLimiterAbstract;
+export type TriggerLimiterFactory = LimiterFactory;
 
 /** Failed attempts one client address may make, over every flow, in the window. */
 export const FAILURES_PER_ADDRESS = 20;
@@ -21,9 +22,9 @@ const tooMany = (res: RateLimiterRes) =>
  * flow's quota.
  */
 export class TriggerLimits {
-  private readonly perFlow = new Map<string, RateLimiterAbstract>();
-  private readonly failures: RateLimiterAbstract;
-  private readonly flowFailures: RateLimiterAbstract;
+  private readonly perFlow = new Map<string, Limiter>();
+  private readonly failures: Limiter;
+  private readonly flowFailures: Limiter;
 
   constructor(private readonly factory: TriggerLimiterFactory) {
     this.failures = factory('webhook_fail_ip', FAILURES_PER_ADDRESS, FAILURE_WINDOW_SECONDS);

@@ -1,11 +1,6 @@
-import { createRequire } from 'node:module';
-import type { RateLimiterAbstract, RateLimiterMemory as MemoryLimiter, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterRes } from 'rate-limiter-flexible';
 import { tooManyRequests } from '../../core/errors.js';
-
-// The package's index loads every store it supports (Redis, Mongo, SQL, DynamoDB...), 36
-// modules; a host on memory counters needs one. The package has no exports map, so its
-// file can be required directly (it is CommonJS).
-const RateLimiterMemory = createRequire(import.meta.url)('rate-limiter-flexible/lib/RateLimiterMemory.js') as typeof MemoryLimiter;
+import type { Limiter, LimiterFactory } from '../../core/security/limiter.js';
 
 export interface ThrottleLimits {
   /** Failures per (login, address) in the window: that address is refused for that login. */
@@ -24,13 +19,8 @@ export interface ThrottleLimits {
   knownAddressSeconds: number;
 }
 
-/** Builds the limiters; the MongoDB store swaps in limiters shared across hosts. */
-export type LimiterFactory = (name: string, points: number, durationSeconds: number) => RateLimiterAbstract;
-
-/** The memory limiter expires keys with a timer, and Node's timers stop at 2^31 ms (24.8 days). */
-const MEMORY_MAX_SECONDS = 24 * 86_400;
-
-export const memoryLimiters: LimiterFactory = (name, points, duration) => new RateLimiterMemory({ keyPrefix: name, points, duration: Math.min(duration, MEMORY_MAX_SECONDS) });
+/** Builds the limiters: memory ones on the host's clock, or MongoDB's shared across hosts. */
+export type { LimiterFactory };
 
 /**
  * Failed-login throttle, per (login, address), per address and per login. Only failures
@@ -39,12 +29,12 @@ export const memoryLimiters: LimiterFactory = (name, points, duration) => new Ra
  * signed in from before.
  */
 export class LoginThrottle {
-  private readonly perLoginIp: RateLimiterAbstract;
-  private readonly perIp: RateLimiterAbstract;
-  private readonly perLogin: RateLimiterAbstract;
-  private readonly known: RateLimiterAbstract;
+  private readonly perLoginIp: Limiter;
+  private readonly perIp: Limiter;
+  private readonly perLogin: Limiter;
+  private readonly known: Limiter;
 
-  constructor(private readonly limits: ThrottleLimits, factory: LimiterFactory = memoryLimiters) {
+  constructor(private readonly limits: ThrottleLimits, factory: LimiterFactory) {
     this.perLoginIp = factory('login_fail_login_ip', limits.maxFailures, limits.windowSeconds);
     this.perIp = factory('login_fail_ip', limits.maxFailuresPerIp, limits.windowSeconds);
     this.perLogin = factory('login_fail_login', limits.maxFailuresPerLogin, limits.windowSeconds);
