@@ -186,6 +186,18 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
         // restify's own listener on its Node server: the one place that answers a request.
         server.server.emit('request', req, res);
       },
+      nextJobRun(name) {
+        return new Promise<void>((resolve) => {
+          agenda.once(`start:${name}`, (started: { attrs: { _id?: unknown } }) => {
+            const ended = (job: { attrs: { _id?: unknown } }) => {
+              if (String(job.attrs._id) !== String(started.attrs._id)) return;
+              agenda.off(`complete:${name}`, ended);
+              resolve();
+            };
+            agenda.on(`complete:${name}`, ended);
+          });
+        });
+      },
       async start() {
         if (started) return url;
         if (options.listen !== false) url = await listen(server, config.port, config.host, options.reservedPort);

@@ -88,6 +88,11 @@ export interface Host {
    * validation, error bodies) from a request and response that need no socket.
    */
   handle(req: IncomingMessage, res: ServerResponse): void;
+  /**
+   * Resolves when a run of the scheduled job `name` (`plugin:job`, as the scheduler knows
+   * it) that starts after this call has ended: what a test waits for instead of sleeping.
+   */
+  nextJobRun(name: string): Promise<void>;
   start(): Promise<string>;
   stop(): Promise<void>;
 }

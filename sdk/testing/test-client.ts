@@ -41,6 +41,12 @@ export interface TestClient {
   executeAndWait(body: { flow_id: number; initial_data?: Record<string, unknown> } | { workflow: { steps: Array<Record<string, unknown>> }; initial_data?: Record<string, unknown> }, timeoutMs?: number): Promise<JobView>;
   /** Waits until a job is no longer pending or processing. */
   waitForJob(jobId: number, timeoutMs?: number): Promise<JobView>;
+  /**
+   * Resolves when a run of plugin `pluginId`'s scheduled job `job` that starts after the
+   * call has ended (rejects after `timeoutMs`, default 10 s). Wait for this, then assert
+   * what the run did or left alone, instead of sleeping "long enough".
+   */
+  nextJobRun(pluginId: string, job: string, timeoutMs?: number): Promise<void>;
 }
 
 /** One request, its path absolute on the host (`/api/...?...`); the answer's body as text. */
@@ -99,6 +105,17 @@ export function testClient(host: Host, send: Send): TestClient {
       return { login, password: created.password, userId: user.user_id };
     },
     waitForJob,
+    async nextJobRun(pluginId, job, timeoutMs = 10_000) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`nextJobRun: no run of ${pluginId}:${job} ended within ${timeoutMs} ms`)), timeoutMs);
+      });
+      try {
+        await Promise.race([host.nextJobRun(`${pluginId}:${job}`), late]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
     async executeAndWait(body, timeoutMs = 10_000) {
       const res = await request<{ data?: { job_id?: number }; message?: string }>('POST', '/execute', { body });
       const jobId = res.body.data?.job_id;

@@ -114,7 +114,7 @@ for (const store of testStores('billing checkout')) {
       _id: 'evt_crash', source: 'payments', type: payload.type, created: payload.created, subscription_id: null, status: 'received', outcome: null, error: null,
       payload: { ...payload }, received_at: t.clock.now().toISOString(), processed_at: null, replays: 0,
     });
-    await new Promise((r) => setTimeout(r, 1500));
+    await t.nextJobRun('billing', 'resume-events');
     assert.is((await t.request<Body>('GET', '/events/evt_crash', { namespace: NS })).body.data.status, 'received', 'a request may still be at work: left alone');
     t.clock.advance(6 * 60_000);
     const done = await waitFor('the repair', async () => {

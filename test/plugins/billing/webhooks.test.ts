@@ -138,7 +138,7 @@ for (const store of testStores('billing webhooks')) {
     const again = await provision(t, { ...provisioned(), site_url: 'https://elsewhere.test/' });
     assert.is(again.status, 200);
     assert.is(again.body.data.duplicate, true);
-    await new Promise((r) => setTimeout(r, 1500)); // a sweep has run
+    await t.nextJobRun('billing', 'deliver-mail'); // a sweep has run: it sent nothing more
     assert.is(smtp.mails.filter((m) => m.raw.includes('Your site is ready')).length, 1);
     assert.is((await subscription(t, SUB)).site_url, 'https://shop.customer.test/');
   });
@@ -248,7 +248,7 @@ for (const store of testStores('billing webhooks')) {
     assert.is((await sendEvent(t, invoice('evt_w6', 'invoice.paid', SUB, 6000))).body.data.outcome, 'ignored_stale');
 
     t.clock.advance(13 * DAY);
-    await new Promise((r) => setTimeout(r, 1500));
+    await t.nextJobRun('billing', 'delete-due');
     assert.is((await subscription(t, SUB)).status, 'canceled', 'still in its grace period');
     t.clock.advance(1 * DAY + 1000);
     sub = await waitFor('the deletion', async () => {
