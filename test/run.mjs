@@ -58,6 +58,7 @@ const suites = [...sourceRoots.flatMap((d) => walk(join(root, 'dist', d), (n) =>
   .filter((f) => filters.length === 0 || filters.some((w) => relative(root, f).includes(w)))
   .sort();
 
+const lingerReport = new URL('./support/linger-report.mjs', import.meta.url).href;
 const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSuites = [];
@@ -65,7 +66,7 @@ const failedSuites = [];
 function runSuite(file) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, ['--enable-source-maps', file], {
+    const child = spawn(process.execPath, ['--enable-source-maps', '--import', lingerReport, file], {
       cwd: root,
       env: { ...process.env, FORCE_COLOR: '0', NODE_DISABLE_COLORS: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -73,20 +74,18 @@ function runSuite(file) {
     let out = '';
     let lingered = false;
     let lingerTimer;
-    // A third-party plugin's suite must end by itself: its process exits within 2 s of
-    // its last test (sdk/testing leaves no timer or socket behind), or the suite fails.
-    const strictExit = file.startsWith(examplePackage);
-    // Agenda's job watchdog sleeps lockLifetime/2 on a timer it never clears, so a suite
-    // whose hosts ran jobs can stay alive after it has finished: once uvu has printed its
-    // summary, a process still running 3 s later is stopped, and its summary counts.
+    // A suite must end by itself: its process exits within 2 s of its last test (hosts
+    // stopped leave no timer, socket or child behind), or the suite fails, naming the
+    // handles still open so the cause can be found. It used to be killed after 3 s and
+    // counted as passed, which hid every leak and cost 3 s a suite.
     child.stdout.on('data', (d) => {
       out += d;
       if (!lingerTimer && /Duration:/.test(strip(out))) {
         lingerTimer = setTimeout(() => {
           lingered = true;
-          if (strictExit) out += '\n[runner] the process did not exit within 2 s of its last test\n';
+          out += '\n[runner] the process did not exit within 2 s of its last test (a timer, socket or child left open)\n';
           child.kill('SIGKILL');
-        }, strictExit ? 2000 : 3000);
+        }, 2000);
       }
     });
     child.stderr.on('data', (d) => (out += d));
@@ -114,7 +113,7 @@ function runSuite(file) {
         failed = Math.max(failed, 1);
         out += '\n[runner] no uvu summary: the suite never ran (.run() missing or the process died)\n';
       }
-      if (strictExit && lingered) failed = Math.max(failed, 1);
+      if (lingered) failed = Math.max(failed, 1);
       if (code !== 0 && failed === 0 && !lingered) {
         failed = 1;
         out += `\n[runner] exited with code ${code}\n`;
