@@ -49,9 +49,12 @@ for (const store of testStores('webhooks: queued runs')) {
     for (let i = 0; i < 200 && (await t.host.flows.collection.findOne({ flow_id: flowId }))!.running_job_id !== first; i++) await new Promise((r) => setTimeout(r, 10));
     const rest: number[] = [];
     for (let n = 1; n <= 5; n++) rest.push(await fire(n));
-    await new Promise((r) => setTimeout(r, 300)); // let their run attempts meet the held flow
-    release();
+    // Each run attempt that meets the held flow puts its job back in the flow's queue: wait
+    // until all five have, then let the first run end.
     const jobs = t.host.store.collection('jobs');
+    for (let i = 0; i < 500 && (await jobs.count({ flow_id: flowId, status: 'pending', queued: true })) < 5; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.is(await jobs.count({ flow_id: flowId, status: 'pending', queued: true }), 5, 'the five triggers wait in the queue');
+    release();
     for (let i = 0; i < 500; i++) {
       if ((await jobs.count({ flow_id: flowId, status: { $in: ['pending', 'processing'] } })) === 0) break;
       await new Promise((r) => setTimeout(r, 20));

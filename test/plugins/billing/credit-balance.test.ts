@@ -3,7 +3,7 @@
 // balance used to be the sum of a 1,000-entry read; it is now added up by the store.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
+import { startTestHost, type InjectTestHost } from '../../../sdk/testing/index.js';
 import { testStores } from '../../support/test-stores.js';
 import billing from '../../../plugins/billing/index.js';
 import { event, NS, sendEvent, WHSEC, type Body } from './helpers.js';
@@ -15,9 +15,9 @@ const purchase = (n: number, customer: string) =>
   event(`evt_buy_${n}`, 'checkout.session.completed', 100 + n, { id: `cs_buy_${n}`, object: 'checkout.session', mode: 'payment', customer, metadata: { kind: 'credits', credits: '10' } });
 
 for (const store of testStores('billing credit balance')) {
-  const test = suite<{ t: TestHost }>(`billing credit balance (${store.label})`);
+  const test = suite<{ t: InjectTestHost }>(`billing credit balance (${store.label})`);
   test.before(async (ctx) => {
-    ctx.t = await createTestHost({ plugins: [billing], config: { ...store.config(), pluginSettings: { billing: { stripe_webhook_secret: WHSEC } } } });
+    ctx.t = await startTestHost({ plugins: [billing], config: { ...store.config(), pluginSettings: { billing: { stripe_webhook_secret: WHSEC } } } });
   });
   test.after(({ t }) => t.stop());
 

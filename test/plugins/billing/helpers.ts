@@ -4,7 +4,7 @@ import { SMTPServer } from 'smtp-server';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
-import type { TestHost, TestResponse } from '../../../sdk/testing/index.js';
+import type { TestClient, TestResponse } from '../../../sdk/testing/index.js';
 
 export type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- reads API JSON
 export const NS = 'provisioner/v1';
@@ -86,14 +86,14 @@ export function event(id: string, type: string, created: number, object: Record<
 }
 
 /** POST /webhook/payments signed as Stripe does (`generateTestHeaderString`). */
-export function sendEvent(t: TestHost, ev: StripeEvent | string, options: { secret?: string; tamper?: (payload: string) => string; timestamp?: number } = {}): Promise<TestResponse<Body>> {
+export function sendEvent(t: TestClient, ev: StripeEvent | string, options: { secret?: string; tamper?: (payload: string) => string; timestamp?: number } = {}): Promise<TestResponse<Body>> {
   const payload = typeof ev === 'string' ? ev : JSON.stringify({ object: 'event', api_version: '2026-10-28.endive', livemode: false, ...ev });
   const header = stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? WHSEC, ...(options.timestamp ? { timestamp: options.timestamp } : {}) });
   const body = options.tamper ? options.tamper(payload) : payload;
   return t.request<Body>('POST', '/webhook/payments', { namespace: NS, as: 'anonymous', body, headers: { 'Content-Type': 'application/json', 'Stripe-Signature': header } });
 }
 
-export function provision(t: TestHost, body: unknown, headers: Record<string, string> = { 'X-Provisioner-Internal-Key': INTERNAL_KEY, Authorization: `Bearer ${TOKEN}` }): Promise<TestResponse<Body>> {
+export function provision(t: TestClient, body: unknown, headers: Record<string, string> = { 'X-Provisioner-Internal-Key': INTERNAL_KEY, Authorization: `Bearer ${TOKEN}` }): Promise<TestResponse<Body>> {
   return t.request<Body>('POST', '/webhook/provisioner', { namespace: NS, as: 'anonymous', body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'Content-Type': 'application/json', ...headers } });
 }
 
@@ -105,7 +105,7 @@ export const invoice = (id: string, type: 'invoice.paid' | 'invoice.payment_fail
 
 export const subscriptionDeleted = (id: string, sub: string, created: number) => event(id, 'customer.subscription.deleted', created, { id: sub, object: 'subscription', customer: 'cus_1', status: 'canceled' });
 
-export async function subscription(t: TestHost, id: string): Promise<Body> {
+export async function subscription(t: TestClient, id: string): Promise<Body> {
   const res = await t.request<Body>('GET', `/subscriptions/${id}`, { namespace: NS });
   if (res.status !== 200) throw new Error(`GET /subscriptions/${id}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data;

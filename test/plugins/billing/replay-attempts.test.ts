@@ -5,7 +5,7 @@
 // delivery's outcome to ignored_stale.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
+import { startTestHost, type InjectTestHost } from '../../../sdk/testing/index.js';
 import { testStores } from '../../support/test-stores.js';
 import billing from '../../../plugins/billing/index.js';
 import { checkoutSubscription, invoice, NS, sendEvent, subscription, WHSEC, type Body } from './helpers.js';
@@ -13,9 +13,9 @@ import { checkoutSubscription, invoice, NS, sendEvent, subscription, WHSEC, type
 const SUB = 'sub_replayed';
 
 for (const store of testStores('billing replay attempts')) {
-  const test = suite<{ t: TestHost }>(`billing: a replay is its own attempt (${store.label})`);
+  const test = suite<{ t: InjectTestHost }>(`billing: a replay is its own attempt (${store.label})`);
   test.before(async (ctx) => {
-    ctx.t = await createTestHost({ plugins: [billing], config: { ...store.config(), pluginSettings: { billing: { stripe_webhook_secret: WHSEC } } } });
+    ctx.t = await startTestHost({ plugins: [billing], config: { ...store.config(), pluginSettings: { billing: { stripe_webhook_secret: WHSEC } } } });
     const t = ctx.t;
     for (const ev of [
       checkoutSubscription('evt_r1', SUB, 10, 'r@customer.test'),

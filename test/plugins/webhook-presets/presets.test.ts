@@ -7,7 +7,7 @@ import { checkTemplate, type HmacTemplate } from '../../../core/webhooks/hmac-te
 import { verifyHmac, type HmacResult, type InboundRequest } from '../../../core/webhooks/hmac-verify.js';
 import { presets } from '../../../plugins/webhook-presets/presets.js';
 import webhookPresets from '../../../plugins/webhook-presets/index.js';
-import { createTestHost } from '../../../sdk/testing/index.js';
+import { startTestHost } from '../../../sdk/testing/index.js';
 
 const test = suite('webhook-presets: provider vectors');
 
@@ -97,7 +97,7 @@ test('shopify: vector built by the documented algorithm', () => {
 test('every preset is a complete, valid template; the plugin registers presets and the twilio mode', async () => {
   assert.equal(presets.map((p) => p.slug).sort(), ['github', 'shopify', 'slack', 'standard-webhooks', 'stripe']);
   for (const p of presets) preset(p.slug);
-  const t = await createTestHost({ plugins: [webhookPresets], builtins: false });
+  const t = await startTestHost({ plugins: [webhookPresets] });
   try {
     assert.equal(t.host.registries.presets().map((p) => p.slug).sort(), ['github', 'shopify', 'slack', 'standard-webhooks', 'stripe']);
     assert.equal(t.host.registries.verifiers().map((v) => v.mode), ['twilio']);
