@@ -24,6 +24,9 @@ export {
 export { definePluginManifest } from './manifest.js';
 export { reply, page, json, stream, RouteReply, isRouteReply } from '../core/kernel/routes.js';
 export { ApiError, isApiError, PluginError, badRequest, notFound, forbidden, notLoggedIn, conflict, tooManyRequests } from '../core/errors.js';
+/** Error codes: the core's (`apiError('rest_invalid_param', {...})`) and a plugin's own, declared once with their status. */
+export { apiError } from '../core/errors/catalogue.js';
+export { definePluginErrors } from '../core/errors/plugin-errors.js';
 export { services } from './services.js';
 export { actingUserOf } from '../core/kernel/acting-user.js';
 export { oauth1Authorization } from '../core/credentials/oauth1.js';
@@ -54,6 +57,8 @@ export { maskSecret, maskDeep } from '../core/security/mask.js';
 export { UrlRefusedError, FetchLimitError } from '../core/security/guarded-fetch-types.js';
 
 export type { PluginDefinition, HostInfo } from '../core/kernel/plugin.js';
+export type { CoreErrorCode } from '../core/errors/catalogue.js';
+export type { ErrorEntry, ErrorEntries, ErrorFactory, ErrorOptions, ErrorStatus } from '../core/errors/define-errors.js';
 export type { ServiceRef, ServiceScope, ServiceDeps, ResolvedDeps, ServiceFactory, PluginScopeContext } from '../core/kernel/service-ref.js';
 export type { PluginStore, PluginScheduler, ScheduledJobContext, JobOptions } from '../core/kernel/plugin-services.js';
 export type { Registrar, ContributionKind, KindName, ItemOf } from '../core/kernel/contribution-kinds.js';

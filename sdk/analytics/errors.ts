@@ -1,15 +1,34 @@
-/** The analytics error bodies of spec 02: one code, `analytics_error`, with the status saying why. */
-import { ApiError } from '../index.js';
+/**
+ * The analytics error codes (spec 02): one code, `analytics_error`, with the status saying
+ * why; plus the analytics plugin's own. Declared once here because both the analytics
+ * plugin and the tool plugins built on this SDK throw them.
+ */
+import { type ApiError, definePluginErrors } from '../index.js';
 import { allowedActions, type ToolCatalogueEntry } from './catalogue.js';
+
+export const analyticsError = definePluginErrors('analytics', {
+  analytics_error: {
+    status: [400, 422, 502],
+    message: 'The analytics tool failed.',
+    when: '400 a bad action or parameter (the message lists the allowed actions), 422 the tool lacks configuration, 502 the remote service failed (`data.remote_status`)',
+  },
+  analytics_config_invalid: { status: 400, message: 'Invalid analytics configuration.', when: 'a configuration field the tool refuses; `data.field` names it' },
+  invalid_tool: { status: 400, message: 'Unknown analytics tool.' },
+  ability_not_found: { status: 500, message: 'The analytics tool is not available: its plugin is not loaded in this build.' },
+});
 
 /** 400: a bad action or parameter; the message always lists the allowed actions. */
 export const invalidParameter = (entry: ToolCatalogueEntry, problem: string): ApiError =>
-  new ApiError('analytics_error', `${problem} ${allowedActions(entry)}`, 400, { tool: entry.id });
+  analyticsError('analytics_error', { status: 400, message: `${problem} ${allowedActions(entry)}`, data: { tool: entry.id } });
 
 /** 422: the tool lacks configuration (a configuration error, not the caller's). */
 export const notConfigured = (entry: ToolCatalogueEntry, missing: string[]): ApiError =>
-  new ApiError('analytics_error', `The ${entry.id} tool is not configured: set ${missing.join(' and ')} (PUT /analytics/${entry.id}/config or \`flowhost analytics configure ${entry.id}\`).`, 422, { tool: entry.id, missing });
+  analyticsError('analytics_error', {
+    status: 422,
+    message: `The ${entry.id} tool is not configured: set ${missing.join(' and ')} (PUT /analytics/${entry.id}/config or \`flowhost analytics configure ${entry.id}\`).`,
+    data: { tool: entry.id, missing },
+  });
 
 /** 502: the remote service failed or refused; the message is already free of credentials. */
 export const remoteFailure = (entry: ToolCatalogueEntry, message: string, remoteStatus: number | null): ApiError =>
-  new ApiError('analytics_error', message, 502, { tool: entry.id, remote_status: remoteStatus });
+  analyticsError('analytics_error', { status: 502, message, data: { tool: entry.id, remote_status: remoteStatus } });

@@ -13,7 +13,7 @@ export { TOOL_CATALOGUE, TOOL_IDS, isToolId, parametersSchema, allowedActions } 
 export type { ToolId, ToolCatalogueEntry, ParameterSpec } from './catalogue.js';
 export { defineAnalyticsToolPlugin } from './tool-plugin.js';
 export type { AnalyticsToolPluginOptions, ToolAnswer, ToolEnv, ToolSettings } from './tool-plugin.js';
-export { invalidParameter, notConfigured, remoteFailure } from './errors.js';
+export { analyticsError, invalidParameter, notConfigured, remoteFailure } from './errors.js';
 export { dateRange, limitOf, textOf, requireParam } from './params.js';
 export { daysAgo, isRealDate } from './dates.js';
 export { callJson, scrub, type RemoteCall } from './remote.js';
