@@ -29,6 +29,13 @@ export function isApiError(value: unknown): value is ApiError {
   return !!value && typeof value === 'object' && (value as Record<symbol, unknown>)[API_ERROR] === true;
 }
 
+/**
+ * The older helpers: any code, any message, the status fixed by the helper. They stay for
+ * third-party plugins written against them; new code throws declared codes instead
+ * (`apiError` for the core's, `definePluginErrors` for a plugin's own), which the built-ins
+ * do (test/core/errors/catalogue.test.ts keeps it so).
+ * @deprecated use `apiError(code, ...)` or a `definePluginErrors` catalogue.
+ */
 export const badRequest = (code: string, message: string, data?: Record<string, unknown>) =>
   new ApiError(code, message, 400, data);
 export const notFound = (code: string, message: string, data?: Record<string, unknown>) =>

@@ -4,7 +4,7 @@
  * `host.content`; nothing else writes these collections.
  */
 import { randomBytes } from 'node:crypto';
-import { ApiError, conflict, notFound } from '../errors.js';
+import { ApiError } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import { DuplicateKeyError, type Collection, type DocumentStore, type Update } from '../store/port.js';
 import type { ContentStore, NewPost, NewTerm, Post, PostPatch, PostQuery, Term, TermPatch, TermQuery } from './model.js';
@@ -12,6 +12,7 @@ import { DEFAULT_PER_PAGE, postFilter, postSort } from './post-query.js';
 import { POSTS, POST_SLUG_INDEX, TERMS, TERM_SLUG_INDEX, toPost, toTerm, type PostRecord, type TermRecord } from './records.js';
 import { escapeRegExp, nextFreeSlug, slugFamilyPattern, slugify } from './slug.js';
 import { checkMetaKey, checkNewPost, checkPatch, checkQuery, checkTaxonomy, checkTermName, checkTermParent } from './validate.js';
+import { apiError } from '../errors/catalogue.js';
 
 /**
  * Another writer took the slug between our look-up and our write: look again. Under a
@@ -175,14 +176,14 @@ export class ContentService implements ContentStore {
     const termName = checkTermName(name);
     const parentId = checkTermParent(options.parent_id);
     if (options.description !== undefined && typeof options.description !== 'string') {
-      throw new ApiError('invalid_term', 'description must be a string', 400, { field: 'description' });
+      throw apiError('invalid_term', { message: 'description must be a string', data: { field: 'description' } });
     }
     const slug = slugify(options.slug ?? termName);
     const existing = await this.findTerm(taxonomy, termName, slug);
     if (existing) return existing;
 
     if (parentId !== null && !(await this.terms.findOne({ taxonomy, term_id: parentId }))) {
-      throw new ApiError('invalid_term', `No ${taxonomy} term ${parentId} to be the parent`, 400, { field: 'parent_id' });
+      throw apiError('invalid_term', { message: `No ${taxonomy} term ${parentId} to be the parent`, data: { field: 'parent_id' } });
     }
     const termId = await this.store.nextId('terms');
     const record: TermRecord = {
@@ -255,7 +256,7 @@ export class ContentService implements ContentStore {
       if (parentId !== null) {
         // No cycles: the new parent may not be the term or one of its descendants.
         for (let id: number | null = parentId, hops = 0; id !== null && hops < 1000; hops++) {
-          if (id === termId) throw new ApiError('invalid_term', 'A term cannot be its own ancestor', 400, { field: 'parent_id' });
+          if (id === termId) throw apiError('invalid_term', { message: 'A term cannot be its own ancestor', data: { field: 'parent_id' } });
           id = (await this.requireTerm(taxonomy, id, 'parent_id')).parent_id;
         }
       }
@@ -278,7 +279,7 @@ export class ContentService implements ContentStore {
       if (!updated) throw termNotFound(taxonomy, termId);
       return toTerm(updated);
     } catch (error) {
-      if (error instanceof DuplicateKeyError) throw new ApiError('term_exists', `A ${taxonomy} term with the slug '${String(set.slug)}' exists`, 400, { field: 'slug' });
+      if (error instanceof DuplicateKeyError) throw apiError('term_exists', { message: `A ${taxonomy} term with the slug '${String(set.slug)}' exists`, data: { field: 'slug' } });
       throw error;
     }
   }
@@ -344,7 +345,7 @@ export class ContentService implements ContentStore {
     const doc = Number.isSafeInteger(termId) ? await this.terms.findOne({ taxonomy, term_id: termId }) : null;
     if (!doc) {
       if (status === 404) throw termNotFound(taxonomy, termId);
-      throw new ApiError('invalid_term', `No ${taxonomy} term ${termId}`, 400, { field });
+      throw apiError('invalid_term', { message: `No ${taxonomy} term ${termId}`, data: { field } });
     }
     return toTerm(doc);
   }
@@ -381,46 +382,46 @@ export class ContentService implements ContentStore {
       if (ids.length === 0) continue;
       const found = await this.terms.count({ taxonomy, term_id: { $in: ids } });
       if (found !== ids.length) {
-        throw new ApiError('invalid_post', `Some ${taxonomy} term ids do not exist: ${ids.join(', ')}`, 400, { field: 'terms' });
+        throw apiError('invalid_post', { message: `Some ${taxonomy} term ids do not exist: ${ids.join(', ')}`, data: { field: 'terms' } });
       }
     }
   }
 
   private async checkParent(parentId: number, postId: number | null): Promise<void> {
-    if (parentId === postId) throw new ApiError('invalid_post', 'A post cannot be its own parent', 400, { field: 'parent_id' });
+    if (parentId === postId) throw apiError('invalid_post', { message: 'A post cannot be its own parent', data: { field: 'parent_id' } });
     if (!(await this.posts.findOne({ post_id: parentId }, { projection: { post_id: 1 } }))) {
-      throw new ApiError('invalid_post', `No post ${parentId} to be the parent`, 400, { field: 'parent_id' });
+      throw apiError('invalid_post', { message: `No post ${parentId} to be the parent`, data: { field: 'parent_id' } });
     }
   }
 }
 
 function termExists(term: Term): ApiError {
-  return new ApiError('term_exists', 'A term with the name provided already exists in this taxonomy.', 400, { term_id: term.term_id });
+  return apiError('term_exists', { data: { term_id: term.term_id } });
 }
 
 function termNotFound(taxonomy: string, termId: number): ApiError {
-  return notFound('term_not_found', `No ${taxonomy} term with id ${termId}`, { term_id: termId });
+  return apiError('term_not_found', { message: `No ${taxonomy} term with id ${termId}`, data: { term_id: termId } });
 }
 
 function checkTermDescription(value: unknown): string {
   if (value === undefined) return '';
-  if (typeof value !== 'string' || value.length > 10_000) throw new ApiError('invalid_term', 'description must be a string of at most 10000 characters', 400, { field: 'description' });
+  if (typeof value !== 'string' || value.length > 10_000) throw apiError('invalid_term', { message: 'description must be a string of at most 10000 characters', data: { field: 'description' } });
   return value;
 }
 
 function checkTermMeta(value: unknown): Record<string, unknown> {
   if (value === undefined) return {};
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ApiError('invalid_term', 'meta must be an object', 400, { field: 'meta' });
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw apiError('invalid_term', { message: 'meta must be an object', data: { field: 'meta' } });
   for (const key of Object.keys(value)) checkMetaKey(key, 'invalid_term');
   return { ...(value as Record<string, unknown>) };
 }
 
 function postNotFound(postId: number): ApiError {
-  return notFound('post_not_found', `No post with id ${postId}`, { post_id: postId });
+  return apiError('post_not_found', { message: `No post with id ${postId}`, data: { post_id: postId } });
 }
 
 /** Errors other than a lasting slug collision pass through unchanged. */
 function slugConflict(error: unknown, slug: string): unknown {
   if (!(error instanceof DuplicateKeyError)) return error;
-  return conflict('post_slug_conflict', `The slug '${slug}' stayed taken after ${SLUG_ATTEMPTS} attempts`, { slug });
+  return apiError('post_slug_conflict', { message: `The slug '${slug}' stayed taken after ${SLUG_ATTEMPTS} attempts`, data: { slug } });
 }

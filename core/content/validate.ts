@@ -3,7 +3,7 @@
  * the kind of input (invalid_post, invalid_term, invalid_post_query) and whose data
  * names the field, so REST surfaces can pass it straight through.
  */
-import { ApiError } from '../errors.js';
+import { apiError } from '../errors/catalogue.js';
 import type { NewPost, PostPatch, PostQuery, PostStatus } from './model.js';
 
 export const POST_STATUSES: readonly PostStatus[] = ['publish', 'draft', 'pending', 'private', 'trash'];
@@ -14,28 +14,31 @@ const TAXONOMY = /^[a-z0-9][a-z0-9_]{0,39}$/;
 const TITLE_MAX = 1000;
 export const PER_PAGE_MAX = 100;
 
-function fail(code: string, field: string, message: string): never {
-  throw new ApiError(code, message, 400, { field });
+/** The content store's input codes (core/errors/catalogue.ts), all 400 with the field named. */
+type InputCode = 'invalid_post' | 'invalid_post_query' | 'invalid_term';
+
+function fail(code: InputCode, field: string, message: string): never {
+  throw apiError(code, { message, data: { field } });
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
 
-export function checkPostType(value: unknown, code = 'invalid_post'): string {
+export function checkPostType(value: unknown, code: InputCode = 'invalid_post'): string {
   if (typeof value !== 'string' || !NAME.test(value)) {
     fail(code, 'post_type', `post_type must be 1-40 lower-case letters, digits, '-' or '_' (got ${JSON.stringify(value)})`);
   }
   return value;
 }
 
-export function checkTaxonomy(value: unknown, code = 'invalid_term'): string {
+export function checkTaxonomy(value: unknown, code: InputCode = 'invalid_term'): string {
   if (typeof value !== 'string' || !TAXONOMY.test(value)) {
     fail(code, 'taxonomy', `taxonomy must be 1-40 lower-case letters, digits or '_' (got ${JSON.stringify(value)})`);
   }
   return value;
 }
 
-export function checkStatus(value: unknown, code = 'invalid_post'): PostStatus {
+export function checkStatus(value: unknown, code: InputCode = 'invalid_post'): PostStatus {
   if (!POST_STATUSES.includes(value as PostStatus)) fail(code, 'status', `status must be one of ${POST_STATUSES.join(', ')}`);
   return value as PostStatus;
 }
@@ -46,7 +49,7 @@ function checkText(value: unknown, field: string, max?: number): string {
   return value;
 }
 
-function checkOptionalId(value: unknown, field: string, code = 'invalid_post'): number | null {
+function checkOptionalId(value: unknown, field: string, code: InputCode = 'invalid_post'): number | null {
   if (value === null) return null;
   if (!Number.isSafeInteger(value) || (value as number) < 1) fail(code, field, `${field} must be a positive integer or null`);
   return value as number;
@@ -59,7 +62,7 @@ function checkMeta(value: unknown): Record<string, unknown> {
   return { ...value };
 }
 
-export function checkMetaKey(key: string, code: string): string {
+export function checkMetaKey(key: string, code: InputCode): string {
   // The stores' field-path rule (`meta.<key>` is a path in updates and queries).
   if (!/^[A-Za-z0-9_]{1,100}$/.test(key)) {
     fail(code, 'meta', `meta key ${JSON.stringify(key)} must be 1-100 letters, digits or '_'`);
@@ -95,7 +98,7 @@ export interface CheckedPost {
   date?: Date;
 }
 
-function checkDate(value: unknown, field: string, code = 'invalid_post'): Date {
+function checkDate(value: unknown, field: string, code: InputCode = 'invalid_post'): Date {
   if (!(value instanceof Date) || Number.isNaN(value.getTime())) fail(code, field, `${field} must be a valid Date`);
   return value;
 }

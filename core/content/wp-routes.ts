@@ -26,6 +26,7 @@ import * as S from './wp-schemas.js';
 import { createUserViews, wpUserRoutes, type WpUsersDeps } from './wp-users.js';
 import { AttachmentAccess } from '../media/attachment-access.js';
 import { ATTACHMENT, toAttachment } from '../media/attachment.js';
+import { apiError } from '../errors/catalogue.js';
 
 export const WP_NAMESPACE = 'wp/v2';
 
@@ -43,10 +44,9 @@ export interface WpDeps {
 // ---------- helpers ----------
 
 /** WordPress's rest_authorization_required_code(): 401 for strangers, 403 for users. */
-const authCode = (user: Principal | null) => (user ? 403 : 401);
 
 function invalidParam(param: string, message: string): ApiError {
-  return new ApiError('rest_invalid_param', `Invalid parameter(s): ${param}`, 400, { params: { [param]: message }, details: {} });
+  return apiError('rest_invalid_param', { message: `Invalid parameter(s): ${param}`, data: { params: { [param]: message }, details: {} } });
 }
 
 /** `1,2,3`, `a[]=1&a[]=2` or both: the values, split and trimmed. */
@@ -223,7 +223,7 @@ class WpRoutes {
         schema: { params: nameParams('type'), query: S.singleQuery, responses: { 200: S.typeSchema, 404: errorBody('rest_type_invalid'), ...S.commonErrors } },
         handle: (request) => {
           const type = this.types.find((t) => t.name === request.params.type && t.public !== false);
-          if (!type) throw new ApiError('rest_type_invalid', 'Invalid post type.', 404);
+          if (!type) throw apiError('rest_type_invalid');
           return json(200, this.typeView(type));
         },
       },
@@ -250,7 +250,7 @@ class WpRoutes {
         schema: { params: nameParams('taxonomy'), query: S.singleQuery, responses: { 200: S.taxonomySchema, 404: errorBody('rest_taxonomy_invalid'), ...S.commonErrors } },
         handle: (request) => {
           const taxonomy = this.taxonomies.find((t) => t.name === request.params.taxonomy && t.public !== false);
-          if (!taxonomy) throw new ApiError('rest_taxonomy_invalid', 'Invalid taxonomy.', 404);
+          if (!taxonomy) throw apiError('rest_taxonomy_invalid');
           return json(200, this.taxonomyView(taxonomy));
         },
       },
@@ -343,8 +343,8 @@ class WpRoutes {
   /** A media item in the embed context, or the error its own route would answer the caller. */
   private async mediaEmbed(id: number, user: Principal | null): Promise<Record<string, unknown>> {
     const item = await this.deps.content.getPost(id);
-    if (!item || item.post_type !== ATTACHMENT) return new ApiError('rest_post_invalid_id', 'Invalid post ID.', 404).toBody();
-    if (!(await new AttachmentAccess(this.deps.content).canRead(item, user))) return new ApiError('rest_forbidden', 'Sorry, you are not allowed to do that.', authCode(user)).toBody();
+    if (!item || item.post_type !== ATTACHMENT) return apiError('rest_post_invalid_id', { status: 404 }).toBody();
+    if (!(await new AttachmentAccess(this.deps.content).canRead(item, user))) return apiError('rest_forbidden', { user }).toBody();
     const full = toAttachment(item, this.deps.hostInfo.publicUrl());
     const fields = ['id', 'date', 'slug', 'type', 'link', 'title', 'author', 'caption', 'alt_text', 'media_type', 'mime_type', 'media_details', 'source_url'];
     return { ...Object.fromEntries(fields.filter((f) => f in full).map((f) => [f, full[f]])), _links: { self: [{ href: `${this.base}/media/${id}` }] } };
@@ -353,7 +353,7 @@ class WpRoutes {
   private context(request: Req, what: string): Context {
     const context = (request.query.context as Context | undefined) ?? 'view';
     if (context === 'edit' && !request.user?.can('edit_posts')) {
-      throw new ApiError('rest_forbidden_context', `Sorry, you are not allowed to edit ${what}.`, authCode(request.user));
+      throw apiError('rest_forbidden_context', { message: `Sorry, you are not allowed to edit ${what}.`, user: request.user });
     }
     return context;
   }
@@ -369,7 +369,7 @@ class WpRoutes {
 
   private async requirePost(type: PostTypeDefinition, id: number): Promise<Post> {
     const post = await this.deps.content.getPost(id);
-    if (!post || post.post_type !== type.name) throw new ApiError('rest_post_invalid_id', 'Invalid post ID.', 404);
+    if (!post || post.post_type !== type.name) throw apiError('rest_post_invalid_id', { status: 404 });
     return post;
   }
 
@@ -407,14 +407,14 @@ class WpRoutes {
       // Writing as someone else is an editor's right (WordPress: edit_others_posts).
       if (body.author !== request.user?.userId && !request.user?.can('edit_others_posts')) {
         const verb = current ? 'update' : 'create';
-        throw new ApiError('rest_cannot_edit_others', `Sorry, you are not allowed to ${verb} posts as this user.`, authCode(request.user));
+        throw apiError('rest_cannot_edit_others', { message: `Sorry, you are not allowed to ${verb} posts as this user.`, user: request.user });
       }
       fields.author_id = body.author;
     }
     if (type.hierarchical && body.parent !== undefined) {
       const parent = body.parent as number;
       if (parent !== 0) {
-        const invalid = () => new ApiError('rest_post_invalid_parent', 'Invalid post parent ID.', 400, { params: { parent: 'Invalid post parent ID.' } });
+        const invalid = () => apiError('rest_post_invalid_parent', { data: { params: { parent: 'Invalid post parent ID.' } } });
         const found = await this.deps.content.getPost(parent);
         if (!found || found.post_type !== type.name) throw invalid();
         // No cycles: the post may not become a descendant of itself.
@@ -441,7 +441,7 @@ class WpRoutes {
   private checkStatus(status: PostStatus, user: Principal | null): PostStatus {
     if ((status === 'publish' || status === 'private') && !user?.can('publish_posts')) {
       const what = status === 'private' ? 'create private posts' : 'publish posts';
-      throw new ApiError('rest_cannot_publish', `Sorry, you are not allowed to ${what} in this post type.`, authCode(user));
+      throw apiError('rest_cannot_publish', { message: `Sorry, you are not allowed to ${what} in this post type.`, user });
     }
     return status;
   }
@@ -465,7 +465,7 @@ class WpRoutes {
         const request = raw as Req;
         const q = request.query;
         const context = this.context(request, label);
-        if (type.public === false && !request.user?.can('edit_posts')) throw new ApiError('rest_forbidden', 'Sorry, you are not allowed to do that.', authCode(request.user));
+        if (type.public === false && !request.user?.can('edit_posts')) throw apiError('rest_forbidden', { user: request.user });
         let statuses = stringList(q, 'status');
         if (statuses.length === 0) statuses = ['publish'];
         for (const status of statuses) {
@@ -528,7 +528,7 @@ class WpRoutes {
         }
         const totalPages = Math.ceil(total / perPage);
         if (page > totalPages && total > 0) {
-          throw new ApiError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
+          throw apiError('rest_post_invalid_page_number');
         }
         const views = await Promise.all(items.map((post) => this.embed(type, post, this.postView(type, post, context), request)));
         return json(200, views, pagingHeaders(request, `${this.base}${path}`, total, perPage, page));
@@ -546,9 +546,9 @@ class WpRoutes {
         const context = this.context(request, label);
         const post = await this.requirePost(type, request.params.id as number);
         if (context === 'edit' && !canEditPost(post, request.user)) {
-          throw new ApiError('rest_forbidden_context', 'Sorry, you are not allowed to edit this post.', authCode(request.user));
+          throw apiError('rest_forbidden_context', { user: request.user });
         }
-        if (!this.canRead(type, post, request.user)) throw new ApiError('rest_forbidden', 'Sorry, you are not allowed to do that.', authCode(request.user));
+        if (!this.canRead(type, post, request.user)) throw apiError('rest_forbidden', { user: request.user });
         return json(200, await this.embed(type, post, this.postView(type, post, context), request));
       },
     };
@@ -563,7 +563,7 @@ class WpRoutes {
         const request = raw as Req;
         const fields = await this.postFields(type, request, null);
         if (!fields.title && !fields.content && !fields.excerpt) {
-          throw new ApiError('empty_content', 'Content, title, and excerpt are empty.', 400);
+          throw apiError('empty_content');
         }
         const post = await wpErrors(
           () => this.deps.content.createPost({ title: '', author_id: request.user?.userId ?? null, ...fields, post_type: type.name } as never),
@@ -582,7 +582,7 @@ class WpRoutes {
       handle: async (raw) => {
         const request = raw as Req;
         const current = await this.requirePost(type, request.params.id as number);
-        if (!canEditPost(current, request.user)) throw new ApiError('rest_cannot_edit', 'Sorry, you are not allowed to edit this post.', authCode(request.user));
+        if (!canEditPost(current, request.user)) throw apiError('rest_cannot_edit', { user: request.user });
         const fields = await this.postFields(type, request, current);
         const post = Object.keys(fields).length
           ? await wpErrors(() => this.deps.content.updatePost(current.post_id, fields as never), { author_id: 'author', parent_id: 'parent' })
@@ -605,14 +605,14 @@ class WpRoutes {
       handle: async (raw) => {
         const request = raw as Req;
         const post = await this.requirePost(type, request.params.id as number);
-        if (!canDeletePost(post, request.user)) throw new ApiError('rest_cannot_delete', 'Sorry, you are not allowed to delete this post.', authCode(request.user));
+        if (!canDeletePost(post, request.user)) throw apiError('rest_cannot_delete', { user: request.user });
         const force = request.query.force === true || request.body.force === true;
         if (force) {
           const previous = this.postView(type, post, 'edit');
           await this.deps.content.deletePost(post.post_id);
           return json(200, { deleted: true, previous });
         }
-        if (post.status === 'trash') throw new ApiError('rest_already_trashed', 'The post has already been deleted.', 410);
+        if (post.status === 'trash') throw apiError('rest_already_trashed');
         // The status before the trash is kept (as WordPress does) so a restore can use it.
         const trashed = await this.deps.content.updatePost(post.post_id, { status: 'trash', meta: { _wp_trash_meta_status: post.status } });
         return json(200, this.postView(type, trashed, 'edit'));
@@ -648,7 +648,7 @@ class WpRoutes {
 
   private async requireTerm(taxonomy: TaxonomyDefinition, id: number): Promise<Term> {
     const term = await this.deps.content.getTerm(taxonomy.name, id);
-    if (!term) throw new ApiError('rest_term_invalid', 'Term does not exist.', 404);
+    if (!term) throw apiError('rest_term_invalid', { status: 404 });
     return term;
   }
 
@@ -659,10 +659,10 @@ class WpRoutes {
   private termContext(request: Req, taxonomy: TaxonomyDefinition): Context {
     const context = (request.query.context as Context | undefined) ?? 'view';
     if (context === 'edit' && !request.user?.can('manage_categories')) {
-      throw new ApiError('rest_forbidden_context', `Sorry, you are not allowed to edit terms in this taxonomy.`, authCode(request.user));
+      throw apiError('rest_forbidden_context', { message: `Sorry, you are not allowed to edit terms in this taxonomy.`, user: request.user });
     }
     if (taxonomy.public === false && !request.user?.can('manage_categories')) {
-      throw new ApiError('rest_forbidden', 'Sorry, you are not allowed to do that.', authCode(request.user));
+      throw apiError('rest_forbidden', { user: request.user });
     }
     return context;
   }
@@ -670,7 +670,7 @@ class WpRoutes {
   private async checkParent(taxonomy: TaxonomyDefinition, parent: unknown): Promise<number | null | undefined> {
     if (!taxonomy.hierarchical || parent === undefined) return undefined;
     if (parent === 0) return null;
-    if (!(await this.deps.content.getTerm(taxonomy.name, parent as number))) throw new ApiError('rest_term_invalid', 'Parent term does not exist.', 400);
+    if (!(await this.deps.content.getTerm(taxonomy.name, parent as number))) throw apiError('rest_term_invalid', { message: 'Parent term does not exist.', status: 400 });
     return parent as number;
   }
 
@@ -696,8 +696,8 @@ class WpRoutes {
         if (q.post !== undefined) {
           const post = await this.deps.content.getPost(q.post as number);
           const type = post ? this.types.find((t) => t.name === post.post_type) : undefined;
-          if (!post || !type || !this.taxonomiesOf(type).includes(taxonomy)) throw new ApiError('rest_post_invalid_id', 'Invalid post ID.', 400);
-          if (!this.canRead(type, post, request.user)) throw new ApiError('rest_forbidden_context', 'Sorry, you are not allowed to view terms for this post.', authCode(request.user));
+          if (!post || !type || !this.taxonomiesOf(type).includes(taxonomy)) throw apiError('rest_post_invalid_id', { status: 400 });
+          if (!this.canRead(type, post, request.user)) throw apiError('rest_forbidden_context', { message: 'Sorry, you are not allowed to view terms for this post.', user: request.user });
           const ids = post.terms[taxonomy.name] ?? [];
           include = include ? include.filter((id) => ids.includes(id)) : ids;
         }
@@ -801,7 +801,7 @@ class WpRoutes {
         const request = raw as Req;
         const term = await this.requireTerm(taxonomy, request.params.id as number);
         if (request.query.force !== true && request.body.force !== true) {
-          throw new ApiError('rest_trash_not_supported', "Terms do not support trashing. Set 'force=true' to delete.", 501);
+          throw apiError('rest_trash_not_supported', { message: "Terms do not support trashing. Set 'force=true' to delete." });
         }
         const previous = this.termView(taxonomy, term, await this.countOf(taxonomy, term), 'edit');
         await this.deps.content.deleteTerm(taxonomy.name, term.term_id);

@@ -7,7 +7,6 @@
  * published posts of a public type (and always themselves), so author names shown on
  * public posts are public and nothing else about the user base is.
  */
-import { ApiError } from '../errors.js';
 import type { PostTypeDefinition } from '../kernel/contributions.js';
 import type { JsonSchema } from '../kernel/json-schema.js';
 import type { Principal } from '../kernel/principal.js';
@@ -19,6 +18,7 @@ import type { UsersService } from '../users/service.js';
 import type { ContentService } from './service.js';
 import { pagingHeaders } from './wp-paging.js';
 import * as S from './wp-schemas.js';
+import { apiError } from '../errors/catalogue.js';
 
 type Context = 'view' | 'edit' | 'embed';
 type Req = RouteRequest<Record<string, unknown>, Record<string, unknown>, Record<string, unknown>>;
@@ -33,8 +33,7 @@ export interface WpUsersDeps {
   apiBase: () => string;
 }
 
-const authCode = (user: Principal | null) => (user ? 403 : 401);
-const cannotList = (user: Principal | null, message = 'Sorry, you are not allowed to list users.') => new ApiError('rest_user_cannot_view', message, authCode(user));
+const cannotList = (user: Principal | null, message = 'Sorry, you are not allowed to list users.') => apiError('rest_user_cannot_view', { message, user });
 
 /** WordPress's user_nicename: the login, lower-cased, with anything but [a-z0-9_-] turned into '-'. */
 const slugOf = (login: string) => login.toLowerCase().replace(/[^a-z0-9_-]+/g, '-');
@@ -144,7 +143,7 @@ export function createUserViews(deps: WpUsersDeps) {
    * the caller): the embed view when the caller may see the user, else the error body.
    */
   const embedFor = async (userId: number, viewer: Principal | null): Promise<Record<string, unknown>> => {
-    if (!(await deps.users.exists(userId))) return new ApiError('rest_user_invalid_id', 'Invalid user ID.', 404).toBody();
+    if (!(await deps.users.exists(userId))) return apiError('rest_user_invalid_id').toBody();
     if (viewer?.userId !== userId && !viewer?.can('list_users') && !(await hasPublished(userId))) return cannotList(viewer).toBody();
     return view(await deps.users.get(userId), 'embed');
   };
@@ -166,7 +165,7 @@ export function wpUserRoutes(deps: WpUsersDeps): RouteDefinition[] {
     handle: async (raw) => {
       const request = raw as Req;
       // WordPress's get_current_item: being logged in is enough, in every context.
-      if (!request.user) throw new ApiError('rest_not_logged_in', 'You are not currently logged in.', 401);
+      if (!request.user) throw apiError('rest_not_logged_in');
       return json(200, view(await deps.users.get(request.user.userId), contextOf(request)));
     },
   };
@@ -181,7 +180,7 @@ export function wpUserRoutes(deps: WpUsersDeps): RouteDefinition[] {
       const request = raw as Req;
       const id = request.params.id as number;
       const context = contextOf(request);
-      const invalid = () => new ApiError('rest_user_invalid_id', 'Invalid user ID.', 404);
+      const invalid = () => apiError('rest_user_invalid_id');
       if (!(await deps.users.exists(id))) throw invalid();
       const user = await deps.users.get(id);
       const mayList = request.user?.can('list_users') === true;
@@ -210,12 +209,12 @@ export function wpUserRoutes(deps: WpUsersDeps): RouteDefinition[] {
       // get_items_permissions_check, in WordPress's order.
       if (q.roles !== undefined && !mayList) throw cannotList(user, 'Sorry, you are not allowed to filter users by role.');
       if (q.capabilities !== undefined && !mayList) throw cannotList(user, 'Sorry, you are not allowed to filter users by capability.');
-      if (context === 'edit' && !mayList) throw new ApiError('rest_forbidden_context', 'Sorry, you are not allowed to list users.', authCode(user));
+      if (context === 'edit' && !mayList) throw apiError('rest_forbidden_context', { message: 'Sorry, you are not allowed to list users.', user });
       if (['email', 'registered_date'].includes(q.orderby as string) && !mayList) {
-        throw new ApiError('rest_forbidden_orderby', 'Sorry, you are not allowed to order users by this parameter.', authCode(user));
+        throw apiError('rest_forbidden_orderby', { user });
       }
       if (q.who === 'authors' && !user?.can('edit_posts')) {
-        throw new ApiError('rest_forbidden_who', 'Sorry, you are not allowed to query users by this parameter.', authCode(user));
+        throw apiError('rest_forbidden_who', { user });
       }
       let users = await deps.users.list();
       const include = listOf(q.include).map(Number);
@@ -249,7 +248,7 @@ export function wpUserRoutes(deps: WpUsersDeps): RouteDefinition[] {
       const offset = (q.offset as number | undefined) ?? (page - 1) * perPage;
       const total = users.length;
       if (page > Math.ceil(total / perPage) && total > 0) {
-        throw new ApiError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
+        throw apiError('rest_post_invalid_page_number');
       }
       const items = users.slice(offset, offset + perPage).map((u) => view(u, context));
       return json(200, items, pagingHeaders(request, `${deps.apiBase()}/users`, total, perPage, page));

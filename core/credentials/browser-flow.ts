@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { ApiError } from '../errors.js';
 import type { AuthProviderDefinition } from '../kernel/contributions.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
@@ -9,6 +8,7 @@ import type { Vault } from '../security/vault.js';
 import { oauth1Header, oauth1Signer } from './oauth1.js';
 import { authorizationRequest, exchangeCode, oauthErrorMessage } from './oauth2.js';
 import type { CredentialsService } from './service.js';
+import { apiError } from '../errors/catalogue.js';
 
 export const OAUTH_STATES = 'oauth_states';
 const STATE_TTL_MS = 15 * 60 * 1000;
@@ -50,7 +50,7 @@ export class BrowserFlow {
 
   private provider(key: string): AuthProviderDefinition {
     const provider = this.deps.registries.authProviders().find((p) => p.key === key);
-    if (!provider) throw new ApiError('auth_provider_not_found', `No auth provider '${key}' is registered for browser authorization`, 404);
+    if (!provider) throw apiError('auth_provider_not_found', { message: `No auth provider '${key}' is registered for browser authorization` });
     return provider;
   }
 

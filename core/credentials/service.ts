@@ -1,4 +1,3 @@
-import { ApiError, notFound } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import type { HandlerCredentials, HandlerDefinition } from '../kernel/contributions.js';
 import type { HostInfo } from '../kernel/plugin.js';
@@ -9,6 +8,7 @@ import type { Collection, DocumentStore } from '../store/port.js';
 import { oauthErrorMessage, refreshTokens } from './oauth2.js';
 import { APPLICATION_KEYS, AUTH_ACCOUNTS, type ApplicationKeyRecord, type AuthAccountRecord } from './model.js';
 import type { CredentialsApi } from '../../sdk/contract/credentials.js';
+import { apiError } from '../errors/catalogue.js';
 
 /** Where OAuth popups land: `/{auth_prefix}/{handler_slug}/` on the site root (spec: Auth). */
 export const DEFAULT_AUTH_PREFIX = 'flowhost-auth';
@@ -20,7 +20,7 @@ interface Resolved {
   provider: string;
 }
 
-const authProviderNotFound = (slug: string) => notFound('auth_provider_not_found', `No handler or auth provider '${slug}' is registered`);
+const authProviderNotFound = (slug: string) => apiError('auth_provider_not_found', { message: `No handler or auth provider '${slug}' is registered` });
 
 /**
  * Credentials: OAuth client credentials as application keys (one per provider key) and
@@ -123,7 +123,7 @@ export class CredentialsService implements CredentialsApi {
       const name = [field, ...aliasesOf(field)].find((n) => typeof body[n] === 'string' && (body[n] as string).trim() !== '');
       if (!name) {
         const names = [...aliasesOf(field), field];
-        throw new ApiError('required_field_missing', `Missing required field: ${names.join(' (or ') + (names.length > 1 ? ')' : '')}`, 400, { field: names[0] });
+        throw apiError('required_field_missing', { message: `Missing required field: ${names.join(' (or ') + (names.length > 1 ? ')' : '')}`, data: { field: names[0] } });
       }
       given[field] = (body[name] as string).trim();
     }
@@ -156,7 +156,7 @@ export class CredentialsService implements CredentialsApi {
       account = await this.accounts.findOne({ provider: resolved.provider });
       if (account) await this.accounts.deleteOne({ provider: resolved.provider });
     } catch (error) {
-      throw new ApiError('disconnect_failed', `The account could not be disconnected: ${(error as Error).message}`, 500);
+      throw apiError('disconnect_failed', { message: `The account could not be disconnected: ${(error as Error).message}` });
     }
     if (!account) return `No account of '${slug}' was connected.`;
     const name = this.shownAccount(resolved.handler.auth!.type, account).username;

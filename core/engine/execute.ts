@@ -1,7 +1,6 @@
 import { INPUT_LIMITS } from '../kernel/input-limits.js';
 import { actingUserRecord } from '../kernel/acting-user.js';
 import type { Principal } from '../kernel/principal.js';
-import { ApiError, badRequest } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
 import type { FlowsService } from '../flows/service.js';
@@ -10,6 +9,7 @@ import type { WorkflowStep } from '../jobs/model.js';
 import type { JobDispatcher } from './dispatcher.js';
 import { DEFAULT_FLOW_LOCK_SECONDS } from './engine.js';
 import type { ExecuteApi } from '../../sdk/contract/execute.js';
+import { apiError } from '../errors/catalogue.js';
 
 export interface ExecuteRequest {
   flow_id?: number;
@@ -53,17 +53,17 @@ export class ExecuteService implements ExecuteApi {
     const started_by = actingUserRecord(user);
     const hasFlow = input.flow_id !== undefined && input.flow_id !== null;
     const hasWorkflow = input.workflow !== undefined && input.workflow !== null;
-    if (hasFlow && hasWorkflow) throw new ApiError('rest_invalid_param', 'Give either flow_id or workflow, not both', 400, { params: { flow_id: 'not with workflow', workflow: 'not with flow_id' } });
-    if (!hasFlow && !hasWorkflow) throw new ApiError('rest_missing_callback_param', 'Missing parameter(s): flow_id or workflow', 400, { params: ['flow_id', 'workflow'] });
+    if (hasFlow && hasWorkflow) throw apiError('rest_invalid_param', { message: 'Give either flow_id or workflow, not both', data: { params: { flow_id: 'not with workflow', workflow: 'not with flow_id' } } });
+    if (!hasFlow && !hasWorkflow) throw apiError('rest_missing_callback_param', { message: 'Missing parameter(s): flow_id or workflow', data: { params: ['flow_id', 'workflow'] } });
     let at: Date | null = null;
     if (input.timestamp !== undefined) {
       at = new Date(input.timestamp * 1000);
       // The CLI reaches here without the route's schema: the same bound, before any job id is spent.
       if (!Number.isSafeInteger(input.timestamp) || input.timestamp > INPUT_LIMITS.maxUnixSeconds) {
-        throw new ApiError('rest_invalid_param', `timestamp must be a Unix time in seconds no later than ${INPUT_LIMITS.maxUnixSeconds} (year 9999)`, 400, { params: { timestamp: 'out of range' } });
+        throw apiError('rest_invalid_param', { message: `timestamp must be a Unix time in seconds no later than ${INPUT_LIMITS.maxUnixSeconds} (year 9999)`, data: { params: { timestamp: 'out of range' } } });
       }
       if (at.getTime() <= this.deps.clock.now().getTime()) {
-        throw new ApiError('rest_invalid_param', 'timestamp must be a future Unix time in seconds', 400, { params: { timestamp: 'must be in the future' } });
+        throw apiError('rest_invalid_param', { message: 'timestamp must be a future Unix time in seconds', data: { params: { timestamp: 'must be in the future' } } });
       }
     }
     if (hasFlow) {
@@ -73,7 +73,7 @@ export class ExecuteService implements ExecuteApi {
       // the engine's lock is a dead host's and no longer holds (the engine takes it over).
       const now = this.deps.clock.now().getTime();
       if (!at && flow.running_job_id != null && flow.running_since instanceof Date && flow.running_since.getTime() > now - DEFAULT_FLOW_LOCK_SECONDS * 1000) {
-        throw new ApiError('flow_running', `Flow ${flow.flow_id} "${flow.flow_name}" is already running (job ${flow.running_job_id}); this run was not started. Try again when that run ends.`, 409, { flow_id: flow.flow_id, running_job_id: flow.running_job_id });
+        throw apiError('flow_running', { message: `Flow ${flow.flow_id} "${flow.flow_name}" is already running (job ${flow.running_job_id}); this run was not started. Try again when that run ends.`, data: { flow_id: flow.flow_id, running_job_id: flow.running_job_id } });
       }
       const job = await this.deps.jobs.create({
         flow_id: flow.flow_id,
@@ -114,18 +114,18 @@ export class ExecuteService implements ExecuteApi {
   private checkWorkflow(steps: WorkflowStep[]): WorkflowStep[] {
     return steps.map((step, index) => {
       const type = this.deps.registries.stepTypes().find((t) => t.type === step.type);
-      if (!type) throw badRequest('invalid_step_type', `workflow.steps[${index}]: unknown step type '${step.type}'`);
+      if (!type) throw apiError('invalid_step_type', { message: `workflow.steps[${index}]: unknown step type '${step.type}'` });
       if (step.type === 'ai') {
         if (!step.provider || !this.deps.registries.providers().some((p) => p.slug === step.provider)) {
-          throw badRequest('provider_not_found', `workflow.steps[${index}]: unknown AI provider '${step.provider ?? ''}'`);
+          throw apiError('provider_not_found', { message: `workflow.steps[${index}]: unknown AI provider '${step.provider ?? ''}'`, status: 400 });
         }
         return step;
       }
       // A step type that runs itself (a plugin's own kind of step) takes its config as given.
       if (type.handlerType === null) return step;
-      if (!step.handler_slug) throw badRequest('handler_not_found', `workflow.steps[${index}]: handler_slug is required for a ${step.type} step`);
+      if (!step.handler_slug) throw apiError('handler_not_found', { message: `workflow.steps[${index}]: handler_slug is required for a ${step.type} step`, status: 400 });
       if (!this.deps.registries.handlers().some((h) => h.slug === step.handler_slug)) {
-        throw badRequest('handler_not_found', `workflow.steps[${index}]: unknown handler '${step.handler_slug}'`);
+        throw apiError('handler_not_found', { message: `workflow.steps[${index}]: unknown handler '${step.handler_slug}'`, status: 400 });
       }
       // Stored on the job: its secrets are sealed like a flow's.
       return { ...step, handler_config: this.deps.flows.secrets.seal(this.deps.flows.checkHandler(step.type, step.handler_slug, step.handler_config ?? {})) };

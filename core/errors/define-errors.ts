@@ -87,5 +87,5 @@ export function defineErrors<const E extends ErrorEntries>(owner: string, entrie
     if (!entry) throw new Error(`Error '${code}' is not declared in the ${owner} error catalogue`);
     return new ApiError(code, options.message ?? entry.message, statusFor(owner, code, entry, options), options.data, options.headers);
   };
-  return Object.assign(make as ErrorFactory<E>, { owner, entries });
+  return Object.assign(make, { owner, entries }) as ErrorFactory<E>;
 }

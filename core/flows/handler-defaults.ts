@@ -7,12 +7,12 @@
  * flow's and masked in every answer.
  */
 import type { ValidateFunction } from 'ajv';
-import { ApiError, notFound } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
 import { createAjv, describeErrors } from '../kernel/validator.js';
 import type { DocumentStore } from '../store/port.js';
 import { HandlerSecrets } from './handler-secrets.js';
+import { apiError } from '../errors/catalogue.js';
 
 type Settings = Record<string, unknown>;
 
@@ -48,7 +48,7 @@ export class HandlerDefaults {
 
   private handler(slug: string) {
     const handler = this.registries.handlers().find((h) => h.slug === slug);
-    if (!handler) throw notFound('handler_not_found', `No handler '${slug}' is registered`);
+    if (!handler) throw apiError('handler_not_found', { message: `No handler '${slug}' is registered`, status: 404 });
     return handler;
   }
 
@@ -104,7 +104,7 @@ export class HandlerDefaults {
       if (!validate(structuredClone(next))) {
         const params: Record<string, string> = {};
         for (const issue of describeErrors(validate.errors)) if (!issue.missing) params[issue.field || 'settings'] = issue.message;
-        if (Object.keys(params).length) throw new ApiError('rest_invalid_param', `Invalid defaults for handler '${slug}': ${Object.values(params).join('; ')}`, 400, { params });
+        if (Object.keys(params).length) throw apiError('rest_invalid_param', { message: `Invalid defaults for handler '${slug}': ${Object.values(params).join('; ')}`, data: { params } });
       }
     }
     if (Object.keys(next).length === 0) await this.collection.deleteOne({ _id: docId(slug) });

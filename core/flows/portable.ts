@@ -12,7 +12,7 @@
  * and the next boot removes the pipeline with its flows and schedules (PipelinesService.init).
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { ApiError, isApiError } from '../errors.js';
+import { isApiError } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
 import type { JsonSchema } from '../kernel/json-schema.js';
@@ -23,6 +23,7 @@ import type { PipelinesService } from '../pipelines/service.js';
 import { publicScheduling, stepKey, type FlowRecord, type FlowStepSettings, type SchedulingConfig } from './model.js';
 import type { FlowsService } from './service.js';
 import { EXPORT_VERSIONS, exportDocumentSchema } from './portable-schemas.js';
+import { apiError } from '../errors/catalogue.js';
 
 export interface ExportStep {
   position: number;
@@ -67,7 +68,7 @@ const STEP_CONFIG_FIELDS = ['provider', 'model', 'system_prompt'] as const;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
 
-const invalid = (message: string, params: Record<string, string>) => new ApiError('invalid_import', message, 400, { params });
+const invalid = (message: string, params: Record<string, string>) => apiError('invalid_import', { message, data: { params } });
 
 /** `/flows/0/steps/2/handler_slug` → `flows[0].steps.2.handler_slug` (array indexes in brackets, position keys dotted). */
 function documentPath(pointer: string): string {

@@ -1,6 +1,5 @@
 import type { ValidateFunction } from 'ajv';
 import { INPUT_LIMITS } from '../kernel/input-limits.js';
-import { ApiError, badRequest, notFound } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
 import type { Principal } from '../kernel/principal.js';
@@ -16,6 +15,7 @@ import { HandlerSecrets } from './handler-secrets.js';
 import { HandlerDefaults, type HandlerDefaultsMode } from './handler-defaults.js';
 import { FlowTriggerCache } from './trigger-cache.js';
 import type { FlowsApi } from '../../sdk/contract/flows.js';
+import { apiError } from '../errors/catalogue.js';
 
 /** Scheduling seen from flows; the Agenda-backed scheduler implements it. */
 export interface FlowSchedule {
@@ -131,7 +131,7 @@ export class FlowsService implements FlowsApi, PipelineFlows {
 
   async get(flowId: number): Promise<FlowRecord> {
     const flow = await this.collection.findOne({ flow_id: flowId });
-    if (!flow) throw notFound('flow_not_found', `Flow ${flowId} not found`);
+    if (!flow) throw apiError('flow_not_found', { message: `Flow ${flowId} not found` });
     return flow;
   }
 
@@ -164,7 +164,7 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     for (const step of pipeline.steps) steps[stepKey(step.pipeline_step_id)] = { handler_slug: null, handler_config: {}, enabled: true };
     for (const [key, given] of Object.entries(input.flow_config ?? {})) {
       const psid = pipeline.steps.find((s) => s.pipeline_step_id === key || (key.startsWith(`${s.pipeline_step_id}_`) && /^\d+$/.test(key.slice(s.pipeline_step_id.length + 1))))?.pipeline_step_id;
-      if (!psid) throw badRequest('config_not_found', `flow_config names '${key}', which is not a step of pipeline ${pipeline.pipeline_id}`);
+      if (!psid) throw apiError('config_not_found', { message: `flow_config names '${key}', which is not a step of pipeline ${pipeline.pipeline_id}`, status: 400 });
       if (key !== psid) namedFlowIds.set(key, Number(key.slice(psid.length + 1)));
       const step = pipeline.steps.find((s) => s.pipeline_step_id === psid)!;
       const current = steps[stepKey(psid)]!;
@@ -180,7 +180,7 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     const flowId = await this.store.nextId('flows');
     // A full flow step id can only be checked now: it must name the flow being made.
     for (const [key, named] of namedFlowIds) {
-      if (named !== flowId) throw badRequest('config_not_found', `flow_config names '${key}', which is not a step of the new flow ${flowId}`);
+      if (named !== flowId) throw apiError('config_not_found', { message: `flow_config names '${key}', which is not a step of the new flow ${flowId}`, status: 400 });
     }
     const now = this.clock.now();
     const flow = await this.collection.insertOne({
@@ -260,14 +260,14 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     const flow = parsed ? await this.collection.findOne({ flow_id: parsed.flowId }) : null;
     const pipeline = flow ? await this.pipelineOf(flow) : null;
     const config = flow && pipeline ? flowConfig(flow, pipeline)[id] : undefined;
-    if (!flow || !pipeline || !config) throw notFound('config_not_found', `No flow step '${id}'`);
+    if (!flow || !pipeline || !config) throw apiError('config_not_found', { message: `No flow step '${id}'`, status: 404 });
     return { flow, pipeline, config };
   }
 
   async setHandler(id: string, input: { handler_slug: string; settings?: Record<string, unknown>; step_type?: string; pipeline_id?: number }, by?: Principal | null): Promise<{ flow: FlowRecord; config: Record<string, unknown> }> {
     const { flow, config } = await this.stepConfig(id);
-    if (input.step_type !== undefined && input.step_type !== config.step_type) throw badRequest('step_type_mismatch', `Flow step ${id} is a ${String(config.step_type)} step`);
-    if (input.pipeline_id !== undefined && input.pipeline_id !== flow.pipeline_id) throw badRequest('pipeline_mismatch', `Flow step ${id} belongs to pipeline ${flow.pipeline_id}`);
+    if (input.step_type !== undefined && input.step_type !== config.step_type) throw apiError('step_type_mismatch', { message: `Flow step ${id} is a ${String(config.step_type)} step` });
+    if (input.pipeline_id !== undefined && input.pipeline_id !== flow.pipeline_id) throw apiError('pipeline_mismatch', { message: `Flow step ${id} belongs to pipeline ${flow.pipeline_id}` });
     const psid = String(config.pipeline_step_id);
     const current = flow.steps[stepKey(psid)] ?? { handler_slug: null, handler_config: {}, enabled: true };
     const stored = current.handler_slug === input.handler_slug ? this.secrets.open(current.handler_config) : {};
@@ -292,12 +292,12 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     const current = flow.steps[stepKey(psid)] ?? { handler_slug: null, handler_config: {}, enabled: true };
     const next: FlowStepSettings = { ...current };
     if (input.user_message !== undefined) {
-      if (config.step_type !== 'ai') throw badRequest('not_an_ai_step', `user_message applies to ai steps; ${id} is a ${String(config.step_type)} step`);
+      if (config.step_type !== 'ai') throw apiError('not_an_ai_step', { message: `user_message applies to ai steps; ${id} is a ${String(config.step_type)} step` });
       next.user_message = input.user_message;
     }
     if (input.enabled !== undefined) next.enabled = input.enabled;
     if (input.handler_config !== undefined) {
-      if (!current.handler_slug) throw badRequest('handler_not_set', `Flow step ${id} has no handler yet; pick one with PUT /flows/steps/${id}/handler`);
+      if (!current.handler_slug) throw apiError('handler_not_set', { message: `Flow step ${id} has no handler yet; pick one with PUT /flows/steps/${id}/handler` });
       const stored = this.secrets.open(current.handler_config);
       const merged = { ...stored, ...this.secrets.keepMasked(input.handler_config, stored) };
       next.handler_config = this.secrets.seal(this.checkHandler(String(config.step_type), current.handler_slug, merged));
@@ -336,14 +336,14 @@ export class FlowsService implements FlowsApi, PipelineFlows {
   checkScheduling(config: SchedulingConfig): SchedulingConfig {
     const interval = this.registries.intervals().find((i) => i.value === config.interval);
     if (!interval) {
-      throw new ApiError('rest_invalid_param', `Unknown interval '${config.interval}' (known: ${this.registries.intervals().map((i) => i.value).join(', ')})`, 400, {
+      throw apiError('rest_invalid_param', { message: `Unknown interval '${config.interval}' (known: ${this.registries.intervals().map((i) => i.value).join(', ')})`, data: {
         params: { 'scheduling_config.interval': 'unknown interval' },
-      });
+      } });
     }
     if (config.interval === 'one_time') {
       const now = Math.floor(this.clock.now().getTime() / 1000);
       if (!Number.isSafeInteger(config.timestamp) || config.timestamp! <= now || config.timestamp! > INPUT_LIMITS.maxUnixSeconds) {
-        throw new ApiError('rest_invalid_param', `A one_time schedule needs a future Unix timestamp no later than ${INPUT_LIMITS.maxUnixSeconds} (year 9999)`, 400, { params: { 'scheduling_config.timestamp': 'must be a future Unix time in seconds' } });
+        throw apiError('rest_invalid_param', { message: `A one_time schedule needs a future Unix timestamp no later than ${INPUT_LIMITS.maxUnixSeconds} (year 9999)`, data: { params: { 'scheduling_config.timestamp': 'must be a future Unix time in seconds' } } });
       }
       return { interval: 'one_time', timestamp: config.timestamp! };
     }
@@ -379,10 +379,10 @@ export class FlowsService implements FlowsApi, PipelineFlows {
    */
   checkHandler(stepType: string, slug: string, settings: Record<string, unknown>, mayLack: ReadonlySet<string> = new Set()): Record<string, unknown> {
     const handler = this.registries.handlers().find((h) => h.slug === slug);
-    if (!handler) throw badRequest('handler_not_found', `No handler '${slug}' is registered`);
+    if (!handler) throw apiError('handler_not_found', { message: `No handler '${slug}' is registered`, status: 400 });
     const type = this.registries.stepTypes().find((t) => t.type === stepType);
     if (!type?.handlerType || type.handlerType !== handler.type) {
-      throw badRequest('handler_step_mismatch', `Handler '${slug}' is a ${handler.type} handler; this is a ${stepType} step`);
+      throw apiError('handler_step_mismatch', { message: `Handler '${slug}' is a ${handler.type} handler; this is a ${stepType} step` });
     }
     const copy = structuredClone(settings);
     if (handler.settings) {
@@ -395,7 +395,7 @@ export class FlowsService implements FlowsApi, PipelineFlows {
         const params: Record<string, string> = {};
         for (const issue of describeErrors(validate.errors)) if (!(issue.missing && mayLack.has(issue.field))) params[issue.field || 'settings'] = issue.message;
         if (Object.keys(params).length === 0) return copy;
-        throw new ApiError('rest_invalid_param', `Invalid settings for handler '${slug}': ${Object.values(params).join('; ')}`, 400, { params });
+        throw apiError('rest_invalid_param', { message: `Invalid settings for handler '${slug}': ${Object.values(params).join('; ')}`, data: { params } });
       }
     }
     return copy;

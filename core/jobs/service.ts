@@ -1,10 +1,10 @@
 import type { ActingUserRecord } from '../kernel/acting-user.js';
-import { notFound } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import { DuplicateKeyError, type BulkOp, type BulkResult, type Collection, type DocumentStore, type Filter, type IndexSpec } from '../store/port.js';
 import { createBatcher, idBlocks, insertBatcher } from '../store/batcher.js';
 import { JOBS, PROCESSED_ITEMS, type JobRecord, type JobStatus, type ProcessedItemRecord, type StepOutcome, type WorkflowStep } from './model.js';
 import type { JobsApi } from '../../sdk/contract/jobs.js';
+import { apiError } from '../errors/catalogue.js';
 
 /** The jobs collection's indexes (the trigger benchmark's floor server builds the same). */
 export const JOB_INDEXES: readonly IndexSpec[] = [
@@ -159,7 +159,7 @@ export class JobsService implements JobsApi {
 
   async get(jobId: number): Promise<JobRecord> {
     const job = await this.jobs.findOne({ job_id: jobId });
-    if (!job) throw notFound('job_not_found', `Job ${jobId} not found`);
+    if (!job) throw apiError('job_not_found', { message: `Job ${jobId} not found` });
     return job;
   }
 

@@ -1,5 +1,5 @@
-import { ApiError } from '../errors.js';
 import { INPUT_LIMITS } from './input-limits.js';
+import { apiError } from '../errors/catalogue.js';
 
 /**
  * Decoding of request bytes into values, shared by the host's dispatcher and routes that
@@ -10,7 +10,7 @@ import { INPUT_LIMITS } from './input-limits.js';
 
 export type Params = Record<string, string | string[]>;
 
-const invalidJson = (message: string) => new ApiError('rest_invalid_json', message, 400);
+const invalidJson = (message: string) => apiError('rest_invalid_json', { message });
 
 /**
  * Why a decoded JSON value cannot be accepted, or null. Iterative, so a hostile depth

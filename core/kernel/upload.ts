@@ -18,6 +18,7 @@ import { allowedTypeOf, type UploadTypeEntry, type UploadTypes } from './upload-
 import { dispositionFilename, sanitizeFilename } from './upload-filename.js';
 import { sniffUpload } from './upload-sniff.js';
 import { uploadContentType } from './upload-type.js';
+import { apiError } from '../errors/catalogue.js';
 
 export { uploadContentType } from './upload-type.js';
 export { dispositionFilename, sanitizeFilename } from './upload-filename.js';
@@ -51,11 +52,11 @@ const MAX_FIELDS = 50;
 const MAX_FIELD_BYTES = 64 * 1024;
 
 export function tooLarge(maxBytes: number): ApiError {
-  return new ApiError('rest_upload_too_large', `The file is larger than the upload limit of ${maxBytes} bytes`, 413, { max_bytes: maxBytes });
+  return apiError('rest_upload_too_large', { message: `The file is larger than the upload limit of ${maxBytes} bytes`, data: { max_bytes: maxBytes } });
 }
 
 /** WordPress's words for a file type it will not take (it answers them with a 500; here the client is told 400). */
-const notAllowed = () => new ApiError('rest_upload_sideload_error', 'Sorry, you are not allowed to upload this file type.', 400);
+const notAllowed = () => apiError('rest_upload_sideload_error');
 
 /** The allow-list's entry for the name, or the refusal (null: no list, any file). */
 function allowedEntry(filename: string, options: ReadUploadOptions): UploadTypeEntry | null {
@@ -77,9 +78,9 @@ async function verified(upload: Upload, declared: string, entry: UploadTypeEntry
 /** `type/subtype` in lower case without parameters ('' when none). */
 const mediaType = (header: string | undefined) => String(header ?? '').split(';')[0]!.trim().toLowerCase();
 
-const noData = () => new ApiError('rest_upload_no_data', 'No data supplied: send the file as multipart/form-data or as the raw request body', 400);
+const noData = () => apiError('rest_upload_no_data');
 
-const interrupted = () => new ApiError('rest_upload_invalid', 'The upload was interrupted before its end', 400);
+const interrupted = () => apiError('rest_upload_invalid', { message: 'The upload was interrupted before its end' });
 
 function translate(error: unknown, maxBytes: number, source?: Readable): unknown {
   if (error instanceof BlobTooLargeError) return tooLarge(maxBytes);
@@ -107,10 +108,10 @@ export async function readUpload(request: RouteRequest<unknown, unknown, unknown
   if (declaredLength === 0) throw noData();
   // As WordPress: a raw upload names itself, or it is refused before a byte is read.
   const disposition = request.headers['content-disposition'];
-  if (!disposition) throw new ApiError('rest_upload_no_content_disposition', 'No Content-Disposition supplied: send `Content-Disposition: attachment; filename="..."` with a raw upload, or use multipart/form-data', 400);
+  if (!disposition) throw apiError('rest_upload_no_content_disposition', { message: 'No Content-Disposition supplied: send `Content-Disposition: attachment; filename="..."` with a raw upload, or use multipart/form-data' });
   const given = dispositionFilename(disposition);
   if (!given) {
-    throw new ApiError('rest_upload_invalid_disposition', 'Invalid Content-Disposition supplied. Content-Disposition needs to be formatted as `attachment; filename="image.png"` or similar.', 400);
+    throw apiError('rest_upload_invalid_disposition', { message: 'Invalid Content-Disposition supplied. Content-Disposition needs to be formatted as `attachment; filename="image.png"` or similar.' });
   }
   const filename = sanitizeFilename(given);
   const entry = allowedEntry(filename, options);
@@ -143,7 +144,7 @@ function readMultipart(source: Readable, contentType: string, options: ReadUploa
     try {
       parser = busboy({ headers: { 'content-type': contentType }, defParamCharset: 'utf8', limits: { fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, parts: MAX_FIELDS + 20, files: 20 } });
     } catch (error) {
-      reject(new ApiError('rest_upload_invalid', `The multipart body cannot be read: ${(error as Error).message}`, 400));
+      reject(apiError('rest_upload_invalid', { message: `The multipart body cannot be read: ${(error as Error).message}` }));
       return;
     }
     const fields: Record<string, string> = Object.create(null) as Record<string, string>;
@@ -189,12 +190,12 @@ function readMultipart(source: Readable, contentType: string, options: ReadUploa
       put.catch(() => undefined);
     });
     parser.on('field', (name, value, info) => {
-      if (info.valueTruncated) return fail(new ApiError('rest_upload_invalid', `The form field '${name}' is longer than ${MAX_FIELD_BYTES} bytes`, 400));
+      if (info.valueTruncated) return fail(apiError('rest_upload_invalid', { message: `The form field '${name}' is longer than ${MAX_FIELD_BYTES} bytes` }));
       if (name !== '__proto__') fields[name] = value;
     });
-    parser.on('fieldsLimit', () => fail(new ApiError('rest_upload_invalid', `The form has more than ${MAX_FIELDS} fields`, 400)));
-    parser.on('partsLimit', () => fail(new ApiError('rest_upload_invalid', 'The form has too many parts', 400)));
-    parser.on('error', (error: Error) => fail(new ApiError('rest_upload_invalid', `The multipart body cannot be read: ${error.message}`, 400)));
+    parser.on('fieldsLimit', () => fail(apiError('rest_upload_invalid', { message: `The form has more than ${MAX_FIELDS} fields` })));
+    parser.on('partsLimit', () => fail(apiError('rest_upload_invalid', { message: 'The form has too many parts' })));
+    parser.on('error', (error: Error) => fail(apiError('rest_upload_invalid', { message: `The multipart body cannot be read: ${error.message}` })));
     parser.on('close', () => {
       if (settled) return;
       if (!put) return fail(noData());

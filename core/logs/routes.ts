@@ -1,10 +1,10 @@
-import { ApiError } from '../errors.js';
 import type { SurfaceDefinition } from '../kernel/routes.js';
 import type { LogFilters, LogLevel } from './model.js';
 import { agentScopeQuery, deleteLogsQuery, endOfNamedInstant, listLogsQuery, parseIsoInstant } from './schemas.js';
 import type { LogsService } from './service.js';
 import { withResponses } from '../kernel/response-schemas.js';
 import { logsResponses } from './responses.js';
+import { apiError } from '../errors/catalogue.js';
 
 /** Logs are read by holders of view_logs (administrators, and anyone granted it). */
 const viewLogs = { capability: 'view_logs' } as const;
@@ -25,7 +25,7 @@ interface ListQuery {
 function instant(text: string | undefined, field: 'since' | 'before'): Date | undefined {
   if (text === undefined || text === '') return undefined;
   const date = field === 'since' ? endOfNamedInstant(text) : parseIsoInstant(text);
-  if (!date) throw new ApiError('rest_invalid_param', `Invalid parameter(s): ${field}`, 400, { params: { [field]: `${field} is not a valid date` } });
+  if (!date) throw apiError('rest_invalid_param', { message: `Invalid parameter(s): ${field}`, data: { params: { [field]: `${field} is not a valid date` } } });
   return date;
 }
 
@@ -84,7 +84,7 @@ export function logsSurface(logs: LogsService): SurfaceDefinition {
         async handle(request) {
           const { agent_id, days } = request.query as { agent_id?: number; days?: unknown };
           // The spec dropped `days`: taken as absent it would clear every entry an older client meant to keep.
-          if (days !== undefined) throw new ApiError('rest_invalid_param', 'Invalid parameter(s): days (no longer supported: DELETE /logs clears one agent or all entries; nothing was deleted)', 400, { params: { days: 'days is no longer supported' } });
+          if (days !== undefined) throw apiError('rest_invalid_param', { message: 'Invalid parameter(s): days (no longer supported: DELETE /logs clears one agent or all entries; nothing was deleted)', data: { params: { days: 'days is no longer supported' } } });
           const deleted = await logs.delete({ agent_id });
           const scope = agent_id === undefined ? 'all agents' : `agent ${agent_id}`;
           return { success: true, message: `Deleted ${deleted} log ${deleted === 1 ? 'entry' : 'entries'} (${scope}).`, deleted_count: deleted, data: { deleted_count: deleted } };

@@ -1,5 +1,4 @@
 import { escapeRegExp as escapeRegex } from '../store/document-shape.js';
-import { ApiError } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import { maskDeep } from '../security/mask.js';
 import type { Filter } from '../store/port.js';
@@ -22,6 +21,7 @@ import {
 import type { LogsRepository } from './repository.js';
 import { idBlocks, insertBatcher, type Batcher } from '../store/batcher.js';
 import type { LogsApi } from '../../sdk/contract/logs.js';
+import { apiError } from '../errors/catalogue.js';
 
 const DAY_MS = 86_400_000;
 /** At most this many entries per batch write (one id block, one insertMany). */
@@ -39,7 +39,7 @@ export interface LogsServiceOptions {
   storeDebug?: boolean;
 }
 
-const invalid = (message: string, params: Record<string, string> = {}) => new ApiError('rest_invalid_param', message, 400, { params });
+const invalid = (message: string, params: Record<string, string> = {}) => apiError('rest_invalid_param', { message, data: { params } });
 
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -4,7 +4,6 @@
  */
 import { canDeletePost, canEditPost, readsEverything } from '../content/post-caps.js';
 import type { Post, PostQuery } from '../content/model.js';
-import { ApiError } from '../errors.js';
 import type { Principal } from '../kernel/principal.js';
 import type { HostInfo } from '../kernel/plugin.js';
 import { errorBody } from '../kernel/response-schemas.js';
@@ -15,6 +14,7 @@ import { readUpload, type UploadTypes } from '../kernel/upload.js';
 import { ATTACHMENT, attachmentSchema, mediaMeta, servedInline, toAttachment } from './attachment.js';
 import { AttachmentAccess } from './attachment-access.js';
 import type { MediaLibrary } from './library.js';
+import { apiError } from '../errors/catalogue.js';
 
 const TEXT_MAX = 10_000;
 /** The most attachments a filtered list reads to answer one page (see readableAttachments). */
@@ -23,10 +23,9 @@ const TITLE_MAX = 1000;
 const PER_PAGE_MAX = 100;
 const MEDIA_TYPES = ['image', 'video', 'audio', 'application', 'text'] as const;
 
-const invalidId = () => new ApiError('rest_post_invalid_id', 'Invalid post ID.', 404);
+const invalidId = () => apiError('rest_post_invalid_id', { status: 404 });
 /** WordPress's rest_authorization_required_code(): 401 for strangers, 403 for users. */
-const authCode = (user: Principal | null) => (user ? 403 : 401);
-const forbidden = (user: Principal | null) => new ApiError('rest_forbidden', 'Sorry, you are not allowed to do that.', authCode(user));
+const forbidden = (user: Principal | null) => apiError('rest_forbidden', { user });
 /** A per-attachment refusal, as WordPress words it, 401 or 403. */
 const refusals: Record<number, JsonSchema> = {
   401: errorBody('rest_forbidden', 'rest_cannot_edit', 'rest_cannot_delete'),
@@ -62,12 +61,12 @@ function formFields(fields: Record<string, string>): Fields {
     const value = fields[name];
     if (value === undefined) continue;
     const max = name === 'title' || name === 'alt_text' ? TITLE_MAX : TEXT_MAX;
-    if (value.length > max) throw new ApiError('rest_invalid_param', `Invalid parameter(s): ${name} must not be longer than ${max} characters`, 400, { params: { [name]: `longer than ${max}` } });
+    if (value.length > max) throw apiError('rest_invalid_param', { message: `Invalid parameter(s): ${name} must not be longer than ${max} characters`, data: { params: { [name]: `longer than ${max}` } } });
     out[name] = value;
   }
   if (fields.post !== undefined && fields.post !== '') {
     const id = Number(fields.post);
-    if (!Number.isSafeInteger(id) || id < 0) throw new ApiError('rest_invalid_param', 'Invalid parameter(s): post must be a post id', 400, { params: { post: 'not a post id' } });
+    if (!Number.isSafeInteger(id) || id < 0) throw apiError('rest_invalid_param', { message: 'Invalid parameter(s): post must be a post id', data: { params: { post: 'not a post id' } } });
     out.post = id === 0 ? null : id;
   }
   return out;
@@ -97,8 +96,8 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, limits: Upl
   const checkParent = async (parent: number | null | undefined, user: Principal | null) => {
     if (parent === undefined || parent === null) return;
     const post = await library.content.getPost(parent);
-    if (!post || post.status === 'trash') throw new ApiError('rest_post_invalid_id', `The parent post ${parent} does not exist.`, 400, { params: { post: 'no such post' } });
-    if (!canEditPost(post, user)) throw new ApiError('rest_cannot_edit', 'Sorry, you are not allowed to upload media to this post.', authCode(user));
+    if (!post || post.status === 'trash') throw apiError('rest_post_invalid_id', { message: `The parent post ${parent} does not exist.`, status: 400, data: { params: { post: 'no such post' } } });
+    if (!canEditPost(post, user)) throw apiError('rest_cannot_edit', { message: 'Sorry, you are not allowed to upload media to this post.', user });
   };
 
   /**
@@ -196,7 +195,7 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, limits: Upl
       const { items, total } = await readableAttachments(query, request.user);
       const pages = Math.ceil(total / q.per_page);
       if (q.page > 1 && q.page > pages) {
-        throw new ApiError('rest_post_invalid_page_number', 'The page number requested is larger than the number of pages available.', 400);
+        throw apiError('rest_post_invalid_page_number');
       }
       return json(200, items.map((post) => toAttachment(post, site())), pagingHeaders(request, `${site()}${info.apiPrefix}/wp/v2/media`, total, q.per_page, q.page));
     },
@@ -227,10 +226,10 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, limits: Upl
       const post = await library.get((request.params as { id: number }).id);
       if (!post) throw invalidId();
       // WordPress's edit_post: one's own attachments, or anyone's with edit_others_posts.
-      if (!canEditPost(post, request.user)) throw new ApiError('rest_cannot_edit', 'Sorry, you are not allowed to edit this post.', authCode(request.user));
+      if (!canEditPost(post, request.user)) throw apiError('rest_cannot_edit', { user: request.user });
       const body = request.body as Fields;
       await checkParent(body.post, request.user);
-      if (body.post === post.post_id) throw new ApiError('rest_invalid_param', 'Invalid parameter(s): an attachment cannot be its own parent', 400, { params: { post: 'itself' } });
+      if (body.post === post.post_id) throw apiError('rest_invalid_param', { message: 'Invalid parameter(s): an attachment cannot be its own parent', data: { params: { post: 'itself' } } });
       const updated = await library.update(post, {
         ...(body.title !== undefined ? { title: body.title } : {}),
         ...(body.alt_text !== undefined ? { alt_text: body.alt_text } : {}),
@@ -261,9 +260,9 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, limits: Upl
     async handle(request) {
       const post = await library.get((request.params as { id: number }).id);
       if (!post) throw invalidId();
-      if (!canDeletePost(post, request.user)) throw new ApiError('rest_cannot_delete', 'Sorry, you are not allowed to delete this post.', authCode(request.user));
+      if (!canDeletePost(post, request.user)) throw apiError('rest_cannot_delete', { user: request.user });
       if ((request.query as { force: boolean }).force !== true) {
-        throw new ApiError('rest_trash_not_supported', "The post does not support trashing. Set 'force=true' to delete.", 501);
+        throw apiError('rest_trash_not_supported');
       }
       const previous = toAttachment(post, site());
       await library.remove(post);

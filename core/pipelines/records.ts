@@ -1,4 +1,4 @@
-import { notFound } from '../errors.js';
+import { apiError } from '../errors/catalogue.js';
 import type { DocumentStore } from '../store/port.js';
 import { PIPELINES, type PipelineRecord } from './model.js';
 
@@ -13,7 +13,7 @@ export class PipelineRecords {
   /** 404 `pipeline_not_found` for none, or one being deleted. */
   async get(pipelineId: number): Promise<PipelineRecord> {
     const pipeline = await this.store.collection<PipelineRecord>(PIPELINES).findOne({ pipeline_id: pipelineId, deleting: { $ne: true } });
-    if (!pipeline) throw notFound('pipeline_not_found', `Pipeline ${pipelineId} not found`);
+    if (!pipeline) throw apiError('pipeline_not_found', { message: `Pipeline ${pipelineId} not found` });
     return pipeline;
   }
 

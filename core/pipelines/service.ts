@@ -1,6 +1,5 @@
 import { escapeRegExp as escapeRegex } from '../store/document-shape.js';
 import { randomUUID } from 'node:crypto';
-import { badRequest, notFound } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
 import type { Principal } from '../kernel/principal.js';
@@ -8,6 +7,7 @@ import { noChangeLog, type ChangeLog } from '../logs/change-log.js';
 import type { Collection, DocumentStore } from '../store/port.js';
 import { PIPELINES, pipelineIdOfStep, type PipelineRecord, type PipelineStep } from './model.js';
 import type { PipelinesApi } from '../../sdk/contract/pipelines.js';
+import { apiError } from '../errors/catalogue.js';
 
 /** What pipelines need from flows, without importing them (flows depend on pipelines). */
 export interface PipelineFlows {
@@ -58,7 +58,7 @@ export class PipelinesService implements PipelinesApi {
 
   async get(pipelineId: number): Promise<PipelineRecord> {
     const pipeline = await this.collection.findOne({ pipeline_id: pipelineId, deleting: { $ne: true } });
-    if (!pipeline) throw notFound('pipeline_not_found', `Pipeline ${pipelineId} not found`);
+    if (!pipeline) throw apiError('pipeline_not_found', { message: `Pipeline ${pipelineId} not found` });
     return pipeline;
   }
 
@@ -141,7 +141,7 @@ export class PipelinesService implements PipelinesApi {
   async removeStep(pipelineId: number, pipelineStepId: string, by?: Principal | null): Promise<void> {
     const pipeline = await this.get(pipelineId);
     const steps = pipeline.steps.filter((s) => s.pipeline_step_id !== pipelineStepId);
-    if (steps.length === pipeline.steps.length) throw notFound('step_not_found', `Step ${pipelineStepId} is not in pipeline ${pipelineId}`);
+    if (steps.length === pipeline.steps.length) throw apiError('step_not_found', { message: `Step ${pipelineStepId} is not in pipeline ${pipelineId}` });
     // Flows keep their stored config for the step: views list only the pipeline's steps, so nothing dangles.
     await this.saveSteps(pipelineId, steps.sort((a, b) => a.execution_order - b.execution_order));
     await this.changed(by, `Pipeline ${pipelineId}: step ${pipelineStepId} removed`, { pipeline_id: pipelineId, change: 'pipeline.step.remove', pipeline_step_id: pipelineStepId });
@@ -152,7 +152,7 @@ export class PipelinesService implements PipelinesApi {
     const known = new Set(pipeline.steps.map((s) => s.pipeline_step_id));
     const given = new Set(order.map((o) => o.pipeline_step_id));
     if (given.size !== order.length || given.size !== known.size || [...given].some((id) => !known.has(id))) {
-      throw badRequest('invalid_step_order', 'step_order must list every step of the pipeline exactly once');
+      throw apiError('invalid_step_order');
     }
     const rank = new Map(order.map((o) => [o.pipeline_step_id, o.execution_order]));
     const steps = [...pipeline.steps].sort((a, b) => rank.get(a.pipeline_step_id)! - rank.get(b.pipeline_step_id)!);
@@ -165,12 +165,12 @@ export class PipelinesService implements PipelinesApi {
     const pipelineId = pipelineIdOfStep(pipelineStepId);
     const pipeline = pipelineId === null ? null : await this.collection.findOne({ pipeline_id: pipelineId, deleting: { $ne: true } });
     const step = pipeline?.steps.find((s) => s.pipeline_step_id === pipelineStepId);
-    if (!pipeline || !step) throw notFound('step_not_found', `Pipeline step ${pipelineStepId} not found`);
+    if (!pipeline || !step) throw apiError('step_not_found', { message: `Pipeline step ${pipelineStepId} not found` });
     const { step_type, pipeline_id, label, ...rest } = config;
-    if (step_type !== undefined && step_type !== step.step_type) throw badRequest('step_type_mismatch', `Step ${pipelineStepId} is a ${step.step_type} step, not ${String(step_type)}`);
-    if (pipeline_id !== undefined && pipeline_id !== pipeline.pipeline_id) throw badRequest('pipeline_mismatch', `Step ${pipelineStepId} belongs to pipeline ${pipeline.pipeline_id}`);
+    if (step_type !== undefined && step_type !== step.step_type) throw apiError('step_type_mismatch', { message: `Step ${pipelineStepId} is a ${step.step_type} step, not ${String(step_type)}` });
+    if (pipeline_id !== undefined && pipeline_id !== pipeline.pipeline_id) throw apiError('pipeline_mismatch', { message: `Step ${pipelineStepId} belongs to pipeline ${pipeline.pipeline_id}` });
     if (rest.provider !== undefined && rest.provider !== '' && !this.registries.providers().some((p) => p.slug === rest.provider)) {
-      throw badRequest('provider_not_found', `No AI provider '${String(rest.provider)}' is registered`);
+      throw apiError('provider_not_found', { message: `No AI provider '${String(rest.provider)}' is registered`, status: 400 });
     }
     const updated: PipelineStep = { ...step, label: typeof label === 'string' ? label : step.label, config: { ...step.config, ...rest } };
     await this.saveSteps(pipeline.pipeline_id, pipeline.steps.map((s) => (s.pipeline_step_id === pipelineStepId ? updated : s)));
@@ -182,7 +182,7 @@ export class PipelinesService implements PipelinesApi {
   private newStep(pipelineId: number, stepType: string, order: number, label?: string, config: Record<string, unknown> = {}): PipelineStep {
     const known = this.registries.stepTypes();
     const type = known.find((t) => t.type === stepType);
-    if (!type) throw badRequest('invalid_step_type', `Unknown step type '${stepType}' (known: ${known.map((t) => t.type).join(', ')})`);
+    if (!type) throw apiError('invalid_step_type', { message: `Unknown step type '${stepType}' (known: ${known.map((t) => t.type).join(', ')})` });
     return { pipeline_step_id: `${pipelineId}_${randomUUID()}`, step_type: stepType, execution_order: order, label: label?.trim() || `${type.label} Step`, config };
   }
 

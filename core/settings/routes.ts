@@ -1,4 +1,3 @@
-import { badRequest } from '../errors.js';
 import type { Registries } from '../kernel/registries.js';
 import type { SurfaceDefinition } from '../kernel/routes.js';
 import { errorBody, successBody } from '../kernel/response-schemas.js';
@@ -6,6 +5,7 @@ import { settingsDefaults, settingsDefaultsView, settingsPatchBody, settingsView
 import type { SettingsService } from './service.js';
 import { withResponses } from '../kernel/response-schemas.js';
 import { settingsResponses } from './responses.js';
+import { apiError } from '../errors/catalogue.js';
 
 const admin = { capability: 'manage_options' } as const;
 
@@ -28,7 +28,7 @@ export function settingsSurface(settings: SettingsService, registries: Registrie
       if (keys) {
         const known = new Set(registries.providers().map((p) => p.slug));
         const unknown = Object.keys(keys).filter((slug) => !known.has(slug));
-        if (unknown.length) throw badRequest('provider_not_found', `ai_provider_keys: no AI provider '${unknown[0]}' is registered`);
+        if (unknown.length) throw apiError('provider_not_found', { message: `ai_provider_keys: no AI provider '${unknown[0]}' is registered`, status: 400 });
         await settings.setProviderKeys(keys);
       }
       await settings.update(rest);

@@ -1,10 +1,10 @@
-import { notFound } from '../errors.js';
 import type { SurfaceDefinition } from '../kernel/routes.js';
 import type { DocumentStore } from '../store/port.js';
 import type { PipelinesService } from '../pipelines/service.js';
 import type { UsersService } from './service.js';
 import { withResponses } from '../kernel/response-schemas.js';
 import { preferencesResponses } from './responses.js';
+import { apiError } from '../errors/catalogue.js';
 
 /** Each user's one preference: the pipeline selected in the admin interface. */
 export class PreferencesService {
@@ -35,13 +35,13 @@ export class PreferencesService {
   async set(userId: number, selected: number | null | undefined): Promise<{ user_id: number; selected_pipeline_id: number | null }> {
     await this.requireUser(userId);
     if (selected === undefined) return this.get(userId);
-    if (selected !== null && !(await this.pipelines.exists(selected))) throw notFound('pipeline_not_found', `Pipeline ${selected} not found`);
+    if (selected !== null && !(await this.pipelines.exists(selected))) throw apiError('pipeline_not_found', { message: `Pipeline ${selected} not found` });
     await this.collection.updateOne({ _id: `user-${userId}` }, { $set: { user_id: userId, selected_pipeline_id: selected } }, { upsert: true });
     return { user_id: userId, selected_pipeline_id: selected };
   }
 
   private async requireUser(userId: number): Promise<void> {
-    if (userId !== 0 && !(await this.users.exists(userId))) throw notFound('rest_user_invalid_id', `Invalid user ID ${userId}.`);
+    if (userId !== 0 && !(await this.users.exists(userId))) throw apiError('rest_user_invalid_id', { message: `Invalid user ID ${userId}.` });
   }
 }
 

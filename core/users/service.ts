@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID, createHash } from 'node:crypto';
-import { ApiError, conflict, notFound } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import { DuplicateKeyError } from '../store/port.js';
 import {
@@ -15,6 +14,7 @@ import { UserPrincipal } from './principal.js';
 import type { UsersRepository } from './repository.js';
 import { GRANTABLE_CAPABILITIES, isRole, roleCapabilities, type Role } from './roles.js';
 import type { UsersApi } from '../../sdk/contract/users.js';
+import { apiError } from '../errors/catalogue.js';
 
 export interface CreatedAppPassword extends AppPasswordView {
   /** Shown once; only its hash is stored. */
@@ -78,12 +78,12 @@ export class UsersService implements UsersApi {
    * document is the last write, so a crash leaves at most an unused id.
    */
   async create(input: { login: string; role: string; password?: string; capabilities?: string[] }): Promise<UserView> {
-    if (!LOGIN.test(input.login)) throw new ApiError('invalid_login', 'Login must be 1-60 letters, digits, or . _ @ -, starting with a letter or digit', 400);
-    if (!isRole(input.role)) throw new ApiError('invalid_role', `Role must be one of: ${Object.keys(roleCapabilities).join(', ')}`, 400);
+    if (!LOGIN.test(input.login)) throw apiError('invalid_login');
+    if (!isRole(input.role)) throw apiError('invalid_role', { message: `Role must be one of: ${Object.keys(roleCapabilities).join(', ')}` });
     const extra = input.capabilities ?? [];
     const bad = extra.filter((c) => !GRANTABLE_CAPABILITIES.includes(c));
-    if (bad.length) throw new ApiError('invalid_capability', `Capabilities that can be granted: ${GRANTABLE_CAPABILITIES.join(', ')}`, 400);
-    if (await this.repo.byLogin(input.login)) throw conflict('user_exists', `A user with login '${input.login}' already exists`);
+    if (bad.length) throw apiError('invalid_capability', { message: `Capabilities that can be granted: ${GRANTABLE_CAPABILITIES.join(', ')}` });
+    if (await this.repo.byLogin(input.login)) throw apiError('user_exists', { message: `A user with login '${input.login}' already exists` });
     const record: Omit<UserRecord, '_id'> & { _id?: string } = {
       user_id: await this.repo.nextUserId(),
       login: input.login,
@@ -96,7 +96,7 @@ export class UsersService implements UsersApi {
       const saved = await this.repo.users.insertOne(record as UserRecord);
       return this.view(saved as UserRecord);
     } catch (error) {
-      if (error instanceof DuplicateKeyError) throw conflict('user_exists', `A user with login '${input.login}' already exists`);
+      if (error instanceof DuplicateKeyError) throw apiError('user_exists', { message: `A user with login '${input.login}' already exists` });
       throw error;
     }
   }
@@ -109,7 +109,7 @@ export class UsersService implements UsersApi {
     const user = await this.require(userId);
     if (user.role === 'administrator') {
       const admins = await this.repo.users.count({ role: 'administrator' });
-      if (admins <= 1) throw conflict('last_administrator', 'The last administrator cannot be deleted');
+      if (admins <= 1) throw apiError('last_administrator');
     }
     await this.repo.sessions.deleteMany({ user_id: userId });
     await this.repo.appPasswords.deleteMany({ user_id: userId });
@@ -128,7 +128,7 @@ export class UsersService implements UsersApi {
   async createAppPassword(userId: number, name: string): Promise<CreatedAppPassword> {
     await this.require(userId);
     const cleanName = name.trim();
-    if (!cleanName || cleanName.length > 100) throw new ApiError('invalid_name', 'Application password name must be 1-100 characters', 400);
+    if (!cleanName || cleanName.length > 100) throw apiError('invalid_name');
     const password = generateApplicationPassword();
     const record = {
       _id: randomUUID(),
@@ -150,7 +150,7 @@ export class UsersService implements UsersApi {
 
   async revokeAppPassword(userId: number, uuid: string): Promise<AppPasswordView> {
     const row = await this.repo.appPasswords.findOne({ _id: uuid, user_id: userId });
-    if (!row) throw notFound('application_password_not_found', 'No application password with that uuid for this user');
+    if (!row) throw apiError('application_password_not_found');
     await this.repo.appPasswords.deleteOne({ _id: uuid });
     return this.appPasswordView(row as AppPasswordRecord);
   }
@@ -231,7 +231,7 @@ export class UsersService implements UsersApi {
   async changeOwnPassword(userId: number, password: string, current: string | undefined): Promise<void> {
     const user = await this.require(userId);
     if (user.password_hash && (current === undefined || !(await verifyPassword(current, user.password_hash)))) {
-      throw new ApiError('incorrect_password', 'The current password is not correct.', 400);
+      throw apiError('incorrect_password');
     }
     await this.setPassword(userId, password);
   }
@@ -272,12 +272,12 @@ export class UsersService implements UsersApi {
 
   private async require(userId: number): Promise<UserRecord> {
     const user = await this.repo.byId(userId);
-    if (!user) throw notFound('user_not_found', `No user with id ${userId}`);
+    if (!user) throw apiError('user_not_found', { message: `No user with id ${userId}` });
     return user;
   }
 
   private async checkedHash(password: string): Promise<string> {
-    if (typeof password !== 'string' || password.length < 8) throw new ApiError('weak_password', 'Password must be at least 8 characters', 400);
+    if (typeof password !== 'string' || password.length < 8) throw apiError('weak_password');
     return hashPassword(password);
   }
 

@@ -1,7 +1,7 @@
-import { ApiError } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import { DuplicateKeyError, type DocumentStore } from '../store/port.js';
 import { WEBHOOK_EVENTS, type WebhookEventRecord } from './model.js';
+import { apiError } from '../errors/catalogue.js';
 
 /** A claim held by one request: settle it with the job it created, or release it on failure. */
 export interface EventClaim {
@@ -18,7 +18,7 @@ const WAIT_FOR_FIRST_MS = 2_000;
 const POLL_MS = 25;
 
 const inProgress = () =>
-  new ApiError('webhook_event_in_progress', 'This event is being accepted by another request; retry shortly.', 409, {}, { 'Retry-After': '1' });
+  apiError('webhook_event_in_progress', { headers: { 'Retry-After': '1' } });
 
 /**
  * Opt-in duplicate event-id protection. The unique insert of `{flow_id}:{event_id}` is the

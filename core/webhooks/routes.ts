@@ -1,4 +1,3 @@
-import { ApiError } from '../errors.js';
 import { allValues, mediaType, parseJsonInput } from '../kernel/request-input.js';
 import { reply, type RouteRequest, type SurfaceDefinition } from '../kernel/routes.js';
 import type { Clock } from '../kernel/clock.js';
@@ -14,6 +13,7 @@ import type { WebhookEvent } from '../kernel/hooks.js';
 import { withResponses } from '../kernel/response-schemas.js';
 import { webhookTriggerResponses } from './responses.js';
 import { webhookAdminResponses } from './responses.js';
+import { apiError } from '../errors/catalogue.js';
 
 /**
  * A secret the sender chose (GitHub, Stripe... pick their own): any non-empty one up to
@@ -27,7 +27,7 @@ const ADVISED_SECRET_LENGTH = 16;
 function secretWarnings(secret: string | undefined): string[] {
   if (secret === undefined) return [];
   if (Buffer.byteLength(secret, 'utf8') > MAX_SECRET_BYTES) {
-    throw new ApiError('rest_invalid_param', `Invalid parameter(s): secret must be at most ${MAX_SECRET_BYTES} bytes`, 400, { params: { secret: `must be at most ${MAX_SECRET_BYTES} bytes` } });
+    throw apiError('rest_invalid_param', { message: `Invalid parameter(s): secret must be at most ${MAX_SECRET_BYTES} bytes`, data: { params: { secret: `must be at most ${MAX_SECRET_BYTES} bytes` } } });
   }
   return secret.length < ADVISED_SECRET_LENGTH ? [`The secret is shorter than ${ADVISED_SECRET_LENGTH} characters: anyone who guesses it can start this flow. Use a longer one where the sender allows it.`] : [];
 }
@@ -35,7 +35,7 @@ function secretWarnings(secret: string | undefined): string[] {
 const withWarnings = (warnings: string[]) => (warnings.length ? { warnings } : {});
 
 /** One answer for every authentication failure: nothing tells a stranger why. */
-const unauthorized = () => new ApiError('rest_unauthorized', 'Unauthorized.', 401);
+const unauthorized = () => apiError('rest_unauthorized');
 
 /** A form as an object: a name sent once is a string, a repeated name an array of its values. */
 function formObject(text: string): Record<string, string | string[]> {

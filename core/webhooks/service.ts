@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Principal } from '../kernel/principal.js';
 import type { ChangeLog } from '../logs/change-log.js';
-import { ApiError, badRequest, notFound } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
 import type { VerifierVerdict } from '../kernel/contributions.js';
@@ -15,6 +14,7 @@ import { checkTemplate, type HmacTemplate } from './hmac-template.js';
 import { verifyHmac, type InboundRequest } from './hmac-verify.js';
 import { LEGACY_KEYS, hasLegacyWebhook, readLegacyWebhook } from './legacy-config.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMIT, DEFAULT_ROTATION_TTL_SECONDS, type StoredSecret, type WebhookConfig } from './model.js';
+import { apiError } from '../errors/catalogue.js';
 
 export interface EnableInput {
   mode: string;
@@ -52,7 +52,7 @@ const newSecretValue = () => randomBytes(32).toString('hex');
 function checkDedupe(config: Pick<WebhookConfig, 'mode' | 'template' | 'dedupe_window_seconds'>): void {
   if (!config.dedupe_window_seconds) return;
   if (config.mode === 'bearer' || (config.mode === 'hmac' && !config.template?.id_source)) {
-    throw badRequest('dedupe_needs_event_id', 'Duplicate protection needs an event id: an hmac template with an id_source, or a verifier mode that reports one');
+    throw apiError('dedupe_needs_event_id', { message: 'Duplicate protection needs an event id: an hmac template with an id_source, or a verifier mode that reports one' });
   }
 }
 
@@ -175,19 +175,19 @@ export class WebhooksService {
       let template: Record<string, unknown>;
       if (input.preset) {
         const preset = this.deps.registries.presets().find((p) => p.slug === input.preset);
-        if (!preset) throw badRequest('preset_not_found', `No webhook preset '${input.preset}' is loaded (enable the webhook-presets plugin)`);
+        if (!preset) throw apiError('preset_not_found', { message: `No webhook preset '${input.preset}' is loaded (enable the webhook-presets plugin)` });
         template = structuredClone(preset.template);
         base.preset = preset.slug;
       } else if (input.template) template = input.template;
-      else throw badRequest('template_required', 'hmac mode needs a preset or a template');
+      else throw apiError('template_required');
       if (input.overrides) template = deepMerge(template, input.overrides);
       const problems = checkTemplate(template);
-      if (problems.length) throw new ApiError('invalid_template', `Invalid HMAC template: ${problems.join('; ')}`, 400, { problems });
+      if (problems.length) throw apiError('invalid_template', { message: `Invalid HMAC template: ${problems.join('; ')}`, data: { problems } });
       base.template = template as unknown as HmacTemplate;
       base.max_body_bytes = Number((template as { max_body_bytes?: number }).max_body_bytes ?? DEFAULT_MAX_BODY_BYTES);
       checkDedupe(base);
     } else if (!this.deps.registries.verifiers().some((v) => v.mode === input.mode)) {
-      throw badRequest('invalid_mode', `Unknown webhook mode '${input.mode}' (bearer, hmac${this.deps.registries.verifiers().map((v) => `, ${v.mode}`).join('')})`);
+      throw apiError('invalid_mode', { message: `Unknown webhook mode '${input.mode}' (bearer, hmac${this.deps.registries.verifiers().map((v) => `, ${v.mode}`).join('')})` });
     }
     const value = input.secret ?? newSecretValue();
     const secret: StoredSecret = { id: randomUUID(), sealed: this.seal(flowId, value), expires_at: null, created_at: this.deps.clock.now() };
@@ -205,7 +205,7 @@ export class WebhooksService {
   /** bearer: a new token; the old one stops working at once. */
   async regenerate(flowId: number, by?: Principal | null): Promise<string> {
     const { config } = await this.require(flowId);
-    if (config.mode !== 'bearer') throw badRequest('not_bearer', 'Only a bearer trigger has a token to regenerate; rotate the secret instead');
+    if (config.mode !== 'bearer') throw apiError('not_bearer');
     const token = newSecretValue();
     await this.save(flowId, { ...config, token_sealed: this.seal(flowId, token) });
     await this.changed(by, flowId, 'token regenerated', 'regenerate');
@@ -218,7 +218,7 @@ export class WebhooksService {
    */
   async rotate(flowId: number, options: { ttlSeconds?: number; value?: string } = {}, by?: Principal | null): Promise<{ id: string; value: string }> {
     const { config } = await this.require(flowId);
-    if (config.mode === 'bearer') throw badRequest('not_hmac', 'A bearer trigger has a token, not secrets; regenerate it instead');
+    if (config.mode === 'bearer') throw apiError('not_hmac', { message: 'A bearer trigger has a token, not secrets; regenerate it instead' });
     const now = this.deps.clock.now();
     const ttl = options.ttlSeconds ?? DEFAULT_ROTATION_TTL_SECONDS;
     const graceEnd = new Date(now.getTime() + ttl * 1000);
@@ -233,7 +233,7 @@ export class WebhooksService {
   /** Replaces every secret with one (no grace). */
   async setSecret(flowId: number, value?: string, by?: Principal | null): Promise<{ id: string; value: string }> {
     const { config } = await this.require(flowId);
-    if (config.mode === 'bearer') throw badRequest('not_hmac', 'A bearer trigger has a token, not secrets');
+    if (config.mode === 'bearer') throw apiError('not_hmac');
     const secretValue = value ?? newSecretValue();
     const secret: StoredSecret = { id: randomUUID(), sealed: this.seal(flowId, secretValue), expires_at: null, created_at: this.deps.clock.now() };
     await this.save(flowId, { ...config, secrets: [secret] });
@@ -243,7 +243,7 @@ export class WebhooksService {
 
   async forget(flowId: number, secretId: string, by?: Principal | null): Promise<void> {
     const { config } = await this.require(flowId);
-    if (!config.secrets.some((s) => s.id === secretId)) throw notFound('secret_not_found', `No secret ${secretId} on flow ${flowId}`);
+    if (!config.secrets.some((s) => s.id === secretId)) throw apiError('secret_not_found', { message: `No secret ${secretId} on flow ${flowId}` });
     await this.save(flowId, { ...config, secrets: config.secrets.filter((s) => s.id !== secretId) });
     await this.changed(by, flowId, `secret ${secretId} forgotten`, 'forget-secret', { secret_id: secretId });
   }
@@ -353,7 +353,7 @@ export class WebhooksService {
 
   private async require(flowId: number): Promise<{ flow: FlowRecord; config: WebhookConfig }> {
     const { flow, config } = await this.config(flowId);
-    if (!config) throw notFound('webhook_not_enabled', `Flow ${flowId} has no webhook trigger`);
+    if (!config) throw apiError('webhook_not_enabled', { message: `Flow ${flowId} has no webhook trigger` });
     return { flow, config };
   }
 }

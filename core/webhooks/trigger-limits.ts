@@ -1,6 +1,6 @@
 import type { RateLimiterRes } from 'rate-limiter-flexible';
 import type { Limiter, LimiterFactory } from '../security/limiter.js';
-import { ApiError } from '../errors.js';
+import { apiError } from '../errors/catalogue.js';
 
 /** Builds a limiter (memory on the embedded store; MongoDB-backed when hosts share a database). */
 export type TriggerLimiterFactory = LimiterFactory;
@@ -12,7 +12,7 @@ export const FAILURES_PER_FLOW_AND_ADDRESS = 10;
 export const FAILURE_WINDOW_SECONDS = 300;
 
 const tooMany = (res: RateLimiterRes) =>
-  new ApiError('rest_too_many_requests', 'Too many requests.', 429, {}, { 'Retry-After': String(Math.max(1, Math.ceil(res.msBeforeNext / 1000))) });
+  apiError('rest_too_many_requests', { headers: { 'Retry-After': String(Math.max(1, Math.ceil(res.msBeforeNext / 1000))) } });
 
 /**
  * The trigger's budgets: accepted requests per flow (the flow's own limit), and failed

@@ -1,4 +1,3 @@
-import { ApiError } from '../../core/errors.js';
 import type { Principal } from '../../core/kernel/principal.js';
 import { safeEqual } from '../../core/security/constant-time.js';
 import { UserPrincipal } from '../../core/users/principal.js';
@@ -6,6 +5,7 @@ import type { UsersService } from '../../core/users/service.js';
 import { readCookie, SESSION_COOKIE } from './cookies.js';
 import { LOCAL_SCHEME } from './local-scheme.js';
 import type { LoginThrottle } from './login-throttle.js';
+import { apiError } from '../../core/errors/catalogue.js';
 
 export const NONCE_HEADERS = ['x-flowhost-nonce', 'x-wp-nonce'] as const;
 export { LOCAL_SCHEME } from './local-scheme.js';
@@ -16,7 +16,7 @@ export { LOCAL_SCHEME } from './local-scheme.js';
  * form's POST /session it would make the browser hold the request and ask for a Basic login.
  */
 export const invalidCredentials = (challenge = true) =>
-  new ApiError('rest_invalid_credentials', 'Invalid login or password.', 401, {}, challenge ? { 'WWW-Authenticate': 'Basic realm="flowhost"' } : {});
+  apiError('rest_invalid_credentials', { headers: challenge ? { 'WWW-Authenticate': 'Basic realm="flowhost"' } : {} });
 
 export interface AuthInput {
   headers: Readonly<Record<string, string | undefined>>;
@@ -90,7 +90,7 @@ export class Authenticator {
     // Without a nonce a cookie proves nothing (it may be a cross-site request): anonymous.
     if (nonce === undefined) return null;
     if (!this.users.nonceMatches(session, nonce)) {
-      throw new ApiError('rest_cookie_invalid_nonce', 'Cookie check failed: the nonce is invalid or expired.', 403);
+      throw apiError('rest_cookie_invalid_nonce');
     }
     return this.users.principalFor(session.user_id, 'cookie');
   }

@@ -1,5 +1,5 @@
 import type { RateLimiterRes } from 'rate-limiter-flexible';
-import { tooManyRequests } from '../../core/errors.js';
+import { apiError } from '../../core/errors/catalogue.js';
 import type { Limiter, LimiterFactory } from '../../core/security/limiter.js';
 
 export interface ThrottleLimits {
@@ -49,7 +49,11 @@ export class LoginThrottle {
     if (spent(byLogin, this.limits.maxFailuresPerLogin) && !(await this.isKnown(ip, login))) blocked.push(byLogin);
     if (blocked.length) {
       const wait = Math.max(...blocked.map((res) => res.msBeforeNext)) / 1000;
-      throw tooManyRequests('Too many failed login attempts. Try again later.', wait);
+      throw apiError('rest_too_many_requests', {
+        message: 'Too many failed login attempts. Try again later.',
+        data: { retry_after: wait },
+        headers: { 'Retry-After': String(Math.max(1, Math.ceil(wait))) },
+      });
     }
   }
 

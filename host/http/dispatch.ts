@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ValidateFunction } from 'ajv';
-import { ApiError, forbidden, notLoggedIn } from '../../core/errors.js';
+import { ApiError } from '../../core/errors.js';
+import { apiError } from '../../core/errors/catalogue.js';
 import type { Logger } from '../../core/kernel/logger.js';
 import type { RequestTiming } from '../../core/kernel/hooks.js';
 import type { Principal } from '../../core/kernel/principal.js';
@@ -179,13 +180,13 @@ function validate(fn: ValidateFunction | undefined, value: unknown, where: 'para
 async function checkPermission(route: CompiledRoute, request: RouteRequest, user: Principal | null): Promise<void> {
   const permission = route.definition.permission;
   if (permission === 'public') return;
-  if (!user) throw notLoggedIn();
+  if (!user) throw apiError('rest_not_logged_in');
   if (permission === 'authenticated') return;
   if ('capability' in permission) {
-    if (!user.can(permission.capability)) throw forbidden();
+    if (!user.can(permission.capability)) throw apiError('rest_forbidden', { user });
     return;
   }
-  if (!(await permission.check(request))) throw forbidden();
+  if (!(await permission.check(request))) throw apiError('rest_forbidden', { user });
 }
 
 type MutableRequest = { -readonly [K in keyof RouteRequest]: RouteRequest[K] };

@@ -1,19 +1,20 @@
 import { ApiError, isApiError } from '../../core/errors.js';
 import { UnsupportedDocumentError } from '../../core/store/port.js';
 import type { ValidationIssue } from '../../core/kernel/validator.js';
+import { apiError } from '../../core/errors/catalogue.js';
 
 /** The WordPress-style errors the host raises for its own failures. */
-export const noRoute = () => new ApiError('rest_no_route', 'No route was found matching the URL and request method.', 404);
+export const noRoute = () => apiError('rest_no_route');
 
 export function validationError(where: 'params' | 'query' | 'body', issues: ValidationIssue[]): ApiError {
   const missing = issues.filter((i) => i.missing).map((i) => i.field);
   if (missing.length) {
-    return new ApiError('rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, 400, { params: missing, in: where });
+    return apiError('rest_missing_callback_param', { message: `Missing parameter(s): ${missing.join(', ')}`, data: { params: missing, in: where } });
   }
   const params: Record<string, string> = {};
   for (const issue of issues) params[issue.field || where] = issue.message;
   // The message says each rule, not only the names: "status must be one of: publish, draft".
-  return new ApiError('rest_invalid_param', `Invalid parameter(s): ${Object.values(params).join('; ')}`, 400, { params, in: where });
+  return apiError('rest_invalid_param', { message: `Invalid parameter(s): ${Object.values(params).join('; ')}`, data: { params, in: where } });
 }
 
 /** Any thrown value → status + body; unexpected errors become 500 internal_error without details. */
@@ -27,7 +28,7 @@ export function toErrorResponse(error: unknown, requestId: string): { status: nu
   // A value from the request that neither store can keep (routes bound their input first;
   // this is the last line, in the store port, for what slips through a free-form field).
   if (error instanceof UnsupportedDocumentError) {
-    const refused = new ApiError('rest_invalid_document', `The request cannot be stored: ${error.reason}.`, 400, { reason: error.reason });
+    const refused = apiError('rest_invalid_document', { message: `The request cannot be stored: ${error.reason}.`, data: { reason: error.reason } });
     return { status: 400, body: refused.toBody(), headers: {}, unexpected: false };
   }
   return {

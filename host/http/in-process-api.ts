@@ -16,6 +16,7 @@ import { parseQueryInput } from '../../core/kernel/request-input.js';
 import { checked, runRoute } from './dispatch.js';
 import { noRoute, toErrorResponse } from './error-body.js';
 import type { CompiledRoute } from './route-table.js';
+import { apiError } from '../../core/errors/catalogue.js';
 
 export interface InProcessApi extends ApiClient {
   /** The route table, once compiled (after every plugin's setup). */
@@ -81,7 +82,7 @@ export function createInProcessApi(options: { apiPrefix: string; coreNamespace: 
       try {
         decodeURIComponent(rawPath);
       } catch {
-        return fail(new ApiError('rest_invalid_url', 'The URL path has an invalid percent-escape (each % must start a valid UTF-8 sequence such as %20 or %C3%A9).', 400));
+        return fail(apiError('rest_invalid_url', { message: 'The URL path has an invalid percent-escape (each % must start a valid UTF-8 sequence such as %20 or %C3%A9).' }));
       }
       // As given under the prefix (`/wp/v2/posts`), else in the core namespace (`/flows`).
       const candidates = [`${options.apiPrefix}${path}`, `${options.apiPrefix}/${options.coreNamespace}${path}`];

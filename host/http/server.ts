@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../core/kernel/logger.js';
 import { closeAfterAnswer, dispatch, hasBody, sendJson, type DispatchDeps } from './dispatch.js';
-import { ApiError } from '../../core/errors.js';
+import type { ApiError } from '../../core/errors.js';
 import { noRoute } from './error-body.js';
 import { answerParserErrors } from './client-error.js';
 import type { CompiledRoute } from './route-table.js';
@@ -10,6 +10,7 @@ import { fastLane } from './fast-lane.js';
 import { answerPreflight } from './wordpress-cors.js';
 import { applyConnectionLimits, defaultConnectionLimits, onRefusedConnection } from './connection-limits.js';
 import { createRestifyServer, nodeServerOf, validHost, type RestifyHandler, type RestifyServer, type Verb } from './restify-adapter.js';
+import { apiError } from '../../core/errors/catalogue.js';
 
 const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE']);
 /** Methods the router knows; anything else (TRACE, PROPFIND...) is answered before routing. */
@@ -86,7 +87,7 @@ export function shapeRestifyErrors(server: RestifyServer, log: Logger): void {
       let body: object;
       // Router errors (no route, method or version not allowed) read as no route, as everywhere else.
       if (status === 404 || status === 405 || (err as Error).name === 'InvalidVersionError') body = noRoute().toBody();
-      else if (typeof status === 'number' && status >= 400 && status < 500) body = new ApiError('rest_bad_request', (err as Error).message || 'Bad request.', status).toBody();
+      else if (typeof status === 'number' && status >= 400 && status < 500) body = apiError('rest_bad_request', { message: (err as Error).message || 'Bad request.', status }).toBody();
       else {
         log.error({ err }, 'restify reported an error outside any route');
         body = { code: 'internal_error', message: 'An unexpected error occurred.', data: { status: 500 } };
@@ -125,7 +126,7 @@ function applyMethodOverride(req: IncomingMessage): void {
 /** Why restify could not route this request, or null: an unknown method, a Host it cannot read, or a path that does not decode. */
 function unroutable(req: IncomingMessage): ApiError | null {
   if (!ROUTABLE.has(req.method ?? '')) return noRoute();
-  if (!validHost(req.headers.host)) return new ApiError('rest_bad_request', 'The Host header is not a valid host name and port (for example example.com or 127.0.0.1:8080).', 400);
+  if (!validHost(req.headers.host)) return apiError('rest_bad_request', { message: 'The Host header is not a valid host name and port (for example example.com or 127.0.0.1:8080).', status: 400 });
   const url = req.url ?? '/';
   const end = url.search(/[?#]/);
   const path = end < 0 ? url : url.slice(0, end);
@@ -133,7 +134,7 @@ function unroutable(req: IncomingMessage): ApiError | null {
   try {
     decodeURIComponent(path);
   } catch {
-    return new ApiError('rest_invalid_url', 'The URL path has an invalid percent-escape (each % must start a valid UTF-8 sequence such as %20 or %C3%A9).', 400);
+    return apiError('rest_invalid_url', { message: 'The URL path has an invalid percent-escape (each % must start a valid UTF-8 sequence such as %20 or %C3%A9).' });
   }
   return null;
 }

@@ -3,7 +3,6 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { DocumentStore } from '../../core/store/port.js';
-import { ApiError, notFound } from '../../core/errors.js';
 import type { Logger } from '../../core/kernel/logger.js';
 import { json, page, reply, stream, type RouteDefinition } from '../../core/kernel/routes.js';
 import { errorBody, successBody } from '../../core/kernel/response-schemas.js';
@@ -11,6 +10,7 @@ import { FLOWHOST_VERSION } from '../../core/kernel/version.js';
 import { apiIndexRoutes } from './api-index.js';
 import { buildOpenApi } from './openapi.js';
 import { compileRoutes, type CompiledRoute } from './route-table.js';
+import { apiError } from '../../core/errors/catalogue.js';
 
 const HEALTH_TIMEOUT_MS = 3000;
 
@@ -146,7 +146,7 @@ export function systemRoutes(deps: {
         return { success: true, status: 'ok', version: FLOWHOST_VERSION, store: { kind: deps.store.kind, status: 'ok' } };
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        const failure = new ApiError('store_unavailable', `The ${deps.store.kind} store is unavailable: ${reason}`, 503);
+        const failure = apiError('store_unavailable', { message: `The ${deps.store.kind} store is unavailable: ${reason}` });
         return reply(503, { success: false, ...failure.toBody(), status: 'unavailable', store: { kind: deps.store.kind, status: 'unavailable' } });
       }
     },
@@ -179,7 +179,7 @@ export function systemRoutes(deps: {
     handle: async () => {
       const state = deps.readiness();
       if (state !== 'ready') {
-        const failure = state === 'starting' ? new ApiError('host_starting', 'Flowhost is starting; try again in a moment.', 503) : new ApiError('host_stopping', 'Flowhost is stopping; send requests to another host.', 503);
+        const failure = state === 'starting' ? apiError('host_starting') : apiError('host_stopping');
         return reply(503, { success: false, ...failure.toBody(), status: state }, { 'Retry-After': '1' });
       }
       try {
@@ -187,7 +187,7 @@ export function systemRoutes(deps: {
         return { success: true, status: 'ready', store: { kind: deps.store.kind, status: 'ok' } };
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        const failure = new ApiError('store_unavailable', `The ${deps.store.kind} store is unavailable: ${reason}`, 503);
+        const failure = apiError('store_unavailable', { message: `The ${deps.store.kind} store is unavailable: ${reason}` });
         return reply(503, { success: false, ...failure.toBody(), status: 'unavailable', store: { kind: deps.store.kind, status: 'unavailable' } });
       }
     },
@@ -243,7 +243,7 @@ export function systemRoutes(deps: {
         return stream(200, Readable.from([text]), { ...common, 'Content-Type': 'text/javascript; charset=utf-8', 'Content-Length': String(text.length), 'Cache-Control': 'no-cache' });
       }
       const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
-      if (!type) throw notFound('rest_no_route', 'No route was found matching the URL and request method.');
+      if (!type) throw apiError('rest_no_route');
       const path = join(swaggerUiDir(), file);
       const size = statSync(path).size;
       return stream(200, createReadStream(path), { ...common, 'Content-Type': type, 'Content-Length': String(size), 'Cache-Control': 'public, max-age=86400' });

@@ -1,4 +1,4 @@
-import { notLoggedIn } from '../../core/errors.js';
+import { apiError } from '../../core/errors/catalogue.js';
 import type { SurfaceDefinition } from '../../core/kernel/routes.js';
 import { reply } from '../../core/kernel/routes.js';
 import type { UsersService } from '../../core/users/service.js';
@@ -53,7 +53,7 @@ export function sessionSurface(deps: { users: UsersService; authenticator: Authe
         async handle(request) {
           const token = readCookie(request.headers.cookie, SESSION_COOKIE);
           const session = token ? await deps.users.findSession(token) : null;
-          if (!session) throw notLoggedIn();
+          if (!session) throw apiError('rest_not_logged_in');
           const user = await deps.users.get(session.user_id);
           return { success: true, data: { user_id: user.user_id, login: user.login, role: user.role, has_password: user.has_password, nonce: session.nonce, expires_at: session.expires_at.toISOString() } };
         },

@@ -1,10 +1,10 @@
-import { notFound } from '../../core/errors.js';
 import type { SurfaceDefinition } from '../../core/kernel/routes.js';
 import { reply } from '../../core/kernel/routes.js';
 import type { UsersService } from '../../core/users/service.js';
 import { appPasswordNameSchema, createUserBody, loginSchema, passwordSchema } from '../../core/users/schemas.js';
 import { withResponses } from '../../core/kernel/response-schemas.js';
 import { userAdminResponses } from './responses.js';
+import { apiError } from '../../core/errors/catalogue.js';
 
 const admin = { capability: 'manage_options' } as const;
 const userIdParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } };
@@ -27,7 +27,7 @@ export function userAdminSurface(users: UsersService): SurfaceDefinition {
           const { login } = request.query as { login?: string };
           if (login) {
             const user = await users.findByLogin(login);
-            if (!user) throw notFound('user_not_found', `No user with login '${login}'`);
+            if (!user) throw apiError('user_not_found', { message: `No user with login '${login}'` });
             return { success: true, data: [user], total: 1 };
           }
           const list = await users.list();

@@ -3,8 +3,8 @@
  * tool of that name and answers its result untransformed. An id the spec does not name is
  * 400 `invalid_tool`; a named one whose plugin is not loaded, 500 `ability_not_found`.
  */
-import { actingUserOf, ApiError, defineSurface, errorBody, isApiError, type Clock, type ExtensionPointContributions, type GuardedFetch, type JsonSchema, type SurfaceDefinition } from '../../sdk/index.js';
-import { isToolId, remoteFailure, scrub, TOOL_CATALOGUE, TOOL_IDS, type AnalyticsToolDefinition } from '../../sdk/analytics/index.js';
+import { actingUserOf, defineSurface, errorBody, isApiError, type Clock, type ExtensionPointContributions, type GuardedFetch, type JsonSchema, type SurfaceDefinition } from '../../sdk/index.js';
+import { isToolId, remoteFailure, scrub, TOOL_CATALOGUE, TOOL_IDS, analyticsError, type AnalyticsToolDefinition } from '../../sdk/analytics/index.js';
 import { checkArguments } from './validate.js';
 
 const resultBody: JsonSchema = {
@@ -47,10 +47,10 @@ export function analyticsSurface(tools: ExtensionPointContributions<AnalyticsToo
         },
         async handle(request) {
           const id = String((request.params as { tool: string }).tool);
-          if (!isToolId(id)) throw new ApiError('invalid_tool', `Unknown analytics tool '${id.slice(0, 64)}'. Tools: ${TOOL_IDS.join(', ')}.`, 400);
+          if (!isToolId(id)) throw analyticsError('invalid_tool', { message: `Unknown analytics tool '${id.slice(0, 64)}'. Tools: ${TOOL_IDS.join(', ')}.` });
           const entry = TOOL_CATALOGUE[id];
           const tool = tools.get(id);
-          if (!tool) throw new ApiError('ability_not_found', `The ${id} analytics tool is not available: its plugin (analytics-${id}) is not loaded in this build.`, 500);
+          if (!tool) throw analyticsError('ability_not_found', { message: `The ${id} analytics tool is not available: its plugin (analytics-${id}) is not loaded in this build.` });
           const body = (request.body ?? {}) as Record<string, unknown>;
           checkArguments(entry, tool, body);
           try {

@@ -2,7 +2,7 @@
  * The provisioner's callback: its payload checked field by field (a malformed body is a
  * 400 naming the field), and `provisioning_complete` applied to the subscription.
  */
-import { badRequest } from '../../sdk/index.js';
+import { billingError } from './errors.js';
 
 export const PROVISIONING_EVENT_TYPES = ['provisioning_complete'] as const;
 
@@ -20,7 +20,7 @@ export interface ProvisioningPayload {
 const ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 
-const invalid = (field: string, message: string) => badRequest('invalid_payload', `Invalid provisioning payload: ${field} ${message}.`, { field });
+const invalid = (field: string, message: string) => billingError('invalid_payload', { message: `Invalid provisioning payload: ${field} ${message}.`, data: { field } });
 
 export function parseProvisioningPayload(raw: Buffer): ProvisioningPayload {
   let body: unknown;
@@ -33,7 +33,7 @@ export function parseProvisioningPayload(raw: Buffer): ProvisioningPayload {
   const b = body as Record<string, unknown>;
   if (typeof b.event !== 'string' || b.event === '') throw invalid('event', 'is required (a string)');
   if (!(PROVISIONING_EVENT_TYPES as readonly string[]).includes(b.event)) {
-    throw badRequest('unsupported_event', `Unsupported provisioning event "${b.event.slice(0, 100)}". Supported: ${PROVISIONING_EVENT_TYPES.join(', ')}.`, { supported: [...PROVISIONING_EVENT_TYPES] });
+    throw billingError('unsupported_event', { message: `Unsupported provisioning event "${b.event.slice(0, 100)}". Supported: ${PROVISIONING_EVENT_TYPES.join(', ')}.`, data: { supported: [...PROVISIONING_EVENT_TYPES] } });
   }
   const id = (field: string, required: boolean): string | null => {
     const v = b[field];

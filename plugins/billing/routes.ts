@@ -2,12 +2,13 @@
  * The provisioner/v1 surface: the two webhooks (public, each authenticated by its own
  * secret before anything else) and the admin routes (manage_options).
  */
-import { defineSurface, errorBody, notFound, reply, successBody, type JsonSchema, type RouteDefinition, type SurfaceDefinition } from '../../sdk/index.js';
+import { defineSurface, errorBody, reply, successBody, type JsonSchema, type RouteDefinition, type SurfaceDefinition } from '../../sdk/index.js';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from './model.js';
 import { creditTotal, type BillingCollections } from './repository.js';
 import { SECRET_NAMES, type Secrets, type SecretName } from './secrets.js';
 import type { BillingService, WebhookOutcome } from './service.js';
 import { creditsSchema, creditsView, domainSchema, domainView, eventDetailSchema, eventSchema, eventView, mailSchema, mailView, replaySchema, replayView, subscriptionSchema, subscriptionView, webhookResultSchema } from './views.js';
+import { billingError } from './errors.js';
 
 export const NAMESPACE = 'provisioner/v1';
 const WEBHOOK_BODY_LIMIT = 256 * 1024;
@@ -112,7 +113,7 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
       async handle(request) {
         const id = (request.params as { id: string }).id;
         const sub = await c.subscriptions.findOne({ _id: id });
-        if (!sub) throw notFound('subscription_not_found', `No subscription ${id}.`, { subscription_id: id });
+        if (!sub) throw billingError('subscription_not_found', { message: `No subscription ${id}.`, data: { subscription_id: id } });
         const events = await service.events.history(id);
         return { success: true, data: { ...subscriptionView(sub), events: events.map(eventView) } };
       },
@@ -126,7 +127,7 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
       async handle(request) {
         const id = (request.params as { event_id: string }).event_id;
         const event = await service.events.get(id);
-        if (!event) throw notFound('event_not_found', `No stored event ${id}.`, { event_id: id });
+        if (!event) throw billingError('event_not_found', { message: `No stored event ${id}.`, data: { event_id: id } });
         const replays = await service.replays.of(id);
         return { success: true, data: { ...eventView(event), replay_attempts: replays.map(replayView) } };
       },
@@ -173,7 +174,7 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
       async handle(request) {
         const name = (request.params as { domain: string }).domain.toLowerCase();
         const domain = await c.domains.findOne({ _id: name });
-        if (!domain) throw notFound('domain_not_found', `No renewal recorded for ${name}.`, { domain: name });
+        if (!domain) throw billingError('domain_not_found', { message: `No renewal recorded for ${name}.`, data: { domain: name } });
         return { success: true, data: domainView(domain) };
       },
     },

@@ -2,7 +2,7 @@
  * The billing service: both webhooks' authentication and processing, and replay. Routes
  * only translate HTTP; everything a webhook does is here.
  */
-import { ApiError, badRequest, isApiError, notFound, safeEqual, type Clock, type Logger } from '../../sdk/index.js';
+import { isApiError, safeEqual, type Clock, type Logger } from '../../sdk/index.js';
 import { EventLog, type IncomingEvent } from './events.js';
 import type { EventDoc, ReplayDoc, SubscriptionDoc } from './model.js';
 import { ReplayLog } from './replay-log.js';
@@ -13,6 +13,7 @@ import type { BillingCollections } from './repository.js';
 import type { Secrets } from './secrets.js';
 import type { StripeGateway } from './stripe-gateway.js';
 import type { Subscriptions } from './subscriptions.js';
+import { billingError } from './errors.js';
 
 export interface WebhookOutcome {
   event_id: string;
@@ -32,8 +33,6 @@ export interface BillingServiceDeps {
   subscriptions: Subscriptions;
   payments: Omit<PaymentEventDeps, 'c' | 'subscriptions' | 'mailer' | 'stripe' | 'log' | 'now'>;
 }
-
-const unauthorized = (code: string, message: string) => new ApiError(code, message, 401);
 
 export class BillingService {
   readonly events: EventLog;
@@ -65,13 +64,13 @@ export class BillingService {
     else if (!tokenOk) reasons.push('wrong bearer token');
     if (reasons.length === 0 && keyOk && tokenOk) return;
     this.deps.log.warn({ remote_ip: ip, reason: reasons.join('; ') }, 'Provisioner webhook refused');
-    throw unauthorized('provisioner_unauthorized', 'The provisioner credentials (X-Provisioner-Internal-Key and bearer token) are missing or wrong.');
+    throw billingError('provisioner_unauthorized');
   }
 
   async provisioningCallback(rawBody: Buffer): Promise<WebhookOutcome> {
     const payload = parseProvisioningPayload(rawBody);
     const sub = await this.deps.subscriptions.get(payload.subscription_id);
-    if (!sub) throw notFound('subscription_not_found', `No subscription ${payload.subscription_id}.`, { subscription_id: payload.subscription_id });
+    if (!sub) throw billingError('subscription_not_found', { message: `No subscription ${payload.subscription_id}.`, data: { subscription_id: payload.subscription_id } });
     const event: IncomingEvent = {
       id: `provisioner:${payload.event_id}`, source: 'provisioner', type: payload.event, created: Math.floor(this.deps.clock.now().getTime() / 1000),
       subscription_id: payload.subscription_id, payload: { ...payload },
@@ -82,7 +81,7 @@ export class BillingService {
   private async applyProvisioning(eventId: string, payload: ProvisioningPayload): Promise<string> {
     const at = payload.provisioned_at ?? this.deps.clock.now().toISOString();
     let sub = await this.deps.subscriptions.provision(payload.subscription_id, eventId, { site_id: payload.site_id, site_url: payload.site_url, plan: payload.plan, provisioned_at: at });
-    if (!sub) throw badRequest('subscription_deleted', `Subscription ${payload.subscription_id} has been deleted; it cannot be provisioned.`, { subscription_id: payload.subscription_id });
+    if (!sub) throw billingError('subscription_deleted', { message: `Subscription ${payload.subscription_id} has been deleted; it cannot be provisioned.`, data: { subscription_id: payload.subscription_id } });
     if (payload.email && !sub.email) {
       await this.deps.subscriptions.ensure(sub._id, { email: payload.email });
       sub = (await this.deps.subscriptions.get(sub._id)) ?? sub;
@@ -98,16 +97,16 @@ export class BillingService {
   async paymentWebhook(rawBody: Buffer, signature: string | undefined, ip: string): Promise<WebhookOutcome> {
     const verdict = await this.deps.stripe.verify(rawBody, signature);
     if (!verdict.ok) {
-      if (verdict.malformed) throw badRequest('invalid_payload', 'The signed body is not a JSON event.', { field: 'body' });
+      if (verdict.malformed) throw billingError('invalid_payload', { message: 'The signed body is not a JSON event.', data: { field: 'body' } });
       this.deps.log.warn({ remote_ip: ip, reason: verdict.reason }, 'Payment webhook refused');
-      throw unauthorized('payment_signature_invalid', 'The Stripe-Signature header does not verify against this endpoint.');
+      throw billingError('payment_signature_invalid');
     }
     const e = verdict.event;
     const object = e.data && typeof e.data === 'object' ? (e.data as Record<string, unknown>).object : undefined;
-    if (typeof e.id !== 'string' || !/^[A-Za-z0-9_]{1,200}$/.test(e.id)) throw badRequest('invalid_payload', 'The event has no valid id.', { field: 'id' });
-    if (typeof e.type !== 'string' || e.type.length > 200) throw badRequest('invalid_payload', 'The event has no type.', { field: 'type' });
-    if (typeof e.created !== 'number' || !Number.isSafeInteger(e.created)) throw badRequest('invalid_payload', 'The event has no created time.', { field: 'created' });
-    if (!object || typeof object !== 'object' || Array.isArray(object)) throw badRequest('invalid_payload', 'The event has no data.object.', { field: 'data.object' });
+    if (typeof e.id !== 'string' || !/^[A-Za-z0-9_]{1,200}$/.test(e.id)) throw billingError('invalid_payload', { message: 'The event has no valid id.', data: { field: 'id' } });
+    if (typeof e.type !== 'string' || e.type.length > 200) throw billingError('invalid_payload', { message: 'The event has no type.', data: { field: 'type' } });
+    if (typeof e.created !== 'number' || !Number.isSafeInteger(e.created)) throw billingError('invalid_payload', { message: 'The event has no created time.', data: { field: 'created' } });
+    if (!object || typeof object !== 'object' || Array.isArray(object)) throw billingError('invalid_payload', { message: 'The event has no data.object.', data: { field: 'data.object' } });
     const type = e.type;
     if (!(PAYMENT_EVENT_TYPES as readonly string[]).includes(type)) {
       // Acknowledged, so the provider stops retrying; nothing stored.
@@ -187,7 +186,7 @@ export class BillingService {
    * replay runs against today's state and may well read differently (`ignored_stale`).
    */
   async replay(eventId: string): Promise<ReplayDoc> {
-    const missing = () => notFound('event_not_found', `No stored event ${eventId}.`, { event_id: eventId });
+    const missing = () => billingError('event_not_found', { message: `No stored event ${eventId}.`, data: { event_id: eventId } });
     const stored = await this.events.get(eventId);
     if (!stored) throw missing();
     const attempt = await this.replays.begin(eventId, stored.type);

@@ -2,8 +2,9 @@
  * What a chat request is sent with: the provider and model it talks to, and the system
  * prompt (what the assistant is for, then the inventory as the caller may see it).
  */
-import { badRequest, type CallContext, type Registries, type ResolvedDeps, services } from '../../sdk/index.js';
+import { type CallContext, type Registries, type ResolvedDeps, services, apiError } from '../../sdk/index.js';
 import type { ResolvedChatServices } from './types.js';
+import { chatError } from './errors.js';
 
 export const contextDeps = { settings: services.settings } as const;
 
@@ -13,7 +14,7 @@ export function chatContext({ settings }: ResolvedDeps<typeof contextDeps>, regi
     const providers = registries.providers();
     if (slug) {
       const provider = providers.find((p) => p.slug === slug);
-      if (!provider) throw badRequest('provider_not_found', `No AI provider '${slug}' is registered (known: ${providers.map((p) => p.slug).join(', ')})`);
+      if (!provider) throw apiError('provider_not_found', { message: `No AI provider '${slug}' is registered (known: ${providers.map((p) => p.slug).join(', ')})`, status: 400 });
       const site = await settings.get();
       return { provider, model: model || (slug === site.default_provider && site.default_model) || (await provider.models(ctx))[0] || '' };
     }
@@ -29,7 +30,7 @@ export function chatContext({ settings }: ResolvedDeps<typeof contextDeps>, regi
       }
     }
     provider ??= providers[0];
-    if (!provider) throw badRequest('provider_not_configured', 'No AI provider is registered on this host');
+    if (!provider) throw chatError('provider_not_configured', { message: 'No AI provider is registered on this host' });
     return { provider, model: model || (chosen && site.default_model) || (await provider.models(ctx))[0] || '' };
   };
 
@@ -69,9 +70,9 @@ export function chatContext({ settings }: ResolvedDeps<typeof contextDeps>, regi
   const readyProvider = async (ctx: CallContext, slug: string | undefined, model: string | undefined) => {
     const chosen = await chooseProvider(ctx, slug, model);
     if (!(await chosen.provider.configured(ctx))) {
-      throw badRequest('provider_not_configured', `${chosen.provider.label} has no API key: set one with PUT /settings (ai_provider_keys.${chosen.provider.slug}) or flowhost providers set-key ${chosen.provider.slug}`);
+      throw chatError('provider_not_configured', { message: `${chosen.provider.label} has no API key: set one with PUT /settings (ai_provider_keys.${chosen.provider.slug}) or flowhost providers set-key ${chosen.provider.slug}` });
     }
-    if (!chosen.model) throw badRequest('provider_not_configured', `${chosen.provider.label} offers no model: give one in model`);
+    if (!chosen.model) throw chatError('provider_not_configured', { message: `${chosen.provider.label} offers no model: give one in model` });
     return chosen;
   };
 

@@ -8,8 +8,9 @@
  * crashed host's claim is ignored).
  */
 import { createHash } from 'node:crypto';
-import { ApiError, badRequest, DuplicateKeyError, type Clock, type Collection, type PluginStore } from '../../sdk/index.js';
+import { DuplicateKeyError, type Clock, type Collection, type PluginStore } from '../../sdk/index.js';
 import { stableJson } from '../../sdk/index.js';
+import { chatError } from './errors.js';
 
 export const DONE_MS = 24 * 60 * 60 * 1000;
 export const RUNNING_MS = 10 * 60 * 1000;
@@ -55,7 +56,7 @@ export class RequestIds {
   async claim(header: string | undefined, userId: number, route: string, body: unknown): Promise<Claim> {
     if (header === undefined) return null;
     const requestId = header.trim();
-    if (!REQUEST_ID.test(requestId)) throw badRequest('invalid_request_id', 'X-Request-ID must be 1–128 characters of letters, digits and . _ : @ + = / -');
+    if (!REQUEST_ID.test(requestId)) throw chatError('invalid_request_id');
     const _id = `${userId}:${requestId}`;
     const fingerprint = createHash('sha256').update(`${route}\u0000${stableJson(body)}`).digest('hex');
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -77,10 +78,10 @@ export class RequestIds {
         await this.requests.deleteOne({ _id, expires_at: found.expires_at });
         continue;
       }
-      if (found.fingerprint !== fingerprint) throw new ApiError('request_id_reused', `X-Request-ID ${requestId} was already used for a different request; send a new id for a new request`, 422);
-      if (found.state === 'running') throw new ApiError('request_in_progress', `The request with X-Request-ID ${requestId} is still running; retry once it has finished to get its answer`, 409);
+      if (found.fingerprint !== fingerprint) throw chatError('request_id_reused', { message: `X-Request-ID ${requestId} was already used for a different request; send a new id for a new request` });
+      if (found.state === 'running') throw chatError('request_in_progress', { message: `The request with X-Request-ID ${requestId} is still running; retry once it has finished to get its answer` });
       return { replay: JSON.parse(found.answer ?? '{}') as Record<string, unknown> };
     }
-    throw new ApiError('request_in_progress', `The request with X-Request-ID ${requestId} is still running; retry once it has finished to get its answer`, 409);
+    throw chatError('request_in_progress', { message: `The request with X-Request-ID ${requestId} is still running; retry once it has finished to get its answer` });
   }
 }

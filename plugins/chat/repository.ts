@@ -5,8 +5,9 @@
  * expiry, renewed on every save, so a host that crashed mid-request frees it by itself.
  */
 import { randomUUID } from 'node:crypto';
-import { ApiError, type Clock, type Collection, type PluginStore } from '../../sdk/index.js';
+import { type Clock, type Collection, type PluginStore } from '../../sdk/index.js';
 import type { SessionFields, SessionRecord } from './types.js';
+import { chatError } from './errors.js';
 
 /** How long a lease holds without a save (each turn saves, renewing it). */
 export const LEASE_MS = 120_000;
@@ -32,8 +33,8 @@ export class SessionsRepository {
   /** The caller's session, or 404 / 403. */
   async own(sessionId: string, userId: number): Promise<SessionRecord> {
     const session = await this.sessions.findOne({ _id: sessionId });
-    if (!session) throw new ApiError('session_not_found', `No chat session ${sessionId}`, 404);
-    if (session.user_id !== userId) throw new ApiError('session_access_denied', `Chat session ${sessionId} belongs to another user`, 403);
+    if (!session) throw chatError('session_not_found', { message: `No chat session ${sessionId}` });
+    if (session.user_id !== userId) throw chatError('session_access_denied', { message: `Chat session ${sessionId} belongs to another user` });
     return session;
   }
 
@@ -61,7 +62,7 @@ export class SessionsRepository {
     if (!taken) {
       const current = await this.own(sessionId, userId);
       const until = current.lease_until instanceof Date ? current.lease_until.toISOString() : undefined;
-      throw new ApiError('session_busy', `Chat session ${sessionId} is answering another request; try again when it has finished`, 409, { session_id: sessionId, ...(until ? { busy_until: until } : {}) });
+      throw chatError('session_busy', { message: `Chat session ${sessionId} is answering another request; try again when it has finished`, data: { session_id: sessionId, ...(until ? { busy_until: until } : {}) } });
     }
     return { session: taken, lease: { token } };
   }

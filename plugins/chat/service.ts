@@ -4,11 +4,12 @@
  * the session's lease while they run and save (trimmed to the caps) after every turn.
  */
 import { randomUUID } from 'node:crypto';
-import { ApiError, type CallContext, type ChatToolDefinition, type Clock, type ProviderDefinition, type ProviderMessage } from '../../sdk/index.js';
+import { type CallContext, type ChatToolDefinition, type Clock, type ProviderDefinition, type ProviderMessage } from '../../sdk/index.js';
 import { trimConversation, trimModelMessages } from './caps.js';
 import { LoopProviderError, runChatLoop, runTool, type LoopResult, type ToolOutcome } from './loop.js';
 import type { Lease, SessionsRepository } from './repository.js';
 import type { DisplayMessage, SessionRecord, ToolCallRecord } from './types.js';
+import { chatError } from './errors.js';
 
 export interface ChatInput {
   message: string;
@@ -83,7 +84,7 @@ export function chatService(deps: ServiceDeps) {
     } catch (error) {
       if (error instanceof LoopProviderError) {
         const status = error.code === 'not_configured' ? 400 : 502;
-        throw new ApiError('provider_error', error.message, status, { provider: model.provider.slug, model: model.model, provider_code: error.code, session_id: session.session_id });
+        throw chatError('provider_error', { message: error.message, status, data: { provider: model.provider.slug, model: model.model, provider_code: error.code, session_id: session.session_id } });
       }
       throw error;
     }
@@ -98,7 +99,7 @@ export function chatService(deps: ServiceDeps) {
   async function runConfirmed(session: SessionRecord, callId: string, ctx: CallContext): Promise<{ call: ToolCallRecord; added: DisplayMessage[] }> {
     const held = session.pending_confirmation;
     if (!held || held.id !== callId) {
-      throw new ApiError('nothing_to_confirm', held ? `Chat session ${session.session_id} holds call ${held.id}, not ${callId}` : `Chat session ${session.session_id} holds no call waiting for confirmation`, 409, { session_id: session.session_id, pending: held?.id ?? null });
+      throw chatError('nothing_to_confirm', { message: held ? `Chat session ${session.session_id} holds call ${held.id}, not ${callId}` : `Chat session ${session.session_id} holds no call waiting for confirmation`, data: { session_id: session.session_id, pending: held?.id ?? null } });
     }
     session.pending_confirmation = null;
     const name = held.function.name;
@@ -174,7 +175,7 @@ export function chatService(deps: ServiceDeps) {
     const { session, lease } = await repository.acquire(input.session_id, userId);
     try {
       const confirmed = input.confirm_tool_call_id === undefined ? null : await runConfirmed(session, input.confirm_tool_call_id, ctx);
-      if (!confirmed && finished(session)) throw new ApiError('nothing_to_continue', `Chat session ${session.session_id} ended with the assistant's answer: send a new message with POST /chat`, 409, { session_id: session.session_id });
+      if (!confirmed && finished(session)) throw chatError('nothing_to_continue', { message: `Chat session ${session.session_id} ended with the assistant's answer: send a new message with POST /chat`, data: { session_id: session.session_id } });
       const chosen = await deps.readyProvider(ctx, input.provider ?? session.provider, input.model ?? (input.provider ? undefined : session.model));
       session.provider = chosen.provider.slug;
       session.model = chosen.model;

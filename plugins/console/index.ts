@@ -5,7 +5,7 @@
  * through an import map) draw the views. See docs/console.md.
  */
 import { Readable } from 'node:stream';
-import { definePlugin, defineSurface, errorBody, FLOWHOST_VERSION, notFound, page, services, stream } from '../../sdk/index.js';
+import { definePlugin, defineSurface, errorBody, FLOWHOST_VERSION, page, services, stream, apiError } from '../../sdk/index.js';
 import { asset } from './assets.js';
 import { shell } from './shell.js';
 
@@ -50,7 +50,7 @@ export default definePlugin({
             },
             handle(request) {
               const file = asset(request.params.file as string);
-              if (!file) throw notFound('rest_no_route', 'No route was found matching the URL and request method.');
+              if (!file) throw apiError('rest_no_route');
               const common = { 'Content-Type': file.type, ETag: file.etag, 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding', 'X-Content-Type-Options': 'nosniff' };
               if (request.headers['if-none-match'] === file.etag) return stream(304, Readable.from([]), common);
               const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { actingUserOf, definePlugin, defineRoute, defineSurface, errorBody, notFound, services, successBody, type Clock, type GuardedFetch, type HandlerDefinition, type JsonSchema, type Registries, type CredentialsApi } from '../../sdk/index.js';
+import { actingUserOf, definePlugin, defineRoute, defineSurface, errorBody, services, successBody, type Clock, type GuardedFetch, type HandlerDefinition, type JsonSchema, type Registries, type CredentialsApi, apiError } from '../../sdk/index.js';
 
 const providerMap: JsonSchema = {
   type: 'object',
@@ -89,7 +89,7 @@ function discoverySurface(host: { registries: Registries; clock: Clock; fetch: G
         async handle(request) {
           const { slug } = request.params as { slug: string };
           const handler = host.registries.handlers().find((h) => h.slug === slug);
-          if (!handler) throw notFound('handler_not_found', `No handler '${slug}' is registered`);
+          if (!handler) throw apiError('handler_not_found', { message: `No handler '${slug}' is registered`, status: 404 });
           return {
             success: true,
             data: { slug, ...handlerView(handler, host.registries.ownerOf(handler), await connection(handler)), settings: settingsView(handler.settings, (await host.flows.getHandlerDefaults(slug))[slug]) },
@@ -141,7 +141,7 @@ function discoverySurface(host: { registries: Registries; clock: Clock; fetch: G
         async handle(request) {
           const { slug } = request.params as { slug: string };
           const provider = host.registries.providers().find((p) => p.slug === slug);
-          if (!provider) throw notFound('provider_not_found', `No AI provider '${slug}' is registered`);
+          if (!provider) throw apiError('provider_not_found', { message: `No AI provider '${slug}' is registered`, status: 404 });
           const ctx = { user: actingUserOf(request.user), log: request.log, clock: host.clock, fetch: host.fetch };
           const result = provider.test
             ? await provider.test(ctx)

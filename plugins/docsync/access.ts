@@ -1,10 +1,10 @@
 /** Checks made inside routes: who may see what is not published, change a post, or create terms. */
-import { ApiError, canEditPost, canReadPost, type Post, type PostStatus, type Principal } from '../../sdk/index.js';
+import { canEditPost, canReadPost, type Post, type PostStatus, type Principal, apiError } from '../../sdk/index.js';
 
 /** 401 for nobody, 403 for a user without the capability (the host's own codes). */
 export function requireCapability(user: Principal | null, capability: string, what: string): void {
-  if (!user) throw new ApiError('rest_forbidden', `Sorry, you must be logged in to ${what}.`, 401);
-  if (!user.can(capability)) throw new ApiError('rest_forbidden', `Sorry, you are not allowed to ${what}.`, 403);
+  if (!user) throw apiError('rest_forbidden', { message: `Sorry, you must be logged in to ${what}.`, user });
+  if (!user.can(capability)) throw apiError('rest_forbidden', { message: `Sorry, you are not allowed to ${what}.`, user });
 }
 
 /**
@@ -14,19 +14,19 @@ export function requireCapability(user: Principal | null, capability: string, wh
  */
 export function requireReadable(user: Principal | null, post: Post): void {
   if (canReadPost(post, user)) return;
-  if (!user) throw new ApiError('rest_forbidden', 'Sorry, you must be logged in to read this documentation post.', 401);
-  throw new ApiError('rest_forbidden', 'Sorry, you are not allowed to read this documentation post.', 403);
+  if (!user) throw apiError('rest_forbidden', { message: 'Sorry, you must be logged in to read this documentation post.', user });
+  throw apiError('rest_forbidden', { message: 'Sorry, you are not allowed to read this documentation post.', user });
 }
 
 /** WordPress's edit_post: an author changes only their own documentation, editors anyone's. */
 export function requireEditable(user: Principal | null, post: Post): void {
-  if (!canEditPost(post, user)) throw new ApiError('rest_cannot_edit', 'Sorry, you are not allowed to edit this post.', user ? 403 : 401);
+  if (!canEditPost(post, user)) throw apiError('rest_cannot_edit', { user });
 }
 
 /** WordPress's handle_status_param: publishing, privately too, needs publish_posts (contributors lack it). */
 export function requirePublishRight(user: Principal | null, status: PostStatus | undefined): void {
   if ((status === 'publish' || status === 'private') && !user?.can('publish_posts')) {
     const what = status === 'private' ? 'create private posts' : 'publish posts';
-    throw new ApiError('rest_cannot_publish', `Sorry, you are not allowed to ${what} in this post type.`, user ? 403 : 401);
+    throw apiError('rest_cannot_publish', { message: `Sorry, you are not allowed to ${what} in this post type.`, user });
   }
 }

@@ -1,13 +1,14 @@
 /** /docs: documentation posts (list, create, read, update, trash or delete). */
-import { ApiError, errorBody, findReadablePosts, ksesPost, ksesTitle, reply, successBody, type ContentStore, type PostStatus, type Principal, type RouteDefinition } from '../../sdk/index.js';
+import { errorBody, findReadablePosts, ksesPost, ksesTitle, reply, successBody, type ContentStore, type PostStatus, type Principal, type RouteDefinition } from '../../sdk/index.js';
 import { requireCapability, requireEditable, requirePublishRight, requireReadable } from './access.js';
 import type { DocsService } from './docs-service.js';
 import { POST_TYPE, TAXONOMY } from './model.js';
 import type { Projects } from './projects.js';
 import { MAX_CONTENT, docProperties, docSchema, metaInput, segment } from './schemas.js';
+import { docsyncError } from './errors.js';
 
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
-const notFound = (id: number) => new ApiError('not_found', `Documentation post ${id} not found`, 404, { id });
+const notFound = (id: number) => docsyncError('not_found', { message: `Documentation post ${id} not found`, data: { id } });
 const writeStatus = { type: 'string', enum: ['publish', 'draft', 'pending', 'private'] } as const;
 
 interface DocBody {

@@ -4,9 +4,10 @@
  * store write, so a crash leaves every post either as it was or as it became.
  */
 import { createHash } from 'node:crypto';
-import { ApiError, type ContentStore, type Post, type PostStatus, type Term } from '../../sdk/index.js';
+import { type ContentStore, type Post, type PostStatus, type Term } from '../../sdk/index.js';
 import { ALL_STATUSES, POST_META, POST_TYPE, TAXONOMY } from './model.js';
 import type { Projects } from './projects.js';
+import { docsyncError } from './errors.js';
 
 export interface TermRef {
   id: number;
@@ -145,7 +146,7 @@ export class DocsService {
    */
   async upsertSynced(input: SyncedDocInput, known?: { project: Term; post: Post | null; leaves: Map<string, { leaf: Term; path: string }> }, writer?: SyncedDocWriter): Promise<SyncedDocResult> {
     const term = known?.project ?? (await this.projects.get(input.project_term_id));
-    if (!term) throw new ApiError('not_found', `No project term with id ${input.project_term_id}`, 404, { term_id: input.project_term_id });
+    if (!term) throw docsyncError('not_found', { message: `No project term with id ${input.project_term_id}`, data: { term_id: input.project_term_id } });
     const existing = known ? known.post : await this.findSynced(term.term_id, input.source_file);
     // Before any term is made: a refused writer leaves nothing behind.
     writer?.check(existing);

@@ -1,13 +1,14 @@
 /** /project: the hierarchical project taxonomy (list, tree, one term, resolve a path, update). */
-import { ApiError, errorBody, json, successBody, type ContentStore, type RouteDefinition, type Term } from '../../sdk/index.js';
+import { errorBody, json, successBody, type ContentStore, type RouteDefinition, type Term } from '../../sdk/index.js';
 import { requireCapability } from './access.js';
 import { parseRepoUrl } from './github.js';
 import { META, TAXONOMY } from './model.js';
 import type { Projects } from './projects.js';
 import { segment, termProperties, termSchema, treeNodeSchema, updatedTermProperties } from './schemas.js';
+import { docsyncError } from './errors.js';
 
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
-const notFound = (id: number) => new ApiError('not_found', `Project term ${id} not found`, 404, { id });
+const notFound = (id: number) => docsyncError('not_found', { message: `Project term ${id} not found`, data: { id } });
 /** An address the sync can use, or '' to clear it. */
 const repoUrl = { type: 'string', maxLength: 500 } as const;
 const webUrl = { type: 'string', maxLength: 2000, anyOf: [{ const: '' }, { pattern: '^https?://[^\\s]+$' }] } as const;
@@ -24,7 +25,7 @@ export function projectMetaOf(meta: Record<string, unknown> | undefined): Record
   if (!meta) return out;
   if (typeof meta.github_url === 'string') {
     const url = meta.github_url.trim();
-    if (url && !parseRepoUrl(url)) throw new ApiError('docsync_invalid_repo_url', `'${url.slice(0, 200)}' is not a repository address (https://host/owner/repo or owner/repo)`, 400, { field: 'github_url' });
+    if (url && !parseRepoUrl(url)) throw docsyncError('docsync_invalid_repo_url', { message: `'${url.slice(0, 200)}' is not a repository address (https://host/owner/repo or owner/repo)`, data: { field: 'github_url' } });
     out[META.repository] = url;
   }
   if (typeof meta.wp_url === 'string') out[META.listing] = meta.wp_url.trim();
@@ -123,7 +124,7 @@ export function projectRoutes(content: ContentStore, projects: Projects): RouteD
         if (body.create_missing) requireCapability(request.user, 'manage_categories', 'create project terms');
         const meta = projectMetaOf(body.project_meta);
         const resolved = await projects.resolve(body.path, body.create_missing, meta);
-        if (!resolved) throw new ApiError('not_found', `No project term at the path ${body.path.join('/')}`, 404, { path: body.path });
+        if (!resolved) throw docsyncError('not_found', { message: `No project term at the path ${body.path.join('/')}`, data: { path: body.path } });
         return {
           leaf_term_id: resolved.leaf.term_id,
           leaf_term_slug: resolved.leaf.slug,

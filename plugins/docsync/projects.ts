@@ -3,9 +3,10 @@
  * repository address, or marked so when created), sections below (a repository's folders).
  * Term names are unique among siblings, slugs across the taxonomy.
  */
-import { ApiError, isApiError, type ContentStore, type Term } from '../../sdk/index.js';
+import { isApiError, type ContentStore, type Term, apiError } from '../../sdk/index.js';
 import { META, TAXONOMY, type ProjectType } from './model.js';
 import { slugOf } from './slug.js';
+import { docsyncError } from './errors.js';
 
 export interface ProjectTermView {
   id: number;
@@ -154,7 +155,7 @@ export class Projects {
         if (raced) return { term: raced, created: false };
       }
     }
-    throw new ApiError('docsync_term_slug_taken', `No free slug for the term '${segment}'`, 400);
+    throw docsyncError('docsync_term_slug_taken', { message: `No free slug for the term '${segment}'` });
   }
 
   /**
@@ -188,7 +189,7 @@ export class Projects {
     const wanted = name.trim().toLowerCase();
     const siblings = await this.content.listTerms(TAXONOMY, { parent_id: term.parent_id });
     const clash = siblings.find((t) => t.term_id !== term.term_id && t.name.trim().toLowerCase() === wanted);
-    if (clash) throw new ApiError('term_exists', `A term named '${clash.name}' already exists under the same parent`, 400, { term_id: clash.term_id });
+    if (clash) throw apiError('term_exists', { message: `A term named '${clash.name}' already exists under the same parent`, data: { term_id: clash.term_id } });
   }
 
   /**

@@ -1,5 +1,5 @@
 /** /sync: repository syncs (as background jobs), token and repository diagnostics, and pushed docs. */
-import { ApiError, canReadPost, errorBody, ksesPost, ksesTitle, maskSecret, parameterValidators, successBody, type ContentStore, type JsonSchema, type Principal, type RouteDefinition } from '../../sdk/index.js';
+import { ApiError, canReadPost, errorBody, ksesPost, ksesTitle, maskSecret, parameterValidators, successBody, type ContentStore, type JsonSchema, type Principal, type RouteDefinition, apiError } from '../../sdk/index.js';
 import { requireEditable, requirePublishRight } from './access.js';
 import type { DocsService, SyncedDocInput } from './docs-service.js';
 import { SourceClient, SourceError, parseRepoUrl } from './github.js';
@@ -9,6 +9,7 @@ import type { Projects } from './projects.js';
 import { repositoryInfo } from './project-routes.js';
 import { MAX_CONTENT, isoDateTime, progressSchema, segment, syncErrorSchema } from './schemas.js';
 import type { AccessToken } from './token.js';
+import { docsyncError } from './errors.js';
 
 const int = { type: 'integer' } as const;
 const str = { type: 'string' } as const;
@@ -45,15 +46,15 @@ function batchDocProblem(value: unknown): ApiError | null {
   if (validate(value)) return null;
   const errors = validate.errors ?? [];
   const missing = errors.filter((e) => e.keyword === 'required').map((e) => String((e.params as { missingProperty?: string }).missingProperty));
-  if (missing.length) return new ApiError('rest_missing_callback_param', `Missing parameter(s): ${missing.join(', ')}`, 400, { params: missing });
+  if (missing.length) return apiError('rest_missing_callback_param', { message: `Missing parameter(s): ${missing.join(', ')}`, data: { params: missing } });
   const where = errors.map((e) => `${e.instancePath.split('/').filter(Boolean).join('.') || 'document'} ${e.message ?? 'is invalid'}`);
-  return new ApiError('rest_invalid_param', `Invalid parameter(s): ${[...new Set(where)].join('; ')}`, 400, {});
+  return apiError('rest_invalid_param', { message: `Invalid parameter(s): ${[...new Set(where)].join('; ')}` });
 }
 
 /** A source-hosting failure as the API's error: the spec lets its data carry owner, repo and sso_url. */
 function sourceFailure(error: SourceError): ApiError {
-  const status = error.kind === 'not_found' ? 404 : error.kind === 'sso_required' || error.kind === 'forbidden' ? 403 : 400;
-  return new ApiError(`docsync_${error.kind}`, error.message, status, { ...error.details });
+  // One declared code per kind: the catalogue (errors.ts) holds each kind's status.
+  return docsyncError(`docsync_${error.kind}`, { message: error.message, data: { ...error.details } });
 }
 
 export function syncRoutes(deps: { content: ContentStore; docs: DocsService; projects: Projects; jobs: SyncJobs; token: AccessToken; settings: DocsyncSettings }): RouteDefinition[] {
@@ -63,7 +64,7 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
   const jobView = (job: JobDoc) => ({ job_id: job._id, status: job.status, progress: job.progress });
   const waitFor = async (job: JobDoc, seconds: number | undefined) => (await jobs.wait(job._id, 1000 * (seconds ?? settings.sync_wait_seconds))) ?? job;
   const stillRunning = (job: JobDoc) => `The sync is still running (job ${job._id}: ${job.progress.files_done} of ${job.progress.files_total} files of ${job.progress.repository || 'the first repository'}); follow GET /sync/jobs/${job._id}.`;
-  const failed = (job: JobDoc) => new ApiError('docsync_sync_failed', `The sync job ${job._id} failed: ${job.error ?? 'unknown error'}`, 500, { job_id: job._id });
+  const failed = (job: JobDoc) => docsyncError('docsync_sync_failed', { message: `The sync job ${job._id} failed: ${job.error ?? 'unknown error'}`, data: { job_id: job._id } });
 
   /**
    * A pushed document, written as its pusher may write it (WordPress's rights, as on
@@ -132,8 +133,8 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
         const id = (request.params as { id: number }).id;
         const body = request.body as { force: boolean; wait?: number };
         const term = await projects.get(id);
-        if (!term) throw new ApiError('not_found', `Project term ${id} not found`, 404, { id });
-        if (!repositoryInfo(term)) throw new ApiError('docsync_no_repository', `Project term '${term.slug}' has no repository address (PUT /project/${id} with meta.github_url)`, 400, { id });
+        if (!term) throw docsyncError('not_found', { message: `Project term ${id} not found`, data: { id } });
+        if (!repositoryInfo(term)) throw docsyncError('docsync_no_repository', { message: `Project term '${term.slug}' has no repository address (PUT /project/${id} with meta.github_url)`, data: { id } });
         const job = await waitFor(await jobs.start([id], body.force), body.wait);
         if (job.status === 'failed') throw failed(job);
         const r = job.result;
@@ -170,7 +171,7 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
       async handle(request) {
         const id = (request.params as { id: string }).id;
         const job = await jobs.get(id);
-        if (!job) throw new ApiError('not_found', `No sync job ${id}`, 404, { id });
+        if (!job) throw docsyncError('not_found', { message: `No sync job ${id}`, data: { id } });
         return { ...jobView(job), force: job.force, created_at: new Date(job.created_at).toISOString(), finished_at: job.finished_at ? new Date(job.finished_at).toISOString() : null, error: job.error, result: job.result };
       },
     },
@@ -208,14 +209,14 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
       schema: {
         responses: {
           200: successBody({ configured: { type: 'boolean' }, valid: { type: 'boolean' }, login: str, scopes: strings, rate_limit: { type: 'object', required: ['limit', 'remaining', 'reset'], properties: { limit: int, remaining: int, reset: str } }, token: str }),
-          400: errorBody('docsync_token_missing', 'docsync_unauthorized', 'docsync_rate_limited', 'docsync_upstream', 'docsync_not_found'),
+          400: errorBody('docsync_token_missing', 'docsync_unauthorized', 'docsync_rate_limited', 'docsync_upstream'),
           403: errorBody('docsync_forbidden', 'docsync_sso_required'),
           404: errorBody('docsync_not_found'),
         },
       },
       async handle() {
         const current = await token.current();
-        if (!current) throw new ApiError('docsync_token_missing', 'No access token is configured (PUT /sync/token, or the docsync github_token setting)', 400);
+        if (!current) throw docsyncError('docsync_token_missing');
         try {
           const info = await (await client()).tokenInfo();
           return { configured: true, valid: true, ...info, token: maskSecret(current) };
@@ -242,7 +243,7 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
       async handle(request) {
         const url = (request.body as { repo_url: string }).repo_url;
         const ref = parseRepoUrl(url);
-        if (!ref) throw new ApiError('docsync_invalid_repo_url', `'${url.slice(0, 200)}' is not a repository address (https://host/owner/repo or owner/repo)`, 400);
+        if (!ref) throw docsyncError('docsync_invalid_repo_url', { message: `'${url.slice(0, 200)}' is not a repository address (https://host/owner/repo or owner/repo)` });
         try {
           const source = await client();
           const repo = await source.repository(ref);
@@ -296,7 +297,7 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
         const slug = (request.query as { project: string }).project;
         const terms = await projects.all();
         const term = [...terms.values()].find((t) => t.slug === slug);
-        if (!term) throw new ApiError('not_found', `No project term with the slug '${slug.slice(0, 200)}'`, 404, { project: slug.slice(0, 200) });
+        if (!term) throw docsyncError('not_found', { message: `No project term with the slug '${slug.slice(0, 200)}'`, data: { project: slug.slice(0, 200) } });
         const ids = projects.descendants(term.term_id, terms);
         const entries = [];
         for (let offset = 0; ; offset += 100) {

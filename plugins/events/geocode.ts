@@ -12,7 +12,8 @@
  * real remote service, and waiting on a test's frozen clock would never end.
  */
 import { createHash } from 'node:crypto';
-import { ApiError, type Clock, type Collection, type GuardedFetch, type Logger } from '../../sdk/index.js';
+import { type Clock, type Collection, type GuardedFetch, type Logger } from '../../sdk/index.js';
+import { eventsError } from './errors.js';
 
 export interface GeocodeSettings {
   geocode_base_url: string;
@@ -38,7 +39,7 @@ type SlotDoc = { _id: string; next_at: number } & Record<string, unknown>;
 type CacheDoc = { _id: string; query: string; candidates: Candidate[]; expires_at: Date } & Record<string, unknown>;
 
 const SLOT = 'nominatim';
-const unavailable = (message: string, data: Record<string, unknown> = {}) => new ApiError('geocode_unavailable', message, 502, data);
+const unavailable = (message: string, data: Record<string, unknown> = {}) => eventsError('geocode_unavailable', { message, data });
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
 
 function candidateOf(item: unknown): Candidate | null {
@@ -146,7 +147,7 @@ export class Geocoder {
       const at = Math.max(now, slot.next_at);
       if (at - now > this.settings.geocode_max_wait_ms) {
         const seconds = Math.ceil((at - now) / 1000);
-        throw new ApiError('geocode_rate_limited', `Geocoding is limited to one request per ${interval / 1000} s; try again in ${seconds} s.`, 429, { retry_after: seconds }, { 'Retry-After': String(seconds) });
+        throw eventsError('geocode_rate_limited', { message: `Geocoding is limited to one request per ${interval / 1000} s; try again in ${seconds} s.`, data: { retry_after: seconds }, headers: { 'Retry-After': String(seconds) } });
       }
       const taken = await this.slots.updateOne({ _id: SLOT, next_at: slot.next_at }, { $set: { next_at: at + interval } });
       if (taken.matchedCount === 1) {
@@ -154,6 +155,6 @@ export class Geocoder {
         return;
       }
     }
-    throw new ApiError('geocode_rate_limited', 'Geocoding is busy; try again shortly.', 429, { retry_after: 1 }, { 'Retry-After': '1' });
+    throw eventsError('geocode_rate_limited', { data: { retry_after: 1 }, headers: { 'Retry-After': '1' } });
   }
 }

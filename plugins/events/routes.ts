@@ -1,7 +1,7 @@
 /** The events/v1 surface and the calendar page at the site root. */
 import { Readable } from 'node:stream';
 import { Type } from 'typebox';
-import { badRequest, defineRoute, defineSurface, notFound, page, stream, type SurfaceDefinition } from '../../sdk/index.js';
+import { defineRoute, defineSurface, page, stream, type SurfaceDefinition } from '../../sdk/index.js';
 import { CALENDAR_SCRIPT } from './calendar-script.js';
 import type { Geocoder } from './geocode.js';
 import type { VenueRow } from './model.js';
@@ -10,6 +10,7 @@ import { calendarResponses, duplicateResponses, filtersResponses, geocodeRespons
 import { calendarQuery, cleanSearch, filtersQuery, readCalendarArgs, readDates, readTaxonomyMap } from './schemas.js';
 import type { EventsService } from './service.js';
 import { findDuplicates } from './venue-match.js';
+import { eventsError } from './errors.js';
 
 const editor = { capability: 'edit_posts' } as const;
 
@@ -73,7 +74,7 @@ export function eventsSurface(service: EventsService, geocoder: Geocoder, linkOf
             input.address = input.name.slice(at + 1).trim();
             input.name = input.name.slice(0, at).trim();
           }
-          if (!input.name && !input.address) throw badRequest('venue_check_empty', 'Give a venue name or address to check.');
+          if (!input.name && !input.address) throw eventsError('venue_check_empty');
           const snapshot = await service.index.current();
           const matches = findDuplicates(snapshot.venues.values(), input).slice(0, 20);
           const duplicates = await Promise.all(matches.map(async (m) => ({ venue: venueView(m.venue, linkOf(m.venue.id), await service.upcomingAt(m.venue.id)), reasons: m.reasons, score: m.score })));
@@ -89,7 +90,7 @@ export function eventsSurface(service: EventsService, geocoder: Geocoder, linkOf
         async handle(request) {
           const id = request.params.id as number;
           const venue = await service.venue(id);
-          if (!venue) throw notFound('venue_not_found', `No published venue ${id}.`);
+          if (!venue) throw eventsError('venue_not_found', { message: `No published venue ${id}.` });
           return { success: true, venue: venueView(venue, linkOf(id), await service.upcomingAt(id)) };
         },
       },

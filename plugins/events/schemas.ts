@@ -4,7 +4,7 @@
  * jQuery.param and URLSearchParams-based front ends send them
  * (`tax_filter[event_category][]=3`); both end up as one checked map.
  */
-import { badRequest, type JsonSchema } from '../../sdk/index.js';
+import { type JsonSchema, apiError } from '../../sdk/index.js';
 import { isDay } from './local-time.js';
 import type { CalendarArgs } from './calendar-query.js';
 
@@ -52,7 +52,7 @@ export const filtersQuery: JsonSchema = {
   patternProperties: active.patternProperties,
 };
 
-const invalid = (param: string, message: string) => badRequest('rest_invalid_param', `Invalid parameter(s): ${param}`, { params: { [param]: message } });
+const invalid = (param: string, message: string) => apiError('rest_invalid_param', { message: `Invalid parameter(s): ${param}`, data: { params: { [param]: message } } });
 
 /** The taxonomy map of `name` from either form, each taxonomy checked against the event taxonomies. */
 export function readTaxonomyMap(query: Record<string, unknown>, name: string, taxonomies: ReadonlySet<string>): Record<string, number[]> {

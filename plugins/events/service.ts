@@ -1,5 +1,5 @@
 /** What the routes and the page share: the event index, the site's time, the event taxonomies and their terms. */
-import { notFound, type ContentStore, type Clock, type Registries, type Term } from '../../sdk/index.js';
+import { type ContentStore, type Clock, type Registries, type Term } from '../../sdk/index.js';
 import { groupDays, nextChange, pageOf, shownDays, type CalendarArgs, type CalendarPage, type Grouping } from './calendar-query.js';
 import type { EventIndex, Snapshot } from './event-index.js';
 import { filterData, type FilterData, type TaxonomyTerms } from './filters.js';
@@ -7,6 +7,7 @@ import { renderFragments, type Fragments } from './fragments.js';
 import { wallTime } from './local-time.js';
 import { expandFilter, parentMaps, withDescendants } from './term-tree.js';
 import { EVENT_TYPE, type VenueRow } from './model.js';
+import { eventsError } from './errors.js';
 
 export interface EventsSettings {
   timezone: string;
@@ -53,7 +54,7 @@ export class EventsService {
 
   async calendar(args: CalendarArgs): Promise<{ page: CalendarPage; fragments: Fragments }> {
     if (args.archive && !(await this.content.getTerm(args.archive.taxonomy, args.archive.termId))) {
-      throw notFound('event_term_not_found', `No ${args.archive.taxonomy} term ${args.archive.termId}.`);
+      throw eventsError('event_term_not_found', { message: `No ${args.archive.taxonomy} term ${args.archive.termId}.` });
     }
     const [snapshot, lists] = await Promise.all([this.index.current(), this.termLists()]);
     const parents = parentMaps(lists);

@@ -3,10 +3,11 @@
  * plugin's `files` collection, its bytes in its blob bucket); the `files` fetch handler
  * turns a file into packets (a CSV row, a JSON element, a whole markdown or text file).
  */
-import { ApiError, DEFAULT_UPLOAD_TYPES, defineHandler, definePlugin, defineSurface, errorBody, readUpload, reply, services, successBody, type Collection, type UploadTypes } from '../../sdk/index.js';
+import { DEFAULT_UPLOAD_TYPES, defineHandler, definePlugin, defineSurface, errorBody, readUpload, reply, services, successBody, type Collection, type UploadTypes } from '../../sdk/index.js';
 import { filesNoun } from './cli.js';
 import { fileKind, filePackets } from './read-file.js';
 import { fileSchema, fileView, recordOf, type FileRecord } from './records.js';
+import { filesError } from './errors.js';
 
 export interface FilesSettings {
   /** The largest file accepted, in bytes (default 10 MB). */
@@ -25,7 +26,7 @@ export interface FilesHandlerSettings {
 }
 
 const DEFAULT_MAX = 10 * 1024 * 1024;
-const notFound = (id: string) => new ApiError('files_not_found', `No file with id ${JSON.stringify(id)}`, 404);
+const notFound = (id: string) => filesError('files_not_found', { message: `No file with id ${JSON.stringify(id)}` });
 // 401, 403 and 429 (and the validators' 400s) are the dispatcher's, added to every route.
 const auth = { 400: errorBody('rest_invalid_param', 'rest_upload_no_data', 'rest_upload_invalid', 'rest_upload_no_content_disposition', 'rest_upload_invalid_disposition', 'rest_upload_sideload_error') };
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } } } as const;

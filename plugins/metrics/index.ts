@@ -9,9 +9,10 @@
  * unless configured (access.ts).
  */
 import { Readable } from 'node:stream';
-import { ApiError, definePlugin, defineSurface, errorBody, services, stream } from '../../sdk/index.js';
+import { definePlugin, defineSurface, errorBody, services, stream } from '../../sdk/index.js';
 import { refusal, type MetricsAccess } from './access.js';
 import { createCollectors } from './collectors.js';
+import { metricsError } from './errors.js';
 
 export interface MetricsSettings {
   access: MetricsAccess;
@@ -56,7 +57,7 @@ export default definePlugin({
             schema: { responses: { 200: { type: 'string', contentMediaType: 'text/plain', description: 'Prometheus text format 0.0.4' }, 403: errorBody('metrics_forbidden') } },
             async handle(request) {
               const why = refusal(config.access ?? 'loopback', config.token, request);
-              if (why) throw new ApiError('metrics_forbidden', why, 403);
+              if (why) throw metricsError('metrics_forbidden', { message: why });
               const text = await collectors.registry.metrics();
               return stream(200, Readable.from([text]), { 'Content-Type': collectors.registry.contentType, 'Cache-Control': 'no-store' });
             },

@@ -4,9 +4,10 @@
  * so a sealed value cannot be replayed as another. Never answered in clear: secrets are
  * masked, the key file is shown by its client_email alone.
  */
-import { ApiError, maskSecret, type Collection, type Vault } from '../index.js';
+import { maskSecret, type Collection, type Vault } from '../index.js';
 import type { ToolCatalogueEntry } from './catalogue.js';
 import { parseServiceAccount } from './service-account.js';
+import { analyticsError } from './errors.js';
 
 const DOC_ID = 'config';
 const MASK_PREFIX = '••••';
@@ -87,12 +88,12 @@ export class ToolConfig {
           const key = await parseServiceAccount(value);
           $set[field] = this.vault.encrypt(JSON.stringify(key), this.context(field));
         } catch (error) {
-          throw new ApiError('analytics_config_invalid', (error as Error).message, 400, { field });
+          throw analyticsError('analytics_config_invalid', { message: (error as Error).message, data: { field } });
         }
         continue;
       }
-      if (field === 'property_id' && !/^[0-9]{1,20}$/.test(value)) throw new ApiError('analytics_config_invalid', 'property_id must be the numeric GA4 property id', 400, { field });
-      if (field === 'site_url' && !/^(https?:\/\/[^\s]+|sc-domain:[^\s/]+)$/.test(value)) throw new ApiError('analytics_config_invalid', 'site_url must be an http(s) URL or sc-domain:<domain>', 400, { field });
+      if (field === 'property_id' && !/^[0-9]{1,20}$/.test(value)) throw analyticsError('analytics_config_invalid', { message: 'property_id must be the numeric GA4 property id', data: { field } });
+      if (field === 'site_url' && !/^(https?:\/\/[^\s]+|sc-domain:[^\s/]+)$/.test(value)) throw analyticsError('analytics_config_invalid', { message: 'site_url must be an http(s) URL or sc-domain:<domain>', data: { field } });
       $set[field] = spec.secret ? this.vault.encrypt(value, this.context(field)) : value;
     }
     const update: Record<string, unknown> = {};
