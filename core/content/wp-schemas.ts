@@ -249,7 +249,7 @@ export const keyedBy = (item: JsonSchema): JsonSchema => ({ type: 'object', addi
  */
 export const commonErrors: Readonly<Record<number, JsonSchema>> = {
   // The dispatcher's own (rest_invalid_json, 413, 429...) are added to every route.
-  400: errorBody('rest_invalid_param', 'invalid_post', 'invalid_post_query', 'invalid_term', 'empty_content', 'rest_term_invalid', 'rest_taxonomy_invalid', 'rest_post_invalid_id', 'rest_post_invalid_page_number', 'rest_post_invalid_parent', 'term_exists'),
+  400: errorBody('rest_invalid_param', 'invalid_post', 'invalid_post_query', 'invalid_term', 'empty_content', 'rest_term_invalid', 'rest_post_invalid_id', 'rest_post_invalid_page_number', 'rest_post_invalid_parent', 'term_exists'),
   // WordPress answers a per-post refusal 401 to strangers and 403 to users.
   401: errorBody('rest_forbidden', 'rest_forbidden_context', 'rest_cannot_edit', 'rest_cannot_delete', 'rest_cannot_publish', 'rest_cannot_edit_others'),
   403: errorBody('rest_forbidden', 'rest_forbidden_context', 'rest_cannot_edit', 'rest_cannot_delete', 'rest_cannot_publish', 'rest_cannot_edit_others'),

@@ -8,7 +8,7 @@ import type { PortableFlows } from './portable.js';
 const admin = { capability: 'manage_options' } as const;
 
 const authErrors = {
-  401: errorBody('rest_not_logged_in', 'rest_invalid_credentials', 'rest_cookie_invalid_nonce'),
+  401: errorBody('rest_not_logged_in', 'rest_invalid_credentials'),
   403: errorBody('rest_forbidden', 'rest_cookie_invalid_nonce'),
   429: errorBody('rest_too_many_requests'),
 } as const;
