@@ -40,8 +40,9 @@ test("troubleshooting covers a new user's errors, quoting the code's own message
   for (const topic of ['is already in use', 'cannot be written', '401', '403', '429', 'Retry-After', 'FLOWHOST_TRUST_PROXY', 'FLOWHOST_ALLOW_PRIVATE_URLS', 'better-sqlite3', 'NODE_MODULE_VERSION', 'flowhost logs tail', 'FLOWHOST_LOG_LEVEL']) {
     assert.ok(page.includes(topic), `no word of ${topic}`);
   }
-  // Each message the page quotes as Flowhost's (a `> ` line) is in the sources, placeholders aside.
-  const sources = ['host/http/listen.ts', 'host/runtime/prepare-data-dir.ts', 'core/errors.ts', 'host/auth/authenticator.ts', 'host/auth/login-throttle.ts', 'core/webhooks/trigger-limits.ts', 'host/net/address-policy.ts', 'host/net/url-policy.ts', 'host/net/checked-lookup.ts', 'host/store/open-store.ts', 'host/http/client-address.ts'].map(read).join('\n');
+  // Each message the page quotes as Flowhost's (a `> ` line) is in the sources, placeholders aside
+  // (default error messages live in the error catalogue).
+  const sources = ['host/http/listen.ts', 'host/runtime/prepare-data-dir.ts', 'core/errors.ts', 'core/errors/catalogue.ts', 'host/auth/authenticator.ts', 'host/auth/login-throttle.ts', 'core/webhooks/trigger-limits.ts', 'host/net/address-policy.ts', 'host/net/url-policy.ts', 'host/net/checked-lookup.ts', 'host/store/open-store.ts', 'host/http/client-address.ts'].map(read).join('\n');
   const quoted = page.split('\n').filter((l) => l.startsWith('> ')).map((l) => l.slice(2).trim());
   assert.ok(quoted.length >= 6, 'the page quotes the messages');
   for (const message of quoted) {
