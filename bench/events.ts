@@ -33,7 +33,17 @@ export async function eventsBench(opts: BenchOptions = {}): Promise<BenchResult>
     const locations: number[] = [];
     for (let i = 0; i < 8; i++) locations.push((await content.ensureTerm('event_location', `Location ${i}`)).term_id);
     const venues: number[] = [];
-    for (let i = 0; i < 30; i++) venues.push((await content.createPost({ post_type: 'venue', status: 'publish', title: `Venue ${i}`, meta: { address: `${i} Main St`, city: 'Springfield' } })).post_id);
+    for (let i = 0; i < 30; i++)
+      venues.push(
+        (
+          await content.createPost({
+            post_type: 'venue',
+            status: 'publish',
+            title: `Venue ${i}`,
+            meta: { address: `${i} Main St`, city: 'Springfield' },
+          })
+        ).post_id,
+      );
     const today = t.clock.now();
     const insertStarted = process.hrtime.bigint();
     for (let i = 0; i < total; i++) {
@@ -47,7 +57,12 @@ export async function eventsBench(opts: BenchOptions = {}): Promise<BenchResult>
         status: 'publish',
         title: `Event ${i} with a reasonably long title`,
         content: `<p>Description of event ${i}: music, talks and food.</p>`,
-        meta: { start_date: `${date} ${pad(hour)}:00:00`, end_date: `${end} ${pad(hour + 2)}:00:00`, venue_id: venues[i % venues.length], price: `$${i % 50}` },
+        meta: {
+          start_date: `${date} ${pad(hour)}:00:00`,
+          end_date: `${end} ${pad(hour + 2)}:00:00`,
+          venue_id: venues[i % venues.length],
+          price: `$${i % 50}`,
+        },
         terms: { event_category: [categories[i % categories.length]!], event_location: [locations[i % locations.length]!] },
       });
       if (i % 2000 === 0) log(`inserted ${i} / ${total}`);
@@ -77,7 +92,11 @@ export async function eventsBench(opts: BenchOptions = {}): Promise<BenchResult>
     const runs = smoke() ? 10 : 100;
     const first = await timeIt('calendar', '/events/calendar', runs);
     const paged = await timeIt('calendar page 5', '/events/calendar?paged=5', runs);
-    const filtered = await timeIt('calendar filtered', `/events/calendar?tax_filter[event_category][]=${categories[3]}&date_start=${today.toISOString().slice(0, 10)}`, runs);
+    const filtered = await timeIt(
+      'calendar filtered',
+      `/events/calendar?tax_filter[event_category][]=${categories[3]}&date_start=${today.toISOString().slice(0, 10)}`,
+      runs,
+    );
     const search = await timeIt('calendar search', '/events/calendar?event_search=event%2042', runs);
     const past = await timeIt('calendar past', '/events/calendar?past=1', runs);
     const filters = await timeIt('filters', '/events/filters', runs);

@@ -27,7 +27,13 @@ function entry(j: number, start: number): NewLogRecord {
     id: j + 2, // id 1 is the entry written through the service (the shape check)
     level: LEVELS[j % LEVELS.length]!,
     message: `Step ${j % 7} of job ${job} finished with ${j % 13} items`,
-    context: { job_id: job, flow_id: (j % 200) + 1, pipeline_id: (j % 20) + 1, step: `step-${j % 7}`, handler: j % 2 ? 'rss' : 'wordpress' },
+    context: {
+      job_id: job,
+      flow_id: (j % 200) + 1,
+      pipeline_id: (j % 20) + 1,
+      step: `step-${j % 7}`,
+      handler: j % 2 ? 'rss' : 'wordpress',
+    },
     agent_id: j % 4 === 0 ? null : (j % 3) + 1,
     user_id: j % 10 === 0 ? 1 : null,
     created_at: new Date(start + Math.floor(j / 3) * 1000),
@@ -38,14 +44,21 @@ export async function logsBench(opts: { docs?: number; progress?: (line: string)
   const total = opts.docs ?? 1_000_000;
   const log = opts.progress ?? (() => undefined);
   const dir = mkdtempSync(join(tmpdir(), 'flowhost-bench-logs-'));
-    const t = await createTestHost({ plugins: [], config: { dataDir: dir } });
+  const t = await createTestHost({ plugins: [], config: { dataDir: dir } });
   try {
     const service = t.host.logs;
     const start = t.clock.now().getTime() - Math.ceil(total / 3) * 1000;
     // One entry through the service, so the bulk documents can be checked against its shape.
-    const sample = (await t.host.store.collection(LOGS).findOne({ id: (await service.write({ level: 'info', message: 'bench start', context: { job_id: 1 } })).id }))!;
-    const shape = (doc: object) => Object.keys(doc).filter((k) => k !== '_id').sort().join(',');
-    if (shape(sample) !== shape(entry(0, start)) || !(sample.created_at instanceof Date)) throw new Error(`bench documents differ from LogsService's: ${shape(sample)}`);
+    const sample = (await t.host.store
+      .collection(LOGS)
+      .findOne({ id: (await service.write({ level: 'info', message: 'bench start', context: { job_id: 1 } })).id }))!;
+    const shape = (doc: object) =>
+      Object.keys(doc)
+        .filter((k) => k !== '_id')
+        .sort()
+        .join(',');
+    if (shape(sample) !== shape(entry(0, start)) || !(sample.created_at instanceof Date))
+      throw new Error(`bench documents differ from LogsService's: ${shape(sample)}`);
 
     const logs = t.host.store.collection<NewLogRecord>(LOGS);
     const insertStarted = process.hrtime.bigint();

@@ -54,7 +54,11 @@ function printTable(result: BenchResult): void {
   process.stdout.write(`\n${result.name} ${JSON.stringify(result.params)}\n`);
   const rows = Object.entries(result.metrics).map(([metric, value]) => {
     const target = result.targets[metric];
-    return [metric, String(value), target ? `target ${target.atLeast ? '>=' : '<'} ${target.limit}: ${target.pass ? 'pass' : 'MISS'}` : ''] as const;
+    return [
+      metric,
+      String(value),
+      target ? `target ${target.atLeast ? '>=' : '<'} ${target.limit}: ${target.pass ? 'pass' : 'MISS'}` : '',
+    ] as const;
   });
   const width = Math.max(...rows.map((r) => r[0].length));
   for (const [metric, value, target] of rows) process.stdout.write(`  ${metric.padEnd(width)}  ${value.padStart(12)}  ${target}\n`);

@@ -27,8 +27,26 @@ function benchPlugin(onStepStart: (jobId: number) => void): PluginDefinition {
     flowhost: '^1.0.0',
     deps: { handlers: services.handlers, hooks: services.hooks },
     setup({ handlers, hooks }) {
-      handlers.add(defineHandler({ slug: 'bench-one', type: 'fetch', label: 'One item', description: 'Finds one item.', fetch: async () => [{ type: 'bench', data: { title: 'One', content: 'Item' }, metadata: { source_type: 'bench', dedup_key: `k${Math.random()}` } }] }));
-      handlers.add(defineHandler({ slug: 'bench-sink', type: 'publish', label: 'Sink', description: 'Accepts everything.', publish: async (_ctx, _settings, packets) => packets }));
+      handlers.add(
+        defineHandler({
+          slug: 'bench-one',
+          type: 'fetch',
+          label: 'One item',
+          description: 'Finds one item.',
+          fetch: async () => [
+            { type: 'bench', data: { title: 'One', content: 'Item' }, metadata: { source_type: 'bench', dedup_key: `k${Math.random()}` } },
+          ],
+        }),
+      );
+      handlers.add(
+        defineHandler({
+          slug: 'bench-sink',
+          type: 'publish',
+          label: 'Sink',
+          description: 'Accepts everything.',
+          publish: async (_ctx, _settings, packets) => packets,
+        }),
+      );
       hooks.stepStarting.tap('bench-runs', (packets, step) => {
         onStepStart(step.jobId);
         return packets;
@@ -42,7 +60,11 @@ async function benchHost(onStepStart: (jobId: number) => void): Promise<{ t: Tes
   // As served: no response checking (that is a test-only cost), info lines logged, and
   // the served heap growth.
   servedHeap();
-  const t = await createTestHost({ plugins: [benchPlugin(onStepStart)], logger: servedLogger(), config: { dataDir: dir, checkResponses: false, schedulerProcessEvery: 5000 } });
+  const t = await createTestHost({
+    plugins: [benchPlugin(onStepStart)],
+    logger: servedLogger(),
+    config: { dataDir: dir, checkResponses: false, schedulerProcessEvery: 5000 },
+  });
   return { t, dir };
 }
 
@@ -77,7 +99,8 @@ export async function runsBench(options: BenchOptions = {}): Promise<BenchResult
         // Keep at most `inFlight` runs unfinished: the bench measures throughput, not a queue.
         // Counted over the unfinished ones (the status index, at most a few dozen rows): a
         // count of the finished ones grew with the run and cost the host a share of its CPU.
-        while ((await jobs.count({ status: { $in: ['pending', 'processing'] } })) > inFlight) await new Promise((done) => setTimeout(done, 2));
+        while ((await jobs.count({ status: { $in: ['pending', 'processing'] } })) > inFlight)
+          await new Promise((done) => setTimeout(done, 2));
       }
     };
     await Promise.all(Array.from({ length: 4 }, starter));
@@ -92,7 +115,14 @@ export async function runsBench(options: BenchOptions = {}): Promise<BenchResult
       name: 'runs',
       params: { adapter: 'embedded', runs: total, steps: 3, in_flight: inFlight, smoke: smoke() },
       // CPU per run: steadier than runs/s on a shared machine (another process's load shows in wall time, less here).
-      metrics: { runs_per_s: perSecond, cpu_ms_per_run: round((cpu.user + cpu.system) / 1000 / Math.max(1, completed)), completed, failed, seconds: round(seconds), rss_mb: Math.round(process.memoryUsage().rss / 1048576) },
+      metrics: {
+        runs_per_s: perSecond,
+        cpu_ms_per_run: round((cpu.user + cpu.system) / 1000 / Math.max(1, completed)),
+        completed,
+        failed,
+        seconds: round(seconds),
+        rss_mb: Math.round(process.memoryUsage().rss / 1048576),
+      },
       targets: {
         runs_per_s: { limit: 500, value: perSecond, pass: perSecond >= 500, atLeast: true },
         failed: { limit: 1, value: failed, pass: failed === 0 },
@@ -112,11 +142,21 @@ export async function executeBench(options: BenchOptions = {}): Promise<BenchRes
     if (!firstStep.has(jobId)) firstStep.set(jobId, process.hrtime.bigint());
   });
   try {
-    const pipelineId = (await t.request<{ data: { pipeline_id: number } }>('POST', '/pipelines', { body: { pipeline_name: 'Bench', steps: [{ step_type: 'fetch' }, { step_type: 'publish' }] } })).body.data.pipeline_id;
-    const stepIds = (await t.request<{ data: { pipeline: { pipeline_steps: Array<{ pipeline_step_id: string }> } } }>('GET', `/pipelines/${pipelineId}`)).body.data.pipeline.pipeline_steps.map((s) => s.pipeline_step_id);
+    const pipelineId = (
+      await t.request<{ data: { pipeline_id: number } }>('POST', '/pipelines', {
+        body: { pipeline_name: 'Bench', steps: [{ step_type: 'fetch' }, { step_type: 'publish' }] },
+      })
+    ).body.data.pipeline_id;
+    const stepIds = (
+      await t.request<{ data: { pipeline: { pipeline_steps: Array<{ pipeline_step_id: string }> } } }>('GET', `/pipelines/${pipelineId}`)
+    ).body.data.pipeline.pipeline_steps.map((s) => s.pipeline_step_id);
     const flowId = (
       await t.request<{ data: { flow_id: number } }>('POST', '/flows', {
-        body: { pipeline_id: pipelineId, flow_name: 'Bench flow', flow_config: { [stepIds[0]!]: { handler_slug: 'bench-one' }, [stepIds[1]!]: { handler_slug: 'bench-sink' } } },
+        body: {
+          pipeline_id: pipelineId,
+          flow_name: 'Bench flow',
+          flow_config: { [stepIds[0]!]: { handler_slug: 'bench-one' }, [stepIds[1]!]: { handler_slug: 'bench-sink' } },
+        },
       })
     ).body.data.flow_id;
     const url = `${t.url}/api/automation/v1/execute`;
@@ -126,7 +166,11 @@ export async function executeBench(options: BenchOptions = {}): Promise<BenchRes
     log(`${total} POST /execute, one at a time, to the first step starting`);
     for (let i = 0; i < total; i++) {
       const sent = process.hrtime.bigint();
-      const response = await fetch(url, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ flow_id: flowId }) });
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ flow_id: flowId }),
+      });
       const body = (await response.json()) as { data?: { job_id?: number } };
       answers.push(Number(process.hrtime.bigint() - sent) / 1e6);
       const jobId = body.data?.job_id;
@@ -142,7 +186,12 @@ export async function executeBench(options: BenchOptions = {}): Promise<BenchRes
     return {
       name: 'execute',
       params: { adapter: 'embedded', requests: total, smoke: smoke() },
-      metrics: { to_processing_p50_ms: p50, to_processing_p99_ms: p99, answer_p50_ms: round(percentile(answers, 50)), answer_p99_ms: round(percentile(answers, 99)) },
+      metrics: {
+        to_processing_p50_ms: p50,
+        to_processing_p99_ms: p99,
+        answer_p50_ms: round(percentile(answers, 50)),
+        answer_p99_ms: round(percentile(answers, 99)),
+      },
       targets: {
         to_processing_p50_ms: { limit: 20, value: p50, pass: p50 < 20 },
         to_processing_p99_ms: { limit: 100, value: p99, pass: p99 < 100 },

@@ -43,7 +43,15 @@ function benchPlugin(onLate: (latenessMs: number) => void): PluginDefinition {
     setup({ handlers, hooks }) {
       // BENCH_STEP_MS: the fetch waits that long (a real feed answers in 100s of ms), no CPU.
       const stepMs = Number(process.env.BENCH_STEP_MS ?? 0);
-      handlers.add(defineHandler({ slug: 'bench-noop', type: 'fetch', label: 'No-op', description: 'Finds nothing.', fetch: async () => (stepMs > 0 ? sleep(stepMs).then(() => []) : []) }));
+      handlers.add(
+        defineHandler({
+          slug: 'bench-noop',
+          type: 'fetch',
+          label: 'No-op',
+          description: 'Finds nothing.',
+          fetch: async () => (stepMs > 0 ? sleep(stepMs).then(() => []) : []),
+        }),
+      );
       hooks.scheduledRunStarted.tap('bench-scheduler', (run) => onLate(run.latenessMs));
     },
   }) as PluginDefinition;
@@ -64,18 +72,35 @@ export async function schedulerBench(options: BenchOptions = {}): Promise<BenchR
   const t = await createTestHost({
     plugins: [benchPlugin((ms) => hookLateness.push(ms))],
     clock: new WallClock(),
-    config: { dataDir: dir, checkResponses: false, logLevel: 'silent', schedulerProcessEvery: processEvery, schedulerLockLifetime: defaultConfig.schedulerLockLifetime },
+    config: {
+      dataDir: dir,
+      checkResponses: false,
+      logLevel: 'silent',
+      schedulerProcessEvery: processEvery,
+      schedulerLockLifetime: defaultConfig.schedulerLockLifetime,
+    },
   });
   try {
-    const pipelineId = (await t.request<{ data: { pipeline_id: number } }>('POST', '/pipelines', { body: { pipeline_name: 'Bench', steps: [{ step_type: 'fetch' }] } })).body.data.pipeline_id;
-    const stepId = (await t.request<{ data: { pipeline: { pipeline_steps: Array<{ pipeline_step_id: string }> } } }>('GET', `/pipelines/${pipelineId}`)).body.data.pipeline.pipeline_steps[0]!.pipeline_step_id;
+    const pipelineId = (
+      await t.request<{ data: { pipeline_id: number } }>('POST', '/pipelines', {
+        body: { pipeline_name: 'Bench', steps: [{ step_type: 'fetch' }] },
+      })
+    ).body.data.pipeline_id;
+    const stepId = (
+      await t.request<{ data: { pipeline: { pipeline_steps: Array<{ pipeline_step_id: string }> } } }>('GET', `/pipelines/${pipelineId}`)
+    ).body.data.pipeline.pipeline_steps[0]!.pipeline_step_id;
     log(`creating ${flows} flows on every_5_minutes`);
     const created = process.hrtime.bigint();
     const flowIds: number[] = [];
     for (let i = 0; i < flows; i += 50) {
       const batch = await Promise.all(
         Array.from({ length: Math.min(50, flows - i) }, (_, k) =>
-          t.host.flows.create({ pipeline_id: pipelineId, flow_name: `Flow ${i + k}`, flow_config: { [stepId]: { handler_slug: 'bench-noop' } }, scheduling_config: { interval: 'every_5_minutes' } }),
+          t.host.flows.create({
+            pipeline_id: pipelineId,
+            flow_name: `Flow ${i + k}`,
+            flow_config: { [stepId]: { handler_slug: 'bench-noop' } },
+            scheduling_config: { interval: 'every_5_minutes' },
+          }),
         ),
       );
       flowIds.push(...batch.map((f) => f.flow_id));
@@ -90,7 +115,11 @@ export async function schedulerBench(options: BenchOptions = {}): Promise<BenchR
     const slots = new Map<number, number>();
     for (const [i, id] of flowIds.entries()) slots.set(id, burst ? t0 : t0 + Math.floor((i * windowMs) / flows));
     for (let i = 0; i < flowIds.length; i += 200) {
-      await Promise.all(flowIds.slice(i, i + 200).map((id) => agendaJobs.updateOne({ name: 'flow.run', 'data.flowId': id }, { $set: { nextRunAt: new Date(slots.get(id)!) } })));
+      await Promise.all(
+        flowIds
+          .slice(i, i + 200)
+          .map((id) => agendaJobs.updateOne({ name: 'flow.run', 'data.flowId': id }, { $set: { nextRunAt: new Date(slots.get(id)!) } })),
+      );
     }
     const lead = t0 - Date.now();
     if (lead < 0) throw new Error(`writing the slots took ${-lead} ms past t0`);
@@ -107,7 +136,8 @@ export async function schedulerBench(options: BenchOptions = {}): Promise<BenchR
     await sleep(processEvery + 500);
     const cpu = process.cpuUsage(cpuBefore);
     const wallSeconds = (Date.now() - started) / 1000;
-    while ((await jobs.count({ source: 'schedule', status: { $in: ['pending', 'processing'] } })) > 0 && Date.now() < deadline + 30_000) await sleep(100);
+    while ((await jobs.count({ source: 'schedule', status: { $in: ['pending', 'processing'] } })) > 0 && Date.now() < deadline + 30_000)
+      await sleep(100);
 
     // Each run belongs to the slot nearest it: a run within half a period of the slot is
     // that slot's. (The flow's next slot is a period later, outside this.)
@@ -137,7 +167,16 @@ export async function schedulerBench(options: BenchOptions = {}): Promise<BenchR
     log(`${rows.length} runs; lateness p50 ${p50} ms, p99 ${p99} ms, max ${max} ms; twice ${twice}, skipped ${skipped}`);
     return {
       name: 'scheduler',
-      params: { adapter: 'embedded', flows, interval: 'every_5_minutes', window_s: windowMs / 1000, slots: burst ? 'all at once' : 'spread over the window', process_every_ms: processEvery, step_ms: Number(process.env.BENCH_STEP_MS ?? 0), smoke: smoke() },
+      params: {
+        adapter: 'embedded',
+        flows,
+        interval: 'every_5_minutes',
+        window_s: windowMs / 1000,
+        slots: burst ? 'all at once' : 'spread over the window',
+        process_every_ms: processEvery,
+        step_ms: Number(process.env.BENCH_STEP_MS ?? 0),
+        smoke: smoke(),
+      },
       metrics: {
         runs: rows.length,
         lateness_p50_ms: p50,

@@ -17,7 +17,12 @@ import { percentile, type BenchOptions, type BenchResult } from './store.js';
 
 const root = resolve(new URL('../..', import.meta.url).pathname);
 const cli = join(root, 'dist/host/cli/main.js');
-const env = (dataDir: string) => ({ PATH: process.env.PATH, HOME: process.env.HOME, FLOWHOST_DATA_DIR: dataDir, FLOWHOST_LOG_LEVEL: 'warn' });
+const env = (dataDir: string) => ({
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  FLOWHOST_DATA_DIR: dataDir,
+  FLOWHOST_LOG_LEVEL: 'warn',
+});
 const ms = (start: bigint) => Math.round(Number(process.hrtime.bigint() - start) / 1e5) / 10;
 const median = (xs: number[]) => percentile(xs, 50);
 
@@ -96,12 +101,21 @@ export async function startupBench(options: BenchOptions = {}): Promise<BenchRes
       }
       await again.stop();
       helps.push(timeCli(['--help'], dataDir));
-      log(`try ${i + 1}: start ${first.ms} ms, restart ${again.ms} ms, cli ${clis.at(-1)} ms, help ${helps.at(-1)} ms, rss after boot ${rss.at(-1)} MB`);
+      log(
+        `try ${i + 1}: start ${first.ms} ms, restart ${again.ms} ms, cli ${clis.at(-1)} ms, help ${helps.at(-1)} ms, rss after boot ${rss.at(-1)} MB`,
+      );
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }
-  const metrics = { start_ms: median(starts), restart_ms: median(restarts), help_ms: median(helps), cli_ms: median(clis), rss_after_boot_mb: median(rss), idle_rss_mb: settled };
+  const metrics = {
+    start_ms: median(starts),
+    restart_ms: median(restarts),
+    help_ms: median(helps),
+    cli_ms: median(clis),
+    rss_after_boot_mb: median(rss),
+    idle_rss_mb: settled,
+  };
   return {
     name: 'startup',
     params: { tries, node: process.version, statistic: 'median' },

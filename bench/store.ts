@@ -106,7 +106,9 @@ export async function storeBench(options: BenchOptions = {}): Promise<BenchResul
     const filtered = await timeIt(200, () => logs.find(errors, PAGE));
     const unfiltered = await timeIt(200, () => logs.find({}, PAGE));
     const flow = await timeIt(200, (i) => logs.find(byFlow(i), PAGE));
-    const recent = await timeIt(50, () => logs.find({ level: 'error', created_at: { $gte: new Date(startMs + (total - 3600) * 1000) } }, PAGE));
+    const recent = await timeIt(50, () =>
+      logs.find({ level: 'error', created_at: { $gte: new Date(startMs + (total - 3600) * 1000) } }, PAGE),
+    );
     const deepPage = await timeIt(20, () => logs.find(errors, { ...PAGE, skip: 5000 }));
     const count = await timeIt(5, () => logs.count(errors));
     const errorCount = await logs.count(errors);

@@ -38,7 +38,10 @@ export async function startFloorServer(dir: string, secret: string, log: Logger)
   // Wrappers kept for the life of the process, as the embedded store keeps its own (keep-alive.ts).
   const db = retain(new Database(join(dir, 'floor.db')));
   db.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0');
-  for (const [collection, specs] of [['jobs', JOB_INDEXES], ['logs', LOG_INDEXES]] as const) {
+  for (const [collection, specs] of [
+    ['jobs', JOB_INDEXES],
+    ['logs', LOG_INDEXES],
+  ] as const) {
     const table = `"c_${collection}"`;
     db.exec(`CREATE TABLE ${table} (_id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
     for (const spec of specs) for (const sql of indexStatements(collection, table, spec).statements) db.exec(sql);
@@ -54,9 +57,41 @@ export async function startFloorServer(dir: string, secret: string, log: Logger)
       const jobId = ++lastId;
       const now = new Date().toISOString();
       const trigger = { payload: request.payload, received_at: now, remote_ip: request.ip, headers: request.headers, auth_mode: 'hmac' };
-      insertJob.run(randomUUID(), JSON.stringify({ job_id: jobId, flow_id: 1, pipeline_id: 1, label: 'Bench flow', status: 'pending', engine_data: { webhook_trigger: trigger }, source: 'webhook', created_at: now, queued: true }));
-      const context = { job_id: jobId, flow_id: 1, pipeline_id: 1, trigger: 'webhook', request_id: request.requestId, auth_mode: 'hmac', remote_ip: request.ip };
-      insertLog.run(randomUUID(), JSON.stringify({ id: jobId, level: 'info', message: `Flow 1 triggered by webhook (request ${request.requestId}): job ${jobId} queued`, context, agent_id: null, user_id: null, created_at: now }));
+      insertJob.run(
+        randomUUID(),
+        JSON.stringify({
+          job_id: jobId,
+          flow_id: 1,
+          pipeline_id: 1,
+          label: 'Bench flow',
+          status: 'pending',
+          engine_data: { webhook_trigger: trigger },
+          source: 'webhook',
+          created_at: now,
+          queued: true,
+        }),
+      );
+      const context = {
+        job_id: jobId,
+        flow_id: 1,
+        pipeline_id: 1,
+        trigger: 'webhook',
+        request_id: request.requestId,
+        auth_mode: 'hmac',
+        remote_ip: request.ip,
+      };
+      insertLog.run(
+        randomUUID(),
+        JSON.stringify({
+          id: jobId,
+          level: 'info',
+          message: `Flow 1 triggered by webhook (request ${request.requestId}): job ${jobId} queued`,
+          context,
+          agent_id: null,
+          user_id: null,
+          created_at: now,
+        }),
+      );
       return jobId;
     }),
   );
@@ -89,9 +124,27 @@ export async function startFloorServer(dir: string, secret: string, log: Logger)
         ip: req.socket.remoteAddress,
         headers,
         answer: (jobId) => {
-          const body = JSON.stringify({ success: true, flow_id: 1, flow_name: 'Bench flow', job_id: jobId, message: 'Flow "Bench flow" triggered.' });
-          res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': requestId }).end(body);
-          log.info({ req_id: requestId, method: req.method, url: req.url, route: '/trigger/{flow_id}', status: 200, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+          const body = JSON.stringify({
+            success: true,
+            flow_id: 1,
+            flow_name: 'Bench flow',
+            job_id: jobId,
+            message: 'Flow "Bench flow" triggered.',
+          });
+          res
+            .writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'X-Request-Id': requestId })
+            .end(body);
+          log.info(
+            {
+              req_id: requestId,
+              method: req.method,
+              url: req.url,
+              route: '/trigger/{flow_id}',
+              status: 200,
+              ms: Math.round((performance.now() - started) * 10) / 10,
+            },
+            'request',
+          );
         },
       });
     });

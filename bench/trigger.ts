@@ -32,15 +32,33 @@ const trivial = definePlugin({
   id: 'bench-trivial',
   version: '1.0.0',
   flowhost: '^1.0.0',
-  deps: { handlers: services.handlers, providers: services.providers, routes: services.routes, intervals: services.intervals, stepTypes: services.stepTypes, hooks: services.hooks, registries: services.registries },
+  deps: {
+    handlers: services.handlers,
+    providers: services.providers,
+    routes: services.routes,
+    intervals: services.intervals,
+    stepTypes: services.stepTypes,
+    hooks: services.hooks,
+    registries: services.registries,
+  },
   setup(host) {
     for (const item of [
       defineHandler({ slug: 'bench-noop', type: 'fetch', label: 'No-op', description: 'Finds nothing.', fetch: async () => [] }),
-    ]) host.handlers.add(item);
+    ])
+      host.handlers.add(item);
   },
 }) as PluginDefinition;
 
-type Run = { reqPerSec: number; p50: number; p99: number; ok: number; non2xx: number; errors: number; cpuUsPerRequest: number; rssMb: number };
+type Run = {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  cpuUsPerRequest: number;
+  rssMb: number;
+};
 
 const autocannonCli = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
@@ -52,16 +70,38 @@ const autocannonCli = createRequire(import.meta.url).resolve('autocannon/autocan
  * and its resident memory is the server's alone.
  */
 async function drive(url: string, headers: Record<string, string>, seconds: number): Promise<Run> {
-  const args = [autocannonCli, '--json', '-c', String(CONNECTIONS), '-d', String(seconds), '-m', 'POST', '-b', BODY, ...Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}=${value}`]), url];
+  const args = [
+    autocannonCli,
+    '--json',
+    '-c',
+    String(CONNECTIONS),
+    '-d',
+    String(seconds),
+    '-m',
+    'POST',
+    '-b',
+    BODY,
+    ...Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}=${value}`]),
+    url,
+  ];
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 250);
   const cpuBefore = process.cpuUsage();
   try {
     const output = await new Promise<string>((resolve, reject) => {
-      execFile(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => (error ? reject(new Error(`autocannon failed: ${error.message} ${stderr}`)) : resolve(stdout)));
+      execFile(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+        error ? reject(new Error(`autocannon failed: ${error.message} ${stderr}`)) : resolve(stdout),
+      );
     });
     const cpu = process.cpuUsage(cpuBefore);
-    const result = JSON.parse(output) as { requests: { average: number; total: number }; latency: { p50: number; p99: number }; '2xx': number; non2xx: number; errors: number; timeouts: number };
+    const result = JSON.parse(output) as {
+      requests: { average: number; total: number };
+      latency: { p50: number; p99: number };
+      '2xx': number;
+      non2xx: number;
+      errors: number;
+      timeouts: number;
+    };
     return {
       reqPerSec: Math.round(result.requests.average),
       p50: result.latency.p50,
@@ -82,7 +122,11 @@ async function floor(seconds: number): Promise<Run & { missing: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'flowhost-bench-floor-'));
   const server = await startFloorServer(dir, SECRET, servedLogger());
   try {
-    const run = await drive(server.url, { 'Content-Type': 'application/json', 'X-Signature': `sha256=${createHmac('sha256', SECRET).update(BODY).digest('hex')}` }, seconds);
+    const run = await drive(
+      server.url,
+      { 'Content-Type': 'application/json', 'X-Signature': `sha256=${createHmac('sha256', SECRET).update(BODY).digest('hex')}` },
+      seconds,
+    );
     if (run.non2xx > 0) throw new Error(`the floor server refused ${run.non2xx} requests`);
     return { ...run, missing: Math.max(0, run.ok - server.stored()) };
   } finally {
@@ -121,22 +165,45 @@ interface TriggerRun {
 async function measureTrigger(holdRuns: boolean, seconds: number, log: (line: string) => void): Promise<TriggerRun> {
   const dir = mkdtempSync(join(tmpdir(), 'flowhost-bench-trigger-'));
   // As served: response checking is a test-only cost.
-  const t = await createTestHost({ plugins: [trivial], logger: servedLogger(), config: { dataDir: dir, schedulerProcessEvery: 1000, checkResponses: false } });
+  const t = await createTestHost({
+    plugins: [trivial],
+    logger: servedLogger(),
+    config: { dataDir: dir, schedulerProcessEvery: 1000, checkResponses: false },
+  });
   try {
-    const pipelineId = (await t.request<{ data: { pipeline_id: number } }>('POST', '/pipelines', { body: { pipeline_name: 'Bench', steps: [{ step_type: 'fetch' }] } })).body.data.pipeline_id;
-    const stepId = (await t.request<{ data: { pipeline: { pipeline_steps: Array<{ pipeline_step_id: string }> } } }>('GET', `/pipelines/${pipelineId}`)).body.data.pipeline.pipeline_steps[0]!.pipeline_step_id;
-    const flowId = (await t.request<{ data: { flow_id: number } }>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Bench flow', flow_config: { [stepId]: { handler_slug: 'bench-noop' } } } })).body.data.flow_id;
-    const template = { mode: 'hmac', algo: 'sha256', signed_template: '{body}', signature_source: { header: 'X-Signature', extract: { kind: 'prefix', key: 'sha256=' }, encoding: 'hex' } };
+    const pipelineId = (
+      await t.request<{ data: { pipeline_id: number } }>('POST', '/pipelines', {
+        body: { pipeline_name: 'Bench', steps: [{ step_type: 'fetch' }] },
+      })
+    ).body.data.pipeline_id;
+    const stepId = (
+      await t.request<{ data: { pipeline: { pipeline_steps: Array<{ pipeline_step_id: string }> } } }>('GET', `/pipelines/${pipelineId}`)
+    ).body.data.pipeline.pipeline_steps[0]!.pipeline_step_id;
+    const flowId = (
+      await t.request<{ data: { flow_id: number } }>('POST', '/flows', {
+        body: { pipeline_id: pipelineId, flow_name: 'Bench flow', flow_config: { [stepId]: { handler_slug: 'bench-noop' } } },
+      })
+    ).body.data.flow_id;
+    const template = {
+      mode: 'hmac',
+      algo: 'sha256',
+      signed_template: '{body}',
+      signature_source: { header: 'X-Signature', extract: { kind: 'prefix', key: 'sha256=' }, encoding: 'hex' },
+    };
     const enabled = await t.request('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'hmac', template, secret: SECRET } });
     if (enabled.status !== 200) throw new Error(`enabling the trigger failed: ${JSON.stringify(enabled.body)}`);
     // The flow's own limit would answer 429 long before the server is saturated.
     await t.request('PUT', `/flows/${flowId}/webhook/rate-limit`, { body: { max: 100000, window_seconds: 1 } });
 
-    const headers = { 'Content-Type': 'application/json', 'X-Signature': `sha256=${createHmac('sha256', SECRET).update(BODY).digest('hex')}` };
+    const headers = {
+      'Content-Type': 'application/json',
+      'X-Signature': `sha256=${createHmac('sha256', SECRET).update(BODY).digest('hex')}`,
+    };
     const url = `${t.url}/api/automation/v1/trigger/${flowId}`;
     // Acceptance alone: the flow is marked running, so every accepted job waits in its
     // queue and no run competes for the thread.
-    if (holdRuns) await t.host.flows.collection.updateOne({ flow_id: flowId }, { $set: { running_job_id: -1, running_since: t.clock.now() } });
+    if (holdRuns)
+      await t.host.flows.collection.updateOne({ flow_id: flowId }, { $set: { running_job_id: -1, running_since: t.clock.now() } });
     const probe = await fetch(url, { method: 'POST', headers, body: BODY });
     if (probe.status !== 200) throw new Error(`a signed probe answered ${probe.status}: ${await probe.text()}`);
     log(`flowhost trigger (${holdRuns ? 'accepting only' : 'with the runs on'}), ${CONNECTIONS} connections, ${seconds} s`);
@@ -158,7 +225,8 @@ async function measureTrigger(holdRuns: boolean, seconds: number, log: (line: st
       const drainStart = process.hrtime.bigint();
       // Whether any is left, not how many: counting thousands of rows every 20 ms took a
       // third of the CPU the drain it measures needs.
-      while (await jobsCollection.findOne({ flow_id: flowId, status: { $in: ['pending', 'processing'] } }, { projection: { _id: 1 } })) await new Promise((done) => setTimeout(done, 20));
+      while (await jobsCollection.findOne({ flow_id: flowId, status: { $in: ['pending', 'processing'] } }, { projection: { _id: 1 } }))
+        await new Promise((done) => setTimeout(done, 20));
       drainPerSecond = Math.round(waiting / (Number(process.hrtime.bigint() - drainStart) / 1e9));
       log(`backlog of ${waiting} runs drained at ${drainPerSecond} runs/s`);
     }
@@ -191,7 +259,15 @@ export async function triggerBench(options: BenchOptions = {}): Promise<BenchRes
   const p99Limit = 2 * bare.p99;
   return {
     name: 'trigger',
-    params: { adapter: 'embedded', connections: CONNECTIONS, seconds, algo: 'sha256', body_bytes: Buffer.byteLength(BODY), cpus: (await import('node:os')).cpus().length, heap_growing_percent: heapGrowingPercent },
+    params: {
+      adapter: 'embedded',
+      connections: CONNECTIONS,
+      seconds,
+      algo: 'sha256',
+      body_bytes: Buffer.byteLength(BODY),
+      cpus: (await import('node:os')).cpus().length,
+      heap_growing_percent: heapGrowingPercent,
+    },
     metrics: {
       bare_req_per_s: bare.reqPerSec,
       bare_p50_ms: bare.p50,
@@ -230,7 +306,12 @@ export async function triggerBench(options: BenchOptions = {}): Promise<BenchRes
       with_runs_ratio: { limit: 0.25, value: runsRatio, pass: runsRatio >= 0.25, atLeast: true },
       with_runs_p99_ms: { limit: p99Limit, value: withRuns.run.p99, pass: withRuns.run.p99 <= p99Limit },
       jobs_missing: { limit: 1, value: missing, pass: missing === 0 },
-      backlog_drain_runs_per_s: { limit: 500, value: withRuns.drainPerSecond, pass: withRuns.drainPerSecond >= 500 || withRuns.waiting === 0, atLeast: true },
+      backlog_drain_runs_per_s: {
+        limit: 500,
+        value: withRuns.drainPerSecond,
+        pass: withRuns.drainPerSecond >= 500 || withRuns.waiting === 0,
+        atLeast: true,
+      },
       rss_mb_under_load: { limit: 300, value: rss, pass: rss < 300 },
     },
   };

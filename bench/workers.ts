@@ -33,7 +33,10 @@ function freshDatabase(url: string): string {
 
 function childrenOf(pid: number): number[] {
   try {
-    return execFileSync('ps', ['--ppid', String(pid), '-o', 'pid='], { encoding: 'utf8' }).split('\n').map((s) => Number(s.trim())).filter(Boolean);
+    return execFileSync('ps', ['--ppid', String(pid), '-o', 'pid='], { encoding: 'utf8' })
+      .split('\n')
+      .map((s) => Number(s.trim()))
+      .filter(Boolean);
   } catch {
     return [];
   }
@@ -53,17 +56,34 @@ type Served = { child: ChildProcess; url: string; token: string; dir: string };
 
 async function serve(workers: number, mongoUrl: string): Promise<Served> {
   const dir = mkdtempSync(join(tmpdir(), 'flowhost-bench-workers-'));
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, MONGODB_URL: freshDatabase(mongoUrl), FLOWHOST_DATA_DIR: dir, FLOWHOST_SECRET_KEY: 'ab'.repeat(32), FLOWHOST_LOG_LEVEL: 'warn' };
-  const child = spawn(process.execPath, [cli, 'serve', '--workers', String(workers), '--port', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    MONGODB_URL: freshDatabase(mongoUrl),
+    FLOWHOST_DATA_DIR: dir,
+    FLOWHOST_SECRET_KEY: 'ab'.repeat(32),
+    FLOWHOST_LOG_LEVEL: 'warn',
+  };
+  const child = spawn(process.execPath, [cli, 'serve', '--workers', String(workers), '--port', '0'], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const deadline = Date.now() + 120_000;
   for (;;) {
     const info = readHostFile(dir);
-    const ok = info ? await fetch(`${info.url}/healthz`).then((r) => r.status === 200, () => false) : false;
+    const ok = info
+      ? await fetch(`${info.url}/healthz`).then(
+          (r) => r.status === 200,
+          () => false,
+        )
+      : false;
     // --workers 1 is the plain host in this process; N > 1 is a primary with N children.
-    if (info && ok && childrenOf(child.pid!).length === (workers > 1 ? workers : 0)) return { child, url: info.url, token: info.token, dir };
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`flowhost serve --workers ${workers} did not start: ${stderr.slice(-2000)}`);
+    if (info && ok && childrenOf(child.pid!).length === (workers > 1 ? workers : 0))
+      return { child, url: info.url, token: info.token, dir };
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`flowhost serve --workers ${workers} did not start: ${stderr.slice(-2000)}`);
     await sleep(100);
   }
 }
@@ -87,9 +107,17 @@ async function triggerFlow(served: Served): Promise<string> {
     if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(parsed)}`);
     return parsed;
   };
-  const pipelineId = (await call<{ data: { pipeline_id: number } }>('POST', '/pipelines', { pipeline_name: 'Bench', steps: [{ step_type: 'fetch' }] })).data.pipeline_id;
-  const flowId = (await call<{ data: { flow_id: number } }>('POST', '/flows', { pipeline_id: pipelineId, flow_name: 'Bench flow' })).data.flow_id;
-  const template = { mode: 'hmac', algo: 'sha256', signed_template: '{body}', signature_source: { header: 'X-Signature', extract: { kind: 'prefix', key: 'sha256=' }, encoding: 'hex' } };
+  const pipelineId = (
+    await call<{ data: { pipeline_id: number } }>('POST', '/pipelines', { pipeline_name: 'Bench', steps: [{ step_type: 'fetch' }] })
+  ).data.pipeline_id;
+  const flowId = (await call<{ data: { flow_id: number } }>('POST', '/flows', { pipeline_id: pipelineId, flow_name: 'Bench flow' })).data
+    .flow_id;
+  const template = {
+    mode: 'hmac',
+    algo: 'sha256',
+    signed_template: '{body}',
+    signature_source: { header: 'X-Signature', extract: { kind: 'prefix', key: 'sha256=' }, encoding: 'hex' },
+  };
   await call('PUT', `/flows/${flowId}/webhook`, { mode: 'hmac', template, secret: SECRET });
   await call('PUT', `/flows/${flowId}/webhook/rate-limit`, { max: 100000, window_seconds: 1 });
   return `${api}/trigger/${flowId}`;
@@ -101,8 +129,12 @@ async function measure(workers: number, mongoUrl: string, seconds: number, log: 
   const served = await serve(workers, mongoUrl);
   try {
     const url = await triggerFlow(served);
-    const headers = { 'Content-Type': 'application/json', 'X-Signature': `sha256=${createHmac('sha256', SECRET).update(BODY).digest('hex')}` };
-    const load = (duration: number) => autocannon({ url, method: 'POST', headers, body: BODY, connections: CONNECTIONS, duration, workers: 1 });
+    const headers = {
+      'Content-Type': 'application/json',
+      'X-Signature': `sha256=${createHmac('sha256', SECRET).update(BODY).digest('hex')}`,
+    };
+    const load = (duration: number) =>
+      autocannon({ url, method: 'POST', headers, body: BODY, connections: CONNECTIONS, duration, workers: 1 });
     // A warm-up: every worker has JIT-compiled the path and holds its connections.
     await load(Math.max(1, Math.round(seconds / 3)));
     const pids = [served.child.pid!, ...childrenOf(served.child.pid!)];
@@ -117,7 +149,9 @@ async function measure(workers: number, mongoUrl: string, seconds: number, log: 
       failures: result.non2xx + result.errors + result.timeouts,
       cpuMsPerRequest: round(cpu / Math.max(1, result['2xx'])),
     };
-    log(`--workers ${workers}: ${run.reqPerSec} req/s, p99 ${run.p99} ms, ${run.cpuMsPerRequest} CPU ms per request, ${run.failures} failed`);
+    log(
+      `--workers ${workers}: ${run.reqPerSec} req/s, p99 ${run.p99} ms, ${run.cpuMsPerRequest} CPU ms per request, ${run.failures} failed`,
+    );
     return run;
   } finally {
     await stop(served);
@@ -130,7 +164,12 @@ export async function workersBench(options: BenchOptions = {}): Promise<BenchRes
   const cpus = (await import('node:os')).cpus().length;
   if (!mongoUrl) {
     log('MONGODB_URL is not set: skipped (serve --workers needs MongoDB)');
-    return { name: 'workers', params: { adapter: 'mongodb', skipped: 'MONGODB_URL is not set' }, metrics: { skipped: 1 }, targets: { skipped: { limit: 2, value: 1, pass: true } } };
+    return {
+      name: 'workers',
+      params: { adapter: 'mongodb', skipped: 'MONGODB_URL is not set' },
+      metrics: { skipped: 1 },
+      targets: { skipped: { limit: 2, value: 1, pass: true } },
+    };
   }
   const seconds = Number(process.env.BENCH_SECONDS ?? (process.env.BENCH_SMOKE === '1' ? 1 : 10));
   const one = await measure(1, mongoUrl, seconds, log);

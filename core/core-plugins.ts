@@ -13,4 +13,14 @@ import { mediaPlugin } from './media/plugin.js';
  * The core domains, as plugins on the same SDK as everyone's: each provides its services
  * and adds its routes and jobs. Every build loads them (createHost adds them).
  */
-export const corePlugins: ReadonlyArray<PluginDefinition> = [usersPlugin, contentPlugin, settingsPlugin, logsPlugin, credentialsPlugin, workflowsPlugin, enginePlugin, webhooksPlugin, mediaPlugin];
+export const corePlugins: ReadonlyArray<PluginDefinition> = [
+  usersPlugin,
+  contentPlugin,
+  settingsPlugin,
+  logsPlugin,
+  credentialsPlugin,
+  workflowsPlugin,
+  enginePlugin,
+  webhooksPlugin,
+  mediaPlugin,
+];

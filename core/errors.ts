@@ -36,20 +36,21 @@ export function isApiError(value: unknown): value is ApiError {
  * do (test/core/errors/catalogue.test.ts keeps it so).
  * @deprecated use `apiError(code, ...)` or a `definePluginErrors` catalogue.
  */
-export const badRequest = (code: string, message: string, data?: Record<string, unknown>) =>
-  new ApiError(code, message, 400, data);
-export const notFound = (code: string, message: string, data?: Record<string, unknown>) =>
-  new ApiError(code, message, 404, data);
-export const forbidden = (message = 'Sorry, you are not allowed to do that.') =>
-  new ApiError('rest_forbidden', message, 403);
-export const notLoggedIn = (message = 'You are not currently logged in.') =>
-  new ApiError('rest_not_logged_in', message, 401);
-export const conflict = (code: string, message: string, data?: Record<string, unknown>) =>
-  new ApiError(code, message, 409, data);
+export const badRequest = (code: string, message: string, data?: Record<string, unknown>) => new ApiError(code, message, 400, data);
+export const notFound = (code: string, message: string, data?: Record<string, unknown>) => new ApiError(code, message, 404, data);
+export const forbidden = (message = 'Sorry, you are not allowed to do that.') => new ApiError('rest_forbidden', message, 403);
+export const notLoggedIn = (message = 'You are not currently logged in.') => new ApiError('rest_not_logged_in', message, 401);
+export const conflict = (code: string, message: string, data?: Record<string, unknown>) => new ApiError(code, message, 409, data);
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
-  new ApiError('rest_too_many_requests', message, 429, { retry_after: retryAfterSeconds }, {
-    'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
-  });
+  new ApiError(
+    'rest_too_many_requests',
+    message,
+    429,
+    { retry_after: retryAfterSeconds },
+    {
+      'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+    },
+  );
 
 /** An error raised while wiring plugins; always names the plugin at fault. */
 export class PluginError extends Error {

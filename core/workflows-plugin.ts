@@ -32,17 +32,40 @@ export const workflowsPlugin = definePlugin({
     // pipelines; pipelines depend on flows for their cascades. No setter closes a cycle.
     createServiceFactory({
       service: services.flows,
-      deps: { store: services.rootStore, clock: services.clock, registries: services.registries, vault: services.vault, schedule: services.flowSchedule, logs: services.logs, logger: services.rootLogger },
+      deps: {
+        store: services.rootStore,
+        clock: services.clock,
+        registries: services.registries,
+        vault: services.vault,
+        schedule: services.flowSchedule,
+        logs: services.logs,
+        logger: services.rootLogger,
+      },
       async factory({ store, clock, registries, vault, schedule, logs, logger }) {
         // Who changed which flow goes to the searchable log.
-        const flows = new FlowsService(store, clock, registries, new PipelineRecords(store), new HandlerSecrets(vault), schedule, changeLog(logs, logger));
+        const flows = new FlowsService(
+          store,
+          clock,
+          registries,
+          new PipelineRecords(store),
+          new HandlerSecrets(vault),
+          schedule,
+          changeLog(logs, logger),
+        );
         await flows.init();
         return flows;
       },
     }),
     createServiceFactory({
       service: services.pipelines,
-      deps: { store: services.rootStore, clock: services.clock, registries: services.registries, flows: services.flows, logs: services.logs, logger: services.rootLogger },
+      deps: {
+        store: services.rootStore,
+        clock: services.clock,
+        registries: services.registries,
+        flows: services.flows,
+        logs: services.logs,
+        logger: services.rootLogger,
+      },
       async factory({ store, clock, registries, flows, logs, logger }) {
         const pipelines = new PipelinesService(store, clock, registries, flows, changeLog(logs, logger));
         // A delete a crash interrupted is finished now (its flows first): flows are built.
@@ -74,7 +97,15 @@ export const workflowsPlugin = definePlugin({
       },
     }),
   ],
-  deps: { routes: services.routes, pipelines: services.pipelines, flows: services.flows, jobs: services.jobs, settings: services.settings, registries: services.registries, clock: services.clock },
+  deps: {
+    routes: services.routes,
+    pipelines: services.pipelines,
+    flows: services.flows,
+    jobs: services.jobs,
+    settings: services.settings,
+    registries: services.registries,
+    clock: services.clock,
+  },
   setup({ routes, pipelines, flows, jobs, settings, registries, clock }) {
     routes.add(pipelinesSurface(pipelines, flows));
     routes.add(flowsSurface(flows, settings, jobs));

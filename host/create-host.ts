@@ -81,7 +81,12 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     // A child of tsyringe's global container: two hosts in one process never share.
     const root = globalContainer.createChildContainer();
     const container = options.services?.length ? new OverridableContainer(root, options.services) : new ServiceContainer(root);
-    const agenda = await createScheduler({ store, name: `${hostname()}-${process.pid}`, processEvery: config.schedulerProcessEvery, lockLifetime: config.schedulerLockLifetime });
+    const agenda = await createScheduler({
+      store,
+      name: `${hostname()}-${process.pid}`,
+      processEvery: config.schedulerProcessEvery,
+      lockLifetime: config.schedulerLockLifetime,
+    });
     const scheduledJobs = trackRunningJobs(agenda);
     let readiness: Readiness = 'starting';
     let url = '';
@@ -94,14 +99,19 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       storesDebugLogs: config.logDebug === true || config.logLevel === 'debug' || config.logLevel === 'trace',
     };
     // What must hold across hosts lives in the store: with MongoDB the counters are shared.
-    const rateLimiters = store.kind === 'mongodb' ? (await import('./auth/mongo-limiters.js')).mongoLimiters(store as MongoStore) : clockLimiters(clock);
+    const rateLimiters =
+      store.kind === 'mongodb' ? (await import('./auth/mongo-limiters.js')).mongoLimiters(store as MongoStore) : clockLimiters(clock);
     const fetch = createGuardedFetch({ allowPrivate: config.allowPrivateUrls, userAgent: `Flowhost/${FLOWHOST_VERSION}` });
     // The route table exists only after every setup: the in-process API is given it below.
     const api = createInProcessApi({ apiPrefix: config.apiPrefix, coreNamespace: config.coreNamespace, log });
     provideKernelServices(container, { clock, hooks, registries, info, vault, fetch, store: timedStore, log, rateLimiters, agenda, api });
     const pluginSettings = new Map<string, Record<string, unknown>>();
     const claims = new CollectionClaims();
-    for (const factory of pluginScopedFactories({ log, store: timedStore, agenda, registries, blobs, settingsOf: (id) => pluginSettings.get(id) ?? {} }, claims)) container.provide(factory, 'host');
+    for (const factory of pluginScopedFactories(
+      { log, store: timedStore, agenda, registries, blobs, settingsOf: (id) => pluginSettings.get(id) ?? {} },
+      claims,
+    ))
+      container.provide(factory, 'host');
 
     const loaded = await loadPlugins([...corePlugins, ...options.plugins], {
       kernelVersion: FLOWHOST_VERSION,
@@ -137,7 +147,12 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     const authenticator = new Authenticator(users, throttle, () => localToken);
     // Authentication is the host's: its session and user administration routes stay here.
     const hostSurfaces = [
-      sessionSurface({ users, authenticator, ttlSeconds: config.sessionTtlSeconds, secureCookies: () => info.publicUrl().startsWith('https:') }),
+      sessionSurface({
+        users,
+        authenticator,
+        ttlSeconds: config.sessionTtlSeconds,
+        secureCookies: () => info.publicUrl().startsWith('https:'),
+      }),
       userAdminSurface(users),
     ];
     const surfaces = [
@@ -146,7 +161,17 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     ];
     const routeOptions = { apiPrefix: config.apiPrefix, coreNamespace: config.coreNamespace, log, checkResponses: config.checkResponses };
     const routes = compileRoutes(surfaces, routeOptions);
-    const allRoutes = [...routes, ...systemRoutes({ routes, store: timedStore, readiness: () => readiness, apiPrefix: config.apiPrefix, serverUrl: () => `${info.publicUrl()}`, routeOptions })];
+    const allRoutes = [
+      ...routes,
+      ...systemRoutes({
+        routes,
+        store: timedStore,
+        readiness: () => readiness,
+        apiPrefix: config.apiPrefix,
+        serverUrl: () => `${info.publicUrl()}`,
+        routeOptions,
+      }),
+    ];
     api.attach(allRoutes);
     // Measurements only when a plugin listens (no cost otherwise).
     const server = createHttpServer(allRoutes, {
@@ -204,7 +229,10 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
         started = true;
         if (options.clusterWorker) localToken = options.clusterWorker.localToken;
         else if (dataDir && url) localToken = publishHost(dataDir, url, `${url}${config.apiPrefix}/${config.coreNamespace}`);
-        log.info({ url, store: store.kind, plugins: loaded.map((p) => p.id) }, url ? `Flowhost listening on ${url}` : 'Flowhost started without a port (requests through handle)');
+        log.info(
+          { url, store: store.kind, plugins: loaded.map((p) => p.id) },
+          url ? `Flowhost listening on ${url}` : 'Flowhost started without a port (requests through handle)',
+        );
         await agenda.start();
         unrefJobWatchdogs(agenda);
         // Webhook jobs queued behind a run that never ended here (the host stopped) start now.
@@ -235,7 +263,11 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
             // as interrupted (claims, leases released) at a later boot (repairInterrupted).
             server.server.closeAllConnections();
             const left = engine.running() + scheduledJobs.count();
-            if (left > 0) log.warn({ runs: engine.running(), scheduled_jobs: scheduledJobs.count() }, `${left} run(s) still running after the ${config.shutdownTimeoutSeconds} s shutdown bound were cut off; a later start fails them as interrupted (the next one on the embedded store; on MongoDB, one at least an hour after they started)`);
+            if (left > 0)
+              log.warn(
+                { runs: engine.running(), scheduled_jobs: scheduledJobs.count() },
+                `${left} run(s) still running after the ${config.shutdownTimeoutSeconds} s shutdown bound were cut off; a later start fails them as interrupted (the next one on the embedded store; on MongoDB, one at least an hour after they started)`,
+              );
             else log.warn(`Connections still open after the ${config.shutdownTimeoutSeconds} s shutdown bound were closed`);
           }
           started = false;

@@ -96,4 +96,3 @@ export interface Host {
   start(): Promise<string>;
   stop(): Promise<void>;
 }
-

@@ -12,7 +12,10 @@ export type PluginEntry = PluginDefinition | PluginManifest;
  * (`definePluginManifest`). Manifests stay manifests: the CLI lists their nouns without
  * importing the plugin.
  */
-export async function resolvePluginEntries(entries: readonly string[], optional: Readonly<Record<string, PluginEntry>>): Promise<PluginEntry[]> {
+export async function resolvePluginEntries(
+  entries: readonly string[],
+  optional: Readonly<Record<string, PluginEntry>>,
+): Promise<PluginEntry[]> {
   const out: PluginEntry[] = [];
   for (const entry of entries) {
     const builtin = optional[entry];
@@ -41,6 +44,9 @@ export async function loadPluginEntries(entries: readonly PluginEntry[]): Promis
 }
 
 /** FLOWHOST_PLUGINS entries as plugin definitions (manifests loaded), for a host to run. */
-export async function resolvePlugins(entries: readonly string[], optional: Readonly<Record<string, PluginEntry>>): Promise<Array<PluginDefinition>> {
+export async function resolvePlugins(
+  entries: readonly string[],
+  optional: Readonly<Record<string, PluginEntry>>,
+): Promise<Array<PluginDefinition>> {
   return loadPluginEntries(await resolvePluginEntries(entries, optional));
 }

@@ -12,4 +12,12 @@ import { eventsError } from './events/errors.js';
 import { filesError } from './files/errors.js';
 import { metricsError } from './metrics/errors.js';
 
-export const pluginErrorCatalogues: ReadonlyArray<ErrorFactory<ErrorEntries>> = [analyticsError, billingError, chatError, docsyncError, eventsError, filesError, metricsError];
+export const pluginErrorCatalogues: ReadonlyArray<ErrorFactory<ErrorEntries>> = [
+  analyticsError,
+  billingError,
+  chatError,
+  docsyncError,
+  eventsError,
+  filesError,
+  metricsError,
+];

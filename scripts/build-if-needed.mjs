@@ -20,7 +20,10 @@ function newest(dir) {
 }
 
 const sources = ['core', 'host', 'plugins', 'sdk'].map((d) => join(root, d)).filter(existsSync);
-const stale = !existsSync(target) || sources.some((d) => newest(d) > statSync(target).mtimeMs) || statSync(join(root, 'tsconfig.json')).mtimeMs > statSync(target).mtimeMs;
+const stale =
+  !existsSync(target) ||
+  sources.some((d) => newest(d) > statSync(target).mtimeMs) ||
+  statSync(join(root, 'tsconfig.json')).mtimeMs > statSync(target).mtimeMs;
 if (stale) {
   process.stdout.write('Building Flowhost (tsc)...\n');
   execFileSync(process.execPath, [join(root, 'scripts/build.mjs')], { stdio: 'inherit' });

@@ -28,9 +28,16 @@ const timings = [];
 function step(label, command, args, cwd) {
   const started = Date.now();
   try {
-    execFileSync(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+    execFileSync(command, args, {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      encoding: 'utf8',
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
   } catch (error) {
-    console.error(`example outside the tree: "${[command, ...args].join(' ')}" failed in ${cwd}\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+    console.error(
+      `example outside the tree: "${[command, ...args].join(' ')}" failed in ${cwd}\n${error.stdout ?? ''}${error.stderr ?? ''}`,
+    );
     throw error;
   }
   timings.push(`${label} ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -44,7 +51,15 @@ try {
   if (!tarball) throw new Error('npm pack produced no tarball');
   // The example's sources only: what an author copies, not what an earlier run built here.
   cpSync(join(root, 'examples/hello-plugin'), plugin, { recursive: true, filter: (src) => !/[/\\](node_modules|dist)$/.test(src) });
-  const install = ['install', '--prefer-offline', '--no-audit', '--no-fund', ...(withScripts ? [] : ['--ignore-scripts']), '-D', `../${tarball}`];
+  const install = [
+    'install',
+    '--prefer-offline',
+    '--no-audit',
+    '--no-fund',
+    ...(withScripts ? [] : ['--ignore-scripts']),
+    '-D',
+    `../${tarball}`,
+  ];
   step('install', 'npm', install, plugin);
   if (!withScripts) {
     const binding = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node';

@@ -18,7 +18,10 @@ const started = Date.now();
 const packDir = mkdtempSync(join(tmpdir(), 'flowhost-pack-'));
 try {
   // --ignore-scripts: the build already ran (pretest); pack only what `files` lists.
-  execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', packDir], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', packDir], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const tarball = readdirSync(packDir).find((f) => f.endsWith('.tgz'));
   if (!tarball) throw new Error('npm pack produced no tarball');
   const target = join(example, 'node_modules/flowhost');
@@ -26,7 +29,9 @@ try {
   mkdirSync(target, { recursive: true });
   execFileSync('tar', ['-xzf', join(packDir, tarball), '-C', target, '--strip-components=1']);
   rmSync(join(example, 'dist'), { recursive: true, force: true });
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(example, 'tsconfig.json')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(example, 'tsconfig.json')], {
+    stdio: 'inherit',
+  });
   console.log(`examples/hello-plugin: installed ${tarball} and compiled in ${Date.now() - started} ms`);
 } finally {
   rmSync(packDir, { recursive: true, force: true });

@@ -18,7 +18,14 @@ import type {
 } from '../core/kernel/contributions.js';
 import type { RouteDefinition, SurfaceDefinition } from '../core/kernel/routes.js';
 import { checkTemplate, type HmacTemplate } from '../core/webhooks/hmac-template.js';
-import type { SchemaInput, TypeBoxSchema, TypedHandlerDefinition, TypedRouteDefinition, TypedRouteSchema, TypedToolDefinition } from './typed-schemas.js';
+import type {
+  SchemaInput,
+  TypeBoxSchema,
+  TypedHandlerDefinition,
+  TypedRouteDefinition,
+  TypedRouteSchema,
+  TypedToolDefinition,
+} from './typed-schemas.js';
 import type { Static } from 'typebox';
 
 const SLUG = /^[a-z0-9][a-z0-9_-]*$/;
@@ -135,9 +142,11 @@ export function defineStepType(definition: StepTypeDefinition): StepTypeDefiniti
 /** A CLI noun of a plugin: `flowhost <noun> <command>`. */
 export function defineCliNoun(definition: CliNounDefinition): CliNounDefinition {
   requireSlug('defineCliNoun', definition.noun);
-  if (!Array.isArray(definition.commands) || definition.commands.length === 0) throw new TypeError(`defineCliNoun '${definition.noun}': give at least one command`);
+  if (!Array.isArray(definition.commands) || definition.commands.length === 0)
+    throw new TypeError(`defineCliNoun '${definition.noun}': give at least one command`);
   for (const command of definition.commands) {
-    if (typeof command.run !== 'function') throw new TypeError(`defineCliNoun '${definition.noun}': command '${command.command}' has no run()`);
+    if (typeof command.run !== 'function')
+      throw new TypeError(`defineCliNoun '${definition.noun}': command '${command.command}' has no run()`);
   }
   return definition;
 }
@@ -146,12 +155,15 @@ const NAME = /^[a-z][a-z0-9_-]{0,31}$/;
 
 /** A post type the content domain stores and wp/v2 serves at its `rest_base`. */
 export function definePostType(definition: PostTypeDefinition): PostTypeDefinition {
-  if (typeof definition.name !== 'string' || !NAME.test(definition.name)) throw new TypeError(`definePostType: '${String(definition.name)}' is not a valid name (a-z, 0-9, '_', '-', at most 32)`);
+  if (typeof definition.name !== 'string' || !NAME.test(definition.name))
+    throw new TypeError(`definePostType: '${String(definition.name)}' is not a valid name (a-z, 0-9, '_', '-', at most 32)`);
   requireSlug(`definePostType '${definition.name}' rest_base`, definition.rest_base);
   for (const [key, schema] of Object.entries(definition.meta ?? {})) {
     // Meta keys are store field paths (docs/content-api.md): the same rule as wp/v2 writes.
-    if (!/^[A-Za-z0-9][A-Za-z0-9_]{0,99}$/.test(key)) throw new TypeError(`definePostType '${definition.name}': meta key '${key}' may hold only letters, digits and '_'`);
-    if (!schema || typeof schema !== 'object' || Array.isArray(schema)) throw new TypeError(`definePostType '${definition.name}': meta '${key}' needs a JSON Schema object`);
+    if (!/^[A-Za-z0-9][A-Za-z0-9_]{0,99}$/.test(key))
+      throw new TypeError(`definePostType '${definition.name}': meta key '${key}' may hold only letters, digits and '_'`);
+    if (!schema || typeof schema !== 'object' || Array.isArray(schema))
+      throw new TypeError(`definePostType '${definition.name}': meta '${key}' needs a JSON Schema object`);
   }
   return definition;
 }
@@ -159,8 +171,10 @@ export function definePostType(definition: PostTypeDefinition): PostTypeDefiniti
 /** A taxonomy of terms, served at its `rest_base` and carried by the post types it lists. */
 export function defineTaxonomy(definition: TaxonomyDefinition): TaxonomyDefinition {
   // No '-': a taxonomy name is a field path segment in the stores (a post's `terms.<name>`).
-  if (typeof definition.name !== 'string' || !/^[a-z][a-z0-9_]{0,31}$/.test(definition.name)) throw new TypeError(`defineTaxonomy: '${String(definition.name)}' is not a valid name (a-z, 0-9, '_', at most 32)`);
+  if (typeof definition.name !== 'string' || !/^[a-z][a-z0-9_]{0,31}$/.test(definition.name))
+    throw new TypeError(`defineTaxonomy: '${String(definition.name)}' is not a valid name (a-z, 0-9, '_', at most 32)`);
   requireSlug(`defineTaxonomy '${definition.name}' rest_base`, definition.rest_base);
-  if (!Array.isArray(definition.post_types)) throw new TypeError(`defineTaxonomy '${definition.name}': post_types must be an array of post type names`);
+  if (!Array.isArray(definition.post_types))
+    throw new TypeError(`defineTaxonomy '${definition.name}': post_types must be an array of post type names`);
   return definition;
 }

@@ -23,7 +23,17 @@ export {
 } from './define.js';
 export { definePluginManifest } from './manifest.js';
 export { reply, page, json, stream, RouteReply, isRouteReply } from '../core/kernel/routes.js';
-export { ApiError, isApiError, PluginError, badRequest, notFound, forbidden, notLoggedIn, conflict, tooManyRequests } from '../core/errors.js';
+export {
+  ApiError,
+  isApiError,
+  PluginError,
+  badRequest,
+  notFound,
+  forbidden,
+  notLoggedIn,
+  conflict,
+  tooManyRequests,
+} from '../core/errors.js';
 /** Error codes: the core's (`apiError('rest_invalid_param', {...})`) and a plugin's own, declared once with their status. */
 export { apiError } from '../core/errors/catalogue.js';
 export { definePluginErrors } from '../core/errors/plugin-errors.js';
@@ -59,10 +69,22 @@ export { UrlRefusedError, FetchLimitError } from '../core/security/guarded-fetch
 export type { PluginDefinition, HostInfo } from '../core/kernel/plugin.js';
 export type { CoreErrorCode } from '../core/errors/catalogue.js';
 export type { ErrorEntry, ErrorEntries, ErrorFactory, ErrorOptions, ErrorStatus } from '../core/errors/define-errors.js';
-export type { ServiceRef, ServiceScope, ServiceDeps, ResolvedDeps, ServiceFactory, PluginScopeContext } from '../core/kernel/service-ref.js';
+export type {
+  ServiceRef,
+  ServiceScope,
+  ServiceDeps,
+  ResolvedDeps,
+  ServiceFactory,
+  PluginScopeContext,
+} from '../core/kernel/service-ref.js';
 export type { PluginStore, PluginScheduler, ScheduledJobContext, JobOptions } from '../core/kernel/plugin-services.js';
 export type { Registrar, ContributionKind, KindName, ItemOf } from '../core/kernel/contribution-kinds.js';
-export type { ExtensionPoint, ExtensionPointOptions, ExtensionPointContributions, ExtensionPointDeclaration } from '../core/kernel/extension-point.js';
+export type {
+  ExtensionPoint,
+  ExtensionPointOptions,
+  ExtensionPointContributions,
+  ExtensionPointDeclaration,
+} from '../core/kernel/extension-point.js';
 export type { RegistryEntry } from '../core/kernel/registry.js';
 export type {
   HandlerDefinition,
@@ -121,11 +143,40 @@ export type { ActingUser } from '../core/kernel/acting-user.js';
 export type { Registries } from '../core/kernel/registries.js';
 export type { ApiClient, ApiGetOptions, ApiResponse } from '../core/kernel/api-client.js';
 export type { InterruptedWork } from '../core/kernel/interrupted-work.js';
-export type { LifecycleInfo, StepInfo, JobOutcome, LogEntry, WebhookEvent, StepTiming, RequestTiming, ScheduledRunTiming, StoreOperationTiming } from '../core/kernel/hooks.js';
+export type {
+  LifecycleInfo,
+  StepInfo,
+  JobOutcome,
+  LogEntry,
+  WebhookEvent,
+  StepTiming,
+  RequestTiming,
+  ScheduledRunTiming,
+  StoreOperationTiming,
+} from '../core/kernel/hooks.js';
 export type { JsonSchema } from '../core/kernel/json-schema.js';
 export type { HmacPresetDefinition } from './define.js';
-export type { SchemaInput, StaticOf, TypeBoxSchema, TypedHandlerDefinition, TypedRequest, TypedRouteDefinition, TypedRouteSchema, TypedToolDefinition } from './typed-schemas.js';
-export type { HmacTemplate, HmacAlgo, SignatureEncoding, TimestampFormat, ExtractSpec, SignatureSource, TimestampSource, IdSource, SecretEncoding } from '../core/webhooks/hmac-template.js';
+export type {
+  SchemaInput,
+  StaticOf,
+  TypeBoxSchema,
+  TypedHandlerDefinition,
+  TypedRequest,
+  TypedRouteDefinition,
+  TypedRouteSchema,
+  TypedToolDefinition,
+} from './typed-schemas.js';
+export type {
+  HmacTemplate,
+  HmacAlgo,
+  SignatureEncoding,
+  TimestampFormat,
+  ExtractSpec,
+  SignatureSource,
+  TimestampSource,
+  IdSource,
+  SecretEncoding,
+} from '../core/webhooks/hmac-template.js';
 export { parameterValidators } from '../core/kernel/validator.js';
 export type { ValidateFunction } from 'ajv';
 export type { CliNounDefinition, CliCommandDefinition, CliContext, CliOption } from '../core/kernel/cli.js';
@@ -150,7 +201,18 @@ export type { ReadUploadOptions, Upload, UploadTypes } from '../core/kernel/uplo
 export type { Vault } from '../core/security/vault.js';
 // The contract: what a plugin may do with each domain (sdk/contract/), the types its
 // references carry. The classes behind them are the core's.
-export type { ContentStore, Post, NewPost, PostPatch, PostQuery, PostStatus, Term, NewTerm, TermPatch, TermQuery } from './contract/content.js';
+export type {
+  ContentStore,
+  Post,
+  NewPost,
+  PostPatch,
+  PostQuery,
+  PostStatus,
+  Term,
+  NewTerm,
+  TermPatch,
+  TermQuery,
+} from './contract/content.js';
 export type { FlowsApi, FlowRecord, FlowStepSettings, SchedulingConfig, HandlerDefaultsMode, NewFlowStepConfig } from './contract/flows.js';
 export type { PipelinesApi, PipelineRecord, PipelineStep } from './contract/pipelines.js';
 export type { JobsApi, JobRecord, JobStatus } from './contract/jobs.js';

@@ -16,12 +16,15 @@ const SLUG = /^[a-z0-9][a-z0-9_-]*$/;
  * importing the plugin.
  */
 export function definePluginManifest(manifest: PluginManifest): PluginManifest {
-  if (typeof manifest.id !== 'string' || !SLUG.test(manifest.id)) throw new TypeError(`definePluginManifest: '${String(manifest.id)}' is not a valid plugin id`);
-  if (typeof manifest.load !== 'function') throw new TypeError(`definePluginManifest '${manifest.id}': give load(), which imports the plugin`);
+  if (typeof manifest.id !== 'string' || !SLUG.test(manifest.id))
+    throw new TypeError(`definePluginManifest: '${String(manifest.id)}' is not a valid plugin id`);
+  if (typeof manifest.load !== 'function')
+    throw new TypeError(`definePluginManifest '${manifest.id}': give load(), which imports the plugin`);
   for (const noun of manifest.cli ?? []) {
-    if (typeof noun.noun !== 'string' || !SLUG.test(noun.noun)) throw new TypeError(`definePluginManifest '${manifest.id}': '${String(noun.noun)}' is not a valid CLI noun`);
-    if (typeof noun.load !== 'function') throw new TypeError(`definePluginManifest '${manifest.id}': CLI noun '${noun.noun}' needs load(), which imports its commands`);
+    if (typeof noun.noun !== 'string' || !SLUG.test(noun.noun))
+      throw new TypeError(`definePluginManifest '${manifest.id}': '${String(noun.noun)}' is not a valid CLI noun`);
+    if (typeof noun.load !== 'function')
+      throw new TypeError(`definePluginManifest '${manifest.id}': CLI noun '${noun.noun}' needs load(), which imports its commands`);
   }
   return manifest;
 }
-

@@ -7,7 +7,14 @@
  * nothing (the value stays `Record<string, unknown>`).
  */
 import type { Static, TSchema } from 'typebox';
-import type { CallContext, FetchHandler, HandlerDefinition, PublishHandler, ToolDefinition, UpdateHandler } from '../core/kernel/contributions.js';
+import type {
+  CallContext,
+  FetchHandler,
+  HandlerDefinition,
+  PublishHandler,
+  ToolDefinition,
+  UpdateHandler,
+} from '../core/kernel/contributions.js';
 import type { JsonSchema } from '../core/kernel/json-schema.js';
 import type { RouteDefinition, RouteRequest, RouteResult, RouteSchema } from '../core/kernel/routes.js';
 
@@ -30,7 +37,11 @@ export interface TypedRouteSchema extends Omit<RouteSchema, 'params' | 'query' |
 }
 
 /** The request a route's `handle` receives, typed by its schema. */
-export type TypedRequest<S> = RouteRequest<Part<S, 'params', Record<string, unknown>>, Part<S, 'query', Record<string, unknown>>, Part<S, 'body', unknown>>;
+export type TypedRequest<S> = RouteRequest<
+  Part<S, 'params', Record<string, unknown>>,
+  Part<S, 'query', Record<string, unknown>>,
+  Part<S, 'body', unknown>
+>;
 
 /** A route whose request is typed by its schema (see `defineRoute`). */
 export interface TypedRouteDefinition<S extends TypedRouteSchema> extends Omit<RouteDefinition, 'schema' | 'handle' | 'bodyLimit'> {

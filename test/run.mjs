@@ -49,7 +49,10 @@ const sourceOf = (f) =>
   f.startsWith(join(examplePackage, 'dist'))
     ? join(examplePackage, relative(join(examplePackage, 'dist'), f)).replace(/\.js$/, '.ts')
     : join(root, relative(join(root, 'dist'), f).replace(/\.js$/, '.ts'));
-const suites = [...sourceRoots.flatMap((d) => walk(join(root, 'dist', d), (n) => n.endsWith('.test.js'))), ...walk(join(examplePackage, 'dist', 'test'), (n) => n.endsWith('.test.js'))]
+const suites = [
+  ...sourceRoots.flatMap((d) => walk(join(root, 'dist', d), (n) => n.endsWith('.test.js'))),
+  ...walk(join(examplePackage, 'dist', 'test'), (n) => n.endsWith('.test.js')),
+]
   // A compiled suite whose source is gone (renamed or deleted) is stale output, not a suite;
   // so is the example plugin compiled by the root build before it became its own package.
   .filter((f) => existsSync(sourceOf(f)) && !f.startsWith(join(root, 'dist/examples/hello-plugin/')))

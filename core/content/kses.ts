@@ -20,49 +20,204 @@ import type sanitizeHtmlFn from 'sanitize-html';
 
 const require = createRequire(import.meta.url);
 let sanitizer: typeof sanitizeHtmlFn | undefined;
-const sanitizeHtml = (html: string, options: sanitizeHtmlFn.IOptions) => (sanitizer ??= require('sanitize-html') as typeof sanitizeHtmlFn)(html, options);
+const sanitizeHtml = (html: string, options: sanitizeHtmlFn.IOptions) =>
+  (sanitizer ??= require('sanitize-html') as typeof sanitizeHtmlFn)(html, options);
 
 /** wp_allowed_protocols(). */
-const PROTOCOLS = ['http', 'https', 'ftp', 'ftps', 'mailto', 'news', 'irc', 'irc6', 'ircs', 'gopher', 'nntp', 'feed', 'telnet', 'mms', 'rtsp', 'sms', 'svn', 'tel', 'fax', 'xmpp', 'webcal', 'urn'];
+const PROTOCOLS = [
+  'http',
+  'https',
+  'ftp',
+  'ftps',
+  'mailto',
+  'news',
+  'irc',
+  'irc6',
+  'ircs',
+  'gopher',
+  'nntp',
+  'feed',
+  'telnet',
+  'mms',
+  'rtsp',
+  'sms',
+  'svn',
+  'tel',
+  'fax',
+  'xmpp',
+  'webcal',
+  'urn',
+];
 /** wp_kses_uri_attributes() that the allowed tags carry. */
 const URI_ATTRIBUTES = ['href', 'src', 'cite', 'longdesc', 'poster', 'usemap', 'data'];
 /** _wp_add_global_attributes(), less `style`. */
-const GLOBAL_ATTRIBUTES = ['aria-controls', 'aria-current', 'aria-describedby', 'aria-details', 'aria-expanded', 'aria-hidden', 'aria-label', 'aria-labelledby', 'aria-live', 'class', 'data-*', 'dir', 'hidden', 'id', 'lang', 'title', 'role', 'xml:lang'];
+const GLOBAL_ATTRIBUTES = [
+  'aria-controls',
+  'aria-current',
+  'aria-describedby',
+  'aria-details',
+  'aria-expanded',
+  'aria-hidden',
+  'aria-label',
+  'aria-labelledby',
+  'aria-live',
+  'class',
+  'data-*',
+  'dir',
+  'hidden',
+  'id',
+  'lang',
+  'title',
+  'role',
+  'xml:lang',
+];
 
 const align = ['align'];
-const cell = ['abbr', 'align', 'axis', 'bgcolor', 'char', 'charoff', 'colspan', 'headers', 'height', 'nowrap', 'rowspan', 'scope', 'valign', 'width'];
+const cell = [
+  'abbr',
+  'align',
+  'axis',
+  'bgcolor',
+  'char',
+  'charoff',
+  'colspan',
+  'headers',
+  'height',
+  'nowrap',
+  'rowspan',
+  'scope',
+  'valign',
+  'width',
+];
 const section = ['align', 'char', 'charoff', 'valign'];
 
 /** $allowedposttags (wp-includes/kses.php), tag → its own attributes. */
 const POST_TAGS: Record<string, string[]> = {
-  address: [], a: ['href', 'rel', 'rev', 'name', 'target', 'download'], abbr: [], acronym: [],
-  area: ['alt', 'coords', 'href', 'nohref', 'shape', 'target'], article: align, aside: align,
-  audio: ['autoplay', 'controls', 'loop', 'muted', 'preload', 'src'], b: [], bdo: [], big: [], blockquote: ['cite'], br: [],
-  button: ['disabled', 'name', 'type', 'value'], caption: align, cite: [], code: [],
-  col: ['align', 'char', 'charoff', 'span', 'valign', 'width'], colgroup: ['align', 'char', 'charoff', 'span', 'valign', 'width'],
-  del: ['datetime'], dd: [], dfn: [], details: ['align', 'open'], div: align, dl: [], dt: [], em: [], fieldset: [],
-  figure: align, figcaption: align, font: ['color', 'face', 'size'], footer: align,
-  h1: align, h2: align, h3: align, h4: align, h5: align, h6: align, header: align, hgroup: align,
-  hr: ['align', 'noshade', 'size', 'width'], i: [],
+  address: [],
+  a: ['href', 'rel', 'rev', 'name', 'target', 'download'],
+  abbr: [],
+  acronym: [],
+  area: ['alt', 'coords', 'href', 'nohref', 'shape', 'target'],
+  article: align,
+  aside: align,
+  audio: ['autoplay', 'controls', 'loop', 'muted', 'preload', 'src'],
+  b: [],
+  bdo: [],
+  big: [],
+  blockquote: ['cite'],
+  br: [],
+  button: ['disabled', 'name', 'type', 'value'],
+  caption: align,
+  cite: [],
+  code: [],
+  col: ['align', 'char', 'charoff', 'span', 'valign', 'width'],
+  colgroup: ['align', 'char', 'charoff', 'span', 'valign', 'width'],
+  del: ['datetime'],
+  dd: [],
+  dfn: [],
+  details: ['align', 'open'],
+  div: align,
+  dl: [],
+  dt: [],
+  em: [],
+  fieldset: [],
+  figure: align,
+  figcaption: align,
+  font: ['color', 'face', 'size'],
+  footer: align,
+  h1: align,
+  h2: align,
+  h3: align,
+  h4: align,
+  h5: align,
+  h6: align,
+  header: align,
+  hgroup: align,
+  hr: ['align', 'noshade', 'size', 'width'],
+  i: [],
   img: ['alt', 'align', 'border', 'height', 'hspace', 'loading', 'longdesc', 'vspace', 'src', 'usemap', 'width', 'decoding'],
-  ins: ['datetime', 'cite'], kbd: [], label: ['for'], legend: align, li: ['align', 'value'], main: align, map: ['name'], mark: [],
-  menu: ['type'], nav: align, p: align, pre: ['width'], q: ['cite'], rb: [], rp: [], rt: [], rtc: [], ruby: [], s: [], samp: [],
-  span: align, section: align, small: [], strike: [], strong: [], sub: [], summary: align, sup: [],
+  ins: ['datetime', 'cite'],
+  kbd: [],
+  label: ['for'],
+  legend: align,
+  li: ['align', 'value'],
+  main: align,
+  map: ['name'],
+  mark: [],
+  menu: ['type'],
+  nav: align,
+  p: align,
+  pre: ['width'],
+  q: ['cite'],
+  rb: [],
+  rp: [],
+  rt: [],
+  rtc: [],
+  ruby: [],
+  s: [],
+  samp: [],
+  span: align,
+  section: align,
+  small: [],
+  strike: [],
+  strong: [],
+  sub: [],
+  summary: align,
+  sup: [],
   table: ['align', 'bgcolor', 'border', 'cellpadding', 'cellspacing', 'rules', 'summary', 'width'],
-  tbody: section, td: cell, textarea: ['cols', 'rows', 'disabled', 'name', 'readonly'], tfoot: section, th: cell, thead: section,
-  title: [], tr: ['align', 'bgcolor', 'char', 'charoff', 'valign'], track: ['default', 'kind', 'label', 'src', 'srclang'],
-  tt: [], u: [], ul: ['type'], ol: ['start', 'type', 'reversed'], var: [],
+  tbody: section,
+  td: cell,
+  textarea: ['cols', 'rows', 'disabled', 'name', 'readonly'],
+  tfoot: section,
+  th: cell,
+  thead: section,
+  title: [],
+  tr: ['align', 'bgcolor', 'char', 'charoff', 'valign'],
+  track: ['default', 'kind', 'label', 'src', 'srclang'],
+  tt: [],
+  u: [],
+  ul: ['type'],
+  ol: ['start', 'type', 'reversed'],
+  var: [],
   video: ['autoplay', 'controls', 'height', 'loop', 'muted', 'playsinline', 'poster', 'preload', 'src', 'width'],
 };
 
 /** $allowedtags: what kses leaves in titles and term descriptions (no global attributes). */
 const TITLE_TAGS: Record<string, string[]> = {
-  address: [], a: ['href', 'title'], abbr: ['title'], acronym: ['title'], b: [], blockquote: ['cite'], cite: [], code: [],
-  del: ['datetime'], em: [], i: [], q: ['cite'], s: [], strike: [], strong: [],
+  address: [],
+  a: ['href', 'title'],
+  abbr: ['title'],
+  acronym: ['title'],
+  b: [],
+  blockquote: ['cite'],
+  cite: [],
+  code: [],
+  del: ['datetime'],
+  em: [],
+  i: [],
+  q: ['cite'],
+  s: [],
+  strike: [],
+  strong: [],
 };
 
 // Dropped with their content, as wp_kses drops script and style bodies.
-const NON_TEXT = ['script', 'style', 'noscript', 'iframe', 'object', 'embed', 'template', 'svg', 'math', 'head', 'option', 'xmp', 'noembed', 'noframes'];
+const NON_TEXT = [
+  'script',
+  'style',
+  'noscript',
+  'iframe',
+  'object',
+  'embed',
+  'template',
+  'svg',
+  'math',
+  'head',
+  'option',
+  'xmp',
+  'noembed',
+  'noframes',
+];
 
 const optionsFor = (tags: Record<string, string[]>, global: string[]): sanitizeHtmlFn.IOptions => ({
   allowedTags: Object.keys(tags),
@@ -76,7 +231,12 @@ const optionsFor = (tags: Record<string, string[]>, global: string[]): sanitizeH
 
 const POST_OPTIONS = optionsFor(POST_TAGS, GLOBAL_ATTRIBUTES);
 const TITLE_OPTIONS = optionsFor(TITLE_TAGS, []);
-const TEXT_OPTIONS: sanitizeHtmlFn.IOptions = { allowedTags: [], allowedAttributes: {}, nonTextTags: [...NON_TEXT, 'title', 'textarea'], disallowedTagsMode: 'discard' };
+const TEXT_OPTIONS: sanitizeHtmlFn.IOptions = {
+  allowedTags: [],
+  allowedAttributes: {},
+  nonTextTags: [...NON_TEXT, 'title', 'textarea'],
+  disallowedTagsMode: 'discard',
+};
 
 /** The same parse and serialization with nothing removed: what "unchanged" means. */
 const EVERYTHING: sanitizeHtmlFn.IOptions = {

@@ -3,4 +3,15 @@
  * handler context and every plugin name these types, so they live there; the domain reads
  * them from here.
  */
-export type { PostStatus, Post, NewPost, PostPatch, Term, PostQuery, NewTerm, TermPatch, TermQuery, ContentStore } from '../../sdk/contract/content.js';
+export type {
+  PostStatus,
+  Post,
+  NewPost,
+  PostPatch,
+  Term,
+  PostQuery,
+  NewTerm,
+  TermPatch,
+  TermQuery,
+  ContentStore,
+} from '../../sdk/contract/content.js';

@@ -41,8 +41,22 @@ export const contentPlugin = definePlugin({
     // discovery header on the site root.
     routes.add(sitePagesSurface({ hooks, content, registries, hostInfo, users }));
     // WordPress's own: what wp/v2 clients expect at /posts, /categories and /tags.
-    postTypes.add({ name: 'post', label: 'Posts', rest_base: 'posts', public: true, hierarchical: false, taxonomies: ['category', 'post_tag'] });
-    taxonomies.add({ name: 'category', label: 'Categories', rest_base: 'categories', hierarchical: true, post_types: ['post'], public: true });
+    postTypes.add({
+      name: 'post',
+      label: 'Posts',
+      rest_base: 'posts',
+      public: true,
+      hierarchical: false,
+      taxonomies: ['category', 'post_tag'],
+    });
+    taxonomies.add({
+      name: 'category',
+      label: 'Categories',
+      rest_base: 'categories',
+      hierarchical: true,
+      post_types: ['post'],
+      public: true,
+    });
     taxonomies.add({ name: 'post_tag', label: 'Tags', rest_base: 'tags', hierarchical: false, post_types: ['post'], public: true });
   },
 });

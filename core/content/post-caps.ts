@@ -56,5 +56,11 @@ export function canReadPost(post: Post, user: User): boolean {
 
 /** Whether a user may see every post of every status (the lists then need no per-post filter). */
 export function readsEverything(user: User): boolean {
-  return !!user && user.can('edit_others_posts') && user.can('read_private_posts') && user.can('edit_published_posts') && user.can('edit_private_posts');
+  return (
+    !!user &&
+    user.can('edit_others_posts') &&
+    user.can('read_private_posts') &&
+    user.can('edit_published_posts') &&
+    user.can('edit_private_posts')
+  );
 }

@@ -17,9 +17,13 @@ const CHUNK = 100;
  * do), keeping the query's order, and `per_page`/`offset` apply to what is left. Whether
  * the post type itself is readable is the caller's business.
  */
-export async function findReadablePosts(content: Pick<ContentStore, 'findPosts'>, query: PostQuery, user: PostReader): Promise<{ items: Post[]; total: number }> {
+export async function findReadablePosts(
+  content: Pick<ContentStore, 'findPosts'>,
+  query: PostQuery,
+  user: PostReader,
+): Promise<{ items: Post[]; total: number }> {
   const statuses = query.status === undefined ? null : [query.status].flat();
-  if (readsEverything(user) || (statuses?.every((s) => s === 'publish'))) return content.findPosts(query);
+  if (readsEverything(user) || statuses?.every((s) => s === 'publish')) return content.findPosts(query);
   const { per_page: perPage = DEFAULT_PER_PAGE, offset = 0, ...whole } = query;
   const readable: Post[] = [];
   for (let at = 0; ; at += CHUNK) {

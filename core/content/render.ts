@@ -25,10 +25,13 @@ export type ContentFormat = 'markdown' | 'html';
 const require = createRequire(import.meta.url);
 let markdownIt: InstanceType<typeof MarkdownIt> | undefined;
 let sanitizer: typeof sanitizeHtmlFn | undefined;
-const markdown = () => (markdownIt ??= new (require('markdown-it') as typeof MarkdownIt)({ html: true, linkify: true, typographer: false }));
-const sanitizeHtml = (html: string, options: sanitizeHtmlFn.IOptions) => (sanitizer ??= require('sanitize-html') as typeof sanitizeHtmlFn)(html, options);
+const markdown = () =>
+  (markdownIt ??= new (require('markdown-it') as typeof MarkdownIt)({ html: true, linkify: true, typographer: false }));
+const sanitizeHtml = (html: string, options: sanitizeHtmlFn.IOptions) =>
+  (sanitizer ??= require('sanitize-html') as typeof sanitizeHtmlFn)(html, options);
 
-const BLOCK_TAG = /<\s*(p|div|h[1-6]|ul|ol|li|table|thead|tbody|tr|td|th|pre|blockquote|figure|figcaption|section|article|header|footer|aside|nav|hr|br|img|dl|dt|dd)\b/i;
+const BLOCK_TAG =
+  /<\s*(p|div|h[1-6]|ul|ol|li|table|thead|tbody|tr|td|th|pre|blockquote|figure|figcaption|section|article|header|footer|aside|nav|hr|br|img|dl|dt|dd)\b/i;
 
 /** The format a text is rendered in, by the rule above. */
 export function contentFormat(text: string, declared: unknown): ContentFormat {
@@ -38,12 +41,63 @@ export function contentFormat(text: string, declared: unknown): ContentFormat {
 
 const BLOCK_OPTIONS: sanitizeHtmlFn.IOptions = {
   allowedTags: [
-    'p', 'br', 'hr', 'div', 'span', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
-    'strong', 'b', 'em', 'i', 'u', 's', 'del', 'ins', 'mark', 'small', 'sub', 'sup', 'abbr', 'cite', 'q', 'kbd', 'samp', 'var', 'time',
-    'a', 'img', 'figure', 'figcaption', 'picture', 'source',
-    'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'blockquote', 'pre', 'code',
-    'table', 'caption', 'colgroup', 'col', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td',
-    'details', 'summary',
+    'p',
+    'br',
+    'hr',
+    'div',
+    'span',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'strong',
+    'b',
+    'em',
+    'i',
+    'u',
+    's',
+    'del',
+    'ins',
+    'mark',
+    'small',
+    'sub',
+    'sup',
+    'abbr',
+    'cite',
+    'q',
+    'kbd',
+    'samp',
+    'var',
+    'time',
+    'a',
+    'img',
+    'figure',
+    'figcaption',
+    'picture',
+    'source',
+    'ul',
+    'ol',
+    'li',
+    'dl',
+    'dt',
+    'dd',
+    'blockquote',
+    'pre',
+    'code',
+    'table',
+    'caption',
+    'colgroup',
+    'col',
+    'thead',
+    'tbody',
+    'tfoot',
+    'tr',
+    'th',
+    'td',
+    'details',
+    'summary',
   ],
   allowedAttributes: {
     a: ['href', 'title', 'name', 'rel', 'target', 'hreflang'],
@@ -79,13 +133,32 @@ const BLOCK_OPTIONS: sanitizeHtmlFn.IOptions = {
   allowedSchemesAppliedToAttributes: ['href', 'src', 'cite', 'srcset'],
   allowProtocolRelative: true,
   // Dropped with their content: what a browser would run or interpret rather than show.
-  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'template', 'svg', 'math', 'title', 'head'],
+  nonTextTags: [
+    'script',
+    'style',
+    'textarea',
+    'option',
+    'noscript',
+    'iframe',
+    'object',
+    'embed',
+    'template',
+    'svg',
+    'math',
+    'title',
+    'head',
+  ],
   disallowedTagsMode: 'discard',
   transformTags: {
     // A link that opens a new window must not hand the opener to the target.
-    a: (tagName, attribs) => (attribs.target === '_blank' ? { tagName, attribs: { ...attribs, rel: 'noopener noreferrer' } } : { tagName, attribs }),
+    a: (tagName, attribs) =>
+      attribs.target === '_blank' ? { tagName, attribs: { ...attribs, rel: 'noopener noreferrer' } } : { tagName, attribs },
   },
-  exclusiveFilter: (frame) => frame.tag === 'img' && typeof frame.attribs.src === 'string' && /^\s*data:/i.test(frame.attribs.src) && !/^\s*data:image\/(png|gif|jpe?g|webp|avif);/i.test(frame.attribs.src),
+  exclusiveFilter: (frame) =>
+    frame.tag === 'img' &&
+    typeof frame.attribs.src === 'string' &&
+    /^\s*data:/i.test(frame.attribs.src) &&
+    !/^\s*data:image\/(png|gif|jpe?g|webp|avif);/i.test(frame.attribs.src),
 };
 
 const INLINE_OPTIONS: sanitizeHtmlFn.IOptions = {

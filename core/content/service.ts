@@ -4,7 +4,7 @@
  * `host.content`; nothing else writes these collections.
  */
 import { randomBytes } from 'node:crypto';
-import { ApiError } from '../errors.js';
+import type { ApiError } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import { DuplicateKeyError, type Collection, type DocumentStore, type Update } from '../store/port.js';
 import type { ContentStore, NewPost, NewTerm, Post, PostPatch, PostQuery, Term, TermPatch, TermQuery } from './model.js';
@@ -52,10 +52,16 @@ export class ContentService implements ContentStore {
    */
   private async backfillDates(): Promise<void> {
     for (;;) {
-      const batch = await this.posts.find({ date: { $exists: false } }, { limit: 500, projection: { post_id: 1, published_at: 1, created_at: 1 } });
+      const batch = await this.posts.find(
+        { date: { $exists: false } },
+        { limit: 500, projection: { post_id: 1, published_at: 1, created_at: 1 } },
+      );
       if (batch.length === 0) return;
       for (const doc of batch) {
-        await this.posts.updateOne({ post_id: doc.post_id, date: { $exists: false } }, { $set: { date: doc.published_at ?? doc.created_at ?? new Date(0) } });
+        await this.posts.updateOne(
+          { post_id: doc.post_id, date: { $exists: false } },
+          { $set: { date: doc.published_at ?? doc.created_at ?? new Date(0) } },
+        );
       }
     }
   }
@@ -171,7 +177,11 @@ export class ContentService implements ContentStore {
     return deleted;
   }
 
-  async ensureTerm(taxonomy: string, name: string, options: { slug?: string; parent_id?: number | null; description?: string } = {}): Promise<Term> {
+  async ensureTerm(
+    taxonomy: string,
+    name: string,
+    options: { slug?: string; parent_id?: number | null; description?: string } = {},
+  ): Promise<Term> {
     checkTaxonomy(taxonomy);
     const termName = checkTermName(name);
     const parentId = checkTermParent(options.parent_id);
@@ -209,9 +219,10 @@ export class ContentService implements ContentStore {
 
   async getTerm(taxonomy: string, idOrSlug: number | string): Promise<Term | null> {
     checkTaxonomy(taxonomy);
-    const doc = typeof idOrSlug === 'number'
-      ? await this.terms.findOne({ taxonomy, term_id: idOrSlug })
-      : await this.terms.findOne({ taxonomy, slug: idOrSlug });
+    const doc =
+      typeof idOrSlug === 'number'
+        ? await this.terms.findOne({ taxonomy, term_id: idOrSlug })
+        : await this.terms.findOne({ taxonomy, slug: idOrSlug });
     return doc ? toTerm(doc) : null;
   }
 
@@ -279,7 +290,11 @@ export class ContentService implements ContentStore {
       if (!updated) throw termNotFound(taxonomy, termId);
       return toTerm(updated);
     } catch (error) {
-      if (error instanceof DuplicateKeyError) throw apiError('term_exists', { message: `A ${taxonomy} term with the slug '${String(set.slug)}' exists`, data: { field: 'slug' } });
+      if (error instanceof DuplicateKeyError)
+        throw apiError('term_exists', {
+          message: `A ${taxonomy} term with the slug '${String(set.slug)}' exists`,
+          data: { field: 'slug' },
+        });
       throw error;
     }
   }
@@ -313,12 +328,16 @@ export class ContentService implements ContentStore {
       and.push({ $or: [{ name: pattern }, { slug: pattern }] });
     }
     const docs = (await this.terms.find(and.length === 1 ? and[0]! : { $and: and })).map(toTerm);
-    const counts = await this.termCounts(taxonomy, docs.map((t) => t.term_id));
+    const counts = await this.termCounts(
+      taxonomy,
+      docs.map((t) => t.term_id),
+    );
     let items = docs.map((t) => ({ ...t, count: counts.get(t.term_id) ?? 0 }));
     if (query.hide_empty) items = items.filter((t) => t.count > 0);
     const key = query.orderby ?? 'name';
     const direction = query.order === 'desc' ? -1 : 1;
-    const value = (t: Term & { count: number }) => (key === 'name' ? t.name.toLowerCase() : key === 'slug' ? t.slug : key === 'count' ? t.count : t.term_id);
+    const value = (t: Term & { count: number }) =>
+      key === 'name' ? t.name.toLowerCase() : key === 'slug' ? t.slug : key === 'count' ? t.count : t.term_id;
     items.sort((a, b) => {
       const [x, y] = [value(a), value(b)];
       const byKey = x < y ? -1 : x > y ? 1 : 0;
@@ -353,7 +372,10 @@ export class ContentService implements ContentStore {
   /** Same name (ignoring case; among the children of `parentId` when given) first, then the same slug. */
   private async findTerm(taxonomy: string, name: string, slug: string, parentId?: number | null): Promise<Term | null> {
     const scope = parentId === undefined ? {} : { parent_id: parentId };
-    const byName = await this.terms.findOne({ taxonomy, ...scope, name: { $regex: `^${escapeRegExp(name)}$`, $options: 'i' } }, { sort: { term_id: 1 } });
+    const byName = await this.terms.findOne(
+      { taxonomy, ...scope, name: { $regex: `^${escapeRegExp(name)}$`, $options: 'i' } },
+      { sort: { term_id: 1 } },
+    );
     if (byName) return toTerm(byName);
     const bySlug = slug ? await this.terms.findOne({ taxonomy, slug }) : null;
     return bySlug ? toTerm(bySlug) : null;
@@ -372,9 +394,16 @@ export class ContentService implements ContentStore {
 
   /** The first free slug of `base`'s family in the post type, ignoring the post being renamed. */
   private async freeSlug(postType: string, base: string, exceptPostId: number | null): Promise<string> {
-    const filter = { post_type: postType, slug: { $regex: slugFamilyPattern(base) }, ...(exceptPostId === null ? {} : { post_id: { $ne: exceptPostId } }) };
+    const filter = {
+      post_type: postType,
+      slug: { $regex: slugFamilyPattern(base) },
+      ...(exceptPostId === null ? {} : { post_id: { $ne: exceptPostId } }),
+    };
     const taken = await this.posts.find(filter, { projection: { slug: 1 } });
-    return nextFreeSlug(base, taken.map((doc) => doc.slug));
+    return nextFreeSlug(
+      base,
+      taken.map((doc) => doc.slug),
+    );
   }
 
   private async checkTermIds(terms: Record<string, number[]>): Promise<void> {
@@ -405,13 +434,15 @@ function termNotFound(taxonomy: string, termId: number): ApiError {
 
 function checkTermDescription(value: unknown): string {
   if (value === undefined) return '';
-  if (typeof value !== 'string' || value.length > 10_000) throw apiError('invalid_term', { message: 'description must be a string of at most 10000 characters', data: { field: 'description' } });
+  if (typeof value !== 'string' || value.length > 10_000)
+    throw apiError('invalid_term', { message: 'description must be a string of at most 10000 characters', data: { field: 'description' } });
   return value;
 }
 
 function checkTermMeta(value: unknown): Record<string, unknown> {
   if (value === undefined) return {};
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw apiError('invalid_term', { message: 'meta must be an object', data: { field: 'meta' } });
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw apiError('invalid_term', { message: 'meta must be an object', data: { field: 'meta' } });
   for (const key of Object.keys(value)) checkMetaKey(key, 'invalid_term');
   return { ...(value as Record<string, unknown>) };
 }

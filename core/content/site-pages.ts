@@ -24,7 +24,8 @@ import { plainText, renderContent, renderExcerpt, renderTitle } from './render.j
 import type { ContentService } from './service.js';
 import { renderArchive, renderNotFound, renderSingle, type ListedPost } from './site-templates.js';
 
-export const SITE_CSP = "default-src 'none'; img-src 'self' https: data:; style-src 'none'; script-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const SITE_CSP =
+  "default-src 'none'; img-src 'self' https: data:; style-src 'none'; script-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const SITE_NAME = 'Flowhost';
 const PER_PAGE = 10;
 
@@ -39,7 +40,8 @@ export interface SitePagesDeps {
 const text = { type: 'string', maxLength: 200 } as const;
 
 /** A redirect's body: a page that still says where to go, for a client that does not follow. */
-const movedPage = (to: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Moved</title></head><body><p><a href="${plainText(to)}">Continue</a></p></body></html>`;
+const movedPage = (to: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Moved</title></head><body><p><a href="${plainText(to)}">Continue</a></p></body></html>`;
 
 export function sitePagesSurface(deps: SitePagesDeps): SurfaceDefinition {
   const site = () => deps.hostInfo.publicUrl();
@@ -60,20 +62,48 @@ export function sitePagesSurface(deps: SitePagesDeps): SurfaceDefinition {
       ...extra,
       Link: [`<${api()}/>; rel="https://api.w.org/"`, ...((extra.Link as string[] | undefined) ?? [])],
     });
-  const frame = (title: string, alternate?: string) => ({ titleHtml: plainText(title), site: SITE_NAME, home: site(), api: `${api()}/`, ...(alternate ? { alternate } : {}) });
+  const frame = (title: string, alternate?: string) => ({
+    titleHtml: plainText(title),
+    site: SITE_NAME,
+    home: site(),
+    api: `${api()}/`,
+    ...(alternate ? { alternate } : {}),
+  });
   const missing = () => answer(404, renderNotFound(frame('Not found')), {}, false);
 
   const idOf = (value: unknown): number | null => (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : null);
 
   const listed = (post: Post): ListedPost => {
     const content = renderContent(post.content, post.meta.content_format);
-    return { titleHtml: renderTitle(post.title), link: postLink(post), date: post.date.toISOString().slice(0, 19), excerptHtml: renderExcerpt(post.excerpt, content, post.meta.content_format) };
+    return {
+      titleHtml: renderTitle(post.title),
+      link: postLink(post),
+      date: post.date.toISOString().slice(0, 19),
+      excerptHtml: renderExcerpt(post.excerpt, content, post.meta.content_format),
+    };
   };
 
   /** One page of published posts, newest first, with links to the neighbouring pages. */
-  const archive = async (title: string, description: string, query: { post_type?: string; author?: number[]; term?: { taxonomy: string; term_id: number } }, paged: number, here: URLSearchParams) => {
-    const found = await deps.content.findPosts({ ...query, status: 'publish', order: 'desc', orderby: 'date', per_page: PER_PAGE, offset: (paged - 1) * PER_PAGE });
-    const publicTypes = new Set(types().filter((t) => t.public !== false).map((t) => t.name));
+  const archive = async (
+    title: string,
+    description: string,
+    query: { post_type?: string; author?: number[]; term?: { taxonomy: string; term_id: number } },
+    paged: number,
+    here: URLSearchParams,
+  ) => {
+    const found = await deps.content.findPosts({
+      ...query,
+      status: 'publish',
+      order: 'desc',
+      orderby: 'date',
+      per_page: PER_PAGE,
+      offset: (paged - 1) * PER_PAGE,
+    });
+    const publicTypes = new Set(
+      types()
+        .filter((t) => t.public !== false)
+        .map((t) => t.name),
+    );
     const at = (n: number) => {
       const params = new URLSearchParams(here);
       if (n === 1) params.delete('paged');
@@ -116,7 +146,12 @@ export function sitePagesSurface(deps: SitePagesDeps): SurfaceDefinition {
       terms,
     });
     // As WordPress's rest_output_link_header on a single post: where its JSON is.
-    return answer(200, html, { Link: [`<${api()}/wp/v2/${type.rest_base}/${post.post_id}>; rel="alternate"; type="application/json"`] }, post.status === 'publish');
+    return answer(
+      200,
+      html,
+      { Link: [`<${api()}/wp/v2/${type.rest_base}/${post.post_id}>; rel="alternate"; type="application/json"`] },
+      post.status === 'publish',
+    );
   };
 
   const root: RouteDefinition = {
@@ -129,7 +164,11 @@ export function sitePagesSurface(deps: SitePagesDeps): SurfaceDefinition {
     summary: 'The site: newest posts, or one post (?p=), a term archive (?taxonomy=&term=), an author archive (?author=)',
     schema: {
       query: { type: 'object', properties: { p: text, page_id: text, taxonomy: text, term: text, author: text, paged: text } },
-      responses: { 200: { type: 'string', contentMediaType: 'text/html' }, 302: { type: 'string', contentMediaType: 'text/html', description: 'A signed-in user whom a plugin sends elsewhere (the console)' }, 404: { type: 'string', contentMediaType: 'text/html' } },
+      responses: {
+        200: { type: 'string', contentMediaType: 'text/html' },
+        302: { type: 'string', contentMediaType: 'text/html', description: 'A signed-in user whom a plugin sends elsewhere (the console)' },
+        404: { type: 'string', contentMediaType: 'text/html' },
+      },
     },
     handle: async (request) => {
       const q = request.query as Record<string, string | undefined>;
@@ -143,7 +182,13 @@ export function sitePagesSurface(deps: SitePagesDeps): SurfaceDefinition {
         const taxonomy = taxonomies().find((t) => t.name === q.taxonomy && t.public !== false);
         const term = taxonomy && q.term ? await deps.content.getTerm(taxonomy.name, q.term) : null;
         if (!taxonomy || !term) return missing();
-        return archive(`${taxonomy.label}: ${term.name}`, term.description, { term: { taxonomy: taxonomy.name, term_id: term.term_id } }, paged, new URLSearchParams({ taxonomy: taxonomy.name, term: term.slug }));
+        return archive(
+          `${taxonomy.label}: ${term.name}`,
+          term.description,
+          { term: { taxonomy: taxonomy.name, term_id: term.term_id } },
+          paged,
+          new URLSearchParams({ taxonomy: taxonomy.name, term: term.slug }),
+        );
       }
       if (q.author !== undefined) {
         const id = idOf(q.author);

@@ -63,12 +63,24 @@ interface Frame {
   alternate?: string;
 }
 
-export function renderSingle(frame: Frame, post: { titleHtml: string; date: string; contentHtml: string; author: { name: string; link: string } | null; terms: Array<{ name: string; link: string }> }): string {
+export function renderSingle(
+  frame: Frame,
+  post: {
+    titleHtml: string;
+    date: string;
+    contentHtml: string;
+    author: { name: string; link: string } | null;
+    terms: Array<{ name: string; link: string }>;
+  },
+): string {
   const mainHtml = eta.render(single, { ...post, dateLabel: post.date.slice(0, 10) });
   return eta.render(layout, { ...frame, mainHtml });
 }
 
-export function renderArchive(frame: Frame, view: { heading: string; description: string; posts: ListedPost[]; prev: string | null; next: string | null }): string {
+export function renderArchive(
+  frame: Frame,
+  view: { heading: string; description: string; posts: ListedPost[]; prev: string | null; next: string | null },
+): string {
   return eta.render(layout, { ...frame, mainHtml: eta.render(archive, view) });
 }
 

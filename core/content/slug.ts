@@ -19,7 +19,6 @@ export function slugify(text: string, maxLength = SLUG_MAX_LENGTH): string {
   return ascii.slice(0, maxLength).replace(/-+$/, '');
 }
 
-
 /** A pattern matching `base` and its numbered variants `base-2`, `base-3`, ... */
 export function slugFamilyPattern(base: string): string {
   return `^${escapeRegExp(base)}(-[0-9]+)?$`;

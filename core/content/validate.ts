@@ -166,24 +166,28 @@ export function checkQuery(query: PostQuery): void {
   if (query.term !== undefined) {
     if (!isPlainObject(query.term)) fail('invalid_post_query', 'term', 'term must be an object');
     checkTaxonomy(query.term.taxonomy, 'invalid_post_query');
-    if (query.term.term_id === undefined && query.term.slug === undefined) fail('invalid_post_query', 'term', 'term needs a term_id or a slug');
+    if (query.term.term_id === undefined && query.term.slug === undefined)
+      fail('invalid_post_query', 'term', 'term needs a term_id or a slug');
     if (query.term.term_id !== undefined && (!Number.isSafeInteger(query.term.term_id) || query.term.term_id < 1)) {
       fail('invalid_post_query', 'term', 'term.term_id must be a positive integer');
     }
-    if (query.term.slug !== undefined && typeof query.term.slug !== 'string') fail('invalid_post_query', 'term', 'term.slug must be a string');
+    if (query.term.slug !== undefined && typeof query.term.slug !== 'string')
+      fail('invalid_post_query', 'term', 'term.slug must be a string');
   }
   if (query.meta !== undefined) {
     if (!isPlainObject(query.meta)) fail('invalid_post_query', 'meta', 'meta must be an object');
     for (const [key, value] of Object.entries(query.meta)) {
       checkMetaKey(key, 'invalid_post_query');
-      if (!['string', 'number', 'boolean'].includes(typeof value)) fail('invalid_post_query', 'meta', `meta.${key} must be a string, number or boolean`);
+      if (!['string', 'number', 'boolean'].includes(typeof value))
+        fail('invalid_post_query', 'meta', `meta.${key} must be a string, number or boolean`);
     }
   }
   if (query.parent_id !== undefined && query.parent_id !== null && (!Number.isSafeInteger(query.parent_id) || query.parent_id < 1)) {
     fail('invalid_post_query', 'parent_id', 'parent_id must be a positive integer or null');
   }
   if (query.terms !== undefined) {
-    if (!Array.isArray(query.terms) || query.terms.length > 50) fail('invalid_post_query', 'terms', 'terms must be an array of at most 50 { taxonomy, term_ids }');
+    if (!Array.isArray(query.terms) || query.terms.length > 50)
+      fail('invalid_post_query', 'terms', 'terms must be an array of at most 50 { taxonomy, term_ids }');
     for (const entry of query.terms) {
       if (!isPlainObject(entry)) fail('invalid_post_query', 'terms', 'terms entries must be objects');
       checkTaxonomy(entry.taxonomy, 'invalid_post_query');
@@ -193,7 +197,10 @@ export function checkQuery(query: PostQuery): void {
   if (query.include !== undefined) checkIdList(query.include, 'include');
   if (query.exclude !== undefined) checkIdList(query.exclude, 'exclude');
   if (query.author !== undefined) checkIdList(query.author, 'author');
-  if (query.slug !== undefined && (!Array.isArray(query.slug) || query.slug.length > 1000 || query.slug.some((s) => typeof s !== 'string'))) {
+  if (
+    query.slug !== undefined &&
+    (!Array.isArray(query.slug) || query.slug.length > 1000 || query.slug.some((s) => typeof s !== 'string'))
+  ) {
     fail('invalid_post_query', 'slug', 'slug must be an array of at most 1000 strings');
   }
   if (query.after !== undefined) checkDate(query.after, 'after', 'invalid_post_query');
@@ -202,7 +209,8 @@ export function checkQuery(query: PostQuery): void {
   if (query.orderby !== undefined && !orderings.includes(query.orderby)) {
     fail('invalid_post_query', 'orderby', `orderby must be one of ${orderings.join(', ')}`);
   }
-  if (query.order !== undefined && query.order !== 'asc' && query.order !== 'desc') fail('invalid_post_query', 'order', 'order must be asc or desc');
+  if (query.order !== undefined && query.order !== 'asc' && query.order !== 'desc')
+    fail('invalid_post_query', 'order', 'order must be asc or desc');
   if (query.per_page !== undefined && (!Number.isSafeInteger(query.per_page) || query.per_page < 1 || query.per_page > PER_PAGE_MAX)) {
     fail('invalid_post_query', 'per_page', `per_page must be an integer from 1 to ${PER_PAGE_MAX}`);
   }

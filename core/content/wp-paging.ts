@@ -8,7 +8,13 @@ import type { RouteRequest } from '../kernel/routes.js';
 
 type Request = Pick<RouteRequest, 'url'>;
 
-export function pagingHeaders(request: Request, collectionUrl: string, total: number, perPage: number, page: number): Record<string, string | string[]> {
+export function pagingHeaders(
+  request: Request,
+  collectionUrl: string,
+  total: number,
+  perPage: number,
+  page: number,
+): Record<string, string | string[]> {
   const totalPages = Math.ceil(total / perPage);
   const headers: Record<string, string | string[]> = { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(totalPages) };
   const at = request.url.indexOf('?');

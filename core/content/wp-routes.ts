@@ -46,6 +46,11 @@ class WpRoutes {
   all(): RouteDefinition[] {
     const posts = new WpPostRoutes(this.deps);
     const terms = new WpTermRoutes(this.deps);
-    return [...new WpRegistryRoutes(this.deps).routes(), ...posts.routes(), ...terms.routes(), ...wpUserRoutes(posts.users())] as RouteDefinition[];
+    return [
+      ...new WpRegistryRoutes(this.deps).routes(),
+      ...posts.routes(),
+      ...terms.routes(),
+      ...wpUserRoutes(posts.users()),
+    ] as RouteDefinition[];
   }
 }

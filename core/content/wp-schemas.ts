@@ -65,7 +65,16 @@ const metaInput: JsonSchema = {
   maxProperties: 100,
   // Keys become dot paths; `_`-keys are WordPress's protected meta, kept for the server.
   propertyNames: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_]{0,99}$' },
-  additionalProperties: { anyOf: [{ type: 'string', maxLength: 100_000 }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }, { type: 'array', maxItems: 100 }, { type: 'object', maxProperties: 100 }] },
+  additionalProperties: {
+    anyOf: [
+      { type: 'string', maxLength: 100_000 },
+      { type: 'number' },
+      { type: 'boolean' },
+      { type: 'null' },
+      { type: 'array', maxItems: 100 },
+      { type: 'object', maxProperties: 100 },
+    ],
+  },
 };
 
 /**
@@ -75,7 +84,10 @@ const metaInput: JsonSchema = {
  */
 function typedMeta(type: PostTypeDefinition): JsonSchema {
   if (!type.meta || Object.keys(type.meta).length === 0) return metaInput;
-  return { ...metaInput, properties: Object.fromEntries(Object.entries(type.meta).map(([key, schema]) => [key, { anyOf: [schema, { type: 'null' }] }])) };
+  return {
+    ...metaInput,
+    properties: Object.fromEntries(Object.entries(type.meta).map(([key, schema]) => [key, { anyOf: [schema, { type: 'null' }] }])),
+  };
 }
 
 const termIds: JsonSchema = { type: 'array', maxItems: 100, items: { type: 'integer', minimum: 1 } };
@@ -150,7 +162,10 @@ const rendered = (extra: Record<string, JsonSchema> = {}): JsonSchema => ({
 });
 
 /** `_links`: rel → [{href, embeddable?, taxonomy?}], as WordPress's prepare_links. */
-const links: JsonSchema = { type: 'object', additionalProperties: { type: 'array', items: { type: 'object', additionalProperties: true } } };
+const links: JsonSchema = {
+  type: 'object',
+  additionalProperties: { type: 'array', items: { type: 'object', additionalProperties: true } },
+};
 
 export function postSchema(type: PostTypeDefinition, taxonomies: readonly TaxonomyDefinition[]): JsonSchema {
   return {
@@ -249,8 +264,33 @@ export const keyedBy = (item: JsonSchema): JsonSchema => ({ type: 'object', addi
  */
 export const commonErrors: Readonly<Record<number, JsonSchema>> = {
   // The dispatcher's own (rest_invalid_json, 413, 429...) are added to every route.
-  400: errorBody('rest_invalid_param', 'invalid_post', 'invalid_post_query', 'invalid_term', 'empty_content', 'rest_term_invalid', 'rest_post_invalid_id', 'rest_post_invalid_page_number', 'rest_post_invalid_parent', 'term_exists'),
+  400: errorBody(
+    'rest_invalid_param',
+    'invalid_post',
+    'invalid_post_query',
+    'invalid_term',
+    'empty_content',
+    'rest_term_invalid',
+    'rest_post_invalid_id',
+    'rest_post_invalid_page_number',
+    'rest_post_invalid_parent',
+    'term_exists',
+  ),
   // WordPress answers a per-post refusal 401 to strangers and 403 to users.
-  401: errorBody('rest_forbidden', 'rest_forbidden_context', 'rest_cannot_edit', 'rest_cannot_delete', 'rest_cannot_publish', 'rest_cannot_edit_others'),
-  403: errorBody('rest_forbidden', 'rest_forbidden_context', 'rest_cannot_edit', 'rest_cannot_delete', 'rest_cannot_publish', 'rest_cannot_edit_others'),
+  401: errorBody(
+    'rest_forbidden',
+    'rest_forbidden_context',
+    'rest_cannot_edit',
+    'rest_cannot_delete',
+    'rest_cannot_publish',
+    'rest_cannot_edit_others',
+  ),
+  403: errorBody(
+    'rest_forbidden',
+    'rest_forbidden_context',
+    'rest_cannot_edit',
+    'rest_cannot_delete',
+    'rest_cannot_publish',
+    'rest_cannot_edit_others',
+  ),
 };

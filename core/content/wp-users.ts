@@ -33,7 +33,8 @@ export interface WpUsersDeps {
   apiBase: () => string;
 }
 
-const cannotList = (user: Principal | null, message = 'Sorry, you are not allowed to list users.') => apiError('rest_user_cannot_view', { message, user });
+const cannotList = (user: Principal | null, message = 'Sorry, you are not allowed to list users.') =>
+  apiError('rest_user_cannot_view', { message, user });
 
 /** WordPress's user_nicename: the login, lower-cased, with anything but [a-z0-9_-] turned into '-'. */
 const slugOf = (login: string) => login.toLowerCase().replace(/[^a-z0-9_-]+/g, '-');
@@ -79,7 +80,11 @@ const userListQuery: JsonSchema = {
     include: S.listParam,
     offset: { type: 'integer', minimum: 0 },
     order: { type: 'string', enum: ['asc', 'desc'], default: 'asc' },
-    orderby: { type: 'string', enum: ['id', 'include', 'name', 'registered_date', 'slug', 'include_slugs', 'email', 'url'], default: 'name' },
+    orderby: {
+      type: 'string',
+      enum: ['id', 'include', 'name', 'registered_date', 'slug', 'include_slugs', 'email', 'url'],
+      default: 'name',
+    },
     slug: S.listParam,
     roles: S.listParam,
     capabilities: S.listParam,
@@ -97,7 +102,10 @@ const userErrors = {
 };
 
 const listOf = (value: unknown): string[] =>
-  (value === undefined ? [] : Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean);
+  (value === undefined ? [] : Array.isArray(value) ? value : [value])
+    .flatMap((v) => String(v).split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** The user views and the visibility rule, shared by the routes and `_embed` (a post's author). */
 export function createUserViews(deps: WpUsersDeps) {
@@ -109,7 +117,14 @@ export function createUserViews(deps: WpUsersDeps) {
   const view = (user: UserView, context: Context): Record<string, unknown> => {
     const _links = { self: [{ href: `${deps.apiBase()}/users/${user.user_id}` }], collection: [{ href: `${deps.apiBase()}/users` }] };
     // This host stores a login and a role, no profile: the name is the login, the rest empty.
-    const base = { id: user.user_id, name: user.login, url: '', description: '', link: `${deps.siteUrl()}/?author=${user.user_id}`, slug: slugOf(user.login) };
+    const base = {
+      id: user.user_id,
+      name: user.login,
+      url: '',
+      description: '',
+      link: `${deps.siteUrl()}/?author=${user.user_id}`,
+      slug: slugOf(user.login),
+    };
     if (context === 'embed') return { ...base, _links };
     const shown: Record<string, unknown> = { ...base, meta: {} };
     if (context === 'edit') {
@@ -123,7 +138,12 @@ export function createUserViews(deps: WpUsersDeps) {
         registered_date: registeredDate(user.created_at),
         roles: [user.role],
         capabilities: capabilitiesOf(user),
-        extra_capabilities: Object.fromEntries([user.role, ...user.capabilities.filter((c) => !(isRole(user.role) && roleCapabilities[user.role].includes(c)))].map((c) => [c, true])),
+        extra_capabilities: Object.fromEntries(
+          [user.role, ...user.capabilities.filter((c) => !(isRole(user.role) && roleCapabilities[user.role].includes(c)))].map((c) => [
+            c,
+            true,
+          ]),
+        ),
       });
     }
     return { ...shown, _links };
@@ -209,7 +229,8 @@ export function wpUserRoutes(deps: WpUsersDeps): RouteDefinition[] {
       // get_items_permissions_check, in WordPress's order.
       if (q.roles !== undefined && !mayList) throw cannotList(user, 'Sorry, you are not allowed to filter users by role.');
       if (q.capabilities !== undefined && !mayList) throw cannotList(user, 'Sorry, you are not allowed to filter users by capability.');
-      if (context === 'edit' && !mayList) throw apiError('rest_forbidden_context', { message: 'Sorry, you are not allowed to list users.', user });
+      if (context === 'edit' && !mayList)
+        throw apiError('rest_forbidden_context', { message: 'Sorry, you are not allowed to list users.', user });
       if (['email', 'registered_date'].includes(q.orderby as string) && !mayList) {
         throw apiError('rest_forbidden_orderby', { user });
       }
@@ -237,7 +258,19 @@ export function wpUserRoutes(deps: WpUsersDeps): RouteDefinition[] {
       }
       const orderby = q.orderby as string;
       const key = (u: UserView): string | number =>
-        orderby === 'id' ? u.user_id : orderby === 'registered_date' ? u.created_at : orderby === 'include' ? include.indexOf(u.user_id) : orderby === 'include_slugs' ? slugs.indexOf(slugOf(u.login)) : orderby === 'slug' ? slugOf(u.login) : orderby === 'email' || orderby === 'url' ? '' : u.login.toLowerCase();
+        orderby === 'id'
+          ? u.user_id
+          : orderby === 'registered_date'
+            ? u.created_at
+            : orderby === 'include'
+              ? include.indexOf(u.user_id)
+              : orderby === 'include_slugs'
+                ? slugs.indexOf(slugOf(u.login))
+                : orderby === 'slug'
+                  ? slugOf(u.login)
+                  : orderby === 'email' || orderby === 'url'
+                    ? ''
+                    : u.login.toLowerCase();
       const sign = q.order === 'desc' ? -1 : 1;
       users = [...users].sort((a, b) => {
         const [x, y] = [key(a), key(b)];

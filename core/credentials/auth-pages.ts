@@ -7,7 +7,10 @@ import { authPagesResponses } from './responses.js';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 /** JSON inside a <script>: `</script>` and friends cannot close it. */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028|\u2029/g, '');
+const scriptJson = (value: unknown) =>
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028|\u2029/g, '');
 
 /** The popup's last screen: tells the admin page that opened it, then closes. */
 function resultPage(slug: string, ok: boolean, message: string): RouteReply {
@@ -27,28 +30,54 @@ const queryField = { type: 'string', maxLength: 2048 } as const;
  * here without a nonce (a navigation cannot send one; the flow's single-use state,
  * bound to that user, is what protects the callback).
  */
-export function authPagesSurface(flow: BrowserFlow, credentials: CredentialsService, authPrefix: string = DEFAULT_AUTH_PREFIX): SurfaceDefinition {
-  return withResponses({
-    id: 'auth-pages',
-    mount: 'site-root',
-    routes: [
-      {
-        method: 'GET',
-        path: `/${authPrefix}/{handler_slug}`,
-        permission: { capability: 'manage_options' },
-        credentials: 'page',
-        summary: 'Browser authorization of an OAuth handler: redirects to the provider, then handles its callback',
-        schema: {
-          params: { type: 'object', required: ['handler_slug'], properties: { handler_slug: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]*$', maxLength: 100 } } },
-          query: { type: 'object', properties: { oauth_token: queryField, oauth_verifier: queryField, denied: queryField, code: queryField, state: queryField, error: queryField } },
+export function authPagesSurface(
+  flow: BrowserFlow,
+  credentials: CredentialsService,
+  authPrefix: string = DEFAULT_AUTH_PREFIX,
+): SurfaceDefinition {
+  return withResponses(
+    {
+      id: 'auth-pages',
+      mount: 'site-root',
+      routes: [
+        {
+          method: 'GET',
+          path: `/${authPrefix}/{handler_slug}`,
+          permission: { capability: 'manage_options' },
+          credentials: 'page',
+          summary: 'Browser authorization of an OAuth handler: redirects to the provider, then handles its callback',
+          schema: {
+            params: {
+              type: 'object',
+              required: ['handler_slug'],
+              properties: { handler_slug: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]*$', maxLength: 100 } },
+            },
+            query: {
+              type: 'object',
+              properties: {
+                oauth_token: queryField,
+                oauth_verifier: queryField,
+                denied: queryField,
+                code: queryField,
+                state: queryField,
+                error: queryField,
+              },
+            },
+          },
+          async handle(request) {
+            const slug = String(request.params.handler_slug);
+            const result = await flow.step(
+              slug,
+              request.query as Record<string, string>,
+              request.user!.userId,
+              credentials.authorizationUrl(slug),
+            );
+            if (result.kind === 'redirect') return reply(302, { success: true, location: result.location }, { Location: result.location });
+            return resultPage(slug, result.ok, result.message);
+          },
         },
-        async handle(request) {
-          const slug = String(request.params.handler_slug);
-          const result = await flow.step(slug, request.query as Record<string, string>, request.user!.userId, credentials.authorizationUrl(slug));
-          if (result.kind === 'redirect') return reply(302, { success: true, location: result.location }, { Location: result.location });
-          return resultPage(slug, result.ok, result.message);
-        },
-      },
-    ],
-  }, authPagesResponses(`/${authPrefix}/{handler_slug}`));
+      ],
+    },
+    authPagesResponses(`/${authPrefix}/{handler_slug}`),
+  );
 }

@@ -37,7 +37,15 @@ const parseForm = (text: string) => Object.fromEntries(new URLSearchParams(text)
  */
 export class BrowserFlow {
   constructor(
-    private readonly deps: { store: DocumentStore; vault: Vault; clock: Clock; fetch: GuardedFetch; registries: Registries; credentials: CredentialsService; insecure: boolean },
+    private readonly deps: {
+      store: DocumentStore;
+      vault: Vault;
+      clock: Clock;
+      fetch: GuardedFetch;
+      registries: Registries;
+      credentials: CredentialsService;
+      insecure: boolean;
+    },
   ) {}
 
   private get states(): Collection<OAuthStateRecord> {
@@ -50,7 +58,8 @@ export class BrowserFlow {
 
   private provider(key: string): AuthProviderDefinition {
     const provider = this.deps.registries.authProviders().find((p) => p.key === key);
-    if (!provider) throw apiError('auth_provider_not_found', { message: `No auth provider '${key}' is registered for browser authorization` });
+    if (!provider)
+      throw apiError('auth_provider_not_found', { message: `No auth provider '${key}' is registered for browser authorization` });
     return provider;
   }
 
@@ -79,7 +88,11 @@ export class BrowserFlow {
 
   /** Takes the pending authorization `state` for this user, once; null when unknown, expired or someone else's. */
   private async takeState(state: string, provider: string, userId: number): Promise<OAuthStateRecord | null> {
-    const pending = await this.states.findOneAndUpdate({ state, provider, user_id: userId }, { $set: { expires_at: new Date(0) } }, { returnDocument: 'before' });
+    const pending = await this.states.findOneAndUpdate(
+      { state, provider, user_id: userId },
+      { $set: { expires_at: new Date(0) } },
+      { returnDocument: 'before' },
+    );
     if (pending) await this.states.deleteOne({ state });
     return pending && pending.expires_at.getTime() >= this.deps.clock.now().getTime() ? pending : null;
   }
@@ -100,32 +113,65 @@ export class BrowserFlow {
     return { kind: 'redirect', location: request.url };
   }
 
-  private async oauth2Callback(provider: AuthProviderDefinition, query: Record<string, string>, userId: number, callbackUrl: string): Promise<FlowResult> {
+  private async oauth2Callback(
+    provider: AuthProviderDefinition,
+    query: Record<string, string>,
+    userId: number,
+    callbackUrl: string,
+  ): Promise<FlowResult> {
     const pending = await this.takeState(query.state ?? '', provider.key, userId);
-    if (!pending) return { kind: 'done', ok: false, message: 'This authorization is unknown, expired or was started by someone else; start it again.' };
+    if (!pending)
+      return { kind: 'done', ok: false, message: 'This authorization is unknown, expired or was started by someone else; start it again.' };
     if (query.error) {
-      const message = query.error === 'access_denied' ? `The authorization was denied at ${provider.label}.` : `${provider.label} answered: ${query.error}`;
-      await this.deps.credentials.fail(provider.key, 'oauth2', query.error === 'access_denied' ? 'access_denied' : 'authorization_failed', message);
+      const message =
+        query.error === 'access_denied'
+          ? `The authorization was denied at ${provider.label}.`
+          : `${provider.label} answered: ${query.error}`;
+      await this.deps.credentials.fail(
+        provider.key,
+        'oauth2',
+        query.error === 'access_denied' ? 'access_denied' : 'authorization_failed',
+        message,
+      );
       return { kind: 'done', ok: false, message };
     }
     const client = await this.client(provider);
     try {
       const verifier = this.deps.vault.decrypt(pending.secret_sealed, `oauth-state:${provider.key}`);
-      const tokens = await exchangeCode(provider.oauth2!(), client ?? { id: '', secret: '' }, query, callbackUrl, verifier, this.deps.insecure);
+      const tokens = await exchangeCode(
+        provider.oauth2!(),
+        client ?? { id: '', secret: '' },
+        query,
+        callbackUrl,
+        verifier,
+        this.deps.insecure,
+      );
       const account = provider.account ? await provider.account(tokens.access_token, this.deps.fetch) : { username: '', id: '' };
       const expiresAt = tokens.expires_in ? new Date(this.deps.clock.now().getTime() + tokens.expires_in * 1000) : null;
-      await this.deps.credentials.connect(provider.key, 'oauth2', { access_token: tokens.access_token, ...(tokens.refresh_token ? { refresh_token: tokens.refresh_token } : {}) }, account, expiresAt);
+      await this.deps.credentials.connect(
+        provider.key,
+        'oauth2',
+        { access_token: tokens.access_token, ...(tokens.refresh_token ? { refresh_token: tokens.refresh_token } : {}) },
+        account,
+        expiresAt,
+      );
       return { kind: 'done', ok: true, message: `Connected ${provider.label} account ${account.username}.` };
     } catch (error) {
       const reason = oauthErrorMessage(error);
-      await this.deps.credentials.fail(provider.key, 'oauth2', 'access_token_failed', `${provider.label} refused the authorization code: ${reason}`);
+      await this.deps.credentials.fail(
+        provider.key,
+        'oauth2',
+        'access_token_failed',
+        `${provider.label} refused the authorization code: ${reason}`,
+      );
       return { kind: 'done', ok: false, message: `${provider.label} refused the authorization code: ${reason}` };
     }
   }
 
   private async oauth1Start(provider: AuthProviderDefinition, slug: string, userId: number, callbackUrl: string): Promise<FlowResult> {
     const keys = await this.deps.credentials.applicationKeys(provider.key);
-    if (!keys.api_key || !keys.api_secret) return { kind: 'done', ok: false, message: `Save the ${provider.label} application keys first (PUT /auth/${slug}).` };
+    if (!keys.api_key || !keys.api_secret)
+      return { kind: 'done', ok: false, message: `Save the ${provider.label} application keys first (PUT /auth/${slug}).` };
     const endpoints = provider.oauth1!();
     const signer = oauth1Signer(keys.api_key, keys.api_secret);
     const data = { oauth_callback: callbackUrl };
@@ -137,7 +183,12 @@ export class BrowserFlow {
     const text = await response.text();
     const token = parseForm(text);
     if (!response.ok || !token.oauth_token || !token.oauth_token_secret) {
-      await this.deps.credentials.fail(provider.key, 'oauth1', 'request_token_failed', `${provider.label} refused the request token (HTTP ${response.status})`);
+      await this.deps.credentials.fail(
+        provider.key,
+        'oauth1',
+        'request_token_failed',
+        `${provider.label} refused the request token (HTTP ${response.status})`,
+      );
       return { kind: 'done', ok: false, message: `${provider.label} refused the request token (HTTP ${response.status}).` };
     }
     await this.states.insertOne({
@@ -175,11 +226,21 @@ export class BrowserFlow {
     });
     const tokens = parseForm(await response.text());
     if (!response.ok || !tokens.oauth_token || !tokens.oauth_token_secret) {
-      await this.deps.credentials.fail(provider.key, 'oauth1', 'access_token_failed', `${provider.label} refused the access token (HTTP ${response.status})`);
+      await this.deps.credentials.fail(
+        provider.key,
+        'oauth1',
+        'access_token_failed',
+        `${provider.label} refused the access token (HTTP ${response.status})`,
+      );
       return { kind: 'done', ok: false, message: `${provider.label} refused the access token (HTTP ${response.status}).` };
     }
     const account = provider.accountFrom?.(tokens) ?? { username: tokens.screen_name ?? '', id: tokens.user_id ?? '' };
-    await this.deps.credentials.connect(provider.key, 'oauth1', { oauth_token: tokens.oauth_token, oauth_token_secret: tokens.oauth_token_secret }, account);
+    await this.deps.credentials.connect(
+      provider.key,
+      'oauth1',
+      { oauth_token: tokens.oauth_token, oauth_token_secret: tokens.oauth_token_secret },
+      account,
+    );
     return { kind: 'done', ok: true, message: `Connected ${provider.label} account ${account.username}.` };
   }
 

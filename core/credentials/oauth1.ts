@@ -15,11 +15,19 @@ export function oauth1Signer(consumerKey: string, consumerSecret: string): OAuth
  * parameters that take part in the signature; a JSON body does not (the microblog API
  * signs JSON requests without it).
  */
-export function oauth1Header(signer: OAuth, request: { url: string; method: string; data?: Record<string, string> }, token?: { key: string; secret: string }): string {
+export function oauth1Header(
+  signer: OAuth,
+  request: { url: string; method: string; data?: Record<string, string> },
+  token?: { key: string; secret: string },
+): string {
   return signer.toHeader(signer.authorize({ url: request.url, method: request.method, data: request.data }, token)).Authorization;
 }
 
 /** One signed request's Authorization header, for handlers (consumer keys and the account's token). */
-export function oauth1Authorization(consumer: { key: string; secret: string }, request: { url: string; method: string; data?: Record<string, string> }, token?: { key: string; secret: string }): string {
+export function oauth1Authorization(
+  consumer: { key: string; secret: string },
+  request: { url: string; method: string; data?: Record<string, string> },
+  token?: { key: string; secret: string },
+): string {
   return oauth1Header(oauth1Signer(consumer.key, consumer.secret), request, token);
 }

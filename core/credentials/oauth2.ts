@@ -16,11 +16,21 @@ export interface TokenSet {
   expires_in?: number;
 }
 
-const clientAuth = (oauth: typeof OAuth, endpoints: OAuth2Endpoints, secret: string) => (endpoints.clientAuth === 'basic' ? oauth.ClientSecretBasic(secret) : oauth.ClientSecretPost(secret));
+const clientAuth = (oauth: typeof OAuth, endpoints: OAuth2Endpoints, secret: string) =>
+  endpoints.clientAuth === 'basic' ? oauth.ClientSecretBasic(secret) : oauth.ClientSecretPost(secret);
 
-const server = (endpoints: OAuth2Endpoints): OAuth.AuthorizationServer => ({ issuer: endpoints.issuer, authorization_endpoint: endpoints.authorizationUrl, token_endpoint: endpoints.tokenUrl });
+const server = (endpoints: OAuth2Endpoints): OAuth.AuthorizationServer => ({
+  issuer: endpoints.issuer,
+  authorization_endpoint: endpoints.authorizationUrl,
+  token_endpoint: endpoints.tokenUrl,
+});
 
-export async function authorizationRequest(endpoints: OAuth2Endpoints, clientId: string, redirectUri: string, state: string): Promise<{ url: string; verifier: string }> {
+export async function authorizationRequest(
+  endpoints: OAuth2Endpoints,
+  clientId: string,
+  redirectUri: string,
+  state: string,
+): Promise<{ url: string; verifier: string }> {
   const oauth = await load();
   const verifier = oauth.generateRandomCodeVerifier();
   const url = new URL(endpoints.authorizationUrl);
@@ -38,21 +48,43 @@ export async function authorizationRequest(endpoints: OAuth2Endpoints, clientId:
 }
 
 /** The callback's code exchanged for tokens (the state was checked by the caller). */
-export async function exchangeCode(endpoints: OAuth2Endpoints, client: { id: string; secret: string }, query: Record<string, string>, redirectUri: string, verifier: string, insecure: boolean): Promise<TokenSet> {
+export async function exchangeCode(
+  endpoints: OAuth2Endpoints,
+  client: { id: string; secret: string },
+  query: Record<string, string>,
+  redirectUri: string,
+  verifier: string,
+  insecure: boolean,
+): Promise<TokenSet> {
   const oauth = await load();
   const as = server(endpoints);
   const c: OAuth.Client = { client_id: client.id };
   const params = oauth.validateAuthResponse(as, c, new URLSearchParams(query), oauth.skipStateCheck);
-  const response = await oauth.authorizationCodeGrantRequest(as, c, clientAuth(oauth, endpoints, client.secret), params, redirectUri, endpoints.pkce === false ? oauth.nopkce : verifier, { [oauth.allowInsecureRequests]: insecure });
+  const response = await oauth.authorizationCodeGrantRequest(
+    as,
+    c,
+    clientAuth(oauth, endpoints, client.secret),
+    params,
+    redirectUri,
+    endpoints.pkce === false ? oauth.nopkce : verifier,
+    { [oauth.allowInsecureRequests]: insecure },
+  );
   const result = await oauth.processAuthorizationCodeResponse(as, c, response);
   return { access_token: result.access_token, refresh_token: result.refresh_token, expires_in: result.expires_in };
 }
 
-export async function refreshTokens(endpoints: OAuth2Endpoints, client: { id: string; secret: string }, refreshToken: string, insecure: boolean): Promise<TokenSet> {
+export async function refreshTokens(
+  endpoints: OAuth2Endpoints,
+  client: { id: string; secret: string },
+  refreshToken: string,
+  insecure: boolean,
+): Promise<TokenSet> {
   const oauth = await load();
   const as = server(endpoints);
   const c: OAuth.Client = { client_id: client.id };
-  const response = await oauth.refreshTokenGrantRequest(as, c, clientAuth(oauth, endpoints, client.secret), refreshToken, { [oauth.allowInsecureRequests]: insecure });
+  const response = await oauth.refreshTokenGrantRequest(as, c, clientAuth(oauth, endpoints, client.secret), refreshToken, {
+    [oauth.allowInsecureRequests]: insecure,
+  });
   const result = await oauth.processRefreshTokenResponse(as, c, response);
   return { access_token: result.access_token, refresh_token: result.refresh_token ?? refreshToken, expires_in: result.expires_in };
 }
@@ -60,6 +92,7 @@ export async function refreshTokens(endpoints: OAuth2Endpoints, client: { id: st
 /** A readable reason from whatever oauth4webapi threw (a refused grant, a bad response). */
 export function oauthErrorMessage(error: unknown): string {
   // Nothing oauth4webapi threw exists before it loaded.
-  if (library && error instanceof library.ResponseBodyError) return `${error.error}${error.error_description ? `: ${error.error_description}` : ''}`;
+  if (library && error instanceof library.ResponseBodyError)
+    return `${error.error}${error.error_description ? `: ${error.error_description}` : ''}`;
   return error instanceof Error ? error.message : String(error);
 }

@@ -16,7 +16,13 @@ export const credentialsPlugin = definePlugin({
   provides: [
     createServiceFactory({
       service: services.credentials,
-      deps: { store: services.rootStore, vault: services.vault, clock: services.clock, registries: services.registries, info: services.hostInfo },
+      deps: {
+        store: services.rootStore,
+        vault: services.vault,
+        clock: services.clock,
+        registries: services.registries,
+        info: services.hostInfo,
+      },
       async factory(deps) {
         const credentials = new CredentialsService(deps);
         await credentials.init();

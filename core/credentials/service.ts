@@ -20,7 +20,8 @@ interface Resolved {
   provider: string;
 }
 
-const authProviderNotFound = (slug: string) => apiError('auth_provider_not_found', { message: `No handler or auth provider '${slug}' is registered` });
+const authProviderNotFound = (slug: string) =>
+  apiError('auth_provider_not_found', { message: `No handler or auth provider '${slug}' is registered` });
 
 /**
  * Credentials: OAuth client credentials as application keys (one per provider key) and
@@ -38,7 +39,14 @@ export function appPasswordAccountName(fields: Record<string, string>): string {
 
 export class CredentialsService implements CredentialsApi {
   constructor(
-    private readonly deps: { store: DocumentStore; vault: Vault; clock: Clock; registries: Registries; info: HostInfo; authPrefix?: string },
+    private readonly deps: {
+      store: DocumentStore;
+      vault: Vault;
+      clock: Clock;
+      registries: Registries;
+      info: HostInfo;
+      authPrefix?: string;
+    },
   ) {}
 
   private get keys(): Collection<ApplicationKeyRecord> {
@@ -96,7 +104,8 @@ export class CredentialsService implements CredentialsApi {
     const account = await this.accounts.findOne({ provider: resolved.provider });
     const out: Record<string, unknown> = { handler_slug: slug, requires_auth: true, authenticated: account?.status === 'authenticated' };
     if (account?.status === 'authenticated') out.account_details = this.shownAccount(auth.type, account);
-    else if (account?.status === 'error') Object.assign(out, { error: true, error_code: account.error_code, error_message: account.error_message });
+    else if (account?.status === 'error')
+      Object.assign(out, { error: true, error_code: account.error_code, error_message: account.error_message });
     else out.error = false;
     out.config_status = this.configStatus(resolved, await this.savedFields(resolved));
     if (auth.type === 'oauth1' || auth.type === 'oauth2') out.oauth_url = this.authorizationUrl(slug);
@@ -113,17 +122,26 @@ export class CredentialsService implements CredentialsApi {
    * spec's PUT names); equal values change nothing. App-password credentials are the
    * account itself: they are used directly, with no authorization step.
    */
-  async save(slug: string, body: Record<string, unknown>): Promise<{ message: string; config_status: Record<string, string>; changed: boolean }> {
+  async save(
+    slug: string,
+    body: Record<string, unknown>,
+  ): Promise<{ message: string; config_status: Record<string, string>; changed: boolean }> {
     const resolved = this.resolve(slug);
     if (!resolved) return { message: `Handler '${slug}' needs no credentials.`, config_status: {}, changed: false };
     const auth = resolved.handler.auth!;
-    const aliasesOf = (field: string) => Object.entries(auth.aliases ?? {}).filter(([, target]) => target === field).map(([alias]) => alias);
+    const aliasesOf = (field: string) =>
+      Object.entries(auth.aliases ?? {})
+        .filter(([, target]) => target === field)
+        .map(([alias]) => alias);
     const given: Record<string, string> = {};
     for (const field of auth.fields) {
       const name = [field, ...aliasesOf(field)].find((n) => typeof body[n] === 'string' && (body[n] as string).trim() !== '');
       if (!name) {
         const names = [...aliasesOf(field), field];
-        throw apiError('required_field_missing', { message: `Missing required field: ${names.join(' (or ') + (names.length > 1 ? ')' : '')}`, data: { field: names[0] } });
+        throw apiError('required_field_missing', {
+          message: `Missing required field: ${names.join(' (or ') + (names.length > 1 ? ')' : '')}`,
+          data: { field: names[0] },
+        });
       }
       given[field] = (body[name] as string).trim();
     }
@@ -138,11 +156,27 @@ export class CredentialsService implements CredentialsApi {
       const username = appPasswordAccountName(given);
       await this.accounts.updateOne(
         { provider: resolved.provider },
-        { $set: { provider: resolved.provider, auth_type: auth.type, status: 'authenticated', tokens: sealed, account_details: { username, id: username }, expires_at: null, error_code: null, error_message: null, updated_at: now } },
+        {
+          $set: {
+            provider: resolved.provider,
+            auth_type: auth.type,
+            status: 'authenticated',
+            tokens: sealed,
+            account_details: { username, id: username },
+            expires_at: null,
+            error_code: null,
+            error_message: null,
+            updated_at: now,
+          },
+        },
         { upsert: true },
       );
     } else {
-      await this.keys.updateOne({ provider: resolved.provider }, { $set: { provider: resolved.provider, auth_type: auth.type, fields: sealed, updated_at: now } }, { upsert: true });
+      await this.keys.updateOne(
+        { provider: resolved.provider },
+        { $set: { provider: resolved.provider, auth_type: auth.type, fields: sealed, updated_at: now } },
+        { upsert: true },
+      );
     }
     return { message: 'Configuration saved successfully', config_status, changed: true };
   }
@@ -170,10 +204,14 @@ export class CredentialsService implements CredentialsApi {
   }
 
   /** Whether the handler's provider has an authenticated account, with its details (for GET /handlers). */
-  async connection(handler: HandlerDefinition<object>): Promise<{ authenticated: boolean; account_details?: { username: string; id: string } }> {
+  async connection(
+    handler: HandlerDefinition<object>,
+  ): Promise<{ authenticated: boolean; account_details?: { username: string; id: string } }> {
     if (!handler.auth) return { authenticated: false };
     const account = await this.accounts.findOne({ provider: handler.auth.provider ?? handler.slug });
-    return account?.status === 'authenticated' ? { authenticated: true, account_details: this.shownAccount(handler.auth.type, account) } : { authenticated: false };
+    return account?.status === 'authenticated'
+      ? { authenticated: true, account_details: this.shownAccount(handler.auth.type, account) }
+      : { authenticated: false };
   }
 
   /**
@@ -188,11 +226,29 @@ export class CredentialsService implements CredentialsApi {
   }
 
   /** Stores tokens of a completed browser authorization (OAuth); the account is connected. */
-  async connect(provider: string, authType: ApplicationKeyRecord['auth_type'], tokens: Record<string, string>, account: { username: string; id: string }, expiresAt: Date | null = null): Promise<void> {
+  async connect(
+    provider: string,
+    authType: ApplicationKeyRecord['auth_type'],
+    tokens: Record<string, string>,
+    account: { username: string; id: string },
+    expiresAt: Date | null = null,
+  ): Promise<void> {
     const sealed = Object.fromEntries(Object.entries(tokens).map(([field, value]) => [field, this.seal(provider, field, value)]));
     await this.accounts.updateOne(
       { provider },
-      { $set: { provider, auth_type: authType, status: 'authenticated', tokens: sealed, account_details: account, expires_at: expiresAt, error_code: null, error_message: null, updated_at: this.deps.clock.now() } },
+      {
+        $set: {
+          provider,
+          auth_type: authType,
+          status: 'authenticated',
+          tokens: sealed,
+          account_details: account,
+          expires_at: expiresAt,
+          error_code: null,
+          error_message: null,
+          updated_at: this.deps.clock.now(),
+        },
+      },
       { upsert: true },
     );
   }
@@ -201,7 +257,17 @@ export class CredentialsService implements CredentialsApi {
   async fail(provider: string, authType: ApplicationKeyRecord['auth_type'], code: string, message: string): Promise<void> {
     await this.accounts.updateOne(
       { provider },
-      { $set: { provider, auth_type: authType, status: 'error', error_code: code, error_message: message, updated_at: this.deps.clock.now() }, $setOnInsert: { tokens: {}, account_details: null, expires_at: null } },
+      {
+        $set: {
+          provider,
+          auth_type: authType,
+          status: 'error',
+          error_code: code,
+          error_message: message,
+          updated_at: this.deps.clock.now(),
+        },
+        $setOnInsert: { tokens: {}, account_details: null, expires_at: null },
+      },
       { upsert: true },
     );
   }
@@ -218,11 +284,27 @@ export class CredentialsService implements CredentialsApi {
     if (!definition?.oauth2 || !tokens.refresh_token) return account;
     const keys = await this.applicationKeys(provider);
     try {
-      const fresh = await refreshTokens(definition.oauth2(), { id: keys[definition.fields[0] ?? ''] ?? '', secret: keys[definition.fields[1] ?? ''] ?? '' }, tokens.refresh_token, this.deps.info.allowsPrivateUrls);
+      const fresh = await refreshTokens(
+        definition.oauth2(),
+        { id: keys[definition.fields[0] ?? ''] ?? '', secret: keys[definition.fields[1] ?? ''] ?? '' },
+        tokens.refresh_token,
+        this.deps.info.allowsPrivateUrls,
+      );
       const expiresAt = fresh.expires_in ? new Date(this.deps.clock.now().getTime() + fresh.expires_in * 1000) : null;
-      await this.connect(provider, 'oauth2', { access_token: fresh.access_token, refresh_token: fresh.refresh_token ?? tokens.refresh_token }, account.account_details ?? { username: '', id: '' }, expiresAt);
+      await this.connect(
+        provider,
+        'oauth2',
+        { access_token: fresh.access_token, refresh_token: fresh.refresh_token ?? tokens.refresh_token },
+        account.account_details ?? { username: '', id: '' },
+        expiresAt,
+      );
     } catch (error) {
-      await this.fail(provider, 'oauth2', 'refresh_failed', `The ${definition.label} token could not be refreshed: ${oauthErrorMessage(error)}`);
+      await this.fail(
+        provider,
+        'oauth2',
+        'refresh_failed',
+        `The ${definition.label} token could not be refreshed: ${oauthErrorMessage(error)}`,
+      );
     }
     return this.accounts.findOne({ provider });
   }
@@ -243,7 +325,13 @@ export class CredentialsService implements CredentialsApi {
       account: connected ? this.shownAccount(auth.type, account!) : null,
       markFailed: (code: string, message: string) => this.fail(provider, auth.type, code, message),
       saveTokens: async (tokens: Record<string, string>, expiresAt: Date | null = null) => {
-        await this.connect(provider, auth.type, { ...(connected ? this.openAll(provider, account!.tokens) : {}), ...tokens }, account?.account_details ?? { username: '', id: '' }, expiresAt);
+        await this.connect(
+          provider,
+          auth.type,
+          { ...(connected ? this.openAll(provider, account!.tokens) : {}), ...tokens },
+          account?.account_details ?? { username: '', id: '' },
+          expiresAt,
+        );
       },
     });
   }

@@ -16,7 +16,15 @@ import { runEndings, type RunEnd } from './run-endings.js';
 import { fetchCap } from './fetch-cap.js';
 import { flowConfig } from '../flows/view.js';
 import type { JobsService } from '../jobs/service.js';
-import { STEP_ITEMS_KEPT, STEP_PACKETS_JSON_MAX, type JobRecord, type JobStatus, type StepItem, type StepOutcome, type WorkflowStep } from '../jobs/model.js';
+import {
+  STEP_ITEMS_KEPT,
+  STEP_PACKETS_JSON_MAX,
+  type JobRecord,
+  type JobStatus,
+  type StepItem,
+  type StepOutcome,
+  type WorkflowStep,
+} from '../jobs/model.js';
 import { FlowQueues } from './flow-queue.js';
 
 /**
@@ -95,7 +103,12 @@ function publishedOf(packets: DataPacket[]): Published[] {
     .map((p) => {
       const shortened = p.metadata.shortened === true;
       const text = shortened && typeof p.data?.published_text === 'string' ? p.data.published_text : undefined;
-      return { id: String(p.metadata.published_id), url: typeof p.metadata.published_url === 'string' ? p.metadata.published_url : null, shortened, ...(text !== undefined ? { text } : {}) };
+      return {
+        id: String(p.metadata.published_id),
+        url: typeof p.metadata.published_url === 'string' ? p.metadata.published_url : null,
+        shortened,
+        ...(text !== undefined ? { text } : {}),
+      };
     });
 }
 
@@ -163,7 +176,8 @@ function publishedText(published: Published[]): string {
   if (!published.length) return '';
   const shown = published.slice(0, 10).map((p) => (p.url ? `${p.id} ${p.url}` : p.id));
   let text = `; published ${published.length}: ${shown.join(', ')}${published.length > shown.length ? `, and ${published.length - shown.length} more` : ''}`;
-  for (const p of published.filter((x) => x.shortened).slice(0, 10)) text += `; ${p.id} shortened${p.text !== undefined ? ` to "${p.text}"` : ''}`;
+  for (const p of published.filter((x) => x.shortened).slice(0, 10))
+    text += `; ${p.id} shortened${p.text !== undefined ? ` to "${p.text}"` : ''}`;
   return text;
 }
 
@@ -228,7 +242,12 @@ export class Engine {
     // Every line of a run of an agent's pipeline is that agent's (the spec's per-agent logs).
     // Only the log scope: a failed read leaves the lines unscoped, never the run failed.
     const agentId = await this.deps.flows.agentOf(job.pipeline_id).catch(() => null);
-    const context = { job_id: job.job_id, flow_id: job.flow_id, pipeline_id: job.pipeline_id, ...(agentId !== null ? { agent_id: agentId } : {}) };
+    const context = {
+      job_id: job.job_id,
+      flow_id: job.flow_id,
+      pipeline_id: job.pipeline_id,
+      ...(agentId !== null ? { agent_id: agentId } : {}),
+    };
     if (job.flow_id !== null && !flow) {
       // An accepted webhook was promised a run: it waits for the flow instead of being skipped.
       if (job.source === 'webhook') return this.queue(job);
@@ -247,19 +266,34 @@ export class Engine {
       let fetched = 0;
       for (const [index, step] of plan.entries()) {
         const label = `Step ${index + 1}/${plan.length} ${step.stepType}${step.handlerSlug ? ` (${step.handlerSlug})` : ''}`;
-        const stepContext = { ...context, flow_step_id: step.flowStepId, step: index + 1, step_type: step.stepType, handler: step.handlerSlug };
+        const stepContext = {
+          ...context,
+          flow_step_id: step.flowStepId,
+          step: index + 1,
+          step_type: step.stepType,
+          handler: step.handlerSlug,
+        };
         if (!step.enabled) {
           await this.deps.log('info', `${label} is disabled; not run`, stepContext);
           continue;
         }
         const started = clock.now();
-        const info: StepInfo = { jobId: job.job_id, flowId: job.flow_id, flowStepId: step.flowStepId, stepType: step.stepType, handlerSlug: step.handlerSlug };
+        const info: StepInfo = {
+          jobId: job.job_id,
+          flowId: job.flow_id,
+          flowStepId: step.flowStepId,
+          stepType: step.stepType,
+          handlerSlug: step.handlerSlug,
+        };
         const itemsIn = packets.length;
         const stats: StepStats = { skipped: 0 };
         // What a step type's run adds to its outcome (an ai step's model, usage, latency).
         const report: StepReport = {};
         const given = packets;
-        await this.deps.log('info', `${label} started with ${itemsIn} item${itemsIn === 1 ? '' : 's'}`, { ...stepContext, items_in: itemsIn });
+        await this.deps.log('info', `${label} started with ${itemsIn} item${itemsIn === 1 ? '' : 's'}`, {
+          ...stepContext,
+          items_in: itemsIn,
+        });
         try {
           packets = await this.deps.hooks.stepStarting.promise(packets, info);
           packets = await this.runStep(job, step, packets, { label, context: stepContext, stats, report });
@@ -269,29 +303,89 @@ export class Engine {
           const finishedAt = clock.now();
           // The job keeps ids, URLs and the shortened flag; the shortened text goes to the log line.
           const outcomePublished = published.map(({ id, url, shortened }) => ({ id, url, shortened }));
-          steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'completed', items_in: itemsIn, items_out: packets.length, started_at: started, finished_at: finishedAt, ...(published.length ? { published: outcomePublished } : {}), position: index + 1, ...packetRecord(packets), ...report });
-          const durationMs = finishedAt.getTime() - started.getTime();
-          this.timed({ jobId: job.job_id, flowId: job.flow_id, stepType: step.stepType, handlerSlug: step.handlerSlug, status: 'completed', durationMs, itemsIn, itemsOut: packets.length });
-          const skippedText = stats.skipped ? ` (${stats.skipped} skipped as already processed)` : '';
-          await this.deps.log('info', `${label} finished: ${itemsIn} in, ${packets.length} out${skippedText}, ${durationMs} ms${publishedText(published)}`, {
-            ...stepContext,
+          steps.push({
+            flow_step_id: step.flowStepId,
+            step_type: step.stepType,
+            handler_slug: step.handlerSlug,
             status: 'completed',
             items_in: itemsIn,
             items_out: packets.length,
-            ...(stats.skipped ? { items_skipped: stats.skipped } : {}),
-            duration_ms: durationMs,
-            ...(published.length ? { published } : {}),
+            started_at: started,
+            finished_at: finishedAt,
+            ...(published.length ? { published: outcomePublished } : {}),
+            position: index + 1,
+            ...packetRecord(packets),
+            ...report,
           });
+          const durationMs = finishedAt.getTime() - started.getTime();
+          this.timed({
+            jobId: job.job_id,
+            flowId: job.flow_id,
+            stepType: step.stepType,
+            handlerSlug: step.handlerSlug,
+            status: 'completed',
+            durationMs,
+            itemsIn,
+            itemsOut: packets.length,
+          });
+          const skippedText = stats.skipped ? ` (${stats.skipped} skipped as already processed)` : '';
+          await this.deps.log(
+            'info',
+            `${label} finished: ${itemsIn} in, ${packets.length} out${skippedText}, ${durationMs} ms${publishedText(published)}`,
+            {
+              ...stepContext,
+              status: 'completed',
+              items_in: itemsIn,
+              items_out: packets.length,
+              ...(stats.skipped ? { items_skipped: stats.skipped } : {}),
+              duration_ms: durationMs,
+              ...(published.length ? { published } : {}),
+            },
+          );
           if (this.itemDetail()) {
-            for (const packet of packets) await this.deps.log('debug', `${label} item out: ${describePacket(packet)}`, { ...stepContext, item_id: packetIdentity(packet), title: packetTitle(packet) });
+            for (const packet of packets)
+              await this.deps.log('debug', `${label} item out: ${describePacket(packet)}`, {
+                ...stepContext,
+                item_id: packetIdentity(packet),
+                title: packetTitle(packet),
+              });
           }
         } catch (stepError) {
           const reason = stepError instanceof Error ? stepError.message : String(stepError);
           const finishedAt = clock.now();
-          steps.push({ flow_step_id: step.flowStepId, step_type: step.stepType, handler_slug: step.handlerSlug, status: 'failed', items_in: itemsIn, items_out: 0, started_at: started, finished_at: finishedAt, error: reason, position: index + 1, ...packetRecord(given), ...report });
+          steps.push({
+            flow_step_id: step.flowStepId,
+            step_type: step.stepType,
+            handler_slug: step.handlerSlug,
+            status: 'failed',
+            items_in: itemsIn,
+            items_out: 0,
+            started_at: started,
+            finished_at: finishedAt,
+            error: reason,
+            position: index + 1,
+            ...packetRecord(given),
+            ...report,
+          });
           const durationMs = finishedAt.getTime() - started.getTime();
-          this.timed({ jobId: job.job_id, flowId: job.flow_id, stepType: step.stepType, handlerSlug: step.handlerSlug, status: 'failed', durationMs, itemsIn, itemsOut: 0 });
-          await this.deps.log('error', `${label} failed after ${durationMs} ms: ${reason}`, { ...stepContext, status: 'failed', items_in: itemsIn, items_out: 0, duration_ms: durationMs, error: reason });
+          this.timed({
+            jobId: job.job_id,
+            flowId: job.flow_id,
+            stepType: step.stepType,
+            handlerSlug: step.handlerSlug,
+            status: 'failed',
+            durationMs,
+            itemsIn,
+            itemsOut: 0,
+          });
+          await this.deps.log('error', `${label} failed after ${durationMs} ms: ${reason}`, {
+            ...stepContext,
+            status: 'failed',
+            items_in: itemsIn,
+            items_out: 0,
+            duration_ms: durationMs,
+            error: reason,
+          });
           // By position, as the log lines name it: the flow step id is internal ("1_b64…_9").
           throw new StepFailure(`${label} failed: ${reason}`);
         }
@@ -318,7 +412,15 @@ export class Engine {
     await this.endings.add({ jobId: job.job_id, flowId: job.flow_id, status, steps, error });
     if (job.flow_id !== null) this.runNextQueued(job.flow_id);
     const durationMs = Number(process.hrtime.bigint() - runStarted) / 1e6;
-    if (status === 'failed') await this.deps.hooks.jobFailed.promise({ jobId: job.job_id, flowId: job.flow_id, status, error: error ?? undefined, source: job.source, durationMs });
+    if (status === 'failed')
+      await this.deps.hooks.jobFailed.promise({
+        jobId: job.job_id,
+        flowId: job.flow_id,
+        status,
+        error: error ?? undefined,
+        source: job.source,
+        durationMs,
+      });
     else await this.deps.hooks.jobFinished.promise({ jobId: job.job_id, flowId: job.flow_id, status, source: job.source, durationMs });
     return status;
   }
@@ -338,7 +440,10 @@ export class Engine {
         handlerSlug: step.handler_slug ?? null,
         handlerConfig: this.deps.flows.secrets.open(step.handler_config ?? {}),
         enabled: true,
-        ai: step.type === 'ai' ? { provider: step.provider, model: step.model, systemPrompt: step.system_prompt, userMessage: step.user_message } : undefined,
+        ai:
+          step.type === 'ai'
+            ? { provider: step.provider, model: step.model, systemPrompt: step.system_prompt, userMessage: step.user_message }
+            : undefined,
       }));
     }
     const flow = locked ?? (await this.deps.flows.get(job.flow_id!));
@@ -358,7 +463,12 @@ export class Engine {
           enabled: entry.enabled !== false,
           ai:
             step.step_type === 'ai'
-              ? { provider: step.config.provider as string, model: step.config.model as string, systemPrompt: step.config.system_prompt as string, userMessage: entry.user_message as string }
+              ? {
+                  provider: step.config.provider as string,
+                  model: step.config.model as string,
+                  systemPrompt: step.config.system_prompt as string,
+                  userMessage: entry.user_message as string,
+                }
               : undefined,
         };
       });
@@ -375,13 +485,19 @@ export class Engine {
     const ctx = this.context(job, step);
     if (type.handlerType === null) {
       if (!type.run) throw new Error(`step type '${type.type}' has no run()`);
-      const config = { ...step.handlerConfig, ...(step.ai ? { provider: step.ai.provider, model: step.ai.model, system_prompt: step.ai.systemPrompt, user_message: step.ai.userMessage } : {}) };
+      const config = {
+        ...step.handlerConfig,
+        ...(step.ai
+          ? { provider: step.ai.provider, model: step.ai.model, system_prompt: step.ai.systemPrompt, user_message: step.ai.userMessage }
+          : {}),
+      };
       return type.run({ ...ctx, config: Object.freeze(config), report: (details) => void Object.assign(trace.report, details) }, packets);
     }
     if (!step.handlerSlug) throw new Error('no handler is configured for this step');
     const handler = this.deps.registries.handlers().find((h) => h.slug === step.handlerSlug) as HandlerDefinition | undefined;
     if (!handler) throw new Error(`handler '${step.handlerSlug}' is not registered`);
-    if (handler.type !== type.handlerType) throw new Error(`handler '${handler.slug}' is a ${handler.type} handler; a '${type.type}' step needs a ${type.handlerType} handler`);
+    if (handler.type !== type.handlerType)
+      throw new Error(`handler '${handler.slug}' is a ${handler.type} handler; a '${type.type}' step needs a ${type.handlerType} handler`);
     const handlerCtx = handler.auth ? this.context(job, step, await this.deps.credentials.forRun(handler)) : ctx;
     const settings = step.handlerConfig;
     switch (handler.type) {
@@ -402,11 +518,22 @@ export class Engine {
     for (const item of items) {
       if (fresh.length >= max) break;
       const itemId = itemIdentity(item);
-      const claimed = await this.deps.jobs.claimItem({ flow_step_id: step.flowStepId, flow_id: job.flow_id, pipeline_id: job.pipeline_id, item_id: itemId, job_id: job.job_id });
+      const claimed = await this.deps.jobs.claimItem({
+        flow_step_id: step.flowStepId,
+        flow_id: job.flow_id,
+        pipeline_id: job.pipeline_id,
+        item_id: itemId,
+        job_id: job.job_id,
+      });
       if (claimed) fresh.push({ ...item, metadata: { ...item.metadata, item_id: itemId } });
       else {
         trace.stats.skipped++;
-        if (detail) await this.deps.log('debug', `${trace.label} item skipped, already processed: ${describePacket(item, itemId)}`, { ...trace.context, item_id: itemId, title: packetTitle(item) });
+        if (detail)
+          await this.deps.log('debug', `${trace.label} item skipped, already processed: ${describePacket(item, itemId)}`, {
+            ...trace.context,
+            item_id: itemId,
+            title: packetTitle(item),
+          });
       }
     }
     return fresh;
@@ -498,7 +625,10 @@ export class Engine {
    */
   private async claimAndLock(jobId: number, flowId: number): Promise<{ job: JobRecord; flow: FlowRecord | null } | null> {
     const now = this.deps.clock.now();
-    const [job, flow] = (await this.deps.jobs.bulk([this.deps.jobs.claimOp(jobId, flowId), this.deps.runMarks.markRunningOp(flowId, jobId, now, this.staleBefore(now))])) as [JobRecord | null, FlowRecord | null];
+    const [job, flow] = (await this.deps.jobs.bulk([
+      this.deps.jobs.claimOp(jobId, flowId),
+      this.deps.runMarks.markRunningOp(flowId, jobId, now, this.staleBefore(now)),
+    ])) as [JobRecord | null, FlowRecord | null];
     if (!job) {
       if (flow) await this.deps.runMarks.clearRunning(flowId, jobId);
       return null;

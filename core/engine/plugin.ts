@@ -43,14 +43,24 @@ export const enginePlugin = definePlugin({
     }),
     createServiceFactory({
       service: services.execute,
-      deps: { jobs: services.jobs, flows: services.flows, registries: services.registries, clock: services.clock, runs: services.runScheduler, logs: services.logs, logger: services.rootLogger },
+      deps: {
+        jobs: services.jobs,
+        flows: services.flows,
+        registries: services.registries,
+        clock: services.clock,
+        runs: services.runScheduler,
+        logs: services.logs,
+        logger: services.rootLogger,
+      },
       factory: ({ runs, logs, logger, ...deps }) =>
         new ExecuteService({
           ...deps,
           dispatcher: () => runs.dispatcher,
           log: async ({ message, context, user_id, agent_id }) => {
             logger.info({ ...context, user_id, agent_id }, message);
-            await logs.record({ level: 'info', message, context, user_id, agent_id }).catch((error: unknown) => logger.error({ err: error }, 'A log entry could not be stored'));
+            await logs
+              .record({ level: 'info', message, context, user_id, agent_id })
+              .catch((error: unknown) => logger.error({ err: error }, 'A log entry could not be stored'));
           },
         }),
     }),

@@ -11,7 +11,14 @@ export const executeResponses: Record<string, Record<number, JsonSchema>> = {
         ['execution_type', 'job_id', 'action_id'],
       ),
     }),
-    400: errorBody('rest_invalid_param', 'rest_missing_callback_param', 'invalid_step_type', 'provider_not_found', 'handler_not_found', 'handler_step_mismatch'),
+    400: errorBody(
+      'rest_invalid_param',
+      'rest_missing_callback_param',
+      'invalid_step_type',
+      'provider_not_found',
+      'handler_not_found',
+      'handler_step_mismatch',
+    ),
     404: errorBody('flow_not_found'),
     // A run now of a flow that is running: not started, no job (docs/api.md, "Execute and jobs").
     409: errorBody('flow_running'),

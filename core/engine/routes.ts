@@ -19,27 +19,34 @@ const workflowStep = {
 } as const;
 
 export function executeSurface(execute: ExecuteService): SurfaceDefinition {
-  return withResponses({
-    id: 'execute',
-    routes: [
-      {
-        method: 'POST',
-        path: '/execute',
-        permission: { capability: 'manage_options' },
-        summary: 'Run a saved flow or an ephemeral workflow, now or once at `timestamp`',
-        schema: {
-          body: {
-            type: 'object',
-            properties: {
-              flow_id: { type: 'integer', minimum: 1 },
-              workflow: { type: 'object', required: ['steps'], properties: { steps: { type: 'array', minItems: 1, maxItems: 50, items: workflowStep } } },
-              timestamp: unixSecondsSchema,
-              initial_data: { type: 'object' },
+  return withResponses(
+    {
+      id: 'execute',
+      routes: [
+        {
+          method: 'POST',
+          path: '/execute',
+          permission: { capability: 'manage_options' },
+          summary: 'Run a saved flow or an ephemeral workflow, now or once at `timestamp`',
+          schema: {
+            body: {
+              type: 'object',
+              properties: {
+                flow_id: { type: 'integer', minimum: 1 },
+                workflow: {
+                  type: 'object',
+                  required: ['steps'],
+                  properties: { steps: { type: 'array', minItems: 1, maxItems: 50, items: workflowStep } },
+                },
+                timestamp: unixSecondsSchema,
+                initial_data: { type: 'object' },
+              },
             },
           },
+          handle: (request) => execute.execute(request.body as ExecuteRequest, 'execute', request.user),
         },
-        handle: (request) => execute.execute(request.body as ExecuteRequest, 'execute', request.user),
-      },
-    ],
-  }, executeResponses);
+      ],
+    },
+    executeResponses,
+  );
 }

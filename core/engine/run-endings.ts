@@ -31,7 +31,12 @@ const asError = (error: unknown): Error => (error instanceof Error ? error : new
  * all; on MongoDB each run's writes go one after another, ordered so a crash leaves a
  * state start-up repairs (`recoverInterrupted`, `repairRunningMarks`).
  */
-export function runEndings(deps: { jobs: JobsService; runMarks: FlowRunMarks; clock: Clock; flushLog?: () => Promise<void> }): Batcher<RunEnd, void> {
+export function runEndings(deps: {
+  jobs: JobsService;
+  runMarks: FlowRunMarks;
+  clock: Clock;
+  flushLog?: () => Promise<void>;
+}): Batcher<RunEnd, void> {
   const { jobs, runMarks, clock } = deps;
   const plan = (end: RunEnd): PlannedEnd => {
     const ops = jobs.finishOps(end.jobId, end.status, { steps: end.steps, error: end.error }, end.status === 'failed');
@@ -41,7 +46,8 @@ export function runEndings(deps: { jobs: JobsService; runMarks: FlowRunMarks; cl
   };
   // The mark was taken over (the run outlived the lock): the outcome is still this run's to record.
   const settle = async (end: RunEnd, planned: PlannedEnd, results: BulkResult[]): Promise<void> => {
-    if (planned.flowAt >= 0 && (results[planned.flowAt] as UpdateResult).matchedCount === 0) await runMarks.recordOutcome(end.flowId!, end.status as RunOutcome, clock.now());
+    if (planned.flowAt >= 0 && (results[planned.flowAt] as UpdateResult).matchedCount === 0)
+      await runMarks.recordOutcome(end.flowId!, end.status as RunOutcome, clock.now());
   };
   const alone = async (end: RunEnd): Promise<void> => {
     const planned = plan(end);
@@ -61,11 +67,11 @@ export function runEndings(deps: { jobs: JobsService; runMarks: FlowRunMarks; cl
       }
       if (results) {
         let offset = 0;
-        const answers: Array<void | Error> = [];
+        const answers: Array<undefined | Error> = [];
         for (const [i, end] of ends.entries()) {
           const mine = results.slice(offset, offset + planned[i]!.ops.length);
           offset += planned[i]!.ops.length;
-          answers.push(await settle(end, planned[i]!, mine).catch(asError));
+          answers.push(await settle(end, planned[i]!, mine).then(() => undefined, asError));
         }
         return answers;
       }

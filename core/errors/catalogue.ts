@@ -7,8 +7,16 @@ import { defineErrors, type ErrorEntries } from './define-errors.js';
 
 /** The host's own errors: what any route can answer, before or around its handler. */
 const host = {
-  rest_no_route: { status: 404, message: 'No route was found matching the URL and request method.', when: 'no route for the path, or none for that method' },
-  rest_invalid_json: { status: 400, message: 'The body is not valid JSON.', when: 'the body is not valid JSON, is nested deeper than 64 levels, or holds a number out of range' },
+  rest_no_route: {
+    status: 404,
+    message: 'No route was found matching the URL and request method.',
+    when: 'no route for the path, or none for that method',
+  },
+  rest_invalid_json: {
+    status: 400,
+    message: 'The body is not valid JSON.',
+    when: 'the body is not valid JSON, is nested deeper than 64 levels, or holds a number out of range',
+  },
   rest_invalid_url: {
     status: 400,
     message: 'The URL path has an invalid percent-escape (each % must start a valid UTF-8 sequence such as %20).',
@@ -25,7 +33,11 @@ const host = {
     message: 'Invalid parameter(s).',
     when: 'a field fails its schema; `data.params` maps each field to a message, and the message says each rule (`status must be one of: publish, draft`)',
   },
-  rest_not_logged_in: { status: 401, message: 'You are not currently logged in.', when: 'anonymous on a protected route (also: a cookie without its nonce)' },
+  rest_not_logged_in: {
+    status: 401,
+    message: 'You are not currently logged in.',
+    when: 'anonymous on a protected route (also: a cookie without its nonce)',
+  },
   rest_invalid_credentials: {
     status: 401,
     message: 'Invalid login or password.',
@@ -52,27 +64,55 @@ const host = {
     message: 'Too many requests.',
     when: 'too many failed logins (or failed webhook calls for one flow and address); `Retry-After` header in seconds, `data.retry_after` too on logins',
   },
-  rest_bad_request: { status: '4xx', message: 'Bad request.', when: 'a request the HTTP layer refuses before any route, with its own status' },
-  internal_error: { status: 500, message: 'An unexpected error occurred.', when: 'anything unexpected; logged with the request id, no stack or detail in the body' },
-  store_unavailable: { status: 503, message: 'The store is unavailable.', when: '`GET /healthz` and `GET /readyz` when the store does not answer' },
+  rest_bad_request: {
+    status: '4xx',
+    message: 'Bad request.',
+    when: 'a request the HTTP layer refuses before any route, with its own status',
+  },
+  internal_error: {
+    status: 500,
+    message: 'An unexpected error occurred.',
+    when: 'anything unexpected; logged with the request id, no stack or detail in the body',
+  },
+  store_unavailable: {
+    status: 503,
+    message: 'The store is unavailable.',
+    when: '`GET /healthz` and `GET /readyz` when the store does not answer',
+  },
   host_starting: {
     status: 503,
     message: 'Flowhost is starting; try again in a moment.',
     when: '`GET /readyz` while the host starts (`Retry-After: 1`); while the port is bound and the host not yet serving, every request gets it',
   },
-  host_stopping: { status: 503, message: 'Flowhost is stopping; send requests to another host.', when: '`GET /readyz` while the host stops (`Retry-After: 1`)' },
+  host_stopping: {
+    status: 503,
+    message: 'Flowhost is stopping; send requests to another host.',
+    when: '`GET /readyz` while the host stops (`Retry-After: 1`)',
+  },
 } as const satisfies ErrorEntries;
 
 /** wp/v2 and the content store: WordPress's codes and statuses where WordPress has them. */
 const content = {
   rest_type_invalid: { status: 404, message: 'Invalid post type.' },
   rest_taxonomy_invalid: { status: 404, message: 'Invalid taxonomy.' },
-  rest_post_invalid_id: { status: [404, 400], message: 'Invalid post ID.', when: '404 for the post in the path, 400 for a post named in the body or query' },
+  rest_post_invalid_id: {
+    status: [404, 400],
+    message: 'Invalid post ID.',
+    when: '404 for the post in the path, 400 for a post named in the body or query',
+  },
   rest_post_invalid_parent: { status: 400, message: 'Invalid post parent ID.' },
   rest_post_invalid_page_number: { status: 400, message: 'The page number requested is larger than the number of pages available.' },
-  rest_term_invalid: { status: [404, 400], message: 'Term does not exist.', when: '404 for the term in the path, 400 for a parent term that does not exist' },
+  rest_term_invalid: {
+    status: [404, 400],
+    message: 'Term does not exist.',
+    when: '404 for the term in the path, 400 for a parent term that does not exist',
+  },
   rest_user_invalid_id: { status: 404, message: 'Invalid user ID.' },
-  rest_forbidden_context: { status: 'auth', message: 'Sorry, you are not allowed to edit this post.', when: 'asked for `context=edit` (or terms of a post) without the right' },
+  rest_forbidden_context: {
+    status: 'auth',
+    message: 'Sorry, you are not allowed to edit this post.',
+    when: 'asked for `context=edit` (or terms of a post) without the right',
+  },
   rest_forbidden_orderby: { status: 'auth', message: 'Sorry, you are not allowed to order users by this parameter.' },
   rest_forbidden_who: { status: 'auth', message: 'Sorry, you are not allowed to query users by this parameter.' },
   rest_user_cannot_view: { status: 'auth', message: 'Sorry, you are not allowed to list users.' },
@@ -84,8 +124,16 @@ const content = {
   rest_trash_not_supported: { status: 501, message: "The post does not support trashing. Set 'force=true' to delete." },
   empty_content: { status: 400, message: 'Content, title, and excerpt are empty.' },
   invalid_post: { status: 400, message: 'Invalid post.', when: 'a post field the content store refuses; `data.field` names it' },
-  invalid_post_query: { status: 400, message: 'Invalid post query.', when: 'a post query the content store refuses; `data.field` names it' },
-  invalid_term: { status: 400, message: 'Invalid term.', when: 'a term field the content store refuses (`data.field` names it), or a parent that does not exist' },
+  invalid_post_query: {
+    status: 400,
+    message: 'Invalid post query.',
+    when: 'a post query the content store refuses; `data.field` names it',
+  },
+  invalid_term: {
+    status: 400,
+    message: 'Invalid term.',
+    when: 'a term field the content store refuses (`data.field` names it), or a parent that does not exist',
+  },
   term_exists: { status: 400, message: 'A term with the name provided already exists in this taxonomy.' },
   term_not_found: { status: 404, message: 'No term with that id.' },
   post_not_found: { status: 404, message: 'No post with that id.' },
@@ -97,7 +145,11 @@ const uploads = {
   rest_upload_too_large: { status: 413, message: 'The file is larger than the upload limit.' },
   rest_upload_sideload_error: { status: 400, message: 'Sorry, you are not allowed to upload this file type.' },
   rest_upload_no_data: { status: 400, message: 'No data supplied: send the file as multipart/form-data or as the raw request body' },
-  rest_upload_invalid: { status: 400, message: 'The upload cannot be read.', when: 'an interrupted or malformed multipart body, or a form over its limits' },
+  rest_upload_invalid: {
+    status: 400,
+    message: 'The upload cannot be read.',
+    when: 'an interrupted or malformed multipart body, or a form over its limits',
+  },
   rest_upload_no_content_disposition: { status: 400, message: 'No Content-Disposition supplied.' },
   rest_upload_invalid_disposition: { status: 400, message: 'Invalid Content-Disposition supplied.' },
 } as const satisfies ErrorEntries;
@@ -109,16 +161,28 @@ const workflows = {
   pipeline_not_found: { status: 404, message: 'Pipeline not found.' },
   step_not_found: { status: 404, message: 'Pipeline step not found.' },
   job_not_found: { status: 404, message: 'Job not found.' },
-  config_not_found: { status: [400, 404], message: 'No such flow step.', when: '404 for the flow step in the path, 400 for flow_config naming a step the pipeline lacks' },
+  config_not_found: {
+    status: [400, 404],
+    message: 'No such flow step.',
+    when: '404 for the flow step in the path, 400 for flow_config naming a step the pipeline lacks',
+  },
   invalid_step_order: { status: 400, message: 'step_order must list every step of the pipeline exactly once' },
   invalid_step_type: { status: 400, message: 'Unknown step type.' },
   step_type_mismatch: { status: 400, message: 'The step is of another type.' },
   pipeline_mismatch: { status: 400, message: 'The step belongs to another pipeline.' },
   not_an_ai_step: { status: 400, message: 'user_message applies to ai steps.' },
   handler_not_set: { status: 400, message: 'The flow step has no handler yet.' },
-  handler_not_found: { status: [400, 404], message: 'No such handler is registered.', when: '404 for the handler in the path, 400 for one named in the body' },
+  handler_not_found: {
+    status: [400, 404],
+    message: 'No such handler is registered.',
+    when: '404 for the handler in the path, 400 for one named in the body',
+  },
   handler_step_mismatch: { status: 400, message: 'The handler is for another step type.' },
-  provider_not_found: { status: [400, 404], message: 'No such AI provider is registered.', when: '404 for the provider in the path, 400 for one named in the body' },
+  provider_not_found: {
+    status: [400, 404],
+    message: 'No such AI provider is registered.',
+    when: '404 for the provider in the path, 400 for one named in the body',
+  },
   invalid_import: { status: 400, message: 'The import cannot be read.' },
 } as const satisfies ErrorEntries;
 
@@ -145,7 +209,11 @@ const credentials = {
 
 /** Webhook triggers. */
 const webhooks = {
-  rest_unauthorized: { status: 401, message: 'Unauthorized.', when: 'a webhook call that does not authenticate (one answer whatever was wrong)' },
+  rest_unauthorized: {
+    status: 401,
+    message: 'Unauthorized.',
+    when: 'a webhook call that does not authenticate (one answer whatever was wrong)',
+  },
   webhook_not_enabled: { status: 404, message: 'The flow has no webhook trigger.' },
   webhook_event_in_progress: { status: 409, message: 'This event is being accepted by another request; retry shortly.' },
   secret_not_found: { status: 404, message: 'No such secret on this flow.' },

@@ -47,7 +47,9 @@ export type StatusChoice<S extends ErrorStatus> = S extends number
       : { status: number };
 
 /** The factory's arguments after the code: optional when the status is fixed. */
-export type ErrorArgs<S extends ErrorStatus> = S extends number ? [options?: ErrorOptions & StatusChoice<S>] : [options: ErrorOptions & StatusChoice<S>];
+export type ErrorArgs<S extends ErrorStatus> = S extends number
+  ? [options?: ErrorOptions & StatusChoice<S>]
+  : [options: ErrorOptions & StatusChoice<S>];
 
 export interface ErrorFactory<E extends ErrorEntries> {
   /** The error for a declared code, ready to throw. */
@@ -69,7 +71,8 @@ function statusFor(owner: string, code: string, entry: ErrorEntry, options: Reco
   if (status === 'auth') return options.user ? 403 : 401;
   const chosen = options.status;
   if (typeof status === 'number') {
-    if (chosen !== undefined && chosen !== status) throw new Error(`Error '${code}' (${owner}) is declared ${status}, not ${String(chosen)}`);
+    if (chosen !== undefined && chosen !== status)
+      throw new Error(`Error '${code}' (${owner}) is declared ${status}, not ${String(chosen)}`);
     return status;
   }
   if (status === '4xx') {

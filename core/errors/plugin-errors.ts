@@ -11,7 +11,10 @@ import { defineErrors, type ErrorEntries, type ErrorFactory } from './define-err
 export function definePluginErrors<const E extends ErrorEntries>(pluginId: string, entries: E): ErrorFactory<E> {
   const taken = Object.keys(entries).filter((code) => Object.hasOwn(apiError.entries, code));
   if (taken.length) {
-    throw new PluginError(pluginId, `declares the core error code(s) ${taken.join(', ')}: throw them with apiError(...) instead of declaring them again`);
+    throw new PluginError(
+      pluginId,
+      `declares the core error code(s) ${taken.join(', ')}: throw them with apiError(...) instead of declaring them again`,
+    );
   }
   return defineErrors(pluginId, entries);
 }

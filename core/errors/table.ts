@@ -49,7 +49,8 @@ export function errorTables(catalogues: ReadonlyArray<CatalogueLike>): Record<Ta
   return { host: hostErrorTable(), core: coreErrorTable(), plugins: pluginErrorTable(catalogues) };
 }
 
-const begin = (name: TableName) => `<!-- error-table:${name} (generated from the error catalogues by scripts/error-table.mjs; do not edit) -->`;
+const begin = (name: TableName) =>
+  `<!-- error-table:${name} (generated from the error catalogues by scripts/error-table.mjs; do not edit) -->`;
 const end = (name: TableName) => `<!-- /error-table:${name} -->`;
 
 /** The page with each table between its markers replaced; a page missing a marker is refused. */

@@ -8,18 +8,37 @@ import type { FlowsService } from './service.js';
 import type { HandlerDefaultsMode } from './handler-defaults.js';
 
 const admin = { capability: 'manage_options' } as const;
-const slugParams = { type: 'object', required: ['handler_slug'], properties: { handler_slug: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]*$', maxLength: 100 } } } as const;
-const settingsBody = { type: 'object', required: ['settings'], additionalProperties: false, properties: { settings: { type: 'object', maxProperties: 200 } } } as const;
+const slugParams = {
+  type: 'object',
+  required: ['handler_slug'],
+  properties: { handler_slug: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]*$', maxLength: 100 } },
+} as const;
+const settingsBody = {
+  type: 'object',
+  required: ['settings'],
+  additionalProperties: false,
+  properties: { settings: { type: 'object', maxProperties: 200 } },
+} as const;
 const one = obj({ handler_slug: str, settings: anyObject });
 
 export function handlerDefaultsSurface(flows: FlowsService): SurfaceDefinition {
-  const write = (mode: HandlerDefaultsMode | 'clear') => async (request: { params: unknown; body: unknown; user: Parameters<FlowsService['setHandlerDefaults']>[3] }) => {
-    const slug = (request.params as { handler_slug: string }).handler_slug;
-    const given = mode === 'clear' ? {} : (request.body as { settings: Record<string, unknown> }).settings;
-    const settings = await flows.setHandlerDefaults(slug, given, mode === 'merge' ? 'merge' : 'replace', request.user);
-    return { success: true, message: mode === 'clear' ? 'Handler defaults removed.' : 'Handler defaults saved.', data: { handler_slug: slug, settings } };
+  const write =
+    (mode: HandlerDefaultsMode | 'clear') =>
+    async (request: { params: unknown; body: unknown; user: Parameters<FlowsService['setHandlerDefaults']>[3] }) => {
+      const slug = (request.params as { handler_slug: string }).handler_slug;
+      const given = mode === 'clear' ? {} : (request.body as { settings: Record<string, unknown> }).settings;
+      const settings = await flows.setHandlerDefaults(slug, given, mode === 'merge' ? 'merge' : 'replace', request.user);
+      return {
+        success: true,
+        message: mode === 'clear' ? 'Handler defaults removed.' : 'Handler defaults saved.',
+        data: { handler_slug: slug, settings },
+      };
+    };
+  const written = {
+    200: successBody({ message: str, data: one }),
+    400: errorBody('rest_invalid_param'),
+    404: errorBody('handler_not_found'),
   };
-  const written = { 200: successBody({ message: str, data: one }), 400: errorBody('rest_invalid_param'), 404: errorBody('handler_not_found') };
   return {
     id: 'handler-defaults',
     routes: [

@@ -104,7 +104,11 @@ export class HandlerDefaults {
       if (!validate(structuredClone(next))) {
         const params: Record<string, string> = {};
         for (const issue of describeErrors(validate.errors)) if (!issue.missing) params[issue.field || 'settings'] = issue.message;
-        if (Object.keys(params).length) throw apiError('rest_invalid_param', { message: `Invalid defaults for handler '${slug}': ${Object.values(params).join('; ')}`, data: { params } });
+        if (Object.keys(params).length)
+          throw apiError('rest_invalid_param', {
+            message: `Invalid defaults for handler '${slug}': ${Object.values(params).join('; ')}`,
+            data: { params },
+          });
       }
     }
     if (Object.keys(next).length === 0) await this.collection.deleteOne({ _id: docId(slug) });

@@ -13,7 +13,8 @@ const MASK_PREFIX = '••••••••';
 
 type Settings = Record<string, unknown>;
 
-const isPlainObject = (value: unknown): value is Settings => !!value && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date);
+const isPlainObject = (value: unknown): value is Settings =>
+  !!value && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date);
 
 function walk(value: Settings, visit: (key: string, item: unknown) => unknown): Settings {
   const out: Settings = {};
@@ -33,7 +34,9 @@ export class HandlerSecrets {
 
   /** A copy with every sealed value opened: what the handler runs with. */
   open(settings: Settings): Settings {
-    return walk(settings, (_key, item) => (typeof item === 'string' && this.vault.isSealed(item) ? this.vault.decrypt(item, CONTEXT) : item));
+    return walk(settings, (_key, item) =>
+      typeof item === 'string' && this.vault.isSealed(item) ? this.vault.decrypt(item, CONTEXT) : item,
+    );
   }
 
   /**

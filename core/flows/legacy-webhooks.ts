@@ -15,7 +15,10 @@ export class LegacyFlowWebhooks {
 
   /** Flows whose scheduling_config still holds one of these legacy webhook keys. */
   async withLegacyWebhookKeys(keys: readonly string[]): Promise<FlowRecord[]> {
-    return this.collection.find({ $or: keys.map((key) => ({ [`scheduling_config.${key}`]: { $exists: true } })), webhook: { $exists: false } });
+    return this.collection.find({
+      $or: keys.map((key) => ({ [`scheduling_config.${key}`]: { $exists: true } })),
+      webhook: { $exists: false },
+    });
   }
 
   /**

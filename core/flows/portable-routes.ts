@@ -66,7 +66,14 @@ export function portableSurface(portable: PortableFlows): SurfaceDefinition {
                 },
               },
             }),
-            400: errorBody('invalid_import', 'rest_invalid_json', 'rest_invalid_param', 'rest_invalid_document', 'rest_missing_callback_param', 'rest_invalid_url'),
+            400: errorBody(
+              'invalid_import',
+              'rest_invalid_json',
+              'rest_invalid_param',
+              'rest_invalid_document',
+              'rest_missing_callback_param',
+              'rest_invalid_url',
+            ),
             ...authErrors,
             413: errorBody('rest_payload_too_large'),
             // A store failure while writing (what was written is removed first).
@@ -75,8 +82,14 @@ export function portableSurface(portable: PortableFlows): SurfaceDefinition {
         },
         async handle(request) {
           const result = await portable.import(request.body);
-          const secrets = result.secrets_omitted.length ? ` Set the ${result.secrets_omitted.length} secret(s) it left out before running.` : '';
-          return reply(201, { success: true, message: `Imported as pipeline ${result.pipeline_id} with ${result.flow_ids.length} flow(s).${secrets}`, data: result });
+          const secrets = result.secrets_omitted.length
+            ? ` Set the ${result.secrets_omitted.length} secret(s) it left out before running.`
+            : '';
+          return reply(201, {
+            success: true,
+            message: `Imported as pipeline ${result.pipeline_id} with ${result.flow_ids.length} flow(s).${secrets}`,
+            data: result,
+          });
         },
       },
     ],

@@ -72,7 +72,10 @@ const invalid = (message: string, params: Record<string, string>) => apiError('i
 
 /** `/flows/0/steps/2/handler_slug` → `flows[0].steps.2.handler_slug` (array indexes in brackets, position keys dotted). */
 function documentPath(pointer: string): string {
-  const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   let out = '';
   parts.forEach((part, i) => {
     const parent = parts.slice(0, i).join('/');
@@ -95,12 +98,19 @@ function issueOf(error: ErrorObject): [string, string] {
     const name = (error.params as { propertyName?: string }).propertyName ?? '';
     return [documentPath(`${error.instancePath}/${name}`), 'steps are keyed by their 1-based position'];
   }
-  if (error.keyword === 'enum') return [documentPath(error.instancePath) || '(document)', `must be one of: ${((error.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}`];
+  if (error.keyword === 'enum')
+    return [
+      documentPath(error.instancePath) || '(document)',
+      `must be one of: ${((error.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}`,
+    ];
   return [documentPath(error.instancePath) || '(document)', error.message ?? 'is invalid'];
 }
 
 /** Removes secret fields from a handler config (by name, or `writeOnly` in its schema); returns the dotted paths removed. */
-function withoutSecrets(config: Record<string, unknown>, schema: JsonSchema | undefined): { config: Record<string, unknown>; omitted: string[] } {
+function withoutSecrets(
+  config: Record<string, unknown>,
+  schema: JsonSchema | undefined,
+): { config: Record<string, unknown>; omitted: string[] } {
   const omitted: string[] = [];
   const walk = (value: unknown, sub: JsonSchema | undefined, path: string): unknown => {
     if (Array.isArray(value)) {
@@ -171,7 +181,10 @@ export class PortableFlows {
       });
       const schedule = publicScheduling(flow.scheduling_config ?? { interval: 'manual' });
       // A one_time run already past cannot be imported as such: the copy is manual.
-      const scheduling = schedule.interval === 'one_time' && !(typeof schedule.timestamp === 'number' && schedule.timestamp > nowSeconds) ? { interval: 'manual' } : schedule;
+      const scheduling =
+        schedule.interval === 'one_time' && !(typeof schedule.timestamp === 'number' && schedule.timestamp > nowSeconds)
+          ? { interval: 'manual' }
+          : schedule;
       return { name: flow.flow_name, scheduling_config: scheduling, steps: own };
     });
     return {
@@ -201,7 +214,10 @@ export class PortableFlows {
   }
 
   /** Checks the whole document (400 invalid_import naming the field) and answers what to write. */
-  private check(input: unknown, handlerDefaults: Record<string, Record<string, unknown>> = {}): {
+  private check(
+    input: unknown,
+    handlerDefaults: Record<string, Record<string, unknown>> = {},
+  ): {
     doc: ExportDocument;
     steps: Array<{ step_type: string; label?: string; config: Record<string, unknown> }>;
     flows: Array<{ name: string; scheduling: SchedulingConfig; settings: Map<number, FlowStepSettings> }>;
@@ -209,9 +225,13 @@ export class PortableFlows {
   } {
     if (!isPlainObject(input)) throw invalid('The import document must be a JSON object', { '(document)': 'must be an object' });
     const version = input.flowhost_export;
-    if (version === undefined) throw invalid("flowhost_export: is required (this is not a Flowhost export document)", { flowhost_export: 'is required' });
+    if (version === undefined)
+      throw invalid('flowhost_export: is required (this is not a Flowhost export document)', { flowhost_export: 'is required' });
     if (!(EXPORT_VERSIONS as readonly unknown[]).includes(version)) {
-      throw invalid(`flowhost_export: version ${JSON.stringify(version)} is not supported (supported versions: ${EXPORT_VERSIONS.join(', ')})`, { flowhost_export: `supported versions: ${EXPORT_VERSIONS.join(', ')}` });
+      throw invalid(
+        `flowhost_export: version ${JSON.stringify(version)} is not supported (supported versions: ${EXPORT_VERSIONS.join(', ')})`,
+        { flowhost_export: `supported versions: ${EXPORT_VERSIONS.join(', ')}` },
+      );
     }
     this.validateDocument ??= this.ajv.compile(exportDocumentSchema as object);
     if (!this.validateDocument(input)) {
@@ -221,7 +241,9 @@ export class PortableFlows {
         const [path, message] = issueOf(error);
         params[path] ??= message;
       }
-      const listed = Object.entries(params).slice(0, 5).map(([p, m]) => `${p}: ${m}`);
+      const listed = Object.entries(params)
+        .slice(0, 5)
+        .map(([p, m]) => `${p}: ${m}`);
       throw invalid(`Invalid import document: ${listed.join('; ')}`, params);
     }
     const doc = input as unknown as ExportDocument;
@@ -234,17 +256,25 @@ export class PortableFlows {
       byPosition.set(step.position, step);
     });
     const count = doc.pipeline.steps.length;
-    for (let p = 1; p <= count; p++) if (!byPosition.has(p)) throw fail('pipeline.steps', `positions must be 1 to ${count}, each once (${p} is missing)`);
+    for (let p = 1; p <= count; p++)
+      if (!byPosition.has(p)) throw fail('pipeline.steps', `positions must be 1 to ${count}, each once (${p} is missing)`);
     const stepTypes = this.registries.stepTypes();
     const providers = this.registries.providers();
-    const steps = [...byPosition.entries()].sort(([a], [b]) => a - b).map(([, step]) => {
-      const i = doc.pipeline.steps.indexOf(step);
-      if (!stepTypes.some((t) => t.type === step.type)) throw fail(`pipeline.steps[${i}].type`, `unknown step type '${step.type}' (this host has: ${stepTypes.map((t) => t.type).join(', ')})`);
-      if (step.provider && !providers.some((p) => p.slug === step.provider)) throw fail(`pipeline.steps[${i}].provider`, `unknown AI provider '${step.provider}'`);
-      const config: Record<string, unknown> = {};
-      for (const field of STEP_CONFIG_FIELDS) if (step[field] !== undefined) config[field] = step[field];
-      return { step_type: step.type, ...(step.label ? { label: step.label } : {}), config };
-    });
+    const steps = [...byPosition.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([, step]) => {
+        const i = doc.pipeline.steps.indexOf(step);
+        if (!stepTypes.some((t) => t.type === step.type))
+          throw fail(
+            `pipeline.steps[${i}].type`,
+            `unknown step type '${step.type}' (this host has: ${stepTypes.map((t) => t.type).join(', ')})`,
+          );
+        if (step.provider && !providers.some((p) => p.slug === step.provider))
+          throw fail(`pipeline.steps[${i}].provider`, `unknown AI provider '${step.provider}'`);
+        const config: Record<string, unknown> = {};
+        for (const field of STEP_CONFIG_FIELDS) if (step[field] !== undefined) config[field] = step[field];
+        return { step_type: step.type, ...(step.label ? { label: step.label } : {}), config };
+      });
 
     const omitted: string[] = [];
     const nowSeconds = Math.floor(this.clock.now().getTime() / 1000);
@@ -253,10 +283,16 @@ export class PortableFlows {
       const at = `flows[${f}]`;
       let scheduling: SchedulingConfig = flow.scheduling_config ?? { interval: 'manual' };
       if (!intervals.some((i) => i.value === scheduling.interval)) {
-        throw fail(`${at}.scheduling_config.interval`, `unknown interval '${scheduling.interval}' (this host has: ${intervals.map((i) => i.value).join(', ')})`);
+        throw fail(
+          `${at}.scheduling_config.interval`,
+          `unknown interval '${scheduling.interval}' (this host has: ${intervals.map((i) => i.value).join(', ')})`,
+        );
       }
       if (scheduling.interval === 'one_time') {
-        scheduling = typeof scheduling.timestamp === 'number' && scheduling.timestamp > nowSeconds ? { interval: 'one_time', timestamp: scheduling.timestamp } : { interval: 'manual' };
+        scheduling =
+          typeof scheduling.timestamp === 'number' && scheduling.timestamp > nowSeconds
+            ? { interval: 'one_time', timestamp: scheduling.timestamp }
+            : { interval: 'manual' };
       } else {
         scheduling = { interval: scheduling.interval };
       }
@@ -273,22 +309,33 @@ export class PortableFlows {
           const mayLack = new Set(given.secrets_omitted ?? []);
           try {
             // The handler's defaults first (as for any new flow step); the document's settings win.
-            own.handler_config = this.flows.checkHandler(step.type, given.handler_slug, { ...(handlerDefaults[given.handler_slug] ?? {}), ...(given.handler_config ?? {}) }, mayLack);
+            own.handler_config = this.flows.checkHandler(
+              step.type,
+              given.handler_slug,
+              { ...(handlerDefaults[given.handler_slug] ?? {}), ...(given.handler_config ?? {}) },
+              mayLack,
+            );
           } catch (error) {
             if (!isApiError(error)) throw error;
             const params = (error.data.params as Record<string, string> | undefined) ?? {};
             const first = Object.entries(params)[0];
-            if (first) throw fail(`${path}.handler_config.${first[0]}`, `${first[1].startsWith(`${first[0]} `) ? first[1].slice(first[0].length + 1) : first[1]} (handler '${given.handler_slug}')`);
+            if (first)
+              throw fail(
+                `${path}.handler_config.${first[0]}`,
+                `${first[1].startsWith(`${first[0]} `) ? first[1].slice(first[0].length + 1) : first[1]} (handler '${given.handler_slug}')`,
+              );
             throw fail(`${path}.handler_slug`, error.message);
           }
           own.handler_slug = given.handler_slug;
           // A secret the export left out that a default supplies is no longer missing.
-          for (const field of given.secrets_omitted ?? []) if (!(field in (handlerDefaults[given.handler_slug] ?? {}))) omitted.push(`${at}.steps.${key}.handler_config.${field}`);
+          for (const field of given.secrets_omitted ?? [])
+            if (!(field in (handlerDefaults[given.handler_slug] ?? {}))) omitted.push(`${at}.steps.${key}.handler_config.${field}`);
         } else if (given.handler_config && Object.keys(given.handler_config).length > 0) {
           throw fail(`${path}.handler_config`, 'a handler_config needs a handler_slug');
         }
         if (given.user_message !== undefined) {
-          if (step.type !== 'ai') throw fail(`${path}.user_message`, `only ai steps take a user_message; step ${position} is a ${step.type} step`);
+          if (step.type !== 'ai')
+            throw fail(`${path}.user_message`, `only ai steps take a user_message; step ${position} is a ${step.type} step`);
           own.user_message = given.user_message;
         }
         settings.set(position, own);

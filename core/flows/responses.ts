@@ -1,6 +1,19 @@
 /** The bodies the flow routes answer (see docs/api.md), as checked in tests and published in openapi.json. */
 import type { JsonSchema } from '../kernel/json-schema.js';
-import { anyObject, bool, errorBody, int, isoDate, list, mapOf, named, nullable, obj, str, successBody } from '../kernel/response-schemas.js';
+import {
+  anyObject,
+  bool,
+  errorBody,
+  int,
+  isoDate,
+  list,
+  mapOf,
+  named,
+  nullable,
+  obj,
+  str,
+  successBody,
+} from '../kernel/response-schemas.js';
 import { pipelineStepView } from '../pipelines/step-schema.js';
 
 /** One entry of flow_config: a pipeline step as this flow configures it. */
@@ -48,7 +61,10 @@ export const flowView: JsonSchema = named(
   }),
 );
 
-const flowListItem = named('FlowSummary', obj({ flow_id: int, pipeline_id: int, flow_name: str, scheduling_config: schedulingConfig, last_run_status: nullable(str) }));
+const flowListItem = named(
+  'FlowSummary',
+  obj({ flow_id: int, pipeline_id: int, flow_name: str, scheduling_config: schedulingConfig, last_run_status: nullable(str) }),
+);
 
 const flowNotFound = errorBody('flow_not_found');
 const stepNotFound = errorBody('config_not_found');
@@ -57,7 +73,13 @@ const handlerErrors = ['handler_not_found', 'handler_step_mismatch', 'rest_inval
 
 export const flowsResponses: Record<string, Record<number, JsonSchema>> = {
   'GET /flows/problems': {
-    200: successBody({ data: obj({ problem_flows: list(obj({ flow_id: int, flow_name: str, consecutive_failures: int, consecutive_no_items: int })), total: int, threshold: int }) }),
+    200: successBody({
+      data: obj({
+        problem_flows: list(obj({ flow_id: int, flow_name: str, consecutive_failures: int, consecutive_no_items: int })),
+        total: int,
+        threshold: int,
+      }),
+    }),
   },
   'GET /flows': {
     200: successBody({
@@ -68,7 +90,16 @@ export const flowsResponses: Record<string, Record<number, JsonSchema>> = {
     }),
   },
   'POST /flows': {
-    200: successBody({ message: str, data: obj({ flow_id: int, pipeline_id: int, flow_name: str, flow_config: mapOf(flowStepConfig), scheduling_config: schedulingConfig }) }),
+    200: successBody({
+      message: str,
+      data: obj({
+        flow_id: int,
+        pipeline_id: int,
+        flow_name: str,
+        flow_config: mapOf(flowStepConfig),
+        scheduling_config: schedulingConfig,
+      }),
+    }),
     400: errorBody('config_not_found', 'rest_invalid_param', ...handlerErrors),
     404: errorBody('pipeline_not_found'),
   },
@@ -76,7 +107,14 @@ export const flowsResponses: Record<string, Record<number, JsonSchema>> = {
   'PATCH /flows/{flow_id}': { 200: successBody({ message: str, data: flowView }), 400: invalidSchedule, 404: flowNotFound },
   'DELETE /flows/{flow_id}': { 200: successBody({ message: str, data: obj({ flow_id: int }) }), 404: flowNotFound },
   'POST /flows/{flow_id}/duplicate': {
-    200: successBody({ source_flow_id: int, new_flow_id: int, flow_name: str, pipeline_id: int, flow_data: flowView, pipeline_steps: list(pipelineStepView) }),
+    200: successBody({
+      source_flow_id: int,
+      new_flow_id: int,
+      flow_name: str,
+      pipeline_id: int,
+      flow_data: flowView,
+      pipeline_steps: list(pipelineStepView),
+    }),
     404: flowNotFound,
   },
   'GET /flows/{flow_id}/config': { 200: successBody({ flow_id: int, flow_config: mapOf(flowStepConfig) }), 404: flowNotFound },

@@ -41,8 +41,19 @@ export class FlowRunMarks {
   }
 
   /** `markRunning` as a write of a bulkWrite (its result: the flow, or null when busy). */
-  markRunningOp(flowId: number, jobId: number, now: Date, staleBefore: Date): BulkOp & { findOneAndUpdate: { filter: Filter; update: Update } } {
-    return { collection: FLOWS, findOneAndUpdate: { filter: { flow_id: flowId, $or: [{ running_job_id: null }, { running_since: { $lt: staleBefore } }] }, update: { $set: { running_job_id: jobId, running_since: now } } } };
+  markRunningOp(
+    flowId: number,
+    jobId: number,
+    now: Date,
+    staleBefore: Date,
+  ): BulkOp & { findOneAndUpdate: { filter: Filter; update: Update } } {
+    return {
+      collection: FLOWS,
+      findOneAndUpdate: {
+        filter: { flow_id: flowId, $or: [{ running_job_id: null }, { running_since: { $lt: staleBefore } }] },
+        update: { $set: { running_job_id: jobId, running_since: now } },
+      },
+    };
   }
 
   /**
@@ -53,7 +64,13 @@ export class FlowRunMarks {
    */
   runEndOp(flowId: number, jobId: number, status: RunOutcome, at: Date): BulkOp {
     const update = outcomeUpdate(status, at);
-    return { collection: FLOWS, updateOne: { filter: { flow_id: flowId, running_job_id: jobId }, update: { ...update, $set: { ...update.$set, running_job_id: null, running_since: null } } } };
+    return {
+      collection: FLOWS,
+      updateOne: {
+        filter: { flow_id: flowId, running_job_id: jobId },
+        update: { ...update, $set: { ...update.$set, running_job_id: null, running_since: null } },
+      },
+    };
   }
 
   /**
@@ -62,16 +79,28 @@ export class FlowRunMarks {
    * released, and a finished job's outcome recorded if the flow lacks it. `olderThan`
    * spares runs other hosts may be ending right now (MongoDB).
    */
-  async repairRunningMarks(jobs: Collection<{ job_id: number; status: string; completed_at: Date | null }>, olderThan: Date): Promise<number> {
-    const marked = await this.collection.find({ running_job_id: { $ne: null } }, { projection: { flow_id: 1, running_job_id: 1, last_run: 1 } });
+  async repairRunningMarks(
+    jobs: Collection<{ job_id: number; status: string; completed_at: Date | null }>,
+    olderThan: Date,
+  ): Promise<number> {
+    const marked = await this.collection.find(
+      { running_job_id: { $ne: null } },
+      { projection: { flow_id: 1, running_job_id: 1, last_run: 1 } },
+    );
     let repaired = 0;
     for (const flow of marked) {
       const jobId = flow.running_job_id as number;
       const job = await jobs.findOne({ job_id: jobId }, { projection: { job_id: 1, status: 1, completed_at: 1 } });
       if (job && (job.status === 'processing' || job.status === 'pending')) continue;
       if (job?.completed_at && job.completed_at >= olderThan) continue;
-      const outcome = job && isRunOutcome(job.status) && job.completed_at && !(flow.last_run && flow.last_run >= job.completed_at) ? outcomeUpdate(job.status, job.completed_at) : { $set: {} };
-      const result = await this.collection.updateOne({ flow_id: flow.flow_id, running_job_id: jobId }, { ...outcome, $set: { ...outcome.$set, running_job_id: null, running_since: null } });
+      const outcome =
+        job && isRunOutcome(job.status) && job.completed_at && !(flow.last_run && flow.last_run >= job.completed_at)
+          ? outcomeUpdate(job.status, job.completed_at)
+          : { $set: {} };
+      const result = await this.collection.updateOne(
+        { flow_id: flow.flow_id, running_job_id: jobId },
+        { ...outcome, $set: { ...outcome.$set, running_job_id: null, running_since: null } },
+      );
       repaired += result.matchedCount;
     }
     return repaired;

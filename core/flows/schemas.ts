@@ -1,6 +1,10 @@
 import { unixSecondsSchema } from '../kernel/input-limits.js';
 export const flowIdParams = { type: 'object', required: ['flow_id'], properties: { flow_id: { type: 'integer', minimum: 1 } } } as const;
-export const flowStepParams = { type: 'object', required: ['flow_step_id'], properties: { flow_step_id: { type: 'string', minLength: 1, maxLength: 200 } } } as const;
+export const flowStepParams = {
+  type: 'object',
+  required: ['flow_step_id'],
+  properties: { flow_step_id: { type: 'string', minLength: 1, maxLength: 200 } },
+} as const;
 
 export const schedulingConfigSchema = {
   type: 'object',
@@ -19,7 +23,12 @@ export const createFlowBody = {
       type: 'object',
       additionalProperties: {
         type: 'object',
-        properties: { handler_slug: { type: 'string' }, handler_config: { type: 'object' }, enabled: { type: 'boolean' }, user_message: { type: 'string', maxLength: 20000 } },
+        properties: {
+          handler_slug: { type: 'string' },
+          handler_config: { type: 'object' },
+          enabled: { type: 'boolean' },
+          user_message: { type: 'string', maxLength: 20000 },
+        },
       },
     },
     scheduling_config: schedulingConfigSchema,

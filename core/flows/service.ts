@@ -5,13 +5,21 @@ import type { Registries } from '../kernel/registries.js';
 import type { Principal } from '../kernel/principal.js';
 import { noChangeLog, type ChangeLog } from '../logs/change-log.js';
 import { createAjv, describeErrors } from '../kernel/validator.js';
-import type { BulkOp, Collection, DocumentStore, Filter, Update } from '../store/port.js';
+import type { Collection, DocumentStore, Filter } from '../store/port.js';
 import type { PipelineRecord } from '../pipelines/model.js';
 import type { PipelineFlows } from '../pipelines/service.js';
 import type { PipelineRecords } from '../pipelines/records.js';
-import { FLOWS, flowStepId, publicScheduling, parseFlowStepId, stepKey, type FlowRecord, type FlowStepSettings, type SchedulingConfig } from './model.js';
+import {
+  FLOWS,
+  publicScheduling,
+  parseFlowStepId,
+  stepKey,
+  type FlowRecord,
+  type FlowStepSettings,
+  type SchedulingConfig,
+} from './model.js';
 import { flowConfig } from './view.js';
-import { HandlerSecrets } from './handler-secrets.js';
+import type { HandlerSecrets } from './handler-secrets.js';
 import { HandlerDefaults, type HandlerDefaultsMode } from './handler-defaults.js';
 import { FlowTriggerCache } from './trigger-cache.js';
 import type { FlowsApi } from '../../sdk/contract/flows.js';
@@ -71,9 +79,18 @@ export class FlowsService implements FlowsApi, PipelineFlows {
    * Sets a handler's defaults: `merge` lays the given keys over the stored ones (null
    * removes a key), `replace` keeps only the given ones. Answers them masked.
    */
-  async setHandlerDefaults(slug: string, settings: Record<string, unknown>, mode: HandlerDefaultsMode = 'merge', by?: Principal | null): Promise<Record<string, unknown>> {
+  async setHandlerDefaults(
+    slug: string,
+    settings: Record<string, unknown>,
+    mode: HandlerDefaultsMode = 'merge',
+    by?: Principal | null,
+  ): Promise<Record<string, unknown>> {
     const saved = await this.defaults.set(slug, settings, mode);
-    await this.changed(by, `Handler defaults of ${slug} ${mode === 'replace' ? 'replaced' : 'updated'} (${saved.fields.join(', ') || 'none'})`, { change: 'handler.defaults', handler: slug, mode, fields: saved.fields });
+    await this.changed(
+      by,
+      `Handler defaults of ${slug} ${mode === 'replace' ? 'replaced' : 'updated'} (${saved.fields.join(', ') || 'none'})`,
+      { change: 'handler.defaults', handler: slug, mode, fields: saved.fields },
+    );
     return saved.settings;
   }
 
@@ -153,7 +170,18 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     return { items, total };
   }
 
-  async create(input: { pipeline_id: number; flow_name?: string; flow_config?: Record<string, { handler_slug?: string; handler_config?: Record<string, unknown>; enabled?: boolean; user_message?: string }>; scheduling_config?: SchedulingConfig }, by?: Principal | null): Promise<FlowRecord> {
+  async create(
+    input: {
+      pipeline_id: number;
+      flow_name?: string;
+      flow_config?: Record<
+        string,
+        { handler_slug?: string; handler_config?: Record<string, unknown>; enabled?: boolean; user_message?: string }
+      >;
+      scheduling_config?: SchedulingConfig;
+    },
+    by?: Principal | null,
+  ): Promise<FlowRecord> {
     const pipeline = await this.pipelines.get(input.pipeline_id);
     const scheduling = this.checkScheduling(input.scheduling_config ?? { interval: 'manual' });
     // A flow step for every pipeline step; given configs are accepted keyed by pipeline
@@ -163,8 +191,16 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     const namedFlowIds = new Map<string, number>();
     for (const step of pipeline.steps) steps[stepKey(step.pipeline_step_id)] = { handler_slug: null, handler_config: {}, enabled: true };
     for (const [key, given] of Object.entries(input.flow_config ?? {})) {
-      const psid = pipeline.steps.find((s) => s.pipeline_step_id === key || (key.startsWith(`${s.pipeline_step_id}_`) && /^\d+$/.test(key.slice(s.pipeline_step_id.length + 1))))?.pipeline_step_id;
-      if (!psid) throw apiError('config_not_found', { message: `flow_config names '${key}', which is not a step of pipeline ${pipeline.pipeline_id}`, status: 400 });
+      const psid = pipeline.steps.find(
+        (s) =>
+          s.pipeline_step_id === key ||
+          (key.startsWith(`${s.pipeline_step_id}_`) && /^\d+$/.test(key.slice(s.pipeline_step_id.length + 1))),
+      )?.pipeline_step_id;
+      if (!psid)
+        throw apiError('config_not_found', {
+          message: `flow_config names '${key}', which is not a step of pipeline ${pipeline.pipeline_id}`,
+          status: 400,
+        });
       if (key !== psid) namedFlowIds.set(key, Number(key.slice(psid.length + 1)));
       const step = pipeline.steps.find((s) => s.pipeline_step_id === psid)!;
       const current = steps[stepKey(psid)]!;
@@ -172,7 +208,9 @@ export class FlowsService implements FlowsApi, PipelineFlows {
         current.handler_slug = given.handler_slug;
         // The handler's defaults first; the given settings win key by key.
         const base = await this.defaults.opened(given.handler_slug);
-        current.handler_config = this.secrets.seal(this.checkHandler(step.step_type, given.handler_slug, { ...base, ...(given.handler_config ?? {}) }));
+        current.handler_config = this.secrets.seal(
+          this.checkHandler(step.step_type, given.handler_slug, { ...base, ...(given.handler_config ?? {}) }),
+        );
       }
       if (given.enabled !== undefined) current.enabled = given.enabled;
       if (given.user_message !== undefined) current.user_message = given.user_message;
@@ -180,7 +218,11 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     const flowId = await this.store.nextId('flows');
     // A full flow step id can only be checked now: it must name the flow being made.
     for (const [key, named] of namedFlowIds) {
-      if (named !== flowId) throw apiError('config_not_found', { message: `flow_config names '${key}', which is not a step of the new flow ${flowId}`, status: 400 });
+      if (named !== flowId)
+        throw apiError('config_not_found', {
+          message: `flow_config names '${key}', which is not a step of the new flow ${flowId}`,
+          status: 400,
+        });
     }
     const now = this.clock.now();
     const flow = await this.collection.insertOne({
@@ -192,11 +234,19 @@ export class FlowsService implements FlowsApi, PipelineFlows {
       ...freshRunState(now),
     } as FlowRecord);
     await this.scheduler.schedule(flowId, scheduling);
-    await this.changed(by, `Flow ${flowId} "${flow.flow_name}" created in pipeline ${pipeline.pipeline_id} (schedule: ${scheduling.interval})`, { flow_id: flowId, pipeline_id: pipeline.pipeline_id, change: 'flow.create', interval: scheduling.interval });
+    await this.changed(
+      by,
+      `Flow ${flowId} "${flow.flow_name}" created in pipeline ${pipeline.pipeline_id} (schedule: ${scheduling.interval})`,
+      { flow_id: flowId, pipeline_id: pipeline.pipeline_id, change: 'flow.create', interval: scheduling.interval },
+    );
     return flow;
   }
 
-  async update(flowId: number, patch: { flow_name?: string; scheduling_config?: SchedulingConfig }, by?: Principal | null): Promise<FlowRecord> {
+  async update(
+    flowId: number,
+    patch: { flow_name?: string; scheduling_config?: SchedulingConfig },
+    by?: Principal | null,
+  ): Promise<FlowRecord> {
     const before = await this.get(flowId);
     const $set: Record<string, unknown> = { updated_at: this.clock.now() };
     if (patch.flow_name !== undefined) $set.flow_name = patch.flow_name.trim();
@@ -206,12 +256,15 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     if (patch.scheduling_config !== undefined) await this.scheduler.schedule(flowId, flow.scheduling_config);
     const what: string[] = [];
     if (patch.flow_name !== undefined) what.push(`name "${before.flow_name}" → "${flow.flow_name}"`);
-    if (patch.scheduling_config !== undefined) what.push(`schedule ${before.scheduling_config?.interval ?? 'none'} → ${flow.scheduling_config.interval}`);
+    if (patch.scheduling_config !== undefined)
+      what.push(`schedule ${before.scheduling_config?.interval ?? 'none'} → ${flow.scheduling_config.interval}`);
     await this.changed(by, `Flow ${flowId} updated (${what.join(', ') || 'nothing'})`, {
       flow_id: flowId,
       pipeline_id: flow.pipeline_id,
       change: 'flow.update',
-      fields: Object.keys(patch).filter((k) => (patch as Record<string, unknown>)[k] !== undefined).sort(),
+      fields: Object.keys(patch)
+        .filter((k) => (patch as Record<string, unknown>)[k] !== undefined)
+        .sort(),
       ...(patch.scheduling_config !== undefined ? { interval: flow.scheduling_config.interval } : {}),
     });
     return flow;
@@ -223,7 +276,11 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     await this.scheduler.unschedule(flowId);
     await this.collection.deleteOne({ flow_id: flowId });
     this.triggerCache.forget(flowId);
-    await this.changed(by, `Flow ${flowId} "${flow.flow_name}" deleted`, { flow_id: flowId, pipeline_id: flow.pipeline_id, change: 'flow.delete' });
+    await this.changed(by, `Flow ${flowId} "${flow.flow_name}" deleted`, {
+      flow_id: flowId,
+      pipeline_id: flow.pipeline_id,
+      change: 'flow.delete',
+    });
   }
 
   async duplicate(flowId: number, by?: Principal | null): Promise<FlowRecord> {
@@ -243,7 +300,12 @@ export class FlowsService implements FlowsApi, PipelineFlows {
       ...freshRunState(now),
     } as unknown as FlowRecord);
     await this.scheduler.schedule(copyId, copy.scheduling_config);
-    await this.changed(by, `Flow ${flowId} duplicated as flow ${copyId} "${copy.flow_name}"`, { flow_id: copyId, pipeline_id: copy.pipeline_id, change: 'flow.duplicate', source_flow_id: flowId });
+    await this.changed(by, `Flow ${flowId} duplicated as flow ${copyId} "${copy.flow_name}"`, {
+      flow_id: copyId,
+      pipeline_id: copy.pipeline_id,
+      change: 'flow.duplicate',
+      source_flow_id: flowId,
+    });
     return copy;
   }
 
@@ -264,46 +326,75 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     return { flow, pipeline, config };
   }
 
-  async setHandler(id: string, input: { handler_slug: string; settings?: Record<string, unknown>; step_type?: string; pipeline_id?: number }, by?: Principal | null): Promise<{ flow: FlowRecord; config: Record<string, unknown> }> {
+  async setHandler(
+    id: string,
+    input: { handler_slug: string; settings?: Record<string, unknown>; step_type?: string; pipeline_id?: number },
+    by?: Principal | null,
+  ): Promise<{ flow: FlowRecord; config: Record<string, unknown> }> {
     const { flow, config } = await this.stepConfig(id);
-    if (input.step_type !== undefined && input.step_type !== config.step_type) throw apiError('step_type_mismatch', { message: `Flow step ${id} is a ${String(config.step_type)} step` });
-    if (input.pipeline_id !== undefined && input.pipeline_id !== flow.pipeline_id) throw apiError('pipeline_mismatch', { message: `Flow step ${id} belongs to pipeline ${flow.pipeline_id}` });
+    if (input.step_type !== undefined && input.step_type !== config.step_type)
+      throw apiError('step_type_mismatch', { message: `Flow step ${id} is a ${String(config.step_type)} step` });
+    if (input.pipeline_id !== undefined && input.pipeline_id !== flow.pipeline_id)
+      throw apiError('pipeline_mismatch', { message: `Flow step ${id} belongs to pipeline ${flow.pipeline_id}` });
     const psid = String(config.pipeline_step_id);
     const current = flow.steps[stepKey(psid)] ?? { handler_slug: null, handler_config: {}, enabled: true };
     const stored = current.handler_slug === input.handler_slug ? this.secrets.open(current.handler_config) : {};
     const base = await this.defaults.opened(input.handler_slug);
-    const handlerConfig = this.secrets.seal(this.checkHandler(String(config.step_type), input.handler_slug, { ...base, ...this.secrets.keepMasked(input.settings ?? {}, stored) }));
-    const updated = await this.saveStep(flow.flow_id, psid, { ...current, handler_slug: input.handler_slug, handler_config: handlerConfig });
-    const fields = Object.keys(input.settings ?? {}).sort();
-    await this.changed(by, `Flow ${flow.flow_id}: step ${id} handler set to ${input.handler_slug}${fields.length ? ` (settings: ${fields.join(', ')})` : ''}`, {
-      flow_id: flow.flow_id,
-      pipeline_id: flow.pipeline_id,
-      flow_step_id: id,
-      change: 'flow.step.handler',
-      handler: input.handler_slug,
-      fields,
+    const handlerConfig = this.secrets.seal(
+      this.checkHandler(String(config.step_type), input.handler_slug, {
+        ...base,
+        ...this.secrets.keepMasked(input.settings ?? {}, stored),
+      }),
+    );
+    const updated = await this.saveStep(flow.flow_id, psid, {
+      ...current,
+      handler_slug: input.handler_slug,
+      handler_config: handlerConfig,
     });
+    const fields = Object.keys(input.settings ?? {}).sort();
+    await this.changed(
+      by,
+      `Flow ${flow.flow_id}: step ${id} handler set to ${input.handler_slug}${fields.length ? ` (settings: ${fields.join(', ')})` : ''}`,
+      {
+        flow_id: flow.flow_id,
+        pipeline_id: flow.pipeline_id,
+        flow_step_id: id,
+        change: 'flow.step.handler',
+        handler: input.handler_slug,
+        fields,
+      },
+    );
     return { flow: updated, config: (await this.stepConfig(id)).config };
   }
 
-  async patchStepConfig(id: string, input: { handler_config?: Record<string, unknown>; user_message?: string; enabled?: boolean }, by?: Principal | null): Promise<Record<string, unknown>> {
+  async patchStepConfig(
+    id: string,
+    input: { handler_config?: Record<string, unknown>; user_message?: string; enabled?: boolean },
+    by?: Principal | null,
+  ): Promise<Record<string, unknown>> {
     const { flow, config } = await this.stepConfig(id);
     const psid = String(config.pipeline_step_id);
     const current = flow.steps[stepKey(psid)] ?? { handler_slug: null, handler_config: {}, enabled: true };
     const next: FlowStepSettings = { ...current };
     if (input.user_message !== undefined) {
-      if (config.step_type !== 'ai') throw apiError('not_an_ai_step', { message: `user_message applies to ai steps; ${id} is a ${String(config.step_type)} step` });
+      if (config.step_type !== 'ai')
+        throw apiError('not_an_ai_step', { message: `user_message applies to ai steps; ${id} is a ${String(config.step_type)} step` });
       next.user_message = input.user_message;
     }
     if (input.enabled !== undefined) next.enabled = input.enabled;
     if (input.handler_config !== undefined) {
-      if (!current.handler_slug) throw apiError('handler_not_set', { message: `Flow step ${id} has no handler yet; pick one with PUT /flows/steps/${id}/handler` });
+      if (!current.handler_slug)
+        throw apiError('handler_not_set', { message: `Flow step ${id} has no handler yet; pick one with PUT /flows/steps/${id}/handler` });
       const stored = this.secrets.open(current.handler_config);
       const merged = { ...stored, ...this.secrets.keepMasked(input.handler_config, stored) };
       next.handler_config = this.secrets.seal(this.checkHandler(String(config.step_type), current.handler_slug, merged));
     }
     await this.saveStep(flow.flow_id, psid, next);
-    const fields = [...Object.keys(input.handler_config ?? {}).map((k) => `handler_config.${k}`), ...(input.user_message !== undefined ? ['user_message'] : []), ...(input.enabled !== undefined ? ['enabled'] : [])].sort();
+    const fields = [
+      ...Object.keys(input.handler_config ?? {}).map((k) => `handler_config.${k}`),
+      ...(input.user_message !== undefined ? ['user_message'] : []),
+      ...(input.enabled !== undefined ? ['enabled'] : []),
+    ].sort();
     const enabledText = input.enabled !== undefined ? `; step ${input.enabled ? 'enabled' : 'disabled'}` : '';
     await this.changed(by, `Flow ${flow.flow_id}: step ${id} configuration changed (${fields.join(', ') || 'nothing'})${enabledText}`, {
       flow_id: flow.flow_id,
@@ -336,14 +427,23 @@ export class FlowsService implements FlowsApi, PipelineFlows {
   checkScheduling(config: SchedulingConfig): SchedulingConfig {
     const interval = this.registries.intervals().find((i) => i.value === config.interval);
     if (!interval) {
-      throw apiError('rest_invalid_param', { message: `Unknown interval '${config.interval}' (known: ${this.registries.intervals().map((i) => i.value).join(', ')})`, data: {
-        params: { 'scheduling_config.interval': 'unknown interval' },
-      } });
+      throw apiError('rest_invalid_param', {
+        message: `Unknown interval '${config.interval}' (known: ${this.registries
+          .intervals()
+          .map((i) => i.value)
+          .join(', ')})`,
+        data: {
+          params: { 'scheduling_config.interval': 'unknown interval' },
+        },
+      });
     }
     if (config.interval === 'one_time') {
       const now = Math.floor(this.clock.now().getTime() / 1000);
       if (!Number.isSafeInteger(config.timestamp) || config.timestamp! <= now || config.timestamp! > INPUT_LIMITS.maxUnixSeconds) {
-        throw apiError('rest_invalid_param', { message: `A one_time schedule needs a future Unix timestamp no later than ${INPUT_LIMITS.maxUnixSeconds} (year 9999)`, data: { params: { 'scheduling_config.timestamp': 'must be a future Unix time in seconds' } } });
+        throw apiError('rest_invalid_param', {
+          message: `A one_time schedule needs a future Unix timestamp no later than ${INPUT_LIMITS.maxUnixSeconds} (year 9999)`,
+          data: { params: { 'scheduling_config.timestamp': 'must be a future Unix time in seconds' } },
+        });
       }
       return { interval: 'one_time', timestamp: config.timestamp! };
     }
@@ -354,13 +454,18 @@ export class FlowsService implements FlowsApi, PipelineFlows {
    * Writes a flow for a pipeline whose steps were checked already (an import), without
    * scheduling it; the caller schedules it once every write has succeeded.
    */
-  async insertChecked(pipeline: PipelineRecord, input: { flow_name: string; steps: Record<string, FlowStepSettings>; scheduling_config: SchedulingConfig }): Promise<FlowRecord> {
+  async insertChecked(
+    pipeline: PipelineRecord,
+    input: { flow_name: string; steps: Record<string, FlowStepSettings>; scheduling_config: SchedulingConfig },
+  ): Promise<FlowRecord> {
     const flowId = await this.store.nextId('flows');
     const steps: Record<string, FlowStepSettings> = {};
     for (const step of pipeline.steps) {
       const given = input.steps[step.pipeline_step_id];
       // An imported document written by hand may carry a secret: sealed like any other.
-      steps[stepKey(step.pipeline_step_id)] = given ? { ...given, handler_config: this.secrets.seal(given.handler_config) } : { handler_slug: null, handler_config: {}, enabled: true };
+      steps[stepKey(step.pipeline_step_id)] = given
+        ? { ...given, handler_config: this.secrets.seal(given.handler_config) }
+        : { handler_slug: null, handler_config: {}, enabled: true };
     }
     return this.collection.insertOne({
       flow_id: flowId,
@@ -377,7 +482,12 @@ export class FlowsService implements FlowsApi, PipelineFlows {
    * applied). `mayLack`: dotted fields that may be missing although required (secrets an
    * export left out; they are set before the flow can run).
    */
-  checkHandler(stepType: string, slug: string, settings: Record<string, unknown>, mayLack: ReadonlySet<string> = new Set()): Record<string, unknown> {
+  checkHandler(
+    stepType: string,
+    slug: string,
+    settings: Record<string, unknown>,
+    mayLack: ReadonlySet<string> = new Set(),
+  ): Record<string, unknown> {
     const handler = this.registries.handlers().find((h) => h.slug === slug);
     if (!handler) throw apiError('handler_not_found', { message: `No handler '${slug}' is registered`, status: 400 });
     const type = this.registries.stepTypes().find((t) => t.type === stepType);
@@ -393,15 +503,22 @@ export class FlowsService implements FlowsApi, PipelineFlows {
       }
       if (!validate(copy)) {
         const params: Record<string, string> = {};
-        for (const issue of describeErrors(validate.errors)) if (!(issue.missing && mayLack.has(issue.field))) params[issue.field || 'settings'] = issue.message;
+        for (const issue of describeErrors(validate.errors))
+          if (!(issue.missing && mayLack.has(issue.field))) params[issue.field || 'settings'] = issue.message;
         if (Object.keys(params).length === 0) return copy;
-        throw apiError('rest_invalid_param', { message: `Invalid settings for handler '${slug}': ${Object.values(params).join('; ')}`, data: { params } });
+        throw apiError('rest_invalid_param', {
+          message: `Invalid settings for handler '${slug}': ${Object.values(params).join('; ')}`,
+          data: { params },
+        });
       }
     }
     return copy;
   }
 
   private async saveStep(flowId: number, pipelineStepId: string, settings: FlowStepSettings): Promise<FlowRecord> {
-    return (await this.collection.findOneAndUpdate({ flow_id: flowId }, { $set: { [`steps.${stepKey(pipelineStepId)}`]: settings, updated_at: this.clock.now() } }))!;
+    return (await this.collection.findOneAndUpdate(
+      { flow_id: flowId },
+      { $set: { [`steps.${stepKey(pipelineStepId)}`]: settings, updated_at: this.clock.now() } },
+    ))!;
   }
 }

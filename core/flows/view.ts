@@ -7,7 +7,11 @@ import { HandlerSecrets } from './handler-secrets.js';
  * flow step id. Secret settings are masked; the engine asks for them `stored` (sealed)
  * and opens them itself.
  */
-export function flowConfig(flow: FlowRecord, pipeline: PipelineRecord | null, secrets: 'masked' | 'stored' = 'masked'): Record<string, Record<string, unknown>> {
+export function flowConfig(
+  flow: FlowRecord,
+  pipeline: PipelineRecord | null,
+  secrets: 'masked' | 'stored' = 'masked',
+): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {};
   const steps = [...(pipeline?.steps ?? [])].sort((a, b) => a.execution_order - b.execution_order);
   for (const step of steps) {
@@ -31,7 +35,11 @@ export function flowConfig(flow: FlowRecord, pipeline: PipelineRecord | null, se
 const display = (date: Date | null) => (date ? date.toISOString().replace('T', ' ').slice(0, 19) : null);
 
 /** The whole flow as GET /flows/{id} and PATCH answer it. */
-export function flowView(flow: FlowRecord, pipeline: PipelineRecord | null, extra: { nextRun: Date | null; isRunning: boolean; recentJobs: unknown[] }): Record<string, unknown> {
+export function flowView(
+  flow: FlowRecord,
+  pipeline: PipelineRecord | null,
+  extra: { nextRun: Date | null; isRunning: boolean; recentJobs: unknown[] },
+): Record<string, unknown> {
   return {
     flow_id: flow.flow_id,
     pipeline_id: flow.pipeline_id,
@@ -54,5 +62,11 @@ export function flowView(flow: FlowRecord, pipeline: PipelineRecord | null, extr
 
 /** The spec's POST /flows answer. */
 export function createdFlowView(flow: FlowRecord, pipeline: PipelineRecord): Record<string, unknown> {
-  return { flow_id: flow.flow_id, pipeline_id: flow.pipeline_id, flow_name: flow.flow_name, flow_config: flowConfig(flow, pipeline), scheduling_config: publicScheduling(flow.scheduling_config) };
+  return {
+    flow_id: flow.flow_id,
+    pipeline_id: flow.pipeline_id,
+    flow_name: flow.flow_name,
+    flow_config: flowConfig(flow, pipeline),
+    scheduling_config: publicScheduling(flow.scheduling_config),
+  };
 }

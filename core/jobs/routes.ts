@@ -47,7 +47,17 @@ function stepView(step: StepOutcome, withPackets: boolean): Record<string, unkno
     position: step.position ?? null,
     duration_ms: step.finished_at.getTime() - step.started_at.getTime(),
     items: (step.items ?? []).map((i) => ({ item_id: i.item_id, title: i.title })),
-    ...(step.ai ? { ai: { provider: step.ai.provider, model: step.ai.model, usage: { ...step.ai.usage }, calls: step.ai.calls, latency_ms: step.ai.latency_ms } } : {}),
+    ...(step.ai
+      ? {
+          ai: {
+            provider: step.ai.provider,
+            model: step.ai.model,
+            usage: { ...step.ai.usage },
+            calls: step.ai.calls,
+            latency_ms: step.ai.latency_ms,
+          },
+        }
+      : {}),
     ...(withPackets ? { packets: storedPackets(step.packets_json), packets_truncated: step.packets_truncated === true } : {}),
   };
 }
@@ -55,7 +65,9 @@ function stepView(step: StepOutcome, withPackets: boolean): Record<string, unkno
 /** Job views with their flow and pipeline names, as the admin client reads them. */
 async function jobViews(names: JobNames, jobs: JobRecord[], detail = false, withPackets = false): Promise<Array<Record<string, unknown>>> {
   const flowName = await names.flows.namesOf([...new Set(jobs.map((j) => j.flow_id).filter((id): id is number => id !== null))]);
-  const pipelineName = await names.pipelines.namesOf([...new Set(jobs.map((j) => j.pipeline_id).filter((id): id is number => id !== null))]);
+  const pipelineName = await names.pipelines.namesOf([
+    ...new Set(jobs.map((j) => j.pipeline_id).filter((id): id is number => id !== null)),
+  ]);
   return jobs.map((job) => ({
     job_id: job.job_id,
     pipeline_id: job.pipeline_id,
@@ -78,7 +90,8 @@ async function jobViews(names: JobNames, jobs: JobRecord[], detail = false, with
     ...(detail
       ? {
           scheduled_for: job.scheduled_for ? job.scheduled_for.toISOString() : null,
-          workflow: job.workflow?.map((step) => (step.handler_config ? { ...step, handler_config: maskDeep(step.handler_config) } : step)) ?? null,
+          workflow:
+            job.workflow?.map((step) => (step.handler_config ? { ...step, handler_config: maskDeep(step.handler_config) } : step)) ?? null,
           steps: job.steps.map((s) => stepView(s, withPackets)),
         }
       : {}),
@@ -86,99 +99,116 @@ async function jobViews(names: JobNames, jobs: JobRecord[], detail = false, with
 }
 
 export function jobsSurface(jobs: JobsService, names: JobNames): SurfaceDefinition {
-  return withResponses({
-    id: 'jobs',
-    routes: [
-      {
-        method: 'GET',
-        path: '/jobs',
-        permission: admin,
-        summary: 'Jobs, newest first by default',
-        schema: {
-          query: {
-            type: 'object',
-            properties: {
-              orderby: { enum: ['job_id', 'created_at', 'status'], default: 'job_id' },
-              order: { enum: ['ASC', 'DESC', 'asc', 'desc'], default: 'DESC' },
-              per_page: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
-              offset: { type: 'integer', minimum: 0, default: 0 },
-              status: { enum: STATUSES },
-              flow_id: { type: 'integer', minimum: 1 },
-              pipeline_id: { type: 'integer', minimum: 1 },
-              parent_job_id: { type: 'integer', minimum: 1 },
-              hide_children: { type: 'boolean', default: false },
+  return withResponses(
+    {
+      id: 'jobs',
+      routes: [
+        {
+          method: 'GET',
+          path: '/jobs',
+          permission: admin,
+          summary: 'Jobs, newest first by default',
+          schema: {
+            query: {
+              type: 'object',
+              properties: {
+                orderby: { enum: ['job_id', 'created_at', 'status'], default: 'job_id' },
+                order: { enum: ['ASC', 'DESC', 'asc', 'desc'], default: 'DESC' },
+                per_page: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
+                offset: { type: 'integer', minimum: 0, default: 0 },
+                status: { enum: STATUSES },
+                flow_id: { type: 'integer', minimum: 1 },
+                pipeline_id: { type: 'integer', minimum: 1 },
+                parent_job_id: { type: 'integer', minimum: 1 },
+                hide_children: { type: 'boolean', default: false },
+              },
             },
           },
-        },
-        async handle(request) {
-          const q = request.query as unknown as JobListQuery & { order: string };
-          const query = { ...q, order: q.order.toUpperCase() as 'ASC' | 'DESC' };
-          const { items, total } = await jobs.list(query);
-          return { success: true, data: await jobViews(names, items), total, per_page: q.per_page, offset: q.offset };
-        },
-      },
-      {
-        method: 'GET',
-        path: '/jobs/{job_id}',
-        permission: admin,
-        summary: 'One job: status, timings, engine data and each step’s outcome (packet bodies with include=packets)',
-        schema: {
-          params: { type: 'object', required: ['job_id'], properties: { job_id: { type: 'integer', minimum: 1 } } },
-          query: {
-            type: 'object',
-            properties: { include: { type: 'string', pattern: '^(packets)?$', description: '`packets`: each step’s packet bodies as well as their identities' } },
-          },
-          responses: jobDetailResponses,
-        },
-        async handle(request) {
-          const job = await jobs.get((request.params as { job_id: number }).job_id);
-          const withPackets = (request.query as { include?: string }).include === 'packets';
-          return { success: true, data: (await jobViews(names, [job], true, withPackets))[0]! };
-        },
-      },
-      {
-        method: 'DELETE',
-        path: '/jobs',
-        permission: admin,
-        summary: 'Delete jobs (all or failed; optionally one flow), optionally their processed items',
-        schema: {
-          query: {
-            type: 'object',
-            required: ['type'],
-            properties: { type: { enum: ['all', 'failed'] }, cleanup_processed: { type: 'boolean', default: false }, flow_id: { type: 'integer', minimum: 1 } },
+          async handle(request) {
+            const q = request.query as unknown as JobListQuery & { order: string };
+            const query = { ...q, order: q.order.toUpperCase() as 'ASC' | 'DESC' };
+            const { items, total } = await jobs.list(query);
+            return { success: true, data: await jobViews(names, items), total, per_page: q.per_page, offset: q.offset };
           },
         },
-        async handle(request) {
-          const q = request.query as { type: 'all' | 'failed'; cleanup_processed: boolean; flow_id?: number };
-          const result = await jobs.delete({ type: q.type, cleanupProcessed: q.cleanup_processed, flowId: q.flow_id });
-          const what = q.type === 'failed' ? 'failed job' : 'job';
-          return {
-            success: true,
-            message: `Deleted ${result.jobs} ${what}${result.jobs === 1 ? '' : 's'}${q.cleanup_processed ? ` and ${result.processed} processed item${result.processed === 1 ? '' : 's'}` : ''}.`,
-            data: { deleted_count: result.jobs, processed_items_deleted: result.processed },
-          };
-        },
-      },
-      {
-        method: 'DELETE',
-        path: '/processed-items',
-        permission: admin,
-        summary: 'Forget processed items of a flow or a pipeline, so they are fetched again',
-        schema: {
-          query: {
-            type: 'object',
-            required: ['clear_type', 'target_id'],
-            properties: { clear_type: { enum: ['flow', 'pipeline'] }, target_id: { type: 'integer', minimum: 1 } },
+        {
+          method: 'GET',
+          path: '/jobs/{job_id}',
+          permission: admin,
+          summary: 'One job: status, timings, engine data and each step’s outcome (packet bodies with include=packets)',
+          schema: {
+            params: { type: 'object', required: ['job_id'], properties: { job_id: { type: 'integer', minimum: 1 } } },
+            query: {
+              type: 'object',
+              properties: {
+                include: {
+                  type: 'string',
+                  pattern: '^(packets)?$',
+                  description: '`packets`: each step’s packet bodies as well as their identities',
+                },
+              },
+            },
+            responses: jobDetailResponses,
+          },
+          async handle(request) {
+            const job = await jobs.get((request.params as { job_id: number }).job_id);
+            const withPackets = (request.query as { include?: string }).include === 'packets';
+            return { success: true, data: (await jobViews(names, [job], true, withPackets))[0]! };
           },
         },
-        async handle(request) {
-          const q = request.query as { clear_type: 'flow' | 'pipeline'; target_id: number };
-          const deleted = await jobs.clearProcessed(q.clear_type, q.target_id);
-          return { success: true, message: `Cleared ${deleted} processed item${deleted === 1 ? '' : 's'} of ${q.clear_type} ${q.target_id}.`, data: { deleted_count: deleted } };
+        {
+          method: 'DELETE',
+          path: '/jobs',
+          permission: admin,
+          summary: 'Delete jobs (all or failed; optionally one flow), optionally their processed items',
+          schema: {
+            query: {
+              type: 'object',
+              required: ['type'],
+              properties: {
+                type: { enum: ['all', 'failed'] },
+                cleanup_processed: { type: 'boolean', default: false },
+                flow_id: { type: 'integer', minimum: 1 },
+              },
+            },
+          },
+          async handle(request) {
+            const q = request.query as { type: 'all' | 'failed'; cleanup_processed: boolean; flow_id?: number };
+            const result = await jobs.delete({ type: q.type, cleanupProcessed: q.cleanup_processed, flowId: q.flow_id });
+            const what = q.type === 'failed' ? 'failed job' : 'job';
+            return {
+              success: true,
+              message: `Deleted ${result.jobs} ${what}${result.jobs === 1 ? '' : 's'}${q.cleanup_processed ? ` and ${result.processed} processed item${result.processed === 1 ? '' : 's'}` : ''}.`,
+              data: { deleted_count: result.jobs, processed_items_deleted: result.processed },
+            };
+          },
         },
-      },
-    ],
-  }, jobsResponses);
+        {
+          method: 'DELETE',
+          path: '/processed-items',
+          permission: admin,
+          summary: 'Forget processed items of a flow or a pipeline, so they are fetched again',
+          schema: {
+            query: {
+              type: 'object',
+              required: ['clear_type', 'target_id'],
+              properties: { clear_type: { enum: ['flow', 'pipeline'] }, target_id: { type: 'integer', minimum: 1 } },
+            },
+          },
+          async handle(request) {
+            const q = request.query as { clear_type: 'flow' | 'pipeline'; target_id: number };
+            const deleted = await jobs.clearProcessed(q.clear_type, q.target_id);
+            return {
+              success: true,
+              message: `Cleared ${deleted} processed item${deleted === 1 ? '' : 's'} of ${q.clear_type} ${q.target_id}.`,
+              data: { deleted_count: deleted },
+            };
+          },
+        },
+      ],
+    },
+    jobsResponses,
+  );
 }
 
 export type { JobStatus };
@@ -192,7 +222,19 @@ const openObject = { type: 'object', additionalProperties: true } as const;
 /** One step's outcome in GET /jobs/{id}. */
 const stepSchema: JsonSchema = named('JobStep', {
   type: 'object',
-  required: ['flow_step_id', 'step_type', 'handler_slug', 'status', 'items_in', 'items_out', 'started_at', 'finished_at', 'position', 'duration_ms', 'items'],
+  required: [
+    'flow_step_id',
+    'step_type',
+    'handler_slug',
+    'status',
+    'items_in',
+    'items_out',
+    'started_at',
+    'finished_at',
+    'position',
+    'duration_ms',
+    'items',
+  ],
   properties: {
     flow_step_id: { type: 'string' },
     step_type: { type: 'string' },
@@ -205,14 +247,25 @@ const stepSchema: JsonSchema = named('JobStep', {
     error: { type: 'string' },
     published: {
       type: 'array',
-      items: { type: 'object', required: ['id', 'url', 'shortened'], properties: { id: { type: 'string' }, url: nullableString, shortened: { type: 'boolean' } } },
+      items: {
+        type: 'object',
+        required: ['id', 'url', 'shortened'],
+        properties: { id: { type: 'string' }, url: nullableString, shortened: { type: 'boolean' } },
+      },
     },
     position: nullableInteger,
     duration_ms: { type: 'integer' },
-    items: { type: 'array', items: { type: 'object', required: ['item_id', 'title'], properties: { item_id: { type: 'string' }, title: nullableString } } },
+    items: {
+      type: 'array',
+      items: { type: 'object', required: ['item_id', 'title'], properties: { item_id: { type: 'string' }, title: nullableString } },
+    },
     packets: {
       type: 'array',
-      items: { type: 'object', properties: { type: { type: 'string' }, data: openObject, metadata: openObject }, additionalProperties: true },
+      items: {
+        type: 'object',
+        properties: { type: { type: 'string' }, data: openObject, metadata: openObject },
+        additionalProperties: true,
+      },
     },
     packets_truncated: { type: 'boolean' },
     /** An ai step's provider, model, token usage, calls and latency. */
@@ -222,7 +275,11 @@ const stepSchema: JsonSchema = named('JobStep', {
       properties: {
         provider: { type: 'string' },
         model: { type: 'string' },
-        usage: { type: 'object', required: ['input_tokens', 'output_tokens', 'total_tokens'], properties: { input_tokens: { type: 'integer' }, output_tokens: { type: 'integer' }, total_tokens: { type: 'integer' } } },
+        usage: {
+          type: 'object',
+          required: ['input_tokens', 'output_tokens', 'total_tokens'],
+          properties: { input_tokens: { type: 'integer' }, output_tokens: { type: 'integer' }, total_tokens: { type: 'integer' } },
+        },
         calls: { type: 'integer' },
         latency_ms: { type: 'integer' },
       },
@@ -249,8 +306,27 @@ const workflowStepSchema: JsonSchema = named('WorkflowStep', {
 export const jobDetailSchema: JsonSchema = named('Job', {
   type: 'object',
   required: [
-    'job_id', 'pipeline_id', 'pipeline_name', 'flow_id', 'flow_name', 'parent_job_id', 'label', 'status', 'source', 'action_id', 'error',
-    'created_at', 'created_at_display', 'started_at', 'completed_at', 'completed_at_display', 'duration_ms', 'engine_data', 'scheduled_for', 'workflow', 'steps',
+    'job_id',
+    'pipeline_id',
+    'pipeline_name',
+    'flow_id',
+    'flow_name',
+    'parent_job_id',
+    'label',
+    'status',
+    'source',
+    'action_id',
+    'error',
+    'created_at',
+    'created_at_display',
+    'started_at',
+    'completed_at',
+    'completed_at_display',
+    'duration_ms',
+    'engine_data',
+    'scheduled_for',
+    'workflow',
+    'steps',
   ],
   properties: {
     job_id: { type: 'integer' },

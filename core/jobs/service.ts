@@ -1,8 +1,24 @@
 import type { ActingUserRecord } from '../kernel/acting-user.js';
 import type { Clock } from '../kernel/clock.js';
-import { DuplicateKeyError, type BulkOp, type BulkResult, type Collection, type DocumentStore, type Filter, type IndexSpec } from '../store/port.js';
+import {
+  DuplicateKeyError,
+  type BulkOp,
+  type BulkResult,
+  type Collection,
+  type DocumentStore,
+  type Filter,
+  type IndexSpec,
+} from '../store/port.js';
 import { createBatcher, idBlocks, insertBatcher } from '../store/batcher.js';
-import { JOBS, PROCESSED_ITEMS, type JobRecord, type JobStatus, type ProcessedItemRecord, type StepOutcome, type WorkflowStep } from './model.js';
+import {
+  JOBS,
+  PROCESSED_ITEMS,
+  type JobRecord,
+  type JobStatus,
+  type ProcessedItemRecord,
+  type StepOutcome,
+  type WorkflowStep,
+} from './model.js';
 import type { JobsApi } from '../../sdk/contract/jobs.js';
 import { apiError } from '../errors/catalogue.js';
 
@@ -103,13 +119,20 @@ export class JobsService implements JobsApi {
    * in one flush: ids are taken right before the insert, so a job waits one turn, not two,
    * and across hosts ids are inserted in the order they were reserved.
    */
-  private readonly takeJobIds = idBlocks((count) => this.store.nextId('jobs', count), () => (this.store.singleWriter ? ID_BLOCK : 0));
-  private readonly inserts = insertBatcher<JobRecord, JobRecord, Omit<JobRecord, 'job_id'>>((docs) => this.jobs.insertMany(docs), (doc) => this.jobs.insertOne(doc), {
-    prepare: async (items) => {
-      const first = await this.takeJobIds(items.length);
-      return items.map((item, i) => ({ job_id: first + i, ...item }) as JobRecord);
+  private readonly takeJobIds = idBlocks(
+    (count) => this.store.nextId('jobs', count),
+    () => (this.store.singleWriter ? ID_BLOCK : 0),
+  );
+  private readonly inserts = insertBatcher<JobRecord, JobRecord, Omit<JobRecord, 'job_id'>>(
+    (docs) => this.jobs.insertMany(docs),
+    (doc) => this.jobs.insertOne(doc),
+    {
+      prepare: async (items) => {
+        const first = await this.takeJobIds(items.length);
+        return items.map((item, i) => ({ job_id: first + i, ...item }) as JobRecord);
+      },
     },
-  });
+  );
 
   /** Stores a new pending job; resolves once it is stored. */
   async create(input: NewJob): Promise<JobRecord> {
@@ -141,7 +164,10 @@ export class JobsService implements JobsApi {
 
   /** The oldest queued webhook job of a flow, if any. */
   async oldestQueued(flowId: number): Promise<number | null> {
-    const [queued] = await this.jobs.find({ flow_id: flowId, status: 'pending', queued: true }, { sort: { job_id: 1 }, limit: 1, projection: { job_id: 1 } });
+    const [queued] = await this.jobs.find(
+      { flow_id: flowId, status: 'pending', queued: true },
+      { sort: { job_id: 1 }, limit: 1, projection: { job_id: 1 } },
+    );
     return queued?.job_id ?? null;
   }
 
@@ -153,7 +179,10 @@ export class JobsService implements JobsApi {
 
   /** Immediate runs stored before `before` that nobody started (their process died first). */
   async unstartedImmediate(before: Date, limit = 100): Promise<number[]> {
-    const found = await this.jobs.find({ status: 'pending', queued: { $ne: true }, scheduled_for: null, created_at: { $lt: before } }, { projection: { job_id: 1 }, limit });
+    const found = await this.jobs.find(
+      { status: 'pending', queued: { $ne: true }, scheduled_for: null, created_at: { $lt: before } },
+      { projection: { job_id: 1 }, limit },
+    );
     return found.map((j) => j.job_id);
   }
 
@@ -165,7 +194,10 @@ export class JobsService implements JobsApi {
 
   /** Action ids of jobs started in one turn share one store call, like claims (below). */
   private readonly actionIds = createBatcher<{ jobId: number; actionId: number }, void>(async (items) => {
-    const op = ({ jobId, actionId }: { jobId: number; actionId: number }) => ({ filter: { job_id: jobId }, update: { $set: { action_id: actionId } } });
+    const op = ({ jobId, actionId }: { jobId: number; actionId: number }) => ({
+      filter: { job_id: jobId },
+      update: { $set: { action_id: actionId } },
+    });
     if (items.length > 1 && this.bulkIsAtomic) {
       try {
         await this.store.bulkWrite(items.map((item) => ({ collection: JOBS, updateOne: op(item) })));
@@ -174,7 +206,14 @@ export class JobsService implements JobsApi {
         // Rolled back: one at a time below.
       }
     }
-    return Promise.all(items.map((item) => this.jobs.updateOne(op(item).filter, op(item).update).then(() => undefined, (error: unknown) => (error instanceof Error ? error : new Error(String(error))))));
+    return Promise.all(
+      items.map((item) =>
+        this.jobs.updateOne(op(item).filter, op(item).update).then(
+          () => undefined,
+          (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+        ),
+      ),
+    );
   });
 
   async setActionId(jobId: number, actionId: number): Promise<void> {
@@ -187,10 +226,18 @@ export class JobsService implements JobsApi {
    */
   private readonly claims = createBatcher<number, JobRecord | null>(async (jobIds) => {
     const at = this.clock.now();
-    const claimOne = (jobId: number) => this.jobs.findOneAndUpdate({ job_id: jobId, status: 'pending' }, { $set: { status: 'processing', started_at: at } }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+    const claimOne = (jobId: number) =>
+      this.jobs
+        .findOneAndUpdate({ job_id: jobId, status: 'pending' }, { $set: { status: 'processing', started_at: at } })
+        .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
     if (jobIds.length > 1 && this.bulkIsAtomic) {
       try {
-        return (await this.store.bulkWrite(jobIds.map((jobId) => ({ collection: JOBS, findOneAndUpdate: { filter: { job_id: jobId, status: 'pending' }, update: { $set: { status: 'processing', started_at: at } } } })))) as Array<JobRecord | null>;
+        return (await this.store.bulkWrite(
+          jobIds.map((jobId) => ({
+            collection: JOBS,
+            findOneAndUpdate: { filter: { job_id: jobId, status: 'pending' }, update: { $set: { status: 'processing', started_at: at } } },
+          })),
+        )) as Array<JobRecord | null>;
       } catch {
         // Rolled back: one at a time below, so one bad claim fails alone.
       }
@@ -200,7 +247,13 @@ export class JobsService implements JobsApi {
 
   /** A claim as a write of a bulkWrite (its result: the job, or null when not pending or not of this flow). */
   claimOp(jobId: number, flowId: number): BulkOp {
-    return { collection: JOBS, findOneAndUpdate: { filter: { job_id: jobId, flow_id: flowId, status: 'pending' }, update: { $set: { status: 'processing', started_at: this.clock.now() } } } };
+    return {
+      collection: JOBS,
+      findOneAndUpdate: {
+        filter: { job_id: jobId, flow_id: flowId, status: 'pending' },
+        update: { $set: { status: 'processing', started_at: this.clock.now() } },
+      },
+    };
   }
 
   /** pending → processing, atomically: a job runs once however many workers see it. */
@@ -208,7 +261,11 @@ export class JobsService implements JobsApi {
     return this.claims.add(jobId);
   }
 
-  async finish(jobId: number, status: JobStatus, result: { steps: StepOutcome[]; error?: string | null; engine_data?: Record<string, unknown> }): Promise<JobRecord | null> {
+  async finish(
+    jobId: number,
+    status: JobStatus,
+    result: { steps: StepOutcome[]; error?: string | null; engine_data?: Record<string, unknown> },
+  ): Promise<JobRecord | null> {
     return this.jobs.findOneAndUpdate({ job_id: jobId }, { $set: this.finalState(status, result) });
   }
 
@@ -234,7 +291,10 @@ export class JobsService implements JobsApi {
     return this.store.kind === 'embedded';
   }
 
-  private finalState(status: JobStatus, result: { steps: StepOutcome[]; error?: string | null; engine_data?: Record<string, unknown> }): Record<string, unknown> {
+  private finalState(
+    status: JobStatus,
+    result: { steps: StepOutcome[]; error?: string | null; engine_data?: Record<string, unknown> },
+  ): Record<string, unknown> {
     const $set: Record<string, unknown> = { status, steps: result.steps, error: result.error ?? null, completed_at: this.clock.now() };
     if (result.engine_data) $set.engine_data = result.engine_data;
     return $set;
@@ -253,7 +313,10 @@ export class JobsService implements JobsApi {
     else if (query.hide_children) filter.parent_job_id = null;
     const dir = query.order === 'ASC' ? 1 : -1;
     const sort = query.orderby === 'job_id' ? { job_id: dir } : { [query.orderby]: dir, job_id: dir };
-    const [items, total] = await Promise.all([this.jobs.find(filter, { sort: sort as Record<string, 1 | -1>, skip: query.offset, limit: query.per_page, projection: { steps: 0 } }), this.jobs.count(filter)]);
+    const [items, total] = await Promise.all([
+      this.jobs.find(filter, { sort: sort as Record<string, 1 | -1>, skip: query.offset, limit: query.per_page, projection: { steps: 0 } }),
+      this.jobs.count(filter),
+    ]);
     return { items: items.map((job) => ({ ...job, steps: [] })), total };
   }
 
@@ -263,7 +326,11 @@ export class JobsService implements JobsApi {
   }
 
   /** Deletes jobs (all, or failed only; optionally of one flow), and their claims when asked. */
-  async delete(options: { type: 'all' | 'failed'; cleanupProcessed: boolean; flowId?: number }): Promise<{ jobs: number; processed: number }> {
+  async delete(options: {
+    type: 'all' | 'failed';
+    cleanupProcessed: boolean;
+    flowId?: number;
+  }): Promise<{ jobs: number; processed: number }> {
     const filter: Filter = {};
     if (options.type === 'failed') filter.status = 'failed';
     if (options.flowId) filter.flow_id = options.flowId;
@@ -284,7 +351,11 @@ export class JobsService implements JobsApi {
    */
   async claimItem(claim: Omit<ProcessedItemRecord, '_id' | 'claimed_at'>): Promise<boolean> {
     try {
-      await this.processed.insertOne({ ...claim, _id: `${claim.flow_step_id}:${claim.item_id}`, claimed_at: this.clock.now() } as ProcessedItemRecord);
+      await this.processed.insertOne({
+        ...claim,
+        _id: `${claim.flow_step_id}:${claim.item_id}`,
+        claimed_at: this.clock.now(),
+      } as ProcessedItemRecord);
       return true;
     } catch (error) {
       if (error instanceof DuplicateKeyError) return false;

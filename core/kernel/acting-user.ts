@@ -28,7 +28,12 @@ export function actingUserRecord(principal: Principal | null | undefined): Actin
 export function actingUser(record: ActingUserRecord | null | undefined): ActingUser | null {
   if (!record) return null;
   const capabilities = new Set(record.capabilities);
-  return Object.freeze({ userId: record.user_id, login: record.login, capabilities: [...capabilities], can: (capability: Capability) => capabilities.has(capability) });
+  return Object.freeze({
+    userId: record.user_id,
+    login: record.login,
+    capabilities: [...capabilities],
+    can: (capability: Capability) => capabilities.has(capability),
+  });
 }
 
 /** The same snapshot from a live principal (a request being served). */

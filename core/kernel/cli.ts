@@ -16,13 +16,21 @@ export interface CliContext {
   /** `--json` was given: print machine-readable output. */
   readonly json: boolean;
   /** Calls the API; `path` is relative to the API prefix, e.g. '/hello/v1/greetings'. */
-  call<T = Record<string, unknown>>(method: string, path: string, options?: { query?: Record<string, string | number | boolean | undefined>; body?: unknown }): Promise<T>;
+  call<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    options?: { query?: Record<string, string | number | boolean | undefined>; body?: unknown },
+  ): Promise<T>;
   /**
    * Streams a local file to an upload route (`streamBody`, read with `readUpload`) as the
    * raw body with `Content-Disposition: attachment; filename=...`; progress goes to stderr
    * for large files. `path` is relative to the API prefix, like `call`.
    */
-  upload<T = Record<string, unknown>>(path: string, file: string, options?: { query?: Record<string, string | number | boolean | undefined> }): Promise<T>;
+  upload<T = Record<string, unknown>>(
+    path: string,
+    file: string,
+    options?: { query?: Record<string, string | number | boolean | undefined> },
+  ): Promise<T>;
   /** Prints `data` as JSON with --json, else `text`. */
   print(data: unknown, text: string): void;
 }

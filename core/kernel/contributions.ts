@@ -180,7 +180,14 @@ export interface ProviderGenerateResult {
 /** What `test` reports: `message` is the provider's own words when it refused. */
 export type ProviderTestResult = { ok: true; message: string } | { ok: false; code: ProviderErrorCode; message: string };
 
-export type ProviderErrorCode = 'not_configured' | 'key_refused' | 'rate_limited' | 'unavailable' | 'context_too_long' | 'bad_request' | 'unknown_model';
+export type ProviderErrorCode =
+  | 'not_configured'
+  | 'key_refused'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'context_too_long'
+  | 'bad_request'
+  | 'unknown_model';
 
 export interface ProviderDefinition {
   slug: string;
@@ -341,7 +348,6 @@ export interface AuthProviderDefinition {
   /** The account an OAuth 2 access token belongs to (a call to the service's "me"). */
   account?(accessToken: string, fetch: GuardedFetch): Promise<{ username: string; id: string }>;
 }
-
 
 /**
  * A kind of post the content domain stores and `{prefix}/wp/v2/{rest_base}` serves

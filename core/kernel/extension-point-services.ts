@@ -23,7 +23,11 @@ export function extensionPointFactories<T extends object>(point: ExtensionPoint<
     createServiceFactory({
       service: point.contributions,
       factory: (_deps, { pluginId }) => {
-        if (pluginId !== point.owner) throw new PluginError(pluginId, `reads the contributions to extension point '${point.id}', which only its owner, plugin '${point.owner}', reads; list the point itself in deps to contribute`);
+        if (pluginId !== point.owner)
+          throw new PluginError(
+            pluginId,
+            `reads the contributions to extension point '${point.id}', which only its owner, plugin '${point.owner}', reads; list the point itself in deps to contribute`,
+          );
         return contributions;
       },
     }),

@@ -77,8 +77,10 @@ export interface ExtensionPoint<T extends object> extends ServiceRef<Registrar<T
 
 export function createExtensionPoint<T extends object>(options: ExtensionPointOptions<T>): ExtensionPoint<T> {
   const ref = createServiceRef<Registrar<T>, 'plugin'>({ id: options.id, scope: 'plugin' });
-  if (typeof options.owner !== 'string' || options.owner === '') throw new TypeError(`createExtensionPoint '${options.id}': name the plugin that owns it (owner)`);
-  if (typeof options.key !== 'string' || options.key === '') throw new TypeError(`createExtensionPoint '${options.id}': name the field that identifies an item (key)`);
+  if (typeof options.owner !== 'string' || options.owner === '')
+    throw new TypeError(`createExtensionPoint '${options.id}': name the plugin that owns it (owner)`);
+  if (typeof options.key !== 'string' || options.key === '')
+    throw new TypeError(`createExtensionPoint '${options.id}': name the field that identifies an item (key)`);
   return Object.freeze({
     ...ref,
     [EXTENSION_POINT]: true as const,
@@ -86,7 +88,10 @@ export function createExtensionPoint<T extends object>(options: ExtensionPointOp
     key: options.key,
     description: options.description,
     contributions: createServiceRef<ExtensionPointContributions<T>, 'plugin'>({ id: `${options.id}.contributions`, scope: 'plugin' }),
-    optional: Object.freeze({ ...createServiceRef<Registrar<T>, 'plugin'>({ id: `${options.id}.optional`, scope: 'plugin' }), [OPTIONAL_CONTRIBUTION]: options.id }),
+    optional: Object.freeze({
+      ...createServiceRef<Registrar<T>, 'plugin'>({ id: `${options.id}.optional`, scope: 'plugin' }),
+      [OPTIONAL_CONTRIBUTION]: options.id,
+    }),
     check: options.check,
     schemaOf: options.schemaOf,
   });

@@ -66,7 +66,21 @@ export interface RequestTiming {
 export interface StoreOperationTiming {
   /** The collection; '' for the store-wide `nextId` and `bulkWrite`. */
   collection: string;
-  operation: 'insertOne' | 'insertMany' | 'findOne' | 'find' | 'count' | 'totals' | 'updateOne' | 'updateMany' | 'findOneAndUpdate' | 'deleteOne' | 'deleteMany' | 'createIndex' | 'nextId' | 'bulkWrite';
+  operation:
+    | 'insertOne'
+    | 'insertMany'
+    | 'findOne'
+    | 'find'
+    | 'count'
+    | 'totals'
+    | 'updateOne'
+    | 'updateMany'
+    | 'findOneAndUpdate'
+    | 'deleteOne'
+    | 'deleteMany'
+    | 'createIndex'
+    | 'nextId'
+    | 'bulkWrite';
   durationMs: number;
   /** The operation rejected (a duplicate key, a store that cannot be reached...). */
   failed: boolean;
@@ -176,9 +190,9 @@ export class HookCatalogue {
   }
 
   private actionHooks(): Array<[string, { intercept(i: { register: (tap: Tap) => Tap }): void }]> {
-    return Object.entries(this).filter(([, v]) => v && typeof v === 'object' && typeof (v as { intercept?: unknown }).intercept === 'function') as Array<
-      [string, { intercept(i: { register: (tap: Tap) => Tap }): void }]
-    >;
+    return Object.entries(this).filter(
+      ([, v]) => v && typeof v === 'object' && typeof (v as { intercept?: unknown }).intercept === 'function',
+    ) as Array<[string, { intercept(i: { register: (tap: Tap) => Tap }): void }]>;
   }
 
   /** Names every tap after the plugin being set up, whatever name the tap gave. */

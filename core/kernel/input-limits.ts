@@ -20,7 +20,17 @@ export const INPUT_LIMITS = {
 
 type MutableSchema = Record<string, unknown>;
 
-const NESTED_SINGLE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'additionalItems'] as const;
+const NESTED_SINGLE = [
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'additionalItems',
+] as const;
 const NESTED_LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
 const NESTED_MAP = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'] as const;
 

@@ -71,7 +71,8 @@ export async function loadPlugins(plugins: ReadonlyArray<PluginDefinition>, opti
     }
     for (const factory of def.provides ?? []) options.services.provide(factory, def.id);
     for (const point of def.extensionPoints ?? []) {
-      for (const factory of extensionPointFactories(point as unknown as ExtensionPoint<object>, options.registries)) options.services.provide(factory, def.id);
+      for (const factory of extensionPointFactories(point as unknown as ExtensionPoint<object>, options.registries))
+        options.services.provide(factory, def.id);
     }
     options.onCollections(def.id, def.collections ?? []);
     const settings = structuredClone((options.settings[def.id] ?? {}) as Record<string, unknown>);
@@ -98,7 +99,10 @@ export async function loadPlugins(plugins: ReadonlyArray<PluginDefinition>, opti
         continue;
       }
       if (isExtensionPoint(ref)) {
-        throw new PluginError(def.id, `contributes to extension point '${ref.id}' (as '${name}'), owned by plugin '${ref.owner}', which is not loaded: load plugin '${ref.owner}' too, or leave '${def.id}' out (its author may list the point's .optional to contribute only when '${ref.owner}' is loaded)`);
+        throw new PluginError(
+          def.id,
+          `contributes to extension point '${ref.id}' (as '${name}'), owned by plugin '${ref.owner}', which is not loaded: load plugin '${ref.owner}' too, or leave '${def.id}' out (its author may list the point's .optional to contribute only when '${ref.owner}' is loaded)`,
+        );
       }
       throw new PluginError(def.id, `needs service '${ref.id}' (as '${name}'), which no loaded plugin provides`);
     }
@@ -133,7 +137,8 @@ export async function loadPlugins(plugins: ReadonlyArray<PluginDefinition>, opti
 function checkShape(def: AnyPlugin): void {
   const id = typeof def?.id === 'string' ? def.id : '(no id)';
   if (!def || typeof def !== 'object') throw new PluginError(id, 'is not a plugin object (did you default-export definePlugin(...)?)');
-  if (!ID_PATTERN.test(def.id ?? '')) throw new PluginError(id, `has an invalid id (lower-case letters, digits, '.', '_' and '-', optionally @scope/)`);
+  if (!ID_PATTERN.test(def.id ?? ''))
+    throw new PluginError(id, `has an invalid id (lower-case letters, digits, '.', '_' and '-', optionally @scope/)`);
   if (!semver.valid(def.version)) throw new PluginError(id, `has an invalid version '${def.version}' (semver expected)`);
   if (!semver.validRange(def.flowhost)) throw new PluginError(id, `has an invalid 'flowhost' range '${def.flowhost}'`);
   if (typeof def.setup !== 'function') throw new PluginError(id, 'has no setup(deps) function');
@@ -141,15 +146,21 @@ function checkShape(def: AnyPlugin): void {
     throw new PluginError(id, 'dependsOn must be a list of plugin ids');
   }
   for (const [name, ref] of Object.entries(def.deps ?? {})) {
-    if (!isServiceRef(ref)) throw new PluginError(id, `deps.${name} is not a service reference (use one of \`services.*\` or createServiceRef)`);
+    if (!isServiceRef(ref))
+      throw new PluginError(id, `deps.${name} is not a service reference (use one of \`services.*\` or createServiceRef)`);
   }
   for (const factory of def.provides ?? []) {
     if (!isServiceFactory(factory)) throw new PluginError(id, 'provides must list service factories (createServiceFactory)');
-    if (factory.service.scope !== 'root') throw new PluginError(id, `provides '${factory.service.id}', a plugin-scoped service; plugins provide root services`);
+    if (factory.service.scope !== 'root')
+      throw new PluginError(id, `provides '${factory.service.id}', a plugin-scoped service; plugins provide root services`);
   }
   for (const point of def.extensionPoints ?? []) {
     if (!isExtensionPoint(point)) throw new PluginError(id, 'extensionPoints must list extension points (createExtensionPoint)');
-    if (point.owner !== def.id) throw new PluginError(id, `declares extension point '${point.id}', which belongs to plugin '${point.owner}' (its owner); only the owner declares it, others list it in deps`);
+    if (point.owner !== def.id)
+      throw new PluginError(
+        id,
+        `declares extension point '${point.id}', which belongs to plugin '${point.owner}' (its owner); only the owner declares it, others list it in deps`,
+      );
   }
   if (def.collections !== undefined && (!Array.isArray(def.collections) || def.collections.some((c) => typeof c !== 'string'))) {
     throw new PluginError(id, 'collections must be a list of collection names');

@@ -38,14 +38,21 @@ export async function defaultExport<T>(loading: Promise<{ default: T } | T>): Pr
 
 /** A manifest, told apart from a definition: it has `load` and no `setup`. */
 export function isPluginManifest(value: unknown): value is PluginManifest {
-  return !!value && typeof value === 'object' && typeof (value as PluginManifest).load === 'function' && typeof (value as { setup?: unknown }).setup !== 'function';
+  return (
+    !!value &&
+    typeof value === 'object' &&
+    typeof (value as PluginManifest).load === 'function' &&
+    typeof (value as { setup?: unknown }).setup !== 'function'
+  );
 }
 
 /** Imports a manifest's plugin and checks it is the plugin the manifest names. */
 export async function loadManifestPlugin(manifest: PluginManifest): Promise<PluginDefinition> {
   const plugin = await manifest.load();
   if (!plugin || typeof plugin !== 'object' || plugin.id !== manifest.id) {
-    throw new Error(`Plugin manifest '${manifest.id}': load() gave ${plugin && typeof plugin === 'object' ? `plugin '${String(plugin.id)}'` : 'no plugin definition'}`);
+    throw new Error(
+      `Plugin manifest '${manifest.id}': load() gave ${plugin && typeof plugin === 'object' ? `plugin '${String(plugin.id)}'` : 'no plugin definition'}`,
+    );
   }
   return plugin;
 }

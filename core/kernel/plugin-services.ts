@@ -31,7 +31,11 @@ export interface JobOptions {
  * and spread over hosts). Names are namespaced to the plugin: 'sync' is 'docsync:sync'.
  */
 export interface PluginScheduler {
-  define<D extends Record<string, unknown> = Record<string, unknown>>(name: string, run: (job: ScheduledJobContext<D>) => Promise<void> | void, options?: JobOptions): void;
+  define<D extends Record<string, unknown> = Record<string, unknown>>(
+    name: string,
+    run: (job: ScheduledJobContext<D>) => Promise<void> | void,
+    options?: JobOptions,
+  ): void;
   /** Repeats every `interval` ('5 minutes', '1 hour', a cron line); first run after one interval. */
   every(interval: string, name: string, data?: Record<string, unknown>): Promise<void>;
   /** One run as soon as a worker is free. */

@@ -89,7 +89,8 @@ export function htmlToPlainText(html: string): string {
 /** A packet's text (its content as plain text, else its title) and its link, if any. */
 export function packetText(packet: DataPacket): { body: string; link: string | null } {
   const data = packet.data as Record<string, unknown>;
-  const link = typeof data.link === 'string' ? data.link : typeof packet.metadata.source_url === 'string' ? packet.metadata.source_url : null;
+  const link =
+    typeof data.link === 'string' ? data.link : typeof packet.metadata.source_url === 'string' ? packet.metadata.source_url : null;
   return { body: htmlToPostText(String(data.content ?? data.title ?? '')), link };
 }
 
@@ -99,7 +100,12 @@ export function packetText(packet: DataPacket): { body: string; link: string | n
  * longer than the room left) and ends with `…`; a URL is never cut. `shortened` says
  * whether it was.
  */
-export function fitText(body: string, link: string | null, limit: number, measure: (text: string) => number = graphemeCount): { text: string; shortened: boolean } {
+export function fitText(
+  body: string,
+  link: string | null,
+  limit: number,
+  measure: (text: string) => number = graphemeCount,
+): { text: string; shortened: boolean } {
   const tail = link ? ` ${link}` : '';
   const whole = `${body.trim()}${tail}`;
   if (measure(whole) <= limit) return { text: whole, shortened: false };

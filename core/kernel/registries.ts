@@ -34,7 +34,9 @@ export interface Registries {
  * Reading earlier is a wiring mistake and says so.
  */
 export class HostRegistries implements Registries {
-  private readonly kinds = new Map<KindName, Registry<object>>(kindNames.map((name) => [name, new Registry<object>(name, contributionKinds[name].key as never)]));
+  private readonly kinds = new Map<KindName, Registry<object>>(
+    kindNames.map((name) => [name, new Registry<object>(name, contributionKinds[name].key as never)]),
+  );
   /** The lists of the extension points plugins declared, by point id. */
   private readonly points = new Map<string, { point: ExtensionPoint<object>; registry: Registry<object> }>();
 
@@ -100,16 +102,36 @@ export class HostRegistries implements Registries {
     return out;
   }
 
-  handlers() { return this.list('handlers'); }
-  providers() { return this.list('providers'); }
-  presets() { return this.list('presets'); }
-  intervals() { return this.list('intervals'); }
-  verifiers() { return this.list('verifiers'); }
-  surfaces() { return this.list('surfaces'); }
-  authProviders() { return this.list('authProviders'); }
-  stepTypes() { return this.list('stepTypes'); }
-  postTypes() { return this.list('postTypes'); }
-  taxonomies() { return this.list('taxonomies'); }
+  handlers() {
+    return this.list('handlers');
+  }
+  providers() {
+    return this.list('providers');
+  }
+  presets() {
+    return this.list('presets');
+  }
+  intervals() {
+    return this.list('intervals');
+  }
+  verifiers() {
+    return this.list('verifiers');
+  }
+  surfaces() {
+    return this.list('surfaces');
+  }
+  authProviders() {
+    return this.list('authProviders');
+  }
+  stepTypes() {
+    return this.list('stepTypes');
+  }
+  postTypes() {
+    return this.list('postTypes');
+  }
+  taxonomies() {
+    return this.list('taxonomies');
+  }
 
   private all(): Array<Registry<object>> {
     return [...this.kinds.values(), ...[...this.points.values()].map((p) => p.registry)];

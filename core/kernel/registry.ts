@@ -36,7 +36,8 @@ export class Registry<T extends object> {
     const key = (item as Record<string, unknown>)[this.key];
     if (typeof key !== 'string' || key === '') throw new PluginError(owner, `added a '${this.name}' entry without a '${this.key}'`);
     const before = this.byKey.get(key);
-    if (before) throw new PluginError(owner, `duplicate ${this.name} '${key}': contributed by plugin '${before.owner}' and plugin '${owner}'`);
+    if (before)
+      throw new PluginError(owner, `duplicate ${this.name} '${key}': contributed by plugin '${before.owner}' and plugin '${owner}'`);
     if (this.check) {
       try {
         this.check(item);
@@ -65,7 +66,8 @@ export class Registry<T extends object> {
   }
 
   entries(): ReadonlyArray<RegistryEntry<T>> {
-    if (!this.sealed) throw new Error(`Registry '${this.name}' is read before the host booted; read it inside a route handler or a 'booted' tap`);
+    if (!this.sealed)
+      throw new Error(`Registry '${this.name}' is read before the host booted; read it inside a route handler or a 'booted' tap`);
     return this.entryList;
   }
 
@@ -86,6 +88,8 @@ export class Registry<T extends object> {
 
   /** Keys each owner added, for `flowhost plugins list`; readable before sealing. */
   keysOf(owner: string): string[] {
-    return this.entryList.filter((entry) => entry.owner === owner).map((entry) => String((entry.item as Record<string, unknown>)[this.key]));
+    return this.entryList
+      .filter((entry) => entry.owner === owner)
+      .map((entry) => String((entry.item as Record<string, unknown>)[this.key]));
   }
 }

@@ -84,7 +84,8 @@ export function mapOf(value: JsonSchema): JsonSchema {
  */
 export function withResponses(surface: SurfaceDefinition, table: Record<string, Readonly<Record<number, JsonSchema>>>): SurfaceDefinition {
   const keys = new Set(Object.keys(table));
-  if (typeof surface.routes === 'function') throw new Error(`Surface '${surface.id}': withResponses needs the routes as a list (a routes function declares its responses itself)`);
+  if (typeof surface.routes === 'function')
+    throw new Error(`Surface '${surface.id}': withResponses needs the routes as a list (a routes function declares its responses itself)`);
   for (const route of surface.routes) {
     const key = `${route.method} ${route.path}`;
     const responses = table[key];

@@ -14,7 +14,10 @@ export type Permission =
   /** A logged-in user with this capability. */
   | { capability: Capability }
   /** A logged-in user for whom the check answers true (e.g. "admin or the target user"). */
-  | { check: (request: RouteRequest<Record<string, unknown>, Record<string, unknown>, unknown>) => boolean | Promise<boolean>; description: string };
+  | {
+      check: (request: RouteRequest<Record<string, unknown>, Record<string, unknown>, unknown>) => boolean | Promise<boolean>;
+      description: string;
+    };
 
 export interface RouteRequest<P = Record<string, unknown>, Q = Record<string, unknown>, B = unknown> {
   /** Path parameters, validated (and coerced) by `schema.params`. */
@@ -76,7 +79,12 @@ export function isRouteReply(value: unknown): value is RouteReply {
  * escaping template: nothing a user sent may reach it unescaped.
  */
 export function page(status: number, html: string, headers: Record<string, string | string[]> = {}): RouteReply {
-  return new RouteReply(status, {}, { 'Content-Security-Policy': "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'", ...headers }, html);
+  return new RouteReply(
+    status,
+    {},
+    { 'Content-Security-Policy': "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'", ...headers },
+    html,
+  );
 }
 
 /**

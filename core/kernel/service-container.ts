@@ -25,7 +25,10 @@ export class ServiceContainer {
   provide(factory: ServiceFactory, owner: string): void {
     const existing = this.factories.get(factory.service.token);
     if (existing) {
-      throw new PluginError(owner, `provides service '${factory.service.id}', which ${existing.owner === 'host' ? 'the host' : `plugin '${existing.owner}'`} already provides`);
+      throw new PluginError(
+        owner,
+        `provides service '${factory.service.id}', which ${existing.owner === 'host' ? 'the host' : `plugin '${existing.owner}'`} already provides`,
+      );
     }
     this.factories.set(factory.service.token, { factory, owner });
   }
@@ -72,7 +75,13 @@ export class ServiceContainer {
     return (await pending) as T;
   }
 
-  private async build(provided: Provided, ref: ServiceRef<unknown>, pluginId: string, chain: string[], container: DependencyContainer): Promise<unknown> {
+  private async build(
+    provided: Provided,
+    ref: ServiceRef<unknown>,
+    pluginId: string,
+    chain: string[],
+    container: DependencyContainer,
+  ): Promise<unknown> {
     const { factory } = provided;
     const deps: Record<string, unknown> = {};
     for (const [name, dep] of Object.entries(factory.deps)) {
@@ -86,7 +95,11 @@ export class ServiceContainer {
       instance = await factory.factory(deps as ResolvedDeps<ServiceDeps>, { pluginId });
     } catch (error) {
       if (error instanceof PluginError) throw error;
-      throw new PluginError(provided.owner === 'host' ? pluginId : provided.owner, `could not build service '${ref.id}': ${(error as Error).message}`, { cause: error });
+      throw new PluginError(
+        provided.owner === 'host' ? pluginId : provided.owner,
+        `could not build service '${ref.id}': ${(error as Error).message}`,
+        { cause: error },
+      );
     }
     container.register(ref.token, { useValue: instance });
     return container.resolve(ref.token);

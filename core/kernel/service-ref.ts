@@ -54,7 +54,12 @@ export function createServiceRef<T, S extends ServiceScope = 'root'>(options: { 
   if (typeof options.id !== 'string' || !REF_ID.test(options.id)) {
     throw new TypeError(`createServiceRef: '${String(options.id)}' is not a valid service id (e.g. 'flows' or 'acme.weather')`);
   }
-  return Object.freeze({ [SERVICE_REF]: true as const, id: options.id, scope: (options.scope ?? 'root') as S, token: Symbol.for(`flowhost.service:${options.id}`) });
+  return Object.freeze({
+    [SERVICE_REF]: true as const,
+    id: options.id,
+    scope: (options.scope ?? 'root') as S,
+    token: Symbol.for(`flowhost.service:${options.id}`),
+  });
 }
 
 /**
@@ -74,7 +79,8 @@ export function createServiceFactory<T, D extends ServiceDeps = Record<never, ne
 }): ServiceFactory<T, D> {
   if (!isServiceRef(options.service)) throw new TypeError('createServiceFactory: `service` must be a service reference (createServiceRef)');
   for (const [name, ref] of Object.entries(options.deps ?? {})) {
-    if (!isServiceRef(ref)) throw new TypeError(`createServiceFactory '${options.service.id}': dependency '${name}' is not a service reference`);
+    if (!isServiceRef(ref))
+      throw new TypeError(`createServiceFactory '${options.service.id}': dependency '${name}' is not a service reference`);
   }
   return { [SERVICE_FACTORY]: true, service: options.service, deps: (options.deps ?? {}) as D, factory: options.factory };
 }

@@ -70,7 +70,7 @@ export const DEFAULT_UPLOAD_TYPES: UploadTypes = {
   odp: 'application/vnd.oasis.opendocument.presentation',
   ods: 'application/vnd.oasis.opendocument.spreadsheet',
   odg: 'application/vnd.oasis.opendocument.graphics',
-  'key': 'application/vnd.apple.keynote',
+  key: 'application/vnd.apple.keynote',
   numbers: 'application/vnd.apple.numbers',
   pages: 'application/vnd.apple.pages',
 };

@@ -17,11 +17,28 @@ const GENERIC = new Set(['', 'application/octet-stream', 'binary/octet-stream', 
 
 /** Other names clients use for the allowed types. */
 const ALIASES: Readonly<Record<string, string>> = {
-  'image/jpg': 'image/jpeg', 'image/pjpeg': 'image/jpeg', 'image/x-png': 'image/png', 'image/x-ms-bmp': 'image/bmp', 'image/vnd.microsoft.icon': 'image/x-icon',
-  'audio/mp3': 'audio/mpeg', 'audio/x-mp3': 'audio/mpeg', 'audio/mpeg3': 'audio/mpeg', 'audio/x-m4a': 'audio/mpeg', 'audio/mp4': 'audio/mpeg',
-  'audio/x-wav': 'audio/wav', 'audio/wave': 'audio/wav', 'audio/vnd.wave': 'audio/wav', 'audio/x-flac': 'audio/flac', 'video/x-msvideo': 'video/avi',
-  'application/x-zip-compressed': 'application/zip', 'application/x-pdf': 'application/pdf', 'application/gzip': 'application/x-gzip',
-  'text/x-markdown': 'text/markdown', 'text/x-csv': 'text/csv', 'application/csv': 'text/csv', 'text/comma-separated-values': 'text/csv',
+  'image/jpg': 'image/jpeg',
+  'image/pjpeg': 'image/jpeg',
+  'image/x-png': 'image/png',
+  'image/x-ms-bmp': 'image/bmp',
+  'image/vnd.microsoft.icon': 'image/x-icon',
+  'audio/mp3': 'audio/mpeg',
+  'audio/x-mp3': 'audio/mpeg',
+  'audio/mpeg3': 'audio/mpeg',
+  'audio/x-m4a': 'audio/mpeg',
+  'audio/mp4': 'audio/mpeg',
+  'audio/x-wav': 'audio/wav',
+  'audio/wave': 'audio/wav',
+  'audio/vnd.wave': 'audio/wav',
+  'audio/x-flac': 'audio/flac',
+  'video/x-msvideo': 'video/avi',
+  'application/x-zip-compressed': 'application/zip',
+  'application/x-pdf': 'application/pdf',
+  'application/gzip': 'application/x-gzip',
+  'text/x-markdown': 'text/markdown',
+  'text/x-csv': 'text/csv',
+  'application/csv': 'text/csv',
+  'text/comma-separated-values': 'text/csv',
 };
 
 /** What the magic numbers of some allowed types are read as. */
@@ -33,7 +50,26 @@ const CONTAINERS: Readonly<Record<string, readonly string[]>> = {
 };
 
 // Lower case. A signature is a page when whitespace or `>` follows it; a prefix whatever follows.
-const PAGE_SIGNATURES = ['<!doctype html', '<html', '<head', '<script', '<iframe', '<h1', '<div', '<font', '<table', '<a', '<style', '<title', '<b', '<body', '<br', '<p', '<svg', '<math'];
+const PAGE_SIGNATURES = [
+  '<!doctype html',
+  '<html',
+  '<head',
+  '<script',
+  '<iframe',
+  '<h1',
+  '<div',
+  '<font',
+  '<table',
+  '<a',
+  '<style',
+  '<title',
+  '<b',
+  '<body',
+  '<br',
+  '<p',
+  '<svg',
+  '<math',
+];
 const PAGE_PREFIXES = ['<!--', '<?xml'];
 
 export type SniffVerdict = { ok: true } | { ok: false; reason: string };
@@ -55,7 +91,10 @@ export async function readHead(stream: Readable, limit: number): Promise<Buffer>
 }
 
 function looksLikePage(text: string): boolean {
-  const start = text.replace(/^[\uFEFF\s]+/, '').slice(0, 32).toLowerCase();
+  const start = text
+    .replace(/^[\uFEFF\s]+/, '')
+    .slice(0, 32)
+    .toLowerCase();
   if (PAGE_PREFIXES.some((p) => start.startsWith(p))) return true;
   return PAGE_SIGNATURES.some((p) => start.startsWith(p) && /^[\s>]/.test(start.slice(p.length)));
 }
@@ -91,13 +130,17 @@ export async function sniffUpload(bucket: BlobBucket, blob: BlobInfo, entry: Upl
   const found = await fileTypeFromBuffer(await readHead(head, HEAD_BYTES));
   const expected = entry.mime;
   const given = canonical(declared);
-  if (!GENERIC.has(declared) && given !== expected && given !== found?.mime) return { ok: false, reason: `declared ${declared}, named as ${expected}` };
+  if (!GENERIC.has(declared) && given !== expected && given !== found?.mime)
+    return { ok: false, reason: `declared ${declared}, named as ${expected}` };
   if (isTextType(expected)) {
     if (found) return { ok: false, reason: `${found.mime} named as text` };
     const whole = await bucket.open(blob.id);
     return whole ? checkText(whole) : { ok: false, reason: 'no bytes' };
   }
   if (!found) return { ok: false, reason: `bytes that are not ${expected}` };
-  const matches = found.mime === expected || entry.extensions.includes(found.ext) || (CONTAINERS[found.ext] ?? []).some((ext) => entry.extensions.includes(ext));
+  const matches =
+    found.mime === expected ||
+    entry.extensions.includes(found.ext) ||
+    (CONTAINERS[found.ext] ?? []).some((ext) => entry.extensions.includes(ext));
   return matches ? { ok: true } : { ok: false, reason: `${found.mime} named as ${expected}` };
 }

@@ -52,7 +52,10 @@ const MAX_FIELDS = 50;
 const MAX_FIELD_BYTES = 64 * 1024;
 
 export function tooLarge(maxBytes: number): ApiError {
-  return apiError('rest_upload_too_large', { message: `The file is larger than the upload limit of ${maxBytes} bytes`, data: { max_bytes: maxBytes } });
+  return apiError('rest_upload_too_large', {
+    message: `The file is larger than the upload limit of ${maxBytes} bytes`,
+    data: { max_bytes: maxBytes },
+  });
 }
 
 /** WordPress's words for a file type it will not take (it answers them with a 500; here the client is told 400). */
@@ -76,7 +79,11 @@ async function verified(upload: Upload, declared: string, entry: UploadTypeEntry
 }
 
 /** `type/subtype` in lower case without parameters ('' when none). */
-const mediaType = (header: string | undefined) => String(header ?? '').split(';')[0]!.trim().toLowerCase();
+const mediaType = (header: string | undefined) =>
+  String(header ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
 
 const noData = () => apiError('rest_upload_no_data');
 
@@ -88,7 +95,13 @@ function translate(error: unknown, maxBytes: number, source?: Readable): unknown
   if (error instanceof ApiError) return error;
   // The client went away mid-upload: nobody hears the answer, but it is no server error.
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (source?.readableAborted || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (error as Error | undefined)?.message === 'aborted') return interrupted();
+  if (
+    source?.readableAborted ||
+    code === 'ECONNRESET' ||
+    code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+    (error as Error | undefined)?.message === 'aborted'
+  )
+    return interrupted();
   return error;
 }
 
@@ -108,10 +121,17 @@ export async function readUpload(request: RouteRequest<unknown, unknown, unknown
   if (declaredLength === 0) throw noData();
   // As WordPress: a raw upload names itself, or it is refused before a byte is read.
   const disposition = request.headers['content-disposition'];
-  if (!disposition) throw apiError('rest_upload_no_content_disposition', { message: 'No Content-Disposition supplied: send `Content-Disposition: attachment; filename="..."` with a raw upload, or use multipart/form-data' });
+  if (!disposition)
+    throw apiError('rest_upload_no_content_disposition', {
+      message:
+        'No Content-Disposition supplied: send `Content-Disposition: attachment; filename="..."` with a raw upload, or use multipart/form-data',
+    });
   const given = dispositionFilename(disposition);
   if (!given) {
-    throw apiError('rest_upload_invalid_disposition', { message: 'Invalid Content-Disposition supplied. Content-Disposition needs to be formatted as `attachment; filename="image.png"` or similar.' });
+    throw apiError('rest_upload_invalid_disposition', {
+      message:
+        'Invalid Content-Disposition supplied. Content-Disposition needs to be formatted as `attachment; filename="image.png"` or similar.',
+    });
   }
   const filename = sanitizeFilename(given);
   const entry = allowedEntry(filename, options);
@@ -142,7 +162,11 @@ function readMultipart(source: Readable, contentType: string, options: ReadUploa
   return new Promise<MultipartFile>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: { 'content-type': contentType }, defParamCharset: 'utf8', limits: { fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, parts: MAX_FIELDS + 20, files: 20 } });
+      parser = busboy({
+        headers: { 'content-type': contentType },
+        defParamCharset: 'utf8',
+        limits: { fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, parts: MAX_FIELDS + 20, files: 20 },
+      });
     } catch (error) {
       reject(apiError('rest_upload_invalid', { message: `The multipart body cannot be read: ${(error as Error).message}` }));
       return;
@@ -158,7 +182,14 @@ function readMultipart(source: Readable, contentType: string, options: ReadUploa
       source.unpipe(parser);
       current?.destroy();
       // A blob written before the form turned out bad is removed before the answer.
-      const cleanup = put ? put.then((got) => bucket.delete(got.upload.blob.id), () => undefined).catch(() => undefined) : Promise.resolve();
+      const cleanup = put
+        ? put
+            .then(
+              (got) => bucket.delete(got.upload.blob.id),
+              () => undefined,
+            )
+            .catch(() => undefined)
+        : Promise.resolve();
       void cleanup.then(() => reject(error));
     };
 
@@ -190,12 +221,15 @@ function readMultipart(source: Readable, contentType: string, options: ReadUploa
       put.catch(() => undefined);
     });
     parser.on('field', (name, value, info) => {
-      if (info.valueTruncated) return fail(apiError('rest_upload_invalid', { message: `The form field '${name}' is longer than ${MAX_FIELD_BYTES} bytes` }));
+      if (info.valueTruncated)
+        return fail(apiError('rest_upload_invalid', { message: `The form field '${name}' is longer than ${MAX_FIELD_BYTES} bytes` }));
       if (name !== '__proto__') fields[name] = value;
     });
     parser.on('fieldsLimit', () => fail(apiError('rest_upload_invalid', { message: `The form has more than ${MAX_FIELDS} fields` })));
     parser.on('partsLimit', () => fail(apiError('rest_upload_invalid', { message: 'The form has too many parts' })));
-    parser.on('error', (error: Error) => fail(apiError('rest_upload_invalid', { message: `The multipart body cannot be read: ${error.message}` })));
+    parser.on('error', (error: Error) =>
+      fail(apiError('rest_upload_invalid', { message: `The multipart body cannot be read: ${error.message}` })),
+    );
     parser.on('close', () => {
       if (settled) return;
       if (!put) return fail(noData());

@@ -71,7 +71,9 @@ export function validateWith(ajv: Ajv, schema: JsonSchema, value: unknown): Vali
  * compiled on first use and kept per definition object. `useDefaults: false` leaves the
  * validated value as sent (a tool that must see exactly what the caller asked).
  */
-export function parameterValidators<T extends { readonly parameters: JsonSchema }>(options: { useDefaults?: boolean } = {}): (definition: T) => ValidateFunction {
+export function parameterValidators<T extends { readonly parameters: JsonSchema }>(
+  options: { useDefaults?: boolean } = {},
+): (definition: T) => ValidateFunction {
   const ajv = createAjv({ useDefaults: options.useDefaults ?? true });
   const compiled = new WeakMap<T, ValidateFunction>();
   return (definition) => {

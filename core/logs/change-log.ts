@@ -7,7 +7,7 @@ import type { LogEntryInput } from './model.js';
  * calls this from the one method that makes each change, with the acting user. Messages
  * and contexts name the fields changed, never their values (settings may hold secrets).
  */
-export type ChangeLog = (by: Principal | null | undefined, message: string, context: Record<string, unknown>) => Promise<void>
+export type ChangeLog = (by: Principal | null | undefined, message: string, context: Record<string, unknown>) => Promise<void>;
 
 /** A change log that writes nothing (until a domain's plugin attaches the real one). */
 export const noChangeLog: ChangeLog = async () => undefined;
@@ -24,6 +24,8 @@ export function changeLog(logs: { record(entry: LogEntryInput): Promise<unknown>
     const text = `${message} by ${actorOf(by)}`;
     logger.info({ ...full, user_id: by?.userId ?? null }, text);
     // The change is made: a log entry that cannot be stored must not answer it as failed.
-    await logs.record({ level: 'info', message: text, context: full, user_id: by?.userId ?? null }).catch((error: unknown) => logger.error({ err: error }, 'A log entry could not be stored'));
+    await logs
+      .record({ level: 'info', message: text, context: full, user_id: by?.userId ?? null })
+      .catch((error: unknown) => logger.error({ err: error }, 'A log entry could not be stored'));
   };
 }

@@ -20,7 +20,8 @@ export const logsPlugin = definePlugin({
         const logs = new LogsService(new LogsRepository(store), clock, {
           // Item-level detail (debug) is kept only where the host switched it on.
           storeDebug: info.storesDebugLogs === true,
-          onWritten: (entry, createdAt) => hooks.logged.promise({ level: entry.level, message: entry.message, context: entry.context, createdAt }),
+          onWritten: (entry, createdAt) =>
+            hooks.logged.promise({ level: entry.level, message: entry.message, context: entry.context, createdAt }),
         });
         await logs.init();
         return logs;

@@ -25,7 +25,11 @@ interface ListQuery {
 function instant(text: string | undefined, field: 'since' | 'before'): Date | undefined {
   if (text === undefined || text === '') return undefined;
   const date = field === 'since' ? endOfNamedInstant(text) : parseIsoInstant(text);
-  if (!date) throw apiError('rest_invalid_param', { message: `Invalid parameter(s): ${field}`, data: { params: { [field]: `${field} is not a valid date` } } });
+  if (!date)
+    throw apiError('rest_invalid_param', {
+      message: `Invalid parameter(s): ${field}`,
+      data: { params: { [field]: `${field} is not a valid date` } },
+    });
   return date;
 }
 
@@ -47,49 +51,62 @@ function listFilters(query: ListQuery): LogFilters {
  * for the original admin client, the same fields at the top level (docs/api.md).
  */
 export function logsSurface(logs: LogsService): SurfaceDefinition {
-  return withResponses({
-    id: 'logs',
-    routes: [
-      {
-        method: 'GET',
-        path: '/logs',
-        permission: viewLogs,
-        summary: 'Log entries, newest first, filtered and paginated',
-        schema: { query: listLogsQuery },
-        async handle(request) {
-          const query = request.query as unknown as ListQuery;
-          const page = await logs.query(listFilters(query), { page: query.page, per_page: query.per_page });
-          const fields = { items: page.items, total: page.total, page: page.page, pages: page.pages };
-          return { success: true, data: fields, ...fields };
+  return withResponses(
+    {
+      id: 'logs',
+      routes: [
+        {
+          method: 'GET',
+          path: '/logs',
+          permission: viewLogs,
+          summary: 'Log entries, newest first, filtered and paginated',
+          schema: { query: listLogsQuery },
+          async handle(request) {
+            const query = request.query as unknown as ListQuery;
+            const page = await logs.query(listFilters(query), { page: query.page, per_page: query.per_page });
+            const fields = { items: page.items, total: page.total, page: page.page, pages: page.pages };
+            return { success: true, data: fields, ...fields };
+          },
         },
-      },
-      {
-        method: 'GET',
-        path: '/logs/metadata',
-        permission: viewLogs,
-        summary: 'Number of entries and the oldest / newest time, globally or for one agent',
-        schema: { query: agentScopeQuery },
-        async handle(request) {
-          const { agent_id } = request.query as { agent_id?: number };
-          const metadata = await logs.metadata({ agent_id });
-          return { success: true, data: metadata, ...metadata };
+        {
+          method: 'GET',
+          path: '/logs/metadata',
+          permission: viewLogs,
+          summary: 'Number of entries and the oldest / newest time, globally or for one agent',
+          schema: { query: agentScopeQuery },
+          async handle(request) {
+            const { agent_id } = request.query as { agent_id?: number };
+            const metadata = await logs.metadata({ agent_id });
+            return { success: true, data: metadata, ...metadata };
+          },
         },
-      },
-      {
-        method: 'DELETE',
-        path: '/logs',
-        permission: viewLogs,
-        summary: 'Delete the entries of one agent, or all entries',
-        schema: { query: deleteLogsQuery },
-        async handle(request) {
-          const { agent_id, days } = request.query as { agent_id?: number; days?: unknown };
-          // The spec dropped `days`: taken as absent it would clear every entry an older client meant to keep.
-          if (days !== undefined) throw apiError('rest_invalid_param', { message: 'Invalid parameter(s): days (no longer supported: DELETE /logs clears one agent or all entries; nothing was deleted)', data: { params: { days: 'days is no longer supported' } } });
-          const deleted = await logs.delete({ agent_id });
-          const scope = agent_id === undefined ? 'all agents' : `agent ${agent_id}`;
-          return { success: true, message: `Deleted ${deleted} log ${deleted === 1 ? 'entry' : 'entries'} (${scope}).`, deleted_count: deleted, data: { deleted_count: deleted } };
+        {
+          method: 'DELETE',
+          path: '/logs',
+          permission: viewLogs,
+          summary: 'Delete the entries of one agent, or all entries',
+          schema: { query: deleteLogsQuery },
+          async handle(request) {
+            const { agent_id, days } = request.query as { agent_id?: number; days?: unknown };
+            // The spec dropped `days`: taken as absent it would clear every entry an older client meant to keep.
+            if (days !== undefined)
+              throw apiError('rest_invalid_param', {
+                message:
+                  'Invalid parameter(s): days (no longer supported: DELETE /logs clears one agent or all entries; nothing was deleted)',
+                data: { params: { days: 'days is no longer supported' } },
+              });
+            const deleted = await logs.delete({ agent_id });
+            const scope = agent_id === undefined ? 'all agents' : `agent ${agent_id}`;
+            return {
+              success: true,
+              message: `Deleted ${deleted} log ${deleted === 1 ? 'entry' : 'entries'} (${scope}).`,
+              deleted_count: deleted,
+              data: { deleted_count: deleted },
+            };
+          },
         },
-      },
-    ],
-  }, logsResponses);
+      ],
+    },
+    logsResponses,
+  );
 }

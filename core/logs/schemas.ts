@@ -8,7 +8,8 @@ import { DEFAULT_PER_PAGE, LOG_LEVELS, MAX_PER_PAGE } from './model.js';
 const ISO_INSTANT = '^\\d{4}-\\d{2}-\\d{2}(?:[T ]\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?)?(?:Z|z|[+-]\\d{2}:?\\d{2})?$';
 
 const agentId = { type: 'integer', minimum: 0, description: 'Only entries of this agent; omit for all agents' } as const;
-const contextId = (what: string) => ({ type: 'integer', minimum: 1, description: `Entries whose context.${what} is exactly this id` }) as const;
+const contextId = (what: string) =>
+  ({ type: 'integer', minimum: 1, description: `Entries whose context.${what} is exactly this id` }) as const;
 const instant = (what: string) => ({ type: 'string', pattern: ISO_INSTANT, maxLength: 40, description: what }) as const;
 
 /** GET /logs. An empty `level` or `search` (as form clients send) means no filter. */
@@ -35,7 +36,10 @@ export const agentScopeQuery = { type: 'object', properties: { agent_id: agentId
  * DELETE /logs. `days` is declared only to be refused (routes.ts): older clients send it
  * meaning "older than N days", and ignoring it would clear everything.
  */
-export const deleteLogsQuery = { type: 'object', properties: { agent_id: agentId, days: { description: 'No longer supported: answered 400, nothing deleted' } } } as const;
+export const deleteLogsQuery = {
+  type: 'object',
+  properties: { agent_id: agentId, days: { description: 'No longer supported: answered 400, nothing deleted' } },
+} as const;
 
 /**
  * The last instant `text` names at its own precision: a date names its whole day, a time

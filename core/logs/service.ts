@@ -41,7 +41,6 @@ export interface LogsServiceOptions {
 
 const invalid = (message: string, params: Record<string, string> = {}) => apiError('rest_invalid_param', { message, data: { params } });
 
-
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value) as unknown;
@@ -61,14 +60,15 @@ function normalizeContext(context: Record<string, unknown>): Record<string, unkn
     const value = out[key];
     if (typeof value === 'number' && Number.isSafeInteger(value)) continue;
     if (typeof value === 'string' && /^-?\d{1,15}$/.test(value.trim())) out[key] = Number(value.trim());
-    else out[key] = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+    else out[key] = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   }
   return out;
 }
 
 function optionalId(value: unknown, field: string): number | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw invalid(`${field} must be a non-negative integer or null`, { [field]: 'must be a non-negative integer' });
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+    throw invalid(`${field} must be a non-negative integer or null`, { [field]: 'must be a non-negative integer' });
   return value;
 }
 
@@ -87,15 +87,22 @@ export class LogsService implements LogsApi {
     private readonly clock: Clock,
     private readonly options: LogsServiceOptions = {},
   ) {
-    this.ids = idBlocks((count) => this.repo.nextId(count), () => (this.repo.singleWriter ? ID_BLOCK : 0));
-    this.batch = insertBatcher<NewLogRecord, LogRecord, Omit<NewLogRecord, 'id'>>((records) => this.repo.insertMany(records), (record) => this.repo.insert(record), {
-      // Ids are taken inside the flush, one block per batch, so they follow write order.
-      prepare: async (entries) => {
-        const first = await this.ids(entries.length);
-        return entries.map((entry, i) => ({ ...entry, id: first + i }) as NewLogRecord);
+    this.ids = idBlocks(
+      (count) => this.repo.nextId(count),
+      () => (this.repo.singleWriter ? ID_BLOCK : 0),
+    );
+    this.batch = insertBatcher<NewLogRecord, LogRecord, Omit<NewLogRecord, 'id'>>(
+      (records) => this.repo.insertMany(records),
+      (record) => this.repo.insert(record),
+      {
+        // Ids are taken inside the flush, one block per batch, so they follow write order.
+        prepare: async (entries) => {
+          const first = await this.ids(entries.length);
+          return entries.map((entry, i) => ({ ...entry, id: first + i }) as NewLogRecord);
+        },
+        maxBatch: MAX_LOG_BATCH,
       },
-      maxBatch: MAX_LOG_BATCH,
-    });
+    );
   }
 
   init(): Promise<void> {
@@ -108,9 +115,11 @@ export class LogsService implements LogsApi {
    */
   async write(entry: LogEntryInput): Promise<LogRecordView> {
     const level = entry.level ?? 'info';
-    if (!isLogLevel(level)) throw invalid(`Unknown log level '${String(level)}'`, { level: 'must be one of debug, info, warning, error, critical' });
+    if (!isLogLevel(level))
+      throw invalid(`Unknown log level '${String(level)}'`, { level: 'must be one of debug, info, warning, error, critical' });
     if (typeof entry.message !== 'string') throw invalid('A log message must be a string', { message: 'must be a string' });
-    if (entry.context !== undefined && !isPlainObject(entry.context)) throw invalid('A log context must be an object', { context: 'must be an object' });
+    if (entry.context !== undefined && !isPlainObject(entry.context))
+      throw invalid('A log context must be an object', { context: 'must be an object' });
     const record: Omit<NewLogRecord, 'id'> = {
       level,
       message: entry.message,
@@ -152,7 +161,8 @@ export class LogsService implements LogsApi {
   async query(filters: LogFilters = {}, paging: LogPageRequest = {}): Promise<LogPage> {
     const perPage = paging.per_page ?? DEFAULT_PER_PAGE;
     const page = paging.page ?? 1;
-    if (!Number.isInteger(perPage) || perPage < 1 || perPage > MAX_PER_PAGE) throw invalid(`per_page must be an integer from 1 to ${MAX_PER_PAGE}`, { per_page: 'out of range' });
+    if (!Number.isInteger(perPage) || perPage < 1 || perPage > MAX_PER_PAGE)
+      throw invalid(`per_page must be an integer from 1 to ${MAX_PER_PAGE}`, { per_page: 'out of range' });
     if (!Number.isInteger(page) || page < 1) throw invalid('page must be an integer of 1 or more', { page: 'out of range' });
     const filter = toFilter(filters);
     await this.flush();
@@ -176,7 +186,8 @@ export class LogsService implements LogsApi {
 
   /** Retention: deletes entries older than `days` days by the clock; 0 keeps everything. */
   async purgeOlderThan(days: number): Promise<number> {
-    if (typeof days !== 'number' || !Number.isFinite(days) || days < 0) throw invalid('days must be a non-negative number', { days: 'must be 0 or more' });
+    if (typeof days !== 'number' || !Number.isFinite(days) || days < 0)
+      throw invalid('days must be a non-negative number', { days: 'must be 0 or more' });
     if (days === 0) return 0;
     await this.flush();
     return this.repo.deleteMany({ created_at: { $lt: new Date(this.clock.now().getTime() - days * DAY_MS) } });
@@ -211,7 +222,8 @@ export function toFilter(filters: LogFilters): Filter {
 }
 
 function checkDate(value: Date, field: string): Date {
-  if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw invalid(`${field} must be a valid date`, { [field]: 'invalid date' });
+  if (!(value instanceof Date) || Number.isNaN(value.getTime()))
+    throw invalid(`${field} must be a valid date`, { [field]: 'invalid date' });
   return value;
 }
 

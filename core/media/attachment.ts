@@ -33,7 +33,8 @@ export function mediaMeta(post: Post): MediaMeta {
   };
 }
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
 /** WordPress shows caption and description as paragraphs. */
 const paragraph = (text: string) => (text.trim() ? `<p>${escapeHtml(text.trim()).replace(/\n/g, '<br />\n')}</p>\n` : '');
 /** WordPress's `date` format: local time without a zone (the host keeps UTC). */
@@ -72,12 +73,37 @@ export function toAttachment(post: Post, siteUrl: string): Record<string, unknow
   };
 }
 
-const rendered: JsonSchema = { type: 'object', required: ['rendered'], properties: { rendered: { type: 'string' } }, additionalProperties: false };
+const rendered: JsonSchema = {
+  type: 'object',
+  required: ['rendered'],
+  properties: { rendered: { type: 'string' } },
+  additionalProperties: false,
+};
 
 /** The attachment object, every field declared. */
 export const attachmentSchema: JsonSchema = named('Attachment', {
   type: 'object',
-  required: ['id', 'date', 'date_gmt', 'modified', 'modified_gmt', 'slug', 'status', 'type', 'link', 'title', 'author', 'alt_text', 'caption', 'description', 'media_type', 'mime_type', 'source_url', 'media_details', 'post'],
+  required: [
+    'id',
+    'date',
+    'date_gmt',
+    'modified',
+    'modified_gmt',
+    'slug',
+    'status',
+    'type',
+    'link',
+    'title',
+    'author',
+    'alt_text',
+    'caption',
+    'description',
+    'media_type',
+    'mime_type',
+    'source_url',
+    'media_details',
+    'post',
+  ],
   properties: {
     id: { type: 'integer' },
     date: { type: 'string' },

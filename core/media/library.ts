@@ -48,7 +48,15 @@ export class MediaLibrary {
   async create(blob: BlobInfo, input: NewAttachment): Promise<Post> {
     try {
       const kind = blob.content_type.split('/')[0] || 'application';
-      const meta: MediaMeta = { blob_id: blob.id, mime_type: blob.content_type, media_kind: kind, filesize: blob.size, filename: blob.filename, sha256: blob.sha256, alt_text: input.alt_text ?? '' };
+      const meta: MediaMeta = {
+        blob_id: blob.id,
+        mime_type: blob.content_type,
+        media_kind: kind,
+        filesize: blob.size,
+        filename: blob.filename,
+        sha256: blob.sha256,
+        alt_text: input.alt_text ?? '',
+      };
       const size = kind === 'image' ? await this.dimensions(blob) : null;
       if (size) Object.assign(meta, size);
       const dot = blob.filename.lastIndexOf('.');

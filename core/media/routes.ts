@@ -34,7 +34,18 @@ const refusals: Record<number, JsonSchema> = {
 
 /** The errors every route can give before its handler runs (authentication, validation). */
 // 401, 403 and 429 (and the validators' 400s) are the dispatcher's, added to every route.
-const common: Record<number, JsonSchema> = { 400: errorBody('rest_invalid_param', 'rest_post_invalid_id', 'rest_post_invalid_page_number', 'rest_upload_no_data', 'rest_upload_invalid', 'rest_upload_no_content_disposition', 'rest_upload_invalid_disposition', 'rest_upload_sideload_error') };
+const common: Record<number, JsonSchema> = {
+  400: errorBody(
+    'rest_invalid_param',
+    'rest_post_invalid_id',
+    'rest_post_invalid_page_number',
+    'rest_upload_no_data',
+    'rest_upload_invalid',
+    'rest_upload_no_content_disposition',
+    'rest_upload_invalid_disposition',
+    'rest_upload_sideload_error',
+  ),
+};
 
 const idParams: JsonSchema = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } };
 
@@ -61,12 +72,20 @@ function formFields(fields: Record<string, string>): Fields {
     const value = fields[name];
     if (value === undefined) continue;
     const max = name === 'title' || name === 'alt_text' ? TITLE_MAX : TEXT_MAX;
-    if (value.length > max) throw apiError('rest_invalid_param', { message: `Invalid parameter(s): ${name} must not be longer than ${max} characters`, data: { params: { [name]: `longer than ${max}` } } });
+    if (value.length > max)
+      throw apiError('rest_invalid_param', {
+        message: `Invalid parameter(s): ${name} must not be longer than ${max} characters`,
+        data: { params: { [name]: `longer than ${max}` } },
+      });
     out[name] = value;
   }
   if (fields.post !== undefined && fields.post !== '') {
     const id = Number(fields.post);
-    if (!Number.isSafeInteger(id) || id < 0) throw apiError('rest_invalid_param', { message: 'Invalid parameter(s): post must be a post id', data: { params: { post: 'not a post id' } } });
+    if (!Number.isSafeInteger(id) || id < 0)
+      throw apiError('rest_invalid_param', {
+        message: 'Invalid parameter(s): post must be a post id',
+        data: { params: { post: 'not a post id' } },
+      });
     out.post = id === 0 ? null : id;
   }
   return out;
@@ -96,8 +115,14 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, limits: Upl
   const checkParent = async (parent: number | null | undefined, user: Principal | null) => {
     if (parent === undefined || parent === null) return;
     const post = await library.content.getPost(parent);
-    if (!post || post.status === 'trash') throw apiError('rest_post_invalid_id', { message: `The parent post ${parent} does not exist.`, status: 400, data: { params: { post: 'no such post' } } });
-    if (!canEditPost(post, user)) throw apiError('rest_cannot_edit', { message: 'Sorry, you are not allowed to upload media to this post.', user });
+    if (!post || post.status === 'trash')
+      throw apiError('rest_post_invalid_id', {
+        message: `The parent post ${parent} does not exist.`,
+        status: 400,
+        data: { params: { post: 'no such post' } },
+      });
+    if (!canEditPost(post, user))
+      throw apiError('rest_cannot_edit', { message: 'Sorry, you are not allowed to upload media to this post.', user });
   };
 
   /**
@@ -137,7 +162,12 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, limits: Upl
     async handle(request) {
       const query = request.query as Fields;
       await checkParent(query.post, request.user);
-      const got = await readUpload(request, { bucket: library.bucket, maxBytes: limits.maxBytes(), field: 'file', allowedTypes: limits.allowedTypes() });
+      const got = await readUpload(request, {
+        bucket: library.bucket,
+        maxBytes: limits.maxBytes(),
+        field: 'file',
+        allowedTypes: limits.allowedTypes(),
+      });
       let fields: Fields;
       try {
         fields = { ...query, ...formFields(got.fields) };
@@ -179,7 +209,14 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, limits: Upl
       responses: { ...common, 200: { type: 'array', items: attachmentSchema } },
     },
     async handle(request) {
-      const q = request.query as { page: number; per_page: number; search?: string; media_type?: string; mime_type?: string; parent?: number };
+      const q = request.query as {
+        page: number;
+        per_page: number;
+        search?: string;
+        media_type?: string;
+        mime_type?: string;
+        parent?: number;
+      };
       const meta: Record<string, string> = {};
       if (q.media_type) meta.media_kind = q.media_type;
       if (q.mime_type) meta.mime_type = q.mime_type.toLowerCase();
@@ -197,7 +234,11 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, limits: Upl
       if (q.page > 1 && q.page > pages) {
         throw apiError('rest_post_invalid_page_number');
       }
-      return json(200, items.map((post) => toAttachment(post, site())), pagingHeaders(request, `${site()}${info.apiPrefix}/wp/v2/media`, total, q.per_page, q.page));
+      return json(
+        200,
+        items.map((post) => toAttachment(post, site())),
+        pagingHeaders(request, `${site()}${info.apiPrefix}/wp/v2/media`, total, q.per_page, q.page),
+      );
     },
   };
 
@@ -229,7 +270,11 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, limits: Upl
       if (!canEditPost(post, request.user)) throw apiError('rest_cannot_edit', { user: request.user });
       const body = request.body as Fields;
       await checkParent(body.post, request.user);
-      if (body.post === post.post_id) throw apiError('rest_invalid_param', { message: 'Invalid parameter(s): an attachment cannot be its own parent', data: { params: { post: 'itself' } } });
+      if (body.post === post.post_id)
+        throw apiError('rest_invalid_param', {
+          message: 'Invalid parameter(s): an attachment cannot be its own parent',
+          data: { params: { post: 'itself' } },
+        });
       const updated = await library.update(post, {
         ...(body.title !== undefined ? { title: body.title } : {}),
         ...(body.alt_text !== undefined ? { alt_text: body.alt_text } : {}),
@@ -251,7 +296,12 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, limits: Upl
       query: { type: 'object', properties: { force: { type: 'boolean', default: false } } },
       responses: {
         ...common,
-        200: { type: 'object', required: ['deleted', 'previous'], properties: { deleted: { const: true }, previous: attachmentSchema }, additionalProperties: false },
+        200: {
+          type: 'object',
+          required: ['deleted', 'previous'],
+          properties: { deleted: { const: true }, previous: attachmentSchema },
+          additionalProperties: false,
+        },
         ...refusals,
         404: errorBody('rest_post_invalid_id'),
         501: errorBody('rest_trash_not_supported'),
@@ -280,7 +330,11 @@ export function mediaSurfaces(library: MediaLibrary, info: HostInfo, limits: Upl
     credentials: 'page',
     summary: "An attachment's bytes (those of a post the caller may not read are refused)",
     schema: {
-      params: { type: 'object', required: ['id', 'filename'], properties: { id: { type: 'integer', minimum: 1 }, filename: { type: 'string', maxLength: 1000 } } },
+      params: {
+        type: 'object',
+        required: ['id', 'filename'],
+        properties: { id: { type: 'integer', minimum: 1 }, filename: { type: 'string', maxLength: 1000 } },
+      },
       responses: {
         200: { type: 'string', contentMediaType: '*/*', description: 'The bytes, as stored, with their own Content-Type' },
         400: errorBody('rest_invalid_param'),

@@ -25,7 +25,9 @@ export class PipelineRecords {
   /** The agent a pipeline belongs to (its runs' log entries carry it); null when none or gone. */
   async agentOf(pipelineId: number | null): Promise<number | null> {
     if (pipelineId === null) return null;
-    const pipeline = await this.store.collection<PipelineRecord>(PIPELINES).findOne({ pipeline_id: pipelineId }, { projection: { pipeline_id: 1, agent_id: 1 } });
+    const pipeline = await this.store
+      .collection<PipelineRecord>(PIPELINES)
+      .findOne({ pipeline_id: pipelineId }, { projection: { pipeline_id: 1, agent_id: 1 } });
     return typeof pipeline?.agent_id === 'number' ? pipeline.agent_id : null;
   }
 }

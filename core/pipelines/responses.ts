@@ -23,13 +23,26 @@ export const pipelineView: JsonSchema = named(
   ),
 );
 
-const pipelineListItem = named('PipelineSummary', obj({ pipeline_id: int, pipeline_name: str, flow_count: int, step_count: int, created_at: isoDate, updated_at: isoDate }));
+const pipelineListItem = named(
+  'PipelineSummary',
+  obj({ pipeline_id: int, pipeline_name: str, flow_count: int, step_count: int, created_at: isoDate, updated_at: isoDate }),
+);
 const single = obj({ pipeline: pipelineView, flows: list(flowView) });
 const pipelineNotFound = errorBody('pipeline_not_found');
 
 export const pipelinesResponses: Record<string, Record<number, JsonSchema>> = {
   'GET /pipelines': {
-    200: { anyOf: [successBody({ data: obj({ pipelines: list({ anyOf: [pipelineListItem, pipelineView] }), total: int }), total: int, per_page: int, offset: int }), successBody({ data: single })] },
+    200: {
+      anyOf: [
+        successBody({
+          data: obj({ pipelines: list({ anyOf: [pipelineListItem, pipelineView] }), total: int }),
+          total: int,
+          per_page: int,
+          offset: int,
+        }),
+        successBody({ data: single }),
+      ],
+    },
     404: pipelineNotFound,
   },
   'GET /pipelines/{id}': { 200: successBody({ data: single }), 404: pipelineNotFound },
@@ -38,7 +51,10 @@ export const pipelinesResponses: Record<string, Record<number, JsonSchema>> = {
     400: errorBody('invalid_step_type', 'provider_not_found'),
   },
   'PATCH /pipelines/{id}': { 200: successBody({ message: str, data: pipelineView }), 404: pipelineNotFound },
-  'DELETE /pipelines/{id}': { 200: successBody({ message: str, data: obj({ pipeline_id: int, deleted_flows: int }) }), 404: pipelineNotFound },
+  'DELETE /pipelines/{id}': {
+    200: successBody({ message: str, data: obj({ pipeline_id: int, deleted_flows: int }) }),
+    404: pipelineNotFound,
+  },
   'POST /pipelines/{id}/steps': {
     200: successBody({ message: str, data: obj({ pipeline_step_id: str, step_data: pipelineStepView }) }),
     400: errorBody('invalid_step_type'),

@@ -37,7 +37,9 @@ export const renamePipelineBody = {
   type: 'object',
   required: ['pipeline_name'],
   additionalProperties: false,
-  properties: { pipeline_name: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S', description: 'Not blank (it is stored trimmed)' } },
+  properties: {
+    pipeline_name: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S', description: 'Not blank (it is stored trimmed)' },
+  },
 } as const;
 
 export const addStepBody = {
@@ -50,7 +52,11 @@ export const addStepBody = {
   },
 } as const;
 
-export const stepParams = { type: 'object', required: ['id', 'pipeline_step_id'], properties: { id: { type: 'integer', minimum: 1 }, pipeline_step_id: stepId } } as const;
+export const stepParams = {
+  type: 'object',
+  required: ['id', 'pipeline_step_id'],
+  properties: { id: { type: 'integer', minimum: 1 }, pipeline_step_id: stepId },
+} as const;
 
 export const reorderBody = {
   type: 'object',
@@ -59,7 +65,11 @@ export const reorderBody = {
     step_order: {
       type: 'array',
       minItems: 1,
-      items: { type: 'object', required: ['pipeline_step_id', 'execution_order'], properties: { pipeline_step_id: stepId, execution_order: { type: 'integer', minimum: 0 } } },
+      items: {
+        type: 'object',
+        required: ['pipeline_step_id', 'execution_order'],
+        properties: { pipeline_step_id: stepId, execution_order: { type: 'integer', minimum: 0 } },
+      },
     },
   },
 } as const;

@@ -16,7 +16,6 @@ export interface PipelineFlows {
   deleteByPipeline(pipelineId: number): Promise<number>;
 }
 
-
 export class PipelinesService implements PipelinesApi {
   constructor(
     private readonly store: DocumentStore,
@@ -38,7 +37,11 @@ export class PipelinesService implements PipelinesApi {
     for (const stuck of await this.collection.find({ deleting: true })) await this.finishDelete(stuck.pipeline_id);
   }
 
-  async list(options: { perPage: number; offset: number; search?: string }): Promise<{ items: PipelineRecord[]; total: number; flowCounts: Map<number, number> }> {
+  async list(options: {
+    perPage: number;
+    offset: number;
+    search?: string;
+  }): Promise<{ items: PipelineRecord[]; total: number; flowCounts: Map<number, number> }> {
     const filter: Record<string, unknown> = { deleting: { $ne: true } };
     if (options.search) filter.pipeline_name = { $regex: escapeRegex(options.search), $options: 'i' };
     const [items, total] = await Promise.all([
@@ -52,7 +55,10 @@ export class PipelinesService implements PipelinesApi {
   /** Names of these pipelines, for views of other domains (jobs). */
   async namesOf(pipelineIds: readonly number[]): Promise<Map<number, string>> {
     if (pipelineIds.length === 0) return new Map();
-    const found = await this.collection.find({ pipeline_id: { $in: [...pipelineIds] } }, { projection: { pipeline_id: 1, pipeline_name: 1 } });
+    const found = await this.collection.find(
+      { pipeline_id: { $in: [...pipelineIds] } },
+      { projection: { pipeline_id: 1, pipeline_name: 1 } },
+    );
     return new Map(found.map((p) => [p.pipeline_id, p.pipeline_name]));
   }
 
@@ -71,7 +77,15 @@ export class PipelinesService implements PipelinesApi {
    * before `reveal` has it (and any flows written for it) removed at the next boot; an
    * import writes its pipeline this way.
    */
-  async create(input: { pipeline_name: string; agent_id?: number | null; steps?: Array<{ step_type: string; label?: string; config?: Record<string, unknown> }> }, options: { hidden?: boolean } = {}, by?: Principal | null): Promise<PipelineRecord> {
+  async create(
+    input: {
+      pipeline_name: string;
+      agent_id?: number | null;
+      steps?: Array<{ step_type: string; label?: string; config?: Record<string, unknown> }>;
+    },
+    options: { hidden?: boolean } = {},
+    by?: Principal | null,
+  ): Promise<PipelineRecord> {
     const pipelineId = await this.store.nextId('pipelines');
     const steps = (input.steps ?? []).map((step, index) => this.newStep(pipelineId, step.step_type, index, step.label, step.config));
     const now = this.clock.now();
@@ -84,7 +98,11 @@ export class PipelinesService implements PipelinesApi {
       updated_at: now,
       ...(options.hidden ? { deleting: true } : {}),
     } as PipelineRecord);
-    await this.changed(by, `Pipeline ${pipelineId} "${created.pipeline_name}" created with ${steps.length} step${steps.length === 1 ? '' : 's'}`, { pipeline_id: pipelineId, change: 'pipeline.create' });
+    await this.changed(
+      by,
+      `Pipeline ${pipelineId} "${created.pipeline_name}" created with ${steps.length} step${steps.length === 1 ? '' : 's'}`,
+      { pipeline_id: pipelineId, change: 'pipeline.create' },
+    );
     return created;
   }
 
@@ -109,8 +127,15 @@ export class PipelinesService implements PipelinesApi {
 
   async rename(pipelineId: number, name: string, by?: Principal | null): Promise<PipelineRecord> {
     await this.get(pipelineId);
-    const renamed = (await this.collection.findOneAndUpdate({ pipeline_id: pipelineId }, { $set: { pipeline_name: name.trim(), updated_at: this.clock.now() } }))!;
-    await this.changed(by, `Pipeline ${pipelineId} renamed to "${renamed.pipeline_name}"`, { pipeline_id: pipelineId, change: 'pipeline.update', fields: ['pipeline_name'] });
+    const renamed = (await this.collection.findOneAndUpdate(
+      { pipeline_id: pipelineId },
+      { $set: { pipeline_name: name.trim(), updated_at: this.clock.now() } },
+    ))!;
+    await this.changed(by, `Pipeline ${pipelineId} renamed to "${renamed.pipeline_name}"`, {
+      pipeline_id: pipelineId,
+      change: 'pipeline.update',
+      fields: ['pipeline_name'],
+    });
     return renamed;
   }
 
@@ -123,31 +148,56 @@ export class PipelinesService implements PipelinesApi {
     const pipeline = await this.get(pipelineId);
     await this.collection.updateOne({ pipeline_id: pipelineId }, { $set: { deleting: true } });
     const deleted = await this.finishDelete(pipelineId);
-    await this.changed(by, `Pipeline ${pipelineId} "${pipeline.pipeline_name}" deleted with ${deleted} flow${deleted === 1 ? '' : 's'}`, { pipeline_id: pipelineId, change: 'pipeline.delete', deleted_flows: deleted });
+    await this.changed(by, `Pipeline ${pipelineId} "${pipeline.pipeline_name}" deleted with ${deleted} flow${deleted === 1 ? '' : 's'}`, {
+      pipeline_id: pipelineId,
+      change: 'pipeline.delete',
+      deleted_flows: deleted,
+    });
     return { pipeline_id: pipelineId, deleted_flows: deleted };
   }
 
-  async addStep(pipelineId: number, input: { step_type: string; execution_order?: number; label?: string }, by?: Principal | null): Promise<PipelineStep> {
+  async addStep(
+    pipelineId: number,
+    input: { step_type: string; execution_order?: number; label?: string },
+    by?: Principal | null,
+  ): Promise<PipelineStep> {
     const pipeline = await this.get(pipelineId);
     const steps = [...pipeline.steps].sort((a, b) => a.execution_order - b.execution_order);
     const at = Math.min(input.execution_order ?? steps.length, steps.length);
     const step = this.newStep(pipelineId, input.step_type, at, input.label);
     steps.splice(at, 0, step);
     await this.saveSteps(pipelineId, steps);
-    await this.changed(by, `Pipeline ${pipelineId}: ${step.step_type} step ${step.pipeline_step_id} added at position ${at + 1}`, { pipeline_id: pipelineId, change: 'pipeline.step.add', pipeline_step_id: step.pipeline_step_id, step_type: step.step_type });
+    await this.changed(by, `Pipeline ${pipelineId}: ${step.step_type} step ${step.pipeline_step_id} added at position ${at + 1}`, {
+      pipeline_id: pipelineId,
+      change: 'pipeline.step.add',
+      pipeline_step_id: step.pipeline_step_id,
+      step_type: step.step_type,
+    });
     return { ...step, execution_order: at };
   }
 
   async removeStep(pipelineId: number, pipelineStepId: string, by?: Principal | null): Promise<void> {
     const pipeline = await this.get(pipelineId);
     const steps = pipeline.steps.filter((s) => s.pipeline_step_id !== pipelineStepId);
-    if (steps.length === pipeline.steps.length) throw apiError('step_not_found', { message: `Step ${pipelineStepId} is not in pipeline ${pipelineId}` });
+    if (steps.length === pipeline.steps.length)
+      throw apiError('step_not_found', { message: `Step ${pipelineStepId} is not in pipeline ${pipelineId}` });
     // Flows keep their stored config for the step: views list only the pipeline's steps, so nothing dangles.
-    await this.saveSteps(pipelineId, steps.sort((a, b) => a.execution_order - b.execution_order));
-    await this.changed(by, `Pipeline ${pipelineId}: step ${pipelineStepId} removed`, { pipeline_id: pipelineId, change: 'pipeline.step.remove', pipeline_step_id: pipelineStepId });
+    await this.saveSteps(
+      pipelineId,
+      steps.sort((a, b) => a.execution_order - b.execution_order),
+    );
+    await this.changed(by, `Pipeline ${pipelineId}: step ${pipelineStepId} removed`, {
+      pipeline_id: pipelineId,
+      change: 'pipeline.step.remove',
+      pipeline_step_id: pipelineStepId,
+    });
   }
 
-  async reorder(pipelineId: number, order: Array<{ pipeline_step_id: string; execution_order: number }>, by?: Principal | null): Promise<PipelineStep[]> {
+  async reorder(
+    pipelineId: number,
+    order: Array<{ pipeline_step_id: string; execution_order: number }>,
+    by?: Principal | null,
+  ): Promise<PipelineStep[]> {
     const pipeline = await this.get(pipelineId);
     const known = new Set(pipeline.steps.map((s) => s.pipeline_step_id));
     const given = new Set(order.map((o) => o.pipeline_step_id));
@@ -167,23 +217,40 @@ export class PipelinesService implements PipelinesApi {
     const step = pipeline?.steps.find((s) => s.pipeline_step_id === pipelineStepId);
     if (!pipeline || !step) throw apiError('step_not_found', { message: `Pipeline step ${pipelineStepId} not found` });
     const { step_type, pipeline_id, label, ...rest } = config;
-    if (step_type !== undefined && step_type !== step.step_type) throw apiError('step_type_mismatch', { message: `Step ${pipelineStepId} is a ${step.step_type} step, not ${String(step_type)}` });
-    if (pipeline_id !== undefined && pipeline_id !== pipeline.pipeline_id) throw apiError('pipeline_mismatch', { message: `Step ${pipelineStepId} belongs to pipeline ${pipeline.pipeline_id}` });
+    if (step_type !== undefined && step_type !== step.step_type)
+      throw apiError('step_type_mismatch', { message: `Step ${pipelineStepId} is a ${step.step_type} step, not ${String(step_type)}` });
+    if (pipeline_id !== undefined && pipeline_id !== pipeline.pipeline_id)
+      throw apiError('pipeline_mismatch', { message: `Step ${pipelineStepId} belongs to pipeline ${pipeline.pipeline_id}` });
     if (rest.provider !== undefined && rest.provider !== '' && !this.registries.providers().some((p) => p.slug === rest.provider)) {
       throw apiError('provider_not_found', { message: `No AI provider '${String(rest.provider)}' is registered`, status: 400 });
     }
     const updated: PipelineStep = { ...step, label: typeof label === 'string' ? label : step.label, config: { ...step.config, ...rest } };
-    await this.saveSteps(pipeline.pipeline_id, pipeline.steps.map((s) => (s.pipeline_step_id === pipelineStepId ? updated : s)));
+    await this.saveSteps(
+      pipeline.pipeline_id,
+      pipeline.steps.map((s) => (s.pipeline_step_id === pipelineStepId ? updated : s)),
+    );
     const fields = Object.keys(config).sort();
-    await this.changed(by, `Pipeline ${pipeline.pipeline_id}: step ${pipelineStepId} configured (${fields.join(', ') || 'nothing'})`, { pipeline_id: pipeline.pipeline_id, change: 'pipeline.step.configure', pipeline_step_id: pipelineStepId, fields });
+    await this.changed(by, `Pipeline ${pipeline.pipeline_id}: step ${pipelineStepId} configured (${fields.join(', ') || 'nothing'})`, {
+      pipeline_id: pipeline.pipeline_id,
+      change: 'pipeline.step.configure',
+      pipeline_step_id: pipelineStepId,
+      fields,
+    });
     return updated;
   }
 
   private newStep(pipelineId: number, stepType: string, order: number, label?: string, config: Record<string, unknown> = {}): PipelineStep {
     const known = this.registries.stepTypes();
     const type = known.find((t) => t.type === stepType);
-    if (!type) throw apiError('invalid_step_type', { message: `Unknown step type '${stepType}' (known: ${known.map((t) => t.type).join(', ')})` });
-    return { pipeline_step_id: `${pipelineId}_${randomUUID()}`, step_type: stepType, execution_order: order, label: label?.trim() || `${type.label} Step`, config };
+    if (!type)
+      throw apiError('invalid_step_type', { message: `Unknown step type '${stepType}' (known: ${known.map((t) => t.type).join(', ')})` });
+    return {
+      pipeline_step_id: `${pipelineId}_${randomUUID()}`,
+      step_type: stepType,
+      execution_order: order,
+      label: label?.trim() || `${type.label} Step`,
+      config,
+    };
   }
 
   private async saveSteps(pipelineId: number, ordered: PipelineStep[]): Promise<PipelineStep[]> {
@@ -197,5 +264,4 @@ export class PipelinesService implements PipelinesApi {
     await this.collection.deleteOne({ pipeline_id: pipelineId });
     return deleted;
   }
-
 }

@@ -3,7 +3,13 @@ import type { PipelineRecord, PipelineStep } from './model.js';
 const iso = (d: Date) => d.toISOString();
 
 export function stepView(step: PipelineStep): Record<string, unknown> {
-  return { ...step.config, pipeline_step_id: step.pipeline_step_id, step_type: step.step_type, execution_order: step.execution_order, label: step.label };
+  return {
+    ...step.config,
+    pipeline_step_id: step.pipeline_step_id,
+    step_type: step.step_type,
+    execution_order: step.execution_order,
+    label: step.label,
+  };
 }
 
 /** What the admin client reads: pipeline_config keyed by step id, and pipeline_steps in order. */

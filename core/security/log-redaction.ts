@@ -5,7 +5,14 @@ export const REDACTED = '[redacted]';
 
 const SECRET_FIELDS: ReadonlySet<string> = new Set(LOGGED_SECRET_FIELDS);
 /** Credential headers by wire name, under `req.headers`, `res.headers` and a top-level `headers`. */
-const REQUEST_HEADERS: ReadonlySet<string> = new Set(['authorization', 'cookie', 'proxy-authorization', 'x-api-key', 'x-wp-nonce', 'x-flowhost-nonce']);
+const REQUEST_HEADERS: ReadonlySet<string> = new Set([
+  'authorization',
+  'cookie',
+  'proxy-authorization',
+  'x-api-key',
+  'x-wp-nonce',
+  'x-flowhost-nonce',
+]);
 const RESPONSE_HEADERS: ReadonlySet<string> = new Set(['set-cookie']);
 const TOP_LEVEL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'cookie', 'x-api-key']);
 
@@ -23,7 +30,12 @@ function copyOf<T extends object>(value: T): T {
   for (const key of Reflect.ownKeys(descriptors)) {
     const descriptor = descriptors[key as string]!;
     if (descriptor.get || descriptor.set) {
-      descriptors[key as string] = { value: Reflect.get(value, key) as unknown, writable: true, enumerable: descriptor.enumerable, configurable: true };
+      descriptors[key as string] = {
+        value: Reflect.get(value, key) as unknown,
+        writable: true,
+        enumerable: descriptor.enumerable,
+        configurable: true,
+      };
     }
   }
   return Object.create(Object.getPrototypeOf(value) as object | null, descriptors) as T;

@@ -35,7 +35,20 @@ const SECRET_ENDINGS = [
 
 /** A trailing word that keeps the name secret: `password_hash`, `secret_value`, `passwordConfirmation`. */
 const SECRET_QUALIFIERS = new Set([
-  'hash', 'value', 'plain', 'plaintext', 'raw', 'hex', 'base64', 'pem', 'encrypted', 'sealed', 'confirm', 'confirmation', 'again', 'repeat',
+  'hash',
+  'value',
+  'plain',
+  'plaintext',
+  'raw',
+  'hex',
+  'base64',
+  'pem',
+  'encrypted',
+  'sealed',
+  'confirm',
+  'confirmation',
+  'again',
+  'repeat',
 ]);
 
 /** Masked form of a secret: '' when unset; the last 4 characters only for values of 16 or more. */
@@ -143,5 +156,3 @@ export const LOGGED_SECRET_FIELDS: readonly string[] = [
   'authorization',
   'cookie',
 ];
-
-

@@ -63,7 +63,9 @@ export async function verifyPassword(plain: string, encoded: string): Promise<bo
 
 // A well-formed hash with the current parameters that no password matches in practice:
 // verifying against it costs exactly what a real verification costs.
-const DUMMY_HASH = ['scrypt', N, R, P, Buffer.alloc(SALT_BYTES, 7).toString('base64'), Buffer.alloc(KEY_BYTES).toString('base64')].join('$');
+const DUMMY_HASH = ['scrypt', N, R, P, Buffer.alloc(SALT_BYTES, 7).toString('base64'), Buffer.alloc(KEY_BYTES).toString('base64')].join(
+  '$',
+);
 
 /** Burns the time of one real verification; used for unknown logins so every failure takes as long. */
 export async function verifyDummy(plain: string): Promise<false> {

@@ -20,7 +20,8 @@ export async function fetchHonouringRetryAfter(
   const first = await fetch(url, build());
   if (first.status !== 429) return first;
   const wait = retryAfterSeconds(first.headers['retry-after'], now());
-  if (wait === null || wait > MAX_RETRY_AFTER_SECONDS) throw new Error(`${service} is rate limiting; retry after ${wait === null ? 'a while' : `${wait} s`}`);
+  if (wait === null || wait > MAX_RETRY_AFTER_SECONDS)
+    throw new Error(`${service} is rate limiting; retry after ${wait === null ? 'a while' : `${wait} s`}`);
   await new Promise((resolve) => setTimeout(resolve, wait * 1000));
   const second = await fetch(url, build());
   if (second.status === 429) throw new Error(`${service} is still rate limiting after waiting ${wait} s`);

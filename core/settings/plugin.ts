@@ -11,7 +11,13 @@ export const settingsPlugin = definePlugin({
   flowhost: '^1.0.0',
   description: 'Site settings and their routes.',
   collections: ['settings'],
-  provides: [createServiceFactory({ service: services.settings, deps: { store: services.rootStore, vault: services.vault }, factory: ({ store, vault }) => new SettingsService(store, vault) })],
+  provides: [
+    createServiceFactory({
+      service: services.settings,
+      deps: { store: services.rootStore, vault: services.vault },
+      factory: ({ store, vault }) => new SettingsService(store, vault),
+    }),
+  ],
   deps: { routes: services.routes, settings: services.settings, registries: services.registries },
   setup({ routes, settings, registries }) {
     routes.add(settingsSurface(settings, registries));

@@ -9,7 +9,12 @@ import { apiError } from '../errors/catalogue.js';
 
 const admin = { capability: 'manage_options' } as const;
 
-const settingsData = { type: 'object', required: ['settings', 'defaults'], properties: { settings: settingsView, defaults: settingsDefaultsView }, additionalProperties: false } as const;
+const settingsData = {
+  type: 'object',
+  required: ['settings', 'defaults'],
+  properties: { settings: settingsView, defaults: settingsDefaultsView },
+  additionalProperties: false,
+} as const;
 
 export function settingsSurface(settings: SettingsService, registries: Registries): SurfaceDefinition {
   /** The settings with each registered provider's key masked ('' when unset). */
@@ -21,44 +26,51 @@ export function settingsSurface(settings: SettingsService, registries: Registrie
     permission: admin,
     schema: {
       body: settingsPatchBody,
-      responses: { 200: successBody({ message: { type: 'string' }, data: settingsData }), 400: errorBody('rest_invalid_param', 'provider_not_found') },
+      responses: {
+        200: successBody({ message: { type: 'string' }, data: settingsData }),
+        400: errorBody('rest_invalid_param', 'provider_not_found'),
+      },
     },
     async handle(request: { body: unknown }) {
       const { ai_provider_keys: keys, ...rest } = request.body as Partial<SiteSettings> & { ai_provider_keys?: Record<string, string> };
       if (keys) {
         const known = new Set(registries.providers().map((p) => p.slug));
         const unknown = Object.keys(keys).filter((slug) => !known.has(slug));
-        if (unknown.length) throw apiError('provider_not_found', { message: `ai_provider_keys: no AI provider '${unknown[0]}' is registered`, status: 400 });
+        if (unknown.length)
+          throw apiError('provider_not_found', { message: `ai_provider_keys: no AI provider '${unknown[0]}' is registered`, status: 400 });
         await settings.setProviderKeys(keys);
       }
       await settings.update(rest);
       return { success: true, message: 'Settings saved.', data: await view() };
     },
   };
-  return withResponses({
-    id: 'settings',
-    routes: [
-      {
-        method: 'GET',
-        path: '/settings',
-        permission: admin,
-        summary: 'Site settings (AI provider keys masked) and their defaults',
-        schema: { responses: { 200: successBody({ data: settingsData }) } },
-        async handle() {
-          return { success: true, data: await view() };
+  return withResponses(
+    {
+      id: 'settings',
+      routes: [
+        {
+          method: 'GET',
+          path: '/settings',
+          permission: admin,
+          summary: 'Site settings (AI provider keys masked) and their defaults',
+          schema: { responses: { 200: successBody({ data: settingsData }) } },
+          async handle() {
+            return { success: true, data: await view() };
+          },
         },
-      },
-      { method: 'PATCH', path: '/settings', summary: 'Change some settings (AI provider keys under ai_provider_keys)', ...update },
-      { method: 'PUT', path: '/settings', summary: 'Change settings (partial, like PATCH)', ...update },
-      {
-        method: 'GET',
-        path: '/settings/scheduling-intervals',
-        permission: admin,
-        summary: 'Scheduling intervals from the intervals registry',
-        handle() {
-          return { success: true, data: registries.intervals().map((i) => ({ value: i.value, label: i.label, seconds: i.seconds })) };
+        { method: 'PATCH', path: '/settings', summary: 'Change some settings (AI provider keys under ai_provider_keys)', ...update },
+        { method: 'PUT', path: '/settings', summary: 'Change settings (partial, like PATCH)', ...update },
+        {
+          method: 'GET',
+          path: '/settings/scheduling-intervals',
+          permission: admin,
+          summary: 'Scheduling intervals from the intervals registry',
+          handle() {
+            return { success: true, data: registries.intervals().map((i) => ({ value: i.value, label: i.label, seconds: i.seconds })) };
+          },
         },
-      },
-    ],
-  }, settingsResponses);
+      ],
+    },
+    settingsResponses,
+  );
 }

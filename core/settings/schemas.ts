@@ -41,7 +41,12 @@ const providerKeys = {
 } as const;
 
 /** A partial update: only known keys, each validated; at least one. */
-export const settingsPatchBody = { type: 'object', additionalProperties: false, minProperties: 1, properties: { ...properties, ai_provider_keys: providerKeys } } as const;
+export const settingsPatchBody = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { ...properties, ai_provider_keys: providerKeys },
+} as const;
 
 /** The settings as answered: the site settings and the masked provider keys. */
 export const settingsView = {

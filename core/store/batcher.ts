@@ -73,7 +73,11 @@ export interface InsertBatcherOptions<I, D> {
  * Inserts through insertMany; when the batch is refused, one at a time so one bad document
  * fails alone. Each caller gets its stored document (or its own error).
  */
-export function insertBatcher<D, S, I = D>(insertMany: (docs: D[]) => Promise<S[]>, insertOne: (doc: D) => Promise<S>, options: InsertBatcherOptions<I, D> = {}): Batcher<I, S> {
+export function insertBatcher<D, S, I = D>(
+  insertMany: (docs: D[]) => Promise<S[]>,
+  insertOne: (doc: D) => Promise<S>,
+  options: InsertBatcherOptions<I, D> = {},
+): Batcher<I, S> {
   const prepare = options.prepare ?? (async (items: I[]) => items as unknown as D[]);
   return createBatcher<I, S>(async (items) => {
     const docs = await prepare(items);
@@ -81,7 +85,9 @@ export function insertBatcher<D, S, I = D>(insertMany: (docs: D[]) => Promise<S[
     try {
       return await insertMany(docs);
     } catch {
-      return Promise.all(docs.map((doc) => insertOne(doc).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))));
+      return Promise.all(
+        docs.map((doc) => insertOne(doc).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))),
+      );
     }
   }, options.maxBatch);
 }

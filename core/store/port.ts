@@ -162,7 +162,8 @@ export type BulkResult = StoredDocument | UpdateResult | number | null;
 export const MAX_ID_BLOCK = 10_000;
 
 export function checkIdCount(count: number): void {
-  if (!Number.isSafeInteger(count) || count < 1 || count > MAX_ID_BLOCK) throw new UnsupportedQueryError(`nextId count must be an integer from 1 to ${MAX_ID_BLOCK}`);
+  if (!Number.isSafeInteger(count) || count < 1 || count > MAX_ID_BLOCK)
+    throw new UnsupportedQueryError(`nextId count must be an integer from 1 to ${MAX_ID_BLOCK}`);
 }
 
 export interface DocumentStore {

@@ -35,13 +35,19 @@ export class PreferencesService {
   async set(userId: number, selected: number | null | undefined): Promise<{ user_id: number; selected_pipeline_id: number | null }> {
     await this.requireUser(userId);
     if (selected === undefined) return this.get(userId);
-    if (selected !== null && !(await this.pipelines.exists(selected))) throw apiError('pipeline_not_found', { message: `Pipeline ${selected} not found` });
-    await this.collection.updateOne({ _id: `user-${userId}` }, { $set: { user_id: userId, selected_pipeline_id: selected } }, { upsert: true });
+    if (selected !== null && !(await this.pipelines.exists(selected)))
+      throw apiError('pipeline_not_found', { message: `Pipeline ${selected} not found` });
+    await this.collection.updateOne(
+      { _id: `user-${userId}` },
+      { $set: { user_id: userId, selected_pipeline_id: selected } },
+      { upsert: true },
+    );
     return { user_id: userId, selected_pipeline_id: selected };
   }
 
   private async requireUser(userId: number): Promise<void> {
-    if (userId !== 0 && !(await this.users.exists(userId))) throw apiError('rest_user_invalid_id', { message: `Invalid user ID ${userId}.` });
+    if (userId !== 0 && !(await this.users.exists(userId)))
+      throw apiError('rest_user_invalid_id', { message: `Invalid user ID ${userId}.` });
   }
 }
 
@@ -56,27 +62,50 @@ export function preferencesSurface(preferences: PreferencesService): SurfaceDefi
       Boolean(request.user && (request.user.can('manage_options') || request.user.userId === Number(request.params.id))),
   };
   const answer = (pref: { user_id: number; selected_pipeline_id: number | null }) => ({ success: true, ...pref });
-  return withResponses({
-    id: 'user-preferences',
-    routes: [
-      { method: 'GET', path: '/users/me', permission: 'authenticated', summary: "The current user's preference", handle: async (r) => answer(await preferences.get(r.user!.userId)) },
-      {
-        method: 'POST',
-        path: '/users/me',
-        permission: 'authenticated',
-        summary: "Set the current user's selected pipeline (null clears)",
-        schema: { body },
-        handle: async (r) => answer(await preferences.set(r.user!.userId, (r.body as { selected_pipeline_id?: number | null }).selected_pipeline_id)),
-      },
-      { method: 'GET', path: '/users/{id}', permission: selfOrAdmin, summary: "A user's preference", schema: { params }, handle: async (r) => answer(await preferences.get((r.params as { id: number }).id)) },
-      {
-        method: 'POST',
-        path: '/users/{id}',
-        permission: selfOrAdmin,
-        summary: "Set a user's selected pipeline (null clears)",
-        schema: { params, body },
-        handle: async (r) => answer(await preferences.set((r.params as { id: number }).id, (r.body as { selected_pipeline_id?: number | null }).selected_pipeline_id)),
-      },
-    ],
-  }, preferencesResponses);
+  return withResponses(
+    {
+      id: 'user-preferences',
+      routes: [
+        {
+          method: 'GET',
+          path: '/users/me',
+          permission: 'authenticated',
+          summary: "The current user's preference",
+          handle: async (r) => answer(await preferences.get(r.user!.userId)),
+        },
+        {
+          method: 'POST',
+          path: '/users/me',
+          permission: 'authenticated',
+          summary: "Set the current user's selected pipeline (null clears)",
+          schema: { body },
+          handle: async (r) =>
+            answer(await preferences.set(r.user!.userId, (r.body as { selected_pipeline_id?: number | null }).selected_pipeline_id)),
+        },
+        {
+          method: 'GET',
+          path: '/users/{id}',
+          permission: selfOrAdmin,
+          summary: "A user's preference",
+          schema: { params },
+          handle: async (r) => answer(await preferences.get((r.params as { id: number }).id)),
+        },
+        {
+          method: 'POST',
+          path: '/users/{id}',
+          permission: selfOrAdmin,
+          summary: "Set a user's selected pipeline (null clears)",
+          schema: { params, body },
+          handle: async (r) =>
+            answer(
+              await preferences.set(
+                (r.params as { id: number }).id,
+                (r.body as { selected_pipeline_id?: number | null }).selected_pipeline_id,
+              ),
+            ),
+        },
+      ],
+    },
+    preferencesResponses,
+  );
 }

@@ -79,11 +79,14 @@ export class UsersService implements UsersApi {
    */
   async create(input: { login: string; role: string; password?: string; capabilities?: string[] }): Promise<UserView> {
     if (!LOGIN.test(input.login)) throw apiError('invalid_login');
-    if (!isRole(input.role)) throw apiError('invalid_role', { message: `Role must be one of: ${Object.keys(roleCapabilities).join(', ')}` });
+    if (!isRole(input.role))
+      throw apiError('invalid_role', { message: `Role must be one of: ${Object.keys(roleCapabilities).join(', ')}` });
     const extra = input.capabilities ?? [];
     const bad = extra.filter((c) => !GRANTABLE_CAPABILITIES.includes(c));
-    if (bad.length) throw apiError('invalid_capability', { message: `Capabilities that can be granted: ${GRANTABLE_CAPABILITIES.join(', ')}` });
-    if (await this.repo.byLogin(input.login)) throw apiError('user_exists', { message: `A user with login '${input.login}' already exists` });
+    if (bad.length)
+      throw apiError('invalid_capability', { message: `Capabilities that can be granted: ${GRANTABLE_CAPABILITIES.join(', ')}` });
+    if (await this.repo.byLogin(input.login))
+      throw apiError('user_exists', { message: `A user with login '${input.login}' already exists` });
     const record: Omit<UserRecord, '_id'> & { _id?: string } = {
       user_id: await this.repo.nextUserId(),
       login: input.login,
@@ -96,7 +99,8 @@ export class UsersService implements UsersApi {
       const saved = await this.repo.users.insertOne(record as UserRecord);
       return this.view(saved as UserRecord);
     } catch (error) {
-      if (error instanceof DuplicateKeyError) throw apiError('user_exists', { message: `A user with login '${input.login}' already exists` });
+      if (error instanceof DuplicateKeyError)
+        throw apiError('user_exists', { message: `A user with login '${input.login}' already exists` });
       throw error;
     }
   }

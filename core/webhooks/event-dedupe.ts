@@ -17,8 +17,7 @@ const ABANDONED_AFTER_MS = 30_000;
 const WAIT_FOR_FIRST_MS = 2_000;
 const POLL_MS = 25;
 
-const inProgress = () =>
-  apiError('webhook_event_in_progress', { headers: { 'Retry-After': '1' } });
+const inProgress = () => apiError('webhook_event_in_progress', { headers: { 'Retry-After': '1' } });
 
 /**
  * Opt-in duplicate event-id protection. The unique insert of `{flow_id}:{event_id}` is the

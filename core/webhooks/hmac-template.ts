@@ -93,7 +93,10 @@ const location = {
   header: name,
   param: name,
 } as const;
-const oneLocation = [{ required: ['header'], not: { required: ['param'] } }, { required: ['param'], not: { required: ['header'] } }];
+const oneLocation = [
+  { required: ['header'], not: { required: ['param'] } },
+  { required: ['param'], not: { required: ['header'] } },
+];
 
 export const hmacTemplateSchema: JsonSchema = {
   type: 'object',
@@ -136,7 +139,8 @@ export const hmacTemplateSchema: JsonSchema = {
 
 // Compiled on first use: most hosts never check a template, and compiling costs start-up time.
 let validateTemplate: ValidateFunction | undefined;
-const validatorOfTemplates = (): ValidateFunction => (validateTemplate ??= createAjv({ validateSchema: false }).compile(hmacTemplateSchema as object));
+const validatorOfTemplates = (): ValidateFunction =>
+  (validateTemplate ??= createAjv({ validateSchema: false }).compile(hmacTemplateSchema as object));
 
 /** One piece of a parsed signed_template. */
 export type TemplatePart =
@@ -179,7 +183,9 @@ export function checkTemplate(template: unknown): string[] {
   if (!template || typeof template !== 'object' || Array.isArray(template)) return ['the template must be an object'];
   const validate = validatorOfTemplates();
   const problems = validate(template) ? [] : describeErrors(validate.errors).map((issue) => issue.message);
-  const t = template as Partial<Record<'signature_source' | 'timestamp_source' | 'id_source', { extract?: unknown }>> & { signed_template?: unknown };
+  const t = template as Partial<Record<'signature_source' | 'timestamp_source' | 'id_source', { extract?: unknown }>> & {
+    signed_template?: unknown;
+  };
   for (const field of ['signature_source', 'timestamp_source', 'id_source'] as const) {
     const extract = t[field]?.extract as Partial<ExtractSpec> | undefined;
     if (extract?.kind !== 'regex' || typeof extract.key !== 'string') continue;
@@ -193,7 +199,8 @@ export function checkTemplate(template: unknown): string[] {
     const { parts, problems: placeholderProblems } = parseSignedTemplate(t.signed_template);
     problems.push(...placeholderProblems);
     const uses = (kind: TemplatePart['kind']) => parts.some((p) => p.kind === kind);
-    if (uses('timestamp') && !t.timestamp_source) problems.push('signed_template uses {timestamp} but the template has no timestamp_source');
+    if (uses('timestamp') && !t.timestamp_source)
+      problems.push('signed_template uses {timestamp} but the template has no timestamp_source');
     if (uses('id') && !t.id_source) problems.push('signed_template uses {id} but the template has no id_source');
   }
   return problems;

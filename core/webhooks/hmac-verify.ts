@@ -142,10 +142,16 @@ function readValue(request: InboundRequest, where: ValueLocation & { extract?: E
   return found[0] ?? fail(`${what} ${label} has no value in the expected form`);
 }
 
-export function verifyHmac(input: { template: HmacTemplate; secrets: ReadonlyArray<HmacSecret>; request: InboundRequest; now: Date }): HmacResult {
+export function verifyHmac(input: {
+  template: HmacTemplate;
+  secrets: ReadonlyArray<HmacSecret>;
+  request: InboundRequest;
+  now: Date;
+}): HmacResult {
   const { template, request, now } = input;
   const maxBody = template.max_body_bytes ?? DEFAULT_TEMPLATE_MAX_BODY_BYTES;
-  if (maxBody > 0 && request.rawBody.length > maxBody) return fail(`body of ${request.rawBody.length} bytes exceeds max_body_bytes ${maxBody}`);
+  if (maxBody > 0 && request.rawBody.length > maxBody)
+    return fail(`body of ${request.rawBody.length} bytes exceeds max_body_bytes ${maxBody}`);
 
   const active = input.secrets.filter((s) => s.expires_at === null || new Date(s.expires_at).getTime() > now.getTime());
   if (active.length === 0) return fail('no active secret');
@@ -169,7 +175,8 @@ export function verifyHmac(input: { template: HmacTemplate; secrets: ReadonlyArr
     timestampText = read;
     const tolerance = template.tolerance_seconds ?? DEFAULT_TOLERANCE_SECONDS;
     const skew = (now.getTime() - timestamp.getTime()) / 1000;
-    if (tolerance > 0 && Math.abs(skew) > tolerance) return fail(`timestamp ${read} is outside the ${tolerance} s window (${skew > 0 ? 'too old' : 'in the future'})`);
+    if (tolerance > 0 && Math.abs(skew) > tolerance)
+      return fail(`timestamp ${read} is outside the ${tolerance} s window (${skew > 0 ? 'too old' : 'in the future'})`);
   }
 
   const { parts } = parseSignedTemplate(template.signed_template);

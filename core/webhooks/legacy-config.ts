@@ -13,7 +13,13 @@
  *   `webhook_secrets` ([{id, value, expires_at}]);
  * - `webhook_enabled` (default true when a mode or token is present).
  */
-import { DEFAULT_TEMPLATE_MAX_BODY_BYTES, checkTemplate, type HmacAlgo, type HmacTemplate, type SignatureEncoding } from './hmac-template.js';
+import {
+  DEFAULT_TEMPLATE_MAX_BODY_BYTES,
+  checkTemplate,
+  type HmacAlgo,
+  type HmacTemplate,
+  type SignatureEncoding,
+} from './hmac-template.js';
 
 /** Every key of the original plugin's webhook settings; all are removed by the migration. */
 export const LEGACY_KEYS = [
@@ -61,14 +67,18 @@ function parseFormat(format: string): { prefix: string; encoding: SignatureEncod
 
 function toDate(value: unknown): Date | null {
   if (value === null || value === undefined || value === '') return null;
-  const date = value instanceof Date ? value : typeof value === 'number' ? new Date(value < 1e12 ? value * 1000 : value) : new Date(String(value));
+  const date =
+    value instanceof Date ? value : typeof value === 'number' ? new Date(value < 1e12 ? value * 1000 : value) : new Date(String(value));
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
 export function readLegacyWebhook(scheduling: Record<string, unknown>): LegacyWebhook {
   const text = (key: string) => (typeof scheduling[key] === 'string' && scheduling[key] !== '' ? (scheduling[key] as string) : null);
   const mode = text('webhook_auth_mode') ?? (text('webhook_token') ? 'bearer' : text('webhook_secret') ? 'hmac_sha256' : 'bearer');
-  const enabled = scheduling.webhook_enabled === undefined ? true : scheduling.webhook_enabled === true || scheduling.webhook_enabled === 1 || scheduling.webhook_enabled === '1';
+  const enabled =
+    scheduling.webhook_enabled === undefined
+      ? true
+      : scheduling.webhook_enabled === true || scheduling.webhook_enabled === 1 || scheduling.webhook_enabled === '1';
   const base = { enabled, token: null, template: null, secrets: [] as LegacySecret[], problem: null as string | null };
 
   if (mode === 'bearer') {
@@ -83,15 +93,33 @@ export function readLegacyWebhook(scheduling: Record<string, unknown>): LegacyWe
     const format = parseFormat(text('webhook_signature_format') ?? 'hex');
     const secret = text('webhook_secret');
     const secrets = secret ? [{ id: null, value: secret, expires_at: null }] : [];
-    if (!format) return { ...base, mode: 'hmac', shape: 'shorthand', secrets, problem: `the legacy signature format '${text('webhook_signature_format')}' is not [prefix]hex|base64|base64url` };
+    if (!format)
+      return {
+        ...base,
+        mode: 'hmac',
+        shape: 'shorthand',
+        secrets,
+        problem: `the legacy signature format '${text('webhook_signature_format')}' is not [prefix]hex|base64|base64url`,
+      };
     const template: HmacTemplate = {
       mode: 'hmac',
       algo,
       signed_template: '{body}',
-      signature_source: { header, extract: format.prefix ? { kind: 'prefix', key: format.prefix } : { kind: 'raw' }, encoding: format.encoding },
+      signature_source: {
+        header,
+        extract: format.prefix ? { kind: 'prefix', key: format.prefix } : { kind: 'raw' },
+        encoding: format.encoding,
+      },
       max_body_bytes: DEFAULT_TEMPLATE_MAX_BODY_BYTES,
     };
-    return { ...base, mode: 'hmac', shape: 'shorthand', template, secrets, problem: secret ? null : 'the legacy hmac settings have no secret' };
+    return {
+      ...base,
+      mode: 'hmac',
+      shape: 'shorthand',
+      template,
+      secrets,
+      problem: secret ? null : 'the legacy hmac settings have no secret',
+    };
   }
 
   if (mode === 'hmac') {
@@ -101,7 +129,9 @@ export function readLegacyWebhook(scheduling: Record<string, unknown>): LegacyWe
     const list = Array.isArray(scheduling.webhook_secrets) ? (scheduling.webhook_secrets as unknown[]) : [];
     const secrets = list.flatMap((entry): LegacySecret[] => {
       const e = entry as { id?: unknown; value?: unknown; expires_at?: unknown } | null;
-      return e && typeof e.value === 'string' && e.value ? [{ id: typeof e.id === 'string' && e.id ? e.id : null, value: e.value, expires_at: toDate(e.expires_at) }] : [];
+      return e && typeof e.value === 'string' && e.value
+        ? [{ id: typeof e.id === 'string' && e.id ? e.id : null, value: e.value, expires_at: toDate(e.expires_at) }]
+        : [];
     });
     return {
       ...base,

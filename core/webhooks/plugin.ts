@@ -19,7 +19,14 @@ export const webhooksPlugin = definePlugin({
   provides: [
     createServiceFactory({
       service: services.webhooks,
-      deps: { flows: services.flows, vault: services.vault, clock: services.clock, registries: services.registries, logs: services.logs, logger: services.rootLogger },
+      deps: {
+        flows: services.flows,
+        vault: services.vault,
+        clock: services.clock,
+        registries: services.registries,
+        logs: services.logs,
+        logger: services.rootLogger,
+      },
       async factory({ logs, logger, ...deps }) {
         const webhooks = new WebhooksService({
           ...deps,
@@ -68,7 +75,9 @@ export const webhooksPlugin = definePlugin({
           // The process log has the request line already; this one is for debugging.
           log.debug({ ...context }, message);
           // Not awaited: the job is stored already; the line goes out with the next log batch.
-          void logs.record({ level: 'info', message, context }).catch((error: unknown) => log.error({ err: error }, 'A log entry could not be stored'));
+          void logs
+            .record({ level: 'info', message, context })
+            .catch((error: unknown) => log.error({ err: error }, 'A log entry could not be stored'));
         },
         // Only when someone listens: the trigger's hot path pays nothing otherwise.
         received: (event) => (isTapped(hooks.webhookReceived) ? hooks.webhookReceived.promise(event) : Promise.resolve()),

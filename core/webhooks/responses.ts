@@ -3,7 +3,12 @@ import type { JsonSchema } from '../kernel/json-schema.js';
 import { anyObject, bool, errorBody, int, isoDate, list, nullable, obj, str, successBody } from '../kernel/response-schemas.js';
 
 const rateLimit = obj({ max: int, window_seconds: int });
-const maskedSecret = obj({ id: str, value: { type: 'string', description: 'masked: the last characters only' }, expires_at: nullable(isoDate), created_at: isoDate });
+const maskedSecret = obj({
+  id: str,
+  value: { type: 'string', description: 'masked: the last characters only' },
+  expires_at: nullable(isoDate),
+  created_at: isoDate,
+});
 
 /** A flow's webhook trigger, secrets masked; only flow_id and enabled when there is none. */
 export const webhookStatus: JsonSchema = obj(
@@ -29,7 +34,9 @@ const enabled: JsonSchema = obj(
 );
 
 const warnings: JsonSchema = { type: 'array', items: str, description: 'Advice about a weak secret; absent when none' };
-const secretAnswer = (status: number) => ({ [status]: successBody({ message: str, data: obj({ secret: obj({ id: str, value: str }) }), warnings }, ['message', 'data']) });
+const secretAnswer = (status: number) => ({
+  [status]: successBody({ message: str, data: obj({ secret: obj({ id: str, value: str }) }), warnings }, ['message', 'data']),
+});
 const flowNotFound = errorBody('flow_not_found');
 const noWebhook = errorBody('flow_not_found', 'webhook_not_enabled');
 
@@ -37,14 +44,28 @@ export const webhookAdminResponses: Record<string, Record<number, JsonSchema>> =
   'GET /flows/{flow_id}/webhook': { 200: successBody({ data: webhookStatus }), 404: flowNotFound },
   'PUT /flows/{flow_id}/webhook': {
     200: successBody({ message: str, data: enabled, warnings }, ['message', 'data']),
-    400: errorBody('preset_not_found', 'template_required', 'invalid_template', 'invalid_mode', 'dedupe_needs_event_id', 'rest_invalid_param'),
+    400: errorBody(
+      'preset_not_found',
+      'template_required',
+      'invalid_template',
+      'invalid_mode',
+      'dedupe_needs_event_id',
+      'rest_invalid_param',
+    ),
     404: flowNotFound,
   },
   'DELETE /flows/{flow_id}/webhook': { 200: successBody({ message: str }), 404: flowNotFound },
-  'POST /flows/{flow_id}/webhook/regenerate': { 200: successBody({ message: str, data: obj({ token: str }) }), 400: errorBody('not_bearer'), 404: noWebhook },
+  'POST /flows/{flow_id}/webhook/regenerate': {
+    200: successBody({ message: str, data: obj({ token: str }) }),
+    400: errorBody('not_bearer'),
+    404: noWebhook,
+  },
   'POST /flows/{flow_id}/webhook/secrets': { ...secretAnswer(201), 400: errorBody('not_hmac', 'rest_invalid_param'), 404: noWebhook },
   'PUT /flows/{flow_id}/webhook/secrets': { ...secretAnswer(200), 400: errorBody('not_hmac', 'rest_invalid_param'), 404: noWebhook },
-  'DELETE /flows/{flow_id}/webhook/secrets/{secret_id}': { 200: successBody({ message: str }), 404: errorBody('flow_not_found', 'webhook_not_enabled', 'secret_not_found') },
+  'DELETE /flows/{flow_id}/webhook/secrets/{secret_id}': {
+    200: successBody({ message: str }),
+    404: errorBody('flow_not_found', 'webhook_not_enabled', 'secret_not_found'),
+  },
   'PUT /flows/{flow_id}/webhook/rate-limit': { 200: successBody({ message: str, data: obj({ rate_limit: rateLimit }) }), 404: noWebhook },
   'PUT /flows/{flow_id}/webhook/dedupe': {
     200: successBody({ message: str, data: obj({ dedupe_window_seconds: int }) }),
@@ -56,7 +77,12 @@ export const webhookAdminResponses: Record<string, Record<number, JsonSchema>> =
 
 export const webhookTriggerResponses: Record<string, Record<number, JsonSchema>> = {
   'POST /trigger/{flow_id}': {
-    200: successBody({ flow_id: int, flow_name: str, job_id: nullable(int), message: str, duplicate: { const: true } }, ['flow_id', 'flow_name', 'job_id', 'message']),
+    200: successBody({ flow_id: int, flow_name: str, job_id: nullable(int), message: str, duplicate: { const: true } }, [
+      'flow_id',
+      'flow_name',
+      'job_id',
+      'message',
+    ]),
     400: errorBody('rest_invalid_json'),
     401: errorBody('rest_unauthorized'),
     409: errorBody('webhook_event_in_progress'),

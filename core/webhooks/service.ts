@@ -13,7 +13,13 @@ import type { FlowRecord } from '../flows/model.js';
 import { checkTemplate, type HmacTemplate } from './hmac-template.js';
 import { verifyHmac, type InboundRequest } from './hmac-verify.js';
 import { LEGACY_KEYS, hasLegacyWebhook, readLegacyWebhook } from './legacy-config.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMIT, DEFAULT_ROTATION_TTL_SECONDS, type StoredSecret, type WebhookConfig } from './model.js';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_RATE_LIMIT,
+  DEFAULT_ROTATION_TTL_SECONDS,
+  type StoredSecret,
+  type WebhookConfig,
+} from './model.js';
 import { apiError } from '../errors/catalogue.js';
 
 export interface EnableInput {
@@ -29,7 +35,9 @@ export interface EnableInput {
 /** Where the webhooks domain writes what it wants an operator to read (the flow's log). */
 export type WebhookLog = (level: 'info' | 'warning', message: string, context: Record<string, unknown>) => Promise<void>;
 
-export type VerifyOutcome = { ok: true; flow: FlowRecord; config: WebhookConfig; eventId: string | null } | { ok: false; flow: FlowRecord | null; reason: string };
+export type VerifyOutcome =
+  | { ok: true; flow: FlowRecord; config: WebhookConfig; eventId: string | null }
+  | { ok: false; flow: FlowRecord | null; reason: string };
 
 function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = structuredClone(base);
@@ -52,7 +60,9 @@ const newSecretValue = () => randomBytes(32).toString('hex');
 function checkDedupe(config: Pick<WebhookConfig, 'mode' | 'template' | 'dedupe_window_seconds'>): void {
   if (!config.dedupe_window_seconds) return;
   if (config.mode === 'bearer' || (config.mode === 'hmac' && !config.template?.id_source)) {
-    throw apiError('dedupe_needs_event_id', { message: 'Duplicate protection needs an event id: an hmac template with an id_source, or a verifier mode that reports one' });
+    throw apiError('dedupe_needs_event_id', {
+      message: 'Duplicate protection needs an event id: an hmac template with an id_source, or a verifier mode that reports one',
+    });
   }
 }
 
@@ -65,11 +75,25 @@ const OPENED_CACHE = 1000;
 
 export class WebhooksService {
   constructor(
-    private readonly deps: { flows: FlowsService; legacy: LegacyFlowWebhooks; vault: Vault; clock: Clock; registries: Registries; log?: WebhookLog; changes?: ChangeLog },
+    private readonly deps: {
+      flows: FlowsService;
+      legacy: LegacyFlowWebhooks;
+      vault: Vault;
+      clock: Clock;
+      registries: Registries;
+      log?: WebhookLog;
+      changes?: ChangeLog;
+    },
   ) {}
 
   /** Logs a change of a flow's trigger with who made it (never a token or secret value). */
-  private async changed(by: Principal | null | undefined, flowId: number, what: string, change: string, extra: Record<string, unknown> = {}): Promise<void> {
+  private async changed(
+    by: Principal | null | undefined,
+    flowId: number,
+    what: string,
+    change: string,
+    extra: Record<string, unknown> = {},
+  ): Promise<void> {
     await this.deps.changes?.(by, `Flow ${flowId}: webhook trigger ${what}`, { flow_id: flowId, change: `webhook.${change}`, ...extra });
   }
 
@@ -122,15 +146,27 @@ export class WebhooksService {
       token_sealed: legacy.token ? this.seal(flowId, legacy.token) : null,
       template: legacy.template,
       preset: null,
-      secrets: legacy.secrets.map((secret) => ({ id: secret.id ?? randomUUID(), sealed: this.seal(flowId, secret.value), expires_at: secret.expires_at, created_at: now })),
+      secrets: legacy.secrets.map((secret) => ({
+        id: secret.id ?? randomUUID(),
+        sealed: this.seal(flowId, secret.value),
+        expires_at: secret.expires_at,
+        created_at: now,
+      })),
       rate_limit: { ...DEFAULT_RATE_LIMIT },
       max_body_bytes: legacy.template?.max_body_bytes ?? DEFAULT_MAX_BODY_BYTES,
       dedupe_window_seconds: 0,
       updated_at: now,
     };
     if (await this.deps.legacy.migrateWebhook(flowId, config as unknown as Record<string, unknown>, LEGACY_KEYS)) {
-      await this.deps.log?.('info', `Webhook settings of flow ${flowId} migrated from the legacy ${legacy.shape} form to mode ${legacy.mode}`, { flow_id: flowId });
-      if (legacy.problem) await this.deps.log?.('warning', `Webhook trigger of flow ${flowId} migrated but refuses every request: ${legacy.problem}`, { flow_id: flowId });
+      await this.deps.log?.(
+        'info',
+        `Webhook settings of flow ${flowId} migrated from the legacy ${legacy.shape} form to mode ${legacy.mode}`,
+        { flow_id: flowId },
+      );
+      if (legacy.problem)
+        await this.deps.log?.('warning', `Webhook trigger of flow ${flowId} migrated but refuses every request: ${legacy.problem}`, {
+          flow_id: flowId,
+        });
     }
     return (await this.deps.flows.record(flowId)) ?? flow;
   }
@@ -147,7 +183,11 @@ export class WebhooksService {
   }
 
   /** Turns the trigger on; answers the token or secret, the only time it is shown. */
-  async enable(flowId: number, input: EnableInput, by?: Principal | null): Promise<{ status: Record<string, unknown>; token?: string; secret?: { id: string; value: string } }> {
+  async enable(
+    flowId: number,
+    input: EnableInput,
+    by?: Principal | null,
+  ): Promise<{ status: Record<string, unknown>; token?: string; secret?: { id: string; value: string } }> {
     await this.deps.flows.get(flowId);
     const base: WebhookConfig = {
       enabled: true,
@@ -175,24 +215,44 @@ export class WebhooksService {
       let template: Record<string, unknown>;
       if (input.preset) {
         const preset = this.deps.registries.presets().find((p) => p.slug === input.preset);
-        if (!preset) throw apiError('preset_not_found', { message: `No webhook preset '${input.preset}' is loaded (enable the webhook-presets plugin)` });
+        if (!preset)
+          throw apiError('preset_not_found', {
+            message: `No webhook preset '${input.preset}' is loaded (enable the webhook-presets plugin)`,
+          });
         template = structuredClone(preset.template);
         base.preset = preset.slug;
       } else if (input.template) template = input.template;
       else throw apiError('template_required');
       if (input.overrides) template = deepMerge(template, input.overrides);
       const problems = checkTemplate(template);
-      if (problems.length) throw apiError('invalid_template', { message: `Invalid HMAC template: ${problems.join('; ')}`, data: { problems } });
+      if (problems.length)
+        throw apiError('invalid_template', { message: `Invalid HMAC template: ${problems.join('; ')}`, data: { problems } });
       base.template = template as unknown as HmacTemplate;
       base.max_body_bytes = Number((template as { max_body_bytes?: number }).max_body_bytes ?? DEFAULT_MAX_BODY_BYTES);
       checkDedupe(base);
     } else if (!this.deps.registries.verifiers().some((v) => v.mode === input.mode)) {
-      throw apiError('invalid_mode', { message: `Unknown webhook mode '${input.mode}' (bearer, hmac${this.deps.registries.verifiers().map((v) => `, ${v.mode}`).join('')})` });
+      throw apiError('invalid_mode', {
+        message: `Unknown webhook mode '${input.mode}' (bearer, hmac${this.deps.registries
+          .verifiers()
+          .map((v) => `, ${v.mode}`)
+          .join('')})`,
+      });
     }
     const value = input.secret ?? newSecretValue();
-    const secret: StoredSecret = { id: randomUUID(), sealed: this.seal(flowId, value), expires_at: null, created_at: this.deps.clock.now() };
+    const secret: StoredSecret = {
+      id: randomUUID(),
+      sealed: this.seal(flowId, value),
+      expires_at: null,
+      created_at: this.deps.clock.now(),
+    };
     await this.save(flowId, { ...base, secrets: [secret] });
-    await this.changed(by, flowId, `enabled (${input.mode}${base.preset ? `, preset ${base.preset}` : ''}); secret ${secret.id} issued`, 'enable', { mode: input.mode, secret_id: secret.id });
+    await this.changed(
+      by,
+      flowId,
+      `enabled (${input.mode}${base.preset ? `, preset ${base.preset}` : ''}); secret ${secret.id} issued`,
+      'enable',
+      { mode: input.mode, secret_id: secret.id },
+    );
     return { status: await this.status(flowId), secret: { id: secret.id, value } };
   }
 
@@ -216,17 +276,28 @@ export class WebhooksService {
    * Adds a new secret; the ones in force stay valid for `ttlSeconds` (default 7 days) so
    * senders can switch over, then are forgotten.
    */
-  async rotate(flowId: number, options: { ttlSeconds?: number; value?: string } = {}, by?: Principal | null): Promise<{ id: string; value: string }> {
+  async rotate(
+    flowId: number,
+    options: { ttlSeconds?: number; value?: string } = {},
+    by?: Principal | null,
+  ): Promise<{ id: string; value: string }> {
     const { config } = await this.require(flowId);
-    if (config.mode === 'bearer') throw apiError('not_hmac', { message: 'A bearer trigger has a token, not secrets; regenerate it instead' });
+    if (config.mode === 'bearer')
+      throw apiError('not_hmac', { message: 'A bearer trigger has a token, not secrets; regenerate it instead' });
     const now = this.deps.clock.now();
     const ttl = options.ttlSeconds ?? DEFAULT_ROTATION_TTL_SECONDS;
     const graceEnd = new Date(now.getTime() + ttl * 1000);
-    const kept = this.active(config, now).map((s) => ({ ...s, expires_at: s.expires_at && s.expires_at < graceEnd ? s.expires_at : graceEnd }));
+    const kept = this.active(config, now).map((s) => ({
+      ...s,
+      expires_at: s.expires_at && s.expires_at < graceEnd ? s.expires_at : graceEnd,
+    }));
     const value = options.value ?? newSecretValue();
     const secret: StoredSecret = { id: randomUUID(), sealed: this.seal(flowId, value), expires_at: null, created_at: now };
     await this.save(flowId, { ...config, secrets: [...kept, secret] });
-    await this.changed(by, flowId, `secret rotated: new secret ${secret.id}, ${kept.length} kept for ${ttl} s`, 'rotate', { secret_id: secret.id, ttl_seconds: ttl });
+    await this.changed(by, flowId, `secret rotated: new secret ${secret.id}, ${kept.length} kept for ${ttl} s`, 'rotate', {
+      secret_id: secret.id,
+      ttl_seconds: ttl,
+    });
     return { id: secret.id, value };
   }
 
@@ -235,7 +306,12 @@ export class WebhooksService {
     const { config } = await this.require(flowId);
     if (config.mode === 'bearer') throw apiError('not_hmac');
     const secretValue = value ?? newSecretValue();
-    const secret: StoredSecret = { id: randomUUID(), sealed: this.seal(flowId, secretValue), expires_at: null, created_at: this.deps.clock.now() };
+    const secret: StoredSecret = {
+      id: randomUUID(),
+      sealed: this.seal(flowId, secretValue),
+      expires_at: null,
+      created_at: this.deps.clock.now(),
+    };
     await this.save(flowId, { ...config, secrets: [secret] });
     await this.changed(by, flowId, `secrets replaced by secret ${secret.id}`, 'set-secret', { secret_id: secret.id });
     return { id: secret.id, value: secretValue };
@@ -243,7 +319,8 @@ export class WebhooksService {
 
   async forget(flowId: number, secretId: string, by?: Principal | null): Promise<void> {
     const { config } = await this.require(flowId);
-    if (!config.secrets.some((s) => s.id === secretId)) throw apiError('secret_not_found', { message: `No secret ${secretId} on flow ${flowId}` });
+    if (!config.secrets.some((s) => s.id === secretId))
+      throw apiError('secret_not_found', { message: `No secret ${secretId} on flow ${flowId}` });
     await this.save(flowId, { ...config, secrets: config.secrets.filter((s) => s.id !== secretId) });
     await this.changed(by, flowId, `secret ${secretId} forgotten`, 'forget-secret', { secret_id: secretId });
   }
@@ -260,7 +337,13 @@ export class WebhooksService {
     const next = { ...config, dedupe_window_seconds: windowSeconds };
     checkDedupe(next);
     await this.save(flowId, next);
-    await this.changed(by, flowId, windowSeconds ? `duplicate protection set to ${windowSeconds} s` : 'duplicate protection turned off', 'dedupe', { window_seconds: windowSeconds });
+    await this.changed(
+      by,
+      flowId,
+      windowSeconds ? `duplicate protection set to ${windowSeconds} s` : 'duplicate protection turned off',
+      'dedupe',
+      { window_seconds: windowSeconds },
+    );
   }
 
   /** What an operator may see: mode, preset, secret ids with expiry, masked values. */
@@ -274,7 +357,12 @@ export class WebhooksService {
       mode: config.mode,
       preset: config.preset,
       token: config.token_sealed ? maskSecret(this.open(flowId, config.token_sealed)) : undefined,
-      secrets: this.active(config, now).map((s) => ({ id: s.id, value: maskSecret(this.open(flowId, s.sealed)), expires_at: s.expires_at?.toISOString() ?? null, created_at: s.created_at.toISOString() })),
+      secrets: this.active(config, now).map((s) => ({
+        id: s.id,
+        value: maskSecret(this.open(flowId, s.sealed)),
+        expires_at: s.expires_at?.toISOString() ?? null,
+        created_at: s.created_at.toISOString(),
+      })),
       template: config.template,
       rate_limit: config.rate_limit,
       max_body_bytes: config.max_body_bytes,
@@ -308,7 +396,8 @@ export class WebhooksService {
       const header = request.headers.authorization ?? '';
       const match = /^Bearer\s+(\S+)$/i.exec(header);
       if (!match) return { ok: false, flow, reason: 'bearer token missing' };
-      if (!config.token_sealed || !safeEqual(match[1]!, this.open(flowId, config.token_sealed))) return { ok: false, flow, reason: 'bearer token does not match' };
+      if (!config.token_sealed || !safeEqual(match[1]!, this.open(flowId, config.token_sealed)))
+        return { ok: false, flow, reason: 'bearer token does not match' };
       return { ok: true, flow, config, eventId: null };
     }
     const secrets = this.active(config, now).map((s) => ({ id: s.id, value: this.open(flowId, s.sealed), expires_at: s.expires_at }));
@@ -322,14 +411,27 @@ export class WebhooksService {
     if (!verifier) return { ok: false, flow, reason: `no verifier for mode '${config.mode}' is loaded` };
     let verdict: VerifierVerdict | boolean;
     try {
-      verdict = await verifier.verify({ rawBody: request.rawBody, headers: request.headers, query: request.query, url: request.url, secrets: secrets.map((s) => s.value), now });
+      verdict = await verifier.verify({
+        rawBody: request.rawBody,
+        headers: request.headers,
+        query: request.query,
+        url: request.url,
+        secrets: secrets.map((s) => s.value),
+        now,
+      });
     } catch (error) {
       // A verifier that throws refuses the request; the sender still sees the one 401.
-      return { ok: false, flow, reason: `the ${config.mode} verifier (${this.deps.registries.ownerOf(verifier) ?? 'unknown plugin'}) failed: ${(error as Error).message}` };
+      return {
+        ok: false,
+        flow,
+        reason: `the ${config.mode} verifier (${this.deps.registries.ownerOf(verifier) ?? 'unknown plugin'}) failed: ${(error as Error).message}`,
+      };
     }
     if (verdict === true) return { ok: true, flow, config, eventId: null };
     if (verdict === false) return { ok: false, flow, reason: `the ${config.mode} verifier rejected the request` };
-    return verdict.ok ? { ok: true, flow, config, eventId: verdict.eventId ?? null } : { ok: false, flow, reason: `${config.mode}: ${verdict.reason}` };
+    return verdict.ok
+      ? { ok: true, flow, config, eventId: verdict.eventId ?? null }
+      : { ok: false, flow, reason: `${config.mode}: ${verdict.reason}` };
   }
 
   /**

@@ -1,5 +1,16 @@
 // A third-party plugin imports only the public SDK, by package name.
-import { badRequest, defineCliNoun, defineHandler, definePlugin, defineRoute, defineSurface, errorBody, reply, services, successBody } from 'flowhost';
+import {
+  badRequest,
+  defineCliNoun,
+  defineHandler,
+  definePlugin,
+  defineRoute,
+  defineSurface,
+  errorBody,
+  reply,
+  services,
+  successBody,
+} from 'flowhost';
 // TypeBox schemas are JSON Schema the host validates, and type request.query/body and the
 // handler's settings: no casts.
 import { Type } from 'typebox';
@@ -35,7 +46,9 @@ export default definePlugin({
           command: 'greet <name>',
           describe: 'Greet someone (stored as a greeting)',
           async run(args, ctx) {
-            const res = await ctx.call<{ data: { message: string; count: number } }>('POST', '/hello/v1/greeting', { body: { name: String(args.name) } });
+            const res = await ctx.call<{ data: { message: string; count: number } }>('POST', '/hello/v1/greeting', {
+              body: { name: String(args.name) },
+            });
             ctx.print(res.data, `${res.data.message} (${res.data.count} greeting${res.data.count === 1 ? '' : 's'} so far)`);
           },
         },
@@ -75,7 +88,13 @@ export default definePlugin({
         settings: Type.Object({ name: Type.String({ title: 'Name', default: 'world' }) }, { additionalProperties: false }),
         async fetch(ctx, handlerSettings) {
           const text = greet(settings.greeting, handlerSettings.name);
-          return [{ type: 'hello', data: { title: text, content: text }, metadata: { item_id: `${text}@${ctx.jobId}`, at: ctx.clock.now().toISOString() } }];
+          return [
+            {
+              type: 'hello',
+              data: { title: text, content: text },
+              metadata: { item_id: `${text}@${ctx.jobId}`, at: ctx.clock.now().toISOString() },
+            },
+          ];
         },
       }),
     );
@@ -99,7 +118,9 @@ export default definePlugin({
             schema: {
               query: Type.Object({ name: Type.Optional(Type.String({ maxLength: 60 })) }),
               // Every answer's body, as sent: published in openapi.json, checked in tests.
-              responses: { 200: successBody({ data: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } }) },
+              responses: {
+                200: successBody({ data: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } }),
+              },
             },
             handle(request) {
               return { success: true, data: { message: greet(settings.greeting, request.query.name ?? request.user?.login ?? 'world') } };
@@ -112,7 +133,13 @@ export default definePlugin({
             schema: {
               body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 60 }) }, { additionalProperties: false }),
               responses: {
-                201: successBody({ data: { type: 'object', required: ['message', 'count'], properties: { message: { type: 'string' }, count: { type: 'integer' } } } }),
+                201: successBody({
+                  data: {
+                    type: 'object',
+                    required: ['message', 'count'],
+                    properties: { message: { type: 'string' }, count: { type: 'integer' } },
+                  },
+                }),
                 // Only the route's own codes: the host adds its own (401, 403, invalid input...).
                 400: errorBody('hello_nobody'),
               },
@@ -131,7 +158,16 @@ export default definePlugin({
             permission: { capability: 'manage_options' },
             schema: {
               responses: {
-                200: successBody({ data: { type: 'array', items: { type: 'object', required: ['message', 'at'], properties: { message: { type: 'string' }, at: { type: 'string' } } } } }),
+                200: successBody({
+                  data: {
+                    type: 'array',
+                    items: {
+                      type: 'object',
+                      required: ['message', 'at'],
+                      properties: { message: { type: 'string' }, at: { type: 'string' } },
+                    },
+                  },
+                }),
               },
             },
             async handle() {

@@ -34,7 +34,10 @@ export class LoginThrottle {
   private readonly perLogin: Limiter;
   private readonly known: Limiter;
 
-  constructor(private readonly limits: ThrottleLimits, factory: LimiterFactory) {
+  constructor(
+    private readonly limits: ThrottleLimits,
+    factory: LimiterFactory,
+  ) {
     this.perLoginIp = factory('login_fail_login_ip', limits.maxFailures, limits.windowSeconds);
     this.perIp = factory('login_fail_ip', limits.maxFailuresPerIp, limits.windowSeconds);
     this.perLogin = factory('login_fail_login', limits.maxFailuresPerLogin, limits.windowSeconds);
@@ -43,9 +46,16 @@ export class LoginThrottle {
 
   /** Throws 429 with Retry-After when a budget that applies to this address is spent. */
   async check(ip: string, login: string): Promise<void> {
-    const [byLoginIp, byIp, byLogin] = await Promise.all([this.perLoginIp.get(loginKey(ip, login)), this.perIp.get(ip), this.perLogin.get(login.toLowerCase())]);
+    const [byLoginIp, byIp, byLogin] = await Promise.all([
+      this.perLoginIp.get(loginKey(ip, login)),
+      this.perIp.get(ip),
+      this.perLogin.get(login.toLowerCase()),
+    ]);
     const spent = (res: RateLimiterRes | null, max: number): res is RateLimiterRes => !!res && res.consumedPoints >= max;
-    const blocked = [spent(byLoginIp, this.limits.maxFailures) ? byLoginIp : null, spent(byIp, this.limits.maxFailuresPerIp) ? byIp : null].filter((r): r is RateLimiterRes => r !== null);
+    const blocked = [
+      spent(byLoginIp, this.limits.maxFailures) ? byLoginIp : null,
+      spent(byIp, this.limits.maxFailuresPerIp) ? byIp : null,
+    ].filter((r): r is RateLimiterRes => r !== null);
     if (spent(byLogin, this.limits.maxFailuresPerLogin) && !(await this.isKnown(ip, login))) blocked.push(byLogin);
     if (blocked.length) {
       const wait = Math.max(...blocked.map((res) => res.msBeforeNext)) / 1000;
@@ -58,7 +68,11 @@ export class LoginThrottle {
   }
 
   async failed(ip: string, login: string): Promise<void> {
-    await Promise.all([this.perLoginIp.penalty(loginKey(ip, login), 1), this.perIp.penalty(ip, 1), this.perLogin.penalty(login.toLowerCase(), 1)]);
+    await Promise.all([
+      this.perLoginIp.penalty(loginKey(ip, login), 1),
+      this.perIp.penalty(ip, 1),
+      this.perLogin.penalty(login.toLowerCase(), 1),
+    ]);
   }
 
   async succeeded(ip: string, login: string): Promise<void> {

@@ -8,5 +8,12 @@ import type { LimiterFactory } from './login-throttle.js';
  */
 export function mongoLimiters(store: MongoStore): LimiterFactory {
   return (name, points, duration) =>
-    new RateLimiterMongo({ storeClient: store.driverClient, dbName: store.database, tableName: 'rate_limits', keyPrefix: name, points, duration });
+    new RateLimiterMongo({
+      storeClient: store.driverClient,
+      dbName: store.database,
+      tableName: 'rate_limits',
+      keyPrefix: name,
+      points,
+      duration,
+    });
 }

@@ -39,6 +39,9 @@ export async function ensureAdminAccess(users: UsersService, dataDir: string | n
     await users.revokeAppPassword(admin.user_id, created.uuid).catch(() => undefined);
     throw error;
   }
-  log.info({ file, login: admin.login }, `Administrator '${admin.login}' has an application password in ${file} (written once; delete the file after reading it)`);
+  log.info(
+    { file, login: admin.login },
+    `Administrator '${admin.login}' has an application password in ${file} (written once; delete the file after reading it)`,
+  );
   return { login: admin.login, password: created.password, file };
 }

@@ -9,7 +9,12 @@ export interface AdminClient {
   readonly via: 'store' | 'host';
   listUsers(): Promise<UserView[]>;
   findUser(login: string): Promise<UserView>;
-  createUser(input: { login: string; role: string; password?: string; capabilities?: string[] }): Promise<{ user: UserView; application_password: CreatedAppPassword }>;
+  createUser(input: {
+    login: string;
+    role: string;
+    password?: string;
+    capabilities?: string[];
+  }): Promise<{ user: UserView; application_password: CreatedAppPassword }>;
   deleteUser(userId: number): Promise<void>;
   setPassword(userId: number, password: string): Promise<void>;
   createAppPassword(userId: number, name: string): Promise<CreatedAppPassword>;

@@ -11,19 +11,35 @@ import { apiError } from './api-error.js';
 export interface ApiSession {
   /** 'host': a running host answered; 'local': this command started the build itself. */
   readonly via: 'host' | 'local';
-  call<T = Record<string, unknown>>(method: string, path: string, options?: { query?: Record<string, string | number | boolean | undefined>; body?: unknown; headers?: Record<string, string> }): Promise<T>;
+  call<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    options?: { query?: Record<string, string | number | boolean | undefined>; body?: unknown; headers?: Record<string, string> },
+  ): Promise<T>;
   /** The same, with `path` relative to the API prefix (a plugin's namespace: '/hello/v1/...'). */
-  callApi<T = Record<string, unknown>>(method: string, path: string, options?: { query?: Record<string, string | number | boolean | undefined>; body?: unknown; headers?: Record<string, string> }): Promise<T>;
+  callApi<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    options?: { query?: Record<string, string | number | boolean | undefined>; body?: unknown; headers?: Record<string, string> },
+  ): Promise<T>;
   /**
    * The same with the whole answer: any JSON body (a wp/v2 list is an array) and the
    * headers (X-WP-Total). Errors still throw a CliError with the server's message.
    */
-  fetchApi<T = unknown>(method: string, path: string, options?: { query?: Record<string, string | number | boolean | undefined>; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; body: T }>;
+  fetchApi<T = unknown>(
+    method: string,
+    path: string,
+    options?: { query?: Record<string, string | number | boolean | undefined>; body?: unknown; headers?: Record<string, string> },
+  ): Promise<{ status: number; headers: Headers; body: T }>;
   /**
    * Streams a local file as the raw body of a POST to `path` (relative to the API prefix),
    * named by Content-Disposition; progress on stderr for files over 1 MB.
    */
-  upload<T = Record<string, unknown>>(path: string, file: string, options?: { query?: Record<string, string | number | boolean | undefined> }): Promise<T>;
+  upload<T = Record<string, unknown>>(
+    path: string,
+    file: string,
+    options?: { query?: Record<string, string | number | boolean | undefined> },
+  ): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -40,7 +56,9 @@ function progressMeter(total: number, name: string): Transform {
       const percent = total ? Math.floor((sent / total) * 100) : 100;
       if (show && percent !== shown && (percent % 5 === 0 || percent === 100)) {
         shown = percent;
-        process.stderr.write(`\rUploading ${name}: ${percent}% (${(sent / 1048576).toFixed(1)} of ${(total / 1048576).toFixed(1)} MB)${percent === 100 ? '\n' : ''}`);
+        process.stderr.write(
+          `\rUploading ${name}: ${percent}% (${(sent / 1048576).toFixed(1)} of ${(total / 1048576).toFixed(1)} MB)${percent === 100 ? '\n' : ''}`,
+        );
       }
       done(null, chunk);
     },
@@ -61,18 +79,29 @@ async function answer<T>(response: Response): Promise<T> {
 export async function openApiSession(config: HostConfig): Promise<ApiSession> {
   const dataDir = resolve(config.dataDir);
   const running = config.mongodbUrl ? null : readHostFile(dataDir);
-  if (running && hostProcessAlive(running)) return httpSession('host', `${running.url}${config.apiPrefix}`, config.coreNamespace, running.token, async () => undefined);
+  if (running && hostProcessAlive(running))
+    return httpSession('host', `${running.url}${config.apiPrefix}`, config.coreNamespace, running.token, async () => undefined);
   if (running) {
     // A host killed with -9 leaves host.json behind: work on the directory instead of
     // calling an address nobody answers, and say so.
-    process.stderr.write(`flowhost: the host recorded in ${dataDir}/host.json (pid ${running.pid}) is not running; opening the data directory directly\n`);
+    process.stderr.write(
+      `flowhost: the host recorded in ${dataDir}/host.json (pid ${running.pid}) is not running; opening the data directory directly\n`,
+    );
     unpublishHost(dataDir);
   }
   // Loaded here, not at the top: only a command that starts its own host pays for it.
-  const [{ buildDefaultHost }, { DataDirInUseError }] = await Promise.all([import('../default-build.js'), import('../store/open-store.js')]);
+  const [{ buildDefaultHost }, { DataDirInUseError }] = await Promise.all([
+    import('../default-build.js'),
+    import('../store/open-store.js'),
+  ]);
   let host;
   try {
-    host = await buildDefaultHost({ ...config, port: 0, host: '127.0.0.1', logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
+    host = await buildDefaultHost({
+      ...config,
+      port: 0,
+      host: '127.0.0.1',
+      logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel,
+    });
   } catch (error) {
     if (error instanceof DataDirInUseError) throw new CliError(error.message);
     throw error;
@@ -88,13 +117,20 @@ export async function openApiSession(config: HostConfig): Promise<ApiSession> {
 
 type CallOptions = { query?: Record<string, string | number | boolean | undefined>; body?: unknown; headers?: Record<string, string> };
 
-function httpSession(via: 'host' | 'local', prefixBase: string, coreNamespace: string, token: string, close: () => Promise<void>): ApiSession {
+function httpSession(
+  via: 'host' | 'local',
+  prefixBase: string,
+  coreNamespace: string,
+  token: string,
+  close: () => Promise<void>,
+): ApiSession {
   const session: ApiSession = {
     via,
     call: <T>(method: string, path: string, options: CallOptions = {}) => session.callApi<T>(method, `/${coreNamespace}${path}`, options),
     async callApi<T>(method: string, path: string, options: CallOptions = {}) {
       const { body } = await session.fetchApi<Record<string, unknown>>(method, path, options);
-      if (body && typeof body === 'object' && !Array.isArray(body) && body.success === false) throw apiError({ message: 'The request failed', ...body }, 200);
+      if (body && typeof body === 'object' && !Array.isArray(body) && body.success === false)
+        throw apiError({ message: 'The request failed', ...body }, 200);
       return body as T;
     },
     async fetchApi<T>(method: string, path: string, options: CallOptions = {}) {
@@ -105,7 +141,11 @@ function httpSession(via: 'host' | 'local', prefixBase: string, coreNamespace: s
       try {
         response = await fetch(url, {
           method,
-          headers: { ...(options.headers ?? {}), Authorization: `${LOCAL_SCHEME} ${token}`, ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+          headers: {
+            ...(options.headers ?? {}),
+            Authorization: `${LOCAL_SCHEME} ${token}`,
+            ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          },
           body: options.body === undefined ? undefined : JSON.stringify(options.body),
         });
       } catch (error) {
@@ -113,7 +153,10 @@ function httpSession(via: 'host' | 'local', prefixBase: string, coreNamespace: s
       }
       const payload = (await response.json().catch(() => ({}))) as unknown;
       if (!response.ok) {
-        throw apiError(payload && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Record<string, unknown>) : {}, response.status);
+        throw apiError(
+          payload && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Record<string, unknown>) : {},
+          response.status,
+        );
       }
       return { status: response.status, headers: response.headers, body: payload as T };
     },

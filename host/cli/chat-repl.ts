@@ -22,7 +22,10 @@ export function sendChat(api: ApiSession, target: ChatTarget, message: string | 
     if (!target.session) throw new CliError('--continue needs --session <id>');
     return api.call<ChatAnswer>('POST', '/chat/continue', { headers, body: { session_id: target.session, ...choice } });
   }
-  return api.call<ChatAnswer>('POST', '/chat', { headers, body: { message, agent_type: 'cli', ...(target.session ? { session_id: target.session } : {}), ...choice } });
+  return api.call<ChatAnswer>('POST', '/chat', {
+    headers,
+    body: { message, agent_type: 'cli', ...(target.session ? { session_id: target.session } : {}), ...choice },
+  });
 }
 
 /**
@@ -34,7 +37,11 @@ export function sendChat(api: ApiSession, target: ChatTarget, message: string | 
 export async function chatRepl(api: ApiSession, target: ChatTarget, input: Readable, output: Writable): Promise<string | undefined> {
   const rl = createInterface({ input, output, terminal: Boolean((input as { isTTY?: boolean }).isTTY) });
   const say = (line: string) => output.write(`${line}\n`);
-  say(target.session ? `Resuming chat session ${target.session}. /exit to leave.` : 'Flowhost chat. /continue after a stop at the turn limit, /exit to leave.');
+  say(
+    target.session
+      ? `Resuming chat session ${target.session}. /exit to leave.`
+      : 'Flowhost chat. /continue after a stop at the turn limit, /exit to leave.',
+  );
   // Lines are read through the async iterator, which queues what arrives while a request
   // runs (rl.question would drop lines typed or piped ahead).
   rl.setPrompt('you> ');

@@ -56,7 +56,8 @@ export function answerLines(answer: ChatAnswer, continueHint: string): string[] 
 /** A stored conversation, one message per line (tool results as their tool and outcome). */
 export function conversationLines(conversation: ChatMessageView[]): string[] {
   return conversation.map((m) => {
-    if (m.role === 'tool') return `tool: ${callSummary(m.metadata?.tool_name ?? '?', m.metadata?.parameters)} -> ${m.metadata?.success ? 'ok' : 'error'}`;
+    if (m.role === 'tool')
+      return `tool: ${callSummary(m.metadata?.tool_name ?? '?', m.metadata?.parameters)} -> ${m.metadata?.success ? 'ok' : 'error'}`;
     if (m.role === 'assistant' && m.metadata?.type === 'tool_call' && !m.content) return 'assistant: (calls tools)';
     return `${m.role}: ${m.content}`;
   });

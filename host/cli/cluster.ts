@@ -25,9 +25,12 @@ const STOP_GRACE_MS = 20_000;
 type WorkerMessage = { type: 'listening'; url: string };
 
 export function checkWorkers(workers: number, config: HostConfig): void {
-  if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new CliError(`--workers must be an integer from 1 to 64 (got ${workers})`);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64)
+    throw new CliError(`--workers must be an integer from 1 to 64 (got ${workers})`);
   if (workers > 1 && !config.mongodbUrl) {
-    throw new CliError(`--workers ${workers} needs MongoDB (set MONGODB_URL): the embedded store is a SQLite file that one process holds. Use --workers 1 (the default) with the embedded store.`);
+    throw new CliError(
+      `--workers ${workers} needs MongoDB (set MONGODB_URL): the embedded store is a SQLite file that one process holds. Use --workers 1 (the default) with the embedded store.`,
+    );
   }
 }
 

@@ -11,7 +11,8 @@ export const yesOption = { yes: { type: 'boolean', alias: 'y', default: false, d
  */
 export async function confirm(argv: { yes?: boolean }, action: string): Promise<void> {
   if (argv.yes) return;
-  if (!process.stdin.isTTY || !process.stderr.isTTY) throw new CliError(`${action}: not confirmed (no terminal to ask on); add --yes to go ahead`);
+  if (!process.stdin.isTTY || !process.stderr.isTTY)
+    throw new CliError(`${action}: not confirmed (no terminal to ask on); add --yes to go ahead`);
   const prompt = createInterface({ input: process.stdin, output: process.stderr });
   try {
     const answer = await prompt.question(`${action}? [y/N] `);

@@ -25,7 +25,8 @@ export async function openAdmin(config: HostConfig): Promise<AdminClient> {
   } catch (error) {
     if (!(error instanceof StoreLockedError)) throw error;
     const running = readHostFile(dataDir);
-    if (!running) throw new CliError(`The data directory ${dataDir} is held by another process that published no host address; stop it first`);
+    if (!running)
+      throw new CliError(`The data directory ${dataDir} is held by another process that published no host address; stop it first`);
     return remoteAdmin({ url: running.url, apiBase: running.api_base, token: running.token });
   }
 }

@@ -29,7 +29,8 @@ export async function loadPluginNouns(entries: ReadonlyArray<PluginEntry>, args:
       if (!('load' in noun)) return pluginNoun(noun, owner);
       if (!wanted.has(noun.noun)) return listedNoun(noun, owner);
       const loaded = await noun.load();
-      if (loaded?.noun !== noun.noun) throw new Error(`Plugin '${owner}': the manifest's CLI noun '${noun.noun}' loaded noun '${String(loaded?.noun)}'`);
+      if (loaded?.noun !== noun.noun)
+        throw new Error(`Plugin '${owner}': the manifest's CLI noun '${noun.noun}' loaded noun '${String(loaded?.noun)}'`);
       return pluginNoun(loaded, owner);
     }),
   );
@@ -42,7 +43,10 @@ function declaredNouns(entries: ReadonlyArray<PluginEntry>): Array<{ noun: CliNo
   for (const plugin of entries) {
     for (const noun of plugin.cli ?? []) {
       const taken = seen.get(noun.noun);
-      if (taken) throw new Error(`Plugin '${plugin.id}': CLI noun '${noun.noun}' is already ${taken === 'the built-in CLI' ? 'built in' : `declared by plugin '${taken}'`}`);
+      if (taken)
+        throw new Error(
+          `Plugin '${plugin.id}': CLI noun '${noun.noun}' is already ${taken === 'the built-in CLI' ? 'built in' : `declared by plugin '${taken}'`}`,
+        );
       seen.set(noun.noun, plugin.id);
       out.push({ noun, owner: plugin.id });
     }

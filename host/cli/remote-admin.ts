@@ -14,7 +14,10 @@ export function remoteAdmin(options: { url: string; apiBase: string; token: stri
     try {
       response = await fetch(`${base}${path}`, {
         method,
-        headers: { Authorization: `${LOCAL_SCHEME} ${options.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        headers: {
+          Authorization: `${LOCAL_SCHEME} ${options.token}`,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch (error) {

@@ -18,18 +18,20 @@ export function buildCli(args: string[], nouns: readonly CliNoun[] = []): Argv {
     .option('data-dir', { type: 'string', describe: 'Data directory (default FLOWHOST_DATA_DIR or ./data)' });
   // Built-in and plugin nouns register the same way: a plugin noun is no second-class command.
   for (const noun of all) cli = cli.command(noun.command, noun.describe, noun.builder, noun.handler);
-  return cli
-    // `flowhost completion >> ~/.bashrc` (or ~/.zshrc): yargs prints the script for the
-    // shell in $SHELL and answers the script's --get-yargs-completions calls.
-    .completion('completion', 'Print a bash or zsh completion script (flowhost completion >> ~/.bashrc)')
-    .demandCommand(1, `Name a command: ${all.map((n) => n.noun).join(', ')}, completion`)
-    .strict()
-    .help()
-    .fail((message, error) => {
-      if (error) throw error;
-      process.stderr.write(`flowhost: ${message}\nRun 'flowhost --help' for usage.\n`);
-      process.exit(2);
-    });
+  return (
+    cli
+      // `flowhost completion >> ~/.bashrc` (or ~/.zshrc): yargs prints the script for the
+      // shell in $SHELL and answers the script's --get-yargs-completions calls.
+      .completion('completion', 'Print a bash or zsh completion script (flowhost completion >> ~/.bashrc)')
+      .demandCommand(1, `Name a command: ${all.map((n) => n.noun).join(', ')}, completion`)
+      .strict()
+      .help()
+      .fail((message, error) => {
+        if (error) throw error;
+        process.stderr.write(`flowhost: ${message}\nRun 'flowhost --help' for usage.\n`);
+        process.exit(2);
+      })
+  );
 }
 
 /** Runs `flowhost` with the process's arguments and exits with its status. */
@@ -47,4 +49,3 @@ export async function main(): Promise<void> {
     process.exit(1);
   }
 }
-

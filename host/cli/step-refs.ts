@@ -34,7 +34,10 @@ export function resolveStep(ref: string, steps: readonly ResolvedStep[], pipelin
   if (byId) return byId;
   const byType = steps.filter((s) => s.step_type === trimmed);
   if (byType.length === 1) return byType[0]!;
-  if (byType.length > 1) throw new CliError(`Step '${trimmed}' is ambiguous: pipeline ${pipelineId} has ${byType.length} ${trimmed} steps (positions ${byType.map((s) => s.position).join(', ')}); name one by its position`);
+  if (byType.length > 1)
+    throw new CliError(
+      `Step '${trimmed}' is ambiguous: pipeline ${pipelineId} has ${byType.length} ${trimmed} steps (positions ${byType.map((s) => s.position).join(', ')}); name one by its position`,
+    );
   throw new CliError(`No step '${trimmed}' in pipeline ${pipelineId}: name a step by position, type or id (its steps: ${listing(steps)})`);
 }
 
@@ -74,7 +77,11 @@ export interface StepEdits {
  * Groups --handler <step>=<slug>, --set <step>.<key>=<value> and --user-message <step>=<text>
  * by the step they name; every problem names the option and the step.
  */
-export function collectEdits(argv: { handler?: unknown; set?: unknown; 'user-message'?: unknown }, steps: readonly ResolvedStep[], pipelineId: number | string): Map<string, StepEdits> {
+export function collectEdits(
+  argv: { handler?: unknown; set?: unknown; 'user-message'?: unknown },
+  steps: readonly ResolvedStep[],
+  pipelineId: number | string,
+): Map<string, StepEdits> {
   const edits = new Map<string, StepEdits>();
   const edit = (step: ResolvedStep) => {
     let e = edits.get(step.pipeline_step_id);
@@ -83,14 +90,18 @@ export function collectEdits(argv: { handler?: unknown; set?: unknown; 'user-mes
   };
   const split = (option: string, raw: string, sep: string): [string, string] => {
     const at = raw.indexOf(sep);
-    if (at <= 0) throw new CliError(`--${option} '${raw}': expected ${option === 'set' ? '<step>.<key>=<value>' : `<step>=<${option === 'handler' ? 'slug' : 'text'}>`}`);
+    if (at <= 0)
+      throw new CliError(
+        `--${option} '${raw}': expected ${option === 'set' ? '<step>.<key>=<value>' : `<step>=<${option === 'handler' ? 'slug' : 'text'}>`}`,
+      );
     return [raw.slice(0, at), raw.slice(at + 1)];
   };
   for (const raw of asList(argv.handler)) {
     const [ref, slug] = split('handler', raw, '=');
     if (!slug.trim()) throw new CliError(`--handler '${raw}': the handler slug is empty`);
     const e = edit(resolveStep(ref, steps, pipelineId));
-    if (e.handler && e.handler !== slug.trim()) throw new CliError(`--handler names two handlers for step ${e.step.position} (${e.handler}, ${slug.trim()})`);
+    if (e.handler && e.handler !== slug.trim())
+      throw new CliError(`--handler names two handlers for step ${e.step.position} (${e.handler}, ${slug.trim()})`);
     e.handler = slug.trim();
   }
   for (const raw of asList(argv.set)) {
@@ -98,7 +109,8 @@ export function collectEdits(argv: { handler?: unknown; set?: unknown; 'user-mes
     if (eq <= 0) throw new CliError(`--set '${raw}': expected <step>.<key>=<value>`);
     const target = raw.slice(0, eq);
     const dot = target.indexOf('.');
-    if (dot <= 0 || dot === target.length - 1) throw new CliError(`--set '${raw}': expected <step>.<key>=<value> (e.g. --set 1.feed_url=https://example.com/feed.xml)`);
+    if (dot <= 0 || dot === target.length - 1)
+      throw new CliError(`--set '${raw}': expected <step>.<key>=<value> (e.g. --set 1.feed_url=https://example.com/feed.xml)`);
     const key = target.slice(dot + 1);
     if (key.split('.').some((k) => !k)) throw new CliError(`--set '${raw}': the key '${key}' has an empty part`);
     const e = edit(resolveStep(target.slice(0, dot), steps, pipelineId));
@@ -108,7 +120,8 @@ export function collectEdits(argv: { handler?: unknown; set?: unknown; 'user-mes
   for (const raw of asList(argv['user-message'])) {
     const [ref, textValue] = split('user-message', raw, '=');
     const e = edit(resolveStep(ref, steps, pipelineId));
-    if (e.step.step_type !== 'ai') throw new CliError(`--user-message: step ${e.step.position} is a ${e.step.step_type} step; only ai steps take a user message`);
+    if (e.step.step_type !== 'ai')
+      throw new CliError(`--user-message: step ${e.step.position} is a ${e.step.step_type} step; only ai steps take a user message`);
     e.userMessage = textValue;
   }
   return edits;

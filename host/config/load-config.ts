@@ -67,7 +67,10 @@ function convert(raw: string, type: 'string' | 'integer' | 'boolean' | 'list'): 
       if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
       return raw;
     case 'list':
-      return raw.split(',').map((s) => s.trim()).filter(Boolean);
+      return raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     default:
       return raw;
   }

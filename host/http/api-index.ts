@@ -22,12 +22,16 @@ interface RouteEntry {
 /** `/wp/v2/posts/{id}` → `/wp/v2/posts/(?P<id>[\d]+)`: integers as digits, anything else one segment. */
 function wordpressPattern(route: CompiledRoute, relative: string): string {
   const params = ((route.definition.schema?.params as { properties?: Properties } | undefined)?.properties ?? {}) as Properties;
-  return relative.replace(/\{([^}]+)\}/g, (_, name: string) => (params[name]?.type === 'integer' ? `(?P<${name}>[\\d]+)` : `(?P<${name}>[^/]+)`));
+  return relative.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    params[name]?.type === 'integer' ? `(?P<${name}>[\\d]+)` : `(?P<${name}>[^/]+)`,
+  );
 }
 
 /** An endpoint's arguments as WordPress lists them: type, required, default, enum, description. */
 function argsOf(route: CompiledRoute): Record<string, Record<string, unknown>> {
-  const schema = (route.method === 'GET' || route.method === 'DELETE' ? route.definition.schema?.query : route.definition.schema?.body) as { properties?: Properties; required?: string[] } | undefined;
+  const schema = (route.method === 'GET' || route.method === 'DELETE' ? route.definition.schema?.query : route.definition.schema?.body) as
+    | { properties?: Properties; required?: string[] }
+    | undefined;
   const required = new Set(schema?.required ?? []);
   const out: Record<string, Record<string, unknown>> = {};
   for (const [name, property] of Object.entries(schema?.properties ?? {})) {
@@ -42,7 +46,12 @@ function argsOf(route: CompiledRoute): Record<string, Record<string, unknown>> {
   return out;
 }
 
-export function apiIndexRoutes(deps: { table: () => CompiledRoute[]; apiPrefix: string; siteUrl: () => string; siteName: string }): RouteDefinition[] {
+export function apiIndexRoutes(deps: {
+  table: () => CompiledRoute[];
+  apiPrefix: string;
+  siteUrl: () => string;
+  siteName: string;
+}): RouteDefinition[] {
   const prefix = deps.apiPrefix;
   const routesUnder = (namespace?: string): Record<string, RouteEntry> => {
     const out: Record<string, RouteEntry> = {};
@@ -58,8 +67,22 @@ export function apiIndexRoutes(deps: { table: () => CompiledRoute[]; apiPrefix: 
     }
     return out;
   };
-  const namespaces = () => [...new Set(deps.table().filter((r) => r.fullPath.startsWith(`${prefix}/`) && r.namespace !== '').map((r) => r.namespace))];
-  const wordpressNamespaces = [...new Set(deps.table().filter((r) => r.rest === 'wordpress' && r.namespace !== '').map((r) => r.namespace))].filter(
+  const namespaces = () => [
+    ...new Set(
+      deps
+        .table()
+        .filter((r) => r.fullPath.startsWith(`${prefix}/`) && r.namespace !== '')
+        .map((r) => r.namespace),
+    ),
+  ];
+  const wordpressNamespaces = [
+    ...new Set(
+      deps
+        .table()
+        .filter((r) => r.rest === 'wordpress' && r.namespace !== '')
+        .map((r) => r.namespace),
+    ),
+  ].filter(
     // A namespace that serves its own root keeps it.
     (ns) => !deps.table().some((r) => r.fullPath === `${prefix}/${ns}` && r.method === 'GET'),
   );
@@ -118,7 +141,16 @@ export function apiIndexRoutes(deps: { table: () => CompiledRoute[]; apiPrefix: 
     path: `${prefix}/${namespace}`,
     permission: 'public',
     summary: `The ${namespace} namespace index: its routes`,
-    schema: { responses: { 200: { type: 'object', required: ['namespace', 'routes'], properties: { namespace: { type: 'string' }, routes: { type: 'object', additionalProperties: true } }, additionalProperties: true } } },
+    schema: {
+      responses: {
+        200: {
+          type: 'object',
+          required: ['namespace', 'routes'],
+          properties: { namespace: { type: 'string' }, routes: { type: 'object', additionalProperties: true } },
+          additionalProperties: true,
+        },
+      },
+    },
     handle: () => json(200, { namespace, routes: routesUnder(namespace), _links: { up: [{ href: `${deps.siteUrl()}${prefix}/` }] } }),
   }));
 

@@ -33,7 +33,12 @@ export function compileTrust(setting: string | undefined): TrustFunction {
     const hops = Number(value);
     return (_address, index) => index < hops;
   }
-  const compiled = proxyAddr.compile(value.split(',').map((part) => part.trim()).filter(Boolean));
+  const compiled = proxyAddr.compile(
+    value
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  );
   return (address, index) => compiled(address, index);
 }
 
@@ -59,12 +64,20 @@ function forwardedNode(node: string | undefined): string | null {
 }
 
 /** The hops from the right: X-Forwarded-For's entries, or RFC 7239 `Forwarded`'s when sent. */
-function forwardedHops(req: IncomingMessage): { addresses: Array<string | null>; protos: Array<string | undefined>; hosts: Array<string | undefined> } {
+function forwardedHops(req: IncomingMessage): {
+  addresses: Array<string | null>;
+  protos: Array<string | undefined>;
+  hosts: Array<string | undefined>;
+} {
   const header = first(req.headers.forwarded);
   if (header) {
     try {
       const entries = parseForwarded(header);
-      return { addresses: entries.map((e) => forwardedNode(e.for)), protos: entries.map((e) => e.proto), hosts: entries.map((e) => e.host) };
+      return {
+        addresses: entries.map((e) => forwardedNode(e.for)),
+        protos: entries.map((e) => e.proto),
+        hosts: entries.map((e) => e.host),
+      };
     } catch {
       // A malformed Forwarded header gives no hops; X-Forwarded-For may still.
     }
@@ -73,8 +86,14 @@ function forwardedHops(req: IncomingMessage): { addresses: Array<string | null>;
     .split(',')
     .map((part) => part.trim())
     .filter((part) => part !== '');
-  const protos = (first(req.headers['x-forwarded-proto']) ?? '').split(',').map((p) => p.trim()).filter(Boolean);
-  const hosts = (first(req.headers['x-forwarded-host']) ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  const protos = (first(req.headers['x-forwarded-proto']) ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const hosts = (first(req.headers['x-forwarded-host']) ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   return {
     addresses: list.map((entry) => (isIP(entry) ? entry : forwardedNode(entry))),
     protos,
@@ -94,7 +113,12 @@ function plain(address: string): string {
  */
 export function readClient(req: IncomingMessage, trust: TrustFunction): ClientView {
   const peer = plain(req.socket?.remoteAddress ?? 'unknown');
-  const view: ClientView = { ip: peer, protocol: 'encrypted' in (req.socket ?? {}) ? 'https' : 'http', host: first(req.headers.host), forwarded: false };
+  const view: ClientView = {
+    ip: peer,
+    protocol: 'encrypted' in (req.socket ?? {}) ? 'https' : 'http',
+    host: first(req.headers.host),
+    forwarded: false,
+  };
   if (trust === trustNobody || !trust(peer, 0)) return view;
   const hops = forwardedHops(req);
   view.forwarded = true;

@@ -9,7 +9,11 @@ import type { Duplex } from 'node:stream';
  */
 export function answerParserErrors(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (error.code === 'ECONNRESET' || !socket.writable || (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
+    if (
+      error.code === 'ECONNRESET' ||
+      !socket.writable ||
+      (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent
+    ) {
       socket.destroy();
       return;
     }
@@ -18,7 +22,12 @@ export function answerParserErrors(server: Server): void {
         ? [431, 'Request Header Fields Too Large', 'rest_headers_too_large', 'The request line or headers are larger than 16 KB.']
         : error.code === 'HPE_REQUEST_TIMEOUT' || error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? [408, 'Request Timeout', 'rest_request_timeout', 'The request was not received in time.']
-          : [400, 'Bad Request', 'rest_bad_request', 'The request is not valid HTTP (for example a raw non-ASCII byte in the URL: percent-encode it).'];
+          : [
+              400,
+              'Bad Request',
+              'rest_bad_request',
+              'The request is not valid HTTP (for example a raw non-ASCII byte in the URL: percent-encode it).',
+            ];
     const body = JSON.stringify({ code, message, data: { status } });
     // An answer to HEAD carries no body, even when the request was refused: a client reads
     // the body bytes as garbage after the response (Node 22+'s parser refuses more URLs).

@@ -70,7 +70,8 @@ export function applyConnectionLimits(server: Server, limits: ConnectionLimits, 
   // Before Node's own listener: a refused socket is marked before any request on it is parsed.
   server.prependListener('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? 'unknown';
-    if (total >= limits.maxConnections) return refuse(socket, `The server has ${limits.maxConnections} connections open; try again shortly.`);
+    if (total >= limits.maxConnections)
+      return refuse(socket, `The server has ${limits.maxConnections} connections open; try again shortly.`);
     const mine = open.get(address) ?? 0;
     if (mine >= limits.maxConnectionsPerAddress && !trust?.(address, 0)) {
       return refuse(socket, `Your address has ${limits.maxConnectionsPerAddress} connections open; close some or reuse them.`);

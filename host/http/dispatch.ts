@@ -153,7 +153,12 @@ export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse, ling
  * `rest_response_invalid` naming the route, status and error, and logged — a test that
  * asserts the status then fails.
  */
-export function checked(route: CompiledRoute, status: number, body: unknown, log: () => Logger): { status: number; body: unknown; replaced: boolean } {
+export function checked(
+  route: CompiledRoute,
+  status: number,
+  body: unknown,
+  log: () => Logger,
+): { status: number; body: unknown; replaced: boolean } {
   const validators = route.validateResponses;
   if (!validators) return { status, body, replaced: false };
   const validate = validators.get(status);
@@ -161,15 +166,23 @@ export function checked(route: CompiledRoute, status: number, body: unknown, log
   let problem: string | null = null;
   if (!validate) problem = `the route declares no response schema for status ${status}`;
   else if (!validate(body)) {
-    problem = describeErrors(validate.errors)
-      .map((i) => i.message)
-      .join('; ') || 'the body does not match';
+    problem =
+      describeErrors(validate.errors)
+        .map((i) => i.message)
+        .join('; ') || 'the body does not match';
   }
   if (problem === null) return { status, body, replaced: false };
-  const answeredCode = body && typeof body === 'object' && typeof (body as Record<string, unknown>).code === 'string' ? ` (it answered code '${String((body as Record<string, unknown>).code)}')` : '';
+  const answeredCode =
+    body && typeof body === 'object' && typeof (body as Record<string, unknown>).code === 'string'
+      ? ` (it answered code '${String((body as Record<string, unknown>).code)}')`
+      : '';
   const message = `Response check: ${label} answered ${status}, which its schema refuses: ${problem}${answeredCode}`;
   log().error({ route: label, plugin: route.owner, status, body }, message);
-  return { status: 500, body: { code: 'rest_response_invalid', message, data: { status: 500, route: label, answered: status } }, replaced: true };
+  return {
+    status: 500,
+    body: { code: 'rest_response_invalid', message, data: { status: 500, route: label, answered: status } },
+    replaced: true,
+  };
 }
 
 function validate(fn: ValidateFunction | undefined, value: unknown, where: 'params' | 'query' | 'body'): void {
@@ -218,7 +231,13 @@ export async function runRoute(route: CompiledRoute, request: MutableRequest, re
  * handle, answer. Every failure ends as the spec's error body; unexpected ones are
  * logged with the request id and answered 500 without details.
  */
-export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: ServerResponse, routerParams: Record<string, string>, deps: DispatchDeps): Promise<void> {
+export async function dispatch(
+  route: CompiledRoute,
+  req: IncomingMessage,
+  res: ServerResponse,
+  routerParams: Record<string, string>,
+  deps: DispatchDeps,
+): Promise<void> {
   const requestId = requestIdOf(req);
   const started = process.hrtime.bigint();
   // The request's own logger only when something logs through it: a child logger per
@@ -233,10 +252,13 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
   const headers = flatHeaders(req);
   const method = route.method;
   const client = clientOf(req, deps.trust);
-  let stopWatch = () => undefined as void;
+  let stopWatch: () => void = () => undefined;
   try {
     const credentials = route.definition.credentials;
-    const user = credentials === 'ignored' ? null : await deps.authenticator.authenticate({ headers, ip: client.ip, navigation: credentials === 'page' });
+    const user =
+      credentials === 'ignored'
+        ? null
+        : await deps.authenticator.authenticate({ headers, ip: client.ip, navigation: credentials === 'page' });
     const query: Record<string, unknown> = parseQueryInput(req.url ?? '');
     const params: Record<string, unknown> = Object.assign(Object.create(null) as Record<string, unknown>, routerParams);
     const request: MutableRequest = {
@@ -257,25 +279,27 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
       },
     };
     // Behind a trusted proxy, the host's public URL is the one this client used (unless configured).
-    const result = await withOrigin(client.forwarded ? originOf(client.protocol, client.host) : null, () => runRoute(route, request, async () => {
-      if (method === 'GET') {
-        // A GET's body means nothing here, but it is read (and dropped, within the body
-        // limit) before the answer: answering first and then closing a `Connection:
-        // close` socket with the rest of the body unread makes the kernel send a reset,
-        // and the client loses the answer it was sent (the fuzz saw this on large answers).
-        if (hasBody(req)) await readBody(req, deps.bodyLimit > 0 ? deps.bodyLimit : Number.POSITIVE_INFINITY, deps.bodyTiming);
-      } else if (route.definition.streamBody) {
-        // The route reads the upload itself; a body that stalls or drags is failed under it
-        // (its reader sees the error, the answer is 408 and the connection closes).
-        if (deps.bodyTiming && hasBody(req)) stopWatch = watchUpload(req, deps.bodyTiming, route.definition.bodyLimit);
-        request.stream = req;
-      } else {
-        const limit = route.definition.bodyLimit;
-        const bytes = typeof limit === 'function' ? await limit(request) : (limit ?? deps.bodyLimit);
-        request.rawBody = await readBody(req, bytes > 0 ? bytes : Number.POSITIVE_INFINITY, deps.bodyTiming);
-        if (route.definition.decodeBody !== false) request.body = decodeBody(request.rawBody, headers['content-type']);
-      }
-    }));
+    const result = await withOrigin(client.forwarded ? originOf(client.protocol, client.host) : null, () =>
+      runRoute(route, request, async () => {
+        if (method === 'GET') {
+          // A GET's body means nothing here, but it is read (and dropped, within the body
+          // limit) before the answer: answering first and then closing a `Connection:
+          // close` socket with the rest of the body unread makes the kernel send a reset,
+          // and the client loses the answer it was sent (the fuzz saw this on large answers).
+          if (hasBody(req)) await readBody(req, deps.bodyLimit > 0 ? deps.bodyLimit : Number.POSITIVE_INFINITY, deps.bodyTiming);
+        } else if (route.definition.streamBody) {
+          // The route reads the upload itself; a body that stalls or drags is failed under it
+          // (its reader sees the error, the answer is 408 and the connection closes).
+          if (deps.bodyTiming && hasBody(req)) stopWatch = watchUpload(req, deps.bodyTiming, route.definition.bodyLimit);
+          request.stream = req;
+        } else {
+          const limit = route.definition.bodyLimit;
+          const bytes = typeof limit === 'function' ? await limit(request) : (limit ?? deps.bodyLimit);
+          request.rawBody = await readBody(req, bytes > 0 ? bytes : Number.POSITIVE_INFINITY, deps.bodyTiming);
+          if (route.definition.decodeBody !== false) request.body = decodeBody(request.rawBody, headers['content-type']);
+        }
+      }),
+    );
     const reply = isRouteReply(result) ? result : new RouteReply(200, result);
     if (route.definition.streamBody && !req.complete) closeAfterAnswer(req, res);
     if (reply.html !== null) sendPage(res, reply.status, reply.html, reply.headers);
@@ -290,7 +314,8 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
     }
   } catch (error) {
     const answer = toErrorResponse(error, requestId);
-    if (answer.unexpected) log().error({ err: error, route: `${route.method} ${route.fullPath}`, plugin: route.owner }, 'Unexpected error in route handler');
+    if (answer.unexpected)
+      log().error({ err: error, route: `${route.method} ${route.fullPath}`, plugin: route.owner }, 'Unexpected error in route handler');
     const headersOut: Record<string, string> = { ...answer.headers };
     // Stop the upload (too large, or refused part-way by a streaming route): answer, then
     // close the connection instead of reading the rest.
@@ -301,7 +326,18 @@ export async function dispatch(route: CompiledRoute, req: IncomingMessage, res: 
   } finally {
     stopWatch();
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    deps.log.info({ req_id: requestId, method: req.method, url: req.url, ip: client.ip, route: route.fullPath, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    deps.log.info(
+      {
+        req_id: requestId,
+        method: req.method,
+        url: req.url,
+        ip: client.ip,
+        route: route.fullPath,
+        status: res.statusCode,
+        ms: Math.round(ms * 10) / 10,
+      },
+      'request',
+    );
     if (deps.onFinished) {
       try {
         deps.onFinished({ method, route: route.fullPath, owner: route.owner, status: res.statusCode, durationMs: ms });

@@ -10,7 +10,7 @@ import type { ApiClient, ApiGetOptions, ApiResponse } from '../../core/kernel/ap
 import type { ActingUser } from '../../core/kernel/acting-user.js';
 import type { Logger } from '../../core/kernel/logger.js';
 import type { Principal } from '../../core/kernel/principal.js';
-import { ApiError } from '../../core/errors.js';
+import type { ApiError } from '../../core/errors.js';
 import { isRouteReply, RouteReply } from '../../core/kernel/routes.js';
 import { parseQueryInput } from '../../core/kernel/request-input.js';
 import { checked, runRoute } from './dispatch.js';
@@ -58,7 +58,8 @@ export function createInProcessApi(options: { apiPrefix: string; coreNamespace: 
     let best: { route: CompiledRoute; params: Record<string, string>; score: string } | null = null;
     for (const route of table ?? []) {
       // Browser navigations (credentials 'page': OAuth popups) are for a person, not a tool.
-      if (route.method !== 'GET' || route.definition.credentials === 'page' || !route.fullPath.startsWith(`${options.apiPrefix}/`)) continue;
+      if (route.method !== 'GET' || route.definition.credentials === 'page' || !route.fullPath.startsWith(`${options.apiPrefix}/`))
+        continue;
       const found = match(route, segments);
       if (found && (!best || found.score > best.score)) best = { route, ...found };
     }
@@ -70,7 +71,8 @@ export function createInProcessApi(options: { apiPrefix: string; coreNamespace: 
       table = routes;
     },
     async get(target: string, { user, query: extra, log: given }: ApiGetOptions): Promise<ApiResponse> {
-      if (!table) throw new Error('services.api is ready once every plugin has been set up (call it from a route, a tool or a job, not from setup)');
+      if (!table)
+        throw new Error('services.api is ready once every plugin has been set up (call it from a route, a tool or a job, not from setup)');
       const requestId = randomUUID();
       const log = (given ?? options.log).child({ req_id: requestId, in_process: true });
       const cut = target.search(/[?#]/);
@@ -82,7 +84,11 @@ export function createInProcessApi(options: { apiPrefix: string; coreNamespace: 
       try {
         decodeURIComponent(rawPath);
       } catch {
-        return fail(apiError('rest_invalid_url', { message: 'The URL path has an invalid percent-escape (each % must start a valid UTF-8 sequence such as %20 or %C3%A9).' }));
+        return fail(
+          apiError('rest_invalid_url', {
+            message: 'The URL path has an invalid percent-escape (each % must start a valid UTF-8 sequence such as %20 or %C3%A9).',
+          }),
+        );
       }
       // As given under the prefix (`/wp/v2/posts`), else in the core namespace (`/flows`).
       const candidates = [`${options.apiPrefix}${path}`, `${options.apiPrefix}/${options.coreNamespace}${path}`];
@@ -118,10 +124,18 @@ export function createInProcessApi(options: { apiPrefix: string; coreNamespace: 
         const body = reply.mode === 'exact' ? reply.exact : 'success' in reply.body ? reply.body : { success: true, ...reply.body };
         const answer = checked(route, reply.status, body, () => log);
         // Through JSON, as a client would decode it (Dates as strings, no undefined).
-        return { status: answer.status, body: JSON.parse(JSON.stringify(answer.body ?? null)) as unknown, headers: answer.replaced ? {} : reply.headers };
+        return {
+          status: answer.status,
+          body: JSON.parse(JSON.stringify(answer.body ?? null)) as unknown,
+          headers: answer.replaced ? {} : reply.headers,
+        };
       } catch (error) {
         const answer = toErrorResponse(error, requestId);
-        if (answer.unexpected) log.error({ err: error, route: `GET ${route.fullPath}`, plugin: route.owner }, 'Unexpected error in route handler (in-process request)');
+        if (answer.unexpected)
+          log.error(
+            { err: error, route: `GET ${route.fullPath}`, plugin: route.owner },
+            'Unexpected error in route handler (in-process request)',
+          );
         const check = checked(route, answer.status, answer.body, () => log);
         return { status: check.status, body: check.body, headers: answer.headers };
       }

@@ -4,8 +4,10 @@ import type { PortReservation } from './port-reservation.js';
 
 /** A busy or privileged port as one sentence saying what to do; anything else as it came. */
 export function portRefusal(error: NodeJS.ErrnoException, port: number, host: string): Error {
-  if (error.code === 'EADDRINUSE') return new Error(`Port ${port} on ${host} is already in use; stop what listens there or choose another port (PORT or --port).`);
-  if (error.code === 'EACCES') return new Error(`Port ${port} on ${host} needs privileges this process lacks; choose a port above 1023 (PORT or --port).`);
+  if (error.code === 'EADDRINUSE')
+    return new Error(`Port ${port} on ${host} is already in use; stop what listens there or choose another port (PORT or --port).`);
+  if (error.code === 'EACCES')
+    return new Error(`Port ${port} on ${host} needs privileges this process lacks; choose a port above 1023 (PORT or --port).`);
   return error;
 }
 

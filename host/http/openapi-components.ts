@@ -23,7 +23,18 @@ function errorCodes(schema: JsonSchema): string[] | null {
 }
 
 /** Keywords whose value is one schema, and those whose value is a list or a map of them. */
-const ONE = ['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else', 'unevaluatedProperties', 'unevaluatedItems'];
+const ONE = [
+  'items',
+  'additionalProperties',
+  'not',
+  'contains',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+];
 const LIST = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
 const MAP = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
 
@@ -43,14 +54,18 @@ export class OpenApiComponents {
   use(schema: JsonSchema, options: ComponentOptions = {}): JsonSchema {
     if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return schema;
     const codes = errorCodes(schema);
-    if (codes) return codes.length ? { allOf: [ref(ERROR_COMPONENT), { type: 'object', properties: { code: { enum: codes } } }] } : ref(ERROR_COMPONENT);
+    if (codes)
+      return codes.length
+        ? { allOf: [ref(ERROR_COMPONENT), { type: 'object', properties: { code: { enum: codes } } }] }
+        : ref(ERROR_COMPONENT);
     const { [COMPONENT_NAME]: name, ...rest } = schema as JsonSchema & { [COMPONENT_NAME]?: unknown };
     const out: Record<string, unknown> = { ...rest };
     for (const key of ONE) if (out[key] && typeof out[key] === 'object') out[key] = this.use(out[key] as JsonSchema, options);
     for (const key of LIST) if (Array.isArray(out[key])) out[key] = (out[key] as JsonSchema[]).map((s) => this.use(s, options));
     for (const key of MAP) {
       const map = out[key];
-      if (map && typeof map === 'object') out[key] = Object.fromEntries(Object.entries(map).map(([k, s]) => [k, this.use(s as JsonSchema, options)]));
+      if (map && typeof map === 'object')
+        out[key] = Object.fromEntries(Object.entries(map).map(([k, s]) => [k, this.use(s as JsonSchema, options)]));
     }
     if (options.request && freeForm(out)) out.additionalProperties = true;
     return typeof name === 'string' ? ref(this.add(name, out)) : out;
@@ -79,10 +94,13 @@ export class OpenApiComponents {
   }
 }
 
-const isObject = (schema: Record<string, unknown>): boolean => schema.type === 'object' || (Array.isArray(schema.type) && schema.type.includes('object'));
+const isObject = (schema: Record<string, unknown>): boolean =>
+  schema.type === 'object' || (Array.isArray(schema.type) && schema.type.includes('object'));
 
 /** An object schema that constrains no field: any fields (JSON Schema), said explicitly. */
 function freeForm(schema: Record<string, unknown>): boolean {
   if (!isObject(schema)) return false;
-  return !['properties', 'patternProperties', 'additionalProperties', 'unevaluatedProperties', 'allOf', 'anyOf', 'oneOf', '$ref'].some((k) => k in schema);
+  return !['properties', 'patternProperties', 'additionalProperties', 'unevaluatedProperties', 'allOf', 'anyOf', 'oneOf', '$ref'].some(
+    (k) => k in schema,
+  );
 }

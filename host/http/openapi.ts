@@ -5,9 +5,22 @@ import { mediaTypeOf } from './response-check.js';
 import { ERROR_COMPONENT, OpenApiComponents } from './openapi-components.js';
 
 const REASONS: Record<number, string> = {
-  200: 'Success', 201: 'Created', 202: 'Accepted', 204: 'No content', 400: 'Invalid request', 401: 'Not logged in or bad credentials',
-  403: 'Forbidden', 404: 'Not found', 409: 'Conflict', 410: 'Gone', 413: 'Payload too large', 422: 'Unprocessable', 429: 'Too many requests',
-  500: 'Internal error', 502: 'Upstream error', 503: 'Unavailable',
+  200: 'Success',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No content',
+  400: 'Invalid request',
+  401: 'Not logged in or bad credentials',
+  403: 'Forbidden',
+  404: 'Not found',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Payload too large',
+  422: 'Unprocessable',
+  429: 'Too many requests',
+  500: 'Internal error',
+  502: 'Upstream error',
+  503: 'Unavailable',
 };
 
 function codesOf(schema: JsonSchema): string[] {
@@ -27,7 +40,11 @@ function responsesOf(route: CompiledRoute, components: OpenApiComponents): Recor
       content: { [media]: { schema: media === 'application/json' ? components.use(schema) : { type: 'string' } } },
     };
   }
-  if (Object.keys(out).length === 0) out.default = { description: 'Error', content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_COMPONENT}` } } } };
+  if (Object.keys(out).length === 0)
+    out.default = {
+      description: 'Error',
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_COMPONENT}` } } },
+    };
   return out;
 }
 
@@ -38,8 +55,13 @@ function permissionText(permission: Permission): string {
   return `check:${permission.description}`;
 }
 
-function parameters(schema: JsonSchema | undefined, where: 'path' | 'query', pathNames: string[], components: OpenApiComponents): unknown[] {
-  const props = ((schema?.properties ?? {}) as Record<string, JsonSchema>);
+function parameters(
+  schema: JsonSchema | undefined,
+  where: 'path' | 'query',
+  pathNames: string[],
+  components: OpenApiComponents,
+): unknown[] {
+  const props = (schema?.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema?.required as string[] | undefined) ?? []);
   const names = where === 'path' ? pathNames : Object.keys(props);
   return names.map((name) => ({
@@ -57,14 +79,25 @@ function parameters(schema: JsonSchema | undefined, where: 'path' | 'query', pat
  */
 function uploadBody(upload: UploadSchema, components: OpenApiComponents): Record<string, unknown> {
   const field = upload.field ?? 'file';
-  const fields = Object.fromEntries(Object.entries(upload.fields ?? {}).map(([name, schema]) => [name, components.use(schema, { request: true })]));
+  const fields = Object.fromEntries(
+    Object.entries(upload.fields ?? {}).map(([name, schema]) => [name, components.use(schema, { request: true })]),
+  );
   return {
     required: true,
     content: {
       'multipart/form-data': {
-        schema: { type: 'object', required: [field], properties: { [field]: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file, with its filename' }, ...fields } },
+        schema: {
+          type: 'object',
+          required: [field],
+          properties: {
+            [field]: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file, with its filename' },
+            ...fields,
+          },
+        },
       },
-      '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file itself, typed by Content-Type' } },
+      '*/*': {
+        schema: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file itself, typed by Content-Type' },
+      },
     },
   };
 }
@@ -101,7 +134,11 @@ export function buildOpenApi(routes: CompiledRoute[], info: { version: string; s
     };
     if (route.definition.description) operation.description = route.definition.description;
     if (permission === 'public') operation.security = [];
-    if (schema.body) operation.requestBody = { required: true, content: { 'application/json': { schema: components.use(schema.body, { request: true }) } } };
+    if (schema.body)
+      operation.requestBody = {
+        required: true,
+        content: { 'application/json': { schema: components.use(schema.body, { request: true }) } },
+      };
     else if (route.definition.streamBody && schema.upload) {
       operation.requestBody = uploadBody(schema.upload, components);
       (operation.parameters as unknown[]).push(DISPOSITION);

@@ -28,7 +28,13 @@ const STARTING = JSON.stringify({
 
 export async function reservePort(port: number, host: string): Promise<PortReservation> {
   const handle = createServer((_request, response) => {
-    response.writeHead(503, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(STARTING), 'Retry-After': '1', 'Cache-Control': 'no-store', Connection: 'close' });
+    response.writeHead(503, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(STARTING),
+      'Retry-After': '1',
+      'Cache-Control': 'no-store',
+      Connection: 'close',
+    });
     response.end(STARTING);
   });
   await new Promise<void>((resolve, reject) => {

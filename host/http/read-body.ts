@@ -48,7 +48,12 @@ export function totalTimeFor(timing: BodyTiming, bytes: number): number {
  * Progress is the socket's byte count, sampled: a 'data' listener would switch the request
  * to flowing mode and lose bytes before a streaming route's own reader is attached.
  */
-export function watchBody(req: IncomingMessage, timing: BodyTiming, expectedBytes: number, onExpired: (error: BodyTimeoutError) => void): () => void {
+export function watchBody(
+  req: IncomingMessage,
+  timing: BodyTiming,
+  expectedBytes: number,
+  onExpired: (error: BodyTimeoutError) => void,
+): () => void {
   if (req.complete) return () => undefined;
   const total = totalTimeFor(timing, expectedBytes);
   const socket = req.socket;
@@ -58,17 +63,20 @@ export function watchBody(req: IncomingMessage, timing: BodyTiming, expectedByte
     stop();
     onExpired(new BodyTimeoutError(reason));
   };
-  const sample = setInterval(() => {
-    const bytes = socket?.bytesRead ?? lastBytes;
-    const now = Date.now();
-    if (bytes !== lastBytes) {
-      lastBytes = bytes;
-      lastProgress = now;
-    } else if (now - lastProgress >= timing.idleMs && !req.readableLength) {
-      // Nothing new arrived and nothing waits unread in our own buffer: the client is silent.
-      expire(`no data for ${Math.round(timing.idleMs / 1000)} s`);
-    }
-  }, Math.max(50, Math.min(1_000, Math.floor(timing.idleMs / 4))));
+  const sample = setInterval(
+    () => {
+      const bytes = socket?.bytesRead ?? lastBytes;
+      const now = Date.now();
+      if (bytes !== lastBytes) {
+        lastBytes = bytes;
+        lastProgress = now;
+      } else if (now - lastProgress >= timing.idleMs && !req.readableLength) {
+        // Nothing new arrived and nothing waits unread in our own buffer: the client is silent.
+        expire(`no data for ${Math.round(timing.idleMs / 1000)} s`);
+      }
+    },
+    Math.max(50, Math.min(1_000, Math.floor(timing.idleMs / 4))),
+  );
   const whole = setTimeout(() => expire(`not complete after ${Math.round(total / 1000)} s`), total);
   const stop = () => {
     clearInterval(sample);

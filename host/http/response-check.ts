@@ -61,14 +61,17 @@ export function effectiveResponses(definition: RouteDefinition): Record<number, 
     }
     const ownCodes = codeEnum(own);
     if (ownCodes) out[status] = errorBody(...ownCodes, ...codes.filter((c) => !ownCodes.includes(c)));
-    else if (own.properties && (own.properties as Record<string, unknown>).code && !ownCodes) continue; // any code already
+    else if (own.properties && (own.properties as Record<string, unknown>).code && !ownCodes)
+      continue; // any code already
     else out[status] = { anyOf: [own, errorBody(...codes)] };
   }
   return out;
 }
 
 const isObjectSchema = (schema: JsonSchema): boolean =>
-  schema.type === 'object' || (Array.isArray(schema.type) && schema.type.includes('object')) || (schema.type === undefined && (schema.properties !== undefined || schema.required !== undefined));
+  schema.type === 'object' ||
+  (Array.isArray(schema.type) && schema.type.includes('object')) ||
+  (schema.type === undefined && (schema.properties !== undefined || schema.required !== undefined));
 
 /**
  * A copy of `schema` where every object schema that does not say `additionalProperties`
@@ -81,14 +84,17 @@ export function closeSchema(schema: JsonSchema, inAllOf = false): JsonSchema {
   const out: Record<string, unknown> = { ...schema };
   const mapAll = (list: unknown, allOf = false) => (Array.isArray(list) ? list.map((s) => closeSchema(s as JsonSchema, allOf)) : list);
   const mapValues = (record: unknown) =>
-    record && typeof record === 'object' ? Object.fromEntries(Object.entries(record).map(([k, s]) => [k, closeSchema(s as JsonSchema)])) : record;
+    record && typeof record === 'object'
+      ? Object.fromEntries(Object.entries(record).map(([k, s]) => [k, closeSchema(s as JsonSchema)]))
+      : record;
   if (out.properties) out.properties = mapValues(out.properties);
   if (out.patternProperties) out.patternProperties = mapValues(out.patternProperties);
   if (out.$defs) out.$defs = mapValues(out.$defs);
   if (out.definitions) out.definitions = mapValues(out.definitions);
   if (out.items) out.items = Array.isArray(out.items) ? mapAll(out.items) : closeSchema(out.items as JsonSchema);
   if (out.prefixItems) out.prefixItems = mapAll(out.prefixItems);
-  if (out.additionalProperties && typeof out.additionalProperties === 'object') out.additionalProperties = closeSchema(out.additionalProperties as JsonSchema);
+  if (out.additionalProperties && typeof out.additionalProperties === 'object')
+    out.additionalProperties = closeSchema(out.additionalProperties as JsonSchema);
   if (out.anyOf) out.anyOf = mapAll(out.anyOf);
   if (out.oneOf) out.oneOf = mapAll(out.oneOf);
   if (out.allOf) out.allOf = mapAll(out.allOf, true);

@@ -35,7 +35,11 @@ const Router = require('restify/lib/router') as new (options: Record<string, unk
 }
 
 /** A route handler in restify's shape; Flowhost's answer from Node's request and response. */
-export type RestifyHandler = (req: IncomingMessage & { params?: Record<string, string> }, res: ServerResponse, next: (err?: unknown) => void) => void;
+export type RestifyHandler = (
+  req: IncomingMessage & { params?: Record<string, string> },
+  res: ServerResponse,
+  next: (err?: unknown) => void,
+) => void;
 /**
  * restify 12's `first` chain (documented; missing from @types/restify 8): synchronous
  * handlers run before restify touches the request, returning false once they have answered.
@@ -43,7 +47,8 @@ export type RestifyHandler = (req: IncomingMessage & { params?: Record<string, s
 export type FirstHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 /** The verbs Flowhost mounts routes with. */
 export type Verb = 'get' | 'post' | 'put' | 'patch' | 'del' | 'head' | 'opts';
-export type RestifyServer = restify.Server & Record<Verb, (path: string, handler: RestifyHandler) => void> & { first(handler: FirstHandler): void };
+export type RestifyServer = restify.Server &
+  Record<Verb, (path: string, handler: RestifyHandler) => void> & { first(handler: FirstHandler): void };
 
 /** restify's router option, shared with the fast lane so both read paths alike. */
 export const ROUTER_OPTIONS = { ignoreTrailingSlash: true } as const;

@@ -48,7 +48,11 @@ function validPermission(permission: Permission | undefined): boolean {
  * malformed one is still logged at start-up naming the route and its plugin; tests and check mode
  * compile everything eagerly, which also catches what only compiling finds.
  */
-function lazyField<K extends 'validateParams' | 'validateQuery' | 'validateBody'>(route: CompiledRoute, field: K, compile: () => ValidateFunction): void {
+function lazyField<K extends 'validateParams' | 'validateQuery' | 'validateBody'>(
+  route: CompiledRoute,
+  field: K,
+  compile: () => ValidateFunction,
+): void {
   let value: ValidateFunction | undefined;
   Object.defineProperty(route, field, { enumerable: true, configurable: true, get: () => (value ??= compile()) });
 }
@@ -69,7 +73,10 @@ export function compileRoutes(
   const table: CompiledRoute[] = [];
   const seen = new Map<string, CompiledRoute>();
   for (const { surface, owner } of surfaces) {
-    const namespace = surface.mount === 'site-root' ? (surface.namespace ?? '').replace(/^\/+|\/+$/g, '') : (surface.namespace ?? options.coreNamespace).replace(/^\/+|\/+$/g, '');
+    const namespace =
+      surface.mount === 'site-root'
+        ? (surface.namespace ?? '').replace(/^\/+|\/+$/g, '')
+        : (surface.namespace ?? options.coreNamespace).replace(/^\/+|\/+$/g, '');
     for (const definition of surfaceRoutes(surface)) {
       const label = `${definition.method} ${definition.path} (surface '${surface.id}', plugin '${owner}')`;
       if (!METHODS.includes(definition.method)) throw new Error(`Route ${label}: unsupported method`);
@@ -87,7 +94,10 @@ export function compileRoutes(
       if (definition.credentials === 'ignored' && definition.permission !== 'public') {
         throw new Error(`Route ${label}: credentials 'ignored' needs permission 'public' (nobody could ever be allowed)`);
       }
-      const fullPath = surface.mount === 'site-root' ? definition.path : `${options.apiPrefix}/${namespace}${definition.path === '/' ? '' : definition.path}`;
+      const fullPath =
+        surface.mount === 'site-root'
+          ? definition.path
+          : `${options.apiPrefix}/${namespace}${definition.path === '/' ? '' : definition.path}`;
       const key = `${definition.method} ${fullPath.replace(/\{[^}]+\}/g, '{}')}`;
       const clash = seen.get(key);
       if (clash) throw new Error(`Route ${label} is already registered by surface '${clash.surfaceId}' (plugin '${clash.owner}')`);
@@ -99,7 +109,7 @@ export function compileRoutes(
         namespace,
         owner,
         definition,
-        booleanQuery: Object.entries(((definition.schema?.query?.properties ?? {}) as Record<string, { type?: unknown }>))
+        booleanQuery: Object.entries((definition.schema?.query?.properties ?? {}) as Record<string, { type?: unknown }>)
           .filter(([, p]) => p.type === 'boolean')
           .map(([name]) => name),
         responses: effectiveResponses(definition),
@@ -107,7 +117,9 @@ export function compileRoutes(
       };
       const schema = definition.schema ?? {};
       // Every integer a safe integer, every number finite, whatever the plugin declared.
-      const validators: Array<[keyof Pick<CompiledRoute, 'validateParams' | 'validateQuery' | 'validateBody'>, JsonSchema | undefined, typeof paramAjv]> = [
+      const validators: Array<
+        [keyof Pick<CompiledRoute, 'validateParams' | 'validateQuery' | 'validateBody'>, JsonSchema | undefined, typeof paramAjv]
+      > = [
         ['validateParams', schema.params, paramAjv],
         ['validateQuery', schema.query, paramAjv],
         ['validateBody', schema.body, bodyAjv],

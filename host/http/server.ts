@@ -48,12 +48,14 @@ export function createHttpServer(routes: CompiledRoute[], deps: DispatchDeps): R
     const verb = route.method === 'DELETE' ? 'del' : (route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch');
     // HEAD wherever GET: the same dispatch (uptime checkers use HEAD); Node sends no body.
     const verbs: Verb[] = verb === 'get' ? ['get', 'head'] : [verb];
-    for (const registerOn of verbs) server[registerOn](route.routerPath, (req, res, next) => answer(route, req, res, { ...(req.params ?? {}) }, deps, () => next(false)));
+    for (const registerOn of verbs)
+      server[registerOn](route.routerPath, (req, res, next) => answer(route, req, res, { ...(req.params ?? {}) }, deps, () => next(false)));
   }
 
   // Preflights of CORS surfaces: one OPTIONS answer per path, naming the path's methods.
   const corsPaths = new Map<string, string[]>();
-  for (const route of routes) if (route.rest === 'wordpress') corsPaths.set(route.routerPath, [...(corsPaths.get(route.routerPath) ?? []), route.method]);
+  for (const route of routes)
+    if (route.rest === 'wordpress') corsPaths.set(route.routerPath, [...(corsPaths.get(route.routerPath) ?? []), route.method]);
   for (const [path, methods] of corsPaths) {
     server.opts(path, (req, res, next) => {
       answerPreflight(req, res, methods);
@@ -87,7 +89,8 @@ export function shapeRestifyErrors(server: RestifyServer, log: Logger): void {
       let body: object;
       // Router errors (no route, method or version not allowed) read as no route, as everywhere else.
       if (status === 404 || status === 405 || (err as Error).name === 'InvalidVersionError') body = noRoute().toBody();
-      else if (typeof status === 'number' && status >= 400 && status < 500) body = apiError('rest_bad_request', { message: (err as Error).message || 'Bad request.', status }).toBody();
+      else if (typeof status === 'number' && status >= 400 && status < 500)
+        body = apiError('rest_bad_request', { message: (err as Error).message || 'Bad request.', status }).toBody();
       else {
         log.error({ err }, 'restify reported an error outside any route');
         body = { code: 'internal_error', message: 'An unexpected error occurred.', data: { status: 500 } };
@@ -103,7 +106,14 @@ export function shapeRestifyErrors(server: RestifyServer, log: Logger): void {
 }
 
 /** One request through its route; `dispatch` answers every failure it knows, this the rest. */
-function answer(route: CompiledRoute, req: IncomingMessage, res: ServerResponse, params: Record<string, string>, deps: DispatchDeps, done: () => void): void {
+function answer(
+  route: CompiledRoute,
+  req: IncomingMessage,
+  res: ServerResponse,
+  params: Record<string, string>,
+  deps: DispatchDeps,
+  done: () => void,
+): void {
   dispatch(route, req, res, params, deps).then(done, (error: unknown) => {
     deps.log.error({ err: error }, 'dispatch failed');
     if (!res.headersSent) sendJson(res, 500, { code: 'internal_error', message: 'An unexpected error occurred.', data: { status: 500 } });
@@ -126,7 +136,11 @@ function applyMethodOverride(req: IncomingMessage): void {
 /** Why restify could not route this request, or null: an unknown method, a Host it cannot read, or a path that does not decode. */
 function unroutable(req: IncomingMessage): ApiError | null {
   if (!ROUTABLE.has(req.method ?? '')) return noRoute();
-  if (!validHost(req.headers.host)) return apiError('rest_bad_request', { message: 'The Host header is not a valid host name and port (for example example.com or 127.0.0.1:8080).', status: 400 });
+  if (!validHost(req.headers.host))
+    return apiError('rest_bad_request', {
+      message: 'The Host header is not a valid host name and port (for example example.com or 127.0.0.1:8080).',
+      status: 400,
+    });
   const url = req.url ?? '/';
   const end = url.search(/[?#]/);
   const path = end < 0 ? url : url.slice(0, end);
@@ -134,7 +148,9 @@ function unroutable(req: IncomingMessage): ApiError | null {
   try {
     decodeURIComponent(path);
   } catch {
-    return apiError('rest_invalid_url', { message: 'The URL path has an invalid percent-escape (each % must start a valid UTF-8 sequence such as %20 or %C3%A9).' });
+    return apiError('rest_invalid_url', {
+      message: 'The URL path has an invalid percent-escape (each % must start a valid UTF-8 sequence such as %20 or %C3%A9).',
+    });
   }
   return null;
 }

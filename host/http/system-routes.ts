@@ -147,7 +147,12 @@ export function systemRoutes(deps: {
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         const failure = apiError('store_unavailable', { message: `The ${deps.store.kind} store is unavailable: ${reason}` });
-        return reply(503, { success: false, ...failure.toBody(), status: 'unavailable', store: { kind: deps.store.kind, status: 'unavailable' } });
+        return reply(503, {
+          success: false,
+          ...failure.toBody(),
+          status: 'unavailable',
+          store: { kind: deps.store.kind, status: 'unavailable' },
+        });
       }
     },
   };
@@ -188,7 +193,12 @@ export function systemRoutes(deps: {
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         const failure = apiError('store_unavailable', { message: `The ${deps.store.kind} store is unavailable: ${reason}` });
-        return reply(503, { success: false, ...failure.toBody(), status: 'unavailable', store: { kind: deps.store.kind, status: 'unavailable' } });
+        return reply(503, {
+          success: false,
+          ...failure.toBody(),
+          status: 'unavailable',
+          store: { kind: deps.store.kind, status: 'unavailable' },
+        });
       }
     },
   };
@@ -198,13 +208,19 @@ export function systemRoutes(deps: {
     path: openapiPath,
     permission: 'public',
     summary: 'This API as OpenAPI 3.1',
-    description: 'The OpenAPI 3.1 document, as is: unlike other core answers it carries no `success` key, which OpenAPI does not allow at its top level.',
+    description:
+      'The OpenAPI 3.1 document, as is: unlike other core answers it carries no `success` key, which OpenAPI does not allow at its top level.',
     schema: {
       responses: {
         200: {
           type: 'object',
           required: ['openapi', 'info', 'paths', 'components'],
-          properties: { openapi: { const: '3.1.0' }, info: { type: 'object', additionalProperties: true }, paths: { type: 'object', additionalProperties: true }, components: { type: 'object', additionalProperties: true } },
+          properties: {
+            openapi: { const: '3.1.0' },
+            info: { type: 'object', additionalProperties: true },
+            paths: { type: 'object', additionalProperties: true },
+            components: { type: 'object', additionalProperties: true },
+          },
           additionalProperties: true,
         },
       },
@@ -219,7 +235,12 @@ export function systemRoutes(deps: {
     credentials: 'ignored',
     summary: 'The API reference: openapi.json in a viewer (swagger-ui)',
     schema: { responses: { 200: { type: 'string', contentMediaType: 'text/html' } } },
-    handle: () => page(200, referencePage(assetsPath), { 'Content-Security-Policy': REFERENCE_CSP, 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }),
+    handle: () =>
+      page(200, referencePage(assetsPath), {
+        'Content-Security-Policy': REFERENCE_CSP,
+        'Cache-Control': 'no-cache',
+        'X-Content-Type-Options': 'nosniff',
+      }),
   };
 
   const assets: RouteDefinition<{ file: string }> = {
@@ -240,13 +261,23 @@ export function systemRoutes(deps: {
       const common = { 'X-Content-Type-Options': 'nosniff' };
       if (file === INITIALIZER) {
         const text = Buffer.from(initializer(openapiPath));
-        return stream(200, Readable.from([text]), { ...common, 'Content-Type': 'text/javascript; charset=utf-8', 'Content-Length': String(text.length), 'Cache-Control': 'no-cache' });
+        return stream(200, Readable.from([text]), {
+          ...common,
+          'Content-Type': 'text/javascript; charset=utf-8',
+          'Content-Length': String(text.length),
+          'Cache-Control': 'no-cache',
+        });
       }
       const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
       if (!type) throw apiError('rest_no_route');
       const path = join(swaggerUiDir(), file);
       const size = statSync(path).size;
-      return stream(200, createReadStream(path), { ...common, 'Content-Type': type, 'Content-Length': String(size), 'Cache-Control': 'public, max-age=86400' });
+      return stream(200, createReadStream(path), {
+        ...common,
+        'Content-Type': type,
+        'Content-Length': String(size),
+        'Cache-Control': 'public, max-age=86400',
+      });
     },
   };
 
@@ -254,9 +285,20 @@ export function systemRoutes(deps: {
     ...deps.routes,
     ...compileRoutes(
       [
-        { surface: { id: 'system', mount: 'site-root', routes: [health, ready, openapi, reference, assets as RouteDefinition] }, owner: 'host' },
+        {
+          surface: { id: 'system', mount: 'site-root', routes: [health, ready, openapi, reference, assets as RouteDefinition] },
+          owner: 'host',
+        },
         // WordPress clients discover the API here, from other origins too.
-        { surface: { id: 'api-index', mount: 'site-root', rest: 'wordpress', routes: apiIndexRoutes({ table: () => table, apiPrefix: deps.apiPrefix, siteUrl: deps.serverUrl, siteName: 'Flowhost' }) }, owner: 'host' },
+        {
+          surface: {
+            id: 'api-index',
+            mount: 'site-root',
+            rest: 'wordpress',
+            routes: apiIndexRoutes({ table: () => table, apiPrefix: deps.apiPrefix, siteUrl: deps.serverUrl, siteName: 'Flowhost' }),
+          },
+          owner: 'host',
+        },
       ],
       deps.routeOptions,
     ),

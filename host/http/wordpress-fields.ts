@@ -11,7 +11,10 @@ export function requestedFields(url: string): Keep | null {
   const at = url.indexOf('?');
   if (at < 0) return null;
   const query = new URLSearchParams(url.slice(at + 1));
-  const names = [...query.getAll('_fields'), ...query.getAll('_fields[]')].flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
+  const names = [...query.getAll('_fields'), ...query.getAll('_fields[]')]
+    .flatMap((v) => v.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (names.length === 0) return null;
   const keep: Keep = {};
   for (const name of names) {

@@ -47,7 +47,8 @@ const RANGE_WORDS: Record<string, string> = {
 };
 
 /** Ends every refusal of an address, so whoever reads it (a job's error, a log line) knows the switch. */
-export const HOW_TO_ALLOW_PRIVATE = 'private, loopback and link-local addresses are refused unless the host allows them (FLOWHOST_ALLOW_PRIVATE_URLS=1, or allowPrivateUrls in flowhost.config.json; for local development only)';
+export const HOW_TO_ALLOW_PRIVATE =
+  'private, loopback and link-local addresses are refused unless the host allows them (FLOWHOST_ALLOW_PRIVATE_URLS=1, or allowPrivateUrls in flowhost.config.json; for local development only)';
 
 /** Words for refusal messages: "a private address", "a loopback address". */
 export function describeAddress(ip: string): string {

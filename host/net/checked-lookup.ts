@@ -29,7 +29,9 @@ export function checkedLookup(policy: AddressPolicy, resolve: Resolver) {
         }
         const bad = addresses.find((a) => !isAllowedAddress(a.address, policy));
         if (bad) {
-          const refusal = new UrlRefusedError(`Refused to fetch ${hostname}: it resolves to ${describeAddress(bad.address)} (${bad.address}); ${HOW_TO_ALLOW_PRIVATE}`);
+          const refusal = new UrlRefusedError(
+            `Refused to fetch ${hostname}: it resolves to ${describeAddress(bad.address)} (${bad.address}); ${HOW_TO_ALLOW_PRIVATE}`,
+          );
           return callback(refusal, '');
         }
         if (options.all) callback(null, addresses);

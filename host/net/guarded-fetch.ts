@@ -80,7 +80,10 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
             throw new FetchLimitError('too_many_redirects', `Refused to follow more than ${maxRedirects} redirects from ${input}`);
           }
           const next = checkUrl(new URL(location, url).href, policy);
-          if ((response.statusCode === 303 && method !== 'HEAD') || ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')) {
+          if (
+            (response.statusCode === 303 && method !== 'HEAD') ||
+            ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')
+          ) {
             method = 'GET';
             body = undefined;
             delete headers['content-type'];

@@ -21,7 +21,10 @@ export function checkUrl(input: string, policy: AddressPolicy): URL {
     throw new UrlRefusedError(`Refused to fetch ${url.protocol} URL: only http and https are allowed`);
   }
   // WHATWG parsing already turned 2130706433, 0x7f.1 and friends into dotted form.
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (isIP(host)) {
     if (!isAllowedAddress(host, policy)) {
       throw new UrlRefusedError(`Refused to fetch ${url.host}: ${host} is ${describeAddress(host)}; ${HOW_TO_ALLOW_PRIVATE}`);

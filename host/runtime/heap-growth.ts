@@ -17,6 +17,7 @@ import { setFlagsFromString } from 'node:v8';
  * embedded in someone else's process.
  */
 export function applyHeapGrowth(percent: number): void {
-  if (!Number.isSafeInteger(percent) || percent < 0) throw new RangeError(`heapGrowingPercent must be a non-negative integer, not ${String(percent)}`);
+  if (!Number.isSafeInteger(percent) || percent < 0)
+    throw new RangeError(`heapGrowingPercent must be a non-negative integer, not ${String(percent)}`);
   if (percent > 0) setFlagsFromString(`--heap-growing-percent=${percent}`);
 }

@@ -71,7 +71,17 @@ export function createFlowSchedule(agenda: Agenda, registries: Registries): Flow
  * A missed slot runs once on the next cycle (Agenda computes the next run from now), and
  * a job whose host died is taken over after its lock lifetime.
  */
-export function createAgendaRuntime(deps: { agenda: Agenda; engine: Engine; jobs: JobsService; flows: FlowsService; registries: Registries; store: DocumentStore; log: Logger; logs?: Pick<LogsService, 'record'>; hooks?: HookCatalogue }): AgendaRuntime {
+export function createAgendaRuntime(deps: {
+  agenda: Agenda;
+  engine: Engine;
+  jobs: JobsService;
+  flows: FlowsService;
+  registries: Registries;
+  store: DocumentStore;
+  log: Logger;
+  logs?: Pick<LogsService, 'record'>;
+  hooks?: HookCatalogue;
+}): AgendaRuntime {
   const { agenda, engine, jobs, flows } = deps;
   // One run path: whatever starts a run (an execute request, a delayed run, a schedule, a
   // webhook) goes through engine.start, so one drain (the engine's) covers every run.
@@ -99,7 +109,9 @@ export function createAgendaRuntime(deps: { agenda: Agenda; engine: Engine; jobs
       deps.log.info(context, message);
       // Not awaited, as the engine does not wait on its log lines: the entry is batched with
       // the others of this turn, and this slot is free for the next due flow meanwhile.
-      void deps.logs?.record({ level: 'info', message, context }).catch((error: unknown) => deps.log.error({ err: error }, 'A log entry could not be stored'));
+      void deps.logs
+        ?.record({ level: 'info', message, context })
+        .catch((error: unknown) => deps.log.error({ err: error }, 'A log entry could not be stored'));
       // The slot is kept once the run is stored and handed over: the handler does not wait for
       // the run's end, as an execute request does not. Waiting held one of Agenda's few
       // flow.run slots (its concurrency) for the run's whole length, so a few slow flows made
@@ -143,5 +155,7 @@ function reportLateness(deps: { hooks?: HookCatalogue; log: Logger }, flowId: nu
   if (!scheduledFor || !hook || !isTapped(hook)) return;
   // Agenda's slots are wall-clock times (Date), whatever clock the host's services use.
   const latenessMs = Math.max(0, Date.now() - scheduledFor.getTime());
-  callMeasuringHook(hook, { flowId, jobId, scheduledFor, latenessMs }, (error) => deps.log.warn({ err: error }, 'A scheduledRunStarted tap failed'));
+  callMeasuringHook(hook, { flowId, jobId, scheduledFor, latenessMs }, (error) =>
+    deps.log.warn({ err: error }, 'A scheduledRunStarted tap failed'),
+  );
 }

@@ -35,7 +35,8 @@ function unrefTimers(pick: (timer: NodeJS.Timeout) => boolean): AsyncHook {
 }
 
 /** The near-future timer's callback is `() => { this.jobProcessing(); }`. */
-const callsJobProcessing = (timer: NodeJS.Timeout) => /jobProcessing/.test(String((timer as unknown as { _onTimeout?: unknown })._onTimeout));
+const callsJobProcessing = (timer: NodeJS.Timeout) =>
+  /jobProcessing/.test(String((timer as unknown as { _onTimeout?: unknown })._onTimeout));
 
 /** After `agenda.start()`: no timer Agenda forgets to clear keeps the process alive. */
 export function unrefJobWatchdogs(agenda: Agenda): void {
@@ -44,7 +45,9 @@ export function unrefJobWatchdogs(agenda: Agenda): void {
   const queue = processor?.jobQueue;
   const insert = queue?.insert;
   if (!processor || typeof runOrRetry !== 'function' || !queue || typeof insert !== 'function') {
-    throw new Error('Agenda has no jobProcessor.runOrRetry or jobQueue.insert any more (an upgrade?): see host/scheduler/agenda-watchdog.ts');
+    throw new Error(
+      'Agenda has no jobProcessor.runOrRetry or jobQueue.insert any more (an upgrade?): see host/scheduler/agenda-watchdog.ts',
+    );
   }
   processor.runOrRetry = function watched(this: ProcessorInternals, job: unknown) {
     const hook = unrefTimers(() => true);

@@ -27,8 +27,7 @@ function dataFilter(data: unknown): Filter {
   return isPlainObject(data) ? flattenData(data) : { data };
 }
 
-const strings = (values: unknown): string[] =>
-  Array.isArray(values) ? values.filter((v): v is string => typeof v === 'string') : [];
+const strings = (values: unknown): string[] => (Array.isArray(values) ? values.filter((v): v is string => typeof v === 'string') : []);
 
 /** The filter for cancel / disable / enable; null when the options select nothing (never "all"). */
 export function filterFromRemoveOptions(options: RemoveJobsOptions): Filter | null {
@@ -43,7 +42,6 @@ export function filterFromRemoveOptions(options: RemoveJobsOptions): Filter | nu
   Object.assign(filter, dataFilter(options.data));
   return Object.keys(filter).length > 0 ? filter : null;
 }
-
 
 /** The filter for queryJobs (state is computed afterwards, in code). */
 export function filterFromQueryOptions(options: JobsQueryOptions): Filter {

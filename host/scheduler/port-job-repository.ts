@@ -90,7 +90,9 @@ export class PortJobRepository implements JobRepository {
     }
     // State is computed from several timestamps in code, so filter and page after reading.
     const state = options.state;
-    const all = (await this.jobs.find(filter, { sort })).map(withState).filter((job) => (state === 'paused' ? job.disabled === true : job.state === state));
+    const all = (await this.jobs.find(filter, { sort }))
+      .map(withState)
+      .filter((job) => (state === 'paused' ? job.disabled === true : job.state === state));
     return { jobs: limit > 0 ? all.slice(skip, skip + limit) : all.slice(skip), total: all.length };
   }
 

@@ -66,6 +66,7 @@ export function checkContributions(registries: HostRegistries, options: { compil
   }
   for (const taxonomy of registries.taxonomies()) {
     const unknown = taxonomy.post_types.filter((t) => !postTypes.has(t));
-    if (unknown.length) throw new PluginError(owner(taxonomy), `taxonomy '${taxonomy.name}' names post types nobody registered: ${unknown.join(', ')}`);
+    if (unknown.length)
+      throw new PluginError(owner(taxonomy), `taxonomy '${taxonomy.name}' names post types nobody registered: ${unknown.join(', ')}`);
   }
 }

@@ -89,7 +89,10 @@ export function pluginScopedFactories(deps: PluginScopeDeps, claims: CollectionC
     createServiceFactory({ service: services.config, factory: (_d, { pluginId }) => deps.settingsOf(pluginId) }),
     createServiceFactory({ service: services.store, factory: (_d, { pluginId }) => pluginStore(pluginId, deps.store, claims) }),
     createServiceFactory({ service: services.blobs, factory: (_d, { pluginId }) => deps.blobs.bucket(pluginId) }),
-    createServiceFactory({ service: services.scheduler, factory: (_d, { pluginId }) => pluginScheduler(pluginId, deps.agenda, deps.log.child({ plugin: pluginId })) }),
+    createServiceFactory({
+      service: services.scheduler,
+      factory: (_d, { pluginId }) => pluginScheduler(pluginId, deps.agenda, deps.log.child({ plugin: pluginId })),
+    }),
   ];
   return [...factories, ...registrarFactories(deps.registries)];
 }

@@ -49,7 +49,14 @@ export function provideKernelServices(container: ServiceContainer, kernel: Kerne
     // Agenda drives every background run: execute requests, delayed runs and schedules.
     createServiceFactory({
       service: services.runScheduler,
-      deps: { engine: services.engine, jobs: services.jobs, flows: services.flows, registries: services.registries, logs: services.logs, hooks: services.hooks },
+      deps: {
+        engine: services.engine,
+        jobs: services.jobs,
+        flows: services.flows,
+        registries: services.registries,
+        logs: services.logs,
+        hooks: services.hooks,
+      },
       factory: (deps) => createAgendaRuntime({ ...deps, agenda: kernel.agenda, store: kernel.store, log: kernel.log }),
     }) as ServiceFactory,
     createServiceFactory({

@@ -7,7 +7,9 @@ import { DataDirError } from '../runtime/prepare-data-dir.js';
 
 export class DataDirInUseError extends Error {
   constructor(dataDir: string, holder: string) {
-    super(`The data directory ${dataDir} is in use by another Flowhost process${holder}. Stop it, or use the CLI (it talks to the running host).`);
+    super(
+      `The data directory ${dataDir} is in use by another Flowhost process${holder}. Stop it, or use the CLI (it talks to the running host).`,
+    );
     this.name = 'DataDirInUseError';
   }
 }
@@ -34,7 +36,9 @@ export async function openStore(config: HostConfig, dataDir: string | null): Pro
     // the user gets the file, SQLite's reason and code, and what to check.
     const code = (error as { code?: unknown }).code;
     if (typeof code === 'string' && code.startsWith('SQLITE_')) {
-      throw new DataDirError(`The database ${file} cannot be opened: ${(error as Error).message} (${code}). Check that the file and ${dataDir} are writable by the user running Flowhost and that the disk has space.`);
+      throw new DataDirError(
+        `The database ${file} cannot be opened: ${(error as Error).message} (${code}). Check that the file and ${dataDir} are writable by the user running Flowhost and that the disk has space.`,
+      );
     }
     throw error;
   }

@@ -2,7 +2,23 @@ import { performance } from 'node:perf_hooks';
 import type { SyncHook } from 'tapable';
 import { callMeasuringHook, isTapped, type StoreOperationTiming } from '../../core/kernel/hooks.js';
 import type { Logger } from '../../core/kernel/logger.js';
-import type { BulkOp, BulkResult, Collection, DocumentStore, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, NewDocument, StoredDocument, TotalsGroup, TotalsSpec, Update, UpdateOptions, UpdateResult } from '../../core/store/port.js';
+import type {
+  BulkOp,
+  BulkResult,
+  Collection,
+  DocumentStore,
+  Filter,
+  FindOneAndUpdateOptions,
+  FindOptions,
+  IndexSpec,
+  NewDocument,
+  StoredDocument,
+  TotalsGroup,
+  TotalsSpec,
+  Update,
+  UpdateOptions,
+  UpdateResult,
+} from '../../core/store/port.js';
 
 /** The hook, and where a tap that throws is reported (never to the store's caller). */
 interface Timing {
@@ -20,7 +36,9 @@ function timed<R>(timing: Timing, collection: string, operation: StoreOperationT
   if (!isTapped(hook)) return run();
   const started = performance.now();
   const report = (failed: boolean) =>
-    callMeasuringHook(hook, { collection, operation, durationMs: performance.now() - started, failed }, (error) => log.warn({ err: error }, 'A storeOperationTimed tap failed'));
+    callMeasuringHook(hook, { collection, operation, durationMs: performance.now() - started, failed }, (error) =>
+      log.warn({ err: error }, 'A storeOperationTimed tap failed'),
+    );
   let pending: Promise<R>;
   try {
     pending = run();

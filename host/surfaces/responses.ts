@@ -8,12 +8,22 @@ export const sessionResponses: Record<string, Record<number, JsonSchema>> = {
   'POST /session': { 200: successBody({ data: session }), 401: errorBody('rest_invalid_credentials') },
   'GET /session': { 200: successBody({ data: session }), 401: errorBody('rest_not_logged_in'), 404: errorBody('user_not_found') },
   'DELETE /session': { 200: successBody({ message: str }) },
-  'PUT /session/password': { 200: successBody({ message: str, data: session }), 400: errorBody('weak_password', 'incorrect_password'), 401: errorBody('rest_not_logged_in') },
+  'PUT /session/password': {
+    200: successBody({ message: str, data: session }),
+    400: errorBody('weak_password', 'incorrect_password'),
+    401: errorBody('rest_not_logged_in'),
+  },
 };
 
 const user = named('User', obj({ user_id: int, login: str, role: str, capabilities: list(str), has_password: bool, created_at: isoDate }));
-const appPassword = named('ApplicationPassword', obj({ uuid: str, user_id: int, name: str, created_at: isoDate, last_used_at: nullable(isoDate) }));
-const createdAppPassword = named('NewApplicationPassword', obj({ ...(appPassword.properties as Record<string, JsonSchema>), password: { type: 'string', description: 'Shown once' } }));
+const appPassword = named(
+  'ApplicationPassword',
+  obj({ uuid: str, user_id: int, name: str, created_at: isoDate, last_used_at: nullable(isoDate) }),
+);
+const createdAppPassword = named(
+  'NewApplicationPassword',
+  obj({ ...(appPassword.properties as Record<string, JsonSchema>), password: { type: 'string', description: 'Shown once' } }),
+);
 const userNotFound = errorBody('user_not_found');
 
 export const userAdminResponses: Record<string, Record<number, JsonSchema>> = {
@@ -23,10 +33,18 @@ export const userAdminResponses: Record<string, Record<number, JsonSchema>> = {
     400: errorBody('invalid_login', 'invalid_role', 'invalid_capability', 'weak_password', 'invalid_name'),
     409: errorBody('user_exists'),
   },
-  'DELETE /users/{id}': { 200: successBody({ data: obj({ deleted: { const: true }, previous: user }) }), 404: userNotFound, 409: errorBody('last_administrator') },
+  'DELETE /users/{id}': {
+    200: successBody({ data: obj({ deleted: { const: true }, previous: user }) }),
+    404: userNotFound,
+    409: errorBody('last_administrator'),
+  },
   'PUT /users/{id}/password': { 200: successBody({ message: str }), 400: errorBody('weak_password'), 404: userNotFound },
   'GET /users/{id}/application-passwords': { 200: successBody({ data: list(appPassword), total: int }), 404: userNotFound },
-  'POST /users/{id}/application-passwords': { 201: successBody({ data: createdAppPassword }), 400: errorBody('invalid_name'), 404: userNotFound },
+  'POST /users/{id}/application-passwords': {
+    201: successBody({ data: createdAppPassword }),
+    400: errorBody('invalid_name'),
+    404: userNotFound,
+  },
   'DELETE /users/{id}/application-passwords/{uuid}': {
     200: successBody({ data: obj({ revoked: { const: true }, previous: appPassword }) }),
     404: errorBody('application_password_not_found'),

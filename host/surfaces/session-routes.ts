@@ -11,85 +11,127 @@ import { sessionResponses } from './responses.js';
  * Cookie sessions for same-origin admin use: log in with a user password, get an
  * HttpOnly SameSite=Lax cookie and a nonce to send as X-WP-Nonce / X-Flowhost-Nonce.
  */
-export function sessionSurface(deps: { users: UsersService; authenticator: Authenticator; ttlSeconds: number; secureCookies: () => boolean }): SurfaceDefinition {
+export function sessionSurface(deps: {
+  users: UsersService;
+  authenticator: Authenticator;
+  ttlSeconds: number;
+  secureCookies: () => boolean;
+}): SurfaceDefinition {
   // A new session for the user: its cookie, and the nonce the client sends with it.
   const opened = async (user: { user_id: number; login: string; role: string }, protocol: string, message?: string) => {
     const session = await deps.users.createSession(user.user_id, deps.ttlSeconds);
     const hasPassword = await deps.users.hasPassword(user.user_id);
     return reply(
       200,
-      { success: true, ...(message ? { message } : {}), data: { user_id: user.user_id, login: user.login, role: user.role, has_password: hasPassword, nonce: session.nonce, expires_at: session.expiresAt.toISOString() } },
+      {
+        success: true,
+        ...(message ? { message } : {}),
+        data: {
+          user_id: user.user_id,
+          login: user.login,
+          role: user.role,
+          has_password: hasPassword,
+          nonce: session.nonce,
+          expires_at: session.expiresAt.toISOString(),
+        },
+      },
       { 'Set-Cookie': sessionCookie(session.token, deps.ttlSeconds, deps.secureCookies() || protocol === 'https') },
     );
   };
-  return withResponses({
-    id: 'session',
-    routes: [
-      {
-        method: 'POST',
-        path: '/session',
-        permission: 'public',
-        summary: 'Log in with login + password; sets the session cookie and returns its nonce',
-        schema: {
-          body: {
-            type: 'object',
-            required: ['login', 'password'],
-            additionalProperties: false,
-            properties: { login: { type: 'string', minLength: 1, maxLength: 200 }, password: { type: 'string', minLength: 1, maxLength: 1024 } },
+  return withResponses(
+    {
+      id: 'session',
+      routes: [
+        {
+          method: 'POST',
+          path: '/session',
+          permission: 'public',
+          summary: 'Log in with login + password; sets the session cookie and returns its nonce',
+          schema: {
+            body: {
+              type: 'object',
+              required: ['login', 'password'],
+              additionalProperties: false,
+              properties: {
+                login: { type: 'string', minLength: 1, maxLength: 200 },
+                password: { type: 'string', minLength: 1, maxLength: 1024 },
+              },
+            },
+          },
+          async handle(request) {
+            const { login, password } = request.body as { login: string; password: string };
+            const user = await deps.authenticator.guardLogin(request.ip, login, () => deps.users.verifyUserPassword(login, password), {
+              challenge: false,
+            });
+            return opened(user, request.protocol);
           },
         },
-        async handle(request) {
-          const { login, password } = request.body as { login: string; password: string };
-          const user = await deps.authenticator.guardLogin(request.ip, login, () => deps.users.verifyUserPassword(login, password), { challenge: false });
-          return opened(user, request.protocol);
-        },
-      },
-      {
-        method: 'GET',
-        path: '/session',
-        // The cookie alone identifies the session here: this is how a client fetches a fresh nonce.
-        permission: 'public',
-        summary: 'The current cookie session and its nonce',
-        async handle(request) {
-          const token = readCookie(request.headers.cookie, SESSION_COOKIE);
-          const session = token ? await deps.users.findSession(token) : null;
-          if (!session) throw apiError('rest_not_logged_in');
-          const user = await deps.users.get(session.user_id);
-          return { success: true, data: { user_id: user.user_id, login: user.login, role: user.role, has_password: user.has_password, nonce: session.nonce, expires_at: session.expires_at.toISOString() } };
-        },
-      },
-      {
-        method: 'PUT',
-        path: '/session/password',
-        permission: 'authenticated',
-        summary: "Set the signed-in user's own password (the current one too once one exists); answers a new session, as a new password ends the others",
-        schema: {
-          body: {
-            type: 'object',
-            required: ['password'],
-            additionalProperties: false,
-            properties: { password: { type: 'string', minLength: 1, maxLength: 1024 }, current_password: { type: 'string', minLength: 1, maxLength: 1024 } },
+        {
+          method: 'GET',
+          path: '/session',
+          // The cookie alone identifies the session here: this is how a client fetches a fresh nonce.
+          permission: 'public',
+          summary: 'The current cookie session and its nonce',
+          async handle(request) {
+            const token = readCookie(request.headers.cookie, SESSION_COOKIE);
+            const session = token ? await deps.users.findSession(token) : null;
+            if (!session) throw apiError('rest_not_logged_in');
+            const user = await deps.users.get(session.user_id);
+            return {
+              success: true,
+              data: {
+                user_id: user.user_id,
+                login: user.login,
+                role: user.role,
+                has_password: user.has_password,
+                nonce: session.nonce,
+                expires_at: session.expires_at.toISOString(),
+              },
+            };
           },
         },
-        async handle(request) {
-          const { password, current_password } = request.body as { password: string; current_password?: string };
-          const userId = request.user!.userId;
-          await deps.users.changeOwnPassword(userId, password, current_password);
-          const user = await deps.users.get(userId);
-          return opened({ user_id: user.user_id, login: user.login, role: user.role }, request.protocol, 'Password set.');
+        {
+          method: 'PUT',
+          path: '/session/password',
+          permission: 'authenticated',
+          summary:
+            "Set the signed-in user's own password (the current one too once one exists); answers a new session, as a new password ends the others",
+          schema: {
+            body: {
+              type: 'object',
+              required: ['password'],
+              additionalProperties: false,
+              properties: {
+                password: { type: 'string', minLength: 1, maxLength: 1024 },
+                current_password: { type: 'string', minLength: 1, maxLength: 1024 },
+              },
+            },
+          },
+          async handle(request) {
+            const { password, current_password } = request.body as { password: string; current_password?: string };
+            const userId = request.user!.userId;
+            await deps.users.changeOwnPassword(userId, password, current_password);
+            const user = await deps.users.get(userId);
+            return opened({ user_id: user.user_id, login: user.login, role: user.role }, request.protocol, 'Password set.');
+          },
         },
-      },
-      {
-        method: 'DELETE',
-        path: '/session',
-        permission: 'public',
-        summary: 'Log out: ends the cookie session',
-        async handle(request) {
-          const token = readCookie(request.headers.cookie, SESSION_COOKIE);
-          if (token) await deps.users.destroySession(token);
-          return reply(200, { success: true, message: 'Logged out.' }, { 'Set-Cookie': clearedSessionCookie(deps.secureCookies() || request.protocol === 'https') });
+        {
+          method: 'DELETE',
+          path: '/session',
+          permission: 'public',
+          summary: 'Log out: ends the cookie session',
+          async handle(request) {
+            const token = readCookie(request.headers.cookie, SESSION_COOKIE);
+            if (token) await deps.users.destroySession(token);
+            return reply(
+              200,
+              { success: true, message: 'Logged out.' },
+              { 'Set-Cookie': clearedSessionCookie(deps.secureCookies() || request.protocol === 'https') },
+            );
+          },
         },
-      },
-    ],
-  }, sessionResponses);
+      ],
+    },
+    sessionResponses,
+  );
 }

@@ -14,95 +14,116 @@ const userIdParams = { type: 'object', required: ['id'], properties: { id: { typ
  * when a running host holds the data directory.
  */
 export function userAdminSurface(users: UsersService): SurfaceDefinition {
-  return withResponses({
-    id: 'user-admin',
-    routes: [
-      {
-        method: 'GET',
-        path: '/users',
-        permission: admin,
-        summary: 'List users (optionally one login)',
-        schema: { query: { type: 'object', properties: { login: loginSchema } } },
-        async handle(request) {
-          const { login } = request.query as { login?: string };
-          if (login) {
-            const user = await users.findByLogin(login);
-            if (!user) throw apiError('user_not_found', { message: `No user with login '${login}'` });
-            return { success: true, data: [user], total: 1 };
-          }
-          const list = await users.list();
-          return { success: true, data: list, total: list.length };
+  return withResponses(
+    {
+      id: 'user-admin',
+      routes: [
+        {
+          method: 'GET',
+          path: '/users',
+          permission: admin,
+          summary: 'List users (optionally one login)',
+          schema: { query: { type: 'object', properties: { login: loginSchema } } },
+          async handle(request) {
+            const { login } = request.query as { login?: string };
+            if (login) {
+              const user = await users.findByLogin(login);
+              if (!user) throw apiError('user_not_found', { message: `No user with login '${login}'` });
+              return { success: true, data: [user], total: 1 };
+            }
+            const list = await users.list();
+            return { success: true, data: list, total: list.length };
+          },
         },
-      },
-      {
-        method: 'POST',
-        path: '/users',
-        permission: admin,
-        summary: 'Create a user and a first application password (shown once)',
-        schema: { body: createUserBody },
-        async handle(request) {
-          const body = request.body as { login: string; role: string; password?: string; capabilities?: string[]; app_password_name?: string };
-          const user = await users.create(body);
-          const appPassword = await users.createAppPassword(user.user_id, body.app_password_name ?? 'flowhost-cli');
-          return reply(201, { success: true, data: { user, application_password: appPassword } });
+        {
+          method: 'POST',
+          path: '/users',
+          permission: admin,
+          summary: 'Create a user and a first application password (shown once)',
+          schema: { body: createUserBody },
+          async handle(request) {
+            const body = request.body as {
+              login: string;
+              role: string;
+              password?: string;
+              capabilities?: string[];
+              app_password_name?: string;
+            };
+            const user = await users.create(body);
+            const appPassword = await users.createAppPassword(user.user_id, body.app_password_name ?? 'flowhost-cli');
+            return reply(201, { success: true, data: { user, application_password: appPassword } });
+          },
         },
-      },
-      {
-        method: 'DELETE',
-        path: '/users/{id}',
-        permission: admin,
-        summary: 'Delete a user with their sessions and application passwords',
-        schema: { params: userIdParams },
-        async handle(request) {
-          const user = await users.delete((request.params as { id: number }).id);
-          return { success: true, data: { deleted: true, previous: user } };
+        {
+          method: 'DELETE',
+          path: '/users/{id}',
+          permission: admin,
+          summary: 'Delete a user with their sessions and application passwords',
+          schema: { params: userIdParams },
+          async handle(request) {
+            const user = await users.delete((request.params as { id: number }).id);
+            return { success: true, data: { deleted: true, previous: user } };
+          },
         },
-      },
-      {
-        method: 'PUT',
-        path: '/users/{id}/password',
-        permission: admin,
-        summary: 'Set the login password used for cookie sessions',
-        schema: { params: userIdParams, body: { type: 'object', required: ['password'], additionalProperties: false, properties: { password: passwordSchema } } },
-        async handle(request) {
-          await users.setPassword((request.params as { id: number }).id, (request.body as { password: string }).password);
-          return { success: true, message: 'Password updated.' };
+        {
+          method: 'PUT',
+          path: '/users/{id}/password',
+          permission: admin,
+          summary: 'Set the login password used for cookie sessions',
+          schema: {
+            params: userIdParams,
+            body: { type: 'object', required: ['password'], additionalProperties: false, properties: { password: passwordSchema } },
+          },
+          async handle(request) {
+            await users.setPassword((request.params as { id: number }).id, (request.body as { password: string }).password);
+            return { success: true, message: 'Password updated.' };
+          },
         },
-      },
-      {
-        method: 'GET',
-        path: '/users/{id}/application-passwords',
-        permission: admin,
-        summary: 'List application passwords (names and dates, never the secrets)',
-        schema: { params: userIdParams },
-        async handle(request) {
-          const list = await users.listAppPasswords((request.params as { id: number }).id);
-          return { success: true, data: list, total: list.length };
+        {
+          method: 'GET',
+          path: '/users/{id}/application-passwords',
+          permission: admin,
+          summary: 'List application passwords (names and dates, never the secrets)',
+          schema: { params: userIdParams },
+          async handle(request) {
+            const list = await users.listAppPasswords((request.params as { id: number }).id);
+            return { success: true, data: list, total: list.length };
+          },
         },
-      },
-      {
-        method: 'POST',
-        path: '/users/{id}/application-passwords',
-        permission: admin,
-        summary: 'Create an application password (the password is in this answer only)',
-        schema: { params: userIdParams, body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: appPasswordNameSchema } } },
-        async handle(request) {
-          const created = await users.createAppPassword((request.params as { id: number }).id, (request.body as { name: string }).name);
-          return reply(201, { success: true, data: created });
+        {
+          method: 'POST',
+          path: '/users/{id}/application-passwords',
+          permission: admin,
+          summary: 'Create an application password (the password is in this answer only)',
+          schema: {
+            params: userIdParams,
+            body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: appPasswordNameSchema } },
+          },
+          async handle(request) {
+            const created = await users.createAppPassword((request.params as { id: number }).id, (request.body as { name: string }).name);
+            return reply(201, { success: true, data: created });
+          },
         },
-      },
-      {
-        method: 'DELETE',
-        path: '/users/{id}/application-passwords/{uuid}',
-        permission: admin,
-        summary: 'Revoke an application password',
-        schema: { params: { ...userIdParams, required: ['id', 'uuid'], properties: { ...userIdParams.properties, uuid: { type: 'string', format: 'uuid' } } } },
-        async handle(request) {
-          const { id, uuid } = request.params as { id: number; uuid: string };
-          const revoked = await users.revokeAppPassword(id, uuid);
-          return { success: true, data: { revoked: true, previous: revoked } };
+        {
+          method: 'DELETE',
+          path: '/users/{id}/application-passwords/{uuid}',
+          permission: admin,
+          summary: 'Revoke an application password',
+          schema: {
+            params: {
+              ...userIdParams,
+              required: ['id', 'uuid'],
+              properties: { ...userIdParams.properties, uuid: { type: 'string', format: 'uuid' } },
+            },
+          },
+          async handle(request) {
+            const { id, uuid } = request.params as { id: number; uuid: string };
+            const revoked = await users.revokeAppPassword(id, uuid);
+            return { success: true, data: { revoked: true, previous: revoked } };
+          },
         },
-      },
-    ],
-  }, userAdminResponses);
+      ],
+    },
+    userAdminResponses,
+  );
 }

@@ -17,7 +17,7 @@ const METHODS: Record<string, string> = {
 
 export default defineAnalyticsToolPlugin({
   entry,
-  description: "Crawler and search traffic statistics from the webmaster tool: queries, traffic, pages, crawling.",
+  description: 'Crawler and search traffic statistics from the webmaster tool: queries, traffic, pages, crawling.',
   defaultBaseUrl: 'https://ssl.bing.com',
   prepare(action, args) {
     if (!(action in METHODS)) throw invalidParameter(entry, `Invalid action '${action}'.`);

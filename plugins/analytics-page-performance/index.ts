@@ -17,7 +17,14 @@ const CATEGORIES: Record<string, string[]> = {
 };
 
 /** The Lighthouse audits that are the performance metrics (Core Web Vitals and the lab metrics). */
-export const METRIC_AUDITS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index', 'interactive'];
+export const METRIC_AUDITS = [
+  'first-contentful-paint',
+  'largest-contentful-paint',
+  'total-blocking-time',
+  'cumulative-layout-shift',
+  'speed-index',
+  'interactive',
+];
 
 interface PageSpeedAnswer {
   id?: string;
@@ -32,7 +39,8 @@ interface PageSpeedAnswer {
 
 export default defineAnalyticsToolPlugin({
   entry,
-  description: "Page speed of a page of the site (default: its home page): category scores, performance metrics, improvement opportunities.",
+  description:
+    'Page speed of a page of the site (default: its home page): category scores, performance metrics, improvement opportunities.',
   defaultBaseUrl: 'https://www.googleapis.com',
   prepare(action, args, _now, hostInfo) {
     if (!(action in CATEGORIES)) throw invalidParameter(entry, `Invalid action '${action}'.`);
@@ -58,10 +66,25 @@ export default defineAnalyticsToolPlugin({
     });
     const lighthouse = answer?.lighthouseResult ?? {};
     const audits = lighthouse.audits ?? {};
-    const fields: Record<string, unknown> = { url: params.url, strategy: params.strategy, ...(answer?.analysisUTCTimestamp ? { analysis_utc_timestamp: answer.analysisUTCTimestamp } : {}) };
-    if (action === 'analyze') return { results: Object.values(lighthouse.categories ?? {}), fields: { ...fields, loading_experience: answer?.loadingExperience ?? null } };
+    const fields: Record<string, unknown> = {
+      url: params.url,
+      strategy: params.strategy,
+      ...(answer?.analysisUTCTimestamp ? { analysis_utc_timestamp: answer.analysisUTCTimestamp } : {}),
+    };
+    if (action === 'analyze')
+      return {
+        results: Object.values(lighthouse.categories ?? {}),
+        fields: { ...fields, loading_experience: answer?.loadingExperience ?? null },
+      };
     const performanceScore = lighthouse.categories?.performance?.score ?? null;
-    if (action === 'performance') return { results: METRIC_AUDITS.filter((id) => audits[id]).map((id) => audits[id]), fields: { ...fields, performance_score: performanceScore } };
-    return { results: Object.values(audits).filter((audit) => audit?.details?.type === 'opportunity'), fields: { ...fields, performance_score: performanceScore } };
+    if (action === 'performance')
+      return {
+        results: METRIC_AUDITS.filter((id) => audits[id]).map((id) => audits[id]),
+        fields: { ...fields, performance_score: performanceScore },
+      };
+    return {
+      results: Object.values(audits).filter((audit) => audit?.details?.type === 'opportunity'),
+      fields: { ...fields, performance_score: performanceScore },
+    };
   },
 });

@@ -5,7 +5,17 @@
  * service account. One base URL serves all three (searchconsole.googleapis.com answers
  * the webmasters/v3 paths too).
  */
-import { TOOL_CATALOGUE, invalidParameter, dateRange, limitOf, requireParam, textOf, callJson, serviceAccountToken, defineAnalyticsToolPlugin } from '../../sdk/analytics/index.js';
+import {
+  TOOL_CATALOGUE,
+  invalidParameter,
+  dateRange,
+  limitOf,
+  requireParam,
+  textOf,
+  callJson,
+  serviceAccountToken,
+  defineAnalyticsToolPlugin,
+} from '../../sdk/analytics/index.js';
 
 const entry = TOOL_CATALOGUE['search-stats'];
 const SCOPE = 'https://www.googleapis.com/auth/webmasters';
@@ -54,7 +64,11 @@ export default defineAnalyticsToolPlugin({
         service: SERVICE,
         fetch: env.fetch,
         url,
-        init: { method: init.method, headers: init.body === undefined ? headers : { ...headers, 'content-type': 'application/json' }, ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }) },
+        init: {
+          method: init.method,
+          headers: init.body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+          ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+        },
         secrets: [token],
       });
 
@@ -71,14 +85,25 @@ export default defineAnalyticsToolPlugin({
         rowLimit: params.limit,
         ...(filters.length ? { dimensionFilterGroups: [{ groupType: 'and', filters }] } : {}),
       };
-      const answer = await call<{ rows?: unknown[]; responseAggregationType?: string }>(`${site}/searchAnalytics/query`, { method: 'POST', body });
+      const answer = await call<{ rows?: unknown[]; responseAggregationType?: string }>(`${site}/searchAnalytics/query`, {
+        method: 'POST',
+        body,
+      });
       return {
         results: Array.isArray(answer?.rows) ? answer.rows : [],
-        fields: { site_url: siteUrl, start_date: params.start_date, end_date: params.end_date, ...(answer?.responseAggregationType ? { response_aggregation_type: answer.responseAggregationType } : {}) },
+        fields: {
+          site_url: siteUrl,
+          start_date: params.start_date,
+          end_date: params.end_date,
+          ...(answer?.responseAggregationType ? { response_aggregation_type: answer.responseAggregationType } : {}),
+        },
       };
     }
     if (action === 'inspect_url') {
-      const answer = await call<{ inspectionResult?: unknown }>(`${env.baseUrl}/v1/urlInspection/index:inspect`, { method: 'POST', body: { inspectionUrl: params.url, siteUrl } });
+      const answer = await call<{ inspectionResult?: unknown }>(`${env.baseUrl}/v1/urlInspection/index:inspect`, {
+        method: 'POST',
+        body: { inspectionUrl: params.url, siteUrl },
+      });
       return { results: answer?.inspectionResult ? [answer.inspectionResult] : [], fields: { site_url: siteUrl, url: params.url } };
     }
     if (action === 'list_sitemaps') {
@@ -91,6 +116,9 @@ export default defineAnalyticsToolPlugin({
       return { results: answer ? [answer] : [], fields: { site_url: siteUrl, sitemap_url: params.sitemap_url } };
     }
     await call(feed, { method: 'PUT' });
-    return { results: [], fields: { site_url: siteUrl, sitemap_url: params.sitemap_url, submitted: true, message: `Submitted ${String(params.sitemap_url)}.` } };
+    return {
+      results: [],
+      fields: { site_url: siteUrl, sitemap_url: params.sitemap_url, submitted: true, message: `Submitted ${String(params.sitemap_url)}.` },
+    };
   },
 });

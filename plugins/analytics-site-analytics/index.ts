@@ -5,7 +5,16 @@
  * service account. Each action is one report (its dimensions and metrics below); the
  * rows come back as the API sends them (`dimensionValues`, `metricValues`).
  */
-import { TOOL_CATALOGUE, serviceAccountToken, invalidParameter, dateRange, limitOf, textOf, callJson, defineAnalyticsToolPlugin } from '../../sdk/analytics/index.js';
+import {
+  TOOL_CATALOGUE,
+  serviceAccountToken,
+  invalidParameter,
+  dateRange,
+  limitOf,
+  textOf,
+  callJson,
+  defineAnalyticsToolPlugin,
+} from '../../sdk/analytics/index.js';
 
 const entry = TOOL_CATALOGUE['site-analytics'];
 const SCOPE = 'https://www.googleapis.com/auth/analytics.readonly';
@@ -22,12 +31,27 @@ interface Report {
 }
 
 export const REPORTS: Record<string, Report> = {
-  page_stats: { dimensions: ['pagePath', 'pageTitle'], metrics: ['screenPageViews', 'activeUsers', 'averageSessionDuration', 'bounceRate'], orderByMetric: 'screenPageViews', pageDimension: 'pagePath' },
-  traffic_sources: { dimensions: ['sessionSource', 'sessionMedium'], metrics: ['sessions', 'activeUsers', 'engagementRate'], orderByMetric: 'sessions', pageDimension: 'landingPage' },
+  page_stats: {
+    dimensions: ['pagePath', 'pageTitle'],
+    metrics: ['screenPageViews', 'activeUsers', 'averageSessionDuration', 'bounceRate'],
+    orderByMetric: 'screenPageViews',
+    pageDimension: 'pagePath',
+  },
+  traffic_sources: {
+    dimensions: ['sessionSource', 'sessionMedium'],
+    metrics: ['sessions', 'activeUsers', 'engagementRate'],
+    orderByMetric: 'sessions',
+    pageDimension: 'landingPage',
+  },
   date_stats: { dimensions: ['date'], metrics: ['activeUsers', 'sessions', 'screenPageViews'], pageDimension: 'pagePath' },
   realtime: { dimensions: ['unifiedScreenName'], metrics: ['activeUsers'], orderByMetric: 'activeUsers' },
   top_events: { dimensions: ['eventName'], metrics: ['eventCount', 'totalUsers'], orderByMetric: 'eventCount', pageDimension: 'pagePath' },
-  user_demographics: { dimensions: ['country', 'deviceCategory'], metrics: ['activeUsers', 'sessions'], orderByMetric: 'activeUsers', pageDimension: 'pagePath' },
+  user_demographics: {
+    dimensions: ['country', 'deviceCategory'],
+    metrics: ['activeUsers', 'sessions'],
+    orderByMetric: 'activeUsers',
+    pageDimension: 'pagePath',
+  },
 };
 
 export default defineAnalyticsToolPlugin({
@@ -41,7 +65,12 @@ export default defineAnalyticsToolPlugin({
     if (pageFilter && !report.pageDimension) throw invalidParameter(entry, `${action} takes no page_filter.`);
     const property = textOf(args, 'property_id');
     const dates = action === 'realtime' ? {} : dateRange(entry, args, now, { startDaysAgo: 28, endDaysAgo: 1 });
-    return { ...dates, limit: limitOf(args, 25), ...(pageFilter ? { page_filter: pageFilter } : {}), ...(property ? { property_id: property } : {}) };
+    return {
+      ...dates,
+      limit: limitOf(args, 25),
+      ...(pageFilter ? { page_filter: pageFilter } : {}),
+      ...(property ? { property_id: property } : {}),
+    };
   },
   missing(config, params) {
     return [...(config.service_account ? [] : ['service_account']), ...(config.property_id || params.property_id ? [] : ['property_id'])];
@@ -58,8 +87,19 @@ export default defineAnalyticsToolPlugin({
       dimensions: report.dimensions.map((name) => ({ name })),
       metrics: report.metrics.map((name) => ({ name })),
       limit: String(params.limit),
-      orderBys: report.orderByMetric ? [{ metric: { metricName: report.orderByMetric }, desc: true }] : [{ dimension: { dimensionName: report.dimensions[0] } }],
-      ...(params.page_filter ? { dimensionFilter: { filter: { fieldName: report.pageDimension, stringFilter: { matchType: 'CONTAINS', value: params.page_filter, caseSensitive: false } } } } : {}),
+      orderBys: report.orderByMetric
+        ? [{ metric: { metricName: report.orderByMetric }, desc: true }]
+        : [{ dimension: { dimensionName: report.dimensions[0] } }],
+      ...(params.page_filter
+        ? {
+            dimensionFilter: {
+              filter: {
+                fieldName: report.pageDimension,
+                stringFilter: { matchType: 'CONTAINS', value: params.page_filter, caseSensitive: false },
+              },
+            },
+          }
+        : {}),
     };
     const method = action === 'realtime' ? 'runRealtimeReport' : 'runReport';
     const answer = await callJson<{ rows?: unknown[]; rowCount?: number; dimensionHeaders?: unknown; metricHeaders?: unknown }>({
@@ -67,7 +107,11 @@ export default defineAnalyticsToolPlugin({
       service: 'The analytics data API',
       fetch: env.fetch,
       url: `${env.baseUrl}/v1beta/properties/${encodeURIComponent(propertyId)}:${method}`,
-      init: { method: 'POST', headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'content-type': 'application/json' }, body: JSON.stringify(body) },
+      init: {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      },
       secrets: [token],
     });
     return {

@@ -34,11 +34,24 @@ const configure: CliCommandDefinition = {
     }
     for (const field of ['site_url', 'property_id']) {
       if (args[field] === undefined) continue;
-      if (!(field in entry.config)) throw new Error(`${id} has no ${field} setting (its settings: ${Object.keys(entry.config).join(', ')})`);
+      if (!(field in entry.config))
+        throw new Error(`${id} has no ${field} setting (its settings: ${Object.keys(entry.config).join(', ')})`);
       body[field] = String(args[field]);
     }
-    if (Object.keys(body).length === 0) throw new Error(`Nothing to save: pipe the secret with --secret-stdin, or give ${Object.keys(entry.config).filter((f) => !entry.config[f]!.secret).map((f) => `--${f}`).join(' / ') || 'a setting'}`);
-    const res = await ctx.call<{ message: string; data: { configured: boolean; missing: string[]; settings: Record<string, string> } }>('PUT', path(id, '/config'), { body });
+    if (Object.keys(body).length === 0)
+      throw new Error(
+        `Nothing to save: pipe the secret with --secret-stdin, or give ${
+          Object.keys(entry.config)
+            .filter((f) => !entry.config[f]!.secret)
+            .map((f) => `--${f}`)
+            .join(' / ') || 'a setting'
+        }`,
+      );
+    const res = await ctx.call<{ message: string; data: { configured: boolean; missing: string[]; settings: Record<string, string> } }>(
+      'PUT',
+      path(id, '/config'),
+      { body },
+    );
     ctx.print(res.data, `${res.message}${res.data.configured ? '' : ` Still missing: ${res.data.missing.join(', ')}.`}`);
   },
 };
@@ -48,9 +61,15 @@ const show: CliCommandDefinition = {
   describe: "Show a tool's configuration (secrets masked)",
   async run(args, ctx) {
     const id = toolId(args.tool);
-    const res = await ctx.call<{ data: { configured: boolean; missing: string[]; settings: Record<string, string> } }>('GET', path(id, '/config'));
+    const res = await ctx.call<{ data: { configured: boolean; missing: string[]; settings: Record<string, string> } }>(
+      'GET',
+      path(id, '/config'),
+    );
     const lines = Object.entries(res.data.settings).map(([k, v]) => `${k}: ${v || '(unset)'}`);
-    ctx.print(res.data, [`${id}: ${res.data.configured ? 'configured' : `not configured (missing ${res.data.missing.join(', ')})`}`, ...lines].join('\n'));
+    ctx.print(
+      res.data,
+      [`${id}: ${res.data.configured ? 'configured' : `not configured (missing ${res.data.missing.join(', ')})`}`, ...lines].join('\n'),
+    );
   },
 };
 

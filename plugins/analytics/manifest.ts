@@ -3,6 +3,12 @@ import { definePluginManifest } from '../../sdk/manifest.js';
 
 export default definePluginManifest({
   id: 'analytics',
-  cli: [{ noun: 'analytics', describe: 'Analytics tools: configure them and run their reports', load: async () => (await import('./cli.js')).analyticsNoun }],
+  cli: [
+    {
+      noun: 'analytics',
+      describe: 'Analytics tools: configure them and run their reports',
+      load: async () => (await import('./cli.js')).analyticsNoun,
+    },
+  ],
   load: async () => (await import('./index.js')).default,
 });

@@ -3,8 +3,26 @@
  * tool of that name and answers its result untransformed. An id the spec does not name is
  * 400 `invalid_tool`; a named one whose plugin is not loaded, 500 `ability_not_found`.
  */
-import { actingUserOf, defineSurface, errorBody, isApiError, type Clock, type ExtensionPointContributions, type GuardedFetch, type JsonSchema, type SurfaceDefinition } from '../../sdk/index.js';
-import { isToolId, remoteFailure, scrub, TOOL_CATALOGUE, TOOL_IDS, analyticsError, type AnalyticsToolDefinition } from '../../sdk/analytics/index.js';
+import {
+  actingUserOf,
+  defineSurface,
+  errorBody,
+  isApiError,
+  type Clock,
+  type ExtensionPointContributions,
+  type GuardedFetch,
+  type JsonSchema,
+  type SurfaceDefinition,
+} from '../../sdk/index.js';
+import {
+  isToolId,
+  remoteFailure,
+  scrub,
+  TOOL_CATALOGUE,
+  TOOL_IDS,
+  analyticsError,
+  type AnalyticsToolDefinition,
+} from '../../sdk/analytics/index.js';
 import { checkArguments } from './validate.js';
 
 const resultBody: JsonSchema = {
@@ -24,7 +42,11 @@ const resultBody: JsonSchema = {
 /** The statuses this route declares for analytics_error: anything else a tool throws becomes 502. */
 const DECLARED_STATUSES = new Set([400, 422, 502]);
 
-export function analyticsSurface(tools: ExtensionPointContributions<AnalyticsToolDefinition>, clock: Clock, fetch: GuardedFetch): SurfaceDefinition {
+export function analyticsSurface(
+  tools: ExtensionPointContributions<AnalyticsToolDefinition>,
+  clock: Clock,
+  fetch: GuardedFetch,
+): SurfaceDefinition {
   return defineSurface({
     id: 'analytics',
     routes: [
@@ -34,7 +56,11 @@ export function analyticsSurface(tools: ExtensionPointContributions<AnalyticsToo
         permission: { capability: 'manage_options' },
         summary: 'Runs an action of an analytics tool (search-stats, crawler-stats, site-analytics, page-performance)',
         schema: {
-          params: { type: 'object', required: ['tool'], properties: { tool: { type: 'string', maxLength: 64, description: TOOL_IDS.join(', ') } } },
+          params: {
+            type: 'object',
+            required: ['tool'],
+            properties: { tool: { type: 'string', maxLength: 64, description: TOOL_IDS.join(', ') } },
+          },
           // The tool's own schema checks the fields (so a bad one is an analytics_error listing the actions).
           body: { type: 'object', maxProperties: 32, additionalProperties: true },
           responses: {
@@ -47,10 +73,16 @@ export function analyticsSurface(tools: ExtensionPointContributions<AnalyticsToo
         },
         async handle(request) {
           const id = String((request.params as { tool: string }).tool);
-          if (!isToolId(id)) throw analyticsError('invalid_tool', { message: `Unknown analytics tool '${id.slice(0, 64)}'. Tools: ${TOOL_IDS.join(', ')}.` });
+          if (!isToolId(id))
+            throw analyticsError('invalid_tool', {
+              message: `Unknown analytics tool '${id.slice(0, 64)}'. Tools: ${TOOL_IDS.join(', ')}.`,
+            });
           const entry = TOOL_CATALOGUE[id];
           const tool = tools.get(id);
-          if (!tool) throw analyticsError('ability_not_found', { message: `The ${id} analytics tool is not available: its plugin (analytics-${id}) is not loaded in this build.` });
+          if (!tool)
+            throw analyticsError('ability_not_found', {
+              message: `The ${id} analytics tool is not available: its plugin (analytics-${id}) is not loaded in this build.`,
+            });
           const body = (request.body ?? {}) as Record<string, unknown>;
           checkArguments(entry, tool, body);
           try {

@@ -10,5 +10,12 @@ export function table(rows: unknown[]): string {
   const columns = [...new Set(objects.flatMap((o) => Object.keys(o)))];
   const lines = [columns, ...objects.map((o) => columns.map((c) => cell(o[c])))];
   const widths = columns.map((_, i) => Math.max(...lines.map((l) => l[i]!.length)));
-  return lines.map((l) => l.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return lines
+    .map((l) =>
+      l
+        .map((v, i) => v.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }

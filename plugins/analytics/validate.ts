@@ -17,7 +17,10 @@ export function checkArguments(entry: ToolCatalogueEntry, tool: AnalyticsToolDef
   if (validate(body)) return;
   const issues = (validate.errors ?? []).map((e) => {
     const where = e.instancePath ? e.instancePath.slice(1) : 'body';
-    const extra = e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty).slice(0, 64)})` : '';
+    const extra =
+      e.keyword === 'additionalProperties'
+        ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty).slice(0, 64)})`
+        : '';
     return `${where} ${e.message ?? 'is invalid'}${extra}`;
   });
   throw invalidParameter(entry, `Invalid parameter: ${issues.join('; ')}.`);

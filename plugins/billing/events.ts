@@ -40,8 +40,19 @@ export class EventLog {
   async claim(event: IncomingEvent): Promise<{ claim: Claim; doc: EventDoc }> {
     const now = this.clock.now().toISOString();
     const doc: EventDoc = {
-      _id: event.id, source: event.source, type: event.type, created: event.created, subscription_id: event.subscription_id,
-      status: 'received', outcome: null, error: null, payload: event.payload, received_at: now, claimed_at: now, processed_at: null, replays: 0,
+      _id: event.id,
+      source: event.source,
+      type: event.type,
+      created: event.created,
+      subscription_id: event.subscription_id,
+      status: 'received',
+      outcome: null,
+      error: null,
+      payload: event.payload,
+      received_at: now,
+      claimed_at: now,
+      processed_at: null,
+      replays: 0,
     };
     try {
       return { claim: 'new', doc: await this.c.events.insertOne(doc) };
@@ -63,7 +74,10 @@ export class EventLog {
    */
   takeOver(id: string): Promise<EventDoc | null> {
     const now = this.clock.now();
-    return this.c.events.findOneAndUpdate({ _id: id, $or: this.deadClaim(now) }, { $set: { status: 'received', error: null, claimed_at: now.toISOString() } });
+    return this.c.events.findOneAndUpdate(
+      { _id: id, $or: this.deadClaim(now) },
+      { $set: { status: 'received', error: null, claimed_at: now.toISOString() } },
+    );
   }
 
   private deadClaim(now: Date) {
@@ -90,7 +104,10 @@ export class EventLog {
    * Replays never come here: they have their own records (replay-log.ts).
    */
   async processed(id: string, outcome: string): Promise<EventDoc | null> {
-    return this.c.events.findOneAndUpdate({ _id: id, status: { $ne: 'processed' } }, { $set: { status: 'processed', outcome, error: null, processed_at: this.clock.now().toISOString() } });
+    return this.c.events.findOneAndUpdate(
+      { _id: id, status: { $ne: 'processed' } },
+      { $set: { status: 'processed', outcome, error: null, processed_at: this.clock.now().toISOString() } },
+    );
   }
 
   async failed(id: string, reason: string): Promise<void> {
@@ -100,7 +117,15 @@ export class EventLog {
   /** Events whose claim ran out before they were finished: their request died mid-way. */
   stranded(limit = 100): Promise<EventDoc[]> {
     const expired = new Date(this.clock.now().getTime() - this.leaseMs).toISOString();
-    return this.c.events.find({ $or: [{ status: 'received', claimed_at: { $lt: expired } }, { status: 'received', claimed_at: { $exists: false }, received_at: { $lt: expired } }] }, { sort: { received_at: 1 }, limit });
+    return this.c.events.find(
+      {
+        $or: [
+          { status: 'received', claimed_at: { $lt: expired } },
+          { status: 'received', claimed_at: { $exists: false }, received_at: { $lt: expired } },
+        ],
+      },
+      { sort: { received_at: 1 }, limit },
+    );
   }
 
   history(subscriptionId: string, limit = 200): Promise<EventDoc[]> {

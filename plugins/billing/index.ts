@@ -45,8 +45,18 @@ export default definePlugin({
     const mailer = new Mailer({ c, clock, log, scheduler, secrets, config });
     const subscriptions = new Subscriptions(c, clock);
     const service = new BillingService({
-      c, clock, log, secrets, stripe, mailer, subscriptions,
-      payments: { graceMs: config.grace_period_days * DAY_MS, scheduleDeletion: (at) => scheduler.at(at, DELETE_JOB), formatDate: mailDateFormatter(config.timezone, config.locale) },
+      c,
+      clock,
+      log,
+      secrets,
+      stripe,
+      mailer,
+      subscriptions,
+      payments: {
+        graceMs: config.grace_period_days * DAY_MS,
+        scheduleDeletion: (at) => scheduler.at(at, DELETE_JOB),
+        formatDate: mailDateFormatter(config.timezone, config.locale),
+      },
     });
 
     scheduler.define(DELIVER_JOB, async () => {

@@ -13,7 +13,8 @@ export function mailDateSettingsProblem(timezone: string, locale: string): strin
     return `timezone '${timezone}' is not a time zone name this Node knows (e.g. Europe/Berlin).`;
   }
   try {
-    if (Intl.DateTimeFormat.supportedLocalesOf([locale]).length === 0) return `locale '${locale}' is not a language this Node can format dates in (e.g. en-GB, de-DE).`;
+    if (Intl.DateTimeFormat.supportedLocalesOf([locale]).length === 0)
+      return `locale '${locale}' is not a language this Node can format dates in (e.g. en-GB, de-DE).`;
   } catch {
     return `locale '${locale}' is not a BCP 47 language tag (e.g. en-GB, de-DE).`;
   }
@@ -22,7 +23,16 @@ export function mailDateSettingsProblem(timezone: string, locale: string): strin
 
 /** A formatter for instants (ISO strings as stored); an unreadable value is passed through rather than lost. */
 export function mailDateFormatter(timezone: string, locale: string): (iso: string) => string {
-  const format = new Intl.DateTimeFormat(locale, { timeZone: timezone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
+  const format = new Intl.DateTimeFormat(locale, {
+    timeZone: timezone,
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  });
   return (iso) => {
     const date = new Date(iso);
     return Number.isNaN(date.getTime()) ? iso : format.format(date);

@@ -32,15 +32,32 @@ export class Mailer {
   constructor(private readonly deps: MailerDeps) {}
 
   /** Queues a templated e-mail; false when one was already queued for this key. */
-  async enqueue(key: string, template: TemplateName, to: string, values: Record<string, string>, subscriptionId: string | null): Promise<boolean> {
+  async enqueue(
+    key: string,
+    template: TemplateName,
+    to: string,
+    values: Record<string, string>,
+    subscriptionId: string | null,
+  ): Promise<boolean> {
     const { c, clock } = this.deps;
     if (await c.mail.findOne({ _id: key })) return false;
     const rendered = await renderTemplate(template, values, this.deps.config.templates_dir);
     const now = clock.now();
     const doc: MailDoc = {
-      _id: key, template, to, subject: rendered.subject, text: rendered.text, subscription_id: subscriptionId,
-      status: 'pending', attempts: 0, next_attempt_at: now.getTime(), lease_until: 0, last_error: null, message_id: null,
-      created_at: now.toISOString(), sent_at: null,
+      _id: key,
+      template,
+      to,
+      subject: rendered.subject,
+      text: rendered.text,
+      subscription_id: subscriptionId,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now.getTime(),
+      lease_until: 0,
+      last_error: null,
+      message_id: null,
+      created_at: now.toISOString(),
+      sent_at: null,
     };
     try {
       await c.mail.insertOne(doc);
@@ -49,7 +66,9 @@ export class Mailer {
       throw error;
     }
     // Try at once, off the request: the webhook's answer never waits for SMTP.
-    this.deps.scheduler.now(DELIVER_JOB).catch((err: unknown) => this.deps.log.warn({ err }, 'Could not schedule mail delivery; the periodic sweep will send it'));
+    this.deps.scheduler
+      .now(DELIVER_JOB)
+      .catch((err: unknown) => this.deps.log.warn({ err }, 'Could not schedule mail delivery; the periodic sweep will send it'));
     return true;
   }
 
@@ -61,7 +80,10 @@ export class Mailer {
     let sent = 0;
     for (const mail of due) {
       // Claim it: only one host sends a given mail at a time.
-      const claimed = await c.mail.findOneAndUpdate({ _id: mail._id, status: 'pending', lease_until: { $lte: now } }, { $set: { lease_until: now + LEASE_MS } });
+      const claimed = await c.mail.findOneAndUpdate(
+        { _id: mail._id, status: 'pending', lease_until: { $lte: now } },
+        { $set: { lease_until: now + LEASE_MS } },
+      );
       if (!claimed) continue;
       if (await this.sendOne(claimed)) sent += 1;
     }
@@ -86,7 +108,19 @@ export class Mailer {
       });
       try {
         const info = await transport.sendMail({ from: config.mail_from, to: mail.to, subject: mail.subject, text: mail.text });
-        await c.mail.updateOne({ _id: mail._id }, { $set: { status: 'sent', attempts, sent_at: clock.now().toISOString(), message_id: String(info.messageId ?? ''), last_error: null, lease_until: 0 } });
+        await c.mail.updateOne(
+          { _id: mail._id },
+          {
+            $set: {
+              status: 'sent',
+              attempts,
+              sent_at: clock.now().toISOString(),
+              message_id: String(info.messageId ?? ''),
+              last_error: null,
+              lease_until: 0,
+            },
+          },
+        );
         log.info({ mail_id: mail._id, template: mail.template, attempts }, 'E-mail sent');
         return true;
       } finally {
@@ -95,8 +129,14 @@ export class Mailer {
     } catch (error) {
       const delay = Math.min(config.mail_retry_seconds * 2 ** (attempts - 1), config.mail_retry_max_seconds) * 1000;
       const reason = (error as Error).message ?? String(error);
-      await c.mail.updateOne({ _id: mail._id }, { $set: { attempts, last_error: reason.slice(0, 500), next_attempt_at: clock.now().getTime() + delay, lease_until: 0 } });
-      log.warn({ mail_id: mail._id, template: mail.template, attempts, retry_in_seconds: delay / 1000, reason }, 'E-mail not sent; will retry');
+      await c.mail.updateOne(
+        { _id: mail._id },
+        { $set: { attempts, last_error: reason.slice(0, 500), next_attempt_at: clock.now().getTime() + delay, lease_until: 0 } },
+      );
+      log.warn(
+        { mail_id: mail._id, template: mail.template, attempts, retry_in_seconds: delay / 1000, reason },
+        'E-mail not sent; will retry',
+      );
       return false;
     }
   }

@@ -3,6 +3,12 @@ import { definePluginManifest } from '../../sdk/manifest.js';
 
 export default definePluginManifest({
   id: 'billing',
-  cli: [{ noun: 'billing', describe: 'Subscriptions, payment and provisioning events (the billing plugin)', load: async () => (await import('./cli.js')).billingCli }],
+  cli: [
+    {
+      noun: 'billing',
+      describe: 'Subscriptions, payment and provisioning events (the billing plugin)',
+      load: async () => (await import('./cli.js')).billingCli,
+    },
+  ],
   load: async () => (await import('./index.js')).default,
 });

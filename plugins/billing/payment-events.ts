@@ -8,7 +8,12 @@ import type { Mailer } from './mailer.js';
 import type { StripeGateway } from './stripe-gateway.js';
 import type { Subscriptions } from './subscriptions.js';
 
-export const PAYMENT_EVENT_TYPES = ['checkout.session.completed', 'invoice.paid', 'invoice.payment_failed', 'customer.subscription.deleted'] as const;
+export const PAYMENT_EVENT_TYPES = [
+  'checkout.session.completed',
+  'invoice.paid',
+  'invoice.payment_failed',
+  'customer.subscription.deleted',
+] as const;
 
 export interface PaymentEventDeps {
   c: BillingCollections;
@@ -29,7 +34,8 @@ const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 /** An id field that may be expanded into an object. */
 const idOf = (v: unknown): string | null => str(v) ?? str(obj(v).id);
-const iso = (seconds: unknown): string | null => (typeof seconds === 'number' && Number.isFinite(seconds) ? new Date(seconds * 1000).toISOString() : null);
+const iso = (seconds: unknown): string | null =>
+  typeof seconds === 'number' && Number.isFinite(seconds) ? new Date(seconds * 1000).toISOString() : null;
 
 /** The subscription an event concerns (for the event log), whatever its type. */
 export function subscriptionIdOf(type: string, object: Obj): string | null {
@@ -44,7 +50,13 @@ function invoiceSubscription(invoice: Obj): string | null {
   return idOf(invoice.subscription) ?? idOf(obj(obj(invoice.parent).subscription_details).subscription);
 }
 
-export async function applyPaymentEvent(deps: PaymentEventDeps, eventId: string, type: string, created: number, object: Obj): Promise<string> {
+export async function applyPaymentEvent(
+  deps: PaymentEventDeps,
+  eventId: string,
+  type: string,
+  created: number,
+  object: Obj,
+): Promise<string> {
   switch (type) {
     case 'checkout.session.completed':
       return checkoutCompleted(deps, eventId, object);
@@ -91,9 +103,27 @@ async function checkoutCompleted(deps: PaymentEventDeps, eventId: string, sessio
     const expires = new Date(base);
     expires.setUTCFullYear(expires.getUTCFullYear() + years);
     if (current) {
-      await deps.c.domains.updateOne({ _id: domain, last_event_id: current.last_event_id }, { $set: { expires_at: expires.toISOString(), last_event_id: eventId, updated_at: now.toISOString(), customer_id: customer ?? current.customer_id }, $inc: { renewals: 1 } });
+      await deps.c.domains.updateOne(
+        { _id: domain, last_event_id: current.last_event_id },
+        {
+          $set: {
+            expires_at: expires.toISOString(),
+            last_event_id: eventId,
+            updated_at: now.toISOString(),
+            customer_id: customer ?? current.customer_id,
+          },
+          $inc: { renewals: 1 },
+        },
+      );
     } else {
-      await deps.c.domains.insertOne({ _id: domain, customer_id: customer, expires_at: expires.toISOString(), last_event_id: eventId, renewals: 1, updated_at: now.toISOString() });
+      await deps.c.domains.insertOne({
+        _id: domain,
+        customer_id: customer,
+        expires_at: expires.toISOString(),
+        last_event_id: eventId,
+        renewals: 1,
+        updated_at: now.toISOString(),
+      });
     }
     return 'domain_renewed';
   }
@@ -101,7 +131,13 @@ async function checkoutCompleted(deps: PaymentEventDeps, eventId: string, sessio
     const credits = Number.parseInt(String(metadata.credits ?? ''), 10);
     if (!customer || !Number.isSafeInteger(credits) || credits <= 0) return 'ignored_bad_credits';
     try {
-      await deps.c.credits.insertOne({ _id: eventId, customer_id: customer, credits, session_id: str(session.id) ?? '', created_at: deps.now().toISOString() });
+      await deps.c.credits.insertOne({
+        _id: eventId,
+        customer_id: customer,
+        credits,
+        session_id: str(session.id) ?? '',
+        created_at: deps.now().toISOString(),
+      });
     } catch (error) {
       if ((error as Error).name !== 'DuplicateKeyError') throw error;
     }
@@ -142,9 +178,18 @@ async function subscriptionDeleted(deps: PaymentEventDeps, eventId: string, crea
   }
   await deps.scheduleDeletion(new Date(sub.deletion_due_at!));
   if (sub.email) {
-    await deps.mailer.enqueue(`${eventId}:cancellation`, 'cancellation', sub.email, {
-      subscription_id: sub._id, plan: sub.plan ?? '', site_url: sub.site_url ?? '', deletion_due_at: sub.deletion_due_at ? deps.formatDate(sub.deletion_due_at) : '',
-    }, sub._id);
+    await deps.mailer.enqueue(
+      `${eventId}:cancellation`,
+      'cancellation',
+      sub.email,
+      {
+        subscription_id: sub._id,
+        plan: sub.plan ?? '',
+        site_url: sub.site_url ?? '',
+        deletion_due_at: sub.deletion_due_at ? deps.formatDate(sub.deletion_due_at) : '',
+      },
+      sub._id,
+    );
   } else {
     deps.log.warn({ subscription_id: sub._id }, 'Subscription canceled but no e-mail address is known: no cancellation e-mail');
   }

@@ -20,7 +20,8 @@ export interface ProvisioningPayload {
 const ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 
-const invalid = (field: string, message: string) => billingError('invalid_payload', { message: `Invalid provisioning payload: ${field} ${message}.`, data: { field } });
+const invalid = (field: string, message: string) =>
+  billingError('invalid_payload', { message: `Invalid provisioning payload: ${field} ${message}.`, data: { field } });
 
 export function parseProvisioningPayload(raw: Buffer): ProvisioningPayload {
   let body: unknown;
@@ -33,7 +34,10 @@ export function parseProvisioningPayload(raw: Buffer): ProvisioningPayload {
   const b = body as Record<string, unknown>;
   if (typeof b.event !== 'string' || b.event === '') throw invalid('event', 'is required (a string)');
   if (!(PROVISIONING_EVENT_TYPES as readonly string[]).includes(b.event)) {
-    throw billingError('unsupported_event', { message: `Unsupported provisioning event "${b.event.slice(0, 100)}". Supported: ${PROVISIONING_EVENT_TYPES.join(', ')}.`, data: { supported: [...PROVISIONING_EVENT_TYPES] } });
+    throw billingError('unsupported_event', {
+      message: `Unsupported provisioning event "${b.event.slice(0, 100)}". Supported: ${PROVISIONING_EVENT_TYPES.join(', ')}.`,
+      data: { supported: [...PROVISIONING_EVENT_TYPES] },
+    });
   }
   const id = (field: string, required: boolean): string | null => {
     const v = b[field];
@@ -48,11 +52,14 @@ export function parseProvisioningPayload(raw: Buffer): ProvisioningPayload {
   const subscriptionId = id('subscription_id', true)!;
   const siteId = id('site_id', false);
   const siteUrl = b.site_url;
-  if (typeof siteUrl !== 'string' || siteUrl.length > 2000 || !/^https?:\/\/[^\s/]+/.test(siteUrl) || !URL.canParse(siteUrl)) throw invalid('site_url', 'must be an http(s) URL of at most 2000 characters');
+  if (typeof siteUrl !== 'string' || siteUrl.length > 2000 || !/^https?:\/\/[^\s/]+/.test(siteUrl) || !URL.canParse(siteUrl))
+    throw invalid('site_url', 'must be an http(s) URL of at most 2000 characters');
   const plan = b.plan;
-  if (plan !== undefined && plan !== null && (typeof plan !== 'string' || plan.length < 1 || plan.length > 100)) throw invalid('plan', 'must be a string of 1-100 characters');
+  if (plan !== undefined && plan !== null && (typeof plan !== 'string' || plan.length < 1 || plan.length > 100))
+    throw invalid('plan', 'must be a string of 1-100 characters');
   const email = b.email;
-  if (email !== undefined && email !== null && (typeof email !== 'string' || email.length > 320 || !EMAIL.test(email))) throw invalid('email', 'must be an e-mail address');
+  if (email !== undefined && email !== null && (typeof email !== 'string' || email.length > 320 || !EMAIL.test(email)))
+    throw invalid('email', 'must be an e-mail address');
   const at = b.provisioned_at;
   let provisionedAt: string | null = null;
   if (at !== undefined && at !== null) {
@@ -61,7 +68,13 @@ export function parseProvisioningPayload(raw: Buffer): ProvisioningPayload {
     provisionedAt = parsed.toISOString();
   }
   return {
-    event: 'provisioning_complete', event_id: eventId, subscription_id: subscriptionId, site_id: siteId, site_url: siteUrl,
-    plan: typeof plan === 'string' ? plan : null, email: typeof email === 'string' ? email : null, provisioned_at: provisionedAt,
+    event: 'provisioning_complete',
+    event_id: eventId,
+    subscription_id: subscriptionId,
+    site_id: siteId,
+    site_url: siteUrl,
+    plan: typeof plan === 'string' ? plan : null,
+    email: typeof email === 'string' ? email : null,
+    provisioned_at: provisionedAt,
   };
 }

@@ -23,17 +23,30 @@ export class ReplayLog {
     if (!event) return null;
     const attempt = event.replays;
     return this.c.replays.insertOne({
-      _id: `${eventId}:replay:${attempt}`, replay_of: eventId, type, attempt, status: 'running', outcome: null, error: null,
-      started_at: this.clock.now().toISOString(), finished_at: null,
+      _id: `${eventId}:replay:${attempt}`,
+      replay_of: eventId,
+      type,
+      attempt,
+      status: 'running',
+      outcome: null,
+      error: null,
+      started_at: this.clock.now().toISOString(),
+      finished_at: null,
     });
   }
 
   async finished(id: string, outcome: string): Promise<ReplayDoc> {
-    return (await this.c.replays.findOneAndUpdate({ _id: id }, { $set: { status: 'processed', outcome, finished_at: this.clock.now().toISOString() } }))!;
+    return (await this.c.replays.findOneAndUpdate(
+      { _id: id },
+      { $set: { status: 'processed', outcome, finished_at: this.clock.now().toISOString() } },
+    ))!;
   }
 
   async failed(id: string, reason: string): Promise<void> {
-    await this.c.replays.updateOne({ _id: id }, { $set: { status: 'failed', error: reason.slice(0, 500), finished_at: this.clock.now().toISOString() } });
+    await this.c.replays.updateOne(
+      { _id: id },
+      { $set: { status: 'failed', error: reason.slice(0, 500), finished_at: this.clock.now().toISOString() } },
+    );
   }
 
   /** The event's latest replays, oldest first. */

@@ -2,12 +2,35 @@
  * The provisioner/v1 surface: the two webhooks (public, each authenticated by its own
  * secret before anything else) and the admin routes (manage_options).
  */
-import { defineSurface, errorBody, reply, successBody, type JsonSchema, type RouteDefinition, type SurfaceDefinition } from '../../sdk/index.js';
+import {
+  defineSurface,
+  errorBody,
+  reply,
+  successBody,
+  type JsonSchema,
+  type RouteDefinition,
+  type SurfaceDefinition,
+} from '../../sdk/index.js';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from './model.js';
 import { creditTotal, type BillingCollections } from './repository.js';
 import { SECRET_NAMES, type Secrets, type SecretName } from './secrets.js';
 import type { BillingService, WebhookOutcome } from './service.js';
-import { creditsSchema, creditsView, domainSchema, domainView, eventDetailSchema, eventSchema, eventView, mailSchema, mailView, replaySchema, replayView, subscriptionSchema, subscriptionView, webhookResultSchema } from './views.js';
+import {
+  creditsSchema,
+  creditsView,
+  domainSchema,
+  domainView,
+  eventDetailSchema,
+  eventSchema,
+  eventView,
+  mailSchema,
+  mailView,
+  replaySchema,
+  replayView,
+  subscriptionSchema,
+  subscriptionView,
+  webhookResultSchema,
+} from './views.js';
 import { billingError } from './errors.js';
 
 export const NAMESPACE = 'provisioner/v1';
@@ -15,17 +38,33 @@ const WEBHOOK_BODY_LIMIT = 256 * 1024;
 const MANAGE = { capability: 'manage_options' } as const;
 
 const idParam = (name: string, pattern: string, maxLength: number): JsonSchema => ({
-  type: 'object', required: [name], properties: { [name]: { type: 'string', minLength: 1, maxLength, pattern } },
+  type: 'object',
+  required: [name],
+  properties: { [name]: { type: 'string', minLength: 1, maxLength, pattern } },
 });
 const SUB_ID = '^[A-Za-z0-9][A-Za-z0-9._:-]*$';
 
 const outcomeBody = (o: WebhookOutcome) => ({
   success: true,
-  data: { event_id: o.event_id, type: o.type, duplicate: o.duplicate, outcome: o.outcome, subscription: o.subscription ? subscriptionView(o.subscription) : null },
+  data: {
+    event_id: o.event_id,
+    type: o.type,
+    duplicate: o.duplicate,
+    outcome: o.outcome,
+    subscription: o.subscription ? subscriptionView(o.subscription) : null,
+  },
 });
 
-const secretView: JsonSchema = { type: 'object', required: ['configured', 'source', 'value'], properties: { configured: { type: 'boolean' }, source: { enum: ['saved', 'env', 'config', 'none'] }, value: { type: 'string' } } };
-const settingsData: JsonSchema = { type: 'object', required: [...SECRET_NAMES], properties: Object.fromEntries(SECRET_NAMES.map((n) => [n, secretView])) };
+const secretView: JsonSchema = {
+  type: 'object',
+  required: ['configured', 'source', 'value'],
+  properties: { configured: { type: 'boolean' }, source: { enum: ['saved', 'env', 'config', 'none'] }, value: { type: 'string' } },
+};
+const settingsData: JsonSchema = {
+  type: 'object',
+  required: [...SECRET_NAMES],
+  properties: Object.fromEntries(SECRET_NAMES.map((n) => [n, secretView])),
+};
 
 export function billingSurface(service: BillingService, c: BillingCollections, secrets: Secrets): SurfaceDefinition {
   const webhooks: RouteDefinition[] = [
@@ -89,7 +128,15 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
             per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
           },
         },
-        responses: { 200: successBody({ data: { type: 'array', items: subscriptionSchema }, total: { type: 'integer' }, total_pages: { type: 'integer' }, page: { type: 'integer' }, per_page: { type: 'integer' } }) },
+        responses: {
+          200: successBody({
+            data: { type: 'array', items: subscriptionSchema },
+            total: { type: 'integer' },
+            total_pages: { type: 'integer' },
+            page: { type: 'integer' },
+            per_page: { type: 'integer' },
+          }),
+        },
       },
       async handle(request) {
         const q = request.query as { status?: SubscriptionStatus; page: number; per_page: number };
@@ -98,7 +145,14 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
           c.subscriptions.count(filter),
           c.subscriptions.find(filter, { sort: { created_at: -1, _id: 1 }, skip: (q.page - 1) * q.per_page, limit: q.per_page }),
         ]);
-        return { success: true, data: docs.map(subscriptionView), total, total_pages: Math.ceil(total / q.per_page), page: q.page, per_page: q.per_page };
+        return {
+          success: true,
+          data: docs.map(subscriptionView),
+          total,
+          total_pages: Math.ceil(total / q.per_page),
+          page: q.page,
+          per_page: q.per_page,
+        };
       },
     },
     {
@@ -108,7 +162,17 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
       summary: 'One subscription with its event history (oldest first)',
       schema: {
         params: idParam('id', SUB_ID, 200),
-        responses: { 200: successBody({ data: { allOf: [subscriptionSchema, { type: 'object', required: ['events'], properties: { events: { type: 'array', items: eventSchema } } }] } }), 404: errorBody('subscription_not_found') },
+        responses: {
+          200: successBody({
+            data: {
+              allOf: [
+                subscriptionSchema,
+                { type: 'object', required: ['events'], properties: { events: { type: 'array', items: eventSchema } } },
+              ],
+            },
+          }),
+          404: errorBody('subscription_not_found'),
+        },
       },
       async handle(request) {
         const id = (request.params as { id: string }).id;
@@ -123,7 +187,10 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
       path: '/events/{event_id}',
       permission: MANAGE,
       summary: 'One stored event, with its replays',
-      schema: { params: idParam('event_id', SUB_ID, 220), responses: { 200: successBody({ data: eventDetailSchema }), 404: errorBody('event_not_found') } },
+      schema: {
+        params: idParam('event_id', SUB_ID, 220),
+        responses: { 200: successBody({ data: eventDetailSchema }), 404: errorBody('event_not_found') },
+      },
       async handle(request) {
         const id = (request.params as { event_id: string }).event_id;
         const event = await service.events.get(id);
@@ -136,10 +203,15 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
       method: 'POST',
       path: '/events/{event_id}/replay',
       permission: MANAGE,
-      summary: "Re-processes a stored event as a new attempt (idempotent: only what is missing is done); answers the attempt's record, the original's outcome is kept",
+      summary:
+        "Re-processes a stored event as a new attempt (idempotent: only what is missing is done); answers the attempt's record, the original's outcome is kept",
       schema: {
         params: idParam('event_id', SUB_ID, 220),
-        responses: { 200: successBody({ data: replaySchema }), 400: errorBody('invalid_payload', 'subscription_deleted'), 404: errorBody('event_not_found') },
+        responses: {
+          200: successBody({ data: replaySchema }),
+          400: errorBody('invalid_payload', 'subscription_deleted'),
+          404: errorBody('event_not_found'),
+        },
       },
       async handle(request) {
         return { success: true, data: replayView(await service.replay((request.params as { event_id: string }).event_id)) };
@@ -152,8 +224,21 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
       summary: "A customer's credit balance and purchase count (over every purchase), and one page of the purchases, oldest first",
       schema: {
         params: idParam('customer_id', SUB_ID, 200),
-        query: { type: 'object', properties: { page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 }, per_page: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } } },
-        responses: { 200: successBody({ data: creditsSchema, page: { type: 'integer' }, per_page: { type: 'integer' }, total_pages: { type: 'integer' } }) },
+        query: {
+          type: 'object',
+          properties: {
+            page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
+            per_page: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+          },
+        },
+        responses: {
+          200: successBody({
+            data: creditsSchema,
+            page: { type: 'integer' },
+            per_page: { type: 'integer' },
+            total_pages: { type: 'integer' },
+          }),
+        },
       },
       async handle(request) {
         const id = (request.params as { customer_id: string }).customer_id;
@@ -162,7 +247,13 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
           creditTotal(c, id),
           c.credits.find({ customer_id: id }, { sort: { created_at: 1, _id: 1 }, skip: (q.page - 1) * q.per_page, limit: q.per_page }),
         ]);
-        return { success: true, data: creditsView(id, total, entries), page: q.page, per_page: q.per_page, total_pages: Math.ceil(total.purchases / q.per_page) };
+        return {
+          success: true,
+          data: creditsView(id, total, entries),
+          page: q.page,
+          per_page: q.per_page,
+          total_pages: Math.ceil(total.purchases / q.per_page),
+        };
       },
     },
     {
@@ -170,7 +261,10 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
       path: '/domains/{domain}',
       permission: MANAGE,
       summary: "A domain's renewal date",
-      schema: { params: idParam('domain', '^[A-Za-z0-9][A-Za-z0-9.-]*$', 253), responses: { 200: successBody({ data: domainSchema }), 404: errorBody('domain_not_found') } },
+      schema: {
+        params: idParam('domain', '^[A-Za-z0-9][A-Za-z0-9.-]*$', 253),
+        responses: { 200: successBody({ data: domainSchema }), 404: errorBody('domain_not_found') },
+      },
       async handle(request) {
         const name = (request.params as { domain: string }).domain.toLowerCase();
         const domain = await c.domains.findOne({ _id: name });
@@ -186,14 +280,28 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
       schema: {
         query: {
           type: 'object',
-          properties: { status: { enum: ['pending', 'sent'] }, page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 }, per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+          properties: {
+            status: { enum: ['pending', 'sent'] },
+            page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
+            per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+          },
         },
-        responses: { 200: successBody({ data: { type: 'array', items: mailSchema }, total: { type: 'integer' }, page: { type: 'integer' }, per_page: { type: 'integer' } }) },
+        responses: {
+          200: successBody({
+            data: { type: 'array', items: mailSchema },
+            total: { type: 'integer' },
+            page: { type: 'integer' },
+            per_page: { type: 'integer' },
+          }),
+        },
       },
       async handle(request) {
         const q = request.query as { status?: 'pending' | 'sent'; page: number; per_page: number };
         const filter = q.status ? { status: q.status } : {};
-        const [total, docs] = await Promise.all([c.mail.count(filter), c.mail.find(filter, { sort: { created_at: -1, _id: 1 }, skip: (q.page - 1) * q.per_page, limit: q.per_page })]);
+        const [total, docs] = await Promise.all([
+          c.mail.count(filter),
+          c.mail.find(filter, { sort: { created_at: -1, _id: 1 }, skip: (q.page - 1) * q.per_page, limit: q.per_page }),
+        ]);
         return { success: true, data: docs.map(mailView), total, page: q.page, per_page: q.per_page };
       },
     },
@@ -213,7 +321,11 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
       permission: MANAGE,
       summary: "Saves secrets sealed in the store ('' removes one, the masked value keeps it)",
       schema: {
-        body: { type: 'object', properties: Object.fromEntries(SECRET_NAMES.map((n) => [n, { type: 'string', maxLength: 4096 }])), additionalProperties: false },
+        body: {
+          type: 'object',
+          properties: Object.fromEntries(SECRET_NAMES.map((n) => [n, { type: 'string', maxLength: 4096 }])),
+          additionalProperties: false,
+        },
         responses: { 200: successBody({ data: settingsData }) },
       },
       async handle(request) {

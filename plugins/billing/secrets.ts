@@ -48,7 +48,8 @@ export class Secrets {
     const out = {} as Record<SecretName, { configured: boolean; source: 'saved' | 'env' | 'config' | 'none'; value: string }>;
     for (const name of SECRET_NAMES) {
       const sealed = doc?.[name];
-      const source = typeof sealed === 'string' && sealed ? 'saved' : this.env[ENV_NAMES[name]] ? 'env' : this.config[name] ? 'config' : 'none';
+      const source =
+        typeof sealed === 'string' && sealed ? 'saved' : this.env[ENV_NAMES[name]] ? 'env' : this.config[name] ? 'config' : 'none';
       const value = source === 'none' ? '' : await this.get(name);
       out[name] = { configured: source !== 'none', source, value: maskSecret(value) };
     }

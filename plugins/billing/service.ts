@@ -42,7 +42,15 @@ export class BillingService {
   constructor(private readonly deps: BillingServiceDeps) {
     this.events = new EventLog(deps.c, deps.clock);
     this.replays = new ReplayLog(deps.c, deps.clock);
-    this.paymentDeps = { ...deps.payments, c: deps.c, subscriptions: deps.subscriptions, mailer: deps.mailer, stripe: deps.stripe, log: deps.log, now: () => deps.clock.now() };
+    this.paymentDeps = {
+      ...deps.payments,
+      c: deps.c,
+      subscriptions: deps.subscriptions,
+      mailer: deps.mailer,
+      stripe: deps.stripe,
+      log: deps.log,
+      now: () => deps.clock.now(),
+    };
   }
 
   /**
@@ -70,24 +78,47 @@ export class BillingService {
   async provisioningCallback(rawBody: Buffer): Promise<WebhookOutcome> {
     const payload = parseProvisioningPayload(rawBody);
     const sub = await this.deps.subscriptions.get(payload.subscription_id);
-    if (!sub) throw billingError('subscription_not_found', { message: `No subscription ${payload.subscription_id}.`, data: { subscription_id: payload.subscription_id } });
+    if (!sub)
+      throw billingError('subscription_not_found', {
+        message: `No subscription ${payload.subscription_id}.`,
+        data: { subscription_id: payload.subscription_id },
+      });
     const event: IncomingEvent = {
-      id: `provisioner:${payload.event_id}`, source: 'provisioner', type: payload.event, created: Math.floor(this.deps.clock.now().getTime() / 1000),
-      subscription_id: payload.subscription_id, payload: { ...payload },
+      id: `provisioner:${payload.event_id}`,
+      source: 'provisioner',
+      type: payload.event,
+      created: Math.floor(this.deps.clock.now().getTime() / 1000),
+      subscription_id: payload.subscription_id,
+      payload: { ...payload },
     };
     return this.run(event, () => this.applyProvisioning(event.id, payload));
   }
 
   private async applyProvisioning(eventId: string, payload: ProvisioningPayload): Promise<string> {
     const at = payload.provisioned_at ?? this.deps.clock.now().toISOString();
-    let sub = await this.deps.subscriptions.provision(payload.subscription_id, eventId, { site_id: payload.site_id, site_url: payload.site_url, plan: payload.plan, provisioned_at: at });
-    if (!sub) throw billingError('subscription_deleted', { message: `Subscription ${payload.subscription_id} has been deleted; it cannot be provisioned.`, data: { subscription_id: payload.subscription_id } });
+    let sub = await this.deps.subscriptions.provision(payload.subscription_id, eventId, {
+      site_id: payload.site_id,
+      site_url: payload.site_url,
+      plan: payload.plan,
+      provisioned_at: at,
+    });
+    if (!sub)
+      throw billingError('subscription_deleted', {
+        message: `Subscription ${payload.subscription_id} has been deleted; it cannot be provisioned.`,
+        data: { subscription_id: payload.subscription_id },
+      });
     if (payload.email && !sub.email) {
       await this.deps.subscriptions.ensure(sub._id, { email: payload.email });
       sub = (await this.deps.subscriptions.get(sub._id)) ?? sub;
     }
     if (sub.email) {
-      await this.deps.mailer.enqueue(`${eventId}:welcome`, 'welcome', sub.email, { subscription_id: sub._id, plan: sub.plan ?? '', site_url: sub.site_url ?? '', site_id: sub.site_id ?? '' }, sub._id);
+      await this.deps.mailer.enqueue(
+        `${eventId}:welcome`,
+        'welcome',
+        sub.email,
+        { subscription_id: sub._id, plan: sub.plan ?? '', site_url: sub.site_url ?? '', site_id: sub.site_id ?? '' },
+        sub._id,
+      );
     } else {
       this.deps.log.warn({ subscription_id: sub._id }, 'Subscription provisioned but no e-mail address is known: no welcome e-mail');
     }
@@ -97,16 +128,21 @@ export class BillingService {
   async paymentWebhook(rawBody: Buffer, signature: string | undefined, ip: string): Promise<WebhookOutcome> {
     const verdict = await this.deps.stripe.verify(rawBody, signature);
     if (!verdict.ok) {
-      if (verdict.malformed) throw billingError('invalid_payload', { message: 'The signed body is not a JSON event.', data: { field: 'body' } });
+      if (verdict.malformed)
+        throw billingError('invalid_payload', { message: 'The signed body is not a JSON event.', data: { field: 'body' } });
       this.deps.log.warn({ remote_ip: ip, reason: verdict.reason }, 'Payment webhook refused');
       throw billingError('payment_signature_invalid');
     }
     const e = verdict.event;
     const object = e.data && typeof e.data === 'object' ? (e.data as Record<string, unknown>).object : undefined;
-    if (typeof e.id !== 'string' || !/^[A-Za-z0-9_]{1,200}$/.test(e.id)) throw billingError('invalid_payload', { message: 'The event has no valid id.', data: { field: 'id' } });
-    if (typeof e.type !== 'string' || e.type.length > 200) throw billingError('invalid_payload', { message: 'The event has no type.', data: { field: 'type' } });
-    if (typeof e.created !== 'number' || !Number.isSafeInteger(e.created)) throw billingError('invalid_payload', { message: 'The event has no created time.', data: { field: 'created' } });
-    if (!object || typeof object !== 'object' || Array.isArray(object)) throw billingError('invalid_payload', { message: 'The event has no data.object.', data: { field: 'data.object' } });
+    if (typeof e.id !== 'string' || !/^[A-Za-z0-9_]{1,200}$/.test(e.id))
+      throw billingError('invalid_payload', { message: 'The event has no valid id.', data: { field: 'id' } });
+    if (typeof e.type !== 'string' || e.type.length > 200)
+      throw billingError('invalid_payload', { message: 'The event has no type.', data: { field: 'type' } });
+    if (typeof e.created !== 'number' || !Number.isSafeInteger(e.created))
+      throw billingError('invalid_payload', { message: 'The event has no created time.', data: { field: 'created' } });
+    if (!object || typeof object !== 'object' || Array.isArray(object))
+      throw billingError('invalid_payload', { message: 'The event has no data.object.', data: { field: 'data.object' } });
     const type = e.type;
     if (!(PAYMENT_EVENT_TYPES as readonly string[]).includes(type)) {
       // Acknowledged, so the provider stops retrying; nothing stored.
@@ -114,7 +150,14 @@ export class BillingService {
       return { event_id: e.id, type, duplicate: false, outcome: 'ignored', subscription: null };
     }
     const obj = object as Record<string, unknown>;
-    const event: IncomingEvent = { id: e.id, source: 'payments', type, created: e.created, subscription_id: subscriptionIdOf(type, obj), payload: e };
+    const event: IncomingEvent = {
+      id: e.id,
+      source: 'payments',
+      type,
+      created: e.created,
+      subscription_id: subscriptionIdOf(type, obj),
+      payload: e,
+    };
     return this.run(event, () => applyPaymentEvent(this.paymentDeps, e.id as string, type, e.created as number, obj));
   }
 

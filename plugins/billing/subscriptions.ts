@@ -37,9 +37,21 @@ export class Subscriptions {
   async ensure(id: string, fields: KnownFields): Promise<SubscriptionDoc> {
     const now = this.clock.now().toISOString();
     const blank: Omit<SubscriptionDoc, '_id'> = {
-      customer_id: null, email: null, plan: null, status: 'pending', provisioned: false, site_id: null, site_url: null,
-      provisioned_at: null, renews_at: null, canceled_at: null, deletion_due_at: null, deleted_at: null, last_event_created: 0,
-      created_at: now, updated_at: now,
+      customer_id: null,
+      email: null,
+      plan: null,
+      status: 'pending',
+      provisioned: false,
+      site_id: null,
+      site_url: null,
+      provisioned_at: null,
+      renews_at: null,
+      canceled_at: null,
+      deletion_due_at: null,
+      deleted_at: null,
+      last_event_created: 0,
+      created_at: now,
+      updated_at: now,
     };
     try {
       await this.c.subscriptions.updateOne({ _id: id }, { $setOnInsert: blank }, { upsert: true });
@@ -56,7 +68,12 @@ export class Subscriptions {
   }
 
   /** invoice.paid / invoice.payment_failed: true when applied, false when stale or final. */
-  async paymentStatus(id: string, status: 'active' | 'payment_failed', created: number, set: Record<string, unknown> = {}): Promise<boolean> {
+  async paymentStatus(
+    id: string,
+    status: 'active' | 'payment_failed',
+    created: number,
+    set: Record<string, unknown> = {},
+  ): Promise<boolean> {
     const updated = await this.c.subscriptions.findOneAndUpdate(
       { _id: id, status: { $in: LIVE }, last_event_created: { $lte: created } },
       { $set: { ...set, status, last_event_created: created, updated_at: this.clock.now().toISOString() } },
@@ -71,18 +88,30 @@ export class Subscriptions {
       { _id: id, status: { $in: LIVE } },
       {
         $set: {
-          status: 'canceled', canceled_at: now.toISOString(), deletion_due_at: new Date(now.getTime() + graceMs).toISOString(),
-          canceled_by_event: eventId, last_event_created: Math.max(created, 0), updated_at: now.toISOString(),
+          status: 'canceled',
+          canceled_at: now.toISOString(),
+          deletion_due_at: new Date(now.getTime() + graceMs).toISOString(),
+          canceled_by_event: eventId,
+          last_event_created: Math.max(created, 0),
+          updated_at: now.toISOString(),
         },
       },
     );
   }
 
   /** provisioning_complete: the site exists. Allowed in any state but `deleted`. */
-  async provision(id: string, eventId: string, fields: { site_id: string | null; site_url: string; plan: string | null; provisioned_at: string }): Promise<SubscriptionDoc | null> {
+  async provision(
+    id: string,
+    eventId: string,
+    fields: { site_id: string | null; site_url: string; plan: string | null; provisioned_at: string },
+  ): Promise<SubscriptionDoc | null> {
     const set: Record<string, unknown> = {
-      provisioned: true, site_id: fields.site_id, site_url: fields.site_url, provisioned_at: fields.provisioned_at,
-      provisioned_by_event: eventId, updated_at: this.clock.now().toISOString(),
+      provisioned: true,
+      site_id: fields.site_id,
+      site_url: fields.site_url,
+      provisioned_at: fields.provisioned_at,
+      provisioned_by_event: eventId,
+      updated_at: this.clock.now().toISOString(),
     };
     if (fields.plan) set.plan = fields.plan;
     return this.c.subscriptions.findOneAndUpdate({ _id: id, status: { $ne: 'deleted' } }, { $set: set });
@@ -94,7 +123,10 @@ export class Subscriptions {
     const due = await this.c.subscriptions.find({ status: 'canceled', deletion_due_at: { $lte: now } }, { limit: 500 });
     const deleted: string[] = [];
     for (const sub of due) {
-      const done = await this.c.subscriptions.findOneAndUpdate({ _id: sub._id, status: 'canceled' }, { $set: { status: 'deleted', deleted_at: now, updated_at: now } });
+      const done = await this.c.subscriptions.findOneAndUpdate(
+        { _id: sub._id, status: 'canceled' },
+        { $set: { status: 'deleted', deleted_at: now, updated_at: now } },
+      );
       if (done) deleted.push(sub._id);
     }
     return deleted;

@@ -30,7 +30,8 @@ export function capToolResult(result: unknown): unknown {
   return { truncated: true, original_chars: json.length, preview: json.slice(0, TOOL_RESULT_CHARS_MAX) };
 }
 
-export const capToolError = (error: string): string => (error.length <= TOOL_ERROR_CHARS_MAX ? error : `${error.slice(0, TOOL_ERROR_CHARS_MAX)}… (cut from ${error.length} characters)`);
+export const capToolError = (error: string): string =>
+  error.length <= TOOL_ERROR_CHARS_MAX ? error : `${error.slice(0, TOOL_ERROR_CHARS_MAX)}… (cut from ${error.length} characters)`;
 
 const isNote = (m: Message | undefined) => m?.role === 'user' && m.content === TRIMMED_NOTE;
 

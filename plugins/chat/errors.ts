@@ -2,8 +2,16 @@
 import { definePluginErrors } from '../../sdk/index.js';
 
 export const chatError = definePluginErrors('chat', {
-  provider_not_configured: { status: 400, message: 'No AI provider is configured.', when: 'no provider registered, no API key for it, or no model' },
-  provider_error: { status: [400, 502], message: 'The AI provider failed.', when: '400 when the provider is not configured, 502 when it failed or refused' },
+  provider_not_configured: {
+    status: 400,
+    message: 'No AI provider is configured.',
+    when: 'no provider registered, no API key for it, or no model',
+  },
+  provider_error: {
+    status: [400, 502],
+    message: 'The AI provider failed.',
+    when: '400 when the provider is not configured, 502 when it failed or refused',
+  },
   invalid_request_id: { status: 400, message: 'X-Request-ID must be 1–128 characters of letters, digits and . _ : @ + = / -' },
   request_id_reused: { status: 422, message: 'X-Request-ID was already used for a different request; send a new id for a new request.' },
   request_in_progress: { status: 409, message: 'The request with this X-Request-ID is still running; retry once it has finished.' },

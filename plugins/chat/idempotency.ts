@@ -30,7 +30,10 @@ interface RequestRecord extends Record<string, unknown> {
   expires_at: Date;
 }
 
-export type Claim = { replay: Record<string, unknown> } | { finish(answer: Record<string, unknown>): Promise<void>; abandon(): Promise<void> } | null;
+export type Claim =
+  | { replay: Record<string, unknown> }
+  | { finish(answer: Record<string, unknown>): Promise<void>; abandon(): Promise<void> }
+  | null;
 
 export class RequestIds {
   private readonly requests: Collection<RequestRecord>;
@@ -58,15 +61,29 @@ export class RequestIds {
     const requestId = header.trim();
     if (!REQUEST_ID.test(requestId)) throw chatError('invalid_request_id');
     const _id = `${userId}:${requestId}`;
-    const fingerprint = createHash('sha256').update(`${route}\u0000${stableJson(body)}`).digest('hex');
+    const fingerprint = createHash('sha256')
+      .update(`${route}\u0000${stableJson(body)}`)
+      .digest('hex');
     for (let attempt = 0; attempt < 3; attempt++) {
       const now = this.clock.now();
       try {
-        await this.requests.insertOne({ _id, user_id: userId, request_id: requestId, fingerprint, state: 'running', created_at: now, expires_at: this.later(RUNNING_MS) });
+        await this.requests.insertOne({
+          _id,
+          user_id: userId,
+          request_id: requestId,
+          fingerprint,
+          state: 'running',
+          created_at: now,
+          expires_at: this.later(RUNNING_MS),
+        });
         // Expired ids are swept when a new one is claimed: no scheduler job needed.
         await this.requests.deleteMany({ expires_at: { $lt: now } });
         return {
-          finish: async (answer) => void (await this.requests.updateOne({ _id, fingerprint }, { $set: { state: 'done', answer: JSON.stringify(answer), expires_at: this.later(DONE_MS) } })),
+          finish: async (answer) =>
+            void (await this.requests.updateOne(
+              { _id, fingerprint },
+              { $set: { state: 'done', answer: JSON.stringify(answer), expires_at: this.later(DONE_MS) } },
+            )),
           abandon: async () => void (await this.requests.deleteOne({ _id, fingerprint, state: 'running' })),
         };
       } catch (error) {
@@ -78,10 +95,18 @@ export class RequestIds {
         await this.requests.deleteOne({ _id, expires_at: found.expires_at });
         continue;
       }
-      if (found.fingerprint !== fingerprint) throw chatError('request_id_reused', { message: `X-Request-ID ${requestId} was already used for a different request; send a new id for a new request` });
-      if (found.state === 'running') throw chatError('request_in_progress', { message: `The request with X-Request-ID ${requestId} is still running; retry once it has finished to get its answer` });
+      if (found.fingerprint !== fingerprint)
+        throw chatError('request_id_reused', {
+          message: `X-Request-ID ${requestId} was already used for a different request; send a new id for a new request`,
+        });
+      if (found.state === 'running')
+        throw chatError('request_in_progress', {
+          message: `The request with X-Request-ID ${requestId} is still running; retry once it has finished to get its answer`,
+        });
       return { replay: JSON.parse(found.answer ?? '{}') as Record<string, unknown> };
     }
-    throw chatError('request_in_progress', { message: `The request with X-Request-ID ${requestId} is still running; retry once it has finished to get its answer` });
+    throw chatError('request_in_progress', {
+      message: `The request with X-Request-ID ${requestId} is still running; retry once it has finished to get its answer`,
+    });
   }
 }

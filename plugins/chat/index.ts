@@ -49,14 +49,36 @@ export default definePlugin({
     ...contextDeps,
     ...chatToolDeps,
   },
-  async setup({ routes, tools, contributedTools, store, config, settings, registries, clock, fetch, pipelines, flows, execute, credentials }) {
+  async setup({
+    routes,
+    tools,
+    contributedTools,
+    store,
+    config,
+    settings,
+    registries,
+    clock,
+    fetch,
+    pipelines,
+    flows,
+    execute,
+    credentials,
+  }) {
     for (const tool of chatTools({ pipelines, flows, execute, settings, credentials }, registries)) tools.add(tool);
     const repository = new SessionsRepository(store, clock);
     const requestIds = new RequestIds(store, clock);
     await Promise.all([repository.init(), requestIds.init()]);
     const { readyProvider, systemPrompt } = chatContext({ settings }, registries, { pipelines, flows });
     const destructiveEnabled = (name: string) => (config.destructive_tools ?? []).includes(name);
-    const service = chatService({ repository, clock, maxTurns: () => config.max_turns ?? 8, tools: (ctx) => enabledTools(contributedTools.list(), ctx, destructiveEnabled), readyProvider, systemPrompt, destructiveEnabled });
+    const service = chatService({
+      repository,
+      clock,
+      maxTurns: () => config.max_turns ?? 8,
+      tools: (ctx) => enabledTools(contributedTools.list(), ctx, destructiveEnabled),
+      readyProvider,
+      systemPrompt,
+      destructiveEnabled,
+    });
     routes.add(chatSurface({ repository, requestIds, service, clock, fetch }));
   },
 });

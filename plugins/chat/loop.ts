@@ -4,7 +4,16 @@
  * no tool calls or the turn limit. `save` is called after every turn. A tool's result or
  * error is capped (caps.ts) before the model, the session or the answer sees it.
  */
-import { parameterValidators, stableJson, type ValidateFunction, type CallContext, type ChatToolDefinition, type JsonValue, type ProviderDefinition, type ProviderMessage } from '../../sdk/index.js';
+import {
+  parameterValidators,
+  stableJson,
+  type ValidateFunction,
+  type CallContext,
+  type ChatToolDefinition,
+  type JsonValue,
+  type ProviderDefinition,
+  type ProviderMessage,
+} from '../../sdk/index.js';
 import { capToolError, capToolResult } from './caps.js';
 import type { DisplayMessage, SpecToolCall, ToolCallRecord } from './types.js';
 
@@ -14,7 +23,11 @@ const validatorOf = parameterValidators<ChatToolDefinition>();
 export const plain = <T>(value: T): T => (value === undefined ? (null as T) : (JSON.parse(JSON.stringify(value)) as T));
 
 /** The spec's tool call: a client built on the spec reads `function.name` and `function.arguments`. */
-export const specToolCall = (id: string, name: string, args: unknown): SpecToolCall => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args ?? {}) } });
+export const specToolCall = (id: string, name: string, args: unknown): SpecToolCall => ({
+  id,
+  type: 'function',
+  function: { name, arguments: JSON.stringify(args ?? {}) },
+});
 
 /** A provider's failure during the loop (after the session was saved). */
 export class LoopProviderError extends Error {
@@ -69,12 +82,20 @@ function argumentProblem(tool: ChatToolDefinition | undefined, name: string, giv
     return `Tool '${name}' has an invalid parameters schema: ${(error as Error).message}`;
   }
   if (validate(given)) return null;
-  const issues = (validate.errors ?? []).map((e) => `${e.instancePath || '(arguments)'} ${e.message ?? 'is invalid'}${e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : ''}`);
+  const issues = (validate.errors ?? []).map(
+    (e) =>
+      `${e.instancePath || '(arguments)'} ${e.message ?? 'is invalid'}${e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : ''}`,
+  );
   return `Invalid arguments for ${name}: ${issues.join('; ')}`;
 }
 
 /** Runs one call: arguments checked against the tool's schema, result or error capped. */
-export async function runTool(tool: ChatToolDefinition | undefined, name: string, args: Record<string, unknown>, ctx: CallContext): Promise<ToolOutcome> {
+export async function runTool(
+  tool: ChatToolDefinition | undefined,
+  name: string,
+  args: Record<string, unknown>,
+  ctx: CallContext,
+): Promise<ToolOutcome> {
   const given = plain(args ?? {});
   const problem = argumentProblem(tool, name, given);
   if (problem) return { error: problem };
@@ -113,13 +134,24 @@ export async function runChatLoop(input: LoopInput): Promise<LoopResult> {
   for (;;) {
     if (turns >= input.maxTurns) {
       await input.save();
-      return { response: lastText || `Stopped after ${turns} turns without a final answer.`, added, toolCalls, completed: false, turns, maxTurnsReached: true, pending };
+      return {
+        response: lastText || `Stopped after ${turns} turns without a final answer.`,
+        added,
+        toolCalls,
+        completed: false,
+        turns,
+        maxTurnsReached: true,
+        pending,
+      };
     }
     turns += 1;
     let answer;
     try {
       if (!provider.generate) throw new Error(`AI provider '${provider.slug}' cannot hold a conversation with tools`);
-      answer = await provider.generate({ model: input.model, system: input.system, messages: [...messages], ...(toolSpecs.length ? { tools: toolSpecs } : {}) }, ctx);
+      answer = await provider.generate(
+        { model: input.model, system: input.system, messages: [...messages], ...(toolSpecs.length ? { tools: toolSpecs } : {}) },
+        ctx,
+      );
     } catch (error) {
       await input.save();
       const code = typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : 'unavailable';
@@ -142,7 +174,10 @@ export async function runChatLoop(input: LoopInput): Promise<LoopResult> {
       const key = `${call.name}\u0000${stableJson(args)}`;
       let outcome: ToolOutcome;
       if (seen.has(key)) {
-        outcome = { error: `Not run: this exact ${call.name} call was already made in this request; its result is above. Do not repeat it.`, skipped: true };
+        outcome = {
+          error: `Not run: this exact ${call.name} call was already made in this request; its result is above. Do not repeat it.`,
+          skipped: true,
+        };
       } else {
         seen.add(key);
         const tool = input.tools.find((t) => t.name === call.name);
@@ -150,9 +185,13 @@ export async function runChatLoop(input: LoopInput): Promise<LoopResult> {
         if (tool && !problem && isDestructiveCall(tool, args)) {
           // Never run on the model's word: its own `confirm: true` is no confirmation.
           if (!input.destructiveEnabled(call.name)) {
-            outcome = { error: `Not run: ${call.name} with these arguments deletes or resets data, and this site has not enabled it for chat (plugins.chat.destructive_tools). Tell the user; do not try another way.` };
+            outcome = {
+              error: `Not run: ${call.name} with these arguments deletes or resets data, and this site has not enabled it for chat (plugins.chat.destructive_tools). Tell the user; do not try another way.`,
+            };
           } else if (pending) {
-            outcome = { error: `Not run: call ${pending.id} (${pending.function.name}) already waits for the user's confirmation; one at a time.` };
+            outcome = {
+              error: `Not run: call ${pending.id} (${pending.function.name}) already waits for the user's confirmation; one at a time.`,
+            };
           } else {
             pending = { ...specToolCall(call.id, call.name, args), turn: turns };
             outcome = {
@@ -164,9 +203,22 @@ export async function runChatLoop(input: LoopInput): Promise<LoopResult> {
           outcome = problem ? { error: problem } : await runTool(tool, call.name, args, ctx);
         }
       }
-      const output = ('result' in outcome ? { success: true, result: outcome.result } : { success: false, error: outcome.error }) as JsonValue;
+      const output = (
+        'result' in outcome ? { success: true, result: outcome.result } : { success: false, error: outcome.error }
+      ) as JsonValue;
       messages.push({ role: 'tool', toolCallId: call.id, toolName: call.name, output });
-      show({ role: 'tool', content: JSON.stringify(output), metadata: { type: 'tool_result', timestamp: input.now(), tool_name: call.name, parameters: plain(args), success: 'result' in outcome, turn: turns } });
+      show({
+        role: 'tool',
+        content: JSON.stringify(output),
+        metadata: {
+          type: 'tool_result',
+          timestamp: input.now(),
+          tool_name: call.name,
+          parameters: plain(args),
+          success: 'result' in outcome,
+          turn: turns,
+        },
+      });
       toolCalls.push({ ...specToolCall(call.id, call.name, args), turn: turns, ...outcome });
     }
     await input.save();

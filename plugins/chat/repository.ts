@@ -5,7 +5,7 @@
  * expiry, renewed on every save, so a host that crashed mid-request frees it by itself.
  */
 import { randomUUID } from 'node:crypto';
-import { type Clock, type Collection, type PluginStore } from '../../sdk/index.js';
+import type { Clock, Collection, PluginStore } from '../../sdk/index.js';
 import type { SessionFields, SessionRecord } from './types.js';
 import { chatError } from './errors.js';
 
@@ -34,7 +34,8 @@ export class SessionsRepository {
   async own(sessionId: string, userId: number): Promise<SessionRecord> {
     const session = await this.sessions.findOne({ _id: sessionId });
     if (!session) throw chatError('session_not_found', { message: `No chat session ${sessionId}` });
-    if (session.user_id !== userId) throw chatError('session_access_denied', { message: `Chat session ${sessionId} belongs to another user` });
+    if (session.user_id !== userId)
+      throw chatError('session_access_denied', { message: `Chat session ${sessionId} belongs to another user` });
     return session;
   }
 
@@ -62,7 +63,10 @@ export class SessionsRepository {
     if (!taken) {
       const current = await this.own(sessionId, userId);
       const until = current.lease_until instanceof Date ? current.lease_until.toISOString() : undefined;
-      throw chatError('session_busy', { message: `Chat session ${sessionId} is answering another request; try again when it has finished`, data: { session_id: sessionId, ...(until ? { busy_until: until } : {}) } });
+      throw chatError('session_busy', {
+        message: `Chat session ${sessionId} is answering another request; try again when it has finished`,
+        data: { session_id: sessionId, ...(until ? { busy_until: until } : {}) },
+      });
     }
     return { session: taken, lease: { token } };
   }
@@ -72,7 +76,10 @@ export class SessionsRepository {
    * (a request whose lease expired and was taken over must not overwrite the newer one).
    */
   async save(sessionId: string, lease: Lease, fields: SessionFields): Promise<boolean> {
-    const result = await this.sessions.updateOne({ _id: sessionId, lease_owner: lease.token }, { $set: { ...fields, lease_until: this.leaseUntil() } });
+    const result = await this.sessions.updateOne(
+      { _id: sessionId, lease_owner: lease.token },
+      { $set: { ...fields, lease_until: this.leaseUntil() } },
+    );
     return result.matchedCount === 1;
   }
 

@@ -1,8 +1,27 @@
 /** The chat surface: POST /chat, POST /chat/continue and the caller's sessions. */
-import { actingUserOf, defineSurface, reply, successBody, type CallContext, type Clock, type GuardedFetch, type RouteRequest, type SurfaceDefinition } from '../../sdk/index.js';
+import {
+  actingUserOf,
+  defineSurface,
+  reply,
+  successBody,
+  type CallContext,
+  type Clock,
+  type GuardedFetch,
+  type RouteRequest,
+  type SurfaceDefinition,
+} from '../../sdk/index.js';
 import type { RequestIds } from './idempotency.js';
 import type { SessionsRepository } from './repository.js';
-import { chatBody, chatResponses, continueBody, continueResponses, sessionDetail, sessionErrors, sessionIdParams, sessionSummary } from './schemas.js';
+import {
+  chatBody,
+  chatResponses,
+  continueBody,
+  continueResponses,
+  sessionDetail,
+  sessionErrors,
+  sessionIdParams,
+  sessionSummary,
+} from './schemas.js';
 import type { chatService, ChatInput, ContinueInput } from './service.js';
 import type { SessionRecord } from './types.js';
 
@@ -55,13 +74,31 @@ export function chatSurface({ repository, requestIds, service, clock, fetch }: R
         permission: manage,
         summary: "The caller's chat sessions, most recently active first",
         schema: {
-          query: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, page: { type: 'integer', minimum: 1, maximum: 100000, default: 1 } } },
-          responses: { 200: successBody({ data: { type: 'object', required: ['sessions', 'total'], properties: { sessions: { type: 'array', items: sessionSummary }, total: { type: 'integer' } }, additionalProperties: false } }) },
+          query: {
+            type: 'object',
+            properties: {
+              limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+              page: { type: 'integer', minimum: 1, maximum: 100000, default: 1 },
+            },
+          },
+          responses: {
+            200: successBody({
+              data: {
+                type: 'object',
+                required: ['sessions', 'total'],
+                properties: { sessions: { type: 'array', items: sessionSummary }, total: { type: 'integer' } },
+                additionalProperties: false,
+              },
+            }),
+          },
         },
         async handle(request) {
           const { limit, page } = request.query as { limit: number; page: number };
           const filter = { user_id: request.user!.userId };
-          const [items, total] = await Promise.all([repository.sessions.find(filter, { sort: { updated_at: -1, _id: 1 }, skip: (page - 1) * limit, limit }), repository.sessions.count(filter)]);
+          const [items, total] = await Promise.all([
+            repository.sessions.find(filter, { sort: { updated_at: -1, _id: 1 }, skip: (page - 1) * limit, limit }),
+            repository.sessions.count(filter),
+          ]);
           return { success: true, data: { sessions: items.map(summaryOf), total } };
         },
       },
@@ -79,17 +116,29 @@ export function chatSurface({ repository, requestIds, service, clock, fetch }: R
         permission: manage,
         summary: 'One more model call (and its tool calls) for a session that stopped before a final answer',
         schema: { body: continueBody, responses: continueResponses },
-        handle: (request) => once(request, 'continue', () => service.continueChat(request.body as ContinueInput, request.user!.userId, contextOf(request))),
+        handle: (request) =>
+          once(request, 'continue', () => service.continueChat(request.body as ContinueInput, request.user!.userId, contextOf(request))),
       },
       {
         method: 'GET',
         path: '/chat/{session_id}',
         permission: manage,
         summary: "One of the caller's chat sessions with its conversation",
-        schema: { params: sessionIdParams, responses: { 200: successBody({ session_id: { type: 'string' }, conversation: { type: 'array' }, data: sessionDetail }), ...sessionErrors } },
+        schema: {
+          params: sessionIdParams,
+          responses: {
+            200: successBody({ session_id: { type: 'string' }, conversation: { type: 'array' }, data: sessionDetail }),
+            ...sessionErrors,
+          },
+        },
         async handle(request) {
           const session = await repository.own((request.params as { session_id: string }).session_id, request.user!.userId);
-          return { success: true, session_id: session.session_id, conversation: session.conversation, data: { ...summaryOf(session), provider: session.provider, model: session.model, conversation: session.conversation } };
+          return {
+            success: true,
+            session_id: session.session_id,
+            conversation: session.conversation,
+            data: { ...summaryOf(session), provider: session.provider, model: session.model, conversation: session.conversation },
+          };
         },
       },
       {
@@ -97,7 +146,20 @@ export function chatSurface({ repository, requestIds, service, clock, fetch }: R
         path: '/chat/{session_id}',
         permission: manage,
         summary: "Deletes one of the caller's chat sessions",
-        schema: { params: sessionIdParams, responses: { 200: successBody({ data: { type: 'object', required: ['deleted', 'session_id'], properties: { deleted: { const: true }, session_id: { type: 'string' } }, additionalProperties: false } }), ...sessionErrors } },
+        schema: {
+          params: sessionIdParams,
+          responses: {
+            200: successBody({
+              data: {
+                type: 'object',
+                required: ['deleted', 'session_id'],
+                properties: { deleted: { const: true }, session_id: { type: 'string' } },
+                additionalProperties: false,
+              },
+            }),
+            ...sessionErrors,
+          },
+        },
         async handle(request) {
           const session = await repository.own((request.params as { session_id: string }).session_id, request.user!.userId);
           await repository.sessions.deleteOne({ _id: session._id });

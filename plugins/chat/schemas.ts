@@ -20,7 +20,12 @@ const toolCall: JsonSchema = {
   properties: {
     id: str,
     type: { const: 'function' },
-    function: { type: 'object', required: ['name', 'arguments'], properties: { name: str, arguments: { type: 'string', description: 'The arguments as encoded JSON' } }, additionalProperties: false },
+    function: {
+      type: 'object',
+      required: ['name', 'arguments'],
+      properties: { name: str, arguments: { type: 'string', description: 'The arguments as encoded JSON' } },
+      additionalProperties: false,
+    },
     turn: int,
     result: {},
     error: str,
@@ -34,11 +39,21 @@ const toolCall: JsonSchema = {
 const pendingConfirmation: JsonSchema = {
   type: ['object', 'null'],
   required: ['id', 'type', 'function', 'turn'],
-  properties: { id: str, type: { const: 'function' }, function: { type: 'object', required: ['name', 'arguments'], properties: { name: str, arguments: str }, additionalProperties: false }, turn: int },
+  properties: {
+    id: str,
+    type: { const: 'function' },
+    function: { type: 'object', required: ['name', 'arguments'], properties: { name: str, arguments: str }, additionalProperties: false },
+    turn: int,
+  },
   additionalProperties: false,
 };
 const toolCalls: JsonSchema = { type: 'array', items: toolCall };
-const metadata: JsonSchema = { type: 'object', required: ['last_activity', 'message_count'], properties: { last_activity: str, message_count: int }, additionalProperties: false };
+const metadata: JsonSchema = {
+  type: 'object',
+  required: ['last_activity', 'message_count'],
+  properties: { last_activity: str, message_count: int },
+  additionalProperties: false,
+};
 
 const sessionSummaryFields: Record<string, JsonSchema> = {
   session_id: str,
@@ -49,7 +64,12 @@ const sessionSummaryFields: Record<string, JsonSchema> = {
   message_count: int,
   agent_type: { enum: ['chat', 'cli'] },
 };
-export const sessionSummary: JsonSchema = { type: 'object', required: Object.keys(sessionSummaryFields), properties: sessionSummaryFields, additionalProperties: false };
+export const sessionSummary: JsonSchema = {
+  type: 'object',
+  required: Object.keys(sessionSummaryFields),
+  properties: sessionSummaryFields,
+  additionalProperties: false,
+};
 export const sessionDetail: JsonSchema = {
   type: 'object',
   required: [...Object.keys(sessionSummaryFields), 'provider', 'model', 'conversation'],
@@ -80,7 +100,16 @@ export const chatBody: JsonSchema = {
 export const continueBody: JsonSchema = {
   type: 'object',
   required: ['session_id'],
-  properties: { session_id: sessionId, ...providerChoice, confirm_tool_call_id: { type: 'string', minLength: 1, maxLength: 200, description: "The user confirms the destructive call the session holds (data.pending_confirmation.id)" } },
+  properties: {
+    session_id: sessionId,
+    ...providerChoice,
+    confirm_tool_call_id: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      description: 'The user confirms the destructive call the session holds (data.pending_confirmation.id)',
+    },
+  },
 };
 
 /** Errors both running routes share: provider choice and failure, the lease, X-Request-ID. */

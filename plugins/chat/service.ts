@@ -4,7 +4,7 @@
  * the session's lease while they run and save (trimmed to the caps) after every turn.
  */
 import { randomUUID } from 'node:crypto';
-import { type CallContext, type ChatToolDefinition, type Clock, type ProviderDefinition, type ProviderMessage } from '../../sdk/index.js';
+import type { CallContext, ChatToolDefinition, Clock, ProviderDefinition, ProviderMessage } from '../../sdk/index.js';
 import { trimConversation, trimModelMessages } from './caps.js';
 import { LoopProviderError, runChatLoop, runTool, type LoopResult, type ToolOutcome } from './loop.js';
 import type { Lease, SessionsRepository } from './repository.js';
@@ -28,7 +28,11 @@ interface ServiceDeps {
   maxTurns: () => number;
   /** The tools to offer the model now, as this caller (a tool that needs configuration may be left out). */
   tools: (ctx: CallContext) => Promise<ReadonlyArray<ChatToolDefinition>>;
-  readyProvider(ctx: CallContext, slug: string | undefined, model: string | undefined): Promise<{ provider: ProviderDefinition; model: string }>;
+  readyProvider(
+    ctx: CallContext,
+    slug: string | undefined,
+    model: string | undefined,
+  ): Promise<{ provider: ProviderDefinition; model: string }>;
   systemPrompt(ctx: CallContext, agentType: string, selected: number | undefined): Promise<string>;
   /** Whether the site enabled this destructive tool for chat (plugins.chat.destructive_tools). */
   destructiveEnabled: (name: string) => boolean;
@@ -63,10 +67,18 @@ export function chatService(deps: ServiceDeps) {
     session.updated_at = clock.now();
     session.message_count = session.conversation.length;
     const { _id, lease_owner: _owner, lease_until: _until, ...fields } = session;
-    if (!(await repository.save(_id, lease, fields))) log.warn({ session_id: _id }, 'chat session lease lost or session deleted mid-request; this turn was not saved');
+    if (!(await repository.save(_id, lease, fields)))
+      log.warn({ session_id: _id }, 'chat session lease lost or session deleted mid-request; this turn was not saved');
   };
 
-  const runLoop = async (session: SessionRecord, lease: Lease, ctx: CallContext, model: { provider: ProviderDefinition; model: string }, maxTurns: number, selected: number | undefined) => {
+  const runLoop = async (
+    session: SessionRecord,
+    lease: Lease,
+    ctx: CallContext,
+    model: { provider: ProviderDefinition; model: string },
+    maxTurns: number,
+    selected: number | undefined,
+  ) => {
     try {
       return await runChatLoop({
         provider: model.provider,
@@ -84,7 +96,11 @@ export function chatService(deps: ServiceDeps) {
     } catch (error) {
       if (error instanceof LoopProviderError) {
         const status = error.code === 'not_configured' ? 400 : 502;
-        throw chatError('provider_error', { message: error.message, status, data: { provider: model.provider.slug, model: model.model, provider_code: error.code, session_id: session.session_id } });
+        throw chatError('provider_error', {
+          message: error.message,
+          status,
+          data: { provider: model.provider.slug, model: model.model, provider_code: error.code, session_id: session.session_id },
+        });
       }
       throw error;
     }
@@ -96,22 +112,47 @@ export function chatService(deps: ServiceDeps) {
    * model hears the outcome as a user message (its own call was already answered "not run
    * yet"); the conversation shows it as a tool result confirmed by the user.
    */
-  async function runConfirmed(session: SessionRecord, callId: string, ctx: CallContext): Promise<{ call: ToolCallRecord; added: DisplayMessage[] }> {
+  async function runConfirmed(
+    session: SessionRecord,
+    callId: string,
+    ctx: CallContext,
+  ): Promise<{ call: ToolCallRecord; added: DisplayMessage[] }> {
     const held = session.pending_confirmation;
     if (!held || held.id !== callId) {
-      throw chatError('nothing_to_confirm', { message: held ? `Chat session ${session.session_id} holds call ${held.id}, not ${callId}` : `Chat session ${session.session_id} holds no call waiting for confirmation`, data: { session_id: session.session_id, pending: held?.id ?? null } });
+      throw chatError('nothing_to_confirm', {
+        message: held
+          ? `Chat session ${session.session_id} holds call ${held.id}, not ${callId}`
+          : `Chat session ${session.session_id} holds no call waiting for confirmation`,
+        data: { session_id: session.session_id, pending: held?.id ?? null },
+      });
     }
     session.pending_confirmation = null;
     const name = held.function.name;
     const args = JSON.parse(held.function.arguments) as Record<string, unknown>;
     const tool = (await deps.tools(ctx)).find((t) => t.name === name);
-    const outcome: ToolOutcome = !deps.destructiveEnabled(name) ? { error: `Not run: ${name} is no longer enabled for chat on this site (plugins.chat.destructive_tools)` } : await runTool(tool, name, args, ctx);
+    const outcome: ToolOutcome = !deps.destructiveEnabled(name)
+      ? { error: `Not run: ${name} is no longer enabled for chat on this site (plugins.chat.destructive_tools)` }
+      : await runTool(tool, name, args, ctx);
     const output = 'result' in outcome ? { success: true, result: outcome.result } : { success: false, error: outcome.error };
     const now = clock.now().toISOString();
-    session.messages.push({ role: 'user', content: `I confirm call ${held.id} (${name} ${held.function.arguments}). It was run; its outcome: ${JSON.stringify(output)}` });
+    session.messages.push({
+      role: 'user',
+      content: `I confirm call ${held.id} (${name} ${held.function.arguments}). It was run; its outcome: ${JSON.stringify(output)}`,
+    });
     const added: DisplayMessage[] = [
       { role: 'user', content: `Confirmed: ${name}`, metadata: { type: 'confirmation', timestamp: now } },
-      { role: 'tool', content: JSON.stringify(output), metadata: { type: 'tool_result', timestamp: now, tool_name: name, parameters: args, success: 'result' in outcome, confirmed_by_user: true } },
+      {
+        role: 'tool',
+        content: JSON.stringify(output),
+        metadata: {
+          type: 'tool_result',
+          timestamp: now,
+          tool_name: name,
+          parameters: args,
+          success: 'result' in outcome,
+          confirmed_by_user: true,
+        },
+      },
     ];
     session.conversation.push(...added);
     session.completed = false;
@@ -123,7 +164,11 @@ export function chatService(deps: ServiceDeps) {
     let lease = held?.lease;
     let session = held?.session;
     try {
-      const chosen = await deps.readyProvider(ctx, input.provider ?? session?.provider, input.model ?? (session && !input.provider ? session.model : undefined));
+      const chosen = await deps.readyProvider(
+        ctx,
+        input.provider ?? session?.provider,
+        input.model ?? (session && !input.provider ? session.model : undefined),
+      );
       const now = clock.now();
       if (!session) {
         const id = randomUUID();
@@ -148,7 +193,11 @@ export function chatService(deps: ServiceDeps) {
       session.model = chosen.model;
       if (input.agent_type) session.agent_type = input.agent_type;
       session.messages.push({ role: 'user', content: input.message });
-      session.conversation.push({ role: 'user', content: input.message, metadata: { type: 'text', timestamp: now.toISOString() } } as DisplayMessage);
+      session.conversation.push({
+        role: 'user',
+        content: input.message,
+        metadata: { type: 'text', timestamp: now.toISOString() },
+      } as DisplayMessage);
       session.completed = false;
       session.chain_turns = 0;
       // A new message moves on: a held call is confirmed by the next request or not at all.
@@ -164,7 +213,16 @@ export function chatService(deps: ServiceDeps) {
       await saver(session, lease!, ctx.log)();
       return {
         ...topLevel(session, result),
-        data: { session_id: session.session_id, response: result.response, tool_calls: result.toolCalls, conversation: session.conversation, completed: result.completed, turn_number: result.turns, max_turns_reached: result.maxTurnsReached, pending_confirmation: session.pending_confirmation ?? null },
+        data: {
+          session_id: session.session_id,
+          response: result.response,
+          tool_calls: result.toolCalls,
+          conversation: session.conversation,
+          completed: result.completed,
+          turn_number: result.turns,
+          max_turns_reached: result.maxTurnsReached,
+          pending_confirmation: session.pending_confirmation ?? null,
+        },
       };
     } finally {
       if (session && lease) await repository.release(session._id, lease);
@@ -175,14 +233,24 @@ export function chatService(deps: ServiceDeps) {
     const { session, lease } = await repository.acquire(input.session_id, userId);
     try {
       const confirmed = input.confirm_tool_call_id === undefined ? null : await runConfirmed(session, input.confirm_tool_call_id, ctx);
-      if (!confirmed && finished(session)) throw chatError('nothing_to_continue', { message: `Chat session ${session.session_id} ended with the assistant's answer: send a new message with POST /chat`, data: { session_id: session.session_id } });
-      const chosen = await deps.readyProvider(ctx, input.provider ?? session.provider, input.model ?? (input.provider ? undefined : session.model));
+      if (!confirmed && finished(session))
+        throw chatError('nothing_to_continue', {
+          message: `Chat session ${session.session_id} ended with the assistant's answer: send a new message with POST /chat`,
+          data: { session_id: session.session_id },
+        });
+      const chosen = await deps.readyProvider(
+        ctx,
+        input.provider ?? session.provider,
+        input.model ?? (input.provider ? undefined : session.model),
+      );
       session.provider = chosen.provider.slug;
       session.model = chosen.model;
       const maxTurns = deps.maxTurns();
       if (confirmed) await saver(session, lease, ctx.log)();
       const looped = await runLoop(session, lease, ctx, chosen, 1, input.selected_pipeline_id);
-      const result = confirmed ? { ...looped, added: [...confirmed.added, ...looped.added], toolCalls: [confirmed.call, ...looped.toolCalls] } : looped;
+      const result = confirmed
+        ? { ...looped, added: [...confirmed.added, ...looped.added], toolCalls: [confirmed.call, ...looped.toolCalls] }
+        : looped;
       const turn = (session.chain_turns ?? 0) + result.turns;
       const maxReached = !result.completed && turn >= maxTurns;
       session.completed = result.completed;
@@ -193,7 +261,16 @@ export function chatService(deps: ServiceDeps) {
       const response = result.completed ? result.response : (result.added.filter((m) => m.role === 'assistant').at(-1)?.content ?? '');
       return {
         ...topLevel(session, { ...result, response }),
-        data: { session_id: session.session_id, new_messages: result.added, response, tool_calls: result.toolCalls, completed: result.completed, turn_number: turn, max_turns_reached: maxReached, pending_confirmation: session.pending_confirmation ?? null },
+        data: {
+          session_id: session.session_id,
+          new_messages: result.added,
+          response,
+          tool_calls: result.toolCalls,
+          completed: result.completed,
+          turn_number: turn,
+          max_turns_reached: maxReached,
+          pending_confirmation: session.pending_confirmation ?? null,
+        },
       };
     } finally {
       await repository.release(session._id, lease);

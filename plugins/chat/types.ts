@@ -1,7 +1,12 @@
 import { services, type ResolvedDeps } from '../../sdk/index.js';
 
 /** The core services the chat tools act through. */
-export const chatToolDeps = { pipelines: services.pipelines, flows: services.flows, execute: services.execute, credentials: services.credentials } as const;
+export const chatToolDeps = {
+  pipelines: services.pipelines,
+  flows: services.flows,
+  execute: services.execute,
+  credentials: services.credentials,
+} as const;
 /** What the tools are given: the services above and the site settings (the plugin lists those itself). */
 export type ResolvedChatServices = ResolvedDeps<typeof chatToolDeps & { settings: typeof services.settings }>;
 
@@ -10,7 +15,15 @@ export interface DisplayMessage extends Record<string, unknown> {
   role: 'user' | 'assistant' | 'tool';
   content: string;
   tool_calls?: SpecToolCall[];
-  metadata: { type: string; timestamp: string; tool_name?: string; parameters?: Record<string, unknown>; success?: boolean; turn?: number; confirmed_by_user?: boolean };
+  metadata: {
+    type: string;
+    timestamp: string;
+    tool_name?: string;
+    parameters?: Record<string, unknown>;
+    success?: boolean;
+    turn?: number;
+    confirmed_by_user?: boolean;
+  };
 }
 
 /** A tool call as the spec shapes it: its name and its arguments as encoded JSON. */

@@ -21,7 +21,8 @@ export default definePlugin({
   id: 'cms',
   version: '1.0.0',
   flowhost: '^1.0.0',
-  description: "Handlers cms (publish), cms-local (fetch), cms-update (update) and cms-media (fetch) on the site's posts and media, and cms-api (fetch) from another site's WordPress REST API.",
+  description:
+    "Handlers cms (publish), cms-local (fetch), cms-update (update) and cms-media (fetch) on the site's posts and media, and cms-api (fetch) from another site's WordPress REST API.",
   deps: { handlers: services.handlers, info: services.hostInfo },
   setup({ handlers, info }) {
     handlers.add(
@@ -49,7 +50,7 @@ export default definePlugin({
         slug: 'cms-update',
         type: 'update',
         label: 'Update site post',
-        description: 'Writes the item\'s content back to the site post it came from.',
+        description: "Writes the item's content back to the site post it came from.",
         settings: updateSchema,
         update: (ctx, settings, packets) => updatePosts(ctx.content, readUpdateSettings(settings), packets, ctx.log),
       }),
@@ -69,7 +70,8 @@ export default definePlugin({
         slug: 'cms-media',
         type: 'fetch',
         label: 'Site media',
-        description: "This site's media library items, newest first (title, alt text, caption, MIME type, file URL); each once per flow step.",
+        description:
+          "This site's media library items, newest first (title, alt text, caption, MIME type, file URL); each once per flow step.",
         settings: mediaFetchSchema,
         fetch: (ctx, settings) => fetchMedia(ctx.content, readMediaFetchSettings(settings), info.publicUrl()),
       }),

@@ -12,7 +12,14 @@ export const mediaFetchSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    mime_type: { type: 'string', maxLength: 200, pattern: '^([a-z0-9.+-]+/([a-z0-9.+-]*))?$', default: '', title: 'MIME type', description: "A type ('image/png') or a family ending in '/' ('image/'); empty for all" },
+    mime_type: {
+      type: 'string',
+      maxLength: 200,
+      pattern: '^([a-z0-9.+-]+/([a-z0-9.+-]*))?$',
+      default: '',
+      title: 'MIME type',
+      description: "A type ('image/png') or a family ending in '/' ('image/'); empty for all",
+    },
     max_candidates: { type: 'integer', minimum: 1, maximum: 100, default: 20, title: 'Candidates per run' },
     // Enforced by the engine when it claims items, as for cms-local.
     max_items: { type: 'integer', minimum: 1, maximum: 100, default: 1, title: 'Items per run' },
@@ -41,7 +48,11 @@ export function mediaPacket(post: Post, siteUrl: string): DataPacket {
       source_url: `${siteUrl}/flowhost-media/${post.post_id}/${encodeURIComponent(filename)}`,
       ...(typeof meta.width === 'number' ? { width: meta.width, height: meta.height } : {}),
     },
-    metadata: { item_id: `media:${post.post_id}`, media_id: post.post_id, source_url: `${siteUrl}/flowhost-media/${post.post_id}/${encodeURIComponent(filename)}` },
+    metadata: {
+      item_id: `media:${post.post_id}`,
+      media_id: post.post_id,
+      source_url: `${siteUrl}/flowhost-media/${post.post_id}/${encodeURIComponent(filename)}`,
+    },
   };
 }
 

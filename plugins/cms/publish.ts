@@ -24,10 +24,22 @@ export function postContent(packet: DataPacket, includeSource: boolean): string 
 }
 
 function termNames(list: string): string[] {
-  return [...new Set(list.split(',').map((name) => name.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      list
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
-export async function publishPosts(content: ContentStore, settings: PublishSettings, packets: DataPacket[], now: Date): Promise<DataPacket[]> {
+export async function publishPosts(
+  content: ContentStore,
+  settings: PublishSettings,
+  packets: DataPacket[],
+  now: Date,
+): Promise<DataPacket[]> {
   const termIds: number[] = [];
   for (const name of termNames(settings.terms)) termIds.push((await content.ensureTerm(settings.taxonomy, name)).term_id);
 

@@ -28,14 +28,46 @@ export const remoteApiSchema: JsonSchema = {
   additionalProperties: false,
   required: ['api_url'],
   properties: {
-    api_url: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 2000, title: 'REST API URL', description: "The site's wp/v2 root, e.g. https://example.com/wp-json/wp/v2 (a Flowhost: https://host/api/wp/v2)" },
-    rest_base: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,39}$', default: 'posts', title: 'Post type path', description: 'posts, pages, or a custom type\'s rest_base' },
-    status: { type: 'string', enum: ['publish', 'draft', 'pending', 'private', 'any'], default: 'publish', title: 'Status', description: 'Anything but publish needs a login' },
+    api_url: {
+      type: 'string',
+      format: 'uri',
+      pattern: '^https?://',
+      maxLength: 2000,
+      title: 'REST API URL',
+      description: "The site's wp/v2 root, e.g. https://example.com/wp-json/wp/v2 (a Flowhost: https://host/api/wp/v2)",
+    },
+    rest_base: {
+      type: 'string',
+      pattern: '^[a-z0-9][a-z0-9_-]{0,39}$',
+      default: 'posts',
+      title: 'Post type path',
+      description: "posts, pages, or a custom type's rest_base",
+    },
+    status: {
+      type: 'string',
+      enum: ['publish', 'draft', 'pending', 'private', 'any'],
+      default: 'publish',
+      title: 'Status',
+      description: 'Anything but publish needs a login',
+    },
     search: { type: 'string', maxLength: 200, default: '', title: 'Search' },
-    categories: { type: 'string', pattern: '^[0-9, ]*$', maxLength: 200, default: '', title: 'Category ids', description: 'Comma-separated; empty for all' },
+    categories: {
+      type: 'string',
+      pattern: '^[0-9, ]*$',
+      maxLength: 200,
+      default: '',
+      title: 'Category ids',
+      description: 'Comma-separated; empty for all',
+    },
     per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20, title: 'Posts per page' },
     pages: { type: 'integer', minimum: 1, maximum: 20, default: 1, title: 'Pages per run' },
-    username: { type: 'string', maxLength: 200, default: '', title: 'Username', description: 'For an application password; empty reads anonymously' },
+    username: {
+      type: 'string',
+      maxLength: 200,
+      default: '',
+      title: 'Username',
+      description: 'For an application password; empty reads anonymously',
+    },
     app_password: { type: 'string', maxLength: 200, default: '', title: 'Application password', writeOnly: true },
     max_items: { type: 'integer', minimum: 1, maximum: 100, default: 5, title: 'Items per run' },
   },
@@ -77,7 +109,8 @@ export async function fetchRemotePosts(ctx: HandlerContext, settings: RemoteApiS
   const loggedIn = settings.username !== '' && settings.app_password !== '';
   // WordPress shows application passwords with spaces; it accepts them either way.
   if (loggedIn) headers.Authorization = `Basic ${Buffer.from(`${settings.username}:${settings.app_password}`).toString('base64')}`;
-  if (settings.status !== 'publish' && !loggedIn) throw new Error(`Reading ${settings.status} posts needs a login: set username and app_password`);
+  if (settings.status !== 'publish' && !loggedIn)
+    throw new Error(`Reading ${settings.status} posts needs a login: set username and app_password`);
 
   const out: DataPacket[] = [];
   for (let page = 1; page <= settings.pages; page++) {
@@ -89,14 +122,18 @@ export async function fetchRemotePosts(ctx: HandlerContext, settings: RemoteApiS
     url.searchParams.set('status', settings.status);
     if (loggedIn) url.searchParams.set('context', 'edit');
     if (settings.search) url.searchParams.set('search', settings.search);
-    const categories = settings.categories.split(',').map((c) => c.trim()).filter(Boolean);
+    const categories = settings.categories
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean);
     if (categories.length) url.searchParams.set('categories', categories.join(','));
 
     const response = await fetchHonouringRetryAfter(ctx.fetch, url.toString(), { headers }, 'The site');
     const body = response.text();
     // WordPress answers a page past the last with this error instead of an empty list.
     if (response.status === 400 && body.includes('rest_post_invalid_page_number')) break;
-    if (response.status === 401 || response.status === 403) throw new Error(`The site refused the request (HTTP ${response.status}): ${errorMessage(body)}`);
+    if (response.status === 401 || response.status === 403)
+      throw new Error(`The site refused the request (HTTP ${response.status}): ${errorMessage(body)}`);
     if (!response.ok) throw new Error(`The site answered HTTP ${response.status}${errorMessage(body) ? `: ${errorMessage(body)}` : ''}`);
     let posts: unknown;
     try {
@@ -104,7 +141,8 @@ export async function fetchRemotePosts(ctx: HandlerContext, settings: RemoteApiS
     } catch {
       throw new Error(`The site's answer at ${url.pathname} is not JSON; is ${settings.api_url} its wp/v2 root?`);
     }
-    if (!Array.isArray(posts)) throw new Error(`The site's answer at ${url.pathname} is not a list of posts; is ${settings.api_url} its wp/v2 root?`);
+    if (!Array.isArray(posts))
+      throw new Error(`The site's answer at ${url.pathname} is not a list of posts; is ${settings.api_url} its wp/v2 root?`);
     for (const post of posts as RemotePost[]) {
       const packet = toPacket(post, settings.api_url);
       if (packet) out.push(packet);
@@ -146,7 +184,21 @@ function errorMessage(body: string): string {
   }
 }
 
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', hellip: '…', ndash: '–', mdash: '—', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”' };
+const NAMED: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  hellip: '…',
+  ndash: '–',
+  mdash: '—',
+  lsquo: '‘',
+  rsquo: '’',
+  ldquo: '“',
+  rdquo: '”',
+};
 
 /** WordPress renders titles with entities (`&#8217;`); a packet's title is plain text. */
 export function decodeEntities(text: string): string {

@@ -21,9 +21,27 @@ export const publishSchema: JsonSchema = {
   additionalProperties: false,
   properties: {
     post_type: postType,
-    post_status: { type: 'string', enum: ['publish', 'draft'], default: 'draft', title: 'Status', description: 'Publish at once or keep as draft' },
-    taxonomy: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,39}$', default: 'post_tag', title: 'Taxonomy', description: 'Taxonomy of the terms below' },
-    terms: { type: 'string', maxLength: 1000, default: '', title: 'Terms', description: 'Comma-separated term names to attach (created when missing)' },
+    post_status: {
+      type: 'string',
+      enum: ['publish', 'draft'],
+      default: 'draft',
+      title: 'Status',
+      description: 'Publish at once or keep as draft',
+    },
+    taxonomy: {
+      type: 'string',
+      pattern: '^[a-z0-9][a-z0-9_-]{0,39}$',
+      default: 'post_tag',
+      title: 'Taxonomy',
+      description: 'Taxonomy of the terms below',
+    },
+    terms: {
+      type: 'string',
+      maxLength: 1000,
+      default: '',
+      title: 'Terms',
+      description: 'Comma-separated term names to attach (created when missing)',
+    },
     include_source: { type: 'boolean', default: true, title: 'Link the source', description: "Append a link to the item's source" },
   },
 };
@@ -52,13 +70,24 @@ export const localSchema: JsonSchema = {
   properties: {
     post_type: postType,
     post_status: { type: 'string', enum: ['publish', 'draft', 'pending', 'private'], default: 'publish', title: 'Status' },
-    search: { type: 'string', maxLength: 200, default: '', title: 'Search', description: 'Only posts whose title or content contains this text' },
+    search: {
+      type: 'string',
+      maxLength: 200,
+      default: '',
+      title: 'Search',
+      description: 'Only posts whose title or content contains this text',
+    },
     max_items: { type: 'integer', minimum: 1, maximum: 50, default: 1, title: 'Items per run' },
   },
 };
 
 export function readLocalSettings(raw: Partial<LocalSettings>): LocalSettings {
-  return { post_type: raw.post_type ?? 'post', post_status: raw.post_status ?? 'publish', search: raw.search ?? '', max_items: raw.max_items ?? 1 };
+  return {
+    post_type: raw.post_type ?? 'post',
+    post_status: raw.post_status ?? 'publish',
+    search: raw.search ?? '',
+    max_items: raw.max_items ?? 1,
+  };
 }
 
 export type UpdateSettings = {
@@ -70,7 +99,13 @@ export const updateSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    mode: { type: 'string', enum: ['replace', 'append'], default: 'replace', title: 'Content', description: "Replace the post's content or append to it" },
+    mode: {
+      type: 'string',
+      enum: ['replace', 'append'],
+      default: 'replace',
+      title: 'Content',
+      description: "Replace the post's content or append to it",
+    },
     update_title: { type: 'boolean', default: true, title: 'Update title', description: "Also set the post's title from the item" },
   },
 };

@@ -7,7 +7,12 @@ import type { UpdateSettings } from './settings.js';
  * Packets that name no post are not for this handler and are passed over (logged). A
  * named post that no longer exists fails the step: the operator should see that.
  */
-export async function updatePosts(content: ContentStore, settings: UpdateSettings, packets: DataPacket[], log?: Logger): Promise<DataPacket[]> {
+export async function updatePosts(
+  content: ContentStore,
+  settings: UpdateSettings,
+  packets: DataPacket[],
+  log?: Logger,
+): Promise<DataPacket[]> {
   const out: DataPacket[] = [];
   for (const packet of packets) {
     const postId = packetPostId(packet);

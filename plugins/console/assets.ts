@@ -80,7 +80,12 @@ export function asset(name: string): Asset | undefined {
   const source = Object.hasOwn(table, name) ? table[name] : undefined;
   if (!source) return undefined;
   const body = readFileSync(source.path());
-  const made: Asset = { type: source.type, body, gzip: gzipSync(body, { level: 9 }), etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
+  const made: Asset = {
+    type: source.type,
+    body,
+    gzip: gzipSync(body, { level: 9 }),
+    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+  };
   cache.set(name, made);
   return made;
 }

@@ -36,7 +36,14 @@ export default definePlugin({
             credentials: 'ignored',
             summary: 'The admin console (sign in, pipelines, flows, runs, logs); /admin answers it too',
             schema: { responses: { 200: { type: 'string', contentMediaType: 'text/html' } } },
-            handle: () => page(200, frame.html, { 'Content-Security-Policy': frame.csp, 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff', 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'same-origin' }),
+            handle: () =>
+              page(200, frame.html, {
+                'Content-Security-Policy': frame.csp,
+                'Cache-Control': 'no-cache',
+                'X-Content-Type-Options': 'nosniff',
+                'X-Frame-Options': 'DENY',
+                'Referrer-Policy': 'same-origin',
+              }),
           },
           {
             method: 'GET',
@@ -46,16 +53,30 @@ export default definePlugin({
             summary: "The console's modules and style sheet (gzipped when the client accepts it)",
             schema: {
               params: { type: 'object', required: ['file'], properties: { file: { type: 'string', maxLength: 100 } } },
-              responses: { 200: { type: 'string', contentMediaType: '*/*', description: 'A JavaScript module or the style sheet.' }, 304: { type: 'string', description: 'Not modified.' }, 404: errorBody('rest_no_route') },
+              responses: {
+                200: { type: 'string', contentMediaType: '*/*', description: 'A JavaScript module or the style sheet.' },
+                304: { type: 'string', description: 'Not modified.' },
+                404: errorBody('rest_no_route'),
+              },
             },
             handle(request) {
               const file = asset(request.params.file as string);
               if (!file) throw apiError('rest_no_route');
-              const common = { 'Content-Type': file.type, ETag: file.etag, 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding', 'X-Content-Type-Options': 'nosniff' };
+              const common = {
+                'Content-Type': file.type,
+                ETag: file.etag,
+                'Cache-Control': 'no-cache',
+                Vary: 'Accept-Encoding',
+                'X-Content-Type-Options': 'nosniff',
+              };
               if (request.headers['if-none-match'] === file.etag) return stream(304, Readable.from([]), common);
               const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
               const body = gzip ? file.gzip : file.body;
-              return stream(200, Readable.from([body]), { ...common, ...(gzip ? { 'Content-Encoding': 'gzip' } : {}), 'Content-Length': String(body.length) });
+              return stream(200, Readable.from([body]), {
+                ...common,
+                ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
+                'Content-Length': String(body.length),
+              });
             },
           },
         ],

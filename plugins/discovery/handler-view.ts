@@ -8,7 +8,11 @@ export interface HandlerConnection {
 }
 
 /** A handler as the spec's "Handler definition" describes it (conditional fields only when they apply). */
-export function handlerView(handler: HandlerDefinition<object>, owner: string | undefined, connection: HandlerConnection): Record<string, unknown> {
+export function handlerView(
+  handler: HandlerDefinition<object>,
+  owner: string | undefined,
+  connection: HandlerConnection,
+): Record<string, unknown> {
   const view: Record<string, unknown> = {
     type: handler.type,
     class: handler.class ?? `${owner ?? 'unknown'}/${handler.slug}`,
@@ -30,7 +34,10 @@ export function handlerView(handler: HandlerDefinition<object>, owner: string | 
  * The admin client's per-field settings view of a handler's JSON Schema. `current_value`:
  * the handler default a new flow step starts from (masked where secret), else the schema's.
  */
-export function settingsView(schema: JsonSchema | undefined, handlerDefaults: Record<string, unknown> = {}): Record<string, Record<string, unknown>> {
+export function settingsView(
+  schema: JsonSchema | undefined,
+  handlerDefaults: Record<string, unknown> = {},
+): Record<string, Record<string, unknown>> {
   const properties = (schema?.properties ?? {}) as Record<string, Record<string, unknown>>;
   const out: Record<string, Record<string, unknown>> = {};
   for (const [field, property] of Object.entries(properties)) {

@@ -1,5 +1,20 @@
 import { Type } from 'typebox';
-import { actingUserOf, definePlugin, defineRoute, defineSurface, errorBody, services, successBody, type Clock, type GuardedFetch, type HandlerDefinition, type JsonSchema, type Registries, type CredentialsApi, apiError } from '../../sdk/index.js';
+import {
+  actingUserOf,
+  definePlugin,
+  defineRoute,
+  defineSurface,
+  errorBody,
+  services,
+  successBody,
+  type Clock,
+  type GuardedFetch,
+  type HandlerDefinition,
+  type JsonSchema,
+  type Registries,
+  type CredentialsApi,
+  apiError,
+} from '../../sdk/index.js';
 
 const providerMap: JsonSchema = {
   type: 'object',
@@ -10,7 +25,12 @@ const providerMap: JsonSchema = {
     additionalProperties: false,
   },
 };
-const defaults: JsonSchema = { type: 'object', required: ['provider', 'model'], properties: { provider: { type: 'string' }, model: { type: 'string' } }, additionalProperties: false };
+const defaults: JsonSchema = {
+  type: 'object',
+  required: ['provider', 'model'],
+  properties: { provider: { type: 'string' }, model: { type: 'string' } },
+  additionalProperties: false,
+};
 
 /** What the providers routes read of the site settings. */
 interface SiteDefaults {
@@ -48,8 +68,18 @@ interface HandlerDefaultsSource {
   getHandlerDefaults(slug?: string): Promise<Record<string, Record<string, unknown>>>;
 }
 
-function discoverySurface(host: { registries: Registries; clock: Clock; fetch: GuardedFetch; credentials: CredentialsApi; settings: SiteDefaults; flows: HandlerDefaultsSource }) {
-  const connection = async (handler: HandlerDefinition<object>) => ({ ...(await host.credentials.connection(handler)), callbackUrl: host.credentials.authorizationUrl(handler.slug) });
+function discoverySurface(host: {
+  registries: Registries;
+  clock: Clock;
+  fetch: GuardedFetch;
+  credentials: CredentialsApi;
+  settings: SiteDefaults;
+  flows: HandlerDefaultsSource;
+}) {
+  const connection = async (handler: HandlerDefinition<object>) => ({
+    ...(await host.credentials.connection(handler)),
+    callbackUrl: host.credentials.authorizationUrl(handler.slug),
+  });
   return defineSurface({
     id: 'discovery',
     routes: [
@@ -81,7 +111,11 @@ function discoverySurface(host: { registries: Registries; clock: Clock; fetch: G
           params: { type: 'object', required: ['slug'], properties: { slug: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]*$' } } },
           responses: {
             200: successBody({
-              data: { type: 'object', required: ['slug', ...handlerRequired, 'settings'], properties: { slug: str, ...handlerFields, settings: { type: 'object', additionalProperties: settingsField } } },
+              data: {
+                type: 'object',
+                required: ['slug', ...handlerRequired, 'settings'],
+                properties: { slug: str, ...handlerFields, settings: { type: 'object', additionalProperties: settingsField } },
+              },
             }),
             404: errorBody('handler_not_found'),
           },
@@ -92,7 +126,11 @@ function discoverySurface(host: { registries: Registries; clock: Clock; fetch: G
           if (!handler) throw apiError('handler_not_found', { message: `No handler '${slug}' is registered`, status: 404 });
           return {
             success: true,
-            data: { slug, ...handlerView(handler, host.registries.ownerOf(handler), await connection(handler)), settings: settingsView(handler.settings, (await host.flows.getHandlerDefaults(slug))[slug]) },
+            data: {
+              slug,
+              ...handlerView(handler, host.registries.ownerOf(handler), await connection(handler)),
+              settings: settingsView(handler.settings, (await host.flows.getHandlerDefaults(slug))[slug]),
+            },
           };
         },
       },
@@ -101,17 +139,42 @@ function discoverySurface(host: { registries: Registries; clock: Clock; fetch: G
         path: '/providers',
         permission: manage,
         summary: 'AI providers keyed by slug, with the default provider and model',
-        schema: { responses: { 200: successBody({ providers: providerMap, data: { type: 'object', required: ['providers', 'defaults'], properties: { providers: providerMap, defaults }, additionalProperties: false } }) } },
+        schema: {
+          responses: {
+            200: successBody({
+              providers: providerMap,
+              data: {
+                type: 'object',
+                required: ['providers', 'defaults'],
+                properties: { providers: providerMap, defaults },
+                additionalProperties: false,
+              },
+            }),
+          },
+        },
         async handle(request) {
           const ctx = { user: actingUserOf(request.user), log: request.log, clock: host.clock, fetch: host.fetch };
           // Each provider may ask its service for its models: all at once, in registry order.
           const views = await Promise.all(
-            host.registries.providers().map(async (provider) => [provider.slug, { label: provider.label, configured: Boolean(await provider.configured(ctx)), models: [...(await provider.models(ctx))] }] as [string, { label: string; configured: boolean; models: string[] }]),
+            host.registries.providers().map(
+              async (provider) =>
+                [
+                  provider.slug,
+                  {
+                    label: provider.label,
+                    configured: Boolean(await provider.configured(ctx)),
+                    models: [...(await provider.models(ctx))],
+                  },
+                ] as [string, { label: string; configured: boolean; models: string[] }],
+            ),
           );
           const providers: Record<string, { label: string; configured: boolean; models: string[] }> = Object.fromEntries(views);
           // The site's default_provider/default_model when set; else the first configured provider and its first model.
           const site = await host.settings.get();
-          const chosen = site.default_provider && providers[site.default_provider] ? ([site.default_provider, providers[site.default_provider]!] as const) : undefined;
+          const chosen =
+            site.default_provider && providers[site.default_provider]
+              ? ([site.default_provider, providers[site.default_provider]!] as const)
+              : undefined;
           const first = chosen ?? Object.entries(providers).find(([, p]) => p.configured) ?? Object.entries(providers)[0];
           const model = chosen && site.default_model ? site.default_model : (first?.[1].models[0] ?? '');
           // The spec puts `providers` at the top level; the original admin client reads data.providers: serve both.
@@ -124,14 +187,23 @@ function discoverySurface(host: { registries: Registries; clock: Clock; fetch: G
         permission: manage,
         summary: "Checks an AI provider's key with a cheap call; a refused key is ok: false with the provider's own message",
         schema: {
-          params: { type: 'object', required: ['slug'], properties: { slug: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]*$', maxLength: 64 } } },
+          params: {
+            type: 'object',
+            required: ['slug'],
+            properties: { slug: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]*$', maxLength: 64 } },
+          },
           responses: {
             200: successBody({
               message: { type: 'string' },
               data: {
                 type: 'object',
                 required: ['provider', 'ok', 'message'],
-                properties: { provider: { type: 'string' }, ok: { type: 'boolean' }, code: { type: 'string' }, message: { type: 'string' } },
+                properties: {
+                  provider: { type: 'string' },
+                  ok: { type: 'boolean' },
+                  code: { type: 'string' },
+                  message: { type: 'string' },
+                },
                 additionalProperties: false,
               },
             }),
@@ -160,7 +232,15 @@ export default definePlugin({
   version: '1.0.0',
   flowhost: '^1.0.0',
   description: 'GET /handlers and GET /providers: what this deployment can do.',
-  deps: { routes: services.routes, registries: services.registries, clock: services.clock, fetch: services.fetch, credentials: services.credentials, settings: services.settings, flows: services.flows },
+  deps: {
+    routes: services.routes,
+    registries: services.registries,
+    clock: services.clock,
+    fetch: services.fetch,
+    credentials: services.credentials,
+    settings: services.settings,
+    flows: services.flows,
+  },
   setup({ routes, registries, clock, fetch, credentials, settings, flows }) {
     routes.add(discoverySurface({ registries, clock, fetch, credentials, settings, flows }));
   },

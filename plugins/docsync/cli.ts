@@ -20,18 +20,35 @@ interface JobView {
   status: string;
   progress: { files_done: number; files_total: number; repository: string; repos_done: number; repos_total: number };
   error: string | null;
-  result: null | { repos_synced: number; total_added: number; total_updated: number; total_removed: number; total_unchanged: number; blobs_fetched: number; errors: Array<{ code: string; message: string }>; message: string };
+  result: null | {
+    repos_synced: number;
+    total_added: number;
+    total_updated: number;
+    total_removed: number;
+    total_unchanged: number;
+    blobs_fetched: number;
+    errors: Array<{ code: string; message: string }>;
+    message: string;
+  };
 }
 
 function treeLines(nodes: TreeNode[], indent = ''): string[] {
-  return nodes.flatMap((n) => [`${indent}${n.name} (${n.slug}) [id ${n.id}, ${n.project_type}, ${n.count} doc${n.count === 1 ? '' : 's'}]`, ...treeLines(n.children, `${indent}  `)]);
+  return nodes.flatMap((n) => [
+    `${indent}${n.name} (${n.slug}) [id ${n.id}, ${n.project_type}, ${n.count} doc${n.count === 1 ? '' : 's'}]`,
+    ...treeLines(n.children, `${indent}  `),
+  ]);
 }
 
 async function follow(ctx: CliContext, jobId: string): Promise<JobView> {
   const tty = !ctx.json && process.stderr.isTTY === true;
   // cli-progress loads only for a bar on a terminal (this module is part of the plugin a host loads).
   const cliProgress = tty ? (await import('cli-progress')).default : null;
-  const bar = cliProgress ? new cliProgress.SingleBar({ format: 'Syncing {repo} [{bar}] {value}/{total} files', stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic) : null;
+  const bar = cliProgress
+    ? new cliProgress.SingleBar(
+        { format: 'Syncing {repo} [{bar}] {value}/{total} files', stream: process.stderr, hideCursor: true },
+        cliProgress.Presets.shades_classic,
+      )
+    : null;
   let started = false;
   let lastLine = '';
   for (;;) {
@@ -72,10 +89,16 @@ export const projectNoun: CliNounDefinition = defineCliNoun({
         const meta: Record<string, string> = {};
         if (typeof args.github_url === 'string') meta.github_url = args.github_url;
         if (typeof args.wp_url === 'string') meta.wp_url = args.wp_url;
-        const resolved = await ctx.call<{ leaf_term_id: number; created: string[] }>('POST', `${NS}/project/resolve`, { body: { path: [slug], create_missing: true, project_meta: meta } });
+        const resolved = await ctx.call<{ leaf_term_id: number; created: string[] }>('POST', `${NS}/project/resolve`, {
+          body: { path: [slug], create_missing: true, project_meta: meta },
+        });
         const body: Record<string, unknown> = { meta };
         if (typeof args.name === 'string') body.name = args.name;
-        const term = await ctx.call<{ id: number; name: string; slug: string; meta: { github_url: string; wp_url: string } }>('PUT', `${NS}/project/${resolved.leaf_term_id}`, { body });
+        const term = await ctx.call<{ id: number; name: string; slug: string; meta: { github_url: string; wp_url: string } }>(
+          'PUT',
+          `${NS}/project/${resolved.leaf_term_id}`,
+          { body },
+        );
         const created = resolved.created.length > 0;
         ctx.print(
           { ...term, created },
@@ -86,9 +109,14 @@ export const projectNoun: CliNounDefinition = defineCliNoun({
     {
       command: 'tree',
       describe: 'Show the project taxonomy as a tree',
-      options: { parent: { type: 'number', describe: 'Start below this term (0: the top level)', default: 0 }, depth: { type: 'number', describe: 'Levels to show', default: 3 } },
+      options: {
+        parent: { type: 'number', describe: 'Start below this term (0: the top level)', default: 0 },
+        depth: { type: 'number', describe: 'Levels to show', default: 3 },
+      },
       async run(args, ctx) {
-        const tree = await ctx.call<TreeNode[]>('GET', `${NS}/project/tree`, { query: { parent: Number(args.parent ?? 0), depth: Number(args.depth ?? 3) } });
+        const tree = await ctx.call<TreeNode[]>('GET', `${NS}/project/tree`, {
+          query: { parent: Number(args.parent ?? 0), depth: Number(args.depth ?? 3) },
+        });
         ctx.print(tree, tree.length ? treeLines(tree).join('\n') : 'No project terms.');
       },
     },
@@ -102,7 +130,10 @@ export const docsNoun: CliNounDefinition = defineCliNoun({
     {
       command: 'sync [term-id]',
       describe: "Sync one project's repository, or every project's with --all",
-      options: { all: { type: 'boolean', describe: 'Every project with a repository address' }, force: { type: 'boolean', describe: 'Fetch and read every file again, even one whose SHA is unchanged' } },
+      options: {
+        all: { type: 'boolean', describe: 'Every project with a repository address' },
+        force: { type: 'boolean', describe: 'Fetch and read every file again, even one whose SHA is unchanged' },
+      },
       async run(args, ctx) {
         const id = args['term-id'] ?? args.termId;
         if (!args.all && (id === undefined || !/^\d+$/.test(String(id)))) throw new Error('Name a project term id, or use --all');

@@ -1,5 +1,16 @@
 /** /docs: documentation posts (list, create, read, update, trash or delete). */
-import { errorBody, findReadablePosts, ksesPost, ksesTitle, reply, successBody, type ContentStore, type PostStatus, type Principal, type RouteDefinition } from '../../sdk/index.js';
+import {
+  errorBody,
+  findReadablePosts,
+  ksesPost,
+  ksesTitle,
+  reply,
+  successBody,
+  type ContentStore,
+  type PostStatus,
+  type Principal,
+  type RouteDefinition,
+} from '../../sdk/index.js';
 import { requireCapability, requireEditable, requirePublishRight, requireReadable } from './access.js';
 import type { DocsService } from './docs-service.js';
 import { POST_TYPE, TAXONOMY } from './model.js';
@@ -79,7 +90,12 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
           },
         },
         responses: {
-          200: successBody({ items: { type: 'array', items: docSchema(false) }, total: { type: 'integer' }, pages: { type: 'integer' }, current_page: { type: 'integer' } }),
+          200: successBody({
+            items: { type: 'array', items: docSchema(false) },
+            total: { type: 'integer' },
+            pages: { type: 'integer' },
+            current_page: { type: 'integer' },
+          }),
           401: errorBody('rest_forbidden'),
           403: errorBody('rest_forbidden'),
         },
@@ -98,16 +114,20 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
         const status = q.status === 'any' ? (['publish', 'draft', 'pending', 'private'] as PostStatus[]) : (q.status as PostStatus);
         // Others' drafts and private documentation are left out for those who may not read
         // them (WordPress's read_post, as wp/v2 lists them), with a total that agrees.
-        const { items, total } = await findReadablePosts(content, {
-          post_type: POST_TYPE,
-          status,
-          ...(q.search ? { search: q.search } : {}),
-          ...(termIds ? { terms: [{ taxonomy: TAXONOMY, term_ids: termIds }] } : {}),
-          per_page: q.per_page,
-          offset: (q.page - 1) * q.per_page,
-          orderby: 'date',
-          order: 'desc',
-        }, request.user);
+        const { items, total } = await findReadablePosts(
+          content,
+          {
+            post_type: POST_TYPE,
+            status,
+            ...(q.search ? { search: q.search } : {}),
+            ...(termIds ? { terms: [{ taxonomy: TAXONOMY, term_ids: termIds }] } : {}),
+            per_page: q.per_page,
+            offset: (q.page - 1) * q.per_page,
+            orderby: 'date',
+            order: 'desc',
+          },
+          request.user,
+        );
         return { items: items.map((p) => docs.view(p, terms, false)), total, pages: Math.ceil(total / q.per_page), current_page: q.page };
       },
     },
@@ -119,7 +139,12 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
       schema: {
         body: { type: 'object', required: ['title', 'content'], properties: bodyProperties },
         responses: {
-          201: successBody({ id: { type: 'integer' }, title: { type: 'string' }, status: { type: 'string' }, project: docProperties(false).project! }),
+          201: successBody({
+            id: { type: 'integer' },
+            title: { type: 'string' },
+            status: { type: 'string' },
+            project: docProperties(false).project!,
+          }),
           400: errorBody('invalid_post', 'docsync_term_slug_taken', 'invalid_term', 'term_exists'),
           ...perPostErrors,
         },
@@ -149,7 +174,15 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
       path: '/docs/{id}',
       permission: 'public',
       summary: 'One documentation post with its content (unpublished: its author and editors, as wp/v2)',
-      schema: { params: idParams, responses: { 200: successBody(docProperties(true)), 401: errorBody('rest_forbidden'), 403: errorBody('rest_forbidden'), 404: errorBody('not_found') } },
+      schema: {
+        params: idParams,
+        responses: {
+          200: successBody(docProperties(true)),
+          401: errorBody('rest_forbidden'),
+          403: errorBody('rest_forbidden'),
+          404: errorBody('not_found'),
+        },
+      },
       async handle(request) {
         const id = (request.params as { id: number }).id;
         const post = await docs.getDoc(id);
@@ -166,7 +199,12 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
       schema: {
         params: idParams,
         body: { type: 'object', properties: bodyProperties },
-        responses: { 200: successBody(docProperties(true)), 400: errorBody('invalid_post', 'docsync_term_slug_taken', 'invalid_term', 'term_exists'), 404: errorBody('not_found'), ...perPostErrors },
+        responses: {
+          200: successBody(docProperties(true)),
+          400: errorBody('invalid_post', 'docsync_term_slug_taken', 'invalid_term', 'term_exists'),
+          404: errorBody('not_found'),
+          ...perPostErrors,
+        },
       },
       async handle(request) {
         const id = (request.params as { id: number }).id;
@@ -199,7 +237,10 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
       schema: {
         params: idParams,
         query: { type: 'object', properties: { force: { type: 'boolean', default: false } } },
-        responses: { 200: successBody({ id: { type: 'integer' }, deleted: { type: 'boolean' }, trashed: { type: 'boolean' } }), 404: errorBody('not_found') },
+        responses: {
+          200: successBody({ id: { type: 'integer' }, deleted: { type: 'boolean' }, trashed: { type: 'boolean' } }),
+          404: errorBody('not_found'),
+        },
       },
       async handle(request) {
         const id = (request.params as { id: number }).id;

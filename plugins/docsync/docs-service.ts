@@ -4,7 +4,7 @@
  * store write, so a crash leaves every post either as it was or as it became.
  */
 import { createHash } from 'node:crypto';
-import { type ContentStore, type Post, type PostStatus, type Term } from '../../sdk/index.js';
+import type { ContentStore, Post, PostStatus, Term } from '../../sdk/index.js';
 import { ALL_STATUSES, POST_META, POST_TYPE, TAXONOMY } from './model.js';
 import type { Projects } from './projects.js';
 import { docsyncError } from './errors.js';
@@ -22,7 +22,13 @@ export interface DocView {
   excerpt: string;
   status: string;
   link: string;
-  project: { assigned_term: TermRef | null; project: TermRef | null; category: TermRef | null; project_type: string; hierarchy_path: string };
+  project: {
+    assigned_term: TermRef | null;
+    project: TermRef | null;
+    category: TermRef | null;
+    project_type: string;
+    hierarchy_path: string;
+  };
   meta: { sync_source_file: string; sync_hash: string; sync_timestamp: string };
   content?: string;
 }
@@ -91,9 +97,16 @@ export class DocsService {
         project: ref(project),
         category: ref(category),
         project_type: project ? 'project' : assigned ? this.projects.typeOf(assigned, terms) : '',
-        hierarchy_path: [...chain].reverse().map((t) => t.slug).join('/'),
+        hierarchy_path: [...chain]
+          .reverse()
+          .map((t) => t.slug)
+          .join('/'),
       },
-      meta: { sync_source_file: str(post.meta[POST_META.sourceFile]), sync_hash: str(post.meta[POST_META.hash]), sync_timestamp: str(post.meta[POST_META.timestamp]) },
+      meta: {
+        sync_source_file: str(post.meta[POST_META.sourceFile]),
+        sync_hash: str(post.meta[POST_META.hash]),
+        sync_timestamp: str(post.meta[POST_META.timestamp]),
+      },
     };
     if (withContent) view.content = post.content;
     return view;
@@ -106,7 +119,14 @@ export class DocsService {
 
   /** The synced post of a source file under a project term, whatever its status. */
   async findSynced(projectTermId: number, sourceFile: string): Promise<Post | null> {
-    const { items } = await this.content.findPosts({ post_type: POST_TYPE, status: [...ALL_STATUSES], meta: { [POST_META.project]: projectTermId, [POST_META.sourceFile]: sourceFile }, per_page: 1, orderby: 'post_id', order: 'asc' });
+    const { items } = await this.content.findPosts({
+      post_type: POST_TYPE,
+      status: [...ALL_STATUSES],
+      meta: { [POST_META.project]: projectTermId, [POST_META.sourceFile]: sourceFile },
+      per_page: 1,
+      orderby: 'post_id',
+      order: 'asc',
+    });
     return items[0] ?? null;
   }
 
@@ -114,14 +134,26 @@ export class DocsService {
   async syncedPosts(projectTermId: number): Promise<Map<string, Post>> {
     const out = new Map<string, Post>();
     for (let offset = 0; ; offset += 100) {
-      const { items, total } = await this.content.findPosts({ post_type: POST_TYPE, status: [...ALL_STATUSES], meta: { [POST_META.project]: projectTermId }, per_page: 100, offset, orderby: 'post_id', order: 'asc' });
+      const { items, total } = await this.content.findPosts({
+        post_type: POST_TYPE,
+        status: [...ALL_STATUSES],
+        meta: { [POST_META.project]: projectTermId },
+        per_page: 100,
+        offset,
+        orderby: 'post_id',
+        order: 'asc',
+      });
       for (const post of items) out.set(str(post.meta[POST_META.sourceFile]), post);
       if (offset + 100 >= total || items.length === 0) return out;
     }
   }
 
   /** The leaf term of `subpath` below the project term, created when missing. */
-  async leafTerm(project: Term, subpath: string[], cache?: Map<string, { leaf: Term; path: string }>): Promise<{ leaf: Term; path: string }> {
+  async leafTerm(
+    project: Term,
+    subpath: string[],
+    cache?: Map<string, { leaf: Term; path: string }>,
+  ): Promise<{ leaf: Term; path: string }> {
     const key = subpath.join('\u0000');
     const known = cache?.get(key);
     if (known) return known;
@@ -144,9 +176,17 @@ export class DocsService {
    * `known`: what a repository sync already read (the project, the post of the file or null,
    * the folder terms it made), so a sync of many files does not look each up again.
    */
-  async upsertSynced(input: SyncedDocInput, known?: { project: Term; post: Post | null; leaves: Map<string, { leaf: Term; path: string }> }, writer?: SyncedDocWriter): Promise<SyncedDocResult> {
+  async upsertSynced(
+    input: SyncedDocInput,
+    known?: { project: Term; post: Post | null; leaves: Map<string, { leaf: Term; path: string }> },
+    writer?: SyncedDocWriter,
+  ): Promise<SyncedDocResult> {
     const term = known?.project ?? (await this.projects.get(input.project_term_id));
-    if (!term) throw docsyncError('not_found', { message: `No project term with id ${input.project_term_id}`, data: { term_id: input.project_term_id } });
+    if (!term)
+      throw docsyncError('not_found', {
+        message: `No project term with id ${input.project_term_id}`,
+        data: { term_id: input.project_term_id },
+      });
     const existing = known ? known.post : await this.findSynced(term.term_id, input.source_file);
     // Before any term is made: a refused writer leaves nothing behind.
     writer?.check(existing);
@@ -161,21 +201,40 @@ export class DocsService {
       content_format: 'markdown',
       // The blob SHA marks a post the repository sync owns (and may trash when its file goes);
       // a document pushed with /sync/doc has none, so a later sync leaves it alone.
-      ...(input.blob_sha ? { [POST_META.blobSha]: input.blob_sha } : existing?.meta[POST_META.blobSha] !== undefined ? { [POST_META.blobSha]: null } : {}),
+      ...(input.blob_sha
+        ? { [POST_META.blobSha]: input.blob_sha }
+        : existing?.meta[POST_META.blobSha] !== undefined
+          ? { [POST_META.blobSha]: null }
+          : {}),
     };
     const placed = (existing?.terms[TAXONOMY] ?? []).length === 1 && existing!.terms[TAXONOMY]![0] === leaf.term_id;
     if (existing && !input.force && existing.meta[POST_META.hash] === hash && existing.status !== 'trash' && placed) {
-      if (input.blob_sha && existing.meta[POST_META.blobSha] !== input.blob_sha) await this.content.updatePost(existing.post_id, { meta: { [POST_META.blobSha]: input.blob_sha } });
+      if (input.blob_sha && existing.meta[POST_META.blobSha] !== input.blob_sha)
+        await this.content.updatePost(existing.post_id, { meta: { [POST_META.blobSha]: input.blob_sha } });
       return { post_id: existing.post_id, action: 'unchanged', term_id: leaf.term_id, term_path: path };
     }
-    const fields = { title: input.title, content: input.content, excerpt: input.excerpt ?? '', meta, terms: { [TAXONOMY]: [leaf.term_id] } };
+    const fields = {
+      title: input.title,
+      content: input.content,
+      excerpt: input.excerpt ?? '',
+      meta,
+      terms: { [TAXONOMY]: [leaf.term_id] },
+    };
     if (existing) {
       // A file that came back after being removed is published again.
       const status: PostStatus | undefined = existing.status === 'trash' ? 'publish' : undefined;
-      await this.content.updatePost(existing.post_id, { ...fields, ...(status ? { status, meta: { ...meta, _wp_trash_meta_status: null } } : {}) });
+      await this.content.updatePost(existing.post_id, {
+        ...fields,
+        ...(status ? { status, meta: { ...meta, _wp_trash_meta_status: null } } : {}),
+      });
       return { post_id: existing.post_id, action: 'updated', term_id: leaf.term_id, term_path: path };
     }
-    const created = await this.content.createPost({ post_type: POST_TYPE, status: 'publish', ...fields, ...(writer ? { author_id: writer.author_id } : {}) });
+    const created = await this.content.createPost({
+      post_type: POST_TYPE,
+      status: 'publish',
+      ...fields,
+      ...(writer ? { author_id: writer.author_id } : {}),
+    });
     return { post_id: created.post_id, action: 'created', term_id: leaf.term_id, term_path: path };
   }
 

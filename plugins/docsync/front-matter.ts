@@ -17,7 +17,8 @@ export interface FrontMatter {
   body: string;
 }
 
-const isFence = (line: string | undefined, closing: boolean) => line !== undefined && (line.trimEnd() === '---' || (closing && line.trimEnd() === '...'));
+const isFence = (line: string | undefined, closing: boolean) =>
+  line !== undefined && (line.trimEnd() === '---' || (closing && line.trimEnd() === '...'));
 
 /** `text` with line ends already normalised to `\n`. */
 export function splitFrontMatter(text: string): FrontMatter {

@@ -91,11 +91,20 @@ export class SourceClient {
 
   async repository(ref: RepoRef): Promise<RepoInfo> {
     const { data } = await this.call(ref, (octokit) => octokit.rest.repos.get({ owner: ref.owner, repo: ref.repo }));
-    return { owner: ref.owner, repo: ref.repo, full_name: data.full_name, default_branch: data.default_branch, html_url: data.html_url, private: data.private };
+    return {
+      owner: ref.owner,
+      repo: ref.repo,
+      full_name: data.full_name,
+      default_branch: data.default_branch,
+      html_url: data.html_url,
+      private: data.private,
+    };
   }
 
   async tree(ref: RepoRef, branch: string): Promise<RepoTree> {
-    const { data } = await this.call(ref, (octokit) => octokit.rest.git.getTree({ owner: ref.owner, repo: ref.repo, tree_sha: branch, recursive: 'true' }));
+    const { data } = await this.call(ref, (octokit) =>
+      octokit.rest.git.getTree({ owner: ref.owner, repo: ref.repo, tree_sha: branch, recursive: 'true' }),
+    );
     const files = data.tree
       .filter((entry) => entry.type === 'blob' && typeof entry.path === 'string' && typeof entry.sha === 'string')
       .map((entry) => ({ path: entry.path!, sha: entry.sha!, size: entry.size ?? 0 }));
@@ -111,9 +120,16 @@ export class SourceClient {
   async tokenInfo(): Promise<{ login: string; scopes: string[]; rate_limit: { limit: number; remaining: number; reset: string } }> {
     const user = await this.call({ owner: '', repo: '' }, (octokit) => octokit.rest.users.getAuthenticated());
     const rate = await this.call({ owner: '', repo: '' }, (octokit) => octokit.rest.rateLimit.get());
-    const scopes = String(user.headers['x-oauth-scopes'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const scopes = String(user.headers['x-oauth-scopes'] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const core = rate.data.resources.core;
-    return { login: user.data.login, scopes, rate_limit: { limit: core.limit, remaining: core.remaining, reset: new Date(core.reset * 1000).toISOString() } };
+    return {
+      login: user.data.login,
+      scopes,
+      rate_limit: { limit: core.limit, remaining: core.remaining, reset: new Date(core.reset * 1000).toISOString() },
+    };
   }
 
   private async call<T>(ref: RepoRef, run: (octokit: Octokit) => Promise<T>): Promise<T> {
@@ -137,7 +153,10 @@ function toSourceError(error: HttpFailure, ref: RepoRef): SourceError {
   if (status === 403 && sso) {
     // `required; url=https://github.com/orgs/acme/sso?authorization_request=...`
     const url = /url=(\S+)/.exec(sso)?.[1];
-    return new SourceError('sso_required', `The token must be authorized for single sign-on to read ${name}`, { ...where, ...(url ? { sso_url: url } : {}) });
+    return new SourceError('sso_required', `The token must be authorized for single sign-on to read ${name}`, {
+      ...where,
+      ...(url ? { sso_url: url } : {}),
+    });
   }
   if ((status === 403 || status === 429) && (header('x-ratelimit-remaining') === '0' || header('retry-after') !== undefined)) {
     const reset = Number(header('x-ratelimit-reset'));

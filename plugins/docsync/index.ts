@@ -55,14 +55,21 @@ export default definePlugin({
   },
   async setup({ routes, postTypes, taxonomies, tools, content, store, scheduler, vault, clock, hostInfo, hooks, log, settings }) {
     postTypes.add(definePostType({ name: POST_TYPE, label: 'Documentation', rest_base: 'documentation', taxonomies: [TAXONOMY] }));
-    taxonomies.add(defineTaxonomy({ name: TAXONOMY, label: 'Projects', rest_base: 'project', hierarchical: true, post_types: [POST_TYPE] }));
+    taxonomies.add(
+      defineTaxonomy({ name: TAXONOMY, label: 'Projects', rest_base: 'project', hierarchical: true, post_types: [POST_TYPE] }),
+    );
 
     const now = () => clock.now();
     const projects = new Projects(content);
     const docs = new DocsService(content, projects, () => hostInfo.publicUrl());
     const token = new AccessToken(store.collection<TokenDoc>('settings'), vault, settings.github_token.trim());
     const leases = new ProjectLeases(store.collection<LeaseDoc>('leases'), now);
-    const engine = new SyncEngine(content, docs, { maxFileBytes: settings.max_file_bytes, maxFiles: settings.max_files, concurrency: settings.fetch_concurrency }, now);
+    const engine = new SyncEngine(
+      content,
+      docs,
+      { maxFileBytes: settings.max_file_bytes, maxFiles: settings.max_files, concurrency: settings.fetch_concurrency },
+      now,
+    );
     const jobsCollection = store.collection<JobDoc>('sync_jobs');
     await jobsCollection.createIndex({ fields: { created_at: -1 }, name: 'sync_jobs_created' });
     const jobs = new SyncJobs(jobsCollection, () => store.nextId('sync_jobs'), scheduler, {
@@ -79,13 +86,20 @@ export default definePlugin({
     // retried elsewhere, which skips every post already written (blob SHAs).
     // Syncs a killed host left running are closed at boot, as the engine closes its runs.
     hooks.repairInterrupted.tapPromise('docsync', async ({ startedBefore }) => void (await jobs.closeInterrupted(startedBefore)));
-    scheduler.define<{ job_id: string }>(JOB_NAME, (job) => jobs.run(String(job.data.job_id)), { concurrency: 2, lockLifetimeMs: 30 * 60_000 });
+    scheduler.define<{ job_id: string }>(JOB_NAME, (job) => jobs.run(String(job.data.job_id)), {
+      concurrency: 2,
+      lockLifetimeMs: 30 * 60_000,
+    });
 
     routes.add(
       defineSurface({
         id: 'docsync',
         namespace: 'docsync/v1',
-        routes: [...docsRoutes(content, docs, projects), ...projectRoutes(content, projects), ...syncRoutes({ content, docs, projects, jobs, token, settings })],
+        routes: [
+          ...docsRoutes(content, docs, projects),
+          ...projectRoutes(content, projects),
+          ...syncRoutes({ content, docs, projects, jobs, token, settings }),
+        ],
       }),
     );
     for (const tool of docsyncTools({ content, docs, projects, jobs, token, waitSeconds: settings.sync_wait_seconds })) tools.add(tool);

@@ -43,7 +43,8 @@ export interface JobDoc extends Record<string, unknown> {
 }
 
 export const JOB_NAME = 'sync';
-export const INTERRUPTED = 'Interrupted: the host stopped while the sync was running; start a new sync (posts already written are kept and skipped).';
+export const INTERRUPTED =
+  'Interrupted: the host stopped while the sync was running; start a new sync (posts already written are kept and skipped).';
 /** Lists in an answer stop here; counts stay exact. */
 const LIST_CAP = 1000;
 
@@ -52,7 +53,16 @@ export class SyncJobs {
     private readonly jobs: Collection<JobDoc>,
     private readonly nextId: () => Promise<number>,
     private readonly scheduler: PluginScheduler,
-    private readonly deps: { content: ContentStore; projects: Projects; engine: SyncEngine; leases: ProjectLeases; token: AccessToken; baseUrl: string; log: Logger; now: () => Date },
+    private readonly deps: {
+      content: ContentStore;
+      projects: Projects;
+      engine: SyncEngine;
+      leases: ProjectLeases;
+      token: AccessToken;
+      baseUrl: string;
+      log: Logger;
+      now: () => Date;
+    },
   ) {}
 
   async start(termIds: number[] | null, force: boolean): Promise<JobDoc> {
@@ -90,7 +100,9 @@ export class SyncJobs {
   /** Every project term with a repository address. */
   async repositoryProjects(): Promise<Term[]> {
     const terms = await this.deps.projects.all();
-    return [...terms.values()].filter((t) => typeof t.meta[META.repository] === 'string' && t.meta[META.repository] !== '').sort((a, b) => a.term_id - b.term_id);
+    return [...terms.values()]
+      .filter((t) => typeof t.meta[META.repository] === 'string' && t.meta[META.repository] !== '')
+      .sort((a, b) => a.term_id - b.term_id);
   }
 
   /** The scheduler job: runs a sync job to its end (a second run of a finished one does nothing). */
@@ -102,7 +114,10 @@ export class SyncJobs {
       await this.jobs.updateOne({ _id: jobId }, { $set: { status: 'completed', result, finished_at: this.deps.now() } });
     } catch (error) {
       this.deps.log.error({ err: error, job_id: jobId }, 'docsync: sync job failed');
-      await this.jobs.updateOne({ _id: jobId }, { $set: { status: 'failed', error: error instanceof Error ? error.message : String(error), finished_at: this.deps.now() } });
+      await this.jobs.updateOne(
+        { _id: jobId },
+        { $set: { status: 'failed', error: error instanceof Error ? error.message : String(error), finished_at: this.deps.now() } },
+      );
     }
   }
 
@@ -113,23 +128,45 @@ export class SyncJobs {
    * Jobs from before `started_at` existed are judged by their creation.
    */
   async closeInterrupted(startedBefore: Date): Promise<string[]> {
-    const stuck = await this.jobs.find({ status: 'running', $or: [{ started_at: { $lte: startedBefore } }, { started_at: { $exists: false }, created_at: { $lte: startedBefore } }] });
+    const stuck = await this.jobs.find({
+      status: 'running',
+      $or: [{ started_at: { $lte: startedBefore } }, { started_at: { $exists: false }, created_at: { $lte: startedBefore } }],
+    });
     const closed: string[] = [];
     for (const job of stuck) {
       // Only if still running: on a shared store another host may have ended it meanwhile.
-      const ended = await this.jobs.updateOne({ _id: job._id, status: 'running' }, { $set: { status: 'failed', error: INTERRUPTED, finished_at: this.deps.now() } });
+      const ended = await this.jobs.updateOne(
+        { _id: job._id, status: 'running' },
+        { $set: { status: 'failed', error: INTERRUPTED, finished_at: this.deps.now() } },
+      );
       if (ended.modifiedCount === 0) continue;
       await this.deps.leases.releaseAllOf(job._id);
       closed.push(job._id);
     }
-    if (closed.length) this.deps.log.warn({ job_ids: closed }, `docsync: ${closed.length} sync job(s) interrupted by a stopped host were failed; their projects are free to sync again`);
+    if (closed.length)
+      this.deps.log.warn(
+        { job_ids: closed },
+        `docsync: ${closed.length} sync job(s) interrupted by a stopped host were failed; their projects are free to sync again`,
+      );
     return closed;
   }
 
   private async execute(job: JobDoc): Promise<SyncTotals> {
     const { content, engine, leases, token, baseUrl } = this.deps;
     const terms: Term[] = [];
-    const totals: SyncTotals = { repos_synced: 0, total_added: 0, total_updated: 0, total_removed: 0, total_unchanged: 0, blobs_fetched: 0, added: [], updated: [], removed: [], errors: [], message: '' };
+    const totals: SyncTotals = {
+      repos_synced: 0,
+      total_added: 0,
+      total_updated: 0,
+      total_removed: 0,
+      total_unchanged: 0,
+      blobs_fetched: 0,
+      added: [],
+      updated: [],
+      removed: [],
+      errors: [],
+      message: '',
+    };
     if (job.term_ids === null) terms.push(...(await this.repositoryProjects()));
     else {
       for (const id of job.term_ids) {
@@ -138,11 +175,18 @@ export class SyncJobs {
         else totals.errors.push({ code: 'not_found', message: `No project term with id ${id}`, term_id: id });
       }
     }
-    await this.jobs.updateOne({ _id: job._id }, { $set: { status: 'running', started_at: this.deps.now(), 'progress.repos_total': terms.length } });
+    await this.jobs.updateOne(
+      { _id: job._id },
+      { $set: { status: 'running', started_at: this.deps.now(), 'progress.repos_total': terms.length } },
+    );
     const client = new SourceClient(baseUrl, await token.current());
     for (const [index, term] of terms.entries()) {
       if (!(await leases.acquire(term.term_id, job._id))) {
-        totals.errors.push({ code: 'docsync_sync_busy', message: `Project '${term.slug}' is being synced by another job; try again when it ends`, term_id: term.term_id });
+        totals.errors.push({
+          code: 'docsync_sync_busy',
+          message: `Project '${term.slug}' is being synced by another job; try again when it ends`,
+          term_id: term.term_id,
+        });
         continue;
       }
       try {
@@ -150,7 +194,12 @@ export class SyncJobs {
           await this.jobs.updateOne({ _id: job._id }, { $set: { progress: { ...p, repos_done: index, repos_total: terms.length } } });
           await leases.renew(term.term_id, job._id);
         });
-        if (!result.errors.some((e) => !['docsync_file_too_large', 'docsync_too_many_files', 'docsync_tree_truncated', 'docsync_file_failed'].includes(e.code))) totals.repos_synced++;
+        if (
+          !result.errors.some(
+            (e) => !['docsync_file_too_large', 'docsync_too_many_files', 'docsync_tree_truncated', 'docsync_file_failed'].includes(e.code),
+          )
+        )
+          totals.repos_synced++;
         totals.total_added += result.added.length;
         totals.total_updated += result.updated.length;
         totals.total_removed += result.removed.length;

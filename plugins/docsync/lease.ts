@@ -31,7 +31,10 @@ export class ProjectLeases {
       if (!(error instanceof DuplicateKeyError)) throw error;
     }
     // Held: ours again (a retried job), or lapsed.
-    const taken = await this.leases.findOneAndUpdate({ _id, $or: [{ holder }, { expires_at: { $lt: this.now() } }] }, { $set: { holder, expires_at: this.expiry() } });
+    const taken = await this.leases.findOneAndUpdate(
+      { _id, $or: [{ holder }, { expires_at: { $lt: this.now() } }] },
+      { $set: { holder, expires_at: this.expiry() } },
+    );
     return taken !== null;
   }
 

@@ -4,7 +4,11 @@ import { definePluginManifest } from '../../sdk/manifest.js';
 export default definePluginManifest({
   id: 'docsync',
   cli: [
-    { noun: 'project', describe: 'Documentation projects (the project taxonomy)', load: async () => (await import('./cli.js')).projectNoun },
+    {
+      noun: 'project',
+      describe: 'Documentation projects (the project taxonomy)',
+      load: async () => (await import('./cli.js')).projectNoun,
+    },
     { noun: 'docs', describe: 'Documentation sync from the source-hosting service', load: async () => (await import('./cli.js')).docsNoun },
   ],
   load: async () => (await import('./index.js')).default,

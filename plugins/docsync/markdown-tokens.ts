@@ -49,7 +49,10 @@ function markdown(): InstanceType<typeof MarkdownIt> {
   const { parseLinkLabel, parseLinkDestination } = md.helpers;
 
   const inlineRules = md.inline.ruler.getRules('') as InlineRule[];
-  for (const [name, image] of [['link', false], ['image', true]] as const) {
+  for (const [name, image] of [
+    ['link', false],
+    ['image', true],
+  ] as const) {
     const original = ruleNamed(inlineRules, name);
     md.inline.ruler.at(name, (state, silent) => {
       const start = state.pos;
@@ -85,7 +88,8 @@ function markdown(): InstanceType<typeof MarkdownIt> {
     pos += 2;
     while (pos < text.length && isSpace(text.charCodeAt(pos))) pos++;
     const dest = parseLinkDestination(text, pos, text.length);
-    if (dest.ok && dest.pos > pos) recordedOf(state.env).references.push({ start: base + pos, end: base + dest.pos, target: dest.str, image: false });
+    if (dest.ok && dest.pos > pos)
+      recordedOf(state.env).references.push({ start: base + pos, end: base + dest.pos, target: dest.str, image: false });
     return true;
   });
   return (instance = md);
@@ -106,7 +110,8 @@ function lineStarts(token: Token, firstLine: number, lines: string[], offsets: n
     // A paragraph's lines end where the source lines end (its last is trimmed); a heading
     // drops its closing #s and a table cell sits mid-line: then the next occurrence.
     const full = i < contentLines.length - 1 ? line : line.trimEnd();
-    const column = full.endsWith(part) && contentLines.length > 1 ? full.length - part.length : line.indexOf(part, cursors.get(firstLine + i) ?? 0);
+    const column =
+      full.endsWith(part) && contentLines.length > 1 ? full.length - part.length : line.indexOf(part, cursors.get(firstLine + i) ?? 0);
     if (column < 0) return -1;
     cursors.set(firstLine + i, column + part.length);
     return offsets[firstLine + i]! + column;

@@ -36,7 +36,13 @@ export function parseMarkdown(source: string, path: string): ParsedDoc {
       body = lines.join('\n');
     }
   }
-  if (!title) title = posix.basename(path).replace(/\.(md|markdown|mdx)$/i, '').replace(/[-_]+/g, ' ').trim() || path;
+  if (!title)
+    title =
+      posix
+        .basename(path)
+        .replace(/\.(md|markdown|mdx)$/i, '')
+        .replace(/[-_]+/g, ' ')
+        .trim() || path;
   const excerpt = textField(meta, 'excerpt') || textField(meta, 'description') || firstParagraph(tokens);
   return { title: title.slice(0, 500), excerpt: excerpt.slice(0, 2000), content: body.trim() };
 }
@@ -46,7 +52,11 @@ function firstParagraph(tokens: ReturnType<typeof parseWithLinks>['tokens']): st
   for (const [i, token] of tokens.entries()) {
     if (token.type !== 'paragraph_open' || token.level !== 0) continue;
     const inline = tokens[i + 1];
-    if (inline?.type !== 'inline' || !inline.children?.some((c) => (c.type === 'text' && c.content.trim() !== '') || c.type === 'code_inline')) continue;
+    if (
+      inline?.type !== 'inline' ||
+      !inline.children?.some((c) => (c.type === 'text' && c.content.trim() !== '') || c.type === 'code_inline')
+    )
+      continue;
     const flat = inlineText(inline.children.filter((c) => c.type !== 'image'));
     if (flat) return flat.length > MAX_EXCERPT ? `${flat.slice(0, MAX_EXCERPT - 1)}…` : flat;
   }

@@ -25,14 +25,23 @@ export function projectMetaOf(meta: Record<string, unknown> | undefined): Record
   if (!meta) return out;
   if (typeof meta.github_url === 'string') {
     const url = meta.github_url.trim();
-    if (url && !parseRepoUrl(url)) throw docsyncError('docsync_invalid_repo_url', { message: `'${url.slice(0, 200)}' is not a repository address (https://host/owner/repo or owner/repo)`, data: { field: 'github_url' } });
+    if (url && !parseRepoUrl(url))
+      throw docsyncError('docsync_invalid_repo_url', {
+        message: `'${url.slice(0, 200)}' is not a repository address (https://host/owner/repo or owner/repo)`,
+        data: { field: 'github_url' },
+      });
     out[META.repository] = url;
   }
   if (typeof meta.wp_url === 'string') out[META.listing] = meta.wp_url.trim();
   return out;
 }
 
-const projectMetaSchema = { type: 'object', properties: { github_url: repoUrl, wp_url: webUrl }, additionalProperties: true, maxProperties: 50 } as const;
+const projectMetaSchema = {
+  type: 'object',
+  properties: { github_url: repoUrl, wp_url: webUrl },
+  additionalProperties: true,
+  maxProperties: 50,
+} as const;
 
 export function projectRoutes(content: ContentStore, projects: Projects): RouteDefinition[] {
   const updatedView = async (term: Term) => {
@@ -52,7 +61,10 @@ export function projectRoutes(content: ContentStore, projects: Projects): RouteD
       permission: 'public',
       summary: 'Project terms under a parent (0: top level)',
       schema: {
-        query: { type: 'object', properties: { parent: { type: 'integer', minimum: 0, default: 0 }, hide_empty: { type: 'boolean', default: false } } },
+        query: {
+          type: 'object',
+          properties: { parent: { type: 'integer', minimum: 0, default: 0 }, hide_empty: { type: 'boolean', default: false } },
+        },
         responses: { 200: { type: 'array', items: termSchema } },
       },
       async handle(request) {
@@ -62,7 +74,10 @@ export function projectRoutes(content: ContentStore, projects: Projects): RouteD
         const items = [...terms.values()]
           .filter((t) => (t.parent_id ?? 0) === q.parent && (!shown || shown.has(t.term_id)))
           .sort((a, b) => a.name.localeCompare(b.name) || a.term_id - b.term_id);
-        return json(200, items.map((t) => projects.view(t, terms)));
+        return json(
+          200,
+          items.map((t) => projects.view(t, terms)),
+        );
       },
     },
     {
@@ -71,7 +86,14 @@ export function projectRoutes(content: ContentStore, projects: Projects): RouteD
       permission: 'public',
       summary: 'Project terms as a tree: from `parent` (0: the top level), `depth` levels (default 3)',
       schema: {
-        query: { type: 'object', properties: { parent: { type: 'integer', minimum: 0, default: 0 }, depth: { type: 'integer', minimum: 1, maximum: 10, default: 3 }, hide_empty: { type: 'boolean', default: false } } },
+        query: {
+          type: 'object',
+          properties: {
+            parent: { type: 'integer', minimum: 0, default: 0 },
+            depth: { type: 'integer', minimum: 1, maximum: 10, default: 3 },
+            hide_empty: { type: 'boolean', default: false },
+          },
+        },
         responses: { 200: { type: 'array', items: treeNodeSchema }, 404: errorBody('not_found') },
       },
       async handle(request) {
@@ -103,7 +125,11 @@ export function projectRoutes(content: ContentStore, projects: Projects): RouteD
         body: {
           type: 'object',
           required: ['path'],
-          properties: { path: { type: 'array', minItems: 1, maxItems: 10, items: segment }, create_missing: { type: 'boolean', default: false }, project_meta: { ...projectMetaSchema, default: {} } },
+          properties: {
+            path: { type: 'array', minItems: 1, maxItems: 10, items: segment },
+            create_missing: { type: 'boolean', default: false },
+            project_meta: { ...projectMetaSchema, default: {} },
+          },
         },
         responses: {
           200: successBody({
@@ -111,7 +137,14 @@ export function projectRoutes(content: ContentStore, projects: Projects): RouteD
             leaf_term_slug: { type: 'string' },
             path: { type: 'string' },
             created: { type: 'array', items: { type: 'string' } },
-            terms: { type: 'array', items: { type: 'object', required: ['id', 'slug', 'name'], properties: { id: { type: 'integer' }, slug: { type: 'string' }, name: { type: 'string' } } } },
+            terms: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['id', 'slug', 'name'],
+                properties: { id: { type: 'integer' }, slug: { type: 'string' }, name: { type: 'string' } },
+              },
+            },
           }),
           400: errorBody('docsync_invalid_repo_url', 'docsync_term_slug_taken', 'invalid_term', 'term_exists'),
           401: errorBody('rest_forbidden'),
@@ -124,7 +157,8 @@ export function projectRoutes(content: ContentStore, projects: Projects): RouteD
         if (body.create_missing) requireCapability(request.user, 'manage_categories', 'create project terms');
         const meta = projectMetaOf(body.project_meta);
         const resolved = await projects.resolve(body.path, body.create_missing, meta);
-        if (!resolved) throw docsyncError('not_found', { message: `No project term at the path ${body.path.join('/')}`, data: { path: body.path } });
+        if (!resolved)
+          throw docsyncError('not_found', { message: `No project term at the path ${body.path.join('/')}`, data: { path: body.path } });
         return {
           leaf_term_id: resolved.leaf.term_id,
           leaf_term_slug: resolved.leaf.slug,
@@ -141,8 +175,15 @@ export function projectRoutes(content: ContentStore, projects: Projects): RouteD
       summary: 'Update a project term: name, description, and meta github_url / wp_url (other meta keys are ignored)',
       schema: {
         params: idParams,
-        body: { type: 'object', properties: { name: { ...segment }, description: { type: 'string', maxLength: 10_000 }, meta: projectMetaSchema } },
-        responses: { 200: successBody(updatedTermProperties), 400: errorBody('docsync_invalid_repo_url', 'invalid_term', 'term_exists'), 404: errorBody('not_found') },
+        body: {
+          type: 'object',
+          properties: { name: { ...segment }, description: { type: 'string', maxLength: 10_000 }, meta: projectMetaSchema },
+        },
+        responses: {
+          200: successBody(updatedTermProperties),
+          400: errorBody('docsync_invalid_repo_url', 'invalid_term', 'term_exists'),
+          404: errorBody('not_found'),
+        },
       },
       async handle(request) {
         const id = (request.params as { id: number }).id;
@@ -161,4 +202,3 @@ export function projectRoutes(content: ContentStore, projects: Projects): RouteD
     },
   ];
 }
-

@@ -142,11 +142,20 @@ export class Projects {
     const found = await this.child(parent?.term_id ?? null, segment);
     if (found) return { term: found, created: false };
     const base = slugOf(segment) || 'term';
-    const candidates = [base, ...(parent ? [`${parent.slug}-${base}`] : []), ...Array.from({ length: 20 }, (_, i) => `${parent ? `${parent.slug}-` : ''}${base}-${i + 2}`)];
+    const candidates = [
+      base,
+      ...(parent ? [`${parent.slug}-${base}`] : []),
+      ...Array.from({ length: 20 }, (_, i) => `${parent ? `${parent.slug}-` : ''}${base}-${i + 2}`),
+    ];
     for (const slug of candidates) {
       if (await this.content.getTerm(TAXONOMY, slug)) continue;
       try {
-        const term = await this.content.createTerm(TAXONOMY, { name: segment.trim(), slug, parent_id: parent?.term_id ?? null, meta: type ? { [META.type]: type } : {} });
+        const term = await this.content.createTerm(TAXONOMY, {
+          name: segment.trim(),
+          slug,
+          parent_id: parent?.term_id ?? null,
+          meta: type ? { [META.type]: type } : {},
+        });
         return { term, created: true };
       } catch (error) {
         // Another writer made the same child at the same moment: theirs is ours.
@@ -170,7 +179,15 @@ export class Projects {
       return { term: await this.content.updateTerm(TAXONOMY, found.term_id, { meta: { [META.type]: type } }), created: false };
     }
     try {
-      return { term: await this.content.createTerm(TAXONOMY, { name: name.trim(), ...(wanted ? { slug: wanted } : {}), parent_id: parent?.term_id ?? null, meta: { [META.type]: type } }), created: true };
+      return {
+        term: await this.content.createTerm(TAXONOMY, {
+          name: name.trim(),
+          ...(wanted ? { slug: wanted } : {}),
+          parent_id: parent?.term_id ?? null,
+          meta: { [META.type]: type },
+        }),
+        created: true,
+      };
     } catch (error) {
       if (!isApiError(error) || error.code !== 'term_exists') throw error;
       // The name is taken among the siblings: that term is the one meant.
@@ -189,7 +206,11 @@ export class Projects {
     const wanted = name.trim().toLowerCase();
     const siblings = await this.content.listTerms(TAXONOMY, { parent_id: term.parent_id });
     const clash = siblings.find((t) => t.term_id !== term.term_id && t.name.trim().toLowerCase() === wanted);
-    if (clash) throw apiError('term_exists', { message: `A term named '${clash.name}' already exists under the same parent`, data: { term_id: clash.term_id } });
+    if (clash)
+      throw apiError('term_exists', {
+        message: `A term named '${clash.name}' already exists under the same parent`,
+        data: { term_id: clash.term_id },
+      });
   }
 
   /**

@@ -4,28 +4,54 @@ import type { JsonSchema } from '../../sdk/index.js';
 const str: JsonSchema = { type: 'string' };
 const int: JsonSchema = { type: 'integer' };
 const bool: JsonSchema = { type: 'boolean' };
-const obj = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({ type: 'object', required, properties, additionalProperties: false });
+const obj = (properties: Record<string, JsonSchema>, required = Object.keys(properties)): JsonSchema => ({
+  type: 'object',
+  required,
+  properties,
+  additionalProperties: false,
+});
 const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
 
 export const termRef = obj({ id: int, slug: str, name: str });
 
 export const docProperties = (withContent: boolean): Record<string, JsonSchema> => ({
-      id: int,
-      title: str,
-      slug: str,
-      excerpt: str,
-      status: str,
-      link: str,
-      project: obj({ assigned_term: nullable(termRef), project: nullable(termRef), category: nullable(termRef), project_type: str, hierarchy_path: str }),
-      meta: obj({ sync_source_file: str, sync_hash: str, sync_timestamp: str }),
-      ...(withContent ? { content: str } : {}),
+  id: int,
+  title: str,
+  slug: str,
+  excerpt: str,
+  status: str,
+  link: str,
+  project: obj({
+    assigned_term: nullable(termRef),
+    project: nullable(termRef),
+    category: nullable(termRef),
+    project_type: str,
+    hierarchy_path: str,
+  }),
+  meta: obj({ sync_source_file: str, sync_hash: str, sync_timestamp: str }),
+  ...(withContent ? { content: str } : {}),
 });
 export const docSchema = (withContent: boolean): JsonSchema => obj(docProperties(withContent));
 
-const termFields = { id: int, name: str, slug: str, description: str, parent: int, count: int, project_type: str, is_top_level: bool, is_project: bool };
+const termFields = {
+  id: int,
+  name: str,
+  slug: str,
+  description: str,
+  parent: int,
+  count: int,
+  project_type: str,
+  is_top_level: bool,
+  is_project: bool,
+};
 export const termSchema = obj(termFields);
 export const termProperties: Record<string, JsonSchema> = termFields;
-export const treeNodeSchema: JsonSchema = { type: 'object', required: [...Object.keys(termFields), 'children'], properties: { ...termFields, children: { type: 'array', items: { type: 'object', additionalProperties: true } } }, additionalProperties: false };
+export const treeNodeSchema: JsonSchema = {
+  type: 'object',
+  required: [...Object.keys(termFields), 'children'],
+  properties: { ...termFields, children: { type: 'array', items: { type: 'object', additionalProperties: true } } },
+  additionalProperties: false,
+};
 export const updatedTermProperties: Record<string, JsonSchema> = {
   ...termFields,
   meta: obj({ github_url: str, wp_url: str }),

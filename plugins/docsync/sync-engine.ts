@@ -35,7 +35,7 @@ export interface ProjectSyncResult {
   errors: SyncError[];
 }
 
-export type SyncProgress = (event: { files_done: number; files_total: number; repository: string }) => Promise<void> | void
+export type SyncProgress = (event: { files_done: number; files_total: number; repository: string }) => Promise<void> | void;
 
 export interface SyncLimits {
   maxFileBytes: number;
@@ -53,24 +53,54 @@ export class SyncEngine {
 
   async syncProject(client: SourceClient, term: Term, force: boolean, progress: SyncProgress): Promise<ProjectSyncResult> {
     const address = typeof term.meta[META.repository] === 'string' ? (term.meta[META.repository] as string) : '';
-    const result: ProjectSyncResult = { term_id: term.term_id, repository: address, added: [], updated: [], removed: [], unchanged: 0, blobs_fetched: 0, errors: [] };
+    const result: ProjectSyncResult = {
+      term_id: term.term_id,
+      repository: address,
+      added: [],
+      updated: [],
+      removed: [],
+      unchanged: 0,
+      blobs_fetched: 0,
+      errors: [],
+    };
     const ref = parseRepoUrl(address);
     if (!ref) {
-      result.errors.push({ code: 'docsync_invalid_repo_url', message: `Project '${term.slug}' has no usable repository address`, term_id: term.term_id });
+      result.errors.push({
+        code: 'docsync_invalid_repo_url',
+        message: `Project '${term.slug}' has no usable repository address`,
+        term_id: term.term_id,
+      });
       return result;
     }
     result.repository = `${ref.owner}/${ref.repo}`;
     try {
       const repo = await client.repository(ref);
       const tree = await client.tree(ref, repo.default_branch);
-      if (tree.truncated) result.errors.push({ code: 'docsync_tree_truncated', message: `The tree of ${result.repository} is too large to list whole; some files were not seen`, term_id: term.term_id, ...ref });
+      if (tree.truncated)
+        result.errors.push({
+          code: 'docsync_tree_truncated',
+          message: `The tree of ${result.repository} is too large to list whole; some files were not seen`,
+          term_id: term.term_id,
+          ...ref,
+        });
       let files = tree.files.filter((f) => isMarkdownPath(f.path));
       for (const big of files.filter((f) => f.size > this.limits.maxFileBytes)) {
-        result.errors.push({ code: 'docsync_file_too_large', message: `${big.path} is larger than ${this.limits.maxFileBytes} bytes; skipped`, term_id: term.term_id, file: big.path, ...ref });
+        result.errors.push({
+          code: 'docsync_file_too_large',
+          message: `${big.path} is larger than ${this.limits.maxFileBytes} bytes; skipped`,
+          term_id: term.term_id,
+          file: big.path,
+          ...ref,
+        });
       }
       files = files.filter((f) => f.size <= this.limits.maxFileBytes).sort((a, b) => a.path.localeCompare(b.path));
       if (files.length > this.limits.maxFiles) {
-        result.errors.push({ code: 'docsync_too_many_files', message: `${result.repository} has ${files.length} markdown files; the first ${this.limits.maxFiles} were synced`, term_id: term.term_id, ...ref });
+        result.errors.push({
+          code: 'docsync_too_many_files',
+          message: `${result.repository} has ${files.length} markdown files; the first ${this.limits.maxFiles} were synced`,
+          term_id: term.term_id,
+          ...ref,
+        });
         files = files.slice(0, this.limits.maxFiles);
       }
       await progress({ files_done: 0, files_total: files.length, repository: result.repository });
@@ -103,7 +133,18 @@ export class SyncEngine {
         // `force` fetched the file again whatever its SHA; whether it changed is still the
         // hash's call, so a file that reads the same is reported unchanged, not updated.
         const written = await this.docs.upsertSynced(
-          { project_term_id: term.term_id, source_file: file.path, title: parsed.title, content: rewritten.content, excerpt: parsed.excerpt, subpath: folders, filesize: Buffer.byteLength(source), timestamp: this.now().toISOString(), force: false, blob_sha: file.sha },
+          {
+            project_term_id: term.term_id,
+            source_file: file.path,
+            title: parsed.title,
+            content: rewritten.content,
+            excerpt: parsed.excerpt,
+            subpath: folders,
+            filesize: Buffer.byteLength(source),
+            timestamp: this.now().toISOString(),
+            force: false,
+            blob_sha: file.sha,
+          },
           { project: term, post: post ?? null, leaves },
         );
         links.set(file.path, written.post_id);
@@ -126,10 +167,17 @@ export class SyncEngine {
               queue.length = 0;
               return;
             }
-            result.errors.push({ code: 'docsync_file_failed', message: `${file.path}: ${error instanceof Error ? error.message : String(error)}`, term_id: term.term_id, file: file.path, ...ref });
+            result.errors.push({
+              code: 'docsync_file_failed',
+              message: `${file.path}: ${error instanceof Error ? error.message : String(error)}`,
+              term_id: term.term_id,
+              file: file.path,
+              ...ref,
+            });
           }
           done++;
-          if (done % 25 === 0 || done === files.length) await progress({ files_done: done, files_total: files.length, repository: result.repository });
+          if (done % 25 === 0 || done === files.length)
+            await progress({ files_done: done, files_total: files.length, repository: result.repository });
         }
       };
       await Promise.all(Array.from({ length: Math.max(1, this.limits.concurrency) }, worker));
@@ -141,7 +189,11 @@ export class SyncEngine {
         if (!post) continue;
         const again = rewriteLinks(post.content, linkCtx(path));
         // The hash follows the content, so the next sync of the same file finds it unchanged.
-        if (again.content !== post.content) await this.content.updatePost(postId, { content: again.content, meta: { [POST_META.hash]: contentHash(`${post.title}\u0000${post.excerpt}\u0000${again.content}`) } });
+        if (again.content !== post.content)
+          await this.content.updatePost(postId, {
+            content: again.content,
+            meta: { [POST_META.hash]: contentHash(`${post.title}\u0000${post.excerpt}\u0000${again.content}`) },
+          });
       }
 
       const present = new Set(files.map((f) => f.path));
@@ -156,7 +208,9 @@ export class SyncEngine {
       }
       // Last: a sync cut short before here runs again in full (its written posts are skipped by blob SHA).
       if (result.errors.every((e) => e.code !== 'docsync_file_failed')) {
-        await this.content.updateTerm(TAXONOMY, term.term_id, { meta: { [META.treeSha]: tree.sha, [META.lastSync]: this.now().toISOString() } });
+        await this.content.updateTerm(TAXONOMY, term.term_id, {
+          meta: { [META.treeSha]: tree.sha, [META.lastSync]: this.now().toISOString() },
+        });
       }
     } catch (error) {
       if (!(error instanceof SourceError)) throw error;

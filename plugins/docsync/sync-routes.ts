@@ -1,5 +1,19 @@
 /** /sync: repository syncs (as background jobs), token and repository diagnostics, and pushed docs. */
-import { ApiError, canReadPost, errorBody, ksesPost, ksesTitle, maskSecret, parameterValidators, successBody, type ContentStore, type JsonSchema, type Principal, type RouteDefinition, apiError } from '../../sdk/index.js';
+import {
+  ApiError,
+  canReadPost,
+  errorBody,
+  ksesPost,
+  ksesTitle,
+  maskSecret,
+  parameterValidators,
+  successBody,
+  type ContentStore,
+  type JsonSchema,
+  type Principal,
+  type RouteDefinition,
+  apiError,
+} from '../../sdk/index.js';
 import { requireEditable, requirePublishRight } from './access.js';
 import type { DocsService, SyncedDocInput } from './docs-service.js';
 import { SourceClient, SourceError, parseRepoUrl } from './github.js';
@@ -14,8 +28,17 @@ import { docsyncError } from './errors.js';
 const int = { type: 'integer' } as const;
 const str = { type: 'string' } as const;
 const strings = { type: 'array', items: str } as const;
-const jobFields: Record<string, JsonSchema> = { job_id: str, status: { enum: ['queued', 'running', 'completed', 'failed'] }, progress: progressSchema };
-const waitProperty = { type: 'integer', minimum: 0, maximum: 300, description: 'Seconds to wait for the job before answering with its id (default: the configured sync_wait_seconds)' } as const;
+const jobFields: Record<string, JsonSchema> = {
+  job_id: str,
+  status: { enum: ['queued', 'running', 'completed', 'failed'] },
+  progress: progressSchema,
+};
+const waitProperty = {
+  type: 'integer',
+  minimum: 0,
+  maximum: 300,
+  description: 'Seconds to wait for the job before answering with its id (default: the configured sync_wait_seconds)',
+} as const;
 const slugPattern = { type: 'string', minLength: 1, maxLength: 200 } as const;
 
 const docInput: JsonSchema = {
@@ -45,8 +68,11 @@ function batchDocProblem(value: unknown): ApiError | null {
   const validate = validatorOf(batchDoc);
   if (validate(value)) return null;
   const errors = validate.errors ?? [];
-  const missing = errors.filter((e) => e.keyword === 'required').map((e) => String((e.params as { missingProperty?: string }).missingProperty));
-  if (missing.length) return apiError('rest_missing_callback_param', { message: `Missing parameter(s): ${missing.join(', ')}`, data: { params: missing } });
+  const missing = errors
+    .filter((e) => e.keyword === 'required')
+    .map((e) => String((e.params as { missingProperty?: string }).missingProperty));
+  if (missing.length)
+    return apiError('rest_missing_callback_param', { message: `Missing parameter(s): ${missing.join(', ')}`, data: { params: missing } });
   const where = errors.map((e) => `${e.instancePath.split('/').filter(Boolean).join('.') || 'document'} ${e.message ?? 'is invalid'}`);
   return apiError('rest_invalid_param', { message: `Invalid parameter(s): ${[...new Set(where)].join('; ')}` });
 }
@@ -57,14 +83,27 @@ function sourceFailure(error: SourceError): ApiError {
   return docsyncError(`docsync_${error.kind}`, { message: error.message, data: { ...error.details } });
 }
 
-export function syncRoutes(deps: { content: ContentStore; docs: DocsService; projects: Projects; jobs: SyncJobs; token: AccessToken; settings: DocsyncSettings }): RouteDefinition[] {
+export function syncRoutes(deps: {
+  content: ContentStore;
+  docs: DocsService;
+  projects: Projects;
+  jobs: SyncJobs;
+  token: AccessToken;
+  settings: DocsyncSettings;
+}): RouteDefinition[] {
   const { docs, projects, jobs, token, settings } = deps;
   const baseUrl = settings.github_base_url.replace(/\/+$/, '');
   const client = async () => new SourceClient(baseUrl, await token.current());
   const jobView = (job: JobDoc) => ({ job_id: job._id, status: job.status, progress: job.progress });
-  const waitFor = async (job: JobDoc, seconds: number | undefined) => (await jobs.wait(job._id, 1000 * (seconds ?? settings.sync_wait_seconds))) ?? job;
-  const stillRunning = (job: JobDoc) => `The sync is still running (job ${job._id}: ${job.progress.files_done} of ${job.progress.files_total} files of ${job.progress.repository || 'the first repository'}); follow GET /sync/jobs/${job._id}.`;
-  const failed = (job: JobDoc) => docsyncError('docsync_sync_failed', { message: `The sync job ${job._id} failed: ${job.error ?? 'unknown error'}`, data: { job_id: job._id } });
+  const waitFor = async (job: JobDoc, seconds: number | undefined) =>
+    (await jobs.wait(job._id, 1000 * (seconds ?? settings.sync_wait_seconds))) ?? job;
+  const stillRunning = (job: JobDoc) =>
+    `The sync is still running (job ${job._id}: ${job.progress.files_done} of ${job.progress.files_total} files of ${job.progress.repository || 'the first repository'}); follow GET /sync/jobs/${job._id}.`;
+  const failed = (job: JobDoc) =>
+    docsyncError('docsync_sync_failed', {
+      message: `The sync job ${job._id} failed: ${job.error ?? 'unknown error'}`,
+      data: { job_id: job._id },
+    });
 
   /**
    * A pushed document, written as its pusher may write it (WordPress's rights, as on
@@ -75,7 +114,14 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
    */
   const pushDoc = async (input: SyncedDocInput, user: Principal | null) => {
     const trusted = user?.can('unfiltered_html') === true;
-    const text = trusted ? input : { ...input, title: ksesTitle(input.title), content: ksesPost(input.content), ...(input.excerpt !== undefined ? { excerpt: ksesPost(input.excerpt) } : {}) };
+    const text = trusted
+      ? input
+      : {
+          ...input,
+          title: ksesTitle(input.title),
+          content: ksesPost(input.content),
+          ...(input.excerpt !== undefined ? { excerpt: ksesPost(input.excerpt) } : {}),
+        };
     return docs.upsertSynced(text, undefined, {
       author_id: user?.userId ?? null,
       check: (existing) => {
@@ -84,7 +130,10 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
       },
     });
   };
-  const perPostErrors = { 401: errorBody('rest_cannot_edit', 'rest_cannot_publish'), 403: errorBody('rest_cannot_edit', 'rest_cannot_publish') };
+  const perPostErrors = {
+    401: errorBody('rest_cannot_edit', 'rest_cannot_publish'),
+    403: errorBody('rest_cannot_edit', 'rest_cannot_publish'),
+  };
 
   return [
     {
@@ -96,8 +145,29 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
         body: { type: 'object', properties: { force: { type: 'boolean', default: false }, wait: waitProperty } },
         responses: {
           200: successBody(
-            { repos_synced: int, total_added: int, total_updated: int, total_removed: int, total_unchanged: int, errors: { type: 'array', items: syncErrorSchema }, message: str, complete: { type: 'boolean' }, ...jobFields },
-            ['repos_synced', 'total_added', 'total_updated', 'total_removed', 'errors', 'message', 'complete', 'job_id', 'status', 'progress'],
+            {
+              repos_synced: int,
+              total_added: int,
+              total_updated: int,
+              total_removed: int,
+              total_unchanged: int,
+              errors: { type: 'array', items: syncErrorSchema },
+              message: str,
+              complete: { type: 'boolean' },
+              ...jobFields,
+            },
+            [
+              'repos_synced',
+              'total_added',
+              'total_updated',
+              'total_removed',
+              'errors',
+              'message',
+              'complete',
+              'job_id',
+              'status',
+              'progress',
+            ],
           ),
           500: errorBody('docsync_sync_failed'),
         },
@@ -107,8 +177,28 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
         const job = await waitFor(await jobs.start(null, body.force), body.wait);
         if (job.status === 'failed') throw failed(job);
         const r = job.result;
-        if (job.status !== 'completed' || !r) return { repos_synced: 0, total_added: 0, total_updated: 0, total_removed: 0, errors: [], message: stillRunning(job), complete: false, ...jobView(job) };
-        return { repos_synced: r.repos_synced, total_added: r.total_added, total_updated: r.total_updated, total_removed: r.total_removed, total_unchanged: r.total_unchanged, errors: r.errors, message: r.message, complete: true, ...jobView(job) };
+        if (job.status !== 'completed' || !r)
+          return {
+            repos_synced: 0,
+            total_added: 0,
+            total_updated: 0,
+            total_removed: 0,
+            errors: [],
+            message: stillRunning(job),
+            complete: false,
+            ...jobView(job),
+          };
+        return {
+          repos_synced: r.repos_synced,
+          total_added: r.total_added,
+          total_updated: r.total_updated,
+          total_removed: r.total_removed,
+          total_unchanged: r.total_unchanged,
+          errors: r.errors,
+          message: r.message,
+          complete: true,
+          ...jobView(job),
+        };
       },
     },
     {
@@ -118,10 +208,22 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
       summary: "Sync one project term's repository (force: fetch and read every file again; unchanged ones stay unchanged)",
       schema: {
         params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
-        body: { type: 'object', properties: { id: { type: 'integer', minimum: 1 }, force: { type: 'boolean', default: false }, wait: waitProperty } },
+        body: {
+          type: 'object',
+          properties: { id: { type: 'integer', minimum: 1 }, force: { type: 'boolean', default: false }, wait: waitProperty },
+        },
         responses: {
           200: successBody(
-            { added: int, updated: int, removed: int, unchanged: int, errors: { type: 'array', items: syncErrorSchema }, message: str, complete: { type: 'boolean' }, ...jobFields },
+            {
+              added: int,
+              updated: int,
+              removed: int,
+              unchanged: int,
+              errors: { type: 'array', items: syncErrorSchema },
+              message: str,
+              complete: { type: 'boolean' },
+              ...jobFields,
+            },
             ['added', 'updated', 'removed', 'errors', 'message', 'complete', 'job_id', 'status', 'progress'],
           ),
           400: errorBody('docsync_no_repository'),
@@ -134,12 +236,26 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
         const body = request.body as { force: boolean; wait?: number };
         const term = await projects.get(id);
         if (!term) throw docsyncError('not_found', { message: `Project term ${id} not found`, data: { id } });
-        if (!repositoryInfo(term)) throw docsyncError('docsync_no_repository', { message: `Project term '${term.slug}' has no repository address (PUT /project/${id} with meta.github_url)`, data: { id } });
+        if (!repositoryInfo(term))
+          throw docsyncError('docsync_no_repository', {
+            message: `Project term '${term.slug}' has no repository address (PUT /project/${id} with meta.github_url)`,
+            data: { id },
+          });
         const job = await waitFor(await jobs.start([id], body.force), body.wait);
         if (job.status === 'failed') throw failed(job);
         const r = job.result;
-        if (job.status !== 'completed' || !r) return { added: 0, updated: 0, removed: 0, errors: [], message: stillRunning(job), complete: false, ...jobView(job) };
-        return { added: r.total_added, updated: r.total_updated, removed: r.total_removed, unchanged: r.total_unchanged, errors: r.errors, message: r.message, complete: true, ...jobView(job) };
+        if (job.status !== 'completed' || !r)
+          return { added: 0, updated: 0, removed: 0, errors: [], message: stillRunning(job), complete: false, ...jobView(job) };
+        return {
+          added: r.total_added,
+          updated: r.total_updated,
+          removed: r.total_removed,
+          unchanged: r.total_unchanged,
+          errors: r.errors,
+          message: r.message,
+          complete: true,
+          ...jobView(job),
+        };
       },
     },
     {
@@ -150,21 +266,47 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
       schema: {
         params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^sync-[0-9]{1,15}$' } } },
         responses: {
-          200: successBody(
-            {
-              ...jobFields,
-              force: { type: 'boolean' },
-              created_at: str,
-              finished_at: { anyOf: [str, { type: 'null' }] },
-              error: { anyOf: [str, { type: 'null' }] },
-              result: {
-                anyOf: [
-                  { type: 'null' },
-                  { type: 'object', required: ['repos_synced', 'total_added', 'total_updated', 'total_removed', 'total_unchanged', 'blobs_fetched', 'added', 'updated', 'removed', 'errors', 'message'], properties: { repos_synced: int, total_added: int, total_updated: int, total_removed: int, total_unchanged: int, blobs_fetched: int, added: strings, updated: strings, removed: strings, errors: { type: 'array', items: syncErrorSchema }, message: str } },
-                ],
-              },
+          200: successBody({
+            ...jobFields,
+            force: { type: 'boolean' },
+            created_at: str,
+            finished_at: { anyOf: [str, { type: 'null' }] },
+            error: { anyOf: [str, { type: 'null' }] },
+            result: {
+              anyOf: [
+                { type: 'null' },
+                {
+                  type: 'object',
+                  required: [
+                    'repos_synced',
+                    'total_added',
+                    'total_updated',
+                    'total_removed',
+                    'total_unchanged',
+                    'blobs_fetched',
+                    'added',
+                    'updated',
+                    'removed',
+                    'errors',
+                    'message',
+                  ],
+                  properties: {
+                    repos_synced: int,
+                    total_added: int,
+                    total_updated: int,
+                    total_removed: int,
+                    total_unchanged: int,
+                    blobs_fetched: int,
+                    added: strings,
+                    updated: strings,
+                    removed: strings,
+                    errors: { type: 'array', items: syncErrorSchema },
+                    message: str,
+                  },
+                },
+              ],
             },
-          ),
+          }),
           404: errorBody('not_found'),
         },
       },
@@ -172,7 +314,14 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
         const id = (request.params as { id: string }).id;
         const job = await jobs.get(id);
         if (!job) throw docsyncError('not_found', { message: `No sync job ${id}`, data: { id } });
-        return { ...jobView(job), force: job.force, created_at: new Date(job.created_at).toISOString(), finished_at: job.finished_at ? new Date(job.finished_at).toISOString() : null, error: job.error, result: job.result };
+        return {
+          ...jobView(job),
+          force: job.force,
+          created_at: new Date(job.created_at).toISOString(),
+          finished_at: job.finished_at ? new Date(job.finished_at).toISOString() : null,
+          error: job.error,
+          result: job.result,
+        };
       },
     },
     {
@@ -192,7 +341,12 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
       permission: { capability: 'manage_options' },
       summary: "Save the source-hosting access token (sealed; '' removes it, the masked value keeps it)",
       schema: {
-        body: { type: 'object', required: ['token'], properties: { token: { type: 'string', maxLength: 4096 } }, additionalProperties: false },
+        body: {
+          type: 'object',
+          required: ['token'],
+          properties: { token: { type: 'string', maxLength: 4096 } },
+          additionalProperties: false,
+        },
         responses: { 200: successBody({ configured: { type: 'boolean' }, token: str, base_url: str }) },
       },
       async handle(request) {
@@ -208,7 +362,18 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
       summary: "The configured token's account, scopes and rate limit (never the token)",
       schema: {
         responses: {
-          200: successBody({ configured: { type: 'boolean' }, valid: { type: 'boolean' }, login: str, scopes: strings, rate_limit: { type: 'object', required: ['limit', 'remaining', 'reset'], properties: { limit: int, remaining: int, reset: str } }, token: str }),
+          200: successBody({
+            configured: { type: 'boolean' },
+            valid: { type: 'boolean' },
+            login: str,
+            scopes: strings,
+            rate_limit: {
+              type: 'object',
+              required: ['limit', 'remaining', 'reset'],
+              properties: { limit: int, remaining: int, reset: str },
+            },
+            token: str,
+          }),
           400: errorBody('docsync_token_missing', 'docsync_unauthorized', 'docsync_rate_limited', 'docsync_upstream'),
           403: errorBody('docsync_forbidden', 'docsync_sso_required'),
           404: errorBody('docsync_not_found'),
@@ -234,7 +399,16 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
       schema: {
         body: { type: 'object', required: ['repo_url'], properties: { repo_url: { type: 'string', minLength: 1, maxLength: 500 } } },
         responses: {
-          200: successBody({ owner: str, repo: str, full_name: str, default_branch: str, private: { type: 'boolean' }, html_url: str, markdown_files: int, tree_truncated: { type: 'boolean' } }),
+          200: successBody({
+            owner: str,
+            repo: str,
+            full_name: str,
+            default_branch: str,
+            private: { type: 'boolean' },
+            html_url: str,
+            markdown_files: int,
+            tree_truncated: { type: 'boolean' },
+          }),
           400: errorBody('docsync_invalid_repo_url', 'docsync_unauthorized', 'docsync_rate_limited', 'docsync_upstream'),
           403: errorBody('docsync_forbidden', 'docsync_sso_required'),
           404: errorBody('docsync_not_found'),
@@ -243,13 +417,25 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
       async handle(request) {
         const url = (request.body as { repo_url: string }).repo_url;
         const ref = parseRepoUrl(url);
-        if (!ref) throw docsyncError('docsync_invalid_repo_url', { message: `'${url.slice(0, 200)}' is not a repository address (https://host/owner/repo or owner/repo)` });
+        if (!ref)
+          throw docsyncError('docsync_invalid_repo_url', {
+            message: `'${url.slice(0, 200)}' is not a repository address (https://host/owner/repo or owner/repo)`,
+          });
         try {
           const source = await client();
           const repo = await source.repository(ref);
           const tree = await source.tree(ref, repo.default_branch);
           const markdown = tree.files.filter((f) => /\.(md|markdown|mdx)$/i.test(f.path)).length;
-          return { owner: ref.owner, repo: ref.repo, full_name: repo.full_name, default_branch: repo.default_branch, private: repo.private, html_url: repo.html_url, markdown_files: markdown, tree_truncated: tree.truncated };
+          return {
+            owner: ref.owner,
+            repo: ref.repo,
+            full_name: repo.full_name,
+            default_branch: repo.default_branch,
+            private: repo.private,
+            html_url: repo.html_url,
+            markdown_files: markdown,
+            tree_truncated: tree.truncated,
+          };
         } catch (error) {
           if (error instanceof SourceError) throw sourceFailure(error);
           throw error;
@@ -262,7 +448,11 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
       permission: { capability: 'manage_categories' },
       summary: 'Ensure a category term and a project term under it',
       schema: {
-        body: { type: 'object', required: ['project_slug', 'project_name', 'category_slug', 'category_name'], properties: { project_slug: slugPattern, project_name: segment, category_slug: slugPattern, category_name: segment } },
+        body: {
+          type: 'object',
+          required: ['project_slug', 'project_name', 'category_slug', 'category_name'],
+          properties: { project_slug: slugPattern, project_name: segment, category_slug: slugPattern, category_name: segment },
+        },
         responses: {
           200: successBody({ category_term_id: int, category_slug: str, project_term_id: int, project_slug: str }),
           400: errorBody('docsync_term_slug_taken', 'invalid_term', 'term_exists'),
@@ -272,14 +462,19 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
         const b = request.body as { project_slug: string; project_name: string; category_slug: string; category_name: string };
         const category = (await projects.ensureNamed(null, b.category_slug, b.category_name, 'category')).term;
         const project = (await projects.ensureNamed(category, b.project_slug, b.project_name, 'project')).term;
-        return { category_term_id: category.term_id, category_slug: category.slug, project_term_id: project.term_id, project_slug: project.slug };
+        return {
+          category_term_id: category.term_id,
+          category_slug: category.slug,
+          project_term_id: project.term_id,
+          project_slug: project.slug,
+        };
       },
     },
     {
       method: 'GET',
       path: '/sync/status',
       permission: { capability: 'edit_posts' },
-      summary: "The synced documentation of a project (its term and the terms below it)",
+      summary: 'The synced documentation of a project (its term and the terms below it)',
       schema: {
         query: { type: 'object', required: ['project'], properties: { project: slugPattern } },
         responses: {
@@ -288,7 +483,14 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
             synced_docs: int,
             project_slug: str,
             project_term: int,
-            docs: { type: 'array', items: { type: 'object', required: ['post_id', 'title', 'source_file', 'sync_filesize', 'sync_timestamp', 'status'], properties: { post_id: int, title: str, source_file: str, sync_filesize: str, sync_timestamp: str, status: str } } },
+            docs: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['post_id', 'title', 'source_file', 'sync_filesize', 'sync_timestamp', 'status'],
+                properties: { post_id: int, title: str, source_file: str, sync_filesize: str, sync_timestamp: str, status: str },
+              },
+            },
           }),
           404: errorBody('not_found'),
         },
@@ -297,20 +499,45 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
         const slug = (request.query as { project: string }).project;
         const terms = await projects.all();
         const term = [...terms.values()].find((t) => t.slug === slug);
-        if (!term) throw docsyncError('not_found', { message: `No project term with the slug '${slug.slice(0, 200)}'`, data: { project: slug.slice(0, 200) } });
+        if (!term)
+          throw docsyncError('not_found', {
+            message: `No project term with the slug '${slug.slice(0, 200)}'`,
+            data: { project: slug.slice(0, 200) },
+          });
         const ids = projects.descendants(term.term_id, terms);
         const entries = [];
         for (let offset = 0; ; offset += 100) {
-          const page = await deps.content.findPosts({ post_type: POST_TYPE, status: ALL_STATUSES.filter((s) => s !== 'trash'), terms: [{ taxonomy: 'project', term_ids: ids }], per_page: 100, offset, orderby: 'post_id', order: 'asc' });
+          const page = await deps.content.findPosts({
+            post_type: POST_TYPE,
+            status: ALL_STATUSES.filter((s) => s !== 'trash'),
+            terms: [{ taxonomy: 'project', term_ids: ids }],
+            per_page: 100,
+            offset,
+            orderby: 'post_id',
+            order: 'asc',
+          });
           for (const post of page.items) {
             // Others' drafts and private documentation are not listed to those who may not read them.
             if (!canReadPost(post, request.user)) continue;
             const source = String(post.meta[POST_META.sourceFile] ?? '');
-            entries.push({ post_id: post.post_id, title: post.title, source_file: source, sync_filesize: String(post.meta[POST_META.filesize] ?? ''), sync_timestamp: String(post.meta[POST_META.timestamp] ?? ''), status: source ? 'synced' : 'manual' });
+            entries.push({
+              post_id: post.post_id,
+              title: post.title,
+              source_file: source,
+              sync_filesize: String(post.meta[POST_META.filesize] ?? ''),
+              sync_timestamp: String(post.meta[POST_META.timestamp] ?? ''),
+              status: source ? 'synced' : 'manual',
+            });
           }
           if (offset + 100 >= page.total || page.items.length === 0) break;
         }
-        return { total_docs: entries.length, synced_docs: entries.filter((e) => e.status === 'synced').length, project_slug: term.slug, project_term: term.term_id, docs: entries };
+        return {
+          total_docs: entries.length,
+          synced_docs: entries.filter((e) => e.status === 'synced').length,
+          project_slug: term.slug,
+          project_term: term.term_id,
+          docs: entries,
+        };
       },
     },
     {
@@ -346,7 +573,20 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
             updated: int,
             unchanged: int,
             failed: int,
-            results: { type: 'array', items: { type: 'object', required: ['success', 'post_id', 'action', 'source_file'], properties: { success: { type: 'boolean' }, post_id: { anyOf: [int, { type: 'null' }] }, action: str, source_file: { anyOf: [str, { type: 'null' }] }, error: { type: 'object', required: ['code', 'message'], properties: { code: str, message: str } } } } },
+            results: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['success', 'post_id', 'action', 'source_file'],
+                properties: {
+                  success: { type: 'boolean' },
+                  post_id: { anyOf: [int, { type: 'null' }] },
+                  action: str,
+                  source_file: { anyOf: [str, { type: 'null' }] },
+                  error: { type: 'object', required: ['code', 'message'], properties: { code: str, message: str } },
+                },
+              },
+            },
           }),
         },
       },
@@ -355,11 +595,20 @@ export function syncRoutes(deps: { content: ContentStore; docs: DocsService; pro
         const counts = { created: 0, updated: 0, unchanged: 0, failed: 0 };
         const results = [];
         for (const item of list) {
-          const named = typeof item === 'object' && item !== null && typeof (item as { source_file?: unknown }).source_file === 'string' ? (item as { source_file: string }).source_file : null;
+          const named =
+            typeof item === 'object' && item !== null && typeof (item as { source_file?: unknown }).source_file === 'string'
+              ? (item as { source_file: string }).source_file
+              : null;
           const problem = batchDocProblem(item);
           if (problem) {
             counts.failed++;
-            results.push({ success: false, post_id: null, action: 'failed', source_file: named, error: { code: problem.code, message: problem.message } });
+            results.push({
+              success: false,
+              post_id: null,
+              action: 'failed',
+              source_file: named,
+              error: { code: problem.code, message: problem.message },
+            });
             continue;
           }
           const input = item as SyncedDocInput;

@@ -81,7 +81,8 @@ export function selectRows(rows: readonly EventRow[], args: Omit<CalendarArgs, '
     (row) =>
       (!needle || row.haystack.includes(needle)) &&
       matchesTerms(row, args.taxFilter, skipTaxonomy) &&
-      (!args.archive || (row.terms[args.archive.taxonomy] ?? []).some((id) => (args.archive!.termIds ?? [args.archive!.termId]).includes(id))),
+      (!args.archive ||
+        (row.terms[args.archive.taxonomy] ?? []).some((id) => (args.archive!.termIds ?? [args.archive!.termId]).includes(id))),
   );
 }
 

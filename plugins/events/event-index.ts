@@ -109,7 +109,14 @@ export class EventIndex {
   private async all(postType: string): Promise<Post[]> {
     const out: Post[] = [];
     for (let offset = 0; ; offset += BATCH) {
-      const { items } = await this.content.findPosts({ post_type: postType, status: 'publish', orderby: 'post_id', order: 'asc', per_page: BATCH, offset });
+      const { items } = await this.content.findPosts({
+        post_type: postType,
+        status: 'publish',
+        orderby: 'post_id',
+        order: 'asc',
+        per_page: BATCH,
+        offset,
+      });
       out.push(...items);
       if (items.length < BATCH) return out;
     }

@@ -31,21 +31,37 @@ export interface FilterData {
   dependencies: Record<string, Record<string, Record<string, number[]>>>;
 }
 
-export function filterData(rows: readonly EventRow[], active: Omit<CalendarArgs, 'page'>, taxonomies: readonly TaxonomyTerms[], now: string, context: 'modal' | 'inline', tree: ParentMaps = new Map()): FilterData {
+export function filterData(
+  rows: readonly EventRow[],
+  active: Omit<CalendarArgs, 'page'>,
+  taxonomies: readonly TaxonomyTerms[],
+  now: string,
+  context: 'modal' | 'inline',
+  tree: ParentMaps = new Map(),
+): FilterData {
   const args = { ...active, taxFilter: expandFilter(active.taxFilter, tree) };
   const inWindow = (row: EventRow) => shownDays(row, args, now).length > 0;
   const windowRows = rows.filter(inWindow);
   const out: FilterData = { context, total: selectRows(windowRows, args).length, taxonomies: [], parents: {}, dependencies: {} };
   const known = new Set(taxonomies.map((t) => t.taxonomy));
   /** The row's terms of a taxonomy with their ancestors, each once: an event under Jazz is under Music too. */
-  const carriedUp = (row: EventRow, taxonomy: string) => new Set((row.terms[taxonomy] ?? []).flatMap((id) => withAncestors(tree.get(taxonomy), id)));
+  const carriedUp = (row: EventRow, taxonomy: string) =>
+    new Set((row.terms[taxonomy] ?? []).flatMap((id) => withAncestors(tree.get(taxonomy), id)));
 
   for (const tax of taxonomies) {
     const counts = new Map<number, number>();
-    for (const row of selectRows(windowRows, args, tax.taxonomy)) for (const id of carriedUp(row, tax.taxonomy)) counts.set(id, (counts.get(id) ?? 0) + 1);
+    for (const row of selectRows(windowRows, args, tax.taxonomy))
+      for (const id of carriedUp(row, tax.taxonomy)) counts.set(id, (counts.get(id) ?? 0) + 1);
     const ticked = new Set(active.taxFilter[tax.taxonomy] ?? []);
     const terms = tax.terms
-      .map((term) => ({ id: term.term_id, name: term.name, slug: term.slug, parent: term.parent_id ?? 0, count: counts.get(term.term_id) ?? 0, active: ticked.has(term.term_id) }))
+      .map((term) => ({
+        id: term.term_id,
+        name: term.name,
+        slug: term.slug,
+        parent: term.parent_id ?? 0,
+        count: counts.get(term.term_id) ?? 0,
+        active: ticked.has(term.term_id),
+      }))
       .filter((term) => context === 'modal' || term.count > 0 || term.active);
     out.taxonomies.push({ taxonomy: tax.taxonomy, label: tax.label, hierarchical: tax.hierarchical, terms });
     const parents: Record<string, number> = {};

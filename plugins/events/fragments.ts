@@ -95,16 +95,28 @@ export function renderFragments(input: {
     }),
   }));
   const empty = page.totalEvents === 0 ? (args.past ? 'No past events match.' : 'No upcoming events match.') : 'No events on this page.';
-  const range = args.dateStart || args.dateEnd ? `${args.dateStart ? mediumDay(args.dateStart) : '…'} – ${args.dateEnd ? mediumDay(args.dateEnd) : '…'}` : '';
+  const range =
+    args.dateStart || args.dateEnd
+      ? `${args.dateStart ? mediumDay(args.dateStart) : '…'} – ${args.dateEnd ? mediumDay(args.dateEnd) : '…'}`
+      : '';
   return {
     html: renderList({ days, empty }),
     pagination: renderPagination({
       totalPages: page.totalPages,
       prev: page.page > 1 && page.page <= page.totalPages ? { page: page.page - 1, href: href({ page: page.page - 1 }) } : null,
       next: page.page < page.totalPages ? { page: page.page + 1, href: href({ page: page.page + 1 }) } : null,
-      pages: pageWindow(page.page, page.totalPages).map((p) => (p === null ? { page: 0, href: '', current: false, gap: true } : { page: p, href: href({ page: p }), current: p === page.page, gap: false })),
+      pages: pageWindow(page.page, page.totalPages).map((p) =>
+        p === null
+          ? { page: 0, href: '', current: false, gap: true }
+          : { page: p, href: href({ page: p }), current: p === page.page, gap: false },
+      ),
     }),
-    navigation: renderNavigation({ past: args.past, upcomingHref: href({ page: 1, past: false }), pastHref: href({ page: 1, past: true }), range }),
+    navigation: renderNavigation({
+      past: args.past,
+      upcomingHref: href({ page: 1, past: false }),
+      pastHref: href({ page: 1, past: true }),
+      range,
+    }),
     counter: renderCounter({ total: page.totalEvents, page: page.page, totalPages: page.totalPages }),
     active: renderActive({
       filters: input.active.map((term) => {

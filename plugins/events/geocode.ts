@@ -12,7 +12,7 @@
  * real remote service, and waiting on a test's frozen clock would never end.
  */
 import { createHash } from 'node:crypto';
-import { type Clock, type Collection, type GuardedFetch, type Logger } from '../../sdk/index.js';
+import type { Clock, Collection, GuardedFetch, Logger } from '../../sdk/index.js';
 import { eventsError } from './errors.js';
 
 export interface GeocodeSettings {
@@ -82,7 +82,9 @@ export class Geocoder {
     // Nominatim's `countrycodes` is lower-case ISO 3166-1 alpha-2; lowering here also makes "DE" and "de" one cache entry.
     const countrycodes = input.countrycodes?.toLowerCase();
     const query = input.address.replace(/\s+/g, ' ').trim();
-    const key = createHash('sha256').update(JSON.stringify([query.toLowerCase(), input.limit, countrycodes ?? ''])).digest('hex');
+    const key = createHash('sha256')
+      .update(JSON.stringify([query.toLowerCase(), input.limit, countrycodes ?? '']))
+      .digest('hex');
     const hit = await this.cache.findOne({ _id: key });
     if (hit && new Date(hit.expires_at).getTime() > this.clock.now().getTime()) return { candidates: hit.candidates, cached: true };
 
@@ -96,7 +98,11 @@ export class Geocoder {
     if (this.settings.geocode_email) url.searchParams.set('email', this.settings.geocode_email);
     let res;
     try {
-      res = await this.fetch(url.toString(), { headers: { 'User-Agent': this.settings.userAgent, Accept: 'application/json' }, timeoutMs: this.settings.geocode_timeout_ms, maxBytes: 1024 * 1024 });
+      res = await this.fetch(url.toString(), {
+        headers: { 'User-Agent': this.settings.userAgent, Accept: 'application/json' },
+        timeoutMs: this.settings.geocode_timeout_ms,
+        maxBytes: 1024 * 1024,
+      });
     } catch (error) {
       this.log.warn({ err: (error as Error).message }, 'geocoding service unreachable');
       throw unavailable('The geocoding service could not be reached.');
@@ -114,7 +120,10 @@ export class Geocoder {
       throw unavailable('The geocoding service answered something other than JSON.');
     }
     if (!Array.isArray(body)) throw unavailable('The geocoding service answered an unexpected shape.');
-    const candidates = body.map(candidateOf).filter((c): c is Candidate => c !== null).slice(0, input.limit);
+    const candidates = body
+      .map(candidateOf)
+      .filter((c): c is Candidate => c !== null)
+      .slice(0, input.limit);
     const expires = new Date(this.clock.now().getTime() + this.settings.geocode_cache_days * 86_400_000);
     await this.cache.updateOne({ _id: key }, { $set: { query: query.slice(0, 300), candidates, expires_at: expires } }, { upsert: true });
     return { candidates, cached: false };
@@ -147,7 +156,11 @@ export class Geocoder {
       const at = Math.max(now, slot.next_at);
       if (at - now > this.settings.geocode_max_wait_ms) {
         const seconds = Math.ceil((at - now) / 1000);
-        throw eventsError('geocode_rate_limited', { message: `Geocoding is limited to one request per ${interval / 1000} s; try again in ${seconds} s.`, data: { retry_after: seconds }, headers: { 'Retry-After': String(seconds) } });
+        throw eventsError('geocode_rate_limited', {
+          message: `Geocoding is limited to one request per ${interval / 1000} s; try again in ${seconds} s.`,
+          data: { retry_after: seconds },
+          headers: { 'Retry-After': String(seconds) },
+        });
       }
       const taken = await this.slots.updateOne({ _id: SLOT, next_at: slot.next_at }, { $set: { next_at: at + interval } });
       if (taken.matchedCount === 1) {

@@ -20,7 +20,8 @@ export default definePlugin({
   id: 'events',
   version: '1.0.0',
   flowhost: '^1.0.0',
-  description: 'Events calendar: event and venue post types, event taxonomies, the `event` publish handler, events/v1 (calendar fragments, filters, venues, geocoding) and the /events page.',
+  description:
+    'Events calendar: event and venue post types, event taxonomies, the `event` publish handler, events/v1 (calendar fragments, filters, venues, geocoding) and the /events page.',
   settingsSchema: {
     type: 'object',
     additionalProperties: false,
@@ -55,10 +56,19 @@ export default definePlugin({
     settings: services.configOf<Settings>(),
   },
   async setup({ routes, handlers, postTypes, taxonomies, content, registries, store, fetch, clock, hostInfo, log, settings }) {
-    if (!isTimeZone(settings.timezone)) throw new PluginError('events', `timezone '${settings.timezone}' is not a time zone name this Node knows (e.g. Europe/Berlin).`);
+    if (!isTimeZone(settings.timezone))
+      throw new PluginError('events', `timezone '${settings.timezone}' is not a time zone name this Node knows (e.g. Europe/Berlin).`);
     const page = settings.page_path.replace(/\/+$/, '') || '/events';
 
-    postTypes.add(definePostType({ name: EVENT_TYPE, label: 'Events', rest_base: 'events', taxonomies: EVENT_TAXONOMIES.map((t) => t.name), meta: EVENT_META_SCHEMA }));
+    postTypes.add(
+      definePostType({
+        name: EVENT_TYPE,
+        label: 'Events',
+        rest_base: 'events',
+        taxonomies: EVENT_TAXONOMIES.map((t) => t.name),
+        meta: EVENT_META_SCHEMA,
+      }),
+    );
     postTypes.add(definePostType({ name: VENUE_TYPE, label: 'Venues', rest_base: 'venues', meta: VENUE_META_SCHEMA }));
     for (const t of EVENT_TAXONOMIES) taxonomies.add(defineTaxonomy({ ...t, post_types: [EVENT_TYPE] }));
 
@@ -79,7 +89,8 @@ export default definePlugin({
         slug: 'event',
         type: 'publish',
         label: 'Event',
-        description: 'Creates (or, for an item seen before, updates) a calendar event per item: start/end, venue, ticket URL, price, categories, locations, artists.',
+        description:
+          'Creates (or, for an item seen before, updates) a calendar event per item: start/end, venue, ticket URL, price, categories, locations, artists.',
         settings: eventPublishSchema,
         publish: (ctx, handlerSettings, packets) => publishEvents(ctx.content, settings.timezone, handlerSettings, packets),
       }),

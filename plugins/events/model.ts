@@ -45,7 +45,12 @@ export interface VenueRow {
 /** The venue meta keys, as written through {prefix}/wp/v2/venues. */
 export const VENUE_META = ['address', 'city', 'region', 'postal_code', 'country', 'latitude', 'longitude', 'website'] as const;
 
-const wallTime = { type: 'string', maxLength: 19, pattern: '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2})?)?$', description: 'Site wall time, YYYY-MM-DD HH:MM:SS' } as const;
+const wallTime = {
+  type: 'string',
+  maxLength: 19,
+  pattern: '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2})?)?$',
+  description: 'Site wall time, YYYY-MM-DD HH:MM:SS',
+} as const;
 const text = (maxLength: number) => ({ type: 'string', maxLength }) as const;
 const webUrl = { type: 'string', maxLength: 2000, pattern: '^https?://' } as const;
 

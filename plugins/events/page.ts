@@ -97,7 +97,8 @@ const pageTemplate = eta.compile(`<!doctype html>
 
 export function renderPage(input: { title: string; path: string; api: string; args: CalendarArgs; fragments: Fragments }): string {
   const hidden: Array<{ name: string; value: string }> = [];
-  for (const [taxonomy, ids] of Object.entries(input.args.taxFilter)) for (const id of ids) hidden.push({ name: `tax_filter[${taxonomy}][]`, value: String(id) });
+  for (const [taxonomy, ids] of Object.entries(input.args.taxFilter))
+    for (const id of ids) hidden.push({ name: `tax_filter[${taxonomy}][]`, value: String(id) });
   if (input.args.past) hidden.push({ name: 'past', value: '1' });
   if (input.args.archive) {
     hidden.push({ name: 'archive_taxonomy', value: input.args.archive.taxonomy });

@@ -5,7 +5,12 @@ const str: JsonSchema = { type: 'string' };
 const int: JsonSchema = { type: 'integer' };
 const bool: JsonSchema = { type: 'boolean' };
 const num: JsonSchema = { type: 'number' };
-const obj = (properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', required: Object.keys(properties), properties, additionalProperties: false });
+const obj = (properties: Record<string, JsonSchema>): JsonSchema => ({
+  type: 'object',
+  required: Object.keys(properties),
+  properties,
+  additionalProperties: false,
+});
 const intList: JsonSchema = { type: 'array', items: int };
 
 export const calendarResponses = {
@@ -35,7 +40,10 @@ export const filtersResponses = {
       }),
     },
     parents: { type: 'object', additionalProperties: { type: 'object', additionalProperties: int } },
-    dependencies: { type: 'object', additionalProperties: { type: 'object', additionalProperties: { type: 'object', additionalProperties: intList } } },
+    dependencies: {
+      type: 'object',
+      additionalProperties: { type: 'object', additionalProperties: { type: 'object', additionalProperties: intList } },
+    },
   }),
 };
 
@@ -60,7 +68,11 @@ export const duplicateResponses = {
   200: successBody({
     duplicates: {
       type: 'array',
-      items: obj({ venue: venueSchema, reasons: { type: 'array', items: { enum: ['same_name', 'similar_name', 'same_address', 'similar_address'] } }, score: num }),
+      items: obj({
+        venue: venueSchema,
+        reasons: { type: 'array', items: { enum: ['same_name', 'similar_name', 'same_address', 'similar_address'] } },
+        score: num,
+      }),
     },
   }),
   400: errorBody('venue_check_empty'),
@@ -81,4 +93,3 @@ export const geocodeResponses = {
   429: errorBody('geocode_rate_limited'),
   502: errorBody('geocode_unavailable'),
 };
-

@@ -16,7 +16,12 @@ const editor = { capability: 'edit_posts' } as const;
 
 function venueView(venue: VenueRow, link: string, upcoming: number) {
   const { latitude, longitude, ...rest } = venue;
-  return { ...rest, coordinates: latitude !== null && longitude !== null ? { latitude, longitude } : null, link, upcoming_event_count: upcoming };
+  return {
+    ...rest,
+    coordinates: latitude !== null && longitude !== null ? { latitude, longitude } : null,
+    link,
+    upcoming_event_count: upcoming,
+  };
 }
 
 export function eventsSurface(service: EventsService, geocoder: Geocoder, linkOf: (id: number) => string): SurfaceDefinition {
@@ -36,7 +41,14 @@ export function eventsSurface(service: EventsService, geocoder: Geocoder, linkOf
           return {
             success: true,
             ...fragments,
-            data: { page: result.page, total_pages: result.totalPages, total_events: result.totalEvents, page_events: result.pageEvents, past: args.past, days: result.days.map((d) => d.day) },
+            data: {
+              page: result.page,
+              total_pages: result.totalPages,
+              total_events: result.totalEvents,
+              page_events: result.pageEvents,
+              past: args.past,
+              days: result.days.map((d) => d.day),
+            },
           };
         },
       },
@@ -48,7 +60,13 @@ export function eventsSurface(service: EventsService, geocoder: Geocoder, linkOf
         schema: { query: filtersQuery, responses: filtersResponses },
         async handle(request) {
           const q = request.query;
-          const args = { search: '', ...readDates(q), taxFilter: readTaxonomyMap(q, 'active', service.taxonomyNames()), archive: null, past: q.past === true };
+          const args = {
+            search: '',
+            ...readDates(q),
+            taxFilter: readTaxonomyMap(q, 'active', service.taxonomyNames()),
+            archive: null,
+            past: q.past === true,
+          };
           return { success: true, ...(await service.filters(args, (q.context as 'modal' | 'inline' | undefined) ?? 'modal')) };
         },
       },
@@ -77,7 +95,13 @@ export function eventsSurface(service: EventsService, geocoder: Geocoder, linkOf
           if (!input.name && !input.address) throw eventsError('venue_check_empty');
           const snapshot = await service.index.current();
           const matches = findDuplicates(snapshot.venues.values(), input).slice(0, 20);
-          const duplicates = await Promise.all(matches.map(async (m) => ({ venue: venueView(m.venue, linkOf(m.venue.id), await service.upcomingAt(m.venue.id)), reasons: m.reasons, score: m.score })));
+          const duplicates = await Promise.all(
+            matches.map(async (m) => ({
+              venue: venueView(m.venue, linkOf(m.venue.id), await service.upcomingAt(m.venue.id)),
+              reasons: m.reasons,
+              score: m.score,
+            })),
+          );
           return { success: true, duplicates };
         },
       }),
@@ -86,7 +110,14 @@ export function eventsSurface(service: EventsService, geocoder: Geocoder, linkOf
         path: '/events/venues/{id}',
         permission: 'public',
         summary: 'A venue: name, address, coordinates, website and its upcoming event count',
-        schema: { params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } } }, responses: venueResponses },
+        schema: {
+          params: {
+            type: 'object',
+            required: ['id'],
+            properties: { id: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } },
+          },
+          responses: venueResponses,
+        },
         async handle(request) {
           const id = request.params.id as number;
           const venue = await service.venue(id);
@@ -113,7 +144,11 @@ export function eventsSurface(service: EventsService, geocoder: Geocoder, linkOf
         },
         async handle(request) {
           const body = request.body;
-          const result = await geocoder.search({ address: body.address, limit: body.limit ?? 5, ...(body.countrycodes ? { countrycodes: body.countrycodes } : {}) });
+          const result = await geocoder.search({
+            address: body.address,
+            limit: body.limit ?? 5,
+            ...(body.countrycodes ? { countrycodes: body.countrycodes } : {}),
+          });
           return { success: true, ...result };
         },
       }),
@@ -134,12 +169,20 @@ export function pageSurface(service: EventsService, apiBase: string): SurfaceDef
         permission: 'public',
         credentials: 'ignored',
         summary: 'The events calendar page (first page server-rendered; calendar.js swaps in the fragments)',
-        schema: { query: calendarQuery, responses: { 200: { type: 'string', contentMediaType: 'text/html' }, 404: calendarResponses[404] } },
+        schema: {
+          query: calendarQuery,
+          responses: { 200: { type: 'string', contentMediaType: 'text/html' }, 404: calendarResponses[404] },
+        },
         async handle(request) {
           const args = readCalendarArgs(request.query, service.taxonomyNames());
           const { fragments } = await service.calendar(args);
           const html = renderPage({ title: service.settings.page_title, path, api: apiBase, args, fragments });
-          return page(200, html, { 'Content-Security-Policy': PAGE_CSP, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache', 'Referrer-Policy': 'same-origin' });
+          return page(200, html, {
+            'Content-Security-Policy': PAGE_CSP,
+            'X-Content-Type-Options': 'nosniff',
+            'Cache-Control': 'no-cache',
+            'Referrer-Policy': 'same-origin',
+          });
         },
       },
       {
@@ -151,10 +194,14 @@ export function pageSurface(service: EventsService, apiBase: string): SurfaceDef
         schema: { responses: { 200: { type: 'string', contentMediaType: 'text/javascript' } } },
         handle() {
           const bytes = Buffer.from(CALENDAR_SCRIPT);
-          return stream(200, Readable.from([bytes]), { 'Content-Type': 'text/javascript; charset=utf-8', 'Content-Length': String(bytes.length), 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' });
+          return stream(200, Readable.from([bytes]), {
+            'Content-Type': 'text/javascript; charset=utf-8',
+            'Content-Length': String(bytes.length),
+            'Cache-Control': 'public, max-age=300',
+            'X-Content-Type-Options': 'nosniff',
+          });
         },
       },
     ],
   });
 }
-

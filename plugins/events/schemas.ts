@@ -52,7 +52,8 @@ export const filtersQuery: JsonSchema = {
   patternProperties: active.patternProperties,
 };
 
-const invalid = (param: string, message: string) => apiError('rest_invalid_param', { message: `Invalid parameter(s): ${param}`, data: { params: { [param]: message } } });
+const invalid = (param: string, message: string) =>
+  apiError('rest_invalid_param', { message: `Invalid parameter(s): ${param}`, data: { params: { [param]: message } } });
 
 /** The taxonomy map of `name` from either form, each taxonomy checked against the event taxonomies. */
 export function readTaxonomyMap(query: Record<string, unknown>, name: string, taxonomies: ReadonlySet<string>): Record<string, number[]> {
@@ -60,7 +61,8 @@ export function readTaxonomyMap(query: Record<string, unknown>, name: string, ta
   const add = (taxonomy: string, ids: unknown) => {
     if (!taxonomies.has(taxonomy)) throw invalid(name, `${taxonomy} is not an event taxonomy.`);
     const list = Array.isArray(ids) ? ids : [ids];
-    if (list.length > 100 || !list.every((id) => Number.isSafeInteger(id) && (id as number) > 0)) throw invalid(name, `${taxonomy} must be a list of at most 100 term ids.`);
+    if (list.length > 100 || !list.every((id) => Number.isSafeInteger(id) && (id as number) > 0))
+      throw invalid(name, `${taxonomy} must be a list of at most 100 term ids.`);
     out[taxonomy] = [...new Set([...(out[taxonomy] ?? []), ...(list as number[])])];
   };
   const raw = query[name];
@@ -71,7 +73,8 @@ export function readTaxonomyMap(query: Record<string, unknown>, name: string, ta
     } catch {
       throw invalid(name, `${name} must be a JSON object of taxonomy → term ids.`);
     }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw invalid(name, `${name} must be a JSON object of taxonomy → term ids.`);
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw invalid(name, `${name} must be a JSON object of taxonomy → term ids.`);
     for (const [taxonomy, ids] of Object.entries(parsed as Record<string, unknown>)) add(taxonomy, ids);
   }
   const prefix = `${name}[`;
@@ -89,13 +92,24 @@ export function readDates(query: Record<string, unknown>): { dateStart: string |
 }
 
 /** Free text: control characters out, whitespace collapsed. */
-export const cleanSearch = (value: unknown) => (typeof value === 'string' ? value.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/\s+/g, ' ').trim() : '');
+export const cleanSearch = (value: unknown) =>
+  typeof value === 'string'
+    ? value
+        .replace(/[\u0000-\u001f\u007f]/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim()
+    : '';
 
 export function readCalendarArgs(query: Record<string, unknown>, taxonomies: ReadonlySet<string>): CalendarArgs {
   const archiveTaxonomy = query.archive_taxonomy as string | undefined;
   const archiveTerm = query.archive_term_id as number | undefined;
-  if ((archiveTaxonomy === undefined) !== (archiveTerm === undefined)) throw invalid(archiveTaxonomy === undefined ? 'archive_taxonomy' : 'archive_term_id', 'archive_taxonomy and archive_term_id go together.');
-  if (archiveTaxonomy !== undefined && !taxonomies.has(archiveTaxonomy)) throw invalid('archive_taxonomy', `${archiveTaxonomy} is not an event taxonomy.`);
+  if ((archiveTaxonomy === undefined) !== (archiveTerm === undefined))
+    throw invalid(
+      archiveTaxonomy === undefined ? 'archive_taxonomy' : 'archive_term_id',
+      'archive_taxonomy and archive_term_id go together.',
+    );
+  if (archiveTaxonomy !== undefined && !taxonomies.has(archiveTaxonomy))
+    throw invalid('archive_taxonomy', `${archiveTaxonomy} is not an event taxonomy.`);
   return {
     search: cleanSearch(query.event_search),
     ...readDates(query),

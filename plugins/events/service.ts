@@ -1,5 +1,5 @@
 /** What the routes and the page share: the event index, the site's time, the event taxonomies and their terms. */
-import { type ContentStore, type Clock, type Registries, type Term } from '../../sdk/index.js';
+import type { ContentStore, Clock, Registries, Term } from '../../sdk/index.js';
 import { groupDays, nextChange, pageOf, shownDays, type CalendarArgs, type CalendarPage, type Grouping } from './calendar-query.js';
 import type { EventIndex, Snapshot } from './event-index.js';
 import { filterData, type FilterData, type TaxonomyTerms } from './filters.js';
@@ -42,14 +42,26 @@ export class EventsService {
 
   /** Every taxonomy registered for events (this plugin's and other plugins'). */
   taxonomyNames(): Set<string> {
-    return new Set(this.registries.taxonomies().filter((t) => t.post_types.includes(EVENT_TYPE)).map((t) => t.name));
+    return new Set(
+      this.registries
+        .taxonomies()
+        .filter((t) => t.post_types.includes(EVENT_TYPE))
+        .map((t) => t.name),
+    );
   }
 
   /** The event taxonomies a filter modal shows: all but the excluded ones, with their terms. */
   async filterTaxonomies(): Promise<TaxonomyTerms[]> {
     const excluded = new Set(this.settings.excluded_taxonomies);
     const list = this.registries.taxonomies().filter((t) => t.post_types.includes(EVENT_TYPE) && !excluded.has(t.name));
-    return Promise.all(list.map(async (t) => ({ taxonomy: t.name, label: t.label, hierarchical: t.hierarchical, terms: await this.content.listTerms(t.name) })));
+    return Promise.all(
+      list.map(async (t) => ({
+        taxonomy: t.name,
+        label: t.label,
+        hierarchical: t.hierarchical,
+        terms: await this.content.listTerms(t.name),
+      })),
+    );
   }
 
   async calendar(args: CalendarArgs): Promise<{ page: CalendarPage; fragments: Fragments }> {
@@ -62,10 +74,16 @@ export class EventsService {
     const selection: CalendarArgs = {
       ...args,
       taxFilter: expandFilter(args.taxFilter, parents),
-      archive: args.archive ? { ...args.archive, termIds: withDescendants(parents.get(args.archive.taxonomy), [args.archive.termId]) } : null,
+      archive: args.archive
+        ? { ...args.archive, termIds: withDescendants(parents.get(args.archive.taxonomy), [args.archive.termId]) }
+        : null,
     };
     const page = pageOf(this.grouping(snapshot, selection), args.page);
-    const names = new Map([...lists].filter(([t]) => !this.settings.excluded_taxonomies.includes(t)).map(([t, terms]) => [t, new Map(terms.map((term) => [term.term_id, term.name]))]));
+    const names = new Map(
+      [...lists]
+        .filter(([t]) => !this.settings.excluded_taxonomies.includes(t))
+        .map(([t, terms]) => [t, new Map(terms.map((term) => [term.term_id, term.name]))]),
+    );
     const labels = new Map(this.registries.taxonomies().map((t) => [t.name, t.label]));
     const active = Object.entries(args.taxFilter).flatMap(([taxonomy, ids]) =>
       ids.flatMap((id) => {
@@ -73,7 +91,14 @@ export class EventsService {
         return name ? [{ taxonomy, taxonomyLabel: labels.get(taxonomy) ?? taxonomy, id, name }] : [];
       }),
     );
-    const fragments = renderFragments({ page, args, basePath: this.settings.page_path, venues: snapshot.venues, termName: (taxonomy, id) => names.get(taxonomy)?.get(id), active });
+    const fragments = renderFragments({
+      page,
+      args,
+      basePath: this.settings.page_path,
+      venues: snapshot.venues,
+      termName: (taxonomy, id) => names.get(taxonomy)?.get(id),
+      active,
+    });
     return { page, fragments };
   }
 
@@ -82,7 +107,12 @@ export class EventsService {
     const now = this.now();
     let cache = this.filterAnswers.get(snapshot);
     if (!cache) this.filterAnswers.set(snapshot, (cache = new Map()));
-    const key = JSON.stringify([args, context, [...lists].map(([t, terms]) => [t, terms.map((term) => [term.term_id, term.name, term.slug, term.parent_id])]), taxonomies.map((t) => t.taxonomy)]);
+    const key = JSON.stringify([
+      args,
+      context,
+      [...lists].map(([t, terms]) => [t, terms.map((term) => [term.term_id, term.name, term.slug, term.parent_id])]),
+      taxonomies.map((t) => t.taxonomy),
+    ]);
     const hit = cache.get(key);
     if (hit && (hit.validUntil === null || now < hit.validUntil)) return hit.data;
     const data = filterData(snapshot.events, args, taxonomies, now, context, parentMaps(lists));
@@ -96,7 +126,9 @@ export class EventsService {
   async upcomingAt(venueId: number): Promise<number> {
     const snapshot = await this.index.current();
     const now = this.now();
-    return snapshot.events.filter((e) => e.venueId === venueId && shownDays(e, { dateStart: null, dateEnd: null, past: false }, now).length > 0).length;
+    return snapshot.events.filter(
+      (e) => e.venueId === venueId && shownDays(e, { dateStart: null, dateEnd: null, past: false }, now).length > 0,
+    ).length;
   }
 
   async venue(id: number): Promise<VenueRow | null> {
@@ -120,7 +152,9 @@ export class EventsService {
 
   /** The terms of every event taxonomy (excluded ones too: a tax_filter may still name them). */
   private async termLists(): Promise<Map<string, Term[]>> {
-    const lists = await Promise.all([...this.taxonomyNames()].map(async (t): Promise<[string, Term[]]> => [t, await this.content.listTerms(t)]));
+    const lists = await Promise.all(
+      [...this.taxonomyNames()].map(async (t): Promise<[string, Term[]]> => [t, await this.content.listTerms(t)]),
+    );
     return new Map(lists);
   }
 }

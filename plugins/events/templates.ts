@@ -70,7 +70,9 @@ const navigationTemplate = eta.compile(`<nav class="fh-navigation" aria-label="U
 <% if (it.range) { %><span class="fh-range"><%= it.range %></span><% } %>
 </nav>`);
 
-const counterTemplate = eta.compile(`<p class="fh-counter" aria-live="polite"><% if (it.total === 0) { %>No events<% } else { %><%= it.total %> <%= it.total === 1 ? 'event' : 'events' %><% if (it.totalPages > 1) { %> · page <%= it.page %> of <%= it.totalPages %><% } %><% } %></p>`);
+const counterTemplate = eta.compile(
+  `<p class="fh-counter" aria-live="polite"><% if (it.total === 0) { %>No events<% } else { %><%= it.total %> <%= it.total === 1 ? 'event' : 'events' %><% if (it.totalPages > 1) { %> · page <%= it.page %> of <%= it.totalPages %><% } %><% } %></p>`,
+);
 
 // The × after each name comes from the style sheet, so a link's text is the term's name alone.
 const activeTemplate = eta.compile(`<% if (it.filters.length) { %>
@@ -83,7 +85,15 @@ const activeTemplate = eta.compile(`<% if (it.filters.length) { %>
 <% } %>`);
 
 export const renderList = (data: { days: DayView[]; empty: string }) => eta.render(listTemplate, data).trim();
-export const renderPagination = (data: { totalPages: number; prev: { href: string; page: number } | null; next: { href: string; page: number } | null; pages: Array<{ page: number; href: string; current: boolean; gap: boolean }> }) => eta.render(paginationTemplate, data).trim();
-export const renderNavigation = (data: { past: boolean; upcomingHref: string; pastHref: string; range: string }) => eta.render(navigationTemplate, data).trim();
+export const renderPagination = (data: {
+  totalPages: number;
+  prev: { href: string; page: number } | null;
+  next: { href: string; page: number } | null;
+  pages: Array<{ page: number; href: string; current: boolean; gap: boolean }>;
+}) => eta.render(paginationTemplate, data).trim();
+export const renderNavigation = (data: { past: boolean; upcomingHref: string; pastHref: string; range: string }) =>
+  eta.render(navigationTemplate, data).trim();
 export const renderCounter = (data: { total: number; page: number; totalPages: number }) => eta.render(counterTemplate, data).trim();
-export const renderActive = (data: { filters: Array<{ taxonomy: string; taxonomyLabel: string; id: number; name: string; href: string }> }) => eta.render(activeTemplate, data).trim();
+export const renderActive = (data: {
+  filters: Array<{ taxonomy: string; taxonomyLabel: string; id: number; name: string; href: string }>;
+}) => eta.render(activeTemplate, data).trim();

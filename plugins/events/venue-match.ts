@@ -18,10 +18,34 @@ import { editDistance } from './edit-distance.js';
 import type { VenueRow } from './model.js';
 
 const WORDS: Record<string, string> = {
-  st: 'street', str: 'street', rd: 'road', ave: 'avenue', av: 'avenue', blvd: 'boulevard', dr: 'drive', ln: 'lane', ct: 'court',
-  pl: 'place', sq: 'square', hwy: 'highway', pkwy: 'parkway', ter: 'terrace', cres: 'crescent',
-  n: 'north', s: 'south', e: 'east', w: 'west', ne: 'northeast', nw: 'northwest', se: 'southeast', sw: 'southwest',
-  ste: 'suite', fl: 'floor', apt: 'apartment', mt: 'mount', ft: 'fort',
+  st: 'street',
+  str: 'street',
+  rd: 'road',
+  ave: 'avenue',
+  av: 'avenue',
+  blvd: 'boulevard',
+  dr: 'drive',
+  ln: 'lane',
+  ct: 'court',
+  pl: 'place',
+  sq: 'square',
+  hwy: 'highway',
+  pkwy: 'parkway',
+  ter: 'terrace',
+  cres: 'crescent',
+  n: 'north',
+  s: 'south',
+  e: 'east',
+  w: 'west',
+  ne: 'northeast',
+  nw: 'northwest',
+  se: 'southeast',
+  sw: 'southwest',
+  ste: 'suite',
+  fl: 'floor',
+  apt: 'apartment',
+  mt: 'mount',
+  ft: 'fort',
   '&': 'and',
 };
 
@@ -29,7 +53,13 @@ const WORDS: Record<string, string> = {
  * JavaScript has no full case folding; upper- then lower-casing gives it for the letters
  * that differ (ß → SS → ss, final sigma), and the explicit ß covers ẞ, whose lower case is ß.
  */
-const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}+/gu, '').toUpperCase().toLowerCase().replace(/ß/g, 'ss');
+const fold = (text: string) =>
+  text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toUpperCase()
+    .toLowerCase()
+    .replace(/ß/g, 'ss');
 
 export function normalizeWords(text: string): string[] {
   const words = fold(text)

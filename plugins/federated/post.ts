@@ -29,7 +29,17 @@ export async function publishFederated(ctx: HandlerContext, service: string, pac
     rich.detectFacetsWithoutResolution();
     const created = await agent.post({ text: rich.text, facets: rich.facets, createdAt: ctx.clock.now().toISOString() });
     const rkey = created.uri.split('/').pop() ?? '';
-    out.push({ ...packet, data: { ...packet.data, published_text: text }, metadata: { ...packet.metadata, published_id: created.uri, published_cid: created.cid, published_url: `https://bsky.app/profile/${handle}/post/${rkey}`, shortened } });
+    out.push({
+      ...packet,
+      data: { ...packet.data, published_text: text },
+      metadata: {
+        ...packet.metadata,
+        published_id: created.uri,
+        published_cid: created.cid,
+        published_url: `https://bsky.app/profile/${handle}/post/${rkey}`,
+        shortened,
+      },
+    });
   }
   return out;
 }

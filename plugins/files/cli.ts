@@ -21,8 +21,12 @@ export const filesNoun = defineCliNoun({
       command: 'list',
       describe: 'List uploaded files',
       async run(_args, ctx) {
-        const res = await ctx.call<{ files: Array<Record<string, unknown>>; total: number }>('GET', '/automation/v1/files', { query: { per_page: 100 } });
-        const lines = res.files.map((f) => `${String(f.id)}  ${String(f.created_at)}  ${human(Number(f.size)).padStart(9)}  ${String(f.mime)}  ${String(f.filename)}`);
+        const res = await ctx.call<{ files: Array<Record<string, unknown>>; total: number }>('GET', '/automation/v1/files', {
+          query: { per_page: 100 },
+        });
+        const lines = res.files.map(
+          (f) => `${String(f.id)}  ${String(f.created_at)}  ${human(Number(f.size)).padStart(9)}  ${String(f.mime)}  ${String(f.filename)}`,
+        );
         ctx.print(res.files, lines.length ? lines.join('\n') : 'No files.');
       },
     },
@@ -30,7 +34,10 @@ export const filesNoun = defineCliNoun({
       command: 'delete <id>',
       describe: 'Delete an uploaded file',
       async run(args, ctx) {
-        const res = await ctx.call<{ file: Record<string, unknown> }>('DELETE', `/automation/v1/files/${encodeURIComponent(String(args.id))}`);
+        const res = await ctx.call<{ file: Record<string, unknown> }>(
+          'DELETE',
+          `/automation/v1/files/${encodeURIComponent(String(args.id))}`,
+        );
         ctx.print(res, `Deleted ${String(res.file.filename)} (${String(res.file.id)})`);
       },
     },

@@ -3,7 +3,19 @@
  * plugin's `files` collection, its bytes in its blob bucket); the `files` fetch handler
  * turns a file into packets (a CSV row, a JSON element, a whole markdown or text file).
  */
-import { DEFAULT_UPLOAD_TYPES, defineHandler, definePlugin, defineSurface, errorBody, readUpload, reply, services, successBody, type Collection, type UploadTypes } from '../../sdk/index.js';
+import {
+  DEFAULT_UPLOAD_TYPES,
+  defineHandler,
+  definePlugin,
+  defineSurface,
+  errorBody,
+  readUpload,
+  reply,
+  services,
+  successBody,
+  type Collection,
+  type UploadTypes,
+} from '../../sdk/index.js';
 import { filesNoun } from './cli.js';
 import { fileKind, filePackets } from './read-file.js';
 import { fileSchema, fileView, recordOf, type FileRecord } from './records.js';
@@ -28,7 +40,16 @@ export interface FilesHandlerSettings {
 const DEFAULT_MAX = 10 * 1024 * 1024;
 const notFound = (id: string) => filesError('files_not_found', { message: `No file with id ${JSON.stringify(id)}` });
 // 401, 403 and 429 (and the validators' 400s) are the dispatcher's, added to every route.
-const auth = { 400: errorBody('rest_invalid_param', 'rest_upload_no_data', 'rest_upload_invalid', 'rest_upload_no_content_disposition', 'rest_upload_invalid_disposition', 'rest_upload_sideload_error') };
+const auth = {
+  400: errorBody(
+    'rest_invalid_param',
+    'rest_upload_no_data',
+    'rest_upload_invalid',
+    'rest_upload_no_content_disposition',
+    'rest_upload_invalid_disposition',
+    'rest_upload_sideload_error',
+  ),
+};
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } } } as const;
 
 type StoredFile = FileRecord & { _id: string } & Record<string, unknown>;
@@ -52,7 +73,13 @@ export default definePlugin({
       },
     },
   },
-  deps: { routes: services.routes, handlers: services.handlers, store: services.store, blobs: services.blobs, settings: services.configOf<FilesSettings>() },
+  deps: {
+    routes: services.routes,
+    handlers: services.handlers,
+    store: services.store,
+    blobs: services.blobs,
+    settings: services.configOf<FilesSettings>(),
+  },
   async setup({ routes, handlers, store, blobs, settings }) {
     const files = store.collection<StoredFile>('files') as Collection<StoredFile>;
     await files.createIndex({ fields: { created_at: -1 }, name: 'files_created' });
@@ -68,9 +95,17 @@ export default definePlugin({
             permission: { capability: 'manage_options' },
             streamBody: true,
             summary: 'Upload a file (multipart field `file`, or the raw body with Content-Disposition)',
-            schema: { upload: { field: 'file' }, responses: { ...auth, 201: successBody({ file: fileSchema }), 413: errorBody('rest_upload_too_large') } },
+            schema: {
+              upload: { field: 'file' },
+              responses: { ...auth, 201: successBody({ file: fileSchema }), 413: errorBody('rest_upload_too_large') },
+            },
             async handle(request) {
-              const upload = await readUpload(request, { bucket: blobs, maxBytes: settings.max_file_bytes ?? DEFAULT_MAX, field: 'file', allowedTypes: settings.allowed_upload_types ?? DEFAULT_UPLOAD_TYPES });
+              const upload = await readUpload(request, {
+                bucket: blobs,
+                maxBytes: settings.max_file_bytes ?? DEFAULT_MAX,
+                field: 'file',
+                allowedTypes: settings.allowed_upload_types ?? DEFAULT_UPLOAD_TYPES,
+              });
               const record = recordOf(upload.blob);
               // The bytes first, the record last: a crash in between leaves unlisted bytes, never a record without its file.
               try {
@@ -88,12 +123,24 @@ export default definePlugin({
             permission: { capability: 'manage_options' },
             summary: 'Stored files, newest first',
             schema: {
-              query: { type: 'object', properties: { per_page: { type: 'integer', minimum: 1, maximum: 100, default: 50 }, page: { type: 'integer', minimum: 1, default: 1 } } },
+              query: {
+                type: 'object',
+                properties: {
+                  per_page: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
+                  page: { type: 'integer', minimum: 1, default: 1 },
+                },
+              },
               responses: { ...auth, 200: successBody({ files: { type: 'array', items: fileSchema }, total: { type: 'integer' } }) },
             },
             async handle(request) {
               const { per_page, page } = request.query as { per_page: number; page: number };
-              const [items, total] = await Promise.all([files.find({}, { sort: { created_at: -1, _id: 1 }, skip: Math.min((page - 1) * per_page, Number.MAX_SAFE_INTEGER), limit: per_page }), files.count({})]);
+              const [items, total] = await Promise.all([
+                files.find(
+                  {},
+                  { sort: { created_at: -1, _id: 1 }, skip: Math.min((page - 1) * per_page, Number.MAX_SAFE_INTEGER), limit: per_page },
+                ),
+                files.count({}),
+              ]);
               return { files: items.map((f) => fileView(f)), total };
             },
           },
@@ -113,7 +160,10 @@ export default definePlugin({
             method: 'DELETE',
             path: '/files/{id}',
             permission: { capability: 'manage_options' },
-            schema: { params: idParams, responses: { ...auth, 200: successBody({ deleted: { const: true }, file: fileSchema }), 404: errorBody('files_not_found') } },
+            schema: {
+              params: idParams,
+              responses: { ...auth, 200: successBody({ deleted: { const: true }, file: fileSchema }), 404: errorBody('files_not_found') },
+            },
             async handle(request) {
               const id = (request.params as { id: string }).id;
               const record = await find(id);
@@ -133,15 +183,26 @@ export default definePlugin({
         slug: 'files',
         type: 'fetch',
         label: 'Uploaded files',
-        description: 'Items from uploaded files: one per CSV row (the header row names the fields), one per element of a JSON array (or the object), one per markdown or text file.',
+        description:
+          'Items from uploaded files: one per CSV row (the header row names the fields), one per element of a JSON array (or the object), one per markdown or text file.',
         settings: {
           type: 'object',
           properties: {
-            file_id: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'One file; leave empty for every file uploaded since `since`.' },
+            file_id: {
+              type: 'string',
+              pattern: '^[A-Za-z0-9_-]{1,64}$',
+              description: 'One file; leave empty for every file uploaded since `since`.',
+            },
             since: { type: 'string', format: 'date-time', description: 'Files uploaded at or after this time (all files when empty).' },
             max_candidates: { type: 'integer', minimum: 1, maximum: 10_000, default: 500 },
             // The engine passes on at most this many new items per run: a whole CSV by default.
-            max_items: { type: 'integer', minimum: 1, maximum: 10_000, default: 500, description: 'New items passed on per run (rows, elements or files not processed before).' },
+            max_items: {
+              type: 'integer',
+              minimum: 1,
+              maximum: 10_000,
+              default: 500,
+              description: 'New items passed on per run (rows, elements or files not processed before).',
+            },
           },
         },
         async fetch(_ctx, config) {

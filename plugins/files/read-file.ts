@@ -17,13 +17,21 @@ export function fileKind(record: Pick<FileRecord, 'filename' | 'mime'>): FileKin
 async function readAll(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/^\uFEFF/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
 }
 
 /** The first markdown heading, else the first non-empty line (at most 200 characters). */
 export function titleOf(text: string, fallback: string): string {
   const heading = /^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/m.exec(text);
-  const line = heading?.[1] ?? text.split(/\r?\n/).find((l) => l.trim())?.trim() ?? '';
+  const line =
+    heading?.[1] ??
+    text
+      .split(/\r?\n/)
+      .find((l) => l.trim())
+      ?.trim() ??
+    '';
   return (line || fallback).slice(0, 200);
 }
 
@@ -65,7 +73,11 @@ export async function filePackets(bucket: BlobBucket, record: FileRecord, limit:
     items.slice(0, limit).forEach((item, index) => {
       const data = item && typeof item === 'object' && !Array.isArray(item) ? { ...(item as Record<string, unknown>) } : { value: item };
       const itemId = Array.isArray(value) ? `file:${record.id}:item:${index + 1}` : `file:${record.id}`;
-      packets.push({ type: 'file_item', data, metadata: { item_id: itemId, ...base(record), ...(Array.isArray(value) ? { index: index + 1 } : {}) } });
+      packets.push({
+        type: 'file_item',
+        data,
+        metadata: { item_id: itemId, ...base(record), ...(Array.isArray(value) ? { index: index + 1 } : {}) },
+      });
     });
     return packets;
   }

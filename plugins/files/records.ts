@@ -13,11 +13,26 @@ export interface FileRecord {
 }
 
 export function recordOf(blob: BlobInfo): FileRecord {
-  return { id: blob.id, blob_id: blob.id, filename: blob.filename, mime: blob.content_type, size: blob.size, sha256: blob.sha256, created_at: blob.created_at };
+  return {
+    id: blob.id,
+    blob_id: blob.id,
+    filename: blob.filename,
+    mime: blob.content_type,
+    size: blob.size,
+    sha256: blob.sha256,
+    created_at: blob.created_at,
+  };
 }
 
 export function fileView(record: FileRecord): Record<string, unknown> {
-  return { id: record.id, filename: record.filename, mime: record.mime, size: record.size, sha256: record.sha256, created_at: new Date(record.created_at).toISOString() };
+  return {
+    id: record.id,
+    filename: record.filename,
+    mime: record.mime,
+    size: record.size,
+    sha256: record.sha256,
+    created_at: new Date(record.created_at).toISOString(),
+  };
 }
 
 export const fileSchema: JsonSchema = named('StoredFile', {

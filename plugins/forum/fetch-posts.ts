@@ -26,7 +26,12 @@ export async function fetchPosts(ctx: HandlerContext, apiUrl: string, settings: 
     url.searchParams.set('limit', String(PAGE_SIZE));
     url.searchParams.set('raw_json', '1');
     if (after) url.searchParams.set('after', after);
-    const response = await fetchHonouringRetryAfter(ctx.fetch, url.toString(), { headers: { Authorization: `Bearer ${token}`, 'User-Agent': 'Flowhost/1.0 (content workflows)' } }, 'The forum');
+    const response = await fetchHonouringRetryAfter(
+      ctx.fetch,
+      url.toString(),
+      { headers: { Authorization: `Bearer ${token}`, 'User-Agent': 'Flowhost/1.0 (content workflows)' } },
+      'The forum',
+    );
     if (response.status === 401) {
       await ctx.credentials?.markFailed('invalid_token', `The forum refused the access token (HTTP 401)`);
       throw new Error('The forum refused the access token (HTTP 401)');
@@ -38,8 +43,18 @@ export async function fetchPosts(ctx: HandlerContext, apiUrl: string, settings: 
       const name = String(post.name ?? `t3_${String(post.id ?? '')}`);
       out.push({
         type: 'forum_post',
-        data: { title: String(post.title ?? ''), content: String(post.selftext ?? ''), link: String(post.url ?? ''), author: String(post.author ?? ''), permalink: `https://www.reddit.com${String(post.permalink ?? '')}` },
-        metadata: { item_id: name, source_url: `https://www.reddit.com${String(post.permalink ?? '')}`, created_utc: post.created_utc ?? null },
+        data: {
+          title: String(post.title ?? ''),
+          content: String(post.selftext ?? ''),
+          link: String(post.url ?? ''),
+          author: String(post.author ?? ''),
+          permalink: `https://www.reddit.com${String(post.permalink ?? '')}`,
+        },
+        metadata: {
+          item_id: name,
+          source_url: `https://www.reddit.com${String(post.permalink ?? '')}`,
+          created_utc: post.created_utc ?? null,
+        },
       });
     }
     after = listing.data?.after;

@@ -31,9 +31,20 @@ export default definePlugin({
         label: 'Forum',
         fields: ['client_id', 'client_secret'],
         // The service wants HTTP Basic at its token endpoint and `duration=permanent` for a refresh token.
-        oauth2: () => ({ issuer: auth(), authorizationUrl: `${auth()}/api/v1/authorize`, tokenUrl: `${auth()}/api/v1/access_token`, scopes: ['identity', 'read'], clientAuth: 'basic', extraParams: { duration: 'permanent' } }),
+        oauth2: () => ({
+          issuer: auth(),
+          authorizationUrl: `${auth()}/api/v1/authorize`,
+          tokenUrl: `${auth()}/api/v1/access_token`,
+          scopes: ['identity', 'read'],
+          clientAuth: 'basic',
+          extraParams: { duration: 'permanent' },
+        }),
         async account(token, fetch) {
-          const me = (await fetch(`${api()}/api/v1/me`, { headers: { Authorization: `Bearer ${token}`, 'User-Agent': 'Flowhost/1.0 (content workflows)' } })).json<{ name?: string; id?: string }>();
+          const me = (
+            await fetch(`${api()}/api/v1/me`, {
+              headers: { Authorization: `Bearer ${token}`, 'User-Agent': 'Flowhost/1.0 (content workflows)' },
+            })
+          ).json<{ name?: string; id?: string }>();
           return { username: me.name ?? '', id: me.id ?? '' };
         },
       }),

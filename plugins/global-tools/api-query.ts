@@ -41,7 +41,11 @@ export function apiQueryTool(api: ApiClient): ChatToolDefinition {
       for (const { path, query } of requests) {
         const answer = await api.get(path, { user: ctx.user, query, log: ctx.log });
         const json = JSON.stringify(answer.body ?? null);
-        out.push(json.length > MAX_BODY_CHARS ? { path, status: answer.status, body: json.slice(0, MAX_BODY_CHARS), truncated: true } : { path, status: answer.status, body: answer.body });
+        out.push(
+          json.length > MAX_BODY_CHARS
+            ? { path, status: answer.status, body: json.slice(0, MAX_BODY_CHARS), truncated: true }
+            : { path, status: answer.status, body: answer.body },
+        );
       }
       return out;
     },

@@ -25,7 +25,13 @@ function parseReference(ref: string): { id: number } | { slug: string } {
     const segments = url.pathname.split('/').filter(Boolean);
     return { slug: decodeURIComponent(segments.at(-1) ?? '') };
   }
-  return { slug: trimmed.replace(/^\/+|\/+$/g, '').split('/').at(-1) ?? '' };
+  return {
+    slug:
+      trimmed
+        .replace(/^\/+|\/+$/g, '')
+        .split('/')
+        .at(-1) ?? '',
+  };
 }
 
 export function cmsPostReaderTool(content: ContentStore, registries: Registries, hostInfo: HostInfo): ChatToolDefinition {
@@ -70,7 +76,9 @@ export function cmsPostReaderTool(content: ContentStore, registries: Registries,
       const type = types.find((t) => t.name === post!.post_type)!;
       if (!canRead(type, post, ctx.user)) {
         // The same answer for a draft and for nothing: a reader cannot probe for unpublished posts.
-        throw new Error(`There is no ${what} on this site that ${ctx.user ? `user ${ctx.user.login}` : 'this caller'} may read (a post that is not published is for its author and editors)`);
+        throw new Error(
+          `There is no ${what} on this site that ${ctx.user ? `user ${ctx.user.login}` : 'this caller'} may read (a post that is not published is for its author and editors)`,
+        );
       }
       const maxChars = (args.max_chars as number | undefined) ?? 20_000;
       const text = contentText(post);

@@ -20,5 +20,7 @@ const OPTIONS = {
 
 export function htmlToPlain(html: string): string {
   convert ??= (require('html-to-text') as { convert: typeof convertFn }).convert;
-  return convert(html, OPTIONS).replace(/\n{3,}/g, '\n\n').trim();
+  return convert(html, OPTIONS)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }

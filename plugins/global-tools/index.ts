@@ -28,7 +28,7 @@ export default definePlugin({
   id: 'global-tools',
   version: '1.0.0',
   flowhost: '^1.0.0',
-  description: "Assistant tools beyond workflows: web_search, web_fetch, local_search, cms_post_reader and api_query.",
+  description: 'Assistant tools beyond workflows: web_search, web_fetch, local_search, cms_post_reader and api_query.',
   settingsSchema: {
     type: 'object',
     properties: {

@@ -36,7 +36,11 @@ export function webFetchTool({ timeoutMs, maxBytes }: WebFetchOptions): ChatTool
       const maxChars = (args.max_chars as number | undefined) ?? 20_000;
       let res;
       try {
-        res = await ctx.fetch(url, { headers: { accept: 'text/html, application/json;q=0.9, text/plain;q=0.8, */*;q=0.1' }, timeoutMs, maxBytes });
+        res = await ctx.fetch(url, {
+          headers: { accept: 'text/html, application/json;q=0.9, text/plain;q=0.8, */*;q=0.1' },
+          timeoutMs,
+          maxBytes,
+        });
       } catch (error) {
         // A refusal says how to allow the address (host/net): the model passes it on.
         if (error instanceof UrlRefusedError || error instanceof FetchLimitError) throw new Error(error.message);
@@ -49,13 +53,27 @@ export function webFetchTool({ timeoutMs, maxBytes }: WebFetchOptions): ChatTool
       if (contentType === 'text/html' || contentType === 'application/xhtml+xml') {
         title = titleOf(raw);
         text = htmlToPlain(raw);
-      } else if (contentType === 'application/json' || contentType.endsWith('+json') || contentType.startsWith('text/') || contentType === 'application/xml' || contentType.endsWith('+xml')) {
+      } else if (
+        contentType === 'application/json' ||
+        contentType.endsWith('+json') ||
+        contentType.startsWith('text/') ||
+        contentType === 'application/xml' ||
+        contentType.endsWith('+xml')
+      ) {
         text = raw;
       } else {
         throw new Error(`${res.url} is ${contentType || 'of no declared type'}: web_fetch reads HTML, JSON and text only`);
       }
       const truncated = text.length > maxChars;
-      return { url, final_url: res.url, status: res.status, content_type: contentType, title, text: truncated ? text.slice(0, maxChars) : text, truncated };
+      return {
+        url,
+        final_url: res.url,
+        status: res.status,
+        content_type: contentType,
+        title,
+        text: truncated ? text.slice(0, maxChars) : text,
+        truncated,
+      };
     },
   });
 }

@@ -24,7 +24,8 @@ interface BraveResult {
 export function webSearchTool({ baseUrl, key, fetch, timeoutMs }: WebSearchOptions): ChatToolDefinition {
   return defineChatTool({
     name: 'web_search',
-    description: 'Search the web. Returns up to `count` results (default 5, at most 20), each with title, url and snippet. Use web_fetch to read a result.',
+    description:
+      'Search the web. Returns up to `count` results (default 5, at most 20), each with title, url and snippet. Use web_fetch to read a result.',
     parameters: {
       type: 'object',
       required: ['query'],
@@ -39,11 +40,18 @@ export function webSearchTool({ baseUrl, key, fetch, timeoutMs }: WebSearchOptio
     },
     async run(args) {
       const apiKey = await key.current();
-      if (!apiKey) throw new Error('web_search is not configured: save a Brave Search API key with PUT /tools/web-search (or plugins.global-tools.search_api_key)');
+      if (!apiKey)
+        throw new Error(
+          'web_search is not configured: save a Brave Search API key with PUT /tools/web-search (or plugins.global-tools.search_api_key)',
+        );
       const query = String(args.query);
       const count = (args.count as number | undefined) ?? 5;
       const url = `${baseUrl}/res/v1/web/search?${new URLSearchParams({ q: query, count: String(count) }).toString()}`;
-      const res = await fetch(url, { headers: { accept: 'application/json', 'x-subscription-token': apiKey }, timeoutMs, maxBytes: 2 * 1024 * 1024 });
+      const res = await fetch(url, {
+        headers: { accept: 'application/json', 'x-subscription-token': apiKey },
+        timeoutMs,
+        maxBytes: 2 * 1024 * 1024,
+      });
       if (!res.ok) {
         let detail = '';
         try {

@@ -15,12 +15,19 @@ export function isLoopback(ip: string): boolean {
 }
 
 /** Null when allowed, else why not (the message says how to allow it). */
-export function refusal(access: MetricsAccess, token: string | undefined, request: { ip: string; headers: Readonly<Record<string, string | undefined>> }): string | null {
+export function refusal(
+  access: MetricsAccess,
+  token: string | undefined,
+  request: { ip: string; headers: Readonly<Record<string, string | undefined>> },
+): string | null {
   if (access === 'public') return null;
   const given = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
   // A configured token also admits scrapers from elsewhere, whatever the access mode.
   if (token && given && safeEqual(given, token)) return null;
   if (access === 'loopback' && isLoopback(request.ip)) return null;
-  if (access === 'token') return token ? 'GET /metrics needs Authorization: Bearer <the metrics token>' : 'GET /metrics is set to token access but no token is configured (plugins.metrics.token)';
+  if (access === 'token')
+    return token
+      ? 'GET /metrics needs Authorization: Bearer <the metrics token>'
+      : 'GET /metrics is set to token access but no token is configured (plugins.metrics.token)';
   return 'GET /metrics answers requests from this machine only; to scrape from elsewhere set plugins.metrics.token (then send Authorization: Bearer <token>) or plugins.metrics.access to public';
 }

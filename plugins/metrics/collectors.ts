@@ -28,12 +28,45 @@ export function createCollectors(queueDepth: (status: 'pending' | 'processing') 
   const registry = new Registry();
   // process_* and nodejs_* (CPU, memory, handles, GC, event-loop lag and its percentiles).
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({ name: 'flowhost_http_requests_total', help: 'Answered HTTP requests by method, route pattern and status.', labelNames: ['method', 'route', 'status'], registers: [registry] });
-  const latency = new Histogram({ name: 'flowhost_http_request_duration_seconds', help: 'Time from a request arriving to its answer, by method and route pattern.', labelNames: ['method', 'route'], buckets: HTTP_BUCKETS, registers: [registry] });
-  const jobs = new Counter({ name: 'flowhost_jobs_total', help: 'Finished runs by what started them and their final status.', labelNames: ['source', 'status'], registers: [registry] });
-  const jobDuration = new Histogram({ name: 'flowhost_job_duration_seconds', help: 'Run durations, claim to final state, by source.', labelNames: ['source'], buckets: RUN_BUCKETS, registers: [registry] });
-  const stepDuration = new Histogram({ name: 'flowhost_step_duration_seconds', help: 'Step durations by step type, handler and outcome.', labelNames: ['step_type', 'handler', 'status'], buckets: RUN_BUCKETS, registers: [registry] });
-  const lateness = new Histogram({ name: 'flowhost_scheduler_lateness_seconds', help: 'How late scheduled runs started after their slot (slot to job record).', buckets: LATENESS_BUCKETS, registers: [registry] });
+  const requests = new Counter({
+    name: 'flowhost_http_requests_total',
+    help: 'Answered HTTP requests by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'flowhost_http_request_duration_seconds',
+    help: 'Time from a request arriving to its answer, by method and route pattern.',
+    labelNames: ['method', 'route'],
+    buckets: HTTP_BUCKETS,
+    registers: [registry],
+  });
+  const jobs = new Counter({
+    name: 'flowhost_jobs_total',
+    help: 'Finished runs by what started them and their final status.',
+    labelNames: ['source', 'status'],
+    registers: [registry],
+  });
+  const jobDuration = new Histogram({
+    name: 'flowhost_job_duration_seconds',
+    help: 'Run durations, claim to final state, by source.',
+    labelNames: ['source'],
+    buckets: RUN_BUCKETS,
+    registers: [registry],
+  });
+  const stepDuration = new Histogram({
+    name: 'flowhost_step_duration_seconds',
+    help: 'Step durations by step type, handler and outcome.',
+    labelNames: ['step_type', 'handler', 'status'],
+    buckets: RUN_BUCKETS,
+    registers: [registry],
+  });
+  const lateness = new Histogram({
+    name: 'flowhost_scheduler_lateness_seconds',
+    help: 'How late scheduled runs started after their slot (slot to job record).',
+    buckets: LATENESS_BUCKETS,
+    registers: [registry],
+  });
   const storeLatency = new Histogram({
     name: 'flowhost_store_operation_duration_seconds',
     help: 'Store operations by collection and operation, as the services and plugins call them (a batched insert counts once).',
@@ -41,7 +74,12 @@ export function createCollectors(queueDepth: (status: 'pending' | 'processing') 
     buckets: STORE_BUCKETS,
     registers: [registry],
   });
-  const storeFailures = new Counter({ name: 'flowhost_store_operation_failures_total', help: 'Store operations that failed (a duplicate key, an unreachable database...), by collection and operation.', labelNames: ['collection', 'operation'], registers: [registry] });
+  const storeFailures = new Counter({
+    name: 'flowhost_store_operation_failures_total',
+    help: 'Store operations that failed (a duplicate key, an unreachable database...), by collection and operation.',
+    labelNames: ['collection', 'operation'],
+    registers: [registry],
+  });
   new Gauge({
     name: 'flowhost_jobs_waiting',
     help: 'Jobs not finished yet, by status (pending: accepted, not started; processing: running).',
@@ -60,7 +98,10 @@ export function createCollectors(queueDepth: (status: 'pending' | 'processing') 
       latency.observe({ method: timing.method, route: timing.route }, timing.durationMs / 1000);
     },
     step(timing) {
-      stepDuration.observe({ step_type: timing.stepType, handler: timing.handlerSlug ?? 'none', status: timing.status }, timing.durationMs / 1000);
+      stepDuration.observe(
+        { step_type: timing.stepType, handler: timing.handlerSlug ?? 'none', status: timing.status },
+        timing.durationMs / 1000,
+      );
     },
     job(outcome) {
       const source = outcome.source ?? 'unknown';

@@ -54,7 +54,12 @@ export default definePlugin({
             permission: 'public',
             credentials: 'ignored',
             summary: 'Prometheus metrics (text exposition format); this machine only unless configured',
-            schema: { responses: { 200: { type: 'string', contentMediaType: 'text/plain', description: 'Prometheus text format 0.0.4' }, 403: errorBody('metrics_forbidden') } },
+            schema: {
+              responses: {
+                200: { type: 'string', contentMediaType: 'text/plain', description: 'Prometheus text format 0.0.4' },
+                403: errorBody('metrics_forbidden'),
+              },
+            },
             async handle(request) {
               const why = refusal(config.access ?? 'loopback', config.token, request);
               if (why) throw metricsError('metrics_forbidden', { message: why });

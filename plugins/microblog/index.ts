@@ -25,7 +25,11 @@ export default definePlugin({
         type: 'oauth1',
         label: 'Microblog',
         fields: ['api_key', 'api_secret'],
-        oauth1: () => ({ requestTokenUrl: `${base()}/oauth/request_token`, authorizeUrl: `${base()}/oauth/authorize`, accessTokenUrl: `${base()}/oauth/access_token` }),
+        oauth1: () => ({
+          requestTokenUrl: `${base()}/oauth/request_token`,
+          authorizeUrl: `${base()}/oauth/authorize`,
+          accessTokenUrl: `${base()}/oauth/access_token`,
+        }),
         accountFrom: (tokens) => ({ username: tokens.screen_name ?? '', id: tokens.user_id ?? '' }),
       }),
     );

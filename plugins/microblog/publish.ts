@@ -8,8 +8,6 @@ export interface MicroblogSettings {
   apiUrl: string;
 }
 
-
-
 /**
  * Publishes each packet as a post (`POST /2/tweets`, OAuth 1.0a user context; a JSON body
  * is not part of the signature). The packet comes back with the post's id and URL and
@@ -17,7 +15,8 @@ export interface MicroblogSettings {
  */
 export async function publishPosts(ctx: HandlerContext, settings: MicroblogSettings, packets: DataPacket[]): Promise<DataPacket[]> {
   const credentials = ctx.credentials;
-  if (!credentials?.tokens?.oauth_token || !credentials.fields.api_key) throw new Error('The microblog account is not connected: save its keys and authorize it (GET /auth/microblog/status)');
+  if (!credentials?.tokens?.oauth_token || !credentials.fields.api_key)
+    throw new Error('The microblog account is not connected: save its keys and authorize it (GET /auth/microblog/status)');
   const url = `${settings.apiUrl.replace(/\/+$/, '')}/2/tweets`;
   const out: DataPacket[] = [];
   for (const packet of packets) {
@@ -45,13 +44,19 @@ export async function publishPosts(ctx: HandlerContext, settings: MicroblogSetti
     }
     if (response.status === 401 || response.status === 403) {
       const reason = answer.detail ?? answer.title ?? `HTTP ${response.status}`;
-      if (response.status === 401) await credentials.markFailed('invalid_token', `The microblog service refused the account's tokens: ${reason}`);
+      if (response.status === 401)
+        await credentials.markFailed('invalid_token', `The microblog service refused the account's tokens: ${reason}`);
       throw new Error(`The microblog service refused the post: ${reason}`);
     }
-    if (!response.ok || !answer.data?.id) throw new Error(`The microblog service answered HTTP ${response.status}: ${answer.detail ?? answer.title ?? 'no post id'}`);
+    if (!response.ok || !answer.data?.id)
+      throw new Error(`The microblog service answered HTTP ${response.status}: ${answer.detail ?? answer.title ?? 'no post id'}`);
     const id = answer.data.id;
     const username = credentials.account?.username || 'i';
-    out.push({ ...packet, data: { ...packet.data, published_text: text }, metadata: { ...packet.metadata, published_id: id, published_url: `https://x.com/${username}/status/${id}`, shortened } });
+    out.push({
+      ...packet,
+      data: { ...packet.data, published_text: text },
+      metadata: { ...packet.metadata, published_id: id, published_url: `https://x.com/${username}/status/${id}`, shortened },
+    });
   }
   return out;
 }

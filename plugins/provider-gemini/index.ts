@@ -12,7 +12,8 @@ export default defineModelProviderPlugin({
   label: 'Google Gemini',
   description: 'AI provider: Google Gemini (generateContent).',
   defaultBaseUrl: 'https://generativelanguage.googleapis.com/v1beta',
-  model: async ({ apiKey, baseURL, fetch }, modelId) => (await import('@ai-sdk/google')).createGoogleGenerativeAI({ apiKey, baseURL, fetch })(modelId),
+  model: async ({ apiKey, baseURL, fetch }, modelId) =>
+    (await import('@ai-sdk/google')).createGoogleGenerativeAI({ apiKey, baseURL, fetch })(modelId),
   // The key in a header, never in the URL (the service accepts both).
   authHeaders: (apiKey) => ({ 'x-goog-api-key': apiKey }),
   modelsPath: '/models?pageSize=1000',

@@ -7,11 +7,20 @@ export default defineModelProviderPlugin({
   label: 'OpenRouter',
   description: 'AI provider: OpenRouter (many providers behind one OpenAI-shaped API).',
   defaultBaseUrl: 'https://openrouter.ai/api/v1',
-  model: async ({ apiKey, baseURL, fetch }, modelId) => (await import('@openrouter/ai-sdk-provider')).createOpenRouter({ apiKey, baseURL, fetch }).chat(modelId),
+  model: async ({ apiKey, baseURL, fetch }, modelId) =>
+    (await import('@openrouter/ai-sdk-provider')).createOpenRouter({ apiKey, baseURL, fetch }).chat(modelId),
   authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
   // The whole catalogue (hundreds of models); it needs no key, so `test` asks /key instead.
   modelsPath: '/models',
   testPath: '/key',
-  parseModels: (body) => ((body as { data?: Array<{ id?: unknown }> })?.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string'),
-  fallbackModels: ['openai/gpt-4o-mini', 'openai/gpt-4.1', 'anthropic/claude-sonnet-4.5', 'google/gemini-2.5-flash', 'x-ai/grok-4', 'meta-llama/llama-3.3-70b-instruct'],
+  parseModels: (body) =>
+    ((body as { data?: Array<{ id?: unknown }> })?.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string'),
+  fallbackModels: [
+    'openai/gpt-4o-mini',
+    'openai/gpt-4.1',
+    'anthropic/claude-sonnet-4.5',
+    'google/gemini-2.5-flash',
+    'x-ai/grok-4',
+    'meta-llama/llama-3.3-70b-instruct',
+  ],
 });

@@ -148,5 +148,7 @@ export function parseFeed(text: string, baseUrl?: string): FeedItem[] {
   if (rdf && typeof rdf === 'object') return newestFirst(list(rdf.item).map((item) => rssItem(item, baseUrl)));
   // An empty channel/feed parses to '' rather than an object.
   if (doc.rss === '' || doc.feed === '') return [];
-  throw new FeedParseError(`not an RSS or Atom document (root element: ${Object.keys(doc).filter((k) => !k.startsWith('?'))[0] ?? 'none'})`);
+  throw new FeedParseError(
+    `not an RSS or Atom document (root element: ${Object.keys(doc).filter((k) => !k.startsWith('?'))[0] ?? 'none'})`,
+  );
 }

@@ -19,8 +19,21 @@ export default definePlugin({
           required: ['feed_url'],
           additionalProperties: false,
           properties: {
-            feed_url: { type: 'string', format: 'uri', pattern: '^https?://', title: 'Feed URL', description: 'Address of the RSS or Atom feed' },
-            max_items: { type: 'integer', minimum: 1, maximum: 50, default: 1, title: 'Items per run', description: 'New items taken per run' },
+            feed_url: {
+              type: 'string',
+              format: 'uri',
+              pattern: '^https?://',
+              title: 'Feed URL',
+              description: 'Address of the RSS or Atom feed',
+            },
+            max_items: {
+              type: 'integer',
+              minimum: 1,
+              maximum: 50,
+              default: 1,
+              title: 'Items per run',
+              description: 'New items taken per run',
+            },
           },
         },
         fetch: (ctx, settings) => fetchFeed(ctx.fetch, settings),

@@ -39,7 +39,13 @@ export default definePlugin({
         label: 'Social',
         fields: ['app_id', 'app_secret'],
         // The service supports no PKCE for web apps; the state, bound to the admin, is the CSRF guard.
-        oauth2: () => ({ issuer: graph(), authorizationUrl: `${trim(settings.dialog_url)}/dialog/oauth`, tokenUrl: `${graph()}/oauth/access_token`, scopes: ['pages_manage_posts', 'threads_content_publish'], pkce: false }),
+        oauth2: () => ({
+          issuer: graph(),
+          authorizationUrl: `${trim(settings.dialog_url)}/dialog/oauth`,
+          tokenUrl: `${graph()}/oauth/access_token`,
+          scopes: ['pages_manage_posts', 'threads_content_publish'],
+          pkce: false,
+        }),
         account: (token, fetch) => graphAccount(graph(), token, fetch),
       }),
     );
@@ -50,14 +56,27 @@ export default definePlugin({
         label: 'Social page post',
         description: 'Posts each item to a page feed (message and link).',
         auth,
-        settings: { type: 'object', required: ['page_id'], additionalProperties: false, properties: { page_id: { type: 'string', pattern: '^[0-9A-Za-z_.-]{1,64}$', title: 'Page id' } } },
+        settings: {
+          type: 'object',
+          required: ['page_id'],
+          additionalProperties: false,
+          properties: { page_id: { type: 'string', pattern: '^[0-9A-Za-z_.-]{1,64}$', title: 'Page id' } },
+        },
         async publish(ctx, handlerSettings, packets) {
           const token = accessToken(ctx, 'social');
           const out: DataPacket[] = [];
           for (const packet of packets) {
             const { body, link } = packetText(packet);
-            const { id } = await graphPost(ctx, `${graph()}/${encodeURIComponent(handlerSettings.page_id)}/feed`, { message: body, ...(link ? { link } : {}), access_token: token }, 'The social service');
-            out.push({ ...packet, metadata: { ...packet.metadata, published_id: id, published_url: `https://www.facebook.com/${id}`, shortened: false } });
+            const { id } = await graphPost(
+              ctx,
+              `${graph()}/${encodeURIComponent(handlerSettings.page_id)}/feed`,
+              { message: body, ...(link ? { link } : {}), access_token: token },
+              'The social service',
+            );
+            out.push({
+              ...packet,
+              metadata: { ...packet.metadata, published_id: id, published_url: `https://www.facebook.com/${id}`, shortened: false },
+            });
           }
           return out;
         },
@@ -80,9 +99,23 @@ export default definePlugin({
             const { body, link } = packetText(packet);
             const { text, shortened } = fitText(body, link, THREADED_LIMIT);
             // Two steps, as the service wants: a media container, then its publication.
-            const container = await graphPost(ctx, `${base}/me/threads`, { media_type: 'TEXT', text, access_token: token }, 'The threaded service');
-            const { id } = await graphPost(ctx, `${base}/me/threads_publish`, { creation_id: container.id, access_token: token }, 'The threaded service');
-            out.push({ ...packet, data: { ...packet.data, published_text: text }, metadata: { ...packet.metadata, published_id: id, published_url: `https://www.threads.net/post/${id}`, shortened } });
+            const container = await graphPost(
+              ctx,
+              `${base}/me/threads`,
+              { media_type: 'TEXT', text, access_token: token },
+              'The threaded service',
+            );
+            const { id } = await graphPost(
+              ctx,
+              `${base}/me/threads_publish`,
+              { creation_id: container.id, access_token: token },
+              'The threaded service',
+            );
+            out.push({
+              ...packet,
+              data: { ...packet.data, published_text: text },
+              metadata: { ...packet.metadata, published_id: id, published_url: `https://www.threads.net/post/${id}`, shortened },
+            });
           }
           return out;
         },

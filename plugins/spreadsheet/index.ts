@@ -46,9 +46,18 @@ export default definePlugin({
         label: 'Spreadsheet',
         fields: ['client_id', 'client_secret'],
         // offline + consent: the service returns a refresh token only when asked so.
-        oauth2: () => ({ issuer: new URL(settings.auth_url).origin, authorizationUrl: settings.auth_url, tokenUrl: settings.token_url, scopes: ['openid', 'email', 'https://www.googleapis.com/auth/spreadsheets'], extraParams: { access_type: 'offline', prompt: 'consent' } }),
+        oauth2: () => ({
+          issuer: new URL(settings.auth_url).origin,
+          authorizationUrl: settings.auth_url,
+          tokenUrl: settings.token_url,
+          scopes: ['openid', 'email', 'https://www.googleapis.com/auth/spreadsheets'],
+          extraParams: { access_type: 'offline', prompt: 'consent' },
+        }),
         async account(token, fetch) {
-          const me = (await fetch(settings.userinfo_url, { headers: { Authorization: `Bearer ${token}` } })).json<{ email?: string; sub?: string }>();
+          const me = (await fetch(settings.userinfo_url, { headers: { Authorization: `Bearer ${token}` } })).json<{
+            email?: string;
+            sub?: string;
+          }>();
           return { username: me.email ?? '', id: me.sub ?? '' };
         },
       }),
@@ -61,7 +70,12 @@ export default definePlugin({
         description: 'Rows of a range, the header row as field names; each row is processed once per flow step.',
         auth,
         settings: sheetSettings({
-          key_column: { type: 'string', maxLength: 100, title: 'Key column', description: 'Header of the column that identifies a row (default: the whole row)' },
+          key_column: {
+            type: 'string',
+            maxLength: 100,
+            title: 'Key column',
+            description: 'Header of the column that identifies a row (default: the whole row)',
+          },
           max_items: { type: 'integer', minimum: 1, maximum: 50, default: 1, title: 'Items per run' },
         }),
         fetch: (ctx, source) => readRows(ctx, api(), source),
@@ -75,7 +89,13 @@ export default definePlugin({
         description: 'Appends one row per item, its fields in the columns given.',
         auth,
         settings: sheetSettings({
-          columns: { type: 'array', maxItems: 26, items: { type: 'string', minLength: 1, maxLength: 100 }, title: 'Columns', description: 'Item fields, in column order (default title, content, link)' },
+          columns: {
+            type: 'array',
+            maxItems: 26,
+            items: { type: 'string', minLength: 1, maxLength: 100 },
+            title: 'Columns',
+            description: 'Item fields, in column order (default title, content, link)',
+          },
         }),
         publish: (ctx, target, packets) => appendRows(ctx, api(), target, packets),
       }),

@@ -9,8 +9,11 @@ export interface AiDefaults {
 /** The packet's fields the model sees, as labelled text. */
 function packetContext(packet: DataPacket): string {
   const data = packet.data;
-  const field = (name: string) => (typeof data[name] === 'string' && data[name] ? `${name[0]!.toUpperCase()}${name.slice(1)}: ${String(data[name])}` : null);
-  return [field('title'), field('link'), typeof data.content === 'string' && data.content ? `Content:\n${data.content}` : null].filter(Boolean).join('\n');
+  const field = (name: string) =>
+    typeof data[name] === 'string' && data[name] ? `${name[0]!.toUpperCase()}${name.slice(1)}: ${String(data[name])}` : null;
+  return [field('title'), field('link'), typeof data.content === 'string' && data.content ? `Content:\n${data.content}` : null]
+    .filter(Boolean)
+    .join('\n');
 }
 
 /**
@@ -24,13 +27,22 @@ export function titleAndContent(text: string): { title: string | null; content: 
   return { title: null, content: trimmed };
 }
 
-async function call(provider: ProviderDefinition, model: string, system: string | undefined, user: string, ctx: CallContext): Promise<{ text: string; usage: TokenUsage }> {
+async function call(
+  provider: ProviderDefinition,
+  model: string,
+  system: string | undefined,
+  user: string,
+  ctx: CallContext,
+): Promise<{ text: string; usage: TokenUsage }> {
   if (provider.generate) {
     const result = await provider.generate({ model, messages: [{ role: 'user', content: user }], ...(system ? { system } : {}) }, ctx);
     return { text: result.text, usage: result.usage };
   }
   if (!provider.complete) throw new Error(`AI provider '${provider.slug}' cannot generate text`);
-  const result = await provider.complete({ model, messages: [...(system ? [{ role: 'system' as const, content: system }] : []), { role: 'user' as const, content: user }] }, ctx);
+  const result = await provider.complete(
+    { model, messages: [...(system ? [{ role: 'system' as const, content: system }] : []), { role: 'user' as const, content: user }] },
+    ctx,
+  );
   return { text: result.content, usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 } };
 }
 
@@ -41,7 +53,12 @@ async function call(provider: ProviderDefinition, model: string, system: string 
  * starts with one). Provider and model default to the site settings. The step's outcome
  * records provider, model, token usage, calls and latency.
  */
-export async function runAiStep(providers: () => ReadonlyArray<ProviderDefinition>, defaults: () => Promise<AiDefaults>, ctx: StepRunContext, packets: DataPacket[]): Promise<DataPacket[]> {
+export async function runAiStep(
+  providers: () => ReadonlyArray<ProviderDefinition>,
+  defaults: () => Promise<AiDefaults>,
+  ctx: StepRunContext,
+  packets: DataPacket[],
+): Promise<DataPacket[]> {
   const config = ctx.config as Record<string, unknown>;
   const text = (name: string) => (typeof config[name] === 'string' ? (config[name] as string) : '');
   const site = await defaults();
@@ -72,7 +89,13 @@ export async function runAiStep(providers: () => ReadonlyArray<ProviderDefinitio
   const metadata = { ai_provider: provider.slug, ai_model: model };
   if (packets.length === 0) {
     const { title, content } = await ask('');
-    return [{ type: 'ai', data: { ...(title ? { title } : {}), content }, metadata: { ...metadata, item_id: `ai:${ctx.jobId}:${ctx.flowStepId}` } }];
+    return [
+      {
+        type: 'ai',
+        data: { ...(title ? { title } : {}), content },
+        metadata: { ...metadata, item_id: `ai:${ctx.jobId}:${ctx.flowStepId}` },
+      },
+    ];
   }
   const out: DataPacket[] = [];
   for (const packet of packets) {

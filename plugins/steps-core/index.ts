@@ -14,7 +14,14 @@ export default definePlugin({
       return { provider: site.default_provider, model: site.default_model };
     };
     stepTypes.add(defineStepType({ type: 'fetch', label: 'Fetch', handlerType: 'fetch' }));
-    stepTypes.add(defineStepType({ type: 'ai', label: 'AI', handlerType: null, run: (ctx, packets) => runAiStep(() => registries.providers(), defaults, ctx, packets) }));
+    stepTypes.add(
+      defineStepType({
+        type: 'ai',
+        label: 'AI',
+        handlerType: null,
+        run: (ctx, packets) => runAiStep(() => registries.providers(), defaults, ctx, packets),
+      }),
+    );
     stepTypes.add(defineStepType({ type: 'publish', label: 'Publish', handlerType: 'publish' }));
     stepTypes.add(defineStepType({ type: 'update', label: 'Update', handlerType: 'update' }));
   },

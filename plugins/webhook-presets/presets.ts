@@ -30,8 +30,16 @@ export const stripe = definePreset({
     algo: 'sha256',
     signed_template: '{timestamp}.{body}',
     // `t=<unix>,v1=<hex>[,v1=<hex>...]`: every v1 entry is a candidate (rolled secrets).
-    signature_source: { header: 'Stripe-Signature', extract: { kind: 'kv_pairs', key: 'v1', separator: ',', pair_separator: '=' }, encoding: 'hex' },
-    timestamp_source: { header: 'Stripe-Signature', extract: { kind: 'kv_pairs', key: 't', separator: ',', pair_separator: '=' }, format: 'unix' },
+    signature_source: {
+      header: 'Stripe-Signature',
+      extract: { kind: 'kv_pairs', key: 'v1', separator: ',', pair_separator: '=' },
+      encoding: 'hex',
+    },
+    timestamp_source: {
+      header: 'Stripe-Signature',
+      extract: { kind: 'kv_pairs', key: 't', separator: ',', pair_separator: '=' },
+      format: 'unix',
+    },
     tolerance_seconds: 300,
     max_body_bytes: DEFAULT_MAX_BODY_BYTES,
   },

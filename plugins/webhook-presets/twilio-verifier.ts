@@ -45,7 +45,13 @@ export const twilioVerifier = defineVerifier({
     const params = bodyHash === null ? formParams(rawBody, headers['content-type']) : [];
     // Every secret against every URL form, no early exit: timing tells nothing of which matched.
     let ok = false;
-    for (const secret of secrets) for (const variant of urlVariants(url)) if (safeEqual(twilioSignature(secret, variant, params), signature)) ok = true;
-    return ok ? { ok: true } : { ok: false, reason: `X-Twilio-Signature does not match any active secret for ${url} (check the public URL the host is configured with)` };
+    for (const secret of secrets)
+      for (const variant of urlVariants(url)) if (safeEqual(twilioSignature(secret, variant, params), signature)) ok = true;
+    return ok
+      ? { ok: true }
+      : {
+          ok: false,
+          reason: `X-Twilio-Signature does not match any active secret for ${url} (check the public URL the host is configured with)`,
+        };
   },
 });

@@ -98,7 +98,9 @@ function fetchOnly(baseURL: string, label: string): typeof globalThis.fetch {
   return (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (url !== base && !url.startsWith(`${base}/`) && !url.startsWith(`${base}?`)) {
-      return Promise.reject(new ProviderError('bad_request', `${label}: refused a request outside the configured base URL (${new URL(url).origin})`));
+      return Promise.reject(
+        new ProviderError('bad_request', `${label}: refused a request outside the configured base URL (${new URL(url).origin})`),
+      );
     }
     return globalThis.fetch(input, init);
   };
@@ -120,7 +122,8 @@ export function providerMessageOf(body: unknown, fallback: string): string {
     const record = value as Record<string, unknown>;
     const error = record.error;
     if (typeof error === 'string') return error;
-    if (error && typeof error === 'object' && typeof (error as Record<string, unknown>).message === 'string') return String((error as Record<string, unknown>).message);
+    if (error && typeof error === 'object' && typeof (error as Record<string, unknown>).message === 'string')
+      return String((error as Record<string, unknown>).message);
     if (typeof record.message === 'string') return record.message;
   }
   return fallback;
@@ -129,7 +132,8 @@ export function providerMessageOf(body: unknown, fallback: string): string {
 /** A refused key some services answer with 400 (Gemini: API_KEY_INVALID). */
 const KEY_INVALID = /api[ _-]?key (is )?(not valid|invalid)|invalid api[ _-]?key|API_KEY_INVALID|incorrect api key/i;
 
-const CONTEXT_TOO_LONG = /context[ _-]?(length|window)|too many tokens|too long|maximum context|exceeds? the (maximum|limit)|input token count|token limit|request too large/i;
+const CONTEXT_TOO_LONG =
+  /context[ _-]?(length|window)|too many tokens|too long|maximum context|exceeds? the (maximum|limit)|input token count|token limit|request too large/i;
 
 interface Failure {
   error: ProviderError;
@@ -158,26 +162,58 @@ function classify(ai: AiSdk, raw: unknown, label: string, model: string, timeout
   if (APICallError.isInstance(error)) {
     const status = error.statusCode ?? null;
     const said = providerMessageOf(error.responseBody ?? '', error.message);
-    if (status === 401 || status === 403 || (status === 400 && KEY_INVALID.test(said))) return { error: new ProviderError('key_refused', `${label} refused the API key (HTTP ${status}): ${said}`, status), retry: false, waitMs: null };
+    if (status === 401 || status === 403 || (status === 400 && KEY_INVALID.test(said)))
+      return {
+        error: new ProviderError('key_refused', `${label} refused the API key (HTTP ${status}): ${said}`, status),
+        retry: false,
+        waitMs: null,
+      };
     if (status === 429) {
       const wait = retryAfterMs(error.responseHeaders);
       if (wait !== null && wait > MAX_RETRY_AFTER_SECONDS * 1000) {
-        return { error: new ProviderError('rate_limited', `${label} is rate limiting; retry after ${Math.ceil(wait / 1000)} s: ${said}`, 429), retry: false, waitMs: null };
+        return {
+          error: new ProviderError('rate_limited', `${label} is rate limiting; retry after ${Math.ceil(wait / 1000)} s: ${said}`, 429),
+          retry: false,
+          waitMs: null,
+        };
       }
       return { error: new ProviderError('rate_limited', `${label} is rate limiting: ${said}`, 429), retry: true, waitMs: wait };
     }
-    if (status !== null && status >= 500) return { error: new ProviderError('unavailable', `${label} failed (HTTP ${status}): ${said}`, status), retry: true, waitMs: null };
+    if (status !== null && status >= 500)
+      return { error: new ProviderError('unavailable', `${label} failed (HTTP ${status}): ${said}`, status), retry: true, waitMs: null };
     if (status !== null && CONTEXT_TOO_LONG.test(said)) {
-      return { error: new ProviderError('context_too_long', `The input is too long for ${label} model '${model}': ${said}`, status), retry: false, waitMs: null };
+      return {
+        error: new ProviderError('context_too_long', `The input is too long for ${label} model '${model}': ${said}`, status),
+        retry: false,
+        waitMs: null,
+      };
     }
-    if (status === 404) return { error: new ProviderError('unknown_model', `${label} does not offer model '${model}' (HTTP 404): ${said}`, status), retry: false, waitMs: null };
-    if (status !== null) return { error: new ProviderError('bad_request', `${label} refused the request (HTTP ${status}): ${said}`, status), retry: false, waitMs: null };
+    if (status === 404)
+      return {
+        error: new ProviderError('unknown_model', `${label} does not offer model '${model}' (HTTP 404): ${said}`, status),
+        retry: false,
+        waitMs: null,
+      };
+    if (status !== null)
+      return {
+        error: new ProviderError('bad_request', `${label} refused the request (HTTP ${status}): ${said}`, status),
+        retry: false,
+        waitMs: null,
+      };
     return { error: new ProviderError('unavailable', `${label} could not be reached: ${said}`), retry: true, waitMs: null };
   }
   const name = error instanceof Error ? error.name : '';
-  if (name === 'TimeoutError' || name === 'AbortError') return { error: new ProviderError('unavailable', `${label} did not answer within ${Math.round(timeoutMs / 1000)} s`), retry: true, waitMs: null };
+  if (name === 'TimeoutError' || name === 'AbortError')
+    return {
+      error: new ProviderError('unavailable', `${label} did not answer within ${Math.round(timeoutMs / 1000)} s`),
+      retry: true,
+      waitMs: null,
+    };
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof TypeError && /fetch failed|network|ECONNREFUSED|ECONNRESET/i.test(`${message} ${String((error as { cause?: unknown }).cause ?? '')}`)) {
+  if (
+    error instanceof TypeError &&
+    /fetch failed|network|ECONNREFUSED|ECONNRESET/i.test(`${message} ${String((error as { cause?: unknown }).cause ?? '')}`)
+  ) {
     return { error: new ProviderError('unavailable', `${label} could not be reached: ${message}`), retry: true, waitMs: null };
   }
   return { error: new ProviderError('bad_request', `${label}: ${message}`), retry: false, waitMs: null };
@@ -191,7 +227,10 @@ function toModelMessages(messages: ProviderMessage[]): ModelMessage[] {
       case 'assistant':
         return { role: 'assistant', content: m.content };
       case 'tool':
-        return { role: 'tool', content: [{ type: 'tool-result', toolCallId: m.toolCallId, toolName: m.toolName, output: { type: 'json', value: m.output } }] };
+        return {
+          role: 'tool',
+          content: [{ type: 'tool-result', toolCallId: m.toolCallId, toolName: m.toolName, output: { type: 'json', value: m.output } }],
+        };
       case 'response':
         return m.message as unknown as ModelMessage;
       default: {
@@ -207,7 +246,8 @@ function toTools(ai: AiSdk, tools: ProviderToolSpec[] | undefined): ToolSet | un
   if (!tools?.length) return undefined;
   const set: ToolSet = {};
   // No `execute`: generateText returns after one step with the calls; the caller runs them.
-  for (const spec of tools) set[spec.name] = tool({ description: spec.description, inputSchema: jsonSchema(spec.parameters as Parameters<typeof jsonSchema>[0]) });
+  for (const spec of tools)
+    set[spec.name] = tool({ description: spec.description, inputSchema: jsonSchema(spec.parameters as Parameters<typeof jsonSchema>[0]) });
   return set;
 }
 
@@ -229,13 +269,21 @@ export function defineModelProviderPlugin(options: ModelProviderOptions): Plugin
     flowhost: '^1.0.0',
     description: options.description,
     settingsSchema: settingsSchema(options.defaultBaseUrl),
-    deps: { providers: services.providers, settings: services.settings, config: services.configOf<ModelProviderSettings>(), log: services.logger },
+    deps: {
+      providers: services.providers,
+      settings: services.settings,
+      config: services.configOf<ModelProviderSettings>(),
+      log: services.logger,
+    },
     setup({ providers, settings, config, log }) {
       const baseURL = trimSlash(config.base_url);
       const fetch = fetchOnly(baseURL, label);
       const keyOf = async (): Promise<string> => {
         const saved = await settings.providerKey(slug).catch((error: unknown) => {
-          log.error({ provider: slug }, `${label}: the saved API key cannot be opened (${error instanceof Error ? error.message : String(error)}); save it again`);
+          log.error(
+            { provider: slug },
+            `${label}: the saved API key cannot be opened (${error instanceof Error ? error.message : String(error)}); save it again`,
+          );
           return null;
         });
         return saved ?? config.api_key ?? '';
@@ -244,7 +292,10 @@ export function defineModelProviderPlugin(options: ModelProviderOptions): Plugin
 
       const getJson = async (path: string, apiKey: string): Promise<{ status: number; body: unknown; text: string }> => {
         // A listing or a key check is quick or broken: at most 15 s.
-        const res = await fetch(`${baseURL}${path}`, { headers: { accept: 'application/json', ...options.authHeaders(apiKey) }, signal: AbortSignal.timeout(Math.min(config.timeout_ms, 15_000)) });
+        const res = await fetch(`${baseURL}${path}`, {
+          headers: { accept: 'application/json', ...options.authHeaders(apiKey) },
+          signal: AbortSignal.timeout(Math.min(config.timeout_ms, 15_000)),
+        });
         const text = await res.text();
         let body: unknown = text;
         try {
@@ -257,7 +308,11 @@ export function defineModelProviderPlugin(options: ModelProviderOptions): Plugin
 
       const requireKey = async (): Promise<string> => {
         const key = await keyOf();
-        if (!key) throw new ProviderError('not_configured', `${label} has no API key: set one with PUT /settings (ai_provider_keys.${slug}) or \`flowhost providers set-key ${slug}\``);
+        if (!key)
+          throw new ProviderError(
+            'not_configured',
+            `${label} has no API key: set one with PUT /settings (ai_provider_keys.${slug}) or \`flowhost providers set-key ${slug}\``,
+          );
         return key;
       };
 
@@ -282,16 +337,28 @@ export function defineModelProviderPlugin(options: ModelProviderOptions): Plugin
             const output = result.usage.outputTokens ?? 0;
             return {
               text: result.text,
-              toolCalls: result.toolCalls.map((call) => ({ id: call.toolCallId, name: call.toolName, args: (toJson(call.input) ?? {}) as { [key: string]: JsonValue } })),
+              toolCalls: result.toolCalls.map((call) => ({
+                id: call.toolCallId,
+                name: call.toolName,
+                args: (toJson(call.input) ?? {}) as { [key: string]: JsonValue },
+              })),
               usage: { input_tokens: input, output_tokens: output, total_tokens: result.usage.totalTokens ?? input + output },
               finishReason: (FINISH.has(result.finishReason) ? result.finishReason : 'other') as ProviderGenerateResult['finishReason'],
               model: result.response.modelId || request.model,
-              responseMessages: result.response.messages.map((message) => ({ role: 'response' as const, message: toJson(message) as { [key: string]: JsonValue } })),
+              responseMessages: result.response.messages.map((message) => ({
+                role: 'response' as const,
+                message: toJson(message) as { [key: string]: JsonValue },
+              })),
             };
           } catch (raw) {
             const failure = classify(ai, raw, label, request.model, config.timeout_ms);
             if (!failure.retry || attempt >= config.max_retries) {
-              if (failure.retry && attempt > 0) throw new ProviderError(failure.error.code, `${failure.error.message} (after ${attempt + 1} attempts)`, failure.error.status);
+              if (failure.retry && attempt > 0)
+                throw new ProviderError(
+                  failure.error.code,
+                  `${failure.error.message} (after ${attempt + 1} attempts)`,
+                  failure.error.status,
+                );
               throw failure.error;
             }
             const wait = failure.waitMs ?? config.retry_delay_ms * 2 ** attempt;
@@ -310,16 +377,21 @@ export function defineModelProviderPlugin(options: ModelProviderOptions): Plugin
         if (hit && now - hit.at < config.models_cache_seconds * 1000) return [...hit.models];
         try {
           const res = await getJson(options.modelsPath, apiKey);
-          if (res.status < 200 || res.status >= 300) throw new Error(`HTTP ${res.status}: ${providerMessageOf(res.body, res.text.slice(0, 200))}`);
+          if (res.status < 200 || res.status >= 300)
+            throw new Error(`HTTP ${res.status}: ${providerMessageOf(res.body, res.text.slice(0, 200))}`);
           const list = [...new Set(options.parseModels(res.body))].sort();
           if (!list.length) throw new Error('the models endpoint listed no model');
           cache.clear();
           if (config.models_cache_seconds > 0) cache.set(cacheKey, { at: now, models: list });
           return [...list];
         } catch (error) {
-          log.warn({ provider: slug }, `${label}: models list unavailable (${error instanceof Error ? error.message : String(error)}); using the built-in list`);
+          log.warn(
+            { provider: slug },
+            `${label}: models list unavailable (${error instanceof Error ? error.message : String(error)}); using the built-in list`,
+          );
           // Not asked again for a minute: a listing page must not wait on a dead endpoint each time.
-          if (config.models_cache_seconds > 0) cache.set(cacheKey, { at: now - Math.max(0, config.models_cache_seconds - 60) * 1000, models: [...options.fallbackModels] });
+          if (config.models_cache_seconds > 0)
+            cache.set(cacheKey, { at: now - Math.max(0, config.models_cache_seconds - 60) * 1000, models: [...options.fallbackModels] });
           return [...options.fallbackModels];
         }
       }
@@ -331,11 +403,20 @@ export function defineModelProviderPlugin(options: ModelProviderOptions): Plugin
           const res = await getJson(options.testPath ?? options.modelsPath, apiKey);
           const said = providerMessageOf(res.body, res.text.slice(0, 200) || `HTTP ${res.status}`);
           if (res.status >= 200 && res.status < 300) return { ok: true, message: `${label} accepted the API key` };
-          if (res.status === 401 || res.status === 403 || (res.status === 400 && KEY_INVALID.test(said))) return { ok: false, code: 'key_refused', message: `${label} refused the API key (HTTP ${res.status}): ${said}` };
+          if (res.status === 401 || res.status === 403 || (res.status === 400 && KEY_INVALID.test(said)))
+            return { ok: false, code: 'key_refused', message: `${label} refused the API key (HTTP ${res.status}): ${said}` };
           if (res.status === 429) return { ok: false, code: 'rate_limited', message: `${label} is rate limiting: ${said}` };
-          return { ok: false, code: res.status >= 500 ? 'unavailable' : 'bad_request', message: `${label} answered HTTP ${res.status}: ${said}` };
+          return {
+            ok: false,
+            code: res.status >= 500 ? 'unavailable' : 'bad_request',
+            message: `${label} answered HTTP ${res.status}: ${said}`,
+          };
         } catch (error) {
-          return { ok: false, code: 'unavailable', message: `${label} could not be reached: ${error instanceof Error ? error.message : String(error)}` };
+          return {
+            ok: false,
+            code: 'unavailable',
+            message: `${label} could not be reached: ${error instanceof Error ? error.message : String(error)}`,
+          };
         }
       }
 
@@ -348,8 +429,13 @@ export function defineModelProviderPlugin(options: ModelProviderOptions): Plugin
           generate,
           test,
           async complete(request, ctx) {
-            const system = request.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
-            const messages = request.messages.filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content }));
+            const system = request.messages
+              .filter((m) => m.role === 'system')
+              .map((m) => m.content)
+              .join('\n\n');
+            const messages = request.messages
+              .filter((m) => m.role === 'user' || m.role === 'assistant')
+              .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content }));
             const result = await generate({ model: request.model, messages, ...(system ? { system } : {}) }, ctx);
             return { content: result.text };
           },

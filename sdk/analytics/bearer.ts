@@ -10,6 +10,10 @@ export async function serviceAccountToken(entry: ToolCatalogueEntry, env: ToolEn
     return await env.tokens.accessToken(key, scope, env.fetch);
   } catch (error) {
     if (error instanceof TokenExchangeError) throw remoteFailure(entry, error.message, error.remoteStatus);
-    throw remoteFailure(entry, `The service account's token endpoint could not be reached: ${(error as Error).message?.replace(/https?:\/\/[^\s"']+/g, '[url]').slice(0, 200)}`, null);
+    throw remoteFailure(
+      entry,
+      `The service account's token endpoint could not be reached: ${(error as Error).message?.replace(/https?:\/\/[^\s"']+/g, '[url]').slice(0, 200)}`,
+      null,
+    );
   }
 }

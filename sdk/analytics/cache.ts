@@ -38,7 +38,11 @@ export class ResultCache {
   async put(key: string, body: Record<string, unknown>, ttlSeconds: number): Promise<void> {
     if (ttlSeconds <= 0) return;
     const now = this.clock.now().getTime();
-    await this.collection.updateOne({ _id: key }, { $set: { body: JSON.stringify(body), expires_at_ms: now + ttlSeconds * 1000 } }, { upsert: true });
+    await this.collection.updateOne(
+      { _id: key },
+      { $set: { body: JSON.stringify(body), expires_at_ms: now + ttlSeconds * 1000 } },
+      { upsert: true },
+    );
     // Expired entries of other requests go on the way out, so the collection stays small.
     await this.collection.deleteMany({ expires_at_ms: { $lte: now } });
   }

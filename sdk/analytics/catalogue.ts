@@ -34,7 +34,16 @@ export const TOOL_CATALOGUE: Readonly<Record<ToolId, ToolCatalogueEntry>> = {
     id: 'search-stats',
     chatName: 'search_stats',
     label: 'Search visibility (Search Console API)',
-    actions: ['query_stats', 'page_stats', 'query_page_stats', 'date_stats', 'inspect_url', 'list_sitemaps', 'get_sitemap', 'submit_sitemap'],
+    actions: [
+      'query_stats',
+      'page_stats',
+      'query_page_stats',
+      'date_stats',
+      'inspect_url',
+      'list_sitemaps',
+      'get_sitemap',
+      'submit_sitemap',
+    ],
     parameters: {
       start_date: { schema: DATE, describe: 'YYYY-MM-DD (UTC); default 28 days ago' },
       end_date: { schema: DATE, describe: 'YYYY-MM-DD (UTC); default 3 days ago' },
@@ -46,7 +55,7 @@ export const TOOL_CATALOGUE: Readonly<Record<ToolId, ToolCatalogueEntry>> = {
     },
     config: {
       service_account: { secret: true, describe: "the service account's JSON key file" },
-      site_url: { secret: false, describe: "the property as the search console names it (https://example.com/ or sc-domain:example.com)" },
+      site_url: { secret: false, describe: 'the property as the search console names it (https://example.com/ or sc-domain:example.com)' },
     },
   },
   'crawler-stats': {
@@ -68,7 +77,10 @@ export const TOOL_CATALOGUE: Readonly<Record<ToolId, ToolCatalogueEntry>> = {
     label: 'Site analytics (GA4 Data API)',
     actions: ['page_stats', 'traffic_sources', 'date_stats', 'realtime', 'top_events', 'user_demographics'],
     parameters: {
-      property_id: { schema: { type: 'string', pattern: '^[0-9]{1,20}$', maxLength: 20 }, describe: 'the analytics property id; overrides the configured one' },
+      property_id: {
+        schema: { type: 'string', pattern: '^[0-9]{1,20}$', maxLength: 20 },
+        describe: 'the analytics property id; overrides the configured one',
+      },
       start_date: { schema: DATE, describe: 'YYYY-MM-DD (UTC); default 28 days ago' },
       end_date: { schema: DATE, describe: 'YYYY-MM-DD (UTC); default yesterday' },
       limit: { schema: { type: 'integer', minimum: 1, maximum: 10000 }, describe: 'rows; default 25, max 10000' },
@@ -103,7 +115,8 @@ export function isToolId(value: string): value is ToolId {
 /** The JSON Schema of a tool's arguments: `action` (required) plus its parameters, nothing else. */
 export function parametersSchema(entry: ToolCatalogueEntry): JsonSchema {
   const properties: Record<string, JsonSchema> = { action: { type: 'string', enum: [...entry.actions], description: 'what to report' } };
-  for (const [name, spec] of Object.entries(entry.parameters)) properties[name] = { ...(spec.schema as object), description: spec.describe } as JsonSchema;
+  for (const [name, spec] of Object.entries(entry.parameters))
+    properties[name] = { ...(spec.schema as object), description: spec.describe } as JsonSchema;
   return { type: 'object', required: ['action'], properties, additionalProperties: false };
 }
 

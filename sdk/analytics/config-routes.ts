@@ -3,13 +3,28 @@ import { defineSurface, errorBody, successBody, type JsonSchema, type SurfaceDef
 import type { ToolCatalogueEntry } from './catalogue.js';
 import type { ToolConfig } from './config.js';
 
-export function configSurface(entry: ToolCatalogueEntry, config: ToolConfig, missing: () => Promise<string[]>, onSaved: () => Promise<void>): SurfaceDefinition {
+export function configSurface(
+  entry: ToolCatalogueEntry,
+  config: ToolConfig,
+  missing: () => Promise<string[]>,
+  onSaved: () => Promise<void>,
+): SurfaceDefinition {
   const fields = Object.keys(entry.config);
-  const settings: JsonSchema = { type: 'object', required: fields, properties: Object.fromEntries(fields.map((f) => [f, { type: 'string' }])), additionalProperties: false };
+  const settings: JsonSchema = {
+    type: 'object',
+    required: fields,
+    properties: Object.fromEntries(fields.map((f) => [f, { type: 'string' }])),
+    additionalProperties: false,
+  };
   const view: JsonSchema = {
     type: 'object',
     required: ['tool', 'configured', 'missing', 'settings'],
-    properties: { tool: { const: entry.id }, configured: { type: 'boolean' }, missing: { type: 'array', items: { type: 'string' } }, settings },
+    properties: {
+      tool: { const: entry.id },
+      configured: { type: 'boolean' },
+      missing: { type: 'array', items: { type: 'string' } },
+      settings,
+    },
     additionalProperties: false,
   };
   const data = async () => {
@@ -39,7 +54,12 @@ export function configSurface(entry: ToolCatalogueEntry, config: ToolConfig, mis
           body: {
             type: 'object',
             minProperties: 1,
-            properties: Object.fromEntries(Object.entries(entry.config).map(([f, spec]) => [f, { type: 'string', maxLength: f === 'service_account' ? 20_000 : 2048, description: spec.describe }])),
+            properties: Object.fromEntries(
+              Object.entries(entry.config).map(([f, spec]) => [
+                f,
+                { type: 'string', maxLength: f === 'service_account' ? 20_000 : 2048, description: spec.describe },
+              ]),
+            ),
             additionalProperties: false,
           },
           responses: { 200: successBody({ message: { type: 'string' }, data: view }), 400: errorBody('analytics_config_invalid') },

@@ -61,7 +61,8 @@ export class ToolConfig {
     for (const [field, spec] of Object.entries(this.entry.config)) {
       const value = values[field] ?? '';
       if (!spec.secret || value === '') out[field] = value;
-      else if (field === 'service_account') out[field] = `${(JSON.parse(value) as { client_email: string }).client_email} (private key ${MASK_PREFIX}••••)`;
+      else if (field === 'service_account')
+        out[field] = `${(JSON.parse(value) as { client_email: string }).client_email} (private key ${MASK_PREFIX}••••)`;
       else out[field] = maskSecret(value);
     }
     return out;
@@ -92,8 +93,13 @@ export class ToolConfig {
         }
         continue;
       }
-      if (field === 'property_id' && !/^[0-9]{1,20}$/.test(value)) throw analyticsError('analytics_config_invalid', { message: 'property_id must be the numeric GA4 property id', data: { field } });
-      if (field === 'site_url' && !/^(https?:\/\/[^\s]+|sc-domain:[^\s/]+)$/.test(value)) throw analyticsError('analytics_config_invalid', { message: 'site_url must be an http(s) URL or sc-domain:<domain>', data: { field } });
+      if (field === 'property_id' && !/^[0-9]{1,20}$/.test(value))
+        throw analyticsError('analytics_config_invalid', { message: 'property_id must be the numeric GA4 property id', data: { field } });
+      if (field === 'site_url' && !/^(https?:\/\/[^\s]+|sc-domain:[^\s/]+)$/.test(value))
+        throw analyticsError('analytics_config_invalid', {
+          message: 'site_url must be an http(s) URL or sc-domain:<domain>',
+          data: { field },
+        });
       $set[field] = spec.secret ? this.vault.encrypt(value, this.context(field)) : value;
     }
     const update: Record<string, unknown> = {};

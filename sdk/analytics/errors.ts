@@ -12,7 +12,11 @@ export const analyticsError = definePluginErrors('analytics', {
     message: 'The analytics tool failed.',
     when: '400 a bad action or parameter (the message lists the allowed actions), 422 the tool lacks configuration, 502 the remote service failed (`data.remote_status`)',
   },
-  analytics_config_invalid: { status: 400, message: 'Invalid analytics configuration.', when: 'a configuration field the tool refuses; `data.field` names it' },
+  analytics_config_invalid: {
+    status: 400,
+    message: 'Invalid analytics configuration.',
+    when: 'a configuration field the tool refuses; `data.field` names it',
+  },
   invalid_tool: { status: 400, message: 'Unknown analytics tool.' },
   ability_not_found: { status: 500, message: 'The analytics tool is not available: its plugin is not loaded in this build.' },
 });

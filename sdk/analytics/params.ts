@@ -4,10 +4,18 @@ import { daysAgo, isRealDate } from './dates.js';
 import { invalidParameter } from './errors.js';
 
 /** start_date/end_date with the spec's defaults (days before today, UTC); a start after the end is refused. */
-export function dateRange(entry: ToolCatalogueEntry, args: Record<string, unknown>, now: Date, defaults: { startDaysAgo: number; endDaysAgo: number }): { start_date: string; end_date: string } {
+export function dateRange(
+  entry: ToolCatalogueEntry,
+  args: Record<string, unknown>,
+  now: Date,
+  defaults: { startDaysAgo: number; endDaysAgo: number },
+): { start_date: string; end_date: string } {
   const start = typeof args.start_date === 'string' ? args.start_date : daysAgo(now, defaults.startDaysAgo);
   const end = typeof args.end_date === 'string' ? args.end_date : daysAgo(now, defaults.endDaysAgo);
-  for (const [name, value] of [['start_date', start], ['end_date', end]] as const) {
+  for (const [name, value] of [
+    ['start_date', start],
+    ['end_date', end],
+  ] as const) {
     if (!isRealDate(value)) throw invalidParameter(entry, `${name} '${value}' is not a date (YYYY-MM-DD).`);
   }
   if (start > end) throw invalidParameter(entry, `start_date ${start} is after end_date ${end}.`);

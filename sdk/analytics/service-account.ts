@@ -95,8 +95,16 @@ export class ServiceAccountTokens {
       // handled below
     }
     if (!res.ok || typeof body.access_token !== 'string' || body.access_token === '') {
-      const reason = typeof body.error_description === 'string' ? body.error_description : typeof body.error === 'string' ? body.error : `HTTP ${res.status}`;
-      throw new TokenExchangeError(`The service account's token endpoint refused the key (HTTP ${res.status}): ${reason.slice(0, 200)}`, res.status);
+      const reason =
+        typeof body.error_description === 'string'
+          ? body.error_description
+          : typeof body.error === 'string'
+            ? body.error
+            : `HTTP ${res.status}`;
+      throw new TokenExchangeError(
+        `The service account's token endpoint refused the key (HTTP ${res.status}): ${reason.slice(0, 200)}`,
+        res.status,
+      );
     }
     const lifetime = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 3600;
     this.cache.set(cacheKey, { token: body.access_token, expiresAtMs: nowMs + lifetime * 1000 });

@@ -121,9 +121,18 @@ export function defineAnalyticsToolPlugin(options: AnalyticsToolPluginOptions): 
       };
       const configured = async () => options.missing(await config.values(), {}).length === 0;
 
-      routes.add(configSurface(entry, config, async () => options.missing(await config.values(), {}), () => cache.clear()));
+      routes.add(
+        configSurface(
+          entry,
+          config,
+          async () => options.missing(await config.values(), {}),
+          () => cache.clear(),
+        ),
+      );
       const parameters = parametersSchema(entry);
-      analyticsTools.add(defineAnalyticsTool({ name: entry.id, description: options.description, parameters, run: answer, enabled: configured }));
+      analyticsTools.add(
+        defineAnalyticsTool({ name: entry.id, description: options.description, parameters, run: answer, enabled: configured }),
+      );
       chatTools.add(
         defineChatTool({
           name: entry.chatName,

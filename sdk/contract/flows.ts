@@ -26,19 +26,40 @@ export interface FlowsApi {
   get(flowId: number): Promise<FlowRecord>;
   list(options: { pipelineId?: number; perPage: number; offset: number }): Promise<{ items: FlowRecord[]; total: number }>;
   /** `by`: who asked, for the change log. */
-  create(input: { pipeline_id: number; flow_name?: string; flow_config?: Record<string, NewFlowStepConfig>; scheduling_config?: SchedulingConfig }, by?: Principal | null): Promise<FlowRecord>;
+  create(
+    input: {
+      pipeline_id: number;
+      flow_name?: string;
+      flow_config?: Record<string, NewFlowStepConfig>;
+      scheduling_config?: SchedulingConfig;
+    },
+    by?: Principal | null,
+  ): Promise<FlowRecord>;
   update(flowId: number, patch: { flow_name?: string; scheduling_config?: SchedulingConfig }, by?: Principal | null): Promise<FlowRecord>;
   /** The flow's next scheduled run; null when its schedule runs it no more (manual, past, unknown interval). */
   nextRun(flowId: number): Promise<Date | null>;
   /** A copy without run history or webhook trigger, named "… (Copy)". */
   duplicate(flowId: number, by?: Principal | null): Promise<FlowRecord>;
   /** Picks a flow step's handler; settings are checked against the handler's schema (400 naming the fields). */
-  setHandler(flowStepId: string, input: { handler_slug: string; settings?: Record<string, unknown>; step_type?: string; pipeline_id?: number }, by?: Principal | null): Promise<{ flow: FlowRecord; config: Record<string, unknown> }>;
+  setHandler(
+    flowStepId: string,
+    input: { handler_slug: string; settings?: Record<string, unknown>; step_type?: string; pipeline_id?: number },
+    by?: Principal | null,
+  ): Promise<{ flow: FlowRecord; config: Record<string, unknown> }>;
   /** Changes a flow step's handler settings, message or enabled flag; answers the step's configuration. */
-  patchStepConfig(flowStepId: string, input: { handler_config?: Record<string, unknown>; user_message?: string; enabled?: boolean }, by?: Principal | null): Promise<Record<string, unknown>>;
+  patchStepConfig(
+    flowStepId: string,
+    input: { handler_config?: Record<string, unknown>; user_message?: string; enabled?: boolean },
+    by?: Principal | null,
+  ): Promise<Record<string, unknown>>;
   /** Handler defaults as answered (secrets masked): one handler's (404 when unknown), or all that are set. */
   getHandlerDefaults(slug?: string): Promise<Record<string, Record<string, unknown>>>;
-  setHandlerDefaults(slug: string, settings: Record<string, unknown>, mode?: HandlerDefaultsMode, by?: Principal | null): Promise<Record<string, unknown>>;
+  setHandlerDefaults(
+    slug: string,
+    settings: Record<string, unknown>,
+    mode?: HandlerDefaultsMode,
+    by?: Principal | null,
+  ): Promise<Record<string, unknown>>;
 }
 
 /** `deps: { flows: services.flows }`: provided by the core domain plugin. */

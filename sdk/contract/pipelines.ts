@@ -14,9 +14,25 @@ export interface PipelinesApi {
   get(pipelineId: number): Promise<PipelineRecord>;
   exists(pipelineId: number): Promise<boolean>;
   /** `search`: case-insensitive substring of the name. `flowCounts`: flows per listed pipeline. */
-  list(options: { perPage: number; offset: number; search?: string }): Promise<{ items: PipelineRecord[]; total: number; flowCounts: Map<number, number> }>;
-  create(input: { pipeline_name: string; agent_id?: number | null; steps?: Array<{ step_type: string; label?: string; config?: Record<string, unknown> }> }, options?: Record<never, never>, by?: Principal | null): Promise<PipelineRecord>;
-  addStep(pipelineId: number, input: { step_type: string; execution_order?: number; label?: string }, by?: Principal | null): Promise<PipelineStep>;
+  list(options: {
+    perPage: number;
+    offset: number;
+    search?: string;
+  }): Promise<{ items: PipelineRecord[]; total: number; flowCounts: Map<number, number> }>;
+  create(
+    input: {
+      pipeline_name: string;
+      agent_id?: number | null;
+      steps?: Array<{ step_type: string; label?: string; config?: Record<string, unknown> }>;
+    },
+    options?: Record<never, never>,
+    by?: Principal | null,
+  ): Promise<PipelineRecord>;
+  addStep(
+    pipelineId: number,
+    input: { step_type: string; execution_order?: number; label?: string },
+    by?: Principal | null,
+  ): Promise<PipelineStep>;
   /** Step-type settings kept on the template (an ai step's provider, model, system prompt). */
   configureStep(pipelineStepId: string, config: Record<string, unknown>, by?: Principal | null): Promise<PipelineStep>;
 }

@@ -41,7 +41,13 @@ export async function createFakeServer(respond: (request: RecordedRequest) => Fa
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const recorded: RecordedRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body, json: <T>() => JSON.parse(body) as T };
+      const recorded: RecordedRequest = {
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: req.headers,
+        body,
+        json: <T>() => JSON.parse(body) as T,
+      };
       requests.push(recorded);
       Promise.resolve()
         .then(() => respond(recorded))

@@ -41,7 +41,14 @@ function fakeSocket(remoteAddress: string): Socket {
 /** Where the response's bytes go once Node has framed them: nowhere (the kit reads them from `write`). */
 function nullSocket(): Socket {
   const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
-  return Object.assign(sink, { remoteAddress: '127.0.0.1', setTimeout: () => sink, setNoDelay: () => sink, setKeepAlive: () => sink, cork: () => {}, uncork: () => {} }) as unknown as Socket;
+  return Object.assign(sink, {
+    remoteAddress: '127.0.0.1',
+    setTimeout: () => sink,
+    setNoDelay: () => sink,
+    setKeepAlive: () => sink,
+    cork: () => {},
+    uncork: () => {},
+  }) as unknown as Socket;
 }
 
 function bodyOf(payload: unknown, headers: Record<string, string>): Buffer | null {
@@ -76,7 +83,8 @@ export function inject<T = unknown>(handle: RequestHandler, options: InjectOptio
     const res = new ServerResponse(req);
     const chunks: Buffer[] = [];
     const keep = (chunk: unknown, encoding?: unknown) => {
-      if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') chunks.push(Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : undefined));
+      if (chunk !== undefined && chunk !== null && typeof chunk !== 'function')
+        chunks.push(Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : undefined));
     };
     const write = res.write.bind(res) as (...args: unknown[]) => boolean;
     const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;

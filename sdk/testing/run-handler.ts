@@ -65,7 +65,11 @@ const noContent = new Proxy({} as ContentStore, {
  *
  *   const packets = await runHandler(rssHandler, { feed_url: `${fake.url}/feed.xml` });
  */
-export async function runHandler<S>(handler: HandlerDefinition<S>, settings: Record<string, unknown>, options: RunHandlerOptions = {}): Promise<DataPacket[]> {
+export async function runHandler<S>(
+  handler: HandlerDefinition<S>,
+  settings: Record<string, unknown>,
+  options: RunHandlerOptions = {},
+): Promise<DataPacket[]> {
   const values = structuredClone(settings);
   if (handler.settings) {
     const validate = createAjv().compile(handler.settings as object);

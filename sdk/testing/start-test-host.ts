@@ -45,7 +45,17 @@ export interface InjectTestHost extends TestClient {
 
 /** The config of both test hosts: in memory, quiet, quick to schedule, responses checked. */
 export function testConfig(overrides: Partial<HostConfig> | undefined): Partial<HostConfig> {
-  return { dataDir: ':memory:', port: 0, host: '127.0.0.1', logLevel: 'silent', allowPrivateUrls: true, schedulerProcessEvery: 100, schedulerLockLifetime: 2000, checkResponses: true, ...overrides };
+  return {
+    dataDir: ':memory:',
+    port: 0,
+    host: '127.0.0.1',
+    logLevel: 'silent',
+    allowPrivateUrls: true,
+    schedulerProcessEvery: 100,
+    schedulerLockLifetime: 2000,
+    checkResponses: true,
+    ...overrides,
+  };
 }
 
 export async function startTestHost(options: StartTestHostOptions): Promise<InjectTestHost> {

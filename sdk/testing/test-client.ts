@@ -38,7 +38,12 @@ export interface TestClient {
    * POST /execute (a saved flow or an ephemeral workflow), then waits until the job has
    * finished and returns it as GET /jobs/{id} shows it (status, steps, engine data).
    */
-  executeAndWait(body: { flow_id: number; initial_data?: Record<string, unknown> } | { workflow: { steps: Array<Record<string, unknown>> }; initial_data?: Record<string, unknown> }, timeoutMs?: number): Promise<JobView>;
+  executeAndWait(
+    body:
+      | { flow_id: number; initial_data?: Record<string, unknown> }
+      | { workflow: { steps: Array<Record<string, unknown>> }; initial_data?: Record<string, unknown> },
+    timeoutMs?: number,
+  ): Promise<JobView>;
   /** Waits until a job is no longer pending or processing. */
   waitForJob(jobId: number, timeoutMs?: number): Promise<JobView>;
   /**
@@ -50,7 +55,12 @@ export interface TestClient {
 }
 
 /** One request, its path absolute on the host (`/api/...?...`); the answer's body as text. */
-export type Send = (method: string, pathAndQuery: string, headers: Record<string, string>, body: string | Uint8Array | FormData | undefined) => Promise<{ status: number; headers: Headers; text: string }>;
+export type Send = (
+  method: string,
+  pathAndQuery: string,
+  headers: Record<string, string>,
+  body: string | Uint8Array | FormData | undefined,
+) => Promise<{ status: number; headers: Headers; text: string }>;
 
 export function testClient(host: Host, send: Send): TestClient {
   const issued = host.initialAdmin;
@@ -119,7 +129,8 @@ export function testClient(host: Host, send: Send): TestClient {
     async executeAndWait(body, timeoutMs = 10_000) {
       const res = await request<{ data?: { job_id?: number }; message?: string }>('POST', '/execute', { body });
       const jobId = res.body.data?.job_id;
-      if (res.status !== 200 || !jobId) throw new Error(`executeAndWait: POST /execute answered ${res.status}: ${JSON.stringify(res.body)}`);
+      if (res.status !== 200 || !jobId)
+        throw new Error(`executeAndWait: POST /execute answered ${res.status}: ${JSON.stringify(res.body)}`);
       return waitForJob(jobId, timeoutMs);
     },
   };

@@ -17,12 +17,32 @@ test('npm run bench -- --json, smoke mode: one object per benchmark with metrics
     timeout: 170_000,
   });
   // 0: every target met; 1: some target missed (expected on a busy machine); anything else is a crash.
-  assert.ok(result.status === 0 || result.status === 1, `bench exited ${result.status} ${result.signal ?? ''}: ${result.stderr.slice(-2000)}`);
-  const objects = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { name: string; metrics: Record<string, number>; targets: Record<string, { limit: number; pass: boolean }> });
-  assert.equal(objects.map((o) => o.name).sort(), ['events', 'execute', 'logs', 'runs', 'scheduler', 'startup', 'store', 'trigger', 'workers']);
+  assert.ok(
+    result.status === 0 || result.status === 1,
+    `bench exited ${result.status} ${result.signal ?? ''}: ${result.stderr.slice(-2000)}`,
+  );
+  const objects = result.stdout
+    .trim()
+    .split('\n')
+    .map(
+      (line) =>
+        JSON.parse(line) as { name: string; metrics: Record<string, number>; targets: Record<string, { limit: number; pass: boolean }> },
+    );
+  assert.equal(objects.map((o) => o.name).sort(), [
+    'events',
+    'execute',
+    'logs',
+    'runs',
+    'scheduler',
+    'startup',
+    'store',
+    'trigger',
+    'workers',
+  ]);
   for (const o of objects) {
     assert.ok(Object.keys(o.targets).length > 0, `${o.name} declares targets`);
-    for (const [metric, value] of Object.entries(o.metrics)) assert.ok(Number.isFinite(value), `${o.name}.${metric} is a number (${value})`);
+    for (const [metric, value] of Object.entries(o.metrics))
+      assert.ok(Number.isFinite(value), `${o.name}.${metric} is a number (${value})`);
     for (const [metric, target] of Object.entries(o.targets)) assert.type(target.pass, 'boolean', `${o.name}.${metric}`);
   }
   const runs = objects.find((o) => o.name === 'runs')!;

@@ -45,7 +45,11 @@ export function blobBucketContract(target: BlobContractTarget): void {
   test.after(() => target.close());
 
   test('put, stat, open and delete', async () => {
-    const info = await bucket.put(Readable.from([Buffer.from('hello '), Buffer.from('world')]), { filename: 'hello.txt', contentType: 'text/plain', maxBytes: 1000 });
+    const info = await bucket.put(Readable.from([Buffer.from('hello '), Buffer.from('world')]), {
+      filename: 'hello.txt',
+      contentType: 'text/plain',
+      maxBytes: 1000,
+    });
     assert.match(info.id, /^[A-Za-z0-9_-]+$/, 'the id is URL-safe');
     assert.is(encodeURIComponent(info.id), info.id);
     assert.is(info.size, 11);
@@ -72,7 +76,11 @@ export function blobBucketContract(target: BlobContractTarget): void {
     const empty = await bucket.put(Readable.from([]), { filename: 'empty', contentType: 'application/octet-stream', maxBytes: 10 });
     assert.is(empty.size, 0);
     assert.is(await text((await bucket.open(empty.id))!), '');
-    const big = await bucket.put(chunked(40, 32 * 1024), { filename: 'big.bin', contentType: 'application/octet-stream', maxBytes: 2_000_000 });
+    const big = await bucket.put(chunked(40, 32 * 1024), {
+      filename: 'big.bin',
+      contentType: 'application/octet-stream',
+      maxBytes: 2_000_000,
+    });
     assert.is(big.size, 40 * 32 * 1024);
     assert.is((await text((await bucket.open(big.id))!)).length, 40 * 32 * 1024);
     await bucket.delete(empty.id);
@@ -101,7 +109,11 @@ export function blobBucketContract(target: BlobContractTarget): void {
   });
 
   test('exactly maxBytes fits', async () => {
-    const info = await bucket.put(Readable.from([Buffer.alloc(100)]), { filename: 'a', contentType: 'application/octet-stream', maxBytes: 100 });
+    const info = await bucket.put(Readable.from([Buffer.alloc(100)]), {
+      filename: 'a',
+      contentType: 'application/octet-stream',
+      maxBytes: 100,
+    });
     assert.is(info.size, 100);
     await bucket.delete(info.id);
   });
@@ -109,7 +121,11 @@ export function blobBucketContract(target: BlobContractTarget): void {
   test('a source failing midway: the error, and nothing stored', async () => {
     let error: unknown;
     try {
-      await bucket.put(chunked(40, 32 * 1024, 20), { filename: 'broken.bin', contentType: 'application/octet-stream', maxBytes: 10_000_000 });
+      await bucket.put(chunked(40, 32 * 1024, 20), {
+        filename: 'broken.bin',
+        contentType: 'application/octet-stream',
+        maxBytes: 10_000_000,
+      });
     } catch (e) {
       error = e;
     }
@@ -120,7 +136,8 @@ export function blobBucketContract(target: BlobContractTarget): void {
 
   test('ids are distinct', async () => {
     const ids = new Set<string>();
-    for (let i = 0; i < 5; i++) ids.add((await bucket.put(Readable.from([Buffer.from('x')]), { filename: 'x', contentType: 'text/plain', maxBytes: 10 })).id);
+    for (let i = 0; i < 5; i++)
+      ids.add((await bucket.put(Readable.from([Buffer.from('x')]), { filename: 'x', contentType: 'text/plain', maxBytes: 10 })).id);
     assert.is(ids.size, 5);
     for (const id of ids) await bucket.delete(id);
     assert.is(await target.leftovers(), 0);

@@ -5,7 +5,15 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
-import { DuplicateKeyError, UnsupportedDocumentError, UnsupportedQueryError, type Collection, type DocumentStore, type Filter, type TotalsGroup } from '../../core/store/port.js';
+import {
+  DuplicateKeyError,
+  UnsupportedDocumentError,
+  UnsupportedQueryError,
+  type Collection,
+  type DocumentStore,
+  type Filter,
+  type TotalsGroup,
+} from '../../core/store/port.js';
 
 type Ctx = { store: DocumentStore };
 type Doc = Record<string, unknown>;
@@ -24,7 +32,13 @@ async function rejects(promise: Promise<unknown>, type?: ErrorType, pattern?: Re
     if (pattern) assert.match((error as Error).message, pattern);
     return error as Error;
   }
-  throw new assert.Assertion({ message: `expected a rejection${type ? ` with ${type.name}` : ''}`, generated: false, operator: 'rejects', expects: type?.name ?? 'Error', actual: 'resolved' });
+  throw new assert.Assertion({
+    message: `expected a rejection${type ? ` with ${type.name}` : ''}`,
+    generated: false,
+    operator: 'rejects',
+    expects: type?.name ?? 'Error',
+    actual: 'resolved',
+  });
 }
 
 /**
@@ -45,7 +59,10 @@ async function filterFixture(store: DocumentStore): Promise<Collection<Doc>> {
       b: true,
       tags: ['x', 'y'],
       scores: [1, 9],
-      items: [{ name: 'nut', qty: 1 }, { name: 'bolt', qty: 5 }],
+      items: [
+        { name: 'nut', qty: 1 },
+        { name: 'bolt', qty: 5 },
+      ],
       o: { k: 'v', deep: { z: 1 } },
       nil: null,
     },
@@ -60,7 +77,11 @@ async function filterFixture(store: DocumentStore): Promise<Collection<Doc>> {
 /** The ids a filter matches, sorted and joined: 'ac' means documents a and c. */
 const q = async (c: Collection<Doc>, filter: Filter) => ids(await c.find(filter, { sort: { _id: 1 } })).join('');
 
-export function documentStoreContract(label: string, open: () => Promise<DocumentStore>, close: (store: DocumentStore) => Promise<void> = (s) => s.close()): void {
+export function documentStoreContract(
+  label: string,
+  open: () => Promise<DocumentStore>,
+  close: (store: DocumentStore) => Promise<void> = (s) => s.close(),
+): void {
   const withStore = <T extends Ctx>(name: string) => {
     const s = suite<T>(`${label}: ${name}`);
     s.before(async (ctx) => {
@@ -194,7 +215,9 @@ export function documentStoreContract(label: string, open: () => Promise<Documen
   totals('counts and sums every matching document, far past any page size', async ({ store }) => {
     const c = fresh(store);
     await c.insertMany(Array.from({ length: 2500 }, (_, i) => ({ owner: i % 2 ? 'odd' : 'even', n: 10, o: { q: i } })));
-    assert.equal(await c.totals({ owner: 'odd' }, { sum: ['n', 'o.q'] }), [{ key: null, count: 1250, sums: { n: 12_500, 'o.q': 1250 * 1250 } }]);
+    assert.equal(await c.totals({ owner: 'odd' }, { sum: ['n', 'o.q'] }), [
+      { key: null, count: 1250, sums: { n: 12_500, 'o.q': 1250 * 1250 } },
+    ]);
     assert.equal(await c.totals(undefined, {}), [{ key: null, count: 2500, sums: {} }]);
   });
 
@@ -214,14 +237,25 @@ export function documentStoreContract(label: string, open: () => Promise<Documen
 
   totals('groupBy: one group per value; true and 1 apart, missing and null together', async ({ store }) => {
     const c = fresh(store);
-    await c.insertMany([{ g: 'a', n: 1 }, { g: 'a', n: 2 }, { g: 'b', n: 4 }, { g: true, n: 8 }, { g: 1, n: 16 }, { g: null, n: 32 }, { n: 64 }]);
-    assert.equal(byKey(await c.totals({}, { sum: ['n'], groupBy: 'g' })), byKey([
-      { key: 'a', count: 2, sums: { n: 3 } },
-      { key: 'b', count: 1, sums: { n: 4 } },
-      { key: true, count: 1, sums: { n: 8 } },
-      { key: 1, count: 1, sums: { n: 16 } },
-      { key: null, count: 2, sums: { n: 96 } },
-    ]));
+    await c.insertMany([
+      { g: 'a', n: 1 },
+      { g: 'a', n: 2 },
+      { g: 'b', n: 4 },
+      { g: true, n: 8 },
+      { g: 1, n: 16 },
+      { g: null, n: 32 },
+      { n: 64 },
+    ]);
+    assert.equal(
+      byKey(await c.totals({}, { sum: ['n'], groupBy: 'g' })),
+      byKey([
+        { key: 'a', count: 2, sums: { n: 3 } },
+        { key: 'b', count: 1, sums: { n: 4 } },
+        { key: true, count: 1, sums: { n: 8 } },
+        { key: 1, count: 1, sums: { n: 16 } },
+        { key: null, count: 2, sums: { n: 96 } },
+      ]),
+    );
     assert.equal(byKey(await c.totals({ n: { $lt: 4 } }, { groupBy: 'g' })), [{ key: 'a', count: 2, sums: {} }]);
   });
 
@@ -428,13 +462,7 @@ export function documentStoreContract(label: string, open: () => Promise<Documen
 
   paging('ascending order across types: missing and null, then numbers, then strings', async ({ store }) => {
     const c = fresh(store);
-    await c.insertMany([
-      { _id: 'str', f: 'a' },
-      { _id: 'big', f: 10 },
-      { _id: 'none' },
-      { _id: 'small', f: 2 },
-      { _id: 'str0', f: '0' },
-    ]);
+    await c.insertMany([{ _id: 'str', f: 'a' }, { _id: 'big', f: 10 }, { _id: 'none' }, { _id: 'small', f: 2 }, { _id: 'str0', f: '0' }]);
     assert.equal(ids(await c.find({}, { sort: { f: 1 } })), ['none', 'small', 'big', 'str0', 'str']);
     assert.equal(ids(await c.find({}, { sort: { f: -1 } })), ['str', 'str0', 'big', 'small', 'none']);
   });
@@ -494,7 +522,14 @@ export function documentStoreContract(label: string, open: () => Promise<Documen
     await c.updateOne({ _id: 'x' }, { $push: { log: { at: 1 } } });
     await c.updateOne({ _id: 'x' }, { $push: { log: { at: 2 } }, $pull: { list: 'a' } });
     await c.updateOne({ _id: 'x' }, { $pull: { nothing: 'a' } });
-    assert.equal(await c.findOne({ _id: 'x' }), { _id: 'x', n: 2.5, list: ['b'], fresh: 5, stats: { hits: 1 }, log: [{ at: 1 }, { at: 2 }] });
+    assert.equal(await c.findOne({ _id: 'x' }), {
+      _id: 'x',
+      n: 2.5,
+      list: ['b'],
+      fresh: 5,
+      stats: { hits: 1 },
+      log: [{ at: 1 }, { at: 2 }],
+    });
   });
 
   updates('an update that does not fit the document is refused and changes nothing', async ({ store }) => {
@@ -530,7 +565,10 @@ export function documentStoreContract(label: string, open: () => Promise<Documen
 
   updates('updateOne changes one document; no match and no-op updates are counted as such', async ({ store }) => {
     const c = fresh(store);
-    await c.insertMany([{ _id: 'x', a: 1 }, { _id: 'y', a: 1 }]);
+    await c.insertMany([
+      { _id: 'x', a: 1 },
+      { _id: 'y', a: 1 },
+    ]);
     assert.equal(await c.updateOne({ _id: 'nope' }, { $set: { a: 2 } }), { matchedCount: 0, modifiedCount: 0 });
     assert.equal(await c.updateOne({ _id: 'x' }, { $set: { a: 1 } }), { matchedCount: 1, modifiedCount: 0 });
     assert.equal(await c.updateOne({ a: 1 }, { $set: { a: 2 } }), { matchedCount: 1, modifiedCount: 1 });
@@ -547,13 +585,21 @@ export function documentStoreContract(label: string, open: () => Promise<Documen
 
   updates('upsert with updateOne builds from the filter and $setOnInsert', async ({ store }) => {
     const c = fresh(store);
-    const res = await c.updateOne({ key: 'k1', 'ctx.flow': 3, n: { $gt: 5 } }, { $set: { v: 1 }, $setOnInsert: { created: 'now' } }, { upsert: true });
+    const res = await c.updateOne(
+      { key: 'k1', 'ctx.flow': 3, n: { $gt: 5 } },
+      { $set: { v: 1 }, $setOnInsert: { created: 'now' } },
+      { upsert: true },
+    );
     assert.is(res.matchedCount, 0);
     assert.is(res.modifiedCount, 0);
     assert.type(res.upsertedId, 'string');
     const doc = (await c.findOne({ key: 'k1' }))!;
     assert.is(doc._id, res.upsertedId);
-    assert.equal({ ...doc, _id: undefined }, { _id: undefined, key: 'k1', ctx: { flow: 3 }, v: 1, created: 'now' }, 'operator conditions are not copied');
+    assert.equal(
+      { ...doc, _id: undefined },
+      { _id: undefined, key: 'k1', ctx: { flow: 3 }, v: 1, created: 'now' },
+      'operator conditions are not copied',
+    );
     const again = await c.updateOne({ key: 'k1' }, { $set: { v: 2 }, $setOnInsert: { created: 'later' } }, { upsert: true });
     assert.equal(again, { matchedCount: 1, modifiedCount: 1 });
     assert.is((await c.findOne({ key: 'k1' }))!.created, 'now');
@@ -569,10 +615,17 @@ export function documentStoreContract(label: string, open: () => Promise<Documen
 
   updates('findOneAndUpdate: sort picks, returnDocument before/after, projection', async ({ store }) => {
     const c = fresh(store);
-    await c.insertMany([{ _id: 'j1', state: 'pending', prio: 2 }, { _id: 'j2', state: 'pending', prio: 1 }]);
+    await c.insertMany([
+      { _id: 'j1', state: 'pending', prio: 2 },
+      { _id: 'j2', state: 'pending', prio: 1 },
+    ]);
     const after = await c.findOneAndUpdate({ state: 'pending' }, { $set: { state: 'taken' } }, { sort: { prio: 1 } });
     assert.equal(after, { _id: 'j2', state: 'taken', prio: 1 });
-    const before = await c.findOneAndUpdate({ state: 'pending' }, { $set: { state: 'taken' } }, { returnDocument: 'before', projection: { state: 1 } });
+    const before = await c.findOneAndUpdate(
+      { state: 'pending' },
+      { $set: { state: 'taken' } },
+      { returnDocument: 'before', projection: { state: 1 } },
+    );
     assert.equal(before, { _id: 'j1', state: 'pending' });
     assert.is((await c.findOne({ _id: 'j1' }))!.state, 'taken');
     assert.is(await c.findOneAndUpdate({ state: 'pending' }, { $set: { state: 'x' } }), null);
@@ -625,15 +678,21 @@ export function documentStoreContract(label: string, open: () => Promise<Documen
     assert.is(await c.count(), 0);
   });
 
-  updates('bulkWrite runs its writes in order across collections and answers each one\'s result', async ({ store }) => {
+  updates("bulkWrite runs its writes in order across collections and answers each one's result", async ({ store }) => {
     const jobs = fresh(store);
     const flows = fresh(store);
-    await jobs.insertMany([{ _id: 'j1', status: 'pending' }, { _id: 'j2', status: 'done' }]);
+    await jobs.insertMany([
+      { _id: 'j1', status: 'pending' },
+      { _id: 'j2', status: 'done' },
+    ]);
     await flows.insertOne({ _id: 'f1', running: 'j1', runs: 0 });
     const results = await store.bulkWrite([
       { collection: jobs.name, findOneAndUpdate: { filter: { _id: 'j1', status: 'pending' }, update: { $set: { status: 'running' } } } },
       { collection: jobs.name, findOneAndUpdate: { filter: { _id: 'j2', status: 'pending' }, update: { $set: { status: 'running' } } } },
-      { collection: flows.name, updateOne: { filter: { _id: 'f1', running: 'j1' }, update: { $set: { running: null }, $inc: { runs: 1 } } } },
+      {
+        collection: flows.name,
+        updateOne: { filter: { _id: 'f1', running: 'j1' }, update: { $set: { running: null }, $inc: { runs: 1 } } },
+      },
       { collection: flows.name, updateOne: { filter: { _id: 'f2' }, update: { $set: { runs: 1 } }, upsert: true } },
       { collection: jobs.name, insertOne: { document: { _id: 'j3', status: 'pending' } } },
       { collection: jobs.name, deleteMany: { filter: { status: 'done' } } },
@@ -662,7 +721,10 @@ export function documentStoreContract(label: string, open: () => Promise<Documen
       DuplicateKeyError,
     );
     assert.is((await c.findOne({ _id: 'a' }))!.after, undefined);
-    await rejects(store.bulkWrite([{ collection: c.name, updateOne: { filter: { _id: 'a' }, update: { $bad: 1 } as never } }]), UnsupportedQueryError);
+    await rejects(
+      store.bulkWrite([{ collection: c.name, updateOne: { filter: { _id: 'a' }, update: { $bad: 1 } as never } }]),
+      UnsupportedQueryError,
+    );
     await rejects(store.bulkWrite([{ collection: c.name } as never]), UnsupportedQueryError);
   });
 
@@ -784,7 +846,9 @@ export function documentStoreContract(label: string, open: () => Promise<Documen
     const c = fresh(store);
     await c.insertMany(Array.from({ length: 20 }, (_, i) => ({ _id: `job${i}`, state: 'pending', order: i })));
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => c.findOneAndUpdate({ state: 'pending' }, { $set: { state: 'claimed', by: i } }, { sort: { order: 1 } })),
+      Array.from({ length: 50 }, (_, i) =>
+        c.findOneAndUpdate({ state: 'pending' }, { $set: { state: 'claimed', by: i } }, { sort: { order: 1 } }),
+      ),
     );
     const won = results.filter((r): r is NonNullable<typeof r> => r !== null);
     assert.is(won.length, 20);
@@ -799,7 +863,10 @@ export function documentStoreContract(label: string, open: () => Promise<Documen
   concurrency('200 concurrent nextId calls give 1..200 exactly once', async ({ store }) => {
     const name = `seq_${randomBytes(4).toString('hex')}`;
     const values = await Promise.all(Array.from({ length: 200 }, () => store.nextId(name)));
-    assert.equal([...values].sort((a, b) => a - b), Array.from({ length: 200 }, (_, i) => i + 1));
+    assert.equal(
+      [...values].sort((a, b) => a - b),
+      Array.from({ length: 200 }, (_, i) => i + 1),
+    );
   });
 
   concurrency('200 concurrent $inc on one document lose nothing', async ({ store }) => {
@@ -812,7 +879,9 @@ export function documentStoreContract(label: string, open: () => Promise<Documen
   concurrency('concurrent upserts of one key make one document', async ({ store }) => {
     const c = fresh(store);
     await c.createIndex({ fields: { key: 1 }, unique: true });
-    const results = await Promise.allSettled(Array.from({ length: 20 }, () => c.updateOne({ key: 'k' }, { $inc: { n: 1 } }, { upsert: true })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, () => c.updateOne({ key: 'k' }, { $inc: { n: 1 } }, { upsert: true })),
+    );
     // MongoDB may report a racing upsert as a duplicate key; none may be lost silently.
     for (const r of results) if (r.status === 'rejected') assert.instance(r.reason, DuplicateKeyError);
     const ok = results.filter((r) => r.status === 'fulfilled').length;
@@ -893,10 +962,10 @@ export function documentStoreContract(label: string, open: () => Promise<Documen
     assert.ok(inserted.when instanceof Date && inserted.when !== when, 'a Date of its own');
     assert.is.not(inserted.nested, input.nested);
     input.nested.list.push('changed later');
-    assert.is(((inserted.nested as { list: unknown[] }).list).length, 3, 'the caller changing its object does not change the answer');
+    assert.is((inserted.nested as { list: unknown[] }).list.length, 3, 'the caller changing its object does not change the answer');
     const after = (await c.findOneAndUpdate({ _id: 'copy' }, { $set: { n: 2 } }, { returnDocument: 'after' })) as Record<string, unknown>;
     assert.equal(after, (await c.findOne({ _id: 'copy' })) as Record<string, unknown>);
-    assert.ok(((after.nested as { list: Array<{ deep?: unknown }> }).list[2]!.deep) instanceof Date);
+    assert.ok((after.nested as { list: Array<{ deep?: unknown }> }).list[2]!.deep instanceof Date);
   });
 
   limits.run();

@@ -16,20 +16,40 @@ type Answer = { status: number; headers: IncomingHttpHeaders; body: string };
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
 /** One request to nginx from the given loopback address. */
-function from(nginx: RunningNginx, address: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
+function from(
+  nginx: RunningNginx,
+  address: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: nginx.port, localAddress: address, method, path, headers: { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers }, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: nginx.port,
+        localAddress: address,
+        method,
+        path,
+        headers: { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
+        agent: false,
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
-const test = suite<{ host: RunningHost; nginx: RunningNginx; auth: string; flowId: number; token: string }>('e2e: behind nginx with the documented configuration');
+const test = suite<{ host: RunningHost; nginx: RunningNginx; auth: string; flowId: number; token: string }>(
+  'e2e: behind nginx with the documented configuration',
+);
 
 test.before(async (ctx) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-nginx-host-'));
@@ -38,11 +58,35 @@ test.before(async (ctx) => {
   ctx.auth = basicAuth('admin', readFileSync(join(dataDir, 'initial-admin-password'), 'utf8').trim());
   const admin = { Authorization: ctx.auth };
   const api = '/api/automation/v1';
-  const pipeline = JSON.parse((await from(ctx.nginx, '127.0.0.3', 'POST', `${api}/pipelines`, admin, JSON.stringify({ pipeline_name: 'Hooked', steps: [{ step_type: 'fetch' }] }))).body) as Body;
+  const pipeline = JSON.parse(
+    (
+      await from(
+        ctx.nginx,
+        '127.0.0.3',
+        'POST',
+        `${api}/pipelines`,
+        admin,
+        JSON.stringify({ pipeline_name: 'Hooked', steps: [{ step_type: 'fetch' }] }),
+      )
+    ).body,
+  ) as Body;
   const pipelineId = pipeline.data.pipeline_id as number;
-  const flow = JSON.parse((await from(ctx.nginx, '127.0.0.3', 'POST', `${api}/flows`, admin, JSON.stringify({ pipeline_id: pipelineId, flow_name: 'Hooked flow' }))).body) as Body;
+  const flow = JSON.parse(
+    (
+      await from(
+        ctx.nginx,
+        '127.0.0.3',
+        'POST',
+        `${api}/flows`,
+        admin,
+        JSON.stringify({ pipeline_id: pipelineId, flow_name: 'Hooked flow' }),
+      )
+    ).body,
+  ) as Body;
   ctx.flowId = flow.data.flow_id as number;
-  const enabled = JSON.parse((await from(ctx.nginx, '127.0.0.3', 'PUT', `${api}/flows/${ctx.flowId}/webhook`, admin, JSON.stringify({ mode: 'bearer' }))).body) as Body;
+  const enabled = JSON.parse(
+    (await from(ctx.nginx, '127.0.0.3', 'PUT', `${api}/flows/${ctx.flowId}/webhook`, admin, JSON.stringify({ mode: 'bearer' }))).body,
+  ) as Body;
   ctx.token = enabled.data.token as string;
 });
 test.after(async ({ host, nginx }) => {
@@ -51,12 +95,36 @@ test.after(async ({ host, nginx }) => {
   if (host) await waitForExit(host.proc);
 });
 
-test("one client's failed webhook attempts do not refuse another client's delivery; remote_ip is the client's", async ({ nginx, flowId, token, auth }) => {
+test("one client's failed webhook attempts do not refuse another client's delivery; remote_ip is the client's", async ({
+  nginx,
+  flowId,
+  token,
+  auth,
+}) => {
   const statuses: number[] = [];
-  for (let i = 0; i < 25; i++) statuses.push((await from(nginx, '127.0.0.2', 'POST', `/api/automation/v1/trigger/${i % 2 ? flowId : 99999}`, { Authorization: 'Bearer wrong' }, '{}')).status);
+  for (let i = 0; i < 25; i++)
+    statuses.push(
+      (
+        await from(
+          nginx,
+          '127.0.0.2',
+          'POST',
+          `/api/automation/v1/trigger/${i % 2 ? flowId : 99999}`,
+          { Authorization: 'Bearer wrong' },
+          '{}',
+        )
+      ).status,
+    );
   assert.is(statuses[0], 401);
   assert.is(statuses.at(-1), 429, `the failing client is limited: ${statuses}`);
-  const good = await from(nginx, '127.0.0.3', 'POST', `/api/automation/v1/trigger/${flowId}`, { Authorization: `Bearer ${token}` }, '{"n":1}');
+  const good = await from(
+    nginx,
+    '127.0.0.3',
+    'POST',
+    `/api/automation/v1/trigger/${flowId}`,
+    { Authorization: `Bearer ${token}` },
+    '{"n":1}',
+  );
   assert.is(good.status, 200, good.body);
   const jobId = (JSON.parse(good.body) as Body).job_id as number;
   const job = JSON.parse((await from(nginx, '127.0.0.3', 'GET', `/api/automation/v1/jobs/${jobId}`, { Authorization: auth })).body) as Body;
@@ -67,9 +135,14 @@ test("one client's failed webhook attempts do not refuse another client's delive
 test('wrong passwords for admin from one client throttle that client only', async ({ nginx, auth }) => {
   const wrong = basicAuth('admin', 'not the password');
   const statuses: number[] = [];
-  for (let i = 0; i < 7; i++) statuses.push((await from(nginx, '127.0.0.2', 'GET', '/api/automation/v1/handlers', { Authorization: wrong })).status);
+  for (let i = 0; i < 7; i++)
+    statuses.push((await from(nginx, '127.0.0.2', 'GET', '/api/automation/v1/handlers', { Authorization: wrong })).status);
   assert.is(statuses.at(-1), 429, `${statuses}`);
-  assert.is((await from(nginx, '127.0.0.3', 'GET', '/api/automation/v1/handlers', { Authorization: auth })).status, 200, 'the administrator elsewhere signs in');
+  assert.is(
+    (await from(nginx, '127.0.0.3', 'GET', '/api/automation/v1/handlers', { Authorization: auth })).status,
+    200,
+    'the administrator elsewhere signs in',
+  );
 });
 
 test("a client's X-Request-Id passes through nginx and is echoed; without one, nginx's id is", async ({ nginx }) => {
@@ -77,7 +150,14 @@ test("a client's X-Request-Id passes through nginx and is echoed; without one, n
   const withoutOne = await from(nginx, '127.0.0.3', 'GET', '/api/automation/v1/handlers');
   assert.is(kept.status, 200);
   assert.is(withoutOne.headers['x-request-id']?.toString().length, 32, "nginx's $request_id: 32 hex digits");
-  const answered = await from(nginx, '127.0.0.3', 'POST', '/api/automation/v1/trigger/99999', { 'X-Request-Id': 'client-chose-this-2' }, '{}');
+  const answered = await from(
+    nginx,
+    '127.0.0.3',
+    'POST',
+    '/api/automation/v1/trigger/99999',
+    { 'X-Request-Id': 'client-chose-this-2' },
+    '{}',
+  );
   assert.is(answered.headers['x-request-id'], 'client-chose-this-2');
 });
 

@@ -12,7 +12,10 @@ import { freshDatabaseUrl, requireMongo } from '../support/mongo-env.js';
 
 const children = (pid: number): number[] => {
   try {
-    return execFileSync('ps', ['--ppid', String(pid), '-o', 'pid='], { encoding: 'utf8' }).split('\n').map((s) => Number(s.trim())).filter(Boolean);
+    return execFileSync('ps', ['--ppid', String(pid), '-o', 'pid='], { encoding: 'utf8' })
+      .split('\n')
+      .map((s) => Number(s.trim()))
+      .filter(Boolean);
   } catch {
     return [];
   }
@@ -44,8 +47,16 @@ if (url) {
   const test = suite('serve --workers 2 on MongoDB');
   test('two workers on one port; the CLI works through either; a killed worker is replaced; SIGTERM stops them all', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'flowhost-workers-'));
-    const env = cleanEnv({ MONGODB_URL: freshDatabaseUrl(url), FLOWHOST_DATA_DIR: dir, FLOWHOST_SECRET_KEY: 'ab'.repeat(32), FLOWHOST_LOG_LEVEL: 'warn' });
-    const primary = spawn(process.execPath, [cliPath, 'serve', '--workers', '2', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = cleanEnv({
+      MONGODB_URL: freshDatabaseUrl(url),
+      FLOWHOST_DATA_DIR: dir,
+      FLOWHOST_SECRET_KEY: 'ab'.repeat(32),
+      FLOWHOST_LOG_LEVEL: 'warn',
+    });
+    const primary = spawn(process.execPath, [cliPath, 'serve', '--workers', '2', '--port', '0'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     primary.stdout!.on('data', (c: Buffer) => (output += c.toString()));
     primary.stderr!.on('data', (c: Buffer) => (output += c.toString()));
@@ -70,8 +81,16 @@ if (url) {
       process.kill(victim!, 'SIGKILL');
       const replaced = new RegExp(`worker pid ${victim} ended \\(SIGKILL\\); starting another`);
       // The primary's line may arrive through the pipe after ps already shows the new worker.
-      await until(() => children(primary.pid!).length === 2 && !children(primary.pid!).includes(victim!) && replaced.test(output), 30_000, `a replacement worker (${output})`);
-      await until(async () => (await fetch(`${info.url}/healthz`).catch(() => null))?.status === 200, 30_000, 'healthz after the replacement');
+      await until(
+        () => children(primary.pid!).length === 2 && !children(primary.pid!).includes(victim!) && replaced.test(output),
+        30_000,
+        `a replacement worker (${output})`,
+      );
+      await until(
+        async () => (await fetch(`${info.url}/healthz`).catch(() => null))?.status === 200,
+        30_000,
+        'healthz after the replacement',
+      );
 
       primary.kill('SIGTERM');
       assert.is(await waitForExit(primary), 0);

@@ -36,17 +36,31 @@ for (const store of testStores('e2e: content you can see')) {
   const stepLines = async (t: TestHost, jobId: number) => {
     const logs = await t.request<Body>('GET', '/logs', { query: { search: 'Step', per_page: 100 } });
     assert.is(logs.status, 200, JSON.stringify(logs.body));
-    return (logs.body.data.items as Body[]).filter((e) => e.context?.job_id === jobId).map((e) => String(e.message)).reverse();
+    return (logs.body.data.items as Body[])
+      .filter((e) => e.context?.job_id === jobId)
+      .map((e) => String(e.message))
+      .reverse();
   };
 
   test('published on one host, read by anyone through wp/v2, fetched by a second Flowhost with cms-api', async ({ a, b, feedUrl }) => {
     const job = await a.executeAndWait({
-      workflow: { steps: [{ type: 'fetch', handler_slug: 'rss', handler_config: { feed_url: feedUrl, max_items: 10 } }, { type: 'publish', handler_slug: 'cms', handler_config: { post_status: 'publish' } }] },
+      workflow: {
+        steps: [
+          { type: 'fetch', handler_slug: 'rss', handler_config: { feed_url: feedUrl, max_items: 10 } },
+          { type: 'publish', handler_slug: 'cms', handler_config: { post_status: 'publish' } },
+        ],
+      },
     });
     assert.is(job.status, 'completed', JSON.stringify(job));
     const lines = await stepLines(a, job.job_id);
-    assert.ok(lines.some((l) => /^Step 1\/2 fetch \(rss\) finished: 0 in, 2 out/.test(l)), lines.join('\n'));
-    assert.ok(lines.some((l) => /^Step 2\/2 publish \(cms\) finished: 2 in, 2 out/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => /^Step 1\/2 fetch \(rss\) finished: 0 in, 2 out/.test(l)),
+      lines.join('\n'),
+    );
+    assert.ok(
+      lines.some((l) => /^Step 2\/2 publish \(cms\) finished: 2 in, 2 out/.test(l)),
+      lines.join('\n'),
+    );
 
     // An anonymous reader, as a WordPress client would ask.
     const anonymous = await a.request<Body[]>('GET', '/posts', { namespace: 'wp/v2', as: 'anonymous', query: { per_page: 10 } });
@@ -56,13 +70,21 @@ for (const store of testStores('e2e: content you can see')) {
 
     // The second host reads the first one's wp/v2 with cms-api and publishes what it read.
     const remote = await b.executeAndWait({
-      workflow: { steps: [{ type: 'fetch', handler_slug: 'cms-api', handler_config: { api_url: `${a.url}/api/wp/v2`, max_items: 10 } }, { type: 'publish', handler_slug: 'cms', handler_config: { post_status: 'publish', include_source: false } }] },
+      workflow: {
+        steps: [
+          { type: 'fetch', handler_slug: 'cms-api', handler_config: { api_url: `${a.url}/api/wp/v2`, max_items: 10 } },
+          { type: 'publish', handler_slug: 'cms', handler_config: { post_status: 'publish', include_source: false } },
+        ],
+      },
     });
     assert.is(remote.status, 'completed', JSON.stringify(remote));
     const copied = (await b.request<Body[]>('GET', '/posts', { namespace: 'wp/v2', as: 'anonymous' })).body;
     assert.equal(copied.map((p) => p.title.rendered).sort(), ['Lakes are cold', 'Rivers &amp; seas']);
     const bLines = await stepLines(b, remote.job_id);
-    assert.ok(bLines.some((l) => /^Step 1\/2 fetch \(cms-api\) finished: 0 in, 2 out/.test(l)), bLines.join('\n'));
+    assert.ok(
+      bLines.some((l) => /^Step 1\/2 fetch \(cms-api\) finished: 0 in, 2 out/.test(l)),
+      bLines.join('\n'),
+    );
   });
 
   test('an uploaded CSV becomes one item per row, published as posts', async ({ a }) => {
@@ -72,12 +94,20 @@ for (const store of testStores('e2e: content you can see')) {
     assert.is(upload.status, 201, JSON.stringify(upload.body));
     const fileId = upload.body.file.id as string;
     const job = await a.executeAndWait({
-      workflow: { steps: [{ type: 'fetch', handler_slug: 'files', handler_config: { file_id: fileId } }, { type: 'publish', handler_slug: 'cms', handler_config: { post_status: 'draft', include_source: false } }] },
+      workflow: {
+        steps: [
+          { type: 'fetch', handler_slug: 'files', handler_config: { file_id: fileId } },
+          { type: 'publish', handler_slug: 'cms', handler_config: { post_status: 'draft', include_source: false } },
+        ],
+      },
     });
     assert.is(job.status, 'completed', JSON.stringify(job));
     const detail = (await a.request<Body>('GET', `/jobs/${job.job_id}`)).body.data;
     assert.is(detail.steps[0].items_out, 3);
-    assert.equal(detail.steps[0].items.map((i: Body) => i.title), ['First row', 'Second row', 'Third row']);
+    assert.equal(
+      detail.steps[0].items.map((i: Body) => i.title),
+      ['First row', 'Second row', 'Third row'],
+    );
     const drafts = (await a.request<Body[]>('GET', '/posts', { namespace: 'wp/v2', query: { status: 'draft' } })).body;
     assert.equal(drafts.map((p) => p.title.rendered).sort(), ['First row', 'Second row', 'Third row']);
   });

@@ -45,16 +45,28 @@ test('after kill -9 mid-sync and a restart: the job is failed as interrupted and
   try {
     const auth = basicAuth('admin', readFileSync(join(dataDir, 'initial-admin-password'), 'utf8').trim());
     const api = async (base: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: SyncAnswer }> => {
-      const res = await fetch(`${base}/api/docsync/v1${path}`, { method, headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(`${base}/api/docsync/v1${path}`, {
+        method,
+        headers: { Authorization: auth, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json()) as SyncAnswer };
     };
-    const project = await api(first.url, 'POST', '/project/resolve', { path: ['acme'], create_missing: true, project_meta: { github_url: 'https://github.com/acme/docs' } });
+    const project = await api(first.url, 'POST', '/project/resolve', {
+      path: ['acme'],
+      create_missing: true,
+      project_meta: { github_url: 'https://github.com/acme/docs' },
+    });
     assert.is(project.status, 200, JSON.stringify(project.body));
     const termId = project.body.leaf_term_id!;
     const started = await api(first.url, 'POST', `/sync/term/${termId}`, { wait: 0 });
     assert.is(started.status, 200, JSON.stringify(started.body));
     const jobId = started.body.job_id;
-    await until('the sync to be running and waiting for a file', async () => gh.count('blob') > 0 && (await api(first.url, 'GET', `/sync/jobs/${jobId}`)).body.status === 'running', 20_000);
+    await until(
+      'the sync to be running and waiting for a file',
+      async () => gh.count('blob') > 0 && (await api(first.url, 'GET', `/sync/jobs/${jobId}`)).body.status === 'running',
+      20_000,
+    );
 
     first.proc.kill('SIGKILL');
     await waitForExit(first.proc);

@@ -39,15 +39,32 @@ function importFile(): string {
 }
 
 for (const store of testStores('events new user')) {
-  const test = suite<{ t: TestHost; geo: FakeServer; browser: Browser; page: Page; shots: string }>(`events, as a new user (${store.label})`);
+  const test = suite<{ t: TestHost; geo: FakeServer; browser: Browser; page: Page; shots: string }>(
+    `events, as a new user (${store.label})`,
+  );
   test.before(async (ctx) => {
-    if (!existsSync(CHROMIUM)) throw new Error(`This test needs Chromium at ${CHROMIUM} (Debian: apt-get install -y chromium; or set CHROMIUM_PATH). It does not skip.`);
+    if (!existsSync(CHROMIUM))
+      throw new Error(
+        `This test needs Chromium at ${CHROMIUM} (Debian: apt-get install -y chromium; or set CHROMIUM_PATH). It does not skip.`,
+      );
     ctx.shots = resolve(process.cwd(), 'test-output/events', `new-user-${store.label}`);
     mkdirSync(ctx.shots, { recursive: true });
     ctx.geo = await fakeNominatim();
     // 2026-04-01 12:00 in New York.
     ctx.t = await eventsHost(store.config(), ctx.geo.url, '2026-04-01T16:00:00Z', { events_per_page: 20 });
-    ctx.browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    ctx.browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
     ctx.page = await ctx.browser.newPage({ viewport: { width: 1000, height: 900 } });
     ctx.page.on('dialog', (d) => {
       throw new Error(`a JavaScript dialog opened: ${d.message()}`);
@@ -65,13 +82,24 @@ for (const store of testStores('events new user')) {
     const upload = await t.request<Body>('POST', '/files', { body: form });
     assert.is(upload.status, 201, JSON.stringify(upload.body));
     const job = await t.executeAndWait(
-      { workflow: { steps: [{ type: 'fetch', handler_slug: 'files', handler_config: { file_id: upload.body.file.id, max_items: 500 } }, { type: 'publish', handler_slug: 'event', handler_config: {} }] } },
+      {
+        workflow: {
+          steps: [
+            { type: 'fetch', handler_slug: 'files', handler_config: { file_id: upload.body.file.id, max_items: 500 } },
+            { type: 'publish', handler_slug: 'event', handler_config: {} },
+          ],
+        },
+      },
       180_000,
     );
     assert.is(job.status, 'completed', JSON.stringify(job).slice(0, 1000));
     const list = await t.request<Body[]>('GET', '/events', { namespace: 'wp/v2', query: { per_page: 1 } });
     assert.is(list.headers.get('x-wp-total'), '500');
-    assert.is((await t.request<Body[]>('GET', '/venues', { namespace: 'wp/v2' })).headers.get('x-wp-total'), '3', 'one venue per name, reused');
+    assert.is(
+      (await t.request<Body[]>('GET', '/venues', { namespace: 'wp/v2' })).headers.get('x-wp-total'),
+      '3',
+      'one venue per name, reused',
+    );
   });
 
   const titles = (page: Page) => page.$$eval('#fh-list .fh-event-title', (els) => els.map((e) => e.textContent ?? ''));
@@ -88,11 +116,17 @@ for (const store of testStores('events new user')) {
 
     await page.click('#fh-open-filters');
     await page.waitForSelector('fieldset[data-taxonomy=event_category] input');
-    const music = await page.$eval('fieldset[data-taxonomy=event_category] label:has-text("Music") input', (el) => (el as { value: string }).value);
+    const music = await page.$eval(
+      'fieldset[data-taxonomy=event_category] label:has-text("Music") input',
+      (el) => (el as { value: string }).value,
+    );
     await page.check(`fieldset[data-taxonomy=event_category] input[value="${music}"]`);
     await page.screenshot({ path: join(shots, '02-filter-modal.png') });
     await swapped(page, () => page.click('#fh-apply'));
-    assert.ok((await titles(page)).every((x) => x.startsWith('Music night')), 'only Music events');
+    assert.ok(
+      (await titles(page)).every((x) => x.startsWith('Music night')),
+      'only Music events',
+    );
 
     await page.fill('#fh-from', '2026-04-10');
     await page.fill('#fh-to', '2026-05-10');

@@ -75,13 +75,23 @@ function rawBytes(base: string, request: Buffer): Promise<string> {
 }
 
 test('what the HTTP parser refuses is answered with the JSON error body too', async ({ host }) => {
-  const rawByte = await rawBytes(host.url, Buffer.concat([Buffer.from('GET /api/automation/v1/jobs/'), Buffer.from([0xc3, 0xbc]), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]));
+  const rawByte = await rawBytes(
+    host.url,
+    Buffer.concat([Buffer.from('GET /api/automation/v1/jobs/'), Buffer.from([0xc3, 0xbc]), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]),
+  );
   assert.match(rawByte, /^HTTP\/1\.1 400 /);
   assert.match(rawByte, /X-Request-Id: [0-9a-f-]{36}/);
   const body = JSON.parse(rawByte.slice(rawByte.indexOf('\r\n\r\n') + 4)) as { code: string; data: { status: number } };
   assert.equal([body.code, body.data.status], ['rest_bad_request', 400]);
   // The same refusal of a HEAD carries no body: the client would read it as garbage.
-  const head = await rawBytes(host.url, Buffer.concat([Buffer.from('HEAD /api/automation/v1/jobs/'), Buffer.from([0xc3, 0xbc]), Buffer.from(' HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}')]));
+  const head = await rawBytes(
+    host.url,
+    Buffer.concat([
+      Buffer.from('HEAD /api/automation/v1/jobs/'),
+      Buffer.from([0xc3, 0xbc]),
+      Buffer.from(' HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}'),
+    ]),
+  );
   assert.match(head, /^HTTP\/1\.1 400 /);
   assert.ok(head.endsWith('\r\n\r\n'), `no body after the headers: ${JSON.stringify(head)}`);
   const huge = await rawBytes(host.url, Buffer.from(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
@@ -94,7 +104,10 @@ test('a Host header that is no host name is answered 400 once, and the host keep
   // restify routes the path of `http://{Host}{url}`: `Host: a b` threw inside its router,
   // outside any handler, and the process exited; `Host: x/api` moved the routed path.
   for (const value of ['a b', '[', 'x/api', '1.2.3.999']) {
-    const answer = await rawBytes(host.url, Buffer.from(`GET /automation/v1/users HTTP/1.1\r\nHost: ${value}\r\nConnection: close\r\n\r\n`));
+    const answer = await rawBytes(
+      host.url,
+      Buffer.from(`GET /automation/v1/users HTTP/1.1\r\nHost: ${value}\r\nConnection: close\r\n\r\n`),
+    );
     assert.match(answer, /^HTTP\/1\.1 400 /, `Host: ${value}`);
     assert.match(answer, /X-Request-Id: [0-9a-f-]{36}/);
     const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { code: string; data: { status: number } };
@@ -154,7 +167,15 @@ stale('a stale host.json is noticed: the CLI says so and works on the data direc
   assert.equal(JSON.parse(res.stdout), []);
   assert.not.ok(existsSync(join(dataDir, 'host.json')), 'the stale file is removed');
   // A host.json naming a pid that never existed is treated the same way.
-  writeFileSync(join(dataDir, 'host.json'), JSON.stringify({ pid: 2 ** 22 + 12345, url: 'http://127.0.0.1:9', api_base: 'http://127.0.0.1:9/api/automation/v1', started_at: new Date().toISOString() }));
+  writeFileSync(
+    join(dataDir, 'host.json'),
+    JSON.stringify({
+      pid: 2 ** 22 + 12345,
+      url: 'http://127.0.0.1:9',
+      api_base: 'http://127.0.0.1:9/api/automation/v1',
+      started_at: new Date().toISOString(),
+    }),
+  );
   writeFileSync(join(dataDir, 'local-credential'), 'x\n');
   const again = runCli(['jobs', 'list', '--json', '--data-dir', dataDir]);
   assert.is(again.status, 0, again.stderr);

@@ -99,7 +99,9 @@ test('a body that stops arriving is answered 408 and the connection closed', asy
 
 test('an upload that stalls is answered 408, not kept open', async ({ host, auth }) => {
   const socket = await open(host.url);
-  socket.write(`POST /api/wp/v2/media HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: image/png\r\nContent-Disposition: attachment; filename="a.png"\r\nContent-Length: 100000\r\n\r\n\x89PNG`);
+  socket.write(
+    `POST /api/wp/v2/media HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: image/png\r\nContent-Disposition: attachment; filename="a.png"\r\nContent-Length: 100000\r\n\r\n\x89PNG`,
+  );
   const result = await untilClosed(socket, 10_000);
   assert.ok(result.closedByServer);
   assert.ok(result.ms < 4_000, `closed after ${result.ms} ms (idle timeout 1 s)`);
@@ -109,7 +111,9 @@ test('an upload that stalls is answered 408, not kept open', async ({ host, auth
 
 test('a body dripped a byte at a time is cut off at the total body time', async ({ host }) => {
   const socket = await open(host.url);
-  socket.write('POST /api/automation/v1/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
+  socket.write(
+    'POST /api/automation/v1/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+  );
   // One byte every 300 ms keeps the idle timer (1 s) from firing; the total (3 s) does.
   const drip = setInterval(() => !socket.destroyed && socket.write('1\r\na\r\n'), 300);
   const result = await untilClosed(socket, 15_000);
@@ -141,10 +145,18 @@ test('one address holds at most its connection cap; the next connection is told 
   assert.is(status, 200);
 });
 
-test("a safe X-Request-Id is kept and echoed; an unsafe one is replaced", async ({ host }) => {
-  const kept = await fetch(`${host.url}/api/automation/v1/trigger/1`, { method: 'POST', headers: { 'X-Request-Id': 'abc-123.def:4' }, body: '{}' });
+test('a safe X-Request-Id is kept and echoed; an unsafe one is replaced', async ({ host }) => {
+  const kept = await fetch(`${host.url}/api/automation/v1/trigger/1`, {
+    method: 'POST',
+    headers: { 'X-Request-Id': 'abc-123.def:4' },
+    body: '{}',
+  });
   assert.is(kept.headers.get('x-request-id'), 'abc-123.def:4');
-  const replaced = await fetch(`${host.url}/api/automation/v1/trigger/1`, { method: 'POST', headers: { 'X-Request-Id': 'a b"<script>' }, body: '{}' });
+  const replaced = await fetch(`${host.url}/api/automation/v1/trigger/1`, {
+    method: 'POST',
+    headers: { 'X-Request-Id': 'a b"<script>' },
+    body: '{}',
+  });
   assert.match(replaced.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
   // The process logs asynchronously: wait for the line, bounded.
   for (let i = 0; i < 100 && !/"req_id":"abc-123\.def:4"/.test(host.output()); i++) await new Promise((r) => setTimeout(r, 50));

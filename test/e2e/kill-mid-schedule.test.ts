@@ -16,19 +16,36 @@ test('after a SIGKILL and three missed hourly slots, one catch-up run', async ()
   const first = await startHostProcess(dataDir, env);
   const auth = basicAuth('admin', readFileSync(join(dataDir, 'initial-admin-password'), 'utf8').trim());
   const api = async (url: string, method: string, path: string, body?: unknown) =>
-    (await (await fetch(`${url}/api/automation/v1${path}`, { method, headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json()) as {
+    (await (
+      await fetch(`${url}/api/automation/v1${path}`, {
+        method,
+        headers: { Authorization: auth, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+    ).json()) as {
       data: Record<string, unknown> & Array<Record<string, unknown>>;
       total: number;
     };
   // A flow whose fetch step reads the site's own posts (cms-local): nothing external needed.
-  const pipelineId = (await api(first.url, 'POST', '/pipelines', { pipeline_name: 'Hourly', steps: [{ step_type: 'fetch' }] })).data.pipeline_id as number;
-  const stepId = ((await api(first.url, 'GET', `/pipelines/${pipelineId}`)).data.pipeline as { pipeline_steps: Array<{ pipeline_step_id: string }> }).pipeline_steps[0]!.pipeline_step_id;
-  const flowId = (await api(first.url, 'POST', '/flows', { pipeline_id: pipelineId, flow_config: { [stepId]: { handler_slug: 'cms-local' } }, scheduling_config: { interval: 'hourly' } })).data.flow_id as number;
+  const pipelineId = (await api(first.url, 'POST', '/pipelines', { pipeline_name: 'Hourly', steps: [{ step_type: 'fetch' }] })).data
+    .pipeline_id as number;
+  const stepId = (
+    (await api(first.url, 'GET', `/pipelines/${pipelineId}`)).data.pipeline as { pipeline_steps: Array<{ pipeline_step_id: string }> }
+  ).pipeline_steps[0]!.pipeline_step_id;
+  const flowId = (
+    await api(first.url, 'POST', '/flows', {
+      pipeline_id: pipelineId,
+      flow_config: { [stepId]: { handler_slug: 'cms-local' } },
+      scheduling_config: { interval: 'hourly' },
+    })
+  ).data.flow_id as number;
   first.proc.kill('SIGKILL');
   await waitForExit(first.proc);
 
   const store = openEmbeddedStore({ file: join(dataDir, 'flowhost.db'), exclusive: true });
-  const moved = await store.collection('agenda_jobs').updateOne({ 'data.flowId': flowId }, { $set: { nextRunAt: new Date(Date.now() - 3 * 3600_000) } });
+  const moved = await store
+    .collection('agenda_jobs')
+    .updateOne({ 'data.flowId': flowId }, { $set: { nextRunAt: new Date(Date.now() - 3 * 3600_000) } });
   assert.is(moved.matchedCount, 1, 'the schedule survived the kill');
   await store.close();
 

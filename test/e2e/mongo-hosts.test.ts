@@ -36,7 +36,16 @@ async function startHost(url: string, secretKey: string, extra: Record<string, u
     plugins: [...defaultPlugins.filter((p) => p.id !== discovery.id), discovery, gated],
     env: {},
     logger: silentLogger,
-    config: { mongodbUrl: url, secretKey, dataDir: ':memory:', port: 0, logLevel: 'silent', loginMaxFailures: 3, schedulerProcessEvery: 200, ...extra },
+    config: {
+      mongodbUrl: url,
+      secretKey,
+      dataDir: ':memory:',
+      port: 0,
+      logLevel: 'silent',
+      loginMaxFailures: 3,
+      schedulerProcessEvery: 200,
+      ...extra,
+    },
   });
   await host.start();
   return host;
@@ -87,35 +96,48 @@ if (mongoUrl) {
     assert.is(afterLogout.status, 401, 'logging out on one host ends the session on the other');
   });
 
-  shared('the same flow never runs on two hosts at once: a run asked of the other host is refused 409 flow_running', async ({ a, b, password }) => {
-    const auth = { Authorization: basicAuth('admin', password), 'Content-Type': 'application/json' };
-    const post = async (host: Host, path: string, body: unknown) =>
-      (await (await fetch(`${host.url}/api/automation/v1${path}`, { method: 'POST', headers: auth, body: JSON.stringify(body) })).json()) as { data: Record<string, unknown> };
-    const get = async (host: Host, path: string) => (await (await fetch(`${host.url}/api/automation/v1${path}`, { headers: auth })).json()) as { data: Record<string, unknown> };
-    const pipelineId = (await post(a, '/pipelines', { pipeline_name: 'Shared', steps: [{ step_type: 'fetch' }] })).data.pipeline_id as number;
-    const stepId = ((await get(a, `/pipelines/${pipelineId}`)).data.pipeline as { pipeline_steps: Array<{ pipeline_step_id: string }> }).pipeline_steps[0]!.pipeline_step_id;
-    const flowId = (await post(a, '/flows', { pipeline_id: pipelineId, flow_config: { [stepId]: { handler_slug: 'gated-feed' } } })).data.flow_id as number;
-    let open!: () => void;
-    gate.wait = new Promise((r) => (open = r));
-    const status = async (host: Host, jobId: number) => (await get(host, `/jobs/${jobId}`)).data.status as string;
-    let first = 0;
-    try {
-      first = (await post(a, '/execute', { flow_id: flowId })).data.job_id as number;
-      for (let i = 0; i < 400 && (await status(a, first)) !== 'processing'; i++) await new Promise((r) => setTimeout(r, 30));
-      // The other host sees the shared running mark: it answers so, and makes no job.
-      const second = await fetch(`${b.url}/api/automation/v1/execute`, { method: 'POST', headers: auth, body: JSON.stringify({ flow_id: flowId }) });
-      const refused = (await second.json()) as { code: string; data: { running_job_id: number } };
-      assert.equal([second.status, refused.code, refused.data.running_job_id], [409, 'flow_running', first]);
-      const jobs = (await get(b, `/jobs?flow_id=${flowId}`)) as unknown as { total: number };
-      assert.is(jobs.total, 1);
-    } finally {
-      // Always let the held run finish, or stopping the hosts would wait on it.
-      gate.wait = null;
-      open();
-    }
-    for (let i = 0; i < 400 && (await status(a, first)) === 'processing'; i++) await new Promise((r) => setTimeout(r, 30));
-    assert.is(await status(a, first), 'completed');
-  });
+  shared(
+    'the same flow never runs on two hosts at once: a run asked of the other host is refused 409 flow_running',
+    async ({ a, b, password }) => {
+      const auth = { Authorization: basicAuth('admin', password), 'Content-Type': 'application/json' };
+      const post = async (host: Host, path: string, body: unknown) =>
+        (await (
+          await fetch(`${host.url}/api/automation/v1${path}`, { method: 'POST', headers: auth, body: JSON.stringify(body) })
+        ).json()) as { data: Record<string, unknown> };
+      const get = async (host: Host, path: string) =>
+        (await (await fetch(`${host.url}/api/automation/v1${path}`, { headers: auth })).json()) as { data: Record<string, unknown> };
+      const pipelineId = (await post(a, '/pipelines', { pipeline_name: 'Shared', steps: [{ step_type: 'fetch' }] })).data
+        .pipeline_id as number;
+      const stepId = ((await get(a, `/pipelines/${pipelineId}`)).data.pipeline as { pipeline_steps: Array<{ pipeline_step_id: string }> })
+        .pipeline_steps[0]!.pipeline_step_id;
+      const flowId = (await post(a, '/flows', { pipeline_id: pipelineId, flow_config: { [stepId]: { handler_slug: 'gated-feed' } } })).data
+        .flow_id as number;
+      let open!: () => void;
+      gate.wait = new Promise((r) => (open = r));
+      const status = async (host: Host, jobId: number) => (await get(host, `/jobs/${jobId}`)).data.status as string;
+      let first = 0;
+      try {
+        first = (await post(a, '/execute', { flow_id: flowId })).data.job_id as number;
+        for (let i = 0; i < 400 && (await status(a, first)) !== 'processing'; i++) await new Promise((r) => setTimeout(r, 30));
+        // The other host sees the shared running mark: it answers so, and makes no job.
+        const second = await fetch(`${b.url}/api/automation/v1/execute`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({ flow_id: flowId }),
+        });
+        const refused = (await second.json()) as { code: string; data: { running_job_id: number } };
+        assert.equal([second.status, refused.code, refused.data.running_job_id], [409, 'flow_running', first]);
+        const jobs = (await get(b, `/jobs?flow_id=${flowId}`)) as unknown as { total: number };
+        assert.is(jobs.total, 1);
+      } finally {
+        // Always let the held run finish, or stopping the hosts would wait on it.
+        gate.wait = null;
+        open();
+      }
+      for (let i = 0; i < 400 && (await status(a, first)) === 'processing'; i++) await new Promise((r) => setTimeout(r, 30));
+      assert.is(await status(a, first), 'completed');
+    },
+  );
 
   // Last: it locks the admin login out from this address.
   shared('failed logins are counted across hosts', async ({ a, b, password }) => {

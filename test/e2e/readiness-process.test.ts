@@ -27,7 +27,11 @@ test('while the store is still opening, /readyz answers 503 host_starting', asyn
   const mongodbUrl = `mongodb://127.0.0.1:${(silent.address() as AddressInfo).port}/flowhost_never`;
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-starting-'));
-  const proc = spawn(process.execPath, [cliPath, 'serve', '--data-dir', dataDir, '--port', String(port)], { cwd: repoRoot, env: cleanEnv({ MONGODB_URL: mongodbUrl }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [cliPath, 'serve', '--data-dir', dataDir, '--port', String(port)], {
+    cwd: repoRoot,
+    env: cleanEnv({ MONGODB_URL: mongodbUrl }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));
@@ -37,7 +41,11 @@ test('while the store is still opening, /readyz answers 503 host_starting', asyn
     while (!answer) {
       if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`no answer on port ${port} while starting:\n${out}`);
       answer = await fetch(`http://127.0.0.1:${port}/readyz`).then(
-        async (res) => ({ status: res.status, body: (await res.json()) as Record<string, unknown>, retryAfter: res.headers.get('retry-after') }),
+        async (res) => ({
+          status: res.status,
+          body: (await res.json()) as Record<string, unknown>,
+          retryAfter: res.headers.get('retry-after'),
+        }),
         () => null, // not bound yet
       );
       if (!answer) await new Promise((r) => setTimeout(r, 25));

@@ -31,8 +31,13 @@ for (const store of testStores('e2e: rss to ai to cms')) {
     ctx.feedUrl = `http://127.0.0.1:${(ctx.server.address() as AddressInfo).port}/feed.xml`;
     ctx.anthropic = await createFakeModelApi('anthropic');
     ctx.openai = await createFakeModelApi('openai');
-    ctx.t = await createTestHost({ plugins: [], config: { ...store.config(), pluginSettings: pluginSettingsFor([ctx.anthropic, ctx.openai], { max_retries: 0 }) } });
-    await ctx.t.request('PUT', '/settings', { body: { ai_provider_keys: { anthropic: ctx.anthropic.validKey, openai: ctx.openai.validKey } } });
+    ctx.t = await createTestHost({
+      plugins: [],
+      config: { ...store.config(), pluginSettings: pluginSettingsFor([ctx.anthropic, ctx.openai], { max_retries: 0 }) },
+    });
+    await ctx.t.request('PUT', '/settings', {
+      body: { ai_provider_keys: { anthropic: ctx.anthropic.validKey, openai: ctx.openai.validKey } },
+    });
   });
   test.after(async (ctx) => {
     await ctx.t.stop();
@@ -43,18 +48,58 @@ for (const store of testStores('e2e: rss to ai to cms')) {
 
   test('the model rewrites the item; the rewrite is published; the job shows usage', async ({ t, feedUrl, anthropic }) => {
     const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Rewrite news' } })).body.data.pipeline_id;
-    const step = async (step_type: string, execution_order: number) => (await t.request<Body>('POST', `/pipelines/${pipelineId}/steps`, { body: { step_type, execution_order, label: `${step_type} step` } })).body.data.pipeline_step_id as string;
+    const step = async (step_type: string, execution_order: number) =>
+      (
+        await t.request<Body>('POST', `/pipelines/${pipelineId}/steps`, {
+          body: { step_type, execution_order, label: `${step_type} step` },
+        })
+      ).body.data.pipeline_step_id as string;
     const fetchStep = await step('fetch', 0);
     const aiStep = await step('ai', 1);
     const publishStep = await step('publish', 2);
-    const config = await t.request<Body>('PUT', `/pipelines/steps/${aiStep}/config`, { body: { step_type: 'ai', pipeline_id: pipelineId, provider: 'anthropic', model: 'claude-house-1', system_prompt: 'You are a sub-editor.' } });
+    const config = await t.request<Body>('PUT', `/pipelines/steps/${aiStep}/config`, {
+      body: {
+        step_type: 'ai',
+        pipeline_id: pipelineId,
+        provider: 'anthropic',
+        model: 'claude-house-1',
+        system_prompt: 'You are a sub-editor.',
+      },
+    });
     assert.is(config.status, 200, JSON.stringify(config.body));
-    const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Rewrite flow' } })).body.data.flow_id;
-    assert.is((await t.request('PUT', `/flows/steps/${fetchStep}_${flowId}/handler`, { body: { handler_slug: 'rss', settings: { feed_url: feedUrl } } })).status, 200);
-    assert.is((await t.request('PATCH', `/flows/steps/${aiStep}_${flowId}/config`, { body: { user_message: 'Rewrite this as a short headline and summary.' } })).status, 200);
-    assert.is((await t.request('PUT', `/flows/steps/${publishStep}_${flowId}/handler`, { body: { handler_slug: 'cms', settings: { post_status: 'publish' } } })).status, 200);
+    const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Rewrite flow' } })).body.data
+      .flow_id;
+    assert.is(
+      (
+        await t.request('PUT', `/flows/steps/${fetchStep}_${flowId}/handler`, {
+          body: { handler_slug: 'rss', settings: { feed_url: feedUrl } },
+        })
+      ).status,
+      200,
+    );
+    assert.is(
+      (
+        await t.request('PATCH', `/flows/steps/${aiStep}_${flowId}/config`, {
+          body: { user_message: 'Rewrite this as a short headline and summary.' },
+        })
+      ).status,
+      200,
+    );
+    assert.is(
+      (
+        await t.request('PUT', `/flows/steps/${publishStep}_${flowId}/handler`, {
+          body: { handler_slug: 'cms', settings: { post_status: 'publish' } },
+        })
+      ).status,
+      200,
+    );
 
-    anthropic.script.push(textReply('anthropic', '# Rivers rise after a wet night\n\nRivers across the region rose overnight after heavy rain.', { input: 120, output: 25 }));
+    anthropic.script.push(
+      textReply('anthropic', '# Rivers rise after a wet night\n\nRivers across the region rose overnight after heavy rain.', {
+        input: 120,
+        output: 25,
+      }),
+    );
     const job = await t.executeAndWait({ flow_id: flowId });
     assert.is(job.status, 'completed', JSON.stringify(job));
 
@@ -73,7 +118,14 @@ for (const store of testStores('e2e: rss to ai to cms')) {
     assert.match(posts[0]!.content, /Rivers across the region rose overnight after heavy rain\./);
 
     const steps = job.steps as Body[];
-    assert.equal(steps.map((s) => [s.step_type, s.status]), [['fetch', 'completed'], ['ai', 'completed'], ['publish', 'completed']]);
+    assert.equal(
+      steps.map((s) => [s.step_type, s.status]),
+      [
+        ['fetch', 'completed'],
+        ['ai', 'completed'],
+        ['publish', 'completed'],
+      ],
+    );
     const ai = steps[1]!.ai;
     assert.is(ai.provider, 'anthropic');
     assert.is(ai.model, 'claude-house-1');
@@ -85,10 +137,26 @@ for (const store of testStores('e2e: rss to ai to cms')) {
 
   test('an ephemeral workflow with an ai step; provider and model from the step, no incoming items', async ({ t, openai }) => {
     openai.script.push(textReply('openai', 'Title: A generated note\n\nGenerated body text.', { input: 8, output: 6 }));
-    const job = await t.executeAndWait({ workflow: { steps: [{ type: 'ai', provider: 'openai', model: 'gpt-4o-mini', system_prompt: 'Write notes.', user_message: 'Write a note about tides.' }, { type: 'publish', handler_slug: 'cms', handler_config: { post_status: 'draft' } }] } });
+    const job = await t.executeAndWait({
+      workflow: {
+        steps: [
+          {
+            type: 'ai',
+            provider: 'openai',
+            model: 'gpt-4o-mini',
+            system_prompt: 'Write notes.',
+            user_message: 'Write a note about tides.',
+          },
+          { type: 'publish', handler_slug: 'cms', handler_config: { post_status: 'draft' } },
+        ],
+      },
+    });
     assert.is(job.status, 'completed', JSON.stringify(job));
     const body = openai.chats().at(-1)!.json<Body>();
-    assert.equal(body.messages.map((m: Body) => m.role), ['system', 'user']);
+    assert.equal(
+      body.messages.map((m: Body) => m.role),
+      ['system', 'user'],
+    );
     assert.is(body.messages[1].content, 'Write a note about tides.');
     const steps = job.steps as Body[];
     assert.equal(steps[0]!.ai.usage, { input_tokens: 8, output_tokens: 6, total_tokens: 14 });
@@ -107,7 +175,9 @@ for (const store of testStores('e2e: rss to ai to cms')) {
 
   test("a refused key fails the ai step with the provider's message", async ({ t, openai }) => {
     openai.script.push(errorReply('openai', 401, 'Incorrect API key provided: sk-***'));
-    const job = await t.executeAndWait({ workflow: { steps: [{ type: 'ai', provider: 'openai', model: 'gpt-4o-mini', user_message: 'hello' }] } });
+    const job = await t.executeAndWait({
+      workflow: { steps: [{ type: 'ai', provider: 'openai', model: 'gpt-4o-mini', user_message: 'hello' }] },
+    });
     assert.is(job.status, 'failed');
     assert.match(String(job.error), /OpenAI refused the API key \(HTTP 401\): Incorrect API key provided/);
     const unknown = await t.request<Body>('POST', '/execute', { body: { workflow: { steps: [{ type: 'ai', provider: 'nope' }] } } });

@@ -10,9 +10,13 @@ import { testStores } from '../support/test-stores.js';
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
 type Item = { guid: string; title: string; body: string; date: string };
-const rss = (items: Item[]) => `<?xml version="1.0"?><rss version="2.0"><channel><title>Test feed</title><link>http://feed.test/</link><description>t</description>${items
-  .map((i) => `<item><title>${i.title}</title><link>http://feed.test/${encodeURIComponent(i.guid)}</link><guid>${i.guid}</guid><pubDate>${i.date}</pubDate><description><![CDATA[${i.body}]]></description></item>`)
-  .join('')}</channel></rss>`;
+const rss = (items: Item[]) =>
+  `<?xml version="1.0"?><rss version="2.0"><channel><title>Test feed</title><link>http://feed.test/</link><description>t</description>${items
+    .map(
+      (i) =>
+        `<item><title>${i.title}</title><link>http://feed.test/${encodeURIComponent(i.guid)}</link><guid>${i.guid}</guid><pubDate>${i.date}</pubDate><description><![CDATA[${i.body}]]></description></item>`,
+    )
+    .join('')}</channel></rss>`;
 
 for (const store of testStores('e2e: rss to cms')) {
   type Ctx = { t: TestHost; server: Server; feedUrl: string; flowId: number; requests: number; items: Item[] };
@@ -52,13 +56,25 @@ for (const store of testStores('e2e: rss to cms')) {
     assert.is(handlers.rss?.type, 'fetch');
     assert.is(handlers.cms?.type, 'publish');
     const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Feed to site' } })).body.data.pipeline_id;
-    const fetchStep = (await t.request<Body>('POST', `/pipelines/${pipelineId}/steps`, { body: { step_type: 'fetch', execution_order: 0, label: 'Fetch Step' } })).body.data.pipeline_step_id;
-    const publishStep = (await t.request<Body>('POST', `/pipelines/${pipelineId}/steps`, { body: { step_type: 'publish', execution_order: 1, label: 'Publish Step' } })).body.data.pipeline_step_id;
+    const fetchStep = (
+      await t.request<Body>('POST', `/pipelines/${pipelineId}/steps`, {
+        body: { step_type: 'fetch', execution_order: 0, label: 'Fetch Step' },
+      })
+    ).body.data.pipeline_step_id;
+    const publishStep = (
+      await t.request<Body>('POST', `/pipelines/${pipelineId}/steps`, {
+        body: { step_type: 'publish', execution_order: 1, label: 'Publish Step' },
+      })
+    ).body.data.pipeline_step_id;
     ctx.flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Feed flow' } })).body.data.flow_id;
-    const set = await t.request<Body>('PUT', `/flows/steps/${fetchStep}_${ctx.flowId}/handler`, { body: { handler_slug: 'rss', settings: { feed_url: ctx.feedUrl } } });
+    const set = await t.request<Body>('PUT', `/flows/steps/${fetchStep}_${ctx.flowId}/handler`, {
+      body: { handler_slug: 'rss', settings: { feed_url: ctx.feedUrl } },
+    });
     assert.is(set.status, 200, JSON.stringify(set.body));
     assert.is(set.body.data.step_config.handler_config.max_items, 1);
-    const pub = await t.request<Body>('PUT', `/flows/steps/${publishStep}_${ctx.flowId}/handler`, { body: { handler_slug: 'cms', settings: { post_status: 'publish' } } });
+    const pub = await t.request<Body>('PUT', `/flows/steps/${publishStep}_${ctx.flowId}/handler`, {
+      body: { handler_slug: 'cms', settings: { post_status: 'publish' } },
+    });
     assert.is(pub.status, 200, JSON.stringify(pub.body));
 
     const first = await waitJob(t, (await t.request<Body>('POST', '/execute', { body: { flow_id: ctx.flowId } })).body.data.job_id);
@@ -78,7 +94,9 @@ for (const store of testStores('e2e: rss to cms')) {
 
   test('on every_5_minutes: due runs post new items once; logs are searchable', async (ctx) => {
     const { t } = ctx;
-    const scheduled = await t.request<Body>('PATCH', `/flows/${ctx.flowId}`, { body: { scheduling_config: { interval: 'every_5_minutes' } } });
+    const scheduled = await t.request<Body>('PATCH', `/flows/${ctx.flowId}`, {
+      body: { scheduling_config: { interval: 'every_5_minutes' } },
+    });
     assert.ok(scheduled.body.data.next_run, 'scheduled');
     ctx.items.unshift({ guid: 'urn:item:2', title: 'Second story', body: '<p>Two</p>', date: 'Tue, 03 Nov 2026 10:00:00 GMT' });
     // Five minutes pass: the schedule is due now (Agenda keeps real time; moving the due time is the fake clock here).
@@ -90,7 +108,10 @@ for (const store of testStores('e2e: rss to cms')) {
     for (let i = 0; i < 200 && (await jobCount()) === before; i++) await new Promise((r) => setTimeout(r, 25));
     const latest = (await t.request<Body>('GET', '/jobs', { query: { flow_id: ctx.flowId, per_page: 1 } })).body.data[0];
     assert.is((await waitJob(t, latest.job_id)).status, 'completed');
-    assert.equal((await posts(t)).map((p) => p.title), ['First story', 'Second story']);
+    assert.equal(
+      (await posts(t)).map((p) => p.title),
+      ['First story', 'Second story'],
+    );
     const next = await agendaJobs.findOne({ 'data.flowId': ctx.flowId });
     assert.ok((next!.nextRunAt as Date).getTime() > Date.now() + 4 * 60_000, 'the next run is five minutes out');
 

@@ -26,7 +26,12 @@ test('first start: admin password file (0600), README curl works, second host re
     assert.is((await fetch(`${first.url}/healthz`)).status, 200);
 
     // A second host on the same directory is refused with a clear message.
-    const second = spawnSync(process.execPath, [cliPath, 'serve', '--data-dir', dataDir, '--port', '0'], { cwd: repoRoot, env: cleanEnv(), encoding: 'utf8', timeout: 20_000 });
+    const second = spawnSync(process.execPath, [cliPath, 'serve', '--data-dir', dataDir, '--port', '0'], {
+      cwd: repoRoot,
+      env: cleanEnv(),
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     assert.is.not(second.status, 0);
     assert.match(second.stderr, /in use by another Flowhost process/);
 
@@ -34,7 +39,9 @@ test('first start: admin password file (0600), README curl works, second host re
     const created = runCli(['user', 'create', 'writer', '--role', 'editor', '--json', '--data-dir', dataDir]);
     assert.is(created.status, 0, created.stderr);
     const writer = JSON.parse(created.stdout) as { user: { login: string }; application_password: { password: string } };
-    const asWriter = await fetch(`${first.url}/api/automation/v1/handlers`, { headers: { Authorization: basicAuth('writer', writer.application_password.password) } });
+    const asWriter = await fetch(`${first.url}/api/automation/v1/handlers`, {
+      headers: { Authorization: basicAuth('writer', writer.application_password.password) },
+    });
     assert.is(asWriter.status, 403, 'an editor is authenticated but lacks manage_options');
 
     first.proc.kill('SIGKILL');
@@ -59,7 +66,12 @@ test('first start: admin password file (0600), README curl works, second host re
 });
 
 test('an invalid configuration stops start-up naming the key', () => {
-  const res = spawnSync(process.execPath, [cliPath, 'serve', '--port', '0'], { cwd: repoRoot, env: cleanEnv({ FLOWHOST_API_PREFIX: 'nope', FLOWHOST_DATA_DIR: mkdtempSync(join(tmpdir(), 'flowhost-bad-')) }), encoding: 'utf8', timeout: 20_000 });
+  const res = spawnSync(process.execPath, [cliPath, 'serve', '--port', '0'], {
+    cwd: repoRoot,
+    env: cleanEnv({ FLOWHOST_API_PREFIX: 'nope', FLOWHOST_DATA_DIR: mkdtempSync(join(tmpdir(), 'flowhost-bad-')) }),
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   assert.is.not(res.status, 0);
   assert.match(res.stderr, /apiPrefix/);
   assert.match(res.stderr, /FLOWHOST_API_PREFIX/);
@@ -71,7 +83,12 @@ test('a wrong secret key stops start-up with a clear message', async () => {
   const host = await startHostProcess(dataDir, { FLOWHOST_SECRET_KEY: key1 });
   host.proc.kill('SIGTERM');
   await waitForExit(host.proc);
-  const res = spawnSync(process.execPath, [cliPath, 'serve', '--data-dir', dataDir, '--port', '0'], { cwd: repoRoot, env: cleanEnv({ FLOWHOST_SECRET_KEY: 'b'.repeat(64) }), encoding: 'utf8', timeout: 20_000 });
+  const res = spawnSync(process.execPath, [cliPath, 'serve', '--data-dir', dataDir, '--port', '0'], {
+    cwd: repoRoot,
+    env: cleanEnv({ FLOWHOST_SECRET_KEY: 'b'.repeat(64) }),
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   assert.is.not(res.status, 0);
   assert.match(res.stderr, /cannot decrypt/);
   assert.not.match(res.stderr, /bbbbbbbb/);

@@ -15,11 +15,24 @@ import { cleanEnv, cliPath, repoRoot } from '../support/host-process.js';
 const asRoot = process.getuid?.() === 0;
 const NOBODY = 65534;
 
-function serve(dataDir: string, port: string, options: Pick<SpawnSyncOptions, 'uid' | 'gid'> = {}): { status: number | null; stderr: string } {
-  const res = spawnSync(process.execPath, [cliPath, 'serve', '--data-dir', dataDir, '--port', port], { cwd: repoRoot, env: cleanEnv(), encoding: 'utf8', timeout: 30_000, ...options });
+function serve(
+  dataDir: string,
+  port: string,
+  options: Pick<SpawnSyncOptions, 'uid' | 'gid'> = {},
+): { status: number | null; stderr: string } {
+  const res = spawnSync(process.execPath, [cliPath, 'serve', '--data-dir', dataDir, '--port', port], {
+    cwd: repoRoot,
+    env: cleanEnv(),
+    encoding: 'utf8',
+    timeout: 30_000,
+    ...options,
+  });
   // A start that never ran (the unprivileged user cannot reach this Node binary or the
   // checkout) must say so, not pass as a null exit status.
-  if (res.error) throw new Error(`could not start ${process.execPath} as uid ${options.uid ?? process.getuid?.()}: ${res.error.message} (every directory above the Node binary and the checkout must be enterable by that user)`);
+  if (res.error)
+    throw new Error(
+      `could not start ${process.execPath} as uid ${options.uid ?? process.getuid?.()}: ${res.error.message} (every directory above the Node binary and the checkout must be enterable by that user)`,
+    );
   return { status: res.status, stderr: res.stderr };
 }
 

@@ -37,7 +37,11 @@ const test = suite('e2e: stopping on signals');
 
 test('kill <npm pid> after `npm start`: the server stops gracefully too (host.json removed)', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-npm-start-'));
-  const npm = spawn('npm', ['start'], { cwd: repoRoot, env: cleanEnv({ FLOWHOST_DATA_DIR: dataDir, PORT: '0' }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const npm = spawn('npm', ['start'], {
+    cwd: repoRoot,
+    env: cleanEnv({ FLOWHOST_DATA_DIR: dataDir, PORT: '0' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   npm.stdout!.on('data', (d) => (out += d));
   npm.stderr!.on('data', (d) => (out += d));
@@ -78,7 +82,12 @@ test('SIGTERM: a request in flight is answered, new connections are refused, exi
         path: '/api/automation/v1/pipelines',
         agent: false,
         // 100-continue: the server's "go on" proves it has the request before the signal.
-        headers: { Authorization: adminAuth(dataDir), 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), Expect: '100-continue' },
+        headers: {
+          Authorization: adminAuth(dataDir),
+          'Content-Type': 'application/json',
+          'Content-Length': String(Buffer.byteLength(body)),
+          Expect: '100-continue',
+        },
       },
       (res) => {
         let text = '';
@@ -121,12 +130,24 @@ test('a run that will not end holds SIGTERM no longer than the bound; the next s
   try {
     const auth = adminAuth(dataDir);
     const api = async (base: string, method: string, path: string, payload?: unknown) =>
-      (await (await fetch(`${base}/api/automation/v1${path}`, { method, headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: payload === undefined ? undefined : JSON.stringify(payload) })).json()) as {
+      (await (
+        await fetch(`${base}/api/automation/v1${path}`, {
+          method,
+          headers: { Authorization: auth, 'Content-Type': 'application/json' },
+          body: payload === undefined ? undefined : JSON.stringify(payload),
+        })
+      ).json()) as {
         data: Record<string, unknown>;
       };
-    const started = await api(first.url, 'POST', '/execute', { workflow: { steps: [{ type: 'fetch', handler_slug: 'rss', handler_config: { feed_url: feedUrl } }] } });
+    const started = await api(first.url, 'POST', '/execute', {
+      workflow: { steps: [{ type: 'fetch', handler_slug: 'rss', handler_config: { feed_url: feedUrl } }] },
+    });
     const jobId = started.data.job_id as number;
-    await until('the run to be processing', async () => (await api(first.url, 'GET', `/jobs/${jobId}`)).data.status === 'processing', 10_000);
+    await until(
+      'the run to be processing',
+      async () => (await api(first.url, 'GET', `/jobs/${jobId}`)).data.status === 'processing',
+      10_000,
+    );
 
     const signalled = Date.now();
     first.proc.kill('SIGTERM');

@@ -63,7 +63,13 @@ for (const store of testStores('e2e: @wordpress/api-fetch')) {
     const category = await t.request<WpTerm>('POST', '/categories', { namespace: 'wp/v2', as: editor, body: { name: 'News' } });
     const created: WpPost[] = [];
     for (let i = 1; i <= 3; i++) {
-      created.push(await apiFetch<WpPost>({ path: '/wp/v2/posts', method: 'POST', data: { title: `Story ${i}`, content: `Text ${i}`, status: 'publish', categories: [category.body.id] } }));
+      created.push(
+        await apiFetch<WpPost>({
+          path: '/wp/v2/posts',
+          method: 'POST',
+          data: { title: `Story ${i}`, content: `Text ${i}`, status: 'publish', categories: [category.body.id] },
+        }),
+      );
     }
     const draft = await apiFetch<WpPost>({ path: '/wp/v2/posts', method: 'POST', data: { title: 'Unfinished', status: 'draft' } });
     assert.is(draft.status, 'draft');
@@ -82,7 +88,9 @@ for (const store of testStores('e2e: @wordpress/api-fetch')) {
     assert.is(all.length, 4);
 
     // What a headless front end asks for: a few fields and the author's name, embedded.
-    const slim = await apiFetch<Array<{ id: number; title?: unknown; _embedded: { author: Array<{ name: string }> } }>>({ path: `/wp/v2/posts?include=${created[0]!.id}&_fields=id,_embedded&_embed=author` });
+    const slim = await apiFetch<Array<{ id: number; title?: unknown; _embedded: { author: Array<{ name: string }> } }>>({
+      path: `/wp/v2/posts?include=${created[0]!.id}&_fields=id,_embedded&_embed=author`,
+    });
     assert.equal(Object.keys(slim[0]!).sort(), ['_embedded', 'id']);
     assert.is(slim[0]!._embedded.author[0]!.name, 'writer');
 

@@ -26,7 +26,9 @@ export function bodyShapesSuite(store: TestStore) {
   watchCrashes();
   const label = (r: CompiledRoute) => `${r.method} ${r.fullPath}`;
   const isTrigger = (r: CompiledRoute) => r.method === 'POST' && r.fullPath.includes('/trigger/{');
-  const test = suite<{ host: FuzzHost; stats: FuzzStats; crashFrom: number }>(`fuzz: bodies chunked, slow, over the limit and stalled (${store.label})`);
+  const test = suite<{ host: FuzzHost; stats: FuzzStats; crashFrom: number }>(
+    `fuzz: bodies chunked, slow, over the limit and stalled (${store.label})`,
+  );
 
   test.before(async (ctx) => {
     ctx.crashFrom = crashCount();
@@ -49,7 +51,9 @@ export function bodyShapesSuite(store: TestStore) {
       if (!sample) return problems.push(`${label(route)}: no request could be generated`);
       const headers: Record<string, string> = {
         'Content-Type': 'application/json',
-        ...Object.fromEntries(Object.entries(sample.headers).filter(([k]) => !/^(content-length|transfer-encoding|host|connection)$/i.test(k))),
+        ...Object.fromEntries(
+          Object.entries(sample.headers).filter(([k]) => !/^(content-length|transfer-encoding|host|connection)$/i.test(k)),
+        ),
       };
       if (sample.auth === 'admin') headers.Authorization = ctx.host.adminAuth();
       else if (sample.auth === 'flow-token') headers.Authorization = `Bearer ${ctx.host.flowToken}`;
@@ -61,15 +65,26 @@ export function bodyShapesSuite(store: TestStore) {
       for (const shape of shapes) {
         const before = crashCount();
         try {
-          const res = await sendShaped(ctx.host.t.url, { method: sample.method, path: sample.path, headers, body, shape, overBytes: over, localAddress: sample.localAddress, timeoutMs: 10_000 });
+          const res = await sendShaped(ctx.host.t.url, {
+            method: sample.method,
+            path: sample.path,
+            headers,
+            body,
+            shape,
+            overBytes: over,
+            localAddress: sample.localAddress,
+            timeoutMs: 10_000,
+          });
           const answered = res.headers['x-flowhost-route'];
-          const target = typeof answered === 'string' ? ctx.host.t.host.routes.find((r) => `${r.method} ${r.fullPath}` === answered) : undefined;
+          const target =
+            typeof answered === 'string' ? ctx.host.t.host.routes.find((r) => `${r.method} ${r.fullPath}` === answered) : undefined;
           const verdict = checkResponse(sample.method, res, { route: target });
           ctx.stats.count(label(route), res.status, verdict.code);
           if (shape === 'over-limit' && res.status < 300) verdict.problems.push(`accepted ${over} bytes past a limit of ${limit}`);
           if (shape === 'stalled' && res.status < 300) verdict.problems.push('answered success to a body that never arrived whole');
           for (const crash of crashesSince(before)) verdict.problems.push(`host ${crash.kind}: ${crash.error.split('\n')[0]}`);
-          if (verdict.problems.length) problems.push(`${label(route)} (${shape}): ${res.status} ${verdict.problems.join('; ')} ${res.text.slice(0, 200)}`);
+          if (verdict.problems.length)
+            problems.push(`${label(route)} (${shape}): ${res.status} ${verdict.problems.join('; ')} ${res.text.slice(0, 200)}`);
         } catch (error) {
           problems.push(`${label(route)} (${shape}): ${(error as Error).message}`);
         }

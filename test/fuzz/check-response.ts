@@ -65,7 +65,8 @@ export function checkResponse(method: string, res: RawResponse, options: { pageR
       if (typeof body.code !== 'string') problems.push('error body: code is not a string');
       if (typeof body.message !== 'string') problems.push('error body: message is not a string');
       if (!isObject(body.data)) problems.push('error body: data is not an object');
-      else if (body.data.status !== res.status) problems.push(`error body: data.status ${JSON.stringify(body.data.status)} is not the HTTP status ${res.status}`);
+      else if (body.data.status !== res.status)
+        problems.push(`error body: data.status ${JSON.stringify(body.data.status)} is not the HTTP status ${res.status}`);
     } else if (success && body.success !== true) {
       problems.push('success body without success: true');
     }
@@ -74,7 +75,12 @@ export function checkResponse(method: string, res: RawResponse, options: { pageR
   if (route?.validateResponses) {
     const validate = route.validateResponses.get(res.status);
     if (!validate) problems.push(`status ${res.status} is not declared in the route's schema.responses`);
-    else if (!validate(body)) problems.push(`body does not match the declared schema for ${res.status}: ${describeErrors(validate.errors).map((i) => i.message).join('; ')}`);
+    else if (!validate(body))
+      problems.push(
+        `body does not match the declared schema for ${res.status}: ${describeErrors(validate.errors)
+          .map((i) => i.message)
+          .join('; ')}`,
+      );
   }
   return { problems, code };
 }

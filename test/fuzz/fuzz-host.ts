@@ -43,7 +43,10 @@ export const allPlugins = (): PluginDefinition[] => Object.values(optionalPlugin
 
 const offlineProviders = {
   ...Object.fromEntries(
-    ['provider-openai', 'provider-anthropic', 'provider-gemini', 'provider-xai', 'provider-openrouter'].map((id) => [id, { base_url: 'http://127.0.0.1:9/v1', max_retries: 0, timeout_ms: 2000 }]),
+    ['provider-openai', 'provider-anthropic', 'provider-gemini', 'provider-xai', 'provider-openrouter'].map((id) => [
+      id,
+      { base_url: 'http://127.0.0.1:9/v1', max_retries: 0, timeout_ms: 2000 },
+    ]),
   ),
   // Geocoding never reaches Nominatim either; no queueing for the 1/s slot (429 at once).
   events: { geocode_base_url: 'http://127.0.0.1:9', geocode_max_wait_ms: 0, geocode_timeout_ms: 2000 },
@@ -54,14 +57,21 @@ export async function startFuzzHost(store: TestStore, options: FuzzHostOptions =
     plugins: [...allPlugins(), ...(options.plugins ?? [])],
     // Failed-login throttles would turn most of the run into 429s: out of the way.
     // AI providers never reach the real services: a closed loopback port, no retries.
-    config: { ...store.config(), loginMaxFailures: 1_000_000, loginMaxFailuresPerIp: 1_000_000, pluginSettings: offlineProviders, ...options.config },
+    config: {
+      ...store.config(),
+      loginMaxFailures: 1_000_000,
+      loginMaxFailuresPerIp: 1_000_000,
+      pluginSettings: offlineProviders,
+      ...options.config,
+    },
   });
   let admin = { ...t.admin, userId: (await t.host.users.findByLogin(t.admin.login))!.user_id };
   let serial = 0;
   const asAdmin = () => ({ login: admin.login, password: admin.password });
   const call = async (method: string, path: string, body?: unknown): Promise<Body> => {
     const res = await t.request<Body>(method, path, { body, as: asAdmin() });
-    if (res.status >= 300) throw new Error(`fuzz fixtures: ${method} ${path} answered ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+    if (res.status >= 300)
+      throw new Error(`fuzz fixtures: ${method} ${path} answered ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
     return res.body;
   };
   const exists = async (path: string) => (await t.request('GET', path, { as: asAdmin() })).status === 200;
@@ -99,14 +109,25 @@ export async function startFuzzHost(store: TestStore, options: FuzzHostOptions =
       // deleted any of them (it may also have added, removed or reordered steps).
       const alive = await Promise.all([`/pipelines/${pipelineId}`, ...flowIds.map((id) => `/flows/${id}`)].map(exists));
       if (!pipelineId || flowIds.length !== 3 || alive.includes(false)) {
-        pipelineId = (await call('POST', '/pipelines', { pipeline_name: 'Fuzz', steps: [{ step_type: 'fetch' }, { step_type: 'publish' }] })).data.pipeline_id as number;
+        pipelineId = (
+          await call('POST', '/pipelines', { pipeline_name: 'Fuzz', steps: [{ step_type: 'fetch' }, { step_type: 'publish' }] })
+        ).data.pipeline_id as number;
         const fresh = (await call('GET', `/pipelines/${pipelineId}`)).data.pipeline.pipeline_steps as Body[];
-        const handler = (stepType: unknown) => (stepType === 'fetch' ? { handler_slug: 'cms-local', handler_config: { max_items: 1 } } : { handler_slug: 'cms', handler_config: {} });
+        const handler = (stepType: unknown) =>
+          stepType === 'fetch'
+            ? { handler_slug: 'cms-local', handler_config: { max_items: 1 } }
+            : { handler_slug: 'cms', handler_config: {} };
         const flowConfig = Object.fromEntries(fresh.map((step) => [step.pipeline_step_id as string, handler(step.step_type)]));
         flowIds = [];
-        for (const name of ['bearer', 'hmac', 'twilio']) flowIds.push((await call('POST', '/flows', { pipeline_id: pipelineId, flow_name: `Fuzz ${name}`, flow_config: flowConfig })).data.flow_id as number);
+        for (const name of ['bearer', 'hmac', 'twilio'])
+          flowIds.push(
+            (await call('POST', '/flows', { pipeline_id: pipelineId, flow_name: `Fuzz ${name}`, flow_config: flowConfig })).data
+              .flow_id as number,
+          );
       }
-      steps = ((await call('GET', `/pipelines/${pipelineId}`)).data.pipeline.pipeline_steps as Body[]).map((s) => s.pipeline_step_id as string);
+      steps = ((await call('GET', `/pipelines/${pipelineId}`)).data.pipeline.pipeline_steps as Body[]).map(
+        (s) => s.pipeline_step_id as string,
+      );
       const [bearerFlow, hmacFlow, twilioFlow] = flowIds as [number, number, number];
       fuzzHost.flowToken = (await call('PUT', `/flows/${bearerFlow}/webhook`, { mode: 'bearer' })).data.token as string;
       await call('PUT', `/flows/${bearerFlow}/webhook/rate-limit`, { max: 100000, window_seconds: 1 });
@@ -117,13 +138,15 @@ export async function startFuzzHost(store: TestStore, options: FuzzHostOptions =
         editor = await t.createUser(`fuzz-editor-${serial}`, 'editor');
       }
       const appPasswords = (await call('GET', `/users/${editor.userId}/application-passwords`)).data as Body[];
-      if (!jobId || !(await exists(`/jobs/${jobId}`))) jobId = (await call('POST', '/execute', { flow_id: bearerFlow })).data?.job_id as number | undefined;
+      if (!jobId || !(await exists(`/jobs/${jobId}`)))
+        jobId = (await call('POST', '/execute', { flow_id: bearerFlow })).data?.job_id as number | undefined;
 
       // wp/v2: a category, a tag and a published post carrying both (found again by slug,
       // in any status, else made anew), so item routes meet real ids.
       const wp = async (method: string, path: string, query: Record<string, string> = {}, body?: unknown): Promise<Body> => {
         const res = await t.request<Body>(method, path, { namespace: 'wp/v2', as: asAdmin(), query, body });
-        if (res.status >= 300) throw new Error(`fuzz fixtures: ${method} wp/v2${path} answered ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+        if (res.status >= 300)
+          throw new Error(`fuzz fixtures: ${method} wp/v2${path} answered ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
         return res.body;
       };
       // A fuzzed PUT may have changed the fixture's slug but kept its name: then POST says
@@ -132,13 +155,21 @@ export async function startFuzzHost(store: TestStore, options: FuzzHostOptions =
         const found = (await wp('GET', `/${base}`, { slug: name }))[0] as Body | undefined;
         if (found) return found;
         const made = await t.request<Body>('POST', `/${base}`, { namespace: 'wp/v2', as: asAdmin(), body: { name } });
-        if (made.status === 400 && made.body.code === 'term_exists') return wp('GET', `/${base}/${(made.body.data as { term_id: number }).term_id}`);
-        if (made.status >= 300) throw new Error(`fuzz fixtures: POST wp/v2/${base} answered ${made.status} ${JSON.stringify(made.body).slice(0, 300)}`);
+        if (made.status === 400 && made.body.code === 'term_exists')
+          return wp('GET', `/${base}/${(made.body.data as { term_id: number }).term_id}`);
+        if (made.status >= 300)
+          throw new Error(`fuzz fixtures: POST wp/v2/${base} answered ${made.status} ${JSON.stringify(made.body).slice(0, 300)}`);
         return made.body;
       };
       const [category, tag] = [await term('categories', 'fuzz-category'), await term('tags', 'fuzz-tag')];
-      const wpPost = (await wp('GET', '/posts', { slug: 'fuzz-post', status: 'publish,draft,pending,private,trash' }))[0]
-        ?? (await wp('POST', '/posts', {}, { title: 'Fuzz post', slug: 'fuzz-post', status: 'publish', content: '# Fuzz', categories: [category.id], tags: [tag.id] }));
+      const wpPost =
+        (await wp('GET', '/posts', { slug: 'fuzz-post', status: 'publish,draft,pending,private,trash' }))[0] ??
+        (await wp(
+          'POST',
+          '/posts',
+          {},
+          { title: 'Fuzz post', slug: 'fuzz-post', status: 'publish', content: '# Fuzz', categories: [category.id], tags: [tag.id] },
+        ));
 
       Object.assign(known, {
         id: [admin.userId, editor.userId, pipelineId, 1, 2, wpPost.id as number, category.id as number, tag.id as number],

@@ -28,7 +28,15 @@ async function send(ctx: RunContext, req: FuzzRequest): Promise<{ res?: RawRespo
   else if (typeof req.auth === 'object') Object.assign(headers, req.auth.junk);
   const { signal, release } = crashSignal();
   try {
-    const res = await ctx.host.send({ method: req.method, path: req.path, headers, body: req.body, localAddress: req.localAddress, signal, timeoutMs: REQUEST_TIMEOUT_MS });
+    const res = await ctx.host.send({
+      method: req.method,
+      path: req.path,
+      headers,
+      body: req.body,
+      localAddress: req.localAddress,
+      signal,
+      timeoutMs: REQUEST_TIMEOUT_MS,
+    });
     return { res };
   } catch (error) {
     return { error: (error as Error).message };
@@ -57,7 +65,9 @@ export async function fuzzOnce(ctx: RunContext, req: FuzzRequest): Promise<strin
   const answered = res?.headers['x-flowhost-route'];
   const target = typeof answered === 'string' ? ctx.host.t.host.routes.find((r) => `${r.method} ${r.fullPath}` === answered) : undefined;
   const pageRoute = ctx.host.t.host.routes.some((r) => `${r.method} ${r.fullPath}` === req.route && r.definition.credentials === 'page');
-  const verdict = res ? checkResponse(req.method, res, { pageRoute, route: target }) : { problems: [`no answer: ${error}`], code: undefined };
+  const verdict = res
+    ? checkResponse(req.method, res, { pageRoute, route: target })
+    : { problems: [`no answer: ${error}`], code: undefined };
   ctx.stats.count(req.route, res ? res.status : 'none', verdict.code);
   // Node's parser answers malformed requests itself (a bare 400/431 before restify, e.g.
   // for raw non-ASCII bytes in the path): one failure for all routes, as the host can only
@@ -67,7 +77,11 @@ export async function fuzzOnce(ctx: RunContext, req: FuzzRequest): Promise<strin
   const route = byParser ? "(Node's HTTP parser)" : req.route;
   for (const crash of crashesSince(before)) verdict.problems.push(`host ${crash.kind}: ${crash.error.split('\n')[0]}`);
   if (!verdict.problems.length) return null;
-  const failure = ctx.stats.fail({ route, input: req.describe(), status: res ? res.status : 'none', problems: verdict.problems, body: res?.text ?? '' }, req.method, verdict.code);
+  const failure = ctx.stats.fail(
+    { route, input: req.describe(), status: res ? res.status : 'none', problems: verdict.problems, body: res?.text ?? '' },
+    req.method,
+    verdict.code,
+  );
   if (byParser && verdict.problems.every((p) => !p.startsWith('host '))) return null;
   return `${failure.signature}\n  input: ${req.describe()}\n  answer: ${res ? res.status : 'none'} ${preview(res?.text ?? error ?? '', 400)}`;
 }

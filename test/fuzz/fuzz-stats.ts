@@ -47,8 +47,16 @@ export class FuzzStats {
   }
 
   fail(example: Omit<FailureExample, 'signature' | 'seen'>, method: string, code: string | undefined): FailureExample {
-    const kind = example.problems.map((p) => p.replace(/\d{3}/g, 'N').replace(/\(.*\)/, '').trim()).join('; ');
-    const target = example.route.startsWith(`${method} `) || example.route.startsWith("(Node's") ? example.route : `${method} on ${example.route}`;
+    const kind = example.problems
+      .map((p) =>
+        p
+          .replace(/\d{3}/g, 'N')
+          .replace(/\(.*\)/, '')
+          .trim(),
+      )
+      .join('; ');
+    const target =
+      example.route.startsWith(`${method} `) || example.route.startsWith("(Node's") ? example.route : `${method} on ${example.route}`;
     const signature = `${target} → ${example.status}${code ? ` ${code}` : ''} | ${kind}`;
     if (!example.problems.some((p) => /^status 5|^no answer/.test(p))) this.badBodies += 1;
     const previous = this.failures.get(signature);
@@ -61,7 +69,10 @@ export class FuzzStats {
   report(crashes: number, ms: number): string {
     const lines = [
       `\n[fuzz] ${this.store}: ${this.requests} requests in ${(ms / 1000).toFixed(1)} s, ${this.serverErrors} 5xx, ${crashes} crashes, ${this.noAnswer} without answer, ${this.badBodies} malformed answers, ${this.parserRejected} refused by Node's parser, ${this.failures.size} distinct failures; admin re-created ${this.adminRestored}x`,
-      `[fuzz] ${this.store}: answers ${[...this.codes.entries()].sort((a, b) => b[1] - a[1]).map(([s, n]) => `${s}: ${n}`).join(', ')}`,
+      `[fuzz] ${this.store}: answers ${[...this.codes.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .map(([s, n]) => `${s}: ${n}`)
+        .join(', ')}`,
     ];
     const neverOk = [...this.routesCovered].filter((r) => !this.successes.has(r) && !r.startsWith('('));
     if (neverOk.length) lines.push(`[fuzz] ${this.store}: never answered 2xx: ${neverOk.join(', ')}`);
@@ -86,7 +97,13 @@ export class FuzzStats {
         distinct_failures: this.failures.size,
         routes: this.routesCovered.size,
         ms,
-        failures: [...this.failures.values()].map((f) => ({ signature: f.signature, input: f.input, status: f.status, body: preview(f.body, 200), seen: f.seen })),
+        failures: [...this.failures.values()].map((f) => ({
+          signature: f.signature,
+          input: f.input,
+          status: f.status,
+          body: preview(f.body, 200),
+          seen: f.seen,
+        })),
       })
     );
   }

@@ -31,7 +31,9 @@ export async function routeFuzzSuite(store: TestStore) {
   const perRoute = Math.max(3, Math.floor((config.totalRuns * 0.85) / routeLabels.length));
   const transportRuns = Math.max(10, Math.floor((config.totalRuns - perRoute * routeLabels.length) / 3));
   const burstRuns = Math.max(3, Math.floor(transportRuns / 5)); // about five requests each
-  console.log(`[fuzz] seed ${config.seed}${config.seedWasGiven ? ' (FUZZ_SEED)' : ''}, per store: ${routeLabels.length} routes × ${perRoute} runs, 2 × ${transportRuns} transport runs, ${burstRuns} concurrent bursts${config.keepGoing ? ', keep going' : ''}`);
+  console.log(
+    `[fuzz] seed ${config.seed}${config.seedWasGiven ? ' (FUZZ_SEED)' : ''}, per store: ${routeLabels.length} routes × ${perRoute} runs, 2 × ${transportRuns} transport runs, ${burstRuns} concurrent bursts${config.keepGoing ? ', keep going' : ''}`,
+  );
   console.log(`[fuzz] ${reproduceHint(config)}`);
 
   // FUZZ_ONLY names one property exactly, or else is a substring of the names to run.
@@ -67,7 +69,11 @@ export async function routeFuzzSuite(store: TestStore) {
   test('every built-in plugin is loaded, and the live route table is the one the suite was generated from', (ctx) => {
     const builtIn = [...defaultPlugins, ...Object.values(optionalPlugins)].map((p) => p.id).sort();
     const loaded = new Set(ctx.host.t.host.plugins.map((p) => p.id));
-    assert.equal(builtIn.filter((id) => !loaded.has(id)), [], 'built-in plugins not loaded');
+    assert.equal(
+      builtIn.filter((id) => !loaded.has(id)),
+      [],
+      'built-in plugins not loaded',
+    );
     assert.equal([...ctx.live.keys()].sort(), [...routeLabels].sort());
   });
 

@@ -63,7 +63,14 @@ export function rawRequest(baseUrl: string, req: RawRequest): Promise<RawRespons
     client.on('response', (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done(null, { status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), ms: Date.now() - started }));
+      res.on('end', () =>
+        done(null, {
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          text: Buffer.concat(chunks).toString('utf8'),
+          ms: Date.now() - started,
+        }),
+      );
       res.on('error', (error) => done(error));
     });
     // After a response has arrived, a reset (the server closing after a 413) is not an error.

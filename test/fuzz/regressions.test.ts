@@ -59,8 +59,17 @@ for (const [index, store] of stores.entries()) {
   });
 
   /** Sends a request; asserts the status (or 4xx), the error body, and a healthy host. */
-  const expectRefused = async (ctx: Ctx, method: string, path: string, opts: { body?: string; headers?: Record<string, string>; status?: number; code?: string; anonymous?: boolean } = {}): Promise<RawResponse> => {
-    const headers = { ...(opts.anonymous ? {} : ctx.admin), ...(opts.body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...opts.headers };
+  const expectRefused = async (
+    ctx: Ctx,
+    method: string,
+    path: string,
+    opts: { body?: string; headers?: Record<string, string>; status?: number; code?: string; anonymous?: boolean } = {},
+  ): Promise<RawResponse> => {
+    const headers = {
+      ...(opts.anonymous ? {} : ctx.admin),
+      ...(opts.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      ...opts.headers,
+    };
     const res = await ctx.h.send({ method, path, headers, body: opts.body, timeoutMs: 10_000 });
     const what = `${method} ${preview(path, 80)} → ${res.status} ${preview(res.text, 300)}`;
     if (opts.status) assert.is(res.status, opts.status, what);
@@ -98,8 +107,14 @@ for (const [index, store] of stores.entries()) {
 
   for (const key of ['__proto__', 'constructor']) {
     test(`POST ${P}/trigger/{id}?${key}=x anonymous is a 4xx; with the flow's token it is accepted`, async (ctx) => {
-      for (const flow of ctx.h.known.flow_id!) await expectRefused(ctx, 'POST', `${P}/trigger/${flow}?${key}=x`, { body: '{}', anonymous: true });
-      const ok = await ctx.h.send({ method: 'POST', path: `${P}/trigger/${ctx.flowId}?${key}=x&${key}=y`, headers: { Authorization: `Bearer ${ctx.h.flowToken}`, 'Content-Type': 'application/json' }, body: `{"${key}":{"polluted":"yes"}}` });
+      for (const flow of ctx.h.known.flow_id!)
+        await expectRefused(ctx, 'POST', `${P}/trigger/${flow}?${key}=x`, { body: '{}', anonymous: true });
+      const ok = await ctx.h.send({
+        method: 'POST',
+        path: `${P}/trigger/${ctx.flowId}?${key}=x&${key}=y`,
+        headers: { Authorization: `Bearer ${ctx.h.flowToken}`, 'Content-Type': 'application/json' },
+        body: `{"${key}":{"polluted":"yes"}}`,
+      });
       assert.is(ok.status, 200, preview(ok.text, 300));
       await expectHealthy(ctx);
     });
@@ -109,7 +124,11 @@ for (const [index, store] of stores.entries()) {
     test(`${depth} levels in initial_data of POST /execute are 400 rest_invalid_json, and no job is created`, async (ctx) => {
       const jobs = await count(ctx, '/jobs');
       for (const shape of ['array', 'object'] as const) {
-        await expectRefused(ctx, 'POST', `${P}/execute`, { body: `{"flow_id":${ctx.flowId},"initial_data":{"deep":${deepJson(depth, shape).text}}}`, status: 400, code: 'rest_invalid_json' });
+        await expectRefused(ctx, 'POST', `${P}/execute`, {
+          body: `{"flow_id":${ctx.flowId},"initial_data":{"deep":${deepJson(depth, shape).text}}}`,
+          status: 400,
+          code: 'rest_invalid_json',
+        });
       }
       assert.is(await count(ctx, '/jobs'), jobs);
     });
@@ -117,11 +136,23 @@ for (const [index, store] of stores.entries()) {
     test(`${depth} levels in a pipeline step's config are 400 rest_invalid_json, and nothing is stored`, async (ctx) => {
       const pipelines = await count(ctx, '/pipelines');
       const deep = deepJson(depth, 'object').text;
-      await expectRefused(ctx, 'POST', `${P}/pipelines`, { body: `{"pipeline_name":"deep","steps":[{"step_type":"fetch","config":${deep}}]}`, status: 400, code: 'rest_invalid_json' });
+      await expectRefused(ctx, 'POST', `${P}/pipelines`, {
+        body: `{"pipeline_name":"deep","steps":[{"step_type":"fetch","config":${deep}}]}`,
+        status: 400,
+        code: 'rest_invalid_json',
+      });
       assert.is(await count(ctx, '/pipelines'), pipelines);
-      await expectRefused(ctx, 'POST', `${P}/pipelines/${ctx.pipelineId}/steps`, { body: `{"step_type":"fetch","config":${deep}}`, status: 400, code: 'rest_invalid_json' });
+      await expectRefused(ctx, 'POST', `${P}/pipelines/${ctx.pipelineId}/steps`, {
+        body: `{"step_type":"fetch","config":${deep}}`,
+        status: 400,
+        code: 'rest_invalid_json',
+      });
       const step = ctx.h.known.pipeline_step_id![0];
-      await expectRefused(ctx, 'PUT', `${P}/pipelines/steps/${step}/config`, { body: `{"deep":${deep}}`, status: 400, code: 'rest_invalid_json' });
+      await expectRefused(ctx, 'PUT', `${P}/pipelines/steps/${step}/config`, {
+        body: `{"deep":${deep}}`,
+        status: 400,
+        code: 'rest_invalid_json',
+      });
     });
   }
 
@@ -149,7 +180,10 @@ for (const [index, store] of stores.entries()) {
 
     const flows = await count(ctx, '/flows');
     const schedule = '{"interval":"one_time","timestamp":99999999999999}';
-    await expectRefused(ctx, 'POST', `${P}/flows`, { body: `{"pipeline_id":${ctx.pipelineId},"flow_name":"far","scheduling_config":${schedule}}`, status: 400 });
+    await expectRefused(ctx, 'POST', `${P}/flows`, {
+      body: `{"pipeline_id":${ctx.pipelineId},"flow_name":"far","scheduling_config":${schedule}}`,
+      status: 400,
+    });
     assert.is(await count(ctx, '/flows'), flows, 'no flow was created');
 
     const before = (await ctx.h.t.request<Body>('GET', `/flows/${ctx.flowId}`)).body.data;
@@ -175,9 +209,16 @@ for (const [index, store] of stores.entries()) {
     }
     // A verifier that reads Basic credentials accepts the sender's own.
     const flowId = ctx.h.known.flow_id![2] as number;
-    const enabled = await ctx.h.t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'fuzz-basic', secret: 'sender-chosen-secret-123' } });
+    const enabled = await ctx.h.t.request<Body>('PUT', `/flows/${flowId}/webhook`, {
+      body: { mode: 'fuzz-basic', secret: 'sender-chosen-secret-123' },
+    });
     assert.is(enabled.status, 200, JSON.stringify(enabled.body));
-    const accepted = await ctx.h.send({ method: 'POST', path: `${P}/trigger/${flowId}`, headers: { Authorization: basicAuth('sender', 'sender-chosen-secret-123'), 'Content-Type': 'application/json' }, body: '{"hello":"world"}' });
+    const accepted = await ctx.h.send({
+      method: 'POST',
+      path: `${P}/trigger/${flowId}`,
+      headers: { Authorization: basicAuth('sender', 'sender-chosen-secret-123'), 'Content-Type': 'application/json' },
+      body: '{"hello":"world"}',
+    });
     assert.is(accepted.status, 200, preview(accepted.text, 300));
     assert.equal(checkResponse('POST', accepted).problems, []);
     await expectRefused(ctx, 'POST', `${P}/trigger/${flowId}`, { body: '{}', headers: wrong, status: 401, code: 'rest_unauthorized' });

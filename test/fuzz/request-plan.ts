@@ -122,7 +122,18 @@ function queryMutation(route: CompiledRoute): fc.Arbitrary<string> {
   return fc.oneof(
     fc.tuple(key, fc.constantFrom(...SCALAR_JUNK)).map(([k, v]) => `${k}=${encode(v)}`),
     fc.tuple(key, fc.constantFrom(...NUMERIC_JUNK)).map(([k, v]) => `${k}=${v}`),
-    fc.constantFrom('__proto__=x', 'constructor=x', 'prototype=x', '__proto__[polluted]=yes', 'constructor[prototype][polluted]=yes', '__proto__=x&__proto__=y', 'constructor=x&constructor=y', 'hasOwnProperty=x', 'toString=x', 'valueOf=1'),
+    fc.constantFrom(
+      '__proto__=x',
+      'constructor=x',
+      'prototype=x',
+      '__proto__[polluted]=yes',
+      'constructor[prototype][polluted]=yes',
+      '__proto__=x&__proto__=y',
+      'constructor=x&constructor=y',
+      'hasOwnProperty=x',
+      'toString=x',
+      'valueOf=1',
+    ),
     key.map((k) => `${k}=1&${k}=2`),
     key.map((k) => `${k}[]=1&${k}[]=2`),
     key.map((k) => `${k}[]=`),
@@ -146,8 +157,23 @@ function queryArbitrary(route: CompiledRoute, ctx: PlanContext): fc.Arbitrary<st
 
 // ---------------------------------------------------------------- body
 
-const CONTENT_TYPES = ['application/json', undefined, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=fuzzboundary'] as const;
-const ODD_CONTENT_TYPES = ['application/xml', 'application/json; charset=utf-16', 'application/merge-patch+json', 'APPLICATION/JSON', 'application/x-www-form-urlencoded; charset=latin1', ';', 'application/octet-stream', 'multipart/form-data'] as const;
+const CONTENT_TYPES = [
+  'application/json',
+  undefined,
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=fuzzboundary',
+] as const;
+const ODD_CONTENT_TYPES = [
+  'application/xml',
+  'application/json; charset=utf-16',
+  'application/merge-patch+json',
+  'APPLICATION/JSON',
+  'application/x-www-form-urlencoded; charset=latin1',
+  ';',
+  'application/octet-stream',
+  'multipart/form-data',
+] as const;
 
 const contentType = fc.oneof(
   { arbitrary: fc.constant<string | undefined>('application/json'), weight: 8 },
@@ -169,16 +195,46 @@ function formEntries(value: unknown): Array<[string, string]> {
 /** The body value written in the given content type. */
 export function encodeBody(value: unknown, type: string | undefined): string {
   const base = (type ?? '').split(';')[0]!.trim().toLowerCase();
-  if (base === 'application/x-www-form-urlencoded') return formEntries(value).map(([k, v]) => `${encode(k)}=${encode(v)}`).join('&');
+  if (base === 'application/x-www-form-urlencoded')
+    return formEntries(value)
+      .map(([k, v]) => `${encode(k)}=${encode(v)}`)
+      .join('&');
   if (base === 'multipart/form-data') {
-    const parts = formEntries(value).map(([k, v]) => `--fuzzboundary\r\nContent-Disposition: form-data; name="${k.replace(/"/g, '%22')}"\r\n\r\n${v}\r\n`);
+    const parts = formEntries(value).map(
+      ([k, v]) => `--fuzzboundary\r\nContent-Disposition: form-data; name="${k.replace(/"/g, '%22')}"\r\n\r\n${v}\r\n`,
+    );
     return `${parts.join('')}--fuzzboundary--\r\n`;
   }
   return toJsonText(value);
 }
 
-const UPLOAD_NAMES = ['photo.png', 'a.csv', '../../etc/passwd', '..\\..\\boot.ini', '', '.', '"; name="x', 'x\u0000y.txt', '\u202Egnp.exe', 'a'.repeat(400), '%00.jpg', 'CON', 'ü.txt'] as const;
-const UPLOAD_TYPES = ['image/png', 'text/csv', 'application/json', 'text/html', 'image/svg+xml', 'application/octet-stream', '', 'x', 'a/b/c', 'image/png; charset=utf-8'] as const;
+const UPLOAD_NAMES = [
+  'photo.png',
+  'a.csv',
+  '../../etc/passwd',
+  '..\\..\\boot.ini',
+  '',
+  '.',
+  '"; name="x',
+  'x\u0000y.txt',
+  '\u202Egnp.exe',
+  'a'.repeat(400),
+  '%00.jpg',
+  'CON',
+  'ü.txt',
+] as const;
+const UPLOAD_TYPES = [
+  'image/png',
+  'text/csv',
+  'application/json',
+  'text/html',
+  'image/svg+xml',
+  'application/octet-stream',
+  '',
+  'x',
+  'a/b/c',
+  'image/png; charset=utf-8',
+] as const;
 
 /**
  * For a `streamBody` route (an upload): multipart forms with a file part under a likely
@@ -188,33 +244,58 @@ const UPLOAD_TYPES = ['image/png', 'text/csv', 'application/json', 'text/html', 
 type UploadBody = { body?: string | Buffer; type?: string; headers?: Record<string, string> };
 
 function uploadArbitrary(): fc.Arbitrary<UploadBody> {
-  const bytes = fc.oneof(fc.uint8Array({ maxLength: 2048 }), fc.constantFrom(new Uint8Array(0), new Uint8Array(70_000))).map((b) => Buffer.from(b));
+  const bytes = fc
+    .oneof(fc.uint8Array({ maxLength: 2048 }), fc.constantFrom(new Uint8Array(0), new Uint8Array(70_000)))
+    .map((b) => Buffer.from(b));
   const multipart = fc
     .record({
       field: fc.constantFrom('file', 'file', 'upload', 'file[]', ''),
       name: fc.constantFrom(...UPLOAD_NAMES),
       type: fc.constantFrom(...UPLOAD_TYPES),
       bytes,
-      fields: fc.dictionary(fc.constantFrom('title', 'alt_text', 'caption', 'description', 'post', '__proto__', 'x'), fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('0', '-1', '1', '99999', '1e400', 'a'.repeat(70_000)))),
+      fields: fc.dictionary(
+        fc.constantFrom('title', 'alt_text', 'caption', 'description', 'post', '__proto__', 'x'),
+        fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('0', '-1', '1', '99999', '1e400', 'a'.repeat(70_000))),
+      ),
       cut: fc.boolean(),
     })
     .map(({ field, name, type, bytes: content, fields, cut }) => {
-      const parts: Buffer[] = Object.entries(fields).map(([k, v]) => Buffer.from(`--fuzzboundary\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-      parts.push(Buffer.from(`--fuzzboundary\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\n${type ? `Content-Type: ${type}\r\n` : ''}\r\n`), content, Buffer.from('\r\n'));
+      const parts: Buffer[] = Object.entries(fields).map(([k, v]) =>
+        Buffer.from(`--fuzzboundary\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`),
+      );
+      parts.push(
+        Buffer.from(
+          `--fuzzboundary\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\n${type ? `Content-Type: ${type}\r\n` : ''}\r\n`,
+        ),
+        content,
+        Buffer.from('\r\n'),
+      );
       if (!cut) parts.push(Buffer.from('--fuzzboundary--\r\n'));
       return { body: Buffer.concat(parts), type: 'multipart/form-data; boundary=fuzzboundary' } as UploadBody;
     });
   const raw = fc
     .record({ name: fc.constantFrom(...UPLOAD_NAMES, null), type: fc.constantFrom(...UPLOAD_TYPES), bytes, star: fc.boolean() })
-    .map(({ name, type, bytes: content, star }): UploadBody => ({
-      body: content,
-      type: type || 'application/octet-stream',
-      headers: name === null ? {} : { 'Content-Disposition': star ? `attachment; filename*=UTF-8''${encode(name)}` : `attachment; filename="${name.replace(/[^\x20-\x7e]/g, '_')}"` },
-    }));
+    .map(
+      ({ name, type, bytes: content, star }): UploadBody => ({
+        body: content,
+        type: type || 'application/octet-stream',
+        headers:
+          name === null
+            ? {}
+            : {
+                'Content-Disposition': star
+                  ? `attachment; filename*=UTF-8''${encode(name)}`
+                  : `attachment; filename="${name.replace(/[^\x20-\x7e]/g, '_')}"`,
+              },
+      }),
+    );
   return fc.oneof(multipart as fc.Arbitrary<UploadBody>, raw);
 }
 
-function bodyArbitrary(route: CompiledRoute, ctx: PlanContext): fc.Arbitrary<{ body?: string | Buffer; type?: string; headers?: Record<string, string> }> {
+function bodyArbitrary(
+  route: CompiledRoute,
+  ctx: PlanContext,
+): fc.Arbitrary<{ body?: string | Buffer; type?: string; headers?: Record<string, string> }> {
   if (route.definition.streamBody && route.method !== 'GET') {
     return fc.oneof({ arbitrary: uploadArbitrary(), weight: 3 }, { arbitrary: plainBodyArbitrary(route, ctx), weight: 1 });
   }
@@ -232,14 +313,31 @@ function plainBodyArbitrary(route: CompiledRoute, ctx: PlanContext): fc.Arbitrar
   const encoded = fc.tuple(value, contentType).map(([v, type]) => ({ body: encodeBody(v, type), type }));
   const junk = fc.tuple(junkBodyText, contentType).map(([body, type]) => ({ body, type }));
   const none = fc.constantFrom<{ body?: string; type?: string }>({}, { body: '', type: 'application/json' });
-  if (route.method === 'GET') return fc.oneof({ arbitrary: none, weight: 8 }, { arbitrary: encoded, weight: 1 }, { arbitrary: junk, weight: 1 });
+  if (route.method === 'GET')
+    return fc.oneof({ arbitrary: none, weight: 8 }, { arbitrary: encoded, weight: 1 }, { arbitrary: junk, weight: 1 });
   return fc.oneof({ arbitrary: encoded, weight: 8 }, { arbitrary: junk, weight: 1 }, { arbitrary: none, weight: 1 });
 }
 
 // ---------------------------------------------------------------- method, credentials, headers
 
 /** Methods Node's parser accepts that no route declares (CONNECT left out: it is a tunnel). */
-export const ODD_METHODS = ['TRACE', 'PROPFIND', 'OPTIONS', 'HEAD', 'PROPPATCH', 'MKCOL', 'SEARCH', 'LOCK', 'UNLOCK', 'PURGE', 'REPORT', 'COPY', 'MOVE', 'QUERY', 'M-SEARCH'] as const;
+export const ODD_METHODS = [
+  'TRACE',
+  'PROPFIND',
+  'OPTIONS',
+  'HEAD',
+  'PROPPATCH',
+  'MKCOL',
+  'SEARCH',
+  'LOCK',
+  'UNLOCK',
+  'PURGE',
+  'REPORT',
+  'COPY',
+  'MOVE',
+  'QUERY',
+  'M-SEARCH',
+] as const;
 const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 function methodArbitrary(route: CompiledRoute, odd: boolean): fc.Arbitrary<{ method: string; headers: Record<string, string> }> {
@@ -248,7 +346,11 @@ function methodArbitrary(route: CompiledRoute, odd: boolean): fc.Arbitrary<{ met
     .constantFrom(route.method, 'PUT', 'PATCH', 'DELETE', 'GET', 'TRACE', 'x', '')
     .map((wanted) => ({ method: 'POST', headers: { 'X-HTTP-Method-Override': wanted } }));
   const other = fc.constantFrom(...ODD_METHODS, ...ROUTE_METHODS).map((method) => ({ method, headers: {} }));
-  return fc.oneof({ arbitrary: own, weight: odd ? 1 : 20 }, { arbitrary: override, weight: odd ? 2 : 1 }, { arbitrary: other, weight: odd ? 6 : 1 });
+  return fc.oneof(
+    { arbitrary: own, weight: odd ? 1 : 20 },
+    { arbitrary: override, weight: odd ? 2 : 1 },
+    { arbitrary: other, weight: odd ? 6 : 1 },
+  );
 }
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -274,7 +376,11 @@ export const junkAuthorization = fc.oneof(
 function authArbitrary(trigger: boolean): fc.Arbitrary<Auth> {
   const junk = fc.oneof(
     junkAuthorization.map((value): Auth => ({ junk: { Authorization: value } })),
-    fc.constantFrom<Auth>({ junk: { Cookie: 'flowhost_session=junk', 'X-WP-Nonce': 'junk' } }, { junk: { Cookie: 'flowhost_session=', 'X-Flowhost-Nonce': '' } }, { junk: { Cookie: '%ff=%ff; flowhost_session=%E0%A4%A' } }),
+    fc.constantFrom<Auth>(
+      { junk: { Cookie: 'flowhost_session=junk', 'X-WP-Nonce': 'junk' } },
+      { junk: { Cookie: 'flowhost_session=', 'X-Flowhost-Nonce': '' } },
+      { junk: { Cookie: '%ff=%ff; flowhost_session=%E0%A4%A' } },
+    ),
   );
   return fc.oneof(
     { arbitrary: fc.constant<Auth>('admin'), weight: 10 },
@@ -336,12 +442,51 @@ export function requestArbitrary(route: CompiledRoute, ctx: PlanContext, odd = f
 
 /** Paths no route template produces: absolute and asterisk forms, traversal, bad escapes. */
 export const JUNK_PATHS = [
-  '*', '/', '//', '/%ff', '/%E0%A4%A', '/%C0%AF', '/..', '/../..', '/api', '/api/', '/api/%ff', '/api//automation/v1/flows',
-  '/api/automation/v1/../v1/flows', '/api/automation/v1/flows/..%2f..%2f', '/api/automation/v1/%2e%2e/%2e%2e/healthz',
-  'http://example.com/healthz', '/healthz/', '/healthz?%ff', '/healthz/%ff', '/api/openapi.json/..', '/api/automation', '/api/automation/v1',
-  '/api/automation/v1/', '/api/automation/v2/flows', `/api/automation/v1/${'a/'.repeat(500)}`, '/api/automation/v1/flows?%=%&&==',
+  '*',
+  '/',
+  '//',
+  '/%ff',
+  '/%E0%A4%A',
+  '/%C0%AF',
+  '/..',
+  '/../..',
+  '/api',
+  '/api/',
+  '/api/%ff',
+  '/api//automation/v1/flows',
+  '/api/automation/v1/../v1/flows',
+  '/api/automation/v1/flows/..%2f..%2f',
+  '/api/automation/v1/%2e%2e/%2e%2e/healthz',
+  'http://example.com/healthz',
+  '/healthz/',
+  '/healthz?%ff',
+  '/healthz/%ff',
+  '/api/openapi.json/..',
+  '/api/automation',
+  '/api/automation/v1',
+  '/api/automation/v1/',
+  '/api/automation/v2/flows',
+  `/api/automation/v1/${'a/'.repeat(500)}`,
+  '/api/automation/v1/flows?%=%&&==',
 ] as const;
 
 export const junkPathRequest: fc.Arbitrary<FuzzRequest> = fc
-  .record({ path: fc.constantFrom(...JUNK_PATHS), method: fc.constantFrom(...ODD_METHODS, ...ROUTE_METHODS), auth: authArbitrary(false), from: localAddress, body: fc.option(junkBodyText, { freq: 3 }) })
-  .map(({ path, method, auth, from, body }) => new FuzzRequest('(no route)', method, path, body === null ? {} : { 'Content-Type': 'application/json' }, body ?? undefined, auth, from));
+  .record({
+    path: fc.constantFrom(...JUNK_PATHS),
+    method: fc.constantFrom(...ODD_METHODS, ...ROUTE_METHODS),
+    auth: authArbitrary(false),
+    from: localAddress,
+    body: fc.option(junkBodyText, { freq: 3 }),
+  })
+  .map(
+    ({ path, method, auth, from, body }) =>
+      new FuzzRequest(
+        '(no route)',
+        method,
+        path,
+        body === null ? {} : { 'Content-Type': 'application/json' },
+        body ?? undefined,
+        auth,
+        from,
+      ),
+  );

@@ -49,7 +49,9 @@ if (env.FUZZ_RUNS !== undefined && !/^\d+$/.test(env.FUZZ_RUNS)) {
   process.exit(2);
 }
 
-const suites = ['routes.fuzz.test.js', 'routes-mongo.fuzz.test.js', ...(routesOnly || env.FUZZ_ONLY ? [] : ['regressions.test.js'])].map((f) => join(root, 'dist/test/fuzz', f));
+const suites = ['routes.fuzz.test.js', 'routes-mongo.fuzz.test.js', ...(routesOnly || env.FUZZ_ONLY ? [] : ['regressions.test.js'])].map(
+  (f) => join(root, 'dist/test/fuzz', f),
+);
 const missing = suites.filter((f) => !existsSync(f));
 if (missing.length) {
   console.error(`run-fuzz: not built: ${missing.join(', ')} (run npm run build)`);
@@ -109,5 +111,8 @@ for (const s of summaries) {
   );
   for (const f of s.failures) console.log(`    ✗ ${f.signature} (${f.seen}x)\n        ${f.input}`);
 }
-for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.file.slice(root.length)} (${r.secs.toFixed(1)} s${r.ok ? '' : `, exit ${r.code ?? r.signal}`})`);
+for (const r of results)
+  console.log(
+    `${r.ok ? 'ok  ' : 'FAIL'} ${r.file.slice(root.length)} (${r.secs.toFixed(1)} s${r.ok ? '' : `, exit ${r.code ?? r.signal}`})`,
+  );
 process.exitCode = results.every((r) => r.ok) ? 0 : 1;

@@ -30,7 +30,10 @@ function integerArbitrary(schema: Schema): fc.Arbitrary<number> {
   const anchor = lower !== undefined ? min : Math.min(max, Math.max(min, 0));
   return fc.oneof(
     { arbitrary: fc.integer({ min: Math.max(min, anchor - (lower !== undefined ? 0 : 5)), max: Math.min(max, anchor + 5) }), weight: 4 },
-    { arbitrary: fc.integer({ min: Math.max(min, -0x80000000), max: Math.max(Math.max(min, -0x80000000), Math.min(max, 0x7fffffff)) }), weight: 2 },
+    {
+      arbitrary: fc.integer({ min: Math.max(min, -0x80000000), max: Math.max(Math.max(min, -0x80000000), Math.min(max, 0x7fffffff)) }),
+      weight: 2,
+    },
     { arbitrary: fc.integer({ min, max }), weight: 1 },
     { arbitrary: fc.constantFrom(min, max, Math.max(min, max - 1)), weight: 1 },
   );
@@ -39,7 +42,9 @@ function integerArbitrary(schema: Schema): fc.Arbitrary<number> {
 function numberArbitrary(schema: Schema): fc.Arbitrary<number> {
   const min = num(schema.minimum) ?? num(schema.exclusiveMinimum) ?? -Number.MAX_VALUE;
   const max = num(schema.maximum) ?? num(schema.exclusiveMaximum) ?? Number.MAX_VALUE;
-  return fc.double({ min, max, noNaN: true, noDefaultInfinity: true }).filter((n) => !Object.is(n, -0) && n !== num(schema.exclusiveMinimum) && n !== num(schema.exclusiveMaximum));
+  return fc
+    .double({ min, max, noNaN: true, noDefaultInfinity: true })
+    .filter((n) => !Object.is(n, -0) && n !== num(schema.exclusiveMinimum) && n !== num(schema.exclusiveMaximum));
 }
 
 function formatArbitrary(format: string): fc.Arbitrary<string> | undefined {
@@ -85,7 +90,11 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
       const re = pattern;
       const branches: fc.Arbitrary<string>[] = [fc.stringMatching(re).filter(fits)];
       // Random digits rarely make a real date: a pattern that accepts ISO dates gets real ones too.
-      for (const iso of [(d: Date) => d.toISOString(), (d: Date) => d.toISOString().slice(0, 10), (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ')]) {
+      for (const iso of [
+        (d: Date) => d.toISOString(),
+        (d: Date) => d.toISOString().slice(0, 10),
+        (d: Date) => d.toISOString().slice(0, 19).replace('T', ' '),
+      ]) {
         if (re.test(iso(new Date(0))) && fits(iso(new Date(0)))) branches.push(formatArbitrary('date-time')!.map((s) => iso(new Date(s))));
       }
       return fc.oneof(...branches);
@@ -116,7 +125,9 @@ function objectArbitrary(schema: Schema, options: SchemaArbitraryOptions): fc.Ar
   const extra = schema.additionalProperties;
   if (extra && typeof extra === 'object') {
     // A map (flow_config keyed by step id): known keys mixed with junk ones.
-    const keys = options.knownKeys?.length ? fc.oneof(fc.constantFrom(...options.knownKeys), fc.string({ maxLength: 20 })) : fc.string({ maxLength: 20 });
+    const keys = options.knownKeys?.length
+      ? fc.oneof(fc.constantFrom(...options.knownKeys), fc.string({ maxLength: 20 }))
+      : fc.string({ maxLength: 20 });
     const map = fc.dictionary(keys, schemaArbitrary(extra as Schema, options), { maxKeys: 3 });
     arbitrary = fc.tuple(arbitrary, map).map(([fixed, more]) => ({ ...more, ...fixed }));
   } else if (names.length === 0 && extra !== false) {
@@ -169,7 +180,10 @@ export function schemaArbitrary(schema: Schema, options: SchemaArbitraryOptions 
   }
   if (Array.isArray(schema.allOf) && schema.allOf.length) {
     const { allOf, ...rest } = schema;
-    const merged = (allOf as Schema[]).reduce<Schema>((acc, part) => ({ ...acc, ...part, properties: { ...(acc.properties as object), ...(part.properties as object) } }), rest);
+    const merged = (allOf as Schema[]).reduce<Schema>(
+      (acc, part) => ({ ...acc, ...part, properties: { ...(acc.properties as object), ...(part.properties as object) } }),
+      rest,
+    );
     return schemaArbitrary(merged, options);
   }
   const types = typesOf(schema);

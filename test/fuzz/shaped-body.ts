@@ -39,7 +39,12 @@ function parse(whole: Buffer, started: number): RawResponse | null {
   const body = raw.subarray(Buffer.byteLength(text.slice(0, end + 4), 'latin1'));
   const length = Number(headers['content-length'] ?? NaN);
   if (Number.isFinite(length) && body.length < length) return null;
-  return { status, headers, text: body.subarray(0, Number.isFinite(length) ? length : body.length).toString('utf8'), ms: Date.now() - started };
+  return {
+    status,
+    headers,
+    text: body.subarray(0, Number.isFinite(length) ? length : body.length).toString('utf8'),
+    ms: Date.now() - started,
+  };
 }
 
 export function sendShaped(base: string, req: ShapedRequest): Promise<RawResponse> {
@@ -92,7 +97,9 @@ export function sendShaped(base: string, req: ShapedRequest): Promise<RawRespons
         const pieces = Math.min(4, Math.max(1, req.body.length));
         const size = Math.ceil(req.body.length / pieces);
         for (let i = 0; i < pieces; i++) {
-          timers.push(setTimeout(() => !socket.destroyed && socket.write(chunk(req.body.subarray(i * size, (i + 1) * size))), 40 * (i + 1)));
+          timers.push(
+            setTimeout(() => !socket.destroyed && socket.write(chunk(req.body.subarray(i * size, (i + 1) * size))), 40 * (i + 1)),
+          );
         }
         timers.push(setTimeout(() => !socket.destroyed && socket.write('0\r\n\r\n'), 40 * (pieces + 1)));
         return;

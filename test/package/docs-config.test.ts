@@ -14,7 +14,12 @@ import { repoRoot } from '../support/host-process.js';
 
 const test = suite('docs: config examples load');
 
-const pages = ['README.md', ...readdirSync(join(repoRoot, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(repoRoot, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const configKeys = new Set(Object.keys((configSchema as { properties: Record<string, unknown> }).properties));
 
 interface Example {
@@ -70,7 +75,10 @@ function examples(): Example[] {
 
 test('the pages show config examples and settings paths at all', () => {
   const all = examples();
-  assert.ok(all.some((e) => e.where.startsWith('README.md')), 'README has a config example');
+  assert.ok(
+    all.some((e) => e.where.startsWith('README.md')),
+    'README has a config example',
+  );
   assert.ok(all.length >= 10, `only ${all.length} found: the extraction is broken`);
 });
 

@@ -22,7 +22,9 @@ test('every built-in imports only sdk/, its own files and packages', () => {
   const files = [...sources(join(root, 'plugins')), ...sources(join(root, 'examples/hello-plugin'))];
   assert.ok(files.length > 0);
   for (const file of files) {
-    const pluginDir = file.startsWith(join(root, 'plugins')) ? join(root, 'plugins', relative(join(root, 'plugins'), file).split('/')[0]!) : join(root, 'examples/hello-plugin');
+    const pluginDir = file.startsWith(join(root, 'plugins'))
+      ? join(root, 'plugins', relative(join(root, 'plugins'), file).split('/')[0]!)
+      : join(root, 'examples/hello-plugin');
     const text = readFileSync(file, 'utf8');
     for (const match of text.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
       const spec = match[1]!;
@@ -30,7 +32,9 @@ test('every built-in imports only sdk/, its own files and packages', () => {
         const target = resolve(dirname(file), spec);
         const inside = target.startsWith(`${pluginDir}/`) || target.startsWith(`${join(root, 'sdk')}/`);
         // The two registries (the plugins, and their manifests for the CLI) list every built-in.
-        const registry = [join(root, 'plugins/index.ts'), join(root, 'plugins/manifests.ts')].includes(file) && target.startsWith(`${join(root, 'plugins')}/`);
+        const registry =
+          [join(root, 'plugins/index.ts'), join(root, 'plugins/manifests.ts')].includes(file) &&
+          target.startsWith(`${join(root, 'plugins')}/`);
         if (!inside && !registry) offenders.push(`${relative(root, file)} -> ${spec}`);
       } else if (spec.startsWith('flowhost/host')) offenders.push(`${relative(root, file)} -> ${spec}`);
     }

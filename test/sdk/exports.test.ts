@@ -97,8 +97,14 @@ test('isTapped: a catalogue hook nobody tapped is not tapped, though tapable cal
 test('define helpers reject obvious mistakes early', () => {
   const fetch = async () => [];
   assert.throws(() => sdk.defineHandler({ slug: 'Bad Slug', type: 'fetch', label: 'x', description: 'x', fetch }), /not a valid slug/);
-  assert.throws(() => sdk.defineHandler({ slug: 'ok', type: 'ai' as 'fetch', label: 'x', description: 'x', fetch }), /fetch, publish or update/);
-  assert.throws(() => sdk.defineHandler({ slug: 'ok', type: 'publish', label: 'x', description: 'x' } as never), /a publish handler needs a publish\(\) function/);
+  assert.throws(
+    () => sdk.defineHandler({ slug: 'ok', type: 'ai' as 'fetch', label: 'x', description: 'x', fetch }),
+    /fetch, publish or update/,
+  );
+  assert.throws(
+    () => sdk.defineHandler({ slug: 'ok', type: 'publish', label: 'x', description: 'x' } as never),
+    /a publish handler needs a publish\(\) function/,
+  );
   assert.throws(() => sdk.defineStepType({ type: 'translate', label: 'x', handlerType: null }), /needs run\(\)/);
   assert.throws(() => sdk.defineInterval({ value: 'often', label: 'Often', seconds: -1 }), /positive integer/);
   assert.throws(() => sdk.defineRoute({ method: 'GET', path: '/x', handle: () => ({}) } as never), /must declare its permission/);
@@ -129,7 +135,10 @@ test('definePluginManifest rejects a manifest it could not load', () => {
   const load = async () => sdk.definePlugin({ id: 'x', version: '1.0.0', flowhost: '^1.0.0', setup: () => undefined });
   assert.throws(() => sdk.definePluginManifest({ id: 'Bad Id', load }), /not a valid plugin id/);
   assert.throws(() => sdk.definePluginManifest({ id: 'x' } as never), /give load\(\)/);
-  assert.throws(() => sdk.definePluginManifest({ id: 'x', load, cli: [{ noun: 'x', describe: 'x' } as never] }), /CLI noun 'x' needs load\(\)/);
+  assert.throws(
+    () => sdk.definePluginManifest({ id: 'x', load, cli: [{ noun: 'x', describe: 'x' } as never] }),
+    /CLI noun 'x' needs load\(\)/,
+  );
   assert.is(sdk.definePluginManifest({ id: 'x', load }).id, 'x');
 });
 

@@ -5,7 +5,14 @@ import 'reflect-metadata';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { container } from 'tsyringe';
-import { createExtensionPoint, definePlugin, PluginError, services, type ExtensionPointContributions, type PluginDefinition } from '../../sdk/index.js';
+import {
+  createExtensionPoint,
+  definePlugin,
+  PluginError,
+  services,
+  type ExtensionPointContributions,
+  type PluginDefinition,
+} from '../../sdk/index.js';
 import { chatTools } from '../../sdk/chat/index.js';
 import { analyticsTools } from '../../sdk/analytics/index.js';
 import { HookCatalogue } from '../../core/kernel/hooks.js';
@@ -66,7 +73,15 @@ async function load(plugins: PluginDefinition[]) {
   const registries = new HostRegistries();
   const box = new ServiceContainer(container.createChildContainer());
   for (const factory of registrarFactories(registries)) box.provide(factory, 'host');
-  const loaded = await loadPlugins(plugins, { kernelVersion: '1.0.0', hooks, services: box, registries, settings: {}, onSettings: () => undefined, onCollections: () => undefined });
+  const loaded = await loadPlugins(plugins, {
+    kernelVersion: '1.0.0',
+    hooks,
+    services: box,
+    registries,
+    settings: {},
+    onSettings: () => undefined,
+    onCollections: () => undefined,
+  });
   registries.seal();
   return { loaded, registries };
 }
@@ -78,7 +93,13 @@ async function refusal(promise: Promise<unknown>): Promise<PluginError> {
     assert.instance(error, PluginError);
     return error as PluginError;
   }
-  throw new assert.Assertion({ message: 'expected a refusal', generated: false, operator: 'throws', expects: 'PluginError', actual: 'none' });
+  throw new assert.Assertion({
+    message: 'expected a refusal',
+    generated: false,
+    operator: 'throws',
+    expects: 'PluginError',
+    actual: 'none',
+  });
 }
 
 const test = suite('sdk: extension points owned by plugins');
@@ -99,7 +120,10 @@ test('a contributor adds through deps; the owner reads {owner, item} in order, a
 test('a contributor whose point owner is not loaded stops start-up naming both', async () => {
   const error = await refusal(load([sourcePlugin('met', 'met-no')]).then(() => undefined));
   assert.is(error.pluginId, 'met');
-  assert.match(error.message, /Plugin 'met': contributes to extension point 'weather\.sources' \(as 'sources'\), owned by plugin 'weather', which is not loaded: load plugin 'weather' too/);
+  assert.match(
+    error.message,
+    /Plugin 'met': contributes to extension point 'weather\.sources' \(as 'sources'\), owned by plugin 'weather', which is not loaded: load plugin 'weather' too/,
+  );
 });
 
 test('an optional contributor loads without the owner (its adds are dropped) and counts with it', async () => {
@@ -114,7 +138,13 @@ test('an optional contributor loads without the owner (its adds are dropped) and
       },
     }) as PluginDefinition;
   const alone = await load([optional('maybe'), optional('perhaps')]);
-  assert.equal(alone.loaded.map((p) => [p.id, p.contributions]), [['maybe', {}], ['perhaps', {}]]);
+  assert.equal(
+    alone.loaded.map((p) => [p.id, p.contributions]),
+    [
+      ['maybe', {}],
+      ['perhaps', {}],
+    ],
+  );
   const seen: { read?: () => string[] } = {};
   const withOwner = await load([optional('maybe'), weatherPlugin(seen)]);
   assert.equal(seen.read!(), ['maybe:maybe=fog']);
@@ -129,13 +159,31 @@ test('a duplicate key names both contributors; the owner check names the plugin 
 });
 
 test('only the owner declares a point, and only the owner reads it', async () => {
-  const squatter = definePlugin({ id: 'squatter', version: '1.0.0', flowhost: '^1.0.0', extensionPoints: [weatherSources], setup: () => undefined }) as PluginDefinition;
-  assert.match((await refusal(load([squatter]))).message, /Plugin 'squatter': declares extension point 'weather\.sources', which belongs to plugin 'weather'/);
-  const reader = definePlugin({ id: 'nosy', version: '1.0.0', flowhost: '^1.0.0', deps: { sources: weatherSources.contributions }, setup: () => undefined }) as PluginDefinition;
-  assert.match((await refusal(load([weatherPlugin({}), reader]))).message, /Plugin 'nosy': reads the contributions to extension point 'weather\.sources', which only its owner, plugin 'weather', reads/);
+  const squatter = definePlugin({
+    id: 'squatter',
+    version: '1.0.0',
+    flowhost: '^1.0.0',
+    extensionPoints: [weatherSources],
+    setup: () => undefined,
+  }) as PluginDefinition;
+  assert.match(
+    (await refusal(load([squatter]))).message,
+    /Plugin 'squatter': declares extension point 'weather\.sources', which belongs to plugin 'weather'/,
+  );
+  const reader = definePlugin({
+    id: 'nosy',
+    version: '1.0.0',
+    flowhost: '^1.0.0',
+    deps: { sources: weatherSources.contributions },
+    setup: () => undefined,
+  }) as PluginDefinition;
+  assert.match(
+    (await refusal(load([weatherPlugin({}), reader]))).message,
+    /Plugin 'nosy': reads the contributions to extension point 'weather\.sources', which only its owner, plugin 'weather', reads/,
+  );
 });
 
-test('chat tools and analytics tools are the chat and analytics plugins\' points, not kernel kinds', async () => {
+test("chat tools and analytics tools are the chat and analytics plugins' points, not kernel kinds", async () => {
   assert.is(chatTools.owner, 'chat');
   assert.is(analyticsTools.owner, 'analytics');
   assert.not.ok('chatTools' in services, 'services has no chat-tools registrar');
@@ -150,11 +198,20 @@ test('chat tools and analytics tools are the chat and analytics plugins\' points
     },
   }) as PluginDefinition;
   const error = await refusal(load([tool]));
-  assert.match(error.message, /Plugin 'helper': contributes to extension point 'chat\.tools' \(as 'chatTools'\), owned by plugin 'chat', which is not loaded/);
+  assert.match(
+    error.message,
+    /Plugin 'helper': contributes to extension point 'chat\.tools' \(as 'chatTools'\), owned by plugin 'chat', which is not loaded/,
+  );
 });
 
 test('a schema an item brings is checked at boot, naming the contributor and the item', async () => {
-  const chatOwner = definePlugin({ id: 'chat', version: '1.0.0', flowhost: '^1.0.0', extensionPoints: [chatTools], setup: () => undefined }) as PluginDefinition;
+  const chatOwner = definePlugin({
+    id: 'chat',
+    version: '1.0.0',
+    flowhost: '^1.0.0',
+    extensionPoints: [chatTools],
+    setup: () => undefined,
+  }) as PluginDefinition;
   const tool = definePlugin({
     id: 'sloppy',
     version: '1.0.0',
@@ -165,7 +222,10 @@ test('a schema an item brings is checked at boot, naming the contributor and the
     },
   }) as PluginDefinition;
   const { registries } = await load([chatOwner, tool]);
-  assert.throws(() => checkContributions(registries, { compile: false }), /Plugin 'sloppy': chat\.tools 'sloppy': the schema does not compile/);
+  assert.throws(
+    () => checkContributions(registries, { compile: false }),
+    /Plugin 'sloppy': chat\.tools 'sloppy': the schema does not compile/,
+  );
 });
 
 test.run();

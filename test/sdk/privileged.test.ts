@@ -7,7 +7,7 @@ import { services, createServiceRef, definePlugin, PluginError, type ServiceRef 
 import { createTestHost } from '../../sdk/testing/index.js';
 import { coreServices } from '../../core/internal-services.js';
 
-const test = suite('sdk: privileged services are the core\'s');
+const test = suite("sdk: privileged services are the core's");
 const root = resolve(new URL('../../..', import.meta.url).pathname);
 
 // What only core plugins may hold: the whole store, the run scheduler, the trigger's rate

@@ -22,7 +22,10 @@ const declared = defineHandler<{ max_items: number }>({
 
 test('a handler without max_items: cap gives the one item a flow passes on', async () => {
   const packets = await runHandler(uncapped, {}, { cap: true });
-  assert.equal(packets.map((p) => p.data.title), ['item 1']);
+  assert.equal(
+    packets.map((p) => p.data.title),
+    ['item 1'],
+  );
 });
 
 test('without cap every item comes back, with a warning naming the handler and max_items', async () => {
@@ -31,7 +34,10 @@ test('without cap every item comes back, with a warning naming the handler and m
   assert.is(packets.length, 3);
   const [emitted] = (await warning) as [Error & { code?: string }];
   assert.is(emitted.code, 'FLOWHOST_MAX_ITEMS');
-  assert.match(emitted.message, "runHandler 'three': returned 3 items, but a flow step passes on 1 per run: its settings have no max_items");
+  assert.match(
+    emitted.message,
+    "runHandler 'three': returned 3 items, but a flow step passes on 1 per run: its settings have no max_items",
+  );
 });
 
 test('a handler that declares max_items gets its default, or what the settings say', async () => {

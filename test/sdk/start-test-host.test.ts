@@ -30,9 +30,14 @@ const forecast = definePlugin({
             permission: 'authenticated',
             schema: {
               params: { type: 'object', properties: { city: { type: 'string', minLength: 2 } } },
-              responses: { 200: successBody({ data: { type: 'object', required: ['city', 'sky'], properties: { city: { type: 'string' }, sky: { type: 'string' } } } }) },
+              responses: {
+                200: successBody({
+                  data: { type: 'object', required: ['city', 'sky'], properties: { city: { type: 'string' }, sky: { type: 'string' } } },
+                }),
+              },
             },
-            handle: async (request) => reply(200, { success: true, data: { city: request.params.city, sky: await weather.today(String(request.params.city)) } }),
+            handle: async (request) =>
+              reply(200, { success: true, data: { city: request.params.city, sky: await weather.today(String(request.params.city)) } }),
           },
           {
             method: 'GET',
@@ -59,7 +64,10 @@ test('a plugin route answers through inject, with a service the test implemented
 });
 
 test('authentication, validation and unknown paths give the HTTP bodies', async ({ t }) => {
-  const anonymous = await t.request<{ code: string; data: { status: number } }>('GET', '/today/Oslo', { namespace: 'forecast/v1', as: 'anonymous' });
+  const anonymous = await t.request<{ code: string; data: { status: number } }>('GET', '/today/Oslo', {
+    namespace: 'forecast/v1',
+    as: 'anonymous',
+  });
   assert.is(anonymous.status, 401);
   assert.is(anonymous.body.data.status, 401);
   const invalid = await t.request<{ code: string }>('GET', '/today/O', { namespace: 'forecast/v1' });

@@ -21,8 +21,15 @@ const createNote = defineRoute({
   schema: {
     params: Type.Object({ book_id: Type.Integer({ minimum: 1 }) }),
     query: Type.Object({ draft: Type.Optional(Type.Boolean()) }),
-    body: Type.Object({ text: Type.String({ minLength: 1 }), tags: Type.Array(Type.Union([Type.Literal('red'), Type.Literal('blue')])) }, { additionalProperties: false }),
-    responses: { 201: successBody({ data: { type: 'object', required: ['book_id', 'chars'], properties: { book_id: { type: 'integer' }, chars: { type: 'integer' } } } }) },
+    body: Type.Object(
+      { text: Type.String({ minLength: 1 }), tags: Type.Array(Type.Union([Type.Literal('red'), Type.Literal('blue')])) },
+      { additionalProperties: false },
+    ),
+    responses: {
+      201: successBody({
+        data: { type: 'object', required: ['book_id', 'chars'], properties: { book_id: { type: 'integer' }, chars: { type: 'integer' } } },
+      }),
+    },
   },
   handle(request) {
     expectType<Equal<typeof request.params.book_id, number>>(true);
@@ -38,7 +45,10 @@ const plain = defineRoute({
   method: 'GET',
   path: '/plain',
   permission: 'authenticated',
-  schema: { query: { type: 'object', properties: { q: { type: 'string' } } }, responses: { 200: successBody({ data: { type: 'string' } }) } },
+  schema: {
+    query: { type: 'object', properties: { q: { type: 'string' } } },
+    responses: { 200: successBody({ data: { type: 'string' } }) },
+  },
   handle(request) {
     expectType<Equal<typeof request.query, Record<string, unknown>>>(true);
     return { success: true, data: String(request.query.q ?? '') };
@@ -79,10 +89,16 @@ test('a typed route goes into defineSurface; the host validates with the TypeBox
   });
   const t = await createTestHost({ plugins: [plugin] });
   try {
-    const ok = await t.request<{ data: { book_id: number; chars: number } }>('POST', '/notes/7', { namespace: 'notes/v1', body: { text: 'hello', tags: ['red'] } });
+    const ok = await t.request<{ data: { book_id: number; chars: number } }>('POST', '/notes/7', {
+      namespace: 'notes/v1',
+      body: { text: 'hello', tags: ['red'] },
+    });
     assert.is(ok.status, 201);
     assert.equal(ok.body.data, { book_id: 7, chars: 5 });
-    const refused = await t.request<{ code: string }>('POST', '/notes/7', { namespace: 'notes/v1', body: { text: 'hello', tags: ['green'] } });
+    const refused = await t.request<{ code: string }>('POST', '/notes/7', {
+      namespace: 'notes/v1',
+      body: { text: 'hello', tags: ['green'] },
+    });
     assert.is(refused.status, 400);
     assert.is(refused.body.code, 'rest_invalid_param');
     assert.equal(seen, [['red']]);
@@ -93,7 +109,10 @@ test('a typed route goes into defineSurface; the host validates with the TypeBox
 
 test('a handler typed by its TypeBox settings runs with defaults applied', async () => {
   const packets = await runHandler(counter, {});
-  assert.equal(packets.map((p) => p.data.title), ['#0', '#1']);
+  assert.equal(
+    packets.map((p) => p.data.title),
+    ['#0', '#1'],
+  );
 });
 
 test('a chat tool typed by its TypeBox parameters', async () => {

@@ -27,10 +27,16 @@ test('an Error result fails its own caller only; a throwing flush fails the whol
     return items.map((n) => (n < 0 ? new Error(`bad ${n}`) : n));
   });
   const results = await Promise.allSettled([batcher.add(1), batcher.add(-2), batcher.add(3)]);
-  assert.equal(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+  assert.equal(
+    results.map((r) => r.status),
+    ['fulfilled', 'rejected', 'fulfilled'],
+  );
   assert.match(String((results[1] as PromiseRejectedResult).reason), /bad -2/);
   const down = await Promise.allSettled([batcher.add(5), batcher.add(99)]);
-  assert.equal(down.map((r) => r.status), ['rejected', 'rejected']);
+  assert.equal(
+    down.map((r) => r.status),
+    ['rejected', 'rejected'],
+  );
 });
 
 test('maxBatch splits a large turn; drain resolves once everything added is settled', async () => {
@@ -63,7 +69,10 @@ test('insertBatcher: insertMany for a batch; refused, one insert per document so
     },
   );
   const results = await Promise.allSettled([1, 2, 3].map((id) => batcher.add({ id })));
-  assert.equal(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+  assert.equal(
+    results.map((r) => r.status),
+    ['fulfilled', 'rejected', 'fulfilled'],
+  );
   assert.equal(calls, ['many:3', 'one:1', 'one:2', 'one:3']);
   assert.equal(await batcher.add({ id: 7 }), { id: 7 });
   assert.is(calls.at(-1), 'one:7', 'a batch of one is a plain insert');
@@ -94,7 +103,10 @@ test('insertBatcher prepare: one call per batch turns items into documents (ids 
   assert.equal(prepared, [3], 'one prepare for the batch');
   idsDown = true;
   const failed = await Promise.allSettled([batcher.add('d'), batcher.add('e')]);
-  assert.equal(failed.map((r) => r.status), ['rejected', 'rejected']);
+  assert.equal(
+    failed.map((r) => r.status),
+    ['rejected', 'rejected'],
+  );
   assert.match(String((failed[0] as PromiseRejectedResult).reason), /sequence unavailable/);
 });
 
@@ -120,7 +132,6 @@ test('idBlocks: with a reserve, one write serves later batches in order; without
   assert.is(await plain(2), 33);
   assert.is(await plain(1), 35);
   assert.equal(writes.slice(3), [2, 1], 'no reserve: one write per batch, no gaps');
-
 });
 
 test.run();

@@ -32,7 +32,9 @@ if (url) {
       store = await openMongoStore({ url: freshDatabaseUrl(url) });
       return new GridFsBlobBucket(store.driverDb, 'contract');
     },
-    leftovers: async () => (await store.driverDb.collection('contract.files').countDocuments()) + (await store.driverDb.collection('contract.chunks').countDocuments()),
+    leftovers: async () =>
+      (await store.driverDb.collection('contract.files').countDocuments()) +
+      (await store.driverDb.collection('contract.chunks').countDocuments()),
     close: async () => {
       await store.dropDatabase();
       await store.close();
@@ -50,7 +52,11 @@ const sweep = suite('file blobs: the boot sweep');
 sweep('temporary files and bytes without a sidecar go; whole blobs stay', async () => {
   const base = mkdtempSync(join(tmpdir(), 'flowhost-blob-sweep-'));
   try {
-    const kept = await new FileBlobBucket(base).put(Readable.from([Buffer.from('keep')]), { filename: 'k', contentType: 'text/plain', maxBytes: 10 });
+    const kept = await new FileBlobBucket(base).put(Readable.from([Buffer.from('keep')]), {
+      filename: 'k',
+      contentType: 'text/plain',
+      maxBytes: 10,
+    });
     mkdirSync(base, { recursive: true });
     writeFileSync(join(base, '.tmp-abc'), 'half');
     writeFileSync(join(base, 'orphan'), 'no sidecar');

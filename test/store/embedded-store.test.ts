@@ -42,7 +42,8 @@ function startChild(file: string, mode: 'write' | 'hold') {
         }
       }, 10);
     });
-  const killed = () => new Promise<void>((resolve) => (proc.exitCode !== null || proc.signalCode ? resolve() : proc.once('exit', () => resolve())));
+  const killed = () =>
+    new Promise<void>((resolve) => (proc.exitCode !== null || proc.signalCode ? resolve() : proc.once('exit', () => resolve())));
   return { proc, waitFor, killed, out: () => out };
 }
 
@@ -81,8 +82,14 @@ files_('an exclusive store refuses a second opener, exclusive or not, with Store
   const file = tempFile('locked');
   const holder = openEmbeddedStore({ file, exclusive: true });
   await holder.collection('c').insertOne({ a: 1 });
-  assert.throws(() => openEmbeddedStore({ file, exclusive: true }), (e: Error) => e instanceof StoreLockedError && e.message.includes(file));
-  assert.throws(() => openEmbeddedStore({ file }), (e: Error) => e instanceof StoreLockedError);
+  assert.throws(
+    () => openEmbeddedStore({ file, exclusive: true }),
+    (e: Error) => e instanceof StoreLockedError && e.message.includes(file),
+  );
+  assert.throws(
+    () => openEmbeddedStore({ file }),
+    (e: Error) => e instanceof StoreLockedError,
+  );
   await holder.close();
   const next = openEmbeddedStore({ file, exclusive: true });
   assert.is(await next.collection('c').count(), 1);
@@ -93,7 +100,10 @@ files_('a holder killed with SIGKILL does not block the next open', async () => 
   const file = tempFile('killed-holder');
   const child = startChild(file, 'hold');
   await child.waitFor((out) => out.includes('holding'), 'holding');
-  assert.throws(() => openEmbeddedStore({ file, exclusive: true }), (e: Error) => e instanceof StoreLockedError);
+  assert.throws(
+    () => openEmbeddedStore({ file, exclusive: true }),
+    (e: Error) => e instanceof StoreLockedError,
+  );
   child.proc.kill('SIGKILL');
   await child.killed();
   const store = openEmbeddedStore({ file, exclusive: true });
@@ -107,7 +117,10 @@ files_('every write acknowledged before kill -9 is there after restart', async (
   await child.waitFor((out) => out.split('\n').length > 200, '200 acknowledged inserts');
   child.proc.kill('SIGKILL');
   await child.killed();
-  const acked = child.out().split('\n').filter((line) => /^[0-9a-f]{24}$/.test(line));
+  const acked = child
+    .out()
+    .split('\n')
+    .filter((line) => /^[0-9a-f]{24}$/.test(line));
   assert.ok(acked.length >= 200, `acked ${acked.length}`);
   const store = openEmbeddedStore({ file, exclusive: true });
   const acks = store.collection('acks');
@@ -116,7 +129,7 @@ files_('every write acknowledged before kill -9 is there after restart', async (
   await store.close();
 });
 
-files_('two non-exclusive stores on one file see each other\'s writes, array fields included', async () => {
+files_("two non-exclusive stores on one file see each other's writes, array fields included", async () => {
   const file = tempFile('shared');
   const a = openEmbeddedStore({ file });
   const b = openEmbeddedStore({ file });
@@ -140,11 +153,20 @@ embedded('insertMany and updateMany are all or nothing', async () => {
   const c = store.collection('c');
   await c.createIndex({ fields: { k: 1 }, unique: true });
   await c.insertOne({ _id: 'taken', k: 0 });
-  await rejectsWith(c.insertMany([{ _id: 'first', k: 1 }, { _id: 'taken', k: 2 }]), DuplicateKeyError);
+  await rejectsWith(
+    c.insertMany([
+      { _id: 'first', k: 1 },
+      { _id: 'taken', k: 2 },
+    ]),
+    DuplicateKeyError,
+  );
   assert.is(await c.count(), 1, 'the first document of the failed batch was rolled back');
   await c.insertMany([{ k: 1 }, { k: 2 }]);
   await rejectsWith(c.updateMany({}, { $set: { k: 5 } }), DuplicateKeyError);
-  assert.equal((await c.find({}, { sort: { k: 1 } })).map((d) => d.k), [0, 1, 2]);
+  assert.equal(
+    (await c.find({}, { sort: { k: 1 } })).map((d) => d.k),
+    [0, 1, 2],
+  );
   await store.close();
 });
 
@@ -183,7 +205,12 @@ embedded('a rolled-back write does not teach the store a false array field', asy
 embedded('two range conditions on an array field may be met by different elements', async () => {
   const store = openEmbeddedStore({ file: ':memory:' });
   const c = store.collection('c');
-  await c.insertMany([{ _id: 'a', scores: [1, 9] }, { _id: 'b', scores: [5] }, { _id: 'c', scores: [7, 8] }, { _id: 'd', scores: 5 }]);
+  await c.insertMany([
+    { _id: 'a', scores: [1, 9] },
+    { _id: 'b', scores: [5] },
+    { _id: 'c', scores: [7, 8] },
+    { _id: 'd', scores: 5 },
+  ]);
   const found = async (filter: Record<string, unknown>) => (await c.find(filter, { sort: { _id: 1 } })).map((d) => d._id).join('');
   assert.is(await found({ scores: { $gt: 4, $lt: 6 } }), 'abd');
   assert.is(await found({ scores: { $elemMatch: { $gt: 4, $lt: 6 } } }), 'b');
@@ -204,8 +231,14 @@ embedded('a closed store rejects every call with StoreClosedError', async () => 
 embedded('bad documents, names and options are refused', async () => {
   const store = openEmbeddedStore({ file: ':memory:' });
   const c = store.collection('c');
-  assert.throws(() => store.collection('bad name; DROP'), (e: Error) => e instanceof UnsupportedQueryError);
-  assert.throws(() => store.collection(''), (e: Error) => e instanceof UnsupportedQueryError);
+  assert.throws(
+    () => store.collection('bad name; DROP'),
+    (e: Error) => e instanceof UnsupportedQueryError,
+  );
+  assert.throws(
+    () => store.collection(''),
+    (e: Error) => e instanceof UnsupportedQueryError,
+  );
   assert.throws(() => openEmbeddedStore({ file: '' }), TypeError);
   await rejectsWith(c.insertOne({ _id: 5 as never }), UnsupportedQueryError);
   await rejectsWith(c.insertOne({ _id: '' }), UnsupportedQueryError);
@@ -235,7 +268,10 @@ embedded('the generated queries use the expression indexes createIndex made', as
   assert.not.match(plan({ level: 'error' }, page), /TEMP B-TREE/, 'the index gives the order too');
   assert.match(plan({ 'context.flow_id': 42 }, page), /USING INDEX c_logs__context_flow_id_1_created_at_-1 \(<expr>=\?\)/);
   assert.match(plan({}, page), /SCAN logs USING INDEX c_logs__created_at_-1|SCAN c_logs USING INDEX c_logs__created_at_-1/);
-  assert.match(plan({ created_at: { $gte: new Date('2026-01-01') } }), /USING INDEX c_logs__created_at_-1 \(<expr>>\? AND <expr><\?\)|USING INDEX c_logs__(level_1_)?created_at_-1/);
+  assert.match(
+    plan({ created_at: { $gte: new Date('2026-01-01') } }),
+    /USING INDEX c_logs__created_at_-1 \(<expr>>\? AND <expr><\?\)|USING INDEX c_logs__(level_1_)?created_at_-1/,
+  );
   assert.match(plan({ token: 'abc' }), /USING INDEX c_logs__token_1 \(<expr>=\?\)/, 'a sparse (partial) index serves equality');
   assert.match(plan({ level: { $in: ['error', 'warning'] } }), /USING INDEX c_logs__level_1_created_at_-1 \(<expr>=\?\)/);
   assert.match(plan({ _id: 'x' }), /USING INDEX sqlite_autoindex_c_logs_1 \(_id=\?\)/);

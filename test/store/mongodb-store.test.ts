@@ -35,7 +35,9 @@ const startup = suite('mongodb store: start-up failures');
 
 startup('an unreachable server fails within the timeout, naming host and port but not the password', async () => {
   const port = await closedPort();
-  const error = await rejection(openMongoStore({ url: `mongodb://flowhost:s3cr3t-Pa%40ss@127.0.0.1:${port}/app`, serverSelectionTimeoutMs: 300 }));
+  const error = await rejection(
+    openMongoStore({ url: `mongodb://flowhost:s3cr3t-Pa%40ss@127.0.0.1:${port}/app`, serverSelectionTimeoutMs: 300 }),
+  );
   assert.instance(error, MongoStoreUnavailableError);
   assert.match(error.message, `127.0.0.1:${port}`);
   for (const secret of ['s3cr3t', 'Pa%40ss', 'Pa@ss']) assert.not.match(error.message, secret);
@@ -99,7 +101,7 @@ if (!url) {
     assert.is(byName.index, 'token_unique');
     assert.not.match(byName.message, 'tok-secret-1');
     const derived = (await rejection(c.insertOne({ token: 'other', owner: { id: 'o' }, slot: 1 }))) as DuplicateKeyError;
-    assert.is(derived.index, 'owner_id_1_slot_-1', 'the default name is the embedded store\'s');
+    assert.is(derived.index, 'owner_id_1_slot_-1', "the default name is the embedded store's");
     const id = (await rejection(c.insertOne({ _id: 'one', token: 'third' }))) as DuplicateKeyError;
     assert.is(id.index, '_id_');
   });
@@ -108,9 +110,19 @@ if (!url) {
     const c = fresh(store);
     await c.createIndex({ fields: { k: 1 }, unique: true });
     await c.insertOne({ _id: 'old', k: 'taken' });
-    const error = await rejection(c.insertMany([{ _id: 'n1', k: 'a' }, { _id: 'n2', k: 'b' }, { _id: 'n3', k: 'taken' }, { _id: 'n4', k: 'c' }]));
+    const error = await rejection(
+      c.insertMany([
+        { _id: 'n1', k: 'a' },
+        { _id: 'n2', k: 'b' },
+        { _id: 'n3', k: 'taken' },
+        { _id: 'n4', k: 'c' },
+      ]),
+    );
     assert.instance(error, DuplicateKeyError);
-    assert.equal((await c.find({}, { sort: { _id: 1 } })).map((d) => d._id), ['old']);
+    assert.equal(
+      (await c.find({}, { sort: { _id: 1 } })).map((d) => d._id),
+      ['old'],
+    );
     assert.equal(await c.insertMany([]), []);
   });
 
@@ -153,7 +165,9 @@ if (!url) {
     await c.insertOne({ _id: 'p', items: [{ a: 1 }, { a: 1, b: 2 }, { a: 2 }] });
     await c.updateOne({ _id: 'p' }, { $pull: { items: { a: 1 } } });
     assert.equal((await c.findOne({ _id: 'p' }))!.items, [{ a: 1, b: 2 }, { a: 2 }]);
-    await rejection(c.updateOne({ _id: 'p' }, { $push: { items: { $each: [1, 2] } } })).then((e) => assert.instance(e, UnsupportedQueryError));
+    await rejection(c.updateOne({ _id: 'p' }, { $push: { items: { $each: [1, 2] } } })).then((e) =>
+      assert.instance(e, UnsupportedQueryError),
+    );
   });
 
   mongo('updates that do not fit the stored types are UnsupportedQueryError without stored values', async ({ store }) => {
@@ -184,8 +198,14 @@ if (!url) {
   });
 
   mongo('bad collection names and bad input are refused before they reach the server', async ({ store }) => {
-    assert.throws(() => store.collection('system.users'), (e: Error) => e instanceof UnsupportedQueryError);
-    assert.throws(() => store.collection('a$b'), (e: Error) => e instanceof UnsupportedQueryError);
+    assert.throws(
+      () => store.collection('system.users'),
+      (e: Error) => e instanceof UnsupportedQueryError,
+    );
+    assert.throws(
+      () => store.collection('a$b'),
+      (e: Error) => e instanceof UnsupportedQueryError,
+    );
     const c = fresh(store);
     const attempts: Array<() => Promise<unknown>> = [
       () => c.find({}, { sort: { a: 2 as 1 } }),

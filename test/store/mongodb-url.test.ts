@@ -29,7 +29,10 @@ url('scrub removes the password in raw and decoded form, and any URL credentials
 
 url('refuses what is not a MongoDB URL', () => {
   for (const bad of ['', 'http://h1/app', 'mongodb://', 'mongodb:///app']) {
-    assert.throws(() => parseMongoUrl(bad), (e: Error) => e instanceof MongoUrlError);
+    assert.throws(
+      () => parseMongoUrl(bad),
+      (e: Error) => e instanceof MongoUrlError,
+    );
   }
 });
 

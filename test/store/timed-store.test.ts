@@ -24,7 +24,10 @@ test('each operation is reported once, with its collection, name, duration and o
   await c.createIndex({ fields: { k: 1 }, unique: true });
   const doc = await c.insertOne({ k: 1 });
   assert.is((await c.findOne({ k: 1 }))?._id, doc._id);
-  const duplicate = await c.insertOne({ k: 1 }).then(() => null, (error: unknown) => error);
+  const duplicate = await c.insertOne({ k: 1 }).then(
+    () => null,
+    (error: unknown) => error,
+  );
   assert.ok(duplicate instanceof DuplicateKeyError, `the adapter's error comes through unchanged: ${String(duplicate)}`);
   assert.is(await store.nextId('seq', 5), 1);
   assert.equal(
@@ -56,7 +59,10 @@ test('a call the adapter refuses before it starts is a failed operation; with no
     refused = error;
   }
   assert.ok(refused instanceof UnsupportedQueryError, String(refused));
-  assert.equal(seen.map((s) => [s.operation, s.failed]), [['nextId', true]]);
+  assert.equal(
+    seen.map((s) => [s.operation, s.failed]),
+    [['nextId', true]],
+  );
   await store.close();
 });
 
@@ -72,7 +78,10 @@ test('a tap that throws is logged and never fails or changes the operation it me
   await c.createIndex({ fields: { k: 1 }, unique: true });
   const doc = await c.insertOne({ k: 1 });
   assert.is((await c.findOne({ k: 1 }))?._id, doc._id);
-  const duplicate = await c.insertOne({ k: 1 }).then(() => null, (error: unknown) => error);
+  const duplicate = await c.insertOne({ k: 1 }).then(
+    () => null,
+    (error: unknown) => error,
+  );
   assert.ok(duplicate instanceof DuplicateKeyError, `the adapter's own error, not the tap's: ${String(duplicate)}`);
   assert.is(warnings.length - before, 4, 'each failed report logged');
   await store.close();

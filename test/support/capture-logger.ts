@@ -6,7 +6,11 @@ export function captureLogger(lines: string[] = [], bindings: Record<string, unk
   const write = (fieldsOrMessage: Record<string, unknown> | string, message?: string) => {
     const fields = typeof fieldsOrMessage === 'string' ? {} : fieldsOrMessage;
     const text = typeof fieldsOrMessage === 'string' ? fieldsOrMessage : (message ?? '');
-    lines.push(JSON.stringify({ ...bindings, ...fields, msg: text }, (_k, v: unknown) => (v instanceof Error ? { message: v.message, stack: v.stack } : v)));
+    lines.push(
+      JSON.stringify({ ...bindings, ...fields, msg: text }, (_k, v: unknown) =>
+        v instanceof Error ? { message: v.message, stack: v.stack } : v,
+      ),
+    );
   };
   return {
     lines,

@@ -25,7 +25,13 @@ export function snapshotOf(who: Who, role: keyof typeof roleCapabilities): Actin
 }
 
 /** Runs a registered tool as `user`, with a guarded fetch that allows private addresses unless another is given. */
-export async function runTool<T = Body>(t: TestHost, name: string, args: Record<string, unknown>, user: ActingUser | null, fetch = createGuardedFetch({ allowPrivate: true })): Promise<T> {
+export async function runTool<T = Body>(
+  t: TestHost,
+  name: string,
+  args: Record<string, unknown>,
+  user: ActingUser | null,
+  fetch = createGuardedFetch({ allowPrivate: true }),
+): Promise<T> {
   const tool = t.host.registries.extensionPoint(chatTools).get(name) as ChatToolDefinition;
   assert.ok(tool, `no tool ${name}`);
   const ctx: CallContext = { user, log: t.host.log, clock: t.clock, fetch };
@@ -63,7 +69,11 @@ export async function createPosts(
 ): Promise<Record<string, number>> {
   const ids: Record<string, number> = {};
   for (const [name, [as, title, status]] of Object.entries(posts)) {
-    const res = await t.request<Body>('POST', where.path, { namespace: where.namespace, as, body: { title, content: `${title}: ${where.text}`, status } });
+    const res = await t.request<Body>('POST', where.path, {
+      namespace: where.namespace,
+      as,
+      body: { title, content: `${title}: ${where.text}`, status },
+    });
     assert.is(res.status, 201, JSON.stringify(res.body));
     ids[name] = res.body.id as number;
   }

@@ -9,12 +9,23 @@ export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 /** `args`: more Chromium switches, e.g. `--host-resolver-rules` to give loopback servers host names of their own. */
 export async function launchChromium(suiteName: string, args: string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`The ${suiteName} browser test needs Chromium at ${CHROMIUM} (Debian: apt-get install -y chromium; or set CHROMIUM_PATH). It does not skip.`);
+    throw new Error(
+      `The ${suiteName} browser test needs Chromium at ${CHROMIUM} (Debian: apt-get install -y chromium; or set CHROMIUM_PATH). It does not skip.`,
+    );
   }
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...args],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      ...args,
+    ],
     // No --user-data-dir: playwright-core's launch() gives every browser a fresh, empty profile directory of its own.
   });
 }

@@ -13,11 +13,24 @@ export interface ChunkedUpload {
 
 export function chunkedUpload(upload: ChunkedUpload): Promise<number> {
   return new Promise<number>((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: upload.port, localAddress: upload.localAddress, method: 'POST', path: upload.path, agent: false, headers: { ...upload.headers, 'Transfer-Encoding': 'chunked' } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? resolve(413) : reject(error)));
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: upload.port,
+        localAddress: upload.localAddress,
+        method: 'POST',
+        path: upload.path,
+        agent: false,
+        headers: { ...upload.headers, 'Transfer-Encoding': 'chunked' },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' || error.code === 'EPIPE' ? resolve(413) : reject(error),
+    );
     const chunk = Buffer.alloc(256 * 1024);
     let sent = 0;
     let answered = false;

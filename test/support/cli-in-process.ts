@@ -31,7 +31,16 @@ export async function startCliHost(storeConfig: Partial<HostConfig>): Promise<{ 
     plugins: defaultPlugins,
     env: {},
     logger: silentLogger,
-    config: { dataDir, port: 0, host: '127.0.0.1', logLevel: 'silent', allowPrivateUrls: true, schedulerProcessEvery: 100, schedulerLockLifetime: 2000, ...storeConfig },
+    config: {
+      dataDir,
+      port: 0,
+      host: '127.0.0.1',
+      logLevel: 'silent',
+      allowPrivateUrls: true,
+      schedulerProcessEvery: 100,
+      schedulerLockLifetime: 2000,
+      ...storeConfig,
+    },
   });
   await host.start();
   return { host, dataDir };

@@ -7,7 +7,11 @@ import type { Browser, Page } from 'playwright-core';
  * console errors, failed requests and answers of 400 or more, except the one expected
  * 401: the console asking whether a session exists before anyone signed in.
  */
-export async function watchedPage(browser: Browser, site: string, viewport = { width: 1366, height: 900 }): Promise<{ page: Page; problems: string[] }> {
+export async function watchedPage(
+  browser: Browser,
+  site: string,
+  viewport = { width: 1366, height: 900 },
+): Promise<{ page: Page; problems: string[] }> {
   const page = await browser.newPage({ viewport });
   const problems: string[] = [];
   const sessionProbe = `${site}/api/automation/v1/session`;

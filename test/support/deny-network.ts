@@ -15,7 +15,8 @@ net.Socket.prototype.connect = function connect(this: net.Socket, ...args: unkno
   const first = args[0];
   const options = first && typeof first === 'object' ? (first as { host?: string; port?: number; path?: string }) : null;
   // A Unix socket or a pipe to a parent is local: only network targets are refused.
-  if (options?.path !== undefined || (typeof first === 'string' && Number.isNaN(Number(first)))) return originalConnect.apply(this, args as Parameters<typeof originalConnect>);
+  if (options?.path !== undefined || (typeof first === 'string' && Number.isNaN(Number(first))))
+    return originalConnect.apply(this, args as Parameters<typeof originalConnect>);
   report(`connect ${options ? `${options.host ?? 'localhost'}:${options.port ?? ''}` : String(first)}`);
   process.nextTick(() => this.destroy(new Error('network access is refused in this process')));
   return this;

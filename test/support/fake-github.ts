@@ -36,7 +36,9 @@ export const blobSha = (content: string): string => {
   const known = shaMemo.get(content);
   if (known) return known;
   const bytes = Buffer.from(content, 'utf8');
-  const sha = createHash('sha1').update(Buffer.concat([Buffer.from(`blob ${bytes.length}\0`), bytes])).digest('hex');
+  const sha = createHash('sha1')
+    .update(Buffer.concat([Buffer.from(`blob ${bytes.length}\0`), bytes]))
+    .digest('hex');
   if (shaMemo.size < 100_000) shaMemo.set(content, sha);
   return sha;
 };
@@ -51,15 +53,28 @@ export async function startFakeGithub(token: string): Promise<FakeGithub> {
   const repos = new Map<string, FakeRepo>();
   const counts = new Map<string, number>();
   const bump = (kind: string) => counts.set(kind, (counts.get(kind) ?? 0) + 1);
-  const rate = { 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '4990', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600), 'x-ratelimit-resource': 'core' };
+  const rate = {
+    'x-ratelimit-limit': '5000',
+    'x-ratelimit-remaining': '4990',
+    'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600),
+    'x-ratelimit-resource': 'core',
+  };
   let base = '';
-  const notFound = { status: 404, headers: rate, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest', status: '404' } };
+  const notFound = {
+    status: 404,
+    headers: rate,
+    body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest', status: '404' },
+  };
 
   const respond = async (req: RecordedRequest) => {
     const auth = req.headers.authorization ?? '';
     if (auth !== `token ${token}` && auth !== `Bearer ${token}`) {
       bump('unauthorized');
-      return { status: 401, headers: rate, body: { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest', status: '401' } };
+      return {
+        status: 401,
+        headers: rate,
+        body: { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest', status: '401' },
+      };
     }
     if (req.method !== 'GET') return { status: 404, headers: rate, body: { message: 'Not Found' } };
     const url = new URL(req.url, 'http://x');
@@ -82,14 +97,42 @@ export async function startFakeGithub(token: string): Promise<FakeGithub> {
     const repo = repos.get(`${owner}/${name}`);
     if (!repo || repo.fail === 'not_found') return notFound;
     if (repo.fail === 'sso') {
-      return { status: 403, headers: { ...rate, 'x-github-sso': `required; url=https://github.com/orgs/${owner}/sso?authorization_request=AbC123` }, body: { message: 'Resource protected by organization SAML enforcement. You must grant your Personal Access token access to this organization.', documentation_url: 'https://docs.github.com/articles/authenticating-to-a-github-organization-with-saml-single-sign-on/', status: '403' } };
+      return {
+        status: 403,
+        headers: { ...rate, 'x-github-sso': `required; url=https://github.com/orgs/${owner}/sso?authorization_request=AbC123` },
+        body: {
+          message:
+            'Resource protected by organization SAML enforcement. You must grant your Personal Access token access to this organization.',
+          documentation_url: 'https://docs.github.com/articles/authenticating-to-a-github-organization-with-saml-single-sign-on/',
+          status: '403',
+        },
+      };
     }
     if (repo.fail === 'rate_limit') {
-      return { status: 403, headers: { ...rate, 'x-ratelimit-remaining': '0' }, body: { message: 'API rate limit exceeded for user ID 1.', documentation_url: 'https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting', status: '403' } };
+      return {
+        status: 403,
+        headers: { ...rate, 'x-ratelimit-remaining': '0' },
+        body: {
+          message: 'API rate limit exceeded for user ID 1.',
+          documentation_url: 'https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting',
+          status: '403',
+        },
+      };
     }
     const html = `${base}/web/${owner}/${name}`;
     if (!kind) {
-      return { headers: rate, body: { id: 1, name, full_name: `${owner}/${name}`, private: repo.private, html_url: html, default_branch: repo.branch, owner: { login: owner } } };
+      return {
+        headers: rate,
+        body: {
+          id: 1,
+          name,
+          full_name: `${owner}/${name}`,
+          private: repo.private,
+          html_url: html,
+          default_branch: repo.branch,
+          owner: { login: owner },
+        },
+      };
     }
     if (kind === 'trees') {
       if (ref !== repo.branch && ref !== treeSha(repo.files)) return notFound;
@@ -100,10 +143,26 @@ export async function startFakeGithub(token: string): Promise<FakeGithub> {
         for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'));
       }
       const tree = [
-        ...[...dirs].map((path) => ({ path, mode: '040000', type: 'tree', sha: createHash('sha1').update(path).digest('hex'), url: `${base}/repos/${owner}/${name}/git/trees/x` })),
-        ...[...repo.files].map(([path, content]) => ({ path, mode: '100644', type: 'blob', sha: blobSha(content), size: Buffer.byteLength(content), url: `${base}/repos/${owner}/${name}/git/blobs/${blobSha(content)}` })),
+        ...[...dirs].map((path) => ({
+          path,
+          mode: '040000',
+          type: 'tree',
+          sha: createHash('sha1').update(path).digest('hex'),
+          url: `${base}/repos/${owner}/${name}/git/trees/x`,
+        })),
+        ...[...repo.files].map(([path, content]) => ({
+          path,
+          mode: '100644',
+          type: 'blob',
+          sha: blobSha(content),
+          size: Buffer.byteLength(content),
+          url: `${base}/repos/${owner}/${name}/git/blobs/${blobSha(content)}`,
+        })),
       ].sort((a, b) => a.path.localeCompare(b.path));
-      return { headers: rate, body: { sha: treeSha(repo.files), url: `${base}/repos/${owner}/${name}/git/trees/${treeSha(repo.files)}`, tree, truncated: false } };
+      return {
+        headers: rate,
+        body: { sha: treeSha(repo.files), url: `${base}/repos/${owner}/${name}/git/trees/${treeSha(repo.files)}`, tree, truncated: false },
+      };
     }
     if (fake.blobGate) await fake.blobGate;
     if (fake.blobBudget !== null) {
@@ -113,8 +172,20 @@ export async function startFakeGithub(token: string): Promise<FakeGithub> {
     const content = [...repo.files.values()].find((c) => blobSha(c) === ref);
     if (content === undefined) return notFound;
     // GitHub wraps base64 at 60 characters.
-    const encoded = Buffer.from(content, 'utf8').toString('base64').replace(/(.{60})/g, '$1\n');
-    return { headers: rate, body: { sha: ref, node_id: 'B_1', size: Buffer.byteLength(content), url: `${base}/repos/${owner}/${name}/git/blobs/${ref}`, content: encoded, encoding: 'base64' } };
+    const encoded = Buffer.from(content, 'utf8')
+      .toString('base64')
+      .replace(/(.{60})/g, '$1\n');
+    return {
+      headers: rate,
+      body: {
+        sha: ref,
+        node_id: 'B_1',
+        size: Buffer.byteLength(content),
+        url: `${base}/repos/${owner}/${name}/git/blobs/${ref}`,
+        content: encoded,
+        encoding: 'base64',
+      },
+    };
   };
 
   const server = await createFakeServer(respond);
@@ -126,7 +197,13 @@ export async function startFakeGithub(token: string): Promise<FakeGithub> {
     url: server.url,
     repos,
     addRepo(owner, repo, files, options = {}) {
-      const entry: FakeRepo = { owner, repo, branch: options.branch ?? 'main', private: options.private ?? false, files: new Map(Object.entries(files)) };
+      const entry: FakeRepo = {
+        owner,
+        repo,
+        branch: options.branch ?? 'main',
+        private: options.private ?? false,
+        files: new Map(Object.entries(files)),
+      };
       repos.set(`${owner}/${repo}`, entry);
       return entry;
     },

@@ -24,7 +24,9 @@ export async function startFakeGraph(): Promise<FakeGraph> {
   let issued = 0;
   const containers = new Map<string, string>();
   const state: FakeGraph = { server: undefined as never, app, feedPosts: [], threads: [], refreshes: 0, refusals: [], denyNext: false };
-  const refuse = (reason: string, status = 400): FakeReply => (state.refusals.push(reason), { status, body: { error: { message: reason, type: 'OAuthException', code: status === 401 ? 190 : 100 } } });
+  const refuse = (reason: string, status = 400): FakeReply => (
+    state.refusals.push(reason), { status, body: { error: { message: reason, type: 'OAuthException', code: status === 401 ? 190 : 100 } } }
+  );
   const issue = () => {
     issued += 1;
     current = `tok-${issued}`;
@@ -35,7 +37,8 @@ export async function startFakeGraph(): Promise<FakeGraph> {
     const url = new URL(`${state.server.url}${req.url}`);
     const params = req.method === 'POST' ? form(req.body) : Object.fromEntries(url.searchParams);
     if (req.method === 'GET' && url.pathname === '/dialog/oauth') {
-      if (params.client_id !== app.id || params.response_type !== 'code' || !params.redirect_uri || !params.state) return refuse('dialog: bad request');
+      if (params.client_id !== app.id || params.response_type !== 'code' || !params.redirect_uri || !params.state)
+        return refuse('dialog: bad request');
       const back = new URL(params.redirect_uri);
       back.searchParams.set('state', params.state);
       if (state.denyNext) {

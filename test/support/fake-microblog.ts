@@ -26,15 +26,21 @@ export async function startFakeMicroblog(): Promise<FakeMicroblog> {
   state.server = await createFakeServer((req): FakeReply => {
     const url = `${state.server.url}${req.url}`;
     const path = new URL(url).pathname;
-    const form = req.headers['content-type']?.startsWith('application/x-www-form-urlencoded') ? Object.fromEntries(new URLSearchParams(req.body)) : {};
+    const form = req.headers['content-type']?.startsWith('application/x-www-form-urlencoded')
+      ? Object.fromEntries(new URLSearchParams(req.body))
+      : {};
     if (req.method === 'POST' && path === '/oauth/request_token') {
       const check = verifyOAuth1({ method: 'POST', url, header: req.headers.authorization, form, consumerSecret: consumer.secret });
-      if (!check.ok || check.params.oauth_consumer_key !== consumer.key) return refuse(`request_token: ${check.reason ?? 'unknown consumer'}`);
+      if (!check.ok || check.params.oauth_consumer_key !== consumer.key)
+        return refuse(`request_token: ${check.reason ?? 'unknown consumer'}`);
       const callback = check.params.oauth_callback ?? form.oauth_callback;
       if (!callback) return refuse('request_token: no oauth_callback');
       const token = `rt-${requestTokens.size + 1}`;
       requestTokens.set(token, { secret: `rts-${token}-secret`, callback, verifier: `v-${token}` });
-      return { body: `oauth_token=${token}&oauth_token_secret=rts-${token}-secret&oauth_callback_confirmed=true`, headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+      return {
+        body: `oauth_token=${token}&oauth_token_secret=rts-${token}-secret&oauth_callback_confirmed=true`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      };
     }
     if (req.method === 'GET' && path === '/oauth/authorize') {
       const token = new URL(url).searchParams.get('oauth_token') ?? '';
@@ -54,20 +60,38 @@ export async function startFakeMicroblog(): Promise<FakeMicroblog> {
       const token = /oauth_token="([^"]+)"/.exec(req.headers.authorization ?? '')?.[1] ?? '';
       const pending = requestTokens.get(decodeURIComponent(token));
       if (!pending) return refuse('access_token: unknown request token');
-      const check = verifyOAuth1({ method: 'POST', url, header: req.headers.authorization, form, consumerSecret: consumer.secret, tokenSecret: pending.secret });
+      const check = verifyOAuth1({
+        method: 'POST',
+        url,
+        header: req.headers.authorization,
+        form,
+        consumerSecret: consumer.secret,
+        tokenSecret: pending.secret,
+      });
       if (!check.ok) return refuse(`access_token: ${check.reason}`);
       if ((form.oauth_verifier ?? check.params.oauth_verifier) !== pending.verifier) return refuse('access_token: wrong verifier');
       requestTokens.delete(decodeURIComponent(token));
-      return { body: `oauth_token=${accessToken.key}&oauth_token_secret=${accessToken.secret}&user_id=42&screen_name=ada`, headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+      return {
+        body: `oauth_token=${accessToken.key}&oauth_token_secret=${accessToken.secret}&user_id=42&screen_name=ada`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      };
     }
     if (req.method === 'POST' && path === '/2/tweets') {
       const scripted = state.nextTweetAnswers.shift();
       if (scripted) return scripted;
-      const check = verifyOAuth1({ method: 'POST', url, header: req.headers.authorization, consumerSecret: consumer.secret, tokenSecret: accessToken.secret });
+      const check = verifyOAuth1({
+        method: 'POST',
+        url,
+        header: req.headers.authorization,
+        consumerSecret: consumer.secret,
+        tokenSecret: accessToken.secret,
+      });
       if (!check.ok || check.params.oauth_token !== accessToken.key) return refuse(`tweets: ${check.reason ?? 'unknown token'}`);
-      if (!req.headers['content-type']?.startsWith('application/json')) return { status: 400, body: { title: 'Invalid Request', detail: 'JSON body expected' } };
+      if (!req.headers['content-type']?.startsWith('application/json'))
+        return { status: 400, body: { title: 'Invalid Request', detail: 'JSON body expected' } };
       const { text } = req.json<{ text?: string }>();
-      if (typeof text !== 'string' || text.length === 0) return { status: 400, body: { title: 'Invalid Request', detail: 'text is required' } };
+      if (typeof text !== 'string' || text.length === 0)
+        return { status: 400, body: { title: 'Invalid Request', detail: 'text is required' } };
       if (weightedLength(text) > 280) return { status: 403, body: { title: 'Forbidden', detail: 'Your Tweet text is too long.' } };
       const id = String(1_800_000_000_000_000_000n + BigInt(state.posts.length + 1));
       state.posts.push({ text, id });

@@ -8,7 +8,10 @@ import { createFakeServer, type FakeReply, type FakeServer } from '../../sdk/tes
 export interface FakePds {
   server: FakeServer;
   readonly account: { handle: string; password: string; did: string };
-  records: Array<{ text: string; facets: Array<{ index: { byteStart: number; byteEnd: number }; features: Array<{ $type: string; uri?: string }> }> }>;
+  records: Array<{
+    text: string;
+    facets: Array<{ index: { byteStart: number; byteEnd: number }; features: Array<{ $type: string; uri?: string }> }>;
+  }>;
   refusals: string[];
 }
 
@@ -35,35 +38,61 @@ export function cidOf(content: string): string {
 }
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-const jwt = (payload: Record<string, unknown>) => `${b64url({ alg: 'ES256K', typ: 'at+jwt' })}.${b64url(payload)}.${Buffer.from('signature').toString('base64url')}`;
+const jwt = (payload: Record<string, unknown>) =>
+  `${b64url({ alg: 'ES256K', typ: 'at+jwt' })}.${b64url(payload)}.${Buffer.from('signature').toString('base64url')}`;
 
 export async function startFakePds(): Promise<FakePds> {
   const account = { handle: 'ada.example.social', password: 'abcd-efgh-ijkl-mnop', did: 'did:plc:ewvi7nxzyoun6zhxrhs64oiz' };
-  const access = jwt({ scope: 'com.atproto.appPass', sub: account.did, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 7200 });
+  const access = jwt({
+    scope: 'com.atproto.appPass',
+    sub: account.did,
+    iat: Math.floor(Date.now() / 1000),
+    exp: Math.floor(Date.now() / 1000) + 7200,
+  });
   const state: FakePds = { server: undefined as never, account, records: [], refusals: [] };
-  const refuse = (error: string, message: string, status = 400): FakeReply => (state.refusals.push(message), { status, body: { error, message } });
+  const refuse = (error: string, message: string, status = 400): FakeReply => (
+    state.refusals.push(message), { status, body: { error, message } }
+  );
   state.server = await createFakeServer((req): FakeReply => {
     const path = new URL(`${state.server.url}${req.url}`).pathname;
     if (req.method === 'POST' && path === '/xrpc/com.atproto.server.createSession') {
       const { identifier, password } = req.json<{ identifier?: string; password?: string }>();
-      if (identifier !== account.handle || password !== account.password) return refuse('AuthenticationRequired', 'Invalid identifier or password', 401);
-      return { body: { accessJwt: access, refreshJwt: jwt({ scope: 'com.atproto.refresh', sub: account.did, exp: Math.floor(Date.now() / 1000) + 86400 }), handle: account.handle, did: account.did, active: true } };
+      if (identifier !== account.handle || password !== account.password)
+        return refuse('AuthenticationRequired', 'Invalid identifier or password', 401);
+      return {
+        body: {
+          accessJwt: access,
+          refreshJwt: jwt({ scope: 'com.atproto.refresh', sub: account.did, exp: Math.floor(Date.now() / 1000) + 86400 }),
+          handle: account.handle,
+          did: account.did,
+          active: true,
+        },
+      };
     }
     if (req.headers.authorization !== `Bearer ${access}`) return refuse('AuthenticationRequired', `bad bearer on ${path}`, 401);
     if (req.method === 'POST' && path === '/xrpc/com.atproto.repo.createRecord') {
-      const body = req.json<{ repo?: string; collection?: string; record?: { $type?: string; text?: string; createdAt?: string; facets?: FakePds['records'][number]['facets'] } }>();
+      const body = req.json<{
+        repo?: string;
+        collection?: string;
+        record?: { $type?: string; text?: string; createdAt?: string; facets?: FakePds['records'][number]['facets'] };
+      }>();
       if (body.repo !== account.did && body.repo !== account.handle) return refuse('InvalidRequest', 'repo is not the session account');
-      if (body.collection !== 'app.bsky.feed.post' || body.record?.$type !== 'app.bsky.feed.post') return refuse('InvalidRequest', 'not a post record');
+      if (body.collection !== 'app.bsky.feed.post' || body.record?.$type !== 'app.bsky.feed.post')
+        return refuse('InvalidRequest', 'not a post record');
       const text = body.record.text ?? '';
-      if ([...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)].length > 300) return refuse('InvalidRequest', 'text over 300 graphemes');
+      if ([...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)].length > 300)
+        return refuse('InvalidRequest', 'text over 300 graphemes');
       for (const facet of body.record.facets ?? []) {
         const slice = Buffer.from(text).subarray(facet.index.byteStart, facet.index.byteEnd).toString('utf8');
         const link = facet.features.find((f) => f.$type === 'app.bsky.richtext.facet#link');
-        if (link && link.uri !== slice) return refuse('InvalidRequest', `facet bytes ${facet.index.byteStart}-${facet.index.byteEnd} are "${slice}", not ${link.uri}`);
+        if (link && link.uri !== slice)
+          return refuse('InvalidRequest', `facet bytes ${facet.index.byteStart}-${facet.index.byteEnd} are "${slice}", not ${link.uri}`);
       }
       state.records.push({ text, facets: body.record.facets ?? [] });
       const rkey = `3l${String(state.records.length).padStart(11, '2')}`;
-      return { body: { uri: `at://${account.did}/app.bsky.feed.post/${rkey}`, cid: cidOf(JSON.stringify(body.record)), validationStatus: 'valid' } };
+      return {
+        body: { uri: `at://${account.did}/app.bsky.feed.post/${rkey}`, cid: cidOf(JSON.stringify(body.record)), validationStatus: 'valid' },
+      };
     }
     return refuse('MethodNotImplemented', `unknown method ${path}`, 501);
   });

@@ -22,13 +22,34 @@ export async function startFakeSheets(): Promise<FakeSheets> {
   const app = { id: 'sheets-client.apps.example', secret: 'sheets-secret-0987654321' };
   const codes = new Map<string, { redirect: string; challenge: string }>();
   const token = 'ya29.fake-access';
-  const state: FakeSheets = { server: undefined as never, app, rows: [['id', 'title', 'content'], ['1', 'First', 'Row one'], ['2', 'Second', 'Row two'], ['', '', '']], appended: [], entered: [], refusals: [] };
-  const refuse = (reason: string, status = 400): FakeReply => (state.refusals.push(reason), { status, body: { error: { code: status, message: reason } } });
+  const state: FakeSheets = {
+    server: undefined as never,
+    app,
+    rows: [
+      ['id', 'title', 'content'],
+      ['1', 'First', 'Row one'],
+      ['2', 'Second', 'Row two'],
+      ['', '', ''],
+    ],
+    appended: [],
+    entered: [],
+    refusals: [],
+  };
+  const refuse = (reason: string, status = 400): FakeReply => (
+    state.refusals.push(reason), { status, body: { error: { code: status, message: reason } } }
+  );
   state.server = await createFakeServer((req): FakeReply => {
     const url = new URL(`${state.server.url}${req.url}`);
     if (req.method === 'GET' && url.pathname === '/o/oauth2/v2/auth') {
       const q = Object.fromEntries(url.searchParams);
-      if (q.client_id !== app.id || q.access_type !== 'offline' || q.prompt !== 'consent' || q.code_challenge_method !== 'S256' || !q.code_challenge) return refuse(`auth: bad request ${JSON.stringify(q)}`);
+      if (
+        q.client_id !== app.id ||
+        q.access_type !== 'offline' ||
+        q.prompt !== 'consent' ||
+        q.code_challenge_method !== 'S256' ||
+        !q.code_challenge
+      )
+        return refuse(`auth: bad request ${JSON.stringify(q)}`);
       const code = `4/fake-${codes.size + 1}`;
       codes.set(code, { redirect: q.redirect_uri!, challenge: q.code_challenge });
       const back = new URL(q.redirect_uri!);
@@ -41,21 +62,34 @@ export async function startFakeSheets(): Promise<FakeSheets> {
       if (form.client_id !== app.id || form.client_secret !== app.secret) return refuse('token: bad client', 401);
       const pending = codes.get(form.code ?? '');
       if (!pending || pending.redirect !== form.redirect_uri) return refuse('token: bad code');
-      const challenge = createHash('sha256').update(form.code_verifier ?? '').digest('base64url');
+      const challenge = createHash('sha256')
+        .update(form.code_verifier ?? '')
+        .digest('base64url');
       if (challenge !== pending.challenge) return refuse('token: PKCE verifier does not match the challenge');
       codes.delete(form.code!);
-      return { body: { access_token: token, token_type: 'Bearer', expires_in: 3599, refresh_token: '1//fake-refresh', scope: 'openid email https://www.googleapis.com/auth/spreadsheets' } };
+      return {
+        body: {
+          access_token: token,
+          token_type: 'Bearer',
+          expires_in: 3599,
+          refresh_token: '1//fake-refresh',
+          scope: 'openid email https://www.googleapis.com/auth/spreadsheets',
+        },
+      };
     }
     if (req.headers.authorization !== `Bearer ${token}`) return refuse(`bad bearer on ${url.pathname}`, 401);
     if (url.pathname === '/v1/userinfo') return { body: { sub: '1098', email: 'ada@example.org' } };
     const values = /^\/v4\/spreadsheets\/([^/]+)\/values\/([^/:]+)(:append)?$/.exec(url.pathname);
-    if (values && req.method === 'GET' && !values[3]) return { body: { range: decodeURIComponent(values[2]!), majorDimension: 'ROWS', values: state.rows } };
+    if (values && req.method === 'GET' && !values[3])
+      return { body: { range: decodeURIComponent(values[2]!), majorDimension: 'ROWS', values: state.rows } };
     if (values && req.method === 'POST' && values[3]) {
       const option = url.searchParams.get('valueInputOption');
       // The service requires one of the two, and refuses anything else.
-      if (option !== 'USER_ENTERED' && option !== 'RAW') return refuse(`append: valueInputOption must be USER_ENTERED or RAW, got ${String(option)}`);
+      if (option !== 'USER_ENTERED' && option !== 'RAW')
+        return refuse(`append: valueInputOption must be USER_ENTERED or RAW, got ${String(option)}`);
       const body = req.json<{ values?: unknown[][] }>();
-      if (!Array.isArray(body.values) || body.values.length !== 1 || !Array.isArray(body.values[0])) return refuse('append: one row expected');
+      if (!Array.isArray(body.values) || body.values.length !== 1 || !Array.isArray(body.values[0]))
+        return refuse('append: one row expected');
       const cells = body.values[0].map((value) => enteredCell(value, option as ValueInputOption));
       const invalid = cells.find((cell): cell is string => typeof cell === 'string');
       if (invalid) return refuse(`append: ${invalid}`);

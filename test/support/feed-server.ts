@@ -11,7 +11,10 @@ export interface FeedItem {
 /** RSS 2.0 with one <item> per entry; each body reads "Body of <title>". */
 export function rssXml(items: FeedItem[]): string {
   return `<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><link>http://feed.test/</link><description>t</description>${items
-    .map((i) => `<item><title>${i.title}</title><link>http://feed.test/${i.guid}</link><guid>${i.guid}</guid><description>Body of ${i.title}</description></item>`)
+    .map(
+      (i) =>
+        `<item><title>${i.title}</title><link>http://feed.test/${i.guid}</link><guid>${i.guid}</guid><description>Body of ${i.title}</description></item>`,
+    )
     .join('')}</channel></rss>`;
 }
 

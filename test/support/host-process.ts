@@ -7,7 +7,13 @@ export const repoRoot = resolve(new URL('../../..', import.meta.url).pathname);
 export const cliPath = join(repoRoot, 'dist/host/cli/main.js');
 
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, FLOWHOST_LOG_LEVEL: 'info', FLOWHOST_CHECK_RESPONSES: '1', ...extra };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    FLOWHOST_LOG_LEVEL: 'info',
+    FLOWHOST_CHECK_RESPONSES: '1',
+    ...extra,
+  };
   return env;
 }
 
@@ -19,7 +25,11 @@ export interface RunningHost {
 
 /** Starts `flowhost serve` on a free port and waits until it has published host.json. */
 export async function startHostProcess(dataDir: string, env: Record<string, string> = {}, timeoutMs = 60_000): Promise<RunningHost> {
-  const proc = spawn(process.execPath, [cliPath, 'serve', '--data-dir', dataDir, '--port', '0'], { cwd: repoRoot, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [cliPath, 'serve', '--data-dir', dataDir, '--port', '0'], {
+    cwd: repoRoot,
+    env: cleanEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));
@@ -45,8 +55,18 @@ export function waitForExit(proc: ChildProcess): Promise<number | null> {
   return proc.exitCode !== null ? Promise.resolve(proc.exitCode) : new Promise((r) => proc.once('exit', (code) => r(code)));
 }
 
-export function runCli(args: string[], env: Record<string, string> = {}, input?: string): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [cliPath, ...args], { cwd: repoRoot, env: cleanEnv(env), input, encoding: 'utf8', timeout: 30_000 });
+export function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  input?: string,
+): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [cliPath, ...args], {
+    cwd: repoRoot,
+    env: cleanEnv(env),
+    input,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -54,7 +74,11 @@ export function runCli(args: string[], env: Record<string, string> = {}, input?:
  * runCli without blocking this process, for a CLI that calls what this process serves: a
  * host started with startCliHost (the CLI finds it by host.json) or a fake API.
  */
-export function runCliAsync(args: string[], env: Record<string, string> = {}, input = ''): Promise<{ status: number | null; stdout: string; stderr: string }> {
+export function runCliAsync(
+  args: string[],
+  env: Record<string, string> = {},
+  input = '',
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [cliPath, ...args], { cwd: repoRoot, env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';

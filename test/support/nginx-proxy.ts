@@ -36,7 +36,8 @@ export async function startNginx(upstream: URL): Promise<RunningNginx> {
   const site = readFileSync(join(repoRoot, 'docs/nginx/flowhost.conf'), 'utf8')
     .replace('server 127.0.0.1:8080;', `server ${upstream.host};`)
     .replace('listen 80;', `listen 127.0.0.1:${port};`);
-  if (site.includes(':8080;') || !site.includes(`listen 127.0.0.1:${port};`)) throw new Error('docs/nginx/flowhost.conf no longer has the lines this test adapts');
+  if (site.includes(':8080;') || !site.includes(`listen 127.0.0.1:${port};`))
+    throw new Error('docs/nginx/flowhost.conf no longer has the lines this test adapts');
   writeFileSync(join(prefix, 'flowhost.conf'), site);
   writeFileSync(
     join(prefix, 'nginx.conf'),

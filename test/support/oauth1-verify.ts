@@ -19,10 +19,18 @@ export function parseOAuthHeader(header: string | undefined): Record<string, str
  * Whether the request's signature is right for these secrets. `url` is the full request
  * URL (its query takes part), `form` the form-encoded body parameters (a JSON body does not).
  */
-export function verifyOAuth1(input: { method: string; url: string; header: string | undefined; form?: Record<string, string>; consumerSecret: string; tokenSecret?: string }): { ok: boolean; params: Record<string, string>; reason?: string } {
+export function verifyOAuth1(input: {
+  method: string;
+  url: string;
+  header: string | undefined;
+  form?: Record<string, string>;
+  consumerSecret: string;
+  tokenSecret?: string;
+}): { ok: boolean; params: Record<string, string>; reason?: string } {
   const params = parseOAuthHeader(input.header);
   if (params.oauth_signature_method !== 'HMAC-SHA1') return { ok: false, params, reason: 'not HMAC-SHA1' };
-  if (!params.oauth_signature || !params.oauth_nonce || !params.oauth_timestamp || !params.oauth_consumer_key) return { ok: false, params, reason: 'missing oauth parameters' };
+  if (!params.oauth_signature || !params.oauth_nonce || !params.oauth_timestamp || !params.oauth_consumer_key)
+    return { ok: false, params, reason: 'missing oauth parameters' };
   const url = new URL(input.url);
   const pairs: Array<[string, string]> = [];
   for (const [k, v] of Object.entries(params)) if (k !== 'oauth_signature' && k !== 'realm') pairs.push([k, v]);

@@ -1,5 +1,16 @@
 // A test plugin with one route of each kind the host tests need.
-import { definePlugin, defineSurface, defineHandler, defineProvider, ApiError, reply, type PluginDefinition, services, successBody, errorBody } from '../../sdk/index.js';
+import {
+  definePlugin,
+  defineSurface,
+  defineHandler,
+  defineProvider,
+  ApiError,
+  reply,
+  type PluginDefinition,
+  services,
+  successBody,
+  errorBody,
+} from '../../sdk/index.js';
 
 /** Echoed input: any fields. */
 const anything = { type: 'object', additionalProperties: true } as const;
@@ -13,7 +24,15 @@ export function probePlugin(state: ProbeState = { calls: [] }): PluginDefinition
     id: 'probe',
     version: '1.0.0',
     flowhost: '^1.0.0',
-    deps: { handlers: services.handlers, providers: services.providers, routes: services.routes, intervals: services.intervals, stepTypes: services.stepTypes, hooks: services.hooks, registries: services.registries },
+    deps: {
+      handlers: services.handlers,
+      providers: services.providers,
+      routes: services.routes,
+      intervals: services.intervals,
+      stepTypes: services.stepTypes,
+      hooks: services.hooks,
+      registries: services.registries,
+    },
     setup(host) {
       const record = (request: { method: string; params: unknown; query: unknown; body: unknown }) => {
         state.calls.push({ method: request.method, params: request.params, query: request.query, body: request.body });
@@ -29,12 +48,21 @@ export function probePlugin(state: ProbeState = { calls: [] }): PluginDefinition
           textLimit: 500,
           publish: async (_ctx, _settings, packets) => packets,
         }),
-        defineHandler({ slug: 'probe-update', type: 'update', label: 'Probe update', description: 'Updates nothing.', class: 'Probe\\Update', update: async (_ctx, _settings, packets) => packets }),
-      ]) host.handlers.add(item);
+        defineHandler({
+          slug: 'probe-update',
+          type: 'update',
+          label: 'Probe update',
+          description: 'Updates nothing.',
+          class: 'Probe\\Update',
+          update: async (_ctx, _settings, packets) => packets,
+        }),
+      ])
+        host.handlers.add(item);
       for (const item of [
         defineProvider({ slug: 'probe-ai', label: 'Probe AI', configured: () => true, models: () => ['probe-small', 'probe-large'] }),
         defineProvider({ slug: 'probe-off', label: 'Probe Off', configured: async () => false, models: async () => [] }),
-      ]) host.providers.add(item);
+      ])
+        host.providers.add(item);
       for (const item of [
         defineSurface({
           id: 'probe',
@@ -46,8 +74,18 @@ export function probePlugin(state: ProbeState = { calls: [] }): PluginDefinition
               permission: { capability: 'manage_options' },
               schema: {
                 params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } } },
-                query: { type: 'object', properties: { per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, tags: { type: 'array', items: { type: 'string' } } } },
-                responses: { 200: successBody({ data: { type: 'object', required: ['id', 'query'], properties: { id: { type: 'integer' }, query: anything } } }) },
+                query: {
+                  type: 'object',
+                  properties: {
+                    per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+                    tags: { type: 'array', items: { type: 'string' } },
+                  },
+                },
+                responses: {
+                  200: successBody({
+                    data: { type: 'object', required: ['id', 'query'], properties: { id: { type: 'integer' }, query: anything } },
+                  }),
+                },
               },
               handle(request) {
                 record(request);
@@ -60,7 +98,12 @@ export function probePlugin(state: ProbeState = { calls: [] }): PluginDefinition
               permission: { capability: 'manage_options' },
               schema: {
                 params: { type: 'object', properties: { id: { type: 'integer' } } },
-                body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string', minLength: 1 }, count: { type: 'integer', minimum: 0 } } },
+                body: {
+                  type: 'object',
+                  required: ['name'],
+                  additionalProperties: false,
+                  properties: { name: { type: 'string', minLength: 1 }, count: { type: 'integer', minimum: 0 } },
+                },
                 responses: { 200: successBody({ data: { type: 'object', required: ['updated'], properties: { updated: anything } } }) },
               },
               handle(request) {
@@ -84,7 +127,15 @@ export function probePlugin(state: ProbeState = { calls: [] }): PluginDefinition
               permission: { capability: 'manage_options' },
               schema: {
                 query: { type: 'object', properties: { force: { type: 'boolean', default: false } } },
-                responses: { 200: successBody({ data: { type: 'object', required: ['deleted', 'force'], properties: { deleted: { const: true }, force: { type: 'boolean' } } } }) },
+                responses: {
+                  200: successBody({
+                    data: {
+                      type: 'object',
+                      required: ['deleted', 'force'],
+                      properties: { deleted: { const: true }, force: { type: 'boolean' } },
+                    },
+                  }),
+                },
               },
               handle(request) {
                 record(request);
@@ -95,7 +146,13 @@ export function probePlugin(state: ProbeState = { calls: [] }): PluginDefinition
               method: 'POST',
               path: '/echo',
               permission: 'authenticated',
-              schema: { responses: { 201: successBody({ data: { type: 'object', required: ['body', 'size'], properties: { body: anything, size: { type: 'integer' } } } }) } },
+              schema: {
+                responses: {
+                  201: successBody({
+                    data: { type: 'object', required: ['body', 'size'], properties: { body: anything, size: { type: 'integer' } } },
+                  }),
+                },
+              },
               handle(request) {
                 record(request);
                 return reply(201, { success: true, data: { body: request.body as Record<string, unknown>, size: request.rawBody.length } });
@@ -122,8 +179,15 @@ export function probePlugin(state: ProbeState = { calls: [] }): PluginDefinition
             {
               method: 'GET',
               path: '/mine/{user_id}',
-              permission: { check: (request) => request.user!.can('manage_options') || request.user!.userId === Number(request.params.user_id), description: 'admin or the user' },
-              schema: { responses: { 200: successBody({ data: { type: 'object', required: ['user_id'], properties: { user_id: { type: 'integer' } } } }) } },
+              permission: {
+                check: (request) => request.user!.can('manage_options') || request.user!.userId === Number(request.params.user_id),
+                description: 'admin or the user',
+              },
+              schema: {
+                responses: {
+                  200: successBody({ data: { type: 'object', required: ['user_id'], properties: { user_id: { type: 'integer' } } } }),
+                },
+              },
               handle(request) {
                 return { success: true, data: { user_id: Number(request.params.user_id) } };
               },
@@ -132,7 +196,8 @@ export function probePlugin(state: ProbeState = { calls: [] }): PluginDefinition
             { method: 'GET', path: '/unguarded', handle: () => ({ success: true }) } as never,
           ],
         }),
-      ]) host.routes.add(item);
+      ])
+        host.routes.add(item);
     },
   }) as PluginDefinition;
 }

@@ -8,7 +8,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DENY_NETWORK_MARKER } from './deny-network-marker.js';
 
-export type OpenApiDocument = Record<string, unknown> & { openapi: string; paths: Record<string, Record<string, Record<string, unknown>>>; components?: { schemas?: Record<string, Record<string, unknown>> } };
+export type OpenApiDocument = Record<string, unknown> & {
+  openapi: string;
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+  components?: { schemas?: Record<string, Record<string, unknown>> };
+};
 
 /** GET {prefix}/openapi.json from a live host, parsed, plus the exact text served. */
 export async function servedOpenApi(url: string, prefix = '/api'): Promise<{ doc: OpenApiDocument; text: string }> {
@@ -47,10 +51,15 @@ export async function redoclyLint(file: string): Promise<RedoclyResult> {
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
   // Exit status 1 means "problems found": the JSON on stdout says which, so it is read either way.
   const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
-    execFile(process.execPath, ['--import', preload, cli, 'lint', file, '--config', join(repoRoot, 'redocly.yaml'), '--format=json'], { env, cwd: dirname(file), maxBuffer: 64 * 1024 * 1024 }, (error, out, err) => {
-      if (error && !out.trim().startsWith('{')) reject(new Error(`redocly lint failed: ${error.message}\n${err}`));
-      else resolve({ stdout: out, stderr: err });
-    });
+    execFile(
+      process.execPath,
+      ['--import', preload, cli, 'lint', file, '--config', join(repoRoot, 'redocly.yaml'), '--format=json'],
+      { env, cwd: dirname(file), maxBuffer: 64 * 1024 * 1024 },
+      (error, out, err) => {
+        if (error && !out.trim().startsWith('{')) reject(new Error(`redocly lint failed: ${error.message}\n${err}`));
+        else resolve({ stdout: out, stderr: err });
+      },
+    );
   });
   const report = JSON.parse(stdout) as { problems: RedoclyProblem[] };
   return { problems: report.problems, networkAttempts: stderr.split('\n').filter((line) => line.includes(DENY_NETWORK_MARKER)) };

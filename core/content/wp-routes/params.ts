@@ -1,5 +1,5 @@
 /** wp/v2's request parameters and answer fields: lists, dates, raw text, meta, term names, service errors in WordPress's shape. */
-import { ApiError, isApiError } from '../../errors.js';
+import { type ApiError, isApiError } from '../../errors.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { RouteRequest } from '../../kernel/routes.js';
 import { ksesTitle, stripTags } from '../kses.js';
@@ -8,7 +8,6 @@ import { apiError } from '../../errors/catalogue.js';
 export type Context = 'view' | 'edit' | 'embed';
 export type Query = Record<string, unknown>;
 export type Req = RouteRequest<Record<string, unknown>, Query, Record<string, unknown>>;
-
 
 // ---------- helpers ----------
 
@@ -22,7 +21,10 @@ export function invalidParam(param: string, message: string): ApiError {
 export function listOf(value: unknown): string[] {
   if (value === undefined) return [];
   const items = Array.isArray(value) ? value : [value];
-  return items.flatMap((item) => String(item).split(',')).map((s) => s.trim()).filter(Boolean);
+  return items
+    .flatMap((item) => String(item).split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** A list parameter of strings (slugs, statuses): at most 100 entries. */
@@ -83,11 +85,11 @@ export const rawText = (value: unknown): string | undefined =>
   value === undefined ? undefined : typeof value === 'string' ? value : String((value as { raw?: unknown }).raw ?? '');
 
 /** Meta as answered: the keys that are not WordPress-protected (`_`...). */
-export const publicMeta = (meta: Record<string, unknown>) => Object.fromEntries(Object.entries(meta).filter(([key]) => !key.startsWith('_')));
+export const publicMeta = (meta: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(meta).filter(([key]) => !key.startsWith('_')));
 
 /** A term name is plain text for everyone (WordPress: sanitize_text_field on pre_term_name). */
 export const termName = (name: string) => stripTags(name);
 
 /** A term description gets kses unless the user has unfiltered_html (pre_term_description). */
 export const termDescription = (text: string, user: Principal | null) => (user?.can('unfiltered_html') ? text : ksesTitle(text));
-

@@ -36,12 +36,27 @@ export class WpPostRoutes extends WpShared {
     const format = post.meta.content_format;
     const content = renderContent(post.content, format);
     const title = { rendered: renderTitle(post.title), ...(context === 'edit' ? { raw: post.title } : {}) };
-    const excerpt = { rendered: renderExcerpt(post.excerpt, content, format), protected: false, ...(context === 'edit' ? { raw: post.excerpt } : {}) };
+    const excerpt = {
+      rendered: renderExcerpt(post.excerpt, content, format),
+      protected: false,
+      ...(context === 'edit' ? { raw: post.excerpt } : {}),
+    };
     const author = post.author_id ?? 0;
     const featured = Number(post.meta._thumbnail_id ?? 0) || 0;
     const _links = this.postLinks(type, post);
     if (context === 'embed') {
-      return { id: post.post_id, date: wpDate(post.date), slug: post.slug, type: post.post_type, link, title, author, excerpt, featured_media: featured, _links };
+      return {
+        id: post.post_id,
+        date: wpDate(post.date),
+        slug: post.slug,
+        type: post.post_type,
+        link,
+        title,
+        author,
+        excerpt,
+        featured_media: featured,
+        _links,
+      };
     }
     const view: Record<string, unknown> = {
       id: post.post_id,
@@ -81,7 +96,12 @@ export class WpPostRoutes extends WpShared {
     const featured = Number(post.meta._thumbnail_id ?? 0) || 0;
     if (featured) links['wp:featuredmedia'] = [{ embeddable: true, href: `${this.base}/media/${featured}` }];
     const taxonomies = this.taxonomiesOf(type);
-    if (taxonomies.length) links['wp:term'] = taxonomies.map((t) => ({ taxonomy: t.name, embeddable: true, href: `${this.base}/${t.rest_base}?post=${post.post_id}` }));
+    if (taxonomies.length)
+      links['wp:term'] = taxonomies.map((t) => ({
+        taxonomy: t.name,
+        embeddable: true,
+        href: `${this.base}/${t.rest_base}?post=${post.post_id}`,
+      }));
     return links;
   }
 
@@ -94,10 +114,15 @@ export class WpPostRoutes extends WpShared {
     const at = request.url.indexOf('?');
     const query = new URLSearchParams(at < 0 ? '' : request.url.slice(at + 1));
     if (!query.has('_embed')) return view;
-    const asked = query.getAll('_embed').flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v && v !== '1' && v !== 'true');
+    const asked = query
+      .getAll('_embed')
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+      .filter((v) => v && v !== '1' && v !== 'true');
     const wants = (rel: string) => asked.length === 0 || asked.includes(rel);
     const embedded: Record<string, unknown> = {};
-    if (wants('author') && post.author_id !== null) embedded.author = [await createUserViews(this.usersDeps).embedFor(post.author_id, request.user)];
+    if (wants('author') && post.author_id !== null)
+      embedded.author = [await createUserViews(this.usersDeps).embedFor(post.author_id, request.user)];
     const featured = Number(post.meta._thumbnail_id ?? 0) || 0;
     if (wants('wp:featuredmedia') && featured) embedded['wp:featuredmedia'] = [await this.mediaEmbed(featured, request.user)];
     const taxonomies = this.taxonomiesOf(type);
@@ -118,8 +143,25 @@ export class WpPostRoutes extends WpShared {
     if (!item || item.post_type !== ATTACHMENT) return apiError('rest_post_invalid_id', { status: 404 }).toBody();
     if (!(await new AttachmentAccess(this.deps.content).canRead(item, user))) return apiError('rest_forbidden', { user }).toBody();
     const full = toAttachment(item, this.deps.hostInfo.publicUrl());
-    const fields = ['id', 'date', 'slug', 'type', 'link', 'title', 'author', 'caption', 'alt_text', 'media_type', 'mime_type', 'media_details', 'source_url'];
-    return { ...Object.fromEntries(fields.filter((f) => f in full).map((f) => [f, full[f]])), _links: { self: [{ href: `${this.base}/media/${id}` }] } };
+    const fields = [
+      'id',
+      'date',
+      'slug',
+      'type',
+      'link',
+      'title',
+      'author',
+      'caption',
+      'alt_text',
+      'media_type',
+      'mime_type',
+      'media_details',
+      'source_url',
+    ];
+    return {
+      ...Object.fromEntries(fields.filter((f) => f in full).map((f) => [f, full[f]])),
+      _links: { self: [{ href: `${this.base}/media/${id}` }] },
+    };
   }
 
   private context(request: Req, what: string): Context {
@@ -129,7 +171,6 @@ export class WpPostRoutes extends WpShared {
     }
     return context;
   }
-
 
   private async requirePost(type: PostTypeDefinition, id: number): Promise<Post> {
     const post = await this.deps.content.getPost(id);
@@ -171,7 +212,10 @@ export class WpPostRoutes extends WpShared {
       // Writing as someone else is an editor's right (WordPress: edit_others_posts).
       if (body.author !== request.user?.userId && !request.user?.can('edit_others_posts')) {
         const verb = current ? 'update' : 'create';
-        throw apiError('rest_cannot_edit_others', { message: `Sorry, you are not allowed to ${verb} posts as this user.`, user: request.user });
+        throw apiError('rest_cannot_edit_others', {
+          message: `Sorry, you are not allowed to ${verb} posts as this user.`,
+          user: request.user,
+        });
       }
       fields.author_id = body.author;
     }
@@ -233,7 +277,8 @@ export class WpPostRoutes extends WpShared {
         let statuses = stringList(q, 'status');
         if (statuses.length === 0) statuses = ['publish'];
         for (const status of statuses) {
-          if (!(S.LIST_STATUSES as readonly string[]).includes(status)) throw invalidParam('status', `status[${status}] is not one of ${S.LIST_STATUSES.join(', ')}.`);
+          if (!(S.LIST_STATUSES as readonly string[]).includes(status))
+            throw invalidParam('status', `status[${status}] is not one of ${S.LIST_STATUSES.join(', ')}.`);
         }
         if (statuses.some((s) => s !== 'publish') && !request.user?.can('edit_posts')) throw invalidParam('status', 'Status is forbidden.');
         // 'any' is every status but trash, as in WordPress.
@@ -248,7 +293,18 @@ export class WpPostRoutes extends WpShared {
           post_type: type.name,
           status,
           order: q.order as 'asc' | 'desc',
-          orderby: ({ date: 'date', relevance: 'date', id: 'post_id', title: 'title', slug: 'slug', modified: 'updated_at', include: 'date' } as const)[orderby] ?? 'date',
+          orderby:
+            (
+              {
+                date: 'date',
+                relevance: 'date',
+                id: 'post_id',
+                title: 'title',
+                slug: 'slug',
+                modified: 'updated_at',
+                include: 'date',
+              } as const
+            )[orderby] ?? 'date',
           per_page: perPage,
           offset: (q.offset as number | undefined) ?? (page - 1) * perPage,
         };
@@ -275,7 +331,10 @@ export class WpPostRoutes extends WpShared {
           const after = q.modified_after !== undefined ? parseDate(q.modified_after, 'modified_after') : null;
           const before = q.modified_before !== undefined ? parseDate(q.modified_before, 'modified_before') : null;
           const keep = (p: Post) =>
-            !(authorExclude ?? []).includes(p.author_id ?? 0) && (!after || p.updated_at > after) && (!before || p.updated_at < before) && (!readCheck || this.canRead(type, p, request.user));
+            !(authorExclude ?? []).includes(p.author_id ?? 0) &&
+            (!after || p.updated_at > after) &&
+            (!before || p.updated_at < before) &&
+            (!readCheck || this.canRead(type, p, request.user));
           const all: Post[] = [];
           for (let offset = 0; ; offset += 100) {
             const chunk = await this.deps.content.findPosts({ ...query, per_page: 100, offset });
@@ -330,7 +389,8 @@ export class WpPostRoutes extends WpShared {
           throw apiError('empty_content');
         }
         const post = await wpErrors(
-          () => this.deps.content.createPost({ title: '', author_id: request.user?.userId ?? null, ...fields, post_type: type.name } as never),
+          () =>
+            this.deps.content.createPost({ title: '', author_id: request.user?.userId ?? null, ...fields, post_type: type.name } as never),
           { author_id: 'author', parent_id: 'parent', date: 'date' },
         );
         return json(201, this.postView(type, post, 'edit'), location(post));
@@ -349,7 +409,10 @@ export class WpPostRoutes extends WpShared {
         if (!canEditPost(current, request.user)) throw apiError('rest_cannot_edit', { user: request.user });
         const fields = await this.postFields(type, request, current);
         const post = Object.keys(fields).length
-          ? await wpErrors(() => this.deps.content.updatePost(current.post_id, fields as never), { author_id: 'author', parent_id: 'parent' })
+          ? await wpErrors(() => this.deps.content.updatePost(current.post_id, fields as never), {
+              author_id: 'author',
+              parent_id: 'parent',
+            })
           : current;
         return json(200, this.postView(type, post, 'edit'));
       },
@@ -364,7 +427,12 @@ export class WpPostRoutes extends WpShared {
         params: S.idParams,
         query: S.deleteQuery,
         body: S.deleteBody,
-        responses: { 200: { anyOf: [item, S.deletedSchema(item)] }, 404: invalidId, 410: errorBody('rest_already_trashed'), ...S.commonErrors },
+        responses: {
+          200: { anyOf: [item, S.deletedSchema(item)] },
+          404: invalidId,
+          410: errorBody('rest_already_trashed'),
+          ...S.commonErrors,
+        },
       },
       handle: async (raw) => {
         const request = raw as Req;
@@ -387,5 +455,4 @@ export class WpPostRoutes extends WpShared {
   }
 
   // ---- terms ----
-
 }

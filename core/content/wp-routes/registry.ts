@@ -53,7 +53,11 @@ export class WpRegistryRoutes extends WpShared {
         path: '/types/{type}',
         permission: 'public',
         summary: 'One post type',
-        schema: { params: nameParams('type'), query: S.singleQuery, responses: { 200: S.typeSchema, 404: errorBody('rest_type_invalid'), ...S.commonErrors } },
+        schema: {
+          params: nameParams('type'),
+          query: S.singleQuery,
+          responses: { 200: S.typeSchema, 404: errorBody('rest_type_invalid'), ...S.commonErrors },
+        },
         handle: (request) => {
           const type = this.types.find((t) => t.name === request.params.type && t.public !== false);
           if (!type) throw apiError('rest_type_invalid');
@@ -66,7 +70,10 @@ export class WpRegistryRoutes extends WpShared {
         permission: 'public',
         summary: 'The taxonomies, keyed by name (`type` keeps those of one post type)',
         schema: {
-          query: { type: 'object', properties: { context: { type: 'string', enum: ['view', 'edit', 'embed'] }, type: { type: 'string', maxLength: 100 } } },
+          query: {
+            type: 'object',
+            properties: { context: { type: 'string', enum: ['view', 'edit', 'embed'] }, type: { type: 'string', maxLength: 100 } },
+          },
           responses: { 200: S.keyedBy(S.taxonomySchema), ...S.commonErrors },
         },
         handle: (request) => {
@@ -80,7 +87,11 @@ export class WpRegistryRoutes extends WpShared {
         path: '/taxonomies/{taxonomy}',
         permission: 'public',
         summary: 'One taxonomy',
-        schema: { params: nameParams('taxonomy'), query: S.singleQuery, responses: { 200: S.taxonomySchema, 404: errorBody('rest_taxonomy_invalid'), ...S.commonErrors } },
+        schema: {
+          params: nameParams('taxonomy'),
+          query: S.singleQuery,
+          responses: { 200: S.taxonomySchema, 404: errorBody('rest_taxonomy_invalid'), ...S.commonErrors },
+        },
         handle: (request) => {
           const taxonomy = this.taxonomies.find((t) => t.name === request.params.taxonomy && t.public !== false);
           if (!taxonomy) throw apiError('rest_taxonomy_invalid');
@@ -91,5 +102,4 @@ export class WpRegistryRoutes extends WpShared {
   }
 
   // ---- posts ----
-
 }

@@ -19,7 +19,6 @@ export abstract class WpShared {
     this.taxonomies = deps.registries.taxonomies();
   }
 
-
   /** The taxonomies a post type carries: named by either side. */
   protected taxonomiesOf(type: PostTypeDefinition): TaxonomyDefinition[] {
     return this.taxonomies.filter((t) => t.post_types.includes(type.name) || (type.taxonomies ?? []).includes(t.name));
@@ -44,7 +43,6 @@ export abstract class WpShared {
   }
 
   // ---- /types and /taxonomies ----
-
 
   /**
    * Who may read a post (WordPress's check_read_permission): a type that is not public

@@ -51,7 +51,10 @@ export class WpTermRoutes extends WpShared {
   private termContext(request: Req, taxonomy: TaxonomyDefinition): Context {
     const context = (request.query.context as Context | undefined) ?? 'view';
     if (context === 'edit' && !request.user?.can('manage_categories')) {
-      throw apiError('rest_forbidden_context', { message: `Sorry, you are not allowed to edit terms in this taxonomy.`, user: request.user });
+      throw apiError('rest_forbidden_context', {
+        message: `Sorry, you are not allowed to edit terms in this taxonomy.`,
+        user: request.user,
+      });
     }
     if (taxonomy.public === false && !request.user?.can('manage_categories')) {
       throw apiError('rest_forbidden', { user: request.user });
@@ -62,7 +65,8 @@ export class WpTermRoutes extends WpShared {
   private async checkParent(taxonomy: TaxonomyDefinition, parent: unknown): Promise<number | null | undefined> {
     if (!taxonomy.hierarchical || parent === undefined) return undefined;
     if (parent === 0) return null;
-    if (!(await this.deps.content.getTerm(taxonomy.name, parent as number))) throw apiError('rest_term_invalid', { message: 'Parent term does not exist.', status: 400 });
+    if (!(await this.deps.content.getTerm(taxonomy.name, parent as number)))
+      throw apiError('rest_term_invalid', { message: 'Parent term does not exist.', status: 400 });
     return parent as number;
   }
 
@@ -89,7 +93,11 @@ export class WpTermRoutes extends WpShared {
           const post = await this.deps.content.getPost(q.post as number);
           const type = post ? this.types.find((t) => t.name === post.post_type) : undefined;
           if (!post || !type || !this.taxonomiesOf(type).includes(taxonomy)) throw apiError('rest_post_invalid_id', { status: 400 });
-          if (!this.canRead(type, post, request.user)) throw apiError('rest_forbidden_context', { message: 'Sorry, you are not allowed to view terms for this post.', user: request.user });
+          if (!this.canRead(type, post, request.user))
+            throw apiError('rest_forbidden_context', {
+              message: 'Sorry, you are not allowed to view terms for this post.',
+              user: request.user,
+            });
           const ids = post.terms[taxonomy.name] ?? [];
           include = include ? include.filter((id) => ids.includes(id)) : ids;
         }
@@ -111,7 +119,11 @@ export class WpTermRoutes extends WpShared {
         if (orderby === 'include' && include) {
           items = [...items].sort((a, b) => include!.indexOf(a.term_id) - include!.indexOf(b.term_id)).slice(offset, offset + perPage);
         }
-        return json(200, items.map((t) => this.termView(taxonomy, t, t.count, context)), pagingHeaders(request, `${this.base}${path}`, found.total, perPage, page));
+        return json(
+          200,
+          items.map((t) => this.termView(taxonomy, t, t.count, context)),
+          pagingHeaders(request, `${this.base}${path}`, found.total, perPage, page),
+        );
       },
     };
 
@@ -139,14 +151,17 @@ export class WpTermRoutes extends WpShared {
         const request = raw as Req;
         const body = request.body;
         const parent = await this.checkParent(taxonomy, body.parent);
-        const term = await wpErrors(() =>
-          this.deps.content.createTerm(taxonomy.name, {
-            name: termName(body.name as string),
-            ...(body.slug !== undefined ? { slug: body.slug as string } : {}),
-            ...(body.description !== undefined ? { description: termDescription(body.description as string, request.user) } : {}),
-            ...(parent !== undefined ? { parent_id: parent } : {}),
-            ...(body.meta !== undefined ? { meta: Object.fromEntries(Object.entries(body.meta as object).filter(([, v]) => v !== null)) } : {}),
-          }),
+        const term = await wpErrors(
+          () =>
+            this.deps.content.createTerm(taxonomy.name, {
+              name: termName(body.name as string),
+              ...(body.slug !== undefined ? { slug: body.slug as string } : {}),
+              ...(body.description !== undefined ? { description: termDescription(body.description as string, request.user) } : {}),
+              ...(parent !== undefined ? { parent_id: parent } : {}),
+              ...(body.meta !== undefined
+                ? { meta: Object.fromEntries(Object.entries(body.meta as object).filter(([, v]) => v !== null)) }
+                : {}),
+            }),
           { parent_id: 'parent' },
         );
         return json(201, this.termView(taxonomy, term, 0, 'edit'), { Location: `${this.base}${path}/${term.term_id}` });
@@ -164,14 +179,15 @@ export class WpTermRoutes extends WpShared {
         const body = request.body;
         const current = await this.requireTerm(taxonomy, request.params.id as number);
         const parent = await this.checkParent(taxonomy, body.parent);
-        const term = await wpErrors(() =>
-          this.deps.content.updateTerm(taxonomy.name, current.term_id, {
-            ...(body.name !== undefined ? { name: termName(body.name as string) } : {}),
-            ...(body.slug !== undefined ? { slug: body.slug as string } : {}),
-            ...(body.description !== undefined ? { description: termDescription(body.description as string, request.user) } : {}),
-            ...(parent !== undefined ? { parent_id: parent } : {}),
-            ...(body.meta !== undefined ? { meta: body.meta as Record<string, unknown> } : {}),
-          }),
+        const term = await wpErrors(
+          () =>
+            this.deps.content.updateTerm(taxonomy.name, current.term_id, {
+              ...(body.name !== undefined ? { name: termName(body.name as string) } : {}),
+              ...(body.slug !== undefined ? { slug: body.slug as string } : {}),
+              ...(body.description !== undefined ? { description: termDescription(body.description as string, request.user) } : {}),
+              ...(parent !== undefined ? { parent_id: parent } : {}),
+              ...(body.meta !== undefined ? { meta: body.meta as Record<string, unknown> } : {}),
+            }),
           { parent_id: 'parent' },
         );
         return json(200, this.termView(taxonomy, term, await this.countOf(taxonomy, term), 'edit'));

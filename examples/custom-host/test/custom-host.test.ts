@@ -17,7 +17,17 @@ test.after(async (ctx) => ctx.host.stop());
 test('loads exactly the chosen plugins: the core domains, the default built-ins and hello', ({ host }) => {
   const ids = host.plugins.map((p) => p.id);
   assert.equal(ids.filter((id) => !id.startsWith('core-')).sort(), [...defaultPlugins.map((p) => p.id), 'hello'].sort());
-  assert.equal(ids.filter((id) => id.startsWith('core-')).sort(), ['core-content', 'core-credentials', 'core-engine', 'core-logs', 'core-media', 'core-settings', 'core-users', 'core-webhooks', 'core-workflows']);
+  assert.equal(ids.filter((id) => id.startsWith('core-')).sort(), [
+    'core-content',
+    'core-credentials',
+    'core-engine',
+    'core-logs',
+    'core-media',
+    'core-settings',
+    'core-users',
+    'core-webhooks',
+    'core-workflows',
+  ]);
 });
 
 test('serves under its own prefix with the plugin configured', async ({ host, url, auth }) => {
@@ -25,7 +35,9 @@ test('serves under its own prefix with the plugin configured', async ({ host, ur
   assert.is(res.status, 200);
   const body = (await res.json()) as { data: { message: string } };
   assert.is(body.data.message, 'Welcome, Team!');
-  const handlers = (await (await fetch(`${url}/wp-json/automation/v1/handlers`, { headers: { Authorization: auth } })).json()) as { data: Record<string, unknown> };
+  const handlers = (await (await fetch(`${url}/wp-json/automation/v1/handlers`, { headers: { Authorization: auth } })).json()) as {
+    data: Record<string, unknown>;
+  };
   assert.ok(handlers.data.hello && handlers.data.rss && handlers.data.cms, Object.keys(handlers.data).join(', '));
   assert.is(Object.keys(handlers.data).length, host.registries.handlers().length);
   const old = await fetch(`${url}/api/automation/v1/handlers`, { headers: { Authorization: auth } });

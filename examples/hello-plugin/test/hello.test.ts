@@ -16,8 +16,21 @@ unit('greets by name and falls back to world', () => {
 
 unit('the handler runs alone with runHandler; its settings are validated first', async () => {
   const added: HandlerDefinition[] = [];
-  const fake = { add: (h: HandlerDefinition) => void added.push(h), every: async () => undefined, define: () => undefined, collection: () => ({ createIndex: async () => undefined }) };
-  await hello.setup({ handlers: fake, routes: fake, store: fake, scheduler: fake, clock: { now: () => new Date(0) }, log: {}, settings: { greeting: 'Hey' } } as never);
+  const fake = {
+    add: (h: HandlerDefinition) => void added.push(h),
+    every: async () => undefined,
+    define: () => undefined,
+    collection: () => ({ createIndex: async () => undefined }),
+  };
+  await hello.setup({
+    handlers: fake,
+    routes: fake,
+    store: fake,
+    scheduler: fake,
+    clock: { now: () => new Date(0) },
+    log: {},
+    settings: { greeting: 'Hey' },
+  } as never);
   const handler = added[0] as FetchHandler;
   const packets = await runHandler(handler, { name: 'Ada' });
   assert.is(packets[0]!.data.title, 'Hey, Ada!');
@@ -59,7 +72,10 @@ api('POST greeting needs manage_options, validates its body and stores in its ow
   const missing = await t.request<{ code: string }>('POST', '/greeting', { namespace: 'hello/v1', body: {} });
   assert.is(missing.status, 400);
   assert.is(missing.body.code, 'rest_missing_callback_param');
-  const created = await t.request<{ data: { message: string; count: number } }>('POST', '/greeting', { namespace: 'hello/v1', body: { name: 'Grace' } });
+  const created = await t.request<{ data: { message: string; count: number } }>('POST', '/greeting', {
+    namespace: 'hello/v1',
+    body: { name: 'Grace' },
+  });
   assert.is(created.status, 201);
   assert.is(created.body.data.message, 'Howdy, Grace!');
   assert.is(created.body.data.count, 1);

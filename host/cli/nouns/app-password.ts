@@ -12,22 +12,36 @@ export const appPassword: CliNoun = {
       .command(
         'create <login>',
         'Create an application password; prints it once',
-        (c) => c.positional('login', { type: 'string', demandOption: true }).option('name', { type: 'string', default: 'cli', describe: 'A name to recognise it by' }).options(jsonOption),
+        (c) =>
+          c
+            .positional('login', { type: 'string', demandOption: true })
+            .option('name', { type: 'string', default: 'cli', describe: 'A name to recognise it by' })
+            .options(jsonOption),
         async (argv) => {
           const created = await withAdmin(argv, async (a) => a.createAppPassword((await a.findUser(argv.login!)).user_id, argv.name));
           if (argv.json) printJson(created);
-          else console.log(`Application password '${created.name}' (${created.uuid}) for '${argv.login}' (shown once): ${created.password}`);
+          else
+            console.log(`Application password '${created.name}' (${created.uuid}) for '${argv.login}' (shown once): ${created.password}`);
         },
       )
-      .command('list <login>', "List a user's application passwords", (c) => c.positional('login', { type: 'string', demandOption: true }).options(jsonOption), async (argv) => {
-        const list = await withAdmin(argv, async (a) => a.listAppPasswords((await a.findUser(argv.login!)).user_id));
-        if (argv.json) printJson(list);
-        else printRows(list.map((p) => ({ uuid: p.uuid, name: p.name, created: p.created_at, last_used: p.last_used_at ?? 'never' })));
-      })
+      .command(
+        'list <login>',
+        "List a user's application passwords",
+        (c) => c.positional('login', { type: 'string', demandOption: true }).options(jsonOption),
+        async (argv) => {
+          const list = await withAdmin(argv, async (a) => a.listAppPasswords((await a.findUser(argv.login!)).user_id));
+          if (argv.json) printJson(list);
+          else printRows(list.map((p) => ({ uuid: p.uuid, name: p.name, created: p.created_at, last_used: p.last_used_at ?? 'never' })));
+        },
+      )
       .command(
         'revoke <login> <uuid>',
         'Revoke an application password',
-        (c) => c.positional('login', { type: 'string', demandOption: true }).positional('uuid', { type: 'string', demandOption: true }).options(jsonOption),
+        (c) =>
+          c
+            .positional('login', { type: 'string', demandOption: true })
+            .positional('uuid', { type: 'string', demandOption: true })
+            .options(jsonOption),
         async (argv) => {
           await withAdmin(argv, async (a) => a.revokeAppPassword((await a.findUser(argv.login!)).user_id, argv.uuid!));
           if (argv.json) printJson({ revoked: true, uuid: argv.uuid });

@@ -16,7 +16,8 @@ type AuthStatus = {
   oauth_url?: string;
 };
 
-const slugArg = (c: Argv) => c.positional('handler', { type: 'string', demandOption: true, describe: 'The handler slug (e.g. microblog, federated)' });
+const slugArg = (c: Argv) =>
+  c.positional('handler', { type: 'string', demandOption: true, describe: 'The handler slug (e.g. microblog, federated)' });
 
 /** --field name=value (repeatable), or --stdin: a JSON object, so secrets stay out of shell history. */
 function credentialsOf(argv: { field?: unknown; stdin?: boolean }): Record<string, string> {
@@ -27,11 +28,13 @@ function credentialsOf(argv: { field?: unknown; stdin?: boolean }): Record<strin
     } catch {
       parsed = null;
     }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new CliError('stdin is not a JSON object of credential fields (e.g. {"handle": "...", "password": "..."})');
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new CliError('stdin is not a JSON object of credential fields (e.g. {"handle": "...", "password": "..."})');
     return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, String(v)]));
   }
   const given = argv.field === undefined ? [] : Array.isArray(argv.field) ? (argv.field as unknown[]) : [argv.field];
-  if (given.length === 0) throw new CliError('Give the credentials with --field <name>=<value> (once per field) or as a JSON object on stdin with --stdin');
+  if (given.length === 0)
+    throw new CliError('Give the credentials with --field <name>=<value> (once per field) or as a JSON object on stdin with --stdin');
   const fields: Record<string, string> = {};
   for (const raw of given.map(String)) {
     const at = raw.indexOf('=');
@@ -47,7 +50,9 @@ function printStatus(s: AuthStatus): void {
     return;
   }
   const who = s.account_details ? String(s.account_details.username ?? s.account_details.name ?? s.account_details.id ?? 'an account') : '';
-  console.log(`${s.handler_slug}: ${s.authenticated ? `connected as ${who}` : s.error ? `error: ${s.error_message ?? 'unknown'}` : 'not connected'}`);
+  console.log(
+    `${s.handler_slug}: ${s.authenticated ? `connected as ${who}` : s.error ? `error: ${s.error_message ?? 'unknown'}` : 'not connected'}`,
+  );
   printRows(Object.entries(s.config_status).map(([field, status]) => ({ field, status })));
   if (!s.authenticated && s.oauth_url) console.log(`Authorize in a browser logged in as an administrator: ${s.oauth_url}`);
 }
@@ -56,14 +61,22 @@ function printStatus(s: AuthStatus): void {
 export const auth: CliNoun = {
   noun: 'auth',
   command: 'auth <verb>',
-  describe: "Handler credentials: status, set, delete",
+  describe: 'Handler credentials: status, set, delete',
   builder: (y: Argv) =>
     y
-      .command('status <handler>', "A handler's connection: account, error, which credential fields are set", (c) => slugArg(c).options(jsonOption), async (argv) => {
-        const status = await withApi(argv, async (api) => (await api.call<{ data: AuthStatus }>('GET', `/auth/${encodeURIComponent(argv.handler)}/status`)).data);
-        if (argv.json) printJson(status);
-        else printStatus(status);
-      })
+      .command(
+        'status <handler>',
+        "A handler's connection: account, error, which credential fields are set",
+        (c) => slugArg(c).options(jsonOption),
+        async (argv) => {
+          const status = await withApi(
+            argv,
+            async (api) => (await api.call<{ data: AuthStatus }>('GET', `/auth/${encodeURIComponent(argv.handler)}/status`)).data,
+          );
+          if (argv.json) printJson(status);
+          else printStatus(status);
+        },
+      )
       .command(
         'set <handler>',
         "Save a handler's application keys or app password (--field name=value, or --stdin with a JSON object)",
@@ -74,7 +87,13 @@ export const auth: CliNoun = {
             .options(jsonOption),
         async (argv) => {
           const fields = credentialsOf(argv);
-          const saved = await withApi(argv, (api) => api.call<{ message: string; data: { config_status: Record<string, string>; changed: boolean } }>('PUT', `/auth/${encodeURIComponent(argv.handler)}`, { body: fields }));
+          const saved = await withApi(argv, (api) =>
+            api.call<{ message: string; data: { config_status: Record<string, string>; changed: boolean } }>(
+              'PUT',
+              `/auth/${encodeURIComponent(argv.handler)}`,
+              { body: fields },
+            ),
+          );
           if (argv.json) {
             printJson({ message: saved.message, ...saved.data });
             return;
@@ -83,14 +102,19 @@ export const auth: CliNoun = {
           printRows(Object.entries(saved.data.config_status).map(([field, status]) => ({ field, status })));
         },
       )
-      .command('delete <handler>', "Disconnect a handler's account (its application keys stay; asks first, --yes to skip)", (c) => slugArg(c).options({ ...yesOption, ...jsonOption }), async (argv) => {
-        const message = await withApi(argv, async (api) => {
-          await confirm(argv, `Disconnect the ${argv.handler} account`);
-          return (await api.call<{ message: string }>('DELETE', `/auth/${encodeURIComponent(argv.handler)}`)).message;
-        });
-        if (argv.json) printJson({ handler_slug: argv.handler, message });
-        else console.log(message);
-      })
+      .command(
+        'delete <handler>',
+        "Disconnect a handler's account (its application keys stay; asks first, --yes to skip)",
+        (c) => slugArg(c).options({ ...yesOption, ...jsonOption }),
+        async (argv) => {
+          const message = await withApi(argv, async (api) => {
+            await confirm(argv, `Disconnect the ${argv.handler} account`);
+            return (await api.call<{ message: string }>('DELETE', `/auth/${encodeURIComponent(argv.handler)}`)).message;
+          });
+          if (argv.json) printJson({ handler_slug: argv.handler, message });
+          else console.log(message);
+        },
+      )
       .demandCommand(1, 'Name a verb: status, set or delete')
       .strict(),
 };

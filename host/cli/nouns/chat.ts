@@ -28,7 +28,11 @@ export const chat: CliNoun = {
           c
             .option('message', { alias: 'm', type: 'string', describe: 'Send this one message and exit' })
             .option('session', { type: 'string', describe: 'Resume this session' })
-            .option('continue', { type: 'boolean', default: false, describe: 'Run the next turn of --session (after a stop at the turn limit) and exit' })
+            .option('continue', {
+              type: 'boolean',
+              default: false,
+              describe: 'Run the next turn of --session (after a stop at the turn limit) and exit',
+            })
             .option('provider', { type: 'string', describe: 'Provider slug (default: the settings default)' })
             .option('model', { type: 'string', describe: 'Model (default: the settings default)' })
             .options(jsonOption),
@@ -55,9 +59,19 @@ export const chat: CliNoun = {
         'Your chat sessions, most recent first',
         (c) => c.option('limit', { type: 'number', default: 20, describe: 'How many (1-100)' }).options(jsonOption),
         async (argv) => {
-          const body = await withApi(argv, (api) => api.call<{ data: { sessions: SessionSummary[]; total: number } }>('GET', '/chat/sessions', { query: { limit: argv.limit } }));
+          const body = await withApi(argv, (api) =>
+            api.call<{ data: { sessions: SessionSummary[]; total: number } }>('GET', '/chat/sessions', { query: { limit: argv.limit } }),
+          );
           if (argv.json) return printJson(body.data);
-          printRows(body.data.sessions.map((s) => ({ session_id: s.session_id, updated: s.updated_at.slice(0, 19).replace('T', ' '), messages: s.message_count, agent: s.agent_type, title: s.title })));
+          printRows(
+            body.data.sessions.map((s) => ({
+              session_id: s.session_id,
+              updated: s.updated_at.slice(0, 19).replace('T', ' '),
+              messages: s.message_count,
+              agent: s.agent_type,
+              title: s.title,
+            })),
+          );
           console.log(`${body.data.total} session(s)`);
         },
       )
@@ -66,9 +80,16 @@ export const chat: CliNoun = {
         'A session with its conversation',
         (c) => c.positional('id', { type: 'string', demandOption: true }).options(jsonOption),
         async (argv) => {
-          const body = await withApi(argv, (api) => api.call<{ data: SessionSummary & { provider: string; model: string; conversation: ChatMessageView[] } }>('GET', `/chat/${encodeURIComponent(argv.id)}`));
+          const body = await withApi(argv, (api) =>
+            api.call<{ data: SessionSummary & { provider: string; model: string; conversation: ChatMessageView[] } }>(
+              'GET',
+              `/chat/${encodeURIComponent(argv.id)}`,
+            ),
+          );
           if (argv.json) return printJson(body.data);
-          console.log(`Session ${body.data.session_id} "${body.data.title}" (${body.data.provider} ${body.data.model}, ${body.data.message_count} messages)`);
+          console.log(
+            `Session ${body.data.session_id} "${body.data.title}" (${body.data.provider} ${body.data.model}, ${body.data.message_count} messages)`,
+          );
           for (const line of conversationLines(body.data.conversation)) console.log(line);
         },
       )
@@ -77,7 +98,9 @@ export const chat: CliNoun = {
         'Delete a session',
         (c) => c.positional('id', { type: 'string', demandOption: true }).options(jsonOption),
         async (argv) => {
-          const body = await withApi(argv, (api) => api.call<{ data: { deleted: boolean; session_id: string } }>('DELETE', `/chat/${encodeURIComponent(argv.id)}`));
+          const body = await withApi(argv, (api) =>
+            api.call<{ data: { deleted: boolean; session_id: string } }>('DELETE', `/chat/${encodeURIComponent(argv.id)}`),
+          );
           if (argv.json) return printJson(body.data);
           console.log(`Deleted session ${body.data.session_id}`);
         },

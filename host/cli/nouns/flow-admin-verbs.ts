@@ -32,7 +32,10 @@ export function flowAdminVerbs(y: Argv): Argv {
       (c) => c.positional('id', { type: 'number', demandOption: true }).options(jsonOption),
       async (argv) => {
         const id = flowIdOf(argv.id);
-        const copy = await withApi(argv, async (api) => (await api.call<{ flow_data: FlowView }>('POST', `/flows/${id}/duplicate`)).flow_data);
+        const copy = await withApi(
+          argv,
+          async (api) => (await api.call<{ flow_data: FlowView }>('POST', `/flows/${id}/duplicate`)).flow_data,
+        );
         if (!argv.json) console.log(`Flow ${id} copied as flow ${copy.flow_id} "${copy.flow_name}".`);
         printFlow(copy, argv.json);
       },
@@ -42,13 +45,28 @@ export function flowAdminVerbs(y: Argv): Argv {
       'Flows whose consecutive failures or empty runs reach the threshold (setting problem_flow_threshold)',
       (c) => c.option('threshold', { type: 'number', describe: 'Instead of the problem_flow_threshold setting' }).options(jsonOption),
       async (argv) => {
-        const data = await withApi(argv, async (api) => (await api.call<{ data: { problem_flows: ProblemFlow[]; total: number; threshold: number } }>('GET', '/flows/problems', { query: { threshold: argv.threshold } })).data);
+        const data = await withApi(
+          argv,
+          async (api) =>
+            (
+              await api.call<{ data: { problem_flows: ProblemFlow[]; total: number; threshold: number } }>('GET', '/flows/problems', {
+                query: { threshold: argv.threshold },
+              })
+            ).data,
+        );
         if (argv.json) {
           printJson(data);
           return;
         }
         console.log(`Flows with ${data.threshold} or more consecutive failures or empty runs:`);
-        printRows(data.problem_flows.map((f) => ({ id: f.flow_id, name: f.flow_name, failures: f.consecutive_failures, empty_runs: f.consecutive_no_items })));
+        printRows(
+          data.problem_flows.map((f) => ({
+            id: f.flow_id,
+            name: f.flow_name,
+            failures: f.consecutive_failures,
+            empty_runs: f.consecutive_no_items,
+          })),
+        );
       },
     );
 }

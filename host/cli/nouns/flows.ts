@@ -32,7 +32,8 @@ function scheduling(argv: { schedule?: string; at?: string }): { interval: strin
   return { interval, timestamp: seconds };
 }
 
-const describeStep = (step: ResolvedStep, handler?: string | null) => `step ${step.position} (${step.step_type}${handler ? `, handler ${handler}` : ''})`;
+const describeStep = (step: ResolvedStep, handler?: string | null) =>
+  `step ${step.position} (${step.step_type}${handler ? `, handler ${handler}` : ''})`;
 
 /** The API's refusal, with the step it concerns and each refused field. */
 function stepError(error: unknown, step: ResolvedStep, handler?: string | null): never {
@@ -48,7 +49,14 @@ async function checkHandlers(api: ApiSession, edits: Map<string, StepEdits>): Pr
   const handlers = (await api.call<{ data: Record<string, { type: string }> }>('GET', '/handlers')).data;
   for (const e of wanted) {
     const handler = handlers[e.handler!];
-    if (!handler) throw new CliError(`${describeStep(e.step)}: no handler '${e.handler}' in this host (${Object.keys(handlers).filter((slug) => handlers[slug]!.type === e.step.step_type).join(', ') || 'it has none for this step type'})`);
+    if (!handler)
+      throw new CliError(
+        `${describeStep(e.step)}: no handler '${e.handler}' in this host (${
+          Object.keys(handlers)
+            .filter((slug) => handlers[slug]!.type === e.step.step_type)
+            .join(', ') || 'it has none for this step type'
+        })`,
+      );
     if (handler.type !== e.step.step_type) throw new CliError(`${describeStep(e.step)}: '${e.handler}' is a ${handler.type} handler`);
   }
 }
@@ -60,23 +68,51 @@ export const flows: CliNoun = {
   describe: 'Create, configure, list, run, copy and delete flows',
   builder: (y: Argv) =>
     flowAdminVerbs(y)
-      .command('list', 'Flows with their schedule and last run', (c) => c.option('pipeline', { type: 'number', describe: 'Only this pipeline' }).options(jsonOption), async (argv) => {
-        const body = await withApi(argv, (api) => api.call<{ data: { flows: Array<Record<string, unknown>> } }>('GET', '/flows', { query: { pipeline_id: argv.pipeline, per_page: 100, output_mode: 'full' } }));
-        const flows = body.data.flows;
-        if (argv.json) printJson(flows);
-        else printRows(flows.map((f) => ({ id: f.flow_id, name: f.flow_name, pipeline: f.pipeline_id, schedule: (f.scheduling_config as { interval: string }).interval, last_run: f.last_run_display, status: f.last_run_status ?? '-', next_run: f.next_run_display })));
-      })
+      .command(
+        'list',
+        'Flows with their schedule and last run',
+        (c) => c.option('pipeline', { type: 'number', describe: 'Only this pipeline' }).options(jsonOption),
+        async (argv) => {
+          const body = await withApi(argv, (api) =>
+            api.call<{ data: { flows: Array<Record<string, unknown>> } }>('GET', '/flows', {
+              query: { pipeline_id: argv.pipeline, per_page: 100, output_mode: 'full' },
+            }),
+          );
+          const flows = body.data.flows;
+          if (argv.json) printJson(flows);
+          else
+            printRows(
+              flows.map((f) => ({
+                id: f.flow_id,
+                name: f.flow_name,
+                pipeline: f.pipeline_id,
+                schedule: (f.scheduling_config as { interval: string }).interval,
+                last_run: f.last_run_display,
+                status: f.last_run_status ?? '-',
+                next_run: f.next_run_display,
+              })),
+            );
+        },
+      )
       .command(
         'create <pipeline_id>',
         'Create a flow of a pipeline, with handlers, settings and schedule (steps by position, type or id)',
-        (c) => editOptions(c.positional('pipeline_id', { type: 'number', demandOption: true }).option('name', { type: 'string', describe: 'The flow name (default "Flow")' })).options(jsonOption),
+        (c) =>
+          editOptions(
+            c
+              .positional('pipeline_id', { type: 'number', demandOption: true })
+              .option('name', { type: 'string', describe: 'The flow name (default "Flow")' }),
+          ).options(jsonOption),
         async (argv) => {
           const pipelineId = flowIdOf(argv.pipeline_id);
           const schedule = scheduling(argv);
           const flow = await withApi(argv, async (api) => {
-            const pipeline = (await api.call<{ data: { pipeline: { pipeline_steps: StepInfo[] } } }>('GET', `/pipelines/${pipelineId}`)).data.pipeline;
+            const pipeline = (await api.call<{ data: { pipeline: { pipeline_steps: StepInfo[] } } }>('GET', `/pipelines/${pipelineId}`))
+              .data.pipeline;
             const edits = collectEdits(argv, orderedSteps(pipeline.pipeline_steps), pipelineId);
-            for (const e of edits.values()) if (e.hasSettings && !e.handler) throw new CliError(`${describeStep(e.step)}: --set needs a handler for the step: add --handler ${e.step.position}=<slug>`);
+            for (const e of edits.values())
+              if (e.hasSettings && !e.handler)
+                throw new CliError(`${describeStep(e.step)}: --set needs a handler for the step: add --handler ${e.step.position}=<slug>`);
             await checkHandlers(api, edits);
             const flow_config: Record<string, Record<string, unknown>> = {};
             for (const e of edits.values()) {
@@ -87,7 +123,14 @@ export const flows: CliNoun = {
             }
             let created: { data: { flow_id: number } };
             try {
-              created = await api.call('POST', '/flows', { body: { pipeline_id: pipelineId, ...(argv.name ? { flow_name: argv.name } : {}), flow_config, ...(schedule ? { scheduling_config: schedule } : {}) } });
+              created = await api.call('POST', '/flows', {
+                body: {
+                  pipeline_id: pipelineId,
+                  ...(argv.name ? { flow_name: argv.name } : {}),
+                  flow_config,
+                  ...(schedule ? { scheduling_config: schedule } : {}),
+                },
+              });
             } catch (error) {
               // The API refuses one handler's settings at a time and names the handler: say which step.
               const slug = error instanceof CliError ? /handler '([^']+)'/.exec(error.message)?.[1] : undefined;
@@ -101,15 +144,23 @@ export const flows: CliNoun = {
           printFlow(flow, argv.json);
         },
       )
-      .command('show <id>', 'A flow: its steps with handler and settings (secrets masked), schedule and last run', (c) => c.positional('id', { type: 'number', demandOption: true }).options(jsonOption), async (argv) => {
-        const id = flowIdOf(argv.id);
-        const flow = await withApi(argv, async (api) => (await api.call<{ data: FlowView }>('GET', `/flows/${id}`)).data);
-        printFlow(flow, argv.json);
-      })
+      .command(
+        'show <id>',
+        'A flow: its steps with handler and settings (secrets masked), schedule and last run',
+        (c) => c.positional('id', { type: 'number', demandOption: true }).options(jsonOption),
+        async (argv) => {
+          const id = flowIdOf(argv.id);
+          const flow = await withApi(argv, async (api) => (await api.call<{ data: FlowView }>('GET', `/flows/${id}`)).data);
+          printFlow(flow, argv.json);
+        },
+      )
       .command(
         'config <id>',
         "Change a flow's handlers, settings, user messages, name or schedule",
-        (c) => editOptions(c.positional('id', { type: 'number', demandOption: true }).option('name', { type: 'string', describe: 'A new name' })).options(jsonOption),
+        (c) =>
+          editOptions(
+            c.positional('id', { type: 'number', demandOption: true }).option('name', { type: 'string', describe: 'A new name' }),
+          ).options(jsonOption),
         async (argv) => {
           const id = flowIdOf(argv.id);
           const schedule = scheduling(argv);
@@ -117,11 +168,13 @@ export const flows: CliNoun = {
             const current = (await api.call<{ data: FlowView }>('GET', `/flows/${id}`)).data;
             const steps = flowSteps(current);
             const edits = collectEdits(argv, steps, `of flow ${id}`);
-            if (edits.size === 0 && schedule === undefined && argv.name === undefined) throw new CliError('Nothing to change: give --handler, --set, --user-message, --schedule or --name');
+            if (edits.size === 0 && schedule === undefined && argv.name === undefined)
+              throw new CliError('Nothing to change: give --handler, --set, --user-message, --schedule or --name');
             await checkHandlers(api, edits);
             for (const e of edits.values()) {
               const step = steps.find((s) => s.pipeline_step_id === e.step.pipeline_step_id)!;
-              if (e.hasSettings && !e.handler && !step.handler_slug) throw new CliError(`${describeStep(e.step)}: the step has no handler yet: add --handler ${e.step.position}=<slug>`);
+              if (e.hasSettings && !e.handler && !step.handler_slug)
+                throw new CliError(`${describeStep(e.step)}: the step has no handler yet: add --handler ${e.step.position}=<slug>`);
             }
             // Every step's change is checked by the API; they are sent step by step, in order.
             for (const e of edits.values()) {
@@ -129,17 +182,25 @@ export const flows: CliNoun = {
               const handler = e.handler ?? step.handler_slug;
               try {
                 if (e.handler && e.handler !== step.handler_slug) {
-                  await api.call('PUT', `/flows/steps/${step.flow_step_id}/handler`, { body: { handler_slug: e.handler, settings: plain(e.settings) } });
+                  await api.call('PUT', `/flows/steps/${step.flow_step_id}/handler`, {
+                    body: { handler_slug: e.handler, settings: plain(e.settings) },
+                  });
                 } else if (e.hasSettings) {
                   await api.call('PATCH', `/flows/steps/${step.flow_step_id}/config`, { body: { handler_config: plain(e.settings) } });
                 }
-                if (e.userMessage !== undefined) await api.call('PATCH', `/flows/steps/${step.flow_step_id}/config`, { body: { user_message: e.userMessage } });
+                if (e.userMessage !== undefined)
+                  await api.call('PATCH', `/flows/steps/${step.flow_step_id}/config`, { body: { user_message: e.userMessage } });
               } catch (error) {
                 stepError(error, e.step, handler);
               }
             }
             if (schedule !== undefined || argv.name !== undefined) {
-              await api.call('PATCH', `/flows/${id}`, { body: { ...(schedule ? { scheduling_config: schedule } : {}), ...(argv.name !== undefined ? { flow_name: argv.name } : {}) } });
+              await api.call('PATCH', `/flows/${id}`, {
+                body: {
+                  ...(schedule ? { scheduling_config: schedule } : {}),
+                  ...(argv.name !== undefined ? { flow_name: argv.name } : {}),
+                },
+              });
             }
             return (await api.call<{ data: FlowView }>('GET', `/flows/${id}`)).data;
           });
@@ -150,12 +211,19 @@ export const flows: CliNoun = {
       .command(
         'run <id>',
         'Run a flow now and wait for its job to end',
-        (c) => c.positional('id', { type: 'number', demandOption: true }).option('wait', { type: 'boolean', default: true, describe: 'Wait for the job (use --no-wait to only start it)' }).options(jsonOption),
+        (c) =>
+          c
+            .positional('id', { type: 'number', demandOption: true })
+            .option('wait', { type: 'boolean', default: true, describe: 'Wait for the job (use --no-wait to only start it)' })
+            .options(jsonOption),
         async (argv) => {
           const result = await withApi(argv, async (api) => {
-            const started = await api.call<{ data: { job_id: number; flow_name: string } }>('POST', '/execute', { body: { flow_id: argv.id } });
+            const started = await api.call<{ data: { job_id: number; flow_name: string } }>('POST', '/execute', {
+              body: { flow_id: argv.id },
+            });
             const jobId = started.data.job_id;
-            if (!argv.json) process.stderr.write(`Started flow "${started.data.flow_name}" as job ${jobId}${argv.wait ? '; waiting' : ''}\n`);
+            if (!argv.json)
+              process.stderr.write(`Started flow "${started.data.flow_name}" as job ${jobId}${argv.wait ? '; waiting' : ''}\n`);
             if (!argv.wait) return { job_id: jobId, status: 'pending' } as Record<string, unknown>;
             for (let i = 0; ; i++) {
               const job = (await api.call<{ data: Record<string, unknown> }>('GET', `/jobs/${jobId}`)).data;

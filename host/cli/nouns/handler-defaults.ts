@@ -15,7 +15,8 @@ function settingsOf(given: unknown): Settings {
   for (const raw of given === undefined ? [] : Array.isArray(given) ? given.map(String) : [String(given)]) {
     const at = raw.indexOf('=');
     const key = raw.slice(0, at).trim();
-    if (at < 1 || !key || key.split('.').some((part) => !part)) throw new CliError(`--set '${raw}': expected <key>=<value> (e.g. --set max_items=5)`);
+    if (at < 1 || !key || key.split('.').some((part) => !part))
+      throw new CliError(`--set '${raw}': expected <key>=<value> (e.g. --set max_items=5)`);
     setPath(settings, key, parseValue(raw.slice(at + 1)));
   }
   return plain(settings);
@@ -26,19 +27,31 @@ function settingsOf(given: unknown): Settings {
  * or GET .../{handler}; with --set, PATCH (merged) or with --replace PUT (replaced); with
  * --delete, DELETE. Secret-named values are printed as the API answers them: masked.
  */
-export async function handlerDefaults(argv: Common & { handler?: string; set?: unknown; replace?: boolean; delete?: boolean; yes?: boolean }): Promise<void> {
+export async function handlerDefaults(
+  argv: Common & { handler?: string; set?: unknown; replace?: boolean; delete?: boolean; yes?: boolean },
+): Promise<void> {
   const settings = settingsOf(argv.set);
   const setting = Object.keys(settings).length > 0;
   const slug = argv.handler?.trim();
   if (!slug) {
-    if (setting || argv.replace || argv.delete) throw new CliError('Name the handler: settings handler-defaults <handler> --set ... | --replace | --delete');
-    const all = await withApi(argv, async (api) => (await api.call<{ data: Record<string, Settings> }>('GET', '/settings/handler-defaults')).data);
+    if (setting || argv.replace || argv.delete)
+      throw new CliError('Name the handler: settings handler-defaults <handler> --set ... | --replace | --delete');
+    const all = await withApi(
+      argv,
+      async (api) => (await api.call<{ data: Record<string, Settings> }>('GET', '/settings/handler-defaults')).data,
+    );
     if (argv.json) printJson(all);
-    else printRows(Object.entries(all).flatMap(([handler, values]) => Object.entries(values).map(([key, value]) => ({ handler, key, value: show(value) }))));
+    else
+      printRows(
+        Object.entries(all).flatMap(([handler, values]) =>
+          Object.entries(values).map(([key, value]) => ({ handler, key, value: show(value) })),
+        ),
+      );
     return;
   }
   if (argv.delete && (setting || argv.replace)) throw new CliError('--delete goes alone: it removes every default of the handler');
-  if (argv.replace && !setting) throw new CliError('--replace needs the new defaults as --set <key>=<value> (to remove them all: --delete)');
+  if (argv.replace && !setting)
+    throw new CliError('--replace needs the new defaults as --set <key>=<value> (to remove them all: --delete)');
   const path = `/settings/handler-defaults/${encodeURIComponent(slug)}`;
   const answer = await withApi(argv, async (api): Promise<Answer> => {
     if (argv.delete) {

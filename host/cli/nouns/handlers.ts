@@ -15,22 +15,60 @@ export const handlers: CliNoun = {
       .command(
         'list',
         'Handlers by slug, with step type and whether credentials are set',
-        (c) => c.option('type', { type: 'string', choices: ['fetch', 'publish', 'update'], describe: 'Only this step type' }).options(jsonOption),
+        (c) =>
+          c
+            .option('type', { type: 'string', choices: ['fetch', 'publish', 'update'], describe: 'Only this step type' })
+            .options(jsonOption),
         async (argv) => {
-          const data = await withApi(argv, async (api) => (await api.call<{ data: Record<string, HandlerView> }>('GET', '/handlers', { query: { step_type: argv.type } })).data);
+          const data = await withApi(
+            argv,
+            async (api) =>
+              (await api.call<{ data: Record<string, HandlerView> }>('GET', '/handlers', { query: { step_type: argv.type } })).data,
+          );
           if (argv.json) printJson(data);
-          else printRows(Object.entries(data).map(([slug, h]) => ({ slug, type: h.type, label: h.label, credentials: h.requires_auth ? (h.is_authenticated ? 'connected' : 'not connected') : '-' })));
+          else
+            printRows(
+              Object.entries(data).map(([slug, h]) => ({
+                slug,
+                type: h.type,
+                label: h.label,
+                credentials: h.requires_auth ? (h.is_authenticated ? 'connected' : 'not connected') : '-',
+              })),
+            );
         },
       )
-      .command('show <slug>', "One handler: its settings fields with defaults (names for --set)", (c) => c.positional('slug', { type: 'string', demandOption: true }).options(jsonOption), async (argv) => {
-        const data = await withApi(argv, async (api) => (await api.call<{ data: HandlerView & { slug: string; settings: Record<string, SettingsField> } }>('GET', `/handlers/${encodeURIComponent(argv.slug)}`)).data);
-        if (argv.json) {
-          printJson(data);
-          return;
-        }
-        console.log(`${data.slug}: ${data.label} (${data.type})${data.requires_auth ? `; credentials: ${(data.auth_fields ?? []).join(', ')} (flowhost auth set)` : ''}`);
-        printRows(Object.entries(data.settings).map(([key, f]) => ({ setting: key, type: String(f.type), default: JSON.stringify(f.default) ?? '', label: f.label })));
-      })
+      .command(
+        'show <slug>',
+        'One handler: its settings fields with defaults (names for --set)',
+        (c) => c.positional('slug', { type: 'string', demandOption: true }).options(jsonOption),
+        async (argv) => {
+          const data = await withApi(
+            argv,
+            async (api) =>
+              (
+                await api.call<{ data: HandlerView & { slug: string; settings: Record<string, SettingsField> } }>(
+                  'GET',
+                  `/handlers/${encodeURIComponent(argv.slug)}`,
+                )
+              ).data,
+          );
+          if (argv.json) {
+            printJson(data);
+            return;
+          }
+          console.log(
+            `${data.slug}: ${data.label} (${data.type})${data.requires_auth ? `; credentials: ${(data.auth_fields ?? []).join(', ')} (flowhost auth set)` : ''}`,
+          );
+          printRows(
+            Object.entries(data.settings).map(([key, f]) => ({
+              setting: key,
+              type: String(f.type),
+              default: JSON.stringify(f.default) ?? '',
+              label: f.label,
+            })),
+          );
+        },
+      )
       .demandCommand(1, 'Name a verb: list or show')
       .strict(),
 };

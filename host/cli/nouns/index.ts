@@ -21,4 +21,26 @@ import { processedItems } from './processed-items.js';
 import { tools } from './tools.js';
 
 /** The built-in nouns, in the order `--help` lists them and the usage message names them. */
-export const builtInNouns: readonly CliNoun[] = [serve, user, appPassword, pipelines, flows, exportNoun, importNoun, jobs, processedItems, logs, webhook, posts, media, providers, handlers, auth, settings, preferences, tools, chat, plugins];
+export const builtInNouns: readonly CliNoun[] = [
+  serve,
+  user,
+  appPassword,
+  pipelines,
+  flows,
+  exportNoun,
+  importNoun,
+  jobs,
+  processedItems,
+  logs,
+  webhook,
+  posts,
+  media,
+  providers,
+  handlers,
+  auth,
+  settings,
+  preferences,
+  tools,
+  chat,
+  plugins,
+];

@@ -4,13 +4,43 @@ import { jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
 import { confirm, yesOption } from '../confirm.js';
 import { printJson, printRows } from '../output.js';
 
-type JobStep = { position: number | null; step_type: string; handler_slug: string | null; status: string; items_in: number; items_out: number; duration_ms: number; error?: string };
-type JobView = Record<string, unknown> & { job_id: number; status: string; flow_id: number | null; flow_name: string | null; error?: string | null; steps?: JobStep[] };
+type JobStep = {
+  position: number | null;
+  step_type: string;
+  handler_slug: string | null;
+  status: string;
+  items_in: number;
+  items_out: number;
+  duration_ms: number;
+  error?: string;
+};
+type JobView = Record<string, unknown> & {
+  job_id: number;
+  status: string;
+  flow_id: number | null;
+  flow_name: string | null;
+  error?: string | null;
+  steps?: JobStep[];
+};
 
 function printJob(job: JobView): void {
   console.log(`Job ${job.job_id}: ${job.status}${job.error ? ` (${String(job.error)})` : ''}`);
-  console.log(`Flow: ${job.flow_id === null ? '-' : `${job.flow_id} "${String(job.flow_name ?? '')}"`}; created ${String(job.created_at_display ?? job.created_at ?? '-')}; completed ${String(job.completed_at_display ?? job.completed_at ?? '-')}`);
-  if (job.steps?.length) printRows(job.steps.map((s) => ({ position: s.position ?? '-', type: s.step_type, handler: s.handler_slug ?? '-', status: s.status, in: s.items_in, out: s.items_out, ms: s.duration_ms, error: s.error ?? '' })));
+  console.log(
+    `Flow: ${job.flow_id === null ? '-' : `${job.flow_id} "${String(job.flow_name ?? '')}"`}; created ${String(job.created_at_display ?? job.created_at ?? '-')}; completed ${String(job.completed_at_display ?? job.completed_at ?? '-')}`,
+  );
+  if (job.steps?.length)
+    printRows(
+      job.steps.map((s) => ({
+        position: s.position ?? '-',
+        type: s.step_type,
+        handler: s.handler_slug ?? '-',
+        status: s.status,
+        in: s.items_in,
+        out: s.items_out,
+        ms: s.duration_ms,
+        error: s.error ?? '',
+      })),
+    );
 }
 
 /** `flowhost jobs ...`: read-only view of jobs, through the API. */
@@ -23,20 +53,48 @@ export const jobs: CliNoun = {
       .command(
         'list',
         'Jobs, newest first',
-        (c) => c.option('flow', { type: 'number', describe: 'Only this flow' }).option('status', { type: 'string', describe: 'Only this status' }).option('limit', { type: 'number', default: 20 }).options(jsonOption),
+        (c) =>
+          c
+            .option('flow', { type: 'number', describe: 'Only this flow' })
+            .option('status', { type: 'string', describe: 'Only this status' })
+            .option('limit', { type: 'number', default: 20 })
+            .options(jsonOption),
         async (argv) => {
-          const body = await withApi(argv, (api) => api.call<{ data: Array<Record<string, unknown>>; total: number }>('GET', '/jobs', { query: { flow_id: argv.flow, status: argv.status, per_page: argv.limit } }));
+          const body = await withApi(argv, (api) =>
+            api.call<{ data: Array<Record<string, unknown>>; total: number }>('GET', '/jobs', {
+              query: { flow_id: argv.flow, status: argv.status, per_page: argv.limit },
+            }),
+          );
           if (argv.json) printJson(body.data);
-          else printRows(body.data.map((j) => ({ id: j.job_id, flow: j.flow_name ?? '-', status: j.status, created: j.created_at_display, completed: j.completed_at_display ?? '-', error: j.error ?? '' })));
+          else
+            printRows(
+              body.data.map((j) => ({
+                id: j.job_id,
+                flow: j.flow_name ?? '-',
+                status: j.status,
+                created: j.created_at_display,
+                completed: j.completed_at_display ?? '-',
+                error: j.error ?? '',
+              })),
+            );
         },
       )
       .command(
         'show <id>',
         "One job: status, timings and each step's outcome (--packets for the packet bodies)",
-        (c) => c.positional('id', { type: 'number', demandOption: true }).option('packets', { type: 'boolean', default: false, describe: "Include each step's packet bodies" }).options(jsonOption),
+        (c) =>
+          c
+            .positional('id', { type: 'number', demandOption: true })
+            .option('packets', { type: 'boolean', default: false, describe: "Include each step's packet bodies" })
+            .options(jsonOption),
         async (argv) => {
           if (!Number.isSafeInteger(argv.id) || argv.id < 1) throw new CliError(`'${String(argv.id)}' is not a job id`);
-          const job = await withApi(argv, async (api) => (await api.call<{ data: JobView }>('GET', `/jobs/${argv.id}`, { query: { include: argv.packets ? 'packets' : undefined } })).data);
+          const job = await withApi(
+            argv,
+            async (api) =>
+              (await api.call<{ data: JobView }>('GET', `/jobs/${argv.id}`, { query: { include: argv.packets ? 'packets' : undefined } }))
+                .data,
+          );
           if (argv.json) printJson(job);
           else printJob(job);
         },
@@ -48,12 +106,21 @@ export const jobs: CliNoun = {
           c
             .option('failed', { type: 'boolean', default: false, describe: 'Only failed jobs' })
             .option('flow', { type: 'number', describe: 'Only jobs of this flow' })
-            .option('processed', { type: 'boolean', default: false, describe: 'Also forget their processed items, so the items are fetched again' })
+            .option('processed', {
+              type: 'boolean',
+              default: false,
+              describe: 'Also forget their processed items, so the items are fetched again',
+            })
             .options({ ...yesOption, ...jsonOption }),
         async (argv) => {
           const result = await withApi(argv, async (api) => {
-            await confirm(argv, `Delete ${argv.failed ? 'the failed' : 'all'} jobs${argv.flow !== undefined ? ` of flow ${argv.flow}` : ''}${argv.processed ? ' and their processed items' : ''}`);
-            return api.call<{ message: string; data: { deleted_count: number; processed_items_deleted: number } }>('DELETE', '/jobs', { query: { type: argv.failed ? 'failed' : 'all', flow_id: argv.flow, cleanup_processed: argv.processed } });
+            await confirm(
+              argv,
+              `Delete ${argv.failed ? 'the failed' : 'all'} jobs${argv.flow !== undefined ? ` of flow ${argv.flow}` : ''}${argv.processed ? ' and their processed items' : ''}`,
+            );
+            return api.call<{ message: string; data: { deleted_count: number; processed_items_deleted: number } }>('DELETE', '/jobs', {
+              query: { type: argv.failed ? 'failed' : 'all', flow_id: argv.flow, cleanup_processed: argv.processed },
+            });
           });
           if (argv.json) printJson(result.data);
           else console.log(result.message);

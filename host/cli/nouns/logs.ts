@@ -27,11 +27,15 @@ export const logs: CliNoun = {
         async (argv) => {
           await withApi(argv, async (api) => {
             type Entry = { id: number; level: string; message: string; created_at: string; context: Record<string, unknown> };
-            const page = async (perPage: number) => (await api.call<{ items: Entry[] }>('GET', '/logs', { query: { level: argv.level, per_page: perPage, page: 1 } })).items;
+            const page = async (perPage: number) =>
+              (await api.call<{ items: Entry[] }>('GET', '/logs', { query: { level: argv.level, per_page: perPage, page: 1 } })).items;
             const print = (entries: Entry[]) => {
               for (const e of [...entries].reverse()) {
                 if (argv.json) process.stdout.write(`${JSON.stringify(e)}\n`);
-                else process.stdout.write(`${e.created_at}  ${e.level.padEnd(8)} ${e.message}${Object.keys(e.context ?? {}).length ? `  ${JSON.stringify(e.context)}` : ''}\n`);
+                else
+                  process.stdout.write(
+                    `${e.created_at}  ${e.level.padEnd(8)} ${e.message}${Object.keys(e.context ?? {}).length ? `  ${JSON.stringify(e.context)}` : ''}\n`,
+                  );
               }
             };
             let entries = await page(Math.max(1, Math.min(500, argv.lines)));
@@ -46,11 +50,22 @@ export const logs: CliNoun = {
           });
         },
       )
-      .command('metadata', 'How many entries the log holds, and the oldest and newest time', (c) => agentOption(c, 'Only the entries of this agent (default: all)').options(jsonOption), async (argv) => {
-        const meta = await withApi(argv, async (api) => (await api.call<{ data: LogMetadata }>('GET', '/logs/metadata', { query: { agent_id: argv.agent } })).data);
-        if (argv.json) printJson(meta);
-        else console.log(`${meta.total_entries} log ${meta.total_entries === 1 ? 'entry' : 'entries'}${argv.agent !== undefined ? ` of agent ${argv.agent}` : ''}${meta.total_entries ? `, ${meta.oldest} to ${meta.newest} (UTC)` : ''}`);
-      })
+      .command(
+        'metadata',
+        'How many entries the log holds, and the oldest and newest time',
+        (c) => agentOption(c, 'Only the entries of this agent (default: all)').options(jsonOption),
+        async (argv) => {
+          const meta = await withApi(
+            argv,
+            async (api) => (await api.call<{ data: LogMetadata }>('GET', '/logs/metadata', { query: { agent_id: argv.agent } })).data,
+          );
+          if (argv.json) printJson(meta);
+          else
+            console.log(
+              `${meta.total_entries} log ${meta.total_entries === 1 ? 'entry' : 'entries'}${argv.agent !== undefined ? ` of agent ${argv.agent}` : ''}${meta.total_entries ? `, ${meta.oldest} to ${meta.newest} (UTC)` : ''}`,
+            );
+        },
+      )
       .command(
         'clear',
         'Delete every log entry, or those of one --agent (asks first; --yes to skip)',
@@ -59,7 +74,10 @@ export const logs: CliNoun = {
           const result = await withApi(argv, async (api) => {
             // Counted first, so the question says how much goes (and a refused --agent is named before it).
             const meta = (await api.call<{ data: LogMetadata }>('GET', '/logs/metadata', { query: { agent_id: argv.agent } })).data;
-            await confirm(argv, `Delete ${meta.total_entries} log ${meta.total_entries === 1 ? 'entry' : 'entries'} (${argv.agent === undefined ? 'all agents' : `agent ${argv.agent}`})`);
+            await confirm(
+              argv,
+              `Delete ${meta.total_entries} log ${meta.total_entries === 1 ? 'entry' : 'entries'} (${argv.agent === undefined ? 'all agents' : `agent ${argv.agent}`})`,
+            );
             return api.call<{ message: string; data: { deleted_count: number } }>('DELETE', '/logs', { query: { agent_id: argv.agent } });
           });
           if (argv.json) printJson({ agent_id: argv.agent ?? null, deleted_count: result.data.deleted_count });

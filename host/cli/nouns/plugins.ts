@@ -31,15 +31,20 @@ export const plugins: CliNoun = {
   describe: 'Inspect plugins',
   builder: (y: Argv) =>
     y
-      .command('list', 'Plugins of this build: id, version, the extension points each owns, what each contributes and the hooks each tapped', (c) => c.options(jsonOption), async (argv) => {
-        // Wiring needs no server or data: load the build on a throwaway in-memory store.
-        const config = { ...configFrom(argv), dataDir: ':memory:', logLevel: 'silent' as const };
-        const { buildDefaultHost } = await import('../../default-build.js');
-        const host = await buildDefaultHost(config);
-        await host.stop();
-        if (argv.json) printJson(host.plugins);
-        else printRows(pluginRows(host.plugins));
-      })
+      .command(
+        'list',
+        'Plugins of this build: id, version, the extension points each owns, what each contributes and the hooks each tapped',
+        (c) => c.options(jsonOption),
+        async (argv) => {
+          // Wiring needs no server or data: load the build on a throwaway in-memory store.
+          const config = { ...configFrom(argv), dataDir: ':memory:', logLevel: 'silent' as const };
+          const { buildDefaultHost } = await import('../../default-build.js');
+          const host = await buildDefaultHost(config);
+          await host.stop();
+          if (argv.json) printJson(host.plugins);
+          else printRows(pluginRows(host.plugins));
+        },
+      )
       .demandCommand(1, 'Name a verb: list')
       .strict(),
 };

@@ -29,7 +29,8 @@ export const importNoun: CliNoun = {
   noun: 'import',
   command: 'import <file>',
   describe: "Import an export document (a file, or '-' for stdin) as a new pipeline with its flows",
-  builder: (y: Argv) => y.positional('file', { type: 'string', demandOption: true, describe: "The JSON file, or '-' for stdin" }).options(jsonOption),
+  builder: (y: Argv) =>
+    y.positional('file', { type: 'string', demandOption: true, describe: "The JSON file, or '-' for stdin" }).options(jsonOption),
   async handler(argv: ArgumentsCamelCase<Common & { file?: string }>) {
     // yargs hands a lone '-' over as an empty string.
     const file = argv.file === '' || argv.file === undefined ? '-' : String(argv.file);
@@ -46,14 +47,32 @@ export const importNoun: CliNoun = {
       throw new CliError(`${file === '-' ? 'stdin' : file} is not JSON: ${(error as Error).message}`);
     }
     // The API's own answer ({success, data: document}) is accepted too.
-    if (doc && typeof doc === 'object' && !('flowhost_export' in doc) && 'data' in doc && (doc as { data?: { flowhost_export?: unknown } }).data?.flowhost_export !== undefined) doc = (doc as { data: unknown }).data;
-    const res = await withApi(argv, (api) => api.call<{ data: { pipeline_id: number; pipeline_name: string; flow_ids: number[]; secrets_omitted: string[] } }>('POST', '/flows/import', { body: doc }));
+    if (
+      doc &&
+      typeof doc === 'object' &&
+      !('flowhost_export' in doc) &&
+      'data' in doc &&
+      (doc as { data?: { flowhost_export?: unknown } }).data?.flowhost_export !== undefined
+    )
+      doc = (doc as { data: unknown }).data;
+    const res = await withApi(argv, (api) =>
+      api.call<{ data: { pipeline_id: number; pipeline_name: string; flow_ids: number[]; secrets_omitted: string[] } }>(
+        'POST',
+        '/flows/import',
+        { body: doc },
+      ),
+    );
     const d = res.data;
     if (argv.json) {
       printJson(d);
       return;
     }
-    console.log(`Imported pipeline ${d.pipeline_id} "${d.pipeline_name}" with ${d.flow_ids.length} flow(s): ${d.flow_ids.join(', ') || 'none'}`);
-    if (d.secrets_omitted.length) console.log(`Secrets to set before running (flowhost flows config <id> --set <step>.<key>=<value>):\n  ${d.secrets_omitted.join('\n  ')}`);
+    console.log(
+      `Imported pipeline ${d.pipeline_id} "${d.pipeline_name}" with ${d.flow_ids.length} flow(s): ${d.flow_ids.join(', ') || 'none'}`,
+    );
+    if (d.secrets_omitted.length)
+      console.log(
+        `Secrets to set before running (flowhost flows config <id> --set <step>.<key>=<value>):\n  ${d.secrets_omitted.join('\n  ')}`,
+      );
   },
 };

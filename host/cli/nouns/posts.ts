@@ -4,7 +4,14 @@ import type { ApiSession } from '../api-session.js';
 import { jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
 import { printJson, printRows } from '../output.js';
 
-type WpPost = Record<string, unknown> & { id: number; status: string; date: string; slug: string; type: string; title: { rendered: string; raw?: string } };
+type WpPost = Record<string, unknown> & {
+  id: number;
+  status: string;
+  date: string;
+  slug: string;
+  type: string;
+  title: { rendered: string; raw?: string };
+};
 
 const WP = '/wp/v2';
 
@@ -51,7 +58,9 @@ export const posts: CliNoun = {
               printJson({ total, total_pages: totalPages, page: argv.page, per_page: argv.perPage, posts: res.body });
               return;
             }
-            printRows(res.body.map((p) => ({ id: p.id, status: p.status, date: p.date.replace('T', ' '), slug: p.slug, title: titleOf(p) })));
+            printRows(
+              res.body.map((p) => ({ id: p.id, status: p.status, date: p.date.replace('T', ' '), slug: p.slug, title: titleOf(p) })),
+            );
             process.stdout.write(`Page ${argv.page} of ${Math.max(1, totalPages)} (${total} ${total === 1 ? 'post' : 'posts'})\n`);
           });
         },
@@ -67,8 +76,15 @@ export const posts: CliNoun = {
             if (argv.json) return printJson(post);
             const content = (post.content as { raw?: string; rendered: string } | undefined) ?? { rendered: '' };
             const rows: Array<[string, unknown]> = [
-              ['id', post.id], ['type', post.type], ['status', post.status], ['title', titleOf(post)], ['slug', post.slug],
-              ['date', post.date], ['modified', post.modified], ['author', post.author], ['link', post.link],
+              ['id', post.id],
+              ['type', post.type],
+              ['status', post.status],
+              ['title', titleOf(post)],
+              ['slug', post.slug],
+              ['date', post.date],
+              ['modified', post.modified],
+              ['author', post.author],
+              ['link', post.link],
             ];
             for (const [key, value] of Object.entries(post)) {
               // Taxonomy fields (categories, tags, a plugin's own) are arrays of term ids.
@@ -82,11 +98,20 @@ export const posts: CliNoun = {
       .command(
         'delete <id>',
         'Move a post to the trash (--force: delete it for good)',
-        (c) => c.positional('id', { type: 'number', demandOption: true }).options(typeOption).option('force', { type: 'boolean', default: false, describe: 'Delete instead of trashing' }).options(jsonOption),
+        (c) =>
+          c
+            .positional('id', { type: 'number', demandOption: true })
+            .options(typeOption)
+            .option('force', { type: 'boolean', default: false, describe: 'Delete instead of trashing' })
+            .options(jsonOption),
         async (argv) => {
           await withApi(argv, async (api) => {
             const base = await restBase(api, argv.type);
-            const res = (await api.fetchApi<Record<string, unknown>>('DELETE', `${WP}/${base}/${argv.id}`, { query: argv.force ? { force: 'true' } : {} })).body;
+            const res = (
+              await api.fetchApi<Record<string, unknown>>('DELETE', `${WP}/${base}/${argv.id}`, {
+                query: argv.force ? { force: 'true' } : {},
+              })
+            ).body;
             if (argv.json) return printJson(res);
             process.stdout.write(argv.force ? `Post ${argv.id} deleted.\n` : `Post ${argv.id} moved to the trash.\n`);
           });

@@ -14,7 +14,8 @@ async function userIdOf(api: ApiSession, login: string): Promise<number> {
 
 function print(pref: Preference, json: boolean | undefined): void {
   if (json) printJson(pref);
-  else console.log(`${pref.login}: ${pref.selected_pipeline_id === null ? 'no pipeline selected' : `pipeline ${pref.selected_pipeline_id}`}`);
+  else
+    console.log(`${pref.login}: ${pref.selected_pipeline_id === null ? 'no pipeline selected' : `pipeline ${pref.selected_pipeline_id}`}`);
 }
 
 /** `flowhost preferences ...`: a user's one preference, the pipeline the admin interface opens on (GET/POST /users/{id}). */
@@ -24,14 +25,19 @@ export const preferences: CliNoun = {
   describe: "A user's preferences (the selected pipeline)",
   builder: (y: Argv) =>
     y
-      .command('show <login>', "A user's selected pipeline", (c) => c.positional('login', { type: 'string', demandOption: true }).options(jsonOption), async (argv) => {
-        const pref = await withApi(argv, async (api) => {
-          const userId = await userIdOf(api, argv.login);
-          const answer = await api.call<{ selected_pipeline_id: number | null }>('GET', `/users/${userId}`);
-          return { login: argv.login, user_id: userId, selected_pipeline_id: answer.selected_pipeline_id };
-        });
-        print(pref, argv.json);
-      })
+      .command(
+        'show <login>',
+        "A user's selected pipeline",
+        (c) => c.positional('login', { type: 'string', demandOption: true }).options(jsonOption),
+        async (argv) => {
+          const pref = await withApi(argv, async (api) => {
+            const userId = await userIdOf(api, argv.login);
+            const answer = await api.call<{ selected_pipeline_id: number | null }>('GET', `/users/${userId}`);
+            return { login: argv.login, user_id: userId, selected_pipeline_id: answer.selected_pipeline_id };
+          });
+          print(pref, argv.json);
+        },
+      )
       .command(
         'set <login>',
         "Select a user's pipeline (--pipeline N) or clear it (--clear)",
@@ -46,7 +52,9 @@ export const preferences: CliNoun = {
           const selected = argv.clear ? null : argv.pipeline!;
           const pref = await withApi(argv, async (api) => {
             const userId = await userIdOf(api, argv.login);
-            const answer = await api.call<{ selected_pipeline_id: number | null }>('POST', `/users/${userId}`, { body: { selected_pipeline_id: selected } });
+            const answer = await api.call<{ selected_pipeline_id: number | null }>('POST', `/users/${userId}`, {
+              body: { selected_pipeline_id: selected },
+            });
             return { login: argv.login, user_id: userId, selected_pipeline_id: answer.selected_pipeline_id };
           });
           print(pref, argv.json);

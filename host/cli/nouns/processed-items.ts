@@ -18,7 +18,7 @@ export const processedItems: CliNoun = {
     y
       .command(
         'clear',
-        "Forget the processed items of one --flow, or of every flow of a --pipeline (asks first; --yes to skip)",
+        'Forget the processed items of one --flow, or of every flow of a --pipeline (asks first; --yes to skip)',
         (c) =>
           c
             .option('flow', { type: 'number', describe: 'The flow' })
@@ -33,9 +33,15 @@ export const processedItems: CliNoun = {
             const name =
               clearType === 'flow'
                 ? (await api.call<{ data: FlowView }>('GET', `/flows/${targetId}`)).data.flow_name
-                : (await api.call<{ data: { pipeline: { pipeline_name: string } } }>('GET', `/pipelines/${targetId}`)).data.pipeline.pipeline_name;
-            await confirm(argv, `Forget the processed items of ${clearType} ${targetId} "${name}" (they will be fetched and published again)`);
-            return api.call<{ message: string; data: { deleted_count: number } }>('DELETE', '/processed-items', { query: { clear_type: clearType, target_id: targetId } });
+                : (await api.call<{ data: { pipeline: { pipeline_name: string } } }>('GET', `/pipelines/${targetId}`)).data.pipeline
+                    .pipeline_name;
+            await confirm(
+              argv,
+              `Forget the processed items of ${clearType} ${targetId} "${name}" (they will be fetched and published again)`,
+            );
+            return api.call<{ message: string; data: { deleted_count: number } }>('DELETE', '/processed-items', {
+              query: { clear_type: clearType, target_id: targetId },
+            });
           });
           if (argv.json) printJson({ clear_type: clearType, target_id: targetId, deleted_count: result.data.deleted_count });
           else console.log(result.message);

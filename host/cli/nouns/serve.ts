@@ -18,7 +18,10 @@ export const serve: CliNoun = {
     y
       .option('port', { type: 'number', describe: 'Port (default PORT or 8080)' })
       .option('host', { type: 'string', describe: 'Address (default HOST or 127.0.0.1)' })
-      .option('workers', { type: 'number', describe: 'Host processes sharing the port (default FLOWHOST_WORKERS or 1; more than 1 needs MONGODB_URL)' }),
+      .option('workers', {
+        type: 'number',
+        describe: 'Host processes sharing the port (default FLOWHOST_WORKERS or 1; more than 1 needs MONGODB_URL)',
+      }),
   async handler(argv: ArgumentsCamelCase<Common & { port?: number; host?: string; workers?: number }>) {
     // Read now: npm's shell may be gone by the time the host has started (see parent-watch).
     const parent = process.ppid;
@@ -71,10 +74,13 @@ export const serve: CliNoun = {
       }
       stopping = true;
       host.log.info({ signal, bound_seconds: config.shutdownTimeoutSeconds }, 'Stopping');
-      setTimeout(() => {
-        host.log.error(`The stop did not end within ${config.shutdownTimeoutSeconds} s and ${STOP_MARGIN_MS / 1000} s more; exiting`);
-        process.exit(1);
-      }, config.shutdownTimeoutSeconds * 1000 + STOP_MARGIN_MS).unref();
+      setTimeout(
+        () => {
+          host.log.error(`The stop did not end within ${config.shutdownTimeoutSeconds} s and ${STOP_MARGIN_MS / 1000} s more; exiting`);
+          process.exit(1);
+        },
+        config.shutdownTimeoutSeconds * 1000 + STOP_MARGIN_MS,
+      ).unref();
       await host.stop();
       process.exit(0);
     };

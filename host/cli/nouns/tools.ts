@@ -23,17 +23,30 @@ export const tools: CliNoun = {
         async (argv) => {
           if (argv.clear && argv.action !== 'set') throw new CliError('--clear goes with set: flowhost tools web-search set --clear');
           // The key comes from stdin, never argv: it would sit in the shell history and `ps`.
-          const key = argv.action === 'set' && !argv.clear ? readKeyFromStdin('printenv BRAVE_API_KEY | flowhost tools web-search set') : undefined;
+          const key =
+            argv.action === 'set' && !argv.clear ? readKeyFromStdin('printenv BRAVE_API_KEY | flowhost tools web-search set') : undefined;
           const res = await withApi(argv, (api) =>
-            argv.action === 'set' ? api.call<{ message: string; data: WebSearch }>('PUT', '/tools/web-search', { body: { api_key: key ?? '' } }) : api.call<{ message?: string; data: WebSearch }>('GET', '/tools/web-search'),
+            argv.action === 'set'
+              ? api.call<{ message: string; data: WebSearch }>('PUT', '/tools/web-search', { body: { api_key: key ?? '' } })
+              : api.call<{ message?: string; data: WebSearch }>('GET', '/tools/web-search'),
           );
           const d = res.data;
           if (argv.json) {
             printJson(d);
             return;
           }
-          if (argv.action === 'set') console.log(argv.clear ? `Removed the web search key${d.configured ? ` (the key from the configuration, ${d.api_key}, is still used)` : ''}` : `Saved the web search key (${d.api_key})`);
-          else console.log(d.configured ? `web_search: configured (key ${d.api_key}; ${d.base_url})` : 'web_search: not configured (flowhost tools web-search set < key.txt)');
+          if (argv.action === 'set')
+            console.log(
+              argv.clear
+                ? `Removed the web search key${d.configured ? ` (the key from the configuration, ${d.api_key}, is still used)` : ''}`
+                : `Saved the web search key (${d.api_key})`,
+            );
+          else
+            console.log(
+              d.configured
+                ? `web_search: configured (key ${d.api_key}; ${d.base_url})`
+                : 'web_search: not configured (flowhost tools web-search set < key.txt)',
+            );
         },
       )
       .demandCommand(1, 'Name a verb: web-search')

@@ -30,20 +30,39 @@ export const user: CliNoun = {
           }
         },
       )
-      .command('list', 'List users', (c) => c.options(jsonOption), async (argv) => {
-        const users = await withAdmin(argv, (a) => a.listUsers());
-        if (argv.json) printJson(users);
-        else printRows(users.map((u) => ({ id: u.user_id, login: u.login, role: u.role, password: u.has_password ? 'set' : '-', created: u.created_at })));
-      })
-      .command('delete <login>', 'Delete a user (and their sessions and application passwords)', (c) => c.positional('login', { type: 'string', demandOption: true }).options(jsonOption), async (argv) => {
-        const user = await withAdmin(argv, async (a) => {
-          const found = await a.findUser(argv.login!);
-          await a.deleteUser(found.user_id);
-          return found;
-        });
-        if (argv.json) printJson({ deleted: true, user });
-        else console.log(`Deleted user '${user.login}'.`);
-      })
+      .command(
+        'list',
+        'List users',
+        (c) => c.options(jsonOption),
+        async (argv) => {
+          const users = await withAdmin(argv, (a) => a.listUsers());
+          if (argv.json) printJson(users);
+          else
+            printRows(
+              users.map((u) => ({
+                id: u.user_id,
+                login: u.login,
+                role: u.role,
+                password: u.has_password ? 'set' : '-',
+                created: u.created_at,
+              })),
+            );
+        },
+      )
+      .command(
+        'delete <login>',
+        'Delete a user (and their sessions and application passwords)',
+        (c) => c.positional('login', { type: 'string', demandOption: true }).options(jsonOption),
+        async (argv) => {
+          const user = await withAdmin(argv, async (a) => {
+            const found = await a.findUser(argv.login!);
+            await a.deleteUser(found.user_id);
+            return found;
+          });
+          if (argv.json) printJson({ deleted: true, user });
+          else console.log(`Deleted user '${user.login}'.`);
+        },
+      )
       .command(
         'set-password <login>',
         'Set the login password used for cookie sessions',

@@ -36,59 +36,151 @@ export const webhook: CliNoun = {
             .option('overrides', { type: 'string', describe: 'A JSON file deep-merged over the template' })
             .option('secret', { type: 'string', describe: 'Use this secret (else one is generated)' })
             .option('generate-secret', { type: 'boolean', describe: 'Generate the secret (the default)' })
-            .option('dedupe-window', { type: 'number', describe: 'Answer repeats of an event id within this many seconds with the original job (needs an id_source)' })
+            .option('dedupe-window', {
+              type: 'number',
+              describe: 'Answer repeats of an event id within this many seconds with the original job (needs an id_source)',
+            })
             .options(jsonOption),
         async (argv) => {
-          if (argv.mode === 'hmac' && !argv.preset && !argv.template) throw new CliError('hmac mode needs --preset NAME or --template FILE');
-          const body = { mode: argv.mode, preset: argv.preset, template: readJsonFile(argv.template, 'template'), overrides: readJsonFile(argv.overrides, 'overrides'), secret: argv.secret, dedupe_window_seconds: argv.dedupeWindow };
-          const res = await withApi(argv, (api) => api.call<{ data: Record<string, unknown>; warnings?: string[] }>('PUT', `/flows/${argv.flow_id}/webhook`, { body }));
+          if (argv.mode === 'hmac' && !argv.preset && !argv.template)
+            throw new CliError('hmac mode needs --preset NAME or --template FILE');
+          const body = {
+            mode: argv.mode,
+            preset: argv.preset,
+            template: readJsonFile(argv.template, 'template'),
+            overrides: readJsonFile(argv.overrides, 'overrides'),
+            secret: argv.secret,
+            dedupe_window_seconds: argv.dedupeWindow,
+          };
+          const res = await withApi(argv, (api) =>
+            api.call<{ data: Record<string, unknown>; warnings?: string[] }>('PUT', `/flows/${argv.flow_id}/webhook`, { body }),
+          );
           warn(res);
           const secret = res.data.secret as { id: string; value: string } | undefined;
-          show(argv, res.data, res.data.token ? `Bearer token (shown once): ${String(res.data.token)}` : `Secret ${secret?.id} (shown once): ${secret?.value}`);
+          show(
+            argv,
+            res.data,
+            res.data.token ? `Bearer token (shown once): ${String(res.data.token)}` : `Secret ${secret?.id} (shown once): ${secret?.value}`,
+          );
         },
       )
-      .command('disable <flow_id>', 'Disable the trigger (token and secrets are forgotten)', (c) => flowArg(c).options(jsonOption), async (argv) => {
-        await withApi(argv, (api) => api.call('DELETE', `/flows/${argv.flow_id}/webhook`));
-        show(argv, { disabled: true }, `Webhook trigger of flow ${argv.flow_id} disabled.`);
-      })
-      .command('regenerate <flow_id>', 'A new bearer token (the old one stops at once)', (c) => flowArg(c).options(jsonOption), async (argv) => {
-        const res = await withApi(argv, (api) => api.call<{ data: { token: string } }>('POST', `/flows/${argv.flow_id}/webhook/regenerate`));
-        show(argv, res.data, `New bearer token (shown once): ${res.data.token}`);
-      })
-      .command('set-secret <flow_id>', 'Replace every secret with one', (c) => flowArg(c).option('secret', { type: 'string' }).options(jsonOption), async (argv) => {
-        const res = await withApi(argv, (api) => api.call<{ data: { secret: { id: string; value: string } }; warnings?: string[] }>('PUT', `/flows/${argv.flow_id}/webhook/secrets`, { body: { secret: argv.secret } }));
-        warn(res);
-        show(argv, res.data, `Secret ${res.data.secret.id} (shown once): ${res.data.secret.value}`);
-      })
-      .command('rotate <flow_id>', 'Add a secret; current ones stay valid for --ttl seconds (default 7 days)', (c) => flowArg(c).option('ttl', { type: 'number' }).option('secret', { type: 'string' }).options(jsonOption), async (argv) => {
-        const res = await withApi(argv, (api) => api.call<{ data: { secret: { id: string; value: string } }; warnings?: string[] }>('POST', `/flows/${argv.flow_id}/webhook/secrets`, { body: { ttl_seconds: argv.ttl, secret: argv.secret } }));
-        warn(res);
-        show(argv, res.data, `New secret ${res.data.secret.id} (shown once): ${res.data.secret.value}`);
-      })
-      .command('forget <flow_id> <secret_id>', 'Forget one secret', (c) => flowArg(c).positional('secret_id', { type: 'string', demandOption: true }).options(jsonOption), async (argv) => {
-        await withApi(argv, (api) => api.call('DELETE', `/flows/${argv.flow_id}/webhook/secrets/${encodeURIComponent(argv.secret_id!)}`));
-        show(argv, { forgotten: argv.secret_id }, `Secret ${argv.secret_id} forgotten.`);
-      })
-      .command('rate-limit <flow_id>', "Set the flow's trigger rate limit", (c) => flowArg(c).option('max', { type: 'number', demandOption: true }).option('window', { type: 'number', demandOption: true, describe: 'seconds' }).options(jsonOption), async (argv) => {
-        await withApi(argv, (api) => api.call('PUT', `/flows/${argv.flow_id}/webhook/rate-limit`, { body: { max: argv.max, window_seconds: argv.window } }));
-        show(argv, { max: argv.max, window_seconds: argv.window }, `Rate limit: ${argv.max} per ${argv.window} s.`);
-      })
-      .command('dedupe <flow_id>', 'Duplicate event-id protection: repeats within --window seconds answer the original job (0 turns it off)', (c) => flowArg(c).option('window', { type: 'number', demandOption: true, describe: 'seconds; 0 = off' }).options(jsonOption), async (argv) => {
-        await withApi(argv, (api) => api.call('PUT', `/flows/${argv.flow_id}/webhook/dedupe`, { body: { window_seconds: argv.window } }));
-        show(argv, { dedupe_window_seconds: argv.window }, argv.window > 0 ? `Duplicate protection: event ids remembered for ${argv.window} s.` : 'Duplicate protection off.');
-      })
-      .command('status <flow_id>', 'Mode, preset, secret ids with expiry (never values)', (c) => flowArg(c).options(jsonOption), async (argv) => {
-        const res = await withApi(argv, (api) => api.call<{ data: Record<string, unknown> }>('GET', `/flows/${argv.flow_id}/webhook`));
-        const d = res.data;
-        const secrets = (d.secrets as Array<{ id: string; expires_at: string | null }> | undefined) ?? [];
-        const dedupe = Number(d.dedupe_window_seconds ?? 0) > 0 ? `; duplicates refused for ${String(d.dedupe_window_seconds)} s` : '';
-        show(argv, d, d.enabled ? `mode ${String(d.mode)}${d.preset ? ` (preset ${String(d.preset)})` : ''}; ${secrets.length ? secrets.map((s) => `secret ${s.id}${s.expires_at ? ` until ${s.expires_at}` : ''}`).join(', ') : 'token set'}${dedupe}` : 'disabled');
-      })
-      .command('presets', 'Loaded webhook presets', (c) => c.options(jsonOption), async (argv) => {
-        const res = await withApi(argv, (api) => api.call<{ data: Array<{ slug: string; label: string }> }>('GET', '/webhook-presets'));
-        if (argv.json) printJson(res.data);
-        else printRows(res.data.map((p) => ({ preset: p.slug, label: p.label })));
-      })
+      .command(
+        'disable <flow_id>',
+        'Disable the trigger (token and secrets are forgotten)',
+        (c) => flowArg(c).options(jsonOption),
+        async (argv) => {
+          await withApi(argv, (api) => api.call('DELETE', `/flows/${argv.flow_id}/webhook`));
+          show(argv, { disabled: true }, `Webhook trigger of flow ${argv.flow_id} disabled.`);
+        },
+      )
+      .command(
+        'regenerate <flow_id>',
+        'A new bearer token (the old one stops at once)',
+        (c) => flowArg(c).options(jsonOption),
+        async (argv) => {
+          const res = await withApi(argv, (api) =>
+            api.call<{ data: { token: string } }>('POST', `/flows/${argv.flow_id}/webhook/regenerate`),
+          );
+          show(argv, res.data, `New bearer token (shown once): ${res.data.token}`);
+        },
+      )
+      .command(
+        'set-secret <flow_id>',
+        'Replace every secret with one',
+        (c) => flowArg(c).option('secret', { type: 'string' }).options(jsonOption),
+        async (argv) => {
+          const res = await withApi(argv, (api) =>
+            api.call<{ data: { secret: { id: string; value: string } }; warnings?: string[] }>(
+              'PUT',
+              `/flows/${argv.flow_id}/webhook/secrets`,
+              { body: { secret: argv.secret } },
+            ),
+          );
+          warn(res);
+          show(argv, res.data, `Secret ${res.data.secret.id} (shown once): ${res.data.secret.value}`);
+        },
+      )
+      .command(
+        'rotate <flow_id>',
+        'Add a secret; current ones stay valid for --ttl seconds (default 7 days)',
+        (c) => flowArg(c).option('ttl', { type: 'number' }).option('secret', { type: 'string' }).options(jsonOption),
+        async (argv) => {
+          const res = await withApi(argv, (api) =>
+            api.call<{ data: { secret: { id: string; value: string } }; warnings?: string[] }>(
+              'POST',
+              `/flows/${argv.flow_id}/webhook/secrets`,
+              { body: { ttl_seconds: argv.ttl, secret: argv.secret } },
+            ),
+          );
+          warn(res);
+          show(argv, res.data, `New secret ${res.data.secret.id} (shown once): ${res.data.secret.value}`);
+        },
+      )
+      .command(
+        'forget <flow_id> <secret_id>',
+        'Forget one secret',
+        (c) => flowArg(c).positional('secret_id', { type: 'string', demandOption: true }).options(jsonOption),
+        async (argv) => {
+          await withApi(argv, (api) => api.call('DELETE', `/flows/${argv.flow_id}/webhook/secrets/${encodeURIComponent(argv.secret_id!)}`));
+          show(argv, { forgotten: argv.secret_id }, `Secret ${argv.secret_id} forgotten.`);
+        },
+      )
+      .command(
+        'rate-limit <flow_id>',
+        "Set the flow's trigger rate limit",
+        (c) =>
+          flowArg(c)
+            .option('max', { type: 'number', demandOption: true })
+            .option('window', { type: 'number', demandOption: true, describe: 'seconds' })
+            .options(jsonOption),
+        async (argv) => {
+          await withApi(argv, (api) =>
+            api.call('PUT', `/flows/${argv.flow_id}/webhook/rate-limit`, { body: { max: argv.max, window_seconds: argv.window } }),
+          );
+          show(argv, { max: argv.max, window_seconds: argv.window }, `Rate limit: ${argv.max} per ${argv.window} s.`);
+        },
+      )
+      .command(
+        'dedupe <flow_id>',
+        'Duplicate event-id protection: repeats within --window seconds answer the original job (0 turns it off)',
+        (c) => flowArg(c).option('window', { type: 'number', demandOption: true, describe: 'seconds; 0 = off' }).options(jsonOption),
+        async (argv) => {
+          await withApi(argv, (api) => api.call('PUT', `/flows/${argv.flow_id}/webhook/dedupe`, { body: { window_seconds: argv.window } }));
+          show(
+            argv,
+            { dedupe_window_seconds: argv.window },
+            argv.window > 0 ? `Duplicate protection: event ids remembered for ${argv.window} s.` : 'Duplicate protection off.',
+          );
+        },
+      )
+      .command(
+        'status <flow_id>',
+        'Mode, preset, secret ids with expiry (never values)',
+        (c) => flowArg(c).options(jsonOption),
+        async (argv) => {
+          const res = await withApi(argv, (api) => api.call<{ data: Record<string, unknown> }>('GET', `/flows/${argv.flow_id}/webhook`));
+          const d = res.data;
+          const secrets = (d.secrets as Array<{ id: string; expires_at: string | null }> | undefined) ?? [];
+          const dedupe = Number(d.dedupe_window_seconds ?? 0) > 0 ? `; duplicates refused for ${String(d.dedupe_window_seconds)} s` : '';
+          show(
+            argv,
+            d,
+            d.enabled
+              ? `mode ${String(d.mode)}${d.preset ? ` (preset ${String(d.preset)})` : ''}; ${secrets.length ? secrets.map((s) => `secret ${s.id}${s.expires_at ? ` until ${s.expires_at}` : ''}`).join(', ') : 'token set'}${dedupe}`
+              : 'disabled',
+          );
+        },
+      )
+      .command(
+        'presets',
+        'Loaded webhook presets',
+        (c) => c.options(jsonOption),
+        async (argv) => {
+          const res = await withApi(argv, (api) => api.call<{ data: Array<{ slug: string; label: string }> }>('GET', '/webhook-presets'));
+          if (argv.json) printJson(res.data);
+          else printRows(res.data.map((p) => ({ preset: p.slug, label: p.label })));
+        },
+      )
       .demandCommand(1, 'Name a verb: enable, disable, regenerate, set-secret, rotate, forget, rate-limit, dedupe, status or presets')
       .strict();
   },

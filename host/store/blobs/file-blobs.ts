@@ -69,8 +69,21 @@ export class FileBlobBucket implements BlobBucket {
     const meter = new BlobMeter(options.maxBytes);
     try {
       await pipeline(source, meter, createWriteStream(temp, { mode: 0o600 }));
-      const info: BlobInfo = { id, filename: options.filename, content_type: options.contentType, size: meter.size, sha256: meter.hash.digest('hex'), created_at: new Date() };
-      const sidecar: Sidecar = { filename: info.filename, content_type: info.content_type, size: info.size, sha256: info.sha256, created_at: info.created_at.toISOString() };
+      const info: BlobInfo = {
+        id,
+        filename: options.filename,
+        content_type: options.contentType,
+        size: meter.size,
+        sha256: meter.hash.digest('hex'),
+        created_at: new Date(),
+      };
+      const sidecar: Sidecar = {
+        filename: info.filename,
+        content_type: info.content_type,
+        size: info.size,
+        sha256: info.sha256,
+        created_at: info.created_at.toISOString(),
+      };
       await writeFile(tempMeta, JSON.stringify(sidecar), { mode: 0o600 });
       // The bytes first, the sidecar last: a blob exists once its sidecar does.
       await rename(temp, join(this.dir, id));
@@ -89,7 +102,14 @@ export class FileBlobBucket implements BlobBucket {
     await this.ready;
     try {
       const sidecar = JSON.parse(await readFile(join(this.dir, `${id}.json`), 'utf8')) as Sidecar;
-      return { id, filename: sidecar.filename, content_type: sidecar.content_type, size: sidecar.size, sha256: sidecar.sha256, created_at: new Date(sidecar.created_at) };
+      return {
+        id,
+        filename: sidecar.filename,
+        content_type: sidecar.content_type,
+        size: sidecar.size,
+        sha256: sidecar.sha256,
+        created_at: new Date(sidecar.created_at),
+      };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;

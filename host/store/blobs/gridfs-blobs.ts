@@ -39,8 +39,14 @@ export class GridFsBlobBucket implements BlobBucket {
       source.destroy();
       await upload.abort().catch(() => undefined);
       // abort() removes the chunks it knows of; make sure nothing of this id is left.
-      await this.db.collection(`${this.name}.chunks`).deleteMany({ files_id: id as never }).catch(() => undefined);
-      await this.db.collection(`${this.name}.files`).deleteOne({ _id: id as never }).catch(() => undefined);
+      await this.db
+        .collection(`${this.name}.chunks`)
+        .deleteMany({ files_id: id as never })
+        .catch(() => undefined);
+      await this.db
+        .collection(`${this.name}.files`)
+        .deleteOne({ _id: id as never })
+        .catch(() => undefined);
       throw error;
     }
     const sha256 = meter.hash.digest('hex');

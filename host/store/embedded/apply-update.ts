@@ -89,11 +89,13 @@ function applyOne(doc: Doc, op: Operator, path: string, value: unknown): void {
       parent[key] = structuredClone(value);
       return;
     case '$inc':
-      if (current !== undefined && typeof current !== 'number') throw new UnsupportedQueryError(`$inc on '${path}': the field is not a number`);
+      if (current !== undefined && typeof current !== 'number')
+        throw new UnsupportedQueryError(`$inc on '${path}': the field is not a number`);
       parent[key] = (current ?? 0) + (value as number);
       return;
     case '$push':
-      if (current !== undefined && !Array.isArray(current)) throw new UnsupportedQueryError(`$push on '${path}': the field is not an array`);
+      if (current !== undefined && !Array.isArray(current))
+        throw new UnsupportedQueryError(`$push on '${path}': the field is not an array`);
       parent[key] = [...(current ?? []), structuredClone(value)];
       return;
   }

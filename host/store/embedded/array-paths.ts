@@ -6,7 +6,6 @@ const KEY = /^[A-Za-z0-9_]+$/;
 /** Deeper structures are still stored; only their array paths go unrecorded past this depth. */
 const MAX_DEPTH = 12;
 
-
 function collect(value: unknown, path: string, depth: number, out: Set<string>): void {
   if (depth > MAX_DEPTH) return;
   if (Array.isArray(value)) {
@@ -51,7 +50,9 @@ export class ArrayPathRegistry {
   private readonly selectAll;
 
   constructor(db: Database) {
-    db.exec('CREATE TABLE IF NOT EXISTS "_array_paths" (collection TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (collection, path)) WITHOUT ROWID');
+    db.exec(
+      'CREATE TABLE IF NOT EXISTS "_array_paths" (collection TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (collection, path)) WITHOUT ROWID',
+    );
     this.insert = retain(db.prepare('INSERT OR IGNORE INTO "_array_paths" (collection, path) VALUES (?, ?)'));
     this.selectAll = retain(db.prepare('SELECT collection, path FROM "_array_paths"'));
     this.reload();

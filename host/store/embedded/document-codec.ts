@@ -20,13 +20,14 @@ const MAX_TIME = Date.parse('9999-12-31T23:59:59.999Z');
 export function encodeDate(date: Date): string {
   const time = date.getTime();
   if (Number.isNaN(time)) throw new UnsupportedQueryError('An Invalid Date cannot be stored or compared');
-  if (time < MIN_TIME || time > MAX_TIME) throw new UnsupportedQueryError(`Dates outside the years 0000-9999 are not supported (${date.toISOString()})`);
+  if (time < MIN_TIME || time > MAX_TIME)
+    throw new UnsupportedQueryError(`Dates outside the years 0000-9999 are not supported (${date.toISOString()})`);
   return `${DATE_PREFIX}${date.toISOString()}`;
 }
 
 /** A string that would read back as a Date is refused rather than silently changed. */
 export function checkString(value: string): string {
-  if (value.startsWith(DATE_PREFIX)) throw new UnsupportedQueryError('Strings starting with the store\'s date marker cannot be stored');
+  if (value.startsWith(DATE_PREFIX)) throw new UnsupportedQueryError("Strings starting with the store's date marker cannot be stored");
   return value;
 }
 
@@ -99,7 +100,8 @@ function encodeStorableNode(value: unknown, depth: number, datesSeen: DatesSeen)
     if (child instanceof Date) {
       setField(out, key, encodeDate(child));
       datesSeen.push([out, key, child]);
-    } else if (child !== undefined && typeof child !== 'function' && typeof child !== 'symbol') setField(out, key, encodeStorableNode(child, depth + 1, datesSeen));
+    } else if (child !== undefined && typeof child !== 'function' && typeof child !== 'symbol')
+      setField(out, key, encodeStorableNode(child, depth + 1, datesSeen));
   }
   return out;
 }
@@ -145,7 +147,8 @@ function reviveDates(node: Record<string, unknown> | unknown[]): void {
     if (typeof value === 'string') {
       if (!value.startsWith(DATE_PREFIX)) continue;
       // A key named `__proto__` is data (as JSON.parse made it): assigning would set the prototype.
-      if (key === '__proto__') Object.defineProperty(node, key, { value: asDate(value), writable: true, enumerable: true, configurable: true });
+      if (key === '__proto__')
+        Object.defineProperty(node, key, { value: asDate(value), writable: true, enumerable: true, configurable: true });
       else node[key] = asDate(value);
     } else if (value !== null && typeof value === 'object') reviveDates(value as Record<string, unknown>);
   }

@@ -35,7 +35,6 @@ type Row = { _id: string; doc: string };
 
 /** 24 lowercase hex characters, like an ObjectId's string form. */
 
-
 /** One collection: a table `c_<name>` of `(_id TEXT PRIMARY KEY, doc TEXT)` JSON documents. */
 export class EmbeddedCollection<T extends Doc> implements Collection<T> {
   constructor(
@@ -59,7 +58,9 @@ export class EmbeddedCollection<T extends Doc> implements Collection<T> {
 
   async find(filter?: Filter, options: FindOptions = {}): Promise<Array<T & StoredDocument>> {
     checkProjection(options.projection);
-    return this.read((table) => this.rows(table, filter, options).map((row) => project(decodeDocument<T & StoredDocument>(row.doc), options.projection)));
+    return this.read((table) =>
+      this.rows(table, filter, options).map((row) => project(decodeDocument<T & StoredDocument>(row.doc), options.projection)),
+    );
   }
 
   async count(filter?: Filter): Promise<number> {
@@ -101,7 +102,9 @@ export class EmbeddedCollection<T extends Doc> implements Collection<T> {
   async deleteOne(filter: Filter): Promise<number> {
     return this.write((table) => {
       const where = filterToSql(filter, this.session.arrayPaths(this.name));
-      return this.session.prepare(`DELETE FROM ${table} WHERE rowid = (SELECT rowid FROM ${table} WHERE ${where.sql} LIMIT 1)`).run(...where.params).changes;
+      return this.session
+        .prepare(`DELETE FROM ${table} WHERE rowid = (SELECT rowid FROM ${table} WHERE ${where.sql} LIMIT 1)`)
+        .run(...where.params).changes;
     });
   }
 
@@ -148,7 +151,9 @@ export class EmbeddedCollection<T extends Doc> implements Collection<T> {
   explainFind(filter?: Filter, options: SelectOptions = {}): string[] {
     return this.read((table) => {
       const select = selectSql(table, filter, options, this.session.arrayPaths(this.name));
-      return (this.session.prepare(`EXPLAIN QUERY PLAN ${select.sql}`).all(...select.params) as Array<{ detail: string }>).map((r) => r.detail);
+      return (this.session.prepare(`EXPLAIN QUERY PLAN ${select.sql}`).all(...select.params) as Array<{ detail: string }>).map(
+        (r) => r.detail,
+      );
     });
   }
 

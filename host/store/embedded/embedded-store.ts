@@ -1,5 +1,13 @@
 import Database, { type Database as SqliteDatabase } from 'better-sqlite3';
-import { checkIdCount, UnsupportedQueryError, type BulkOp, type BulkResult, type Collection, type DocumentStore, type Filter } from '../../../core/store/port.js';
+import {
+  checkIdCount,
+  UnsupportedQueryError,
+  type BulkOp,
+  type BulkResult,
+  type Collection,
+  type DocumentStore,
+  type Filter,
+} from '../../../core/store/port.js';
 import { EmbeddedCollection } from './embedded-collection.js';
 import { registerRegexp } from './regexp-function.js';
 import type { SelectOptions } from './select-sql.js';
@@ -84,7 +92,8 @@ export class EmbeddedStore implements DocumentStore {
   private readonly collections = new Map<string, EmbeddedCollection<Record<string, unknown>>>();
 
   constructor(options: EmbeddedStoreOptions) {
-    if (!options || typeof options.file !== 'string' || options.file.length === 0) throw new TypeError('openEmbeddedStore needs a file path or ":memory:"');
+    if (!options || typeof options.file !== 'string' || options.file.length === 0)
+      throw new TypeError('openEmbeddedStore needs a file path or ":memory:"');
     this.file = options.file;
     this.exclusive = options.exclusive === true && options.file !== ':memory:';
     this.singleWriter = this.exclusive || options.file === ':memory:';
@@ -117,7 +126,8 @@ export class EmbeddedStore implements DocumentStore {
 
   /** Also answers `explainFind`, which the port's Collection does not have. */
   embeddedCollection<T extends Record<string, unknown> = Record<string, unknown>>(name: string): EmbeddedCollection<T> {
-    if (typeof name !== 'string' || !COLLECTION_NAME.test(name)) throw new UnsupportedQueryError(`Invalid collection name '${String(name)}'`);
+    if (typeof name !== 'string' || !COLLECTION_NAME.test(name))
+      throw new UnsupportedQueryError(`Invalid collection name '${String(name)}'`);
     let collection = this.collections.get(name);
     if (!collection) {
       collection = new EmbeddedCollection(this.session, name);
@@ -134,7 +144,9 @@ export class EmbeddedStore implements DocumentStore {
       () =>
         (
           this.session
-            .prepare('INSERT INTO "_sequences" (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = value + excluded.value RETURNING value')
+            .prepare(
+              'INSERT INTO "_sequences" (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = value + excluded.value RETURNING value',
+            )
             .get(sequence, count) as { value: number }
         ).value,
     );

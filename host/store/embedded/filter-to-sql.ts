@@ -37,8 +37,6 @@ interface Scope {
 
 const ROOT: Scope = { base: 'doc', prefix: '' };
 
-
-
 const dotted = (prefix: string, segments: readonly string[]) => (prefix ? `${prefix}.${segments.join('.')}` : segments.join('.'));
 
 /**
@@ -134,7 +132,10 @@ class FilterCompiler {
         return [test.negate ? not(matched) : matched];
       }),
     );
-    return { sql: `(${t.type} = 'array' AND EXISTS (SELECT 1 FROM json_each(${t.value}) AS ${e} WHERE ${inner.sql}))`, params: inner.params };
+    return {
+      sql: `(${t.type} = 'array' AND EXISTS (SELECT 1 FROM json_each(${t.value}) AS ${e} WHERE ${inner.sql}))`,
+      params: inner.params,
+    };
   }
 
   /** A test on a field, with MongoDB's array rules for paths that have held arrays. */
@@ -154,7 +155,10 @@ class FilterCompiler {
       const head = segments.slice(0, i);
       if (!this.arrayPaths.has(dotted(prefix, head))) continue;
       const headPath = jsonPathLiteral(head);
-      const asObject = all([{ sql: `IFNULL(json_type(${base}, ${headPath}), '') <> 'array'`, params: [] }, this.walk(base, prefix, segments, leaf, elements, i + 1)]);
+      const asObject = all([
+        { sql: `IFNULL(json_type(${base}, ${headPath}), '') <> 'array'`, params: [] },
+        this.walk(base, prefix, segments, leaf, elements, i + 1),
+      ]);
       const e = this.alias();
       const inner = this.walk(`${e}.value`, dotted(prefix, head), segments.slice(i), leaf, elements, 1);
       const throughElements: SqlFragment = {
@@ -168,7 +172,13 @@ class FilterCompiler {
     if (!elements || !this.arrayPaths.has(dotted(prefix, segments))) return direct;
     const e = this.alias();
     const inner = leaf({ value: `${e}.value`, type: `${e}.type` });
-    return any([direct, { sql: `(json_type(${base}, ${full}) = 'array' AND EXISTS (SELECT 1 FROM json_each(${base}, ${full}) AS ${e} WHERE ${inner.sql}))`, params: inner.params }]);
+    return any([
+      direct,
+      {
+        sql: `(json_type(${base}, ${full}) = 'array' AND EXISTS (SELECT 1 FROM json_each(${base}, ${full}) AS ${e} WHERE ${inner.sql}))`,
+        params: inner.params,
+      },
+    ]);
   }
 
   private alias(): string {

@@ -50,7 +50,9 @@ export function indexStatements(collection: string, table: string, spec: IndexSp
   const exprs = fields.map(([path]) => fieldExpr(path));
   const columns = fields.map(([path, dir]) => `${fieldExpr(path)} ${dir === -1 ? 'DESC' : 'ASC'}`).join(', ');
   const partial = spec.sparse ? ` WHERE ${exprs[0]} IS NOT NULL` : '';
-  const statements = [`CREATE ${spec.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${sqliteIndexName(collection, name)}" ON ${table} (${columns})${partial}`];
+  const statements = [
+    `CREATE ${spec.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${sqliteIndexName(collection, name)}" ON ${table} (${columns})${partial}`,
+  ];
   if (spec.unique) {
     const anyNull = exprs.map((e) => `${e} IS NULL`).join(' OR ');
     const anyPresent = fields.map(([path]) => `${typeExpr(path)} IS NOT NULL`).join(' OR ');

@@ -6,7 +6,8 @@ type Doc = Record<string, unknown>;
 /** Validates a projection; returns whether it is an inclusion (`{a: 1}`) projection. */
 export function checkProjection(projection: Projection | undefined): { inclusive: boolean } | null {
   if (projection === undefined || projection === null) return null;
-  if (typeof projection !== 'object' || Array.isArray(projection)) throw new UnsupportedQueryError('A projection must be an object of field paths');
+  if (typeof projection !== 'object' || Array.isArray(projection))
+    throw new UnsupportedQueryError('A projection must be an object of field paths');
   const entries = Object.entries(projection);
   if (entries.length === 0) return null;
   for (const [path, flag] of entries) {
@@ -15,7 +16,8 @@ export function checkProjection(projection: Projection | undefined): { inclusive
   }
   const fields = entries.filter(([path]) => path !== '_id');
   const inclusive = fields.some(([, flag]) => flag === 1);
-  if (inclusive && fields.some(([, flag]) => flag === 0)) throw new UnsupportedQueryError('A projection cannot mix inclusion and exclusion');
+  if (inclusive && fields.some(([, flag]) => flag === 0))
+    throw new UnsupportedQueryError('A projection cannot mix inclusion and exclusion');
   // `{_id: 1}` alone is an inclusion of `_id` only; `{_id: 0}` alone excludes it.
   return { inclusive: inclusive || (fields.length === 0 && projection._id === 1) };
 }

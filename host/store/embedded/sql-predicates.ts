@@ -47,7 +47,8 @@ function jsonText(value: unknown): string {
 
 /** A regex as the one parameter of SQL `REGEXP`: `flags/source` (flags never hold a slash). */
 export function regexParam(path: string, pattern: unknown, options: unknown = ''): string {
-  if (!(pattern instanceof RegExp) && typeof pattern !== 'string') throw new UnsupportedQueryError(`$regex on '${path}' needs a RegExp or a string`);
+  if (!(pattern instanceof RegExp) && typeof pattern !== 'string')
+    throw new UnsupportedQueryError(`$regex on '${path}' needs a RegExp or a string`);
   if (options !== undefined && typeof options !== 'string') throw new UnsupportedQueryError(`$options on '${path}' must be a string`);
   const source = pattern instanceof RegExp ? pattern.source : pattern;
   const flags = (pattern instanceof RegExp ? pattern.flags : (options ?? '')).replace(/g/g, '');

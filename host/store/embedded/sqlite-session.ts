@@ -12,7 +12,6 @@ export class StoreClosedError extends Error {
   }
 }
 
-
 /**
  * One open SQLite connection and what the collections share on it: prepared statements,
  * created tables, the array-path registry and the transaction discipline.

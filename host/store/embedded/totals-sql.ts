@@ -19,12 +19,18 @@ export interface TotalsRow {
  * '12' as 12. The key's JSON type is grouped on too, because json_extract turns `true`
  * into 1; missing and null are one kind, as in MongoDB.
  */
-export function totalsSql(table: string, filter: Parameters<typeof filterToSql>[0], spec: CheckedTotalsSpec, arrayPaths: ReadonlySet<string>): SqlFragment {
+export function totalsSql(
+  table: string,
+  filter: Parameters<typeof filterToSql>[0],
+  spec: CheckedTotalsSpec,
+  arrayPaths: ReadonlySet<string>,
+): SqlFragment {
   const where = filterToSql(filter, arrayPaths);
   const sums = spec.sum.map((path, i) => `SUM(CASE WHEN ${typeExpr(path)} IN ('integer', 'real') THEN ${fieldExpr(path)} END) AS s${i}`);
-  const kind = spec.groupBy === undefined
-    ? 'NULL'
-    : `CASE ${typeExpr(spec.groupBy)} WHEN 'true' THEN 'boolean' WHEN 'false' THEN 'boolean' WHEN 'integer' THEN 'number' WHEN 'real' THEN 'number' WHEN 'text' THEN 'text' ELSE 'null' END`;
+  const kind =
+    spec.groupBy === undefined
+      ? 'NULL'
+      : `CASE ${typeExpr(spec.groupBy)} WHEN 'true' THEN 'boolean' WHEN 'false' THEN 'boolean' WHEN 'integer' THEN 'number' WHEN 'real' THEN 'number' WHEN 'text' THEN 'text' ELSE 'null' END`;
   const key = spec.groupBy === undefined ? 'NULL' : fieldExpr(spec.groupBy);
   const group = spec.groupBy === undefined ? '' : ' GROUP BY kind, k';
   // Without GROUP BY, an aggregate SELECT answers one row even when nothing matches.

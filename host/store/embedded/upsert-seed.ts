@@ -4,7 +4,6 @@ import { checkPath } from './json-path.js';
 
 type Doc = Record<string, unknown>;
 
-
 /** The equality value of one filter condition, or undefined when it is not an equality. */
 function equalityOf(value: unknown): unknown {
   if (value instanceof RegExp) return undefined;

@@ -51,7 +51,13 @@ export function parseMongoUrl(url: string): MongoUrlInfo {
   const database = decode(path.replace(/^\//, '')) || DEFAULT_DATABASE;
   // Query options may carry secrets too (e.g. a proxy password): keep only the names.
   const redactedQuery = rest.startsWith('?')
-    ? `?${rest.slice(1).split('&').map((pair) => pair.split('=')[0]).filter(Boolean).map((name) => `${name}=...`).join('&')}`
+    ? `?${rest
+        .slice(1)
+        .split('&')
+        .map((pair) => pair.split('=')[0])
+        .filter(Boolean)
+        .map((name) => `${name}=...`)
+        .join('&')}`
     : '';
 
   return {

@@ -43,7 +43,10 @@ function indexOf(error: MongoServerError | MongoBulkWriteError): string {
   const named = /index: (\S+) dup key/.exec(message)?.[1];
   if (named) return named;
   const pattern = (error as { keyPattern?: Record<string, unknown> }).keyPattern;
-  if (pattern && Object.keys(pattern).length) return Object.entries(pattern).map(([k, v]) => `${k.replace(/\./g, '_')}_${String(v)}`).join('_');
+  if (pattern && Object.keys(pattern).length)
+    return Object.entries(pattern)
+      .map(([k, v]) => `${k.replace(/\./g, '_')}_${String(v)}`)
+      .join('_');
   return 'unique';
 }
 

@@ -18,7 +18,16 @@ import {
 } from '../../../core/store/port.js';
 import { firstWriteError, isIndexConflict, rethrow } from './map-error.js';
 import { checkTotalsSpec, completeTotals } from '../../../core/store/totals-spec.js';
-import { checkCount, checkPath, checkProjection, checkSort, idFromFilter, indexName, toMongoFilter as translateFilter, toMongoUpdate } from './query-translation.js';
+import {
+  checkCount,
+  checkPath,
+  checkProjection,
+  checkSort,
+  idFromFilter,
+  indexName,
+  toMongoFilter as translateFilter,
+  toMongoUpdate,
+} from './query-translation.js';
 
 type Doc = Record<string, unknown>;
 /** How documents look to the driver: string ids (its default id type is ObjectId). */
@@ -86,7 +95,10 @@ export class MongoCollection<T extends Doc> implements Collection<T> {
     if (stored.length === 0) return [];
     const driver = this.driver;
     try {
-      await driver.insertMany(stored.map((d) => ({ ...d })), { ordered: true });
+      await driver.insertMany(
+        stored.map((d) => ({ ...d })),
+        { ordered: true },
+      );
     } catch (error) {
       await this.undoPartialInsert(driver, stored, error);
       rethrow(this.name, error);

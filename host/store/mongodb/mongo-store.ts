@@ -1,5 +1,12 @@
 import { MongoClient, type Collection as DriverCollection, type Db } from 'mongodb';
-import { checkIdCount, UnsupportedQueryError, type BulkOp, type BulkResult, type Collection, type DocumentStore } from '../../../core/store/port.js';
+import {
+  checkIdCount,
+  UnsupportedQueryError,
+  type BulkOp,
+  type BulkResult,
+  type Collection,
+  type DocumentStore,
+} from '../../../core/store/port.js';
 import { parseMongoUrl, type MongoUrlInfo } from './connection-url.js';
 import { isDuplicateKey } from './map-error.js';
 import { MongoCollection, type CollectionHost, type DriverDocument } from './mongo-collection.js';
@@ -74,7 +81,11 @@ export class MongoStore implements DocumentStore, CollectionHost {
     const sequences = this.db.collection<{ _id: string; value: number }>(SEQUENCES_COLLECTION);
     for (let attempt = 1; ; attempt++) {
       try {
-        const doc = await sequences.findOneAndUpdate({ _id: sequence }, { $inc: { value: count } }, { upsert: true, returnDocument: 'after' });
+        const doc = await sequences.findOneAndUpdate(
+          { _id: sequence },
+          { $inc: { value: count } },
+          { upsert: true, returnDocument: 'after' },
+        );
         if (!doc || typeof doc.value !== 'number') throw new Error(`Sequence ${sequence} returned no value`);
         return doc.value - count + 1;
       } catch (error) {
@@ -96,8 +107,12 @@ export class MongoStore implements DocumentStore, CollectionHost {
     for (const op of ops) {
       const collection = this.collection(op.collection);
       if ('insertOne' in op) results.push(await collection.insertOne(op.insertOne.document));
-      else if ('updateOne' in op) results.push(await collection.updateOne(op.updateOne.filter, op.updateOne.update, { upsert: op.updateOne.upsert }));
-      else if ('findOneAndUpdate' in op) results.push(await collection.findOneAndUpdate(op.findOneAndUpdate.filter, op.findOneAndUpdate.update, op.findOneAndUpdate.options));
+      else if ('updateOne' in op)
+        results.push(await collection.updateOne(op.updateOne.filter, op.updateOne.update, { upsert: op.updateOne.upsert }));
+      else if ('findOneAndUpdate' in op)
+        results.push(
+          await collection.findOneAndUpdate(op.findOneAndUpdate.filter, op.findOneAndUpdate.update, op.findOneAndUpdate.options),
+        );
       else if ('deleteMany' in op) results.push(await collection.deleteMany(op.deleteMany.filter));
       else throw new UnsupportedQueryError('A bulkWrite op needs one of insertOne, updateOne, findOneAndUpdate, deleteMany');
     }

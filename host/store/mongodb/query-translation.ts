@@ -16,7 +16,8 @@ const FIELD_OPERATORS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$i
 const UPDATE_OPERATORS = new Set(['$set', '$unset', '$inc', '$push', '$pull', '$setOnInsert']);
 
 export function checkPath(path: string): string {
-  if (typeof path !== 'string' || !PATH.test(path)) throw new UnsupportedQueryError(`Unsupported field path '${String(path)}' (letters, digits, '_' and dots only)`);
+  if (typeof path !== 'string' || !PATH.test(path))
+    throw new UnsupportedQueryError(`Unsupported field path '${String(path)}' (letters, digits, '_' and dots only)`);
   return path;
 }
 
@@ -24,8 +25,6 @@ export function checkCollectionName(name: string): string {
   if (!COLLECTION_NAME.test(name)) throw new UnsupportedQueryError(`Invalid collection name '${name}'`);
   return name;
 }
-
-
 
 interface RegexParts {
   source: string;

@@ -6,12 +6,22 @@ import type { ActingUser, CallContext, Principal } from '../../../sdk/index.js';
 
 /** The acting user as the services' `by` (their change log names who did it). */
 export function principalOf(user: ActingUser): Principal {
-  return { userId: user.userId, login: user.login, role: 'acting', capabilities: new Set(user.capabilities), via: 'local', can: (c) => user.can(c) };
+  return {
+    userId: user.userId,
+    login: user.login,
+    role: 'acting',
+    capabilities: new Set(user.capabilities),
+    via: 'local',
+    can: (c) => user.can(c),
+  };
 }
 
 /** The caller as a principal, or an error naming the tool and the user when they lack manage_options. */
 export function requireManager(ctx: CallContext, tool: string): Principal {
-  if (!ctx.user?.can('manage_options')) throw new Error(`${tool} needs the manage_options capability, which ${ctx.user ? `user ${ctx.user.login}` : 'this caller'} does not have`);
+  if (!ctx.user?.can('manage_options'))
+    throw new Error(
+      `${tool} needs the manage_options capability, which ${ctx.user ? `user ${ctx.user.login}` : 'this caller'} does not have`,
+    );
   return principalOf(ctx.user);
 }
 

@@ -8,7 +8,7 @@ export function addPipelineStepTool({ pipelines, flows }: ResolvedChatServices, 
   return defineChatTool({
     name: 'add_pipeline_step',
     description:
-      'Add a step to an existing pipeline. step_type: fetch, ai, publish, update (or a plugin\'s own). position: zero-based place among the steps (default: at the end). config: for ai steps {provider, model, system_prompt}. Every flow of the pipeline gets the new step (no handler yet: set it with configure_flow_step). Returns the new pipeline_step_id, its position and, per flow, the new flow_step_id.',
+      "Add a step to an existing pipeline. step_type: fetch, ai, publish, update (or a plugin's own). position: zero-based place among the steps (default: at the end). config: for ai steps {provider, model, system_prompt}. Every flow of the pipeline gets the new step (no handler yet: set it with configure_flow_step). Returns the new pipeline_step_id, its position and, per flow, the new flow_step_id.",
     parameters: {
       type: 'object',
       required: ['pipeline_id', 'step_type'],
@@ -29,12 +29,22 @@ export function addPipelineStepTool({ pipelines, flows }: ResolvedChatServices, 
       // Checked before the step exists, so a bad config adds nothing.
       const known = registries.stepTypes().map((t) => t.type);
       if (!known.includes(stepType)) throw new Error(`Unknown step type '${stepType}' (known: ${known.join(', ')})`);
-      if (Object.keys(config).length && stepType !== 'ai') throw new Error(`config (provider, model, system_prompt) applies to ai steps; this is a ${stepType} step`);
+      if (Object.keys(config).length && stepType !== 'ai')
+        throw new Error(`config (provider, model, system_prompt) applies to ai steps; this is a ${stepType} step`);
       if (config.provider && !registries.providers().some((p) => p.slug === config.provider)) {
-        throw new Error(`No AI provider '${config.provider}' is registered (known: ${registries.providers().map((p) => p.slug).join(', ')})`);
+        throw new Error(
+          `No AI provider '${config.provider}' is registered (known: ${registries
+            .providers()
+            .map((p) => p.slug)
+            .join(', ')})`,
+        );
       }
       await pipelines.get(pipelineId);
-      const step = await pipelines.addStep(pipelineId, { step_type: stepType, execution_order: args.position as number | undefined, label: args.label as string | undefined }, by);
+      const step = await pipelines.addStep(
+        pipelineId,
+        { step_type: stepType, execution_order: args.position as number | undefined, label: args.label as string | undefined },
+        by,
+      );
       const configured = Object.keys(config).length ? await pipelines.configureStep(step.pipeline_step_id, config, by) : step;
       const ofPipeline = await flowsOfPipeline(flows, pipelineId);
       return {

@@ -12,7 +12,7 @@ export function configureFlowStepTool(services: ResolvedChatServices): ChatToolD
   return defineChatTool({
     name: 'configure_flow_step',
     description:
-      'Configure one step of a flow. Name it by flow_step_id ("<pipeline_step_id>_<flow_id>"), or by flow_id with pipeline_step_id or position (zero-based). handler_slug (with optional settings) picks the step\'s handler: its settings become exactly those given, laid over the handler\'s defaults. settings alone are merged into the current handler\'s settings. user_message: an ai step\'s message to the model. enabled: false skips the step in runs. Settings are checked against the handler\'s schema (see handler_documentation); secrets are stored sealed and shown masked.',
+      "Configure one step of a flow. Name it by flow_step_id (\"<pipeline_step_id>_<flow_id>\"), or by flow_id with pipeline_step_id or position (zero-based). handler_slug (with optional settings) picks the step's handler: its settings become exactly those given, laid over the handler's defaults. settings alone are merged into the current handler's settings. user_message: an ai step's message to the model. enabled: false skips the step in runs. Settings are checked against the handler's schema (see handler_documentation); secrets are stored sealed and shown masked.",
     parameters: {
       type: 'object',
       properties: {
@@ -29,13 +29,28 @@ export function configureFlowStepTool(services: ResolvedChatServices): ChatToolD
     },
     async run(args, ctx) {
       const by = requireManager(ctx, 'configure_flow_step');
-      const given = args as { flow_step_id?: string; flow_id?: number; pipeline_step_id?: string; position?: number; handler_slug?: string; settings?: Record<string, unknown>; user_message?: string; enabled?: boolean };
-      if (given.handler_slug === undefined && given.settings === undefined && given.user_message === undefined && given.enabled === undefined) {
+      const given = args as {
+        flow_step_id?: string;
+        flow_id?: number;
+        pipeline_step_id?: string;
+        position?: number;
+        handler_slug?: string;
+        settings?: Record<string, unknown>;
+        user_message?: string;
+        enabled?: boolean;
+      };
+      if (
+        given.handler_slug === undefined &&
+        given.settings === undefined &&
+        given.user_message === undefined &&
+        given.enabled === undefined
+      ) {
         throw new Error('Nothing to set: give handler_slug, settings, user_message or enabled');
       }
       const id = await resolveFlowStep(services, given);
       let config: Record<string, unknown> | undefined;
-      if (given.handler_slug !== undefined) config = (await flows.setHandler(id, { handler_slug: given.handler_slug, settings: given.settings ?? {} }, by)).config;
+      if (given.handler_slug !== undefined)
+        config = (await flows.setHandler(id, { handler_slug: given.handler_slug, settings: given.settings ?? {} }, by)).config;
       const patch = {
         ...(given.handler_slug === undefined && given.settings !== undefined ? { handler_config: given.settings } : {}),
         ...(given.user_message !== undefined ? { user_message: given.user_message } : {}),

@@ -8,11 +8,15 @@ export function configurePipelineStepTool({ pipelines }: ResolvedChatServices): 
   return defineChatTool({
     name: 'configure_pipeline_step',
     description:
-      'Set a pipeline step\'s config, as PUT /pipelines/steps/{id}/config does: for an ai step provider (a registered AI provider slug), model and system_prompt; label for any step. Given keys are merged into the step\'s config; the others stay. Every flow of the pipeline uses it.',
+      "Set a pipeline step's config, as PUT /pipelines/steps/{id}/config does: for an ai step provider (a registered AI provider slug), model and system_prompt; label for any step. Given keys are merged into the step's config; the others stay. Every flow of the pipeline uses it.",
     parameters: {
       type: 'object',
       required: ['pipeline_step_id'],
-      properties: { pipeline_step_id: pipelineStepIdSchema, ...stepConfigProperties, label: { type: 'string', minLength: 1, maxLength: 200 } },
+      properties: {
+        pipeline_step_id: pipelineStepIdSchema,
+        ...stepConfigProperties,
+        label: { type: 'string', minLength: 1, maxLength: 200 },
+      },
       additionalProperties: false,
     },
     async run(args, ctx) {
@@ -20,7 +24,13 @@ export function configurePipelineStepTool({ pipelines }: ResolvedChatServices): 
       const { pipeline_step_id, ...config } = args as { pipeline_step_id: string } & Record<string, string>;
       if (Object.keys(config).length === 0) throw new Error('Nothing to set: give provider, model, system_prompt or label');
       const step = await pipelines.configureStep(pipeline_step_id, config, by);
-      return { pipeline_step_id: step.pipeline_step_id, step_type: step.step_type, label: step.label, position: step.execution_order, config: step.config ?? {} };
+      return {
+        pipeline_step_id: step.pipeline_step_id,
+        step_type: step.step_type,
+        label: step.label,
+        position: step.execution_order,
+        config: step.config ?? {},
+      };
     },
   });
 }

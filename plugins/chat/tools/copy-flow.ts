@@ -16,7 +16,10 @@ export function copyFlowTool({ flows, pipelines }: ResolvedChatServices): ChatTo
     parameters: {
       type: 'object',
       required: ['flow_id'],
-      properties: { flow_id: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }, name: { type: 'string', minLength: 1, maxLength: 200 } },
+      properties: {
+        flow_id: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+        name: { type: 'string', minLength: 1, maxLength: 200 },
+      },
       additionalProperties: false,
     },
     async run(args, ctx) {
@@ -24,7 +27,14 @@ export function copyFlowTool({ flows, pipelines }: ResolvedChatServices): ChatTo
       let copy = await flows.duplicate(args.flow_id as number, by);
       if (args.name !== undefined) copy = await flows.update(copy.flow_id, { flow_name: args.name as string }, by);
       const pipeline = await pipelines.get(copy.pipeline_id);
-      return { flow_id: copy.flow_id, source_flow_id: args.flow_id, name: copy.flow_name, pipeline_id: copy.pipeline_id, schedule: copy.scheduling_config.interval, steps: flowStepsOf(copy, pipeline) };
+      return {
+        flow_id: copy.flow_id,
+        source_flow_id: args.flow_id,
+        name: copy.flow_name,
+        pipeline_id: copy.pipeline_id,
+        schedule: copy.scheduling_config.interval,
+        steps: flowStepsOf(copy, pipeline),
+      };
     },
   });
 }

@@ -20,7 +20,12 @@ export function createFlowTool({ pipelines, flows }: ResolvedChatServices): Chat
           items: {
             anyOf: [
               { type: 'null' },
-              { type: 'object', required: ['slug'], properties: { slug: { type: 'string', minLength: 1, maxLength: 100 }, settings: { type: 'object' } }, additionalProperties: false },
+              {
+                type: 'object',
+                required: ['slug'],
+                properties: { slug: { type: 'string', minLength: 1, maxLength: 100 }, settings: { type: 'object' } },
+                additionalProperties: false,
+              },
             ],
           },
         },
@@ -33,18 +38,31 @@ export function createFlowTool({ pipelines, flows }: ResolvedChatServices): Chat
       const pipeline = await pipelines.get(args.pipeline_id as number);
       const ordered = [...pipeline.steps].sort((a, b) => a.execution_order - b.execution_order);
       const handlers = (args.handlers as Array<{ slug: string; settings?: Record<string, unknown> } | null> | undefined) ?? [];
-      if (handlers.length > ordered.length) throw new Error(`Pipeline ${pipeline.pipeline_id} has ${ordered.length} step(s); ${handlers.length} handlers were given`);
+      if (handlers.length > ordered.length)
+        throw new Error(`Pipeline ${pipeline.pipeline_id} has ${ordered.length} step(s); ${handlers.length} handlers were given`);
       const flow_config: Record<string, { handler_slug: string; handler_config: Record<string, unknown> }> = {};
       handlers.forEach((h, i) => {
         if (h) flow_config[ordered[i]!.pipeline_step_id] = { handler_slug: h.slug, handler_config: h.settings ?? {} };
       });
-      const flow = await flows.create({ pipeline_id: pipeline.pipeline_id, flow_name: args.name as string | undefined, flow_config, scheduling_config: { interval: (args.schedule as string | undefined) ?? 'manual' } }, by);
+      const flow = await flows.create(
+        {
+          pipeline_id: pipeline.pipeline_id,
+          flow_name: args.name as string | undefined,
+          flow_config,
+          scheduling_config: { interval: (args.schedule as string | undefined) ?? 'manual' },
+        },
+        by,
+      );
       return {
         flow_id: flow.flow_id,
         name: flow.flow_name,
         pipeline_id: flow.pipeline_id,
         schedule: flow.scheduling_config.interval,
-        steps: ordered.map((s) => ({ flow_step_id: flowStepId(s.pipeline_step_id, flow.flow_id), step_type: s.step_type, handler: flow.steps[s.pipeline_step_id.replace(/-/g, '_')]?.handler_slug ?? null })),
+        steps: ordered.map((s) => ({
+          flow_step_id: flowStepId(s.pipeline_step_id, flow.flow_id),
+          step_type: s.step_type,
+          handler: flow.steps[s.pipeline_step_id.replace(/-/g, '_')]?.handler_slug ?? null,
+        })),
       };
     },
   });

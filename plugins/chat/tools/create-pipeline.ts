@@ -6,7 +6,8 @@ import type { ResolvedChatServices } from '../types.js';
 export function createPipelineTool({ pipelines }: ResolvedChatServices, registries: Registries): ChatToolDefinition {
   return defineChatTool({
     name: 'create_pipeline',
-    description: 'Create a pipeline (a template of steps). steps: the step types in order, e.g. ["fetch", "publish"] or ["fetch", "ai", "publish"]. Returns the pipeline id and its step ids.',
+    description:
+      'Create a pipeline (a template of steps). steps: the step types in order, e.g. ["fetch", "publish"] or ["fetch", "ai", "publish"]. Returns the pipeline id and its step ids.',
     parameters: {
       type: 'object',
       required: ['name', 'steps'],
@@ -22,7 +23,11 @@ export function createPipelineTool({ pipelines }: ResolvedChatServices, registri
       const known = registries.stepTypes().map((t) => t.type);
       const unknown = types.filter((t) => !known.includes(t));
       if (unknown.length) throw new Error(`Unknown step type(s) ${unknown.join(', ')} (known: ${known.join(', ')})`);
-      const pipeline = await pipelines.create({ pipeline_name: String(args.name), steps: types.map((step_type) => ({ step_type })) }, {}, by);
+      const pipeline = await pipelines.create(
+        { pipeline_name: String(args.name), steps: types.map((step_type) => ({ step_type })) },
+        {},
+        by,
+      );
       return {
         pipeline_id: pipeline.pipeline_id,
         name: pipeline.pipeline_name,

@@ -6,7 +6,11 @@
  */
 import type { CallContext, ChatToolDefinition } from '../../../sdk/index.js';
 
-export async function enabledTools(tools: ReadonlyArray<ChatToolDefinition>, ctx: CallContext, destructiveEnabled: (name: string) => boolean): Promise<ChatToolDefinition[]> {
+export async function enabledTools(
+  tools: ReadonlyArray<ChatToolDefinition>,
+  ctx: CallContext,
+  destructiveEnabled: (name: string) => boolean,
+): Promise<ChatToolDefinition[]> {
   const offered = await Promise.all(
     tools.map(async (tool) => {
       // A tool that always deletes (docsync_reset_docs) is not even offered until enabled.

@@ -37,7 +37,11 @@ export function executeWorkflowTool({ execute }: ResolvedChatServices): ChatTool
       const by = requireManager(ctx, 'execute_workflow');
       const steps = args.steps as Array<{ type: string }>;
       const answer = await execute.execute(
-        { workflow: { steps }, ...(args.timestamp !== undefined ? { timestamp: args.timestamp as number } : {}), ...(args.initial_data !== undefined ? { initial_data: args.initial_data as Record<string, unknown> } : {}) },
+        {
+          workflow: { steps },
+          ...(args.timestamp !== undefined ? { timestamp: args.timestamp as number } : {}),
+          ...(args.initial_data !== undefined ? { initial_data: args.initial_data as Record<string, unknown> } : {}),
+        },
         'execute',
         by,
       );

@@ -8,7 +8,11 @@ export function getHandlerDefaultsTool({ flows }: ResolvedChatServices): ChatToo
     name: 'get_handler_defaults',
     description:
       'Read the handler defaults: settings per handler that a flow step starts from when it is given that handler (explicit settings win key by key). handler_slug: one handler (its defaults, {} when none); omit for every handler that has some. Secrets are masked.',
-    parameters: { type: 'object', properties: { handler_slug: { type: 'string', minLength: 1, maxLength: 100 } }, additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { handler_slug: { type: 'string', minLength: 1, maxLength: 100 } },
+      additionalProperties: false,
+    },
     async run(args, ctx) {
       requireManager(ctx, 'get_handler_defaults');
       const slug = args.handler_slug as string | undefined;

@@ -14,10 +14,14 @@ const clip = (text: unknown) => {
   return s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT - 1)}…` : s;
 };
 /** A default or enum value as JSON, bounded. */
-const small = (value: unknown) => (typeof value === 'string' ? clip(value) : JSON.stringify(value ?? null).length > MAX_TEXT ? '(long value)' : value);
+const small = (value: unknown) =>
+  typeof value === 'string' ? clip(value) : JSON.stringify(value ?? null).length > MAX_TEXT ? '(long value)' : value;
 
 function fieldsOf(schema: JsonSchema | undefined) {
-  const properties = ((schema as { properties?: Record<string, Record<string, unknown>> } | undefined)?.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const properties = ((schema as { properties?: Record<string, Record<string, unknown>> } | undefined)?.properties ?? {}) as Record<
+    string,
+    Record<string, unknown>
+  >;
   const required = new Set(((schema as { required?: string[] } | undefined)?.required ?? []) as string[]);
   const entries = Object.entries(properties);
   const fields = entries.slice(0, MAX_FIELDS).map(([name, p]) => ({
@@ -32,18 +36,29 @@ function fieldsOf(schema: JsonSchema | undefined) {
     ...(typeof p.maximum === 'number' ? { maximum: p.maximum } : {}),
     ...(typeof p.maxLength === 'number' ? { max_length: p.maxLength } : {}),
   }));
-  return { fields, ...(entries.length > MAX_FIELDS ? { fields_left_out: entries.length - MAX_FIELDS } : {}), accepts_other_fields: (schema as { additionalProperties?: unknown } | undefined)?.additionalProperties !== false };
+  return {
+    fields,
+    ...(entries.length > MAX_FIELDS ? { fields_left_out: entries.length - MAX_FIELDS } : {}),
+    accepts_other_fields: (schema as { additionalProperties?: unknown } | undefined)?.additionalProperties !== false,
+  };
 }
 
 export function handlerDocumentationTool({ credentials, flows }: ResolvedChatServices, registries: Registries): ChatToolDefinition {
-  const stepTypesOf = (handler: HandlerDefinition<object>) => registries.stepTypes().filter((t) => t.handlerType === handler.type).map((t) => t.type);
+  const stepTypesOf = (handler: HandlerDefinition<object>) =>
+    registries
+      .stepTypes()
+      .filter((t) => t.handlerType === handler.type)
+      .map((t) => t.type);
   return defineChatTool({
     name: 'handler_documentation',
     description:
       'Describe handlers: label, step type, description, settings fields (type, required, default, allowed values, limits) and what credentials they need (and whether they are connected). handler_slug: one handler, with its current handler defaults; omit for all, optionally only those for step_type (fetch, publish, update).',
     parameters: {
       type: 'object',
-      properties: { handler_slug: { type: 'string', minLength: 1, maxLength: 100 }, step_type: { type: 'string', minLength: 1, maxLength: 64 } },
+      properties: {
+        handler_slug: { type: 'string', minLength: 1, maxLength: 100 },
+        step_type: { type: 'string', minLength: 1, maxLength: 64 },
+      },
       additionalProperties: false,
     },
     async run(args, ctx) {
@@ -53,17 +68,31 @@ export function handlerDocumentationTool({ credentials, flows }: ResolvedChatSer
       let handlers = registries.handlers();
       if (slug !== undefined) {
         handlers = handlers.filter((h) => h.slug === slug);
-        if (!handlers.length) throw new Error(`No handler '${slug}' is registered (known: ${registries.handlers().map((h) => h.slug).join(', ')})`);
+        if (!handlers.length)
+          throw new Error(
+            `No handler '${slug}' is registered (known: ${registries
+              .handlers()
+              .map((h) => h.slug)
+              .join(', ')})`,
+          );
       }
       if (stepType !== undefined) {
         const type = registries.stepTypes().find((t) => t.type === stepType);
-        if (!type) throw new Error(`Unknown step type '${stepType}' (known: ${registries.stepTypes().map((t) => t.type).join(', ')})`);
+        if (!type)
+          throw new Error(
+            `Unknown step type '${stepType}' (known: ${registries
+              .stepTypes()
+              .map((t) => t.type)
+              .join(', ')})`,
+          );
         handlers = handlers.filter((h) => h.type === type.handlerType);
       }
       const shown = handlers.slice(0, MAX_HANDLERS);
       const docs = await Promise.all(
         shown.map(async (h) => {
-          const auth = h.auth ? { type: h.auth.type, fields: [...h.auth.fields], connected: (await credentials.connection(h)).authenticated } : null;
+          const auth = h.auth
+            ? { type: h.auth.type, fields: [...h.auth.fields], connected: (await credentials.connection(h)).authenticated }
+            : null;
           return {
             slug: h.slug,
             label: clip(h.label),
@@ -77,7 +106,11 @@ export function handlerDocumentationTool({ credentials, flows }: ResolvedChatSer
         }),
       );
       if (slug !== undefined) return { handler: docs[0], handler_defaults: (await flows.getHandlerDefaults(slug))[slug] ?? {} };
-      return { handlers: docs, total: handlers.length, ...(handlers.length > MAX_HANDLERS ? { left_out: handlers.length - MAX_HANDLERS } : {}) };
+      return {
+        handlers: docs,
+        total: handlers.length,
+        ...(handlers.length > MAX_HANDLERS ? { left_out: handlers.length - MAX_HANDLERS } : {}),
+      };
     },
   });
 }

@@ -7,7 +7,12 @@ export function runFlowTool({ execute }: ResolvedChatServices): ChatToolDefiniti
   return defineChatTool({
     name: 'run_flow',
     description: 'Start a run of a saved flow now. Returns the job id; the run goes on in the background.',
-    parameters: { type: 'object', required: ['flow_id'], properties: { flow_id: { type: 'integer', minimum: 1 } }, additionalProperties: false },
+    parameters: {
+      type: 'object',
+      required: ['flow_id'],
+      properties: { flow_id: { type: 'integer', minimum: 1 } },
+      additionalProperties: false,
+    },
     async run(args, ctx) {
       const by = requireManager(ctx, 'run_flow');
       const answer = await execute.execute({ flow_id: args.flow_id as number }, 'execute', by);

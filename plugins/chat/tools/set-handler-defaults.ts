@@ -19,7 +19,8 @@ export function setHandlerDefaultsTool({ flows }: ResolvedChatServices): ChatToo
       additionalProperties: false,
     },
     // "replace" (with {} it clears every default) and a null value remove stored defaults.
-    destructive: (args) => args.mode === 'replace' || Object.values((args.settings as Record<string, unknown> | undefined) ?? {}).some((v) => v === null),
+    destructive: (args) =>
+      args.mode === 'replace' || Object.values((args.settings as Record<string, unknown> | undefined) ?? {}).some((v) => v === null),
     async run(args, ctx) {
       const by = requireManager(ctx, 'set_handler_defaults');
       const slug = args.handler_slug as string;

@@ -16,17 +16,37 @@ const redact = (message: string, secret: string | null) => {
 export function validateCredentialsTool({ credentials, settings }: ResolvedChatServices, registries: Registries): ChatToolDefinition {
   const handlerCheck = async (slug: string) => {
     const handler = registries.handlers().find((h) => h.slug === slug);
-    if (!handler) throw new Error(`No handler '${slug}' is registered (known: ${registries.handlers().map((h) => h.slug).join(', ')})`);
+    if (!handler)
+      throw new Error(
+        `No handler '${slug}' is registered (known: ${registries
+          .handlers()
+          .map((h) => h.slug)
+          .join(', ')})`,
+      );
     if (!handler.auth) return { valid: true, handler_slug: slug, requires_auth: false, message: `Handler '${slug}' needs no credentials.` };
-    const status = (await credentials.status(slug)) as { authenticated: boolean; config_status?: Record<string, string>; error?: boolean; error_message?: string; account_details?: { username?: string } };
+    const status = (await credentials.status(slug)) as {
+      authenticated: boolean;
+      config_status?: Record<string, string>;
+      error?: boolean;
+      error_message?: string;
+      account_details?: { username?: string };
+    };
     const fields = Object.fromEntries(handler.auth.fields.map((f) => [f, Boolean(status.config_status?.[f])]));
-    const missing = Object.entries(fields).filter(([, set]) => !set).map(([f]) => f);
+    const missing = Object.entries(fields)
+      .filter(([, set]) => !set)
+      .map(([f]) => f);
     const oauth = handler.auth.type === 'oauth1' || handler.auth.type === 'oauth2';
     let message: string;
-    if (status.authenticated) message = `Handler '${slug}' is connected${status.account_details?.username ? ` as ${status.account_details.username}` : ''}.`;
-    else if (missing.length) message = `Handler '${slug}' is not configured: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not set (PUT /auth/${slug}).`;
-    else if (status.error) message = `Handler '${slug}' is configured but its authorization failed: ${redact(status.error_message ?? 'unknown error', null)}`;
-    else message = oauth ? `Handler '${slug}' is configured but no account is connected yet: the browser authorization has to be completed.` : `Handler '${slug}' is configured but not connected.`;
+    if (status.authenticated)
+      message = `Handler '${slug}' is connected${status.account_details?.username ? ` as ${status.account_details.username}` : ''}.`;
+    else if (missing.length)
+      message = `Handler '${slug}' is not configured: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not set (PUT /auth/${slug}).`;
+    else if (status.error)
+      message = `Handler '${slug}' is configured but its authorization failed: ${redact(status.error_message ?? 'unknown error', null)}`;
+    else
+      message = oauth
+        ? `Handler '${slug}' is configured but no account is connected yet: the browser authorization has to be completed.`
+        : `Handler '${slug}' is configured but not connected.`;
     return {
       valid: status.authenticated,
       handler_slug: slug,
@@ -42,21 +62,50 @@ export function validateCredentialsTool({ credentials, settings }: ResolvedChatS
 
   const providerCheck = async (slug: string, ctx: CallContext) => {
     const provider = registries.providers().find((p) => p.slug === slug);
-    if (!provider) throw new Error(`No AI provider '${slug}' is registered (known: ${registries.providers().map((p) => p.slug).join(', ')})`);
-    if (!(await provider.configured(ctx))) return { valid: false, provider: slug, configured: false, message: `${provider.label} has no API key (PUT /settings ai_provider_keys.${slug}).` };
-    if (!provider.test) return { valid: true, provider: slug, configured: true, tested: false, message: `${provider.label} has a key; it offers no test call, so the key was not tried.` };
+    if (!provider)
+      throw new Error(
+        `No AI provider '${slug}' is registered (known: ${registries
+          .providers()
+          .map((p) => p.slug)
+          .join(', ')})`,
+      );
+    if (!(await provider.configured(ctx)))
+      return {
+        valid: false,
+        provider: slug,
+        configured: false,
+        message: `${provider.label} has no API key (PUT /settings ai_provider_keys.${slug}).`,
+      };
+    if (!provider.test)
+      return {
+        valid: true,
+        provider: slug,
+        configured: true,
+        tested: false,
+        message: `${provider.label} has a key; it offers no test call, so the key was not tried.`,
+      };
     const result = await provider.test(ctx);
     const key = await settings.providerKey(slug).catch(() => null);
-    return { valid: result.ok, provider: slug, configured: true, tested: true, ...(result.ok ? {} : { code: result.code }), message: redact(result.message, key) };
+    return {
+      valid: result.ok,
+      provider: slug,
+      configured: true,
+      tested: true,
+      ...(result.ok ? {} : { code: result.code }),
+      message: redact(result.message, key),
+    };
   };
 
   return defineChatTool({
     name: 'validate_credentials',
     description:
-      'Check credentials without showing them. handler_slug: whether the handler\'s credentials are saved and its account connected (valid: it can run). provider: whether an AI provider\'s API key works (one cheap call to the provider). Give exactly one. Returns {valid, message, ...}.',
+      "Check credentials without showing them. handler_slug: whether the handler's credentials are saved and its account connected (valid: it can run). provider: whether an AI provider's API key works (one cheap call to the provider). Give exactly one. Returns {valid, message, ...}.",
     parameters: {
       type: 'object',
-      properties: { handler_slug: { type: 'string', minLength: 1, maxLength: 100 }, provider: { type: 'string', minLength: 1, maxLength: 64 } },
+      properties: {
+        handler_slug: { type: 'string', minLength: 1, maxLength: 100 },
+        provider: { type: 'string', minLength: 1, maxLength: 64 },
+      },
       additionalProperties: false,
     },
     async run(args, ctx) {

@@ -29,7 +29,13 @@ export const orderedSteps = (pipeline: Pipeline) => [...pipeline.steps].sort((a,
 export function flowStepsOf(flow: Flow, pipeline: Pipeline) {
   return orderedSteps(pipeline).map((s) => {
     const own = flow.steps[stepKey(s.pipeline_step_id)];
-    return { flow_step_id: flowStepId(s.pipeline_step_id, flow.flow_id), position: s.execution_order, step_type: s.step_type, handler: own?.handler_slug ?? null, enabled: own?.enabled ?? true };
+    return {
+      flow_step_id: flowStepId(s.pipeline_step_id, flow.flow_id),
+      position: s.execution_order,
+      step_type: s.step_type,
+      handler: own?.handler_slug ?? null,
+      enabled: own?.enabled ?? true,
+    };
   });
 }
 
@@ -48,19 +54,29 @@ export async function flowsOfPipeline(flows: ResolvedChatServices['flows'], pipe
  * The flow step id a call names: `flow_step_id`, or `flow_id` with the step's
  * `pipeline_step_id` or zero-based `position`.
  */
-export async function resolveFlowStep(services: ResolvedChatServices, args: { flow_step_id?: string; flow_id?: number; pipeline_step_id?: string; position?: number }): Promise<string> {
+export async function resolveFlowStep(
+  services: ResolvedChatServices,
+  args: { flow_step_id?: string; flow_id?: number; pipeline_step_id?: string; position?: number },
+): Promise<string> {
   if (args.flow_step_id) {
-    if (args.flow_id !== undefined || args.pipeline_step_id !== undefined || args.position !== undefined) throw new Error('Give flow_step_id, or flow_id with pipeline_step_id or position, not both');
+    if (args.flow_id !== undefined || args.pipeline_step_id !== undefined || args.position !== undefined)
+      throw new Error('Give flow_step_id, or flow_id with pipeline_step_id or position, not both');
     return args.flow_step_id;
   }
   if (args.flow_id === undefined) throw new Error('Give flow_step_id, or flow_id with pipeline_step_id or position');
-  if ((args.pipeline_step_id === undefined) === (args.position === undefined)) throw new Error('With flow_id give exactly one of pipeline_step_id or position');
+  if ((args.pipeline_step_id === undefined) === (args.position === undefined))
+    throw new Error('With flow_id give exactly one of pipeline_step_id or position');
   const flow = await services.flows.get(args.flow_id);
   const pipeline = await services.pipelines.get(flow.pipeline_id);
   const steps = orderedSteps(pipeline);
-  const step = args.pipeline_step_id !== undefined ? steps.find((s) => s.pipeline_step_id === args.pipeline_step_id) : steps[args.position!];
+  const step =
+    args.pipeline_step_id !== undefined ? steps.find((s) => s.pipeline_step_id === args.pipeline_step_id) : steps[args.position!];
   if (!step) {
-    throw new Error(args.pipeline_step_id !== undefined ? `Step ${args.pipeline_step_id} is not in pipeline ${pipeline.pipeline_id} of flow ${flow.flow_id}` : `Flow ${flow.flow_id} has ${steps.length} step(s); there is no position ${args.position} (positions start at 0)`);
+    throw new Error(
+      args.pipeline_step_id !== undefined
+        ? `Step ${args.pipeline_step_id} is not in pipeline ${pipeline.pipeline_id} of flow ${flow.flow_id}`
+        : `Flow ${flow.flow_id} has ${steps.length} step(s); there is no position ${args.position} (positions start at 0)`,
+    );
   }
   return flowStepId(step.pipeline_step_id, flow.flow_id);
 }

@@ -10,7 +10,19 @@ export interface AiStepConfig {
   system_prompt?: string;
 }
 
-export function AiStepForm({ pipelineId, stepId, position, config, onSaved }: { pipelineId: number; stepId: string; position: number; config: AiStepConfig; onSaved: () => void }) {
+export function AiStepForm({
+  pipelineId,
+  stepId,
+  position,
+  config,
+  onSaved,
+}: {
+  pipelineId: number;
+  stepId: string;
+  position: number;
+  config: AiStepConfig;
+  onSaved: () => void;
+}) {
   const providers = useLoad(() => call<{ data: ProvidersData }>('GET', '/providers'), []);
   const [provider, setProvider] = useState(config.provider ?? '');
   const [model, setModel] = useState(config.model ?? '');
@@ -36,7 +48,15 @@ export function AiStepForm({ pipelineId, stepId, position, config, onSaved }: { 
     <form class="settings ai-step" onSubmit={save} aria-label={`AI step ${position} configuration`}>
       <div class="field">
         <label for={`${id}-provider`}>Provider</label>
-        <select id={`${id}-provider`} name="provider" value={provider} onChange={(e) => { setProvider((e.target as HTMLSelectElement).value); setModel(''); }}>
+        <select
+          id={`${id}-provider`}
+          name="provider"
+          value={provider}
+          onChange={(e) => {
+            setProvider((e.target as HTMLSelectElement).value);
+            setModel('');
+          }}
+        >
           <option value="">The default{list ? ` (${list.defaults.provider || 'none set'})` : ''}</option>
           {Object.entries(list?.providers ?? {}).map(([slug, p]) => (
             <option key={slug} value={slug}>
@@ -58,15 +78,32 @@ export function AiStepForm({ pipelineId, stepId, position, config, onSaved }: { 
             ))}
           </select>
         ) : (
-          <input id={`${id}-model`} name="model" value={model} placeholder={provider ? 'model name' : 'the default model'} onInput={(e) => setModel((e.target as HTMLInputElement).value)} />
+          <input
+            id={`${id}-model`}
+            name="model"
+            value={model}
+            placeholder={provider ? 'model name' : 'the default model'}
+            onInput={(e) => setModel((e.target as HTMLInputElement).value)}
+          />
         )}
       </div>
       <div class="field">
         <label for={`${id}-prompt`}>System prompt</label>
-        <textarea id={`${id}-prompt`} name="system_prompt" rows={4} maxLength={20000} value={prompt} onInput={(e) => setPrompt((e.target as HTMLTextAreaElement).value)} />
+        <textarea
+          id={`${id}-prompt`}
+          name="system_prompt"
+          rows={4}
+          maxLength={20000}
+          value={prompt}
+          onInput={(e) => setPrompt((e.target as HTMLTextAreaElement).value)}
+        />
       </div>
       <ErrorNote error={action.error ?? providers.error} />
-      {saved ? <p class="ok" role="status">AI settings saved.</p> : null}
+      {saved ? (
+        <p class="ok" role="status">
+          AI settings saved.
+        </p>
+      ) : null}
       <button type="submit" disabled={action.busy}>
         Save AI settings
       </button>
@@ -75,7 +112,17 @@ export function AiStepForm({ pipelineId, stepId, position, config, onSaved }: { 
 }
 
 /** A flow's own message to the AI step (what to do with each item), over the pipeline's system prompt. */
-export function UserMessageForm({ flowStepId, position, value, onSaved }: { flowStepId: string; position: number; value: string; onSaved: (message: string) => void }) {
+export function UserMessageForm({
+  flowStepId,
+  position,
+  value,
+  onSaved,
+}: {
+  flowStepId: string;
+  position: number;
+  value: string;
+  onSaved: (message: string) => void;
+}) {
   const [text, setText] = useState(value);
   const action = useAction();
   const id = `step-${position}-user-message`;
@@ -90,7 +137,15 @@ export function UserMessageForm({ flowStepId, position, value, onSaved }: { flow
     <form class="settings" onSubmit={save}>
       <div class="field">
         <label for={id}>Message to the AI</label>
-        <textarea id={id} name="user_message" rows={3} maxLength={20000} value={text} placeholder="e.g. Summarise this item in two sentences." onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
+        <textarea
+          id={id}
+          name="user_message"
+          rows={3}
+          maxLength={20000}
+          value={text}
+          placeholder="e.g. Summarise this item in two sentences."
+          onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+        />
         <small>The provider, model and system prompt are the pipeline's (set on the pipeline's page).</small>
       </div>
       <ErrorNote error={action.error} />

@@ -40,17 +40,29 @@ export type Query = Record<string, string | number | boolean | undefined | null>
 function url(path: string, query?: Query): string {
   const base = path.startsWith('/wp/') ? `${API_PREFIX}${path}` : `${API_PREFIX}/${NAMESPACE}${path}`;
   const q = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined && value !== null && value !== '') q.set(key, String(value));
+  for (const [key, value] of Object.entries(query ?? {}))
+    if (value !== undefined && value !== null && value !== '') q.set(key, String(value));
   const text = q.toString();
   return text ? `${base}?${text}` : base;
 }
 
-async function send(method: string, path: string, body: unknown, query: Query | undefined, extra: Record<string, string> = {}): Promise<Response> {
+async function send(
+  method: string,
+  path: string,
+  body: unknown,
+  query: Query | undefined,
+  extra: Record<string, string> = {},
+): Promise<Response> {
   const headers: Record<string, string> = { ...extra, Accept: 'application/json' };
   if (nonce) headers['X-WP-Nonce'] = nonce;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   try {
-    return await fetch(url(path, query), { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+    return await fetch(url(path, query), {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   } catch {
     throw new ApiFailure('The server did not answer. Is Flowhost still running?', 'network_error', 0);
   }
@@ -66,7 +78,12 @@ async function parse<T>(res: Response): Promise<T> {
   }
   const record = (body ?? {}) as Record<string, unknown>;
   if (!res.ok || record.success === false) {
-    throw new ApiFailure(String(record.message ?? `The server answered ${res.status}.`), String(record.code ?? 'error'), res.status, (record.data as Record<string, unknown>) ?? {});
+    throw new ApiFailure(
+      String(record.message ?? `The server answered ${res.status}.`),
+      String(record.code ?? 'error'),
+      res.status,
+      (record.data as Record<string, unknown>) ?? {},
+    );
   }
   return body as T;
 }
@@ -82,7 +99,10 @@ export async function call<T = Record<string, unknown>>(method: string, path: st
 export async function callWithHeaders<T>(method: string, path: string, options: CallOptions = {}): Promise<{ body: T; headers: Headers }> {
   let res = await send(method, path, options.body, options.query, options.headers);
   if (res.status === 403) {
-    const peek = (await res.clone().json().catch(() => ({}))) as { code?: string };
+    const peek = (await res
+      .clone()
+      .json()
+      .catch(() => ({}))) as { code?: string };
     if (peek.code === 'rest_cookie_invalid_nonce') {
       const fresh = await fetch(url('/session'), { credentials: 'same-origin', headers: { Accept: 'application/json' } });
       if (fresh.ok) {

@@ -21,13 +21,18 @@ export function Conversation({ messages }: { messages: ChatMessage[] }) {
 
 function MessageBody({ message }: { message: ChatMessage }) {
   const at = message.metadata?.timestamp;
-  const stamp = at ? <time class="muted" dateTime={at}>{when(at)}</time> : null;
+  const stamp = at ? (
+    <time class="muted" dateTime={at}>
+      {when(at)}
+    </time>
+  ) : null;
   if (message.role === 'tool') {
     const ok = message.metadata?.success !== false;
     return (
       <details>
         <summary>
-          Result of <code>{message.metadata?.tool_name ?? 'a tool'}</code>: <span class={ok ? 'ok' : 'error-text'}>{ok ? 'ok' : 'error'}</span> {stamp}
+          Result of <code>{message.metadata?.tool_name ?? 'a tool'}</code>:{' '}
+          <span class={ok ? 'ok' : 'error-text'}>{ok ? 'ok' : 'error'}</span> {stamp}
         </summary>
         <pre>{pretty(message.content)}</pre>
       </details>

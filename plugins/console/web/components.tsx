@@ -3,7 +3,11 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiFailure } from './api.js';
 
 /** Loads data for a view; `every` re-reads it on a timer while the view is open (live status). */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[], every?: number): { data: T | undefined; error: ApiFailure | undefined; reload: () => Promise<void> } {
+export function useLoad<T>(
+  load: () => Promise<T>,
+  deps: unknown[],
+  every?: number,
+): { data: T | undefined; error: ApiFailure | undefined; reload: () => Promise<void> } {
   const [data, setData] = useState<T>();
   const [error, setError] = useState<ApiFailure>();
   const latest = useRef(0);
@@ -43,7 +47,12 @@ export function ErrorNote({ error }: { error: ApiFailure | undefined }) {
 }
 
 /** Runs an action with a busy state and its error shown beside the form that started it. */
-export function useAction(): { busy: boolean; error: ApiFailure | undefined; run: (action: () => Promise<void>) => Promise<boolean>; clear: () => void } {
+export function useAction(): {
+  busy: boolean;
+  error: ApiFailure | undefined;
+  run: (action: () => Promise<void>) => Promise<boolean>;
+  clear: () => void;
+} {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiFailure>();
   const run = async (action: () => Promise<void>) => {
@@ -63,7 +72,17 @@ export function useAction(): { busy: boolean; error: ApiFailure | undefined; run
 }
 
 /** A destructive button that asks once, in place (no modal dialog to trap focus in). */
-export function ConfirmButton({ label, confirmLabel, onConfirm, busy }: { label: string; confirmLabel: string; onConfirm: () => void; busy?: boolean }) {
+export function ConfirmButton({
+  label,
+  confirmLabel,
+  onConfirm,
+  busy,
+}: {
+  label: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+  busy?: boolean;
+}) {
   const [asking, setAsking] = useState(false);
   if (!asking) {
     return (
@@ -76,7 +95,14 @@ export function ConfirmButton({ label, confirmLabel, onConfirm, busy }: { label:
     // biome-ignore lint/a11y/useSemanticElements: an inline confirmation beside its button; a fieldset would break the line
     <span class="confirm" role="group" aria-label={confirmLabel}>
       <span>{confirmLabel}</span>
-      <button type="button" class="danger" onClick={() => { setAsking(false); onConfirm(); }}>
+      <button
+        type="button"
+        class="danger"
+        onClick={() => {
+          setAsking(false);
+          onConfirm();
+        }}
+      >
         Yes, {label.toLowerCase()}
       </button>
       <button type="button" onClick={() => setAsking(false)}>
@@ -109,5 +135,9 @@ export function Page({ title, actions, children }: { title: string; actions?: Co
 }
 
 export function Loading() {
-  return <p class="loading" aria-live="polite">Loading…</p>;
+  return (
+    <p class="loading" aria-live="polite">
+      Loading…
+    </p>
+  );
 }

@@ -17,7 +17,17 @@ interface Note {
  * card changed something: handlers can share a provider's credentials (`threaded` uses
  * `social`'s), so every card re-reads its status then.
  */
-export function CredentialCard({ slug, handler, revision, onChanged }: { slug: string; handler: HandlerSummary; revision: number; onChanged: () => void }) {
+export function CredentialCard({
+  slug,
+  handler,
+  revision,
+  onChanged,
+}: {
+  slug: string;
+  handler: HandlerSummary;
+  revision: number;
+  onChanged: () => void;
+}) {
   const status = useLoad(() => call<{ data: AuthStatus }>('GET', `/auth/${encodeURIComponent(slug)}/status`), [slug, revision]);
   const [note, setNote] = useState<Note>();
   const [waiting, setWaiting] = useState(false);
@@ -57,12 +67,18 @@ export function CredentialCard({ slug, handler, revision, onChanged }: { slug: s
       </p>
       <ErrorNote error={status.error} />
       {!s ? (
-        status.error ? null : <Loading />
+        status.error ? null : (
+          <Loading />
+        )
       ) : (
         <>
           <p class="connection">
             <Status value={s.authenticated ? 'connected' : s.error ? 'error' : 'not_connected'} />{' '}
-            {s.authenticated && s.account_details?.username ? <>as <strong>{s.account_details.username}</strong></> : null}
+            {s.authenticated && s.account_details?.username ? (
+              <>
+                as <strong>{s.account_details.username}</strong>
+              </>
+            ) : null}
             {!s.authenticated && s.error ? (
               <span class="error-text">
                 {s.error_message} <span class="muted">({s.error_code})</span>
@@ -83,9 +99,13 @@ export function CredentialCard({ slug, handler, revision, onChanged }: { slug: s
                 {waiting ? 'Waiting for the popup…' : s.authenticated ? 'Reconnect' : 'Connect'}
               </button>
             ) : null}
-            {s.authenticated || s.error ? <ConfirmButton label="Disconnect" confirmLabel={confirmText(handler)} busy={disconnect.busy} onConfirm={forget} /> : null}
+            {s.authenticated || s.error ? (
+              <ConfirmButton label="Disconnect" confirmLabel={confirmText(handler)} busy={disconnect.busy} onConfirm={forget} />
+            ) : null}
           </div>
-          {oauth && !keysSaved ? <p class="hint">Save the application keys first; Connect then opens the provider's sign-in in a popup.</p> : null}
+          {oauth && !keysSaved ? (
+            <p class="hint">Save the application keys first; Connect then opens the provider's sign-in in a popup.</p>
+          ) : null}
         </>
       )}
       <ErrorNote error={disconnect.error} />

@@ -16,7 +16,10 @@ const ACRONYMS: Record<string, string> = { id: 'ID', api: 'API', url: 'URL' };
 
 /** `client_id` → "Client ID", `api_secret` → "API secret". */
 export function fieldLabel(name: string): string {
-  const words = name.split(/[_\-\s]+/).filter(Boolean).map((word) => ACRONYMS[word.toLowerCase()] ?? word.toLowerCase());
+  const words = name
+    .split(/[_\-\s]+/)
+    .filter(Boolean)
+    .map((word) => ACRONYMS[word.toLowerCase()] ?? word.toLowerCase());
   const [first = name, ...rest] = words;
   return [first.charAt(0).toUpperCase() + first.slice(1), ...rest].join(' ');
 }

@@ -8,7 +8,17 @@ import { fieldLabel, isSecretField } from './credential-fields.js';
  * all). What was typed is sent once and then cleared: the page shows saved values only as
  * the API masks them, so nothing typed stays in the page after saving.
  */
-export function CredentialsForm({ slug, label, fields, onSaved }: { slug: string; label: string; fields: string[]; onSaved: (message: string) => void }) {
+export function CredentialsForm({
+  slug,
+  label,
+  fields,
+  onSaved,
+}: {
+  slug: string;
+  label: string;
+  fields: string[];
+  onSaved: (message: string) => void;
+}) {
   const empty = () => Object.fromEntries(fields.map((field) => [field, ''])) as Record<string, string>;
   const [values, setValues] = useState(empty);
   const save = useAction();

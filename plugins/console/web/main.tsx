@@ -41,7 +41,10 @@ function App() {
     setSession(next);
   };
   useEffect(() => {
-    call<{ data: Session }>('GET', '/session').then((res) => accept(res.data), () => accept(null));
+    call<{ data: Session }>('GET', '/session').then(
+      (res) => accept(res.data),
+      () => accept(null),
+    );
     return onSignedOut(() => accept(null));
   }, []);
   // Focus the new page's title after navigation, so keyboard and screen-reader users land on it.
@@ -70,7 +73,12 @@ function App() {
   else if (section === 'settings') view = <Settings />;
   else if (section === 'providers') view = <Providers />;
   else if (section === 'chat') view = <Chat sessionId={id} />;
-  else view = <p role="alert">Nothing here. <a href={href('/flows')}>Go to the flows</a>.</p>;
+  else
+    view = (
+      <p role="alert">
+        Nothing here. <a href={href('/flows')}>Go to the flows</a>.
+      </p>
+    );
   return (
     <div class="layout">
       <a class="skip" href="#main">

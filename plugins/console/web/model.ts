@@ -52,7 +52,17 @@ export interface Job {
   started_at?: string | null;
   completed_at?: string | null;
   duration_ms?: number | null;
-  steps?: Array<{ flow_step_id: string; step_type: string; handler_slug: string | null; status: string; items_in: number; items_out: number; started_at?: string; finished_at?: string; error?: string | null }>;
+  steps?: Array<{
+    flow_step_id: string;
+    step_type: string;
+    handler_slug: string | null;
+    status: string;
+    items_in: number;
+    items_out: number;
+    started_at?: string;
+    finished_at?: string;
+    error?: string | null;
+  }>;
   engine_data?: Record<string, unknown>;
 }
 export interface HandlerSummary {
@@ -209,5 +219,12 @@ export interface ChatSession extends ChatSessionSummary {
 export interface ChatAnswer {
   session_id: string;
   conversation: ChatMessage[];
-  data: { session_id: string; response: string; completed: boolean; turn_number: number; max_turns_reached: boolean; pending_confirmation?: ChatToolCall | null };
+  data: {
+    session_id: string;
+    response: string;
+    completed: boolean;
+    turn_number: number;
+    max_turns_reached: boolean;
+    pending_confirmation?: ChatToolCall | null;
+  };
 }

@@ -18,7 +18,13 @@ interface AuthMessage {
 
 const isAuthMessage = (data: unknown): data is AuthMessage => {
   const m = data as Partial<AuthMessage> | null;
-  return !!m && m.type === 'flowhost-auth' && typeof m.handler_slug === 'string' && typeof m.success === 'boolean' && typeof m.message === 'string';
+  return (
+    !!m &&
+    m.type === 'flowhost-auth' &&
+    typeof m.handler_slug === 'string' &&
+    typeof m.success === 'boolean' &&
+    typeof m.message === 'string'
+  );
 };
 
 /** How often to look whether the user closed the popup (no event tells the opener). */
@@ -41,7 +47,8 @@ export function authorizeInPopup(path: string, slug: string): Promise<PopupRepor
     };
     // Only this popup's report for this handler counts: any page may post to this window.
     const onMessage = (event: MessageEvent) => {
-      if (event.origin !== location.origin || event.source !== popup || !isAuthMessage(event.data) || event.data.handler_slug !== slug) return;
+      if (event.origin !== location.origin || event.source !== popup || !isAuthMessage(event.data) || event.data.handler_slug !== slug)
+        return;
       finish({ success: event.data.success, message: event.data.message });
     };
     addEventListener('message', onMessage);

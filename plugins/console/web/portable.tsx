@@ -6,17 +6,18 @@ import { navigate } from './router.js';
 /** Saves a flow's export document (GET /flows/{id}/export) as a file the browser downloads. */
 export function ExportButton({ flowId, name }: { flowId: number; name: string }) {
   const action = useAction();
-  const save = () => void action.run(async () => {
-    const res = await call<{ data: unknown }>('GET', `/flows/${flowId}/export`);
-    const blob = new Blob([`${JSON.stringify(res.data, null, 2)}\n`], { type: 'application/json' });
-    const link = document.createElement('a');
-    link.href = URL.createObjectURL(blob);
-    link.download = `${name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || 'flow'}.flowhost.json`;
-    document.body.append(link);
-    link.click();
-    link.remove();
-    URL.revokeObjectURL(link.href);
-  });
+  const save = () =>
+    void action.run(async () => {
+      const res = await call<{ data: unknown }>('GET', `/flows/${flowId}/export`);
+      const blob = new Blob([`${JSON.stringify(res.data, null, 2)}\n`], { type: 'application/json' });
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(blob);
+      link.download = `${name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || 'flow'}.flowhost.json`;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      URL.revokeObjectURL(link.href);
+    });
   return (
     <>
       <button type="button" disabled={action.busy} onClick={save}>

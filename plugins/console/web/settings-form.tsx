@@ -5,10 +5,23 @@ import type { HandlerField } from './model.js';
  * A form generated from a handler's own settings schema (GET /handlers/{slug}): one input
  * per field, typed as the handler declares it, starting from the step's saved values.
  */
-export function SettingsForm({ fields, values, busy, onSave, idPrefix }: { fields: Record<string, HandlerField>; values: Record<string, unknown>; busy: boolean; onSave: (values: Record<string, unknown>) => void; idPrefix: string }) {
+export function SettingsForm({
+  fields,
+  values,
+  busy,
+  onSave,
+  idPrefix,
+}: {
+  fields: Record<string, HandlerField>;
+  values: Record<string, unknown>;
+  busy: boolean;
+  onSave: (values: Record<string, unknown>) => void;
+  idPrefix: string;
+}) {
   const [draft, setDraft] = useState<Record<string, unknown>>(() => {
     const start: Record<string, unknown> = {};
-    for (const [key, field] of Object.entries(fields)) start[key] = values[key] ?? field.current_value ?? field.default ?? (field.type === 'boolean' ? false : '');
+    for (const [key, field] of Object.entries(fields))
+      start[key] = values[key] ?? field.current_value ?? field.default ?? (field.type === 'boolean' ? false : '');
     return start;
   });
   const set = (key: string, value: unknown) => setDraft({ ...draft, [key]: value });
@@ -38,7 +51,14 @@ export function SettingsForm({ fields, values, busy, onSave, idPrefix }: { field
         if (field.type === 'boolean') {
           return (
             <div class="field check" key={key}>
-              <input id={id} name={key} type="checkbox" checked={Boolean(draft[key])} aria-describedby={described} onChange={(e) => set(key, (e.target as HTMLInputElement).checked)} />
+              <input
+                id={id}
+                name={key}
+                type="checkbox"
+                checked={Boolean(draft[key])}
+                aria-describedby={described}
+                onChange={(e) => set(key, (e.target as HTMLInputElement).checked)}
+              />
               <label for={id}>{field.label ?? key}</label>
               {help}
             </div>
@@ -48,7 +68,13 @@ export function SettingsForm({ fields, values, busy, onSave, idPrefix }: { field
           <div class="field" key={key}>
             <label for={id}>{field.label ?? key}</label>
             {options.length > 0 ? (
-              <select id={id} name={key} value={String(draft[key] ?? '')} aria-describedby={described} onChange={(e) => set(key, (e.target as HTMLSelectElement).value)}>
+              <select
+                id={id}
+                name={key}
+                value={String(draft[key] ?? '')}
+                aria-describedby={described}
+                onChange={(e) => set(key, (e.target as HTMLSelectElement).value)}
+              >
                 {options.map((o) => (
                   <option key={o.value} value={o.value}>
                     {o.label}
@@ -56,9 +82,24 @@ export function SettingsForm({ fields, values, busy, onSave, idPrefix }: { field
                 ))}
               </select>
             ) : field.type === 'integer' || field.type === 'number' ? (
-              <input id={id} name={key} type="number" step={field.type === 'integer' ? 1 : 'any'} value={String(draft[key] ?? '')} aria-describedby={described} onInput={(e) => set(key, (e.target as HTMLInputElement).value)} />
+              <input
+                id={id}
+                name={key}
+                type="number"
+                step={field.type === 'integer' ? 1 : 'any'}
+                value={String(draft[key] ?? '')}
+                aria-describedby={described}
+                onInput={(e) => set(key, (e.target as HTMLInputElement).value)}
+              />
             ) : (
-              <input id={id} name={key} type="text" value={String(draft[key] ?? '')} aria-describedby={described} onInput={(e) => set(key, (e.target as HTMLInputElement).value)} />
+              <input
+                id={id}
+                name={key}
+                type="text"
+                value={String(draft[key] ?? '')}
+                aria-describedby={described}
+                onInput={(e) => set(key, (e.target as HTMLInputElement).value)}
+              />
             )}
             {help}
           </div>

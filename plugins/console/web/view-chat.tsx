@@ -18,7 +18,10 @@ const DONE: Outcome = { completed: true, maxTurns: false, pending: null };
 
 /** The chat assistant: a session's conversation (#/chat/{id}) or a new one (#/chat), beside the user's sessions. */
 export function Chat({ sessionId }: { sessionId?: string }) {
-  const sessions = useLoad(() => call<{ data: { sessions: ChatSessionSummary[]; total: number } }>('GET', '/chat/sessions', { query: { limit: 50 } }), []);
+  const sessions = useLoad(
+    () => call<{ data: { sessions: ChatSessionSummary[]; total: number } }>('GET', '/chat/sessions', { query: { limit: 50 } }),
+    [],
+  );
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   const [outcome, setOutcome] = useState<Outcome>(DONE);
   const [text, setText] = useState('');
@@ -59,7 +62,11 @@ export function Chat({ sessionId }: { sessionId?: string }) {
 
   const accept = (answer: ChatAnswer) => {
     setMessages(answer.conversation);
-    setOutcome({ completed: answer.data.completed, maxTurns: answer.data.max_turns_reached, pending: answer.data.pending_confirmation ?? null });
+    setOutcome({
+      completed: answer.data.completed,
+      maxTurns: answer.data.max_turns_reached,
+      pending: answer.data.pending_confirmation ?? null,
+    });
     if (answer.session_id !== sessionId) {
       known.current = answer.session_id;
       navigate(`/chat/${answer.session_id}`);
@@ -117,11 +124,24 @@ export function Chat({ sessionId }: { sessionId?: string }) {
     });
 
   return (
-    <Page title="Chat" actions={sessionId ? <a class="button" href={href('/chat')}>New chat</a> : null}>
+    <Page
+      title="Chat"
+      actions={
+        sessionId ? (
+          <a class="button" href={href('/chat')}>
+            New chat
+          </a>
+        ) : null
+      }
+    >
       <div class="chat">
         <div class="chat-panel">
           <Conversation messages={sending ? [...messages, { role: 'user', content: sending }] : messages} />
-          {action.busy && sending ? <p class="muted" role="status">The assistant is working…</p> : null}
+          {action.busy && sending ? (
+            <p class="muted" role="status">
+              The assistant is working…
+            </p>
+          ) : null}
           <ErrorNote error={loadError ?? action.error} />
           {outcome.pending ? (
             // biome-ignore lint/a11y/useSemanticElements: a card holding a question and two buttons, not a form fieldset
@@ -136,7 +156,9 @@ export function Chat({ sessionId }: { sessionId?: string }) {
             </div>
           ) : sessionId && !outcome.completed && !action.busy ? (
             <p class="card">
-              {outcome.maxTurns ? 'The assistant stopped at the turn limit without a final answer. ' : 'The assistant has not answered yet. '}
+              {outcome.maxTurns
+                ? 'The assistant stopped at the turn limit without a final answer. '
+                : 'The assistant has not answered yet. '}
               <button type="button" onClick={() => proceed()}>
                 Continue
               </button>
@@ -144,7 +166,17 @@ export function Chat({ sessionId }: { sessionId?: string }) {
           ) : null}
           <form class="chat-form" aria-label="Ask the assistant" onSubmit={send}>
             <label for="chat-message">Message</label>
-            <textarea id="chat-message" name="message" rows={3} maxLength={32000} value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} onKeyDown={(e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) send(e); }} />
+            <textarea
+              id="chat-message"
+              name="message"
+              rows={3}
+              maxLength={32000}
+              value={text}
+              onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) send(e);
+              }}
+            />
             <button type="submit" class="primary" disabled={action.busy || !text.trim()}>
               Send
             </button>
@@ -163,7 +195,12 @@ export function Chat({ sessionId }: { sessionId?: string }) {
                 <div class="muted">
                   {when(s.updated_at)} · {s.message_count} messages
                 </div>
-                <ConfirmButton label="Delete" confirmLabel="Delete this session?" busy={action.busy} onConfirm={() => remove(s.session_id)} />
+                <ConfirmButton
+                  label="Delete"
+                  confirmLabel="Delete this session?"
+                  busy={action.busy}
+                  onConfirm={() => remove(s.session_id)}
+                />
               </li>
             ))}
           </ul>

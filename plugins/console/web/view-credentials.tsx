@@ -15,11 +15,15 @@ export function Credentials() {
       <p class="lead">The accounts and keys handlers publish and fetch with. Secrets are stored sealed and only ever shown masked.</p>
       <ErrorNote error={handlers.error} />
       {!handlers.data ? (
-        handlers.error ? null : <Loading />
+        handlers.error ? null : (
+          <Loading />
+        )
       ) : needing.length === 0 ? (
         <p class="empty">No handler of this deployment needs credentials.</p>
       ) : (
-        needing.map(([slug, handler]) => <CredentialCard key={slug} slug={slug} handler={handler} revision={revision} onChanged={() => setRevision((r) => r + 1)} />)
+        needing.map(([slug, handler]) => (
+          <CredentialCard key={slug} slug={slug} handler={handler} revision={revision} onChanged={() => setRevision((r) => r + 1)} />
+        ))
       )}
     </Page>
   );

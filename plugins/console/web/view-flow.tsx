@@ -18,40 +18,92 @@ export function FlowView({ id }: { id: number }) {
   if (!flow.data) return <Page title="Flow">{flow.error ? <ErrorNote error={flow.error} /> : <Loading />}</Page>;
   const f = flow.data.data;
   const steps = Object.values(f.flow_config ?? {}).sort((a, b) => a.execution_order - b.execution_order);
-  const act = (work: () => Promise<unknown>, done?: string) => action.run(async () => {
-    await work();
-    setMessage(done ?? '');
-    await flow.reload();
-  });
+  const act = (work: () => Promise<unknown>, done?: string) =>
+    action.run(async () => {
+      await work();
+      setMessage(done ?? '');
+      await flow.reload();
+    });
   return (
     <Page
       title={`Flow: ${f.flow_name}`}
       actions={
         <>
-          <button type="button" class="primary" disabled={action.busy || f.is_running} onClick={() => void act(() => call('POST', '/execute', { body: { flow_id: id } }), 'Run started.')}>
+          <button
+            type="button"
+            class="primary"
+            disabled={action.busy || f.is_running}
+            onClick={() => void act(() => call('POST', '/execute', { body: { flow_id: id } }), 'Run started.')}
+          >
             Run now
           </button>
-          <button type="button" disabled={action.busy} onClick={() => void action.run(async () => { const res = await call<{ data: { flow_id: number } }>('POST', `/flows/${id}/duplicate`); navigate(`/flows/${res.data.flow_id}`); })}>
+          <button
+            type="button"
+            disabled={action.busy}
+            onClick={() =>
+              void action.run(async () => {
+                const res = await call<{ data: { flow_id: number } }>('POST', `/flows/${id}/duplicate`);
+                navigate(`/flows/${res.data.flow_id}`);
+              })
+            }
+          >
             Duplicate
           </button>
           <ExportButton flowId={id} name={f.flow_name} />
-          <ConfirmButton label="Delete flow" confirmLabel={`Delete “${f.flow_name}”?`} busy={action.busy} onConfirm={() => void action.run(async () => { await call('DELETE', `/flows/${id}`); navigate('/flows'); })} />
+          <ConfirmButton
+            label="Delete flow"
+            confirmLabel={`Delete “${f.flow_name}”?`}
+            busy={action.busy}
+            onConfirm={() =>
+              void action.run(async () => {
+                await call('DELETE', `/flows/${id}`);
+                navigate('/flows');
+              })
+            }
+          />
         </>
       }
     >
       <p class="muted">
-        Runs the pipeline <a href={href(`/pipelines/${f.pipeline_id}`)}>#{f.pipeline_id}</a>. {f.is_running ? <Status value="processing" /> : <>Last run: <Status value={f.last_run_status} /> {when(f.last_run)}</>}
+        Runs the pipeline <a href={href(`/pipelines/${f.pipeline_id}`)}>#{f.pipeline_id}</a>.{' '}
+        {f.is_running ? (
+          <Status value="processing" />
+        ) : (
+          <>
+            Last run: <Status value={f.last_run_status} /> {when(f.last_run)}
+          </>
+        )}
       </p>
       <ErrorNote error={action.error} />
-      {message ? <p class="ok" role="status">{message}</p> : null}
-      <Schedule flow={f} intervals={intervals.data?.data ?? []} busy={action.busy} onSave={(config) => void act(() => call('PATCH', `/flows/${id}`, { body: { scheduling_config: config } }), 'Schedule saved.')} />
+      {message ? (
+        <p class="ok" role="status">
+          {message}
+        </p>
+      ) : null}
+      <Schedule
+        flow={f}
+        intervals={intervals.data?.data ?? []}
+        busy={action.busy}
+        onSave={(config) => void act(() => call('PATCH', `/flows/${id}`, { body: { scheduling_config: config } }), 'Schedule saved.')}
+      />
       <h2>Steps</h2>
       {steps.length === 0 ? <p class="empty">The pipeline has no steps yet.</p> : null}
       {steps.map((step, index) => (
-        <StepEditor key={step.flow_step_id} step={step} position={index + 1} count={steps.length} onSaved={(text) => { setMessage(text); void flow.reload(); }} />
+        <StepEditor
+          key={step.flow_step_id}
+          step={step}
+          position={index + 1}
+          count={steps.length}
+          onSaved={(text) => {
+            setMessage(text);
+            void flow.reload();
+          }}
+        />
       ))}
       <h2>Latest runs</h2>
-      {(f.recent_jobs ?? []).length === 0 ? <p class="empty">No runs yet.</p> : (
+      {(f.recent_jobs ?? []).length === 0 ? (
+        <p class="empty">No runs yet.</p>
+      ) : (
         <ul class="plain runs">
           {(f.recent_jobs ?? []).map((job) => (
             <li key={job.job_id}>
@@ -70,7 +122,17 @@ export function FlowView({ id }: { id: number }) {
   );
 }
 
-function Schedule({ flow, intervals, busy, onSave }: { flow: Flow; intervals: Interval[]; busy: boolean; onSave: (config: { interval: string; timestamp?: number }) => void }) {
+function Schedule({
+  flow,
+  intervals,
+  busy,
+  onSave,
+}: {
+  flow: Flow;
+  intervals: Interval[];
+  busy: boolean;
+  onSave: (config: { interval: string; timestamp?: number }) => void;
+}) {
   const [interval, setInterval] = useState(flow.scheduling_config.interval);
   const [at, setAt] = useState('');
   const submit = (event: Event) => {
@@ -87,7 +149,10 @@ function Schedule({ flow, intervals, busy, onSave }: { flow: Flow; intervals: In
       <label>
         Schedule
         <select name="interval" value={interval} onChange={(e) => setInterval((e.target as HTMLSelectElement).value)}>
-          {(intervals.length ? intervals : [{ value: flow.scheduling_config.interval, label: flow.scheduling_config.interval, seconds: null }]).map((i) => (
+          {(intervals.length
+            ? intervals
+            : [{ value: flow.scheduling_config.interval, label: flow.scheduling_config.interval, seconds: null }]
+          ).map((i) => (
             <option key={i.value} value={i.value}>
               {i.label}
             </option>
@@ -108,15 +173,40 @@ function Schedule({ flow, intervals, busy, onSave }: { flow: Flow; intervals: In
   );
 }
 
-function StepEditor({ step, position, count, onSaved }: { step: FlowStep; position: number; count: number; onSaved: (message: string) => void }) {
-  const handlers = useLoad(() => (step.step_type === 'ai' ? Promise.resolve({ data: {} as Record<string, HandlerSummary> }) : call<{ data: Record<string, HandlerSummary> }>('GET', '/handlers', { query: { step_type: step.step_type } })), [step.step_type]);
+function StepEditor({
+  step,
+  position,
+  count,
+  onSaved,
+}: {
+  step: FlowStep;
+  position: number;
+  count: number;
+  onSaved: (message: string) => void;
+}) {
+  const handlers = useLoad(
+    () =>
+      step.step_type === 'ai'
+        ? Promise.resolve({ data: {} as Record<string, HandlerSummary> })
+        : call<{ data: Record<string, HandlerSummary> }>('GET', '/handlers', { query: { step_type: step.step_type } }),
+    [step.step_type],
+  );
   const [slug, setSlug] = useState(step.handler_slug ?? '');
-  const fields = useLoad(() => (slug ? call<{ data: { settings: Record<string, HandlerField> } }>('GET', `/handlers/${encodeURIComponent(slug)}`) : Promise.resolve(undefined)), [slug]);
+  const fields = useLoad(
+    () =>
+      slug
+        ? call<{ data: { settings: Record<string, HandlerField> } }>('GET', `/handlers/${encodeURIComponent(slug)}`)
+        : Promise.resolve(undefined),
+    [slug],
+  );
   const action = useAction();
-  const save = (settings: Record<string, unknown>) => void action.run(async () => {
-    await call('PUT', `/flows/steps/${encodeURIComponent(step.flow_step_id)}/handler`, { body: { handler_slug: slug, step_type: step.step_type, settings } });
-    onSaved(`Step ${position} saved.`);
-  });
+  const save = (settings: Record<string, unknown>) =>
+    void action.run(async () => {
+      await call('PUT', `/flows/steps/${encodeURIComponent(step.flow_step_id)}/handler`, {
+        body: { handler_slug: slug, step_type: step.step_type, settings },
+      });
+      onSaved(`Step ${position} saved.`);
+    });
   const idPrefix = `step-${position}`;
   return (
     <section class="card step-editor" aria-labelledby={`${idPrefix}-title`}>
@@ -139,7 +229,16 @@ function StepEditor({ step, position, count, onSaved }: { step: FlowStep; positi
             </select>
           </label>
           <ErrorNote error={handlers.error ?? fields.error} />
-          {slug && fields.data ? <SettingsForm key={slug} idPrefix={idPrefix} fields={fields.data.data.settings} values={slug === step.handler_slug ? step.handler_config : {}} busy={action.busy} onSave={save} /> : null}
+          {slug && fields.data ? (
+            <SettingsForm
+              key={slug}
+              idPrefix={idPrefix}
+              fields={fields.data.data.settings}
+              values={slug === step.handler_slug ? step.handler_config : {}}
+              busy={action.busy}
+              onSave={save}
+            />
+          ) : null}
           <ErrorNote error={action.error} />
         </>
       )}

@@ -7,23 +7,37 @@ import { href } from './router.js';
 
 /** Every flow with its status, schedule and last run; problem flows flagged; refreshed live. */
 export function Flows() {
-  const list = useLoad(async () => {
-    const [flows, problems] = await Promise.all([
-      call<{ data: { flows: Flow[] }; total: number }>('GET', '/flows', { query: { per_page: 100, output_mode: 'full' } }),
-      call<{ data: { problem_flows: Array<{ flow_id: number }> } }>('GET', '/flows/problems'),
-    ]);
-    return { flows: flows.data.flows, total: flows.total, problems: new Set(problems.data.problem_flows.map((p) => p.flow_id)) };
-  }, [], 3000);
+  const list = useLoad(
+    async () => {
+      const [flows, problems] = await Promise.all([
+        call<{ data: { flows: Flow[] }; total: number }>('GET', '/flows', { query: { per_page: 100, output_mode: 'full' } }),
+        call<{ data: { problem_flows: Array<{ flow_id: number }> } }>('GET', '/flows/problems'),
+      ]);
+      return { flows: flows.data.flows, total: flows.total, problems: new Set(problems.data.problem_flows.map((p) => p.flow_id)) };
+    },
+    [],
+    3000,
+  );
   const action = useAction();
-  const runNow = (flow: Flow) => action.run(async () => {
-    await call('POST', '/execute', { body: { flow_id: flow.flow_id } });
-    await list.reload();
-  });
+  const runNow = (flow: Flow) =>
+    action.run(async () => {
+      await call('POST', '/execute', { body: { flow_id: flow.flow_id } });
+      await list.reload();
+    });
   return (
-    <Page title="Flows" actions={<a class="button" href={href('/pipelines')}>New flow from a pipeline</a>}>
+    <Page
+      title="Flows"
+      actions={
+        <a class="button" href={href('/pipelines')}>
+          New flow from a pipeline
+        </a>
+      }
+    >
       <ErrorNote error={list.error ?? action.error} />
       {!list.data ? (
-        list.error ? null : <Loading />
+        list.error ? null : (
+          <Loading />
+        )
       ) : list.data.flows.length === 0 ? (
         <p class="empty">
           No flows yet. <a href={href('/pipelines')}>Create a pipeline</a>, then a flow that runs it.
@@ -36,7 +50,9 @@ export function Flows() {
               <th scope="col">Schedule</th>
               <th scope="col">Last run</th>
               <th scope="col">Status</th>
-              <th scope="col"><span class="sr-only">Actions</span></th>
+              <th scope="col">
+                <span class="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -44,13 +60,22 @@ export function Flows() {
               <tr key={f.flow_id}>
                 <td>
                   <a href={href(`/flows/${f.flow_id}`)}>{f.flow_name}</a>
-                  {list.data!.problems.has(f.flow_id) ? <span class="badge warn" title="Failing or finding nothing repeatedly">problem</span> : null}
+                  {list.data!.problems.has(f.flow_id) ? (
+                    <span class="badge warn" title="Failing or finding nothing repeatedly">
+                      problem
+                    </span>
+                  ) : null}
                 </td>
                 <td>{f.next_run_display ?? f.scheduling_config.interval}</td>
                 <td>{when(f.last_run)}</td>
                 <td>{f.is_running ? <Status value="processing" /> : <Status value={f.last_run_status} />}</td>
                 <td>
-                  <button type="button" disabled={action.busy || f.is_running} onClick={() => void runNow(f)} aria-label={`Run ${f.flow_name} now`}>
+                  <button
+                    type="button"
+                    disabled={action.busy || f.is_running}
+                    onClick={() => void runNow(f)}
+                    aria-label={`Run ${f.flow_name} now`}
+                  >
                     Run now
                   </button>
                 </td>
@@ -60,7 +85,11 @@ export function Flows() {
         </table>
       )}
       <ImportForm />
-      {list.data && list.data.total > list.data.flows.length ? <p class="muted">Showing the first {list.data.flows.length} of {list.data.total} flows.</p> : null}
+      {list.data && list.data.total > list.data.flows.length ? (
+        <p class="muted">
+          Showing the first {list.data.flows.length} of {list.data.total} flows.
+        </p>
+      ) : null}
     </Page>
   );
 }

@@ -15,10 +15,22 @@ export function JobView({ id }: { id: number }) {
   return (
     <Page title={`Job ${id}`}>
       <p>
-        <Status value={j.status} /> {j.flow_id ? <>of <a href={href(`/flows/${j.flow_id}`)}>{j.flow_name ?? `flow ${j.flow_id}`}</a></> : j.label} · started {when(j.started_at ?? j.created_at)} · took {duration(j.duration_ms)}
+        <Status value={j.status} />{' '}
+        {j.flow_id ? (
+          <>
+            of <a href={href(`/flows/${j.flow_id}`)}>{j.flow_name ?? `flow ${j.flow_id}`}</a>
+          </>
+        ) : (
+          j.label
+        )}{' '}
+        · started {when(j.started_at ?? j.created_at)} · took {duration(j.duration_ms)}
         {FINISHED.has(j.status) ? null : <span class="muted"> (updating)</span>}
       </p>
-      {j.error ? <p class="error" role="alert">{j.error}</p> : null}
+      {j.error ? (
+        <p class="error" role="alert">
+          {j.error}
+        </p>
+      ) : null}
       <h2>Steps</h2>
       <table>
         <thead>

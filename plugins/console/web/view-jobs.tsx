@@ -12,8 +12,16 @@ export function Jobs({ route }: { route: Route }) {
   const status = route.query.get('status') ?? '';
   const flowId = route.query.get('flow_id') ?? '';
   const offset = Number(route.query.get('offset') ?? 0) || 0;
-  const list = useLoad(() => call<{ data: Job[]; total: number }>('GET', '/jobs', { query: { per_page: PER_PAGE, offset, status, flow_id: flowId, hide_children: true } }), [status, flowId, offset], 2000);
-  const filter = (changes: Record<string, string>) => navigate('/jobs', { status, flow_id: flowId, ...changes, offset: undefined as unknown as string });
+  const list = useLoad(
+    () =>
+      call<{ data: Job[]; total: number }>('GET', '/jobs', {
+        query: { per_page: PER_PAGE, offset, status, flow_id: flowId, hide_children: true },
+      }),
+    [status, flowId, offset],
+    2000,
+  );
+  const filter = (changes: Record<string, string>) =>
+    navigate('/jobs', { status, flow_id: flowId, ...changes, offset: undefined as unknown as string });
   return (
     <Page title="Runs">
       <form class="inline card filters" aria-label="Filter runs" onSubmit={(e) => e.preventDefault()}>
@@ -30,12 +38,20 @@ export function Jobs({ route }: { route: Route }) {
         </label>
         <label>
           Flow id
-          <input name="flow_id" type="number" min={1} value={flowId} onChange={(e) => filter({ flow_id: (e.target as HTMLInputElement).value })} />
+          <input
+            name="flow_id"
+            type="number"
+            min={1}
+            value={flowId}
+            onChange={(e) => filter({ flow_id: (e.target as HTMLInputElement).value })}
+          />
         </label>
       </form>
       <ErrorNote error={list.error} />
       {!list.data ? (
-        list.error ? null : <Loading />
+        list.error ? null : (
+          <Loading />
+        )
       ) : list.data.data.length === 0 ? (
         <p class="empty">No runs match.</p>
       ) : (
@@ -55,7 +71,7 @@ export function Jobs({ route }: { route: Route }) {
                 <td>
                   <a href={href(`/jobs/${job.job_id}`)}>{job.job_id}</a>
                 </td>
-                <td>{job.flow_id ? <a href={href(`/flows/${job.flow_id}`)}>{job.flow_name ?? job.flow_id}</a> : job.label ?? '—'}</td>
+                <td>{job.flow_id ? <a href={href(`/flows/${job.flow_id}`)}>{job.flow_name ?? job.flow_id}</a> : (job.label ?? '—')}</td>
                 <td>
                   <Status value={job.status} />
                 </td>
@@ -69,10 +85,10 @@ export function Jobs({ route }: { route: Route }) {
       {list.data ? (
         <nav class="pager" aria-label="Pages of runs">
           {offset > 0 ? <a href={href('/jobs', { status, flow_id: flowId, offset: Math.max(0, offset - PER_PAGE) })}>Newer</a> : null}
-          <span class="muted">
-            {list.data.total === 0 ? '' : `${offset + 1}–${offset + list.data.data.length} of ${list.data.total}`}
-          </span>
-          {offset + PER_PAGE < list.data.total ? <a href={href('/jobs', { status, flow_id: flowId, offset: offset + PER_PAGE })}>Older</a> : null}
+          <span class="muted">{list.data.total === 0 ? '' : `${offset + 1}–${offset + list.data.data.length} of ${list.data.total}`}</span>
+          {offset + PER_PAGE < list.data.total ? (
+            <a href={href('/jobs', { status, flow_id: flowId, offset: offset + PER_PAGE })}>Older</a>
+          ) : null}
         </nav>
       ) : null}
     </Page>

@@ -21,11 +21,23 @@ export function Logs({ route }: { route: Route }) {
   const current = Object.fromEntries(FILTERS.map((k) => [k, route.query.get(k) ?? ''])) as Record<(typeof FILTERS)[number], string>;
   const page = Number(route.query.get('page') ?? 1) || 1;
   const [search, setSearch] = useState(current.search);
-  const list = useLoad(() => call<{ data: { items: LogEntry[]; total: number; pages: number } }>('GET', '/logs', { query: { ...current, per_page: 50, page } }), [route.query.toString()]);
-  const go = (changes: Partial<Record<(typeof FILTERS)[number] | 'page', string>>) => navigate('/logs', { ...current, page: undefined, ...changes });
+  const list = useLoad(
+    () =>
+      call<{ data: { items: LogEntry[]; total: number; pages: number } }>('GET', '/logs', { query: { ...current, per_page: 50, page } }),
+    [route.query.toString()],
+  );
+  const go = (changes: Partial<Record<(typeof FILTERS)[number] | 'page', string>>) =>
+    navigate('/logs', { ...current, page: undefined, ...changes });
   return (
     <Page title="Logs">
-      <form class="inline card filters" aria-label="Filter logs" onSubmit={(e) => { e.preventDefault(); go({ search }); }}>
+      <form
+        class="inline card filters"
+        aria-label="Filter logs"
+        onSubmit={(e) => {
+          e.preventDefault();
+          go({ search });
+        }}
+      >
         <label>
           Level
           <select name="level" value={current.level} onChange={(e) => go({ level: (e.target as HTMLSelectElement).value })}>
@@ -44,13 +56,27 @@ export function Logs({ route }: { route: Route }) {
         {(['job_id', 'flow_id', 'pipeline_id'] as const).map((key) => (
           <label key={key}>
             {key.replace('_id', '')} id
-            <input name={key} type="number" min={1} value={current[key]} onChange={(e) => go({ [key]: (e.target as HTMLInputElement).value })} />
+            <input
+              name={key}
+              type="number"
+              min={1}
+              value={current[key]}
+              onChange={(e) => go({ [key]: (e.target as HTMLInputElement).value })}
+            />
           </label>
         ))}
         {(['since', 'before'] as const).map((key) => (
           <label key={key}>
             {key === 'since' ? 'After' : 'Before'}
-            <input name={key} type="datetime-local" value={localInput(current[key])} onChange={(e) => { const value = (e.target as HTMLInputElement).value; go({ [key]: value ? new Date(value).toISOString() : '' }); }} />
+            <input
+              name={key}
+              type="datetime-local"
+              value={localInput(current[key])}
+              onChange={(e) => {
+                const value = (e.target as HTMLInputElement).value;
+                go({ [key]: value ? new Date(value).toISOString() : '' });
+              }}
+            />
           </label>
         ))}
         <button type="submit">Search</button>
@@ -58,15 +84,22 @@ export function Logs({ route }: { route: Route }) {
       </form>
       <ErrorNote error={list.error} />
       {!list.data ? (
-        list.error ? null : <Loading />
+        list.error ? null : (
+          <Loading />
+        )
       ) : list.data.data.items.length === 0 ? (
         <p class="empty">No log entries match.</p>
       ) : (
         <ol class="log">
           {list.data.data.items.map((entry) => (
             <li key={entry.id} class={`log-${entry.level}`}>
-              <span class="log-time">{when(entry.created_at)}</span> <span class={`level level-${entry.level}`}>{entry.level}</span> <span class="log-message">{entry.message}</span>
-              {typeof entry.context.job_id === 'number' ? <a class="log-link" href={href(`/jobs/${entry.context.job_id}`)}>job {entry.context.job_id}</a> : null}
+              <span class="log-time">{when(entry.created_at)}</span> <span class={`level level-${entry.level}`}>{entry.level}</span>{' '}
+              <span class="log-message">{entry.message}</span>
+              {typeof entry.context.job_id === 'number' ? (
+                <a class="log-link" href={href(`/jobs/${entry.context.job_id}`)}>
+                  job {entry.context.job_id}
+                </a>
+              ) : null}
             </li>
           ))}
         </ol>

@@ -17,10 +17,11 @@ export function PipelineView({ id }: { id: number }) {
   const pipeline = view.data.data.pipeline;
   const flows = view.data.data.flows ?? [];
   const steps = [...(pipeline.pipeline_steps ?? [])].sort((a, b) => a.execution_order - b.execution_order);
-  const doThen = (work: () => Promise<unknown>) => action.run(async () => {
-    await work();
-    await view.reload();
-  });
+  const doThen = (work: () => Promise<unknown>) =>
+    action.run(async () => {
+      await work();
+      await view.reload();
+    });
   const addStep = (event: Event) => {
     event.preventDefault();
     const label = `${STEP_TYPES.find((t) => t.type === stepType)?.label ?? stepType} Step`;
@@ -32,7 +33,11 @@ export function PipelineView({ id }: { id: number }) {
     const to = from + by;
     if (to < 0 || to >= order.length) return;
     order.splice(to, 0, ...order.splice(from, 1));
-    void doThen(() => call('PUT', `/pipelines/${id}/steps/reorder`, { body: { step_order: order.map((pipeline_step_id, execution_order) => ({ pipeline_step_id, execution_order })) } }));
+    void doThen(() =>
+      call('PUT', `/pipelines/${id}/steps/reorder`, {
+        body: { step_order: order.map((pipeline_step_id, execution_order) => ({ pipeline_step_id, execution_order })) },
+      }),
+    );
   };
   const rename = (event: Event) => {
     event.preventDefault();
@@ -52,13 +57,31 @@ export function PipelineView({ id }: { id: number }) {
   return (
     <Page
       title={`Pipeline: ${pipeline.pipeline_name}`}
-      actions={<ConfirmButton label="Delete pipeline" confirmLabel={`Delete “${pipeline.pipeline_name}” and its ${flows.length} flow(s)?`} busy={action.busy} onConfirm={() => void action.run(async () => { await call('DELETE', `/pipelines/${id}`); navigate('/pipelines'); })} />}
+      actions={
+        <ConfirmButton
+          label="Delete pipeline"
+          confirmLabel={`Delete “${pipeline.pipeline_name}” and its ${flows.length} flow(s)?`}
+          busy={action.busy}
+          onConfirm={() =>
+            void action.run(async () => {
+              await call('DELETE', `/pipelines/${id}`);
+              navigate('/pipelines');
+            })
+          }
+        />
+      }
     >
       <ErrorNote error={action.error} />
       <form class="inline card" onSubmit={rename} aria-label="Rename pipeline">
         <label>
           Name
-          <input name="pipeline_name" required maxLength={200} value={name ?? pipeline.pipeline_name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+          <input
+            name="pipeline_name"
+            required
+            maxLength={200}
+            value={name ?? pipeline.pipeline_name}
+            onInput={(e) => setName((e.target as HTMLInputElement).value)}
+          />
         </label>
         <button type="submit" disabled={action.busy || name === undefined || name === pipeline.pipeline_name}>
           Rename
@@ -74,15 +97,38 @@ export function PipelineView({ id }: { id: number }) {
               {index + 1}. {step.label ?? step.step_type} <span class="muted">({step.step_type})</span>
             </span>
             <span class="actions">
-              <button type="button" aria-label={`Move step ${index + 1} up`} disabled={action.busy || index === 0} onClick={() => move(step, -1)}>
+              <button
+                type="button"
+                aria-label={`Move step ${index + 1} up`}
+                disabled={action.busy || index === 0}
+                onClick={() => move(step, -1)}
+              >
                 ↑
               </button>
-              <button type="button" aria-label={`Move step ${index + 1} down`} disabled={action.busy || index === steps.length - 1} onClick={() => move(step, 1)}>
+              <button
+                type="button"
+                aria-label={`Move step ${index + 1} down`}
+                disabled={action.busy || index === steps.length - 1}
+                onClick={() => move(step, 1)}
+              >
                 ↓
               </button>
-              <ConfirmButton label="Remove" confirmLabel={`Remove step ${index + 1} from every flow of this pipeline?`} busy={action.busy} onConfirm={() => void doThen(() => call('DELETE', `/pipelines/${id}/steps/${encodeURIComponent(step.pipeline_step_id)}`))} />
+              <ConfirmButton
+                label="Remove"
+                confirmLabel={`Remove step ${index + 1} from every flow of this pipeline?`}
+                busy={action.busy}
+                onConfirm={() => void doThen(() => call('DELETE', `/pipelines/${id}/steps/${encodeURIComponent(step.pipeline_step_id)}`))}
+              />
             </span>
-            {step.step_type === 'ai' ? <AiStepForm pipelineId={id} stepId={step.pipeline_step_id} position={index + 1} config={(pipeline.pipeline_config?.[step.pipeline_step_id] ?? {}) as AiStepConfig} onSaved={() => void view.reload()} /> : null}
+            {step.step_type === 'ai' ? (
+              <AiStepForm
+                pipelineId={id}
+                stepId={step.pipeline_step_id}
+                position={index + 1}
+                config={(pipeline.pipeline_config?.[step.pipeline_step_id] ?? {}) as AiStepConfig}
+                onSaved={() => void view.reload()}
+              />
+            ) : null}
           </li>
         ))}
       </ol>
@@ -103,7 +149,9 @@ export function PipelineView({ id }: { id: number }) {
       </form>
 
       <h2>Flows</h2>
-      {flows.length === 0 ? <p class="empty">No flows run this pipeline yet.</p> : (
+      {flows.length === 0 ? (
+        <p class="empty">No flows run this pipeline yet.</p>
+      ) : (
         <ul class="plain">
           {flows.map((f) => (
             <li key={f.flow_id}>
@@ -115,9 +163,21 @@ export function PipelineView({ id }: { id: number }) {
       <form class="inline card" onSubmit={createFlow} aria-label="New flow">
         <label>
           Flow name
-          <input name="flow_name" required maxLength={200} value={flowName} placeholder="e.g. Company blog" onInput={(e) => setFlowName((e.target as HTMLInputElement).value)} />
+          <input
+            name="flow_name"
+            required
+            maxLength={200}
+            value={flowName}
+            placeholder="e.g. Company blog"
+            onInput={(e) => setFlowName((e.target as HTMLInputElement).value)}
+          />
         </label>
-        <button type="submit" class="primary" disabled={action.busy || steps.length === 0} title={steps.length === 0 ? 'Add a step first' : undefined}>
+        <button
+          type="submit"
+          class="primary"
+          disabled={action.busy || steps.length === 0}
+          title={steps.length === 0 ? 'Add a step first' : undefined}
+        >
           Create flow
         </button>
       </form>

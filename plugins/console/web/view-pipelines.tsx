@@ -5,7 +5,10 @@ import type { Pipeline } from './model.js';
 import { href, navigate } from './router.js';
 
 export function Pipelines() {
-  const list = useLoad(() => call<{ data: { pipelines: Pipeline[] }; total: number }>('GET', '/pipelines', { query: { per_page: 100, output_mode: 'list' } }), []);
+  const list = useLoad(
+    () => call<{ data: { pipelines: Pipeline[] }; total: number }>('GET', '/pipelines', { query: { per_page: 100, output_mode: 'list' } }),
+    [],
+  );
   const [name, setName] = useState('');
   const create = useAction();
   const submit = async (event: Event) => {
@@ -17,11 +20,20 @@ export function Pipelines() {
   };
   return (
     <Page title="Pipelines">
-      <p class="lead">A pipeline is the shape of a workflow: its steps, in order. Flows run a pipeline with their own settings and schedule.</p>
+      <p class="lead">
+        A pipeline is the shape of a workflow: its steps, in order. Flows run a pipeline with their own settings and schedule.
+      </p>
       <form class="inline card" onSubmit={submit} aria-label="New pipeline">
         <label>
           Pipeline name
-          <input name="pipeline_name" required maxLength={200} value={name} placeholder="e.g. Blog to social" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+          <input
+            name="pipeline_name"
+            required
+            maxLength={200}
+            value={name}
+            placeholder="e.g. Blog to social"
+            onInput={(e) => setName((e.target as HTMLInputElement).value)}
+          />
         </label>
         <button type="submit" class="primary" disabled={create.busy}>
           Create pipeline
@@ -30,7 +42,9 @@ export function Pipelines() {
       </form>
       <ErrorNote error={list.error} />
       {!list.data ? (
-        list.error ? null : <Loading />
+        list.error ? null : (
+          <Loading />
+        )
       ) : list.data.data.pipelines.length === 0 ? (
         <p class="empty">No pipelines yet: create the first one above.</p>
       ) : (

@@ -16,13 +16,19 @@ export function Posts() {
   const [page, setPage] = useState(1);
   const list = useLoad(async () => {
     const res = await callWithHeaders<WpPost[]>('GET', '/wp/v2/posts', { query: { context: 'edit', status: 'any', per_page: 20, page } });
-    return { posts: res.body, pages: Number(res.headers.get('X-WP-TotalPages') ?? 1), total: Number(res.headers.get('X-WP-Total') ?? res.body.length) };
+    return {
+      posts: res.body,
+      pages: Number(res.headers.get('X-WP-TotalPages') ?? 1),
+      total: Number(res.headers.get('X-WP-Total') ?? res.body.length),
+    };
   }, [page]);
   return (
     <Page title="Posts">
       <ErrorNote error={list.error} />
       {!list.data ? (
-        list.error ? null : <Loading />
+        list.error ? null : (
+          <Loading />
+        )
       ) : list.data.posts.length === 0 ? (
         <p class="empty">No posts yet. A flow with a “Site post” publish step makes them.</p>
       ) : (

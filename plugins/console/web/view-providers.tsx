@@ -14,7 +14,14 @@ export function Providers() {
   const { providers, defaults } = list.data.data;
   return (
     <Page title="AI providers">
-      <Defaults key={`${defaults.provider}/${defaults.model}/${Object.values(providers).map((p) => p.models.length).join()}`} providers={providers} current={defaults} onSaved={list.reload} />
+      <Defaults
+        key={`${defaults.provider}/${defaults.model}/${Object.values(providers)
+          .map((p) => p.models.length)
+          .join()}`}
+        providers={providers}
+        current={defaults}
+        onSaved={list.reload}
+      />
       {Object.entries(providers).map(([slug, provider]) => (
         <ProviderCard key={slug} slug={slug} provider={provider} onChanged={list.reload} />
       ))}
@@ -22,7 +29,15 @@ export function Providers() {
   );
 }
 
-function Defaults({ providers, current, onSaved }: { providers: Record<string, Provider>; current: ProvidersData['defaults']; onSaved: () => Promise<void> }) {
+function Defaults({
+  providers,
+  current,
+  onSaved,
+}: {
+  providers: Record<string, Provider>;
+  current: ProvidersData['defaults'];
+  onSaved: () => Promise<void>;
+}) {
   const [provider, setProvider] = useState(current.provider);
   const [model, setModel] = useState(current.model);
   const [message, setMessage] = useState('');
@@ -43,10 +58,19 @@ function Defaults({ providers, current, onSaved }: { providers: Record<string, P
     <form class="inline card" aria-label="Default provider and model" onSubmit={submit}>
       <label>
         Default provider
-        <select name="default_provider" value={provider} onChange={(e) => { const next = (e.target as HTMLSelectElement).value; setProvider(next); setModel(providers[next]?.models[0] ?? ''); }}>
+        <select
+          name="default_provider"
+          value={provider}
+          onChange={(e) => {
+            const next = (e.target as HTMLSelectElement).value;
+            setProvider(next);
+            setModel(providers[next]?.models[0] ?? '');
+          }}
+        >
           {Object.entries(providers).map(([slug, p]) => (
             <option key={slug} value={slug}>
-              {p.label}{p.configured ? '' : ' (no key)'}
+              {p.label}
+              {p.configured ? '' : ' (no key)'}
             </option>
           ))}
         </select>
@@ -65,7 +89,11 @@ function Defaults({ providers, current, onSaved }: { providers: Record<string, P
         Save defaults
       </button>
       <ErrorNote error={action.error} />
-      {message ? <p class="ok" role="status">{message}</p> : null}
+      {message ? (
+        <p class="ok" role="status">
+          {message}
+        </p>
+      ) : null}
     </form>
   );
 }
@@ -76,19 +104,21 @@ function ProviderCard({ slug, provider, onChanged }: { slug: string; provider: P
   const [tested, setTested] = useState<ProviderTest>();
   const action = useAction();
   const id = `key-${slug}`;
-  const saveKey = (value: string, done: string) => action.run(async () => {
-    setMessage('');
-    setTested(undefined);
-    // The answer carries the keys masked; it is not read, so no part of a key reaches the page.
-    await call('PATCH', '/settings', { body: { ai_provider_keys: { [slug]: value } } });
-    setKey('');
-    setMessage(done);
-    await onChanged();
-  });
-  const test = () => action.run(async () => {
-    setMessage('');
-    setTested((await call<{ data: ProviderTest }>('POST', `/providers/${encodeURIComponent(slug)}/test`)).data);
-  });
+  const saveKey = (value: string, done: string) =>
+    action.run(async () => {
+      setMessage('');
+      setTested(undefined);
+      // The answer carries the keys masked; it is not read, so no part of a key reaches the page.
+      await call('PATCH', '/settings', { body: { ai_provider_keys: { [slug]: value } } });
+      setKey('');
+      setMessage(done);
+      await onChanged();
+    });
+  const test = () =>
+    action.run(async () => {
+      setMessage('');
+      setTested((await call<{ data: ProviderTest }>('POST', `/providers/${encodeURIComponent(slug)}/test`)).data);
+    });
   return (
     <section class="card provider" aria-label={provider.label}>
       <h2>
@@ -97,20 +127,46 @@ function ProviderCard({ slug, provider, onChanged }: { slug: string; provider: P
       <p>
         API key: {provider.configured ? <strong class="ok">set</strong> : <strong>not set</strong>} · {provider.models.length} models
       </p>
-      <form class="inline" aria-label={`${provider.label}: key`} onSubmit={(e) => { e.preventDefault(); if (key.trim()) void saveKey(key, 'Key saved.'); }}>
+      <form
+        class="inline"
+        aria-label={`${provider.label}: key`}
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (key.trim()) void saveKey(key, 'Key saved.');
+        }}
+      >
         <label for={id}>{provider.configured ? 'Replace the API key' : 'API key'}</label>
         {/* Write-only: a password field the browser neither fills nor offers to remember. */}
-        <input id={id} name={`${slug}_api_key`} type="password" autocomplete="off" spellcheck={false} value={key} onInput={(e) => setKey((e.target as HTMLInputElement).value)} />
+        <input
+          id={id}
+          name={`${slug}_api_key`}
+          type="password"
+          autocomplete="off"
+          spellcheck={false}
+          value={key}
+          onInput={(e) => setKey((e.target as HTMLInputElement).value)}
+        />
         <button type="submit" disabled={action.busy || !key.trim()}>
           Save key
         </button>
         <button type="button" disabled={action.busy} onClick={() => void test()}>
           Test
         </button>
-        {provider.configured ? <ConfirmButton label="Remove key" confirmLabel={`Remove the ${provider.label} key?`} busy={action.busy} onConfirm={() => void saveKey('', 'Key removed.')} /> : null}
+        {provider.configured ? (
+          <ConfirmButton
+            label="Remove key"
+            confirmLabel={`Remove the ${provider.label} key?`}
+            busy={action.busy}
+            onConfirm={() => void saveKey('', 'Key removed.')}
+          />
+        ) : null}
       </form>
       <ErrorNote error={action.error} />
-      {message ? <p class="ok" role="status">{message}</p> : null}
+      {message ? (
+        <p class="ok" role="status">
+          {message}
+        </p>
+      ) : null}
       {tested ? (
         <p class={tested.ok ? 'ok' : 'error'} role="status">
           {tested.ok ? 'Test passed: ' : 'Test failed: '}

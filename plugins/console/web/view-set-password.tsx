@@ -21,25 +21,54 @@ export function SetPassword({ session, onChanged }: { session: Session; onChange
   };
   return (
     <Page title={session.has_password ? 'Change your password' : 'Choose your password'}>
-      {!session.has_password ? <p>You signed in with an application password. Choose a password for the console (at least 8 characters); application passwords keep working for API clients and the CLI.</p> : null}
+      {!session.has_password ? (
+        <p>
+          You signed in with an application password. Choose a password for the console (at least 8 characters); application passwords keep
+          working for API clients and the CLI.
+        </p>
+      ) : null}
       <form class="card narrow" onSubmit={submit}>
         <input type="text" name="username" autocomplete="username" value={session.login} hidden readOnly />
         {session.has_password ? (
           <label>
             Current password
-            <input type="password" autocomplete="current-password" required value={current} onInput={(e) => setCurrent((e.target as HTMLInputElement).value)} />
+            <input
+              type="password"
+              autocomplete="current-password"
+              required
+              value={current}
+              onInput={(e) => setCurrent((e.target as HTMLInputElement).value)}
+            />
           </label>
         ) : null}
         <label>
           New password
-          <input type="password" autocomplete="new-password" minLength={8} required value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />
+          <input
+            type="password"
+            autocomplete="new-password"
+            minLength={8}
+            required
+            value={password}
+            onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+          />
         </label>
         <label>
           New password again
-          <input type="password" autocomplete="new-password" minLength={8} required value={repeat} onInput={(e) => setRepeat((e.target as HTMLInputElement).value)} />
+          <input
+            type="password"
+            autocomplete="new-password"
+            minLength={8}
+            required
+            value={repeat}
+            onInput={(e) => setRepeat((e.target as HTMLInputElement).value)}
+          />
         </label>
         <ErrorNote error={action.error} />
-        {done ? <p class="ok" role="status">Password set.</p> : null}
+        {done ? (
+          <p class="ok" role="status">
+            Password set.
+          </p>
+        ) : null}
         <button type="submit" class="primary" disabled={action.busy}>
           Save password
         </button>

@@ -12,10 +12,18 @@ import { href } from './router.js';
 const KNOWN: Record<string, { label: string; group: string; hint?: string }> = {
   log_retention_days: { label: 'Keep log entries (days)', group: 'Runs and logs', hint: 'Older entries are deleted; 0 keeps them all.' },
   job_retention_days: { label: 'Keep runs (days)', group: 'Runs and logs' },
-  problem_flow_threshold: { label: 'Problem-flow threshold', group: 'Problem flows', hint: 'Consecutive failures or empty runs before a flow is flagged.' },
+  problem_flow_threshold: {
+    label: 'Problem-flow threshold',
+    group: 'Problem flows',
+    hint: 'Consecutive failures or empty runs before a flow is flagged.',
+  },
   flows_per_page: { label: 'Flows per page', group: 'Lists' },
   jobs_per_page: { label: 'Runs per page', group: 'Lists' },
-  default_provider: { label: 'Default AI provider', group: 'AI defaults', hint: 'A provider slug; choose from the lists under AI providers.' },
+  default_provider: {
+    label: 'Default AI provider',
+    group: 'AI defaults',
+    hint: 'A provider slug; choose from the lists under AI providers.',
+  },
   default_model: { label: 'Default model', group: 'AI defaults' },
   max_turns: { label: 'Max turns', group: 'AI defaults' },
 };
@@ -33,14 +41,22 @@ export function Settings() {
       <p class="muted">
         AI provider keys are set under <a href={href('/providers')}>AI providers</a>.
       </p>
-      {loaded.data ? <SettingsEditor key={JSON.stringify(loaded.data.data.settings)} data={loaded.data.data} /> : loaded.error ? <ErrorNote error={loaded.error} /> : <Loading />}
+      {loaded.data ? (
+        <SettingsEditor key={JSON.stringify(loaded.data.data.settings)} data={loaded.data.data} />
+      ) : loaded.error ? (
+        <ErrorNote error={loaded.error} />
+      ) : (
+        <Loading />
+      )}
     </Page>
   );
 }
 
 function SettingsEditor({ data }: { data: SettingsData }) {
   // Only scalars: objects (the masked provider keys) have their own view.
-  const [saved, setSaved] = useState(() => Object.fromEntries(Object.entries(data.settings).filter(([, v]) => isScalar(v))) as Record<string, Scalar>);
+  const [saved, setSaved] = useState(
+    () => Object.fromEntries(Object.entries(data.settings).filter(([, v]) => isScalar(v))) as Record<string, Scalar>,
+  );
   const [draft, setDraft] = useState<Record<string, string | boolean>>(() => draftOf(saved));
   const [message, setMessage] = useState('');
   const action = useAction();
@@ -70,7 +86,9 @@ function SettingsEditor({ data }: { data: SettingsData }) {
 
   // An error naming a field goes beside it; any other beside the button.
   const fieldError = action.error?.param && keys.includes(action.error.param) ? action.error.param : undefined;
-  const groups = GROUPS.map((group) => ({ group, keys: keys.filter((k) => (KNOWN[k]?.group ?? 'Other') === group) })).filter((g) => g.keys.length > 0);
+  const groups = GROUPS.map((group) => ({ group, keys: keys.filter((k) => (KNOWN[k]?.group ?? 'Other') === group) })).filter(
+    (g) => g.keys.length > 0,
+  );
   return (
     // noValidate: the API is the one judge of a value, and its message is the one shown.
     <form class="settings" aria-label="Site settings" noValidate onSubmit={submit}>
@@ -78,12 +96,24 @@ function SettingsEditor({ data }: { data: SettingsData }) {
         <fieldset class="card" key={group}>
           <legend>{group}</legend>
           {inGroup.map((key) => (
-            <Field key={key} name={key} value={draft[key] ?? ''} kind={typeof saved[key]} fallback={data.defaults[key]} error={fieldError === key ? action.error : undefined} onChange={(v) => setDraft({ ...draft, [key]: v })} />
+            <Field
+              key={key}
+              name={key}
+              value={draft[key] ?? ''}
+              kind={typeof saved[key]}
+              fallback={data.defaults[key]}
+              error={fieldError === key ? action.error : undefined}
+              onChange={(v) => setDraft({ ...draft, [key]: v })}
+            />
           ))}
         </fieldset>
       ))}
       {fieldError ? null : <ErrorNote error={action.error} />}
-      {message ? <p class="ok" role="status">{message}</p> : null}
+      {message ? (
+        <p class="ok" role="status">
+          {message}
+        </p>
+      ) : null}
       <button type="submit" class="primary" disabled={action.busy}>
         Save settings
       </button>
@@ -91,17 +121,49 @@ function SettingsEditor({ data }: { data: SettingsData }) {
   );
 }
 
-function Field({ name, value, kind, fallback, error, onChange }: { name: string; value: string | boolean; kind: string; fallback: SettingValue | undefined; error: ReturnType<typeof useAction>['error']; onChange: (value: string | boolean) => void }) {
+function Field({
+  name,
+  value,
+  kind,
+  fallback,
+  error,
+  onChange,
+}: {
+  name: string;
+  value: string | boolean;
+  kind: string;
+  fallback: SettingValue | undefined;
+  error: ReturnType<typeof useAction>['error'];
+  onChange: (value: string | boolean) => void;
+}) {
   const id = `setting-${name}`;
-  const hint = [KNOWN[name]?.hint, fallback === undefined ? '' : `Default: ${fallback === '' || fallback === null ? 'none' : String(fallback)}.`].filter(Boolean).join(' ');
+  const hint = [
+    KNOWN[name]?.hint,
+    fallback === undefined ? '' : `Default: ${fallback === '' || fallback === null ? 'none' : String(fallback)}.`,
+  ]
+    .filter(Boolean)
+    .join(' ');
   const described = [hint ? `${id}-help` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   const common = { id, name, 'aria-describedby': described, 'aria-invalid': error ? true : undefined };
   return (
     <div class={kind === 'boolean' ? 'field check' : 'field'}>
-      {kind === 'boolean' ? <input {...common} type="checkbox" checked={value === true} onChange={(e) => onChange((e.target as HTMLInputElement).checked)} /> : null}
+      {kind === 'boolean' ? (
+        <input {...common} type="checkbox" checked={value === true} onChange={(e) => onChange((e.target as HTMLInputElement).checked)} />
+      ) : null}
       <label for={id}>{labelOf(name)}</label>
-      {kind === 'number' ? <input {...common} type="number" step={1} inputMode="numeric" value={String(value)} onInput={(e) => onChange((e.target as HTMLInputElement).value)} /> : null}
-      {kind !== 'number' && kind !== 'boolean' ? <input {...common} type="text" value={String(value)} onInput={(e) => onChange((e.target as HTMLInputElement).value)} /> : null}
+      {kind === 'number' ? (
+        <input
+          {...common}
+          type="number"
+          step={1}
+          inputMode="numeric"
+          value={String(value)}
+          onInput={(e) => onChange((e.target as HTMLInputElement).value)}
+        />
+      ) : null}
+      {kind !== 'number' && kind !== 'boolean' ? (
+        <input {...common} type="text" value={String(value)} onInput={(e) => onChange((e.target as HTMLInputElement).value)} />
+      ) : null}
       {hint ? <small id={`${id}-help`}>{hint}</small> : null}
       {error ? (
         <div id={`${id}-error`}>

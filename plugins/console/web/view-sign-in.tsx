@@ -20,18 +20,32 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void 
         <h1 id="sign-in-title">Sign in to Flowhost</h1>
         <label>
           Login
-          <input name="login" autocomplete="username" required value={login} onInput={(e) => setLogin((e.target as HTMLInputElement).value)} />
+          <input
+            name="login"
+            autocomplete="username"
+            required
+            value={login}
+            onInput={(e) => setLogin((e.target as HTMLInputElement).value)}
+          />
         </label>
         <label>
           Password
-          <input name="password" type="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />
+          <input
+            name="password"
+            type="password"
+            autocomplete="current-password"
+            required
+            value={password}
+            onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+          />
         </label>
         <ErrorNote error={action.error} />
         <button type="submit" class="primary" disabled={action.busy}>
           {action.busy ? 'Signing in…' : 'Sign in'}
         </button>
         <p class="hint">
-          First time here? Sign in as <code>admin</code> with the password the first start wrote to <code>data/initial-admin-password</code> in the directory Flowhost runs from; you will then choose a password of your own.
+          First time here? Sign in as <code>admin</code> with the password the first start wrote to <code>data/initial-admin-password</code>{' '}
+          in the directory Flowhost runs from; you will then choose a password of your own.
         </p>
       </form>
     </main>

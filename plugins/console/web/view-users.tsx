@@ -29,7 +29,9 @@ export function Users({ id }: { id?: number }) {
   const create = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
-      const res = await call<{ data: { user: User; application_password: { password: string } } }>('POST', '/users', { body: { login, role } });
+      const res = await call<{ data: { user: User; application_password: { password: string } } }>('POST', '/users', {
+        body: { login, role },
+      });
       setShown({ login: res.data.user.login, password: res.data.application_password.password });
       setLogin('');
       await users.reload();
@@ -40,7 +42,14 @@ export function Users({ id }: { id?: number }) {
       <form class="inline card" onSubmit={create} aria-label="New user">
         <label>
           Login
-          <input name="login" required maxLength={60} autocomplete="off" value={login} onInput={(e) => setLogin((e.target as HTMLInputElement).value)} />
+          <input
+            name="login"
+            required
+            maxLength={60}
+            autocomplete="off"
+            value={login}
+            onInput={(e) => setLogin((e.target as HTMLInputElement).value)}
+          />
         </label>
         <label>
           Role
@@ -57,9 +66,17 @@ export function Users({ id }: { id?: number }) {
         </button>
       </form>
       <ErrorNote error={action.error ?? users.error} />
-      {shown ? <OnceSecret what={`${shown.login}'s application password`} value={shown.password} note={`${shown.login} signs in to the console with it once, then chooses a password; API clients use it as is.`} /> : null}
+      {shown ? (
+        <OnceSecret
+          what={`${shown.login}'s application password`}
+          value={shown.password}
+          note={`${shown.login} signs in to the console with it once, then chooses a password; API clients use it as is.`}
+        />
+      ) : null}
       {!users.data ? (
-        users.error ? null : <Loading />
+        users.error ? null : (
+          <Loading />
+        )
       ) : (
         <table>
           <thead>
@@ -105,7 +122,10 @@ export function OnceSecret({ what, value, note }: { what: string; value: string;
 }
 
 function UserDetail({ user, onChanged }: { user: User | undefined; onChanged: () => void }) {
-  const passwords = useLoad(() => (user ? call<{ data: AppPassword[] }>('GET', `/users/${user.user_id}/application-passwords`) : Promise.resolve({ data: [] })), [user?.user_id]);
+  const passwords = useLoad(
+    () => (user ? call<{ data: AppPassword[] }>('GET', `/users/${user.user_id}/application-passwords`) : Promise.resolve({ data: [] })),
+    [user?.user_id],
+  );
   const [name, setName] = useState('');
   const [created, setCreated] = useState<string>();
   const action = useAction();
@@ -128,22 +148,53 @@ function UserDetail({ user, onChanged }: { user: User | undefined; onChanged: ()
       <ul class="plain">
         {(passwords.data?.data ?? []).map((p) => (
           <li key={p.uuid}>
-            {p.name} <span class="muted">created {when(p.created_at)}, last used {when(p.last_used_at)}</span>{' '}
-            <ConfirmButton label="Revoke" confirmLabel={`Revoke “${p.name}”? Clients using it stop working.`} busy={action.busy} onConfirm={() => void action.run(async () => { await call('DELETE', `/users/${user.user_id}/application-passwords/${p.uuid}`); await passwords.reload(); })} />
+            {p.name}{' '}
+            <span class="muted">
+              created {when(p.created_at)}, last used {when(p.last_used_at)}
+            </span>{' '}
+            <ConfirmButton
+              label="Revoke"
+              confirmLabel={`Revoke “${p.name}”? Clients using it stop working.`}
+              busy={action.busy}
+              onConfirm={() =>
+                void action.run(async () => {
+                  await call('DELETE', `/users/${user.user_id}/application-passwords/${p.uuid}`);
+                  await passwords.reload();
+                })
+              }
+            />
           </li>
         ))}
       </ul>
       <form class="inline" onSubmit={add} aria-label="New application password">
         <label>
           Name
-          <input name="name" required maxLength={100} value={name} placeholder="e.g. deploy script" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+          <input
+            name="name"
+            required
+            maxLength={100}
+            value={name}
+            placeholder="e.g. deploy script"
+            onInput={(e) => setName((e.target as HTMLInputElement).value)}
+          />
         </label>
         <button type="submit" disabled={action.busy}>
           Create application password
         </button>
       </form>
       <p>
-        <ConfirmButton label="Delete user" confirmLabel={`Delete ${user.login}, their sessions and application passwords?`} busy={action.busy} onConfirm={() => void action.run(async () => { await call('DELETE', `/users/${user.user_id}`); onChanged(); location.hash = '#/users'; })} />
+        <ConfirmButton
+          label="Delete user"
+          confirmLabel={`Delete ${user.login}, their sessions and application passwords?`}
+          busy={action.busy}
+          onConfirm={() =>
+            void action.run(async () => {
+              await call('DELETE', `/users/${user.user_id}`);
+              onChanged();
+              location.hash = '#/users';
+            })
+          }
+        />
       </p>
     </section>
   );

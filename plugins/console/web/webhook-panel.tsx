@@ -43,23 +43,58 @@ export function WebhookPanel({ flowId }: { flowId: number }) {
     <section class="card webhook" aria-labelledby="webhook-title">
       <h2 id="webhook-title">Webhook</h2>
       <ErrorNote error={status.error ?? action.error} />
-      {said ? <p class="ok" role="status">{said}</p> : null}
-      {warnings.map((w) => <p key={w} class="warn-text" role="status">{w}</p>)}
+      {said ? (
+        <p class="ok" role="status">
+          {said}
+        </p>
+      ) : null}
+      {warnings.map((w) => (
+        <p key={w} class="warn-text" role="status">
+          {w}
+        </p>
+      ))}
       {!s ? null : !s.enabled ? (
-        <EnableForm busy={action.busy} onEnable={(body) => void action.run(async () => {
-          const res = await call<{ data: { token?: string; secret?: { id: string; value: string } }; warnings?: string[] }>('PUT', `/flows/${flowId}/webhook`, { body });
-          const fresh: Fresh | undefined = res.data.token ? { kind: 'token', value: res.data.token } : res.data.secret ? { kind: 'secret', value: res.data.secret.value, id: res.data.secret.id } : undefined;
-          await after({ fresh, answer: res, said: 'Webhook enabled.' });
-        })} />
+        <EnableForm
+          busy={action.busy}
+          onEnable={(body) =>
+            void action.run(async () => {
+              const res = await call<{ data: { token?: string; secret?: { id: string; value: string } }; warnings?: string[] }>(
+                'PUT',
+                `/flows/${flowId}/webhook`,
+                { body },
+              );
+              const fresh: Fresh | undefined = res.data.token
+                ? { kind: 'token', value: res.data.token }
+                : res.data.secret
+                  ? { kind: 'secret', value: res.data.secret.value, id: res.data.secret.id }
+                  : undefined;
+              await after({ fresh, answer: res, said: 'Webhook enabled.' });
+            })
+          }
+        />
       ) : (
         <>
-          <WebhookSettings flowId={flowId} status={s} fresh={fresh} busy={action.busy} run={(work) => void action.run(async () => after(await work()))} onHide={() => setFresh(undefined)} />
+          <WebhookSettings
+            flowId={flowId}
+            status={s}
+            fresh={fresh}
+            busy={action.busy}
+            run={(work) => void action.run(async () => after(await work()))}
+            onHide={() => setFresh(undefined)}
+          />
           <p class="actions">
-            <ConfirmButton label="Disable webhook" confirmLabel="Disable the trigger and forget its token and secrets?" busy={action.busy} onConfirm={() => void action.run(async () => {
-              await call('DELETE', `/flows/${flowId}/webhook`);
-              setFresh(undefined);
-              await after({ said: 'Webhook disabled.' });
-            })} />
+            <ConfirmButton
+              label="Disable webhook"
+              confirmLabel="Disable the trigger and forget its token and secrets?"
+              busy={action.busy}
+              onConfirm={() =>
+                void action.run(async () => {
+                  await call('DELETE', `/flows/${flowId}/webhook`);
+                  setFresh(undefined);
+                  await after({ said: 'Webhook disabled.' });
+                })
+              }
+            />
           </p>
         </>
       )}
@@ -79,7 +114,11 @@ function EnableForm({ busy, onEnable }: { busy: boolean; onEnable: (body: Enable
     if (choice === 'bearer') return onEnable({ mode: 'bearer' });
     // Senders such as GitHub let you choose the secret, others (Stripe) give you theirs.
     const given = secret ? { secret } : {};
-    onEnable(choice === 'hmac' ? { mode: 'hmac', template: GENERIC_TEMPLATE, ...given } : { mode: 'hmac', preset: choice.replace(/^preset:/, ''), ...given });
+    onEnable(
+      choice === 'hmac'
+        ? { mode: 'hmac', template: GENERIC_TEMPLATE, ...given }
+        : { mode: 'hmac', preset: choice.replace(/^preset:/, ''), ...given },
+    );
   };
   return (
     <form class="inline" onSubmit={submit} aria-label="Enable the webhook">
@@ -89,13 +128,23 @@ function EnableForm({ busy, onEnable }: { busy: boolean; onEnable: (body: Enable
         <select name="webhook_mode" value={choice} onChange={(e) => setChoice((e.target as HTMLSelectElement).value)}>
           <option value="bearer">Bearer token</option>
           <option value="hmac">HMAC signature (X-Signature: sha256=…)</option>
-          {(presets.data?.data ?? []).map((p) => <option key={p.slug} value={`preset:${p.slug}`}>HMAC: {p.label}</option>)}
+          {(presets.data?.data ?? []).map((p) => (
+            <option key={p.slug} value={`preset:${p.slug}`}>
+              HMAC: {p.label}
+            </option>
+          ))}
         </select>
       </label>
       {choice !== 'bearer' ? (
         <label>
           Secret <span class="hint">(empty: one is generated)</span>
-          <input name="webhook_secret" type="password" autocomplete="off" value={secret} onInput={(e) => setSecret((e.target as HTMLInputElement).value)} />
+          <input
+            name="webhook_secret"
+            type="password"
+            autocomplete="off"
+            value={secret}
+            onInput={(e) => setSecret((e.target as HTMLInputElement).value)}
+          />
         </label>
       ) : null}
       <button type="submit" class="primary" disabled={busy}>

@@ -11,18 +11,41 @@ export type Outcome = { fresh?: Fresh; answer?: { warnings?: string[] }; said?: 
 type Secret = { id: string; value: string };
 
 /** An enabled trigger: where to send, how (a command), what was just made, and its upkeep. */
-export function WebhookSettings({ flowId, status, fresh, busy, run, onHide }: { flowId: number; status: WebhookStatus; fresh: Fresh | undefined; busy: boolean; run: (work: () => Promise<Outcome>) => void; onHide: () => void }) {
+export function WebhookSettings({
+  flowId,
+  status,
+  fresh,
+  busy,
+  run,
+  onHide,
+}: {
+  flowId: number;
+  status: WebhookStatus;
+  fresh: Fresh | undefined;
+  busy: boolean;
+  run: (work: () => Promise<Outcome>) => void;
+  onHide: () => void;
+}) {
   const url = triggerUrl(flowId);
   const bearer = status.mode === 'bearer';
   const command = bearer ? bearerCommand(url, fresh?.value) : hmacCommand(url, status.template, fresh?.value);
   const base = `/flows/${flowId}/webhook`;
-  const newSecret = (res: { data: { secret: Secret }; warnings?: string[] }): Outcome => ({ fresh: { kind: 'secret', value: res.data.secret.value, id: res.data.secret.id }, answer: res, said: 'Secret rotated.' });
+  const newSecret = (res: { data: { secret: Secret }; warnings?: string[] }): Outcome => ({
+    fresh: { kind: 'secret', value: res.data.secret.value, id: res.data.secret.id },
+    answer: res,
+    said: 'Secret rotated.',
+  });
   return (
     <>
       <p>
         On: {bearer ? 'bearer token' : status.mode}
         {status.preset ? ` (preset ${status.preset})` : ''}
-        {bearer && status.token ? <> <code>{status.token}</code></> : null}
+        {bearer && status.token ? (
+          <>
+            {' '}
+            <code>{status.token}</code>
+          </>
+        ) : null}
       </p>
       <p class="copyable">
         <span>Trigger URL</span> <code>{url}</code> <CopyButton text={url} label="Copy URL" />
@@ -30,30 +53,80 @@ export function WebhookSettings({ flowId, status, fresh, busy, run, onHide }: { 
       {fresh ? (
         <section class="once" aria-label="Shown once">
           <p>
-            <strong>{fresh.kind === 'token' ? 'New token' : `New secret ${fresh.id ?? ''}`}</strong>, shown this once: copy it now. The console does not keep it; after a reload only its last 4 characters are shown.
+            <strong>{fresh.kind === 'token' ? 'New token' : `New secret ${fresh.id ?? ''}`}</strong>, shown this once: copy it now. The
+            console does not keep it; after a reload only its last 4 characters are shown.
           </p>
-          <code class="secret-value">{fresh.value}</code> <CopyButton text={fresh.value} label={fresh.kind === 'token' ? 'Copy token' : 'Copy secret'} />{' '}
-          <button type="button" onClick={onHide}>Hide</button>
+          <code class="secret-value">{fresh.value}</code>{' '}
+          <CopyButton text={fresh.value} label={fresh.kind === 'token' ? 'Copy token' : 'Copy secret'} />{' '}
+          <button type="button" onClick={onHide}>
+            Hide
+          </button>
         </section>
       ) : null}
       <h3>Trigger it</h3>
       {command.signing ? <p class="muted">Signature: {command.signing}</p> : null}
       {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the label names the command for the copy button and for tests finding it */}
-      <pre class="command" aria-label="Trigger command">{command.script}</pre>
+      <pre class="command" aria-label="Trigger command">
+        {command.script}
+      </pre>
       <CopyButton text={command.script} label="Copy command" />
       {bearer ? (
         <p class="actions">
-          <ConfirmButton label="Regenerate token" confirmLabel="The current token stops working at once." busy={busy} onConfirm={() => run(async () => ({ fresh: { kind: 'token', value: (await call<{ data: { token: string } }>('POST', `${base}/regenerate`)).data.token }, said: 'Token regenerated.' }))} />
+          <ConfirmButton
+            label="Regenerate token"
+            confirmLabel="The current token stops working at once."
+            busy={busy}
+            onConfirm={() =>
+              run(async () => ({
+                fresh: { kind: 'token', value: (await call<{ data: { token: string } }>('POST', `${base}/regenerate`)).data.token },
+                said: 'Token regenerated.',
+              }))
+            }
+          />
         </p>
       ) : (
-        <Secrets status={status} busy={busy} onRotate={() => run(async () => newSecret(await call<{ data: { secret: Secret }; warnings?: string[] }>('POST', `${base}/secrets`, { body: {} })))} onForget={(id) => run(async () => { await call('DELETE', `${base}/secrets/${encodeURIComponent(id)}`); if (fresh?.id === id) onHide(); return { said: 'Secret forgotten.' }; })} />
+        <Secrets
+          status={status}
+          busy={busy}
+          onRotate={() =>
+            run(async () =>
+              newSecret(await call<{ data: { secret: Secret }; warnings?: string[] }>('POST', `${base}/secrets`, { body: {} })),
+            )
+          }
+          onForget={(id) =>
+            run(async () => {
+              await call('DELETE', `${base}/secrets/${encodeURIComponent(id)}`);
+              if (fresh?.id === id) onHide();
+              return { said: 'Secret forgotten.' };
+            })
+          }
+        />
       )}
-      <RateLimit status={status} busy={busy} onSave={(limit) => run(async () => { await call('PUT', `${base}/rate-limit`, { body: limit }); return { said: 'Rate limit saved.' }; })} />
+      <RateLimit
+        status={status}
+        busy={busy}
+        onSave={(limit) =>
+          run(async () => {
+            await call('PUT', `${base}/rate-limit`, { body: limit });
+            return { said: 'Rate limit saved.' };
+          })
+        }
+      />
     </>
   );
 }
 
-function Secrets({ status, busy, onRotate, onForget }: { status: WebhookStatus; busy: boolean; onRotate: () => void; onForget: (id: string) => void }) {
+function Secrets({
+  status,
+  busy,
+  onRotate,
+  onForget,
+}: {
+  status: WebhookStatus;
+  busy: boolean;
+  onRotate: () => void;
+  onForget: (id: string) => void;
+}) {
   const secrets = status.secrets ?? [];
   return (
     <>
@@ -62,8 +135,16 @@ function Secrets({ status, busy, onRotate, onForget }: { status: WebhookStatus; 
       <ul class="plain secrets">
         {secrets.map((s) => (
           <li key={s.id}>
-            <code>{s.value}</code> <span class="muted">{s.id}, {s.expires_at ? `valid until ${when(s.expires_at)}` : 'no expiry'}</span>{' '}
-            <ConfirmButton label="Forget" confirmLabel={`Forget secret ${s.id}? Senders signing with it are refused at once.`} busy={busy} onConfirm={() => onForget(s.id)} />
+            <code>{s.value}</code>{' '}
+            <span class="muted">
+              {s.id}, {s.expires_at ? `valid until ${when(s.expires_at)}` : 'no expiry'}
+            </span>{' '}
+            <ConfirmButton
+              label="Forget"
+              confirmLabel={`Forget secret ${s.id}? Senders signing with it are refused at once.`}
+              busy={busy}
+              onConfirm={() => onForget(s.id)}
+            />
           </li>
         ))}
       </ul>
@@ -77,7 +158,15 @@ function Secrets({ status, busy, onRotate, onForget }: { status: WebhookStatus; 
   );
 }
 
-function RateLimit({ status, busy, onSave }: { status: WebhookStatus; busy: boolean; onSave: (limit: { max: number; window_seconds: number }) => void }) {
+function RateLimit({
+  status,
+  busy,
+  onSave,
+}: {
+  status: WebhookStatus;
+  busy: boolean;
+  onSave: (limit: { max: number; window_seconds: number }) => void;
+}) {
   const [max, setMax] = useState(String(status.rate_limit?.max ?? 60));
   const [windowSeconds, setWindowSeconds] = useState(String(status.rate_limit?.window_seconds ?? 60));
   const submit = (event: Event) => {
@@ -88,11 +177,27 @@ function RateLimit({ status, busy, onSave }: { status: WebhookStatus; busy: bool
     <form class="inline" onSubmit={submit} aria-label="Rate limit">
       <label>
         Requests at most
-        <input name="rate_max" type="number" min={1} max={100000} required value={max} onInput={(e) => setMax((e.target as HTMLInputElement).value)} />
+        <input
+          name="rate_max"
+          type="number"
+          min={1}
+          max={100000}
+          required
+          value={max}
+          onInput={(e) => setMax((e.target as HTMLInputElement).value)}
+        />
       </label>
       <label>
         Window (seconds)
-        <input name="rate_window" type="number" min={1} max={86400} required value={windowSeconds} onInput={(e) => setWindowSeconds((e.target as HTMLInputElement).value)} />
+        <input
+          name="rate_window"
+          type="number"
+          min={1}
+          max={86400}
+          required
+          value={windowSeconds}
+          onInput={(e) => setWindowSeconds((e.target as HTMLInputElement).value)}
+        />
       </label>
       <button type="submit" disabled={busy}>
         Save rate limit
@@ -115,7 +220,9 @@ function CopyButton({ text, label }: { text: string; label: string }) {
       <button type="button" onClick={copy}>
         {label}
       </button>
-      <span class="muted" aria-live="polite">{said ? ` ${said}` : ''}</span>
+      <span class="muted" aria-live="polite">
+        {said ? ` ${said}` : ''}
+      </span>
     </>
   );
 }

@@ -108,7 +108,12 @@ export function contentStoreCases(label: string, open: () => Promise<DocumentSto
   test('updatePost changes named fields, merges meta, replaces only named taxonomies', async ({ content }) => {
     const tag = await content.ensureTerm('post_tag', 'News');
     const cat = await content.ensureTerm('category', 'Tech');
-    const post = await content.createPost({ title: 'T', content: 'old', meta: { a: 1, b: 'x' }, terms: { post_tag: [tag.term_id], category: [cat.term_id] } });
+    const post = await content.createPost({
+      title: 'T',
+      content: 'old',
+      meta: { a: 1, b: 'x' },
+      terms: { post_tag: [tag.term_id], category: [cat.term_id] },
+    });
     const updated = await content.updatePost(post.post_id, { content: 'new', meta: { b: null, c: true }, terms: { post_tag: [] } });
     assert.is(updated.title, 'T');
     assert.is(updated.content, 'new');
@@ -182,7 +187,11 @@ export function contentStoreCases(label: string, open: () => Promise<DocumentSto
     assert.equal(ids(await content.findPosts({ term: { taxonomy: 'post_tag', term_id: tag.term_id } })), [one.post_id]);
     assert.equal(ids(await content.findPosts({ term: { taxonomy: 'post_tag', slug: 'missing' } })), []);
     assert.equal(ids(await content.findPosts({ meta: { source: 'rss' } })), [three.post_id, one.post_id]);
-    assert.equal(ids(await content.findPosts({ post_type: 'post', orderby: 'title', order: 'asc' })), [one.post_id, two.post_id, three.post_id]);
+    assert.equal(ids(await content.findPosts({ post_type: 'post', orderby: 'title', order: 'asc' })), [
+      one.post_id,
+      two.post_id,
+      three.post_id,
+    ]);
 
     const page = await content.findPosts({ post_type: 'post', per_page: 2, offset: 2 });
     assert.equal(ids(page), [one.post_id]);
@@ -190,7 +199,19 @@ export function contentStoreCases(label: string, open: () => Promise<DocumentSto
   });
 
   test('findPosts refuses a bad query with 400 invalid_post_query', async ({ content }) => {
-    for (const query of [{ per_page: 0 }, { per_page: 101 }, { offset: -1 }, { orderby: 'menu_order' }, { status: 'gone' }, { include: [0] }, { after: new Date('x') }, { terms: [{ taxonomy: 'a.b', term_ids: [1] }] }, { slug: 'one' }, { meta: { 'a.b': 1 } }, { term: { taxonomy: 'post_tag' } }]) {
+    for (const query of [
+      { per_page: 0 },
+      { per_page: 101 },
+      { offset: -1 },
+      { orderby: 'menu_order' },
+      { status: 'gone' },
+      { include: [0] },
+      { after: new Date('x') },
+      { terms: [{ taxonomy: 'a.b', term_ids: [1] }] },
+      { slug: 'one' },
+      { meta: { 'a.b': 1 } },
+      { term: { taxonomy: 'post_tag' } },
+    ]) {
       const error = await apiError(content.findPosts(query as never));
       assert.is(error.code, 'invalid_post_query', JSON.stringify(query));
     }
@@ -208,7 +229,10 @@ export function contentStoreCases(label: string, open: () => Promise<DocumentSto
 
   test('ensureTerm finds by name (any case) or slug and creates once', async ({ content }) => {
     const news = await content.ensureTerm('post_tag', 'Breaking News', { description: 'hot' });
-    assert.equal({ ...news, term_id: 0 }, { term_id: 0, taxonomy: 'post_tag', name: 'Breaking News', slug: 'breaking-news', parent_id: null, description: 'hot', meta: {} });
+    assert.equal(
+      { ...news, term_id: 0 },
+      { term_id: 0, taxonomy: 'post_tag', name: 'Breaking News', slug: 'breaking-news', parent_id: null, description: 'hot', meta: {} },
+    );
     assert.equal(await content.ensureTerm('post_tag', 'breaking news'), news);
     assert.equal(await content.ensureTerm('post_tag', 'Breaking-News'), news, 'same slug');
     const other = await content.ensureTerm('category', 'Breaking News');
@@ -226,9 +250,18 @@ export function contentStoreCases(label: string, open: () => Promise<DocumentSto
     assert.equal(await content.getTerm('project', root.term_id), root);
     assert.equal(await content.getTerm('project', 'api'), child);
     assert.is(await content.getTerm('project', 'nope'), null);
-    assert.equal((await content.listTerms('project', { parent_id: null })).map((t) => t.name), ['Flowhost']);
-    assert.equal((await content.listTerms('project', { parent_id: root.term_id })).map((t) => t.name), ['API Docs']);
-    assert.equal((await content.listTerms('project')).map((t) => t.name), ['API Docs', 'Flowhost']);
+    assert.equal(
+      (await content.listTerms('project', { parent_id: null })).map((t) => t.name),
+      ['Flowhost'],
+    );
+    assert.equal(
+      (await content.listTerms('project', { parent_id: root.term_id })).map((t) => t.name),
+      ['API Docs'],
+    );
+    assert.equal(
+      (await content.listTerms('project')).map((t) => t.name),
+      ['API Docs', 'Flowhost'],
+    );
   });
 
   test('bad term input is 400 invalid_term', async ({ content }) => {
@@ -252,11 +285,24 @@ export function contentStoreCases(label: string, open: () => Promise<DocumentSto
       clock.advance(1000);
       return content.createPost({ title, status: 'publish', ...extra });
     };
-    const a = await make('Alpha', { terms: { category: [cat.term_id], post_tag: [tag.term_id] }, author_id: 7, date: new Date('2020-01-01T00:00:00Z') });
+    const a = await make('Alpha', {
+      terms: { category: [cat.term_id], post_tag: [tag.term_id] },
+      author_id: 7,
+      date: new Date('2020-01-01T00:00:00Z'),
+    });
     const b = await make('Bravo', { terms: { category: [cat.term_id] }, date: new Date('2021-01-01T00:00:00Z') });
     const c = await make('Charlie', { terms: { post_tag: [tag.term_id] }, author_id: 7 });
-    const ids = async (query: Record<string, unknown>) => (await content.findPosts({ post_type: 'post', ...query, per_page: 100 })).items.map((p) => p.post_id);
-    assert.equal(await ids({ terms: [{ taxonomy: 'category', term_ids: [cat.term_id] }, { taxonomy: 'post_tag', term_ids: [tag.term_id] }] }), [a.post_id]);
+    const ids = async (query: Record<string, unknown>) =>
+      (await content.findPosts({ post_type: 'post', ...query, per_page: 100 })).items.map((p) => p.post_id);
+    assert.equal(
+      await ids({
+        terms: [
+          { taxonomy: 'category', term_ids: [cat.term_id] },
+          { taxonomy: 'post_tag', term_ids: [tag.term_id] },
+        ],
+      }),
+      [a.post_id],
+    );
     assert.equal(await ids({ terms: [{ taxonomy: 'post_tag', term_ids: [tag.term_id, 999] }] }), [c.post_id, a.post_id]);
     assert.equal(await ids({ terms: [{ taxonomy: 'post_tag', term_ids: [] }] }), []);
     assert.equal(await ids({ include: [a.post_id, b.post_id], exclude: [b.post_id] }), [a.post_id]);
@@ -287,7 +333,11 @@ export function contentStoreCases(label: string, open: () => Promise<DocumentSto
     assert.equal([error.code, error.status, error.data.term_id], ['term_exists', 400, parent.term_id]);
     const child = await content.createTerm('category', { name: 'Child', parent_id: parent.term_id, meta: { colour: 'red' } });
     const other = await content.createTerm('category', { name: 'Other' });
-    assert.is((await apiError(content.updateTerm('category', parent.term_id, { parent_id: child.term_id }))).code, 'invalid_term', 'no cycles');
+    assert.is(
+      (await apiError(content.updateTerm('category', parent.term_id, { parent_id: child.term_id }))).code,
+      'invalid_term',
+      'no cycles',
+    );
     assert.is((await apiError(content.updateTerm('category', other.term_id, { slug: 'child' }))).code, 'term_exists');
     assert.is((await apiError(content.updateTerm('category', 999, { name: 'x' }))).status, 404);
     const renamed = await content.updateTerm('category', other.term_id, { name: 'Zulu', meta: { size: 2 } });
@@ -296,12 +346,31 @@ export function contentStoreCases(label: string, open: () => Promise<DocumentSto
     await content.createPost({ title: 'D', terms: { category: [other.term_id] } });
     await content.createPost({ title: 'Q', status: 'publish', terms: { category: [other.term_id] } });
     const all = await content.findTerms('category', { orderby: 'count', order: 'desc' });
-    assert.equal(all.items.map((t) => [t.name, t.count]), [['Zulu', 2], ['Child', 1], ['Parent', 0]]);
-    assert.equal((await content.findTerms('category', { hide_empty: true, per_page: 1, offset: 1 })).items.map((t) => t.name), ['Zulu']);
+    assert.equal(
+      all.items.map((t) => [t.name, t.count]),
+      [
+        ['Zulu', 2],
+        ['Child', 1],
+        ['Parent', 0],
+      ],
+    );
+    assert.equal(
+      (await content.findTerms('category', { hide_empty: true, per_page: 1, offset: 1 })).items.map((t) => t.name),
+      ['Zulu'],
+    );
     assert.is((await content.findTerms('category', { hide_empty: true })).total, 2);
-    assert.equal((await content.findTerms('category', { search: 'chi' })).items.map((t) => t.name), ['Child']);
-    assert.equal((await content.findTerms('category', { parent_id: parent.term_id })).items.map((t) => t.name), ['Child']);
-    assert.equal((await content.findTerms('category', { slug: ['parent', 'other'], orderby: 'term_id' })).items.map((t) => t.name), ['Parent', 'Zulu']);
+    assert.equal(
+      (await content.findTerms('category', { search: 'chi' })).items.map((t) => t.name),
+      ['Child'],
+    );
+    assert.equal(
+      (await content.findTerms('category', { parent_id: parent.term_id })).items.map((t) => t.name),
+      ['Child'],
+    );
+    assert.equal(
+      (await content.findTerms('category', { slug: ['parent', 'other'], orderby: 'term_id' })).items.map((t) => t.name),
+      ['Parent', 'Zulu'],
+    );
     assert.is(await content.deleteTerm('category', parent.term_id), true);
     assert.is((await content.getTerm('category', child.term_id))!.parent_id, null, 'children move up');
     assert.is(await content.deleteTerm('category', other.term_id), true);

@@ -31,7 +31,10 @@ if (mongo) {
       await post({ title: 'Mongo draft' });
       const listed = cli('posts', 'list', '--json');
       assert.is(listed.status, 0, listed.stderr);
-      assert.equal((JSON.parse(listed.stdout) as Body).posts.map((p: Body) => p.title.raw), ['Mongo draft', 'Mongo post']);
+      assert.equal(
+        (JSON.parse(listed.stdout) as Body).posts.map((p: Body) => p.title.raw),
+        ['Mongo draft', 'Mongo post'],
+      );
       const got = cli('posts', 'get', String(first));
       assert.match(got.stdout, /^title\s+Mongo post$/m);
       const forced = cli('posts', 'delete', String(first), '--force', '--json');

@@ -25,12 +25,18 @@ async function exercise(cli: (...args: string[]) => ReturnType<typeof runCli>, p
   assert.is(page.posts[0].title.raw, 'CLI draft');
 
   const drafts = JSON.parse(cli('posts', 'list', '--status', 'draft', '--search', 'CLI', '--json').stdout) as Body;
-  assert.equal(drafts.posts.map((p: Body) => p.id), [draft]);
+  assert.equal(
+    drafts.posts.map((p: Body) => p.id),
+    [draft],
+  );
 
   const table = cli('posts', 'list');
   assert.is(table.status, 0, table.stderr);
   assert.match(table.stdout, /^ID\s+STATUS\s+DATE\s+SLUG\s+TITLE/m);
-  assert.match(table.stdout, new RegExp(`^${ids[0]}\\s+publish\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\s+cli-post-1\\s+CLI post 1$`, 'm'));
+  assert.match(
+    table.stdout,
+    new RegExp(`^${ids[0]}\\s+publish\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\s+cli-post-1\\s+CLI post 1$`, 'm'),
+  );
   assert.match(table.stdout, /Page 1 of 1 \(4 posts\)/);
 
   const got = cli('posts', 'get', String(ids[0]), '--json');
@@ -67,10 +73,21 @@ test('list, get, delete through a running host (embedded store)', async () => {
   try {
     const auth = basicAuth('admin', readFileSync(join(dataDir, 'initial-admin-password'), 'utf8').trim());
     const post = async (body: Body) =>
-      (await (await fetch(`${host.url}/api/wp/v2/posts`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json()) as Body;
+      (await (
+        await fetch(`${host.url}/api/wp/v2/posts`, {
+          method: 'POST',
+          headers: { Authorization: auth, 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json()) as Body;
     await exercise((...args) => runCli([...args, '--data-dir', dataDir]), post);
-    const left = (await (await fetch(`${host.url}/api/wp/v2/posts?status=any&context=edit`, { headers: { Authorization: auth } })).json()) as Body[];
-    assert.equal(left.map((p) => p.title.raw), ['CLI draft', 'CLI post 2', 'CLI post 1']);
+    const left = (await (
+      await fetch(`${host.url}/api/wp/v2/posts?status=any&context=edit`, { headers: { Authorization: auth } })
+    ).json()) as Body[];
+    assert.equal(
+      left.map((p) => p.title.raw),
+      ['CLI draft', 'CLI post 2', 'CLI post 1'],
+    );
   } finally {
     host.proc.kill('SIGTERM');
     await waitForExit(host.proc);

@@ -7,7 +7,8 @@ import { contentFormat, plainText, renderContent, renderExcerpt, renderTitle, sa
 const test = suite('content: rendering');
 
 // Text that merely reads "javascript:" is harmless; in an attribute it is not.
-const DANGEROUS = /<script|<style|<iframe|<object|<embed|<svg|<math|<form|<input|\son\w+\s*=|(href|src|action|srcset|cite)\s*=\s*["']?\s*(javascript|vbscript|data:(?!image\/(png|gif|jpe?g|webp|avif);))|style=|srcdoc/i;
+const DANGEROUS =
+  /<script|<style|<iframe|<object|<embed|<svg|<math|<form|<input|\son\w+\s*=|(href|src|action|srcset|cite)\s*=\s*["']?\s*(javascript|vbscript|data:(?!image\/(png|gif|jpe?g|webp|avif);))|style=|srcdoc/i;
 
 const hostile = [
   '<script>alert(1)</script>',
@@ -60,12 +61,16 @@ test('script and style content is dropped, not shown as text', () => {
 });
 
 test('common formatting, links, images, tables and code stay', () => {
-  const html = '<h2>H</h2><p><strong>b</strong> <em>i</em> <a href="https://example.com/x?a=1" title="t">l</a> <a href="/relative">r</a> <a href="mailto:a@example.com">m</a></p>'
-    + '<img src="https://example.com/a.png" alt="a" width="10"><img src="data:image/png;base64,iVBORw0KGgo=" alt="d">'
-    + '<table><thead><tr><th colspan="2">h</th></tr></thead><tbody><tr><td>1</td><td>2</td></tr></tbody></table>'
-    + '<pre><code class="language-ts">let a = 1;</code></pre><blockquote>q</blockquote><ul><li>x</li></ul>';
+  const html =
+    '<h2>H</h2><p><strong>b</strong> <em>i</em> <a href="https://example.com/x?a=1" title="t">l</a> <a href="/relative">r</a> <a href="mailto:a@example.com">m</a></p>' +
+    '<img src="https://example.com/a.png" alt="a" width="10"><img src="data:image/png;base64,iVBORw0KGgo=" alt="d">' +
+    '<table><thead><tr><th colspan="2">h</th></tr></thead><tbody><tr><td>1</td><td>2</td></tr></tbody></table>' +
+    '<pre><code class="language-ts">let a = 1;</code></pre><blockquote>q</blockquote><ul><li>x</li></ul>';
   assert.is(sanitize(html), html.replace('alt="a" width="10">', 'alt="a" width="10" />').replace('alt="d">', 'alt="d" />'));
-  assert.is(sanitize('<a href="https://x.example" target="_blank">x</a>'), '<a href="https://x.example" target="_blank" rel="noopener noreferrer">x</a>');
+  assert.is(
+    sanitize('<a href="https://x.example" target="_blank">x</a>'),
+    '<a href="https://x.example" target="_blank" rel="noopener noreferrer">x</a>',
+  );
   assert.is(sanitize('<code class="evil-class">x</code>'), '<code>x</code>');
 });
 

@@ -10,7 +10,14 @@ import { testStores } from '../../support/test-stores.js';
 
 type Creds = { login: string; password: string };
 type WpItem = { id: number; link: string };
-type Index = { name: string; url: string; home: string; namespaces: string[]; authentication: object; routes: Record<string, { namespace: string; methods: string[]; endpoints: Array<{ methods: string[] }> }> };
+type Index = {
+  name: string;
+  url: string;
+  home: string;
+  namespaces: string[];
+  authentication: object;
+  routes: Record<string, { namespace: string; methods: string[]; endpoints: Array<{ methods: string[] }> }>;
+};
 
 /** A third party's post type `event` and taxonomy `venue`, registered through the SDK only. */
 const events = eventsPlugin('test-site-events');
@@ -50,7 +57,12 @@ for (const store of testStores('content: site pages')) {
     assert.ok(body.namespaces.includes('wp/v2'));
     assert.equal(body.routes['/wp/v2/posts']?.methods, ['GET', 'POST']);
     assert.is(body.routes['/wp/v2/posts']?.namespace, 'wp/v2');
-    assert.ok(body.routes['/wp/v2/posts/(?P<id>[\\d]+)'], Object.keys(body.routes).filter((r) => r.startsWith('/wp/v2/posts')).join(' '));
+    assert.ok(
+      body.routes['/wp/v2/posts/(?P<id>[\\d]+)'],
+      Object.keys(body.routes)
+        .filter((r) => r.startsWith('/wp/v2/posts'))
+        .join(' '),
+    );
     assert.ok(body.routes['/wp/v2/users/me']);
     assert.type(body.authentication, 'object');
     const ns = await fetch(`${t.url}/api/wp/v2`);
@@ -63,11 +75,22 @@ for (const store of testStores('content: site pages')) {
     }
   });
 
-  test('every link opens: published posts, a plugin type, terms, authors; drafts and private posts are 404 to strangers', async ({ t, editor, author, other }) => {
-    const wp = <T>(method: string, path: string, body?: object, as: Creds | 'admin' = author) => t.request<T>(method, path, { namespace: 'wp/v2', as, ...(body ? { body } : {}) });
+  test('every link opens: published posts, a plugin type, terms, authors; drafts and private posts are 404 to strangers', async ({
+    t,
+    editor,
+    author,
+    other,
+  }) => {
+    const wp = <T>(method: string, path: string, body?: object, as: Creds | 'admin' = author) =>
+      t.request<T>(method, path, { namespace: 'wp/v2', as, ...(body ? { body } : {}) });
     const category = await wp<WpItem>('POST', '/categories', { name: 'Releases' }, editor);
     assert.is(category.body.link, `${t.url}/?taxonomy=category&term=releases`);
-    const published = await wp<WpItem & { author: number }>('POST', '/posts', { title: 'Out now<script>alert(1)</script>', content: '<p>Body text</p>', status: 'publish', categories: [category.body.id] });
+    const published = await wp<WpItem & { author: number }>('POST', '/posts', {
+      title: 'Out now<script>alert(1)</script>',
+      content: '<p>Body text</p>',
+      status: 'publish',
+      categories: [category.body.id],
+    });
     const draft = await wp<WpItem>('POST', '/posts', { title: 'Secret draft', status: 'draft', categories: [category.body.id] });
     const priv = await wp<WpItem>('POST', '/posts', { title: 'Private note', status: 'private' }, editor);
     const event = await wp<WpItem>('POST', '/events', { title: 'Gig', status: 'publish' }, editor);
@@ -80,7 +103,11 @@ for (const store of testStores('content: site pages')) {
     assert.match(post.text, /<p>Body text<\/p>/);
     assert.match(post.headers.get('content-security-policy') ?? '', /default-src 'none'/);
     assert.match(post.headers.get('content-security-policy') ?? '', /script-src 'none'/);
-    assert.ok((post.headers.get('link') ?? '').includes(`<${t.url}/api/wp/v2/posts/${published.body.id}>; rel="alternate"; type="application/json"`));
+    assert.ok(
+      (post.headers.get('link') ?? '').includes(
+        `<${t.url}/api/wp/v2/posts/${published.body.id}>; rel="alternate"; type="application/json"`,
+      ),
+    );
     assert.is((await page(t, event.body.link)).status, 200);
 
     assert.is((await page(t, draft.body.link)).status, 404);

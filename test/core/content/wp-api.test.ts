@@ -33,24 +33,43 @@ for (const store of testStores('content: wp/v2 API')) {
   const close = (schema: unknown): unknown => {
     if (Array.isArray(schema)) return schema.map(close);
     if (!schema || typeof schema !== 'object') return schema;
-    const out: Record<string, unknown> = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === 'properties' ? Object.fromEntries(Object.entries(v as object).map(([pk, pv]) => [pk, close(pv)])) : close(v)]));
+    const out: Record<string, unknown> = Object.fromEntries(
+      Object.entries(schema).map(([k, v]) => [
+        k,
+        k === 'properties' ? Object.fromEntries(Object.entries(v as object).map(([pk, pv]) => [pk, close(pv)])) : close(v),
+      ]),
+    );
     if (out.type === 'object' && out.properties && out.additionalProperties === undefined) out.additionalProperties = false;
     return out;
   };
   const wp = async (t: TestHost, method: string, path: string, options: RequestOptions = {}) => {
     const res = await t.request<Body>(method, path, { namespace: 'wp/v2', ...options });
-    const route = t.host.routes.find((r) => r.method === method && new RegExp(`^${r.fullPath.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(`/api/wp/v2${path}`));
+    const route = t.host.routes.find(
+      (r) => r.method === method && new RegExp(`^${r.fullPath.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(`/api/wp/v2${path}`),
+    );
     const schema = route?.responses[res.status];
     assert.ok(schema, `${method} ${path}: status ${res.status} is not declared (${JSON.stringify(res.body).slice(0, 200)})`);
     const validate = ajv.compile(close(schema) as object);
-    assert.ok(validate(res.body), `${method} ${path} → ${res.status}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(res.body).slice(0, 300)}`);
+    assert.ok(
+      validate(res.body),
+      `${method} ${path} → ${res.status}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(res.body).slice(0, 300)}`,
+    );
     return res;
   };
 
   test('GET /types and /taxonomies list core and plugin registrations, WordPress-shaped', async ({ t }) => {
     const types = await wp(t, 'GET', '/types', { as: 'anonymous' });
     assert.is(types.status, 200);
-    assert.equal(types.body.post, { description: '', hierarchical: false, has_archive: false, name: 'Posts', slug: 'post', taxonomies: ['category', 'post_tag'], rest_base: 'posts', rest_namespace: 'wp/v2' });
+    assert.equal(types.body.post, {
+      description: '',
+      hierarchical: false,
+      has_archive: false,
+      name: 'Posts',
+      slug: 'post',
+      taxonomies: ['category', 'post_tag'],
+      rest_base: 'posts',
+      rest_namespace: 'wp/v2',
+    });
     assert.is(types.body.event.rest_base, 'events');
     assert.equal(types.body.event.taxonomies, ['venue']);
     const taxonomies = await wp(t, 'GET', '/taxonomies', { as: 'anonymous' });
@@ -63,10 +82,17 @@ for (const store of testStores('content: wp/v2 API')) {
     assert.is(missing.body.code, 'rest_type_invalid');
   });
 
-  test('create: 201 with Location, edit context, fields as WordPress; anonymous and authors refused where WordPress refuses them', async ({ t, editor, author }) => {
+  test('create: 201 with Location, edit context, fields as WordPress; anonymous and authors refused where WordPress refuses them', async ({
+    t,
+    editor,
+    author,
+  }) => {
     const anonymous = await wp(t, 'POST', '/posts', { as: 'anonymous', body: { title: 'x' } });
     assert.is(anonymous.status, 401);
-    const created = await wp(t, 'POST', '/posts', { as: author, body: { title: 'Hello <em>there</em>', content: 'First *post*', status: 'publish', date: '2026-02-03T04:05:06' } });
+    const created = await wp(t, 'POST', '/posts', {
+      as: author,
+      body: { title: 'Hello <em>there</em>', content: 'First *post*', status: 'publish', date: '2026-02-03T04:05:06' },
+    });
     assert.is(created.status, 201, JSON.stringify(created.body));
     const post = created.body;
     assert.match(created.headers.get('location') ?? '', new RegExp(`/api/wp/v2/posts/${post.id}$`));
@@ -113,7 +139,10 @@ for (const store of testStores('content: wp/v2 API')) {
     const before = Number((await wp(t, 'GET', '/posts', { as: 'anonymous' })).headers.get('x-wp-total'));
     for (let i = 1; i <= 12; i++) {
       t.clock.advance(1000);
-      const res = await wp(t, 'POST', '/posts', { as: editor, body: { title: `Paged ${String(i).padStart(2, '0')}`, status: 'publish', meta: { batch: 'paged' } } });
+      const res = await wp(t, 'POST', '/posts', {
+        as: editor,
+        body: { title: `Paged ${String(i).padStart(2, '0')}`, status: 'publish', meta: { batch: 'paged' } },
+      });
       assert.is(res.status, 201);
     }
     const first = await wp(t, 'GET', '/posts', { as: 'anonymous', query: { per_page: 5, search: 'Paged' } });
@@ -122,7 +151,11 @@ for (const store of testStores('content: wp/v2 API')) {
     assert.is(first.body.length, 5);
     assert.is(first.headers.get('x-wp-total'), '12');
     assert.is(first.headers.get('x-wp-totalpages'), '3');
-    assert.equal(first.body.map((p: Body) => p.title.rendered), ['Paged 12', 'Paged 11', 'Paged 10', 'Paged 09', 'Paged 08'], 'newest first');
+    assert.equal(
+      first.body.map((p: Body) => p.title.rendered),
+      ['Paged 12', 'Paged 11', 'Paged 10', 'Paged 09', 'Paged 08'],
+      'newest first',
+    );
     assert.is(first.body[0].title.raw, undefined, 'raw only in the edit context');
     const last = await wp(t, 'GET', '/posts', { as: 'anonymous', query: { per_page: 5, page: 3, search: 'Paged' } });
     assert.is(last.body.length, 2);
@@ -138,10 +171,24 @@ for (const store of testStores('content: wp/v2 API')) {
     assert.is(unknown.status, 200, 'unknown parameters are ignored');
     assert.is(Number(unknown.headers.get('x-wp-total')), before + 12);
     const asc = await wp(t, 'GET', '/posts', { query: { search: 'Paged', orderby: 'title', order: 'asc', per_page: 2 } });
-    assert.equal(asc.body.map((p: Body) => p.title.rendered), ['Paged 01', 'Paged 02']);
+    assert.equal(
+      asc.body.map((p: Body) => p.title.rendered),
+      ['Paged 01', 'Paged 02'],
+    );
     const embed = await wp(t, 'GET', '/posts', { as: 'anonymous', query: { search: 'Paged', per_page: 1, context: 'embed' } });
     // WordPress keeps `_links` in every context.
-    assert.equal(Object.keys(embed.body[0]).sort(), ['_links', 'author', 'date', 'excerpt', 'featured_media', 'id', 'link', 'slug', 'title', 'type']);
+    assert.equal(Object.keys(embed.body[0]).sort(), [
+      '_links',
+      'author',
+      'date',
+      'excerpt',
+      'featured_media',
+      'id',
+      'link',
+      'slug',
+      'title',
+      'type',
+    ]);
   });
 
   test('visibility: drafts and the edit context need edit_posts, as WordPress answers', async ({ t, editor }) => {
@@ -154,7 +201,10 @@ for (const store of testStores('content: wp/v2 API')) {
     assert.is(asked.body.code, 'rest_invalid_param');
     assert.is(asked.body.data.params.status, 'Status is forbidden.');
     const editorList = await wp(t, 'GET', '/posts', { as: editor, query: { status: 'draft', search: 'Secret draft' } });
-    assert.equal(editorList.body.map((p: Body) => p.id), [draft.id]);
+    assert.equal(
+      editorList.body.map((p: Body) => p.id),
+      [draft.id],
+    );
     const anyList = await wp(t, 'GET', '/posts', { as: editor, query: { status: 'publish,draft', search: 'Secret draft' } });
     assert.is(anyList.body.length, 1);
     const anonOne = await wp(t, 'GET', `/posts/${draft.id}`, { as: 'anonymous' });
@@ -199,8 +249,18 @@ for (const store of testStores('content: wp/v2 API')) {
     assert.equal(await ids({ after: '2021-01-01T00:00:00' }), [b.id, c.id]);
     assert.equal(await ids({ before: '2021-01-01T00:00:00', after: '2019-01-01T00:00:00' }), [a.id]);
     const ordered = await wp(t, 'GET', '/posts', { query: { include: `${c.id},${a.id},${b.id}`, orderby: 'include' } });
-    assert.equal(ordered.body.map((p: Body) => p.id), [c.id, a.id, b.id]);
-    for (const [param, value] of [['after', 'yesterday'], ['before', '2021-02-30T25:00:00'], ['categories', 'abc'], ['include', '-1'], ['slug', Array(101).fill('a').join(',')], ['exclude', Array(101).fill('1').join(',')]]) {
+    assert.equal(
+      ordered.body.map((p: Body) => p.id),
+      [c.id, a.id, b.id],
+    );
+    for (const [param, value] of [
+      ['after', 'yesterday'],
+      ['before', '2021-02-30T25:00:00'],
+      ['categories', 'abc'],
+      ['include', '-1'],
+      ['slug', Array(101).fill('a').join(',')],
+      ['exclude', Array(101).fill('1').join(',')],
+    ]) {
       const bad = await wp(t, 'GET', '/posts', { as: 'anonymous', query: { [param!]: value! } });
       assert.is(bad.status, 400, `${param}=${value}`);
       assert.is(bad.body.code, 'rest_invalid_param');
@@ -209,8 +269,13 @@ for (const store of testStores('content: wp/v2 API')) {
   });
 
   test('update, trash, already trashed, force delete: answers and stored state', async ({ t, editor }) => {
-    const post = (await wp(t, 'POST', '/posts', { as: editor, body: { title: 'To change', status: 'publish', meta: { keep: 'yes', drop: 'me' } } })).body;
-    const patched = await wp(t, 'PATCH', `/posts/${post.id}`, { as: editor, body: { title: { raw: 'Changed' }, meta: { drop: null, added: 2 }, featured_media: 7 } });
+    const post = (
+      await wp(t, 'POST', '/posts', { as: editor, body: { title: 'To change', status: 'publish', meta: { keep: 'yes', drop: 'me' } } })
+    ).body;
+    const patched = await wp(t, 'PATCH', `/posts/${post.id}`, {
+      as: editor,
+      body: { title: { raw: 'Changed' }, meta: { drop: null, added: 2 }, featured_media: 7 },
+    });
     assert.is(patched.status, 200, JSON.stringify(patched.body));
     assert.is(patched.body.title.raw, 'Changed');
     assert.equal(patched.body.meta, { keep: 'yes', added: 2 });
@@ -244,7 +309,21 @@ for (const store of testStores('content: wp/v2 API')) {
     const created = await wp(t, 'POST', '/categories', { as: editor, body: { name: 'Term Parent', description: 'Top' } });
     assert.is(created.status, 201);
     assert.match(created.headers.get('location') ?? '', new RegExp(`/wp/v2/categories/${created.body.id}$`));
-    assert.equal({ ...created.body, id: 0, link: '', _links: {} }, { id: 0, count: 0, description: 'Top', link: '', name: 'Term Parent', slug: 'term-parent', taxonomy: 'category', parent: 0, meta: {}, _links: {} });
+    assert.equal(
+      { ...created.body, id: 0, link: '', _links: {} },
+      {
+        id: 0,
+        count: 0,
+        description: 'Top',
+        link: '',
+        name: 'Term Parent',
+        slug: 'term-parent',
+        taxonomy: 'category',
+        parent: 0,
+        meta: {},
+        _links: {},
+      },
+    );
     assert.equal(Object.keys(created.body._links).sort(), ['about', 'collection', 'self']);
     const exists = await wp(t, 'POST', '/categories', { as: editor, body: { name: 'term parent' } });
     assert.is(exists.status, 400);
@@ -260,17 +339,35 @@ for (const store of testStores('content: wp/v2 API')) {
     const tag = (await wp(t, 'POST', '/tags', { as: editor, body: { name: 'Term Tag' } })).body;
     assert.is(tag.parent, undefined, 'tags are flat');
 
-    const post = (await wp(t, 'POST', '/posts', { as: editor, body: { title: 'Carries terms', status: 'publish', categories: [child.id], tags: [tag.id] } })).body;
+    const post = (
+      await wp(t, 'POST', '/posts', {
+        as: editor,
+        body: { title: 'Carries terms', status: 'publish', categories: [child.id], tags: [tag.id] },
+      })
+    ).body;
     await wp(t, 'POST', '/posts', { as: editor, body: { title: 'Draft carries', categories: [child.id] } });
     const children = await wp(t, 'GET', '/categories', { as: 'anonymous', query: { parent: created.body.id } });
-    assert.equal(children.body.map((c: Body) => [c.name, c.count]), [['Term Child', 1]], 'count is published posts only');
+    assert.equal(
+      children.body.map((c: Body) => [c.name, c.count]),
+      [['Term Child', 1]],
+      'count is published posts only',
+    );
     assert.is(children.headers.get('x-wp-total'), '1');
     const nonEmpty = await wp(t, 'GET', '/categories', { as: 'anonymous', query: { hide_empty: 'true', search: 'Term' } });
-    assert.equal(nonEmpty.body.map((c: Body) => c.name), ['Term Child']);
+    assert.equal(
+      nonEmpty.body.map((c: Body) => c.name),
+      ['Term Child'],
+    );
     const ofPost = await wp(t, 'GET', '/tags', { as: 'anonymous', query: { post: post.id } });
-    assert.equal(ofPost.body.map((c: Body) => c.id), [tag.id]);
+    assert.equal(
+      ofPost.body.map((c: Body) => c.id),
+      [tag.id],
+    );
     const bySlug = await wp(t, 'GET', '/categories', { query: { slug: 'term-child,term-parent', orderby: 'id', order: 'desc' } });
-    assert.equal(bySlug.body.map((c: Body) => c.id), [child.id, created.body.id]);
+    assert.equal(
+      bySlug.body.map((c: Body) => c.id),
+      [child.id, created.body.id],
+    );
     const one = await wp(t, 'GET', `/categories/${child.id}`, { as: 'anonymous' });
     assert.is(one.body.count, 1);
     assert.is((await wp(t, 'GET', '/categories/999999')).body.code, 'rest_term_invalid');
@@ -301,7 +398,10 @@ for (const store of testStores('content: wp/v2 API')) {
     assert.equal(parent.body.venues, [venue.id]);
     assert.is(parent.body.categories, undefined);
     assert.is(parent.body.format, undefined);
-    const child = await wp(t, 'POST', '/events', { as: editor, body: { title: 'Opening night', status: 'publish', parent: parent.body.id } });
+    const child = await wp(t, 'POST', '/events', {
+      as: editor,
+      body: { title: 'Opening night', status: 'publish', parent: parent.body.id },
+    });
     assert.is(child.body.parent, parent.body.id);
     const badParent = await wp(t, 'POST', '/events', { as: editor, body: { title: 'x', parent: 999999 } });
     assert.is(badParent.status, 400);
@@ -310,16 +410,26 @@ for (const store of testStores('content: wp/v2 API')) {
     assert.is(cycle.body.code, 'rest_post_invalid_parent');
     assert.is((await wp(t, 'PATCH', `/events/${parent.body.id}`, { as: editor, body: { parent: parent.body.id } })).status, 400);
     const list = await wp(t, 'GET', '/events', { as: 'anonymous', query: { venues: venue.id } });
-    assert.equal(list.body.map((e: Body) => e.id), [parent.body.id]);
+    assert.equal(
+      list.body.map((e: Body) => e.id),
+      [parent.body.id],
+    );
     assert.is((await wp(t, 'GET', `/events/${parent.body.id}`, { as: 'anonymous' })).status, 200);
     assert.is((await wp(t, 'GET', `/posts/${parent.body.id}`, { as: 'anonymous' })).status, 404, 'an event is not a post');
     const venues = await wp(t, 'GET', '/venues', { as: 'anonymous' });
-    assert.equal(venues.body.map((v: Body) => [v.name, v.count]), [['Town Hall', 1]]);
+    assert.equal(
+      venues.body.map((v: Body) => [v.name, v.count]),
+      [['Town Hall', 1]],
+    );
   });
 
   test('rendered HTML is sanitized; raw keeps what was written', async ({ t, editor }) => {
-    const hostile = '<p onclick="steal()">Hi <a href="javascript:alert(1)">link</a></p><script>alert(1)</script><img src="x" onerror="alert(2)"><iframe src="https://evil.example"></iframe>';
-    const res = await wp(t, 'POST', '/posts', { as: editor, body: { title: '<img src=x onerror=alert(3)>Title<script>x</script>', content: hostile, status: 'publish' } });
+    const hostile =
+      '<p onclick="steal()">Hi <a href="javascript:alert(1)">link</a></p><script>alert(1)</script><img src="x" onerror="alert(2)"><iframe src="https://evil.example"></iframe>';
+    const res = await wp(t, 'POST', '/posts', {
+      as: editor,
+      body: { title: '<img src=x onerror=alert(3)>Title<script>x</script>', content: hostile, status: 'publish' },
+    });
     assert.is(res.status, 201);
     const got = (await wp(t, 'GET', `/posts/${res.body.id}`, { as: 'anonymous' })).body;
     for (const text of [got.content.rendered, got.title.rendered, got.excerpt.rendered]) {
@@ -329,9 +439,18 @@ for (const store of testStores('content: wp/v2 API')) {
     assert.is(got.title.rendered, 'Title');
     const raw = (await wp(t, 'GET', `/posts/${res.body.id}`, { as: editor, query: { context: 'edit' } })).body;
     assert.is(raw.content.raw, hostile);
-    const md = await wp(t, 'POST', '/posts', { as: editor, body: { title: 'Markdown', content: '# Head\n\n- one\n- two\n\n[ok](https://example.com)', status: 'publish' } });
-    assert.is(md.body.content.rendered, '<h1>Head</h1>\n<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n<p><a href="https://example.com">ok</a></p>\n');
-    const asHtml = await wp(t, 'POST', '/posts', { as: editor, body: { title: 'Literal', content: '*not emphasis*', meta: { content_format: 'html' }, status: 'publish' } });
+    const md = await wp(t, 'POST', '/posts', {
+      as: editor,
+      body: { title: 'Markdown', content: '# Head\n\n- one\n- two\n\n[ok](https://example.com)', status: 'publish' },
+    });
+    assert.is(
+      md.body.content.rendered,
+      '<h1>Head</h1>\n<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n<p><a href="https://example.com">ok</a></p>\n',
+    );
+    const asHtml = await wp(t, 'POST', '/posts', {
+      as: editor,
+      body: { title: 'Literal', content: '*not emphasis*', meta: { content_format: 'html' }, status: 'publish' },
+    });
     assert.is(asHtml.body.content.rendered, '*not emphasis*');
   });
 

@@ -31,8 +31,15 @@ for (const store of testStores('content: wp/v2 headers')) {
     const first = await t.request('GET', '/posts', { namespace: 'wp/v2', as: 'anonymous', query: { per_page: 2, search: 'Post' } });
     assert.is(first.headers.get('x-wp-totalpages'), '3');
     assert.equal(linksOf(first.headers.get('link')), { next: `${base}?per_page=2&search=Post&page=2` });
-    const middle = await t.request('GET', '/posts', { namespace: 'wp/v2', as: 'anonymous', query: { per_page: 2, search: 'Post', page: 2 } });
-    assert.equal(linksOf(middle.headers.get('link')), { prev: `${base}?per_page=2&search=Post&page=1`, next: `${base}?per_page=2&search=Post&page=3` });
+    const middle = await t.request('GET', '/posts', {
+      namespace: 'wp/v2',
+      as: 'anonymous',
+      query: { per_page: 2, search: 'Post', page: 2 },
+    });
+    assert.equal(linksOf(middle.headers.get('link')), {
+      prev: `${base}?per_page=2&search=Post&page=1`,
+      next: `${base}?per_page=2&search=Post&page=3`,
+    });
     const last = await t.request('GET', '/posts', { namespace: 'wp/v2', as: 'anonymous', query: { per_page: 2, search: 'Post', page: 3 } });
     assert.equal(linksOf(last.headers.get('link')), { prev: `${base}?per_page=2&search=Post&page=2` });
     const one = await t.request('GET', '/categories', { namespace: 'wp/v2', as: 'anonymous' });
@@ -47,7 +54,8 @@ for (const store of testStores('content: wp/v2 headers')) {
     assert.is(res.headers.get('access-control-allow-credentials'), 'true');
     assert.match(res.headers.get('vary') ?? '', /Origin/);
     const exposed = (res.headers.get('access-control-expose-headers') ?? '').split(/,\s*/);
-    for (const name of ['X-WP-Total', 'X-WP-TotalPages', 'Link']) assert.ok(exposed.includes(name), `${name} exposed: ${exposed.join(', ')}`);
+    for (const name of ['X-WP-Total', 'X-WP-TotalPages', 'Link'])
+      assert.ok(exposed.includes(name), `${name} exposed: ${exposed.join(', ')}`);
     // The preflight a cross-origin client with an Authorization header sends first.
     const preflight = await fetch(`${t.url}/api/wp/v2/posts`, {
       method: 'OPTIONS',
@@ -61,7 +69,11 @@ for (const store of testStores('content: wp/v2 headers')) {
   });
 
   test('_fields keeps the named fields (dot paths too), on lists and single items, as rest_filter_response_fields', async ({ t }) => {
-    const list = await t.request<Array<Record<string, unknown>>>('GET', '/posts', { namespace: 'wp/v2', as: 'anonymous', query: { _fields: 'id,title.rendered', per_page: 2 } });
+    const list = await t.request<Array<Record<string, unknown>>>('GET', '/posts', {
+      namespace: 'wp/v2',
+      as: 'anonymous',
+      query: { _fields: 'id,title.rendered', per_page: 2 },
+    });
     assert.is(list.status, 200);
     assert.is(list.body.length, 2);
     for (const item of list.body) {
@@ -69,15 +81,27 @@ for (const store of testStores('content: wp/v2 headers')) {
       assert.equal(Object.keys(item.title as object), ['rendered']);
     }
     const id = list.body[0]!.id as number;
-    const one = await t.request<Record<string, unknown>>('GET', `/posts/${id}`, { namespace: 'wp/v2', as: 'anonymous', query: { '_fields[]': 'link' } });
+    const one = await t.request<Record<string, unknown>>('GET', `/posts/${id}`, {
+      namespace: 'wp/v2',
+      as: 'anonymous',
+      query: { '_fields[]': 'link' },
+    });
     assert.equal(Object.keys(one.body), ['link']);
-    const error = await t.request<Record<string, unknown>>('GET', '/posts/999999', { namespace: 'wp/v2', as: 'anonymous', query: { _fields: 'id' } });
+    const error = await t.request<Record<string, unknown>>('GET', '/posts/999999', {
+      namespace: 'wp/v2',
+      as: 'anonymous',
+      query: { _fields: 'id' },
+    });
     assert.is(error.status, 404);
     assert.is(error.body.code, 'rest_post_invalid_id', 'errors are not filtered');
   });
 
   test('_embed: author, wp:term and wp:featuredmedia embedded where WordPress embeds them', async ({ t }) => {
-    type Embedded = { author?: Array<{ id?: number; name?: string; code?: string }>; 'wp:term'?: Array<Array<{ id: number; taxonomy: string }>>; 'wp:featuredmedia'?: Array<{ id?: number; source_url?: string; code?: string }> };
+    type Embedded = {
+      author?: Array<{ id?: number; name?: string; code?: string }>;
+      'wp:term'?: Array<Array<{ id: number; taxonomy: string }>>;
+      'wp:featuredmedia'?: Array<{ id?: number; source_url?: string; code?: string }>;
+    };
     type Item = { id: number; _links: Record<string, Array<{ href: string; embeddable?: boolean }>>; _embedded?: Embedded };
     const writer = await t.createUser('wren', 'author');
     const editor = await t.createUser('ed', 'editor');
@@ -89,7 +113,11 @@ for (const store of testStores('content: wp/v2 headers')) {
       headers: { 'Content-Type': 'application/octet-stream', 'Content-Disposition': 'attachment; filename=notes.txt' },
     });
     assert.is(file.status, 201);
-    const post = await t.request<Item>('POST', '/posts', { namespace: 'wp/v2', as: writer, body: { title: 'With embeds', status: 'publish', categories: [category.body.id], featured_media: file.body.id } });
+    const post = await t.request<Item>('POST', '/posts', {
+      namespace: 'wp/v2',
+      as: writer,
+      body: { title: 'With embeds', status: 'publish', categories: [category.body.id], featured_media: file.body.id },
+    });
     assert.is(post.status, 201);
     assert.ok(post.body._links.author?.[0]?.embeddable);
     assert.ok(post.body._links['wp:term']?.length);
@@ -99,9 +127,16 @@ for (const store of testStores('content: wp/v2 headers')) {
     assert.is(one.status, 200);
     const embedded = one.body._embedded!;
     assert.is(embedded.author?.[0]?.name, 'wren');
-    assert.equal(embedded['wp:term']?.map((terms) => terms.map((term) => term.id)), [[category.body.id], []]);
+    assert.equal(
+      embedded['wp:term']?.map((terms) => terms.map((term) => term.id)),
+      [[category.body.id], []],
+    );
     assert.is(embedded['wp:featuredmedia']?.[0]?.source_url, file.body.source_url);
-    const list = await t.request<Item[]>('GET', '/posts', { namespace: 'wp/v2', as: 'anonymous', query: { _embed: 'author', include: String(post.body.id) } });
+    const list = await t.request<Item[]>('GET', '/posts', {
+      namespace: 'wp/v2',
+      as: 'anonymous',
+      query: { _embed: 'author', include: String(post.body.id) },
+    });
     assert.is(list.body[0]?._embedded?.author?.[0]?.name, 'wren');
     assert.is(list.body[0]?._embedded?.['wp:term'], undefined, '_embed=author embeds only the author');
   });

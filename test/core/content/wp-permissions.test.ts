@@ -21,7 +21,8 @@ interface Ctx {
   adminPublished: number;
 }
 
-const wp = (t: InjectTestHost, method: string, path: string, options: RequestOptions = {}) => t.request<Body>(method, path, { namespace: 'wp/v2', ...options });
+const wp = (t: InjectTestHost, method: string, path: string, options: RequestOptions = {}) =>
+  t.request<Body>(method, path, { namespace: 'wp/v2', ...options });
 
 for (const store of testStores('content: wp/v2 permissions')) {
   const test = suite<Ctx>(`content: wp/v2 permissions (${store.label})`);
@@ -32,14 +33,21 @@ for (const store of testStores('content: wp/v2 permissions')) {
     ctx.ann = await ctx.t.createUser('ann', 'author');
     ctx.bob = await ctx.t.createUser('bob', 'author');
     ctx.carl = await ctx.t.createUser('carl', 'contributor');
-    const make = async (title: string, status: string) => (await wp(ctx.t, 'POST', '/posts', { body: { title, content: 'admin only', status } })).body.id as number;
+    const make = async (title: string, status: string) =>
+      (await wp(ctx.t, 'POST', '/posts', { body: { title, content: 'admin only', status } })).body.id as number;
     ctx.adminDraft = await make('Admin draft', 'draft');
     ctx.adminPrivate = await make('Admin private', 'private');
     ctx.adminPublished = await make('Admin published', 'publish');
   });
   test.after(async (ctx) => ctx.t.stop());
 
-  test("an author cannot read, edit, publish or delete an administrator's posts", async ({ t, ann, adminDraft, adminPrivate, adminPublished }) => {
+  test("an author cannot read, edit, publish or delete an administrator's posts", async ({
+    t,
+    ann,
+    adminDraft,
+    adminPrivate,
+    adminPublished,
+  }) => {
     for (const id of [adminDraft, adminPrivate]) {
       const read = await wp(t, 'GET', `/posts/${id}`, { as: ann });
       assert.is(read.status, 403, JSON.stringify(read.body));
@@ -100,7 +108,12 @@ for (const store of testStores('content: wp/v2 permissions')) {
     assert.is((await t.host.content.getPost(bobs.id))!.title, 'Bob published');
   });
 
-  test('editors edit, publish, read and delete everyone else\'s posts, private ones too', async ({ t, editor, adminDraft, adminPrivate }) => {
+  test("editors edit, publish, read and delete everyone else's posts, private ones too", async ({
+    t,
+    editor,
+    adminDraft,
+    adminPrivate,
+  }) => {
     assert.is((await wp(t, 'GET', `/posts/${adminPrivate}`, { as: editor, query: { context: 'edit' } })).status, 200);
     const edited = await wp(t, 'PATCH', `/posts/${adminPrivate}`, { as: editor, body: { excerpt: 'by the editor' } });
     assert.is(edited.status, 200);
@@ -118,17 +131,32 @@ for (const store of testStores('content: wp/v2 permissions')) {
       assert.is(res.status, 200);
       const authors = new Set(res.body.map((p) => p.author));
       for (const post of res.body) {
-        assert.ok(post.status === 'publish' || post.author === ann.userId, `${status}: ${post.title.rendered} (${post.status}) is not ann's`);
+        assert.ok(
+          post.status === 'publish' || post.author === ann.userId,
+          `${status}: ${post.title.rendered} (${post.status}) is not ann's`,
+        );
       }
       assert.is(res.headers.get('x-wp-total'), String(res.body.length), status);
-      if (status !== 'private') assert.ok(res.body.some((p) => p.id === own.id), status);
+      if (status !== 'private')
+        assert.ok(
+          res.body.some((p) => p.id === own.id),
+          status,
+        );
       assert.ok(authors.size >= 1);
     }
     const editorDrafts = await wp(t, 'GET', '/posts', { as: editor, query: { status: 'draft', per_page: 100 } });
-    assert.ok(editorDrafts.body.some((p: Body) => p.title.rendered === 'Admin draft'), 'editors see everyone\'s drafts');
+    assert.ok(
+      editorDrafts.body.some((p: Body) => p.title.rendered === 'Admin draft'),
+      "editors see everyone's drafts",
+    );
   });
 
-  test('contributors write drafts but cannot publish; nobody writes as someone else without edit_others_posts', async ({ t, carl, ann, editor }) => {
+  test('contributors write drafts but cannot publish; nobody writes as someone else without edit_others_posts', async ({
+    t,
+    carl,
+    ann,
+    editor,
+  }) => {
     for (const status of ['publish', 'private']) {
       const res = await wp(t, 'POST', '/posts', { as: carl, body: { title: `Carl ${status}`, status } });
       assert.is(res.status, 403, status);
@@ -153,9 +181,17 @@ for (const store of testStores('content: wp/v2 permissions')) {
     assert.is(byEditor.body.author, ann.userId);
   });
 
-  test('kses: authors\' titles, content and excerpts lose what WordPress strips; editors keep theirs', async ({ t, ann, editor }) => {
-    const hostile = '<p onclick="steal()">Hi <a href="javascript:alert(1)">link</a> <a href="https://example.com" title="ok">fine</a></p><script>alert(1)</script><iframe src="https://evil.example"></iframe>';
-    const res = await wp(t, 'POST', '/posts', { as: ann, body: { title: 'A <em>good</em> <img src=x onerror=alert(3)>title<script>x</script>', content: hostile, excerpt: '<b onmouseover="x()">Short</b>' } });
+  test("kses: authors' titles, content and excerpts lose what WordPress strips; editors keep theirs", async ({ t, ann, editor }) => {
+    const hostile =
+      '<p onclick="steal()">Hi <a href="javascript:alert(1)">link</a> <a href="https://example.com" title="ok">fine</a></p><script>alert(1)</script><iframe src="https://evil.example"></iframe>';
+    const res = await wp(t, 'POST', '/posts', {
+      as: ann,
+      body: {
+        title: 'A <em>good</em> <img src=x onerror=alert(3)>title<script>x</script>',
+        content: hostile,
+        excerpt: '<b onmouseover="x()">Short</b>',
+      },
+    });
     assert.is(res.status, 201, JSON.stringify(res.body));
     const stored = (await t.host.content.getPost(res.body.id))!;
     assert.is(stored.title, 'A <em>good</em> title');
@@ -170,17 +206,30 @@ for (const store of testStores('content: wp/v2 permissions')) {
     // Updates are filtered the same way.
     const updated = await wp(t, 'PATCH', `/posts/${md.body.id}`, { as: ann, body: { content: 'ok<script>alert(1)</script>' } });
     assert.is(updated.body.content.raw, 'ok');
-    const trusted = await wp(t, 'POST', '/posts', { as: editor, body: { title: 'Editor', content: '<p onclick="x()">Kept</p><script>y()</script>' } });
-    assert.is((await t.host.content.getPost(trusted.body.id))!.content, '<p onclick="x()">Kept</p><script>y()</script>', 'editors have unfiltered_html');
+    const trusted = await wp(t, 'POST', '/posts', {
+      as: editor,
+      body: { title: 'Editor', content: '<p onclick="x()">Kept</p><script>y()</script>' },
+    });
+    assert.is(
+      (await t.host.content.getPost(trusted.body.id))!.content,
+      '<p onclick="x()">Kept</p><script>y()</script>',
+      'editors have unfiltered_html',
+    );
   });
 
   test('term names are plain text (sanitize_text_field), whoever writes them', async ({ t, editor }) => {
-    const created = await wp(t, 'POST', '/categories', { as: editor, body: { name: '<b>Bold</b> name<script>alert(1)</script>', description: '<em>Kept</em> for editors' } });
+    const created = await wp(t, 'POST', '/categories', {
+      as: editor,
+      body: { name: '<b>Bold</b> name<script>alert(1)</script>', description: '<em>Kept</em> for editors' },
+    });
     assert.is(created.status, 201, JSON.stringify(created.body));
     assert.is(created.body.name, 'Bold name');
     assert.is((await t.host.content.getTerm('category', created.body.id))!.name, 'Bold name');
     assert.is(created.body.description, '<em>Kept</em> for editors');
-    const renamed = await wp(t, 'POST', `/categories/${created.body.id}`, { as: editor, body: { name: 'Re<img src=x onerror=alert(1)>named' } });
+    const renamed = await wp(t, 'POST', `/categories/${created.body.id}`, {
+      as: editor,
+      body: { name: 'Re<img src=x onerror=alert(1)>named' },
+    });
     assert.is(renamed.body.name, 'Renamed');
     const tag = await wp(t, 'POST', '/tags', { body: { name: 'Fish & Chips' } });
     assert.is(tag.body.name, 'Fish & Chips', 'a name with nothing to strip is kept as written');

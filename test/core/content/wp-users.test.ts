@@ -11,7 +11,9 @@ type WpUser = Record<string, unknown> & { id: number; name: string; slug: string
 type WpError = { code: string; message: string; data: { status: number } };
 
 for (const store of testStores('content: wp/v2 users')) {
-  const test = suite<{ t: TestHost; editor: Creds; author: Creds; quiet: Creds; ids: Record<string, number> }>(`content: wp/v2 users (${store.label})`);
+  const test = suite<{ t: TestHost; editor: Creds; author: Creds; quiet: Creds; ids: Record<string, number> }>(
+    `content: wp/v2 users (${store.label})`,
+  );
 
   test.before(async (ctx) => {
     ctx.t = await createTestHost({ plugins: [], builtins: false, config: store.config() });
@@ -50,7 +52,10 @@ for (const store of testStores('content: wp/v2 users')) {
     for (const as of ['anonymous', editor] as const) {
       const list = await t.request<WpUser[]>('GET', '/users', { namespace: 'wp/v2', as });
       assert.is(list.status, 200);
-      assert.equal(list.body.map((u) => u.id), [ids.ann]);
+      assert.equal(
+        list.body.map((u) => u.id),
+        [ids.ann],
+      );
       assert.is(list.headers.get('x-wp-total'), '1');
       assert.not.ok('roles' in list.body[0]!);
     }

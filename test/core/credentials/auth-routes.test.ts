@@ -9,7 +9,12 @@ import { testStores } from '../../support/test-stores.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
-const SECRETS = { consumer_secret: 'cs-0123456789-abcdef', app_secret: 'as-9876543210-zyxwvu', app_password: 'ap-abcd-efgh-ijkl-mnop', api_token: 'tok-5555-6666-7777-8888' };
+const SECRETS = {
+  consumer_secret: 'cs-0123456789-abcdef',
+  app_secret: 'as-9876543210-zyxwvu',
+  app_password: 'ap-abcd-efgh-ijkl-mnop',
+  api_token: 'tok-5555-6666-7777-8888',
+};
 const seen: Array<HandlerCredentials | null> = [];
 
 const fixtures = definePlugin({
@@ -18,13 +23,60 @@ const fixtures = definePlugin({
   flowhost: '^1.0.0',
   deps: { handlers: services.handlers },
   setup({ handlers }) {
-    const publish = async (ctx: { credentials: HandlerCredentials | null }, _s: unknown, packets: never[]) => (seen.push(ctx.credentials), packets);
+    const publish = async (ctx: { credentials: HandlerCredentials | null }, _s: unknown, packets: never[]) => (
+      seen.push(ctx.credentials), packets
+    );
     handlers.add(defineHandler({ slug: 'plain', type: 'fetch', label: 'Plain', description: 'No auth.', fetch: async () => [] }));
-    handlers.add(defineHandler({ slug: 'micro', type: 'publish', label: 'Micro', description: 'OAuth 1.0a.', auth: { type: 'oauth1', fields: ['api_key', 'api_secret'], aliases: { consumer_key: 'api_key', consumer_secret: 'api_secret' } }, publish }));
-    handlers.add(defineHandler({ slug: 'acme-social', type: 'publish', label: 'Social', description: 'OAuth 2.0.', auth: { type: 'oauth2', fields: ['app_id', 'app_secret'] }, publish }));
-    handlers.add(defineHandler({ slug: 'acme-threaded', type: 'publish', label: 'Threaded', description: "Uses acme-social's credentials.", auth: { type: 'oauth2', fields: ['app_id', 'app_secret'], provider: 'acme-social' }, publish }));
-    handlers.add(defineHandler({ slug: 'fed', type: 'publish', label: 'Fed', description: 'App password.', auth: { type: 'app_password', fields: ['handle', 'password'], aliases: { username: 'handle', app_password: 'password' } }, publish }));
-    handlers.add(defineHandler({ slug: 'tokened', type: 'publish', label: 'Tokened', description: 'One API token, no account name.', auth: { type: 'app_password', fields: ['api_token'] }, publish }));
+    handlers.add(
+      defineHandler({
+        slug: 'micro',
+        type: 'publish',
+        label: 'Micro',
+        description: 'OAuth 1.0a.',
+        auth: { type: 'oauth1', fields: ['api_key', 'api_secret'], aliases: { consumer_key: 'api_key', consumer_secret: 'api_secret' } },
+        publish,
+      }),
+    );
+    handlers.add(
+      defineHandler({
+        slug: 'acme-social',
+        type: 'publish',
+        label: 'Social',
+        description: 'OAuth 2.0.',
+        auth: { type: 'oauth2', fields: ['app_id', 'app_secret'] },
+        publish,
+      }),
+    );
+    handlers.add(
+      defineHandler({
+        slug: 'acme-threaded',
+        type: 'publish',
+        label: 'Threaded',
+        description: "Uses acme-social's credentials.",
+        auth: { type: 'oauth2', fields: ['app_id', 'app_secret'], provider: 'acme-social' },
+        publish,
+      }),
+    );
+    handlers.add(
+      defineHandler({
+        slug: 'fed',
+        type: 'publish',
+        label: 'Fed',
+        description: 'App password.',
+        auth: { type: 'app_password', fields: ['handle', 'password'], aliases: { username: 'handle', app_password: 'password' } },
+        publish,
+      }),
+    );
+    handlers.add(
+      defineHandler({
+        slug: 'tokened',
+        type: 'publish',
+        label: 'Tokened',
+        description: 'One API token, no account name.',
+        auth: { type: 'app_password', fields: ['api_token'] },
+        publish,
+      }),
+    );
   },
 });
 
@@ -95,7 +147,10 @@ for (const store of testStores('credentials: /auth')) {
     // The service refuses them: the status says so.
     await creds.markFailed('invalid_token', 'The service refused the app password');
     const failed = await call(ctx, 'GET', '/auth/fed/status');
-    assert.equal([failed.status, failed.body.data.authenticated, failed.body.data.error, failed.body.data.error_code], [200, false, true, 'invalid_token']);
+    assert.equal(
+      [failed.status, failed.body.data.authenticated, failed.body.data.error, failed.body.data.error_code],
+      [200, false, true, 'invalid_token'],
+    );
     const gone = await call(ctx, 'DELETE', '/auth/fed');
     assert.match(gone.body.message, /Disconnected account ada\.example\.social/);
     assert.is((await call(ctx, 'GET', '/auth/fed/status')).body.data.authenticated, false);
@@ -112,7 +167,10 @@ for (const store of testStores('credentials: /auth')) {
     assert.equal([handlers.body.data.tokened.is_authenticated, handlers.body.data.tokened.account_details.username], [true, '']);
     // An account saved before the fix kept the token as its name: answers never repeat it.
     const accounts = ctx.t.host.store.collection('auth_accounts');
-    await accounts.updateOne({ provider: 'tokened' }, { $set: { account_details: { username: SECRETS.api_token, id: SECRETS.api_token } } });
+    await accounts.updateOne(
+      { provider: 'tokened' },
+      { $set: { account_details: { username: SECRETS.api_token, id: SECRETS.api_token } } },
+    );
     const old = await call(ctx, 'GET', '/auth/tokened/status');
     assert.is(old.body.data.account_details.username, '');
     assert.is((await call(ctx, 'GET', '/handlers')).body.data.tokened.account_details.username, '');

@@ -14,19 +14,36 @@ import { defineHandler } from '../../../sdk/index.js';
 import { handlerPlugin } from '../../support/handler-plugin.js';
 import { testStores } from '../../support/test-stores.js';
 
-const noop = handlerPlugin('job-ids-noop', [defineHandler({ slug: 'noop-pub', type: 'publish', label: 'Noop', description: 'Does nothing.', publish: async (_ctx, _s, packets) => packets })]);
+const noop = handlerPlugin('job-ids-noop', [
+  defineHandler({
+    slug: 'noop-pub',
+    type: 'publish',
+    label: 'Noop',
+    description: 'Does nothing.',
+    publish: async (_ctx, _s, packets) => packets,
+  }),
+]);
 const workflow = { workflow: { steps: [{ type: 'publish', handler_slug: 'noop-pub' }] } };
 
 /** Starts a host on `config`, makes `count` jobs through POST /execute, stops it; their ids. */
 async function jobsOfOneStart(config: Partial<HostConfig> & { dataDir: string }, count: number): Promise<number[]> {
-  const host = await createHost({ plugins: [...defaultPlugins, noop], env: {}, logger: silentLogger, config: { port: 0, logLevel: 'silent', ...config } });
+  const host = await createHost({
+    plugins: [...defaultPlugins, noop],
+    env: {},
+    logger: silentLogger,
+    config: { port: 0, logLevel: 'silent', ...config },
+  });
   const url = await host.start();
   try {
     const password = host.initialAdmin?.password ?? readFileSync(join(config.dataDir, 'initial-admin-password'), 'utf8').trim();
     const auth = `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
     const ids: number[] = [];
     for (let n = 0; n < count; n++) {
-      const res = await fetch(`${url}/api/automation/v1/execute`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: JSON.stringify(workflow) });
+      const res = await fetch(`${url}/api/automation/v1/execute`, {
+        method: 'POST',
+        headers: { Authorization: auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify(workflow),
+      });
       const body = (await res.json()) as { data: { job_id: number } };
       assert.is(res.status, 200, JSON.stringify(body));
       ids.push(body.data.job_id);
@@ -43,7 +60,11 @@ for (const store of testStores('job ids across restarts')) {
   test('the first job after a restart takes the next id, twice over', async () => {
     const config = { ...store.config(), dataDir: mkdtempSync(join(tmpdir(), 'flowhost-jobids-')) };
     const ids = [...(await jobsOfOneStart(config, 2)), ...(await jobsOfOneStart(config, 2)), ...(await jobsOfOneStart(config, 2))];
-    assert.equal(ids, ids.map((_, n) => ids[0]! + n), `ids ${ids.join(', ')}`);
+    assert.equal(
+      ids,
+      ids.map((_, n) => ids[0]! + n),
+      `ids ${ids.join(', ')}`,
+    );
   });
 
   test.run();

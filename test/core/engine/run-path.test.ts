@@ -14,7 +14,15 @@ const feed = definePlugin({
   flowhost: '^1.0.0',
   deps: { handlers: services.handlers },
   setup({ handlers }) {
-    handlers.add(defineHandler({ slug: 'tick', type: 'fetch', label: 'Tick', description: 'One item per run.', fetch: async (ctx) => [{ type: 'tick', data: { title: 'tick' }, metadata: { item_id: `tick-${ctx.jobId}` } }] }));
+    handlers.add(
+      defineHandler({
+        slug: 'tick',
+        type: 'fetch',
+        label: 'Tick',
+        description: 'One item per run.',
+        fetch: async (ctx) => [{ type: 'tick', data: { title: 'tick' }, metadata: { item_id: `tick-${ctx.jobId}` } }],
+      }),
+    );
   },
 });
 
@@ -35,7 +43,13 @@ for (const store of testStores('engine: one run path')) {
 
   test('a stored immediate run nobody started is started by the sweep, once', async ({ t }) => {
     const jobs = t.host.jobs;
-    const orphan = await jobs.create({ flow_id: null, pipeline_id: null, label: 'orphan', source: 'execute', workflow: [{ type: 'fetch', handler_slug: 'tick', handler_config: {} }] });
+    const orphan = await jobs.create({
+      flow_id: null,
+      pipeline_id: null,
+      label: 'orphan',
+      source: 'execute',
+      workflow: [{ type: 'fetch', handler_slug: 'tick', handler_config: {} }],
+    });
     assert.is((await jobs.get(orphan.job_id)).status, 'pending');
     assert.is(await t.host.engine.resumeQueued(60), 0, 'too young: its own process may still start it');
     t.clock.advance(61_000);
@@ -47,7 +61,8 @@ for (const store of testStores('engine: one run path')) {
 
   test('start-up releases a flow mark whose run died after writing its job, and records the outcome once', async ({ t }) => {
     type Body = { data: Record<string, unknown> & { pipeline_id: number; flow_id: number } };
-    const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Marks', steps: [{ step_type: 'fetch' }] } })).body.data.pipeline_id;
+    const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Marks', steps: [{ step_type: 'fetch' }] } }))
+      .body.data.pipeline_id;
     const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Marked' } })).body.data.flow_id;
     const { jobs, flows } = t.host;
     // The marks the engine and start-up keep (core/flows/run-marks.ts), over the same store.
@@ -56,13 +71,18 @@ for (const store of testStores('engine: one run path')) {
     await jobs.finish(ended.job_id, 'failed', { steps: [], error: 'boom' });
     const running = await jobs.create({ flow_id: flowId, pipeline_id: pipelineId, label: 'running', source: 'execute' });
     await jobs.jobs.updateOne({ job_id: running.job_id }, { $set: { status: 'processing' } });
-    const mark = (jobId: number) => flows.collection.updateOne({ flow_id: flowId }, { $set: { running_job_id: jobId, running_since: t.clock.now() } });
+    const mark = (jobId: number) =>
+      flows.collection.updateOne({ flow_id: flowId }, { $set: { running_job_id: jobId, running_since: t.clock.now() } });
     const later = new Date(t.clock.now().getTime() + 1000);
 
     await mark(running.job_id);
     assert.is(await marks.repairRunningMarks(jobs.jobs, later), 0, 'a running job keeps its mark');
     await mark(ended.job_id);
-    assert.is(await marks.repairRunningMarks(jobs.jobs, t.clock.now()), 0, 'a run that may be ending on another host right now is left alone');
+    assert.is(
+      await marks.repairRunningMarks(jobs.jobs, t.clock.now()),
+      0,
+      'a run that may be ending on another host right now is left alone',
+    );
     assert.is(await marks.repairRunningMarks(jobs.jobs, later), 1);
     let flow = (await flows.record(flowId))!;
     assert.is(flow.running_job_id, null);
@@ -77,12 +97,13 @@ for (const store of testStores('engine: one run path')) {
     // A mark left by a job that is gone is released too.
     await mark(999_999);
     assert.is(await marks.repairRunningMarks(jobs.jobs, later), 1);
-    assert.is((await marks.runningJobOf(flowId)), null);
+    assert.is(await marks.runningJobOf(flowId), null);
   });
 
   test('a queued job another runner claimed first is left to it, and the flow is not left marked', async ({ t }) => {
     type Body = { data: Record<string, unknown> & { pipeline_id: number; flow_id: number } };
-    const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Taken', steps: [{ step_type: 'fetch' }] } })).body.data.pipeline_id;
+    const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Taken', steps: [{ step_type: 'fetch' }] } }))
+      .body.data.pipeline_id;
     const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Taken' } })).body.data.flow_id;
     const { jobs, engine } = t.host;
     const marks = new FlowRunMarks(t.host.store);

@@ -15,7 +15,15 @@ const ticking: PluginDefinition = definePlugin({
   id: 'ticking',
   version: '1.0.0',
   flowhost: '^1.0.0',
-  deps: { handlers: services.handlers, providers: services.providers, routes: services.routes, intervals: services.intervals, stepTypes: services.stepTypes, hooks: services.hooks, registries: services.registries },
+  deps: {
+    handlers: services.handlers,
+    providers: services.providers,
+    routes: services.routes,
+    intervals: services.intervals,
+    stepTypes: services.stepTypes,
+    hooks: services.hooks,
+    registries: services.registries,
+  },
   setup(host) {
     for (const item of [defineInterval({ value: 'every_second', label: 'Every second', seconds: 1 })]) host.intervals.add(item);
     for (const item of [
@@ -38,7 +46,8 @@ const ticking: PluginDefinition = definePlugin({
           return [{ type: 'tick', data: { id: `tick-${counter}` }, metadata: {} }];
         },
       }),
-    ]) host.handlers.add(item);
+    ])
+      host.handlers.add(item);
   },
 }) as PluginDefinition;
 
@@ -50,10 +59,15 @@ async function startHost(dataDir: string): Promise<{ host: Host; call: (method: 
     config: { dataDir, port: 0, logLevel: 'silent', schedulerProcessEvery: 100 },
   });
   const url = await host.start();
-  const password = host.initialAdmin?.password ?? (await import('node:fs')).readFileSync(join(dataDir, 'initial-admin-password'), 'utf8').trim();
+  const password =
+    host.initialAdmin?.password ?? (await import('node:fs')).readFileSync(join(dataDir, 'initial-admin-password'), 'utf8').trim();
   const auth = `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${url}/api/automation/v1${path}`, { method, headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${url}/api/automation/v1${path}`, {
+      method,
+      headers: { Authorization: auth, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, ...((await res.json()) as Body) };
   };
   return { host, call };
@@ -71,7 +85,13 @@ const until = async (check: () => Promise<boolean>, ms = 8000) => {
 async function tickerFlow(call: (m: string, p: string, b?: unknown) => Promise<Body>, interval: string): Promise<number> {
   const pipelineId = (await call('POST', '/pipelines', { pipeline_name: 'Ticks', steps: [{ step_type: 'fetch' }] })).data.pipeline_id;
   const stepId = (await call('GET', `/pipelines/${pipelineId}`)).data.pipeline.pipeline_steps[0].pipeline_step_id;
-  return (await call('POST', '/flows', { pipeline_id: pipelineId, flow_config: { [stepId]: { handler_slug: 'ticker' } }, scheduling_config: { interval } })).data.flow_id;
+  return (
+    await call('POST', '/flows', {
+      pipeline_id: pipelineId,
+      flow_config: { [stepId]: { handler_slug: 'ticker' } },
+      scheduling_config: { interval },
+    })
+  ).data.flow_id;
 }
 
 const test = suite('scheduling: flows run on their schedule through Agenda');
@@ -87,7 +107,10 @@ test('a plugin interval schedules runs; changing it reschedules; manual and dele
     assert.is(await agendaJobs.count({ 'data.flowId': flowId }), 1);
     await until(async () => (await call('GET', `/jobs?flow_id=${flowId}`)).total >= 2);
     const jobs = (await call('GET', `/jobs?flow_id=${flowId}`)).data as Body[];
-    assert.ok(jobs.every((j) => ['completed', 'processing', 'pending', 'skipped'].includes(j.status)), JSON.stringify(jobs.map((j) => j.status)));
+    assert.ok(
+      jobs.every((j) => ['completed', 'processing', 'pending', 'skipped'].includes(j.status)),
+      JSON.stringify(jobs.map((j) => j.status)),
+    );
     assert.is(jobs[0].flow_name, 'Flow');
 
     await call('PATCH', `/flows/${flowId}`, { scheduling_config: { interval: 'weekly' } });
@@ -114,7 +137,13 @@ test('a failing scheduled flow is logged and its schedule goes on', async () => 
   try {
     const pipelineId = (await call('POST', '/pipelines', { pipeline_name: 'Broken', steps: [{ step_type: 'fetch' }] })).data.pipeline_id;
     const stepId = (await call('GET', `/pipelines/${pipelineId}`)).data.pipeline.pipeline_steps[0].pipeline_step_id;
-    const flowId = (await call('POST', '/flows', { pipeline_id: pipelineId, flow_config: { [stepId]: { handler_slug: 'broken' } }, scheduling_config: { interval: 'every_second' } })).data.flow_id;
+    const flowId = (
+      await call('POST', '/flows', {
+        pipeline_id: pipelineId,
+        flow_config: { [stepId]: { handler_slug: 'broken' } },
+        scheduling_config: { interval: 'every_second' },
+      })
+    ).data.flow_id;
     await until(async () => ((await call('GET', `/jobs?flow_id=${flowId}&status=failed`)).total as number) >= 2);
     const flow = (await call('GET', `/flows/${flowId}`)).data;
     assert.ok(flow.consecutive_failures >= 2);
@@ -138,7 +167,9 @@ test('a run missed while the host was down happens once after restart, not once 
   {
     const { openEmbeddedStore } = await import('../../../host/store/embedded/index.js');
     const store = openEmbeddedStore({ file: join(dataDir, 'flowhost.db'), exclusive: true });
-    await store.collection('agenda_jobs').updateOne({ 'data.flowId': flowId }, { $set: { nextRunAt: new Date(Date.now() - 3 * 3600_000) } });
+    await store
+      .collection('agenda_jobs')
+      .updateOne({ 'data.flowId': flowId }, { $set: { nextRunAt: new Date(Date.now() - 3 * 3600_000) } });
     await store.close();
   }
   first = await startHost(dataDir);

@@ -15,7 +15,11 @@ test('a declared code answers its status and default message; a site may say mor
   assert.ok(isApiError(plain));
   assert.equal(plain.toBody(), { code: 'flow_not_found', message: 'Flow not found.', data: { status: 404 } });
   const precise = apiError('rest_invalid_param', { message: 'Invalid parameter(s): name', data: { params: { name: 'too long' } } });
-  assert.equal(precise.toBody(), { code: 'rest_invalid_param', message: 'Invalid parameter(s): name', data: { params: { name: 'too long' }, status: 400 } });
+  assert.equal(precise.toBody(), {
+    code: 'rest_invalid_param',
+    message: 'Invalid parameter(s): name',
+    data: { params: { name: 'too long' }, status: 400 },
+  });
   const limited = apiError('rest_too_many_requests', { headers: { 'Retry-After': '3' } });
   assert.equal(limited.headers, { 'Retry-After': '3' });
 });
@@ -50,9 +54,12 @@ test("a plugin's catalogue types its codes and refuses the core's", () => {
   assert.is(acmeError('acme_remote', { status: 504 }).status, 504);
   // @ts-expect-error: a core code goes through apiError
   assert.throws(() => acmeError('rest_invalid_param'), /not declared in the acme error catalogue/);
-  assert.throws(() => definePluginErrors('acme', { rest_invalid_param: { status: 422, message: 'x' } }), (error: unknown) => {
-    return error instanceof PluginError && /Plugin 'acme': declares the core error code\(s\) rest_invalid_param/.test(error.message);
-  });
+  assert.throws(
+    () => definePluginErrors('acme', { rest_invalid_param: { status: 422, message: 'x' } }),
+    (error: unknown) => {
+      return error instanceof PluginError && /Plugin 'acme': declares the core error code\(s\) rest_invalid_param/.test(error.message);
+    },
+  );
 });
 
 test('built-in code throws errors through the catalogues only', () => {
@@ -67,7 +74,8 @@ test('built-in code throws errors through the catalogues only', () => {
   for (const dir of ['core', 'host', 'plugins', 'sdk']) walk(join(repoRoot, dir));
   const allowed = new Set(['core/errors.ts', 'core/errors/define-errors.ts']);
   // The SDK's older helpers stay exported for third-party plugins; built-ins use the catalogues.
-  const legacy = /new ApiError\(|\b(?:badRequest|conflict|tooManyRequests|notLoggedIn)\(|import \{[^}]*\b(?:notFound|forbidden)\b[^}]*\} from '[./]*(?:sdk\/index|core\/errors|errors)\.js'/;
+  const legacy =
+    /new ApiError\(|\b(?:badRequest|conflict|tooManyRequests|notLoggedIn)\(|import \{[^}]*\b(?:notFound|forbidden)\b[^}]*\} from '[./]*(?:sdk\/index|core\/errors|errors)\.js'/;
   const found = sources
     .map((file) => relative(repoRoot, file))
     .filter((file) => !allowed.has(file) && legacy.test(readFileSync(join(repoRoot, file), 'utf8')));

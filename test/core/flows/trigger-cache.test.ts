@@ -67,35 +67,56 @@ test('several writers (MongoDB): every request reads its flow', async () => {
   assert.is(state.reads, 2);
 });
 
-for (const store of testStores('flows: trigger cache')) test(`over REST (${store.label}): a replaced secret, a disabled trigger and a rename apply to the next request`, async () => {
-  const t = await createTestHost({ plugins: [], config: store.config() });
-  try {
-    const pipelineId = (await t.request<{ data: { pipeline_id: number } }>('POST', '/pipelines', { body: { pipeline_name: 'P', steps: [{ step_type: 'fetch' }] } })).body.data.pipeline_id;
-    const flowId = (await t.request<{ data: { flow_id: number } }>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Before' } })).body.data.flow_id;
-    const template = { mode: 'hmac', algo: 'sha256', signed_template: '{body}', signature_source: { header: 'X-Signature', extract: { kind: 'prefix', key: 'sha256=' }, encoding: 'hex' } };
-    const first = 'first-secret-0123456789abcdef0123';
-    assert.is((await t.request('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'hmac', template, secret: first } })).status, 200);
-    const body = JSON.stringify({ n: 1 });
-    const send = (secret: string) =>
-      fetch(`${t.url}/api/automation/v1/trigger/${flowId}`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Signature': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` }, body });
-    const accepted = await send(first);
-    assert.is(accepted.status, 200);
-    assert.is(((await accepted.json()) as { flow_name: string }).flow_name, 'Before');
+for (const store of testStores('flows: trigger cache'))
+  test(`over REST (${store.label}): a replaced secret, a disabled trigger and a rename apply to the next request`, async () => {
+    const t = await createTestHost({ plugins: [], config: store.config() });
+    try {
+      const pipelineId = (
+        await t.request<{ data: { pipeline_id: number } }>('POST', '/pipelines', {
+          body: { pipeline_name: 'P', steps: [{ step_type: 'fetch' }] },
+        })
+      ).body.data.pipeline_id;
+      const flowId = (
+        await t.request<{ data: { flow_id: number } }>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Before' } })
+      ).body.data.flow_id;
+      const template = {
+        mode: 'hmac',
+        algo: 'sha256',
+        signed_template: '{body}',
+        signature_source: { header: 'X-Signature', extract: { kind: 'prefix', key: 'sha256=' }, encoding: 'hex' },
+      };
+      const first = 'first-secret-0123456789abcdef0123';
+      assert.is((await t.request('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'hmac', template, secret: first } })).status, 200);
+      const body = JSON.stringify({ n: 1 });
+      const send = (secret: string) =>
+        fetch(`${t.url}/api/automation/v1/trigger/${flowId}`, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json',
+            'X-Signature': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
+          },
+          body,
+        });
+      const accepted = await send(first);
+      assert.is(accepted.status, 200);
+      assert.is(((await accepted.json()) as { flow_name: string }).flow_name, 'Before');
 
-    assert.is((await t.request('PATCH', `/flows/${flowId}`, { body: { flow_name: 'After' } })).status, 200);
-    assert.is(((await (await send(first)).json()) as { flow_name: string }).flow_name, 'After', 'the rename shows at once');
+      assert.is((await t.request('PATCH', `/flows/${flowId}`, { body: { flow_name: 'After' } })).status, 200);
+      assert.is(((await (await send(first)).json()) as { flow_name: string }).flow_name, 'After', 'the rename shows at once');
 
-    // A new secret replaces the first (no overlap): the first is refused at once.
-    const replaced = await t.request<{ data: { secret?: { value: string } } }>('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'hmac', template, secret: 'second-secret-0123456789abcdef012' } });
-    assert.is(replaced.status, 200);
-    assert.is((await send(first)).status, 401, 'the replaced secret is refused on the next request');
-    assert.is((await send('second-secret-0123456789abcdef012')).status, 200);
+      // A new secret replaces the first (no overlap): the first is refused at once.
+      const replaced = await t.request<{ data: { secret?: { value: string } } }>('PUT', `/flows/${flowId}/webhook`, {
+        body: { mode: 'hmac', template, secret: 'second-secret-0123456789abcdef012' },
+      });
+      assert.is(replaced.status, 200);
+      assert.is((await send(first)).status, 401, 'the replaced secret is refused on the next request');
+      assert.is((await send('second-secret-0123456789abcdef012')).status, 200);
 
-    assert.is((await t.request('DELETE', `/flows/${flowId}/webhook`)).status, 200);
-    assert.is((await send('second-secret-0123456789abcdef012')).status, 401, 'a disabled trigger refuses at once');
-  } finally {
-    await t.stop();
-  }
-});
+      assert.is((await t.request('DELETE', `/flows/${flowId}/webhook`)).status, 200);
+      assert.is((await send('second-secret-0123456789abcdef012')).status, 401, 'a disabled trigger refuses at once');
+    } finally {
+      await t.stop();
+    }
+  });
 
 test.run();

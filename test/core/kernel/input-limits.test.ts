@@ -77,11 +77,13 @@ bounds('integers get safe bounds unless tighter ones are declared; numbers must 
   assert.equal(schema.properties.small, { type: 'integer', minimum: 0, maximum: 10 });
   assert.is(schema.properties.ratio!.maximum, Number.MAX_VALUE);
   assert.is((schema.properties.list!.items as Record<string, unknown>).maximum, Number.MAX_SAFE_INTEGER);
-  assert.is(((schema.properties.either!.anyOf as Array<Record<string, unknown>>)[0]!).minimum, Number.MIN_SAFE_INTEGER);
+  assert.is((schema.properties.either!.anyOf as Array<Record<string, unknown>>)[0]!.minimum, Number.MIN_SAFE_INTEGER);
 });
 
 bounds('query coercion no longer lets 1e309, Infinity or 2^53 + 1 through', () => {
-  const validate = createAjv({ coerceTypes: 'array' }).compile(boundSchema({ type: 'object', properties: { offset: { type: 'integer', minimum: 0 }, ratio: { type: 'number' } } }) as object);
+  const validate = createAjv({ coerceTypes: 'array' }).compile(
+    boundSchema({ type: 'object', properties: { offset: { type: 'integer', minimum: 0 }, ratio: { type: 'number' } } }) as object,
+  );
   for (const offset of ['1e309', 'Infinity', '99999999999999999999', '9007199254740993']) assert.not.ok(validate({ offset }), offset);
   assert.not.ok(validate({ ratio: '1e309' }));
   const ok = { offset: '9007199254740991', ratio: '0.5' };

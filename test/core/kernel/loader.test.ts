@@ -19,7 +19,10 @@ function load(plugins: Array<PluginDefinition>, settings: Record<string, unknown
   const tsyringe = container.createChildContainer();
   const box = new ServiceContainer(tsyringe);
   box.provide(createServiceFactory({ service: services.hooks, factory: () => hooks }) as never, 'host');
-  box.provide(createServiceFactory({ service: services.config, factory: (_d, { pluginId }) => seenSettings.get(pluginId) ?? {} }) as never, 'host');
+  box.provide(
+    createServiceFactory({ service: services.config, factory: (_d, { pluginId }) => seenSettings.get(pluginId) ?? {} }) as never,
+    'host',
+  );
   for (const factory of registrarFactories(registries)) box.provide(factory, 'host');
   const seenSettings = new Map<string, Record<string, unknown>>();
   const seen: Array<{ id: string; settings: unknown }> = [];
@@ -39,7 +42,8 @@ function load(plugins: Array<PluginDefinition>, settings: Record<string, unknown
 }
 
 const handler = (slug: string) => defineHandler({ slug, type: 'fetch', label: slug, description: slug, fetch: async () => [] });
-const withDeps = <D extends Record<string, ReturnType<typeof createServiceRef>>>(deps: D, setup: (d: never) => void) => ({ deps, setup }) as unknown as Partial<PluginDefinition>;
+const withDeps = <D extends Record<string, ReturnType<typeof createServiceRef>>>(deps: D, setup: (d: never) => void) =>
+  ({ deps, setup }) as unknown as Partial<PluginDefinition>;
 
 function plugin(id: string, extra: Partial<PluginDefinition> = {}): PluginDefinition {
   return definePlugin({ id, version: '1.0.0', flowhost: '^1.0.0', setup: () => undefined, ...extra }) as PluginDefinition;
@@ -52,7 +56,13 @@ async function refusal(promise: Promise<unknown>): Promise<PluginError> {
     assert.instance(error, PluginError);
     return error as PluginError;
   }
-  throw new assert.Assertion({ message: 'expected the loader to refuse', generated: false, operator: 'throws', expects: 'error', actual: 'none' });
+  throw new assert.Assertion({
+    message: 'expected the loader to refuse',
+    generated: false,
+    operator: 'throws',
+    expects: 'error',
+    actual: 'none',
+  });
 }
 
 const test = suite('kernel: plugin loader');
@@ -77,7 +87,9 @@ test('refuses an unmet dependency, naming both', async () => {
 });
 
 test('refuses a cycle and shows it', async () => {
-  const error = await refusal(load([plugin('a', { dependsOn: ['b'] }), plugin('b', { dependsOn: ['c'] }), plugin('c', { dependsOn: ['a'] })]).promise);
+  const error = await refusal(
+    load([plugin('a', { dependsOn: ['b'] }), plugin('b', { dependsOn: ['c'] }), plugin('c', { dependsOn: ['a'] })]).promise,
+  );
   assert.match(error.message, /cyclic dependency: a -> b -> c -> a/);
 });
 
@@ -95,7 +107,11 @@ test('refuses malformed definitions', async () => {
 });
 
 test('validates settings against the schema, applying defaults', async () => {
-  const schema = { type: 'object', required: ['url'], properties: { url: { type: 'string', format: 'uri' }, max: { type: 'integer', default: 5 } } };
+  const schema = {
+    type: 'object',
+    required: ['url'],
+    properties: { url: { type: 'string', format: 'uri' }, max: { type: 'integer', default: 5 } },
+  };
   const error = await refusal(load([plugin('cfg', { settingsSchema: schema })], { cfg: { url: 'not a url' } }).promise);
   assert.is(error.pluginId, 'cfg');
   assert.match(error.message, /invalid settings: url must match format "uri"/);
@@ -107,19 +123,42 @@ test('validates settings against the schema, applying defaults', async () => {
 });
 
 test('a setup that throws stops loading and is named', async () => {
-  const error = await refusal(load([plugin('boom', { setup: () => { throw new Error('kaput'); } }), plugin('after')]).promise);
+  const error = await refusal(
+    load([
+      plugin('boom', {
+        setup: () => {
+          throw new Error('kaput');
+        },
+      }),
+      plugin('after'),
+    ]).promise,
+  );
   assert.is(error.pluginId, 'boom');
   assert.match(error.message, /Plugin 'boom': setup failed: kaput/);
-  const asyncError = await refusal(load([plugin('later', { setup: async () => { throw new Error('async kaput'); } })]).promise);
+  const asyncError = await refusal(
+    load([
+      plugin('later', {
+        setup: async () => {
+          throw new Error('async kaput');
+        },
+      }),
+    ]).promise,
+  );
   assert.match(asyncError.message, /setup failed: async kaput/);
 });
 
 test('taps are named after the plugin and recorded per plugin, apart from contributions', async () => {
   const { hooks, promise } = load([
-    plugin('alpha', withDeps({ hooks: services.hooks, handlers: services.handlers }, (d: { hooks: HookCatalogue; handlers: { add(h: unknown): void } }) => {
-      d.hooks.booted.tapPromise('whatever', async () => undefined);
-      d.handlers.add(handler('a'));
-    })),
+    plugin(
+      'alpha',
+      withDeps(
+        { hooks: services.hooks, handlers: services.handlers },
+        (d: { hooks: HookCatalogue; handlers: { add(h: unknown): void } }) => {
+          d.hooks.booted.tapPromise('whatever', async () => undefined);
+          d.handlers.add(handler('a'));
+        },
+      ),
+    ),
   ]);
   const loaded = await promise;
   assert.equal(loaded[0]!.hooks, ['booted']);
@@ -130,16 +169,22 @@ test('taps are named after the plugin and recorded per plugin, apart from contri
 });
 
 test('registries collect every registrar add; the owner is the plugin; a duplicate slug stops loading naming both', async () => {
-  const adds = (slug: string) => withDeps({ handlers: services.handlers }, (d: { handlers: { add(h: unknown): void } }) => d.handlers.add(handler(slug)));
+  const adds = (slug: string) =>
+    withDeps({ handlers: services.handlers }, (d: { handlers: { add(h: unknown): void } }) => d.handlers.add(handler(slug)));
   const good = load([plugin('one', adds('rss')), plugin('two', adds('files'))]);
   await good.promise;
   good.registries.seal();
-  assert.equal(good.registries.handlers().map((h) => h.slug), ['rss', 'files']);
+  assert.equal(
+    good.registries.handlers().map((h) => h.slug),
+    ['rss', 'files'],
+  );
   assert.is(good.registries.ownerOf(good.registries.handlers()[1]!), 'two');
   assert.is(good.registries.registry('handlers').ownerOf('rss'), 'one');
 
   const ran: string[] = [];
-  const clash = await refusal(load([plugin('one', adds('rss')), plugin('two', adds('rss')), plugin('three', { setup: () => void ran.push('three') })]).promise);
+  const clash = await refusal(
+    load([plugin('one', adds('rss')), plugin('two', adds('rss')), plugin('three', { setup: () => void ran.push('three') })]).promise,
+  );
   assert.is(clash.pluginId, 'two');
   assert.match(clash.message, /Plugin 'two': duplicate handlers 'rss': contributed by plugin 'one' and plugin 'two'/);
   assert.equal(ran, [], 'refused at add time: no later setup runs');
@@ -148,7 +193,15 @@ test('registries collect every registrar add; the owner is the plugin; a duplica
 test('a dependency nobody provides stops loading before any setup, naming the plugin and the service', async () => {
   const ran: string[] = [];
   const weather = createServiceRef<{ today(): string }>({ id: 'acme.weather' });
-  const error = await refusal(load([plugin('first', { setup: () => void ran.push('first') }), plugin('needy', withDeps({ weather }, () => undefined))]).promise);
+  const error = await refusal(
+    load([
+      plugin('first', { setup: () => void ran.push('first') }),
+      plugin(
+        'needy',
+        withDeps({ weather }, () => undefined),
+      ),
+    ]).promise,
+  );
   assert.is(error.pluginId, 'needy');
   assert.match(error.message, /Plugin 'needy': needs service 'acme\.weather' \(as 'weather'\), which no loaded plugin provides/);
   assert.equal(ran, []);
@@ -162,13 +215,22 @@ test('a plugin provides a root service another uses, built once through the cont
     provides: [createServiceFactory({ service: weather, factory: () => (built++, { today: () => `sunny ${++calls}` }) })] as never,
   });
   const got: string[] = [];
-  const user = (id: string) => plugin(id, withDeps({ weather }, (d: { weather: { today(): string } }) => void got.push(d.weather.today())));
+  const user = (id: string) =>
+    plugin(
+      id,
+      withDeps({ weather }, (d: { weather: { today(): string } }) => void got.push(d.weather.today())),
+    );
   const { promise, tsyringe } = load([user('a'), provider, user('b')]);
   await promise;
   assert.equal(got, ['sunny 1', 'sunny 2']);
   assert.is(built, 1, 'one instance for both users');
   assert.ok(tsyringe.isRegistered(weather.token), 'resolved through tsyringe');
-  const twice = await refusal(load([provider, plugin('weather-too', { provides: [createServiceFactory({ service: weather, factory: () => ({ today: () => '' }) })] as never })]).promise);
+  const twice = await refusal(
+    load([
+      provider,
+      plugin('weather-too', { provides: [createServiceFactory({ service: weather, factory: () => ({ today: () => '' }) })] as never }),
+    ]).promise,
+  );
   assert.match(twice.message, /Plugin 'weather-too': provides service 'acme\.weather', which plugin 'weather' already provides/);
 });
 
@@ -176,9 +238,20 @@ test('cyclic services are refused with the chain; one id names one service', asy
   const a = createServiceRef<number>({ id: 'cycle.a' });
   const b = createServiceRef<number>({ id: 'cycle.b' });
   const provider = plugin('cyclic', {
-    provides: [createServiceFactory({ service: a, deps: { b }, factory: ({ b: value }) => value + 1 }), createServiceFactory({ service: b, deps: { a }, factory: ({ a: value }) => value + 1 })] as never,
+    provides: [
+      createServiceFactory({ service: a, deps: { b }, factory: ({ b: value }) => value + 1 }),
+      createServiceFactory({ service: b, deps: { a }, factory: ({ a: value }) => value + 1 }),
+    ] as never,
   });
-  const error = await refusal(load([provider, plugin('user', withDeps({ a }, () => undefined))]).promise);
+  const error = await refusal(
+    load([
+      provider,
+      plugin(
+        'user',
+        withDeps({ a }, () => undefined),
+      ),
+    ]).promise,
+  );
   assert.match(error.message, /cyclic service dependency: plugin 'user' -> 'cycle\.a' -> 'cycle\.b' -> 'cycle\.a'/);
   // By id, not by object: a plugin whose own copy of flowhost made its references still
   // names the host's services (test/sdk/second-copy); two providers of one id are refused.
@@ -188,7 +261,11 @@ test('cyclic services are refused with the chain; one id names one service', asy
 
 test('plugin-scoped services are built per plugin: each gets its own settings', async () => {
   const got: Record<string, unknown> = {};
-  const reader = (id: string) => plugin(id, { settingsSchema: { type: 'object', properties: { n: { type: 'integer', default: 1 } } }, ...withDeps({ config: services.config }, (d: { config: unknown }) => void (got[id] = d.config)) });
+  const reader = (id: string) =>
+    plugin(id, {
+      settingsSchema: { type: 'object', properties: { n: { type: 'integer', default: 1 } } },
+      ...withDeps({ config: services.config }, (d: { config: unknown }) => void (got[id] = d.config)),
+    });
   await load([reader('x'), reader('y')], { y: { n: 7 } }).promise;
   assert.equal(got, { x: { n: 1 }, y: { n: 7 } });
 });

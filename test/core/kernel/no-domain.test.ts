@@ -21,14 +21,23 @@ function isDomain(file: string): boolean {
 /** Relative imports of a source, read as the compiler reads them (import/export statements, dynamic imports). */
 function importsOf(file: string): string[] {
   const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-  return info.importedFiles.map((f) => f.fileName).filter((spec) => spec.startsWith('.')).map((spec) => resolve(file, '..', spec.replace(/\.js$/, '.ts')));
+  return info.importedFiles
+    .map((f) => f.fileName)
+    .filter((spec) => spec.startsWith('.'))
+    .map((spec) => resolve(file, '..', spec.replace(/\.js$/, '.ts')));
 }
 
-const kernelFiles = readdirSync(join(root, 'core/kernel')).filter((name) => name.endsWith('.ts')).map((name) => join(root, 'core/kernel', name));
+const kernelFiles = readdirSync(join(root, 'core/kernel'))
+  .filter((name) => name.endsWith('.ts'))
+  .map((name) => join(root, 'core/kernel', name));
 
 test('no file under core/kernel imports a domain', () => {
   assert.ok(kernelFiles.length > 10);
-  const offenders = kernelFiles.flatMap((file) => importsOf(file).filter(isDomain).map((target) => `${relative(root, file)} -> ${relative(root, target)}`));
+  const offenders = kernelFiles.flatMap((file) =>
+    importsOf(file)
+      .filter(isDomain)
+      .map((target) => `${relative(root, file)} -> ${relative(root, target)}`),
+  );
   assert.equal(offenders, []);
 });
 
@@ -51,7 +60,11 @@ test('nor does anything the kernel imports, however far down', () => {
 
 test('the check sees a domain import when there is one', () => {
   // The rule's own test: a kernel file that named a domain would be caught.
-  const sample = ts.preProcessFile("import type { FlowsService } from '../flows/service.js';\nexport { x } from '../jobs/model.js';", true, true);
+  const sample = ts.preProcessFile(
+    "import type { FlowsService } from '../flows/service.js';\nexport { x } from '../jobs/model.js';",
+    true,
+    true,
+  );
   const targets = sample.importedFiles.map((f) => resolve(root, 'core/kernel', f.fileName.replace(/\.js$/, '.ts')));
   assert.equal(targets.filter(isDomain).length, 2);
 });

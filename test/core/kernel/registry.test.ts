@@ -17,7 +17,13 @@ function refused(fn: () => void): PluginError {
     assert.instance(error, PluginError);
     return error as PluginError;
   }
-  throw new assert.Assertion({ message: 'expected a refusal', generated: false, operator: 'throws', expects: 'PluginError', actual: 'none' });
+  throw new assert.Assertion({
+    message: 'expected a refusal',
+    generated: false,
+    operator: 'throws',
+    expects: 'PluginError',
+    actual: 'none',
+  });
 }
 
 test('records the owner of each item and keeps the order items were added in', () => {
@@ -26,8 +32,18 @@ test('records the owner of each item and keeps the order items were added in', (
   tools.add('beta', { name: 'a' });
   tools.add('alpha', { name: 'c' });
   tools.seal();
-  assert.equal(tools.list().map((t) => t.name), ['b', 'a', 'c']);
-  assert.equal(tools.entries().map((e) => [e.owner, e.item.name]), [['alpha', 'b'], ['beta', 'a'], ['alpha', 'c']]);
+  assert.equal(
+    tools.list().map((t) => t.name),
+    ['b', 'a', 'c'],
+  );
+  assert.equal(
+    tools.entries().map((e) => [e.owner, e.item.name]),
+    [
+      ['alpha', 'b'],
+      ['beta', 'a'],
+      ['alpha', 'c'],
+    ],
+  );
   assert.is(tools.ownerOf('a'), 'beta');
   assert.is(tools.ownerOf('nope'), undefined);
   assert.equal(tools.get('c'), { name: 'c' });
@@ -42,7 +58,11 @@ test('a duplicate key is refused when it is added, naming both plugins', () => {
   assert.is(error.pluginId, 'beta');
   assert.is(error.message, "Plugin 'beta': duplicate chat.tools 'search': contributed by plugin 'alpha' and plugin 'beta'");
   tools.seal();
-  assert.equal(tools.entries().map((e) => e.owner), ['alpha'], 'the refused item is not kept');
+  assert.equal(
+    tools.entries().map((e) => e.owner),
+    ['alpha'],
+    'the refused item is not kept',
+  );
 });
 
 test('a malformed item, a missing key and the owner check are refused naming the plugin', () => {

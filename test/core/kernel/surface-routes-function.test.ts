@@ -16,20 +16,22 @@ test('routes built at boot from the registries, including types a later plugin r
     flowhost: '^1.0.0',
     deps: { routes: services.routes, registries: services.registries },
     setup({ routes, registries }) {
-      routes.add(defineSurface({
-        id: 'type-lister',
-        namespace: 'lister/v1',
-        routes: () => {
-          calls += 1;
-          return registries.postTypes().map((type) => ({
-            method: 'GET' as const,
-            path: `/${type.rest_base}/label`,
-            permission: 'public' as const,
-            schema: { responses: { 200: successBody({ label: { type: 'string' } }) } },
-            handle: () => ({ label: type.label }),
-          }));
-        },
-      }));
+      routes.add(
+        defineSurface({
+          id: 'type-lister',
+          namespace: 'lister/v1',
+          routes: () => {
+            calls += 1;
+            return registries.postTypes().map((type) => ({
+              method: 'GET' as const,
+              path: `/${type.rest_base}/label`,
+              permission: 'public' as const,
+              schema: { responses: { 200: successBody({ label: { type: 'string' } }) } },
+              handle: () => ({ label: type.label }),
+            }));
+          },
+        }),
+      );
     },
   }) as PluginDefinition;
   const later = definePlugin({

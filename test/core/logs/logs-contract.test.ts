@@ -27,7 +27,15 @@ interface Created {
   data: { pipeline_id: number; pipeline_step_id: string; flow_id: number };
 }
 
-const echo = handlerPlugin('logs-contract-echo', [defineHandler({ slug: 'echo-pub', type: 'publish', label: 'Echo', description: 'Publishes nothing.', publish: async (_ctx, _s, packets) => packets })]);
+const echo = handlerPlugin('logs-contract-echo', [
+  defineHandler({
+    slug: 'echo-pub',
+    type: 'publish',
+    label: 'Echo',
+    description: 'Publishes nothing.',
+    publish: async (_ctx, _s, packets) => packets,
+  }),
+]);
 
 /** A one-step flow (echo-pub) of a new pipeline with the given agent. */
 async function agentFlow(t: TestHost, agentId: number | null): Promise<number> {
@@ -37,7 +45,9 @@ async function agentFlow(t: TestHost, agentId: number | null): Promise<number> {
   const step = await t.request<Created>('POST', `/pipelines/${pipelineId}/steps`, { body: { step_type: 'publish', execution_order: 0 } });
   const flow = await t.request<Created>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Agent flow' } });
   const flowId = flow.body.data.flow_id;
-  const handler = await t.request('PUT', `/flows/steps/${step.body.data.pipeline_step_id}_${flowId}/handler`, { body: { handler_slug: 'echo-pub', settings: {} } });
+  const handler = await t.request('PUT', `/flows/steps/${step.body.data.pipeline_step_id}_${flowId}/handler`, {
+    body: { handler_slug: 'echo-pub', settings: {} },
+  });
   assert.is(handler.status, 200, JSON.stringify(handler.body));
   return flowId;
 }
@@ -64,14 +74,26 @@ for (const store of testStores('logs contract')) {
     await t.host.logs.flush();
     const seven = await listed(t, { agent_id: 7 });
     const messages = seven.map((e) => e.message);
-    assert.ok(messages.some((m) => m.startsWith(`Job ${job.job_id} started`)), messages.join('\n'));
+    assert.ok(
+      messages.some((m) => m.startsWith(`Job ${job.job_id} started`)),
+      messages.join('\n'),
+    );
     assert.ok(messages.includes(`Job ${job.job_id} completed`), messages.join('\n'));
-    assert.ok(messages.some((m) => m.includes(`triggered manually`) && m.endsWith(`job ${job.job_id}`)), messages.join('\n'));
-    assert.ok(seven.every((e) => e.context.job_id === job.job_id), 'only the scoped run');
+    assert.ok(
+      messages.some((m) => m.includes(`triggered manually`) && m.endsWith(`job ${job.job_id}`)),
+      messages.join('\n'),
+    );
+    assert.ok(
+      seven.every((e) => e.context.job_id === job.job_id),
+      'only the scoped run',
+    );
     // The unscoped pipeline's run stays unscoped (null), and is left out of agent 7.
     const theirs = await listed(t, { job_id: other.job_id });
     assert.ok(theirs.length > 0);
-    assert.ok(theirs.every((e) => e.agent_id === null), JSON.stringify(theirs));
+    assert.ok(
+      theirs.every((e) => e.agent_id === null),
+      JSON.stringify(theirs),
+    );
     // Clearing agent 7 clears exactly that run's entries.
     const cleared = await t.request<{ deleted_count: number }>('DELETE', '/logs', { query: { agent_id: 7 } });
     assert.is(cleared.body.deleted_count, seven.length);
@@ -88,11 +110,23 @@ for (const store of testStores('logs contract')) {
     const [six, five] = await listed(t, {});
     assert.equal([five!.created_at, six!.created_at], ['2026-06-01 12:00:05', '2026-06-01 12:00:06']);
     // What a client shows (to the second), sent back as since: only what came after.
-    assert.equal((await listed(t, { since: five!.created_at })).map((e) => e.message), ['at six']);
-    assert.equal((await listed(t, { since: '2026-06-01T12:00:06Z' })).map((e) => e.message), []);
+    assert.equal(
+      (await listed(t, { since: five!.created_at })).map((e) => e.message),
+      ['at six'],
+    );
+    assert.equal(
+      (await listed(t, { since: '2026-06-01T12:00:06Z' })).map((e) => e.message),
+      [],
+    );
     // A finer instant is taken as given.
-    assert.equal((await listed(t, { since: '2026-06-01T12:00:05.299Z' })).map((e) => e.message), ['at six', 'at five']);
-    assert.equal((await listed(t, { since: '2026-06-01T12:00:05.300Z' })).map((e) => e.message), ['at six']);
+    assert.equal(
+      (await listed(t, { since: '2026-06-01T12:00:05.299Z' })).map((e) => e.message),
+      ['at six', 'at five'],
+    );
+    assert.equal(
+      (await listed(t, { since: '2026-06-01T12:00:05.300Z' })).map((e) => e.message),
+      ['at six'],
+    );
     // A date alone names the whole day: after it is the next day on.
     assert.equal(await listed(t, { since: '2026-06-01' }), []);
     assert.is((await listed(t, { since: '2026-05-31' })).length, 2);

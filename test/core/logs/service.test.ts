@@ -24,7 +24,13 @@ async function rejects(promise: Promise<unknown>): Promise<ApiError> {
     assert.instance(error, ApiError);
     return error as ApiError;
   }
-  throw new assert.Assertion({ message: 'expected a rejection', generated: true, operator: 'rejects', expects: 'rejection', actual: 'resolved' });
+  throw new assert.Assertion({
+    message: 'expected a rejection',
+    generated: true,
+    operator: 'rejects',
+    expects: 'rejection',
+    actual: 'resolved',
+  });
 }
 
 function logsServiceCases(label: string, open: () => Promise<DocumentStore>): void {
@@ -41,7 +47,15 @@ function logsServiceCases(label: string, open: () => Promise<DocumentStore>): vo
     const first = await logs.write({ message: 'Flow triggered' });
     clock.advance(1500);
     const second = await logs.write({ level: 'error', message: 'Boom', context: { job_id: 3 }, agent_id: 2, user_id: 1 });
-    assert.equal(first, { id: 1, agent_id: null, user_id: null, level: 'info', message: 'Flow triggered', context: {}, created_at: '2026-03-04 05:06:07' });
+    assert.equal(first, {
+      id: 1,
+      agent_id: null,
+      user_id: null,
+      level: 'info',
+      message: 'Flow triggered',
+      context: {},
+      created_at: '2026-03-04 05:06:07',
+    });
     assert.is(second.id, 2);
     assert.is(second.created_at, '2026-03-04 05:06:09');
     assert.equal(second.context, { job_id: 3 });
@@ -59,7 +73,10 @@ function logsServiceCases(label: string, open: () => Promise<DocumentStore>): vo
   });
 
   test('write masks secret-named context fields and stores id-like context values as integers', async ({ logs }) => {
-    const entry = await logs.write({ message: 'auth', context: { access_token: 'abc', flow_id: '7', job_id: [1, 2], pipeline_id: 'p-1', handler: 'rss' } });
+    const entry = await logs.write({
+      message: 'auth',
+      context: { access_token: 'abc', flow_id: '7', job_id: [1, 2], pipeline_id: 'p-1', handler: 'rss' },
+    });
     assert.is.not(entry.context.access_token, 'abc');
     assert.is(entry.context.flow_id, 7);
     assert.is(entry.context.job_id, '[1,2]');
@@ -85,7 +102,15 @@ function logsServiceCases(label: string, open: () => Promise<DocumentStore>): vo
   });
 
   test('search is a case-insensitive substring with regex characters taken literally', async ({ logs }) => {
-    for (const message of ['File a.b saved', 'File axb saved', 'Call (x failed', 'Price $5 ^up', 'path C:\\tmp', 'ÉCOLE done', 'Nothing here']) {
+    for (const message of [
+      'File a.b saved',
+      'File axb saved',
+      'Call (x failed',
+      'Price $5 ^up',
+      'path C:\\tmp',
+      'ÉCOLE done',
+      'Nothing here',
+    ]) {
       await logs.write({ message });
     }
     const find = async (search: string) => (await logs.query({ search })).items.map((i) => i.message).sort();
@@ -122,7 +147,10 @@ function logsServiceCases(label: string, open: () => Promise<DocumentStore>): vo
     assert.equal(await messages({ since: new Date('2026-01-02T00:00:00Z') }), ['newest info']);
     assert.equal(await messages({ since: new Date('2026-01-01T23:59:59.999Z') }), ['newest info', 'new critical', 'new error']);
     assert.equal(await messages({ before: new Date('2026-01-02T00:00:00Z') }), ['old error']);
-    assert.equal(await messages({ since: new Date('2026-01-01T23:59:59.999Z'), before: new Date('2026-01-03T00:00:00Z') }), ['new critical', 'new error']);
+    assert.equal(await messages({ since: new Date('2026-01-01T23:59:59.999Z'), before: new Date('2026-01-03T00:00:00Z') }), [
+      'new critical',
+      'new error',
+    ]);
     assert.is((await rejects(logs.query({ since: new Date('nope') }))).status, 400);
     assert.is((await rejects(logs.query({ level: 'loud' as never }))).status, 400);
   });
@@ -136,7 +164,15 @@ function logsServiceCases(label: string, open: () => Promise<DocumentStore>): vo
     clock.set('2026-02-01T10:00:00Z');
     await logs.write({ message: 'third' });
     const page = await logs.query();
-    assert.equal(page.items.map((i) => [i.id, i.message]), [[4, 'third'], [2, 'second'], [1, 'first'], [3, 'earlier']]);
+    assert.equal(
+      page.items.map((i) => [i.id, i.message]),
+      [
+        [4, 'third'],
+        [2, 'second'],
+        [1, 'first'],
+        [3, 'earlier'],
+      ],
+    );
   });
 
   test('pagination: totals, pages, page contents and bounds', async ({ logs, clock }) => {
@@ -145,9 +181,18 @@ function logsServiceCases(label: string, open: () => Promise<DocumentStore>): vo
       clock.advance(1000);
     }
     const first = await logs.query({}, { per_page: 3 });
-    assert.equal({ total: first.total, page: first.page, pages: first.pages, per_page: first.per_page }, { total: 7, page: 1, pages: 3, per_page: 3 });
-    assert.equal(first.items.map((i) => i.message), ['m7', 'm6', 'm5']);
-    assert.equal((await logs.query({}, { per_page: 3, page: 3 })).items.map((i) => i.message), ['m1']);
+    assert.equal(
+      { total: first.total, page: first.page, pages: first.pages, per_page: first.per_page },
+      { total: 7, page: 1, pages: 3, per_page: 3 },
+    );
+    assert.equal(
+      first.items.map((i) => i.message),
+      ['m7', 'm6', 'm5'],
+    );
+    assert.equal(
+      (await logs.query({}, { per_page: 3, page: 3 })).items.map((i) => i.message),
+      ['m1'],
+    );
     const beyond = await logs.query({}, { per_page: 3, page: 9 });
     assert.equal([beyond.items.length, beyond.total, beyond.pages], [0, 7, 3]);
     const filtered = await logs.query({ level: 'debug' }, { per_page: 2, page: 2 });
@@ -182,7 +227,10 @@ function logsServiceCases(label: string, open: () => Promise<DocumentStore>): vo
     await logs.write({ message: 'c', agent_id: 2 });
     await logs.write({ message: 'd' });
     assert.is(await logs.delete({ agent_id: 1 }), 2);
-    assert.equal((await logs.query()).items.map((i) => i.message), ['d', 'c']);
+    assert.equal(
+      (await logs.query()).items.map((i) => i.message),
+      ['d', 'c'],
+    );
     assert.is(await logs.delete({ agent_id: 1 }), 0);
     assert.is(await logs.delete(), 2);
     assert.is((await logs.metadata()).total_entries, 0);
@@ -202,11 +250,17 @@ function logsServiceCases(label: string, open: () => Promise<DocumentStore>): vo
     assert.is((await logs.query()).total, 3);
     // Exactly seven days old is not older than seven days.
     assert.is(await logs.purgeOlderThan(7), 1);
-    assert.equal((await logs.query()).items.map((i) => i.message), ['one day old', 'seven days old']);
+    assert.equal(
+      (await logs.query()).items.map((i) => i.message),
+      ['one day old', 'seven days old'],
+    );
     clock.advance(1);
     assert.is(await logs.purgeOlderThan(7), 1);
     assert.is(await logs.purgeOlderThan(2), 0);
-    assert.equal((await logs.query()).items.map((i) => i.message), ['one day old']);
+    assert.equal(
+      (await logs.query()).items.map((i) => i.message),
+      ['one day old'],
+    );
     assert.is(await logs.purgeOlderThan(1), 1);
     assert.is((await logs.query()).total, 0);
     assert.is((await rejects(logs.purgeOlderThan(-1))).status, 400);
@@ -241,7 +295,10 @@ sinks('each stored entry reaches onWritten with its time, after it is stored', a
   await logs.write({ message: 'one' });
   await logs.write({ message: 'two' });
   await rejects(logs.write({ message: 'bad', level: 'nope' as never }));
-  assert.equal(seen, [['one', Date.parse('2026-07-01T00:00:00.123Z'), 1], ['two', Date.parse('2026-07-01T00:00:00.123Z'), 2]]);
+  assert.equal(seen, [
+    ['one', Date.parse('2026-07-01T00:00:00.123Z'), 1],
+    ['two', Date.parse('2026-07-01T00:00:00.123Z'), 2],
+  ]);
   await store.close();
 });
 sinks.run();

@@ -21,7 +21,8 @@ const ITEMS = [
 ];
 const rss = () =>
   `<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><link>http://feed.test/</link><description>t</description>${ITEMS.map(
-    (i) => `<item><title>${i.title}</title><link>http://feed.test/${encodeURIComponent(i.guid)}</link><guid>${i.guid}</guid><description><![CDATA[<p>Body of ${i.title}</p>]]></description></item>`,
+    (i) =>
+      `<item><title>${i.title}</title><link>http://feed.test/${encodeURIComponent(i.guid)}</link><guid>${i.guid}</guid><description><![CDATA[<p>Body of ${i.title}</p>]]></description></item>`,
   ).join('')}</channel></rss>`;
 
 /** A publish handler that reports remote ids and URLs (the first item shortened), and one that fails. */
@@ -66,12 +67,15 @@ function closed(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(closed);
   if (!schema || typeof schema !== 'object') return schema;
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) out[key] = key === 'properties' ? Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, closed(v)])) : closed(value);
+  for (const [key, value] of Object.entries(schema))
+    out[key] = key === 'properties' ? Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, closed(v)])) : closed(value);
   if (out.type === 'object' && out.properties && !('additionalProperties' in out)) out.additionalProperties = false;
   return out;
 }
 const detailRoute = surfaceRoutes(jobsSurface({} as never, {} as never)).find((r) => r.method === 'GET' && r.path === '/jobs/{job_id}')!;
-const validateDetail = new Ajv({ strict: false, allErrors: true }).compile(closed((detailRoute.schema!.responses as Record<number, JsonSchema>)[200]) as object);
+const validateDetail = new Ajv({ strict: false, allErrors: true }).compile(
+  closed((detailRoute.schema!.responses as Record<number, JsonSchema>)[200]) as object,
+);
 
 async function feedServer(): Promise<{ server: Server; url: string }> {
   const server = createServer((_req, res) => {
@@ -84,12 +88,17 @@ async function feedServer(): Promise<{ server: Server; url: string }> {
 
 /** rss (3 items) → cms → probe-pub; answers the flow id and its flow step ids. */
 async function threeStepFlow(t: TestHost, feedUrl: string): Promise<{ flowId: number; pipelineId: number; steps: string[] }> {
-  const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Logged pipeline' } })).body.data.pipeline_id as number;
+  const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Logged pipeline' } })).body.data
+    .pipeline_id as number;
   const psids: string[] = [];
   for (const [order, type] of ['fetch', 'publish', 'publish'].entries()) {
-    psids.push((await t.request<Body>('POST', `/pipelines/${pipelineId}/steps`, { body: { step_type: type, execution_order: order } })).body.data.pipeline_step_id);
+    psids.push(
+      (await t.request<Body>('POST', `/pipelines/${pipelineId}/steps`, { body: { step_type: type, execution_order: order } })).body.data
+        .pipeline_step_id,
+    );
   }
-  const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Logged flow' } })).body.data.flow_id as number;
+  const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Logged flow' } })).body.data
+    .flow_id as number;
   const steps = psids.map((p) => `${p}_${flowId}`);
   const settings = [
     { handler_slug: 'rss', settings: { feed_url: feedUrl, max_items: 3 } },
@@ -103,7 +112,8 @@ async function threeStepFlow(t: TestHost, feedUrl: string): Promise<{ flowId: nu
   return { flowId, pipelineId, steps };
 }
 
-const logsOf = async (t: TestHost, query: Record<string, string | number>) => (await t.request<Body>('GET', '/logs', { query: { per_page: 500, ...query } })).body as { total: number; items: Body[] };
+const logsOf = async (t: TestHost, query: Record<string, string | number>) =>
+  (await t.request<Body>('GET', '/logs', { query: { per_page: 500, ...query } })).body as { total: number; items: Body[] };
 
 for (const store of testStores('step logs')) {
   type Ctx = { t: TestHost; feed: { server: Server; url: string }; flowId: number; pipelineId: number; steps: string[]; firstJob: number };
@@ -131,7 +141,10 @@ for (const store of testStores('step logs')) {
     assert.match(messages[1]!, /^Step 1\/3 fetch \(rss\) finished: 0 in, 3 out, \d+ ms$/);
     assert.is(messages[2], 'Step 2/3 publish (cms) started with 3 items');
     assert.match(messages[3]!, /^Step 2\/3 publish \(cms\) finished: 3 in, 3 out, \d+ ms$/);
-    assert.match(messages[5]!, /^Step 3\/3 publish \(probe-pub\) finished: 3 in, 3 out, \d+ ms; published 3: p-1 https:\/\/remote\.test\/p-1, p-2 https:\/\/remote\.test\/p-2, p-3 https:\/\/remote\.test\/p-3; p-1 shortened to "Alpha st…"$/);
+    assert.match(
+      messages[5]!,
+      /^Step 3\/3 publish \(probe-pub\) finished: 3 in, 3 out, \d+ ms; published 3: p-1 https:\/\/remote\.test\/p-1, p-2 https:\/\/remote\.test\/p-2, p-3 https:\/\/remote\.test\/p-3; p-1 shortened to "Alpha st…"$/,
+    );
     for (const e of entries) assert.is(e.level, 'info');
     const outcome = entries[3]!.context;
     assert.is(outcome.flow_id, ctx.flowId);
@@ -164,7 +177,10 @@ for (const store of testStores('step logs')) {
     const job = await t.executeAndWait({ workflow: { steps: [{ type: 'publish', handler_slug: 'probe-boom', handler_config: {} }] } });
     assert.is(job.status, 'failed');
     const errors = (await logsOf(t, { job_id: job.job_id, level: 'error' })).items.map((e) => e.message as string);
-    assert.ok(errors.some((m) => /^Step 1\/1 publish \(probe-boom\) failed after \d+ ms: remote said no$/.test(m)), errors.join('\n'));
+    assert.ok(
+      errors.some((m) => /^Step 1\/1 publish \(probe-boom\) failed after \d+ ms: remote said no$/.test(m)),
+      errors.join('\n'),
+    );
     assert.is((await logsOf(t, { search: `Job ${job.job_id} failed` })).total, 1);
     // The job's error names the step by position as the log lines do, not by its internal id.
     assert.is(job.error, 'Step 1/1 publish (probe-boom) failed: remote said no');
@@ -174,7 +190,10 @@ for (const store of testStores('step logs')) {
   test('manual runs name the user who started them', async ({ t, firstJob, flowId }) => {
     const entries = (await logsOf(t, { job_id: firstJob, search: 'triggered manually' })).items;
     assert.is(entries.length, 1);
-    assert.is(entries[0]!.message, `Flow ${flowId} "Logged flow" triggered manually by ${t.admin.login} (user ${entries[0]!.user_id}) via POST /execute: job ${firstJob}`);
+    assert.is(
+      entries[0]!.message,
+      `Flow ${flowId} "Logged flow" triggered manually by ${t.admin.login} (user ${entries[0]!.user_id}) via POST /execute: job ${firstJob}`,
+    );
     assert.type(entries[0]!.user_id, 'number');
     assert.is(entries[0]!.context.user_login, t.admin.login);
     assert.is(entries[0]!.context.trigger, 'execute');
@@ -202,15 +221,25 @@ for (const store of testStores('step logs')) {
     await t.request('POST', `/flows/${flowId}/webhook/regenerate`);
     const regenerated = (await t.request<Body>('POST', `/flows/${flowId}/webhook/regenerate`)).body.data.token as string;
     const changes = (await logsOf(t, { flow_id: flowId, search: 'webhook trigger' })).items.map((e) => e.message as string);
-    assert.ok(changes.some((m) => m.startsWith(`Flow ${flowId}: webhook trigger enabled (bearer) by ${t.admin.login} (user `)), changes.join('\n'));
+    assert.ok(
+      changes.some((m) => m.startsWith(`Flow ${flowId}: webhook trigger enabled (bearer) by ${t.admin.login} (user `)),
+      changes.join('\n'),
+    );
     assert.is(changes.filter((m) => m.includes('token regenerated')).length, 2);
-    const res = await fetch(`${t.url}/api/automation/v1/trigger/${flowId}`, { method: 'POST', headers: { Authorization: `Bearer ${regenerated}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ secret_payload_marker: 'pay-123' }) });
+    const res = await fetch(`${t.url}/api/automation/v1/trigger/${flowId}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${regenerated}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ secret_payload_marker: 'pay-123' }),
+    });
     assert.is(res.status, 200);
     const answer = (await res.json()) as Body;
     await t.waitForJob(answer.job_id as number);
     const triggered = (await logsOf(t, { job_id: answer.job_id, search: 'triggered by webhook' })).items;
     assert.is(triggered.length, 1);
-    assert.is(triggered[0]!.message, `Flow ${flowId} "Logged flow" triggered by webhook (request ${res.headers.get('x-request-id')}, bearer): job ${answer.job_id} queued`);
+    assert.is(
+      triggered[0]!.message,
+      `Flow ${flowId} "Logged flow" triggered by webhook (request ${res.headers.get('x-request-id')}, bearer): job ${answer.job_id} queued`,
+    );
     assert.is(triggered[0]!.context.request_id, res.headers.get('x-request-id'));
     const everything = JSON.stringify((await logsOf(t, {})).items);
     for (const secret of [token, regenerated, 'pay-123']) assert.not.ok(everything.includes(secret), `the log holds ${secret}`);
@@ -230,31 +259,59 @@ for (const store of testStores('step logs')) {
     await t.waitForJob(latest.job_id);
     const entries = (await logsOf(t, { job_id: latest.job_id, search: 'triggered by its schedule' })).items;
     assert.is(entries.length, 1);
-    assert.match(entries[0]!.message, new RegExp(`^Flow ${flowId} "Logged flow" triggered by its schedule \\(.+\\): job ${latest.job_id}$`));
+    assert.match(
+      entries[0]!.message,
+      new RegExp(`^Flow ${flowId} "Logged flow" triggered by its schedule \\(.+\\): job ${latest.job_id}$`),
+    );
     assert.is(entries[0]!.context.interval, 'every_5_minutes');
     assert.is(entries[0]!.context.trigger, 'schedule');
     await t.request('PATCH', `/flows/${flowId}`, { body: { scheduling_config: { interval: 'manual' } } });
   });
 
-  test('GET /jobs/{id}: each step with position, duration and item identities; bodies only with include=packets', async ({ t, firstJob, steps }) => {
+  test('GET /jobs/{id}: each step with position, duration and item identities; bodies only with include=packets', async ({
+    t,
+    firstJob,
+    steps,
+  }) => {
     const plain = (await t.request<Body>('GET', `/jobs/${firstJob}`)).body;
     assert.ok(validateDetail(plain), JSON.stringify(validateDetail.errors));
     const jobSteps = plain.data.steps as Body[];
-    assert.equal(jobSteps.map((s) => [s.position, s.flow_step_id, s.step_type, s.handler_slug, s.status, s.items_in, s.items_out]), [
-      [1, steps[0], 'fetch', 'rss', 'completed', 0, 3],
-      [2, steps[1], 'publish', 'cms', 'completed', 3, 3],
-      [3, steps[2], 'publish', 'probe-pub', 'completed', 3, 3],
-    ]);
+    assert.equal(
+      jobSteps.map((s) => [s.position, s.flow_step_id, s.step_type, s.handler_slug, s.status, s.items_in, s.items_out]),
+      [
+        [1, steps[0], 'fetch', 'rss', 'completed', 0, 3],
+        [2, steps[1], 'publish', 'cms', 'completed', 3, 3],
+        [3, steps[2], 'publish', 'probe-pub', 'completed', 3, 3],
+      ],
+    );
     for (const s of jobSteps) {
       assert.type(s.duration_ms, 'number');
       assert.type(s.started_at, 'string');
       assert.is(s.packets, undefined);
     }
-    assert.equal(jobSteps[0]!.items, ITEMS.map((i) => ({ item_id: i.guid, title: i.title })));
-    assert.equal(jobSteps[2]!.published, [1, 2, 3].map((n) => ({ id: `p-${n}`, url: `https://remote.test/p-${n}`, shortened: n === 1 })));
+    assert.equal(
+      jobSteps[0]!.items,
+      ITEMS.map((i) => ({ item_id: i.guid, title: i.title })),
+    );
+    assert.equal(
+      jobSteps[2]!.published,
+      [1, 2, 3].map((n) => ({ id: `p-${n}`, url: `https://remote.test/p-${n}`, shortened: n === 1 })),
+    );
     assert.not.ok(JSON.stringify(plain).includes('Body of Alpha'), 'no packet bodies without include=packets');
     // Every field the route answered before is still there.
-    for (const key of ['job_id', 'flow_name', 'pipeline_name', 'status', 'source', 'engine_data', 'workflow', 'scheduled_for', 'duration_ms', 'created_at_display']) assert.ok(key in plain.data, key);
+    for (const key of [
+      'job_id',
+      'flow_name',
+      'pipeline_name',
+      'status',
+      'source',
+      'engine_data',
+      'workflow',
+      'scheduled_for',
+      'duration_ms',
+      'created_at_display',
+    ])
+      assert.ok(key in plain.data, key);
 
     const full = (await t.request<Body>('GET', `/jobs/${firstJob}`, { query: { include: 'packets' } })).body;
     assert.ok(validateDetail(full), JSON.stringify(validateDetail.errors));
@@ -292,7 +349,10 @@ for (const store of testStores('step logs')) {
     assert.is(lines[3]!.message, 'Step 2/3 publish (cms) item out: urn:step:1 "Alpha story"');
     const again = await t.executeAndWait({ flow_id: flowId });
     const skipped = (await logsOf(t, { job_id: again.job_id, level: 'debug', search: 'skipped' })).items.reverse();
-    assert.equal(skipped.map((l) => l.message), ITEMS.map((i) => `Step 1/3 fetch (rss) item skipped, already processed: ${i.guid} "${i.title}"`));
+    assert.equal(
+      skipped.map((l) => l.message),
+      ITEMS.map((i) => `Step 1/3 fetch (rss) item skipped, already processed: ${i.guid} "${i.title}"`),
+    );
   });
 
   debug.run();

@@ -41,7 +41,10 @@ for (const store of testStores('media: wp/v2/media')) {
   const test = suite<{ t: TestHost; dir: string }>(`media: wp/v2/media (${store.label})`);
   test.before(async (ctx) => {
     ctx.dir = mkdtempSync(join(tmpdir(), 'flowhost-media-test-'));
-    ctx.t = await createTestHost({ plugins: [], config: { ...store.config(), dataDir: ctx.dir, pluginSettings: { 'core-media': { max_upload_bytes: LIMIT } } } });
+    ctx.t = await createTestHost({
+      plugins: [],
+      config: { ...store.config(), dataDir: ctx.dir, pluginSettings: { 'core-media': { max_upload_bytes: LIMIT } } },
+    });
   });
   test.after(async (ctx) => {
     await ctx.t.stop();
@@ -50,7 +53,10 @@ for (const store of testStores('media: wp/v2/media')) {
 
   test('multipart upload: 201, the attachment, Location; the bytes are served inline', async ({ t }) => {
     const bytes = png(3, 2);
-    const res = await t.request<Attachment>('POST', '/media', { ...WP, body: form(bytes, 'photo one.png', 'image/png', { alt_text: 'A photo', caption: 'Taken <today>' }) });
+    const res = await t.request<Attachment>('POST', '/media', {
+      ...WP,
+      body: form(bytes, 'photo one.png', 'image/png', { alt_text: 'A photo', caption: 'Taken <today>' }),
+    });
     assert.is(res.status, 201, JSON.stringify(res.body));
     const a = res.body;
     assert.is(a.type, 'attachment');
@@ -93,7 +99,11 @@ for (const store of testStores('media: wp/v2/media')) {
   });
 
   test('a raw upload of type octet-stream gets its type from the file name', async ({ t }) => {
-    const res = await t.request<Attachment>('POST', '/media', { ...WP, body: Buffer.from('hello'), headers: { 'Content-Type': 'application/octet-stream', 'Content-Disposition': 'attachment; filename=notes.txt' } });
+    const res = await t.request<Attachment>('POST', '/media', {
+      ...WP,
+      body: Buffer.from('hello'),
+      headers: { 'Content-Type': 'application/octet-stream', 'Content-Disposition': 'attachment; filename=notes.txt' },
+    });
     assert.is(res.status, 201, JSON.stringify(res.body));
     assert.is(res.body.mime_type, 'text/plain');
   });
@@ -108,7 +118,10 @@ for (const store of testStores('media: wp/v2/media')) {
     assert.is(paged.body.length, 1);
     assert.is(paged.headers.get('x-wp-totalpages'), '2');
     const images = await t.request<Attachment[]>('GET', '/media', { ...WP, query: { media_type: 'image' } });
-    assert.equal(images.body.map((a) => a.mime_type), ['image/png']);
+    assert.equal(
+      images.body.map((a) => a.mime_type),
+      ['image/png'],
+    );
     const zips = await t.request<Attachment[]>('GET', '/media', { ...WP, query: { mime_type: 'application/zip' } });
     assert.is(zips.body.length, 1);
     const search = await t.request<Attachment[]>('GET', '/media', { ...WP, query: { search: 'archive' } });
@@ -136,7 +149,10 @@ for (const store of testStores('media: wp/v2/media')) {
   test('update: title, alt_text, caption, description, parent', async ({ t }) => {
     const [first] = (await t.request<Attachment[]>('GET', '/media', { ...WP, query: { media_type: 'image' } })).body;
     const parent = await t.host.content.createPost({ title: 'Parent', status: 'publish' });
-    const res = await t.request<Attachment>('POST', `/media/${first!.id}`, { ...WP, body: { title: 'New title', alt_text: 'New alt', caption: 'Cap', description: 'Line 1\nLine 2', post: parent.post_id } });
+    const res = await t.request<Attachment>('POST', `/media/${first!.id}`, {
+      ...WP,
+      body: { title: 'New title', alt_text: 'New alt', caption: 'Cap', description: 'Line 1\nLine 2', post: parent.post_id },
+    });
     assert.is(res.status, 200, JSON.stringify(res.body));
     assert.is(res.body.title.rendered, 'New title');
     assert.is(res.body.alt_text, 'New alt');
@@ -144,7 +160,10 @@ for (const store of testStores('media: wp/v2/media')) {
     assert.is(res.body.description.rendered, '<p>Line 1<br />\nLine 2</p>\n');
     assert.is(res.body.post, parent.post_id);
     const children = await t.request<Attachment[]>('GET', '/media', { ...WP, query: { parent: parent.post_id } });
-    assert.equal(children.body.map((a) => a.id), [first!.id]);
+    assert.equal(
+      children.body.map((a) => a.id),
+      [first!.id],
+    );
     const badParent = await t.request('POST', `/media/${first!.id}`, { ...WP, body: { post: 99999 } });
     assert.is(badParent.status, 400);
   });
@@ -156,7 +175,11 @@ for (const store of testStores('media: wp/v2/media')) {
     const refused = await t.request('POST', '/media', { ...WP, as: sub, body: form(Buffer.from('x'), 'x.txt', 'text/plain') });
     assert.is(refused.status, 403);
     const author = await t.createUser('writer', 'author');
-    const ok = await t.request<Attachment>('POST', '/media', { ...WP, as: author, body: form(Buffer.from('by author'), 'a.txt', 'text/plain') });
+    const ok = await t.request<Attachment>('POST', '/media', {
+      ...WP,
+      as: author,
+      body: form(Buffer.from('by author'), 'a.txt', 'text/plain'),
+    });
     assert.is(ok.status, 201);
     assert.is(ok.body.author, author.userId);
     // WordPress: authors delete their own media only.
@@ -203,7 +226,12 @@ for (const store of testStores('media: wp/v2/media')) {
     await new Promise<void>((done) => {
       const req = request(target, {
         method: 'POST',
-        headers: { Authorization: `Basic ${Buffer.from(`${t.admin.login}:${t.admin.password}`).toString('base64')}`, 'Content-Type': 'image/png', 'Content-Disposition': 'attachment; filename=gone.png', 'Content-Length': '3000' },
+        headers: {
+          Authorization: `Basic ${Buffer.from(`${t.admin.login}:${t.admin.password}`).toString('base64')}`,
+          'Content-Type': 'image/png',
+          'Content-Disposition': 'attachment; filename=gone.png',
+          'Content-Length': '3000',
+        },
       });
       req.on('error', () => done());
       req.on('response', () => done());
@@ -223,10 +251,18 @@ for (const store of testStores('media: wp/v2/media')) {
     assert.is(multipart.status, 413);
     assert.is(multipart.body.code, 'rest_upload_too_large');
     assert.match(String(multipart.body.message), String(LIMIT));
-    const raw = await t.request('POST', '/media', { ...WP, body: big, headers: { 'Content-Type': 'application/octet-stream', 'Content-Disposition': 'attachment; filename=big.txt' } });
+    const raw = await t.request('POST', '/media', {
+      ...WP,
+      body: big,
+      headers: { 'Content-Type': 'application/octet-stream', 'Content-Disposition': 'attachment; filename=big.txt' },
+    });
     assert.is(raw.status, 413);
     assert.is(raw.body.code, 'rest_upload_too_large');
-    const exact = await t.request('POST', '/media', { ...WP, body: Buffer.alloc(LIMIT, 2), headers: { 'Content-Type': 'application/octet-stream', 'Content-Disposition': 'attachment; filename=exact.txt' } });
+    const exact = await t.request('POST', '/media', {
+      ...WP,
+      body: Buffer.alloc(LIMIT, 2),
+      headers: { 'Content-Type': 'application/octet-stream', 'Content-Disposition': 'attachment; filename=exact.txt' },
+    });
     assert.is(exact.status, 201, 'exactly the limit fits');
     await t.request('DELETE', `/media/${(exact.body as Attachment).id}`, { ...WP, query: { force: true } });
     assert.is(await postCount(t), posts);
@@ -268,7 +304,10 @@ for (const store of testStores('media: boot repair')) {
     const config = { ...store.config(), dataDir: dir };
     try {
       const first = await createTestHost({ plugins: [], config });
-      const created = await first.request<Attachment>('POST', '/media', { ...WP, body: form(Buffer.from('half'), 'half.txt', 'text/plain') });
+      const created = await first.request<Attachment>('POST', '/media', {
+        ...WP,
+        body: form(Buffer.from('half'), 'half.txt', 'text/plain'),
+      });
       assert.is(created.status, 201);
       const kept = await first.request<Attachment>('POST', '/media', { ...WP, body: form(Buffer.from('kept'), 'kept.txt', 'text/plain') });
       // A crash after the trash mark, before the blob and the post went.
@@ -276,7 +315,11 @@ for (const store of testStores('media: boot repair')) {
       const before = await blobCount(first, 'core-media');
       await first.stop();
       // The second boot issues no administrator password, so it is a plain host.
-      const host = await createHost({ plugins: [], env: {}, config: { ...config, port: 0, host: '127.0.0.1', logLevel: 'silent', schedulerLockLifetime: 2000 } });
+      const host = await createHost({
+        plugins: [],
+        env: {},
+        config: { ...config, port: 0, host: '127.0.0.1', logLevel: 'silent', schedulerLockLifetime: 2000 },
+      });
       const url = await host.start();
       const second = { host } as TestHost;
       try {

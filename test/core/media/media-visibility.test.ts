@@ -42,8 +42,12 @@ for (const store of testStores('media: attachment visibility')) {
     ctx.editor = await ctx.t.createUser('eddie', 'editor');
     ctx.ann = await ctx.t.createUser('ann', 'author');
     ctx.bob = await ctx.t.createUser('bob', 'author');
-    ctx.draftId = (await ctx.t.request<Attachment>('POST', '/posts', { ...WP, body: { title: 'Unannounced product', status: 'draft' } })).body.id;
-    ctx.hidden = (await ctx.t.request<Attachment>('POST', '/media', { ...WP, query: { post: ctx.draftId }, body: upload('launch plan', 'launch.txt') })).body;
+    ctx.draftId = (
+      await ctx.t.request<Attachment>('POST', '/posts', { ...WP, body: { title: 'Unannounced product', status: 'draft' } })
+    ).body.id;
+    ctx.hidden = (
+      await ctx.t.request<Attachment>('POST', '/media', { ...WP, query: { post: ctx.draftId }, body: upload('launch plan', 'launch.txt') })
+    ).body;
     ctx.loose = (await ctx.t.request<Attachment>('POST', '/media', { ...WP, body: upload('public notes', 'notes.txt') })).body;
     assert.is(ctx.hidden.post, ctx.draftId);
   });
@@ -76,10 +80,19 @@ for (const store of testStores('media: attachment visibility')) {
       assert.is(all.headers.get('x-wp-total'), String(ids.length));
     }
     const editors = await t.request<Attachment[]>('GET', '/media', { ...WP, as: editor, query: { parent: draftId } });
-    assert.equal(editors.body.map((a) => a.id), [hidden.id]);
+    assert.equal(
+      editors.body.map((a) => a.id),
+      [hidden.id],
+    );
   });
 
-  test('the file bytes: refused to strangers, served privately to editors, publicly once the post is out', async ({ t, hidden, loose, draftId, editor }) => {
+  test('the file bytes: refused to strangers, served privately to editors, publicly once the post is out', async ({
+    t,
+    hidden,
+    loose,
+    draftId,
+    editor,
+  }) => {
     const anonymous = await fetch(hidden.source_url);
     assert.is(anonymous.status, 401);
     assert.is(((await anonymous.json()) as Attachment).code, 'rest_forbidden');
@@ -99,15 +112,21 @@ for (const store of testStores('media: attachment visibility')) {
   });
 
   test("an author's private post: its attachment is theirs to see, nobody else's below editor", async ({ t, ann, bob }) => {
-    const post = (await t.request<Attachment>('POST', '/posts', { ...WP, as: ann, body: { title: 'Ann private', status: 'private' } })).body;
-    const media = await t.request<Attachment>('POST', '/media', { ...WP, as: ann, query: { post: post.id }, body: upload('mine', 'mine.txt') });
+    const post = (await t.request<Attachment>('POST', '/posts', { ...WP, as: ann, body: { title: 'Ann private', status: 'private' } }))
+      .body;
+    const media = await t.request<Attachment>('POST', '/media', {
+      ...WP,
+      as: ann,
+      query: { post: post.id },
+      body: upload('mine', 'mine.txt'),
+    });
     assert.is(media.status, 201, JSON.stringify(media.body));
     assert.is((await t.request('GET', `/media/${media.body.id}`, { ...WP, as: ann })).status, 200);
     assert.is((await t.request('GET', `/media/${media.body.id}`, { ...WP, as: bob })).status, 403);
     assert.is((await fetch(media.body.source_url, { headers: { Authorization: basic(bob) } })).status, 403);
   });
 
-  test("authors attach only to posts they may edit, and edit and delete only their own media", async ({ t, ann, bob, draftId, loose }) => {
+  test('authors attach only to posts they may edit, and edit and delete only their own media', async ({ t, ann, bob, draftId, loose }) => {
     const attach = await t.request('POST', '/media', { ...WP, as: ann, query: { post: draftId }, body: upload('sneaky', 'sneaky.txt') });
     assert.is(attach.status, 403);
     assert.is(attach.body.code, 'rest_cannot_edit');
@@ -117,7 +136,11 @@ for (const store of testStores('media: attachment visibility')) {
     assert.is(reattach.body.code, 'rest_cannot_edit');
     const own = (await t.request<Attachment>('POST', '/media', { ...WP, as: bob, body: upload('bob', 'bob.txt') })).body;
     assert.is((await t.request('POST', `/media/${own.id}`, { ...WP, as: ann, body: { post: draftId } })).body.code, 'rest_cannot_edit');
-    assert.is((await t.request('POST', `/media/${own.id}`, { ...WP, as: bob, body: { post: draftId } })).body.code, 'rest_cannot_edit', 'not onto the admin draft');
+    assert.is(
+      (await t.request('POST', `/media/${own.id}`, { ...WP, as: bob, body: { post: draftId } })).body.code,
+      'rest_cannot_edit',
+      'not onto the admin draft',
+    );
     assert.is((await t.request('POST', `/media/${own.id}`, { ...WP, as: bob, body: { title: 'Renamed' } })).status, 200);
     assert.is((await t.request('DELETE', `/media/${own.id}`, { ...WP, as: ann, query: { force: true } })).body.code, 'rest_cannot_delete');
     assert.is((await t.host.content.getPost(own.id))!.title, 'Renamed');

@@ -19,17 +19,56 @@ test('maskSecret: empty for unset, a fixed mask, the last 4 characters only for 
 
 test('isSecretKey: secret names in any case and style', () => {
   for (const key of [
-    'password', 'Password', 'secret', 'token', 'api_key', 'apikey', 'apiKey', 'app_password', 'appPassword',
-    'client_secret', 'clientSecret', 'consumer_secret', 'access_token', 'accessToken', 'refresh_token',
-    'authorization', 'Authorization', 'cookie', 'set-cookie', 'private_key', 'privateKey', 'x-api-key',
-    'webhook_secret', 'HMAC_SECRET', 'stripe_secret_key', 'password_hash', 'secret_value', 'OAUTH_TOKEN', 'passwordConfirmation', 'refresh-token',
+    'password',
+    'Password',
+    'secret',
+    'token',
+    'api_key',
+    'apikey',
+    'apiKey',
+    'app_password',
+    'appPassword',
+    'client_secret',
+    'clientSecret',
+    'consumer_secret',
+    'access_token',
+    'accessToken',
+    'refresh_token',
+    'authorization',
+    'Authorization',
+    'cookie',
+    'set-cookie',
+    'private_key',
+    'privateKey',
+    'x-api-key',
+    'webhook_secret',
+    'HMAC_SECRET',
+    'stripe_secret_key',
+    'password_hash',
+    'secret_value',
+    'OAUTH_TOKEN',
+    'passwordConfirmation',
+    'refresh-token',
   ]) {
     assert.ok(isSecretKey(key), key);
   }
 });
 
 test('isSecretKey: ordinary names are not secrets', () => {
-  for (const key of ['name', 'user_login', 'token_url', 'tokenType', 'max_tokens', 'password_changed_at', 'client_id', 'url', 'keywords', 'has_secrets_count', '', 'id']) {
+  for (const key of [
+    'name',
+    'user_login',
+    'token_url',
+    'tokenType',
+    'max_tokens',
+    'password_changed_at',
+    'client_id',
+    'url',
+    'keywords',
+    'has_secrets_count',
+    '',
+    'id',
+  ]) {
     assert.not.ok(isSecretKey(key), key);
   }
 });
@@ -85,10 +124,24 @@ test('maskDeep passes scalars through and copies Dates', () => {
 
 test("the host's logger hides credential headers and secret fields, top level and one down", () => {
   let written = '';
-  const sink = new Writable({ write(chunk, _enc, done) { written += String(chunk); done(); } });
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      written += String(chunk);
+      done();
+    },
+  });
   const log = createLogger('info', sink);
   const logged = {
-    req: { method: 'GET', headers: { authorization: 'Basic YWRtaW46aHVudGVyMg==', cookie: 'sid=abc123', 'x-api-key': 'k-999', 'x-wp-nonce': 'n-1', accept: 'json' } },
+    req: {
+      method: 'GET',
+      headers: {
+        authorization: 'Basic YWRtaW46aHVudGVyMg==',
+        cookie: 'sid=abc123',
+        'x-api-key': 'k-999',
+        'x-wp-nonce': 'n-1',
+        accept: 'json',
+      },
+    },
     res: { headers: { 'set-cookie': 'sid=def456', 'content-type': 'json' } },
     headers: { 'x-api-key': 'k-777', host: 'example.com' },
     user: { login: 'admin', password: 'hunter2', app_password: 'abcd efgh' },
@@ -113,14 +166,22 @@ test("the host's logger hides credential headers and secret fields, top level an
   assert.is(line.token, '[redacted]');
   // Deeper than one level is maskDeep's job (documented), as it was with pino's paths.
   assert.is(line.deeper.level.password, 'not-covered-by-the-logger');
-  for (const leaked of ['YWRtaW46aHVudGVyMg', 'abc123', 'def456', 'hunter2', 'k-999', 'k-777', 'n-1', 'top-level-token']) assert.not.ok(written.includes(leaked), leaked);
+  for (const leaked of ['YWRtaW46aHVudGVyMg', 'abc123', 'def456', 'hunter2', 'k-999', 'k-777', 'n-1', 'top-level-token'])
+    assert.not.ok(written.includes(leaked), leaked);
   assert.is(JSON.stringify(logged), before, 'the object logged is not changed');
 });
 
 test("a child logger's bindings are redacted, and an error keeps its message", () => {
   let written = '';
-  const sink = new Writable({ write(chunk, _enc, done) { written += String(chunk); done(); } });
-  const log = createLogger('info', sink).child({ req_id: 'r-1', secret: 'bound-secret' }).child({ job: { token: 'nested-child' } });
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      written += String(chunk);
+      done();
+    },
+  });
+  const log = createLogger('info', sink)
+    .child({ req_id: 'r-1', secret: 'bound-secret' })
+    .child({ job: { token: 'nested-child' } });
   const error = Object.assign(new Error('upstream refused'), { password: 'in-the-error' });
   log.error({ err: error }, 'failed');
   const line = JSON.parse(written) as { req_id: string; secret: string; err: { message: string; password: string; stack: string } };

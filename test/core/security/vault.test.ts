@@ -73,9 +73,16 @@ test('a value sealed for one context cannot be opened as another', () => {
 test('malformed input is a VaultDecryptError, and isSealed tells sealed values apart', () => {
   const vault = createVault(key);
   for (const value of ['plain text', 'fhv1:', 'fhv1:a.b', 'fhv2:a.b.c', 'fhv1:***.b.c']) {
-    assert.throws(() => vault.decrypt(value), (e: unknown) => e instanceof VaultDecryptError, value);
+    assert.throws(
+      () => vault.decrypt(value),
+      (e: unknown) => e instanceof VaultDecryptError,
+      value,
+    );
   }
-  assert.throws(() => vault.decrypt(undefined as unknown as string), (e: unknown) => e instanceof VaultDecryptError);
+  assert.throws(
+    () => vault.decrypt(undefined as unknown as string),
+    (e: unknown) => e instanceof VaultDecryptError,
+  );
   assert.ok(vault.isSealed(vault.encrypt('x')));
   assert.not.ok(vault.isSealed('plain'));
   assert.not.ok(vault.isSealed(null));

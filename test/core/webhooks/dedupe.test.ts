@@ -22,18 +22,28 @@ for (const store of testStores('webhooks: duplicate events')) {
 
   test.before(async (ctx) => {
     ctx.t = await createTestHost({ plugins: [], config: store.config() });
-    ctx.pipelineId = (await ctx.t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Dedupe', steps: [{ step_type: 'fetch' }] } })).body.data.pipeline_id;
+    ctx.pipelineId = (
+      await ctx.t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Dedupe', steps: [{ step_type: 'fetch' }] } })
+    ).body.data.pipeline_id;
   });
   test.after(async (ctx) => ctx.t.stop());
 
   async function hmacFlow(t: TestHost, pipelineId: number, extra: Record<string, unknown> = {}): Promise<number> {
-    const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Deduped' } })).body.data.flow_id as number;
-    const enabled = await t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'hmac', template: TEMPLATE, secret: SECRET, ...extra } });
+    const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Deduped' } })).body.data
+      .flow_id as number;
+    const enabled = await t.request<Body>('PUT', `/flows/${flowId}/webhook`, {
+      body: { mode: 'hmac', template: TEMPLATE, secret: SECRET, ...extra },
+    });
     assert.is(enabled.status, 200, JSON.stringify(enabled.body));
     return flowId;
   }
   async function send(t: TestHost, flowId: number, eventId: string | null, body = '{"n":1}'): Promise<{ status: number; body: Body }> {
-    const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Signature': createHmac('sha256', SECRET).update(`${eventId ?? ''}.${body}`).digest('hex') };
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      'X-Signature': createHmac('sha256', SECRET)
+        .update(`${eventId ?? ''}.${body}`)
+        .digest('hex'),
+    };
     if (eventId !== null) headers['X-Event-Id'] = eventId;
     const res = await fetch(`${t.url}/api/automation/v1/trigger/${flowId}`, { method: 'POST', headers, body });
     return { status: res.status, body: (await res.json()) as Body };
@@ -101,13 +111,24 @@ for (const store of testStores('webhooks: duplicate events')) {
     assert.is(await jobCount(t, flowId), 2);
   });
 
-  test('a request without its event id: refused when the id is signed, accepted (not deduplicated) when it is only informative', async ({ t, pipelineId }) => {
+  test('a request without its event id: refused when the id is signed, accepted (not deduplicated) when it is only informative', async ({
+    t,
+    pipelineId,
+  }) => {
     const signed = await hmacFlow(t, pipelineId, { dedupe_window_seconds: 600 });
     assert.is((await send(t, signed, null)).status, 401);
 
-    const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Informative id' } })).body.data.flow_id as number;
+    const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Informative id' } })).body.data
+      .flow_id as number;
     const template = { ...TEMPLATE, signed_template: '{body}' };
-    assert.is((await t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'hmac', template, secret: SECRET, dedupe_window_seconds: 600 } })).status, 200);
+    assert.is(
+      (
+        await t.request<Body>('PUT', `/flows/${flowId}/webhook`, {
+          body: { mode: 'hmac', template, secret: SECRET, dedupe_window_seconds: 600 },
+        })
+      ).status,
+      200,
+    );
     const post = (eventId: string | null) =>
       fetch(`${t.url}/api/automation/v1/trigger/${flowId}`, {
         method: 'POST',
@@ -123,19 +144,35 @@ for (const store of testStores('webhooks: duplicate events')) {
     assert.is(await jobCount(t, flowId), 3);
   });
 
-  test('configuration: bearer and templates without id_source refuse it (400); PUT .../dedupe turns it on and off', async ({ t, pipelineId }) => {
-    const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Config' } })).body.data.flow_id as number;
+  test('configuration: bearer and templates without id_source refuse it (400); PUT .../dedupe turns it on and off', async ({
+    t,
+    pipelineId,
+  }) => {
+    const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Config' } })).body.data
+      .flow_id as number;
     const bearer = await t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'bearer', dedupe_window_seconds: 60 } });
     assert.is(bearer.status, 400);
     assert.is(bearer.body.code, 'dedupe_needs_event_id');
     const { id_source: _unused, ...noId } = TEMPLATE;
     const noIdTemplate = { ...noId, signed_template: '{body}' };
-    const missing = await t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'hmac', template: noIdTemplate, dedupe_window_seconds: 60 } });
+    const missing = await t.request<Body>('PUT', `/flows/${flowId}/webhook`, {
+      body: { mode: 'hmac', template: noIdTemplate, dedupe_window_seconds: 60 },
+    });
     assert.is(missing.status, 400);
     assert.is(missing.body.code, 'dedupe_needs_event_id');
-    assert.is((await t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'hmac', template: TEMPLATE, secret: SECRET, dedupe_window_seconds: -1 } })).status, 400);
+    assert.is(
+      (
+        await t.request<Body>('PUT', `/flows/${flowId}/webhook`, {
+          body: { mode: 'hmac', template: TEMPLATE, secret: SECRET, dedupe_window_seconds: -1 },
+        })
+      ).status,
+      400,
+    );
 
-    assert.is((await t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'hmac', template: TEMPLATE, secret: SECRET } })).status, 200);
+    assert.is(
+      (await t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'hmac', template: TEMPLATE, secret: SECRET } })).status,
+      200,
+    );
     assert.is((await t.request<Body>('PUT', `/flows/${flowId}/webhook/dedupe`, { body: { window_seconds: 120 } })).status, 200);
     const one = await send(t, flowId, 'x');
     assert.is((await send(t, flowId, 'x')).body.job_id, one.body.job_id);
@@ -143,9 +180,13 @@ for (const store of testStores('webhooks: duplicate events')) {
     assert.is.not((await send(t, flowId, 'x')).body.job_id, one.body.job_id);
     assert.is((await t.request<Body>('PUT', `/flows/${flowId}/webhook/dedupe`, { body: { window_seconds: 'soon' } })).status, 400);
 
-    const bearerFlow = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Bearer' } })).body.data.flow_id as number;
+    const bearerFlow = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Bearer' } })).body.data
+      .flow_id as number;
     await t.request('PUT', `/flows/${bearerFlow}/webhook`, { body: { mode: 'bearer' } });
-    assert.is((await t.request<Body>('PUT', `/flows/${bearerFlow}/webhook/dedupe`, { body: { window_seconds: 60 } })).body.code, 'dedupe_needs_event_id');
+    assert.is(
+      (await t.request<Body>('PUT', `/flows/${bearerFlow}/webhook/dedupe`, { body: { window_seconds: 60 } })).body.code,
+      'dedupe_needs_event_id',
+    );
   });
 
   test('claims: expired ids are purged; an abandoned claim (crash before its job) is taken over after 30 s', async ({ t }) => {

@@ -20,7 +20,7 @@ test('credential-like headers are dropped, the rest kept', () => {
     'x-shopify-hmac-sha256': 'AA==',
     'x-api-key': 'k',
     'x-apikey': 'k',
-    'api_key': 'k',
+    api_key: 'k',
     'x-auth-user': 'u',
     'x-webhook-secret': 's',
     'x-password': 'p',
@@ -28,7 +28,12 @@ test('credential-like headers are dropped, the rest kept', () => {
     'x-bearer': 'b',
     'x-empty': undefined,
   });
-  assert.equal(kept, { 'content-type': 'application/json', 'user-agent': 'GitHub-Hookshot/1', 'x-github-event': 'push', 'x-github-delivery': 'abc' });
+  assert.equal(kept, {
+    'content-type': 'application/json',
+    'user-agent': 'GitHub-Hookshot/1',
+    'x-github-event': 'push',
+    'x-github-delivery': 'abc',
+  });
 });
 
 test('matching is case-insensitive and repeated headers are joined', () => {

@@ -23,7 +23,10 @@ test('non-objects and unknown fields are refused', () => {
   assert.equal(checkTemplate(null), ['the template must be an object']);
   assert.equal(checkTemplate([]), ['the template must be an object']);
   const problems = checkTemplate({ ...base(), extra: 1 });
-  assert.ok(problems.some((p) => p.includes('extra is not an allowed property')), problems.join('; '));
+  assert.ok(
+    problems.some((p) => p.includes('extra is not an allowed property')),
+    problems.join('; '),
+  );
 });
 
 test('bad algo, encoding, format and missing fields are each reported', () => {
@@ -42,12 +45,15 @@ test('bad algo, encoding, format and missing fields are each reported', () => {
 
 test('a source needs exactly one of header and param', () => {
   assert.ok(checkTemplate({ ...base(), signature_source: { extract: { kind: 'raw' }, encoding: 'hex' } }).length > 0);
-  assert.ok(checkTemplate({ ...base(), signature_source: { header: 'a', param: 'b', extract: { kind: 'raw' }, encoding: 'hex' } }).length > 0);
+  assert.ok(
+    checkTemplate({ ...base(), signature_source: { header: 'a', param: 'b', extract: { kind: 'raw' }, encoding: 'hex' } }).length > 0,
+  );
   assert.equal(checkTemplate({ ...base(), signature_source: { param: 'sig', extract: { kind: 'raw' }, encoding: 'hex' } }), []);
 });
 
 test('prefix, kv_pairs and regex need a key; kv_pairs needs a separator', () => {
-  const withExtract = (extract: Record<string, unknown>) => checkTemplate({ ...base(), signature_source: { header: 'X', extract, encoding: 'hex' } });
+  const withExtract = (extract: Record<string, unknown>) =>
+    checkTemplate({ ...base(), signature_source: { header: 'X', extract, encoding: 'hex' } });
   assert.match(withExtract({ kind: 'prefix' }).join(), /key is required/);
   assert.match(withExtract({ kind: 'regex' }).join(), /key is required/);
   assert.match(withExtract({ kind: 'kv_pairs', key: 'v1' }).join(), /separator is required/);
@@ -60,7 +66,10 @@ test('an invalid regex is rejected when the template is saved, in any source', (
   assert.match(bad.join(), /signature_source\.extract\.key is not a valid regular expression/);
   const badTs = checkTemplate({ ...base(), timestamp_source: { header: 'T', extract: { kind: 'regex', key: '(?<=' }, format: 'unix' } });
   assert.match(badTs.join(), /timestamp_source\.extract\.key is not a valid regular expression/);
-  assert.equal(checkTemplate({ ...base(), signature_source: { header: 'X', extract: { kind: 'regex', key: '/V1=([a-f0-9]+)/i' }, encoding: 'hex' } }), []);
+  assert.equal(
+    checkTemplate({ ...base(), signature_source: { header: 'X', extract: { kind: 'regex', key: '/V1=([a-f0-9]+)/i' }, encoding: 'hex' } }),
+    [],
+  );
 });
 
 test('placeholders: unknown ones and {timestamp}/{id} without their source are refused', () => {

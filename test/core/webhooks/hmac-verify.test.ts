@@ -13,7 +13,13 @@ const mac = (payload: Buffer | string, algo = 'sha256', key: string | Buffer = S
 
 /** A template checked as it would be when saved (defaults applied). */
 function template(over: Partial<HmacTemplate> = {}): HmacTemplate {
-  const t = { mode: 'hmac', algo: 'sha256', signed_template: '{body}', signature_source: { header: 'X-Sig', extract: { kind: 'raw' }, encoding: 'hex' }, ...over };
+  const t = {
+    mode: 'hmac',
+    algo: 'sha256',
+    signed_template: '{body}',
+    signature_source: { header: 'X-Sig', extract: { kind: 'raw' }, encoding: 'hex' },
+    ...over,
+  };
   assert.equal(checkTemplate(t), [], 'fixture template must be valid');
   return t as HmacTemplate;
 }
@@ -23,7 +29,8 @@ function request(over: Partial<InboundRequest> = {}): InboundRequest {
 }
 
 const active: HmacSecret[] = [{ id: 's1', value: SECRET, expires_at: null }];
-const run = (t: HmacTemplate, r: InboundRequest, secrets: HmacSecret[] = active, now = NOW): HmacResult => verifyHmac({ template: t, secrets, request: r, now });
+const run = (t: HmacTemplate, r: InboundRequest, secrets: HmacSecret[] = active, now = NOW): HmacResult =>
+  verifyHmac({ template: t, secrets, request: r, now });
 const ok = (result: HmacResult) => {
   assert.ok(result.ok, result.ok ? '' : result.reason);
   return result as Extract<HmacResult, { ok: true }>;
@@ -39,7 +46,10 @@ test('raw extract, hex lower and upper case', () => {
   const hex = mac(BODY).toString('hex');
   assert.is(ok(run(template(), request({ headers: { 'x-sig': hex } }))).secretId, 's1');
   ok(run(template(), request({ headers: { 'x-sig': `  ${hex.toUpperCase()} ` } })));
-  assert.is(reason(run(template(), request({ headers: { 'x-sig': mac('other').toString('hex') } }))), 'signature does not match any active secret');
+  assert.is(
+    reason(run(template(), request({ headers: { 'x-sig': mac('other').toString('hex') } }))),
+    'signature does not match any active secret',
+  );
   assert.is(reason(run(template(), request({ headers: { 'x-sig': `zz${hex}` } }))), 'signature header X-Sig is not valid hex');
 });
 
@@ -50,15 +60,23 @@ test('a missing signature header is named in the reason', () => {
 test('prefix extract requires the prefix', () => {
   const t = template({ signature_source: { header: 'X-Hub', extract: { kind: 'prefix', key: 'sha256=' }, encoding: 'hex' } });
   ok(run(t, request({ headers: { 'x-hub': `sha256=${mac(BODY).toString('hex')}` } })));
-  assert.match(reason(run(t, request({ headers: { 'x-hub': `sha1=${mac(BODY).toString('hex')}` } }))), /has no signature in the expected form/);
+  assert.match(
+    reason(run(t, request({ headers: { 'x-hub': `sha1=${mac(BODY).toString('hex')}` } }))),
+    /has no signature in the expected form/,
+  );
 });
 
 test('kv_pairs extract with the default and a custom pair separator; repeated keys are all candidates', () => {
   const hex = mac(BODY).toString('hex');
   const t = template({ signature_source: { header: 'X-Sig', extract: { kind: 'kv_pairs', key: 'v1', separator: ',' }, encoding: 'hex' } });
   ok(run(t, request({ headers: { 'x-sig': `t=1, v1=${'0'.repeat(64)}, v1=${hex}` } })));
-  assert.is(reason(run(t, request({ headers: { 'x-sig': `t=1,v0=${hex}` } }))), 'signature header X-Sig has no signature in the expected form');
-  const colon = template({ signature_source: { header: 'X-Sig', extract: { kind: 'kv_pairs', key: 'sig', separator: ';', pair_separator: ':' }, encoding: 'hex' } });
+  assert.is(
+    reason(run(t, request({ headers: { 'x-sig': `t=1,v0=${hex}` } }))),
+    'signature header X-Sig has no signature in the expected form',
+  );
+  const colon = template({
+    signature_source: { header: 'X-Sig', extract: { kind: 'kv_pairs', key: 'sig', separator: ';', pair_separator: ':' }, encoding: 'hex' },
+  });
   ok(run(colon, request({ headers: { 'x-sig': `alg:sha256;sig:${hex}` } })));
 });
 
@@ -68,7 +86,9 @@ test('regex extract returns group 1, or the full match without groups', () => {
   ok(run(group, request({ headers: { 'x-sig': `keyId="k1",sig="${hex}"` } })));
   const full = template({ signature_source: { header: 'X-Sig', extract: { kind: 'regex', key: '[0-9a-f]{64}' }, encoding: 'hex' } });
   ok(run(full, request({ headers: { 'x-sig': `digest ${hex} end` } })));
-  const delimited = template({ signature_source: { header: 'X-Sig', extract: { kind: 'regex', key: '/SIG=([0-9a-f]+)/i' }, encoding: 'hex' } });
+  const delimited = template({
+    signature_source: { header: 'X-Sig', extract: { kind: 'regex', key: '/SIG=([0-9a-f]+)/i' }, encoding: 'hex' },
+  });
   ok(run(delimited, request({ headers: { 'x-sig': `sig=${hex}` } })));
   assert.match(reason(run(group, request({ headers: { 'x-sig': 'nothing here' } }))), /expected form/);
 });
@@ -79,7 +99,10 @@ test('base64 needs RFC 4648 padding; base64url works with and without padding', 
   const b64 = template({ algo: 'sha1', signature_source: { header: 'X-Sig', extract: { kind: 'raw' }, encoding: 'base64' } });
   assert.ok(digest.toString('base64').endsWith('='));
   ok(run(b64, request({ headers: { 'x-sig': digest.toString('base64') } })));
-  assert.is(reason(run(b64, request({ headers: { 'x-sig': digest.toString('base64').replace(/=+$/, '') } }))), 'signature header X-Sig is not valid base64');
+  assert.is(
+    reason(run(b64, request({ headers: { 'x-sig': digest.toString('base64').replace(/=+$/, '') } }))),
+    'signature header X-Sig is not valid base64',
+  );
   const url = template({ algo: 'sha1', signature_source: { header: 'X-Sig', extract: { kind: 'raw' }, encoding: 'base64url' } });
   const bare = digest.toString('base64url');
   assert.not.match(bare, /=/);
@@ -92,11 +115,16 @@ test('every algo: sha1, sha256, sha512; a digest of another algo does not match'
   for (const algo of ['sha1', 'sha256', 'sha512'] as const) {
     ok(run(template({ algo }), request({ headers: { 'x-sig': mac(BODY, algo).toString('hex') } })));
   }
-  assert.is(reason(run(template({ algo: 'sha512' }), request({ headers: { 'x-sig': mac(BODY, 'sha256').toString('hex') } }))), 'signature does not match any active secret');
+  assert.is(
+    reason(run(template({ algo: 'sha512' }), request({ headers: { 'x-sig': mac(BODY, 'sha256').toString('hex') } }))),
+    'signature does not match any active secret',
+  );
 });
 
 test('several signatures in one header are checked entry by entry', () => {
-  const t = template({ signature_source: { header: 'X-Sig', extract: { kind: 'prefix', key: 'v1,' }, encoding: 'base64', entry_separator: ' ' } });
+  const t = template({
+    signature_source: { header: 'X-Sig', extract: { kind: 'prefix', key: 'v1,' }, encoding: 'base64', entry_separator: ' ' },
+  });
   const good = mac(BODY).toString('base64');
   const other = mac('x').toString('base64');
   ok(run(t, request({ headers: { 'x-sig': `v1,${other} v2,${good} v1,${good}` } })));
@@ -119,7 +147,11 @@ test('timestamps: unix, unix_ms and iso8601, signed through {timestamp}', () => 
 });
 
 test('replay window: too old and too far in the future are refused; tolerance 0 disables it', () => {
-  const t = template({ signed_template: '{timestamp}.{body}', timestamp_source: { header: 'X-Ts', format: 'unix' }, tolerance_seconds: 300 });
+  const t = template({
+    signed_template: '{timestamp}.{body}',
+    timestamp_source: { header: 'X-Ts', format: 'unix' },
+    tolerance_seconds: 300,
+  });
   const signed = (ts: number) => request({ headers: { 'x-ts': String(ts), 'x-sig': mac(`${ts}.${BODY.toString()}`).toString('hex') } });
   ok(run(t, signed(NOW_S - 300)));
   ok(run(t, signed(NOW_S + 300)));
@@ -141,7 +173,10 @@ test('expired secrets never verify; any active secret that matches wins', () => 
   const sig = mac(BODY).toString('hex');
   const expired: HmacSecret = { id: 'old', value: SECRET, expires_at: new Date(NOW.getTime() - 1) };
   assert.is(reason(run(template(), request({ headers: { 'x-sig': sig } }), [expired])), 'no active secret');
-  assert.is(reason(run(template(), request({ headers: { 'x-sig': sig } }), [expired, { id: 'new', value: 'another', expires_at: null }])), 'signature does not match any active secret');
+  assert.is(
+    reason(run(template(), request({ headers: { 'x-sig': sig } }), [expired, { id: 'new', value: 'another', expires_at: null }])),
+    'signature does not match any active secret',
+  );
   const rotated: HmacSecret[] = [
     { id: 'new', value: 'another', expires_at: null },
     { id: 'previous', value: SECRET, expires_at: new Date(NOW.getTime() + 60_000) },
@@ -162,8 +197,14 @@ test('signature from a parameter: query first, then body', () => {
   ok(run(t, request({ query: { sig: [hex, hex] } }))); // the same value twice is not ambiguous
   ok(run(t, request({ bodyParams: { sig: hex } })));
   assert.is(reason(run(t, request({ query: { sig: ['00'] }, bodyParams: { sig: hex } }))), 'signature does not match any active secret');
-  assert.is(reason(run(t, request({ query: { sig: [hex, 'other'] } }))), 'signature parameter sig is sent several times with different values');
-  assert.is(reason(run(t, request({ bodyParams: { sig: ['00', hex] } }))), 'signature parameter sig is sent several times with different values');
+  assert.is(
+    reason(run(t, request({ query: { sig: [hex, 'other'] } }))),
+    'signature parameter sig is sent several times with different values',
+  );
+  assert.is(
+    reason(run(t, request({ bodyParams: { sig: ['00', hex] } }))),
+    'signature parameter sig is sent several times with different values',
+  );
   assert.is(reason(run(t, request())), 'signature parameter sig missing');
 });
 
@@ -172,14 +213,25 @@ test('{param:x} from the query, else the body; {header:x}; {url}', () => {
   const url = 'https://hooks.example.com/trigger/7?account=acme';
   const sig = (account: string) => mac(Buffer.concat([Buffer.from(`${url}|${account}|req-1|`), BODY])).toString('hex');
   const headers = { 'x-request-id': 'req-1' };
-  ok(run(t, request({ url, query: { account: ['acme'] }, bodyParams: { account: 'other' }, headers: { ...headers, 'x-sig': sig('acme') } })));
+  ok(
+    run(t, request({ url, query: { account: ['acme'] }, bodyParams: { account: 'other' }, headers: { ...headers, 'x-sig': sig('acme') } })),
+  );
   ok(run(t, request({ url, bodyParams: { account: 'acme' }, headers: { ...headers, 'x-sig': sig('acme') } })));
   ok(run(t, request({ url, bodyParams: { account: 42 }, headers: { ...headers, 'x-sig': sig('42') } })));
-  assert.is(reason(run(t, request({ url: `${url}&x=1`, query: { account: ['acme'] }, headers: { ...headers, 'x-sig': sig('acme') } }))), 'signature does not match any active secret');
-  assert.is(reason(run(t, request({ url, query: { account: ['acme'] }, headers: { 'x-sig': sig('acme') } }))), 'signed header X-Request-Id missing');
+  assert.is(
+    reason(run(t, request({ url: `${url}&x=1`, query: { account: ['acme'] }, headers: { ...headers, 'x-sig': sig('acme') } }))),
+    'signature does not match any active secret',
+  );
+  assert.is(
+    reason(run(t, request({ url, query: { account: ['acme'] }, headers: { 'x-sig': sig('acme') } }))),
+    'signed header X-Request-Id missing',
+  );
   assert.is(reason(run(t, request({ url, headers: { ...headers, 'x-sig': sig('acme') } }))), 'signed parameter account missing');
   // A second, different value appended by someone else is refused, not guessed at.
-  assert.is(reason(run(t, request({ url, query: { account: ['acme', 'evil'] }, headers: { ...headers, 'x-sig': sig('acme') } }))), 'signed parameter account is sent several times with different values');
+  assert.is(
+    reason(run(t, request({ url, query: { account: ['acme', 'evil'] }, headers: { ...headers, 'x-sig': sig('acme') } }))),
+    'signed parameter account is sent several times with different values',
+  );
 });
 
 test('{body} is the exact raw bytes, even when they are not UTF-8', () => {
@@ -198,7 +250,10 @@ test('id_source gives the event id; it is required only when {id} is signed', ()
   const sig = mac(BODY).toString('hex');
   assert.is(ok(run(informative, request({ headers: { 'x-sig': sig, 'x-delivery': 'd-1' } }))).eventId, 'd-1');
   assert.is(ok(run(informative, request({ headers: { 'x-sig': sig } }))).eventId, null);
-  const signed = template({ signed_template: '{id}.{body}', id_source: { header: 'X-Delivery', extract: { kind: 'prefix', key: 'evt_' } } });
+  const signed = template({
+    signed_template: '{id}.{body}',
+    id_source: { header: 'X-Delivery', extract: { kind: 'prefix', key: 'evt_' } },
+  });
   ok(run(signed, request({ headers: { 'x-delivery': 'evt_9', 'x-sig': mac(`9.${BODY.toString()}`).toString('hex') } })));
   assert.is(reason(run(signed, request({ headers: { 'x-sig': sig } }))), 'id header X-Delivery missing');
 });
@@ -210,10 +265,18 @@ test('secret_encoding: base64 after a prefix, and hex', () => {
   ok(run(b64, request({ headers: { 'x-sig': sig } }), [{ id: 'k', value: `whsec_${key.toString('base64')}`, expires_at: null }]));
   ok(run(b64, request({ headers: { 'x-sig': sig } }), [{ id: 'k', value: key.toString('base64'), expires_at: null }]));
   // Used as plain UTF-8, the same secret string would not match.
-  assert.is(reason(run(template(), request({ headers: { 'x-sig': sig } }), [{ id: 'k', value: `whsec_${key.toString('base64')}`, expires_at: null }])), 'signature does not match any active secret');
+  assert.is(
+    reason(
+      run(template(), request({ headers: { 'x-sig': sig } }), [{ id: 'k', value: `whsec_${key.toString('base64')}`, expires_at: null }]),
+    ),
+    'signature does not match any active secret',
+  );
   const hex = template({ secret_encoding: { encoding: 'hex' } });
   ok(run(hex, request({ headers: { 'x-sig': sig } }), [{ id: 'k', value: key.toString('hex'), expires_at: null }]));
-  assert.is(reason(run(hex, request({ headers: { 'x-sig': sig } }), [{ id: 'k', value: 'not hex', expires_at: null }])), 'no active secret decodes as hex');
+  assert.is(
+    reason(run(hex, request({ headers: { 'x-sig': sig } }), [{ id: 'k', value: 'not hex', expires_at: null }])),
+    'no active secret decodes as hex',
+  );
 });
 
 test('a body over max_body_bytes is refused; 0 means unlimited', () => {

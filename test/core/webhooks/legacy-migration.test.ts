@@ -15,23 +15,35 @@ for (const store of testStores('webhooks: legacy settings')) {
 
   test.before(async (ctx) => {
     ctx.t = await createTestHost({ plugins: [], config: store.config() });
-    ctx.pipelineId = (await ctx.t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Legacy', steps: [{ step_type: 'fetch' }] } })).body.data.pipeline_id;
+    ctx.pipelineId = (
+      await ctx.t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Legacy', steps: [{ step_type: 'fetch' }] } })
+    ).body.data.pipeline_id;
   });
   test.after(async (ctx) => ctx.t.stop());
 
   /** A flow as the original plugin left it: its webhook settings inside scheduling_config. */
   async function legacyFlow(t: TestHost, pipelineId: number, settings: Record<string, unknown>): Promise<number> {
-    const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Old flow' } })).body.data.flow_id as number;
+    const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Old flow' } })).body.data
+      .flow_id as number;
     const $set = Object.fromEntries(Object.entries(settings).map(([key, value]) => [`scheduling_config.${key}`, value]));
     await t.host.flows.collection.updateOne({ flow_id: flowId }, { $set });
     return flowId;
   }
   const trigger = (t: TestHost, flowId: number, body: string, headers: Record<string, string>) =>
-    fetch(`${t.url}/api/automation/v1/trigger/${flowId}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
+    fetch(`${t.url}/api/automation/v1/trigger/${flowId}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body,
+    });
   const infoLogs = async (t: TestHost, flowId: number) =>
-    ((await t.request<Body>('GET', '/logs', { query: { flow_id: flowId, per_page: 50 } })).body.items as Body[]).map((e) => `${e.level}: ${e.message}`);
+    ((await t.request<Body>('GET', '/logs', { query: { flow_id: flowId, per_page: 50 } })).body.items as Body[]).map(
+      (e) => `${e.level}: ${e.message}`,
+    );
 
-  test('hmac shorthand (GitHub-style sha256=hex header): migrated once to a template, secret kept and sealed, old keys gone', async ({ t, pipelineId }) => {
+  test('hmac shorthand (GitHub-style sha256=hex header): migrated once to a template, secret kept and sealed, old keys gone', async ({
+    t,
+    pipelineId,
+  }) => {
     const flowId = await legacyFlow(t, pipelineId, {
       webhook_enabled: true,
       webhook_auth_mode: 'hmac_sha256',
@@ -48,7 +60,10 @@ for (const store of testStores('webhooks: legacy settings')) {
     const signature = `sha256=${createHmac('sha256', LEGACY_SECRET).update(body).digest('hex')}`;
     // Several first reads at once: every request passes, the migration happens once.
     const answers = await Promise.all([1, 2, 3].map(() => trigger(t, flowId, body, { 'X-Hub-Signature-256': signature })));
-    assert.equal(answers.map((a) => a.status), [200, 200, 200]);
+    assert.equal(
+      answers.map((a) => a.status),
+      [200, 200, 200],
+    );
     assert.is((await trigger(t, flowId, body, { 'X-Hub-Signature-256': `sha256=${'0'.repeat(64)}` })).status, 401);
 
     const stored = (await t.host.flows.collection.findOne({ flow_id: flowId }))!;
@@ -79,7 +94,10 @@ for (const store of testStores('webhooks: legacy settings')) {
     assert.is((await t.request<Body>('GET', `/flows/${flowId}/webhook`)).body.data.mode, 'bearer');
   });
 
-  test("the original plugin's template form: template and secret list carried over, expired secrets stay refused", async ({ t, pipelineId }) => {
+  test("the original plugin's template form: template and secret list carried over, expired secrets stay refused", async ({
+    t,
+    pipelineId,
+  }) => {
     const now = t.clock.now().getTime();
     const flowId = await legacyFlow(t, pipelineId, {
       webhook_auth_mode: 'hmac',
@@ -103,15 +121,28 @@ for (const store of testStores('webhooks: legacy settings')) {
     assert.is((await trigger(t, flowId, body, sign('current-secret-0123456789'))).status, 200);
     assert.is((await trigger(t, flowId, body, sign('expired-secret-0123456789'))).status, 401);
     const status = (await t.request<Body>('GET', `/flows/${flowId}/webhook`)).body.data;
-    assert.equal(status.secrets.map((s: Body) => s.id), ['current']);
+    assert.equal(
+      status.secrets.map((s: Body) => s.id),
+      ['current'],
+    );
     assert.is(status.max_body_bytes, 4096);
   });
 
-  test('settings that cannot be carried over: the flow answers 401 and the log says why; a disabled trigger stays disabled', async ({ t, pipelineId }) => {
-    const broken = await legacyFlow(t, pipelineId, { webhook_auth_mode: 'hmac_sha256', webhook_signature_format: 'sha256=octal', webhook_secret: LEGACY_SECRET });
+  test('settings that cannot be carried over: the flow answers 401 and the log says why; a disabled trigger stays disabled', async ({
+    t,
+    pipelineId,
+  }) => {
+    const broken = await legacyFlow(t, pipelineId, {
+      webhook_auth_mode: 'hmac_sha256',
+      webhook_signature_format: 'sha256=octal',
+      webhook_secret: LEGACY_SECRET,
+    });
     assert.is((await trigger(t, broken, '{}', { 'X-Signature': 'whatever' })).status, 401);
     const lines = await infoLogs(t, broken);
-    assert.ok(lines.some((l) => l.startsWith('warning:') && l.includes("legacy signature format 'sha256=octal'")), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => l.startsWith('warning:') && l.includes("legacy signature format 'sha256=octal'")),
+      lines.join('\n'),
+    );
 
     const off = await legacyFlow(t, pipelineId, { webhook_enabled: false, webhook_auth_mode: 'bearer', webhook_token: LEGACY_TOKEN });
     assert.is((await trigger(t, off, '{}', { Authorization: `Bearer ${LEGACY_TOKEN}` })).status, 401);

@@ -117,7 +117,9 @@ const extractCases: Case[] = [
   },
   {
     name: 'prefix: "sha256=" then the signature',
-    template: hexHeader('X-Hub-Signature-256', { signature_source: { header: 'X-Hub-Signature-256', extract: { kind: 'prefix', key: 'sha256=' }, encoding: 'hex' } }),
+    template: hexHeader('X-Hub-Signature-256', {
+      signature_source: { header: 'X-Hub-Signature-256', extract: { kind: 'prefix', key: 'sha256=' }, encoding: 'hex' },
+    }),
     sign: ({ secret }) => ({ body: BODY, headers: { 'X-Hub-Signature-256': `sha256=${hmac('sha256', secret, BODY).toString('hex')}` } }),
     refused: [
       {
@@ -129,12 +131,23 @@ const extractCases: Case[] = [
   },
   {
     name: 'kv_pairs with separator ";" (spaces trimmed, other keys ignored)',
-    template: hexHeader('X-Sig', { signature_source: { header: 'X-Sig', extract: { kind: 'kv_pairs', key: 'v1', separator: ';' }, encoding: 'hex' } }),
-    sign: ({ secret }) => ({ body: BODY, headers: { 'X-Sig': `t=1; v0=${'ab'.repeat(32)}; v1=${hmac('sha256', secret, BODY).toString('hex')}` } }),
+    template: hexHeader('X-Sig', {
+      signature_source: { header: 'X-Sig', extract: { kind: 'kv_pairs', key: 'v1', separator: ';' }, encoding: 'hex' },
+    }),
+    sign: ({ secret }) => ({
+      body: BODY,
+      headers: { 'X-Sig': `t=1; v0=${'ab'.repeat(32)}; v1=${hmac('sha256', secret, BODY).toString('hex')}` },
+    }),
   },
   {
     name: 'kv_pairs with separator "," and pair_separator ":"',
-    template: hexHeader('X-Sig', { signature_source: { header: 'X-Sig', extract: { kind: 'kv_pairs', key: 'sig', separator: ',', pair_separator: ':' }, encoding: 'hex' } }),
+    template: hexHeader('X-Sig', {
+      signature_source: {
+        header: 'X-Sig',
+        extract: { kind: 'kv_pairs', key: 'sig', separator: ',', pair_separator: ':' },
+        encoding: 'hex',
+      },
+    }),
     sign: ({ secret }) => ({ body: BODY, headers: { 'X-Sig': `alg:sha256,sig:${hmac('sha256', secret, BODY).toString('hex')},kid:k1` } }),
     refused: [
       {
@@ -146,17 +159,26 @@ const extractCases: Case[] = [
   },
   {
     name: 'regex: capture group 1 is the signature',
-    template: hexHeader('Signature', { signature_source: { header: 'Signature', extract: { kind: 'regex', key: 'signature="([0-9a-f]+)"' }, encoding: 'hex' } }),
-    sign: ({ secret }) => ({ body: BODY, headers: { Signature: `keyId="k1",algorithm="hmac-sha256",signature="${hmac('sha256', secret, BODY).toString('hex')}"` } }),
+    template: hexHeader('Signature', {
+      signature_source: { header: 'Signature', extract: { kind: 'regex', key: 'signature="([0-9a-f]+)"' }, encoding: 'hex' },
+    }),
+    sign: ({ secret }) => ({
+      body: BODY,
+      headers: { Signature: `keyId="k1",algorithm="hmac-sha256",signature="${hmac('sha256', secret, BODY).toString('hex')}"` },
+    }),
   },
   {
     name: 'regex without a group: the full match is the signature',
-    template: hexHeader('X-Sig', { signature_source: { header: 'X-Sig', extract: { kind: 'regex', key: '[0-9a-f]{64}' }, encoding: 'hex' } }),
+    template: hexHeader('X-Sig', {
+      signature_source: { header: 'X-Sig', extract: { kind: 'regex', key: '[0-9a-f]{64}' }, encoding: 'hex' },
+    }),
     sign: ({ secret }) => ({ body: BODY, headers: { 'X-Sig': `signed:${hmac('sha256', secret, BODY).toString('hex')};end` } }),
   },
   {
     name: 'regex written with /delimiters/i (case-insensitive)',
-    template: hexHeader('X-Sig', { signature_source: { header: 'X-Sig', extract: { kind: 'regex', key: '/^SHA256=([0-9A-F]+)$/i' }, encoding: 'hex' } }),
+    template: hexHeader('X-Sig', {
+      signature_source: { header: 'X-Sig', extract: { kind: 'regex', key: '/^SHA256=([0-9A-F]+)$/i' }, encoding: 'hex' },
+    }),
     sign: ({ secret }) => ({ body: BODY, headers: { 'X-Sig': `sha256=${hmac('sha256', secret, BODY).toString('hex')}` } }),
   },
 ];
@@ -164,7 +186,8 @@ const extractCases: Case[] = [
 // Bodies chosen so that each alphabet's own characters appear in the signature.
 const BASE64_BODY = bodyWhere((s) => /[+/]/.test(s.toString('base64')));
 const BASE64URL_BODY = bodyWhere((s) => /[-_]/.test(s.toString('base64url')));
-const sigB64 = (algo: HmacAlgo, secret: string, body: string, encoding: 'base64' | 'base64url') => hmac(algo, secret, body).toString(encoding);
+const sigB64 = (algo: HmacAlgo, secret: string, body: string, encoding: 'base64' | 'base64url') =>
+  hmac(algo, secret, body).toString(encoding);
 
 const encodingCases: Case[] = [
   {
@@ -205,7 +228,10 @@ const encodingCases: Case[] = [
       {
         name: 'the same signature in the standard base64 alphabet',
         reason: /is not valid base64url/,
-        request: ({ secret }) => ({ body: BASE64URL_BODY, headers: { 'X-Sig': padded(sigB64('sha256', secret, BASE64URL_BODY, 'base64')) } }),
+        request: ({ secret }) => ({
+          body: BASE64URL_BODY,
+          headers: { 'X-Sig': padded(sigB64('sha256', secret, BASE64URL_BODY, 'base64')) },
+        }),
       },
     ],
   },
@@ -220,7 +246,10 @@ const encodingCases: Case[] = [
   },
   {
     name: 'base64url with "==" padding (sha512)',
-    template: hexHeader('X-Sig', { algo: 'sha512', signature_source: { header: 'X-Sig', extract: { kind: 'raw' }, encoding: 'base64url' } }),
+    template: hexHeader('X-Sig', {
+      algo: 'sha512',
+      signature_source: { header: 'X-Sig', extract: { kind: 'raw' }, encoding: 'base64url' },
+    }),
     sign: ({ secret }) => {
       const signature = padded(sigB64('sha512', secret, BODY, 'base64url'));
       assert.ok(signature.endsWith('=='));
@@ -235,8 +264,16 @@ const timestampCase = (name: string, template: HmacTemplate, sign: (c: SignConte
   template: { ...template, tolerance_seconds: TOLERANCE },
   sign,
   refused: [
-    { name: `older than tolerance_seconds (${TOLERANCE + 5} s ago)`, reason: /outside the 120 s window \(too old\)/, request: (c) => sign(shifted(c, -(TOLERANCE + 5))) },
-    { name: `too far in the future (${TOLERANCE + 5} s ahead)`, reason: /outside the 120 s window \(in the future\)/, request: (c) => sign(shifted(c, TOLERANCE + 5)) },
+    {
+      name: `older than tolerance_seconds (${TOLERANCE + 5} s ago)`,
+      reason: /outside the 120 s window \(too old\)/,
+      request: (c) => sign(shifted(c, -(TOLERANCE + 5))),
+    },
+    {
+      name: `too far in the future (${TOLERANCE + 5} s ahead)`,
+      reason: /outside the 120 s window \(in the future\)/,
+      request: (c) => sign(shifted(c, TOLERANCE + 5)),
+    },
   ],
 });
 
@@ -244,12 +281,19 @@ const timestampCases: Case[] = [
   timestampCase(
     'unix seconds, in a header, signed as "{timestamp}.{body}"',
     hexHeader('X-Sig', { signed_template: '{timestamp}.{body}', timestamp_source: { header: 'X-Timestamp', format: 'unix' } }),
-    ({ secret, now }) => ({ body: BODY, headers: { 'X-Timestamp': unix(now), 'X-Sig': hmac('sha256', secret, `${unix(now)}.${BODY}`).toString('hex') } }),
+    ({ secret, now }) => ({
+      body: BODY,
+      headers: { 'X-Timestamp': unix(now), 'X-Sig': hmac('sha256', secret, `${unix(now)}.${BODY}`).toString('hex') },
+    }),
   ),
   timestampCase(
     'unix_ms, in a query parameter',
     hexHeader('X-Sig', { signed_template: '{timestamp}:{body}', timestamp_source: { param: 'ts', format: 'unix_ms' } }),
-    ({ secret, now }) => ({ body: BODY, query: `ts=${now.getTime()}`, headers: { 'X-Sig': hmac('sha256', secret, `${now.getTime()}:${BODY}`).toString('hex') } }),
+    ({ secret, now }) => ({
+      body: BODY,
+      query: `ts=${now.getTime()}`,
+      headers: { 'X-Sig': hmac('sha256', secret, `${now.getTime()}:${BODY}`).toString('hex') },
+    }),
   ),
   timestampCase(
     'iso8601 (UTC, Z), beside the signature in one kv_pairs header',
@@ -258,7 +302,10 @@ const timestampCases: Case[] = [
       signature_source: { header: 'X-Sig', extract: { kind: 'kv_pairs', key: 'v1', separator: ',' }, encoding: 'hex' },
       timestamp_source: { header: 'X-Sig', extract: { kind: 'kv_pairs', key: 't', separator: ',' }, format: 'iso8601' },
     }),
-    ({ secret, now }) => ({ body: BODY, headers: { 'X-Sig': `t=${now.toISOString()},v1=${hmac('sha256', secret, `${now.toISOString()}.${BODY}`).toString('hex')}` } }),
+    ({ secret, now }) => ({
+      body: BODY,
+      headers: { 'X-Sig': `t=${now.toISOString()},v1=${hmac('sha256', secret, `${now.toISOString()}.${BODY}`).toString('hex')}` },
+    }),
   ),
   timestampCase(
     'iso8601 with a +05:30 offset',
@@ -272,7 +319,10 @@ const timestampCases: Case[] = [
 
 const algoCase = (algo: HmacAlgo, other: HmacAlgo): Case => ({
   name: `${algo}`,
-  template: hexHeader('X-Sig', { algo, signature_source: { header: 'X-Sig', extract: { kind: 'prefix', key: `${algo}=` }, encoding: 'hex' } }),
+  template: hexHeader('X-Sig', {
+    algo,
+    signature_source: { header: 'X-Sig', extract: { kind: 'prefix', key: `${algo}=` }, encoding: 'hex' },
+  }),
   sign: ({ secret }) => ({ body: BODY, headers: { 'X-Sig': `${algo}=${hmac(algo, secret, BODY).toString('hex')}` } }),
   refused: [
     {
@@ -304,36 +354,63 @@ const paramCases: Case[] = [
   {
     name: '{param:shop} from the query string',
     template: hexHeader('X-Sig', { signed_template: '{param:shop}.{body}' }),
-    sign: ({ secret }) => ({ body: BODY, query: 'shop=acme', headers: { 'X-Sig': hmac('sha256', secret, `acme.${BODY}`).toString('hex') } }),
+    sign: ({ secret }) => ({
+      body: BODY,
+      query: 'shop=acme',
+      headers: { 'X-Sig': hmac('sha256', secret, `acme.${BODY}`).toString('hex') },
+    }),
     refused: [
       {
         name: 'another shop under the same signature',
         reason: mismatch,
-        request: ({ secret }) => ({ body: BODY, query: 'shop=evil', headers: { 'X-Sig': hmac('sha256', secret, `acme.${BODY}`).toString('hex') } }),
+        request: ({ secret }) => ({
+          body: BODY,
+          query: 'shop=evil',
+          headers: { 'X-Sig': hmac('sha256', secret, `acme.${BODY}`).toString('hex') },
+        }),
       },
     ],
   },
   {
     name: '{param:shop} from a form body',
     template: hexHeader('X-Sig', { signed_template: '{param:shop}.{body}' }),
-    sign: ({ secret }) => ({ body: FORM_BODY, contentType: FORM, headers: { 'X-Sig': hmac('sha256', secret, `acme.${FORM_BODY}`).toString('hex') } }),
+    sign: ({ secret }) => ({
+      body: FORM_BODY,
+      contentType: FORM,
+      headers: { 'X-Sig': hmac('sha256', secret, `acme.${FORM_BODY}`).toString('hex') },
+    }),
     refused: [
       {
         name: 'another shop in the query string, which comes first',
         reason: mismatch,
-        request: ({ secret }) => ({ body: FORM_BODY, contentType: FORM, query: 'shop=evil', headers: { 'X-Sig': hmac('sha256', secret, `acme.${FORM_BODY}`).toString('hex') } }),
+        request: ({ secret }) => ({
+          body: FORM_BODY,
+          contentType: FORM,
+          query: 'shop=evil',
+          headers: { 'X-Sig': hmac('sha256', secret, `acme.${FORM_BODY}`).toString('hex') },
+        }),
       },
     ],
   },
   {
     name: '{param:shop} sent in both: the query value is the one signed',
     template: hexHeader('X-Sig', { signed_template: '{param:shop}.{body}' }),
-    sign: ({ secret }) => ({ body: 'shop=other&event=ping', contentType: FORM, query: 'shop=acme', headers: { 'X-Sig': hmac('sha256', secret, 'acme.shop=other&event=ping').toString('hex') } }),
+    sign: ({ secret }) => ({
+      body: 'shop=other&event=ping',
+      contentType: FORM,
+      query: 'shop=acme',
+      headers: { 'X-Sig': hmac('sha256', secret, 'acme.shop=other&event=ping').toString('hex') },
+    }),
     refused: [
       {
         name: 'signed with the form value instead',
         reason: mismatch,
-        request: ({ secret }) => ({ body: 'shop=other&event=ping', contentType: FORM, query: 'shop=acme', headers: { 'X-Sig': hmac('sha256', secret, 'other.shop=other&event=ping').toString('hex') } }),
+        request: ({ secret }) => ({
+          body: 'shop=other&event=ping',
+          contentType: FORM,
+          query: 'shop=acme',
+          headers: { 'X-Sig': hmac('sha256', secret, 'other.shop=other&event=ping').toString('hex') },
+        }),
       },
     ],
   },
@@ -343,12 +420,18 @@ const placeholderCases: Case[] = [
   {
     name: '{header:X-Shop-Domain}',
     template: hexHeader('X-Sig', { signed_template: '{header:X-Shop-Domain}.{body}' }),
-    sign: ({ secret }) => ({ body: BODY, headers: { 'X-Shop-Domain': 'acme.example', 'X-Sig': hmac('sha256', secret, `acme.example.${BODY}`).toString('hex') } }),
+    sign: ({ secret }) => ({
+      body: BODY,
+      headers: { 'X-Shop-Domain': 'acme.example', 'X-Sig': hmac('sha256', secret, `acme.example.${BODY}`).toString('hex') },
+    }),
     refused: [
       {
         name: 'another header value under the same signature',
         reason: mismatch,
-        request: ({ secret }) => ({ body: BODY, headers: { 'X-Shop-Domain': 'evil.example', 'X-Sig': hmac('sha256', secret, `acme.example.${BODY}`).toString('hex') } }),
+        request: ({ secret }) => ({
+          body: BODY,
+          headers: { 'X-Shop-Domain': 'evil.example', 'X-Sig': hmac('sha256', secret, `acme.example.${BODY}`).toString('hex') },
+        }),
       },
       {
         name: 'the signed header left out',
@@ -360,12 +443,20 @@ const placeholderCases: Case[] = [
   {
     name: '{url}: the public URL (the test host URL) + path + query',
     template: hexHeader('X-Sig', { signed_template: '{url}\n{body}' }),
-    sign: ({ secret, url }) => ({ body: BODY, query: 'source=matrix', headers: { 'X-Sig': hmac('sha256', secret, `${url('source=matrix')}\n${BODY}`).toString('hex') } }),
+    sign: ({ secret, url }) => ({
+      body: BODY,
+      query: 'source=matrix',
+      headers: { 'X-Sig': hmac('sha256', secret, `${url('source=matrix')}\n${BODY}`).toString('hex') },
+    }),
     refused: [
       {
         name: 'another query string under the same signature',
         reason: mismatch,
-        request: ({ secret, url }) => ({ body: BODY, query: 'source=other', headers: { 'X-Sig': hmac('sha256', secret, `${url('source=matrix')}\n${BODY}`).toString('hex') } }),
+        request: ({ secret, url }) => ({
+          body: BODY,
+          query: 'source=other',
+          headers: { 'X-Sig': hmac('sha256', secret, `${url('source=matrix')}\n${BODY}`).toString('hex') },
+        }),
       },
     ],
   },
@@ -391,7 +482,11 @@ const placeholderCases: Case[] = [
         reason: mismatch,
         request: ({ secret, now }) => ({
           body: BODY,
-          headers: { 'webhook-id': 'msg_other', 'webhook-timestamp': unix(now), 'webhook-signature': `v1,${hmac('sha256', secret, `msg_2x8Kq.${unix(now)}.${BODY}`).toString('base64')}` },
+          headers: {
+            'webhook-id': 'msg_other',
+            'webhook-timestamp': unix(now),
+            'webhook-signature': `v1,${hmac('sha256', secret, `msg_2x8Kq.${unix(now)}.${BODY}`).toString('base64')}`,
+          },
         }),
       },
     ],
@@ -416,7 +511,10 @@ const refusalsOf = (c: Case): Refusal[] => [
 
 for (const group of groups) {
   const refusals = group.cases.reduce((sum, c) => sum + refusalsOf(c).length, 0);
-  if (refusals >= FAILURES_PER_ADDRESS) throw new Error(`trigger-matrix: group "${group.name}" sends ${refusals} refused requests from one address; split it (the trigger answers 429 from ${FAILURES_PER_ADDRESS} on)`);
+  if (refusals >= FAILURES_PER_ADDRESS)
+    throw new Error(
+      `trigger-matrix: group "${group.name}" sends ${refusals} refused requests from one address; split it (the trigger answers 429 from ${FAILURES_PER_ADDRESS} on)`,
+    );
 }
 
 // The suites -------------------------------------------------------------------------------
@@ -435,7 +533,9 @@ async function send(t: TestHost, flowId: number, out: Outgoing): Promise<{ statu
 async function failureLog(t: TestHost, flowId: number): Promise<string[]> {
   const logs = await t.request<Body>('GET', '/logs', { query: { level: 'warning', flow_id: flowId, per_page: 100 } });
   assert.is(logs.status, 200, JSON.stringify(logs.body));
-  return (logs.body.items as Body[]).map((e) => String(e.message)).filter((m) => m.startsWith(`Webhook authentication failed for flow ${flowId}:`));
+  return (logs.body.items as Body[])
+    .map((e) => String(e.message))
+    .filter((m) => m.startsWith(`Webhook authentication failed for flow ${flowId}:`));
 }
 
 for (const store of testStores('webhooks: trigger matrix')) {
@@ -445,7 +545,9 @@ for (const store of testStores('webhooks: trigger matrix')) {
 
     test.before(async (ctx) => {
       ctx.t = await createTestHost({ plugins: [fixtures], config: store.config() });
-      ctx.pipelineId = (await ctx.t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Matrix', steps: [{ step_type: 'fetch' }] } })).body.data.pipeline_id;
+      ctx.pipelineId = (
+        await ctx.t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Matrix', steps: [{ step_type: 'fetch' }] } })
+      ).body.data.pipeline_id;
       ctx.stepId = (await ctx.t.request<Body>('GET', `/pipelines/${ctx.pipelineId}`)).body.data.pipeline.pipeline_steps[0].pipeline_step_id;
     });
     test.after(async (ctx) => ctx.t.stop());
@@ -454,14 +556,24 @@ for (const store of testStores('webhooks: trigger matrix')) {
       test(c.name, async ({ t, pipelineId, stepId }) => {
         // One flow per case: its own template, rate-limit budget and log.
         const created = await t.request<Body>('POST', '/flows', {
-          body: { pipeline_id: pipelineId, flow_name: `Matrix: ${c.name}`, flow_config: { [stepId]: { handler_slug: 'matrix-input', handler_config: {} } } },
+          body: {
+            pipeline_id: pipelineId,
+            flow_name: `Matrix: ${c.name}`,
+            flow_config: { [stepId]: { handler_slug: 'matrix-input', handler_config: {} } },
+          },
         });
         assert.is(created.status, 200, JSON.stringify(created.body));
         const flowId = created.body.data.flow_id as number;
-        const enabled = await t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'hmac', template: c.template, secret: SECRET } });
+        const enabled = await t.request<Body>('PUT', `/flows/${flowId}/webhook`, {
+          body: { mode: 'hmac', template: c.template, secret: SECRET },
+        });
         assert.is(enabled.status, 200, JSON.stringify(enabled.body));
 
-        const ctx: SignContext = { secret: SECRET, now: t.clock.now(), url: (query) => `${t.url}${triggerPath(flowId)}${query ? `?${query}` : ''}` };
+        const ctx: SignContext = {
+          secret: SECRET,
+          now: t.clock.now(),
+          url: (query) => `${t.url}${triggerPath(flowId)}${query ? `?${query}` : ''}`,
+        };
         const ok = await send(t, flowId, c.sign(ctx));
         assert.is(ok.status, 200, `correctly signed: ${JSON.stringify(ok.body)} (log: ${(await failureLog(t, flowId)).join(' | ')})`);
         assert.is(ok.body.success, true);

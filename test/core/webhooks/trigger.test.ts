@@ -12,18 +12,35 @@ const { plugin: echo, seen, triggerOf: triggerOfJob } = webhookEcho('trigger-fix
 const triggerOf = async (jobId: number): Promise<Body> => (await triggerOfJob(jobId)) as Body;
 
 for (const store of testStores('webhooks: trigger')) {
-  type Ctx = { t: TestHost; flowId: number; trigger: (body: string, headers?: Record<string, string>, query?: string) => Promise<{ status: number; body: Body; headers: Headers }> };
+  type Ctx = {
+    t: TestHost;
+    flowId: number;
+    trigger: (body: string, headers?: Record<string, string>, query?: string) => Promise<{ status: number; body: Body; headers: Headers }>;
+  };
   const test = suite<Ctx>(`webhooks: POST /trigger/{flow_id} (${store.label})`);
 
   test.before(async (ctx) => {
     seen.clear(); // job ids start again on each store
     ctx.t = await createTestHost({ plugins: [echo], config: store.config() });
     const t = ctx.t;
-    const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Hooked', steps: [{ step_type: 'fetch' }] } })).body.data.pipeline_id;
+    const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Hooked', steps: [{ step_type: 'fetch' }] } }))
+      .body.data.pipeline_id;
     const stepId = (await t.request<Body>('GET', `/pipelines/${pipelineId}`)).body.data.pipeline.pipeline_steps[0].pipeline_step_id;
-    ctx.flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Hooked flow', flow_config: { [stepId]: { handler_slug: 'webhook-input', handler_config: { max_items: 5 } } } } })).body.data.flow_id;
+    ctx.flowId = (
+      await t.request<Body>('POST', '/flows', {
+        body: {
+          pipeline_id: pipelineId,
+          flow_name: 'Hooked flow',
+          flow_config: { [stepId]: { handler_slug: 'webhook-input', handler_config: { max_items: 5 } } },
+        },
+      })
+    ).body.data.flow_id;
     ctx.trigger = async (body, headers = {}, query = '') => {
-      const res = await fetch(`${t.url}/api/automation/v1/trigger/${ctx.flowId}${query}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
+      const res = await fetch(`${t.url}/api/automation/v1/trigger/${ctx.flowId}${query}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body,
+      });
       return { status: res.status, body: (await res.json()) as Body, headers: res.headers };
     };
   });
@@ -48,7 +65,11 @@ for (const store of testStores('webhooks: trigger')) {
     const stored = JSON.stringify(await t.host.store.collection('flows').findOne({ flow_id: flowId }));
     assert.not.match(stored, new RegExp(token), 'sealed at rest');
 
-    const ok = await trigger(JSON.stringify({ hello: 'world' }), { Authorization: `Bearer ${token}`, 'X-Custom': 'kept', 'X-Api-Key': 'dropped' });
+    const ok = await trigger(JSON.stringify({ hello: 'world' }), {
+      Authorization: `Bearer ${token}`,
+      'X-Custom': 'kept',
+      'X-Api-Key': 'dropped',
+    });
     assert.is(ok.status, 200, JSON.stringify(ok.body));
     assert.equal(Object.keys(ok.body).sort(), ['flow_id', 'flow_name', 'job_id', 'message', 'success']);
     assert.is(ok.body.flow_name, 'Hooked flow');
@@ -64,7 +85,10 @@ for (const store of testStores('webhooks: trigger')) {
     assert.is((await trigger('{}', { Authorization: 'Bearer nope' })).status, 401);
     assert.is((await trigger('{}')).status, 401);
     const logs = await t.request<Body>('GET', '/logs', { query: { level: 'warning', flow_id: flowId } });
-    assert.ok(logs.body.items.some((e: Body) => /bearer token does not match/.test(e.message)), 'the reason is in the flow log');
+    assert.ok(
+      logs.body.items.some((e: Body) => /bearer token does not match/.test(e.message)),
+      'the reason is in the flow log',
+    );
 
     const regenerated = (await t.request<Body>('POST', `/flows/${flowId}/webhook/regenerate`)).body.data.token as string;
     assert.is.not(regenerated, token);
@@ -75,12 +99,20 @@ for (const store of testStores('webhooks: trigger')) {
   test('form bodies are decoded; an authenticated body that does not decode is 400; empty is {}', async ({ t, flowId, trigger }) => {
     // A flow never runs twice at once: wait for earlier runs, or this one would be skipped.
     for (let i = 0; i < 200; i++) {
-      const busy = await Promise.all(['pending', 'processing'].map(async (status) => (await t.request<Body>('GET', '/jobs', { query: { flow_id: flowId, status } })).body.total as number));
+      const busy = await Promise.all(
+        ['pending', 'processing'].map(
+          async (status) => (await t.request<Body>('GET', '/jobs', { query: { flow_id: flowId, status } })).body.total as number,
+        ),
+      );
       if (busy[0] === 0 && busy[1] === 0) break;
       await new Promise((r) => setTimeout(r, 20));
     }
     const token = (await t.request<Body>('POST', `/flows/${flowId}/webhook/regenerate`)).body.data.token as string;
-    const form = await fetch(`${t.url}/api/automation/v1/trigger/${flowId}`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a=1&b=two' });
+    const form = await fetch(`${t.url}/api/automation/v1/trigger/${flowId}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'a=1&b=two',
+    });
     assert.is(form.status, 200);
     assert.equal((await triggerOf(((await form.json()) as Body).job_id)).payload, { a: '1', b: 'two' });
     assert.is((await trigger('{broken', { Authorization: `Bearer ${token}` })).status, 400);
@@ -99,9 +131,16 @@ for (const store of testStores('webhooks: trigger')) {
     await t.request('PUT', `/flows/${flowId}/webhook/rate-limit`, { body: { max: 1000, window_seconds: 60 } });
   });
 
-  test('admin routes: bad mode 400, unknown preset 400, disable forgets the token, anonymous and editors refused', async ({ t, flowId, trigger }) => {
+  test('admin routes: bad mode 400, unknown preset 400, disable forgets the token, anonymous and editors refused', async ({
+    t,
+    flowId,
+    trigger,
+  }) => {
     assert.is((await t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'telepathy' } })).body.code, 'invalid_mode');
-    assert.is((await t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'hmac', preset: 'nope' } })).body.code, 'preset_not_found');
+    assert.is(
+      (await t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'hmac', preset: 'nope' } })).body.code,
+      'preset_not_found',
+    );
     assert.is((await t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'hmac' } })).body.code, 'template_required');
     const editor = await t.createUser(`hook-editor-${Date.now()}`, 'editor');
     assert.is((await t.request('GET', `/flows/${flowId}/webhook`, { as: editor })).status, 403);
@@ -113,7 +152,11 @@ for (const store of testStores('webhooks: trigger')) {
     assert.is((await t.request<Body>('GET', '/webhook-presets')).status, 200);
   });
 
-  test('hmac: a signed request passes, a wrong one is 401 with the reason logged, rotation keeps the old secret during grace, 413 over max_body_bytes', async ({ t, flowId, trigger }) => {
+  test('hmac: a signed request passes, a wrong one is 401 with the reason logged, rotation keeps the old secret during grace, 413 over max_body_bytes', async ({
+    t,
+    flowId,
+    trigger,
+  }) => {
     const template = {
       mode: 'hmac',
       algo: 'sha256',
@@ -123,7 +166,9 @@ for (const store of testStores('webhooks: trigger')) {
       tolerance_seconds: 300,
       max_body_bytes: 2048,
     };
-    const enabled = await t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'hmac', template, secret: 'first-secret-value-0123456789' } });
+    const enabled = await t.request<Body>('PUT', `/flows/${flowId}/webhook`, {
+      body: { mode: 'hmac', template, secret: 'first-secret-value-0123456789' },
+    });
     assert.is(enabled.status, 200, JSON.stringify(enabled.body));
     const sign = (secret: string, body: string, ts = Math.floor(t.clock.now().getTime() / 1000)) => ({
       'X-Timestamp': String(ts),
@@ -132,11 +177,17 @@ for (const store of testStores('webhooks: trigger')) {
     const body = JSON.stringify({ event: 'ping' });
     assert.is((await trigger(body, sign('first-secret-value-0123456789', body))).status, 200);
     assert.is((await trigger(body, sign('wrong-secret-value-0123456789', body))).status, 401);
-    assert.is((await trigger(body, sign('first-secret-value-0123456789', body, Math.floor(t.clock.now().getTime() / 1000) - 3600))).status, 401, 'stale timestamp');
+    assert.is(
+      (await trigger(body, sign('first-secret-value-0123456789', body, Math.floor(t.clock.now().getTime() / 1000) - 3600))).status,
+      401,
+      'stale timestamp',
+    );
     const logs = await t.request<Body>('GET', '/logs', { query: { level: 'warning', flow_id: flowId, per_page: 50 } });
     assert.ok(logs.body.items.length >= 2);
 
-    const rotated = await t.request<Body>('POST', `/flows/${flowId}/webhook/secrets`, { body: { secret: 'second-secret-value-0123456789', ttl_seconds: 3600 } });
+    const rotated = await t.request<Body>('POST', `/flows/${flowId}/webhook/secrets`, {
+      body: { secret: 'second-secret-value-0123456789', ttl_seconds: 3600 },
+    });
     assert.is(rotated.status, 201);
     assert.is((await trigger(body, sign('first-secret-value-0123456789', body))).status, 200, 'old secret valid during grace');
     assert.is((await trigger(body, sign('second-secret-value-0123456789', body))).status, 200);

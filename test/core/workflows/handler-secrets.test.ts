@@ -16,7 +16,10 @@ for (const store of testStores('handler secrets')) {
     ctx.auth = [];
     ctx.wp = await createFakeServer((req) => {
       ctx.auth.push(String(req.headers.authorization));
-      return { headers: { 'x-wp-totalpages': '1' }, body: [{ id: 7, title: { rendered: 'Remote' }, content: { rendered: '<p>x</p>' }, link: 'https://remote.test/7' }] };
+      return {
+        headers: { 'x-wp-totalpages': '1' },
+        body: [{ id: 7, title: { rendered: 'Remote' }, content: { rendered: '<p>x</p>' }, link: 'https://remote.test/7' }],
+      };
     });
     ctx.t = await createTestHost({ plugins: [], config: store.config() });
   });
@@ -27,8 +30,10 @@ for (const store of testStores('handler secrets')) {
 
   test('flow settings: sealed in the store, masked in answers, a sent-back mask keeps the secret', async ({ t, wp, auth }) => {
     const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Remote' } })).body.data.pipeline_id;
-    const step = (await t.request<Body>('POST', `/pipelines/${pipelineId}/steps`, { body: { step_type: 'fetch', execution_order: 0 } })).body.data.pipeline_step_id;
-    const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Remote posts' } })).body.data.flow_id;
+    const step = (await t.request<Body>('POST', `/pipelines/${pipelineId}/steps`, { body: { step_type: 'fetch', execution_order: 0 } }))
+      .body.data.pipeline_step_id;
+    const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Remote posts' } })).body.data
+      .flow_id;
     const settings = { api_url: `${wp.url}/wp-json/wp/v2`, username: 'reader', app_password: PASSWORD };
     const set = await t.request<Body>('PUT', `/flows/steps/${step}_${flowId}/handler`, { body: { handler_slug: 'cms-api', settings } });
     assert.is(set.status, 200, JSON.stringify(set.body));
@@ -43,7 +48,9 @@ for (const store of testStores('handler secrets')) {
     assert.not.match(JSON.stringify(flow.body), 'efgh');
     const shown = flow.body.data.flow_config[`${step}_${flowId}`].handler_config;
     // The admin client sends back what it was shown, with one field changed.
-    const patched = await t.request<Body>('PATCH', `/flows/steps/${step}_${flowId}/config`, { body: { handler_config: { ...shown, per_page: 5 } } });
+    const patched = await t.request<Body>('PATCH', `/flows/steps/${step}_${flowId}/config`, {
+      body: { handler_config: { ...shown, per_page: 5 } },
+    });
     assert.is(patched.status, 200, JSON.stringify(patched.body));
 
     const job = await t.executeAndWait({ flow_id: flowId });
@@ -51,14 +58,26 @@ for (const store of testStores('handler secrets')) {
     assert.equal(auth, [basic(PASSWORD)], 'the remote site received the real password once');
 
     // A new value replaces it.
-    await t.request<Body>('PATCH', `/flows/steps/${step}_${flowId}/config`, { body: { handler_config: { app_password: 'new secret value' } } });
+    await t.request<Body>('PATCH', `/flows/steps/${step}_${flowId}/config`, {
+      body: { handler_config: { app_password: 'new secret value' } },
+    });
     const job2 = await t.executeAndWait({ flow_id: flowId });
     assert.is(job2.status, 'completed_no_items', JSON.stringify(job2));
     assert.is(auth[1], basic('new secret value'));
   });
 
   test('ephemeral workflows: the job stores the secret sealed and shows it masked', async ({ t, wp }) => {
-    const job = await t.executeAndWait({ workflow: { steps: [{ type: 'fetch', handler_slug: 'cms-api', handler_config: { api_url: `${wp.url}/wp-json/wp/v2`, username: 'reader', app_password: PASSWORD } }] } });
+    const job = await t.executeAndWait({
+      workflow: {
+        steps: [
+          {
+            type: 'fetch',
+            handler_slug: 'cms-api',
+            handler_config: { api_url: `${wp.url}/wp-json/wp/v2`, username: 'reader', app_password: PASSWORD },
+          },
+        ],
+      },
+    });
     assert.ok(['completed', 'completed_no_items'].includes(job.status), JSON.stringify(job));
     assert.not.match(JSON.stringify(job), 'efgh');
     const stored = JSON.stringify(await t.host.store.collection('jobs').findOne({ job_id: job.job_id }));

@@ -23,13 +23,22 @@ const responseAjv = createAjv({ useDefaults: false });
 /** A request to one of the portable routes, its answer checked against the route's declared response schema. */
 async function call(t: TestHost, method: string, path: string, opts: Parameters<TestHost['request']>[2] = {}) {
   const res = await t.request<Body>(method, path, opts);
-  const template = path === '/flows/import' ? '/flows/import' : path.replace(/^\/(flows|pipelines)\/[^/]+\/export$/, (_m, kind: string) => `/${kind}/${kind === 'flows' ? '{flow_id}' : '{id}'}/export`);
+  const template =
+    path === '/flows/import'
+      ? '/flows/import'
+      : path.replace(
+          /^\/(flows|pipelines)\/[^/]+\/export$/,
+          (_m, kind: string) => `/${kind}/${kind === 'flows' ? '{flow_id}' : '{id}'}/export`,
+        );
   const route = t.host.routes.find((r) => r.method === method && r.surfaceId === 'flows-portable' && r.fullPath.endsWith(template));
   assert.ok(route, `no portable route for ${method} ${template}`);
   const schema = route.definition.schema?.responses?.[res.status];
   assert.ok(schema, `${method} ${template} answered an undeclared ${res.status}: ${JSON.stringify(res.body)}`);
   const validate = responseAjv.compile(closed(schema) as object);
-  assert.ok(validate(res.body), `${method} ${template} ${res.status} does not match its declared schema: ${JSON.stringify(validate.errors)} in ${JSON.stringify(res.body)}`);
+  assert.ok(
+    validate(res.body),
+    `${method} ${template} ${res.status} does not match its declared schema: ${JSON.stringify(validate.errors)} in ${JSON.stringify(res.body)}`,
+  );
   return res;
 }
 
@@ -56,7 +65,11 @@ const vaultish: PluginDefinition = definePlugin({
             endpoint: { type: 'string' },
             api_key: { type: 'string' },
             passcode: { type: 'string', writeOnly: true },
-            auth: { type: 'object', additionalProperties: false, properties: { user: { type: 'string' }, client_secret: { type: 'string' } } },
+            auth: {
+              type: 'object',
+              additionalProperties: false,
+              properties: { user: { type: 'string' }, client_secret: { type: 'string' } },
+            },
           },
         },
         fetch: async () => [],
@@ -72,7 +85,10 @@ for (const store of testStores('flows: export and import')) {
   const test = suite<Ctx>(`flows: portable export and import (${store.label})`);
 
   test.before(async (ctx) => {
-    ctx.feed = await startFeedServer([{ guid: 'urn:a', title: 'Alpha' }, { guid: 'urn:b', title: 'Beta' }]);
+    ctx.feed = await startFeedServer([
+      { guid: 'urn:a', title: 'Alpha' },
+      { guid: 'urn:b', title: 'Beta' },
+    ]);
     ctx.feedUrl = ctx.feed.url;
     ctx.t = await createTestHost({ plugins: [vaultish, probePlugin()], config: store.config() });
   });
@@ -89,14 +105,21 @@ for (const store of testStores('flows: export and import')) {
 
   /** rss fetch → ai (provider kept) → cms publish, one flow: what the README walkthrough builds. */
   const feedPipeline = async (t: TestHost, feedUrl: string) => {
-    const p = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Feed to site', steps: [{ step_type: 'fetch' }, { step_type: 'publish' }] } })).body.data;
+    const p = (
+      await t.request<Body>('POST', '/pipelines', {
+        body: { pipeline_name: 'Feed to site', steps: [{ step_type: 'fetch' }, { step_type: 'publish' }] },
+      })
+    ).body.data;
     const [fetchStep, publishStep] = (p.pipeline_data.pipeline_steps as Body[]).map((s) => s.pipeline_step_id as string);
     const flow = await t.request<Body>('POST', '/flows', {
       body: {
         pipeline_id: p.pipeline_id,
         flow_name: 'Feed flow',
         scheduling_config: { interval: 'hourly' },
-        flow_config: { [fetchStep!]: { handler_slug: 'rss', handler_config: { feed_url: feedUrl, max_items: 5 } }, [publishStep!]: { handler_slug: 'cms', handler_config: { post_status: 'publish' } } },
+        flow_config: {
+          [fetchStep!]: { handler_slug: 'rss', handler_config: { feed_url: feedUrl, max_items: 5 } },
+          [publishStep!]: { handler_slug: 'cms', handler_config: { post_status: 'publish' } },
+        },
       },
     });
     assert.is(flow.status, 200, JSON.stringify(flow.body));
@@ -104,15 +127,29 @@ for (const store of testStores('flows: export and import')) {
   };
 
   test('export names steps by position and leaves out every secret and the webhook trigger', async ({ t }) => {
-    const p = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Secretive', steps: [{ step_type: 'fetch' }, { step_type: 'ai' }, { step_type: 'publish' }] } })).body.data;
+    const p = (
+      await t.request<Body>('POST', '/pipelines', {
+        body: { pipeline_name: 'Secretive', steps: [{ step_type: 'fetch' }, { step_type: 'ai' }, { step_type: 'publish' }] },
+      })
+    ).body.data;
     const steps = (p.pipeline_data.pipeline_steps as Body[]).map((s) => s.pipeline_step_id as string);
-    await t.request('PUT', `/pipelines/steps/${steps[1]}/config`, { body: { provider: 'probe-ai', model: 'probe-small', system_prompt: 'Be brief.' } });
+    await t.request('PUT', `/pipelines/steps/${steps[1]}/config`, {
+      body: { provider: 'probe-ai', model: 'probe-small', system_prompt: 'Be brief.' },
+    });
     const created = await t.request<Body>('POST', '/flows', {
       body: {
         pipeline_id: p.pipeline_id,
         flow_name: 'Has secrets',
         flow_config: {
-          [steps[0]!]: { handler_slug: 'vaultish', handler_config: { endpoint: 'https://api.example/x', api_key: SECRETS[0], passcode: SECRETS[1], auth: { user: 'ann', client_secret: SECRETS[2] } } },
+          [steps[0]!]: {
+            handler_slug: 'vaultish',
+            handler_config: {
+              endpoint: 'https://api.example/x',
+              api_key: SECRETS[0],
+              passcode: SECRETS[1],
+              auth: { user: 'ann', client_secret: SECRETS[2] },
+            },
+          },
           [steps[1]!]: { user_message: 'Summarise.' },
         },
       },
@@ -142,7 +179,11 @@ for (const store of testStores('flows: export and import')) {
     assert.equal(doc.flows[0].steps['1'].handler_config, { endpoint: 'https://api.example/x', auth: { user: 'ann' } });
     assert.equal(doc.flows[0].steps['1'].secrets_omitted, ['api_key', 'passcode', 'auth.client_secret']);
     assert.is(doc.flows[0].steps['2'].user_message, 'Summarise.');
-    assert.equal(doc.secrets_omitted, ['flows[0].steps.1.handler_config.api_key', 'flows[0].steps.1.handler_config.passcode', 'flows[0].steps.1.handler_config.auth.client_secret']);
+    assert.equal(doc.secrets_omitted, [
+      'flows[0].steps.1.handler_config.api_key',
+      'flows[0].steps.1.handler_config.passcode',
+      'flows[0].steps.1.handler_config.auth.client_secret',
+    ]);
 
     // The import accepts the required api_key missing (it is listed) and says what to set.
     const before = await counts(t);
@@ -172,7 +213,10 @@ for (const store of testStores('flows: export and import')) {
     const { pipelineId, flowId } = await feedPipeline(t, feedUrl);
     await t.request('POST', `/flows/${flowId}/duplicate`);
     const doc = (await call(t, 'GET', `/pipelines/${pipelineId}/export`)).body.data;
-    assert.equal(doc.flows.map((f: Body) => f.name), ['Feed flow', 'Feed flow (Copy)']);
+    assert.equal(
+      doc.flows.map((f: Body) => f.name),
+      ['Feed flow', 'Feed flow (Copy)'],
+    );
     assert.equal(doc.flows[0].scheduling_config, { interval: 'hourly' });
     assert.equal(doc.flows[0].steps['1'], { handler_slug: 'rss', enabled: true, handler_config: { feed_url: feedUrl, max_items: 5 } });
     const first = await call(t, 'POST', '/flows/import', { body: doc });
@@ -186,7 +230,10 @@ for (const store of testStores('flows: export and import')) {
     assert.equal(new Set([...first.body.data.flow_ids, ...second.body.data.flow_ids]).size, 4);
     for (const id of [first.body.data.pipeline_id, second.body.data.pipeline_id]) {
       const again = (await call(t, 'GET', `/pipelines/${id}/export`)).body.data;
-      assert.equal({ ...again, exported_at: null, pipeline: { ...again.pipeline, name: null } }, { ...doc, exported_at: null, pipeline: { ...doc.pipeline, name: null } });
+      assert.equal(
+        { ...again, exported_at: null, pipeline: { ...again.pipeline, name: null } },
+        { ...doc, exported_at: null, pipeline: { ...doc.pipeline, name: null } },
+      );
     }
     // Imported flows are scheduled like their source.
     const imported = (await t.request<Body>('GET', `/flows/${first.body.data.flow_ids[0]}`)).body.data;
@@ -204,19 +251,63 @@ for (const store of testStores('flows: export and import')) {
     const cases: Array<[string, unknown, RegExp]> = [
       ['unknown version', variant((d) => (d.flowhost_export = 2)), /flowhost_export: version 2 is not supported \(supported versions: 1\)/],
       ['no version', variant((d) => delete d.flowhost_export), /flowhost_export: is required/],
-      ['unknown handler', variant((d) => (d.flows[0].steps['2'].handler_slug = 'x')), /flows\[0\]\.steps\.2\.handler_slug: unknown handler 'x'/],
-      ['handler of another kind', variant((d) => (d.flows[0].steps['2'].handler_slug = 'rss')), /flows\[0\]\.steps\.2\.handler_slug: .*fetch handler/],
-      ['bad handler setting', variant((d) => (d.flows[0].steps['1'].handler_config.max_items = 500)), /flows\[0\]\.steps\.1\.handler_config\.max_items: .*500|max_items/],
-      ['unknown step type', variant((d) => (d.pipeline.steps[1].type = 'teleport')), /pipeline\.steps\[1\]\.type: unknown step type 'teleport'/],
-      ['duplicate position', variant((d) => (d.pipeline.steps[1].position = 1)), /pipeline\.steps\[1\]\.position: position 1 appears twice/],
-      ['step that is not there', variant((d) => (d.flows[0].steps['7'] = { handler_slug: 'cms' })), /flows\[0\]\.steps\.7: the pipeline has no step at position 7/],
-      ['step keyed by id', variant((d) => (d.flows[0].steps['1_abc'] = {})), /flows\[0\]\.steps\.1_abc: steps are keyed by their 1-based position/],
-      ['unknown field', variant((d) => (d.flows[0].steps['1'].token = 'x')), /flows\[0\]\.steps\.1\.token: is not a field of the export format/],
+      [
+        'unknown handler',
+        variant((d) => (d.flows[0].steps['2'].handler_slug = 'x')),
+        /flows\[0\]\.steps\.2\.handler_slug: unknown handler 'x'/,
+      ],
+      [
+        'handler of another kind',
+        variant((d) => (d.flows[0].steps['2'].handler_slug = 'rss')),
+        /flows\[0\]\.steps\.2\.handler_slug: .*fetch handler/,
+      ],
+      [
+        'bad handler setting',
+        variant((d) => (d.flows[0].steps['1'].handler_config.max_items = 500)),
+        /flows\[0\]\.steps\.1\.handler_config\.max_items: .*500|max_items/,
+      ],
+      [
+        'unknown step type',
+        variant((d) => (d.pipeline.steps[1].type = 'teleport')),
+        /pipeline\.steps\[1\]\.type: unknown step type 'teleport'/,
+      ],
+      [
+        'duplicate position',
+        variant((d) => (d.pipeline.steps[1].position = 1)),
+        /pipeline\.steps\[1\]\.position: position 1 appears twice/,
+      ],
+      [
+        'step that is not there',
+        variant((d) => (d.flows[0].steps['7'] = { handler_slug: 'cms' })),
+        /flows\[0\]\.steps\.7: the pipeline has no step at position 7/,
+      ],
+      [
+        'step keyed by id',
+        variant((d) => (d.flows[0].steps['1_abc'] = {})),
+        /flows\[0\]\.steps\.1_abc: steps are keyed by their 1-based position/,
+      ],
+      [
+        'unknown field',
+        variant((d) => (d.flows[0].steps['1'].token = 'x')),
+        /flows\[0\]\.steps\.1\.token: is not a field of the export format/,
+      ],
       ['missing flow name', variant((d) => delete d.flows[0].name), /flows\[0\]\.name: is required/],
-      ['unknown interval', variant((d) => (d.flows[0].scheduling_config.interval = 'fortnightly')), /flows\[0\]\.scheduling_config\.interval: unknown interval 'fortnightly'/],
-      ['user message on a fetch step', variant((d) => (d.flows[0].steps['1'].user_message = 'hi')), /flows\[0\]\.steps\.1\.user_message: only ai steps/],
+      [
+        'unknown interval',
+        variant((d) => (d.flows[0].scheduling_config.interval = 'fortnightly')),
+        /flows\[0\]\.scheduling_config\.interval: unknown interval 'fortnightly'/,
+      ],
+      [
+        'user message on a fetch step',
+        variant((d) => (d.flows[0].steps['1'].user_message = 'hi')),
+        /flows\[0\]\.steps\.1\.user_message: only ai steps/,
+      ],
       // The second flow is bad: the first must not be written either.
-      ['second flow bad', variant((d) => d.flows.push({ ...structuredClone(d.flows[0]), name: 'Two', steps: { '1': { handler_slug: 'nope' } } })), /flows\[1\]\.steps\.1\.handler_slug: unknown handler 'nope'/],
+      [
+        'second flow bad',
+        variant((d) => d.flows.push({ ...structuredClone(d.flows[0]), name: 'Two', steps: { '1': { handler_slug: 'nope' } } })),
+        /flows\[1\]\.steps\.1\.handler_slug: unknown handler 'nope'/,
+      ],
     ];
     const before = await counts(t);
     for (const [label, body, message] of cases) {
@@ -243,7 +334,9 @@ for (const store of testStores('flows: export and import')) {
     doc.flows.push({ ...structuredClone(doc.flows[0]), name: 'Later', scheduling_config: { interval: 'one_time', timestamp: now + 3600 } });
     const res = await call(t, 'POST', '/flows/import', { body: doc });
     assert.is(res.status, 201, JSON.stringify(res.body));
-    const [past, later] = await Promise.all(res.body.data.flow_ids.map(async (id: number) => (await t.request<Body>('GET', `/flows/${id}`)).body.data));
+    const [past, later] = await Promise.all(
+      res.body.data.flow_ids.map(async (id: number) => (await t.request<Body>('GET', `/flows/${id}`)).body.data),
+    );
     assert.equal(past.scheduling_config, { interval: 'manual' });
     assert.equal(later.scheduling_config, { interval: 'one_time', timestamp: now + 3600 });
   });
@@ -289,7 +382,10 @@ for (const store of testStores('flows: export and import')) {
       const job = await other.waitForJob(started.body.data.job_id);
       assert.is(job.status, 'completed', JSON.stringify(job));
       const posts = (await other.host.content.findPosts({ post_type: 'post', orderby: 'post_id', order: 'asc' })).items;
-      assert.equal(posts.map((p) => [p.title, p.status]).sort(), [['Alpha', 'publish'], ['Beta', 'publish']]);
+      assert.equal(posts.map((p) => [p.title, p.status]).sort(), [
+        ['Alpha', 'publish'],
+        ['Beta', 'publish'],
+      ]);
     } finally {
       await other.stop();
     }

@@ -70,7 +70,10 @@ for (const store of testStores('user-visible answers')) {
     const byId = await t.request<Answer>('GET', `/users/${(mine.body as unknown as { user_id: number }).user_id}`);
     assert.is(byId.body.selected_pipeline_id, null);
     const stored = await t.host.store.collection<{ selected_pipeline_id: number | null }>('user_preferences').find({});
-    assert.ok(stored.every((doc) => doc.selected_pipeline_id !== pipelineId), JSON.stringify(stored));
+    assert.ok(
+      stored.every((doc) => doc.selected_pipeline_id !== pipelineId),
+      JSON.stringify(stored),
+    );
   });
 
   test('refused POST /flows calls spend no flow id', async ({ t }) => {
@@ -86,16 +89,23 @@ for (const store of testStores('user-visible answers')) {
     ];
     for (const body of refusals) {
       const refused = await t.request<Answer>('POST', '/flows', { body });
-      assert.ok(refused.status >= 400 && refused.status < 500, `${JSON.stringify(body)} → ${refused.status} ${JSON.stringify(refused.body)}`);
+      assert.ok(
+        refused.status >= 400 && refused.status < 500,
+        `${JSON.stringify(body)} → ${refused.status} ${JSON.stringify(refused.body)}`,
+      );
     }
-    const next = await t.request<Answer>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_config: { [stepId]: { handler_slug: 'gate-pub' } } } });
+    const next = await t.request<Answer>('POST', '/flows', {
+      body: { pipeline_id: pipelineId, flow_config: { [stepId]: { handler_slug: 'gate-pub' } } },
+    });
     assert.is(next.status, 200, JSON.stringify(next.body));
     assert.is(next.body.data.flow_id, firstId + 1);
   });
 
   test('POST /execute for a running flow answers 409 flow_running, starts nothing, spends no job', async ({ t }) => {
     const { pipelineId, stepId } = await pipelineWithStep(t, 'Busy');
-    const flow = await t.request<Answer>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_config: { [stepId]: { handler_slug: 'gate-pub' } } } });
+    const flow = await t.request<Answer>('POST', '/flows', {
+      body: { pipeline_id: pipelineId, flow_config: { [stepId]: { handler_slug: 'gate-pub' } } },
+    });
     const flowId = flow.body.data.flow_id as number;
     const gateRun = state.arm();
     state.held = gateRun.held;
@@ -120,7 +130,9 @@ for (const store of testStores('user-visible answers')) {
 
   test('a blank pipeline name is refused on create and rename, naming the field; nothing is stored', async ({ t }) => {
     const before = (await t.request<{ data: { pipelines: unknown[] } }>('GET', '/pipelines')).body.data.pipelines.length;
-    const blank = await t.request<Answer & { data: { params?: Record<string, string> } }>('POST', '/pipelines', { body: { pipeline_name: '   ' } });
+    const blank = await t.request<Answer & { data: { params?: Record<string, string> } }>('POST', '/pipelines', {
+      body: { pipeline_name: '   ' },
+    });
     assert.is(blank.status, 400, JSON.stringify(blank.body));
     assert.is(blank.body.code, 'rest_invalid_param');
     assert.ok(blank.body.data.params?.pipeline_name, JSON.stringify(blank.body));
@@ -128,7 +140,9 @@ for (const store of testStores('user-visible answers')) {
     const { pipelineId } = await pipelineWithStep(t, 'Named');
     const rename = await t.request<Answer>('PATCH', `/pipelines/${pipelineId}`, { body: { pipeline_name: '\t ' } });
     assert.is(rename.status, 400);
-    const kept = await t.request<{ data: { pipeline: { pipeline_name: string } } }>('GET', '/pipelines', { query: { pipeline_id: pipelineId } });
+    const kept = await t.request<{ data: { pipeline: { pipeline_name: string } } }>('GET', '/pipelines', {
+      query: { pipeline_id: pipelineId },
+    });
     assert.is(kept.body.data.pipeline.pipeline_name, 'Named');
   });
 

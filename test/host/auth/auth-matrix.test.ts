@@ -37,8 +37,12 @@ for (const path of ['/handlers', '/providers']) {
 }
 
 matrix('bad credentials: one generic 401 for unknown login and wrong password', async ({ t, users }) => {
-  const wrong = await t.request<Err>('GET', '/handlers', { headers: { Authorization: basic(users.editor!.login, 'abcd abcd abcd abcd abcd abcd') } });
-  const unknown = await t.request<Err>('GET', '/handlers', { headers: { Authorization: basic('nobody-here', 'abcd abcd abcd abcd abcd abcd') } });
+  const wrong = await t.request<Err>('GET', '/handlers', {
+    headers: { Authorization: basic(users.editor!.login, 'abcd abcd abcd abcd abcd abcd') },
+  });
+  const unknown = await t.request<Err>('GET', '/handlers', {
+    headers: { Authorization: basic('nobody-here', 'abcd abcd abcd abcd abcd abcd') },
+  });
   assert.is(wrong.status, 401);
   assert.is(unknown.status, 401);
   assert.equal(wrong.body, unknown.body);
@@ -49,12 +53,20 @@ matrix('bad credentials: one generic 401 for unknown login and wrong password', 
 
 matrix('application passwords work with or without spaces; a revoked one is refused at once', async ({ t, users }) => {
   const ada = users.administrator!;
-  assert.is((await t.request('GET', '/handlers', { headers: { Authorization: basic(ada.login, ada.password.replace(/ /g, '')) } })).status, 200);
-  const created = await t.request<{ data: { uuid: string; password: string } }>('POST', `/users/${ada.userId}/application-passwords`, { body: { name: 'second' } });
+  assert.is(
+    (await t.request('GET', '/handlers', { headers: { Authorization: basic(ada.login, ada.password.replace(/ /g, '')) } })).status,
+    200,
+  );
+  const created = await t.request<{ data: { uuid: string; password: string } }>('POST', `/users/${ada.userId}/application-passwords`, {
+    body: { name: 'second' },
+  });
   assert.is(created.status, 201);
   const second = { login: ada.login, password: created.body.data.password };
   assert.is((await t.request('GET', '/handlers', { as: second })).status, 200);
-  const listed = await t.request<{ data: Array<{ uuid: string; name: string; last_used_at: string | null }> }>('GET', `/users/${ada.userId}/application-passwords`);
+  const listed = await t.request<{ data: Array<{ uuid: string; name: string; last_used_at: string | null }> }>(
+    'GET',
+    `/users/${ada.userId}/application-passwords`,
+  );
   const entry = listed.body.data.find((p) => p.uuid === created.body.data.uuid)!;
   assert.is(entry.name, 'second');
   assert.ok(entry.last_used_at, 'last use is recorded');

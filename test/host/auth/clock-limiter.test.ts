@@ -48,7 +48,8 @@ const logins = suite('throttles: failed logins, on the fake clock');
 logins('a throttled login is accepted again once the fake clock passes the window', async () => {
   const t = await startTestHost({ plugins: [], config: { loginMaxFailures: 3, loginWindowSeconds: 600 } });
   try {
-    for (let i = 0; i < 3; i++) assert.is((await t.request('GET', '/flows', { headers: { Authorization: basic(t.admin.login, `wrong-${i}`) } })).status, 401);
+    for (let i = 0; i < 3; i++)
+      assert.is((await t.request('GET', '/flows', { headers: { Authorization: basic(t.admin.login, `wrong-${i}`) } })).status, 401);
     const blocked = await t.request('GET', '/flows');
     assert.is(blocked.status, 429, 'the right password is refused while the window lasts');
     assert.is(blocked.headers.get('retry-after'), '600');

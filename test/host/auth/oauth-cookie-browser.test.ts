@@ -24,9 +24,14 @@ const HOST_NAME = 'flowhost.test';
 const PROVIDER_NAME = 'provider.test';
 
 for (const store of testStores('host: OAuth with a cookie session in a browser')) {
-  const test = suite<{ t: TestHost; fake: FakeSheets; consent: Server; browser: Browser; site: string }>(`host: OAuth round trip with a cookie session in Chromium (${store.label})`);
+  const test = suite<{ t: TestHost; fake: FakeSheets; consent: Server; browser: Browser; site: string }>(
+    `host: OAuth round trip with a cookie session in Chromium (${store.label})`,
+  );
   test.before(async (ctx) => {
-    if (!existsSync(CHROMIUM)) throw new Error(`This browser test needs Chromium at ${CHROMIUM} (Debian: apt-get install -y chromium; or set CHROMIUM_PATH). It does not skip.`);
+    if (!existsSync(CHROMIUM))
+      throw new Error(
+        `This browser test needs Chromium at ${CHROMIUM} (Debian: apt-get install -y chromium; or set CHROMIUM_PATH). It does not skip.`,
+      );
     ctx.fake = await startFakeSheets();
     const base = ctx.fake.server.url;
     const providerPort = new URL(base).port;
@@ -42,13 +47,29 @@ for (const store of testStores('host: OAuth with a cookie session in a browser')
         port,
         publicUrl: ctx.site,
         // The browser goes to the provider by its own name; the host's calls go to 127.0.0.1.
-        pluginSettings: { spreadsheet: { api_url: base, auth_url: `http://${PROVIDER_NAME}:${consentPort}/authorize`, token_url: `${base}/token`, userinfo_url: `${base}/v1/userinfo` } },
+        pluginSettings: {
+          spreadsheet: {
+            api_url: base,
+            auth_url: `http://${PROVIDER_NAME}:${consentPort}/authorize`,
+            token_url: `${base}/token`,
+            userinfo_url: `${base}/v1/userinfo`,
+          },
+        },
       },
     });
     ctx.browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--host-resolver-rules=MAP ${HOST_NAME} 127.0.0.1, MAP ${PROVIDER_NAME} 127.0.0.1`],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        `--host-resolver-rules=MAP ${HOST_NAME} 127.0.0.1, MAP ${PROVIDER_NAME} 127.0.0.1`,
+      ],
     });
   });
   test.after(async (ctx) => {
@@ -60,13 +81,21 @@ for (const store of testStores('host: OAuth with a cookie session in a browser')
 
   test('the session cookie is SameSite=Lax and HttpOnly', async ({ t }) => {
     await t.host.users.create({ login: 'cookie-admin', role: 'administrator', password: 'correct horse battery staple 43' });
-    const res = await t.request('POST', '/session', { as: 'anonymous', body: { login: 'cookie-admin', password: 'correct horse battery staple 43' } });
+    const res = await t.request('POST', '/session', {
+      as: 'anonymous',
+      body: { login: 'cookie-admin', password: 'correct horse battery staple 43' },
+    });
     assert.is(res.status, 200);
     const cookie = res.headers.get('set-cookie') ?? '';
     assert.match(cookie, /^flowhost_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+$/);
   });
 
-  test('signed in with a session cookie, the provider sends the browser back and the account is connected', async ({ t, fake, browser, site }) => {
+  test('signed in with a session cookie, the provider sends the browser back and the account is connected', async ({
+    t,
+    fake,
+    browser,
+    site,
+  }) => {
     const saved = await t.request('PUT', '/auth/spreadsheet-output', { body: { client_id: fake.app.id, client_secret: fake.app.secret } });
     assert.is(saved.status, 200, JSON.stringify(saved.body));
     await t.host.users.create({ login: 'ada-admin', role: 'administrator', password: 'correct horse battery staple 42' });
@@ -74,7 +103,11 @@ for (const store of testStores('host: OAuth with a cookie session in a browser')
     const page = await (await browser.newContext()).newPage();
     await page.goto(`${site}/healthz`);
     const login = await page.evaluate(async () => {
-      const res = await fetch('/api/automation/v1/session', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ login: 'ada-admin', password: 'correct horse battery staple 42' }) });
+      const res = await fetch('/api/automation/v1/session', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ login: 'ada-admin', password: 'correct horse battery staple 42' }),
+      });
       return res.status;
     });
     assert.is(login, 200);

@@ -16,14 +16,20 @@ const test = suite<Ctx>('cli: flows delete/duplicate/problems, jobs show, pipeli
 test.before(async (ctx) => {
   Object.assign(ctx, await startCliHost({}));
   ctx.pipelineId = (await json<{ pipeline_id: number }>(ctx, ['pipelines', 'create', 'Admin', '--step', 'fetch'])).pipeline_id;
-  ctx.flowId = (await json<{ flow_id: number }>(ctx, ['flows', 'create', String(ctx.pipelineId), '--name', 'Original', '--schedule', 'daily'])).flow_id;
+  ctx.flowId = (
+    await json<{ flow_id: number }>(ctx, ['flows', 'create', String(ctx.pipelineId), '--name', 'Original', '--schedule', 'daily'])
+  ).flow_id;
 });
 test.after(async (ctx) => {
   await ctx.host.stop();
 });
 
 test('flows duplicate copies the flow and prints the copy', async (ctx) => {
-  const copy = await json<{ flow_id: number; flow_name: string; pipeline_id: number; scheduling_config: { interval: string } }>(ctx, ['flows', 'duplicate', String(ctx.flowId)]);
+  const copy = await json<{ flow_id: number; flow_name: string; pipeline_id: number; scheduling_config: { interval: string } }>(ctx, [
+    'flows',
+    'duplicate',
+    String(ctx.flowId),
+  ]);
   assert.is.not(copy.flow_id, ctx.flowId);
   assert.is(copy.pipeline_id, ctx.pipelineId);
   assert.equal(copy.scheduling_config.interval, 'daily');
@@ -78,18 +84,31 @@ test('jobs show prints one job; flows problems lists flows that keep failing', a
   assert.is(text.status, 0, text.stderr);
   assert.match(text.stdout, new RegExp(`Job ${jobId}: failed`));
 
-  const problems = await json<{ threshold: number; problem_flows: Array<{ flow_id: number; consecutive_failures: number }> }>(ctx, ['flows', 'problems', '--threshold', '1']);
+  const problems = await json<{ threshold: number; problem_flows: Array<{ flow_id: number; consecutive_failures: number }> }>(ctx, [
+    'flows',
+    'problems',
+    '--threshold',
+    '1',
+  ]);
   assert.is(problems.threshold, 1);
-  assert.equal(problems.problem_flows.map((f) => [f.flow_id, f.consecutive_failures]), [[failing, 1]]);
+  assert.equal(
+    problems.problem_flows.map((f) => [f.flow_id, f.consecutive_failures]),
+    [[failing, 1]],
+  );
   const none = await json<{ problem_flows: unknown[] }>(ctx, ['flows', 'problems']);
   assert.equal(none.problem_flows, [], 'the default threshold (3) is not reached');
 });
 
 type StepRow = { position: number; type: string; label: string; id: string };
 type PipelineOut = { pipeline_id: number; pipeline_name: string; steps: StepRow[] };
-type StoredPipeline = { pipeline_name: string; pipeline_steps: Array<Record<string, unknown> & { pipeline_step_id: string; step_type: string; execution_order: number }> };
-const storedPipeline = async (ctx: Ctx, id: number) => ((await hostApi(ctx.dataDir, 'GET', `/pipelines/${id}`)).body.data as { pipeline: StoredPipeline }).pipeline;
-const storedTypes = async (ctx: Ctx, id: number) => (await storedPipeline(ctx, id)).pipeline_steps.sort((a, b) => a.execution_order - b.execution_order).map((s) => s.step_type);
+type StoredPipeline = {
+  pipeline_name: string;
+  pipeline_steps: Array<Record<string, unknown> & { pipeline_step_id: string; step_type: string; execution_order: number }>;
+};
+const storedPipeline = async (ctx: Ctx, id: number) =>
+  ((await hostApi(ctx.dataDir, 'GET', `/pipelines/${id}`)).body.data as { pipeline: StoredPipeline }).pipeline;
+const storedTypes = async (ctx: Ctx, id: number) =>
+  (await storedPipeline(ctx, id)).pipeline_steps.sort((a, b) => a.execution_order - b.execution_order).map((s) => s.step_type);
 
 test('pipelines rename stores the new name; a missing pipeline is refused with its code', async (ctx) => {
   const id = (await json<PipelineOut>(ctx, ['pipelines', 'create', 'Before', '--step', 'fetch'])).pipeline_id;
@@ -111,19 +130,40 @@ test('pipelines steps add, reorder and remove change the stored steps, steps nam
   const id = (await json<PipelineOut>(ctx, ['pipelines', 'create', 'Steps', '--step', 'fetch', '--step', 'publish'])).pipeline_id;
   const flowId = (await json<{ flow_id: number }>(ctx, ['flows', 'create', String(id), '--name', 'Follows'])).flow_id;
 
-  const added = await json<PipelineOut & { added: StepRow }>(ctx, ['pipelines', 'steps', 'add', String(id), 'ai', '--at', '2', '--label', 'Rewrite']);
+  const added = await json<PipelineOut & { added: StepRow }>(ctx, [
+    'pipelines',
+    'steps',
+    'add',
+    String(id),
+    'ai',
+    '--at',
+    '2',
+    '--label',
+    'Rewrite',
+  ]);
   assert.equal([added.added.position, added.added.type, added.added.label], [2, 'ai', 'Rewrite']);
-  assert.equal(added.steps.map((s) => s.type), ['fetch', 'ai', 'publish']);
+  assert.equal(
+    added.steps.map((s) => s.type),
+    ['fetch', 'ai', 'publish'],
+  );
   assert.equal(await storedTypes(ctx, id), ['fetch', 'ai', 'publish']);
-  const flowSteps = (await hostApi(ctx.dataDir, 'GET', `/flows/${flowId}`)).body.data as { flow_config: Record<string, { pipeline_step_id: string }> };
-  assert.ok(Object.values(flowSteps.flow_config).some((s) => s.pipeline_step_id === added.added.id), 'the flow has a step for the new one');
+  const flowSteps = (await hostApi(ctx.dataDir, 'GET', `/flows/${flowId}`)).body.data as {
+    flow_config: Record<string, { pipeline_step_id: string }>;
+  };
+  assert.ok(
+    Object.values(flowSteps.flow_config).some((s) => s.pipeline_step_id === added.added.id),
+    'the flow has a step for the new one',
+  );
   const bad = await run(ctx, ['pipelines', 'steps', 'add', String(id), 'juggle']);
   assert.is(bad.status, 1);
   assert.match(bad.stderr, /Unknown step type 'juggle'.*\(invalid_step_type\)$/m);
   assert.equal(await storedTypes(ctx, id), ['fetch', 'ai', 'publish']);
 
   const reordered = await json<PipelineOut>(ctx, ['pipelines', 'steps', 'reorder', String(id), 'publish', '1', '2']);
-  assert.equal(reordered.steps.map((s) => s.type), ['publish', 'fetch', 'ai']);
+  assert.equal(
+    reordered.steps.map((s) => s.type),
+    ['publish', 'fetch', 'ai'],
+  );
   assert.equal(await storedTypes(ctx, id), ['publish', 'fetch', 'ai']);
   const twice = await run(ctx, ['pipelines', 'steps', 'reorder', String(id), '1', '1', '2']);
   assert.is(twice.status, 1);
@@ -134,7 +174,10 @@ test('pipelines steps add, reorder and remove change the stored steps, steps nam
 
   const refused = await run(ctx, ['pipelines', 'steps', 'remove', String(id), 'ai']);
   assert.is(refused.status, 1);
-  assert.match(refused.stderr, /Remove step 2 \(ai "Rewrite"\) from pipeline \d+ "Steps" and its settings from 1 flow\(s\): not confirmed .*--yes/);
+  assert.match(
+    refused.stderr,
+    /Remove step 2 \(ai "Rewrite"\) from pipeline \d+ "Steps" and its settings from 1 flow\(s\): not confirmed .*--yes/,
+  );
   assert.equal(await storedTypes(ctx, id), ['fetch', 'ai', 'publish'], 'nothing removed without confirmation');
   const removed = await json<PipelineOut & { removed: StepRow }>(ctx, ['pipelines', 'steps', 'remove', String(id), 'ai', '--yes']);
   assert.equal([removed.removed.type, removed.removed.id], ['ai', added.added.id]);
@@ -148,12 +191,32 @@ test("pipelines steps config stores an ai step's provider, model and system prom
   const id = (await json<PipelineOut>(ctx, ['pipelines', 'create', 'Configured', '--step', 'fetch', '--step', 'ai'])).pipeline_id;
   const promptFile = join(ctx.dataDir, 'prompt.txt');
   writeFileSync(promptFile, 'You write short headlines.\nNever more than ten words.\n');
-  const saved = await json<{ pipeline_id: number; position: number; step_type: string; provider: string; model: string; system_prompt: string }>(ctx, [
-    'pipelines', 'steps', 'config', String(id), 'ai', '--provider', 'openai', '--model', 'gpt-4o-mini', '--system-prompt-file', promptFile,
+  const saved = await json<{
+    pipeline_id: number;
+    position: number;
+    step_type: string;
+    provider: string;
+    model: string;
+    system_prompt: string;
+  }>(ctx, [
+    'pipelines',
+    'steps',
+    'config',
+    String(id),
+    'ai',
+    '--provider',
+    'openai',
+    '--model',
+    'gpt-4o-mini',
+    '--system-prompt-file',
+    promptFile,
   ]);
   assert.equal([saved.pipeline_id, saved.position, saved.step_type, saved.provider, saved.model], [id, 2, 'ai', 'openai', 'gpt-4o-mini']);
   const stored = (await storedPipeline(ctx, id)).pipeline_steps.find((s) => s.step_type === 'ai')!;
-  assert.equal([stored.provider, stored.model, stored.system_prompt], ['openai', 'gpt-4o-mini', 'You write short headlines.\nNever more than ten words.']);
+  assert.equal(
+    [stored.provider, stored.model, stored.system_prompt],
+    ['openai', 'gpt-4o-mini', 'You write short headlines.\nNever more than ten words.'],
+  );
 
   const text = await run(ctx, ['pipelines', 'steps', 'config', String(id), '2', '--model', 'gpt-4o', '--label', 'Headline']);
   assert.is(text.status, 0, text.stderr);
@@ -170,7 +233,11 @@ test("pipelines steps config stores an ai step's provider, model and system prom
   const nothing = await run(ctx, ['pipelines', 'steps', 'config', String(id), 'ai']);
   assert.is(nothing.status, 1);
   assert.match(nothing.stderr, /Nothing to change/);
-  assert.is((await storedPipeline(ctx, id)).pipeline_steps.find((s) => s.step_type === 'ai')!.provider, 'openai', 'refusals change nothing');
+  assert.is(
+    (await storedPipeline(ctx, id)).pipeline_steps.find((s) => s.step_type === 'ai')!.provider,
+    'openai',
+    'refusals change nothing',
+  );
 });
 
 test('pipelines delete removes the pipeline with its flows, after confirmation', async (ctx) => {
@@ -179,7 +246,12 @@ test('pipelines delete removes the pipeline with its flows, after confirmation',
   assert.match(refused.stderr, /--yes/);
   assert.is((await hostApi(ctx.dataDir, 'GET', `/pipelines/${ctx.pipelineId}`)).status, 200);
 
-  const deleted = await json<{ pipeline_id: number; deleted_flows: number; flow_ids: number[] }>(ctx, ['pipelines', 'delete', String(ctx.pipelineId), '--yes']);
+  const deleted = await json<{ pipeline_id: number; deleted_flows: number; flow_ids: number[] }>(ctx, [
+    'pipelines',
+    'delete',
+    String(ctx.pipelineId),
+    '--yes',
+  ]);
   assert.is(deleted.pipeline_id, ctx.pipelineId);
   assert.is(deleted.deleted_flows, deleted.flow_ids.length);
   assert.ok(deleted.flow_ids.includes(ctx.flowId));

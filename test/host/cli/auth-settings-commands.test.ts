@@ -11,7 +11,13 @@ import type { Host } from '../../../host/host.js';
 
 type Ctx = { host: Host; dataDir: string };
 const test = suite<Ctx>('cli: auth, settings (intervals, handler defaults), tools web-search and preferences');
-type AuthStatus = { handler_slug: string; requires_auth: boolean; authenticated: boolean; account_details?: { username: string }; config_status: Record<string, string> };
+type AuthStatus = {
+  handler_slug: string;
+  requires_auth: boolean;
+  authenticated: boolean;
+  account_details?: { username: string };
+  config_status: Record<string, string>;
+};
 
 test.before(async (ctx) => {
   Object.assign(ctx, await startCliHost({}));
@@ -72,7 +78,10 @@ test('settings show and set: values parse, unknown keys and bad values are refus
   const keys = await run(ctx, ['settings', 'set', 'ai_provider_keys={"openai":"sk-x"}']);
   assert.is(keys.status, 1);
   assert.match(keys.stderr, /providers set-key/);
-  assert.is(((await hostApi(ctx.dataDir, 'GET', '/settings')).body.data as { settings: Record<string, unknown> }).settings.problem_flow_threshold, 5);
+  assert.is(
+    ((await hostApi(ctx.dataDir, 'GET', '/settings')).body.data as { settings: Record<string, unknown> }).settings.problem_flow_threshold,
+    5,
+  );
 });
 
 test('settings intervals lists the scheduling intervals the API has', async (ctx) => {
@@ -94,7 +103,17 @@ test('settings handler-defaults: set (merged), replaced, listed and deleted; sec
   const stored = async () => ((await hostApi(ctx.dataDir, 'GET', '/settings/handler-defaults/cms-api')).body.data as Defaults).settings;
   assert.equal(await stored(), {});
   const secret = 'abcd-efgh-ijkl-mnop-qrst';
-  const set = await run(ctx, ['settings', 'handler-defaults', 'cms-api', '--set', 'max_items=3', '--set', `app_password=${secret}`, '--set', 'username=alice']);
+  const set = await run(ctx, [
+    'settings',
+    'handler-defaults',
+    'cms-api',
+    '--set',
+    'max_items=3',
+    '--set',
+    `app_password=${secret}`,
+    '--set',
+    'username=alice',
+  ]);
   assert.is(set.status, 0, set.stderr);
   assert.match(set.stdout, /Handler defaults saved\./);
   assert.match(set.stdout, /^max_items\s+3$/m);
@@ -141,7 +160,8 @@ test('tools web-search: the key is read from stdin and shown masked as the API m
   type WebSearch = { configured: boolean; base_url: string; api_key: string };
   const stored = async () => (await hostApi(ctx.dataDir, 'GET', '/tools/web-search')).body.data as WebSearch;
   // stdin needs a process of its own; it reaches this suite's host through host.json.
-  const piped = (args: string[], input: string) => runCliAsync(['tools', 'web-search', 'set', ...args, '--data-dir', ctx.dataDir], {}, input);
+  const piped = (args: string[], input: string) =>
+    runCliAsync(['tools', 'web-search', 'set', ...args, '--data-dir', ctx.dataDir], {}, input);
   assert.is((await json<WebSearch>(ctx, ['tools', 'web-search'])).configured, false);
   assert.match((await run(ctx, ['tools', 'web-search', 'show'])).stdout, /^web_search: not configured/);
 
@@ -170,7 +190,13 @@ test('tools web-search: the key is read from stdin and shown masked as the API m
 
 test("preferences: a user's selected pipeline, set, shown and cleared", async (ctx) => {
   const pipelineId = (await json<{ pipeline_id: number }>(ctx, ['pipelines', 'create', 'Picked', '--step', 'fetch'])).pipeline_id;
-  const set = await json<{ user_id: number; selected_pipeline_id: number | null }>(ctx, ['preferences', 'set', 'admin', '--pipeline', String(pipelineId)]);
+  const set = await json<{ user_id: number; selected_pipeline_id: number | null }>(ctx, [
+    'preferences',
+    'set',
+    'admin',
+    '--pipeline',
+    String(pipelineId),
+  ]);
   assert.is(set.selected_pipeline_id, pipelineId);
   const stored = await hostApi(ctx.dataDir, 'GET', `/users/${set.user_id}`);
   assert.is(stored.body.selected_pipeline_id, pipelineId);

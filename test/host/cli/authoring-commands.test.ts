@@ -22,7 +22,10 @@ for (const store of testStores('cli: authoring')) {
   };
 
   test.before(async (ctx) => {
-    ctx.feed = await startFeedServer([{ guid: 'urn:1', title: 'First story' }, { guid: 'urn:2', title: 'Second story' }]);
+    ctx.feed = await startFeedServer([
+      { guid: 'urn:1', title: 'First story' },
+      { guid: 'urn:2', title: 'Second story' },
+    ]);
     ctx.feedUrl = ctx.feed.url;
     Object.assign(ctx, await startCliHost(store.config()));
   });
@@ -34,7 +37,14 @@ for (const store of testStores('cli: authoring')) {
   test('pipelines create prints the ids of its steps in order; list and show name them by position', async (ctx) => {
     const created = await json(ctx, ['pipelines', 'create', 'Feed to site', '--step', 'fetch', '--step', 'ai', '--step', 'publish']);
     assert.is(created.pipeline_name, 'Feed to site');
-    assert.equal(created.steps.map((s: Body) => [s.position, s.type]), [[1, 'fetch'], [2, 'ai'], [3, 'publish']]);
+    assert.equal(
+      created.steps.map((s: Body) => [s.position, s.type]),
+      [
+        [1, 'fetch'],
+        [2, 'ai'],
+        [3, 'publish'],
+      ],
+    );
     assert.ok(created.steps.every((s: Body) => s.id.startsWith(`${created.pipeline_id}_`)));
     ctx.pipelineId = created.pipeline_id;
 
@@ -49,16 +59,41 @@ for (const store of testStores('cli: authoring')) {
   test('flows create: steps by position, type and id; --set values parse as JSON, keys nest', async (ctx) => {
     const steps = (await json(ctx, ['pipelines', 'show', String(ctx.pipelineId)])).steps as Body[];
     const flow = await json(ctx, [
-      'flows', 'create', String(ctx.pipelineId), '--name', 'Morning feed',
-      '--handler', 'fetch=rss', '--set', `1.feed_url=${ctx.feedUrl}`, '--set', 'fetch.max_items=5',
-      '--user-message', 'ai=Summarise this',
-      '--handler', `${steps[2]!.id}=cms`, '--set', 'publish.post_status=publish', '--set', '3.include_source=false', '--set', '3.terms=news,tech',
-      '--schedule', 'hourly',
+      'flows',
+      'create',
+      String(ctx.pipelineId),
+      '--name',
+      'Morning feed',
+      '--handler',
+      'fetch=rss',
+      '--set',
+      `1.feed_url=${ctx.feedUrl}`,
+      '--set',
+      'fetch.max_items=5',
+      '--user-message',
+      'ai=Summarise this',
+      '--handler',
+      `${steps[2]!.id}=cms`,
+      '--set',
+      'publish.post_status=publish',
+      '--set',
+      '3.include_source=false',
+      '--set',
+      '3.terms=news,tech',
+      '--schedule',
+      'hourly',
     ]);
     ctx.flowId = flow.flow_id;
     assert.is(flow.flow_name, 'Morning feed');
     assert.equal(flow.scheduling_config, { interval: 'hourly' });
-    assert.equal(flow.steps.map((s: Body) => [s.position, s.type, s.handler]), [[1, 'fetch', 'rss'], [2, 'ai', null], [3, 'publish', 'cms']]);
+    assert.equal(
+      flow.steps.map((s: Body) => [s.position, s.type, s.handler]),
+      [
+        [1, 'fetch', 'rss'],
+        [2, 'ai', null],
+        [3, 'publish', 'cms'],
+      ],
+    );
     assert.equal(flow.steps[0].config, { feed_url: ctx.feedUrl, max_items: 5 }, 'the number 5, not "5"');
     assert.is(flow.steps[1].user_message, 'Summarise this');
     assert.is(flow.steps[2].config.include_source, false, 'the boolean false');
@@ -72,14 +107,34 @@ for (const store of testStores('cli: authoring')) {
   });
 
   test('flows config changes settings by type or position; a refused nested key names the step and field', async (ctx) => {
-    const changed = await json(ctx, ['flows', 'config', String(ctx.flowId), '--set', 'fetch.max_items=2', '--set', 'publish.post_status=draft', '--schedule', 'manual', '--name', 'Renamed']);
+    const changed = await json(ctx, [
+      'flows',
+      'config',
+      String(ctx.flowId),
+      '--set',
+      'fetch.max_items=2',
+      '--set',
+      'publish.post_status=draft',
+      '--schedule',
+      'manual',
+      '--name',
+      'Renamed',
+    ]);
     assert.is(changed.flow_name, 'Renamed');
     assert.equal(changed.scheduling_config, { interval: 'manual' });
     assert.is(changed.steps[0].config.max_items, 2);
     assert.is(changed.steps[0].config.feed_url, ctx.feedUrl, 'other settings are kept');
     assert.is(changed.steps[2].config.post_status, 'draft');
     // A nested, secret-looking key is refused by the rss schema (it takes no such field), naming the step and field.
-    const nested = await run(ctx, ['flows', 'config', String(ctx.flowId), '--set', '1.auth.api_token=abc', '--set', 'publish.post_status=publish']);
+    const nested = await run(ctx, [
+      'flows',
+      'config',
+      String(ctx.flowId),
+      '--set',
+      '1.auth.api_token=abc',
+      '--set',
+      'publish.post_status=publish',
+    ]);
     assert.is(nested.status, 1);
     assert.match(nested.stderr, /step 1 \(fetch, handler rss\): auth is not an allowed property/);
   });
@@ -87,9 +142,15 @@ for (const store of testStores('cli: authoring')) {
   test('bad step references and refused settings name the step and the key', async (ctx) => {
     // The parsing and naming rules are unit-tested in step-refs.test.ts; these go end to end.
     const cases: Array<[string[], RegExp]> = [
-      [['flows', 'create', String(ctx.pipelineId), '--handler', '4=rss'], /No step at position 4 in pipeline \d+ \(its steps: 1 fetch, 2 ai, 3 publish\)/],
+      [
+        ['flows', 'create', String(ctx.pipelineId), '--handler', '4=rss'],
+        /No step at position 4 in pipeline \d+ \(its steps: 1 fetch, 2 ai, 3 publish\)/,
+      ],
       [['flows', 'create', String(ctx.pipelineId), '--handler', 'publish=rss'], /step 3 \(publish\): 'rss' is a fetch handler/],
-      [['flows', 'create', String(ctx.pipelineId), '--handler', 'fetch=rss', '--set', 'fetch.max_items=500'], /step 1 \(fetch, handler rss\): .*max_items must be <= 50/],
+      [
+        ['flows', 'create', String(ctx.pipelineId), '--handler', 'fetch=rss', '--set', 'fetch.max_items=500'],
+        /step 1 \(fetch, handler rss\): .*max_items must be <= 50/,
+      ],
       [['flows', 'config', String(ctx.flowId), '--set', '2.model=x'], /step 2 \(ai\): the step has no handler yet/],
     ];
     const before = (await json(ctx, ['flows', 'list'])).length;
@@ -104,7 +165,10 @@ for (const store of testStores('cli: authoring')) {
     const two = await json(ctx, ['pipelines', 'create', 'Two publishers', '--step', 'fetch', '--step', 'publish', '--step', 'publish']);
     const ambiguous = await run(ctx, ['flows', 'create', String(two.pipeline_id), '--handler', 'publish=cms']);
     assert.is(ambiguous.status, 1);
-    assert.match(ambiguous.stderr, /Step 'publish' is ambiguous: pipeline \d+ has 2 publish steps \(positions 2, 3\); name one by its position/);
+    assert.match(
+      ambiguous.stderr,
+      /Step 'publish' is ambiguous: pipeline \d+ has 2 publish steps \(positions 2, 3\); name one by its position/,
+    );
   });
 
   test.run();

@@ -15,9 +15,17 @@ import { startFeedServer, type FeedServer } from '../../support/feed-server.js';
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
 /** The CLI as a child process, without blocking this process (the feed server answers meanwhile). */
-function spawnCli(args: string[], env: Record<string, string>, input?: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function spawnCli(
+  args: string[],
+  env: Record<string, string>,
+  input?: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [cliPath, ...args], { cwd: repoRoot, env: cleanEnv({ FLOWHOST_LOG_LEVEL: 'warn', ...env }), stdio: ['pipe', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [cliPath, ...args], {
+      cwd: repoRoot,
+      env: cleanEnv({ FLOWHOST_LOG_LEVEL: 'warn', ...env }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     proc.stdout.on('data', (d) => (stdout += d));
@@ -44,7 +52,10 @@ for (const store of testStores('cli: export and import')) {
   };
 
   test.before(async (ctx) => {
-    ctx.feed = await startFeedServer([{ guid: 'urn:1', title: 'First story' }, { guid: 'urn:2', title: 'Second story' }]);
+    ctx.feed = await startFeedServer([
+      { guid: 'urn:1', title: 'First story' },
+      { guid: 'urn:2', title: 'Second story' },
+    ]);
     ctx.feedUrl = ctx.feed.url;
     Object.assign(ctx, await startCliHost(store.config()));
   });
@@ -56,14 +67,35 @@ for (const store of testStores('cli: export and import')) {
   test('export to a file, import into a fresh data directory (twice: two copies), run it: posts are created', async (ctx) => {
     // The README walkthrough: new RSS items become posts.
     const pipeline = await json(ctx, ['pipelines', 'create', 'RSS to posts', '--step', 'fetch', '--step', 'publish']);
-    const made = await json(ctx, ['flows', 'create', String(pipeline.pipeline_id), '--name', 'News', '--handler', 'fetch=rss', '--set', `fetch.feed_url=${ctx.feedUrl}`, '--set', 'fetch.max_items=10', '--handler', 'publish=cms', '--set', 'publish.post_status=publish', '--schedule', 'hourly']);
+    const made = await json(ctx, [
+      'flows',
+      'create',
+      String(pipeline.pipeline_id),
+      '--name',
+      'News',
+      '--handler',
+      'fetch=rss',
+      '--set',
+      `fetch.feed_url=${ctx.feedUrl}`,
+      '--set',
+      'fetch.max_items=10',
+      '--handler',
+      'publish=cms',
+      '--set',
+      'publish.post_status=publish',
+      '--schedule',
+      'hourly',
+    ]);
     const exported = await run(ctx, ['export', String(made.flow_id)]);
     assert.is(exported.status, 0, exported.stderr);
     const doc = JSON.parse(exported.stdout) as Body;
     assert.is(doc.flowhost_export, 1);
     assert.not.ok(exported.stdout.includes(`${pipeline.pipeline_id}_`), 'no step ids in the document');
     const pipelineDoc = JSON.parse((await run(ctx, ['export', String(pipeline.pipeline_id), '--pipeline'])).stdout) as Body;
-    assert.equal(pipelineDoc.pipeline.steps.map((s: Body) => s.type), ['fetch', 'publish']);
+    assert.equal(
+      pipelineDoc.pipeline.steps.map((s: Body) => s.type),
+      ['fetch', 'publish'],
+    );
     assert.equal(pipelineDoc.flows, doc.flows);
 
     const fresh = await startCliHost(store.config());
@@ -91,7 +123,10 @@ for (const store of testStores('cli: export and import')) {
       const shown = await json(fresh, ['flows', 'show', String(first.flow_ids[0])]);
       assert.is(shown.last_run_status, 'completed');
       const posts = (await fresh.host.content.findPosts({ post_type: 'post', orderby: 'post_id', order: 'asc' })).items;
-      assert.equal(posts.map((p) => [p.title, p.status]).sort(), [['First story', 'publish'], ['Second story', 'publish']]);
+      assert.equal(posts.map((p) => [p.title, p.status]).sort(), [
+        ['First story', 'publish'],
+        ['Second story', 'publish'],
+      ]);
     } finally {
       await fresh.host.stop();
     }

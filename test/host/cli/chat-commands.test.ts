@@ -34,7 +34,13 @@ for (const store of testStores('cli: chat')) {
 
   test.before(async (ctx) => {
     ctx.openai = await createFakeModelApi('openai');
-    Object.assign(ctx, await startCliHost({ ...store.config(), pluginSettings: { ...pluginSettingsFor([ctx.openai], { max_retries: 0 }), chat: { max_turns: 2 } } }));
+    Object.assign(
+      ctx,
+      await startCliHost({
+        ...store.config(),
+        pluginSettings: { ...pluginSettingsFor([ctx.openai], { max_retries: 0 }), chat: { max_turns: 2 } },
+      }),
+    );
     const info = readHostFile(ctx.dataDir)!;
     const res = await fetch(`${ctx.host.url}${ctx.host.config.apiPrefix}/${ctx.host.config.coreNamespace}/settings`, {
       method: 'PUT',
@@ -49,7 +55,10 @@ for (const store of testStores('cli: chat')) {
   });
 
   test('--message --json prints the POST /chat answer; the request is a cli one', async (ctx) => {
-    ctx.openai.script.push(toolCallReply('openai', 'k1', 'create_pipeline', { name: 'From the CLI', steps: ['fetch'] }), textReply('openai', 'Pipeline made.'));
+    ctx.openai.script.push(
+      toolCallReply('openai', 'k1', 'create_pipeline', { name: 'From the CLI', steps: ['fetch'] }),
+      textReply('openai', 'Pipeline made.'),
+    );
     const answer = await json(ctx, ['chat', '--message', 'Make a pipeline called From the CLI']);
     assert.match(answer.session_id, /^[a-f0-9-]+$/);
     assert.is(answer.response, 'Pipeline made.');
@@ -79,7 +88,10 @@ for (const store of testStores('cli: chat')) {
     ctx.openai.script.push(textReply('openai', 'Both done.'));
     const next = await json(ctx, ['chat', '--session', ctx.sessionId, '--continue']);
     assert.is(next.data.completed, true);
-    assert.equal(next.data.new_messages.map((m: Body) => m.content), ['Both done.']);
+    assert.equal(
+      next.data.new_messages.map((m: Body) => m.content),
+      ['Both done.'],
+    );
     const again = await run(ctx, ['chat', '--session', ctx.sessionId, '--continue']);
     assert.is(again.status, 1);
     assert.match(again.stderr, /ended with the assistant's answer/);
@@ -128,7 +140,10 @@ for (const store of testStores('cli: chat')) {
     assert.match(printed, /Finished\./);
     assert.not.match(printed, /never sent/);
     const detail = await json(ctx, ['chat', 'show', session!]);
-    assert.equal(detail.conversation.filter((m: Body) => m.role === 'user').map((m: Body) => m.content), ['make loop one', 'make two and three']);
+    assert.equal(
+      detail.conversation.filter((m: Body) => m.role === 'user').map((m: Body) => m.content),
+      ['make loop one', 'make two and three'],
+    );
     assert.is(detail.agent_type, 'cli');
     assert.is(ctx.openai.script.length, 0);
   });
@@ -158,7 +173,10 @@ spawned('a message piped on stdin is sent once and --json prints the answer', as
   assert.is(res.status, 0, res.stderr);
   const answer = JSON.parse(res.stdout) as Body;
   assert.is(answer.response, 'Piped answer.');
-  assert.equal(answer.conversation.map((m: Body) => m.content), ['What can you do?', 'Piped answer.']);
+  assert.equal(
+    answer.conversation.map((m: Body) => m.content),
+    ['What can you do?', 'Piped answer.'],
+  );
   assert.is(openai.chats().length, 1);
   const empty = await spawnCli(['chat', '--data-dir', dataDir], env, '');
   assert.is(empty.status, 1);

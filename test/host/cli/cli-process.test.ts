@@ -21,14 +21,18 @@ test('flowhost completion prints a bash script, or a zsh one under zsh', () => {
   assert.match(zsh.stdout, /compdef _flowhost_yargs_completions flowhost/);
 });
 
-test('completion offers the nouns and a noun\'s verbs', () => {
+test("completion offers the nouns and a noun's verbs", () => {
   const nouns = runCli(['--get-yargs-completions', 'flowhost', '']);
   assert.is(nouns.status, 0, nouns.stderr);
-  for (const noun of ['flows', 'jobs', 'pipelines', 'auth', 'settings', 'preferences', 'processed-items', 'tools', 'completion']) assert.match(nouns.stdout, new RegExp(`^${noun}$`, 'm'));
+  for (const noun of ['flows', 'jobs', 'pipelines', 'auth', 'settings', 'preferences', 'processed-items', 'tools', 'completion'])
+    assert.match(nouns.stdout, new RegExp(`^${noun}$`, 'm'));
   for (const [words, verbs] of [
     [['flows'], ['delete', 'duplicate', 'problems']],
     [['pipelines'], ['rename', 'steps']],
-    [['pipelines', 'steps'], ['add', 'remove', 'reorder', 'config']],
+    [
+      ['pipelines', 'steps'],
+      ['add', 'remove', 'reorder', 'config'],
+    ],
     [['logs'], ['tail', 'metadata', 'clear']],
     [['settings'], ['intervals', 'handler-defaults']],
     [['processed-items'], ['clear']],
@@ -39,7 +43,7 @@ test('completion offers the nouns and a noun\'s verbs', () => {
   }
 });
 
-test('flows delete <id> is a command: a missing flow is named with the API\'s code, exit 1, nothing on stdout', () => {
+test("flows delete <id> is a command: a missing flow is named with the API's code, exit 1, nothing on stdout", () => {
   const res = runCli(['flows', 'delete', '12', '--yes', '--data-dir', dataDir]);
   assert.is(res.status, 1);
   assert.is(res.stdout, '');
@@ -48,7 +52,11 @@ test('flows delete <id> is a command: a missing flow is named with the API\'s co
 });
 
 test('auth set --stdin reads the fields as a JSON object from stdin', () => {
-  const res = runCli(['auth', 'set', 'federated', '--stdin', '--json', '--data-dir', dataDir], {}, '{"handle":"bob.example","password":"wxyz-wxyz-wxyz-wxyz"}\n');
+  const res = runCli(
+    ['auth', 'set', 'federated', '--stdin', '--json', '--data-dir', dataDir],
+    {},
+    '{"handle":"bob.example","password":"wxyz-wxyz-wxyz-wxyz"}\n',
+  );
   assert.is(res.status, 0, res.stderr);
   assert.not.match(res.stdout, /wxyz-wxyz/, 'only the masked tail of the secret is shown');
   const status = runCli(['auth', 'status', 'federated', '--json', '--data-dir', dataDir]);

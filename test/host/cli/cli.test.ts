@@ -16,7 +16,10 @@ test('user create prints the application password once; --json is machine-readab
   assert.match(human.stdout, /Application password \(shown once\): (\w{4} ){5}\w{4}/);
   const json = cli('user', 'create', 'bob', '--role', 'subscriber', '--json');
   assert.is(json.status, 0, json.stderr);
-  const parsed = JSON.parse(json.stdout) as { user: { login: string; role: string }; application_password: { password: string; uuid: string } };
+  const parsed = JSON.parse(json.stdout) as {
+    user: { login: string; role: string };
+    application_password: { password: string; uuid: string };
+  };
   assert.is(parsed.user.login, 'bob');
   assert.is(parsed.user.role, 'subscriber');
   assert.match(parsed.application_password.password, /^(\w{4} ){5}\w{4}$/);
@@ -26,7 +29,10 @@ test('user list shows users without secrets', () => {
   const res = cli('user', 'list', '--json');
   assert.is(res.status, 0, res.stderr);
   const users = JSON.parse(res.stdout) as Array<{ login: string; role: string }>;
-  assert.equal(users.map((u) => u.login), ['alice', 'bob']);
+  assert.equal(
+    users.map((u) => u.login),
+    ['alice', 'bob'],
+  );
   assert.not.match(res.stdout, /hash|scrypt/);
   const table = cli('user', 'list');
   assert.match(table.stdout, /LOGIN/);
@@ -84,7 +90,13 @@ test('user delete; unknown users and bad arguments fail with a message', () => {
 test('plugins list shows id, version, contributions apart from hooks', () => {
   const res = runCli(['plugins', 'list', '--json']);
   assert.is(res.status, 0, res.stderr);
-  const plugins = JSON.parse(res.stdout) as Array<{ id: string; version: string; hooks: string[]; contributions: Record<string, string[]>; extensionPoints: string[] }>;
+  const plugins = JSON.parse(res.stdout) as Array<{
+    id: string;
+    version: string;
+    hooks: string[];
+    contributions: Record<string, string[]>;
+    extensionPoints: string[];
+  }>;
   const discovery = plugins.find((p) => p.id === 'discovery');
   assert.ok(discovery);
   assert.is(discovery.version, '1.0.0');
@@ -102,7 +114,10 @@ test('plugins list shows id, version, contributions apart from hooks', () => {
   assert.match(table.stdout, /^ID\s+VERSION\s+OWNS\s+CONTRIBUTES\s+HOOKS$/m);
   assert.match(table.stdout, /^discovery\s+1\.0\.0\s+surfaces \(1\)$/m);
   assert.match(table.stdout, /^chat\s+1\.0\.0\s+chat\.tools\s+surfaces \(1\), chat\.tools \(\d+\)$/m);
-  assert.match(table.stdout, /^docsync\s+1\.0\.0\s+postTypes \(1\), taxonomies \(1\), surfaces \(1\), chat\.tools \(4\)\s+repairInterrupted$/m);
+  assert.match(
+    table.stdout,
+    /^docsync\s+1\.0\.0\s+postTypes \(1\), taxonomies \(1\), surfaces \(1\), chat\.tools \(4\)\s+repairInterrupted$/m,
+  );
 });
 
 test('an extra plugin by module path through FLOWHOST_PLUGINS', () => {

@@ -46,10 +46,25 @@ test('jobs clear --failed deletes failed jobs only after confirmation', async (c
 });
 
 test('processed-items clear forgets what a flow fetched, so the next run fetches it again', async (ctx) => {
-  const feed = await startFeedServer([{ guid: 'urn:a', title: 'A' }, { guid: 'urn:b', title: 'B' }]);
+  const feed = await startFeedServer([
+    { guid: 'urn:a', title: 'A' },
+    { guid: 'urn:b', title: 'B' },
+  ]);
   try {
     const pipelineId = (await json<{ pipeline_id: number }>(ctx, ['pipelines', 'create', 'Processed', '--step', 'fetch'])).pipeline_id;
-    const flowId = (await json<{ flow_id: number }>(ctx, ['flows', 'create', String(pipelineId), '--handler', 'fetch=rss', '--set', `fetch.feed_url=${feed.url}`, '--set', 'fetch.max_items=5'])).flow_id;
+    const flowId = (
+      await json<{ flow_id: number }>(ctx, [
+        'flows',
+        'create',
+        String(pipelineId),
+        '--handler',
+        'fetch=rss',
+        '--set',
+        `fetch.feed_url=${feed.url}`,
+        '--set',
+        'fetch.max_items=5',
+      ])
+    ).flow_id;
     // A run's fetch step: how many new items it took (the job as the API stores it).
     const fetched = async () => {
       const job = await json<{ job_id: number }>(ctx, ['flows', 'run', String(flowId)]);
@@ -64,7 +79,13 @@ test('processed-items clear forgets what a flow fetched, so the next run fetches
     assert.match(refused.stderr, new RegExp(`Forget the processed items of flow ${flowId} "Flow" .*--yes`));
     assert.is(await fetched(), 0, 'nothing forgotten without confirmation');
 
-    const cleared = await json<{ clear_type: string; target_id: number; deleted_count: number }>(ctx, ['processed-items', 'clear', '--flow', String(flowId), '--yes']);
+    const cleared = await json<{ clear_type: string; target_id: number; deleted_count: number }>(ctx, [
+      'processed-items',
+      'clear',
+      '--flow',
+      String(flowId),
+      '--yes',
+    ]);
     assert.equal(cleared, { clear_type: 'flow', target_id: flowId, deleted_count: 2 });
     assert.is(await fetched(), 2, 'fetched again once forgotten');
     const text = await run(ctx, ['processed-items', 'clear', '--pipeline', String(pipelineId), '--yes']);
@@ -91,7 +112,10 @@ test('logs metadata counts the entries; logs clear deletes them (one agent or al
   const meta = await json<Meta>(ctx, ['logs', 'metadata']);
   assert.is(meta.total_entries, before.total_entries);
   assert.is(meta.oldest, before.oldest);
-  assert.match((await run(ctx, ['logs', 'metadata'])).stdout, new RegExp(`^${before.total_entries} log entries, \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d to `));
+  assert.match(
+    (await run(ctx, ['logs', 'metadata'])).stdout,
+    new RegExp(`^${before.total_entries} log entries, \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d to `),
+  );
 
   const refused = await run(ctx, ['logs', 'clear']);
   assert.is(refused.status, 1);

@@ -24,7 +24,10 @@ test("--help lists a manifest's noun without importing its command module", () =
 test('another noun does not import it either; its own noun does, and runs', () => {
   const other = runCli(['plugins', 'list', '--json', '--data-dir', dataDir], env);
   assert.is(other.status, 0, other.stderr);
-  assert.ok((JSON.parse(other.stdout) as Array<{ id: string }>).some((p) => p.id === 'lazy-fixture'), 'the host built for the command runs the manifest plugin');
+  assert.ok(
+    (JSON.parse(other.stdout) as Array<{ id: string }>).some((p) => p.id === 'lazy-fixture'),
+    'the host built for the command runs the manifest plugin',
+  );
   const own = runCli(['lazy-fixture', 'ping', '--data-dir', dataDir], env);
   assert.is(own.status, 0, own.stderr);
   assert.is(own.stdout, 'pong\n');
@@ -32,25 +35,45 @@ test('another noun does not import it either; its own noun does, and runs', () =
   assert.match(help.stdout, /flowhost lazy-fixture ping/);
 });
 
-const noun = (name: string) => defineCliNoun({ noun: name, describe: 'x', commands: [{ command: 'go', describe: 'x', run: () => undefined }] });
+const noun = (name: string) =>
+  defineCliNoun({ noun: name, describe: 'x', commands: [{ command: 'go', describe: 'x', run: () => undefined }] });
 const plugin = definePlugin({ id: 'm', version: '1.0.0', flowhost: '^1.0.0', setup: () => undefined });
 const refusing = () => Promise.reject(new Error('loaded'));
 
 test('a manifest noun loads only when the arguments name it, and must load the noun it names', async () => {
   const manifest = definePluginManifest({ id: 'm', cli: [{ noun: 'mm', describe: 'x', load: refusing }], load: refusing });
   const listed = await loadPluginNouns([manifest], ['flows', 'list']);
-  assert.equal(listed.map((n) => [n.noun, n.describe]), [['mm', 'x (plugin m)']]);
-  await loadPluginNouns([manifest], ['mm', 'go']).then(() => assert.unreachable('loaded'), (error: Error) => assert.match(error.message, /loaded/));
-  const wrong = definePluginManifest({ id: 'm', cli: [{ noun: 'mm', describe: 'x', load: async () => noun('other') }], load: async () => plugin });
-  await loadPluginNouns([wrong], ['mm']).then(() => assert.unreachable('accepted'), (error: Error) => assert.match(error.message, /Plugin 'm': the manifest's CLI noun 'mm' loaded noun 'other'/));
+  assert.equal(
+    listed.map((n) => [n.noun, n.describe]),
+    [['mm', 'x (plugin m)']],
+  );
+  await loadPluginNouns([manifest], ['mm', 'go']).then(
+    () => assert.unreachable('loaded'),
+    (error: Error) => assert.match(error.message, /loaded/),
+  );
+  const wrong = definePluginManifest({
+    id: 'm',
+    cli: [{ noun: 'mm', describe: 'x', load: async () => noun('other') }],
+    load: async () => plugin,
+  });
+  await loadPluginNouns([wrong], ['mm']).then(
+    () => assert.unreachable('accepted'),
+    (error: Error) => assert.match(error.message, /Plugin 'm': the manifest's CLI noun 'mm' loaded noun 'other'/),
+  );
 });
 
 test('manifest nouns are checked for shadowing like definitions', async () => {
   const shadow = definePluginManifest({ id: 'm', cli: [{ noun: 'flows', describe: 'x', load: refusing }], load: refusing });
-  await loadPluginNouns([shadow], []).then(() => assert.unreachable('accepted'), (error: Error) => assert.match(error.message, /Plugin 'm': CLI noun 'flows' is already built in/));
+  await loadPluginNouns([shadow], []).then(
+    () => assert.unreachable('accepted'),
+    (error: Error) => assert.match(error.message, /Plugin 'm': CLI noun 'flows' is already built in/),
+  );
   const a = definePlugin({ id: 'a', version: '1.0.0', flowhost: '^1.0.0', cli: [noun('x')], setup: () => undefined });
   const b = definePluginManifest({ id: 'b', cli: [{ noun: 'x', describe: 'x', load: refusing }], load: refusing });
-  await loadPluginNouns([a, b], []).then(() => assert.unreachable('accepted'), (error: Error) => assert.match(error.message, /Plugin 'b': CLI noun 'x' is already declared by plugin 'a'/));
+  await loadPluginNouns([a, b], []).then(
+    () => assert.unreachable('accepted'),
+    (error: Error) => assert.match(error.message, /Plugin 'b': CLI noun 'x' is already declared by plugin 'a'/),
+  );
 });
 
 test("a host's plugin list loads a manifest's plugin, which must be the plugin it names", async () => {
@@ -58,7 +81,10 @@ test("a host's plugin list loads a manifest's plugin, which must be the plugin i
   assert.is(loaded!.id, 'lazy-fixture');
   assert.is(typeof loaded!.setup, 'function');
   const liar = definePluginManifest({ id: 'n', load: async () => plugin });
-  await resolvePlugins(['liar'], { liar }).then(() => assert.unreachable('accepted'), (error: Error) => assert.match(error.message, /Plugin manifest 'n': load\(\) gave plugin 'm'/));
+  await resolvePlugins(['liar'], { liar }).then(
+    () => assert.unreachable('accepted'),
+    (error: Error) => assert.match(error.message, /Plugin manifest 'n': load\(\) gave plugin 'm'/),
+  );
 });
 
 test.run();

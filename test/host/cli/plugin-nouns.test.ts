@@ -19,10 +19,13 @@ test("a plugin's noun runs its commands through the API, with --json", () => {
   const listed = cli('hello', 'list', '--json');
   assert.is(listed.status, 0, listed.stderr);
   const greetings = JSON.parse(listed.stdout) as Array<{ message: string }>;
-  assert.equal(greetings.map((g) => g.message), ['Hello, Ada!']);
+  assert.equal(
+    greetings.map((g) => g.message),
+    ['Hello, Ada!'],
+  );
   const help = runCli(['--help'], env);
   assert.match(help.stdout, /flowhost hello <command>/);
-  assert.match(help.stdout.replace(/\s+/g, " "), /Greet someone and list the greetings \(plugin hello\)/);
+  assert.match(help.stdout.replace(/\s+/g, ' '), /Greet someone and list the greetings \(plugin hello\)/);
 });
 
 test('an unknown command of the noun is a usage error; without the plugin the noun does not exist', () => {
@@ -34,8 +37,10 @@ test('an unknown command of the noun is a usage error; without the plugin the no
 });
 
 test('a noun that shadows a built-in or another plugin is refused, naming the plugin', () => {
-  const noun = (name: string) => defineCliNoun({ noun: name, describe: 'x', commands: [{ command: 'go', describe: 'x', run: () => undefined }] });
-  const plugin = (id: string, name: string) => definePlugin({ id, version: '1.0.0', flowhost: '^1.0.0', cli: [noun(name)], setup: () => undefined });
+  const noun = (name: string) =>
+    defineCliNoun({ noun: name, describe: 'x', commands: [{ command: 'go', describe: 'x', run: () => undefined }] });
+  const plugin = (id: string, name: string) =>
+    definePlugin({ id, version: '1.0.0', flowhost: '^1.0.0', cli: [noun(name)], setup: () => undefined });
   assert.throws(() => pluginNouns([plugin('a', 'flows')]), /Plugin 'a': CLI noun 'flows' is already built in/);
   assert.throws(() => pluginNouns([plugin('a', 'x'), plugin('b', 'x')]), /Plugin 'b': CLI noun 'x' is already declared by plugin 'a'/);
 });

@@ -11,7 +11,8 @@ import { createFakeModelApi, type FakeModelApi } from '../../support/fake-model-
 // Asynchronous: the fake API answers from this process while the CLI runs.
 const cli = runCliAsync;
 
-const filesUnder = (dir: string): string[] => readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [join(dir, name)]));
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [join(dir, name)]));
 
 type Ctx = { api: FakeModelApi; dataDir: string; env: Record<string, string> };
 const test = suite<Ctx>('cli: flowhost providers');
@@ -70,7 +71,9 @@ test('an empty stdin is refused; an unknown provider is an error; --clear remove
   assert.match(unknown.stderr, /no AI provider 'nope'/);
   const cleared = await cli(['providers', 'set-key', 'openai', '--clear', '--data-dir', dataDir], env);
   assert.is(cleared.status, 0, cleared.stderr);
-  const list = JSON.parse((await cli(['providers', 'list', '--json', '--data-dir', dataDir], env)).stdout) as { providers: Record<string, { configured: boolean }> };
+  const list = JSON.parse((await cli(['providers', 'list', '--json', '--data-dir', dataDir], env)).stdout) as {
+    providers: Record<string, { configured: boolean }>;
+  };
   assert.is(list.providers.openai!.configured, false);
 });
 

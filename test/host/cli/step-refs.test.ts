@@ -14,7 +14,15 @@ const steps = orderedSteps([
 ]);
 
 test('a step by 1-based position, by a type only one step has, by pipeline or flow step id', () => {
-  assert.equal(steps.map((s) => [s.position, s.step_type]), [[1, 'fetch'], [2, 'ai'], [3, 'publish'], [4, 'publish']]);
+  assert.equal(
+    steps.map((s) => [s.position, s.step_type]),
+    [
+      [1, 'fetch'],
+      [2, 'ai'],
+      [3, 'publish'],
+      [4, 'publish'],
+    ],
+  );
   assert.is(resolveStep('1', steps, 7).step_type, 'fetch');
   assert.is(resolveStep(' 3 ', steps, 7).pipeline_step_id, `7_${uuid(3)}`);
   assert.is(resolveStep('ai', steps, 7).position, 2);
@@ -26,7 +34,10 @@ test('unknown, out-of-range and ambiguous references say what the pipeline has',
   assert.throws(() => resolveStep('5', steps, 7), /No step at position 5 in pipeline 7 \(its steps: 1 fetch, 2 ai, 3 publish, 4 publish\)/);
   assert.throws(() => resolveStep('0', steps, 7), /No step at position 0/);
   assert.throws(() => resolveStep('update', steps, 7), /No step 'update' in pipeline 7: name a step by position, type or id/);
-  assert.throws(() => resolveStep('publish', steps, 7), /Step 'publish' is ambiguous: pipeline 7 has 2 publish steps \(positions 3, 4\); name one by its position/);
+  assert.throws(
+    () => resolveStep('publish', steps, 7),
+    /Step 'publish' is ambiguous: pipeline 7 has 2 publish steps \(positions 3, 4\); name one by its position/,
+  );
   assert.throws(() => resolveStep('1', [], 9), /No step at position 1 in pipeline 9 \(its steps: none\)/);
 });
 
@@ -51,7 +62,15 @@ test('dotted keys nest; a value with = keeps everything after the first =', () =
   setPath(target, 'auth.scopes', ['a']);
   setPath(target, 'max_items', 3);
   assert.equal(plain(target), { auth: { user: 'ann', scopes: ['a'] }, max_items: 3 });
-  const edits = collectEdits({ handler: ['fetch=rss', '3=cms'], set: ['fetch.feed_url=https://x.test/?a=b', '1.max_items=4', '3.meta.source=feed'], 'user-message': 'ai=Say = hi' }, steps, 7);
+  const edits = collectEdits(
+    {
+      handler: ['fetch=rss', '3=cms'],
+      set: ['fetch.feed_url=https://x.test/?a=b', '1.max_items=4', '3.meta.source=feed'],
+      'user-message': 'ai=Say = hi',
+    },
+    steps,
+    7,
+  );
   const byPosition = new Map([...edits.values()].map((e) => [e.step.position, e]));
   assert.is(byPosition.get(1)!.handler, 'rss');
   assert.equal(plain(byPosition.get(1)!.settings), { feed_url: 'https://x.test/?a=b', max_items: 4 });

@@ -15,7 +15,15 @@ test('enable, trigger, status, rotate, presets, disable — through the running 
   try {
     const auth = basicAuth('admin', readFileSync(join(dataDir, 'initial-admin-password'), 'utf8').trim());
     const api = async (path: string, body: unknown) =>
-      ((await (await fetch(`${host.url}/api/automation/v1${path}`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json()) as { data: Record<string, unknown> }).data;
+      (
+        (await (
+          await fetch(`${host.url}/api/automation/v1${path}`, {
+            method: 'POST',
+            headers: { Authorization: auth, 'Content-Type': 'application/json' },
+            body: JSON.stringify(body),
+          })
+        ).json()) as { data: Record<string, unknown> }
+      ).data;
     const pipelineId = (await api('/pipelines', { pipeline_name: 'Hook', steps: [{ step_type: 'fetch' }] })).pipeline_id as number;
     const flowId = String((await api('/flows', { pipeline_id: pipelineId })).flow_id);
     const cli = (...args: string[]) => runCli([...args, '--data-dir', dataDir], env);
@@ -24,7 +32,11 @@ test('enable, trigger, status, rotate, presets, disable — through the running 
     assert.is(enabled.status, 0, enabled.stderr);
     const token = (JSON.parse(enabled.stdout) as { token: string }).token;
     assert.match(token, /^[0-9a-f]{64}$/);
-    const fired = await fetch(`${host.url}/api/automation/v1/trigger/${flowId}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: '{}' });
+    const fired = await fetch(`${host.url}/api/automation/v1/trigger/${flowId}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+      body: '{}',
+    });
     assert.is(fired.status, 200);
     const status = cli('webhook', 'status', flowId, '--json');
     assert.is(status.status, 0, status.stderr);
@@ -38,12 +50,29 @@ test('enable, trigger, status, rotate, presets, disable — through the running 
     assert.ok(presets.some((p) => p.slug === 'github'));
     const overrides = join(dataDir, 'overrides.json');
     writeFileSync(overrides, JSON.stringify({ max_body_bytes: 4096 }));
-    const hmac = cli('webhook', 'enable', flowId, '--mode', 'hmac', '--preset', 'github', '--overrides', overrides, '--secret', 'It is a secret to everybody 123', '--json');
+    const hmac = cli(
+      'webhook',
+      'enable',
+      flowId,
+      '--mode',
+      'hmac',
+      '--preset',
+      'github',
+      '--overrides',
+      overrides,
+      '--secret',
+      'It is a secret to everybody 123',
+      '--json',
+    );
     assert.is(hmac.status, 0, hmac.stderr);
     const body = JSON.stringify({ zen: 'Keep it logically awesome.' });
     const signature = `sha256=${createHmac('sha256', 'It is a secret to everybody 123').update(body).digest('hex')}`;
     const deliver = () =>
-      fetch(`${host.url}/api/automation/v1/trigger/${flowId}`, { method: 'POST', headers: { 'X-Hub-Signature-256': signature, 'X-GitHub-Delivery': 'delivery-1', 'Content-Type': 'application/json' }, body });
+      fetch(`${host.url}/api/automation/v1/trigger/${flowId}`, {
+        method: 'POST',
+        headers: { 'X-Hub-Signature-256': signature, 'X-GitHub-Delivery': 'delivery-1', 'Content-Type': 'application/json' },
+        body,
+      });
     const signed = await deliver();
     assert.is(signed.status, 200);
     // GitHub redelivers with the same X-GitHub-Delivery: with dedupe on, the redelivery starts nothing.

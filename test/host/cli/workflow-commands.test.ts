@@ -14,13 +14,20 @@ test('through a running host, then in-process once it is gone', async () => {
   try {
     const auth = basicAuth('admin', readFileSync(join(dataDir, 'initial-admin-password'), 'utf8').trim());
     const api = (path: string, body: unknown) =>
-      fetch(`${host.url}/api/automation/v1${path}`, { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<{ data: Record<string, unknown> }>);
+      fetch(`${host.url}/api/automation/v1${path}`, {
+        method: 'POST',
+        headers: { Authorization: auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json() as Promise<{ data: Record<string, unknown> }>);
     const pipeline = await api('/pipelines', { pipeline_name: 'CLI', steps: [{ step_type: 'fetch' }] });
     flowId = (await api('/flows', { pipeline_id: pipeline.data.pipeline_id, flow_name: 'From CLI' })).data.flow_id as number;
 
     const list = runCli(['flows', 'list', '--json', '--data-dir', dataDir]);
     assert.is(list.status, 0, list.stderr);
-    assert.equal((JSON.parse(list.stdout) as Array<{ flow_name: string }>).map((f) => f.flow_name), ['From CLI']);
+    assert.equal(
+      (JSON.parse(list.stdout) as Array<{ flow_name: string }>).map((f) => f.flow_name),
+      ['From CLI'],
+    );
     const table = runCli(['flows', 'list', '--data-dir', dataDir]);
     assert.match(table.stdout, /From CLI\s+\d+\s+manual/);
 
@@ -31,11 +38,20 @@ test('through a running host, then in-process once it is gone', async () => {
     assert.is(job.status, 'failed');
     assert.match(job.error, /no handler is configured/);
 
-    const jobs = JSON.parse(runCli(['jobs', 'list', '--flow', String(flowId), '--json', '--data-dir', dataDir]).stdout) as Array<{ job_id: number; status: string }>;
-    assert.equal(jobs.map((j) => [j.job_id, j.status]), [[job.job_id, 'failed']]);
+    const jobs = JSON.parse(runCli(['jobs', 'list', '--flow', String(flowId), '--json', '--data-dir', dataDir]).stdout) as Array<{
+      job_id: number;
+      status: string;
+    }>;
+    assert.equal(
+      jobs.map((j) => [j.job_id, j.status]),
+      [[job.job_id, 'failed']],
+    );
     const logs = runCli(['logs', 'tail', '--level', 'error', '--json', '--data-dir', dataDir]);
     assert.is(logs.status, 0, logs.stderr);
-    const entries = logs.stdout.trim().split('\n').map((l) => JSON.parse(l) as { message: string; context: { job_id: number } });
+    const entries = logs.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { message: string; context: { job_id: number } });
     assert.ok(entries.some((e) => e.context.job_id === job.job_id && /failed/.test(e.message)));
     assert.is(runCli(['flows', 'run', '999', '--data-dir', dataDir]).status, 1);
   } finally {

@@ -23,7 +23,13 @@ test('defaults', () => {
 
 test('environment values are converted', () => {
   const config = loadConfig({
-    env: { PORT: '9001', FLOWHOST_API_PREFIX: '/wp-json/', FLOWHOST_PLUGINS: 'a, b', FLOWHOST_ALLOW_PRIVATE_URLS: '1', FLOWHOST_CORE_NAMESPACE: 'datamachine/v1' },
+    env: {
+      PORT: '9001',
+      FLOWHOST_API_PREFIX: '/wp-json/',
+      FLOWHOST_PLUGINS: 'a, b',
+      FLOWHOST_ALLOW_PRIVATE_URLS: '1',
+      FLOWHOST_CORE_NAMESPACE: 'datamachine/v1',
+    },
   });
   assert.is(config.port, 9001);
   assert.is(config.apiPrefix, '/wp-json');
@@ -35,13 +41,19 @@ test('environment values are converted', () => {
 });
 
 test('an invalid value names the key and the variable, never the value', () => {
-  assert.throws(() => loadConfig({ env: { PORT: 'eighty' } }), (e: Error) => e instanceof ConfigError && /port/.test(e.message) && /PORT/.test(e.message));
+  assert.throws(
+    () => loadConfig({ env: { PORT: 'eighty' } }),
+    (e: Error) => e instanceof ConfigError && /port/.test(e.message) && /PORT/.test(e.message),
+  );
   assert.throws(() => loadConfig({ env: { PORT: '70000' } }), /port must be <= 65535/);
   assert.throws(() => loadConfig({ env: { FLOWHOST_API_PREFIX: 'no-slash' } }), /apiPrefix/);
   assert.throws(() => loadConfig({ env: { FLOWHOST_PUBLIC_URL: 'ftp://x' } }), /publicUrl/);
   assert.throws(() => loadConfig({ env: { FLOWHOST_HEAP_GROWING_PERCENT: '-5' } }), /heapGrowingPercent.*FLOWHOST_HEAP_GROWING_PERCENT/);
   assert.throws(() => loadConfig({ env: { FLOWHOST_HEAP_GROWING_PERCENT: 'lots' } }), /heapGrowingPercent/);
-  assert.throws(() => loadConfig({ env: { FLOWHOST_SHUTDOWN_TIMEOUT_SECONDS: '-1' } }), /shutdownTimeoutSeconds.*FLOWHOST_SHUTDOWN_TIMEOUT_SECONDS/);
+  assert.throws(
+    () => loadConfig({ env: { FLOWHOST_SHUTDOWN_TIMEOUT_SECONDS: '-1' } }),
+    /shutdownTimeoutSeconds.*FLOWHOST_SHUTDOWN_TIMEOUT_SECONDS/,
+  );
   assert.throws(
     () => loadConfig({ env: { MONGODB_URL: 'postgres://user:hunter2@db' } }),
     (e: Error) => /mongodbUrl/.test(e.message) && !/hunter2/.test(e.message),

@@ -31,9 +31,28 @@ const echo: RouteDefinition = {
 };
 const routes: RouteDefinition[] = [
   echo,
-  { method: 'POST', path: '/echo/static', permission: 'public', schema: { responses: { 200: successBody({ lane: { type: 'string' } }) } }, handle: () => ({ success: true, lane: 'static' }) },
-  { method: 'DELETE', path: '/echo/{name}', permission: 'public', schema: { responses: { 200: successBody({ deleted: { type: 'string' } }) } }, handle: (request) => ({ success: true, deleted: (request.params as { name: string }).name }) },
-  { method: 'GET', path: '/secret/{id}', permission: { capability: 'manage_options' }, fastPath: true, schema: { responses: { 200: successBody({ id: { type: 'string' } }) } }, handle: (request) => ({ success: true, id: request.params.id }) },
+  {
+    method: 'POST',
+    path: '/echo/static',
+    permission: 'public',
+    schema: { responses: { 200: successBody({ lane: { type: 'string' } }) } },
+    handle: () => ({ success: true, lane: 'static' }),
+  },
+  {
+    method: 'DELETE',
+    path: '/echo/{name}',
+    permission: 'public',
+    schema: { responses: { 200: successBody({ deleted: { type: 'string' } }) } },
+    handle: (request) => ({ success: true, deleted: (request.params as { name: string }).name }),
+  },
+  {
+    method: 'GET',
+    path: '/secret/{id}',
+    permission: { capability: 'manage_options' },
+    fastPath: true,
+    schema: { responses: { 200: successBody({ id: { type: 'string' } }) } },
+    handle: (request) => ({ success: true, id: request.params.id }),
+  },
 ];
 const plugin = definePlugin({
   id: 'fast-probe',
@@ -54,7 +73,11 @@ test.after(async (ctx) => ctx.t.stop());
 const fast = { namespace: 'fast/v1' };
 
 test('a fast route answers with its decoded parameter, its query and its body', async ({ t }) => {
-  const res = await t.request<{ name: string; query: unknown; body: unknown }>('POST', '/echo/caf%C3%A9%20au%20lait/', { ...fast, query: { x: '3' }, body: { n: 1 } });
+  const res = await t.request<{ name: string; query: unknown; body: unknown }>('POST', '/echo/caf%C3%A9%20au%20lait/', {
+    ...fast,
+    query: { x: '3' },
+    body: { n: 1 },
+  });
   assert.is(res.status, 200);
   assert.is(res.body.name, 'café au lait');
   assert.equal(res.body.query, { x: 3 });
@@ -65,14 +88,21 @@ test('a fast route answers with its decoded parameter, its query and its body', 
 });
 
 test('its schemas apply: a bad parameter, query or body is the usual 400', async ({ t }) => {
-  const long = await t.request<{ code: string; data: { params: Record<string, string> } }>('POST', `/echo/${'x'.repeat(21)}`, { ...fast, body: { n: 1 } });
+  const long = await t.request<{ code: string; data: { params: Record<string, string> } }>('POST', `/echo/${'x'.repeat(21)}`, {
+    ...fast,
+    body: { n: 1 },
+  });
   assert.is(long.status, 400);
   assert.is(long.body.code, 'rest_invalid_param');
   assert.ok(long.body.data.params.name);
   const body = await t.request<{ code: string }>('POST', '/echo/a', { ...fast, body: { n: 'one' } });
   assert.is(body.status, 400);
   assert.is(body.body.code, 'rest_invalid_param');
-  const broken = await t.request<{ code: string }>('POST', '/echo/a', { ...fast, body: '{"n":', headers: { 'Content-Type': 'application/json' } });
+  const broken = await t.request<{ code: string }>('POST', '/echo/a', {
+    ...fast,
+    body: '{"n":',
+    headers: { 'Content-Type': 'application/json' },
+  });
   assert.is(broken.status, 400);
   assert.is(broken.body.code, 'rest_invalid_json');
 });
@@ -103,11 +133,16 @@ test("a fast route's permission applies; HEAD is answered wherever GET is", asyn
 function rawPost(t: TestHost, path: string): Promise<{ status: number; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const url = new URL(t.url);
-    const req = httpRequest({ host: url.hostname, port: url.port, method: 'POST', path, headers: { 'Content-Type': 'application/json' } }, (res: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown> }));
-    });
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, method: 'POST', path, headers: { 'Content-Type': 'application/json' } },
+      (res: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown> }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end('{"n":2}');
   });
@@ -126,7 +161,11 @@ test('the path is read as restify reads it: dot segments resolved, unknown paths
 });
 
 test('the lane takes only fast routes, and only for the method they declare', () => {
-  const compiled = compileRoutes([{ owner: 'fast-probe', surface: defineSurface({ id: 'x', namespace: 'fast/v1', routes }) }], { apiPrefix: '/api', coreNamespace: 'automation/v1', log: silentLogger });
+  const compiled = compileRoutes([{ owner: 'fast-probe', surface: defineSurface({ id: 'x', namespace: 'fast/v1', routes }) }], {
+    apiPrefix: '/api',
+    coreNamespace: 'automation/v1',
+    log: silentLogger,
+  });
   const match = fastLane(compiled);
   const req = (method: string, url: string) => ({ method, url, headers: {} }) as IncomingMessage;
   assert.is(match(req('POST', '/api/fast/v1/echo/a'))?.route.definition, echo);

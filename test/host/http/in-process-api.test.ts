@@ -21,7 +21,12 @@ for (const store of testStores('in-process api')) {
     ctx.t = await createTestHost({ plugins: [], config: store.config() });
     ctx.api = await ctx.t.host.services.get(services.api, 'host');
     const adminView = (await ctx.t.host.users.findByLogin(ctx.t.admin.login))!;
-    ctx.admin = { userId: adminView.user_id, login: adminView.login, capabilities: adminView.capabilities, can: (c) => adminView.capabilities.includes(c) };
+    ctx.admin = {
+      userId: adminView.user_id,
+      login: adminView.login,
+      capabilities: adminView.capabilities,
+      can: (c) => adminView.capabilities.includes(c),
+    };
     const created = await ctx.t.createUser('inproc-editor', 'editor');
     ctx.editorCreds = { login: created.login, password: created.password };
     ctx.editor = { userId: created.userId, login: created.login, capabilities: EDITOR_CAPS, can: (c) => EDITOR_CAPS.includes(c) };
@@ -32,9 +37,15 @@ for (const store of testStores('in-process api')) {
   });
 
   /** The same GET over HTTP, by full path under the API prefix. */
-  const overHttp = (t: TestHost, path: string, as: 'admin' | 'anonymous' | { login: string; password: string }) => t.request<Body>('GET', `${t.host.config.apiPrefix}${path}`, { as, absolute: true });
+  const overHttp = (t: TestHost, path: string, as: 'admin' | 'anonymous' | { login: string; password: string }) =>
+    t.request<Body>('GET', `${t.host.config.apiPrefix}${path}`, { as, absolute: true });
 
-  test('answers as HTTP does: success, no route, not logged in, forbidden, invalid query, invalid escape', async ({ t, api, editor, editorCreds }) => {
+  test('answers as HTTP does: success, no route, not logged in, forbidden, invalid query, invalid escape', async ({
+    t,
+    api,
+    editor,
+    editorCreds,
+  }) => {
     const cases: Array<[string, ActingUser | null, 'anonymous' | { login: string; password: string }, number]> = [
       ['/wp/v2/posts?status=draft', editor, editorCreds, 200],
       ['/automation/v1/flows', editor, editorCreds, 403],

@@ -90,13 +90,21 @@ test('generated, compiled with strict tsc, and run: free-form config and setting
     skipLibCheck: true,
   });
   const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file && d.start !== undefined ? `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}` : '';
+    const where =
+      d.file && d.start !== undefined
+        ? `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}`
+        : '';
     return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
   });
   assert.equal(diagnostics, [], `tsc:\n  ${diagnostics.join('\n  ')}`);
   assert.is(program.emit().emitSkipped, false);
 
-  const client = (await import(pathToFileURL(join(dir, 'out', 'client.js')).href)) as { run(baseUrl: string, authorization: string): Promise<{ stepConfig: Record<string, unknown>; handlerConfig: Record<string, unknown>; defaults: Record<string, unknown> }> };
+  const client = (await import(pathToFileURL(join(dir, 'out', 'client.js')).href)) as {
+    run(
+      baseUrl: string,
+      authorization: string,
+    ): Promise<{ stepConfig: Record<string, unknown>; handlerConfig: Record<string, unknown>; defaults: Record<string, unknown> }>;
+  };
   const outcome = await client.run(t.url, `Basic ${Buffer.from(`${t.admin.login}:${t.admin.password}`).toString('base64')}`);
   assert.is(outcome.stepConfig.foo, 1);
   assert.is(outcome.handlerConfig.foo, 2);

@@ -31,11 +31,30 @@ test.after(async (ctx) => {
 
 test('the shared shapes are components, each under its own name', ({ doc }) => {
   const names = Object.keys(doc.components?.schemas ?? {});
-  for (const name of ['Error', 'Flow', 'FlowSummary', 'FlowStepConfig', 'SchedulingConfig', 'Pipeline', 'PipelineSummary', 'PipelineStep', 'Job', 'JobSummary', 'JobStep', 'User', 'Session', 'Attachment', 'StoredFile']) {
+  for (const name of [
+    'Error',
+    'Flow',
+    'FlowSummary',
+    'FlowStepConfig',
+    'SchedulingConfig',
+    'Pipeline',
+    'PipelineSummary',
+    'PipelineStep',
+    'Job',
+    'JobSummary',
+    'JobStep',
+    'User',
+    'Session',
+    'Attachment',
+    'StoredFile',
+  ]) {
     assert.ok(names.includes(name), `components.schemas.${name}`);
   }
   // A second shape under a taken name gets a suffix (name_2): the host's own never do.
-  assert.equal(names.filter((n) => /_\d+$/.test(n)), []);
+  assert.equal(
+    names.filter((n) => /_\d+$/.test(n)),
+    [],
+  );
   const marked = [...nodes(doc)].filter(([, n]) => 'x-flowhost-component' in n).map(([p]) => p);
   assert.equal(marked, [], 'the naming keyword is not published');
 });
@@ -70,12 +89,24 @@ test('a free-form object in a request is declared open (additionalProperties: tr
     for (const [method, op] of Object.entries(item)) {
       for (const [where, n] of nodes({ parameters: op.parameters, requestBody: op.requestBody }, `${method.toUpperCase()} ${path}`)) {
         const isObject = n.type === 'object' || (Array.isArray(n.type) && n.type.includes('object'));
-        if (isObject && !['properties', 'patternProperties', 'additionalProperties', 'allOf', 'anyOf', 'oneOf', '$ref'].some((k) => k in n)) ambiguous.push(where);
+        if (isObject && !['properties', 'patternProperties', 'additionalProperties', 'allOf', 'anyOf', 'oneOf', '$ref'].some((k) => k in n))
+          ambiguous.push(where);
       }
     }
   }
   assert.equal(ambiguous, []);
-  const steps = at(doc.paths['/api/automation/v1/pipelines']?.post, 'requestBody', 'content', 'application/json', 'schema', 'properties', 'steps', 'items', 'properties', 'config');
+  const steps = at(
+    doc.paths['/api/automation/v1/pipelines']?.post,
+    'requestBody',
+    'content',
+    'application/json',
+    'schema',
+    'properties',
+    'steps',
+    'items',
+    'properties',
+    'config',
+  );
   assert.equal(steps, { type: 'object', additionalProperties: true });
 });
 

@@ -33,9 +33,15 @@ test('the served document has no Redocly error or warning, and the CLI stays off
 });
 
 test('redocly.yaml turns off only the rules docs/response-schemas.md names as not about validity', async () => {
-  const config = parse(await readFile(join(repoRoot, 'redocly.yaml'), 'utf8')) as { extends: string[]; rules?: Record<string, unknown>; telemetry?: string };
+  const config = parse(await readFile(join(repoRoot, 'redocly.yaml'), 'utf8')) as {
+    extends: string[];
+    rules?: Record<string, unknown>;
+    telemetry?: string;
+  };
   assert.equal(config.extends, ['recommended']);
-  const off = Object.entries(config.rules ?? {}).filter(([, v]) => v === 'off').map(([k]) => k);
+  const off = Object.entries(config.rules ?? {})
+    .filter(([, v]) => v === 'off')
+    .map(([k]) => k);
   assert.equal(off, ['operation-4xx-response']);
   assert.is(config.telemetry, 'off');
   const docs = await readFile(join(repoRoot, 'docs/response-schemas.md'), 'utf8');

@@ -22,7 +22,9 @@ test.after(async (ctx) => {
 });
 
 test('every streamBody route declares its upload (schema.upload)', ({ t }) => {
-  const undeclared = t.host.routes.filter((r) => r.definition.streamBody && !r.definition.schema?.upload).map((r) => `${r.method} ${r.fullPath}`);
+  const undeclared = t.host.routes
+    .filter((r) => r.definition.streamBody && !r.definition.schema?.upload)
+    .map((r) => `${r.method} ${r.fullPath}`);
   assert.equal(undeclared, []);
   assert.ok(t.host.routes.filter((r) => r.definition.streamBody).length >= 2);
 });
@@ -38,9 +40,17 @@ for (const [path, fields] of [
     const form = at(content, 'multipart/form-data', 'schema') as Node;
     assert.is(form.type, 'object');
     assert.equal(form.required, ['file']);
-    assert.equal(at(form, 'properties', 'file'), { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file, with its filename' });
+    assert.equal(at(form, 'properties', 'file'), {
+      type: 'string',
+      contentMediaType: 'application/octet-stream',
+      description: 'The file, with its filename',
+    });
     assert.equal(Object.keys(form.properties as Node), ['file', ...fields]);
-    assert.equal(at(content, '*/*', 'schema'), { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file itself, typed by Content-Type' });
+    assert.equal(at(content, '*/*', 'schema'), {
+      type: 'string',
+      contentMediaType: 'application/octet-stream',
+      description: 'The file itself, typed by Content-Type',
+    });
     const disposition = ((op?.parameters ?? []) as Node[]).find((p) => p.in === 'header' && p.name === 'Content-Disposition');
     assert.ok(disposition, 'Content-Disposition header declared');
     assert.is(disposition.required, false);
@@ -50,7 +60,12 @@ for (const [path, fields] of [
 test('schema.upload on a route whose body the host reads is a mistake, refused when the table is built', () => {
   const route = { method: 'POST' as const, path: '/x', permission: 'public' as const, schema: { upload: {} }, handle: () => ({}) };
   assert.throws(
-    () => compileRoutes([{ surface: { id: 'x', routes: [route] }, owner: 'test' }], { apiPrefix: '/api', coreNamespace: 'automation/v1', log: silentLogger }),
+    () =>
+      compileRoutes([{ surface: { id: 'x', routes: [route] }, owner: 'test' }], {
+        apiPrefix: '/api',
+        coreNamespace: 'automation/v1',
+        log: silentLogger,
+      }),
     /schema\.upload describes a streamBody route's upload/,
   );
 });

@@ -6,7 +6,16 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
-import { ApiError, definePlugin, defineSurface, errorBody, json, services, successBody, type PluginDefinition } from '../../../sdk/index.js';
+import {
+  ApiError,
+  definePlugin,
+  defineSurface,
+  errorBody,
+  json,
+  services,
+  successBody,
+  type PluginDefinition,
+} from '../../../sdk/index.js';
 import { optionalPlugins } from '../../../plugins/index.js';
 import { probePlugin } from '../../support/probe-plugin.js';
 import { closeSchema } from '../../../host/http/response-check.js';
@@ -29,7 +38,9 @@ const liar: PluginDefinition = definePlugin({
             method: 'GET',
             path: '/extra-field',
             permission: 'public',
-            schema: { responses: { 200: successBody({ data: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } }) } },
+            schema: {
+              responses: { 200: successBody({ data: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } }) },
+            },
             handle: () => ({ success: true, data: { id: 1, secret_internal: 'oops' } }),
           },
           {
@@ -54,14 +65,18 @@ const liar: PluginDefinition = definePlugin({
             method: 'GET',
             path: '/exact',
             permission: 'public',
-            schema: { responses: { 200: { type: 'array', items: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } } } },
+            schema: {
+              responses: { 200: { type: 'array', items: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } } },
+            },
             handle: () => json(200, [{ id: 1 }, { id: 'two' }]),
           },
           {
             method: 'GET',
             path: '/exact-ok',
             permission: 'public',
-            schema: { responses: { 200: { type: 'array', items: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } } } },
+            schema: {
+              responses: { 200: { type: 'array', items: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } } },
+            },
             handle: () => json(200, [{ id: 1 }, { id: 2 }]),
           },
           {
@@ -70,7 +85,12 @@ const liar: PluginDefinition = definePlugin({
             permission: 'public',
             schema: {
               responses: {
-                200: { allOf: [successBody({ a: { type: 'integer' } }), { type: 'object', required: ['b'], properties: { b: { type: 'integer' } } }] },
+                200: {
+                  allOf: [
+                    successBody({ a: { type: 'integer' } }),
+                    { type: 'object', required: ['b'], properties: { b: { type: 'integer' } } },
+                  ],
+                },
                 404: errorBody('liar_missing'),
               },
             },
@@ -108,7 +128,9 @@ test('every route declares the body of its success answer', ({ t }) => {
   assert.ok(t.host.routes.length > 60);
 });
 
-test('an answer with a field its schema does not declare fails: 500 rest_response_invalid naming route, status and field', async ({ t }) => {
+test('an answer with a field its schema does not declare fails: 500 rest_response_invalid naming route, status and field', async ({
+  t,
+}) => {
   const res = await t.request<Body>('GET', '/extra-field', { namespace: 'liar/v1', as: 'anonymous' });
   assert.is(res.status, 500);
   assert.is(res.body.code, 'rest_response_invalid');
@@ -150,7 +172,8 @@ test('a route without any response schema fails on its first answer', async ({ t
 
 test("the dispatcher's own errors are every route's, by permission", async ({ t }) => {
   const byKey = new Map(t.host.routes.map((r) => [`${r.method} ${r.fullPath}`, r]));
-  const codes = (key: string, status: number) => ((byKey.get(key)!.responses[status]?.properties as Body | undefined)?.code?.enum ?? []) as string[];
+  const codes = (key: string, status: number) =>
+    ((byKey.get(key)!.responses[status]?.properties as Body | undefined)?.code?.enum ?? []) as string[];
   const flows = 'POST /api/automation/v1/flows';
   assert.ok(codes(flows, 401).includes('rest_not_logged_in'));
   assert.ok(codes(flows, 403).includes('rest_forbidden'));
@@ -178,7 +201,11 @@ test("the dispatcher's own errors are every route's, by permission", async ({ t 
 test('closing: objects without additionalProperties are closed, in properties, items, anyOf; not allOf members', () => {
   const closed = closeSchema({
     type: 'object',
-    properties: { a: { type: 'object', properties: { b: { type: 'string' } } }, list: { type: 'array', items: { properties: { c: {} } } }, open: { type: 'object', additionalProperties: true } },
+    properties: {
+      a: { type: 'object', properties: { b: { type: 'string' } } },
+      list: { type: 'array', items: { properties: { c: {} } } },
+      open: { type: 'object', additionalProperties: true },
+    },
     anyOf: [{ type: 'object', properties: {} }],
     allOf: [{ type: 'object', properties: { d: { type: 'object', properties: {} } } }],
   }) as Body;
@@ -213,7 +240,9 @@ function refs(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-test('openapi.json is OpenAPI 3.1: every operation answers with content schemas, errors list their codes, no dangling $ref', async ({ t }) => {
+test('openapi.json is OpenAPI 3.1: every operation answers with content schemas, errors list their codes, no dangling $ref', async ({
+  t,
+}) => {
   const res = await t.request<Body>('GET', '/api/openapi.json', { absolute: true, as: 'anonymous' });
   assert.is(res.status, 200);
   const doc = res.body;
@@ -228,28 +257,45 @@ test('openapi.json is OpenAPI 3.1: every operation answers with content schemas,
     const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
     for (const [method, op] of Object.entries(item)) {
       const where = `${method.toUpperCase()} ${path}`;
-      if (!['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'].includes(method)) problems.push(`${where}: not an HTTP method`);
+      if (!['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'].includes(method))
+        problems.push(`${where}: not an HTTP method`);
       if (operationIds.has(op.operationId)) problems.push(`${where}: operationId ${op.operationId} is not unique`);
       operationIds.add(op.operationId);
       if (typeof op['x-flowhost-permission'] !== 'string') problems.push(`${where}: no x-flowhost-permission`);
-      for (const name of names) if (!op.parameters.some((p: Body) => p.in === 'path' && p.name === name && p.required === true)) problems.push(`${where}: path parameter ${name} not declared`);
-      for (const p of op.parameters) if (!p.schema || !['path', 'query', 'header', 'cookie'].includes(p.in)) problems.push(`${where}: parameter ${p.name} without schema or location`);
-      if (op.requestBody && !Object.values(op.requestBody.content as Record<string, Body>).every((c) => c.schema)) problems.push(`${where}: request body without schema`);
+      for (const name of names)
+        if (!op.parameters.some((p: Body) => p.in === 'path' && p.name === name && p.required === true))
+          problems.push(`${where}: path parameter ${name} not declared`);
+      for (const p of op.parameters)
+        if (!p.schema || !['path', 'query', 'header', 'cookie'].includes(p.in))
+          problems.push(`${where}: parameter ${p.name} without schema or location`);
+      if (op.requestBody && !Object.values(op.requestBody.content as Record<string, Body>).every((c) => c.schema))
+        problems.push(`${where}: request body without schema`);
       const statuses = Object.keys(op.responses ?? {});
       if (!testOnly(path) && !statuses.some((s) => /^[23]\d\d$/.test(s))) problems.push(`${where}: no success response`);
       for (const [status, response] of Object.entries(op.responses as Record<string, Body>)) {
         if (!/^[1-5]\d\d$|^default$/.test(status)) problems.push(`${where} ${status}: not a status`);
         if (typeof response.description !== 'string') problems.push(`${where} ${status}: no description`);
         const content = Object.values((response.content ?? {}) as Record<string, Body>);
-        if (!content.length || !content.every((c) => c.schema && typeof c.schema === 'object')) problems.push(`${where} ${status}: no content schema`);
-        if (Number(status) >= 400 && response.content['application/json'] && !publishedCodes(response.content['application/json'].schema) && !response.content['application/json'].schema?.anyOf) {
+        if (!content.length || !content.every((c) => c.schema && typeof c.schema === 'object'))
+          problems.push(`${where} ${status}: no content schema`);
+        if (
+          Number(status) >= 400 &&
+          response.content['application/json'] &&
+          !publishedCodes(response.content['application/json'].schema) &&
+          !response.content['application/json'].schema?.anyOf
+        ) {
           problems.push(`${where} ${status}: error without its code enum`);
         }
       }
     }
   }
   for (const ref of refs(doc)) {
-    const target = ref.startsWith('#/') ? ref.slice(2).split('/').reduce<unknown>((node, key) => (node as Body | undefined)?.[key], doc) : undefined;
+    const target = ref.startsWith('#/')
+      ? ref
+          .slice(2)
+          .split('/')
+          .reduce<unknown>((node, key) => (node as Body | undefined)?.[key], doc)
+      : undefined;
     if (target === undefined) problems.push(`dangling $ref ${ref}`);
   }
   assert.equal(problems, []);

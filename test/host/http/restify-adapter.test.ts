@@ -53,7 +53,10 @@ test("the adapter loads restify's server and router, not its index and bundled p
   // Runs first: the next test loads the index itself to compare.
   const loaded = Object.keys(requireHere.cache);
   assert.ok(loaded.some((file) => file.endsWith('/restify/lib/server.js')));
-  assert.not.ok(loaded.some((file) => file.endsWith('/restify/lib/index.js') || file.endsWith('/restify/lib/plugins/index.js')), 'restify index loaded');
+  assert.not.ok(
+    loaded.some((file) => file.endsWith('/restify/lib/index.js') || file.endsWith('/restify/lib/plugins/index.js')),
+    'restify index loaded',
+  );
 });
 
 test('createRestifyServer builds what restify.createServer builds for the same options', () => {
@@ -140,7 +143,8 @@ test('restify routes the pathname of http://{Host}{url}: why the guard checks th
   const moved = await rawHttp(port, 'GET /y HTTP/1.1\r\nHost: x/api\r\n');
   nodeServerOf(server).close();
   assert.is(moved.body, 'moved', 'restify no longer reads the Host into the path; validHost (4.) is then only RFC 9112 hygiene');
-  for (const good of ['localhost', '127.0.0.1:8080', '[::1]:3000', 'example.com', 'xn--caf-dma.example', 'a.b-c_d']) assert.ok(validHost(good), good);
+  for (const good of ['localhost', '127.0.0.1:8080', '[::1]:3000', 'example.com', 'xn--caf-dma.example', 'a.b-c_d'])
+    assert.ok(validHost(good), good);
   for (const bad of ['a b', '[', 'x/api', 'user@host', '1.2.3.999', 'a\\b', 'h?x', 'h#x', '%41']) assert.not.ok(validHost(bad), bad);
   assert.ok(validHost(undefined));
 });
@@ -154,7 +158,10 @@ const probeRoutes: RouteDefinition[] = [
 ];
 
 test('the fast lane picks the route and parameters restify picks, for odd paths too', async () => {
-  const compiled = compileRoutes([{ owner: 'probe', surface: defineSurface({ id: 'probe', namespace: 'probe/v1', routes: probeRoutes }) }], { apiPrefix: '/api', coreNamespace: 'automation/v1', log: silent });
+  const compiled = compileRoutes(
+    [{ owner: 'probe', surface: defineSurface({ id: 'probe', namespace: 'probe/v1', routes: probeRoutes }) }],
+    { apiPrefix: '/api', coreNamespace: 'automation/v1', log: silent },
+  );
   const server = createRestifyServer();
   for (const route of compiled) {
     const verbs = route.method === 'GET' ? (['get', 'head'] as const) : (['post'] as const);
@@ -214,7 +221,11 @@ test('the fast lane picks the route and parameters restify picks, for odd paths 
   assert.is(restifyPathname('/a/../b?x=/../'), '/b');
   // Both use one copy of find-my-way: restify documents its paths as find-my-way's.
   const fromRestify = createRequire(createRequire(import.meta.url).resolve('restify')).resolve('find-my-way');
-  assert.is(fromRestify, createRequire(import.meta.url).resolve('find-my-way'), 'restify now routes with its own copy of find-my-way: check the fast lane against it');
+  assert.is(
+    fromRestify,
+    createRequire(import.meta.url).resolve('find-my-way'),
+    'restify now routes with its own copy of find-my-way: check the fast lane against it',
+  );
 });
 
 async function errorServer(): Promise<{ server: RestifyServer; port: number; logged: unknown[] }> {

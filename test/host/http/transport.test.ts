@@ -13,14 +13,22 @@ test.after(async (ctx) => ctx.t.stop());
 const probe = { namespace: 'probe/v1' };
 
 test('POST + X-HTTP-Method-Override is routed as PUT, PATCH or DELETE', async ({ t }) => {
-  const put = await t.request<{ data: { updated: unknown } }>('POST', '/items/7', { ...probe, body: { name: 'n' }, headers: { 'X-HTTP-Method-Override': 'PUT' } });
+  const put = await t.request<{ data: { updated: unknown } }>('POST', '/items/7', {
+    ...probe,
+    body: { name: 'n' },
+    headers: { 'X-HTTP-Method-Override': 'PUT' },
+  });
   assert.is(put.status, 200);
   assert.equal(put.body.data.updated, { name: 'n' });
   assert.is(state.calls.at(-1)!.method, 'PUT');
   const patch = await t.request('POST', '/items/7', { ...probe, headers: { 'X-HTTP-Method-Override': 'PATCH' } });
   assert.is(patch.status, 200);
   assert.is(state.calls.at(-1)!.method, 'PATCH');
-  const del = await t.request<{ data: { force: boolean } }>('POST', '/items/7', { ...probe, query: { force: 'true' }, headers: { 'X-HTTP-Method-Override': 'DELETE' } });
+  const del = await t.request<{ data: { force: boolean } }>('POST', '/items/7', {
+    ...probe,
+    query: { force: 'true' },
+    headers: { 'X-HTTP-Method-Override': 'DELETE' },
+  });
   assert.is(del.status, 200);
   assert.is(del.body.data.force, true);
 });
@@ -30,18 +38,29 @@ test("the overriding route's schema and permission apply", async ({ t }) => {
   assert.is(bad.status, 400);
   assert.is(bad.body.code, 'rest_missing_callback_param');
   const author = await t.createUser('author-t', 'author');
-  const denied = await t.request<{ code: string }>('POST', '/items/7', { ...probe, as: author, body: { name: 'x' }, headers: { 'X-HTTP-Method-Override': 'PUT' } });
+  const denied = await t.request<{ code: string }>('POST', '/items/7', {
+    ...probe,
+    as: author,
+    body: { name: 'x' },
+    headers: { 'X-HTTP-Method-Override': 'PUT' },
+  });
   assert.is(denied.status, 403);
   const get = await t.request('POST', '/items/7', { ...probe, headers: { 'X-HTTP-Method-Override': 'GET' } });
   assert.is(get.status, 404, 'only PUT, PATCH and DELETE may override');
 });
 
 test('undeclared query parameters are ignored, declared ones validated and coerced', async ({ t }) => {
-  const res = await t.request<{ data: { id: number; query: Record<string, unknown> } }>('GET', '/items/5', { ...probe, query: { _locale: 'user', agent_id: 3, per_page: '5' } });
+  const res = await t.request<{ data: { id: number; query: Record<string, unknown> } }>('GET', '/items/5', {
+    ...probe,
+    query: { _locale: 'user', agent_id: 3, per_page: '5' },
+  });
   assert.is(res.status, 200);
   assert.is(res.body.data.id, 5);
   assert.equal(res.body.data.query, { per_page: 5 });
-  const defaults = await t.request<{ data: { query: Record<string, unknown> } }>('GET', '/items/5', { ...probe, query: { _locale: 'user' } });
+  const defaults = await t.request<{ data: { query: Record<string, unknown> } }>('GET', '/items/5', {
+    ...probe,
+    query: { _locale: 'user' },
+  });
   assert.equal(defaults.body.data.query, { per_page: 20 });
   const handlers = await t.request<{ success: boolean }>('GET', '/handlers', { query: { _locale: 'user' } });
   assert.is(handlers.status, 200);
@@ -52,12 +71,18 @@ test('repeated and [] query keys become arrays', async ({ t }) => {
   const auth = `Basic ${Buffer.from(`${t.admin.login}:${t.admin.password}`).toString('base64')}`;
   const res = (await (await fetch(url, { headers: { Authorization: auth } })).json()) as { data: { query: { tags: string[] } } };
   assert.equal(res.data.query.tags, ['a', 'b']);
-  const single = (await (await fetch(`${t.url}/api/probe/v1/items/2?tags=solo`, { headers: { Authorization: auth } })).json()) as { data: { query: { tags: string[] } } };
+  const single = (await (await fetch(`${t.url}/api/probe/v1/items/2?tags=solo`, { headers: { Authorization: auth } })).json()) as {
+    data: { query: { tags: string[] } };
+  };
   assert.equal(single.data.query.tags, ['solo']);
 });
 
 test('form-encoded bodies are decoded; empty bodies are {}', async ({ t }) => {
-  const form = await t.request<{ data: { body: Record<string, unknown> } }>('POST', '/echo', { ...probe, body: 'a=1&b=two', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+  const form = await t.request<{ data: { body: Record<string, unknown> } }>('POST', '/echo', {
+    ...probe,
+    body: 'a=1&b=two',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  });
   assert.equal(form.body.data.body, { a: '1', b: 'two' });
   const empty = await t.request<{ data: { body: Record<string, unknown> } }>('POST', '/echo', probe);
   assert.equal(empty.body.data.body, {});
@@ -69,14 +94,23 @@ test('every response carries X-Request-Id', async ({ t }) => {
 });
 
 test('healthz is public and reports the store', async ({ t }) => {
-  const res = await t.request<{ success: boolean; status: string; store: { kind: string; status: string } }>('GET', '/healthz', { absolute: true, as: 'anonymous' });
+  const res = await t.request<{ success: boolean; status: string; store: { kind: string; status: string } }>('GET', '/healthz', {
+    absolute: true,
+    as: 'anonymous',
+  });
   assert.is(res.status, 200);
   assert.is(res.body.status, 'ok');
   assert.equal(res.body.store, { kind: 'embedded', status: 'ok' });
 });
 
 test('openapi.json lists every route with its schemas and permission', async ({ t }) => {
-  const res = await t.request<{ openapi: string; paths: Record<string, Record<string, { 'x-flowhost-permission': string; parameters: Array<{ name: string; in: string }>; requestBody?: unknown }>> }>('GET', '/api/openapi.json', { absolute: true, as: 'anonymous' });
+  const res = await t.request<{
+    openapi: string;
+    paths: Record<
+      string,
+      Record<string, { 'x-flowhost-permission': string; parameters: Array<{ name: string; in: string }>; requestBody?: unknown }>
+    >;
+  }>('GET', '/api/openapi.json', { absolute: true, as: 'anonymous' });
   assert.is(res.status, 200);
   assert.is(res.body.openapi, '3.1.0');
   const handlers = res.body.paths['/api/automation/v1/handlers']!.get!;

@@ -12,17 +12,26 @@ import { webhookEcho } from '../../support/webhook-echo.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
-const fakeRequest = (peer: string, headers: Record<string, string>): IncomingMessage => ({ socket: { remoteAddress: peer }, headers }) as unknown as IncomingMessage;
+const fakeRequest = (peer: string, headers: Record<string, string>): IncomingMessage =>
+  ({ socket: { remoteAddress: peer }, headers }) as unknown as IncomingMessage;
 
 const unit = suite('host: the client address through trusted proxies');
 
 unit('without FLOWHOST_TRUST_PROXY forwarded headers are ignored', () => {
-  const view = readClient(fakeRequest('127.0.0.1', { 'x-forwarded-for': '203.0.113.9', 'x-forwarded-proto': 'https' }), compileTrust(undefined));
+  const view = readClient(
+    fakeRequest('127.0.0.1', { 'x-forwarded-for': '203.0.113.9', 'x-forwarded-proto': 'https' }),
+    compileTrust(undefined),
+  );
   assert.equal(view, { ip: '127.0.0.1', protocol: 'http', host: undefined, forwarded: false });
 });
 
 unit('X-Forwarded-For is read from the right through trusted hops only', () => {
-  const headers = { 'x-forwarded-for': '198.51.100.1, 203.0.113.9, 10.0.0.2', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'flows.example.org', host: 'internal:8080' };
+  const headers = {
+    'x-forwarded-for': '198.51.100.1, 203.0.113.9, 10.0.0.2',
+    'x-forwarded-proto': 'https',
+    'x-forwarded-host': 'flows.example.org',
+    host: 'internal:8080',
+  };
   // Only the socket's peer (nginx on loopback) is trusted: the hop it names is the client.
   assert.is(readClient(fakeRequest('127.0.0.1', headers), compileTrust('loopback')).ip, '10.0.0.2');
   // The load balancer's range is trusted too: one more hop is believed, never the left end a client wrote.
@@ -37,11 +46,18 @@ unit('X-Forwarded-For is read from the right through trusted hops only', () => {
 });
 
 unit('RFC 7239 Forwarded is read the same way, with ports and IPv6 brackets', () => {
-  const view = readClient(fakeRequest('::ffff:127.0.0.1', { forwarded: 'for=198.51.100.1, for="[2001:db8::7]:4711";proto=https;host=flows.example.org' }), compileTrust('loopback'));
+  const view = readClient(
+    fakeRequest('::ffff:127.0.0.1', { forwarded: 'for=198.51.100.1, for="[2001:db8::7]:4711";proto=https;host=flows.example.org' }),
+    compileTrust('loopback'),
+  );
   assert.is(view.ip, '2001:db8::7');
   assert.is(view.protocol, 'https');
   assert.is(view.host, 'flows.example.org');
-  assert.is(readClient(fakeRequest('127.0.0.1', { forwarded: 'for=unknown' }), compileTrust('loopback')).ip, '127.0.0.1', 'an unknown node leaves the proxy as the client');
+  assert.is(
+    readClient(fakeRequest('127.0.0.1', { forwarded: 'for=unknown' }), compileTrust('loopback')).ip,
+    '127.0.0.1',
+    'an unknown node leaves the proxy as the client',
+  );
 });
 
 unit('a trust setting that is not an address, a range or a name stops start-up naming it', () => {
@@ -55,32 +71,67 @@ const SIGN_IN = 'correct horse battery staple';
 const { plugin: echo, seen, triggerOf } = webhookEcho('proxy-fixtures', 'proxy-input');
 
 for (const store of testStores('host: per-client limits behind a proxy')) {
-  type Ctx = { t: TestHost; flowId: number; token: string; post: (path: string, init: { from: string; headers?: Record<string, string>; body?: string }) => Promise<Response> };
+  type Ctx = {
+    t: TestHost;
+    flowId: number;
+    token: string;
+    post: (path: string, init: { from: string; headers?: Record<string, string>; body?: string }) => Promise<Response>;
+  };
   const test = suite<Ctx>(`host: per-client limits behind a trusted proxy (${store.label})`);
 
   test.before(async (ctx) => {
     seen.clear();
     // The test's own requests come from 127.0.0.1, the proxy; X-Forwarded-For names the client.
-    ctx.t = await createTestHost({ plugins: [echo], config: { ...store.config(), trustProxy: '127.0.0.1', loginMaxFailures: 5, loginMaxFailuresPerLogin: 8 } });
+    ctx.t = await createTestHost({
+      plugins: [echo],
+      config: { ...store.config(), trustProxy: '127.0.0.1', loginMaxFailures: 5, loginMaxFailuresPerLogin: 8 },
+    });
     const t = ctx.t;
-    const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Hooked', steps: [{ step_type: 'fetch' }] } })).body.data.pipeline_id;
+    const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Hooked', steps: [{ step_type: 'fetch' }] } }))
+      .body.data.pipeline_id;
     const stepId = (await t.request<Body>('GET', `/pipelines/${pipelineId}`)).body.data.pipeline.pipeline_steps[0].pipeline_step_id;
-    ctx.flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Hooked flow', flow_config: { [stepId]: { handler_slug: 'proxy-input', handler_config: {} } } } })).body.data.flow_id;
+    ctx.flowId = (
+      await t.request<Body>('POST', '/flows', {
+        body: {
+          pipeline_id: pipelineId,
+          flow_name: 'Hooked flow',
+          flow_config: { [stepId]: { handler_slug: 'proxy-input', handler_config: {} } },
+        },
+      })
+    ).body.data.flow_id;
     const admin = await t.host.users.findByLogin(t.admin.login);
     await t.host.users.setPassword(admin!.user_id, SIGN_IN);
     ctx.token = (await t.request<Body>('PUT', `/flows/${ctx.flowId}/webhook`, { body: { mode: 'bearer' } })).body.data.token as string;
     ctx.post = (path, init) =>
-      fetch(`${t.url}/api/automation/v1${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': init.from, ...(init.headers ?? {}) }, body: init.body ?? '{}' });
+      fetch(`${t.url}/api/automation/v1${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': init.from, ...(init.headers ?? {}) },
+        body: init.body ?? '{}',
+      });
   });
   test.after(async (ctx) => ctx.t.stop());
 
-  test("a stranger's failed webhook attempts never refuse another client's signed delivery; remote_ip is the client", async ({ flowId, token, post }) => {
+  test("a stranger's failed webhook attempts never refuse another client's signed delivery; remote_ip is the client", async ({
+    flowId,
+    token,
+    post,
+  }) => {
     const statuses: number[] = [];
     // 25 failures from one client: to this flow, and to one that does not exist.
-    for (let i = 0; i < 25; i++) statuses.push((await post(`/trigger/${i % 2 ? flowId : 99999}`, { from: '203.0.113.5', headers: { Authorization: 'Bearer wrong' } })).status);
-    assert.ok(statuses.slice(0, 10).every((s) => s === 401), `first failures are 401: ${statuses}`);
+    for (let i = 0; i < 25; i++)
+      statuses.push(
+        (await post(`/trigger/${i % 2 ? flowId : 99999}`, { from: '203.0.113.5', headers: { Authorization: 'Bearer wrong' } })).status,
+      );
+    assert.ok(
+      statuses.slice(0, 10).every((s) => s === 401),
+      `first failures are 401: ${statuses}`,
+    );
     assert.is(statuses.at(-1), 429, 'the failing client is limited');
-    const other = await post(`/trigger/${flowId}`, { from: '198.51.100.20', headers: { Authorization: `Bearer ${token}` }, body: '{"n":1}' });
+    const other = await post(`/trigger/${flowId}`, {
+      from: '198.51.100.20',
+      headers: { Authorization: `Bearer ${token}` },
+      body: '{"n":1}',
+    });
     assert.is(other.status, 200, 'a correct delivery from another client is accepted');
     const jobId = ((await other.json()) as Body).job_id as number;
     const trigger = await triggerOf(jobId);
@@ -94,13 +145,19 @@ for (const store of testStores('host: per-client limits behind a proxy')) {
     const login = (from: string, password: string) => post('/session', { from, body: JSON.stringify({ login: t.admin.login, password }) });
     for (let i = 0; i < 6; i++) await login('203.0.113.66', 'guess');
     assert.is((await login('203.0.113.66', 'guess')).status, 429, 'the guessing address is throttled');
-    const elsewhere = await fetch(`${t.url}/api/automation/v1/handlers`, { headers: { 'X-Forwarded-For': '198.51.100.20', Authorization: `Basic ${Buffer.from(`${t.admin.login}:${t.admin.password}`).toString('base64')}` } });
+    const elsewhere = await fetch(`${t.url}/api/automation/v1/handlers`, {
+      headers: {
+        'X-Forwarded-For': '198.51.100.20',
+        Authorization: `Basic ${Buffer.from(`${t.admin.login}:${t.admin.password}`).toString('base64')}`,
+      },
+    });
     assert.is(elsewhere.status, 200, 'the administrator still signs in from their own address');
   });
 
   test('a guesser spread over many addresses is refused on new addresses, while a known address keeps working', async ({ t }) => {
     const basic = (password: string) => `Basic ${Buffer.from(`${t.admin.login}:${password}`).toString('base64')}`;
-    const call = (from: string, password: string) => fetch(`${t.url}/api/automation/v1/handlers`, { headers: { 'X-Forwarded-For': from, Authorization: basic(password) } });
+    const call = (from: string, password: string) =>
+      fetch(`${t.url}/api/automation/v1/handlers`, { headers: { 'X-Forwarded-For': from, Authorization: basic(password) } });
     // The administrator's usual address signs in (and becomes known for the login).
     assert.is((await call('198.51.100.77', t.admin.password)).status, 200);
     // Failures for admin from many addresses pass the per-login budget (8 here; the earlier test spent 6).
@@ -112,7 +169,11 @@ for (const store of testStores('host: per-client limits behind a proxy')) {
   });
 
   test('X-Forwarded-Proto https from the trusted proxy makes the session cookie Secure', async ({ t }) => {
-    const plain = await fetch(`${t.url}/api/automation/v1/session`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '198.51.100.77' }, body: JSON.stringify({ login: t.admin.login, password: SIGN_IN }) });
+    const plain = await fetch(`${t.url}/api/automation/v1/session`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '198.51.100.77' },
+      body: JSON.stringify({ login: t.admin.login, password: SIGN_IN }),
+    });
     const secure = await fetch(`${t.url}/api/automation/v1/session`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '198.51.100.77', 'X-Forwarded-Proto': 'https' },

@@ -26,7 +26,8 @@ test.before.each(async ({ t, logs }) => {
 });
 test.after(async (ctx) => ctx.t.stop());
 
-const list = (t: TestHost, query: Record<string, string | number> = {}) => t.request<ListBody>('GET', '/logs', { query: { _locale: 'user', ...query } });
+const list = (t: TestHost, query: Record<string, string | number> = {}) =>
+  t.request<ListBody>('GET', '/logs', { query: { _locale: 'user', ...query } });
 const messages = async (t: TestHost, query: Record<string, string | number>) => {
   const res = await list(t, query);
   assert.is(res.status, 200, JSON.stringify(res.body));
@@ -38,15 +39,28 @@ test('GET /logs answers the spec shape under data and the admin client shape at 
   const res = await list(t);
   assert.is(res.status, 200);
   assert.is(res.body.success, true);
-  const item = { id: res.body.items[0]!.id, agent_id: 2, user_id: 1, level: 'warning', message: 'Missing optional key', context: { flow_id: 3, handler: 'rss' }, created_at: '2026-06-01 12:00:00' };
+  const item = {
+    id: res.body.items[0]!.id,
+    agent_id: 2,
+    user_id: 1,
+    level: 'warning',
+    message: 'Missing optional key',
+    context: { flow_id: 3, handler: 'rss' },
+    created_at: '2026-06-01 12:00:00',
+  };
   assert.equal(res.body.data, { items: [item], total: 1, page: 1, pages: 1 });
   assert.equal({ items: res.body.items, total: res.body.total, page: res.body.page, pages: res.body.pages }, res.body.data);
   assert.match(res.body.items[0]!.created_at, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 });
 
-test('every filter of the spec, with undeclared parameters ignored', async ({ t, logs, }) => {
+test('every filter of the spec, with undeclared parameters ignored', async ({ t, logs }) => {
   t.clock.set('2026-06-01T00:00:00Z');
-  await logs.write({ level: 'error', message: 'Job 12 failed: a.b timeout', context: { job_id: 12, flow_id: 1, pipeline_id: 7 }, agent_id: 1 });
+  await logs.write({
+    level: 'error',
+    message: 'Job 12 failed: a.b timeout',
+    context: { job_id: 12, flow_id: 1, pipeline_id: 7 },
+    agent_id: 1,
+  });
   t.clock.set('2026-06-02T00:00:00Z');
   await logs.write({ level: 'error', message: 'Job 123 failed: axb', context: { job_id: 123, flow_id: 2, pipeline_id: 7 }, agent_id: 2 });
   t.clock.set('2026-06-03T00:00:00Z');
@@ -97,16 +111,24 @@ test('pagination: per_page default 50, 1-based pages, ties newest id first', asy
   // All 120 share one instant: the later-written entry comes first.
   assert.is(first.body.items[0]!.message, 'm120');
   const ids = first.body.items.map((i) => i.id);
-  assert.equal(ids, [...ids].sort((a, b) => b - a));
+  assert.equal(
+    ids,
+    [...ids].sort((a, b) => b - a),
+  );
   const third = await list(t, { page: 3 });
-  assert.equal(third.body.items.map((i) => i.message), Array.from({ length: 20 }, (_, k) => `m${20 - k}`));
+  assert.equal(
+    third.body.items.map((i) => i.message),
+    Array.from({ length: 20 }, (_, k) => `m${20 - k}`),
+  );
   assert.equal(third.body.data.page, 3);
   const small = await list(t, { per_page: 7, page: 2 });
   assert.equal([small.body.pages, small.body.items[0]!.message], [18, 'm113']);
 });
 
 test('GET /logs/metadata: data and top level, globally or per agent', async ({ t, logs }) => {
-  const empty = await t.request<Record<string, unknown> & { data: Record<string, unknown> }>('GET', '/logs/metadata', { query: { _locale: 'user' } });
+  const empty = await t.request<Record<string, unknown> & { data: Record<string, unknown> }>('GET', '/logs/metadata', {
+    query: { _locale: 'user' },
+  });
   assert.is(empty.status, 200);
   assert.equal(empty.body.data, { total_entries: 0, oldest: null, newest: null });
   assert.is(empty.body.total_entries, 0);
@@ -127,13 +149,17 @@ test('DELETE /logs: one agent from the query, then all; also as POST with method
   await logs.write({ message: 'b', agent_id: 1 });
   await logs.write({ message: 'c', agent_id: 2 });
   await logs.write({ message: 'd' });
-  const one = await t.request<{ success: boolean; message: string; deleted_count: number }>('DELETE', '/logs', { query: { agent_id: 1, _locale: 'user' } });
+  const one = await t.request<{ success: boolean; message: string; deleted_count: number }>('DELETE', '/logs', {
+    query: { agent_id: 1, _locale: 'user' },
+  });
   assert.is(one.status, 200);
   assert.is(one.body.success, true);
   assert.is(one.body.deleted_count, 2);
   assert.type(one.body.message, 'string');
   assert.equal(await messages(t, {}), ['d', 'c']);
-  const rest = await t.request<{ success: boolean; deleted_count: number }>('POST', '/logs', { headers: { 'X-HTTP-Method-Override': 'DELETE' } });
+  const rest = await t.request<{ success: boolean; deleted_count: number }>('POST', '/logs', {
+    headers: { 'X-HTTP-Method-Override': 'DELETE' },
+  });
   assert.equal([rest.status, rest.body.success, rest.body.deleted_count], [200, true, 2]);
   assert.is((await list(t)).body.total, 0);
   assert.is((await t.request('DELETE', '/logs', { query: { agent_id: 'all' } })).status, 400);

@@ -204,7 +204,10 @@ test('host names are checked on every resolved address, and connect only to chec
   const resolve = async (hostname: string) =>
     (answers[hostname] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
   const fetch = createGuardedFetch({ resolve });
-  await refused(fetch(`http://internal.example:${main.port}/text`), /internal\.example: it resolves to a loopback address \(127\.0\.0\.1\)/);
+  await refused(
+    fetch(`http://internal.example:${main.port}/text`),
+    /internal\.example: it resolves to a loopback address \(127\.0\.0\.1\)/,
+  );
   await refused(fetch('http://mixed.example/'), /mixed\.example: it resolves to a private address \(10\.0\.0\.1\)/);
   await refused(fetch('http://mixed.example/'), /unless the host allows them \(FLOWHOST_ALLOW_PRIVATE_URLS=1/);
   await refused(fetch('http://mapped.example/'), /private address/);
@@ -294,13 +297,21 @@ test('redirects are followed, and every hop is checked before connecting', async
   attempts.length = 0;
   await refused(fetch(`${main.base}/to-other-loopback`), /127\.0\.0\.2/);
   await refused(fetch(`${main.base}/to-metadata`), /169\.254\.169\.254 is a link-local/);
-  assert.equal(main.seen.map((s) => s.url), ['/to-other-loopback', '/to-metadata']);
-  assert.not.ok(attempts.some((host) => host !== '127.0.0.1'), `connections attempted: ${attempts.join(', ')}`);
+  assert.equal(
+    main.seen.map((s) => s.url),
+    ['/to-other-loopback', '/to-metadata'],
+  );
+  assert.not.ok(
+    attempts.some((host) => host !== '127.0.0.1'),
+    `connections attempted: ${attempts.join(', ')}`,
+  );
 });
 
 test('303 turns a POST into a GET without body; 307 keeps method and body', async ({ main }) => {
   const fetch = createGuardedFetch({ allowAddress: onlyLoopback });
-  const seeOther = (await fetch(`${main.base}/see-other`, { method: 'POST', body: 'payload', headers: { 'content-type': 'text/plain' } })).json<{ method: string; body: string; headers: Record<string, string> }>();
+  const seeOther = (
+    await fetch(`${main.base}/see-other`, { method: 'POST', body: 'payload', headers: { 'content-type': 'text/plain' } })
+  ).json<{ method: string; body: string; headers: Record<string, string> }>();
   assert.is(seeOther.method, 'GET');
   assert.is(seeOther.body, '');
   assert.is(seeOther.headers['content-type'], undefined);
@@ -354,7 +365,8 @@ test.run();
 const policy = suite('host/net: address policy');
 
 policy('public unicast addresses pass, special ranges do not', () => {
-  for (const ip of ['93.184.216.34', '8.8.8.8', '2606:2800:220:1:248:1893:25c8:1946', '::ffff:93.184.216.34']) assert.ok(isPublicAddress(ip), ip);
+  for (const ip of ['93.184.216.34', '8.8.8.8', '2606:2800:220:1:248:1893:25c8:1946', '::ffff:93.184.216.34'])
+    assert.ok(isPublicAddress(ip), ip);
   const expected: Record<string, string> = {
     '127.0.0.1': 'loopback',
     '127.0.0.2': 'loopback',
@@ -374,7 +386,7 @@ policy('public unicast addresses pass, special ranges do not', () => {
     'ff02::1': 'multicast',
     '::ffff:127.0.0.1': 'loopback',
     '::ffff:169.254.169.254': 'linkLocal',
-    'nonsense': 'invalid',
+    nonsense: 'invalid',
     '': 'invalid',
   };
   for (const [ip, range] of Object.entries(expected)) {

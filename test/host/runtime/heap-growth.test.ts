@@ -17,13 +17,18 @@ const FACTOR = /\[HeapController\] factor ([\d.]+) based on/g;
 
 function factorAfterFullCollection(percent: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--expose-gc', '--trace-gc-verbose', child, String(percent)], { timeout: 30_000, maxBuffer: 16 * 1048576 }, (error, stdout) => {
-      if (error) return reject(error);
-      const bracketed = [...stdout.matchAll(LIMIT_FACTOR)].map((m) => m[1]);
-      const factors = bracketed.length > 0 ? bracketed : [...stdout.matchAll(FACTOR)].map((m) => m[1]);
-      if (factors.length === 0) return reject(new Error(`no [HeapController] factor in V8's trace:\n${stdout.slice(0, 2000)}`));
-      resolve(factors[factors.length - 1] as string);
-    });
+    execFile(
+      process.execPath,
+      ['--expose-gc', '--trace-gc-verbose', child, String(percent)],
+      { timeout: 30_000, maxBuffer: 16 * 1048576 },
+      (error, stdout) => {
+        if (error) return reject(error);
+        const bracketed = [...stdout.matchAll(LIMIT_FACTOR)].map((m) => m[1]);
+        const factors = bracketed.length > 0 ? bracketed : [...stdout.matchAll(FACTOR)].map((m) => m[1]);
+        if (factors.length === 0) return reject(new Error(`no [HeapController] factor in V8's trace:\n${stdout.slice(0, 2000)}`));
+        resolve(factors[factors.length - 1] as string);
+      },
+    );
   });
 }
 
@@ -38,7 +43,10 @@ test('the percent becomes the factor V8 grows the heap by before the next full c
 
 test('0 leaves V8 alone; a negative or fractional percent is refused', async () => {
   applyHeapGrowth(0);
-  assert.throws(() => applyHeapGrowth(-1), (e: Error) => e instanceof RangeError && /heapGrowingPercent/.test(e.message));
+  assert.throws(
+    () => applyHeapGrowth(-1),
+    (e: Error) => e instanceof RangeError && /heapGrowingPercent/.test(e.message),
+  );
   assert.throws(() => applyHeapGrowth(1.5), RangeError);
 });
 

@@ -36,7 +36,9 @@ test('Agenda itself still leaves its watchdog timer (when this fails, the adapte
   // Every timer made during this test is noted and unref'd once counted, so the 30 s
   // watchdog left here does not hold this suite's process.
   const made: NodeJS.Timeout[] = [];
-  const hook = createHook({ init: (_id, type, _t, resource) => void (type === 'Timeout' && made.push(resource as NodeJS.Timeout)) }).enable();
+  const hook = createHook({
+    init: (_id, type, _t, resource) => void (type === 'Timeout' && made.push(resource as NodeJS.Timeout)),
+  }).enable();
   try {
     const left = await timersLeftAfterOneJob(() => {});
     assert.is(left, 1, 'Agenda 6.2 leaves exactly one timer per job run: its watchdog');

@@ -30,7 +30,17 @@ for (const [label, open] of stores) {
   test.after.each(async () => {
     await store.close();
   });
-  const add = (id: string, fields: Record<string, unknown>) => repo.jobs.insertOne({ _id: id, name: 'flow.run', type: 'normal', priority: 0, data: {}, disabled: false, lockedAt: null, ...fields } as never);
+  const add = (id: string, fields: Record<string, unknown>) =>
+    repo.jobs.insertOne({
+      _id: id,
+      name: 'flow.run',
+      type: 'normal',
+      priority: 0,
+      data: {},
+      disabled: false,
+      lockedAt: null,
+      ...fields,
+    } as never);
   // Agenda's arguments: due up to nextScanAt; a lock taken before lockDeadline has expired.
   const claim = () => repo.getNextJobToRun('flow.run', at(5), at(-600), at(0), { lastModifiedBy: 'test' });
 
@@ -53,7 +63,10 @@ for (const [label, open] of stores) {
     await add('dead-later', { nextRunAt: at(3), lockedAt: at(-900) });
     await add('due-low', { nextRunAt: at(1), priority: 0 });
     await add('due-high', { nextRunAt: at(1), priority: 10 });
-    assert.equal([String((await claim())?._id), String((await claim())?._id), String((await claim())?._id)], ['due-high', 'due-low', 'dead-later']);
+    assert.equal(
+      [String((await claim())?._id), String((await claim())?._id), String((await claim())?._id)],
+      ['due-high', 'due-low', 'dead-later'],
+    );
   });
 
   test('concurrent claims never win the same job', async () => {

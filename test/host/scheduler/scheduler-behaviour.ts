@@ -6,7 +6,14 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Agenda } from 'agenda';
 import type { Collection, DocumentStore, Filter, FindOneAndUpdateOptions, Update } from '../../../core/store/port.js';
-import { createScheduler, FLOW_RUN_JOB, JOBS_COLLECTION, scheduleFlow, unscheduleFlow, type SchedulerOptions } from '../../../host/scheduler/index.js';
+import {
+  createScheduler,
+  FLOW_RUN_JOB,
+  JOBS_COLLECTION,
+  scheduleFlow,
+  unscheduleFlow,
+  type SchedulerOptions,
+} from '../../../host/scheduler/index.js';
 import { scheduledForOf } from '../../../host/scheduler/job-document.js';
 import { sleep, waitFor } from './wait-for.js';
 
@@ -170,7 +177,10 @@ export function schedulerBehaviour(label: string, target: SchedulerTarget): Test
     await agenda.start();
     await sleep(500);
     assert.is(runs, 0);
-    assert.equal((await jobsOf(store).find({})).map((d) => d.name), ['kept']);
+    assert.equal(
+      (await jobsOf(store).find({})).map((d) => d.name),
+      ['kept'],
+    );
   });
 
   test('a failing job records failReason and failCount, and its schedule continues', async () => {
@@ -193,11 +203,17 @@ export function schedulerBehaviour(label: string, target: SchedulerTarget): Test
 
   test('two hosts on one store never run the same job twice', async () => {
     const { a, b } = await target.openShared();
-    cleanups.push(() => a.close(), () => b.close());
+    cleanups.push(
+      () => a.close(),
+      () => b.close(),
+    );
     const hostA = await scheduler(a, 'host-a', { defaultConcurrency: 4 });
     const hostB = await scheduler(b, 'host-b', { defaultConcurrency: 4 });
     const runs = new Map<string, string[]>();
-    for (const [agenda, host] of [[hostA, 'a'], [hostB, 'b']] as const) {
+    for (const [agenda, host] of [
+      [hostA, 'a'],
+      [hostB, 'b'],
+    ] as const) {
       agenda.define('work', async (job) => {
         const id = String(job.attrs._id);
         runs.set(id, [...(runs.get(id) ?? []), host]);
@@ -223,7 +239,10 @@ export function schedulerBehaviour(label: string, target: SchedulerTarget): Test
     const stale = await agenda.now('stale');
     const held = await agenda.now('held');
     // What a host that died mid-run leaves behind: a lock it will never release.
-    await jobsOf(store).updateOne({ _id: String(stale.attrs._id) }, { $set: { lockedAt: new Date(Date.now() - 5000), lastModifiedBy: 'dead-host' } });
+    await jobsOf(store).updateOne(
+      { _id: String(stale.attrs._id) },
+      { $set: { lockedAt: new Date(Date.now() - 5000), lastModifiedBy: 'dead-host' } },
+    );
     await jobsOf(store).updateOne({ _id: String(held.attrs._id) }, { $set: { lockedAt: new Date(), lastModifiedBy: 'live-host' } });
     await agenda.start();
     await waitFor('the stale job to run', () => ran.includes('stale'));
@@ -234,7 +253,10 @@ export function schedulerBehaviour(label: string, target: SchedulerTarget): Test
 
   test('a job held by a killed process runs elsewhere after its lock lifetime', async () => {
     const { a, b, childArgs } = await target.openShared();
-    cleanups.push(() => a.close(), () => b.close());
+    cleanups.push(
+      () => a.close(),
+      () => b.close(),
+    );
     const client = await scheduler(a, 'client');
     const job = await client.now('crash');
     const id = String(job.attrs._id);
@@ -270,15 +292,29 @@ export function schedulerBehaviour(label: string, target: SchedulerTarget): Test
     const store = await fresh();
     const agenda = await scheduler(store);
     for (const at of [60_000, 120_000]) {
-      await agenda.create('mail', { to: 'x' }).unique({ 'data.to': 'x' }).schedule(new Date(Date.now() + at)).save();
+      await agenda
+        .create('mail', { to: 'x' })
+        .unique({ 'data.to': 'x' })
+        .schedule(new Date(Date.now() + at))
+        .save();
     }
-    await agenda.create('mail', { to: 'y' }).unique({ 'data.to': 'y' }).schedule(new Date(Date.now() + 60_000)).save();
+    await agenda
+      .create('mail', { to: 'y' })
+      .unique({ 'data.to': 'y' })
+      .schedule(new Date(Date.now() + 60_000))
+      .save();
     const mails = await jobsOf(store).find({ name: 'mail' }, { sort: { 'data.to': 1 } });
-    assert.equal(mails.map((d) => (d.data as { to: string }).to), ['x', 'y']);
+    assert.equal(
+      mails.map((d) => (d.data as { to: string }).to),
+      ['x', 'y'],
+    );
     assert.ok((mails[0]!.nextRunAt as Date).getTime() > Date.now() + 90_000, 'the second save updated the first job');
 
     await agenda.create('mail', { to: 'x' }).unique({ 'data.to': 'x' }, { insertOnly: true }).schedule(new Date()).save();
-    assert.ok(((await jobsOf(store).findOne({ 'data.to': 'x' }))!.nextRunAt as Date).getTime() > Date.now() + 90_000, 'insertOnly left it alone');
+    assert.ok(
+      ((await jobsOf(store).findOne({ 'data.to': 'x' }))!.nextRunAt as Date).getTime() > Date.now() + 90_000,
+      'insertOnly left it alone',
+    );
 
     // A host re-declaring every() while another runs the job must not clear that host's lock.
     await agenda.every('1 hour', 'hourly');
@@ -293,12 +329,18 @@ export function schedulerBehaviour(label: string, target: SchedulerTarget): Test
 
   test('concurrent saves of one schedule from two hosts leave one document', async () => {
     const { a, b } = await target.openShared();
-    cleanups.push(() => a.close(), () => b.close());
+    cleanups.push(
+      () => a.close(),
+      () => b.close(),
+    );
     const hostA = await scheduler(a, 'host-a');
     const hostB = await scheduler(b, 'host-b');
     for (let round = 0; round < 5; round++) {
       await Promise.all([hostA.every('5 minutes', `single-${round}`), hostB.every('5 minutes', `single-${round}`)]);
-      await Promise.all([scheduleFlow(hostA, 100 + round, { interval: '5 minutes' }), scheduleFlow(hostB, 100 + round, { interval: '5 minutes' })]);
+      await Promise.all([
+        scheduleFlow(hostA, 100 + round, { interval: '5 minutes' }),
+        scheduleFlow(hostB, 100 + round, { interval: '5 minutes' }),
+      ]);
     }
     for (let round = 0; round < 5; round++) {
       assert.is(await jobsOf(a).count({ name: `single-${round}` }), 1, `every() round ${round}`);
@@ -308,7 +350,10 @@ export function schedulerBehaviour(label: string, target: SchedulerTarget): Test
 
   test('an upsert that lost the insert race to another host updates the winner instead of duplicating', async () => {
     const { a, b } = await target.openShared();
-    cleanups.push(() => a.close(), () => b.close());
+    cleanups.push(
+      () => a.close(),
+      () => b.close(),
+    );
     const hostB = await scheduler(b, 'host-b');
     // Host A's store lets host B insert first, then runs A's upsert as if A had not seen
     // B's document: what two hosts upserting at the same moment on MongoDB can do.
@@ -322,10 +367,20 @@ export function schedulerBehaviour(label: string, target: SchedulerTarget): Test
     await hostA.every('10 minutes', 'raced');
     await scheduleFlow(hostA, 9, { interval: '10 minutes' });
     const raced = await jobsOf(a).find({ name: 'raced' });
-    assert.equal(raced.map((d) => d.repeatInterval), ['10 minutes']);
+    assert.equal(
+      raced.map((d) => d.repeatInterval),
+      ['10 minutes'],
+    );
     const flows = await jobsOf(a).find({ name: FLOW_RUN_JOB });
-    assert.equal(flows.map((d) => d.repeatInterval), ['10 minutes']);
-    assert.equal(flows.map((d) => d.lastModifiedBy), ['host-a'], 'the loser updated the winner');
+    assert.equal(
+      flows.map((d) => d.repeatInterval),
+      ['10 minutes'],
+    );
+    assert.equal(
+      flows.map((d) => d.lastModifiedBy),
+      ['host-a'],
+      'the loser updated the winner',
+    );
   });
 
   test('scheduleFlow keeps one schedule per flow and leaves an unchanged one alone', async () => {
@@ -341,7 +396,13 @@ export function schedulerBehaviour(label: string, target: SchedulerTarget): Test
     assert.is(changed.id, first.id, 'same document');
     await scheduleFlow(agenda, 8, { interval: '1 hour' });
     const docs = await jobsOf(store).find({ name: FLOW_RUN_JOB }, { sort: { 'data.flowId': 1 } });
-    assert.equal(docs.map((d) => [d.data, d.repeatInterval]), [[{ flowId: 7 }, '0 3 * * *'], [{ flowId: 8 }, '1 hour']]);
+    assert.equal(
+      docs.map((d) => [d.data, d.repeatInterval]),
+      [
+        [{ flowId: 7 }, '0 3 * * *'],
+        [{ flowId: 8 }, '1 hour'],
+      ],
+    );
     assert.is(await unscheduleFlow(agenda, 7), 1);
     assert.is(await unscheduleFlow(agenda, 7), 0);
     assert.is(await jobsOf(store).count({ name: FLOW_RUN_JOB }), 1);
@@ -362,7 +423,10 @@ export function schedulerBehaviour(label: string, target: SchedulerTarget): Test
     await agenda.schedule(new Date(Date.now() + 60_000), 'report', { kind: 'weekly', team: { id: 2 } });
     await agenda.schedule(new Date(Date.now() - 1000), 'Cleanup');
     const byData = await agenda.queryJobs({ data: { team: { id: 2 } } });
-    assert.equal(byData.jobs.map((j) => (j.data as { kind: string }).kind), ['weekly']);
+    assert.equal(
+      byData.jobs.map((j) => (j.data as { kind: string }).kind),
+      ['weekly'],
+    );
     assert.is((await agenda.queryJobs({ search: 'CLEAN' })).total, 1, 'search is case-insensitive');
     assert.is((await agenda.queryJobs({ search: '.*' })).total, 0, 'search is literal');
     const paged = await agenda.queryJobs({ name: 'report', sort: { name: 'asc' }, limit: 1 });

@@ -34,7 +34,13 @@ for (const store of testStores('analytics chat')) {
     ctx.t = await createTestHost({
       plugins: [],
       clock,
-      config: { ...store.config(), pluginSettings: { ...pluginSettingsFor([ctx.openai], { max_retries: 0 }), 'analytics-site-analytics': { base_url: ctx.google.server.url } } },
+      config: {
+        ...store.config(),
+        pluginSettings: {
+          ...pluginSettingsFor([ctx.openai], { max_retries: 0 }),
+          'analytics-site-analytics': { base_url: ctx.google.server.url },
+        },
+      },
     });
     assert.is((await ctx.t.request('PUT', '/settings', { body: { ai_provider_keys: { openai: ctx.openai.validKey } } })).status, 200);
   });
@@ -48,11 +54,18 @@ for (const store of testStores('analytics chat')) {
     openai.script.push(textReply('openai', 'I cannot see analytics yet.'));
     assert.is((await t.request<Body>('POST', '/chat', { body: { message: 'hello' } })).status, 200);
     const names = offered(openai.chats().at(-1)!);
-    for (const name of ['site_analytics', 'search_stats', 'crawler_stats', 'page_performance']) assert.not.ok(names.includes(name), `${name} offered unconfigured`);
+    for (const name of ['site_analytics', 'search_stats', 'crawler_stats', 'page_performance'])
+      assert.not.ok(names.includes(name), `${name} offered unconfigured`);
   });
 
-  test('"which pages lost traffic last week": the model calls site_analytics and gets the rows as the API sent them', async ({ t, openai, google }) => {
-    const saved = await t.request<Body>('PUT', '/analytics/site-analytics/config', { body: { service_account: JSON.stringify(google.keyFile), property_id: PROPERTY } });
+  test('"which pages lost traffic last week": the model calls site_analytics and gets the rows as the API sent them', async ({
+    t,
+    openai,
+    google,
+  }) => {
+    const saved = await t.request<Body>('PUT', '/analytics/site-analytics/config', {
+      body: { service_account: JSON.stringify(google.keyFile), property_id: PROPERTY },
+    });
     assert.is(saved.status, 200, JSON.stringify(saved.body));
 
     const lastWeek = { action: 'page_stats', start_date: '2026-03-02', end_date: '2026-03-08', limit: 10 };
@@ -79,12 +92,18 @@ for (const store of testStores('analytics chat')) {
     const res = await t.request<Body>('POST', '/chat', { body: { message: 'Which pages lost traffic last week?' } });
     assert.is(res.status, 200, JSON.stringify(res.body));
     assert.is(res.body.response, 'pagePath-3 lost the most views last week.');
-    assert.equal(res.body.tool_calls.map((c: Body) => c.function.name), ['site_analytics', 'site_analytics']);
+    assert.equal(
+      res.body.tool_calls.map((c: Body) => c.function.name),
+      ['site_analytics', 'site_analytics'],
+    );
     assert.equal(res.body.tool_calls[0].result.results, gaRows(PAGE_DIMS, PAGE_METRICS, 3));
 
     // What the GA4 fake received: two runReport calls with the weeks asked for.
     const reports = google.server.requests.filter((r) => r.url.endsWith(':runReport'));
-    assert.equal(reports.map((r) => r.json<Body>().dateRanges), [[{ startDate: '2026-03-02', endDate: '2026-03-08' }], [{ startDate: '2026-02-23', endDate: '2026-03-01' }]]);
+    assert.equal(
+      reports.map((r) => r.json<Body>().dateRanges),
+      [[{ startDate: '2026-03-02', endDate: '2026-03-08' }], [{ startDate: '2026-02-23', endDate: '2026-03-01' }]],
+    );
     assert.is(reports[0]!.url, `/v1beta/properties/${PROPERTY}:runReport`);
   });
 

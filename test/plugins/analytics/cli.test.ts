@@ -25,7 +25,12 @@ spawned('configure reads the secret from stdin; config shows it masked; errors a
   assert.is(saved.stdout, 'The crawler-stats configuration is saved.\n');
   const shown = cli(['analytics', 'config', 'crawler-stats', '--json']);
   assert.is(shown.status, 0, shown.stderr);
-  assert.equal(JSON.parse(shown.stdout), { tool: 'crawler-stats', configured: true, missing: [], settings: { api_key: `••••••••${BING_KEY.slice(-4)}`, site_url: SITE } });
+  assert.equal(JSON.parse(shown.stdout), {
+    tool: 'crawler-stats',
+    configured: true,
+    missing: [],
+    settings: { api_key: `••••••••${BING_KEY.slice(-4)}`, site_url: SITE },
+  });
   assert.not.match(shown.stdout + saved.stdout, BING_KEY);
 
   const half = cli(['analytics', 'configure', 'search-stats', '--site_url', SITE]);
@@ -51,10 +56,14 @@ spawned.run();
 async function run(t: TestHost, line: string[], json: boolean): Promise<{ out: string; error?: string }> {
   const noun = analytics.cli![0]!;
   const command = noun.commands.find((c) => c.command.split(' ')[0] === line[0])!;
-  const positional = command.command.split(' ').slice(1).map((p) => p.replace(/[<>]/g, ''));
+  const positional = command.command
+    .split(' ')
+    .slice(1)
+    .map((p) => p.replace(/[<>]/g, ''));
   const args: Record<string, unknown> = {};
   for (const [i, name] of positional.entries()) args[name] = line[1 + i];
-  for (let i = 1 + positional.length; i < line.length; i += 2) args[line[i]!.replace(/^--/, '')] = /^\d+$/.test(line[i + 1]!) ? Number(line[i + 1]) : line[i + 1];
+  for (let i = 1 + positional.length; i < line.length; i += 2)
+    args[line[i]!.replace(/^--/, '')] = /^\d+$/.test(line[i + 1]!) ? Number(line[i + 1]) : line[i + 1];
   let out = '';
   const ctx: CliContext = {
     json,
@@ -78,7 +87,10 @@ for (const store of testStores('analytics cli')) {
   const test = suite<{ t: TestHost; bing: BingFake }>(`flowhost analytics reports (${store.label})`);
   test.before(async (ctx) => {
     ctx.bing = await createBingFake();
-    ctx.t = await createTestHost({ plugins: [], config: { ...store.config(), pluginSettings: { 'analytics-crawler-stats': { base_url: ctx.bing.server.url } } } });
+    ctx.t = await createTestHost({
+      plugins: [],
+      config: { ...store.config(), pluginSettings: { 'analytics-crawler-stats': { base_url: ctx.bing.server.url } } },
+    });
     assert.is((await ctx.t.request('PUT', '/analytics/crawler-stats/config', { body: { api_key: BING_KEY, site_url: SITE } })).status, 200);
   });
   test.after(async ({ t, bing }) => {
@@ -94,7 +106,14 @@ for (const store of testStores('analytics cli')) {
     assert.match(row!, /CrawlStats:#Microsoft\.Bing\.Webmaster\.Api\s+0\s+120\s+3\s+130/);
     assert.is(count, '(1 row)');
     const json = await run(t, ['crawler-stats', 'query_stats', '--limit', '2'], true);
-    assert.equal(JSON.parse(json.out), { success: true, action: 'query_stats', results_count: 2, results: BING_ROWS.GetQueryStats!.slice(0, 2), site_url: SITE, total_rows: 30 });
+    assert.equal(JSON.parse(json.out), {
+      success: true,
+      action: 'query_stats',
+      results_count: 2,
+      results: BING_ROWS.GetQueryStats!.slice(0, 2),
+      site_url: SITE,
+      total_rows: 30,
+    });
     const shown = await run(t, ['config', 'crawler-stats'], false);
     assert.is(shown.out, `crawler-stats: configured\napi_key: ••••••••${BING_KEY.slice(-4)}\nsite_url: ${SITE}`);
     const wrong = await run(t, ['configure', 'page-performance', '--site_url', SITE], false);

@@ -10,12 +10,29 @@ import { testStores } from '../../support/test-stores.js';
 import { cliInProcess, startCliHost } from '../../support/cli-in-process.js';
 import type { Host } from '../../../host/host.js';
 import billing from '../../../plugins/billing/index.js';
-import { checkoutSubscription, INTERNAL_KEY, invoice, NS, provision, sendEvent, subscriptionDeleted, TOKEN, WHSEC, type Body } from './helpers.js';
+import {
+  checkoutSubscription,
+  INTERNAL_KEY,
+  invoice,
+  NS,
+  provision,
+  sendEvent,
+  subscriptionDeleted,
+  TOKEN,
+  WHSEC,
+  type Body,
+} from './helpers.js';
 
 for (const store of testStores('billing admin')) {
   const test = suite<{ t: TestHost; subscriber: { login: string; password: string } }>(`billing admin routes (${store.label})`);
   test.before(async (ctx) => {
-    ctx.t = await createTestHost({ plugins: [billing], config: { ...store.config(), pluginSettings: { billing: { internal_key: INTERNAL_KEY, provisioner_token: TOKEN, stripe_webhook_secret: WHSEC } } } });
+    ctx.t = await createTestHost({
+      plugins: [billing],
+      config: {
+        ...store.config(),
+        pluginSettings: { billing: { internal_key: INTERNAL_KEY, provisioner_token: TOKEN, stripe_webhook_secret: WHSEC } },
+      },
+    });
     ctx.subscriber = await ctx.t.createUser('sally', 'subscriber');
     // Five subscriptions: a1..a3 active, f1 payment_failed, c1 canceled; created one clock second apart.
     let n = 0;
@@ -33,12 +50,26 @@ for (const store of testStores('billing admin')) {
     const all = await t.request<Body>('GET', '/subscriptions', { namespace: NS });
     assert.is(all.status, 200);
     assert.is(all.body.total, 5);
-    assert.equal(all.body.data.map((s: Body) => s.id), ['sub_c1', 'sub_f1', 'sub_a3', 'sub_a2', 'sub_a1']);
+    assert.equal(
+      all.body.data.map((s: Body) => s.id),
+      ['sub_c1', 'sub_f1', 'sub_a3', 'sub_a2', 'sub_a1'],
+    );
     const active = await t.request<Body>('GET', '/subscriptions', { namespace: NS, query: { status: 'active', per_page: 2, page: 2 } });
-    assert.equal({ total: active.body.total, total_pages: active.body.total_pages, page: active.body.page, per_page: active.body.per_page }, { total: 3, total_pages: 2, page: 2, per_page: 2 });
-    assert.equal(active.body.data.map((s: Body) => s.id), ['sub_a1']);
-    assert.equal((await t.request<Body>('GET', '/subscriptions', { namespace: NS, query: { status: 'payment_failed' } })).body.data.map((s: Body) => s.id), ['sub_f1']);
-    const queries: Array<Record<string, string | number>> = [{ status: "gone" }, { per_page: 101 }, { page: 0 }, { page: "x" }];
+    assert.equal(
+      { total: active.body.total, total_pages: active.body.total_pages, page: active.body.page, per_page: active.body.per_page },
+      { total: 3, total_pages: 2, page: 2, per_page: 2 },
+    );
+    assert.equal(
+      active.body.data.map((s: Body) => s.id),
+      ['sub_a1'],
+    );
+    assert.equal(
+      (await t.request<Body>('GET', '/subscriptions', { namespace: NS, query: { status: 'payment_failed' } })).body.data.map(
+        (s: Body) => s.id,
+      ),
+      ['sub_f1'],
+    );
+    const queries: Array<Record<string, string | number>> = [{ status: 'gone' }, { per_page: 101 }, { page: 0 }, { page: 'x' }];
     for (const query of queries) {
       const bad = await t.request<Body>('GET', '/subscriptions', { namespace: NS, query });
       assert.is(bad.status, 400, JSON.stringify(query));
@@ -50,11 +81,14 @@ for (const store of testStores('billing admin')) {
     const res = await t.request<Body>('GET', '/subscriptions/sub_c1', { namespace: NS });
     assert.is(res.status, 200);
     assert.is(res.body.data.status, 'canceled');
-    assert.equal(res.body.data.events.map((e: Body) => [e.id, e.type, e.status, e.outcome]), [
-      ['evt_co_sub_c1', 'checkout.session.completed', 'processed', 'subscription_created'],
-      ['evt_paid_sub_c1', 'invoice.paid', 'processed', 'activated'],
-      ['evt_del_sub_c1', 'customer.subscription.deleted', 'processed', 'deletion_scheduled'],
-    ]);
+    assert.equal(
+      res.body.data.events.map((e: Body) => [e.id, e.type, e.status, e.outcome]),
+      [
+        ['evt_co_sub_c1', 'checkout.session.completed', 'processed', 'subscription_created'],
+        ['evt_paid_sub_c1', 'invoice.paid', 'processed', 'activated'],
+        ['evt_del_sub_c1', 'customer.subscription.deleted', 'processed', 'deletion_scheduled'],
+      ],
+    );
     assert.not.ok(JSON.stringify(res.body).includes('customer_details'), 'the stored payload is not answered');
     const missing = await t.request<Body>('GET', '/subscriptions/sub_nobody', { namespace: NS });
     assert.is(missing.status, 404);
@@ -68,9 +102,20 @@ for (const store of testStores('billing admin')) {
     assert.is(one.body.data.created, new Date(100_000).toISOString());
     const replay = await t.request<Body>('POST', '/events/evt_fail_sub_f1/replay', { namespace: NS });
     assert.is(replay.status, 200);
-    assert.equal({ id: replay.body.data.id, replay_of: replay.body.data.replay_of, attempt: replay.body.data.attempt, outcome: replay.body.data.outcome }, { id: 'evt_fail_sub_f1:replay:1', replay_of: 'evt_fail_sub_f1', attempt: 1, outcome: 'payment_failed' });
+    assert.equal(
+      {
+        id: replay.body.data.id,
+        replay_of: replay.body.data.replay_of,
+        attempt: replay.body.data.attempt,
+        outcome: replay.body.data.outcome,
+      },
+      { id: 'evt_fail_sub_f1:replay:1', replay_of: 'evt_fail_sub_f1', attempt: 1, outcome: 'payment_failed' },
+    );
     assert.is((await t.request<Body>('GET', '/events/evt_fail_sub_f1', { namespace: NS })).body.data.replays, 1);
-    for (const [method, path] of [['GET', '/events/evt_nothing'], ['POST', '/events/evt_nothing/replay']] as const) {
+    for (const [method, path] of [
+      ['GET', '/events/evt_nothing'],
+      ['POST', '/events/evt_nothing/replay'],
+    ] as const) {
       const res = await t.request<Body>(method, path, { namespace: NS });
       assert.is(res.status, 404);
       assert.is(res.body.code, 'event_not_found');
@@ -78,7 +123,14 @@ for (const store of testStores('billing admin')) {
   });
 
   test('only administrators: a subscriber is 403, nobody 401; the webhooks need no login', async ({ t, subscriber }) => {
-    for (const [method, path] of [['GET', '/subscriptions'], ['GET', '/subscriptions/sub_a1'], ['POST', '/events/evt_co_sub_a1/replay'], ['GET', '/settings'], ['GET', '/mail'], ['GET', '/customers/cus_1/credits']] as const) {
+    for (const [method, path] of [
+      ['GET', '/subscriptions'],
+      ['GET', '/subscriptions/sub_a1'],
+      ['POST', '/events/evt_co_sub_a1/replay'],
+      ['GET', '/settings'],
+      ['GET', '/mail'],
+      ['GET', '/customers/cus_1/credits'],
+    ] as const) {
       assert.is((await t.request<Body>(method, path, { namespace: NS, as: subscriber })).status, 403, path);
       assert.is((await t.request<Body>(method, path, { namespace: NS, as: 'anonymous' })).status, 401, path);
     }
@@ -94,7 +146,10 @@ for (const store of testStores('billing admin')) {
     assert.is(ok.status, 200, JSON.stringify(ok.body));
     assert.is((await t.request<Body>('PUT', '/settings', { namespace: NS, body: { nonsense: 'x' } })).status, 400);
     // '' removes the saved key: the configured one applies again.
-    assert.is((await t.request<Body>('PUT', '/settings', { namespace: NS, body: { internal_key: '' } })).body.data.internal_key.source, 'config');
+    assert.is(
+      (await t.request<Body>('PUT', '/settings', { namespace: NS, body: { internal_key: '' } })).body.data.internal_key.source,
+      'config',
+    );
   });
 
   test.run();
@@ -106,10 +161,18 @@ for (const store of testStores('cli: billing')) {
   test.before(async (ctx) => {
     Object.assign(ctx, await startCliHost({ ...store.config(), pluginSettings: { billing: { stripe_webhook_secret: WHSEC } } }));
     const stripe = new Stripe('sk_test_unused');
-    for (const ev of [checkoutSubscription('evt_cli1', 'sub_cli', 10, 'cli@customer.test', 'team'), invoice('evt_cli2', 'invoice.paid', 'sub_cli', 20)]) {
+    for (const ev of [
+      checkoutSubscription('evt_cli1', 'sub_cli', 10, 'cli@customer.test', 'team'),
+      invoice('evt_cli2', 'invoice.paid', 'sub_cli', 20),
+    ]) {
       const payload = JSON.stringify(ev);
       const res = await fetch(`${ctx.host.url}${ctx.host.config.apiPrefix}/${NS}/webhook/payments`, {
-        method: 'POST', body: payload, headers: { 'Content-Type': 'application/json', 'Stripe-Signature': stripe.webhooks.generateTestHeaderString({ payload, secret: WHSEC }) },
+        method: 'POST',
+        body: payload,
+        headers: {
+          'Content-Type': 'application/json',
+          'Stripe-Signature': stripe.webhooks.generateTestHeaderString({ payload, secret: WHSEC }),
+        },
       });
       assert.is(res.status, 200, await res.text());
     }
@@ -122,9 +185,15 @@ for (const store of testStores('cli: billing')) {
     assert.match(list.stdout, /sub_cli\s+active\s+team\s+cli@customer\.test/);
     const json = await cli(ctx, ['billing', 'subscriptions', 'list', '--status', 'active', '--json']);
     assert.is(json.status, 0, json.stderr);
-    assert.equal(JSON.parse(json.stdout).data.map((s: Body) => s.id), ['sub_cli']);
+    assert.equal(
+      JSON.parse(json.stdout).data.map((s: Body) => s.id),
+      ['sub_cli'],
+    );
     const show = await cli(ctx, ['billing', 'subscriptions', 'show', 'sub_cli', '--json']);
-    assert.equal(JSON.parse(show.stdout).events.map((e: Body) => e.id), ['evt_cli1', 'evt_cli2']);
+    assert.equal(
+      JSON.parse(show.stdout).events.map((e: Body) => e.id),
+      ['evt_cli1', 'evt_cli2'],
+    );
     const text = await cli(ctx, ['billing', 'subscriptions', 'show', 'sub_cli']);
     assert.match(text.stdout, 'evt_cli2  invoice.paid  processed  activated');
     const missing = await cli(ctx, ['billing', 'subscriptions', 'show', 'sub_none']);
@@ -137,7 +206,10 @@ for (const store of testStores('cli: billing')) {
     const res = await cli(ctx, ['billing', 'replay', 'evt_cli2', '--json']);
     assert.is(res.status, 0, res.stderr);
     const attempt = JSON.parse(res.stdout);
-    assert.equal({ id: attempt.id, replay_of: attempt.replay_of, attempt: attempt.attempt, outcome: attempt.outcome }, { id: 'evt_cli2:replay:1', replay_of: 'evt_cli2', attempt: 1, outcome: 'activated' });
+    assert.equal(
+      { id: attempt.id, replay_of: attempt.replay_of, attempt: attempt.attempt, outcome: attempt.outcome },
+      { id: 'evt_cli2:replay:1', replay_of: 'evt_cli2', attempt: 1, outcome: 'activated' },
+    );
     const text = await cli(ctx, ['billing', 'replay', 'evt_cli1']);
     assert.match(text.stdout, 'Replayed evt_cli1 (checkout.session.completed), attempt 1: subscription_created');
   });
@@ -151,7 +223,10 @@ for (const store of testStores('billing secrets from env')) {
     // Read by the plugin at request time; set only in this suite's own process.
     process.env.FLOWHOST_BILLING_INTERNAL_KEY = 'env-internal-key-0001';
     process.env.FLOWHOST_BILLING_PROVISIONER_TOKEN = 'env-token-0002';
-    ctx.t = await createTestHost({ plugins: [billing], config: { ...store.config(), pluginSettings: { billing: { internal_key: 'config-key', provisioner_token: 'config-token' } } } });
+    ctx.t = await createTestHost({
+      plugins: [billing],
+      config: { ...store.config(), pluginSettings: { billing: { internal_key: 'config-key', provisioner_token: 'config-token' } } },
+    });
   });
   test.after(async ({ t }) => {
     await t.stop();
@@ -169,7 +244,10 @@ for (const store of testStores('billing secrets from env')) {
     const body = { event: 'provisioning_complete', event_id: 'p1', subscription_id: 'sub_none', site_url: 'https://x.test/' };
     assert.is((await provision(t, body, { 'X-Provisioner-Internal-Key': 'config-key', Authorization: 'Bearer config-token' })).status, 401);
     // Past authentication: the subscription does not exist.
-    assert.is((await provision(t, body, { 'X-Provisioner-Internal-Key': 'env-internal-key-0001', Authorization: 'Bearer env-token-0002' })).status, 404);
+    assert.is(
+      (await provision(t, body, { 'X-Provisioner-Internal-Key': 'env-internal-key-0001', Authorization: 'Bearer env-token-0002' })).status,
+      404,
+    );
   });
 
   test.run();

@@ -12,16 +12,27 @@ const PURCHASES = 2000;
 /** Requests in flight at once: enough to be quick, few enough for a 2-core CI machine. */
 const IN_FLIGHT = 20;
 const purchase = (n: number, customer: string) =>
-  event(`evt_buy_${n}`, 'checkout.session.completed', 100 + n, { id: `cs_buy_${n}`, object: 'checkout.session', mode: 'payment', customer, metadata: { kind: 'credits', credits: '10' } });
+  event(`evt_buy_${n}`, 'checkout.session.completed', 100 + n, {
+    id: `cs_buy_${n}`,
+    object: 'checkout.session',
+    mode: 'payment',
+    customer,
+    metadata: { kind: 'credits', credits: '10' },
+  });
 
 for (const store of testStores('billing credit balance')) {
   const test = suite<{ t: InjectTestHost }>(`billing credit balance (${store.label})`);
   test.before(async (ctx) => {
-    ctx.t = await startTestHost({ plugins: [billing], config: { ...store.config(), pluginSettings: { billing: { stripe_webhook_secret: WHSEC } } } });
+    ctx.t = await startTestHost({
+      plugins: [billing],
+      config: { ...store.config(), pluginSettings: { billing: { stripe_webhook_secret: WHSEC } } },
+    });
   });
   test.after(({ t }) => t.stop());
 
-  test(`${PURCHASES} purchases of 10 credits: balance ${PURCHASES * 10}, ${PURCHASES} purchases; another customer's are not counted`, async ({ t }) => {
+  test(`${PURCHASES} purchases of 10 credits: balance ${PURCHASES * 10}, ${PURCHASES} purchases; another customer's are not counted`, async ({
+    t,
+  }) => {
     for (let first = 0; first < PURCHASES; first += IN_FLIGHT) {
       const batch = Array.from({ length: Math.min(IN_FLIGHT, PURCHASES - first) }, (_, i) => sendEvent(t, purchase(first + i, 'cus_many')));
       for (const res of await Promise.all(batch)) assert.is(res.body.data?.outcome, 'credits_added', JSON.stringify(res.body));
@@ -34,7 +45,10 @@ for (const store of testStores('billing credit balance')) {
     assert.is(res.body.data.purchase_count, PURCHASES);
     // The list itself is a page; the count and balance are not.
     assert.is(res.body.data.purchases.length, 100);
-    assert.equal({ page: res.body.page, per_page: res.body.per_page, total_pages: res.body.total_pages }, { page: 1, per_page: 100, total_pages: PURCHASES / 100 });
+    assert.equal(
+      { page: res.body.page, per_page: res.body.per_page, total_pages: res.body.total_pages },
+      { page: 1, per_page: 100, total_pages: PURCHASES / 100 },
+    );
     const last = await t.request<Body>('GET', '/customers/cus_many/credits', { namespace: NS, query: { page: 20, per_page: 100 } });
     assert.is(last.body.data.purchases.length, 100);
     assert.is(last.body.data.balance, PURCHASES * 10);

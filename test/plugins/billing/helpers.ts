@@ -49,7 +49,11 @@ export async function startSmtp(port = 0, mails: ReceivedMail[] = [], credential
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        mails.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        mails.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
         callback();
       });
     },
@@ -62,7 +66,11 @@ export async function startSmtp(port = 0, mails: ReceivedMail[] = [], credential
   return { port: actual, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-export async function waitFor<T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -86,24 +94,68 @@ export function event(id: string, type: string, created: number, object: Record<
 }
 
 /** POST /webhook/payments signed as Stripe does (`generateTestHeaderString`). */
-export function sendEvent(t: TestClient, ev: StripeEvent | string, options: { secret?: string; tamper?: (payload: string) => string; timestamp?: number } = {}): Promise<TestResponse<Body>> {
-  const payload = typeof ev === 'string' ? ev : JSON.stringify({ object: 'event', api_version: '2026-10-28.endive', livemode: false, ...ev });
-  const header = stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? WHSEC, ...(options.timestamp ? { timestamp: options.timestamp } : {}) });
+export function sendEvent(
+  t: TestClient,
+  ev: StripeEvent | string,
+  options: { secret?: string; tamper?: (payload: string) => string; timestamp?: number } = {},
+): Promise<TestResponse<Body>> {
+  const payload =
+    typeof ev === 'string' ? ev : JSON.stringify({ object: 'event', api_version: '2026-10-28.endive', livemode: false, ...ev });
+  const header = stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret: options.secret ?? WHSEC,
+    ...(options.timestamp ? { timestamp: options.timestamp } : {}),
+  });
   const body = options.tamper ? options.tamper(payload) : payload;
-  return t.request<Body>('POST', '/webhook/payments', { namespace: NS, as: 'anonymous', body, headers: { 'Content-Type': 'application/json', 'Stripe-Signature': header } });
+  return t.request<Body>('POST', '/webhook/payments', {
+    namespace: NS,
+    as: 'anonymous',
+    body,
+    headers: { 'Content-Type': 'application/json', 'Stripe-Signature': header },
+  });
 }
 
-export function provision(t: TestClient, body: unknown, headers: Record<string, string> = { 'X-Provisioner-Internal-Key': INTERNAL_KEY, Authorization: `Bearer ${TOKEN}` }): Promise<TestResponse<Body>> {
-  return t.request<Body>('POST', '/webhook/provisioner', { namespace: NS, as: 'anonymous', body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'Content-Type': 'application/json', ...headers } });
+export function provision(
+  t: TestClient,
+  body: unknown,
+  headers: Record<string, string> = { 'X-Provisioner-Internal-Key': INTERNAL_KEY, Authorization: `Bearer ${TOKEN}` },
+): Promise<TestResponse<Body>> {
+  return t.request<Body>('POST', '/webhook/provisioner', {
+    namespace: NS,
+    as: 'anonymous',
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
 }
 
 export const checkoutSubscription = (id: string, sub: string, created: number, email: string, plan = 'pro') =>
-  event(id, 'checkout.session.completed', created, { id: `cs_${id}`, object: 'checkout.session', mode: 'subscription', subscription: sub, customer: 'cus_1', customer_details: { email }, metadata: { plan } });
+  event(id, 'checkout.session.completed', created, {
+    id: `cs_${id}`,
+    object: 'checkout.session',
+    mode: 'subscription',
+    subscription: sub,
+    customer: 'cus_1',
+    customer_details: { email },
+    metadata: { plan },
+  });
 
-export const invoice = (id: string, type: 'invoice.paid' | 'invoice.payment_failed', sub: string, created: number, periodEnd = 1_800_000_000) =>
-  event(id, type, created, { id: `in_${id}`, object: 'invoice', customer: 'cus_1', parent: { type: 'subscription_details', subscription_details: { subscription: sub } }, lines: { object: 'list', data: [{ period: { start: periodEnd - 2_592_000, end: periodEnd } }] } });
+export const invoice = (
+  id: string,
+  type: 'invoice.paid' | 'invoice.payment_failed',
+  sub: string,
+  created: number,
+  periodEnd = 1_800_000_000,
+) =>
+  event(id, type, created, {
+    id: `in_${id}`,
+    object: 'invoice',
+    customer: 'cus_1',
+    parent: { type: 'subscription_details', subscription_details: { subscription: sub } },
+    lines: { object: 'list', data: [{ period: { start: periodEnd - 2_592_000, end: periodEnd } }] },
+  });
 
-export const subscriptionDeleted = (id: string, sub: string, created: number) => event(id, 'customer.subscription.deleted', created, { id: sub, object: 'subscription', customer: 'cus_1', status: 'canceled' });
+export const subscriptionDeleted = (id: string, sub: string, created: number) =>
+  event(id, 'customer.subscription.deleted', created, { id: sub, object: 'subscription', customer: 'cus_1', status: 'canceled' });
 
 export async function subscription(t: TestClient, id: string): Promise<Body> {
   const res = await t.request<Body>('GET', `/subscriptions/${id}`, { namespace: NS });

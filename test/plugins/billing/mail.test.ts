@@ -11,17 +11,36 @@ import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
 import { testStores } from '../../support/test-stores.js';
 import { captureLogger } from '../../support/capture-logger.js';
 import billing from '../../../plugins/billing/index.js';
-import { checkoutSubscription, freePort, INTERNAL_KEY, NS, provision, sendEvent, startSmtp, TOKEN, WHSEC, waitFor, type Body, type ReceivedMail, type SmtpCapture } from './helpers.js';
+import {
+  checkoutSubscription,
+  freePort,
+  INTERNAL_KEY,
+  NS,
+  provision,
+  sendEvent,
+  startSmtp,
+  TOKEN,
+  WHSEC,
+  waitFor,
+  type Body,
+  type ReceivedMail,
+  type SmtpCapture,
+} from './helpers.js';
 
 const SMTP_PASSWORD = 'smtp-password-0123456789';
 
 for (const store of testStores('billing mail')) {
-  const test = suite<{ t: TestHost; port: number; dir: string; smtp?: SmtpCapture; mails: ReceivedMail[]; lines: string[] }>(`billing mail outbox (${store.label})`);
+  const test = suite<{ t: TestHost; port: number; dir: string; smtp?: SmtpCapture; mails: ReceivedMail[]; lines: string[] }>(
+    `billing mail outbox (${store.label})`,
+  );
   test.before(async (ctx) => {
     ctx.port = await freePort();
     ctx.mails = [];
     ctx.dir = mkdtempSync(join(tmpdir(), 'billing-templates-'));
-    writeFileSync(join(ctx.dir, 'welcome.txt'), 'Subject: Welcome aboard, {{plan}} customer\nYour shop lives at {{site_url}} (site {{site_id}}).\n');
+    writeFileSync(
+      join(ctx.dir, 'welcome.txt'),
+      'Subject: Welcome aboard, {{plan}} customer\nYour shop lives at {{site_url}} (site {{site_id}}).\n',
+    );
     const log = captureLogger();
     ctx.lines = log.lines;
     ctx.t = await createTestHost({
@@ -31,8 +50,15 @@ for (const store of testStores('billing mail')) {
         ...store.config(),
         pluginSettings: {
           billing: {
-            internal_key: INTERNAL_KEY, provisioner_token: TOKEN, stripe_webhook_secret: WHSEC, smtp_host: '127.0.0.1', smtp_port: ctx.port,
-            smtp_user: 'mailer', templates_dir: ctx.dir, sweep_interval: '1 second', mail_retry_seconds: 60,
+            internal_key: INTERNAL_KEY,
+            provisioner_token: TOKEN,
+            stripe_webhook_secret: WHSEC,
+            smtp_host: '127.0.0.1',
+            smtp_port: ctx.port,
+            smtp_user: 'mailer',
+            templates_dir: ctx.dir,
+            sweep_interval: '1 second',
+            mail_retry_seconds: 60,
           },
         },
       },
@@ -47,7 +73,7 @@ for (const store of testStores('billing mail')) {
   test('the SMTP password is saved sealed and shown masked', async ({ t }) => {
     const put = await t.request<Body>('PUT', '/settings', { namespace: NS, body: { smtp_password: SMTP_PASSWORD } });
     assert.is(put.status, 200, JSON.stringify(put.body));
-    assert.equal({ ...put.body.data.smtp_password, value: undefined }, { configured: true, source: "saved", value: undefined });
+    assert.equal({ ...put.body.data.smtp_password, value: undefined }, { configured: true, source: 'saved', value: undefined });
     assert.match(put.body.data.smtp_password.value, new RegExp(`^•+${SMTP_PASSWORD.slice(-4)}$`));
     assert.is(put.body.data.internal_key.source, 'config');
     assert.not.ok(JSON.stringify(put.body).includes(SMTP_PASSWORD));
@@ -62,7 +88,13 @@ for (const store of testStores('billing mail')) {
   test('SMTP down: the webhook answers at once and the mail waits in the outbox with its error', async ({ t }) => {
     assert.is((await sendEvent(t, checkoutSubscription('evt_m1', 'sub_mail', 1, 'mail@customer.test', 'gold'))).status, 200);
     const started = Date.now();
-    const res = await provision(t, { event: 'provisioning_complete', event_id: 'prov-m1', subscription_id: 'sub_mail', site_id: 's1', site_url: 'https://gold.customer.test/' });
+    const res = await provision(t, {
+      event: 'provisioning_complete',
+      event_id: 'prov-m1',
+      subscription_id: 'sub_mail',
+      site_id: 's1',
+      site_url: 'https://gold.customer.test/',
+    });
     assert.is(res.status, 200, JSON.stringify(res.body));
     assert.ok(Date.now() - started < 2000, 'the answer did not wait for SMTP');
     const pending = await waitFor('a failed attempt', async () => {

@@ -10,15 +10,35 @@ import { testStores } from '../../support/test-stores.js';
 import { captureLogger } from '../../support/capture-logger.js';
 import billing from '../../../plugins/billing/index.js';
 import {
-  checkoutSubscription, event, INTERNAL_KEY, invoice, mailText, NS, provision, sendEvent, startSmtp, subscription, subscriptionDeleted, TOKEN, WHSEC, waitFor,
-  type Body, type SmtpCapture,
+  checkoutSubscription,
+  event,
+  INTERNAL_KEY,
+  invoice,
+  mailText,
+  NS,
+  provision,
+  sendEvent,
+  startSmtp,
+  subscription,
+  subscriptionDeleted,
+  TOKEN,
+  WHSEC,
+  waitFor,
+  type Body,
+  type SmtpCapture,
 } from './helpers.js';
 
 const DAY = 86_400_000;
 const SUB = 'sub_walk1';
 const EMAIL = 'owner@customer.test';
 const provisioned = (eventId = 'prov-1') => ({
-  event: 'provisioning_complete', event_id: eventId, subscription_id: SUB, site_id: 'site-42', site_url: 'https://shop.customer.test/', plan: 'pro', provisioned_at: '2026-01-02T03:04:05.000Z',
+  event: 'provisioning_complete',
+  event_id: eventId,
+  subscription_id: SUB,
+  site_id: 'site-42',
+  site_url: 'https://shop.customer.test/',
+  plan: 'pro',
+  provisioned_at: '2026-01-02T03:04:05.000Z',
 });
 
 for (const store of testStores('billing webhooks')) {
@@ -34,9 +54,16 @@ for (const store of testStores('billing webhooks')) {
         ...store.config(),
         pluginSettings: {
           billing: {
-            internal_key: INTERNAL_KEY, provisioner_token: TOKEN, stripe_webhook_secret: WHSEC,
-            smtp_host: '127.0.0.1', smtp_port: ctx.smtp.port, mail_from: 'billing@host.test', sweep_interval: '1 second', grace_period_days: 14,
-            timezone: 'Europe/Berlin', locale: 'en-GB',
+            internal_key: INTERNAL_KEY,
+            provisioner_token: TOKEN,
+            stripe_webhook_secret: WHSEC,
+            smtp_host: '127.0.0.1',
+            smtp_port: ctx.smtp.port,
+            mail_from: 'billing@host.test',
+            sweep_interval: '1 second',
+            grace_period_days: 14,
+            timezone: 'Europe/Berlin',
+            locale: 'en-GB',
           },
         },
       },
@@ -50,7 +77,16 @@ for (const store of testStores('billing webhooks')) {
   test('checkout (subscription mode) creates the subscription, pending', async ({ t }) => {
     const res = await sendEvent(t, checkoutSubscription('evt_w1', SUB, 1000, EMAIL));
     assert.is(res.status, 200, JSON.stringify(res.body));
-    assert.equal({ ...res.body.data, subscription: undefined }, { event_id: 'evt_w1', type: 'checkout.session.completed', duplicate: false, outcome: 'subscription_created', subscription: undefined });
+    assert.equal(
+      { ...res.body.data, subscription: undefined },
+      {
+        event_id: 'evt_w1',
+        type: 'checkout.session.completed',
+        duplicate: false,
+        outcome: 'subscription_created',
+        subscription: undefined,
+      },
+    );
     const sub = await subscription(t, SUB);
     assert.is(sub.status, 'pending');
     assert.is(sub.email, EMAIL);
@@ -59,7 +95,10 @@ for (const store of testStores('billing webhooks')) {
     assert.is(sub.provisioned, false);
   });
 
-  test('provisioner: wrong or missing key or token is 401 and changes nothing; the log says why, never the values', async ({ t, lines }) => {
+  test('provisioner: wrong or missing key or token is 401 and changes nothing; the log says why, never the values', async ({
+    t,
+    lines,
+  }) => {
     const wrong: Array<Record<string, string>> = [
       { 'X-Provisioner-Internal-Key': 'nope', Authorization: `Bearer ${TOKEN}` },
       { 'X-Provisioner-Internal-Key': INTERNAL_KEY, Authorization: 'Bearer nope' },
@@ -89,7 +128,9 @@ for (const store of testStores('billing webhooks')) {
     }
   });
 
-  test('provisioner: malformed bodies are 400 naming the field; an unknown event 400 with the supported ones; an unknown subscription 404', async ({ t }) => {
+  test('provisioner: malformed bodies are 400 naming the field; an unknown event 400 with the supported ones; an unknown subscription 404', async ({
+    t,
+  }) => {
     const cases: Array<[unknown, string, string]> = [
       ['{not json', 'invalid_payload', 'body'],
       ['[1]', 'invalid_payload', 'body'],
@@ -120,7 +161,10 @@ for (const store of testStores('billing webhooks')) {
     assert.is((await subscription(t, SUB)).provisioned, false);
   });
 
-  test('provisioning_complete provisions the subscription and the welcome e-mail arrives; a repeat does nothing again', async ({ t, smtp }) => {
+  test('provisioning_complete provisions the subscription and the welcome e-mail arrives; a repeat does nothing again', async ({
+    t,
+    smtp,
+  }) => {
     const res = await provision(t, provisioned());
     assert.is(res.status, 200, JSON.stringify(res.body));
     assert.is(res.body.data.duplicate, false);
@@ -152,7 +196,9 @@ for (const store of testStores('billing webhooks')) {
     assert.is(sub.renews_at, new Date(1_800_000_000_000).toISOString());
   });
 
-  test('invoice payment failed: payment_failed; an older invoice.paid arriving late does not reactivate; a newer one does', async ({ t }) => {
+  test('invoice payment failed: payment_failed; an older invoice.paid arriving late does not reactivate; a newer one does', async ({
+    t,
+  }) => {
     assert.is((await sendEvent(t, invoice('evt_w3', 'invoice.payment_failed', SUB, 3000))).body.data.outcome, 'payment_failed');
     assert.is((await subscription(t, SUB)).status, 'payment_failed');
     const late = await sendEvent(t, invoice('evt_w3_late', 'invoice.paid', SUB, 2500, 1_900_000_000));
@@ -167,7 +213,10 @@ for (const store of testStores('billing webhooks')) {
     assert.is(sub.renews_at, new Date(1_900_000_000_000).toISOString());
   });
 
-  test('Stripe signatures: the same event resent changes nothing; tampered, wrong secret, stale or missing signatures are 401', async ({ t, lines }) => {
+  test('Stripe signatures: the same event resent changes nothing; tampered, wrong secret, stale or missing signatures are 401', async ({
+    t,
+    lines,
+  }) => {
     const failed = invoice('evt_w3', 'invoice.payment_failed', SUB, 3000);
     const resent = await sendEvent(t, failed);
     assert.is(resent.status, 200);
@@ -181,7 +230,12 @@ for (const store of testStores('billing webhooks')) {
       await sendEvent(t, fresh, { secret: 'whsec_someone_else' }),
       await sendEvent(t, fresh, { timestamp: Math.floor(Date.now() / 1000) - 3600 }),
       await t.request<Body>('POST', '/webhook/payments', { namespace: NS, as: 'anonymous', body: JSON.stringify(fresh) }),
-      await t.request<Body>('POST', '/webhook/payments', { namespace: NS, as: 'anonymous', body: JSON.stringify(fresh), headers: { 'Stripe-Signature': 't=1,v1=00' } }),
+      await t.request<Body>('POST', '/webhook/payments', {
+        namespace: NS,
+        as: 'anonymous',
+        body: JSON.stringify(fresh),
+        headers: { 'Stripe-Signature': 't=1,v1=00' },
+      }),
     ];
     for (const res of refusals) {
       assert.is(res.status, 401, JSON.stringify(res.body));
@@ -191,7 +245,10 @@ for (const store of testStores('billing webhooks')) {
     assert.is(sub.status, 'active');
     assert.not.ok(sub.events.some((e: Body) => e.id === 'evt_tamper'));
     const logged = lines.filter((l) => l.includes('Payment webhook refused'));
-    assert.ok(logged.some((l) => l.includes('No signatures found matching')), 'the reason is logged');
+    assert.ok(
+      logged.some((l) => l.includes('No signatures found matching')),
+      'the reason is logged',
+    );
     assert.ok(logged.some((l) => l.includes('no Stripe-Signature header')));
     assert.ok(logged.some((l) => /timestamp outside the tolerance zone/i.test(l)));
     for (const l of lines) assert.not.ok(l.includes(WHSEC), 'the endpoint secret was logged');
@@ -207,7 +264,10 @@ for (const store of testStores('billing webhooks')) {
     const sub = await subscription(t, SUB);
     assert.is(sub.status, 'active', 'a refused event changes nothing');
     assert.not.ok(sub.events.some((e: Body) => e.id === 'evt_future' || e.id === 'evt_future_edge'));
-    assert.ok(lines.some((l) => l.includes('Payment webhook refused') && /in the future/.test(l)), 'the reason is logged');
+    assert.ok(
+      lines.some((l) => l.includes('Payment webhook refused') && /in the future/.test(l)),
+      'the reason is logged',
+    );
     // A sender whose clock runs a minute ahead is still within the tolerance.
     const skewed = await sendEvent(t, event('evt_skewed', 'customer.updated', 9600, { id: 'cus_1' }), { timestamp: now + 60 });
     assert.is(skewed.status, 200, JSON.stringify(skewed.body));
@@ -224,7 +284,13 @@ for (const store of testStores('billing webhooks')) {
     assert.is(noId.body.data.field, 'id');
     const other = await sendEvent(t, { id: 'evt_other', type: 'customer.updated', created: 5, data: { object: { id: 'cus_1' } } });
     assert.is(other.status, 200);
-    assert.equal(other.body.data, { event_id: 'evt_other', type: 'customer.updated', duplicate: false, outcome: 'ignored', subscription: null });
+    assert.equal(other.body.data, {
+      event_id: 'evt_other',
+      type: 'customer.updated',
+      duplicate: false,
+      outcome: 'ignored',
+      subscription: null,
+    });
   });
 
   test('subscription deleted: canceled, cancellation e-mail, deletion after the grace period (fake clock)', async ({ t, smtp }) => {
@@ -239,7 +305,16 @@ for (const store of testStores('billing webhooks')) {
     assert.equal(mail.to, [EMAIL]);
     // The deletion date as a reader in the site's zone and language reads it, not a raw ISO timestamp.
     const due = new Date(sub.deletion_due_at);
-    const berlin = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).format(due);
+    const berlin = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Europe/Berlin',
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    }).format(due);
     assert.match(berlin, /^[A-Z][a-z]+,? \d{1,2} [A-Z][a-z]+ \d{4} at \d{2}:\d{2} (CET|CEST|GMT\+[12])$/);
     assert.match(mailText(mail.raw), `will be deleted on ${berlin}.`);
     assert.not.match(mail.raw, sub.deletion_due_at);
@@ -256,10 +331,19 @@ for (const store of testStores('billing webhooks')) {
       return s.status === 'deleted' ? s : null;
     });
     assert.is(sub.deleted_at, t.clock.now().toISOString().slice(0, 19) + sub.deleted_at.slice(19));
-    assert.equal(sub.events.map((e: Body) => [e.id, e.outcome]), [
-      ['evt_w1', 'subscription_created'], ['provisioner:prov-1', 'provisioned'], ['evt_w2', 'activated'], ['evt_w3', 'payment_failed'],
-      ['evt_w3_late', 'ignored_stale'], ['evt_w4', 'activated'], ['evt_w5', 'deletion_scheduled'], ['evt_w6', 'ignored_stale'],
-    ]);
+    assert.equal(
+      sub.events.map((e: Body) => [e.id, e.outcome]),
+      [
+        ['evt_w1', 'subscription_created'],
+        ['provisioner:prov-1', 'provisioned'],
+        ['evt_w2', 'activated'],
+        ['evt_w3', 'payment_failed'],
+        ['evt_w3_late', 'ignored_stale'],
+        ['evt_w4', 'activated'],
+        ['evt_w5', 'deletion_scheduled'],
+        ['evt_w6', 'ignored_stale'],
+      ],
+    );
     // A provisioning callback for a deleted subscription is refused.
     const late = await provision(t, provisioned('prov-late'));
     assert.is(late.status, 400);
@@ -278,7 +362,11 @@ for (const store of testStores('billing webhooks, unconfigured')) {
   test.after(({ t }) => t.stop());
 
   test('the provisioner webhook refuses everything, even empty credentials', async ({ t }) => {
-    const attempts: Array<Record<string, string>> = [{}, { "X-Provisioner-Internal-Key": "", Authorization: "Bearer " }, { "X-Provisioner-Internal-Key": "a", Authorization: "Bearer b" }];
+    const attempts: Array<Record<string, string>> = [
+      {},
+      { 'X-Provisioner-Internal-Key': '', Authorization: 'Bearer ' },
+      { 'X-Provisioner-Internal-Key': 'a', Authorization: 'Bearer b' },
+    ];
     for (const headers of attempts) {
       const res = await provision(t, provisioned(), headers);
       assert.is(res.status, 401);

@@ -6,7 +6,15 @@ import { createTestHost, type FakeReply, type RecordedRequest, type TestHost } f
 import { definePlugin } from '../../../sdk/index.js';
 import { chatTools, defineChatTool } from '../../../sdk/chat/index.js';
 import { testStores } from '../../support/test-stores.js';
-import { createFakeModelApi, errorReply, pluginSettingsFor, textReply, toolCallReply, type FakeModelApi, type Scripted } from '../../support/fake-model-apis.js';
+import {
+  createFakeModelApi,
+  errorReply,
+  pluginSettingsFor,
+  textReply,
+  toolCallReply,
+  type FakeModelApi,
+  type Scripted,
+} from '../../support/fake-model-apis.js';
 
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
@@ -19,7 +27,14 @@ const bigTool = definePlugin({
   flowhost: '^1.0.0',
   deps: { tools: chatTools },
   setup({ tools }) {
-    tools.add(defineChatTool({ name: 'big_dump', description: 'Returns a lot', parameters: { type: 'object', properties: {}, additionalProperties: false }, run: async () => ({ text: 'x'.repeat(100_000) }) }));
+    tools.add(
+      defineChatTool({
+        name: 'big_dump',
+        description: 'Returns a lot',
+        parameters: { type: 'object', properties: {}, additionalProperties: false },
+        run: async () => ({ text: 'x'.repeat(100_000) }),
+      }),
+    );
   },
 });
 
@@ -45,7 +60,10 @@ for (const store of testStores('chat continue')) {
 
   test.before(async (ctx) => {
     ctx.openai = await createFakeModelApi('openai');
-    ctx.t = await createTestHost({ plugins: [bigTool], config: { ...store.config(), pluginSettings: { ...pluginSettingsFor([ctx.openai], { max_retries: 0 }), chat: { max_turns: 2 } } } });
+    ctx.t = await createTestHost({
+      plugins: [bigTool],
+      config: { ...store.config(), pluginSettings: { ...pluginSettingsFor([ctx.openai], { max_retries: 0 }), chat: { max_turns: 2 } } },
+    });
     assert.is((await ctx.t.request('PUT', '/settings', { body: { ai_provider_keys: { openai: ctx.openai.validKey } } })).status, 200);
   });
   test.after(async (ctx) => {
@@ -53,7 +71,10 @@ for (const store of testStores('chat continue')) {
     await ctx.openai.server.close();
   });
 
-  test('continue after the turn limit: one model call per request, new_messages, a fresh budget, then 409 nothing_to_continue', async ({ t, openai }) => {
+  test('continue after the turn limit: one model call per request, new_messages, a fresh budget, then 409 nothing_to_continue', async ({
+    t,
+    openai,
+  }) => {
     openai.script.push(
       toolCallReply('openai', 'c1', 'create_pipeline', { name: 'P1', steps: ['fetch'] }),
       toolCallReply('openai', 'c2', 'create_pipeline', { name: 'P2', steps: ['fetch'] }),
@@ -70,8 +91,17 @@ for (const store of testStores('chat continue')) {
     assert.is(openai.chats().length - before, 1, 'one model call per continue');
     // The model was sent the earlier call and its result (role tool, tool_call_id c2).
     const sent = messagesSent(openai.chats().at(-1)!);
-    assert.ok(sent.some((m) => m.role === 'tool' && m.tool_call_id === 'c2'), JSON.stringify(sent));
-    assert.equal(one.body.data.new_messages.map((m: Body) => [m.role, m.metadata.type]), [['assistant', 'tool_call'], ['tool', 'tool_result']]);
+    assert.ok(
+      sent.some((m) => m.role === 'tool' && m.tool_call_id === 'c2'),
+      JSON.stringify(sent),
+    );
+    assert.equal(
+      one.body.data.new_messages.map((m: Body) => [m.role, m.metadata.type]),
+      [
+        ['assistant', 'tool_call'],
+        ['tool', 'tool_result'],
+      ],
+    );
     assert.is(one.body.data.new_messages[1].metadata.tool_name, 'create_pipeline');
     assert.equal([one.body.data.completed, one.body.data.turn_number, one.body.data.max_turns_reached], [false, 1, false]);
     assert.is(one.body.session_id, id);
@@ -88,7 +118,10 @@ for (const store of testStores('chat continue')) {
     assert.is(done.status, 200, JSON.stringify(done.body));
     assert.equal([done.body.data.completed, done.body.data.turn_number, done.body.data.max_turns_reached], [true, 1, false]);
     assert.is(done.body.response, 'All four made.');
-    assert.equal(done.body.data.new_messages.map((m: Body) => [m.role, m.content]), [['assistant', 'All four made.']]);
+    assert.equal(
+      done.body.data.new_messages.map((m: Body) => [m.role, m.content]),
+      [['assistant', 'All four made.']],
+    );
 
     const count = openai.chats().length;
     const nothing = await t.request<Body>('POST', '/chat/continue', { body: { session_id: id } });
@@ -101,7 +134,10 @@ for (const store of testStores('chat continue')) {
     assert.is(saved.body.data.message_count, 1 + 4 * 2 + 1);
   });
 
-  test('continue: 404 unknown, 403 another user, 400 for a bad body; a session stopped by a provider error can be continued', async ({ t, openai }) => {
+  test('continue: 404 unknown, 403 another user, 400 for a bad body; a session stopped by a provider error can be continued', async ({
+    t,
+    openai,
+  }) => {
     assert.is((await t.request<Body>('POST', '/chat/continue', { body: { session_id: 'abc-0' } })).body.code, 'session_not_found');
     assert.is((await t.request<Body>('POST', '/chat/continue', { body: {} })).status, 400);
     assert.is((await t.request<Body>('POST', '/chat/continue', { body: { session_id: 'NOT HEX' } })).status, 400);
@@ -117,11 +153,17 @@ for (const store of testStores('chat continue')) {
     const resumed = await t.request<Body>('POST', '/chat/continue', { body: { session_id: id } });
     assert.is(resumed.status, 200, JSON.stringify(resumed.body));
     assert.is(resumed.body.data.completed, true);
-    assert.equal(resumed.body.conversation.map((m: Body) => m.content), ['try', 'Better now.']);
+    assert.equal(
+      resumed.body.conversation.map((m: Body) => m.content),
+      ['try', 'Better now.'],
+    );
   });
 
   test('X-Request-ID: a retry gets the first answer without calling the model or a tool again', async ({ t, openai }) => {
-    openai.script.push(toolCallReply('openai', 'i1', 'create_pipeline', { name: 'Once only', steps: ['fetch'] }), textReply('openai', 'Made it.'));
+    openai.script.push(
+      toolCallReply('openai', 'i1', 'create_pipeline', { name: 'Once only', steps: ['fetch'] }),
+      textReply('openai', 'Made it.'),
+    );
     const headers = { 'X-Request-ID': 'req-0001-abc' };
     const first = await t.request<Body>('POST', '/chat', { headers, body: { message: 'Make one pipeline' } });
     assert.is(first.status, 200, JSON.stringify(first.body));
@@ -140,7 +182,10 @@ for (const store of testStores('chat continue')) {
     const reused = await t.request<Body>('POST', '/chat', { headers, body: { message: 'Something else' } });
     assert.is(reused.status, 422);
     assert.is(reused.body.code, 'request_id_reused');
-    assert.is((await t.request<Body>('POST', '/chat/continue', { headers, body: { session_id: first.body.session_id } })).body.code, 'request_id_reused');
+    assert.is(
+      (await t.request<Body>('POST', '/chat/continue', { headers, body: { session_id: first.body.session_id } })).body.code,
+      'request_id_reused',
+    );
     // Malformed ids.
     for (const bad of ['has spaces in it', 'x'.repeat(129), 'quote"d']) {
       const res = await t.request<Body>('POST', '/chat', { headers: { 'X-Request-ID': bad }, body: { message: 'hi' } });
@@ -157,7 +202,10 @@ for (const store of testStores('chat continue')) {
     assert.is.not(theirs.body.session_id, first.body.session_id);
   });
 
-  test('X-Request-ID: a retry while the first runs is 409 request_in_progress; a failed request frees its id; expired ids run again', async ({ t, openai }) => {
+  test('X-Request-ID: a retry while the first runs is 409 request_in_progress; a failed request frees its id; expired ids run again', async ({
+    t,
+    openai,
+  }) => {
     const gate = gated(textReply('openai', 'Slow answer.'));
     openai.script.push(gate.scripted);
     const headers = { 'X-Request-ID': 'slow-1' };
@@ -190,7 +238,10 @@ for (const store of testStores('chat continue')) {
   });
 
   test('X-Request-ID on /chat/continue: the retry runs nothing', async ({ t, openai }) => {
-    openai.script.push(toolCallReply('openai', 'k1', 'create_pipeline', { name: 'K1', steps: ['fetch'] }), toolCallReply('openai', 'k2', 'create_pipeline', { name: 'K2', steps: ['fetch'] }));
+    openai.script.push(
+      toolCallReply('openai', 'k1', 'create_pipeline', { name: 'K1', steps: ['fetch'] }),
+      toolCallReply('openai', 'k2', 'create_pipeline', { name: 'K2', steps: ['fetch'] }),
+    );
     const id = (await t.request<Body>('POST', '/chat', { body: { message: 'two' } })).body.session_id;
     openai.script.push(textReply('openai', 'Done.'));
     const headers = { 'X-Request-ID': 'cont-1' };
@@ -203,7 +254,10 @@ for (const store of testStores('chat continue')) {
     assert.is(openai.chats().length, calls);
   });
 
-  test('two requests on one session: the second is 409 session_busy; a lease left behind expires after 2 minutes', async ({ t, openai }) => {
+  test('two requests on one session: the second is 409 session_busy; a lease left behind expires after 2 minutes', async ({
+    t,
+    openai,
+  }) => {
     openai.script.push(textReply('openai', 'Ready.'));
     const id = (await t.request<Body>('POST', '/chat', { body: { message: 'start' } })).body.session_id;
     const gate = gated(textReply('openai', 'First done.'));
@@ -211,7 +265,10 @@ for (const store of testStores('chat continue')) {
     const running = t.request<Body>('POST', '/chat', { body: { message: 'first', session_id: id } });
     await gate.reached;
     const calls = openai.chats().length;
-    for (const [path, body] of [['/chat', { message: 'second', session_id: id }], ['/chat/continue', { session_id: id }]] as const) {
+    for (const [path, body] of [
+      ['/chat', { message: 'second', session_id: id }],
+      ['/chat/continue', { session_id: id }],
+    ] as const) {
       const busy = await t.request<Body>('POST', path, { body });
       assert.is(busy.status, 409, JSON.stringify(busy.body));
       assert.is(busy.body.code, 'session_busy');
@@ -226,11 +283,17 @@ for (const store of testStores('chat continue')) {
     openai.script.push(textReply('openai', 'Second done.'));
     const after = await t.request<Body>('POST', '/chat', { body: { message: 'second', session_id: id } });
     assert.is(after.status, 200, 'the lease was released');
-    assert.equal(after.body.conversation.map((m: Body) => m.content), ['start', 'Ready.', 'first', 'First done.', 'second', 'Second done.']);
+    assert.equal(
+      after.body.conversation.map((m: Body) => m.content),
+      ['start', 'Ready.', 'first', 'First done.', 'second', 'Second done.'],
+    );
 
     // A host that crashed mid-request leaves its lease: it is taken over once expired.
     const sessions = t.host.store.collection('chat__sessions');
-    await sessions.updateOne({ _id: id }, { $set: { lease_owner: 'crashed-host', lease_until: new Date(t.clock.now().getTime() + 120_000) } });
+    await sessions.updateOne(
+      { _id: id },
+      { $set: { lease_owner: 'crashed-host', lease_until: new Date(t.clock.now().getTime() + 120_000) } },
+    );
     assert.is((await t.request<Body>('POST', '/chat', { body: { message: 'blocked', session_id: id } })).body.code, 'session_busy');
     t.clock.advance(120_001);
     openai.script.push(textReply('openai', 'Recovered.'));
@@ -241,7 +304,10 @@ for (const store of testStores('chat continue')) {
     assert.is(stored!.lease_owner, undefined, 'released after the request');
   });
 
-  test('a 500-message session is trimmed: at most 200 model messages sent and kept, no tool result without its call, 200 display messages', async ({ t, openai }) => {
+  test('a 500-message session is trimmed: at most 200 model messages sent and kept, no tool result without its call, 200 display messages', async ({
+    t,
+    openai,
+  }) => {
     openai.script.push(textReply('openai', 'Seed.'));
     const id = (await t.request<Body>('POST', '/chat', { body: { message: 'seed' } })).body.session_id;
     const sessions = t.host.store.collection('chat__sessions');
@@ -249,13 +315,20 @@ for (const store of testStores('chat continue')) {
     const conversation: Body[] = [];
     for (let i = 0; messages.length < 500; i++) {
       messages.push({ role: 'user', content: `question ${i}` });
-      messages.push({ role: 'response', message: { role: 'assistant', content: [{ type: 'tool-call', toolCallId: `old_${i}`, toolName: 'create_pipeline', input: { name: `n${i}` } }] } });
+      messages.push({
+        role: 'response',
+        message: {
+          role: 'assistant',
+          content: [{ type: 'tool-call', toolCallId: `old_${i}`, toolName: 'create_pipeline', input: { name: `n${i}` } }],
+        },
+      });
       messages.push({ role: 'tool', toolCallId: `old_${i}`, toolName: 'create_pipeline', output: { success: false, error: 'old' } });
       messages.push({ role: 'response', message: { role: 'assistant', content: [{ type: 'text', text: `answer ${i}` }] } });
       conversation.push({ role: 'user', content: `question ${i}`, metadata: { type: 'text', timestamp: '2026-01-01T00:00:00.000Z' } });
       conversation.push({ role: 'assistant', content: `answer ${i}`, metadata: { type: 'text', timestamp: '2026-01-01T00:00:00.000Z' } });
     }
-    while (conversation.length < 500) conversation.push({ role: 'assistant', content: 'filler', metadata: { type: 'text', timestamp: '2026-01-01T00:00:00.000Z' } });
+    while (conversation.length < 500)
+      conversation.push({ role: 'assistant', content: 'filler', metadata: { type: 'text', timestamp: '2026-01-01T00:00:00.000Z' } });
     await sessions.updateOne({ _id: id }, { $set: { messages, conversation, message_count: 500 } });
 
     openai.script.push(textReply('openai', 'Trimmed.'));
@@ -267,7 +340,8 @@ for (const store of testStores('chat continue')) {
     assert.is(sent[0].role, 'user');
     assert.is(sent.at(-1)!.content, 'latest');
     const callIds = new Set(sent.flatMap((m) => (m.tool_calls ?? []).map((c: Body) => c.id)));
-    for (const m of sent.filter((x) => x.role === 'tool')) assert.ok(callIds.has(m.tool_call_id), `tool result ${m.tool_call_id} without its call`);
+    for (const m of sent.filter((x) => x.role === 'tool'))
+      assert.ok(callIds.has(m.tool_call_id), `tool result ${m.tool_call_id} without its call`);
     assert.ok(!sent.some((m) => m.content === 'question 0'), 'the oldest are gone');
     const stored = await sessions.findOne({ _id: id });
     assert.ok((stored!.messages as Body[]).length <= 200);
@@ -277,10 +351,17 @@ for (const store of testStores('chat continue')) {
     assert.is(res.body.conversation.at(-1).content, 'Trimmed.');
   });
 
-  test('the display conversation is also bounded in characters: 150 messages of 5,000 characters keep the newest 400,000', async ({ t, openai }) => {
+  test('the display conversation is also bounded in characters: 150 messages of 5,000 characters keep the newest 400,000', async ({
+    t,
+    openai,
+  }) => {
     openai.script.push(textReply('openai', 'Seed.'));
     const id = (await t.request<Body>('POST', '/chat', { body: { message: 'seed' } })).body.session_id;
-    const conversation = Array.from({ length: 150 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `${i}:${'y'.repeat(5000)}`, metadata: { type: 'text', timestamp: '2026-01-01T00:00:00.000Z' } }));
+    const conversation = Array.from({ length: 150 }, (_, i) => ({
+      role: i % 2 ? 'assistant' : 'user',
+      content: `${i}:${'y'.repeat(5000)}`,
+      metadata: { type: 'text', timestamp: '2026-01-01T00:00:00.000Z' },
+    }));
     await t.host.store.collection('chat__sessions').updateOne({ _id: id }, { $set: { conversation } });
     openai.script.push(textReply('openai', 'Short.'));
     const res = await t.request<Body>('POST', '/chat', { body: { message: 'latest', session_id: id } });
@@ -288,7 +369,10 @@ for (const store of testStores('chat continue')) {
     const kept = res.body.conversation as Body[];
     assert.ok(JSON.stringify(kept).length <= 400_000 + 2 * kept.length, `kept ${JSON.stringify(kept).length} characters`);
     assert.ok(kept.length >= 70 && kept.length < 152, `kept ${kept.length}`);
-    assert.equal(kept.slice(-2).map((m) => m.content), ['latest', 'Short.']);
+    assert.equal(
+      kept.slice(-2).map((m) => m.content),
+      ['latest', 'Short.'],
+    );
     assert.ok(!kept.some((m) => m.content.startsWith('0:')), 'the oldest went first');
   });
 

@@ -9,7 +9,14 @@ import type { ActingUser } from '../../../sdk/index.js';
 import { chatTools } from '../../../sdk/chat/index.js';
 import { testStores } from '../../support/test-stores.js';
 import { startFeedServer, type FeedServer } from '../../support/feed-server.js';
-import { createFakeModelApi, errorReply, pluginSettingsFor, textReply, toolCallReply, type FakeModelApi } from '../../support/fake-model-apis.js';
+import {
+  createFakeModelApi,
+  errorReply,
+  pluginSettingsFor,
+  textReply,
+  toolCallReply,
+  type FakeModelApi,
+} from '../../support/fake-model-apis.js';
 
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
@@ -33,7 +40,10 @@ for (const store of testStores('chat plugin')) {
       { guid: 'urn:b', title: 'Second story' },
     ]);
     ctx.openai = await createFakeModelApi('openai');
-    ctx.t = await createTestHost({ plugins: [], config: { ...store.config(), pluginSettings: pluginSettingsFor([ctx.openai], { max_retries: 0 }) } });
+    ctx.t = await createTestHost({
+      plugins: [],
+      config: { ...store.config(), pluginSettings: pluginSettingsFor([ctx.openai], { max_retries: 0 }) },
+    });
     assert.is((await ctx.t.request('PUT', '/settings', { body: { ai_provider_keys: { openai: ctx.openai.validKey } } })).status, 200);
   });
   test.after(async (ctx) => {
@@ -49,13 +59,26 @@ for (const store of testStores('chat plugin')) {
       (request) => {
         const out = lastToolOutput(request);
         assert.is(out.success, true, JSON.stringify(out));
-        assert.equal(out.result.steps.map((s: Body) => s.step_type), ['fetch', 'publish']);
-        return toolCallReply('openai', 'call_2', 'create_flow', { pipeline_id: out.result.pipeline_id, name: 'News flow', handlers: [{ slug: 'rss', settings: { feed_url: feed.url } }, { slug: 'cms', settings: { post_status: 'publish' } }] });
+        assert.equal(
+          out.result.steps.map((s: Body) => s.step_type),
+          ['fetch', 'publish'],
+        );
+        return toolCallReply('openai', 'call_2', 'create_flow', {
+          pipeline_id: out.result.pipeline_id,
+          name: 'News flow',
+          handlers: [
+            { slug: 'rss', settings: { feed_url: feed.url } },
+            { slug: 'cms', settings: { post_status: 'publish' } },
+          ],
+        });
       },
       (request) => {
         const out = lastToolOutput(request);
         assert.is(out.success, true, JSON.stringify(out));
-        assert.equal(out.result.steps.map((s: Body) => s.handler), ['rss', 'cms']);
+        assert.equal(
+          out.result.steps.map((s: Body) => s.handler),
+          ['rss', 'cms'],
+        );
         return toolCallReply('openai', 'call_3', 'run_flow', { flow_id: out.result.flow_id });
       },
       (request) => {
@@ -72,14 +95,27 @@ for (const store of testStores('chat plugin')) {
     assert.match(body.session_id, /^[a-f0-9-]+$/);
     assert.match(body.response, /^Flow created and started as job \d+\.$/);
     // The spec's tool call: {id, type: 'function', function: {name, arguments (encoded JSON)}}.
-    assert.equal(body.tool_calls.map((c: Body) => [c.id, c.type, c.function.name, c.turn, 'result' in c]), [['call_1', 'function', 'create_pipeline', 1, true], ['call_2', 'function', 'create_flow', 2, true], ['call_3', 'function', 'run_flow', 3, true]]);
+    assert.equal(
+      body.tool_calls.map((c: Body) => [c.id, c.type, c.function.name, c.turn, 'result' in c]),
+      [
+        ['call_1', 'function', 'create_pipeline', 1, true],
+        ['call_2', 'function', 'create_flow', 2, true],
+        ['call_3', 'function', 'run_flow', 3, true],
+      ],
+    );
     assert.equal(JSON.parse(body.tool_calls[0].function.arguments), { name: 'News', steps: ['fetch', 'publish'] });
-    assert.ok(body.tool_calls.every((c: Body) => !('tool' in c) && !('args' in c)), 'no second spelling of name and arguments');
+    assert.ok(
+      body.tool_calls.every((c: Body) => !('tool' in c) && !('args' in c)),
+      'no second spelling of name and arguments',
+    );
     assert.is(body.data.session_id, body.session_id);
     assert.is(body.data.completed, true);
     assert.is(body.data.turn_number, 4);
     assert.is(body.data.max_turns_reached, false);
-    assert.equal(body.conversation.map((m: Body) => m.role), ['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'tool', 'assistant']);
+    assert.equal(
+      body.conversation.map((m: Body) => m.role),
+      ['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'tool', 'assistant'],
+    );
     assert.is(body.conversation[1].tool_calls[0].function.name, 'create_pipeline');
     assert.is(body.metadata.message_count, 8);
 
@@ -93,7 +129,10 @@ for (const store of testStores('chat plugin')) {
     assert.is(job.status, 'completed', JSON.stringify(job));
     const posts = (await t.host.content.findPosts({ post_type: 'post', orderby: 'post_id', order: 'asc' })).items;
     assert.ok(posts.length >= 1, 'the run published');
-    assert.ok(posts.every((p) => ['First story', 'Second story'].includes(p.title)), JSON.stringify(posts.map((p) => p.title)));
+    assert.ok(
+      posts.every((p) => ['First story', 'Second story'].includes(p.title)),
+      JSON.stringify(posts.map((p) => p.title)),
+    );
 
     // A next message in the session sees the new pipeline and flow in its inventory.
     openai.script.push(textReply('openai', 'You have one flow.'));
@@ -108,7 +147,8 @@ for (const store of testStores('chat plugin')) {
 
   test('an identical repeated call runs once; the loop stops at 8 turns with the session saved', async ({ t, openai }) => {
     const before = openai.chats().length;
-    for (let i = 0; i < 9; i++) openai.script.push(toolCallReply('openai', `call_r${i}`, 'create_pipeline', { steps: ['fetch'], name: 'Looping' }));
+    for (let i = 0; i < 9; i++)
+      openai.script.push(toolCallReply('openai', `call_r${i}`, 'create_pipeline', { steps: ['fetch'], name: 'Looping' }));
     const res = await t.request<Body>('POST', '/chat', { body: { message: 'Loop please' } });
     assert.is(res.status, 200, JSON.stringify(res.body));
     assert.is(openai.chats().length - before, 8);
@@ -154,7 +194,10 @@ for (const store of testStores('chat plugin')) {
     assert.is(failed.body.code, 'provider_error');
     assert.match(failed.body.message, /OpenAI refused the request \(HTTP 400\): Something is wrong with the request/);
     const saved = await t.request<Body>('GET', `/chat/${id}`);
-    assert.equal(saved.body.conversation.map((m: Body) => m.content), ['hi', 'Hello.', 'again']);
+    assert.equal(
+      saved.body.conversation.map((m: Body) => m.content),
+      ['hi', 'Hello.', 'again'],
+    );
   });
 
   test('no key for the provider, or an unknown one: a 400 and no session, no call', async ({ t, openai }) => {
@@ -183,18 +226,27 @@ for (const store of testStores('chat plugin')) {
     assert.ok(list.body.data.total >= 4);
     const mine = list.body.data.sessions.find((s: Body) => s.session_id === id);
     assert.ok(mine, 'the newest session is listed first');
-    assert.equal([mine.title, mine.first_message, mine.message_count, mine.agent_type], ['A session to keep', 'A session to keep', 2, 'cli']);
+    assert.equal(
+      [mine.title, mine.first_message, mine.message_count, mine.agent_type],
+      ['A session to keep', 'A session to keep', 2, 'cli'],
+    );
 
     const other = await t.createUser('other-admin', 'administrator');
     const denied = await t.request<Body>('GET', `/chat/${id}`, { as: other });
     assert.is(denied.status, 403);
     assert.is(denied.body.code, 'session_access_denied');
-    assert.is((await t.request<Body>('POST', '/chat', { as: other, body: { message: 'x', session_id: id } })).body.code, 'session_access_denied');
+    assert.is(
+      (await t.request<Body>('POST', '/chat', { as: other, body: { message: 'x', session_id: id } })).body.code,
+      'session_access_denied',
+    );
     assert.is((await t.request<Body>('DELETE', `/chat/${id}`, { as: other })).status, 403);
     assert.is((await t.request<Body>('GET', '/chat/sessions', { as: other })).body.data.total, 0);
 
     const got = await t.request<Body>('GET', `/chat/${id}`);
-    assert.equal(got.body.data.conversation.map((m: Body) => m.role), ['user', 'assistant']);
+    assert.equal(
+      got.body.data.conversation.map((m: Body) => m.role),
+      ['user', 'assistant'],
+    );
     const deleted = await t.request<Body>('DELETE', `/chat/${id}`);
     assert.is(deleted.status, 200);
     assert.equal(deleted.body.data, { deleted: true, session_id: id });
@@ -210,8 +262,12 @@ for (const store of testStores('chat plugin')) {
     const editor: ActingUser = { userId: 99, login: 'ed', capabilities: ['edit_posts'], can: (c) => c === 'edit_posts' };
     const ctx = { user: editor, log: undefined as never, clock: t.clock, fetch: undefined as never };
     for (const name of ['create_pipeline', 'create_flow', 'run_flow']) {
-      const tool = t.host.registries.extensionPoint(chatTools).list().find((x) => x.name === name)!;
-      const args = name === 'create_pipeline' ? { name: 'X', steps: ['fetch'] } : name === 'create_flow' ? { pipeline_id: 1 } : { flow_id: 1 };
+      const tool = t.host.registries
+        .extensionPoint(chatTools)
+        .list()
+        .find((x) => x.name === name)!;
+      const args =
+        name === 'create_pipeline' ? { name: 'X', steps: ['fetch'] } : name === 'create_flow' ? { pipeline_id: 1 } : { flow_id: 1 };
       try {
         await tool.run(args, ctx as never);
         assert.unreachable(`${name} ran for an editor`);

@@ -29,7 +29,8 @@ interface SentMessage {
   content: string | null;
 }
 
-const offeredTools = (request: RecordedRequest) => (request.json<{ tools?: Array<{ function: { name: string } }> }>().tools ?? []).map((t) => t.function.name);
+const offeredTools = (request: RecordedRequest) =>
+  (request.json<{ tools?: Array<{ function: { name: string } }> }>().tools ?? []).map((t) => t.function.name);
 const sentMessages = (request: RecordedRequest) => request.json<{ messages: SentMessage[] }>().messages;
 const lastToolContent = (request: RecordedRequest) => [...sentMessages(request)].reverse().find((m) => m.role === 'tool')!.content ?? '';
 
@@ -37,8 +38,15 @@ async function docCount(t: TestHost): Promise<number> {
   return (await t.host.content.findPosts({ post_type: 'documentation', status: ['publish', 'draft'], per_page: 100 })).items.length;
 }
 
-async function hostWith(store: { config(): Record<string, unknown> }, openai: FakeModelApi, chat: Record<string, unknown>): Promise<TestHost> {
-  const t = await createTestHost({ plugins: [], config: { ...store.config(), pluginSettings: { ...pluginSettingsFor([openai], { max_retries: 0 }), chat } } });
+async function hostWith(
+  store: { config(): Record<string, unknown> },
+  openai: FakeModelApi,
+  chat: Record<string, unknown>,
+): Promise<TestHost> {
+  const t = await createTestHost({
+    plugins: [],
+    config: { ...store.config(), pluginSettings: { ...pluginSettingsFor([openai], { max_retries: 0 }), chat } },
+  });
   assert.is((await t.request('PUT', '/settings', { body: { ai_provider_keys: { openai: openai.validKey } } })).status, 200);
   for (const title of ['Install', 'Configure']) await t.host.content.createPost({ post_type: 'documentation', status: 'publish', title });
   return t;
@@ -73,20 +81,29 @@ for (const store of testStores('chat destructive tools')) {
 
   test('by default set_handler_defaults may merge but not replace (which clears defaults)', async ({ off: t, openai }) => {
     assert.is((await t.request('PUT', '/settings/handler-defaults/rss', { body: { settings: { max_items: 4 } } })).status, 200);
-    openai.script.push(toolCallReply('openai', 'rep_1', 'set_handler_defaults', { handler_slug: 'rss', settings: {}, mode: 'replace' }), textReply('openai', 'Not allowed.'));
+    openai.script.push(
+      toolCallReply('openai', 'rep_1', 'set_handler_defaults', { handler_slug: 'rss', settings: {}, mode: 'replace' }),
+      textReply('openai', 'Not allowed.'),
+    );
     const res = await t.request<ChatAnswer>('POST', '/chat', { body: { message: 'Clear the rss defaults' } });
     assert.match(res.body.tool_calls[0]!.error ?? '', /not enabled it for chat/);
     assert.match(lastToolContent(openai.chats().at(-1)!), /Not run/);
     const stored = await t.request<{ data: { settings: Record<string, unknown> } }>('GET', '/settings/handler-defaults/rss');
     assert.equal(stored.body.data.settings, { max_items: 4 });
-    openai.script.push(toolCallReply('openai', 'mer_1', 'set_handler_defaults', { handler_slug: 'rss', settings: { max_items: 6 } }), textReply('openai', 'Done.'));
+    openai.script.push(
+      toolCallReply('openai', 'mer_1', 'set_handler_defaults', { handler_slug: 'rss', settings: { max_items: 6 } }),
+      textReply('openai', 'Done.'),
+    );
     const merged = await t.request<ChatAnswer>('POST', '/chat', { body: { message: 'Six items' } });
     assert.ok(merged.body.tool_calls[0]!.result, JSON.stringify(merged.body.tool_calls));
   });
 
   test('enabled: the call is held, the model is told it is not run, nothing is deleted', async ({ on: t, openai }) => {
     const before = openai.chats().length;
-    openai.script.push(toolCallReply('openai', 'wipe_2', 'docsync_reset_docs', { confirm: true }), textReply('openai', 'This deletes all documentation. Confirm?'));
+    openai.script.push(
+      toolCallReply('openai', 'wipe_2', 'docsync_reset_docs', { confirm: true }),
+      textReply('openai', 'This deletes all documentation. Confirm?'),
+    );
     const res = await t.request<ChatAnswer>('POST', '/chat', { body: { message: 'Reset the docs' } });
     assert.is(res.status, 200, JSON.stringify(res.body));
     assert.ok(offeredTools(openai.chats()[before]!).includes('docsync_reset_docs'));
@@ -95,23 +112,35 @@ for (const store of testStores('chat destructive tools')) {
     assert.match(lastToolContent(openai.chats().at(-1)!), /Not run yet/);
     assert.is(await docCount(t), 2);
     const pending = res.body.data.pending_confirmation!;
-    assert.equal([pending.id, pending.function.name, JSON.parse(pending.function.arguments)], ['wipe_2', 'docsync_reset_docs', { confirm: true }]);
+    assert.equal(
+      [pending.id, pending.function.name, JSON.parse(pending.function.arguments)],
+      ['wipe_2', 'docsync_reset_docs', { confirm: true }],
+    );
 
     // A wrong id confirms nothing.
-    const wrong = await t.request<ChatAnswer>('POST', '/chat/continue', { body: { session_id: res.body.session_id, confirm_tool_call_id: 'other' } });
+    const wrong = await t.request<ChatAnswer>('POST', '/chat/continue', {
+      body: { session_id: res.body.session_id, confirm_tool_call_id: 'other' },
+    });
     assert.equal([wrong.status, wrong.body.code], [409, 'nothing_to_confirm']);
     assert.is(await docCount(t), 2);
 
     // The user confirms: the held call runs, the model hears the outcome and answers.
     openai.script.push(textReply('openai', 'Documentation reset.'));
-    const done = await t.request<ChatAnswer>('POST', '/chat/continue', { body: { session_id: res.body.session_id, confirm_tool_call_id: 'wipe_2' } });
+    const done = await t.request<ChatAnswer>('POST', '/chat/continue', {
+      body: { session_id: res.body.session_id, confirm_tool_call_id: 'wipe_2' },
+    });
     assert.is(done.status, 200, JSON.stringify(done.body));
     assert.is(await docCount(t), 0);
-    assert.equal([done.body.tool_calls[0]!.id, done.body.tool_calls[0]!.confirmed, done.body.tool_calls[0]!.result?.documentation_posts_deleted], ['wipe_2', true, 2]);
+    assert.equal(
+      [done.body.tool_calls[0]!.id, done.body.tool_calls[0]!.confirmed, done.body.tool_calls[0]!.result?.documentation_posts_deleted],
+      ['wipe_2', true, 2],
+    );
     assert.match(sentMessages(openai.chats().at(-1)!).at(-1)!.content ?? '', /I confirm call wipe_2/);
     assert.is(done.body.data.pending_confirmation, null);
     // Confirmed once: a second confirmation finds nothing held.
-    const again = await t.request<ChatAnswer>('POST', '/chat/continue', { body: { session_id: res.body.session_id, confirm_tool_call_id: 'wipe_2' } });
+    const again = await t.request<ChatAnswer>('POST', '/chat/continue', {
+      body: { session_id: res.body.session_id, confirm_tool_call_id: 'wipe_2' },
+    });
     assert.equal([again.status, again.body.code], [409, 'nothing_to_confirm']);
   });
 
@@ -123,7 +152,9 @@ for (const store of testStores('chat destructive tools')) {
     openai.script.push(textReply('openai', 'OK, leaving them.'));
     const moved = await t.request<ChatAnswer>('POST', '/chat', { body: { message: 'Actually no', session_id: held.body.session_id } });
     assert.is(moved.body.data.pending_confirmation, null);
-    const late = await t.request<ChatAnswer>('POST', '/chat/continue', { body: { session_id: held.body.session_id, confirm_tool_call_id: 'wipe_3' } });
+    const late = await t.request<ChatAnswer>('POST', '/chat/continue', {
+      body: { session_id: held.body.session_id, confirm_tool_call_id: 'wipe_3' },
+    });
     assert.equal([late.status, late.body.code], [409, 'nothing_to_confirm']);
     assert.is(await docCount(t), 1);
   });

@@ -35,16 +35,20 @@ for (const store of testStores('chat post tools permissions')) {
   test.before(async (ctx) => {
     ctx.t = await createTestHost({ plugins: [], config: store.config() });
     Object.assign(ctx, await editorAndAuthors(ctx.t));
-    ctx.posts = await createPosts(ctx.t, { namespace: 'wp/v2', path: '/posts', text: 'heron notes' }, {
-      adminDraft: ['admin', 'Admin draft', 'draft'],
-      adminPrivate: ['admin', 'Admin private', 'private'],
-      adminPublished: ['admin', 'Admin published', 'publish'],
-      annDraft: [ctx.ann, 'Ann draft', 'draft'],
-      annPrivate: [ctx.ann, 'Ann private', 'private'],
-      annPublished: [ctx.ann, 'Ann published', 'publish'],
-      bobDraft: [ctx.bob, 'Bob draft', 'draft'],
-      bobPending: [ctx.bob, 'Bob pending', 'pending'],
-    });
+    ctx.posts = await createPosts(
+      ctx.t,
+      { namespace: 'wp/v2', path: '/posts', text: 'heron notes' },
+      {
+        adminDraft: ['admin', 'Admin draft', 'draft'],
+        adminPrivate: ['admin', 'Admin private', 'private'],
+        adminPublished: ['admin', 'Admin published', 'publish'],
+        annDraft: [ctx.ann, 'Ann draft', 'draft'],
+        annPrivate: [ctx.ann, 'Ann private', 'private'],
+        annPublished: [ctx.ann, 'Ann published', 'publish'],
+        bobDraft: [ctx.bob, 'Bob draft', 'draft'],
+        bobPending: [ctx.bob, 'Bob pending', 'pending'],
+      },
+    );
   });
   test.after(async (ctx) => ctx.t.stop());
 
@@ -54,7 +58,10 @@ for (const store of testStores('chat post tools permissions')) {
     assert.equal(annIds, sorted([posts.adminPublished!, posts.annDraft!, posts.annPrivate!, posts.annPublished!]));
     assert.equal(annIds, await wpIds(t, ann, 'heron'), "ann's search agrees with wp/v2");
     assert.is(annFinds.total, annIds.length, 'the total counts only what may be read');
-    for (const [who, role] of [[bob, 'author'], [editor, 'editor']] as const) {
+    for (const [who, role] of [
+      [bob, 'author'],
+      [editor, 'editor'],
+    ] as const) {
       const found = await runTool(t, 'local_search', { query: 'heron', limit: 20 }, snapshotOf(who, role));
       assert.equal(sorted(found.results.map((r: Body) => r.id)), await wpIds(t, who, 'heron'), who.login);
       assert.is(found.total, found.results.length, who.login);
@@ -67,7 +74,7 @@ for (const store of testStores('chat post tools permissions')) {
     assert.ok([posts.bobPending, posts.bobDraft, posts.annPublished, posts.adminPublished].includes(one.results[0].id));
   });
 
-  test("cms_post_reader reads for an author only what wp/v2 lets them read", async ({ t, ann, editor, posts }) => {
+  test('cms_post_reader reads for an author only what wp/v2 lets them read', async ({ t, ann, editor, posts }) => {
     const author = snapshotOf(ann, 'author');
     for (const id of [posts.adminDraft!, posts.adminPrivate!, posts.bobDraft!, posts.bobPending!]) {
       const message = await toolError(runTool(t, 'cms_post_reader', { post_id: id }, author));

@@ -8,7 +8,15 @@ import * as assert from 'uvu/assert';
 import { createTestHost, type RecordedRequest, type TestHost } from '../../../sdk/testing/index.js';
 import { testStores } from '../../support/test-stores.js';
 import { startFeedServer, type FeedServer } from '../../support/feed-server.js';
-import { createFakeModelApi, pluginSettingsFor, textReply, toolCallReply, WIRE, type FakeModelApi, type WireKind } from '../../support/fake-model-apis.js';
+import {
+  createFakeModelApi,
+  pluginSettingsFor,
+  textReply,
+  toolCallReply,
+  WIRE,
+  type FakeModelApi,
+  type WireKind,
+} from '../../support/fake-model-apis.js';
 
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
@@ -37,10 +45,14 @@ function offeredTools(kind: WireKind, body: Body): string[] {
  */
 function echoedCallAndResult(kind: WireKind, body: Body, id: string, name: string): Body {
   if (kind === 'anthropic') {
-    const use = body.messages.flatMap((m: Body) => (m.role === 'assistant' && Array.isArray(m.content) ? m.content : [])).find((c: Body) => c.type === 'tool_use' && c.id === id);
+    const use = body.messages
+      .flatMap((m: Body) => (m.role === 'assistant' && Array.isArray(m.content) ? m.content : []))
+      .find((c: Body) => c.type === 'tool_use' && c.id === id);
     assert.ok(use, `anthropic: tool_use ${id} sent back: ${JSON.stringify(body.messages)}`);
     assert.is(use.name, name);
-    const result = body.messages.flatMap((m: Body) => (m.role === 'user' && Array.isArray(m.content) ? m.content : [])).find((c: Body) => c.type === 'tool_result' && c.tool_use_id === id);
+    const result = body.messages
+      .flatMap((m: Body) => (m.role === 'user' && Array.isArray(m.content) ? m.content : []))
+      .find((c: Body) => c.type === 'tool_result' && c.tool_use_id === id);
     assert.ok(result, `anthropic: tool_result for ${id}`);
     const text = typeof result.content === 'string' ? result.content : result.content.map((c: Body) => c.text).join('');
     return JSON.parse(text);
@@ -74,7 +86,10 @@ for (const store of testStores('chat providers conversation')) {
     ctx.apis = {} as Record<WireKind, FakeModelApi>;
     for (const kind of KINDS) ctx.apis[kind] = await createFakeModelApi(kind);
     ctx.feeds = [];
-    ctx.t = await createTestHost({ plugins: [], config: { ...store.config(), pluginSettings: pluginSettingsFor(Object.values(ctx.apis), { max_retries: 0 }) } });
+    ctx.t = await createTestHost({
+      plugins: [],
+      config: { ...store.config(), pluginSettings: pluginSettingsFor(Object.values(ctx.apis), { max_retries: 0 }) },
+    });
     const keys = Object.fromEntries(KINDS.map((kind) => [WIRE[kind].slug, ctx.apis[kind].validKey]));
     assert.is((await ctx.t.request('PUT', '/settings', { body: { ai_provider_keys: keys } })).status, 200);
   });
@@ -88,7 +103,10 @@ for (const store of testStores('chat providers conversation')) {
     test(`${kind}: create_pipeline → create_flow → configure_flow_step → run_flow → answer; tools and earlier turns in its own format`, async (ctx) => {
       const { t } = ctx;
       const api = ctx.apis[kind];
-      const feed = await startFeedServer([{ guid: `urn:${kind}:1`, title: `${kind} story one` }, { guid: `urn:${kind}:2`, title: `${kind} story two` }]);
+      const feed = await startFeedServer([
+        { guid: `urn:${kind}:1`, title: `${kind} story one` },
+        { guid: `urn:${kind}:2`, title: `${kind} story two` },
+      ]);
       ctx.feeds.push(feed);
       const before = api.chats().length;
       api.script.push(
@@ -97,15 +115,28 @@ for (const store of testStores('chat providers conversation')) {
           const out = echoedCallAndResult(kind, request.json<Body>(), `${kind}_c1`, 'create_pipeline');
           const pipeline = resultOf(out);
           assert.ok(pipeline?.pipeline_id, JSON.stringify(out));
-          return toolCallReply(kind, `${kind}_c2`, 'create_flow', { pipeline_id: pipeline.pipeline_id, name: `${kind} flow`, handlers: [{ slug: 'rss', settings: { feed_url: feed.url } }, null] });
+          return toolCallReply(kind, `${kind}_c2`, 'create_flow', {
+            pipeline_id: pipeline.pipeline_id,
+            name: `${kind} flow`,
+            handlers: [{ slug: 'rss', settings: { feed_url: feed.url } }, null],
+          });
         },
         (request: RecordedRequest) => {
           const body = request.json<Body>();
           echoedCallAndResult(kind, body, `${kind}_c1`, 'create_pipeline');
           const flow = resultOf(echoedCallAndResult(kind, body, `${kind}_c2`, 'create_flow'));
           assert.ok(flow?.flow_id, JSON.stringify(flow));
-          assert.equal(flow.steps.map((s: Body) => s.handler), ['rss', null], 'the publish step starts unset');
-          return toolCallReply(kind, `${kind}_c3`, 'configure_flow_step', { flow_id: flow.flow_id, position: 1, handler_slug: 'cms', settings: { post_status: 'publish' } });
+          assert.equal(
+            flow.steps.map((s: Body) => s.handler),
+            ['rss', null],
+            'the publish step starts unset',
+          );
+          return toolCallReply(kind, `${kind}_c3`, 'configure_flow_step', {
+            flow_id: flow.flow_id,
+            position: 1,
+            handler_slug: 'cms',
+            settings: { post_status: 'publish' },
+          });
         },
         (request: RecordedRequest) => {
           const configured = resultOf(echoedCallAndResult(kind, request.json<Body>(), `${kind}_c3`, 'configure_flow_step'));
@@ -124,12 +155,22 @@ for (const store of testStores('chat providers conversation')) {
       assert.is(api.chats().length - before, 5, 'five model calls');
       assert.is(api.script.length, 0, 'every scripted answer was used');
       assert.is(res.body.data.completed, true);
-      assert.equal(res.body.tool_calls.map((c: Body) => [c.function.name, 'result' in c]), [['create_pipeline', true], ['create_flow', true], ['configure_flow_step', true], ['run_flow', true]], JSON.stringify(res.body.tool_calls));
+      assert.equal(
+        res.body.tool_calls.map((c: Body) => [c.function.name, 'result' in c]),
+        [
+          ['create_pipeline', true],
+          ['create_flow', true],
+          ['configure_flow_step', true],
+          ['run_flow', true],
+        ],
+        JSON.stringify(res.body.tool_calls),
+      );
       assert.match(res.body.response, /^Started job \d+\.$/);
       // Every call offered the tools in this provider's format (other plugins may add more).
       for (const request of api.chats().slice(before)) {
         const offered = offeredTools(kind, request.json<Body>());
-        for (const name of ['create_pipeline', 'create_flow', 'configure_flow_step', 'run_flow']) assert.ok(offered.includes(name), `${name} offered: ${offered.join(', ')}`);
+        for (const name of ['create_pipeline', 'create_flow', 'configure_flow_step', 'run_flow'])
+          assert.ok(offered.includes(name), `${name} offered: ${offered.join(', ')}`);
       }
 
       const job = await t.waitForJob(res.body.tool_calls[3].result.job_id);
@@ -137,7 +178,10 @@ for (const store of testStores('chat providers conversation')) {
       const posts = await t.request<Body[]>('GET', '/posts', { namespace: 'wp/v2', query: { per_page: 100 } });
       assert.is(posts.status, 200);
       const titles = posts.body.map((p) => (typeof p.title === 'string' ? p.title : p.title.rendered));
-      assert.ok(titles.some((title) => title.startsWith(`${kind} story`)), `the run published from the ${kind} feed: ${JSON.stringify(titles)}`);
+      assert.ok(
+        titles.some((title) => title.startsWith(`${kind} story`)),
+        `the run published from the ${kind} feed: ${JSON.stringify(titles)}`,
+      );
       const session = await t.request<Body>('GET', `/chat/${res.body.session_id}`);
       assert.is(session.body.data.provider, WIRE[kind].slug);
     });

@@ -28,7 +28,9 @@ const remotePost = (id: number) => ({
 });
 
 /** Five posts, newest first, paged as WordPress pages them (400 past the last page). */
-function wordpress(expectAuth: string | null): (req: RecordedRequest) => { status?: number; headers?: Record<string, string>; body: unknown } {
+function wordpress(
+  expectAuth: string | null,
+): (req: RecordedRequest) => { status?: number; headers?: Record<string, string>; body: unknown } {
   const all = [5, 4, 3, 2, 1].map(remotePost);
   return (req) => {
     const url = new URL(req.url, 'http://x');
@@ -38,8 +40,19 @@ function wordpress(expectAuth: string | null): (req: RecordedRequest) => { statu
     const page = Number(url.searchParams.get('page'));
     const perPage = Number(url.searchParams.get('per_page'));
     const pages = Math.ceil(all.length / perPage);
-    if (page > pages) return { status: 400, body: { code: 'rest_post_invalid_page_number', message: 'The page number requested is larger than the number of pages available.', data: { status: 400 } } };
-    return { headers: { 'x-wp-total': String(all.length), 'x-wp-totalpages': String(pages) }, body: all.slice((page - 1) * perPage, page * perPage) };
+    if (page > pages)
+      return {
+        status: 400,
+        body: {
+          code: 'rest_post_invalid_page_number',
+          message: 'The page number requested is larger than the number of pages available.',
+          data: { status: 400 },
+        },
+      };
+    return {
+      headers: { 'x-wp-total': String(all.length), 'x-wp-totalpages': String(pages) },
+      body: all.slice((page - 1) * perPage, page * perPage),
+    };
   };
 }
 
@@ -61,7 +74,10 @@ test.after.each(async (ctx) => ctx.fake?.close());
 test('reads pages until the last, newest first, identity = the remote id, titles as text', async (ctx) => {
   ctx.fake = await createFakeServer(wordpress(null));
   const packets = await runHandler(handler(), { api_url: `${ctx.fake.url}/wp-json/wp/v2/`, per_page: 2, pages: 10 });
-  assert.equal(packets.map((p) => p.metadata.item_id), ['5', '4', '3', '2', '1']);
+  assert.equal(
+    packets.map((p) => p.metadata.item_id),
+    ['5', '4', '3', '2', '1'],
+  );
   assert.is(ctx.fake.requests.length, 3, 'the third page is short: no fourth request');
   assert.is(packets[0]!.data.title, 'Post 5 – Tom’s & more');
   assert.is(packets[0]!.data.content, '<p>Body 5</p>');
@@ -83,7 +99,12 @@ test('stops at `pages`, and on the 400 WordPress gives past the last page', asyn
 
 test('an application password is sent as Basic auth with the edit context; drafts need one', async (ctx) => {
   ctx.fake = await createFakeServer(wordpress(`Basic ${Buffer.from('editor:abcd efgh ijkl').toString('base64')}`));
-  const packets = await runHandler(handler(), { api_url: `${ctx.fake.url}/wp-json/wp/v2`, username: 'editor', app_password: 'abcd efgh ijkl', status: 'draft' });
+  const packets = await runHandler(handler(), {
+    api_url: `${ctx.fake.url}/wp-json/wp/v2`,
+    username: 'editor',
+    app_password: 'abcd efgh ijkl',
+    status: 'draft',
+  });
   assert.is(packets.length, 5);
   const url = new URL(ctx.fake.requests[0]!.url, 'http://x');
   assert.is(url.searchParams.get('context'), 'edit');
@@ -94,12 +115,18 @@ test('an application password is sent as Basic auth with the edit context; draft
 test('a refused login, a wrong URL and a non-list answer fail with a clear message', async (ctx) => {
   ctx.fake = await createFakeServer((req) =>
     req.url.startsWith('/denied')
-      ? { status: 401, body: { code: 'incorrect_password', message: 'The provided password is an invalid application password.', data: { status: 401 } } }
+      ? {
+          status: 401,
+          body: { code: 'incorrect_password', message: 'The provided password is an invalid application password.', data: { status: 401 } },
+        }
       : req.url.startsWith('/html')
         ? { headers: { 'content-type': 'text/html' }, body: '<html>hi</html>' }
         : { body: { not: 'a list' } },
   );
-  await rejects(() => runHandler(handler(), { api_url: `${ctx.fake!.url}/denied`, username: 'u', app_password: 'p' }), /HTTP 401.*invalid application password/);
+  await rejects(
+    () => runHandler(handler(), { api_url: `${ctx.fake!.url}/denied`, username: 'u', app_password: 'p' }),
+    /HTTP 401.*invalid application password/,
+  );
   await rejects(() => runHandler(handler(), { api_url: `${ctx.fake!.url}/html` }), /not JSON; is .* its wp\/v2 root/);
   await rejects(() => runHandler(handler(), { api_url: `${ctx.fake!.url}/obj` }), /not a list of posts/);
 });
@@ -108,7 +135,10 @@ test('settings: api_url is required and must be http(s); loopback is refused unl
   await rejects(() => runHandler(handler(), {}), /api_url/);
   await rejects(() => runHandler(handler(), { api_url: 'ftp://example.com/wp-json/wp/v2' }), /api_url/);
   ctx.fake = await createFakeServer(wordpress(null));
-  await rejects(() => runHandler(handler(), { api_url: `${ctx.fake!.url}/wp-json/wp/v2` }, { allowPrivateUrls: false }), /private|loopback/i);
+  await rejects(
+    () => runHandler(handler(), { api_url: `${ctx.fake!.url}/wp-json/wp/v2` }, { allowPrivateUrls: false }),
+    /private|loopback/i,
+  );
   assert.is(ctx.fake.requests.length, 0);
 });
 

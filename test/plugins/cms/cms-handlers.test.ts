@@ -49,7 +49,13 @@ test('cms: one draft post per packet with the source linked, by default', async 
 });
 
 test('cms: settings choose type, status, terms; include_source false leaves content as is', async ({ content, clock }) => {
-  const settings = readPublishSettings({ post_type: 'news', post_status: 'publish', taxonomy: 'category', terms: 'World, Tech ,World', include_source: false });
+  const settings = readPublishSettings({
+    post_type: 'news',
+    post_status: 'publish',
+    taxonomy: 'category',
+    terms: 'World, Tech ,World',
+    include_source: false,
+  });
   const [packet] = await publishPosts(content, settings, [feedItem(3)], clock.now());
   const post = (await content.getPost(packet!.data.post_id as number))!;
   assert.is(post.post_type, 'news');
@@ -69,13 +75,19 @@ test('cms: titles are the text a reader sees: entities decoded, markup and scrip
   const titles = await Promise.all(out.map(async (p) => (await content.getPost(p.data.post_id as number))!.title));
   assert.equal(titles, ['Tom & Jerry’s big — 5 < 6', 'Café & bar opens today']);
   assert.is(out[0]!.data.title, 'Tom & Jerry’s big — 5 < 6');
-  const [updated] = await updatePosts(content, readUpdateSettings({}), [{ type: 'post', data: { title: '<b>Q&amp;A</b> &ndash; live<style>b{}</style>' }, metadata: { post_id: out[1]!.data.post_id } }]);
+  const [updated] = await updatePosts(content, readUpdateSettings({}), [
+    { type: 'post', data: { title: '<b>Q&amp;A</b> &ndash; live<style>b{}</style>' }, metadata: { post_id: out[1]!.data.post_id } },
+  ]);
   assert.is((await content.getPost(updated!.data.post_id as number))!.title, 'Q&A – live');
 });
 
 test('cms: a title from the text when there is none; unsafe source links are not linked', async ({ content, clock }) => {
   const packets: DataPacket[] = [
-    { type: 'x', data: { content: '<p>An <b>AI</b> written paragraph that is long enough to be cut somewhere before the end of it all.</p>' }, metadata: { source_url: 'javascript:alert(1)' } },
+    {
+      type: 'x',
+      data: { content: '<p>An <b>AI</b> written paragraph that is long enough to be cut somewhere before the end of it all.</p>' },
+      metadata: { source_url: 'javascript:alert(1)' },
+    },
     { type: 'x', data: {}, metadata: {} },
   ];
   const out = await publishPosts(content, readPublishSettings({}), packets, clock.now());
@@ -88,32 +100,65 @@ test('cms: a title from the text when there is none; unsafe source links are not
 
 test('cms-local: posts of the type and status, newest first, identified as post:<id>', async ({ content, clock }) => {
   const ids: number[] = [];
-  for (const [title, status] of [['Old', 'publish'], ['Draft', 'draft'], ['New', 'publish']] as const) {
+  for (const [title, status] of [
+    ['Old', 'publish'],
+    ['Draft', 'draft'],
+    ['New', 'publish'],
+  ] as const) {
     clock.advance(1000);
     ids.push((await content.createPost({ title, status, content: `${title} body` })).post_id);
   }
   await content.createPost({ title: 'A page', status: 'publish', post_type: 'page' });
 
   const packets = await fetchLocalPosts(content, readLocalSettings({}));
-  assert.equal(packets.map((p) => p.data.title), ['New', 'Old']);
+  assert.equal(
+    packets.map((p) => p.data.title),
+    ['New', 'Old'],
+  );
   assert.equal(packets[0]!.metadata, { item_id: `post:${ids[2]}`, post_id: ids[2] });
   assert.is(packets[0]!.type, 'post');
   assert.is(packets[0]!.data.content, 'New body');
 
-  assert.equal((await fetchLocalPosts(content, readLocalSettings({ post_status: 'draft' }))).map((p) => p.data.title), ['Draft']);
-  assert.equal((await fetchLocalPosts(content, readLocalSettings({ search: 'OLD B' }))).map((p) => p.data.title), ['Old']);
-  assert.equal((await fetchLocalPosts(content, readLocalSettings({ post_type: 'page' }))).map((p) => p.data.title), ['A page']);
+  assert.equal(
+    (await fetchLocalPosts(content, readLocalSettings({ post_status: 'draft' }))).map((p) => p.data.title),
+    ['Draft'],
+  );
+  assert.equal(
+    (await fetchLocalPosts(content, readLocalSettings({ search: 'OLD B' }))).map((p) => p.data.title),
+    ['Old'],
+  );
+  assert.equal(
+    (await fetchLocalPosts(content, readLocalSettings({ post_type: 'page' }))).map((p) => p.data.title),
+    ['A page'],
+  );
 });
 
 test('cms-update: replaces or appends content and sets the title; skips packets naming no post', async ({ content }) => {
   const post = await content.createPost({ title: 'Before', content: 'old text' });
-  const rewritten: DataPacket = { type: 'post', data: { title: 'After', content: 'new text' }, metadata: { item_id: `post:${post.post_id}`, post_id: post.post_id } };
+  const rewritten: DataPacket = {
+    type: 'post',
+    data: { title: 'After', content: 'new text' },
+    metadata: { item_id: `post:${post.post_id}`, post_id: post.post_id },
+  };
 
   const out = await updatePosts(content, readUpdateSettings({}), [rewritten, { type: 'x', data: { content: 'stray' }, metadata: {} }]);
-  assert.equal(out, [{ type: 'cms_post', data: { post_id: post.post_id, title: 'After', updated: true }, metadata: { item_id: `post:${post.post_id}`, post_id: post.post_id } }]);
+  assert.equal(out, [
+    {
+      type: 'cms_post',
+      data: { post_id: post.post_id, title: 'After', updated: true },
+      metadata: { item_id: `post:${post.post_id}`, post_id: post.post_id },
+    },
+  ]);
   assert.is((await content.getPost(post.post_id))!.content, 'new text');
 
-  await updatePosts(content, readUpdateSettings({ mode: 'append', update_title: false }), [{ type: 'post', data: { title: 'Ignored', content: 'more' }, metadata: {}, ...{} } as DataPacket].map((p) => ({ ...p, data: { ...p.data, post_id: String(post.post_id) } })));
+  await updatePosts(
+    content,
+    readUpdateSettings({ mode: 'append', update_title: false }),
+    [{ type: 'post', data: { title: 'Ignored', content: 'more' }, metadata: {}, ...{} } as DataPacket].map((p) => ({
+      ...p,
+      data: { ...p.data, post_id: String(post.post_id) },
+    })),
+  );
   const after = (await content.getPost(post.post_id))!;
   assert.is(after.content, 'new text\n\nmore');
   assert.is(after.title, 'After');
@@ -121,7 +166,9 @@ test('cms-update: replaces or appends content and sets the title; skips packets 
 
 test('cms-update: nothing to change reports updated false; a deleted post fails the step', async ({ content }) => {
   const post = await content.createPost({ title: 'Same', content: 'same' });
-  const [same] = await updatePosts(content, readUpdateSettings({}), [{ type: 'post', data: { title: 'Same' }, metadata: { post_id: post.post_id } }]);
+  const [same] = await updatePosts(content, readUpdateSettings({}), [
+    { type: 'post', data: { title: 'Same' }, metadata: { post_id: post.post_id } },
+  ]);
   assert.is(same!.data.updated, false);
   await content.deletePost(post.post_id);
   try {

@@ -9,7 +9,11 @@ type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 /** The bytes each image type starts with: uploads are checked against them. */
 const MAGIC: Record<string, Buffer> = {
-  'image/png': Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from('IHDR'), Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xde])]),
+  'image/png': Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+    Buffer.from('IHDR'),
+    Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0, 0x90, 0x77, 0x53, 0xde]),
+  ]),
   'image/jpeg': Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00]),
 };
 
@@ -25,8 +29,15 @@ for (const store of testStores('cms-media handler')) {
   test.before(async (ctx) => {
     ctx.t = await createTestHost({ plugins: [], config: store.config() });
     ctx.ids = [];
-    for (const [name, type, alt] of [['a.png', 'image/png', 'First'], ['b.txt', 'text/plain', ''], ['c.jpg', 'image/jpeg', 'Third']] as const) {
-      const res = await upload(ctx.t, Buffer.concat([MAGIC[type] ?? Buffer.alloc(0), Buffer.from(`bytes of ${name}`)]), name, type, { alt_text: alt, caption: `Caption ${name}` });
+    for (const [name, type, alt] of [
+      ['a.png', 'image/png', 'First'],
+      ['b.txt', 'text/plain', ''],
+      ['c.jpg', 'image/jpeg', 'Third'],
+    ] as const) {
+      const res = await upload(ctx.t, Buffer.concat([MAGIC[type] ?? Buffer.alloc(0), Buffer.from(`bytes of ${name}`)]), name, type, {
+        alt_text: alt,
+        caption: `Caption ${name}`,
+      });
       assert.is(res.status, 201, JSON.stringify(res.body));
       ctx.ids.push(res.body.id);
     }
@@ -42,7 +53,10 @@ for (const store of testStores('cms-media handler')) {
   test('every media item, newest first, with its fields and identity', async ({ t, ids }) => {
     const packets = await run(t, {});
     assert.is(packets.length, 3);
-    assert.equal(packets.map((p) => p.metadata.item_id), [...ids].reverse().map((id) => `media:${id}`));
+    assert.equal(
+      packets.map((p) => p.metadata.item_id),
+      [...ids].reverse().map((id) => `media:${id}`),
+    );
     const first = packets.find((p) => p.data.media_id === ids[0])!;
     assert.is(first.data.title, 'a');
     assert.is(first.data.alt_text, 'First');
@@ -54,8 +68,14 @@ for (const store of testStores('cms-media handler')) {
   });
 
   test('a MIME family, an exact type, and the candidate cap', async ({ t, ids }) => {
-    assert.equal((await run(t, { mime_type: 'image/' })).map((p) => p.data.media_id), [ids[2], ids[0]]);
-    assert.equal((await run(t, { mime_type: 'text/plain' })).map((p) => p.data.media_id), [ids[1]]);
+    assert.equal(
+      (await run(t, { mime_type: 'image/' })).map((p) => p.data.media_id),
+      [ids[2], ids[0]],
+    );
+    assert.equal(
+      (await run(t, { mime_type: 'text/plain' })).map((p) => p.data.media_id),
+      [ids[1]],
+    );
     assert.is((await run(t, { max_candidates: 1 })).length, 1);
   });
 

@@ -14,7 +14,10 @@ import { startFeedServer, type FeedServer } from '../../support/feed-server.js';
 
 type Ctx = { t: TestHost; browser: Browser; feed: FeedServer };
 // page.evaluate's functions run in the page; the test build has no DOM types.
-declare const document: { documentElement: { scrollWidth: number }; activeElement: { getAttribute(name: string): string | null; textContent: string | null } | null };
+declare const document: {
+  documentElement: { scrollWidth: number };
+  activeElement: { getAttribute(name: string): string | null; textContent: string | null } | null;
+};
 declare const window: { innerWidth: number };
 declare function getComputedStyle(element: unknown): { outlineStyle: string };
 type Element = unknown;
@@ -53,7 +56,11 @@ test('sign in, choose a password, pipeline and flow through the forms, Run now, 
   await page.getByLabel('New password again').fill('correct horse battery');
   await page.getByRole('button', { name: 'Save password' }).click();
   await page.getByRole('heading', { name: 'Flows' }).waitFor();
-  assert.is((await t.request('POST', '/session', { as: 'anonymous', body: { login: 'admin', password: 'correct horse battery' } })).status, 200, 'the password the console set opens a session');
+  assert.is(
+    (await t.request('POST', '/session', { as: 'anonymous', body: { login: 'admin', password: 'correct horse battery' } })).status,
+    200,
+    'the password the console set opens a session',
+  );
 
   // A pipeline: fetch, then publish.
   await page.getByRole('link', { name: 'Pipelines' }).click();
@@ -86,7 +93,15 @@ test('sign in, choose a password, pipeline and flow through the forms, Run now, 
   await page.getByRole('button', { name: 'Save schedule' }).click();
   await page.getByRole('status').filter({ hasText: 'Schedule saved.' }).waitFor();
 
-  const flows = await t.request<{ data: { flows: Array<{ flow_id: number; scheduling_config: { interval: string }; flow_config: Record<string, { handler_slug: string; handler_config: Record<string, unknown> }> }> } }>('GET', '/flows', { query: { output_mode: 'full' } });
+  const flows = await t.request<{
+    data: {
+      flows: Array<{
+        flow_id: number;
+        scheduling_config: { interval: string };
+        flow_config: Record<string, { handler_slug: string; handler_config: Record<string, unknown> }>;
+      }>;
+    };
+  }>('GET', '/flows', { query: { output_mode: 'full' } });
   const flow = flows.body.data.flows[0]!;
   assert.is(flow.scheduling_config.interval, 'hourly');
   const configs = Object.values(flow.flow_config).map((s) => [s.handler_slug, s.handler_config]);
@@ -122,7 +137,10 @@ test('sign in, choose a password, pipeline and flow through the forms, Run now, 
   assert.match(page.url(), /since=2999-01-01/);
 
   // What the flow made: a published post, through the WordPress API.
-  const posts = await t.request<Array<{ title: { rendered: string }; status: string }>>('GET', '/api/wp/v2/posts', { absolute: true, as: 'anonymous' });
+  const posts = await t.request<Array<{ title: { rendered: string }; status: string }>>('GET', '/api/wp/v2/posts', {
+    absolute: true,
+    as: 'anonymous',
+  });
   assert.is(posts.body.length, 1);
   assert.is(posts.body[0]!.title.rendered, 'Tom &amp; Jerry launch');
 
@@ -156,7 +174,10 @@ test('an API error is shown next to the form that caused it, in words', async (c
   const flow = await ctx.t.request<{ data: { scheduling_config: { interval: string } } }>('GET', '/flows/1');
   assert.is(flow.body.data.scheduling_config.interval, 'hourly', 'nothing changed');
   // The refusal is the API's 400: the only failed response of this page.
-  assert.equal(problems.filter((p) => !p.startsWith('400 PATCH') && !p.includes('status of 400')), []);
+  assert.equal(
+    problems.filter((p) => !p.startsWith('400 PATCH') && !p.includes('status of 400')),
+    [],
+  );
   await page.close();
 });
 
@@ -166,7 +187,8 @@ test('a phone-width screen: the sections are reachable and nothing overflows sid
   await page.getByLabel('Password').fill('correct horse battery');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Runs' }).waitFor();
-  for (const name of ['Flows', 'Pipelines', 'Runs', 'Logs']) assert.ok(await page.getByRole('link', { name, exact: true }).isVisible(), name);
+  for (const name of ['Flows', 'Pipelines', 'Runs', 'Logs'])
+    assert.ok(await page.getByRole('link', { name, exact: true }).isVisible(), name);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `overflows by ${overflow}px`);
   assert.equal(problems, []);
@@ -186,7 +208,10 @@ test('the site root leads a signed-in administrator to the console; strangers st
   assert.is(stranger.status, 200);
   assert.match(await stranger.text(), /Tom &amp; Jerry launch/);
   // An API client with the administrator's credentials keeps the site and its discovery header.
-  const client = await fetch(`${ctx.t.url}/`, { redirect: 'manual', headers: { Authorization: `Basic ${Buffer.from(`admin:${ctx.t.admin.password}`).toString('base64')}` } });
+  const client = await fetch(`${ctx.t.url}/`, {
+    redirect: 'manual',
+    headers: { Authorization: `Basic ${Buffer.from(`admin:${ctx.t.admin.password}`).toString('base64')}` },
+  });
   assert.is(client.status, 200);
   assert.match(client.headers.get('link') ?? '', /rel="https:\/\/api\.w\.org\/"/);
   assert.equal(problems, []);
@@ -214,12 +239,19 @@ test('export a flow to a file and import it back as a new pipeline and flow; the
   await page.getByRole('heading', { name: 'Flow: News' }).waitFor();
   const pipelines = await t.request<{ data: { pipelines: unknown[] } }>('GET', '/pipelines');
   assert.is(pipelines.body.data.pipelines.length, 2);
-  const imported = await t.request<{ data: { flow_config: Record<string, { handler_slug: string; handler_config: Record<string, unknown> }> } }>('GET', '/flows/2');
-  assert.equal(Object.values(imported.body.data.flow_config).map((s) => s.handler_slug), ['rss', 'cms']);
+  const imported = await t.request<{
+    data: { flow_config: Record<string, { handler_slug: string; handler_config: Record<string, unknown> }> };
+  }>('GET', '/flows/2');
+  assert.equal(
+    Object.values(imported.body.data.flow_config).map((s) => s.handler_slug),
+    ['rss', 'cms'],
+  );
 
   // A file that is not an export: the API's refusal, in words, beside the form.
   await page.getByRole('link', { name: 'Flows', exact: true }).click();
-  await page.getByLabel('Import from a file').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": 1}') });
+  await page
+    .getByLabel('Import from a file')
+    .setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": 1}') });
   await page.getByRole('button', { name: 'Import', exact: true }).click();
   await page.getByRole('form', { name: 'Import a flow' }).getByRole('alert').filter({ hasText: 'invalid_import' }).waitFor();
 
@@ -227,7 +259,10 @@ test('export a flow to a file and import it back as a new pipeline and flow; the
   const row = page.locator('tbody tr').first();
   await row.waitFor();
   assert.match(await row.innerText(), /Tom & Jerry launch\s+publish/);
-  assert.equal(problems.filter((p) => !p.startsWith('400 POST') && !p.includes('status of 400')), []);
+  assert.equal(
+    problems.filter((p) => !p.startsWith('400 POST') && !p.includes('status of 400')),
+    [],
+  );
   await page.close();
 });
 
@@ -261,7 +296,9 @@ test("an AI step: the pipeline's provider and system prompt, and a flow's messag
   const { t } = ctx;
   const created = await t.request<{ data: { pipeline_id: number } }>('POST', '/pipelines', { body: { pipeline_name: 'Summaries' } });
   const pipelineId = created.body.data.pipeline_id;
-  const step = await t.request<{ data: { pipeline_step_id: string } }>('POST', `/pipelines/${pipelineId}/steps`, { body: { step_type: 'ai', execution_order: 0, label: 'AI Step' } });
+  const step = await t.request<{ data: { pipeline_step_id: string } }>('POST', `/pipelines/${pipelineId}/steps`, {
+    body: { step_type: 'ai', execution_order: 0, label: 'AI Step' },
+  });
   const flow = await t.request<{ data: { flow_id: number } }>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Digest' } });
   const { page, problems } = await watchedPage(ctx);
   await page.goto(`${t.url}/admin/#/pipelines/${pipelineId}`);
@@ -272,7 +309,12 @@ test("an AI step: the pipeline's provider and system prompt, and a flow's messag
   await form.getByLabel('System prompt').fill('You write short, factual digests.');
   await form.getByRole('button', { name: 'Save AI settings' }).click();
   await form.getByRole('status').filter({ hasText: 'AI settings saved.' }).waitFor();
-  const stored = async () => (await t.request<{ data: { pipeline: { pipeline_config: Record<string, Record<string, unknown>> } } }>('GET', '/pipelines', { query: { pipeline_id: pipelineId, output_mode: 'full' } })).body.data.pipeline.pipeline_config[step.body.data.pipeline_step_id]!;
+  const stored = async () =>
+    (
+      await t.request<{ data: { pipeline: { pipeline_config: Record<string, Record<string, unknown>> } } }>('GET', '/pipelines', {
+        query: { pipeline_id: pipelineId, output_mode: 'full' },
+      })
+    ).body.data.pipeline.pipeline_config[step.body.data.pipeline_step_id]!;
   const config = await stored();
   assert.is(config.provider, 'anthropic');
   assert.is(config.system_prompt, 'You write short, factual digests.');
@@ -281,8 +323,14 @@ test("an AI step: the pipeline's provider and system prompt, and a flow's messag
   await page.getByLabel('Message to the AI').fill('Summarise this item in two sentences.');
   await page.getByRole('button', { name: 'Save message' }).click();
   await page.getByRole('status').filter({ hasText: 'Step 1 saved.' }).waitFor();
-  const saved = await t.request<{ data: { flow_config: Record<string, { user_message?: string }> } }>('GET', `/flows/${flow.body.data.flow_id}`);
-  assert.equal(Object.values(saved.body.data.flow_config).map((s) => s.user_message), ['Summarise this item in two sentences.']);
+  const saved = await t.request<{ data: { flow_config: Record<string, { user_message?: string }> } }>(
+    'GET',
+    `/flows/${flow.body.data.flow_id}`,
+  );
+  assert.equal(
+    Object.values(saved.body.data.flow_config).map((s) => s.user_message),
+    ['Summarise this item in two sentences.'],
+  );
   assert.equal(problems, []);
   await page.close();
 });
@@ -307,7 +355,10 @@ test('keyboard only: sign in, skip to the content, reach and use Run now, with a
   assert.is.not(outline, 'none', 'the focused element shows its focus');
   const runNow = page.getByRole('button', { name: /^Run .+ now$/ }).first();
   await runNow.focus();
-  const [executed] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/execute') && r.request().method() === 'POST'), page.keyboard.press('Enter')]);
+  const [executed] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/execute') && r.request().method() === 'POST'),
+    page.keyboard.press('Enter'),
+  ]);
   assert.is(executed.status(), 200);
   const job = ((await executed.json()) as { data: { job_id: number } }).data.job_id;
   assert.is((await ctx.t.waitForJob(job)).flow_id, 1, 'the run Enter started');

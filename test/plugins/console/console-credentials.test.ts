@@ -39,11 +39,20 @@ test.before(async (ctx) => {
       port,
       publicUrl: ctx.site,
       // The browser goes to the provider by its own name; the host's calls go to 127.0.0.1.
-      pluginSettings: { spreadsheet: { api_url: base, auth_url: `http://${PROVIDER_NAME}:${consentPort}/authorize`, token_url: `${base}/token`, userinfo_url: `${base}/v1/userinfo` } },
+      pluginSettings: {
+        spreadsheet: {
+          api_url: base,
+          auth_url: `http://${PROVIDER_NAME}:${consentPort}/authorize`,
+          token_url: `${base}/token`,
+          userinfo_url: `${base}/v1/userinfo`,
+        },
+      },
     },
   });
   await ctx.t.host.users.create({ login: USER.login, role: 'administrator', password: USER.password });
-  ctx.browser = await launchChromium('console credentials', [`--host-resolver-rules=MAP ${HOST_NAME} 127.0.0.1, MAP ${PROVIDER_NAME} 127.0.0.1`]);
+  ctx.browser = await launchChromium('console credentials', [
+    `--host-resolver-rules=MAP ${HOST_NAME} 127.0.0.1, MAP ${PROVIDER_NAME} 127.0.0.1`,
+  ]);
 });
 test.after(async (ctx) => {
   await ctx.browser?.close();
@@ -92,7 +101,9 @@ test('an app password: saved through the form, shown only masked, connected at o
   const stored = await status(ctx, 'federated');
   assert.is(stored.body.data.authenticated, true);
   assert.equal(stored.body.data.config_status, { handle: '••••••••cial', password: '••••••••mnop' });
-  const again = await ctx.t.request<{ message: string }>('PUT', '/auth/federated', { body: { handle: 'ada.example.social', password: APP_PASSWORD } });
+  const again = await ctx.t.request<{ message: string }>('PUT', '/auth/federated', {
+    body: { handle: 'ada.example.social', password: APP_PASSWORD },
+  });
   assert.is(again.body.message, 'Configuration is already up to date.');
   assert.equal(problems, []);
   await page.close();

@@ -22,7 +22,10 @@ const test = suite<Ctx>('console: settings, AI providers and chat in Chromium');
 test.before(async (ctx) => {
   ctx.openai = await createFakeModelApi('openai');
   // One model call per chat request, so the turn limit and Continue are reached with one tool call.
-  ctx.t = await createTestHost({ plugins: [], config: { pluginSettings: { ...pluginSettingsFor([ctx.openai], { max_retries: 0 }), chat: { max_turns: 1 } } } });
+  ctx.t = await createTestHost({
+    plugins: [],
+    config: { pluginSettings: { ...pluginSettingsFor([ctx.openai], { max_retries: 0 }), chat: { max_turns: 1 } } },
+  });
   // The admin's own password (what the console's first sign-in asks for), set through the API.
   assert.is((await ctx.t.request('PUT', '/session/password', { body: { password: PASSWORD } })).status, 200);
   ctx.browser = await launchChromium('console settings');
@@ -72,16 +75,30 @@ test("an invalid value: the API's error is shown beside the field it names, and 
   assert.match((await field.getAttribute('aria-describedby')) ?? '', /setting-flows_per_page-error/, 'the field points at its error');
   assert.is(await page.getByRole('alert').count(), 1, 'shown once, at the field');
   assert.is((await t.request<Body>('GET', '/settings')).body.data.settings.flows_per_page, 20);
-  assert.equal(problems.filter((p) => !p.startsWith('400 PATCH') && !p.includes('status of 400')), []);
+  assert.equal(
+    problems.filter((p) => !p.startsWith('400 PATCH') && !p.includes('status of 400')),
+    [],
+  );
   assert.ok(problems.length > 0, 'the 400 was the API refusing it');
   await page.close();
 });
 
-test('a provider key is saved write-only, never seen again, the test call passes, and the default model is chosen from the list', async ({ t, browser, openai }) => {
+test('a provider key is saved write-only, never seen again, the test call passes, and the default model is chosen from the list', async ({
+  t,
+  browser,
+  openai,
+}) => {
   const { page, problems } = await watchedPage(browser, t.url);
   // Every answer the page receives, to look for the key in.
   const bodies: Array<Promise<string>> = [];
-  page.on('response', (response) => bodies.push(response.body().then((b) => b.toString('utf8'), () => '')));
+  page.on('response', (response) =>
+    bodies.push(
+      response.body().then(
+        (b) => b.toString('utf8'),
+        () => '',
+      ),
+    ),
+  );
   await signIn(page, t.url, { login: 'admin', password: PASSWORD }, '#/providers');
   const card = page.getByRole('region', { name: 'OpenAI' });
   await card.waitFor();
@@ -100,12 +117,21 @@ test('a provider key is saved write-only, never seen again, the test call passes
   const result = card.getByRole('status').filter({ hasText: /^Test (passed|failed)/ });
   await result.waitFor();
   assert.match(await result.innerText(), /^Test passed/);
-  assert.ok(openai.server.requests.some((r) => r.url.startsWith('/v1/models') && r.headers.authorization === `Bearer ${openai.validKey}`), 'the test reached the fake with the key');
+  assert.ok(
+    openai.server.requests.some((r) => r.url.startsWith('/v1/models') && r.headers.authorization === `Bearer ${openai.validKey}`),
+    'the test reached the fake with the key',
+  );
 
   // The defaults: the model list is the service's own now that a key is set.
   const defaults = page.getByRole('form', { name: 'Default provider and model' });
   await defaults.getByLabel('Default provider').selectOption('openai');
-  await page.waitForFunction(() => [...(globalThis as unknown as { document: { querySelectorAll(s: string): Array<{ value: string }> } }).document.querySelectorAll('select[name=default_model] option')].some((o) => o.value === 'gpt-4o'));
+  await page.waitForFunction(() =>
+    [
+      ...(globalThis as unknown as { document: { querySelectorAll(s: string): Array<{ value: string }> } }).document.querySelectorAll(
+        'select[name=default_model] option',
+      ),
+    ].some((o) => o.value === 'gpt-4o'),
+  );
   await defaults.getByLabel('Default model').selectOption('gpt-4o');
   await defaults.getByRole('button', { name: 'Save defaults' }).click();
   await defaults.getByRole('status').filter({ hasText: 'Defaults saved.' }).waitFor();
@@ -116,19 +142,29 @@ test('a provider key is saved write-only, never seen again, the test call passes
   await page.screenshot({ path: 'test-output/console/providers.png', fullPage: true });
   const texts = await Promise.all(bodies);
   assert.ok(texts.length > 5, 'the answers were recorded');
-  assert.ok(texts.every((text) => !text.includes(openai.validKey)), 'no answer carries the key');
+  assert.ok(
+    texts.every((text) => !text.includes(openai.validKey)),
+    'no answer carries the key',
+  );
   assert.not.ok((await page.content()).includes(openai.validKey), 'the page does not show it');
   assert.not.ok((await page.content()).includes(openai.validKey.slice(-4)), 'not even its end, as the masked form would');
   assert.equal(problems, []);
   await page.close();
 });
 
-test('a chat message runs a tool call shown by its name; at the turn limit Continue gets the answer; the session is listed, reopened and deleted', async ({ t, browser, openai }) => {
+test('a chat message runs a tool call shown by its name; at the turn limit Continue gets the answer; the session is listed, reopened and deleted', async ({
+  t,
+  browser,
+  openai,
+}) => {
   assert.is((await t.request('PATCH', '/settings', { body: { ai_provider_keys: { openai: openai.validKey } } })).status, 200);
   const { page, problems } = await watchedPage(browser, t.url);
   await signIn(page, t.url, { login: 'admin', password: PASSWORD }, '#/chat');
   await page.getByRole('heading', { name: 'Chat' }).waitFor();
-  openai.script.push(toolCallReply('openai', 'call_1', 'create_pipeline', { name: 'Console news', steps: ['fetch', 'publish'] }), textReply('openai', 'I made the pipeline Console news.'));
+  openai.script.push(
+    toolCallReply('openai', 'call_1', 'create_pipeline', { name: 'Console news', steps: ['fetch', 'publish'] }),
+    textReply('openai', 'I made the pipeline Console news.'),
+  );
 
   await page.getByLabel('Message', { exact: true }).fill('Make me a news pipeline');
   const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/chat'));

@@ -26,16 +26,22 @@ declare const window: { innerWidth: number };
 declare const navigator: { clipboard: { readText(): Promise<string> } };
 
 const { plugin: echo, triggerOf } = webhookEcho('console-webhook-echo', 'webhook-input');
-const test = suite<Ctx>('console: a flow\'s webhook in Chromium, from enabling it to a run it started');
+const test = suite<Ctx>("console: a flow's webhook in Chromium, from enabling it to a run it started");
 test.before(async (ctx) => {
   ctx.t = await createTestHost({ plugins: [echo, webhookPresets] });
   ctx.browser = await launchChromium('console-webhooks');
   // Through the API: the pipeline and flow forms have their own suite.
-  const pipeline = await ctx.t.request<{ data: { pipeline_id: number } }>('POST', '/pipelines', { body: { pipeline_name: 'Hooked', steps: [{ step_type: 'fetch' }] } });
+  const pipeline = await ctx.t.request<{ data: { pipeline_id: number } }>('POST', '/pipelines', {
+    body: { pipeline_name: 'Hooked', steps: [{ step_type: 'fetch' }] },
+  });
   const pipelineId = pipeline.body.data.pipeline_id;
-  const stepId = (await ctx.t.request<{ data: { pipeline: { pipeline_steps: Array<{ pipeline_step_id: string }> } } }>('GET', `/pipelines/${pipelineId}`)).body.data.pipeline.pipeline_steps[0]!.pipeline_step_id;
+  const stepId = (
+    await ctx.t.request<{ data: { pipeline: { pipeline_steps: Array<{ pipeline_step_id: string }> } } }>('GET', `/pipelines/${pipelineId}`)
+  ).body.data.pipeline.pipeline_steps[0]!.pipeline_step_id;
   ctx.newFlow = async (name) => {
-    const res = await ctx.t.request<{ data: { flow_id: number } }>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: name, flow_config: { [stepId]: { handler_slug: 'webhook-input', handler_config: {} } } } });
+    const res = await ctx.t.request<{ data: { flow_id: number } }>('POST', '/flows', {
+      body: { pipeline_id: pipelineId, flow_name: name, flow_config: { [stepId]: { handler_slug: 'webhook-input', handler_config: {} } } },
+    });
     assert.is(res.status, 200, JSON.stringify(res.body));
     return res.body.data.flow_id;
   };
@@ -107,7 +113,8 @@ test('bearer: enabled from the flow page, the token is shown once, the shown com
   assert.match(await commandOf(page), /TOKEN='<the token shown when it was made>'/);
   const stored = await page.evaluate(() => {
     const all: string[] = [];
-    for (const store of [localStorage, sessionStorage]) for (let i = 0; i < store.length; i++) all.push(`${store.key(i)}=${store.getItem(store.key(i)!)}`);
+    for (const store of [localStorage, sessionStorage])
+      for (let i = 0; i < store.length; i++) all.push(`${store.key(i)}=${store.getItem(store.key(i)!)}`);
     return all.join('\n');
   });
   assert.not.ok(stored.includes(token), 'nor in the browser storage');
@@ -170,13 +177,20 @@ async function runInShell(script: string): Promise<{ status: number; body: Recor
 }
 
 test('HMAC: the command shown for the generic template and every preset signs a request the flow accepts; rotate keeps the old secret, forget drops it', async (ctx) => {
-  for (const tool of ['/usr/bin/curl', '/usr/bin/openssl']) assert.ok(existsSync(tool), `this test runs the shown command, which needs ${tool} (Debian: apt-get install -y curl openssl); it does not skip`);
+  for (const tool of ['/usr/bin/curl', '/usr/bin/openssl'])
+    assert.ok(
+      existsSync(tool),
+      `this test runs the shown command, which needs ${tool} (Debian: apt-get install -y curl openssl); it does not skip`,
+    );
   const { t } = ctx;
   const flowId = await ctx.newFlow('Signed hook');
   const { page, problems } = await watchedPage(ctx);
   await openFlow(page, t, flowId, 'Signed hook');
   const panel = panelOf(page);
-  const choices = ['hmac', ...(await t.request<{ data: Array<{ slug: string }> }>('GET', '/webhook-presets')).body.data.map((p) => `preset:${p.slug}`)];
+  const choices = [
+    'hmac',
+    ...(await t.request<{ data: Array<{ slug: string }> }>('GET', '/webhook-presets')).body.data.map((p) => `preset:${p.slug}`),
+  ];
   assert.equal(choices, ['hmac', 'preset:github', 'preset:stripe', 'preset:shopify', 'preset:slack', 'preset:standard-webhooks']);
   for (const choice of choices) {
     await panel.getByLabel('Authentication').selectOption(choice);

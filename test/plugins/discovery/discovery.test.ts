@@ -55,7 +55,10 @@ test('one handler with its settings view; unknown is 404', async ({ t }) => {
 });
 
 test('providers at the top level (spec) and under data (admin client)', async ({ t }) => {
-  const res = await t.request<{ providers: Record<string, unknown>; data: { providers: Record<string, unknown>; defaults: { provider: string; model: string } } }>('GET', '/providers');
+  const res = await t.request<{
+    providers: Record<string, unknown>;
+    data: { providers: Record<string, unknown>; defaults: { provider: string; model: string } };
+  }>('GET', '/providers');
   assert.is(res.status, 200);
   assert.equal(res.body.providers, {
     'probe-ai': { label: 'Probe AI', configured: true, models: ['probe-small', 'probe-large'] },

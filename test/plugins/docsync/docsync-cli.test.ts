@@ -23,7 +23,10 @@ for (const store of testStores('docsync cli')) {
       'setup/install.md': '# Install\n\nSteps.\n',
       'setup/configure.md': '# Configure\n\nKnobs.\n',
     });
-    const started = await startCliHost({ ...store.config(), pluginSettings: { docsync: { github_base_url: ctx.gh.url, github_token: TOKEN } } });
+    const started = await startCliHost({
+      ...store.config(),
+      pluginSettings: { docsync: { github_base_url: ctx.gh.url, github_token: TOKEN } },
+    });
     Object.assign(ctx, started);
   });
   test.after(async (ctx) => {
@@ -33,13 +36,30 @@ for (const store of testStores('docsync cli')) {
   });
 
   test('project ensure creates the project with its repository address, then finds it', async (ctx) => {
-    const made = await cli(ctx, 'project', 'ensure', 'handbook', '--name', 'The Handbook', '--github_url', 'https://github.com/acme/handbook', '--wp_url', 'https://example.com/handbook');
+    const made = await cli(
+      ctx,
+      'project',
+      'ensure',
+      'handbook',
+      '--name',
+      'The Handbook',
+      '--github_url',
+      'https://github.com/acme/handbook',
+      '--wp_url',
+      'https://example.com/handbook',
+    );
     assert.is(made.status, 0, made.stderr);
-    assert.match(made.stdout, /^Created project The Handbook \(handbook, id \d+\); repository https:\/\/github.com\/acme\/handbook; listing https:\/\/example.com\/handbook\n$/);
+    assert.match(
+      made.stdout,
+      /^Created project The Handbook \(handbook, id \d+\); repository https:\/\/github.com\/acme\/handbook; listing https:\/\/example.com\/handbook\n$/,
+    );
     const again = await cli(ctx, 'project', 'ensure', 'handbook', '--json');
     assert.is(again.status, 0, again.stderr);
     const json = JSON.parse(again.stdout) as Body;
-    assert.equal([json.created, json.slug, json.meta.github_url, json.project_type], [false, 'handbook', 'https://github.com/acme/handbook', 'project']);
+    assert.equal(
+      [json.created, json.slug, json.meta.github_url, json.project_type],
+      [false, 'handbook', 'https://github.com/acme/handbook', 'project'],
+    );
     const bad = await cli(ctx, 'project', 'ensure', 'other', '--github_url', 'not a repository');
     assert.is(bad.status, 1);
     assert.match(bad.stderr, /not a repository address/);
@@ -60,7 +80,10 @@ for (const store of testStores('docsync cli')) {
     const second = await cli(ctx, 'docs', 'sync', '--all', '--json');
     assert.is(second.status, 0, second.stderr);
     const result = JSON.parse(second.stdout) as Body;
-    assert.equal([result.total_added, result.total_updated, result.total_removed, result.total_unchanged, result.blobs_fetched], [0, 1, 1, 1, 1]);
+    assert.equal(
+      [result.total_added, result.total_updated, result.total_removed, result.total_unchanged, result.blobs_fetched],
+      [0, 1, 1, 1, 1],
+    );
     assert.equal(result.removed, ['acme/handbook:setup/configure.md']);
     assert.is(second.stderr, '', '--json prints no progress');
     assert.is(await posts.count({ post_type: 'documentation', status: 'trash' }), 1);

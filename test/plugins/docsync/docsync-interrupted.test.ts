@@ -17,7 +17,15 @@ import { testStores } from '../../support/test-stores.js';
 import { startFakeGithub } from '../../support/fake-github.js';
 
 /** The parts of docsync's answers this suite reads. */
-type Body = { leaf_term_id?: number; status?: string; error?: string | null; finished_at?: string | null; complete?: boolean; errors?: unknown[]; added?: number };
+type Body = {
+  leaf_term_id?: number;
+  status?: string;
+  error?: string | null;
+  finished_at?: string | null;
+  complete?: boolean;
+  errors?: unknown[];
+  added?: number;
+};
 const TOKEN = 'ghp_docsyncTestToken0123456789abcdef';
 const NS = { namespace: 'docsync/v1' };
 /** Both hosts read the same sealed secrets. */
@@ -33,7 +41,17 @@ async function restart(config: Partial<HostConfig>, clock: FakeClock) {
     plugins: defaultPlugins,
     env: {},
     clock,
-    config: { dataDir: ':memory:', port: 0, host: '127.0.0.1', logLevel: 'silent', allowPrivateUrls: true, schedulerProcessEvery: 100, schedulerLockLifetime: 2000, checkResponses: true, ...config },
+    config: {
+      dataDir: ':memory:',
+      port: 0,
+      host: '127.0.0.1',
+      logLevel: 'silent',
+      allowPrivateUrls: true,
+      schedulerProcessEvery: 100,
+      schedulerLockLifetime: 2000,
+      checkResponses: true,
+      ...config,
+    },
   });
   const url = await host.start();
   const user = await host.users.create({ login: `again-${Date.now()}`, role: 'administrator' });
@@ -41,7 +59,11 @@ async function restart(config: Partial<HostConfig>, clock: FakeClock) {
   const auth = `Basic ${Buffer.from(`${user.login}:${password}`).toString('base64')}`;
   return {
     async request(method: string, path: string, body?: unknown): Promise<{ status: number; body: Body }> {
-      const res = await fetch(`${url}/api/docsync/v1${path}`, { method, headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(`${url}/api/docsync/v1${path}`, {
+        method,
+        headers: { Authorization: auth, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json()) as Body };
     },
     stop: () => host.stop(),
@@ -55,10 +77,18 @@ for (const store of testStores('docsync interrupted')) {
     const gh = await startFakeGithub(TOKEN);
     gh.addRepo('acme', 'docs', { 'README.md': '# Acme\n\nHello.\n' });
     // One store for both hosts: a data directory, or one MongoDB database.
-    const config = { ...store.config(), secretKey: SECRET, ...(store.label === 'embedded' ? { dataDir: mkdtempSync(join(tmpdir(), 'flowhost-docsync-')) } : {}), pluginSettings: { docsync: { github_base_url: gh.url, github_token: TOKEN, sync_wait_seconds: 30 } } };
+    const config = {
+      ...store.config(),
+      secretKey: SECRET,
+      ...(store.label === 'embedded' ? { dataDir: mkdtempSync(join(tmpdir(), 'flowhost-docsync-')) } : {}),
+      pluginSettings: { docsync: { github_base_url: gh.url, github_token: TOKEN, sync_wait_seconds: 30 } },
+    };
     const clock = new FakeClock(Date.now());
     const first = await createTestHost({ plugins: [], clock, config });
-    const resolved = await first.request<Body>('POST', '/project/resolve', { ...NS, body: { path: ['acme'], create_missing: true, project_meta: { github_url: 'https://github.com/acme/docs' } } });
+    const resolved = await first.request<Body>('POST', '/project/resolve', {
+      ...NS,
+      body: { path: ['acme'], create_missing: true, project_meta: { github_url: 'https://github.com/acme/docs' } },
+    });
     assert.is(resolved.status, 200, JSON.stringify(resolved.body));
     const projectId = resolved.body.leaf_term_id!;
     // What a host killed mid-sync leaves: the job `running`, the project's lease held by it.
@@ -76,7 +106,9 @@ for (const store of testStores('docsync interrupted')) {
       started_at: startedAt,
       finished_at: null,
     });
-    await first.host.store.collection('docsync__leases').insertOne({ _id: `project:${projectId}`, holder: jobId, expires_at: new Date(startedAt.getTime() + 120_000) });
+    await first.host.store
+      .collection('docsync__leases')
+      .insertOne({ _id: `project:${projectId}`, holder: jobId, expires_at: new Date(startedAt.getTime() + 120_000) });
     await first.stop();
 
     // The restart: at once on the embedded store (this process is the only one), an hour

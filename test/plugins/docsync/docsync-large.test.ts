@@ -17,7 +17,8 @@ function repository(prefix: string): Record<string, string> {
   const files: Record<string, string> = {};
   for (let i = 0; i < FILES; i++) {
     const folder = `section-${i % 10}/part-${i % 7}`;
-    files[`${folder}/page-${i}.md`] = `# ${prefix} page ${i}\n\nThe first paragraph of page ${i}, with a [link](../../section-0/part-0/page-0.md).\n\n${'Lorem ipsum dolor sit amet. '.repeat(40)}\n`;
+    files[`${folder}/page-${i}.md`] =
+      `# ${prefix} page ${i}\n\nThe first paragraph of page ${i}, with a [link](../../section-0/part-0/page-0.md).\n\n${'Lorem ipsum dolor sit amet. '.repeat(40)}\n`;
   }
   return files;
 }
@@ -26,7 +27,13 @@ for (const store of testStores('docsync large')) {
   const test = suite<{ t: TestHost; gh: FakeGithub }>(`docsync large (${store.label})`);
   test.before(async (ctx) => {
     ctx.gh = await startFakeGithub(TOKEN);
-    ctx.t = await createTestHost({ plugins: [], config: { ...store.config(), pluginSettings: { docsync: { github_base_url: ctx.gh.url, github_token: TOKEN, sync_wait_seconds: 300 } } } });
+    ctx.t = await createTestHost({
+      plugins: [],
+      config: {
+        ...store.config(),
+        pluginSettings: { docsync: { github_base_url: ctx.gh.url, github_token: TOKEN, sync_wait_seconds: 300 } },
+      },
+    });
   });
   test.after(async (ctx) => {
     await ctx.t.stop();
@@ -34,7 +41,12 @@ for (const store of testStores('docsync large')) {
   });
 
   const project = async (t: TestHost, slug: string, repo: string) =>
-    (await t.request<Body>('POST', '/project/resolve', { ...NS, body: { path: [slug], create_missing: true, project_meta: { github_url: `https://github.com/acme/${repo}` } } })).body.leaf_term_id as number;
+    (
+      await t.request<Body>('POST', '/project/resolve', {
+        ...NS,
+        body: { path: [slug], create_missing: true, project_meta: { github_url: `https://github.com/acme/${repo}` } },
+      })
+    ).body.leaf_term_id as number;
 
   test('1,000 files: the first sync creates them all, the second fetches no blob', async ({ t, gh }) => {
     gh.addRepo('acme', 'big', repository('Big'));
@@ -53,7 +65,9 @@ for (const store of testStores('docsync large')) {
     assert.equal([gh.count('repo'), gh.count('tree'), gh.count('blob')], [1, 1, 0], 'only the repository and its tree');
     const list = await t.request<Body>('GET', '/docs', { ...NS, as: 'anonymous', query: { project: 'big', per_page: 1 } });
     assert.is(list.body.total, FILES);
-    console.log(`docsync timing (${store.label}): first sync of ${FILES} files ${(firstMs / 1000).toFixed(1)} s, second sync ${(secondMs / 1000).toFixed(2)} s`);
+    console.log(
+      `docsync timing (${store.label}): first sync of ${FILES} files ${(firstMs / 1000).toFixed(1)} s, second sync ${(secondMs / 1000).toFixed(2)} s`,
+    );
   });
 
   test('a sync cut short leaves whole posts and the next one resumes, fetching only what is left', async ({ t, gh }) => {
@@ -67,7 +81,16 @@ for (const store of testStores('docsync large')) {
     assert.ok(written > 0 && written <= 400, String(written));
     const posts = (await t.host.store.collection('posts').find({ post_type: 'documentation', 'meta.sync_project': id })) as Body[];
     assert.is(posts.length, written);
-    assert.ok(posts.every((p) => p.status === 'publish' && p.title.startsWith('Cut page') && /^[0-9a-f]{64}$/.test(p.meta.sync_hash) && /^[0-9a-f]{40}$/.test(p.meta.sync_blob_sha)), 'every post is whole');
+    assert.ok(
+      posts.every(
+        (p) =>
+          p.status === 'publish' &&
+          p.title.startsWith('Cut page') &&
+          /^[0-9a-f]{64}$/.test(p.meta.sync_hash) &&
+          /^[0-9a-f]{40}$/.test(p.meta.sync_blob_sha),
+      ),
+      'every post is whole',
+    );
     gh.blobBudget = null;
     gh.resetCounts();
     const resumed = await t.request<Body>('POST', `/sync/term/${id}`, { ...NS, body: {} });

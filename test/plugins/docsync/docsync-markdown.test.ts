@@ -6,7 +6,12 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseMarkdown, rewriteLinks } from '../../../plugins/docsync/markdown.js';
 
-const ctx = { path: 'docs/index.md', htmlUrl: 'https://git.example/acme/repo', branch: 'main', postLink: (path: string) => (path === 'docs/guide.md' ? 'https://site.example/?p=7' : null) };
+const ctx = {
+  path: 'docs/index.md',
+  htmlUrl: 'https://git.example/acme/repo',
+  branch: 'main',
+  postLink: (path: string) => (path === 'docs/guide.md' ? 'https://site.example/?p=7' : null),
+};
 const P = 'https://site.example/?p=7';
 
 const test = suite('docsync markdown');
@@ -31,23 +36,26 @@ test('inline, reference-style and nested destinations are rewritten where markdo
   ].join('\n');
   const { content, unresolved } = rewriteLinks(source, ctx);
   assert.is(unresolved, 0);
-  assert.fixture(content, [
-    `## See [guide](${P})`,
-    '',
-    `- item [guide](${P} "Title")`,
-    '  continued [ref][r]',
-    '',
-    `> quote [guide](${P}#part)`,
-    '',
-    '| a | b |',
-    '|---|---|',
-    `| [guide](${P}) | ![img](https://git.example/acme/repo/raw/main/docs/pics/a%20b.png) [guide](${P}) |`,
-    '',
-    `[![badge](https://git.example/acme/repo/raw/main/docs/badge.svg)](${P})`,
-    '',
-    `[r]: ${P}`,
-    '[R2]: https://git.example/acme/repo/blob/main/docs/files/data.csv "Data"',
-  ].join('\n'));
+  assert.fixture(
+    content,
+    [
+      `## See [guide](${P})`,
+      '',
+      `- item [guide](${P} "Title")`,
+      '  continued [ref][r]',
+      '',
+      `> quote [guide](${P}#part)`,
+      '',
+      '| a | b |',
+      '|---|---|',
+      `| [guide](${P}) | ![img](https://git.example/acme/repo/raw/main/docs/pics/a%20b.png) [guide](${P}) |`,
+      '',
+      `[![badge](https://git.example/acme/repo/raw/main/docs/badge.svg)](${P})`,
+      '',
+      `[r]: ${P}`,
+      '[R2]: https://git.example/acme/repo/blob/main/docs/files/data.csv "Data"',
+    ].join('\n'),
+  );
 });
 
 test('code spans, fenced and indented code, raw HTML and absolute addresses are left as written', () => {

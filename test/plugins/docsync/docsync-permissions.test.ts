@@ -36,14 +36,18 @@ for (const store of testStores('docsync permissions')) {
     ctx.t = await createTestHost({ plugins: [], config: store.config() });
     Object.assign(ctx, await editorAndAuthors(ctx.t));
     ctx.carl = await ctx.t.createUser('carl', 'contributor');
-    ctx.ids = await createPosts(ctx.t, { ...NS, path: '/docs', text: 'the manual' }, {
-      adminDraft: ['admin', 'Admin draft', 'draft'],
-      adminPrivate: ['admin', 'Admin private', 'private'],
-      adminPublished: ['admin', 'Admin published', 'publish'],
-      annDraft: [ctx.ann, 'Ann draft', 'draft'],
-      annPrivate: [ctx.ann, 'Ann private', 'private'],
-      bobPending: [ctx.bob, 'Bob pending', 'pending'],
-    });
+    ctx.ids = await createPosts(
+      ctx.t,
+      { ...NS, path: '/docs', text: 'the manual' },
+      {
+        adminDraft: ['admin', 'Admin draft', 'draft'],
+        adminPrivate: ['admin', 'Admin private', 'private'],
+        adminPublished: ['admin', 'Admin published', 'publish'],
+        annDraft: [ctx.ann, 'Ann draft', 'draft'],
+        annPrivate: [ctx.ann, 'Ann private', 'private'],
+        bobPending: [ctx.bob, 'Bob pending', 'pending'],
+      },
+    );
   });
   test.after(async (ctx) => ctx.t.stop());
 
@@ -97,7 +101,7 @@ for (const store of testStores('docsync permissions')) {
     assert.is((await t.host.content.getPost(draft.body.id))!.status, 'draft');
   });
 
-  test('an editor reads and updates everyone\'s documentation', async ({ t, editor, ids }) => {
+  test("an editor reads and updates everyone's documentation", async ({ t, editor, ids }) => {
     assert.is((await t.request('GET', `/docs/${ids.adminPrivate}`, { ...NS, as: editor })).status, 200);
     const res = await t.request<Body>('PUT', `/docs/${ids.bobPending}`, { ...NS, as: editor, body: { excerpt: 'Checked' } });
     assert.is(res.status, 200, JSON.stringify(res.body));
@@ -105,21 +109,47 @@ for (const store of testStores('docsync permissions')) {
   });
 
   test("kses on authors' documentation as on wp/v2; markdown kept as written; editors keep their HTML", async ({ t, ann, editor }) => {
-    const created = await t.request<Body>('POST', '/docs', { ...NS, as: ann, body: { title: 'Guide<script>alert(1)</script>', content: '# Steps\n\n<p onclick="steal()">One</p><script>alert(2)</script>', excerpt: '<b onmouseover="x()">Short</b>', status: 'draft' } });
+    const created = await t.request<Body>('POST', '/docs', {
+      ...NS,
+      as: ann,
+      body: {
+        title: 'Guide<script>alert(1)</script>',
+        content: '# Steps\n\n<p onclick="steal()">One</p><script>alert(2)</script>',
+        excerpt: '<b onmouseover="x()">Short</b>',
+        status: 'draft',
+      },
+    });
     assert.is(created.status, 201, JSON.stringify(created.body));
     const stored = (await t.host.content.getPost(created.body.id))!;
     assert.equal([stored.title, stored.content, stored.excerpt], ['Guide', '# Steps\n\n<p>One</p>', '<b>Short</b>']);
-    await t.request('PUT', `/docs/${created.body.id}`, { ...NS, as: ann, body: { content: 'Intro<iframe src="https://evil.example"></iframe>' } });
+    await t.request('PUT', `/docs/${created.body.id}`, {
+      ...NS,
+      as: ann,
+      body: { content: 'Intro<iframe src="https://evil.example"></iframe>' },
+    });
     assert.is((await t.host.content.getPost(created.body.id))!.content, 'Intro');
     const markdown = '# Plain\n\n> A quote, `x < y && y > z`';
     const clean = await t.request<Body>('PUT', `/docs/${created.body.id}`, { ...NS, as: ann, body: { content: markdown } });
     assert.is(clean.body.content, markdown, 'nothing to strip: kept exactly');
-    const trusted = await t.request<Body>('POST', '/docs', { ...NS, as: editor, body: { title: 'Editor doc', content: '<p onclick="x()">Kept</p>' } });
+    const trusted = await t.request<Body>('POST', '/docs', {
+      ...NS,
+      as: editor,
+      body: { title: 'Editor doc', content: '<p onclick="x()">Kept</p>' },
+    });
     assert.is((await t.host.content.getPost(trusted.body.id))!.content, '<p onclick="x()">Kept</p>');
   });
 
-  test("/sync/doc and /sync/batch: an author pushes their own documents, never over others'; /sync/status lists what they may read", async ({ t, editor, ann, carl }) => {
-    const setup = await t.request<Body>('POST', '/sync/setup', { ...NS, as: editor, body: { project_slug: 'manual', project_name: 'Manual', category_slug: 'books', category_name: 'Books' } });
+  test("/sync/doc and /sync/batch: an author pushes their own documents, never over others'; /sync/status lists what they may read", async ({
+    t,
+    editor,
+    ann,
+    carl,
+  }) => {
+    const setup = await t.request<Body>('POST', '/sync/setup', {
+      ...NS,
+      as: editor,
+      body: { project_slug: 'manual', project_name: 'Manual', category_slug: 'books', category_name: 'Books' },
+    });
     assert.is(setup.status, 200, JSON.stringify(setup.body));
     const base = { project_term_id: setup.body.project_term_id as number, filesize: 5, timestamp: '2026-01-02T03:04:05Z' };
     const push = (as: Who, doc: Record<string, unknown>) => t.request<Body>('POST', '/sync/doc', { ...NS, as, body: { ...base, ...doc } });
@@ -127,7 +157,10 @@ for (const store of testStores('docsync permissions')) {
     const secret = await push(editor, { source_file: 'secret.md', title: 'Secret', content: 'Editors only' });
     assert.is((await t.request('PUT', `/docs/${secret.body.post_id}`, { ...NS, as: editor, body: { status: 'private' } })).status, 200);
 
-    for (const [file, id] of [['shared.md', shared.body.post_id], ['secret.md', secret.body.post_id]] as const) {
+    for (const [file, id] of [
+      ['shared.md', shared.body.post_id],
+      ['secret.md', secret.body.post_id],
+    ] as const) {
       const over = await push(ann, { source_file: file, title: 'Ann was here', content: 'Replaced', force: true });
       assert.is(over.status, 403, `${file}: ${JSON.stringify(over.body)}`);
       assert.is(over.body.code, 'rest_cannot_edit');
@@ -145,14 +178,27 @@ for (const store of testStores('docsync permissions')) {
     const contributed = await push(carl, { source_file: 'carl.md', title: 'Carl', content: 'x' });
     assert.equal([contributed.status, contributed.body.code], [403, 'rest_cannot_publish']);
 
-    const batch = await t.request<Body>('POST', '/sync/batch', { ...NS, as: ann, body: { docs: [{ ...base, source_file: 'ann.md', title: 'Ann', content: 'Third' }, { ...base, source_file: 'shared.md', title: 'Mine now', content: 'x' }] } });
+    const batch = await t.request<Body>('POST', '/sync/batch', {
+      ...NS,
+      as: ann,
+      body: {
+        docs: [
+          { ...base, source_file: 'ann.md', title: 'Ann', content: 'Third' },
+          { ...base, source_file: 'shared.md', title: 'Mine now', content: 'x' },
+        ],
+      },
+    });
     assert.is(batch.status, 200, JSON.stringify(batch.body));
     assert.equal([batch.body.updated, batch.body.failed, batch.body.results[1].error.code], [1, 1, 'rest_cannot_edit']);
     assert.is((await t.host.content.getPost(shared.body.post_id))!.title, 'Shared');
 
     const status = await t.request<Body>('GET', '/sync/status', { ...NS, as: ann, query: { project: 'manual' } });
     assert.is(status.status, 200, JSON.stringify(status.body));
-    assert.equal(status.body.docs.map((d: Body) => d.post_id).sort(), [shared.body.post_id, own.body.post_id].sort(), "the editor's private document is not listed");
+    assert.equal(
+      status.body.docs.map((d: Body) => d.post_id).sort(),
+      [shared.body.post_id, own.body.post_id].sort(),
+      "the editor's private document is not listed",
+    );
     assert.is(status.body.total_docs, 2);
     assert.is((await t.request<Body>('GET', '/sync/status', { ...NS, as: editor, query: { project: 'manual' } })).body.total_docs, 3);
   });

@@ -47,8 +47,17 @@ for (const store of testStores('docsync resync')) {
   test.before(async (ctx) => {
     ctx.gh = await startFakeGithub(TOKEN);
     ctx.gh.addRepo('acme', 'manual', FILES);
-    ctx.t = await createTestHost({ plugins: [], config: { ...store.config(), pluginSettings: { docsync: { github_base_url: ctx.gh.url, github_token: TOKEN, sync_wait_seconds: 30 } } } });
-    const resolved = await ctx.t.request<Body>('POST', '/project/resolve', { ...NS, body: { path: ['manual'], create_missing: true, project_meta: { github_url: 'https://github.com/acme/manual' } } });
+    ctx.t = await createTestHost({
+      plugins: [],
+      config: {
+        ...store.config(),
+        pluginSettings: { docsync: { github_base_url: ctx.gh.url, github_token: TOKEN, sync_wait_seconds: 30 } },
+      },
+    });
+    const resolved = await ctx.t.request<Body>('POST', '/project/resolve', {
+      ...NS,
+      body: { path: ['manual'], create_missing: true, project_meta: { github_url: 'https://github.com/acme/manual' } },
+    });
     ctx.projectId = resolved.body.leaf_term_id;
     ctx.ids = {};
   });
@@ -57,7 +66,12 @@ for (const store of testStores('docsync resync')) {
     await ctx.gh.close();
   });
 
-  test('links are rewritten in prose and reference definitions, never inside code; a folded title is one line', async ({ t, gh, projectId, ids }) => {
+  test('links are rewritten in prose and reference definitions, never inside code; a folded title is one line', async ({
+    t,
+    gh,
+    projectId,
+    ids,
+  }) => {
     const sync = await t.request<Body>('POST', `/sync/term/${projectId}`, { ...NS, body: {} });
     assert.equal([sync.status, sync.body.added, sync.body.errors], [200, 2, []], JSON.stringify(sync.body));
     const list = await t.request<Body>('GET', '/docs', { ...NS, query: { project: 'manual' } });
@@ -77,12 +91,30 @@ for (const store of testStores('docsync resync')) {
     assert.fixture(index.body.content, expected);
   });
 
-  test('a forced sync fetches every file again, reports unchanged files unchanged, and keeps pushed documents', async ({ t, gh, projectId }) => {
-    const pushed = await t.request<Body>('POST', '/sync/doc', { ...NS, body: { source_file: 'notes/pushed.md', title: 'Pushed', content: 'From a script.', project_term_id: projectId, filesize: 14, timestamp: '2026-01-02T03:04:05Z' } });
+  test('a forced sync fetches every file again, reports unchanged files unchanged, and keeps pushed documents', async ({
+    t,
+    gh,
+    projectId,
+  }) => {
+    const pushed = await t.request<Body>('POST', '/sync/doc', {
+      ...NS,
+      body: {
+        source_file: 'notes/pushed.md',
+        title: 'Pushed',
+        content: 'From a script.',
+        project_term_id: projectId,
+        filesize: 14,
+        timestamp: '2026-01-02T03:04:05Z',
+      },
+    });
     assert.equal([pushed.status, pushed.body.action], [200, 'created']);
     gh.resetCounts();
     const forced = await t.request<Body>('POST', `/sync/term/${projectId}`, { ...NS, body: { force: true } });
-    assert.equal([forced.body.added, forced.body.updated, forced.body.removed, forced.body.unchanged, forced.body.errors], [0, 0, 0, 2, []], JSON.stringify(forced.body));
+    assert.equal(
+      [forced.body.added, forced.body.updated, forced.body.removed, forced.body.unchanged, forced.body.errors],
+      [0, 0, 0, 2, []],
+      JSON.stringify(forced.body),
+    );
     assert.is(gh.count('blob'), 2, 'force fetches every file');
     const kept = await t.request<Body>('GET', `/docs/${pushed.body.post_id}`, NS);
     assert.equal([kept.body.status, kept.body.content], ['publish', 'From a script.']);
@@ -90,7 +122,11 @@ for (const store of testStores('docsync resync')) {
     // A real change is still an update, and a changed tree still leaves the pushed document.
     gh.repos.get('acme/manual')!.files.set('guide.md', '# Guide\n\n## Setup\n\nDo it twice.\n');
     const edited = await t.request<Body>('POST', `/sync/term/${projectId}`, { ...NS, body: { force: true } });
-    assert.equal([edited.body.added, edited.body.updated, edited.body.removed, edited.body.unchanged], [0, 1, 0, 1], JSON.stringify(edited.body));
+    assert.equal(
+      [edited.body.added, edited.body.updated, edited.body.removed, edited.body.unchanged],
+      [0, 1, 0, 1],
+      JSON.stringify(edited.body),
+    );
     gh.repos.get('acme/manual')!.files.delete('guide.md');
     const removed = await t.request<Body>('POST', `/sync/term/${projectId}`, { ...NS, body: {} });
     assert.equal([removed.body.removed, removed.body.updated], [1, 0], JSON.stringify(removed.body));

@@ -13,7 +13,8 @@ const TOKEN = 'ghp_docsyncTestToken0123456789abcdef';
 const NS = { namespace: 'docsync/v1' };
 
 const FILES: Record<string, string> = {
-  'README.md': '---\ntitle: Acme Docs\nexcerpt: Everything about Acme.\n---\n\nWelcome. See [install](guides/install.md) and ![logo](img/logo.png).\n',
+  'README.md':
+    '---\ntitle: Acme Docs\nexcerpt: Everything about Acme.\n---\n\nWelcome. See [install](guides/install.md) and ![logo](img/logo.png).\n',
   'guides/install.md': '# Installing Acme\n\nRun the installer, then read [usage](../usage.md#start).\n\nMore text.\n',
   'guides/advanced/tuning.md': '# Tuning\n\nTurn the knobs.\n',
   'usage.md': '# Usage\n\nUse it daily. Back to the [readme](README.md).\n',
@@ -24,7 +25,10 @@ for (const store of testStores('docsync sync')) {
   const test = suite<{ t: TestHost; gh: FakeGithub; projectId: number }>(`docsync sync (${store.label})`);
   test.before(async (ctx) => {
     ctx.gh = await startFakeGithub(TOKEN);
-    ctx.t = await createTestHost({ plugins: [], config: { ...store.config(), pluginSettings: { docsync: { github_base_url: ctx.gh.url, sync_wait_seconds: 30 } } } });
+    ctx.t = await createTestHost({
+      plugins: [],
+      config: { ...store.config(), pluginSettings: { docsync: { github_base_url: ctx.gh.url, sync_wait_seconds: 30 } } },
+    });
   });
   test.after(async (ctx) => {
     await ctx.t.stop();
@@ -43,7 +47,10 @@ for (const store of testStores('docsync sync')) {
     assert.match(String(stored?.token), /^fhv1:/, 'sealed at rest');
     const res = await t.request<Body>('GET', '/sync/test-token', NS);
     assert.is(res.status, 200, JSON.stringify(res.body));
-    assert.equal([res.body.valid, res.body.login, res.body.scopes, res.body.rate_limit.limit, res.body.rate_limit.remaining], [true, 'docs-bot', ['repo', 'read:org'], 5000, 4990]);
+    assert.equal(
+      [res.body.valid, res.body.login, res.body.scopes, res.body.rate_limit.limit, res.body.rate_limit.remaining],
+      [true, 'docs-bot', ['repo', 'read:org'], 5000, 4990],
+    );
     assert.not.match(JSON.stringify(res.body), /docsyncTestToken/);
     const editor = await t.createUser('ed-token', 'editor');
     assert.is((await t.request('GET', '/sync/test-token', { ...NS, as: editor })).status, 403);
@@ -52,7 +59,10 @@ for (const store of testStores('docsync sync')) {
   test('project ensure through resolve + PUT: a top-level project with its repository address', async (ctx) => {
     const { t, gh } = ctx;
     gh.addRepo('acme', 'docs', FILES);
-    const resolved = await t.request<Body>('POST', '/project/resolve', { ...NS, body: { path: ['acme'], create_missing: true, project_meta: { github_url: 'https://github.com/acme/docs' } } });
+    const resolved = await t.request<Body>('POST', '/project/resolve', {
+      ...NS,
+      body: { path: ['acme'], create_missing: true, project_meta: { github_url: 'https://github.com/acme/docs' } },
+    });
     assert.is(resolved.status, 200, JSON.stringify(resolved.body));
     assert.equal(resolved.body.created, ['acme']);
     ctx.projectId = resolved.body.leaf_term_id;
@@ -72,12 +82,21 @@ for (const store of testStores('docsync sync')) {
     const list = await t.request<Body>('GET', '/docs', { ...NS, as: 'anonymous', query: { project: 'acme', per_page: 10 } });
     assert.is(list.status, 200);
     assert.equal([list.body.total, list.body.pages, list.body.current_page], [4, 1, 1]);
-    assert.ok(list.body.items.every((d: Body) => !('content' in d)), 'lists omit content');
+    assert.ok(
+      list.body.items.every((d: Body) => !('content' in d)),
+      'lists omit content',
+    );
     const bySource = new Map<string, Body>(list.body.items.map((d: Body) => [d.meta.sync_source_file, d]));
     const readme = bySource.get('README.md')!;
-    assert.equal([readme.title, readme.excerpt, readme.project.hierarchy_path, readme.project.project.slug, readme.project.category], ['Acme Docs', 'Everything about Acme.', 'acme', 'acme', null]);
+    assert.equal(
+      [readme.title, readme.excerpt, readme.project.hierarchy_path, readme.project.project.slug, readme.project.category],
+      ['Acme Docs', 'Everything about Acme.', 'acme', 'acme', null],
+    );
     const tuning = bySource.get('guides/advanced/tuning.md')!;
-    assert.equal([tuning.title, tuning.project.hierarchy_path, tuning.project.assigned_term.name, tuning.project.project.id], ['Tuning', 'acme/guides/advanced', 'advanced', projectId]);
+    assert.equal(
+      [tuning.title, tuning.project.hierarchy_path, tuning.project.assigned_term.name, tuning.project.project.id],
+      ['Tuning', 'acme/guides/advanced', 'advanced', projectId],
+    );
     const install = bySource.get('guides/install.md')!;
     assert.is(install.excerpt, 'Run the installer, then read usage.');
     assert.match(install.meta.sync_hash, /^[0-9a-f]{64}$/);
@@ -90,8 +109,14 @@ for (const store of testStores('docsync sync')) {
     assert.not.match(installFull.body.content, /^# Installing/, 'the heading became the title');
     const tree = await t.request<Body[]>('GET', '/project/tree', { ...NS, as: 'anonymous' });
     const acme = tree.body.find((n) => n.slug === 'acme')!;
-    assert.equal(acme.children.map((c: Body) => c.name), ['guides']);
-    assert.equal(acme.children[0].children.map((c: Body) => [c.name, c.project_type, c.count]), [['advanced', 'section', 1]]);
+    assert.equal(
+      acme.children.map((c: Body) => c.name),
+      ['guides'],
+    );
+    assert.equal(
+      acme.children[0].children.map((c: Body) => [c.name, c.project_type, c.count]),
+      [['advanced', 'section', 1]],
+    );
     const wp = await t.request<Body[]>('GET', '/documentation', { namespace: 'wp/v2', as: 'anonymous' });
     assert.is(wp.status, 200);
     assert.is(wp.body.length, 4, 'also under wp/v2');
@@ -99,7 +124,11 @@ for (const store of testStores('docsync sync')) {
     assert.ok(wpTerms.body.some((term) => term.slug === 'acme'));
   });
 
-  test('a second sync of the unchanged repository fetches no blob; one edit updates exactly one post; a deletion trashes one', async ({ t, gh, projectId }) => {
+  test('a second sync of the unchanged repository fetches no blob; one edit updates exactly one post; a deletion trashes one', async ({
+    t,
+    gh,
+    projectId,
+  }) => {
     gh.resetCounts();
     const again = await t.request<Body>('POST', `/sync/term/${projectId}`, { ...NS, body: {} });
     assert.equal([again.body.added, again.body.updated, again.body.removed, again.body.unchanged], [0, 0, 0, 4]);
@@ -115,7 +144,10 @@ for (const store of testStores('docsync sync')) {
     const list = await t.request<Body>('GET', '/docs', { ...NS, as: 'anonymous', query: { project: 'acme' } });
     assert.is(list.body.total, 3);
     const trash = await t.request<Body>('GET', '/docs', { ...NS, query: { status: 'trash' } });
-    assert.equal(trash.body.items.map((d: Body) => d.meta.sync_source_file), ['guides/advanced/tuning.md']);
+    assert.equal(
+      trash.body.items.map((d: Body) => d.meta.sync_source_file),
+      ['guides/advanced/tuning.md'],
+    );
     const usage = list.body.items.find((d: Body) => d.meta.sync_source_file === 'usage.md');
     assert.is(usage.excerpt, 'Use it twice a day.');
 
@@ -128,12 +160,23 @@ for (const store of testStores('docsync sync')) {
     assert.ok(status.body.docs.every((d: Body) => d.status === 'synced' && /^\d+$/.test(d.sync_filesize)));
   });
 
-  test('/sync/all: repository errors (404, SSO with its address, rate limit) are reported per repository and never stop the others', async ({ t, gh }) => {
+  test('/sync/all: repository errors (404, SSO with its address, rate limit) are reported per repository and never stop the others', async ({
+    t,
+    gh,
+  }) => {
     gh.addRepo('acme', 'extra', { 'a.md': '# A\n\nOne.\n' });
     gh.addRepo('sso-org', 'private', { 'x.md': '# X' }).fail = 'sso';
     gh.addRepo('busy', 'repo', { 'y.md': '# Y' }).fail = 'rate_limit';
-    for (const [slug, url] of [['extra', 'acme/extra'], ['ssoproj', 'https://github.com/sso-org/private'], ['limited', 'https://github.com/busy/repo.git'], ['gone', 'https://github.com/acme/missing']]) {
-      const r = await t.request<Body>('POST', '/project/resolve', { ...NS, body: { path: [slug], create_missing: true, project_meta: { github_url: url } } });
+    for (const [slug, url] of [
+      ['extra', 'acme/extra'],
+      ['ssoproj', 'https://github.com/sso-org/private'],
+      ['limited', 'https://github.com/busy/repo.git'],
+      ['gone', 'https://github.com/acme/missing'],
+    ]) {
+      const r = await t.request<Body>('POST', '/project/resolve', {
+        ...NS,
+        body: { path: [slug], create_missing: true, project_meta: { github_url: url } },
+      });
       assert.is(r.status, 200, JSON.stringify(r.body));
     }
     const all = await t.request<Body>('POST', '/sync/all', { ...NS, body: {} });
@@ -146,7 +189,10 @@ for (const store of testStores('docsync sync')) {
     assert.ok(codes['busy/repo'].rate_limit_reset);
     assert.is(codes['acme/missing'].code, 'docsync_not_found');
     const sso = await t.request<Body>('POST', '/sync/test-repo', { ...NS, body: { repo_url: 'https://github.com/sso-org/private' } });
-    assert.equal([sso.status, sso.body.code, sso.body.data.owner, sso.body.data.repo, sso.body.data.sso_url], [403, 'docsync_sso_required', 'sso-org', 'private', 'https://github.com/orgs/sso-org/sso?authorization_request=AbC123']);
+    assert.equal(
+      [sso.status, sso.body.code, sso.body.data.owner, sso.body.data.repo, sso.body.data.sso_url],
+      [403, 'docsync_sso_required', 'sso-org', 'private', 'https://github.com/orgs/sso-org/sso?authorization_request=AbC123'],
+    );
     const missing = await t.request<Body>('POST', '/sync/test-repo', { ...NS, body: { repo_url: 'acme/missing' } });
     assert.equal([missing.status, missing.body.code, missing.body.data.owner], [404, 'docsync_not_found', 'acme']);
     const bad = await t.request<Body>('POST', '/sync/test-repo', { ...NS, body: { repo_url: 'not a url' } });

@@ -18,7 +18,13 @@ declare const document: any; // eslint-disable-line @typescript-eslint/no-explic
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const OUTPUT = resolve(process.cwd(), 'test-output/events');
 
-interface Ctx { t: TestHost; geo: FakeServer; browser: Browser; page: Page; ids: Record<string, number> }
+interface Ctx {
+  t: TestHost;
+  geo: FakeServer;
+  browser: Browser;
+  page: Page;
+  ids: Record<string, number>;
+}
 const titles = (page: Page) => page.$$eval('#fh-list .fh-event-title', (els) => els.map((e) => e.textContent));
 const dayIds = (page: Page) => page.$$eval('#fh-list .fh-day', (els) => els.map((e) => e.getAttribute('data-day')));
 const swapped = async (page: Page, act: () => Promise<unknown>) => {
@@ -29,21 +35,36 @@ const swapped = async (page: Page, act: () => Promise<unknown>) => {
 
 for (const store of testStores('events page in Chromium')) {
   const test = suite<Ctx>(`events page in Chromium (${store.label})`);
-    const SHOTS = join(OUTPUT, store.label);
+  const SHOTS = join(OUTPUT, store.label);
 
   test.before(async (ctx) => {
     if (!existsSync(CHROMIUM)) {
-      throw new Error(`The events browser test needs Chromium at ${CHROMIUM} (Debian: apt-get install -y chromium; or set CHROMIUM_PATH). It does not skip.`);
+      throw new Error(
+        `The events browser test needs Chromium at ${CHROMIUM} (Debian: apt-get install -y chromium; or set CHROMIUM_PATH). It does not skip.`,
+      );
     }
     mkdirSync(SHOTS, { recursive: true });
     ctx.geo = await fakeNominatim();
     ctx.t = await eventsHost(store.config(), ctx.geo.url, '2026-03-10T17:00:00Z', { events_per_page: 6 });
-    ctx.ids = { music: await makeTerm(ctx.t, 'event-categories', 'Music'), theatre: await makeTerm(ctx.t, 'event-categories', 'Theatre'), brooklyn: await makeTerm(ctx.t, 'event-locations', 'Brooklyn') };
+    ctx.ids = {
+      music: await makeTerm(ctx.t, 'event-categories', 'Music'),
+      theatre: await makeTerm(ctx.t, 'event-categories', 'Theatre'),
+      brooklyn: await makeTerm(ctx.t, 'event-locations', 'Brooklyn'),
+    };
     // Two events a day for 15 days from today, alternating categories, and two past ones.
     for (let d = 0; d < 15; d++) {
       const day = new Date(Date.UTC(2026, 2, 10 + d)).toISOString().slice(0, 10);
-      await makeEvent(ctx.t, 'admin', { title: `Concert ${d + 1}`, meta: { start_date: `${day} 19:00:00`, end_date: `${day} 21:00:00` }, 'event-categories': [ctx.ids.music], ...(d % 3 === 0 ? { 'event-locations': [ctx.ids.brooklyn] } : {}) });
-      await makeEvent(ctx.t, 'admin', { title: `Play ${d + 1}`, meta: { start_date: `${day} 15:00:00` }, 'event-categories': [ctx.ids.theatre] });
+      await makeEvent(ctx.t, 'admin', {
+        title: `Concert ${d + 1}`,
+        meta: { start_date: `${day} 19:00:00`, end_date: `${day} 21:00:00` },
+        'event-categories': [ctx.ids.music],
+        ...(d % 3 === 0 ? { 'event-locations': [ctx.ids.brooklyn] } : {}),
+      });
+      await makeEvent(ctx.t, 'admin', {
+        title: `Play ${d + 1}`,
+        meta: { start_date: `${day} 15:00:00` },
+        'event-categories': [ctx.ids.theatre],
+      });
     }
     await makeEvent(ctx.t, 'admin', { title: '<script>alert(1)</script>', meta: { start_date: '2026-03-11 12:00:00' } });
     await makeEvent(ctx.t, 'admin', { title: 'Yesterday Gig', meta: { start_date: '2026-03-09 20:00:00' } });
@@ -51,7 +72,15 @@ for (const store of testStores('events page in Chromium')) {
     ctx.browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
       // No --user-data-dir: playwright-core's launch() gives every browser a fresh, empty profile directory of its own.
     });
     ctx.page = await ctx.browser.newPage({ viewport: { width: 1000, height: 900 } });
@@ -94,14 +123,20 @@ for (const store of testStores('events page in Chromium')) {
     await page.click('#fh-open-filters');
     await page.waitForSelector(`#fh-filter-groups input[value="${ids.music}"]`);
     assert.is(await page.evaluate(() => document.getElementById('fh-filters').open), true);
-    assert.ok(await page.evaluate(() => document.getElementById('fh-filters').contains(document.activeElement)), 'focus moved into the modal');
+    assert.ok(
+      await page.evaluate(() => document.getElementById('fh-filters').contains(document.activeElement)),
+      'focus moved into the modal',
+    );
     assert.match((await page.textContent('fieldset[data-taxonomy=event_category]')) ?? '', 'Music (15)');
     await page.screenshot({ path: join(SHOTS, '03-filter-modal.png') });
     await page.check(`#fh-filter-groups input[value="${ids.music}"]`);
     await swapped(page, () => page.click('#fh-apply'));
     assert.is(await page.evaluate(() => document.activeElement?.id), 'fh-open-filters', 'focus back on the button that opened it');
     const found = await titles(page);
-    assert.ok(found.every((x) => x?.startsWith('Concert')), JSON.stringify(found));
+    assert.ok(
+      found.every((x) => x?.startsWith('Concert')),
+      JSON.stringify(found),
+    );
     assert.match(decodeURIComponent(page.url()), `tax_filter[event_category][]=${ids.music}`);
     assert.match((await page.textContent('#fh-counter')) ?? '', '15 events');
     // Escape closes the modal too, and focus returns.

@@ -19,7 +19,8 @@ interface Ctx {
   ids: Record<'draft' | 'private' | 'published' | 'venue', number>;
 }
 
-const wp = (t: TestHost, method: string, path: string, options: Parameters<TestHost['request']>[2] = {}) => t.request<Body>(method, path, { namespace: 'wp/v2', ...options });
+const wp = (t: TestHost, method: string, path: string, options: Parameters<TestHost['request']>[2] = {}) =>
+  t.request<Body>(method, path, { namespace: 'wp/v2', ...options });
 const start = { start_date: '2026-03-20 20:00:00' };
 
 for (const store of testStores('events permissions')) {
@@ -61,10 +62,21 @@ for (const store of testStores('events permissions')) {
       assert.is(remove.status, 403);
       assert.is(remove.body.code, 'rest_cannot_delete');
     }
-    assert.is((await wp(t, 'GET', `/events/${ids.published}`, { as: ann, query: { context: 'edit' } })).body.code, 'rest_forbidden_context');
-    const drafts = await t.request<Body[]>('GET', '/events', { namespace: 'wp/v2', as: ann, query: { status: 'draft,private', per_page: 100 } });
+    assert.is(
+      (await wp(t, 'GET', `/events/${ids.published}`, { as: ann, query: { context: 'edit' } })).body.code,
+      'rest_forbidden_context',
+    );
+    const drafts = await t.request<Body[]>('GET', '/events', {
+      namespace: 'wp/v2',
+      as: ann,
+      query: { status: 'draft,private', per_page: 100 },
+    });
     assert.is(drafts.status, 200);
-    assert.equal(drafts.body.map((e) => e.id), [], 'others\' drafts and private events are left out of lists');
+    assert.equal(
+      drafts.body.map((e) => e.id),
+      [],
+      "others' drafts and private events are left out of lists",
+    );
     assert.is(drafts.headers.get('x-wp-total'), '0');
     // Stored state: nothing moved.
     assert.is((await t.host.content.getPost(ids.draft))!.status, 'draft');
@@ -101,7 +113,7 @@ for (const store of testStores('events permissions')) {
     assert.is(contributed.body.code, 'rest_cannot_publish');
   });
 
-  test('an editor edits, publishes and deletes everyone\'s events and venues', async ({ t, editor, ids }) => {
+  test("an editor edits, publishes and deletes everyone's events and venues", async ({ t, editor, ids }) => {
     assert.is((await wp(t, 'GET', `/events/${ids.private}`, { as: editor, query: { context: 'edit' } })).status, 200);
     const edited = await wp(t, 'PATCH', `/venues/${ids.venue}`, { as: editor, body: { meta: { city: 'Springfield' } } });
     assert.is(edited.status, 200, JSON.stringify(edited.body));
@@ -114,28 +126,46 @@ for (const store of testStores('events permissions')) {
   test("kses on authors' event and venue titles, content and excerpts; editors keep their HTML", async ({ t, ann, editor }) => {
     const res = await wp(t, 'POST', '/events', {
       as: ann,
-      body: { title: 'Gig <img src=x onerror=alert(1)><em>live</em>', content: '<p onclick="steal()">Doors 8pm</p><script>alert(1)</script>', excerpt: '<b onmouseover="x()">Short</b>', status: 'publish', meta: start },
+      body: {
+        title: 'Gig <img src=x onerror=alert(1)><em>live</em>',
+        content: '<p onclick="steal()">Doors 8pm</p><script>alert(1)</script>',
+        excerpt: '<b onmouseover="x()">Short</b>',
+        status: 'publish',
+        meta: start,
+      },
     });
     assert.is(res.status, 201, JSON.stringify(res.body));
     const stored = (await t.host.content.getPost(res.body.id))!;
     assert.is(stored.title, 'Gig <em>live</em>');
     assert.is(stored.content, '<p>Doors 8pm</p>');
     assert.is(stored.excerpt, '<b>Short</b>');
-    const venue = await wp(t, 'POST', '/venues', { as: ann, body: { title: 'Hall<script>alert(1)</script>', content: '<a href="javascript:alert(1)">map</a>', status: 'publish' } });
+    const venue = await wp(t, 'POST', '/venues', {
+      as: ann,
+      body: { title: 'Hall<script>alert(1)</script>', content: '<a href="javascript:alert(1)">map</a>', status: 'publish' },
+    });
     const storedVenue = (await t.host.content.getPost(venue.body.id))!;
     assert.is(storedVenue.title, 'Hall');
     assert.is(storedVenue.content, '<a>map</a>');
-    const trusted = await wp(t, 'POST', '/events', { as: editor, body: { title: 'Editor gig', content: '<p onclick="x()">Kept</p>', meta: start } });
+    const trusted = await wp(t, 'POST', '/events', {
+      as: editor,
+      body: { title: 'Editor gig', content: '<p onclick="x()">Kept</p>', meta: start },
+    });
     assert.is((await t.host.content.getPost(trusted.body.id))!.content, '<p onclick="x()">Kept</p>');
   });
 
   test('names of event taxonomy terms are plain text; authors cannot manage them', async ({ t, ann, editor }) => {
     for (const base of ['event-categories', 'event-locations', 'event-artists']) {
-      const created = await wp(t, 'POST', `/${base}`, { as: editor, body: { name: `<b>Bold</b> ${base}<script>alert(1)</script>`, description: '<em>Kept</em> for editors' } });
+      const created = await wp(t, 'POST', `/${base}`, {
+        as: editor,
+        body: { name: `<b>Bold</b> ${base}<script>alert(1)</script>`, description: '<em>Kept</em> for editors' },
+      });
       assert.is(created.status, 201, JSON.stringify(created.body));
       assert.is(created.body.name, `Bold ${base}`);
       assert.is(created.body.description, '<em>Kept</em> for editors');
-      const renamed = await wp(t, 'POST', `/${base}/${created.body.id}`, { as: editor, body: { name: 'Re<img src=x onerror=alert(1)>named' } });
+      const renamed = await wp(t, 'POST', `/${base}/${created.body.id}`, {
+        as: editor,
+        body: { name: 'Re<img src=x onerror=alert(1)>named' },
+      });
       assert.is(renamed.body.name, 'Renamed');
       const byAuthor = await wp(t, 'POST', `/${base}/${created.body.id}`, { as: ann, body: { name: 'Ann' } });
       assert.is(byAuthor.status, 403);

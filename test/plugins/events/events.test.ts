@@ -10,7 +10,12 @@ import { testStores } from '../../support/test-stores.js';
 import { eventsHost, fakeNominatim, makeEvent, makeTerm, makeVenue, NS, type Body } from './fixtures.js';
 
 type Who = { login: string; password: string };
-interface Ctx { t: TestHost; geo: FakeServer & { times: number[] }; editor: Who; ids: Record<string, number> }
+interface Ctx {
+  t: TestHost;
+  geo: FakeServer & { times: number[] };
+  editor: Who;
+  ids: Record<string, number>;
+}
 
 const days = (res: { body: Body }) => res.body.data.days as string[];
 
@@ -34,15 +39,59 @@ for (const store of testStores('events plugin')) {
     ids.theatre = await makeTerm(t, 'event-categories', 'Theatre');
     ids.brooklyn = await makeTerm(t, 'event-locations', 'Brooklyn');
     ids.artist = await makeTerm(t, 'event-artists', 'Ada Trio');
-    ids.blue = await makeVenue(t, editor, 'The Blue Note', { address: '131 W 3rd St', city: 'New York', region: 'NY', country: 'US', latitude: 40.7308, longitude: -73.9973, website: 'https://bluenote.example' });
+    ids.blue = await makeVenue(t, editor, 'The Blue Note', {
+      address: '131 W 3rd St',
+      city: 'New York',
+      region: 'NY',
+      country: 'US',
+      latitude: 40.7308,
+      longitude: -73.9973,
+      website: 'https://bluenote.example',
+    });
     ids.hall = await makeVenue(t, editor, 'Union Hall', { address: '702 Union St', city: 'Brooklyn' });
-    ids.jazz = await makeEvent(t, editor, { title: 'Jazz Night', content: 'Swing and bebop', meta: { start_date: '2026-03-10 20:00:00', end_date: '2026-03-10 23:00:00', venue_id: ids.blue, ticket_url: 'https://tickets.example/jazz', price: '$20' }, 'event-categories': [ids.music], 'event-artists': [ids.artist] });
-    ids.matinee = await makeEvent(t, editor, { title: 'Matinee', meta: { start_date: '2026-03-10 14:00:00', end_date: '2026-03-10 15:00:00' }, 'event-categories': [ids.theatre] });
-    ids.xss = await makeEvent(t, editor, { title: '<script>alert(1)</script>', meta: { start_date: '2026-03-11 19:00:00', venue_id: ids.hall }, 'event-categories': [ids.theatre] });
-    ids.festival = await makeEvent(t, editor, { title: 'Spring Festival', meta: { start_date: '2026-03-12 10:00:00', end_date: '2026-03-14 18:00:00', venue_id: ids.hall }, 'event-categories': [ids.music], 'event-locations': [ids.brooklyn] });
-    ids.late = await makeEvent(t, editor, { title: 'Late Show', meta: { start_date: '2026-03-20 21:00:00' }, 'event-categories': [ids.theatre] });
-    ids.morning = await makeEvent(t, editor, { title: 'Morning Talk', meta: { start_date: '2026-03-10 09:00:00', end_date: '2026-03-10 10:00:00' } });
-    ids.old = await makeEvent(t, editor, { title: 'Old Show', meta: { start_date: '2026-02-20 20:00:00' }, 'event-categories': [ids.music] });
+    ids.jazz = await makeEvent(t, editor, {
+      title: 'Jazz Night',
+      content: 'Swing and bebop',
+      meta: {
+        start_date: '2026-03-10 20:00:00',
+        end_date: '2026-03-10 23:00:00',
+        venue_id: ids.blue,
+        ticket_url: 'https://tickets.example/jazz',
+        price: '$20',
+      },
+      'event-categories': [ids.music],
+      'event-artists': [ids.artist],
+    });
+    ids.matinee = await makeEvent(t, editor, {
+      title: 'Matinee',
+      meta: { start_date: '2026-03-10 14:00:00', end_date: '2026-03-10 15:00:00' },
+      'event-categories': [ids.theatre],
+    });
+    ids.xss = await makeEvent(t, editor, {
+      title: '<script>alert(1)</script>',
+      meta: { start_date: '2026-03-11 19:00:00', venue_id: ids.hall },
+      'event-categories': [ids.theatre],
+    });
+    ids.festival = await makeEvent(t, editor, {
+      title: 'Spring Festival',
+      meta: { start_date: '2026-03-12 10:00:00', end_date: '2026-03-14 18:00:00', venue_id: ids.hall },
+      'event-categories': [ids.music],
+      'event-locations': [ids.brooklyn],
+    });
+    ids.late = await makeEvent(t, editor, {
+      title: 'Late Show',
+      meta: { start_date: '2026-03-20 21:00:00' },
+      'event-categories': [ids.theatre],
+    });
+    ids.morning = await makeEvent(t, editor, {
+      title: 'Morning Talk',
+      meta: { start_date: '2026-03-10 09:00:00', end_date: '2026-03-10 10:00:00' },
+    });
+    ids.old = await makeEvent(t, editor, {
+      title: 'Old Show',
+      meta: { start_date: '2026-02-20 20:00:00' },
+      'event-categories': [ids.music],
+    });
     await makeEvent(t, editor, { title: 'Draft Gig', status: 'draft', meta: { start_date: '2026-03-11 10:00:00' } });
     // Typed meta: wp/v2 refuses a schedule or venue field the calendar could not read.
     for (const [path, meta, key] of [
@@ -54,20 +103,46 @@ for (const store of testStores('events plugin')) {
       const res = await t.request<Body>('POST', path, { namespace: 'wp/v2', as: editor, body: { title: 'Bad', status: 'publish', meta } });
       assert.is(res.status, 400, `${path} ${JSON.stringify(meta)}`);
       assert.is(res.body.code, 'rest_invalid_param');
-      assert.ok(Object.keys(res.body.data.params).some((p) => p.startsWith(key)), JSON.stringify(res.body.data.params));
+      assert.ok(
+        Object.keys(res.body.data.params).some((p) => p.startsWith(key)),
+        JSON.stringify(res.body.data.params),
+      );
     }
     // A null still removes a typed key; other meta keys stay free-form.
-    const loose = await makeEvent(t, editor, { title: 'Loose', status: 'draft', meta: { start_date: '2026-03-10 20:00:00', note: { any: 'thing' } } });
-    const cleared = await t.request<Body>('POST', `/events/${loose}`, { namespace: 'wp/v2', as: editor, body: { meta: { start_date: null } } });
+    const loose = await makeEvent(t, editor, {
+      title: 'Loose',
+      status: 'draft',
+      meta: { start_date: '2026-03-10 20:00:00', note: { any: 'thing' } },
+    });
+    const cleared = await t.request<Body>('POST', `/events/${loose}`, {
+      namespace: 'wp/v2',
+      as: editor,
+      body: { meta: { start_date: null } },
+    });
     assert.is(cleared.status, 200, JSON.stringify(cleared.body));
     assert.equal(cleared.body.meta, { note: { any: 'thing' } });
     // Written straight to the content store (no wp/v2 check), an unreadable start keeps the event off the calendar.
     await t.host.content.createPost({ post_type: 'event', status: 'publish', title: 'Undated', meta: { start_date: 'soon' } });
     const read = await t.request<Body>('GET', `/events/${ids.jazz}`, { namespace: 'wp/v2' });
-    assert.equal(read.body.meta, { start_date: '2026-03-10 20:00:00', end_date: '2026-03-10 23:00:00', venue_id: ids.blue, ticket_url: 'https://tickets.example/jazz', price: '$20' });
+    assert.equal(read.body.meta, {
+      start_date: '2026-03-10 20:00:00',
+      end_date: '2026-03-10 23:00:00',
+      venue_id: ids.blue,
+      ticket_url: 'https://tickets.example/jazz',
+      price: '$20',
+    });
     assert.equal(read.body['event-categories'], [ids.music]);
     const sub = await t.createUser('sub', 'subscriber');
-    assert.is((await t.request('POST', '/events', { namespace: 'wp/v2', as: sub, body: { title: 'x', meta: { start_date: '2026-03-10 10:00:00' } } })).status, 403);
+    assert.is(
+      (
+        await t.request('POST', '/events', {
+          namespace: 'wp/v2',
+          as: sub,
+          body: { title: 'x', meta: { start_date: '2026-03-10 10:00:00' } },
+        })
+      ).status,
+      403,
+    );
   });
 
   test('calendar: upcoming days in the site time zone, whole days per page, multi-day events on each day', async ({ t, ids }) => {
@@ -122,12 +197,22 @@ for (const store of testStores('events plugin')) {
     assert.is(search.body.data.total_events, 1);
     const byVenue = await t.request<Body>('GET', '/events/calendar', { ...NS, query: { event_search: 'union hall' } });
     assert.is(byVenue.body.data.total_events, 2);
-    const json = await t.request<Body>('GET', '/events/calendar', { ...NS, query: { tax_filter: JSON.stringify({ event_category: [ids.music] }) } });
+    const json = await t.request<Body>('GET', '/events/calendar', {
+      ...NS,
+      query: { tax_filter: JSON.stringify({ event_category: [ids.music] }) },
+    });
     assert.is(json.body.data.total_events, 2);
-    const php = await t.request<Body>('GET', `/events/calendar?tax_filter[event_category][]=${ids.music}&tax_filter[event_location][]=${ids.brooklyn}`, NS);
+    const php = await t.request<Body>(
+      'GET',
+      `/events/calendar?tax_filter[event_category][]=${ids.music}&tax_filter[event_location][]=${ids.brooklyn}`,
+      NS,
+    );
     assert.is(php.body.data.total_events, 1);
     assert.match(php.body.html, 'Spring Festival');
-    const archive = await t.request<Body>('GET', '/events/calendar', { ...NS, query: { archive_taxonomy: 'event_category', archive_term_id: ids.theatre } });
+    const archive = await t.request<Body>('GET', '/events/calendar', {
+      ...NS,
+      query: { archive_taxonomy: 'event_category', archive_term_id: ids.theatre },
+    });
     assert.is(archive.body.data.total_events, 3);
   });
 
@@ -136,7 +221,10 @@ for (const store of testStores('events plugin')) {
       const res = await t.request<Body>('GET', '/events/calendar', { ...NS, query });
       assert.is(res.status, 400, `${JSON.stringify(query)} → ${res.status}`);
       assert.is(res.body.code, 'rest_invalid_param');
-      assert.ok(Object.keys(res.body.data.params).some((key) => key.startsWith(param)), JSON.stringify(res.body));
+      assert.ok(
+        Object.keys(res.body.data.params).some((key) => key.startsWith(param)),
+        JSON.stringify(res.body),
+      );
     };
     await bad({ date_start: '2026-02-30' }, 'date_start');
     await bad({ date_start: 'yesterday' }, 'date_start');
@@ -152,7 +240,10 @@ for (const store of testStores('events plugin')) {
     await bad({ archive_taxonomy: 'event_category' }, 'archive_term_id');
     await bad({ archive_taxonomy: 'post_tag', archive_term_id: '1' }, 'archive_taxonomy');
     await bad({ event_search: 'x'.repeat(201) }, 'event_search');
-    const missing = await t.request<Body>('GET', '/events/calendar', { ...NS, query: { archive_taxonomy: 'event_category', archive_term_id: '999999' } });
+    const missing = await t.request<Body>('GET', '/events/calendar', {
+      ...NS,
+      query: { archive_taxonomy: 'event_category', archive_term_id: '999999' },
+    });
     assert.is(missing.status, 404);
     assert.is(missing.body.code, 'event_term_not_found');
   });
@@ -174,7 +265,13 @@ for (const store of testStores('events plugin')) {
     // With Brooklyn active: categories count only Brooklyn's events, locations ignore their own filter.
     const active = await t.request<Body>('GET', `/events/filters?active[event_location][]=${ids.brooklyn}&context=inline`, NS);
     const cats2 = active.body.taxonomies.find((x: Body) => x.taxonomy === 'event_category');
-    assert.equal(cats2.terms.map((term: Body) => [term.id, term.count]), [[ids.live, 1], [ids.music, 1]]);
+    assert.equal(
+      cats2.terms.map((term: Body) => [term.id, term.count]),
+      [
+        [ids.live, 1],
+        [ids.music, 1],
+      ],
+    );
     const locations = active.body.taxonomies.find((x: Body) => x.taxonomy === 'event_location');
     assert.equal(locations.terms, [{ id: ids.brooklyn, name: 'Brooklyn', slug: 'brooklyn', parent: 0, count: 1, active: true }]);
     const past = await t.request<Body>('GET', '/events/filters', { ...NS, query: { past: 'true' } });
@@ -183,26 +280,39 @@ for (const store of testStores('events plugin')) {
     assert.is((await t.request<Body>('GET', '/events/filters', { ...NS, query: { active: '{"nope":[1]}' } })).status, 400);
   });
 
-  test('a parent category includes its children\'s events, as a WordPress category archive does', async ({ t, ids }) => {
+  test("a parent category includes its children's events, as a WordPress category archive does", async ({ t, ids }) => {
     // Live carries no event itself; Music, its child, has Jazz Night and Spring Festival.
-    const archive = await t.request<Body>('GET', '/events/calendar', { ...NS, query: { archive_taxonomy: 'event_category', archive_term_id: ids.live } });
+    const archive = await t.request<Body>('GET', '/events/calendar', {
+      ...NS,
+      query: { archive_taxonomy: 'event_category', archive_term_id: ids.live },
+    });
     assert.is(archive.body.data.total_events, 2, archive.body.html);
     assert.match(archive.body.html, 'Jazz Night');
     assert.match(archive.body.html, 'Spring Festival');
     const filtered = await t.request<Body>('GET', `/events/calendar?tax_filter[event_category][]=${ids.live}`, NS);
     assert.is(filtered.body.data.total_events, 2);
     // Combined with another taxonomy's filter the inclusion still holds (Spring Festival is in Brooklyn).
-    const both = await t.request<Body>('GET', `/events/calendar?tax_filter[event_category][]=${ids.live}&tax_filter[event_location][]=${ids.brooklyn}`, NS);
+    const both = await t.request<Body>(
+      'GET',
+      `/events/calendar?tax_filter[event_category][]=${ids.live}&tax_filter[event_location][]=${ids.brooklyn}`,
+      NS,
+    );
     assert.is(both.body.data.total_events, 1);
     assert.match(both.body.html, 'Spring Festival');
     // The modal's count for Brooklyn with Live ticked: the events matching Live (children included) in Brooklyn.
     const facets = await t.request<Body>('GET', `/events/filters?active[event_category][]=${ids.live}`, NS);
     const locations = facets.body.taxonomies.find((x: Body) => x.taxonomy === 'event_location');
-    assert.equal(locations.terms.map((term: Body) => [term.id, term.count]), [[ids.brooklyn, 1]]);
+    assert.equal(
+      locations.terms.map((term: Body) => [term.id, term.count]),
+      [[ids.brooklyn, 1]],
+    );
     assert.is(facets.body.total, 2);
   });
 
-  test('duplicate venues: Unicode case folding, NFKD and ß/ss; a name that is part of the other in the same city; a small typo', async ({ t, editor }) => {
+  test('duplicate venues: Unicode case folding, NFKD and ß/ss; a name that is part of the other in the same city; a small typo', async ({
+    t,
+    editor,
+  }) => {
     const lido = await makeVenue(t, editor, 'Lido', { address: 'Cuvrystraße 7', city: 'Berlin' });
     const lidoHamburg = await makeVenue(t, editor, 'Lido', { address: 'Reeperbahn 1', city: 'Hamburg' });
     const rose = await makeVenue(t, editor, 'Weiße Rose', { address: 'Hauptstraße 2', city: 'Köln' });
@@ -227,7 +337,8 @@ for (const store of testStores('events plugin')) {
     assert.equal(await check({ name: 'Lidl', city: 'Berlin' }), []);
     assert.equal(await check({ name: 'Lido Berlin', city: 'Munich' }), []);
     assert.equal(await check({ name: 'Kesselraum', city: 'Berlin' }), []);
-    for (const id of [lido, lidoHamburg, rose, kessel]) await t.request('DELETE', `/venues/${id}`, { namespace: 'wp/v2', query: { force: 'true' } });
+    for (const id of [lido, lidoHamburg, rose, kessel])
+      await t.request('DELETE', `/venues/${id}`, { namespace: 'wp/v2', query: { force: 'true' } });
   });
 
   test('venues: one venue with its upcoming count; 404; duplicate check by normalized name and address', async ({ t, ids }) => {
@@ -242,30 +353,53 @@ for (const store of testStores('events plugin')) {
     assert.is(missing.status, 404);
     assert.is(missing.body.code, 'venue_not_found');
     assert.is((await t.request<Body>('GET', '/events/venues/abc', NS)).status, 400);
-    const dup = await t.request<Body>('GET', '/events/venues/check-duplicate', { ...NS, query: { name: 'Blue Note', address: '131 West 3rd Street' } });
+    const dup = await t.request<Body>('GET', '/events/venues/check-duplicate', {
+      ...NS,
+      query: { name: 'Blue Note', address: '131 West 3rd Street' },
+    });
     assert.is(dup.status, 200, JSON.stringify(dup.body));
     assert.is(dup.body.duplicates.length, 1);
     assert.is(dup.body.duplicates[0].venue.id, ids.blue);
     assert.equal(dup.body.duplicates[0].reasons, ['same_name', 'same_address']);
-    const oneField = await t.request<Body>('GET', '/events/venues/check-duplicate', { ...NS, query: { name: 'Blue Note, 131 West 3rd Street' } });
+    const oneField = await t.request<Body>('GET', '/events/venues/check-duplicate', {
+      ...NS,
+      query: { name: 'Blue Note, 131 West 3rd Street' },
+    });
     assert.is(oneField.body.duplicates[0].venue.id, ids.blue);
-    const none = await t.request<Body>('GET', '/events/venues/check-duplicate', { ...NS, query: { name: 'Village Vanguard', address: '178 7th Ave S' } });
+    const none = await t.request<Body>('GET', '/events/venues/check-duplicate', {
+      ...NS,
+      query: { name: 'Village Vanguard', address: '178 7th Ave S' },
+    });
     assert.equal(none.body.duplicates, []);
     const empty = await t.request<Body>('GET', '/events/venues/check-duplicate', { ...NS, query: { name: '  ' } });
     assert.is(empty.status, 400);
     assert.is(empty.body.code, 'venue_check_empty');
   });
 
-  test('geocoding: edit_posts only; the fake sees jsonv2 and our User-Agent; 1 request/s; cached; upstream failures 502', async ({ t, geo, editor }) => {
-    assert.is((await t.request('POST', '/events/geocode/search', { ...NS, as: 'anonymous', body: { address: '131 W 3rd St' } })).status, 401);
+  test('geocoding: edit_posts only; the fake sees jsonv2 and our User-Agent; 1 request/s; cached; upstream failures 502', async ({
+    t,
+    geo,
+    editor,
+  }) => {
+    assert.is(
+      (await t.request('POST', '/events/geocode/search', { ...NS, as: 'anonymous', body: { address: '131 W 3rd St' } })).status,
+      401,
+    );
     const sub = await t.createUser('sub2', 'subscriber');
     assert.is((await t.request('POST', '/events/geocode/search', { ...NS, as: sub, body: { address: '131 W 3rd St' } })).status, 403);
     assert.is(geo.requests.length, 0);
     const started = Date.now();
-    const first = await t.request<Body>('POST', '/events/geocode/search', { ...NS, as: editor, body: { address: '131 W 3rd St, New York', limit: 3 } });
+    const first = await t.request<Body>('POST', '/events/geocode/search', {
+      ...NS,
+      as: editor,
+      body: { address: '131 W 3rd St, New York', limit: 3 },
+    });
     assert.is(first.status, 200, JSON.stringify(first.body));
     assert.is(first.body.cached, false);
-    assert.equal(first.body.candidates.map((c: Body) => [c.latitude, c.longitude, c.address.city]), [[40.7308, -73.9973, 'New York']]);
+    assert.equal(
+      first.body.candidates.map((c: Body) => [c.latitude, c.longitude, c.address.city]),
+      [[40.7308, -73.9973, 'New York']],
+    );
     const sent = new URL(geo.requests[0]!.url, 'http://x');
     assert.is(sent.searchParams.get('q'), '131 W 3rd St, New York');
     assert.is(sent.searchParams.get('limit'), '3');
@@ -277,21 +411,35 @@ for (const store of testStores('events plugin')) {
     assert.is(third.status, 200);
     assert.is(geo.requests.length, 3);
     // Slots are a second apart when sent; what arrives may jitter by a few ms on loopback.
-    for (let i = 1; i < geo.times.length; i++) assert.ok(geo.times[i]! - geo.times[i - 1]! >= 950, `requests ${i - 1} and ${i} were ${geo.times[i]! - geo.times[i - 1]!} ms apart`);
+    for (let i = 1; i < geo.times.length; i++)
+      assert.ok(geo.times[i]! - geo.times[i - 1]! >= 950, `requests ${i - 1} and ${i} were ${geo.times[i]! - geo.times[i - 1]!} ms apart`);
     assert.ok(Date.now() - started >= 1900);
-    const cached = await t.request<Body>('POST', '/events/geocode/search', { ...NS, as: editor, body: { address: '  131 w 3rd st,   New York ', limit: 3 } });
+    const cached = await t.request<Body>('POST', '/events/geocode/search', {
+      ...NS,
+      as: editor,
+      body: { address: '  131 w 3rd st,   New York ', limit: 3 },
+    });
     assert.is(cached.body.cached, true);
     assert.is(geo.requests.length, 3, 'a cached answer costs no request');
     const failed = await t.request<Body>('POST', '/events/geocode/search', { ...NS, as: editor, body: { address: 'explode' } });
     assert.is(failed.status, 502);
     assert.is(failed.body.code, 'geocode_unavailable');
-    for (const body of [{}, { address: '' }, { address: 'x'.repeat(301) }, { address: 'ok st', limit: 11 }, { address: 'ok st', countrycodes: 'USA' }, { address: 'ok st', extra: 1 }]) {
+    for (const body of [
+      {},
+      { address: '' },
+      { address: 'x'.repeat(301) },
+      { address: 'ok st', limit: 11 },
+      { address: 'ok st', countrycodes: 'USA' },
+      { address: 'ok st', extra: 1 },
+    ]) {
       const res = await t.request<Body>('POST', '/events/geocode/search', { ...NS, as: editor, body });
       assert.is(res.status, 400, JSON.stringify(body));
     }
   });
 
-  test('geocoding: a caller that would wait longer than geocode_max_wait_ms gets 429 with Retry-After, and nothing is sent', async ({ geo }) => {
+  test('geocoding: a caller that would wait longer than geocode_max_wait_ms gets 429 with Retry-After, and nothing is sent', async ({
+    geo,
+  }) => {
     const impatient = await eventsHost(store.config(), geo.url, '2026-03-10T17:00:00Z', { geocode_max_wait_ms: 0 });
     try {
       const sent = geo.requests.length;
@@ -309,11 +457,19 @@ for (const store of testStores('events plugin')) {
 
   test('geocoding: country codes in either case; the geocoder is sent lower-case ISO 3166-1 alpha-2', async ({ t, geo, editor }) => {
     const sent = geo.requests.length;
-    const res = await t.request<Body>('POST', '/events/geocode/search', { ...NS, as: editor, body: { address: 'Cuvrystraße 7, Berlin', countrycodes: 'DE,at' } });
+    const res = await t.request<Body>('POST', '/events/geocode/search', {
+      ...NS,
+      as: editor,
+      body: { address: 'Cuvrystraße 7, Berlin', countrycodes: 'DE,at' },
+    });
     assert.is(res.status, 200, JSON.stringify(res.body));
     assert.is(geo.requests.length, sent + 1);
     assert.is(new URL(geo.requests[sent]!.url, 'http://x').searchParams.get('countrycodes'), 'de,at');
-    const again = await t.request<Body>('POST', '/events/geocode/search', { ...NS, as: editor, body: { address: 'Cuvrystraße 7, Berlin', countrycodes: 'de,AT' } });
+    const again = await t.request<Body>('POST', '/events/geocode/search', {
+      ...NS,
+      as: editor,
+      body: { address: 'Cuvrystraße 7, Berlin', countrycodes: 'de,AT' },
+    });
     assert.is(again.body.cached, true, 'the same codes in another case are the same question');
     for (const countrycodes of ['DEU', 'D', 'de;at', 'd1']) {
       const bad = await t.request<Body>('POST', '/events/geocode/search', { ...NS, as: editor, body: { address: 'ok st', countrycodes } });
@@ -321,9 +477,23 @@ for (const store of testStores('events plugin')) {
     }
   });
 
-  test('the `event` publish handler imports events (ISO times to site time, venue found or made, terms) and updates on re-import', async ({ t, ids }) => {
+  test('the `event` publish handler imports events (ISO times to site time, venue found or made, terms) and updates on re-import', async ({
+    t,
+    ids,
+  }) => {
     const packets = [
-      { type: 'item', data: { title: 'Imported Gig', description: 'From a feed', start_date: '2026-03-21T23:30:00Z', venue: 'the blue note', categories: 'Music, Jazz', artists: ['Ada Trio'] }, metadata: { item_id: 'feed:1' } },
+      {
+        type: 'item',
+        data: {
+          title: 'Imported Gig',
+          description: 'From a feed',
+          start_date: '2026-03-21T23:30:00Z',
+          venue: 'the blue note',
+          categories: 'Music, Jazz',
+          artists: ['Ada Trio'],
+        },
+        metadata: { item_id: 'feed:1' },
+      },
       { type: 'item', data: { title: 'No date' }, metadata: { item_id: 'feed:2' } },
     ];
     const out = await runHandler(await handlerOf(t), {}, { packets, content: t.host.content });
@@ -335,7 +505,11 @@ for (const store of testStores('events plugin')) {
     assert.is(post!.meta.venue_id, ids.blue, 'an existing venue, matched by normalized name');
     assert.is(post!.terms.event_artist![0], ids.artist);
     assert.is(post!.terms.event_category!.length, 2);
-    const again = await runHandler(await handlerOf(t), {}, { packets: [{ ...packets[0]!, data: { ...packets[0]!.data, title: 'Imported Gig (moved)' } }], content: t.host.content });
+    const again = await runHandler(
+      await handlerOf(t),
+      {},
+      { packets: [{ ...packets[0]!, data: { ...packets[0]!.data, title: 'Imported Gig (moved)' } }], content: t.host.content },
+    );
     assert.is(again[0]!.data.post_id, out[0]!.data.post_id);
     assert.is((await t.host.content.getPost(out[0]!.data.post_id as number))!.title, 'Imported Gig (moved)');
   });
@@ -369,7 +543,11 @@ for (const store of testStores('events plugin')) {
     const after = await t.request<Body>('GET', '/events/calendar', NS);
     assert.not.match(after.body.html, 'Matinee');
     assert.match(after.body.html, 'Jazz Night');
-    const edit = await t.request<Body>('POST', `/events/${ids.late}`, { namespace: 'wp/v2', as: editor, body: { title: 'Later Show', meta: { start_date: '2026-03-11 21:00:00' } } });
+    const edit = await t.request<Body>('POST', `/events/${ids.late}`, {
+      namespace: 'wp/v2',
+      as: editor,
+      body: { title: 'Later Show', meta: { start_date: '2026-03-11 21:00:00' } },
+    });
     assert.is(edit.status, 200);
     const edited = await t.request<Body>('GET', '/events/calendar', NS);
     assert.match(edited.body.html, 'Later Show');
@@ -379,7 +557,9 @@ for (const store of testStores('events plugin')) {
     assert.not.match((await t.request<Body>('GET', '/events/calendar', NS)).body.html, 'Jazz Night');
   });
 
-  test('imported text is read as a reader sees it: entities decoded in the excerpt, search, venue and terms; scripts dropped', async ({ t }) => {
+  test('imported text is read as a reader sees it: entities decoded in the excerpt, search, venue and terms; scripts dropped', async ({
+    t,
+  }) => {
     const packets = [
       {
         type: 'item',
@@ -404,7 +584,8 @@ for (const store of testStores('events plugin')) {
     assert.match(html, '>Chanson &amp; Café<');
     assert.not.match(html, 'stealCookies');
     assert.not.match(html, 'color: red');
-    const found = async (event_search: string) => (await t.request<Body>('GET', '/events/calendar', { ...NS, query: { ...april, event_search } })).body.data.total_events;
+    const found = async (event_search: string) =>
+      (await t.request<Body>('GET', '/events/calendar', { ...NS, query: { ...april, event_search } })).body.data.total_events;
     assert.is(await found('jerry’s — 5 < 6'), 1);
     assert.is(await found('café'), 1, 'the venue by its name as written');
     assert.is(await found('stealcookies'), 0, 'script content is not searchable text');

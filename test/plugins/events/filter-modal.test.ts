@@ -14,10 +14,23 @@ import { eventsHost, fakeNominatim, makeEvent, makeTerm } from './fixtures.js';
 
 // Functions passed to page.evaluate run in the page (its CSP forbids string eval); the test
 // build has no DOM types, so the little of the DOM they use is declared here.
-interface El { textContent: string | null; parentElement: El | null; closest(selector: string): El | null; querySelector(selector: string): El | null; getAttribute(name: string): string | null }
+interface El {
+  textContent: string | null;
+  parentElement: El | null;
+  closest(selector: string): El | null;
+  querySelector(selector: string): El | null;
+  getAttribute(name: string): string | null;
+}
 declare const document: { querySelectorAll(selector: string): ArrayLike<El>; getElementById(id: string): El | null };
 
-interface Ctx { t: TestHost; geo: FakeServer; browser: Browser; page: Page; ids: Record<string, number>; events: Record<string, number> }
+interface Ctx {
+  t: TestHost;
+  geo: FakeServer;
+  browser: Browser;
+  page: Page;
+  ids: Record<string, number>;
+  events: Record<string, number>;
+}
 
 const titles = (page: Page) => page.$$eval('#fh-list .fh-event-title', (els) => els.map((e) => e.textContent?.trim() ?? ''));
 const swapped = async (page: Page, act: () => Promise<unknown>) => {
@@ -26,14 +39,17 @@ const swapped = async (page: Page, act: () => Promise<unknown>) => {
   await page.waitForFunction((b) => document.getElementById('fh-main')?.getAttribute('data-loaded') !== b, before);
 };
 /** The modal's item for a term, found by the name a user reads. */
-const termItem = (page: Page, name: string) => page.locator('#fh-filter-groups li', { has: page.locator(':scope > label .fh-term-name', { hasText: new RegExp(`^${name}$`) }) });
+const termItem = (page: Page, name: string) =>
+  page.locator('#fh-filter-groups li', { has: page.locator(':scope > label .fh-term-name', { hasText: new RegExp(`^${name}$`) }) });
 const termBox = (page: Page, name: string) => termItem(page, name).locator(':scope > label input[type=checkbox]');
 const countOf = async (page: Page, name: string) => (await termItem(page, name).locator(':scope > label .fh-count').textContent())?.trim();
 /** Waits until the modal shows this count for the term (the counts are fetched again after each tick). */
 const waitCount = (page: Page, name: string, count: number) =>
   page.waitForFunction(
     ([n, c]) => {
-      const label = Array.from(document.querySelectorAll('#fh-filter-groups .fh-term-name')).find((el) => el.textContent === n)?.closest('label');
+      const label = Array.from(document.querySelectorAll('#fh-filter-groups .fh-term-name'))
+        .find((el) => el.textContent === n)
+        ?.closest('label');
       return label?.querySelector('.fh-count')?.textContent === `(${c})`;
     },
     [name, count] as const,
@@ -68,13 +84,26 @@ for (const store of testStores('events filter modal in Chromium')) {
     };
     ids.kreuzberg = await makeTerm(t, 'event-locations', 'Kreuzberg', ids.berlin);
     ctx.ids = ids;
-    const event = (title: string, day: string, terms: Record<string, number[]>) => makeEvent(t, 'admin', { title, meta: { start_date: `2026-03-${day} 20:00:00` }, ...terms });
+    const event = (title: string, day: string, terms: Record<string, number[]>) =>
+      makeEvent(t, 'admin', { title, meta: { start_date: `2026-03-${day} 20:00:00` }, ...terms });
     ctx.events = {
-      brunch: await event('Jazz Brunch', '11', { 'event-categories': [ids.jazz!], 'event-locations': [ids.kreuzberg], 'event-artists': [ids.ada!] }),
-      rock: await event('Rock Night', '12', { 'event-categories': [ids.music!], 'event-locations': [ids.hamburg!], 'event-artists': [ids.rockers!] }),
+      brunch: await event('Jazz Brunch', '11', {
+        'event-categories': [ids.jazz!],
+        'event-locations': [ids.kreuzberg],
+        'event-artists': [ids.ada!],
+      }),
+      rock: await event('Rock Night', '12', {
+        'event-categories': [ids.music!],
+        'event-locations': [ids.hamburg!],
+        'event-artists': [ids.rockers!],
+      }),
       hamlet: await event('Hamlet', '13', { 'event-categories': [ids.theatre!], 'event-locations': [ids.berlin!] }),
       jam: await event('Jazz Jam', '14', { 'event-categories': [ids.jazz!], 'event-locations': [ids.hamburg!] }),
-      tour: await event('Rockers in Berlin', '15', { 'event-categories': [ids.music!], 'event-locations': [ids.berlin!], 'event-artists': [ids.rockers!] }),
+      tour: await event('Rockers in Berlin', '15', {
+        'event-categories': [ids.music!],
+        'event-locations': [ids.berlin!],
+        'event-artists': [ids.rockers!],
+      }),
     };
     ctx.browser = await launchChromium('events filter modal');
     ctx.page = await ctx.browser.newPage({ viewport: { width: 1000, height: 1200 } });
@@ -97,7 +126,13 @@ for (const store of testStores('events filter modal in Chromium')) {
     for (const top of ['Berlin', 'Hamburg', 'Music', 'Theatre', 'The Rockers', 'Ada Trio']) assert.is(await parentOf(page, top), null, top);
     // What a user sees: Kreuzberg right below Berlin (before Hamburg) and indented further.
     const box = async (name: string) => (await termItem(page, name).locator(':scope > label').boundingBox())!;
-    const [berlin, kreuzberg, hamburg, music, jazz] = [await box('Berlin'), await box('Kreuzberg'), await box('Hamburg'), await box('Music'), await box('Jazz')];
+    const [berlin, kreuzberg, hamburg, music, jazz] = [
+      await box('Berlin'),
+      await box('Kreuzberg'),
+      await box('Hamburg'),
+      await box('Music'),
+      await box('Jazz'),
+    ];
     assert.ok(berlin.y < kreuzberg.y && kreuzberg.y < hamburg.y, `Berlin ${berlin.y}, Kreuzberg ${kreuzberg.y}, Hamburg ${hamburg.y}`);
     assert.ok(kreuzberg.x > berlin.x && hamburg.x === berlin.x, `Berlin ${berlin.x}, Kreuzberg ${kreuzberg.x}, Hamburg ${hamburg.x}`);
     assert.ok(music.y < jazz.y && jazz.x > music.x, 'Jazz under Music, indented');
@@ -144,7 +179,10 @@ for (const store of testStores('events filter modal in Chromium')) {
     await swapped(page, () => page.click('#fh-apply'));
     assert.equal(await titles(page), ['Jazz Brunch']);
     assert.equal(await activeFilters(page), ['Jazz', 'Kreuzberg']);
-    assert.is(await page.getAttribute('#fh-active .fh-active-filter:has-text("Kreuzberg")', 'aria-label'), 'Remove filter Locations: Kreuzberg');
+    assert.is(
+      await page.getAttribute('#fh-active .fh-active-filter:has-text("Kreuzberg")', 'aria-label'),
+      'Remove filter Locations: Kreuzberg',
+    );
     await swapped(page, () => page.click('#fh-active .fh-active-filter:has-text("Kreuzberg")'));
     assert.equal(await titles(page), ['Jazz Brunch', 'Jazz Jam']);
     assert.equal(await activeFilters(page), ['Jazz']);
@@ -157,7 +195,13 @@ for (const store of testStores('events filter modal in Chromium')) {
     await page.keyboard.press('Escape');
     await swapped(page, () => page.click('#fh-active .fh-active-filter:has-text("Jazz")'));
     assert.equal(await activeFilters(page), []);
-    assert.is(await page.locator('#fh-active').textContent().then((x) => x?.trim()), '');
+    assert.is(
+      await page
+        .locator('#fh-active')
+        .textContent()
+        .then((x) => x?.trim()),
+      '',
+    );
     // Without JavaScript the server renders the same list, and its links remove a filter.
     const noJs = await page.context().browser()!.newContext({ javaScriptEnabled: false });
     const plain = await noJs.newPage();
@@ -170,7 +214,7 @@ for (const store of testStores('events filter modal in Chromium')) {
     await noJs.close();
   });
 
-  test('a parent category includes its children\'s events', async ({ t, page }) => {
+  test("a parent category includes its children's events", async ({ t, page }) => {
     await page.goto(`${t.url}/events`);
     await page.click('#fh-open-filters');
     await termItem(page, 'Music').waitFor();
@@ -200,8 +244,14 @@ for (const store of testStores('events filter modal in Chromium')) {
     await fresh.waitForSelector('#fh-filter-groups fieldset');
     await fresh.waitForLoadState('networkidle');
     assert.equal(failed, []);
-    assert.ok(requested.some((u) => u.includes('/api/events/v1/events/filters')), 'the log saw the page\'s own requests');
-    assert.not.ok(requested.some((u) => new URL(u).pathname === '/favicon.ico'), requested.join('\n'));
+    assert.ok(
+      requested.some((u) => u.includes('/api/events/v1/events/filters')),
+      "the log saw the page's own requests",
+    );
+    assert.not.ok(
+      requested.some((u) => new URL(u).pathname === '/favicon.ico'),
+      requested.join('\n'),
+    );
     // Headless Chromium never asks for a favicon, so the log above cannot show that 404; a
     // desktop browser asks for /favicon.ico exactly when a page declares no icon. So: the
     // page declares one, and it loads without a request (data:) or answers 200.
@@ -244,7 +294,10 @@ for (const store of testStores('events filter modal in Chromium')) {
       assert.match(res.headers.get('content-type') ?? '', 'text/html', href);
       assert.match(await res.text(), '<main id="fh-main"', href);
     }
-    if (missingPublicPages.length) console.log(`  note: ${missingPublicPages.length} event permalinks (/?p=ID) answer 404 on this build: core's public pages are not in it yet`);
+    if (missingPublicPages.length)
+      console.log(
+        `  note: ${missingPublicPages.length} event permalinks (/?p=ID) answer 404 on this build: core's public pages are not in it yet`,
+      );
   });
 
   test.run();

@@ -18,7 +18,10 @@ for (const store of testStores('federated: end to end')) {
       headers: { 'content-type': 'application/rss+xml' },
       body: `<?xml version="1.0"?><rss version="2.0"><channel><title>B</title><item><title>T</title><link>https://blog.example.org/gruesse</link><guid>g1</guid><description>${'Grüße aus Köln 🎉 '.repeat(25)}</description></item></channel></rss>`,
     }));
-    ctx.t = await createTestHost({ plugins: [], config: { ...store.config(), pluginSettings: { federated: { service_url: ctx.pds.server.url } } } });
+    ctx.t = await createTestHost({
+      plugins: [],
+      config: { ...store.config(), pluginSettings: { federated: { service_url: ctx.pds.server.url } } },
+    });
   });
   test.after(async (ctx) => {
     await ctx.t.stop();
@@ -30,7 +33,14 @@ for (const store of testStores('federated: end to end')) {
     await t.request('PUT', '/auth/federated', { body: { username: pds.account.handle, app_password: pds.account.password } });
     const status = await t.request<Body>('GET', '/auth/federated/status');
     assert.equal([status.body.data.authenticated, status.body.data.account_details.username], [true, pds.account.handle]);
-    const job = await t.executeAndWait({ workflow: { steps: [{ type: 'fetch', handler_slug: 'rss', handler_config: { feed_url: `${feed.url}/f.xml` } }, { type: 'publish', handler_slug: 'federated' }] } });
+    const job = await t.executeAndWait({
+      workflow: {
+        steps: [
+          { type: 'fetch', handler_slug: 'rss', handler_config: { feed_url: `${feed.url}/f.xml` } },
+          { type: 'publish', handler_slug: 'federated' },
+        ],
+      },
+    });
     assert.is(job.status, 'completed', JSON.stringify(job));
     assert.equal(pds.refusals, []);
     const record = pds.records[0]!;
@@ -46,15 +56,28 @@ for (const store of testStores('federated: end to end')) {
     const entities = await startEntityFeed(60);
     try {
       const before = pds.records.length;
-      const job = await t.executeAndWait({ workflow: { steps: [{ type: 'fetch', handler_slug: 'rss', handler_config: { feed_url: `${entities.url}/entities.xml`, max_items: 2 } }, { type: 'publish', handler_slug: 'federated' }] } });
+      const job = await t.executeAndWait({
+        workflow: {
+          steps: [
+            { type: 'fetch', handler_slug: 'rss', handler_config: { feed_url: `${entities.url}/entities.xml`, max_items: 2 } },
+            { type: 'publish', handler_slug: 'federated' },
+          ],
+        },
+      });
       assert.is(job.status, 'completed', JSON.stringify(job));
       assert.equal(pds.refusals, []);
       const records = pds.records.slice(before);
       assert.equal(records.map((r) => r.text).sort(), [`${ampText(60)} ${AMP_LINK}`, `${ENTITY_TEXT} ${ENTITY_LINK}`].sort());
       // The facets point at the decoded text's bytes: the in-text link and the item's link.
       const entity = records.find((r) => r.text.startsWith('Tom'))!;
-      const uris = entity.facets.map((f) => [Buffer.from(entity.text).subarray(f.index.byteStart, f.index.byteEnd).toString(), f.features[0]!.uri]);
-      assert.equal(uris, [['https://tv.example.org/show', 'https://tv.example.org/show'], [ENTITY_LINK, ENTITY_LINK]]);
+      const uris = entity.facets.map((f) => [
+        Buffer.from(entity.text).subarray(f.index.byteStart, f.index.byteEnd).toString(),
+        f.features[0]!.uri,
+      ]);
+      assert.equal(uris, [
+        ['https://tv.example.org/show', 'https://tv.example.org/show'],
+        [ENTITY_LINK, ENTITY_LINK],
+      ]);
     } finally {
       await entities.close();
     }
@@ -63,11 +86,21 @@ for (const store of testStores('federated: end to end')) {
   test('a refused app password fails the run and marks the account not authenticated', async ({ t, pds, feed }) => {
     const posted = pds.records.length;
     await t.request('PUT', '/auth/federated', { body: { handle: pds.account.handle, password: 'wrong-pass-word-xxxx' } });
-    const job = await t.executeAndWait({ workflow: { steps: [{ type: 'fetch', handler_slug: 'rss', handler_config: { feed_url: `${feed.url}/f.xml` } }, { type: 'publish', handler_slug: 'federated' }] } });
+    const job = await t.executeAndWait({
+      workflow: {
+        steps: [
+          { type: 'fetch', handler_slug: 'rss', handler_config: { feed_url: `${feed.url}/f.xml` } },
+          { type: 'publish', handler_slug: 'federated' },
+        ],
+      },
+    });
     assert.is(job.status, 'failed');
     assert.match(String(job.error), /refused the app password/);
     const status = await t.request<Body>('GET', '/auth/federated/status');
-    assert.equal([status.body.data.authenticated, status.body.data.error, status.body.data.error_code], [false, true, 'invalid_credentials']);
+    assert.equal(
+      [status.body.data.authenticated, status.body.data.error, status.body.data.error_code],
+      [false, true, 'invalid_credentials'],
+    );
     assert.is(pds.records.length, posted, 'nothing more was posted');
   });
 

@@ -26,7 +26,10 @@ for (const store of testStores('files plugin')) {
   test.before(async (ctx) => {
     ctx.dir = mkdtempSync(join(tmpdir(), 'flowhost-files-test-'));
     ctx.ids = {};
-    ctx.t = await createTestHost({ plugins: [], config: { ...store.config(), dataDir: ctx.dir, pluginSettings: { files: { max_file_bytes: LIMIT } } } });
+    ctx.t = await createTestHost({
+      plugins: [],
+      config: { ...store.config(), dataDir: ctx.dir, pluginSettings: { files: { max_file_bytes: LIMIT } } },
+    });
   });
   test.after(async (ctx) => {
     await ctx.t.stop();
@@ -44,9 +47,13 @@ for (const store of testStores('files plugin')) {
     assert.match(file.sha256, /^[0-9a-f]{64}$/);
     assert.match(file.id, /^[A-Za-z0-9_-]+$/);
     ids.csv = file.id;
-    const json = await t.request<Body>('POST', '/files', { body: form(JSON.stringify([{ a: 1 }, { a: 2 }]), 'items.json', 'application/json') });
+    const json = await t.request<Body>('POST', '/files', {
+      body: form(JSON.stringify([{ a: 1 }, { a: 2 }]), 'items.json', 'application/json'),
+    });
     ids.json = json.body.file.id;
-    const md = await t.request<Body>('POST', '/files', { body: form('Intro line\n\n# The Title\n\nBody text.', 'post.md', 'text/markdown') });
+    const md = await t.request<Body>('POST', '/files', {
+      body: form('Intro line\n\n# The Title\n\nBody text.', 'post.md', 'text/markdown'),
+    });
     ids.md = md.body.file.id;
   });
 
@@ -83,8 +90,14 @@ for (const store of testStores('files plugin')) {
   test('the files handler: one packet per CSV row, stable item ids', async ({ t, ids }) => {
     const packets = await run(t, { file_id: ids.csv });
     assert.is(packets.length, 3);
-    assert.equal(packets.map((p) => p.data.name), ['Ada', 'Grace', 'Linus']);
-    assert.equal(packets.map((p) => p.metadata.item_id), [`file:${ids.csv}:row:1`, `file:${ids.csv}:row:2`, `file:${ids.csv}:row:3`]);
+    assert.equal(
+      packets.map((p) => p.data.name),
+      ['Ada', 'Grace', 'Linus'],
+    );
+    assert.equal(
+      packets.map((p) => p.metadata.item_id),
+      [`file:${ids.csv}:row:1`, `file:${ids.csv}:row:2`, `file:${ids.csv}:row:3`],
+    );
     assert.is(packets[1]!.data.city, 'New York');
   });
 

@@ -13,7 +13,10 @@ for (const store of testStores('forum: end to end')) {
   const test = suite<{ t: TestHost; fake: FakeForum }>(`forum: end to end (${store.label})`);
   test.before(async (ctx) => {
     ctx.fake = await startFakeForum();
-    ctx.t = await createTestHost({ plugins: [], config: { ...store.config(), pluginSettings: { forum: { api_url: ctx.fake.server.url, auth_url: ctx.fake.server.url } } } });
+    ctx.t = await createTestHost({
+      plugins: [],
+      config: { ...store.config(), pluginSettings: { forum: { api_url: ctx.fake.server.url, auth_url: ctx.fake.server.url } } },
+    });
   });
   test.after(async (ctx) => {
     await ctx.t.stop();

@@ -21,7 +21,16 @@ const probe = definePlugin({
       await marks.insertOne({ k: 1 });
       await marks.insertOne({ k: 1 }).catch(() => undefined);
     });
-    handlers.add(defineHandler({ slug: 'probe-two', type: 'fetch', label: 'Two', description: 'Two items.', fetch: async () => [1, 2].map((n) => ({ type: 'probe', data: { title: `Item ${n}` }, metadata: { source_type: 'probe', dedup_key: `m${n}` } })) }));
+    handlers.add(
+      defineHandler({
+        slug: 'probe-two',
+        type: 'fetch',
+        label: 'Two',
+        description: 'Two items.',
+        fetch: async () =>
+          [1, 2].map((n) => ({ type: 'probe', data: { title: `Item ${n}` }, metadata: { source_type: 'probe', dedup_key: `m${n}` } })),
+      }),
+    );
   },
 }) as PluginDefinition;
 
@@ -48,34 +57,70 @@ for (const store of testStores('metrics plugin')) {
     assert.is(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
     const text = await res.text();
-    assert.is(sample(text, 'flowhost_http_requests_total{method="GET",route="/api/automation/v1/flows",status="200"}'), 3, text.slice(0, 3000));
+    assert.is(
+      sample(text, 'flowhost_http_requests_total{method="GET",route="/api/automation/v1/flows",status="200"}'),
+      3,
+      text.slice(0, 3000),
+    );
     assert.is(sample(text, 'flowhost_http_requests_total{method="GET",route="/api/automation/v1/flows/{flow_id}",status="404"}'), 1);
     assert.ok((sample(text, 'flowhost_http_request_duration_seconds_count{method="GET",route="/api/automation/v1/flows"}') ?? 0) >= 3);
-    assert.is(sample(text, 'flowhost_jobs_total{source="execute",status="completed_no_items"}') ?? sample(text, 'flowhost_jobs_total{source="execute",status="completed"}'), 1);
+    assert.is(
+      sample(text, 'flowhost_jobs_total{source="execute",status="completed_no_items"}') ??
+        sample(text, 'flowhost_jobs_total{source="execute",status="completed"}'),
+      1,
+    );
     assert.is(sample(text, 'flowhost_step_duration_seconds_count{step_type="fetch",handler="probe-two",status="completed"}'), 1);
     assert.is(sample(text, 'flowhost_jobs_waiting{status="pending"}'), 0);
     assert.is(sample(text, 'flowhost_jobs_waiting{status="processing"}'), 0);
     // Store latency, per collection and operation, as the services call the store.
-    assert.ok((sample(text, 'flowhost_store_operation_duration_seconds_count{collection="jobs",operation="insertOne"}') ?? 0) + (sample(text, 'flowhost_store_operation_duration_seconds_count{collection="jobs",operation="insertMany"}') ?? 0) >= 1, text.split('\n').filter((l) => l.startsWith('flowhost_store_operation_duration_seconds_count')).join('\n'));
+    assert.ok(
+      (sample(text, 'flowhost_store_operation_duration_seconds_count{collection="jobs",operation="insertOne"}') ?? 0) +
+        (sample(text, 'flowhost_store_operation_duration_seconds_count{collection="jobs",operation="insertMany"}') ?? 0) >=
+        1,
+      text
+        .split('\n')
+        .filter((l) => l.startsWith('flowhost_store_operation_duration_seconds_count'))
+        .join('\n'),
+    );
     assert.ok((sample(text, 'flowhost_store_operation_duration_seconds_count{collection="flows",operation="find"}') ?? 0) >= 1);
     assert.ok((sample(text, 'flowhost_store_operation_duration_seconds_count{collection="(store)",operation="nextId"}') ?? 0) >= 1);
-    assert.is(sample(text, 'flowhost_store_operation_failures_total{collection="metrics-probe__marks",operation="insertOne"}'), 1, text.split('\n').filter((l) => l.includes('failures')).join('\n'));
+    assert.is(
+      sample(text, 'flowhost_store_operation_failures_total{collection="metrics-probe__marks",operation="insertOne"}'),
+      1,
+      text
+        .split('\n')
+        .filter((l) => l.includes('failures'))
+        .join('\n'),
+    );
     assert.is(sample(text, 'flowhost_store_operation_duration_seconds_count{collection="metrics-probe__marks",operation="insertOne"}'), 2);
     assert.ok(text.includes('nodejs_eventloop_lag_seconds'), 'event-loop lag is exported');
     assert.ok(text.includes('process_resident_memory_bytes'), 'resident memory is exported');
   });
 
   test('a scheduled run reports how late it started after its slot (flowhost_scheduler_lateness_seconds)', async ({ t }) => {
-    const pipelineId = (await t.request<{ data: { pipeline_id: number } }>('POST', '/pipelines', { body: { pipeline_name: 'Late', steps: [{ step_type: 'fetch' }] } })).body.data.pipeline_id;
-    const stepId = (await t.request<{ data: { pipeline: { pipeline_steps: Array<{ pipeline_step_id: string }> } } }>('GET', `/pipelines/${pipelineId}`)).body.data.pipeline.pipeline_steps[0]!.pipeline_step_id;
+    const pipelineId = (
+      await t.request<{ data: { pipeline_id: number } }>('POST', '/pipelines', {
+        body: { pipeline_name: 'Late', steps: [{ step_type: 'fetch' }] },
+      })
+    ).body.data.pipeline_id;
+    const stepId = (
+      await t.request<{ data: { pipeline: { pipeline_steps: Array<{ pipeline_step_id: string }> } } }>('GET', `/pipelines/${pipelineId}`)
+    ).body.data.pipeline.pipeline_steps[0]!.pipeline_step_id;
     const created = await t.request<{ data: { flow_id: number } }>('POST', '/flows', {
-      body: { pipeline_id: pipelineId, flow_name: 'Scheduled', flow_config: { [stepId]: { handler_slug: 'probe-two' } }, scheduling_config: { interval: 'every_5_minutes' } },
+      body: {
+        pipeline_id: pipelineId,
+        flow_name: 'Scheduled',
+        flow_config: { [stepId]: { handler_slug: 'probe-two' } },
+        scheduling_config: { interval: 'every_5_minutes' },
+      },
     });
     assert.is(created.status, 200, JSON.stringify(created.body));
     const flowId = created.body.data.flow_id;
     const before = sample(await (await fetch(`${t.url}/metrics`)).text(), 'flowhost_scheduler_lateness_seconds_count') ?? 0;
     // Bring the first slot from five minutes away to now (Agenda's slots are wall-clock times).
-    await t.host.store.collection('agenda_jobs').updateOne({ name: 'flow.run', 'data.flowId': flowId }, { $set: { nextRunAt: new Date(Date.now() + 150) } });
+    await t.host.store
+      .collection('agenda_jobs')
+      .updateOne({ name: 'flow.run', 'data.flowId': flowId }, { $set: { nextRunAt: new Date(Date.now() + 150) } });
     const jobs = t.host.store.collection('jobs');
     const until = Date.now() + 10_000;
     while ((await jobs.count({ flow_id: flowId, source: 'schedule' })) === 0) {
@@ -83,7 +128,14 @@ for (const store of testStores('metrics plugin')) {
       await new Promise((done) => setTimeout(done, 20));
     }
     const text = await (await fetch(`${t.url}/metrics`)).text();
-    assert.is(sample(text, 'flowhost_scheduler_lateness_seconds_count'), before + 1, text.split('\n').filter((l) => l.includes('lateness')).join('\n'));
+    assert.is(
+      sample(text, 'flowhost_scheduler_lateness_seconds_count'),
+      before + 1,
+      text
+        .split('\n')
+        .filter((l) => l.includes('lateness'))
+        .join('\n'),
+    );
     // Started within a few poll intervals of its slot on an idle test host (100 ms polls).
     assert.ok((sample(text, 'flowhost_scheduler_lateness_seconds_sum') ?? Infinity) < 5);
     assert.is(sample(text, 'flowhost_scheduler_lateness_seconds_bucket{le="300"}'), before + 1);

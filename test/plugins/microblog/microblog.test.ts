@@ -40,9 +40,16 @@ for (const store of testStores('microblog: end to end')) {
   test.before(async (ctx) => {
     ctx.fake = await startFakeMicroblog();
     const content = `${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(7)}end`.slice(0, 400);
-    ctx.feed = await createFakeServer(() => ({ headers: { 'content-type': 'application/rss+xml' }, body: feedOf('https://blog.example.org', content) }));
+    ctx.feed = await createFakeServer(() => ({
+      headers: { 'content-type': 'application/rss+xml' },
+      body: feedOf('https://blog.example.org', content),
+    }));
     ctx.log = [];
-    ctx.t = await createTestHost({ plugins: [], logger: captureLogger(ctx.log), config: { ...store.config(), logLevel: 'trace', pluginSettings: { microblog: { api_url: ctx.fake.server.url } } } });
+    ctx.t = await createTestHost({
+      plugins: [],
+      logger: captureLogger(ctx.log),
+      config: { ...store.config(), logLevel: 'trace', pluginSettings: { microblog: { api_url: ctx.fake.server.url } } },
+    });
   });
   test.after(async (ctx) => {
     await ctx.t.stop();
@@ -51,7 +58,9 @@ for (const store of testStores('microblog: end to end')) {
   });
 
   test('keys saved, the browser authorization connects the account with its details', async ({ t, fake }) => {
-    const saved = await t.request<Body>('PUT', '/auth/microblog', { body: { consumer_key: fake.consumer.key, consumer_secret: fake.consumer.secret } });
+    const saved = await t.request<Body>('PUT', '/auth/microblog', {
+      body: { consumer_key: fake.consumer.key, consumer_secret: fake.consumer.secret },
+    });
     assert.is(saved.body.message, 'Configuration saved successfully');
     const done = await authorizeInPopup(t, 'microblog');
     assert.is(done.status, 200, done.html);
@@ -63,20 +72,47 @@ for (const store of testStores('microblog: end to end')) {
   });
 
   test('a flow rss -> microblog publishes the item shortened to 280, signed, once', async ({ t, fake, feed }) => {
-    const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Feed to microblog' } })).body.data.pipeline_id;
-    const fetchStep = (await t.request<Body>('POST', `/pipelines/${pipelineId}/steps`, { body: { step_type: 'fetch', execution_order: 0 } })).body.data.pipeline_step_id;
-    const publishStep = (await t.request<Body>('POST', `/pipelines/${pipelineId}/steps`, { body: { step_type: 'publish', execution_order: 1 } })).body.data.pipeline_step_id;
-    const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Microblog flow' } })).body.data.flow_id;
-    assert.is((await t.request('PUT', `/flows/steps/${fetchStep}_${flowId}/handler`, { body: { handler_slug: 'rss', settings: { feed_url: `${feed.url}/feed.xml` } } })).status, 200);
-    assert.is((await t.request('PUT', `/flows/steps/${publishStep}_${flowId}/handler`, { body: { handler_slug: 'microblog', settings: {} } })).status, 200);
+    const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Feed to microblog' } })).body.data
+      .pipeline_id;
+    const fetchStep = (
+      await t.request<Body>('POST', `/pipelines/${pipelineId}/steps`, { body: { step_type: 'fetch', execution_order: 0 } })
+    ).body.data.pipeline_step_id;
+    const publishStep = (
+      await t.request<Body>('POST', `/pipelines/${pipelineId}/steps`, { body: { step_type: 'publish', execution_order: 1 } })
+    ).body.data.pipeline_step_id;
+    const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Microblog flow' } })).body.data
+      .flow_id;
+    assert.is(
+      (
+        await t.request('PUT', `/flows/steps/${fetchStep}_${flowId}/handler`, {
+          body: { handler_slug: 'rss', settings: { feed_url: `${feed.url}/feed.xml` } },
+        })
+      ).status,
+      200,
+    );
+    assert.is(
+      (await t.request('PUT', `/flows/steps/${publishStep}_${flowId}/handler`, { body: { handler_slug: 'microblog', settings: {} } }))
+        .status,
+      200,
+    );
     const job = await t.executeAndWait({ flow_id: flowId });
     assert.is(job.status, 'completed', JSON.stringify(job));
     assert.is(fake.posts.length, 1);
     const post = fake.posts[0]!;
     assert.ok(weightedLength(post.text) <= 280);
     assert.match(post.text, /… https:\/\/blog\.example\.org\/long$/);
-    const steps = job.steps as Array<{ step_type: string; items_out: number; published?: Array<{ id: string; url: string; shortened: boolean }> }>;
-    assert.equal(steps.map((s) => [s.step_type, s.items_out]), [['fetch', 1], ['publish', 1]]);
+    const steps = job.steps as Array<{
+      step_type: string;
+      items_out: number;
+      published?: Array<{ id: string; url: string; shortened: boolean }>;
+    }>;
+    assert.equal(
+      steps.map((s) => [s.step_type, s.items_out]),
+      [
+        ['fetch', 1],
+        ['publish', 1],
+      ],
+    );
     // The job's outcome records what was published, and that it was shortened.
     assert.equal(steps[1]!.published, [{ id: post.id, url: `https://x.com/ada/status/${post.id}`, shortened: true }]);
     const again = await t.executeAndWait({ flow_id: flowId });
@@ -90,12 +126,26 @@ for (const store of testStores('microblog: end to end')) {
     const entities = await startEntityFeed(60);
     try {
       const before = fake.posts.length;
-      const job = await t.executeAndWait({ workflow: { steps: [{ type: 'fetch', handler_slug: 'rss', handler_config: { feed_url: `${entities.url}/entities.xml`, max_items: 2 } }, { type: 'publish', handler_slug: 'microblog' }] } });
+      const job = await t.executeAndWait({
+        workflow: {
+          steps: [
+            { type: 'fetch', handler_slug: 'rss', handler_config: { feed_url: `${entities.url}/entities.xml`, max_items: 2 } },
+            { type: 'publish', handler_slug: 'microblog' },
+          ],
+        },
+      });
       assert.is(job.status, 'completed', JSON.stringify(job));
-      const texts = fake.posts.slice(before).map((p) => p.text).sort();
+      const texts = fake.posts
+        .slice(before)
+        .map((p) => p.text)
+        .sort();
       assert.equal(texts, [`${ampText(60)} ${AMP_LINK}`, `${ENTITY_TEXT} ${ENTITY_LINK}`].sort());
       const steps = job.steps as Array<{ published?: Array<{ shortened: boolean }> }>;
-      assert.equal(steps[1]!.published!.map((p) => p.shortened), [false, false], 'neither was shortened');
+      assert.equal(
+        steps[1]!.published!.map((p) => p.shortened),
+        [false, false],
+        'neither was shortened',
+      );
       assert.equal(fake.refusals, []);
     } finally {
       await entities.close();
@@ -106,11 +156,25 @@ for (const store of testStores('microblog: end to end')) {
     const { t, fake } = ctx;
     fake.nextTweetAnswers.push({ status: 429, headers: { 'retry-after': '1' }, body: { title: 'Too Many Requests' } });
     const started = Date.now();
-    const viaWorkflow = await t.executeAndWait({ workflow: { steps: [{ type: 'fetch', handler_slug: 'rss', handler_config: { feed_url: `${ctx.feed.url}/other.xml`, max_items: 1 } }, { type: 'publish', handler_slug: 'microblog' }] } });
+    const viaWorkflow = await t.executeAndWait({
+      workflow: {
+        steps: [
+          { type: 'fetch', handler_slug: 'rss', handler_config: { feed_url: `${ctx.feed.url}/other.xml`, max_items: 1 } },
+          { type: 'publish', handler_slug: 'microblog' },
+        ],
+      },
+    });
     assert.is(viaWorkflow.status, 'completed', JSON.stringify(viaWorkflow));
     assert.ok(Date.now() - started >= 1000, 'waited for Retry-After');
     fake.nextTweetAnswers.push({ status: 401, body: { title: 'Unauthorized', detail: 'Invalid or expired token' } });
-    const refused = await t.executeAndWait({ workflow: { steps: [{ type: 'fetch', handler_slug: 'rss', handler_config: { feed_url: `${ctx.feed.url}/third.xml`, max_items: 1 } }, { type: 'publish', handler_slug: 'microblog' }] } });
+    const refused = await t.executeAndWait({
+      workflow: {
+        steps: [
+          { type: 'fetch', handler_slug: 'rss', handler_config: { feed_url: `${ctx.feed.url}/third.xml`, max_items: 1 } },
+          { type: 'publish', handler_slug: 'microblog' },
+        ],
+      },
+    });
     assert.is(refused.status, 'failed');
     assert.match(String(refused.error), /Invalid or expired token/);
     const status = await t.request<Body>('GET', '/auth/microblog/status');
@@ -124,7 +188,10 @@ for (const store of testStores('microblog: end to end')) {
     assert.match(denied.html, /"success":false/);
     assert.match(denied.html, /denied/);
     const status = await t.request<Body>('GET', '/auth/microblog/status');
-    assert.equal([status.status, status.body.data.authenticated, status.body.data.error, status.body.data.error_code], [200, false, true, 'access_denied']);
+    assert.equal(
+      [status.status, status.body.data.authenticated, status.body.data.error, status.body.data.error_code],
+      [200, false, true, 'access_denied'],
+    );
     const gone = await t.request<Body>('DELETE', '/auth/microblog');
     assert.is(gone.status, 200);
     const after = await t.request<Body>('GET', '/auth/microblog/status');
@@ -140,7 +207,11 @@ for (const store of testStores('microblog: end to end')) {
       JSON.stringify((await t.request('GET', '/logs', { query: { per_page: 100 } })).body),
       JSON.stringify((await t.request('GET', '/jobs', { query: { per_page: 100 } })).body),
     ];
-    const stored = JSON.stringify([await t.host.store.collection('application_keys').find({}), await t.host.store.collection('auth_accounts').find({}), await t.host.store.collection('oauth_states').find({})]);
+    const stored = JSON.stringify([
+      await t.host.store.collection('application_keys').find({}),
+      await t.host.store.collection('auth_accounts').find({}),
+      await t.host.store.collection('oauth_states').find({}),
+    ]);
     assert.ok(log.length > 10, 'the host logged');
     for (const secret of secrets) {
       for (const text of [...answers, stored, ...log]) assert.not.ok(text.includes(secret), `${secret} found in ${text.slice(0, 200)}`);

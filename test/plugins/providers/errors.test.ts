@@ -16,8 +16,13 @@ const test = suite<Ctx>('provider plugins: retries and error messages');
 test.before(async (ctx) => {
   ctx.openai = await createFakeModelApi('openai');
   ctx.anthropic = await createFakeModelApi('anthropic');
-  ctx.t = await createTestHost({ plugins: [], config: { pluginSettings: pluginSettingsFor([ctx.openai, ctx.anthropic], { max_retries: 2 }) } });
-  await ctx.t.request('PUT', '/settings', { body: { ai_provider_keys: { openai: ctx.openai.validKey, anthropic: ctx.anthropic.validKey } } });
+  ctx.t = await createTestHost({
+    plugins: [],
+    config: { pluginSettings: pluginSettingsFor([ctx.openai, ctx.anthropic], { max_retries: 2 }) },
+  });
+  await ctx.t.request('PUT', '/settings', {
+    body: { ai_provider_keys: { openai: ctx.openai.validKey, anthropic: ctx.anthropic.validKey } },
+  });
 });
 test.after(async (ctx) => {
   await ctx.t.stop();
@@ -26,13 +31,26 @@ test.after(async (ctx) => {
 });
 
 const provider = (t: TestHost, slug: string): ProviderDefinition => t.host.registries.providers().find((p) => p.slug === slug)!;
-const ctxOf = (t: TestHost): CallContext => ({ user: null, log: t.host.log, clock: t.clock, fetch: (() => Promise.reject(new Error('unused'))) as unknown as CallContext['fetch'] });
-const ask = (t: TestHost, slug: string, model = 'gpt-4o-mini') => provider(t, slug).generate!({ model, messages: [{ role: 'user', content: 'hi' }] }, ctxOf(t));
-const failure = (promise: Promise<unknown>) => promise.then(() => null as unknown as ProviderError, (e: unknown) => e as ProviderError);
+const ctxOf = (t: TestHost): CallContext => ({
+  user: null,
+  log: t.host.log,
+  clock: t.clock,
+  fetch: (() => Promise.reject(new Error('unused'))) as unknown as CallContext['fetch'],
+});
+const ask = (t: TestHost, slug: string, model = 'gpt-4o-mini') =>
+  provider(t, slug).generate!({ model, messages: [{ role: 'user', content: 'hi' }] }, ctxOf(t));
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null as unknown as ProviderError,
+    (e: unknown) => e as ProviderError,
+  );
 
 test('a 429 waits its Retry-After, then the retry succeeds', async ({ t, openai }) => {
   const before = openai.chats().length;
-  openai.script.push(errorReply('openai', 429, 'Rate limit reached for gpt-4o-mini', { 'retry-after': '1' }), textReply('openai', 'after the wait'));
+  openai.script.push(
+    errorReply('openai', 429, 'Rate limit reached for gpt-4o-mini', { 'retry-after': '1' }),
+    textReply('openai', 'after the wait'),
+  );
   const started = Date.now();
   const result = await ask(t, 'openai');
   assert.is(result.text, 'after the wait');
@@ -41,7 +59,10 @@ test('a 429 waits its Retry-After, then the retry succeeds', async ({ t, openai 
 });
 
 test("Anthropic's 429 with retry-after is honoured the same way", async ({ t, anthropic }) => {
-  anthropic.script.push(errorReply('anthropic', 429, 'Number of request tokens has exceeded your per-minute rate limit', { 'retry-after': '0' }), textReply('anthropic', 'fine now'));
+  anthropic.script.push(
+    errorReply('anthropic', 429, 'Number of request tokens has exceeded your per-minute rate limit', { 'retry-after': '0' }),
+    textReply('anthropic', 'fine now'),
+  );
   assert.is((await ask(t, 'anthropic', 'claude-test')).text, 'fine now');
 });
 
@@ -80,7 +101,17 @@ test('a second 429 after the retries fails saying so; a Retry-After beyond 30 s 
 
 test('an input too long for the model says so, naming the model; no retry', async ({ t, openai, anthropic }) => {
   const before = openai.chats().length;
-  openai.script.push({ status: 400, body: { error: { message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 200000 tokens.", type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } } });
+  openai.script.push({
+    status: 400,
+    body: {
+      error: {
+        message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 200000 tokens.",
+        type: 'invalid_request_error',
+        param: 'messages',
+        code: 'context_length_exceeded',
+      },
+    },
+  });
   const error = await failure(ask(t, 'openai'));
   assert.is(error.code, 'context_too_long');
   assert.match(error.message, /The input is too long for OpenAI model 'gpt-4o-mini': This model's maximum context length is 128000 tokens/);
@@ -98,7 +129,16 @@ test('no key: a clear not_configured error naming how to set one', async ({ t })
 });
 
 test('another bad request keeps the provider message; an unknown model is named', async ({ t, openai }) => {
-  openai.script.push({ status: 404, body: { error: { message: 'The model `gpt-9` does not exist or you do not have access to it.', type: 'invalid_request_error', code: 'model_not_found' } } });
+  openai.script.push({
+    status: 404,
+    body: {
+      error: {
+        message: 'The model `gpt-9` does not exist or you do not have access to it.',
+        type: 'invalid_request_error',
+        code: 'model_not_found',
+      },
+    },
+  });
   const missing = await failure(ask(t, 'openai', 'gpt-9'));
   assert.is(missing.code, 'unknown_model');
   assert.match(missing.message, /OpenAI does not offer model 'gpt-9' \(HTTP 404\): The model `gpt-9` does not exist/);

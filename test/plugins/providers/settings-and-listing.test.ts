@@ -17,8 +17,13 @@ for (const store of testStores('provider settings and listing')) {
   test.before(async (ctx) => {
     ctx.openai = await createFakeModelApi('openai', { validKey: 'sk-test-0123456789abcdef' });
     // The aggregator lists hundreds of models.
-    ctx.openrouter = await createFakeModelApi('openrouter', { models: Array.from({ length: 250 }, (_, i) => `vendor${i % 7}/model-${String(i).padStart(3, '0')}`) });
-    ctx.t = await createTestHost({ plugins: [], config: { ...store.config(), pluginSettings: pluginSettingsFor([ctx.openai, ctx.openrouter]) } });
+    ctx.openrouter = await createFakeModelApi('openrouter', {
+      models: Array.from({ length: 250 }, (_, i) => `vendor${i % 7}/model-${String(i).padStart(3, '0')}`),
+    });
+    ctx.t = await createTestHost({
+      plugins: [],
+      config: { ...store.config(), pluginSettings: pluginSettingsFor([ctx.openai, ctx.openrouter]) },
+    });
   });
   test.after(async (ctx) => {
     await ctx.t.stop();
@@ -36,12 +41,20 @@ for (const store of testStores('provider settings and listing')) {
       assert.ok(p.label && p.models.length >= 3, slug);
     }
     assert.equal(res.body.data.providers, res.body.providers);
-    assert.equal(res.body.data.defaults, { provider: Object.keys(res.body.providers)[0], model: res.body.providers[Object.keys(res.body.providers)[0]].models[0] });
+    assert.equal(res.body.data.defaults, {
+      provider: Object.keys(res.body.providers)[0],
+      model: res.body.providers[Object.keys(res.body.providers)[0]].models[0],
+    });
     assert.is(openai.server.requests.length, 0, 'no key: the service is not asked');
   });
 
-  test('PUT /settings takes provider keys: sealed in the store, masked on GET, kept when the mask comes back, removed with ""', async ({ t, openai }) => {
-    const put = await t.request<Body>('PUT', '/settings', { body: { ai_provider_keys: { openai: openai.validKey, openrouter: 'short-key' }, default_provider: 'openai', default_model: 'gpt-4o' } });
+  test('PUT /settings takes provider keys: sealed in the store, masked on GET, kept when the mask comes back, removed with ""', async ({
+    t,
+    openai,
+  }) => {
+    const put = await t.request<Body>('PUT', '/settings', {
+      body: { ai_provider_keys: { openai: openai.validKey, openrouter: 'short-key' }, default_provider: 'openai', default_model: 'gpt-4o' },
+    });
     assert.is(put.status, 200, JSON.stringify(put.body));
     assert.is(put.body.data.settings.ai_provider_keys.openai, '••••••••cdef');
     assert.is(put.body.data.settings.ai_provider_keys.openrouter, '••••••••');
@@ -68,7 +81,11 @@ for (const store of testStores('provider settings and listing')) {
     assert.is(bad.status, 400);
   });
 
-  test('GET /providers with keys: models from the services (the aggregator lists 250), defaults from the settings', async ({ t, openai, openrouter }) => {
+  test('GET /providers with keys: models from the services (the aggregator lists 250), defaults from the settings', async ({
+    t,
+    openai,
+    openrouter,
+  }) => {
     await t.request('PUT', '/settings', { body: { ai_provider_keys: { openrouter: openrouter.validKey } } });
     const res = await t.request<Body>('GET', '/providers');
     assert.is(res.status, 200);
@@ -84,7 +101,7 @@ for (const store of testStores('provider settings and listing')) {
     assert.is(openai.server.requests.filter((r) => r.url === '/v1/models').length, count, 'cached');
   });
 
-  test('POST /providers/{slug}/test: ok with a good key, the provider\'s message with a wrong one', async ({ t }) => {
+  test("POST /providers/{slug}/test: ok with a good key, the provider's message with a wrong one", async ({ t }) => {
     const good = await t.request<Body>('POST', '/providers/openai/test');
     assert.is(good.status, 200);
     assert.equal(good.body.data, { provider: 'openai', ok: true, message: 'OpenAI accepted the API key' });

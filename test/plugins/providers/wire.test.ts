@@ -6,7 +6,16 @@ import * as assert from 'uvu/assert';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
 import { isProviderError, type ProviderError } from '../../../sdk/ai/index.js';
 import type { CallContext, ProviderDefinition, ProviderMessage } from '../../../sdk/index.js';
-import { createFakeModelApi, keyOf, pluginSettingsFor, textReply, toolCallReply, WIRE, type FakeModelApi, type WireKind } from '../../support/fake-model-apis.js';
+import {
+  createFakeModelApi,
+  keyOf,
+  pluginSettingsFor,
+  textReply,
+  toolCallReply,
+  WIRE,
+  type FakeModelApi,
+  type WireKind,
+} from '../../support/fake-model-apis.js';
 
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
@@ -35,25 +44,42 @@ const providerOf = (t: TestHost, slug: string): ProviderDefinition => {
   if (!found?.generate) throw new Error(`no provider ${slug}`);
   return found;
 };
-const callCtx = (t: TestHost): CallContext => ({ user: null, log: t.host.log, clock: t.clock, fetch: (() => Promise.reject(new Error('unused'))) as unknown as CallContext['fetch'] });
+const callCtx = (t: TestHost): CallContext => ({
+  user: null,
+  log: t.host.log,
+  clock: t.clock,
+  fetch: (() => Promise.reject(new Error('unused'))) as unknown as CallContext['fetch'],
+});
 
 /** The request's system prompt, user text and tool names, read from each wire format. */
 function readBody(kind: WireKind, body: Body): { system: string; user: string; tools: string[] } {
   if (kind === 'anthropic') {
     const system = Array.isArray(body.system) ? body.system.map((b: Body) => b.text).join('') : String(body.system ?? '');
-    const user = body.messages.filter((m: Body) => m.role === 'user').map((m: Body) => (typeof m.content === 'string' ? m.content : m.content.map((c: Body) => c.text ?? '').join(''))).join('|');
+    const user = body.messages
+      .filter((m: Body) => m.role === 'user')
+      .map((m: Body) => (typeof m.content === 'string' ? m.content : m.content.map((c: Body) => c.text ?? '').join('')))
+      .join('|');
     return { system, user, tools: (body.tools ?? []).map((tool: Body) => tool.name) };
   }
   if (kind === 'gemini') {
     return {
       system: (body.systemInstruction?.parts ?? []).map((p: Body) => p.text).join(''),
-      user: body.contents.filter((c: Body) => c.role === 'user').map((c: Body) => c.parts.map((p: Body) => p.text ?? '').join('')).join('|'),
+      user: body.contents
+        .filter((c: Body) => c.role === 'user')
+        .map((c: Body) => c.parts.map((p: Body) => p.text ?? '').join(''))
+        .join('|'),
       tools: (body.tools ?? []).flatMap((tool: Body) => (tool.functionDeclarations ?? []).map((f: Body) => f.name)),
     };
   }
   return {
-    system: body.messages.filter((m: Body) => m.role === 'system').map((m: Body) => (typeof m.content === 'string' ? m.content : m.content.map((c: Body) => c.text).join(''))).join(''),
-    user: body.messages.filter((m: Body) => m.role === 'user').map((m: Body) => (typeof m.content === 'string' ? m.content : m.content.map((c: Body) => c.text).join(''))).join('|'),
+    system: body.messages
+      .filter((m: Body) => m.role === 'system')
+      .map((m: Body) => (typeof m.content === 'string' ? m.content : m.content.map((c: Body) => c.text).join('')))
+      .join(''),
+    user: body.messages
+      .filter((m: Body) => m.role === 'user')
+      .map((m: Body) => (typeof m.content === 'string' ? m.content : m.content.map((c: Body) => c.text).join('')))
+      .join('|'),
     tools: (body.tools ?? []).map((tool: Body) => tool.function.name),
   };
 }
@@ -65,7 +91,10 @@ for (const kind of KINDS) {
     const api = apis[kind];
     api.script.push(textReply(kind, 'Hello from the model.', { input: 30, output: 9 }));
     const before = api.chats().length;
-    const result = await providerOf(t, slug).generate!({ model: `${kind}-small`, system: 'Be brief.', messages: [{ role: 'user', content: 'Say hello' }] }, callCtx(t));
+    const result = await providerOf(t, slug).generate!(
+      { model: `${kind}-small`, system: 'Be brief.', messages: [{ role: 'user', content: 'Say hello' }] },
+      callCtx(t),
+    );
     assert.is(result.text, 'Hello from the model.');
     assert.equal(result.usage, { input_tokens: 30, output_tokens: 9, total_tokens: 39 });
     assert.is(result.finishReason, 'stop');
@@ -91,7 +120,13 @@ for (const kind of KINDS) {
     const api = apis[kind];
     const provider = providerOf(t, slug);
     api.script.push(toolCallReply(kind, 'call_77', 'lookup_weather', { city: 'Lyon' }));
-    const tools = [{ name: 'lookup_weather', description: 'Weather of a city', parameters: { type: 'object', required: ['city'], properties: { city: { type: 'string' } } } }];
+    const tools = [
+      {
+        name: 'lookup_weather',
+        description: 'Weather of a city',
+        parameters: { type: 'object', required: ['city'], properties: { city: { type: 'string' } } },
+      },
+    ];
     const messages: ProviderMessage[] = [{ role: 'user', content: 'Weather in Lyon?' }];
     const first = await provider.generate!({ model: `${kind}-small`, messages, tools }, callCtx(t));
     assert.is(first.finishReason, 'tool-calls');
@@ -104,7 +139,14 @@ for (const kind of KINDS) {
     // Stored as JSON and resumed: the response messages survive a round trip.
     const stored = JSON.parse(JSON.stringify([...messages, ...first.responseMessages])) as ProviderMessage[];
     api.script.push(textReply(kind, 'It is sunny in Lyon.'));
-    const second = await provider.generate!({ model: `${kind}-small`, messages: [...stored, { role: 'tool', toolCallId: callId, toolName: 'lookup_weather', output: { sky: 'sunny' } }], tools }, callCtx(t));
+    const second = await provider.generate!(
+      {
+        model: `${kind}-small`,
+        messages: [...stored, { role: 'tool', toolCallId: callId, toolName: 'lookup_weather', output: { sky: 'sunny' } }],
+        tools,
+      },
+      callCtx(t),
+    );
     assert.is(second.text, 'It is sunny in Lyon.');
     const body = api.chats().at(-1)!.json<Body>();
     if (kind === 'anthropic') {
@@ -135,14 +177,26 @@ for (const kind of KINDS) {
     const saved = await t.request('PUT', '/settings', { body: { ai_provider_keys: { [slug]: 'wrong-key' } } });
     assert.is(saved.status, 200);
     try {
-      const error = await providerOf(t, slug).generate!({ model: `${kind}-small`, messages: [{ role: 'user', content: 'hi' }] }, callCtx(t)).then(
+      const error = await providerOf(t, slug).generate!(
+        { model: `${kind}-small`, messages: [{ role: 'user', content: 'hi' }] },
+        callCtx(t),
+      ).then(
         () => null,
         (e: unknown) => e as ProviderError,
       );
       assert.ok(error && isProviderError(error), String(error));
       assert.is(error.code, 'key_refused');
       assert.match(error.message, /refused the API key/);
-      assert.match(error.message, kind === 'gemini' ? /API key not valid/ : kind === 'anthropic' ? /invalid x-api-key/ : kind === 'openrouter' ? /No auth credentials/ : /Incorrect API key/);
+      assert.match(
+        error.message,
+        kind === 'gemini'
+          ? /API key not valid/
+          : kind === 'anthropic'
+            ? /invalid x-api-key/
+            : kind === 'openrouter'
+              ? /No auth credentials/
+              : /Incorrect API key/,
+      );
       const tested = await providerOf(t, slug).test!(callCtx(t));
       assert.is(tested.ok, false);
       assert.match(tested.message, /refused the API key/);

@@ -7,7 +7,10 @@ const test = suite('rss: feed parser');
 
 test('RSS 2.0: full content, dates as ISO, authors, guids, newest first', () => {
   const items = parseFeed(RSS2);
-  assert.equal(items.map((i) => i.title), ['2026', 'Older & wiser', 'No date, no guid']);
+  assert.equal(
+    items.map((i) => i.title),
+    ['2026', 'Older & wiser', 'No date, no guid'],
+  );
   assert.equal(items[0], {
     title: '2026',
     content: '<p>Full <b>content</b> here</p>',
@@ -25,7 +28,10 @@ test('RSS 2.0: full content, dates as ISO, authors, guids, newest first', () => 
 
 test('Atom: alternate link resolved against the feed, content over summary, updated as fallback date', () => {
   const items = parseFeed(ATOM, 'https://atom.example.org/feed.xml');
-  assert.equal(items.map((i) => i.guid), ['urn:uuid:entry-2', 'urn:uuid:entry-1']);
+  assert.equal(
+    items.map((i) => i.guid),
+    ['urn:uuid:entry-2', 'urn:uuid:entry-1'],
+  );
   assert.equal(items[1], {
     title: 'First <em>entry</em>',
     content: 'Summary one',

@@ -68,7 +68,11 @@ test('an RSS feed becomes rss_item packets, newest first, identified by guid or 
   const packets = await handler.fetch(context(true), { feed_url: feedUrl, max_items: 1 });
   assert.is(packets.length, 3, 'all items: the engine applies max_items');
   assert.ok(packets.every((p) => p.type === 'rss_item'));
-  assert.equal(packets[0]!.metadata, { item_id: 'https://blog.example.org/newest', source_url: 'https://blog.example.org/newest', feed_url: feedUrl });
+  assert.equal(packets[0]!.metadata, {
+    item_id: 'https://blog.example.org/newest',
+    source_url: 'https://blog.example.org/newest',
+    feed_url: feedUrl,
+  });
   assert.is(packets[0]!.data.content, '<p>Full <b>content</b> here</p>');
   assert.is(packets[1]!.metadata.item_id, 'tag:blog.example.org,2026:older');
   assert.is(packets[2]!.metadata.item_id, 'https://blog.example.org/undated', 'the link when there is no guid');
@@ -77,7 +81,10 @@ test('an RSS feed becomes rss_item packets, newest first, identified by guid or 
 
 test('an Atom feed works the same way, relative links resolved against the feed URL', async ({ handler, base }) => {
   const packets = await handler.fetch(context(true), { feed_url: `${base}/atom.xml` });
-  assert.equal(packets.map((p) => p.metadata.item_id), ['urn:uuid:entry-2', 'urn:uuid:entry-1']);
+  assert.equal(
+    packets.map((p) => p.metadata.item_id),
+    ['urn:uuid:entry-2', 'urn:uuid:entry-1'],
+  );
   assert.is(packets[1]!.data.link, `${base}/posts/first`);
 });
 

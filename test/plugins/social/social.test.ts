@@ -22,7 +22,10 @@ for (const store of testStores('social: end to end')) {
       body: `<?xml version="1.0"?><rss version="2.0"><channel><title>Blog</title><item><title>Long</title><link>https://blog.example.org/long</link><guid>https://blog.example.org/long</guid><description>${content}</description></item></channel></rss>`,
     }));
     const url = ctx.fake.server.url;
-    ctx.t = await createTestHost({ plugins: [], config: { ...store.config(), pluginSettings: { social: { graph_url: url, dialog_url: url, threads_url: `${url}/threads` } } } });
+    ctx.t = await createTestHost({
+      plugins: [],
+      config: { ...store.config(), pluginSettings: { social: { graph_url: url, dialog_url: url, threads_url: `${url}/threads` } } },
+    });
   });
   test.after(async (ctx) => {
     await ctx.t.stop();
@@ -31,19 +34,28 @@ for (const store of testStores('social: end to end')) {
   });
 
   test('the OAuth 2.0 authorization connects social, and threaded shares it', async ({ t, fake }) => {
-    assert.is((await t.request<Body>('PUT', '/auth/threaded', { body: { app_id: fake.app.id, app_secret: fake.app.secret } })).body.message, 'Configuration saved successfully');
+    assert.is(
+      (await t.request<Body>('PUT', '/auth/threaded', { body: { app_id: fake.app.id, app_secret: fake.app.secret } })).body.message,
+      'Configuration saved successfully',
+    );
     const done = await authorizeInPopup(t, 'threaded');
     assert.match(done.html, /Connected Social account Ada Page Admin/);
     for (const slug of ['social', 'threaded']) {
       const status = await t.request<Body>('GET', `/auth/${slug}/status`);
-      assert.equal([status.body.data.authenticated, status.body.data.account_details], [true, { username: 'Ada Page Admin', id: '77' }], slug);
+      assert.equal(
+        [status.body.data.authenticated, status.body.data.account_details],
+        [true, { username: 'Ada Page Admin', id: '77' }],
+        slug,
+      );
     }
     assert.equal(fake.refusals, []);
   });
 
   test('social posts to the page feed; threaded makes a container and publishes it, shortened to 500', async ({ t, fake, feed }) => {
     const rss = { type: 'fetch', handler_slug: 'rss', handler_config: { feed_url: `${feed.url}/feed.xml` } };
-    const social = await t.executeAndWait({ workflow: { steps: [rss, { type: 'publish', handler_slug: 'social', handler_config: { page_id: 'page1' } }] } });
+    const social = await t.executeAndWait({
+      workflow: { steps: [rss, { type: 'publish', handler_slug: 'social', handler_config: { page_id: 'page1' } }] },
+    });
     assert.is(social.status, 'completed', JSON.stringify(social));
     assert.is(fake.feedPosts.length, 1);
     assert.equal([fake.feedPosts[0]!.page, fake.feedPosts[0]!.link], ['page1', 'https://blog.example.org/long']);
@@ -61,17 +73,35 @@ for (const store of testStores('social: end to end')) {
     try {
       const rss = { type: 'fetch', handler_slug: 'rss', handler_config: { feed_url: `${entities.url}/entities.xml`, max_items: 2 } };
       const feedBefore = fake.feedPosts.length;
-      const social = await t.executeAndWait({ workflow: { steps: [rss, { type: 'publish', handler_slug: 'social', handler_config: { page_id: 'page1' } }] } });
+      const social = await t.executeAndWait({
+        workflow: { steps: [rss, { type: 'publish', handler_slug: 'social', handler_config: { page_id: 'page1' } }] },
+      });
       assert.is(social.status, 'completed', JSON.stringify(social));
-      const messages = fake.feedPosts.slice(feedBefore).map((p) => [p.message, p.link]).sort();
-      assert.equal(messages, [[ampText(110), AMP_LINK], [ENTITY_TEXT, ENTITY_LINK]].sort());
+      const messages = fake.feedPosts
+        .slice(feedBefore)
+        .map((p) => [p.message, p.link])
+        .sort();
+      assert.equal(
+        messages,
+        [
+          [ampText(110), AMP_LINK],
+          [ENTITY_TEXT, ENTITY_LINK],
+        ].sort(),
+      );
       const threadsBefore = fake.threads.length;
       const threaded = await t.executeAndWait({ workflow: { steps: [rss, { type: 'publish', handler_slug: 'threaded' }] } });
       assert.is(threaded.status, 'completed', JSON.stringify(threaded));
-      const texts = fake.threads.slice(threadsBefore).map((p) => p.text).sort();
+      const texts = fake.threads
+        .slice(threadsBefore)
+        .map((p) => p.text)
+        .sort();
       assert.equal(texts, [`${ampText(110)} ${AMP_LINK}`, `${ENTITY_TEXT} ${ENTITY_LINK}`].sort());
       const steps = threaded.steps as Array<{ published?: Array<{ shortened: boolean }> }>;
-      assert.equal(steps[1]!.published!.map((p) => p.shortened), [false, false], 'neither was shortened');
+      assert.equal(
+        steps[1]!.published!.map((p) => p.shortened),
+        [false, false],
+        'neither was shortened',
+      );
       assert.equal(fake.refusals, []);
     } finally {
       await entities.close();
@@ -80,10 +110,14 @@ for (const store of testStores('social: end to end')) {
 
   test('a token about to expire is refreshed once before the run uses it', async ({ t, fake }) => {
     t.clock.advance(3600 * 1000);
-    const job = await t.executeAndWait({ workflow: { steps: [{ type: 'publish', handler_slug: 'social', handler_config: { page_id: 'page1' } }] } });
+    const job = await t.executeAndWait({
+      workflow: { steps: [{ type: 'publish', handler_slug: 'social', handler_config: { page_id: 'page1' } }] },
+    });
     assert.is(job.status, 'completed', JSON.stringify(job));
     assert.is(fake.refreshes, 1);
-    const again = await t.executeAndWait({ workflow: { steps: [{ type: 'publish', handler_slug: 'social', handler_config: { page_id: 'page1' } }] } });
+    const again = await t.executeAndWait({
+      workflow: { steps: [{ type: 'publish', handler_slug: 'social', handler_config: { page_id: 'page1' } }] },
+    });
     assert.is(again.status, 'completed');
     assert.is(fake.refreshes, 1, 'the fresh token is used, not refreshed again');
     assert.equal(fake.refusals, []);

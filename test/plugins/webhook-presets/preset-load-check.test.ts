@@ -52,7 +52,13 @@ test('a valid preset loads and is offered', async () => {
     flowhost: '^1.0.0',
     deps: { presets: services.presets },
     setup({ presets }) {
-      presets.add(definePreset({ slug: 'acme', label: 'Acme', template: { ...template, signature_source: { ...template.signature_source, encoding: 'hex' } } }));
+      presets.add(
+        definePreset({
+          slug: 'acme',
+          label: 'Acme',
+          template: { ...template, signature_source: { ...template.signature_source, encoding: 'hex' } },
+        }),
+      );
     },
   });
   const t = await createTestHost({ plugins: [ok] });

@@ -7,6 +7,8 @@ import { definePluginManifest } from '../../../sdk/manifest.js';
 
 export default definePluginManifest({
   id: 'lazy-fixture',
-  cli: [{ noun: 'lazy-fixture', describe: 'A noun whose commands load only when named', load: async () => (await import('./cli.js')).lazyNoun }],
+  cli: [
+    { noun: 'lazy-fixture', describe: 'A noun whose commands load only when named', load: async () => (await import('./cli.js')).lazyNoun },
+  ],
   load: async () => (await import('./index.js')).default,
 });
