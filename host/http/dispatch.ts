@@ -138,10 +138,13 @@ export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse, ling
       settle();
       socket.destroy();
     };
-    const timer = setTimeout(cut, LINGER_MS);
-    const meter = setInterval(() => socket.bytesRead - start > LINGER_BYTES && cut(), 100);
+    // Unref'd: draining a refused body is no reason to keep a stopping process alive.
+    const timer = setTimeout(cut, LINGER_MS).unref();
+    const meter = setInterval(() => socket.bytesRead - start > LINGER_BYTES && cut(), 100).unref();
     req.once('end', settle);
     req.once('close', settle);
+    // The request may have closed before the answer finished; the socket's close ends it too.
+    socket.once('close', settle);
     req.once('error', () => undefined);
     req.resume();
   });

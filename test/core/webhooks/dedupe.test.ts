@@ -103,8 +103,12 @@ for (const store of testStores('webhooks: duplicate events')) {
     const flowId = await hmacFlow(t, pipelineId, { dedupe_window_seconds: 600 });
     await t.request('PUT', `/flows/${flowId}/webhook/rate-limit`, { body: { max: 1, window_seconds: 1 } });
     assert.is((await send(t, flowId, 'a')).status, 200);
+    const windowOpened = Date.now();
     assert.is((await send(t, flowId, 'b')).status, 429);
-    t.clock.advance(1000); // past the 1 s window: the limiter reads the host's clock
+    t.clock.advance(1000); // past the 1 s window: the embedded store's limiter reads the host's clock
+    // On MongoDB the counters live in the database so they hold across hosts, and
+    // rate-limiter-flexible times them on real time: wait out the real window there.
+    if (store.label === 'mongodb') await new Promise((r) => setTimeout(r, Math.max(0, windowOpened + 1100 - Date.now())));
     const retry = await send(t, flowId, 'b');
     assert.is(retry.status, 200);
     assert.is(retry.body.duplicate, undefined);
