@@ -27,9 +27,9 @@ process.stdout.write = (chunk, ...rest) => {
     setTimeout(() => {
       const open = process.getActiveResourcesInfo().filter((r) => r !== 'TTYWrap');
       const timers = [...traced.values()].filter((t) => t.resource.hasRef?.() && !t.resource._destroyed);
-      process.stderr.write(`[linger] still open 1.5 s after the summary: ${open.join(', ') || '(nothing)'}\n`);
+      process.stderr.write(`[linger] still open 6 s after the summary: ${open.join(', ') || '(nothing)'}\n`);
       for (const t of timers) process.stderr.write(`[linger] timer set at\n${t.stack}\n`);
-    }, 1500).unref();
+    }, 6000).unref();
   }
   return write(chunk, ...rest);
 };
