@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { PluginDefinition } from '../core/kernel/plugin.js';
 import { isPluginManifest, loadManifestPlugin, type PluginManifest } from '../core/kernel/plugin-manifest.js';
 
@@ -23,12 +24,17 @@ export async function resolvePluginEntries(
       out.push(builtin);
       continue;
     }
-    const specifier = entry.startsWith('.') || isAbsolute(entry) ? pathToFileURL(resolve(entry)).href : entry;
+    const isPath = entry.startsWith('.') || isAbsolute(entry);
+    const specifier = isPath ? pathToFileURL(resolve(entry)).href : entry;
     let mod: { default?: unknown };
     try {
-      mod = (await import(specifier)) as { default?: unknown };
+      mod = (await importPackage(specifier, isPath)) as { default?: unknown };
     } catch (error) {
-      throw new Error(`Plugin '${entry}' (from FLOWHOST_PLUGINS) could not be loaded: ${(error as Error).message}`);
+      const hint = isPath
+        ? ''
+        : ` (a package name is looked up where flowhost is installed, then from the working directory ${process.cwd()}; ` +
+          `install it there, or give its path instead, e.g. FLOWHOST_PLUGINS=./dist/index.js)`;
+      throw new Error(`Plugin '${entry}' (from FLOWHOST_PLUGINS) could not be loaded: ${(error as Error).message}${hint}`);
     }
     if (!mod.default || typeof mod.default !== 'object') {
       throw new Error(`Plugin '${entry}' (from FLOWHOST_PLUGINS) has no default export; export default definePlugin({...})`);
@@ -36,6 +42,26 @@ export async function resolvePluginEntries(
     out.push(mod.default as PluginEntry);
   }
   return out;
+}
+
+/**
+ * A package name is looked up from flowhost's own install first (a build's dependencies),
+ * then from the working directory, so a plugin author running `flowhost serve` from the
+ * plugin's own folder can name the packages installed there.
+ */
+async function importPackage(specifier: string, isPath: boolean): Promise<unknown> {
+  try {
+    return await import(specifier);
+  } catch (error) {
+    if (isPath || (error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    let local: string;
+    try {
+      local = createRequire(join(process.cwd(), 'package.json')).resolve(specifier);
+    } catch {
+      throw error;
+    }
+    return import(pathToFileURL(local).href);
+  }
 }
 
 /** The plugins themselves: a manifest's plugin is imported here. */

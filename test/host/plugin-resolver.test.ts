@@ -1,0 +1,45 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resolvePluginEntries } from '../../host/plugin-resolver.js';
+
+const test = suite('FLOWHOST_PLUGINS: a package name');
+const home = process.cwd();
+let dir = '';
+
+test.before(() => {
+  // A plugin author's folder: the plugin package installed beside it, not beside flowhost.
+  dir = mkdtempSync(join(tmpdir(), 'flowhost-by-name-'));
+  const pkg = join(dir, 'node_modules', 'flowhost-plugin-acme');
+  mkdirSync(pkg, { recursive: true });
+  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'flowhost-plugin-acme', type: 'module', main: 'index.js' }));
+  writeFileSync(join(pkg, 'index.js'), "export default { id: 'acme', version: '1.0.0', flowhost: '^1.0.0', setup() {} };\n");
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'author', private: true }));
+});
+test.after(() => {
+  process.chdir(home);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('a package installed in the working directory loads by name', async () => {
+  process.chdir(dir);
+  const [entry] = await resolvePluginEntries(['flowhost-plugin-acme'], {});
+  assert.is((entry as { id: string }).id, 'acme');
+});
+
+test('a name found nowhere says where it looked and how to give a path', async () => {
+  process.chdir(dir);
+  try {
+    await resolvePluginEntries(['flowhost-plugin-nowhere'], {});
+    assert.unreachable('loaded');
+  } catch (error) {
+    const message = (error as Error).message;
+    assert.match(message, /Plugin 'flowhost-plugin-nowhere' \(from FLOWHOST_PLUGINS\) could not be loaded/);
+    assert.match(message, /then from the working directory/);
+    assert.match(message, /give its path instead, e\.g\. FLOWHOST_PLUGINS=\.\/dist\/index\.js/);
+  }
+});
+
+test.run();
