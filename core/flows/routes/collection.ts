@@ -1,0 +1,63 @@
+/** /flows as a collection: the problem flows, the list, and creating a flow. */
+import type { RouteDefinition } from '../../kernel/routes.js';
+import { publicScheduling } from '../model.js';
+import { createFlowBody, listFlowsQuery, problemsQuery } from '../schemas.js';
+import { createdFlowView } from '../view.js';
+import { admin, type FlowsContext } from './context.js';
+
+export function collectionRoutes(ctx: FlowsContext): RouteDefinition[] {
+  const { flows, settings } = ctx;
+  return [
+    {
+      method: 'GET',
+      path: '/flows/problems',
+      permission: admin,
+      summary: 'Flows whose consecutive failures or empty runs reach the threshold',
+      schema: { query: problemsQuery },
+      async handle(request) {
+        const threshold = (request.query as { threshold?: number }).threshold ?? (await settings.get()).problem_flow_threshold;
+        const found = await flows.problems(threshold);
+        const problem_flows = found.map((f) => ({
+          flow_id: f.flow_id,
+          flow_name: f.flow_name,
+          consecutive_failures: f.consecutive_failures,
+          consecutive_no_items: f.consecutive_no_items,
+        }));
+        return { success: true, data: { problem_flows, total: problem_flows.length, threshold } };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/flows',
+      permission: admin,
+      summary: 'List flows (optionally of one pipeline)',
+      schema: { query: listFlowsQuery },
+      async handle(request) {
+        const q = request.query as { pipeline_id?: number; per_page: number; offset: number; output_mode: 'list' | 'full' };
+        const { items, total } = await flows.list({ pipelineId: q.pipeline_id, perPage: q.per_page, offset: q.offset });
+        const views =
+          q.output_mode === 'list'
+            ? items.map((f) => ({
+                flow_id: f.flow_id,
+                flow_name: f.flow_name,
+                pipeline_id: f.pipeline_id,
+                scheduling_config: publicScheduling(f.scheduling_config),
+                last_run_status: f.last_run_status,
+              }))
+            : await Promise.all(items.map(ctx.whole));
+        return { success: true, data: { flows: views, total }, total, per_page: q.per_page, offset: q.offset };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/flows',
+      permission: admin,
+      summary: 'Create a flow: a flow step for each pipeline step',
+      schema: { body: createFlowBody },
+      async handle(request) {
+        const flow = await flows.create(request.body as { pipeline_id: number }, request.user);
+        return { success: true, message: 'Flow created.', data: createdFlowView(flow, (await flows.pipelineOf(flow))!) };
+      },
+    },
+  ];
+}
