@@ -1,0 +1,56 @@
+/** A flow's trigger rate limit and its duplicate event-id window. */
+import type { RouteDefinition } from '../../kernel/routes.js';
+import type { WebhooksService } from '../service.js';
+import { admin, dedupeWindow, flowIdOf, idParams } from './admin-shared.js';
+
+export function limitRoutes(webhooks: WebhooksService): RouteDefinition[] {
+  return [
+    {
+      method: 'PUT',
+      path: '/flows/{flow_id}/webhook/rate-limit',
+      permission: admin,
+      summary: "The flow's trigger rate limit",
+      schema: {
+        params: idParams,
+        body: {
+          type: 'object',
+          required: ['max', 'window_seconds'],
+          additionalProperties: false,
+          properties: {
+            max: { type: 'integer', minimum: 1, maximum: 100000 },
+            window_seconds: { type: 'integer', minimum: 1, maximum: 86400 },
+          },
+        },
+      },
+      async handle(r) {
+        const body = r.body as { max: number; window_seconds: number };
+        await webhooks.setRateLimit(flowIdOf(r), body.max, body.window_seconds, r.user);
+        return { success: true, message: 'Rate limit saved.', data: { rate_limit: body } };
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/flows/{flow_id}/webhook/dedupe',
+      permission: admin,
+      summary: 'Duplicate event-id protection: repeats within window_seconds answer the original job (0 turns it off)',
+      schema: {
+        params: idParams,
+        body: {
+          type: 'object',
+          required: ['window_seconds'],
+          additionalProperties: false,
+          properties: { window_seconds: dedupeWindow },
+        },
+      },
+      async handle(r) {
+        const windowSeconds = (r.body as { window_seconds: number }).window_seconds;
+        await webhooks.setDedupe(flowIdOf(r), windowSeconds, r.user);
+        return {
+          success: true,
+          message: windowSeconds > 0 ? 'Duplicate protection on.' : 'Duplicate protection off.',
+          data: { dedupe_window_seconds: windowSeconds },
+        };
+      },
+    },
+  ];
+}

@@ -1,0 +1,19 @@
+/** GET /webhook-presets: the HMAC presets the plugins registered. */
+import type { Registries } from '../../kernel/registries.js';
+import type { RouteDefinition } from '../../kernel/routes.js';
+import { admin } from './admin-shared.js';
+
+export function presetRoutes(registries: Registries): RouteDefinition[] {
+  return [
+    {
+      method: 'GET',
+      path: '/webhook-presets',
+      permission: admin,
+      summary: 'Loaded webhook presets',
+      handle: () => ({
+        success: true,
+        data: registries.presets().map((p) => ({ slug: p.slug, label: p.label, template: p.template })),
+      }),
+    },
+  ];
+}
