@@ -3,10 +3,12 @@
  * plugin's `files` collection, its bytes in its blob bucket); the `files` fetch handler
  * turns a file into packets (a CSV row, a JSON element, a whole markdown or text file).
  */
+import { Type } from 'typebox';
 import {
   DEFAULT_UPLOAD_TYPES,
   defineHandler,
   definePlugin,
+  defineRoute,
   defineSurface,
   errorBody,
   readUpload,
@@ -50,7 +52,14 @@ const auth = {
     'rest_upload_sideload_error',
   ),
 };
-const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } } } as const;
+const idParams = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) });
+// The host applies a query's defaults before the handler runs; the schema still marks the
+// fields optional (a client may leave them out), so the handler falls back to the same values.
+const PER_PAGE = 50;
+const listQuery = Type.Object({
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: PER_PAGE })),
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+});
 
 type StoredFile = FileRecord & { _id: string } & Record<string, unknown>;
 
@@ -117,23 +126,17 @@ export default definePlugin({
               return reply(201, { file: fileView(record) });
             },
           },
-          {
+          defineRoute({
             method: 'GET',
             path: '/files',
             permission: { capability: 'manage_options' },
             summary: 'Stored files, newest first',
             schema: {
-              query: {
-                type: 'object',
-                properties: {
-                  per_page: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
-                  page: { type: 'integer', minimum: 1, default: 1 },
-                },
-              },
+              query: listQuery,
               responses: { ...auth, 200: successBody({ files: { type: 'array', items: fileSchema }, total: { type: 'integer' } }) },
             },
             async handle(request) {
-              const { per_page, page } = request.query as { per_page: number; page: number };
+              const { per_page = PER_PAGE, page = 1 } = request.query;
               const [items, total] = await Promise.all([
                 files.find(
                   {},
@@ -143,20 +146,20 @@ export default definePlugin({
               ]);
               return { files: items.map((f) => fileView(f)), total };
             },
-          },
-          {
+          }),
+          defineRoute({
             method: 'GET',
             path: '/files/{id}',
             permission: { capability: 'manage_options' },
             schema: { params: idParams, responses: { ...auth, 200: successBody({ file: fileSchema }), 404: errorBody('files_not_found') } },
             async handle(request) {
-              const id = (request.params as { id: string }).id;
+              const id = request.params.id;
               const record = await find(id);
               if (!record) throw notFound(id);
               return { file: fileView(record) };
             },
-          },
-          {
+          }),
+          defineRoute({
             method: 'DELETE',
             path: '/files/{id}',
             permission: { capability: 'manage_options' },
@@ -165,7 +168,7 @@ export default definePlugin({
               responses: { ...auth, 200: successBody({ deleted: { const: true }, file: fileSchema }), 404: errorBody('files_not_found') },
             },
             async handle(request) {
-              const id = (request.params as { id: string }).id;
+              const id = request.params.id;
               const record = await find(id);
               if (!record) throw notFound(id);
               // The record first: once it is gone the file is gone; then the bytes.
@@ -173,7 +176,7 @@ export default definePlugin({
               await blobs.delete(record.blob_id);
               return { deleted: true, file: fileView(record) };
             },
-          },
+          }),
         ],
       }),
     );
