@@ -2,7 +2,9 @@
  * The provisioner/v1 surface: the two webhooks (public, each authenticated by its own
  * secret before anything else) and the admin routes (manage_options).
  */
+import { Type } from 'typebox';
 import {
+  defineRoute,
   defineSurface,
   errorBody,
   reply,
@@ -11,7 +13,7 @@ import {
   type RouteDefinition,
   type SurfaceDefinition,
 } from '../../sdk/index.js';
-import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from './model.js';
+import { SUBSCRIPTION_STATUSES } from './model.js';
 import { creditTotal, type BillingCollections } from './repository.js';
 import { SECRET_NAMES, type Secrets, type SecretName } from './secrets.js';
 import type { BillingService, WebhookOutcome } from './service.js';
@@ -37,12 +39,20 @@ export const NAMESPACE = 'provisioner/v1';
 const WEBHOOK_BODY_LIMIT = 256 * 1024;
 const MANAGE = { capability: 'manage_options' } as const;
 
-const idParam = (name: string, pattern: string, maxLength: number): JsonSchema => ({
-  type: 'object',
-  required: [name],
-  properties: { [name]: { type: 'string', minLength: 1, maxLength, pattern } },
-});
+// One string path parameter; each route names its own in a TypeBox object so the handler
+// reads it typed (a computed key would lose the name).
+const idString = (pattern: string, maxLength: number) => Type.String({ minLength: 1, maxLength, pattern });
 const SUB_ID = '^[A-Za-z0-9][A-Za-z0-9._:-]*$';
+const eventIdParams = Type.Object({ event_id: idString(SUB_ID, 220) });
+
+// The host applies these defaults before a handler runs; the fields stay optional in the
+// schema (a client may leave them out), so handlers fall back to the same constants.
+const FIRST_PAGE = 1;
+// Every secret optional; `satisfies` below keeps the list in step with SECRET_NAMES.
+const secretValue = Type.Optional(Type.String({ maxLength: 4096 }));
+const PAGE_SIZE = 20;
+const CREDITS_PAGE_SIZE = 100;
+const page = Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: FIRST_PAGE }));
 
 const outcomeBody = (o: WebhookOutcome) => ({
   success: true,
@@ -114,20 +124,17 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
   ];
 
   const admin: RouteDefinition[] = [
-    {
+    defineRoute({
       method: 'GET',
       path: '/subscriptions',
       permission: MANAGE,
       summary: 'Subscriptions, newest first; filter by status',
       schema: {
-        query: {
-          type: 'object',
-          properties: {
-            status: { enum: [...SUBSCRIPTION_STATUSES] },
-            page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
-            per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-          },
-        },
+        query: Type.Object({
+          status: Type.Optional(Type.Enum([...SUBSCRIPTION_STATUSES])),
+          page,
+          per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: PAGE_SIZE })),
+        }),
         responses: {
           200: successBody({
             data: { type: 'array', items: subscriptionSchema },
@@ -139,7 +146,7 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
         },
       },
       async handle(request) {
-        const q = request.query as { status?: SubscriptionStatus; page: number; per_page: number };
+        const q = { ...request.query, page: request.query.page ?? FIRST_PAGE, per_page: request.query.per_page ?? PAGE_SIZE };
         const filter = q.status ? { status: q.status } : {};
         const [total, docs] = await Promise.all([
           c.subscriptions.count(filter),
@@ -154,14 +161,14 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
           per_page: q.per_page,
         };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/subscriptions/{id}',
       permission: MANAGE,
       summary: 'One subscription with its event history (oldest first)',
       schema: {
-        params: idParam('id', SUB_ID, 200),
+        params: Type.Object({ id: idString(SUB_ID, 200) }),
         responses: {
           200: successBody({
             data: {
@@ -175,38 +182,38 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
         },
       },
       async handle(request) {
-        const id = (request.params as { id: string }).id;
+        const id = request.params.id;
         const sub = await c.subscriptions.findOne({ _id: id });
         if (!sub) throw billingError('subscription_not_found', { message: `No subscription ${id}.`, data: { subscription_id: id } });
         const events = await service.events.history(id);
         return { success: true, data: { ...subscriptionView(sub), events: events.map(eventView) } };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/events/{event_id}',
       permission: MANAGE,
       summary: 'One stored event, with its replays',
       schema: {
-        params: idParam('event_id', SUB_ID, 220),
+        params: eventIdParams,
         responses: { 200: successBody({ data: eventDetailSchema }), 404: errorBody('event_not_found') },
       },
       async handle(request) {
-        const id = (request.params as { event_id: string }).event_id;
+        const id = request.params.event_id;
         const event = await service.events.get(id);
         if (!event) throw billingError('event_not_found', { message: `No stored event ${id}.`, data: { event_id: id } });
         const replays = await service.replays.of(id);
         return { success: true, data: { ...eventView(event), replay_attempts: replays.map(replayView) } };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'POST',
       path: '/events/{event_id}/replay',
       permission: MANAGE,
       summary:
         "Re-processes a stored event as a new attempt (idempotent: only what is missing is done); answers the attempt's record, the original's outcome is kept",
       schema: {
-        params: idParam('event_id', SUB_ID, 220),
+        params: eventIdParams,
         responses: {
           200: successBody({ data: replaySchema }),
           400: errorBody('invalid_payload', 'subscription_deleted'),
@@ -214,23 +221,20 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
         },
       },
       async handle(request) {
-        return { success: true, data: replayView(await service.replay((request.params as { event_id: string }).event_id)) };
+        return { success: true, data: replayView(await service.replay(request.params.event_id)) };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/customers/{customer_id}/credits',
       permission: MANAGE,
       summary: "A customer's credit balance and purchase count (over every purchase), and one page of the purchases, oldest first",
       schema: {
-        params: idParam('customer_id', SUB_ID, 200),
-        query: {
-          type: 'object',
-          properties: {
-            page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
-            per_page: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
-          },
-        },
+        params: Type.Object({ customer_id: idString(SUB_ID, 200) }),
+        query: Type.Object({
+          page,
+          per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: CREDITS_PAGE_SIZE })),
+        }),
         responses: {
           200: successBody({
             data: creditsSchema,
@@ -241,8 +245,8 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
         },
       },
       async handle(request) {
-        const id = (request.params as { customer_id: string }).customer_id;
-        const q = request.query as { page: number; per_page: number };
+        const id = request.params.customer_id;
+        const q = { page: request.query.page ?? FIRST_PAGE, per_page: request.query.per_page ?? CREDITS_PAGE_SIZE };
         const [total, entries] = await Promise.all([
           creditTotal(c, id),
           c.credits.find({ customer_id: id }, { sort: { created_at: 1, _id: 1 }, skip: (q.page - 1) * q.per_page, limit: q.per_page }),
@@ -255,37 +259,34 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
           total_pages: Math.ceil(total.purchases / q.per_page),
         };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/domains/{domain}',
       permission: MANAGE,
       summary: "A domain's renewal date",
       schema: {
-        params: idParam('domain', '^[A-Za-z0-9][A-Za-z0-9.-]*$', 253),
+        params: Type.Object({ domain: idString('^[A-Za-z0-9][A-Za-z0-9.-]*$', 253) }),
         responses: { 200: successBody({ data: domainSchema }), 404: errorBody('domain_not_found') },
       },
       async handle(request) {
-        const name = (request.params as { domain: string }).domain.toLowerCase();
+        const name = request.params.domain.toLowerCase();
         const domain = await c.domains.findOne({ _id: name });
         if (!domain) throw billingError('domain_not_found', { message: `No renewal recorded for ${name}.`, data: { domain: name } });
         return { success: true, data: domainView(domain) };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/mail',
       permission: MANAGE,
       summary: 'The e-mail outbox, newest first: pending mail shows its attempts and last SMTP error',
       schema: {
-        query: {
-          type: 'object',
-          properties: {
-            status: { enum: ['pending', 'sent'] },
-            page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
-            per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-          },
-        },
+        query: Type.Object({
+          status: Type.Optional(Type.Enum(['pending', 'sent'])),
+          page,
+          per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: PAGE_SIZE })),
+        }),
         responses: {
           200: successBody({
             data: { type: 'array', items: mailSchema },
@@ -296,7 +297,7 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
         },
       },
       async handle(request) {
-        const q = request.query as { status?: 'pending' | 'sent'; page: number; per_page: number };
+        const q = { ...request.query, page: request.query.page ?? FIRST_PAGE, per_page: request.query.per_page ?? PAGE_SIZE };
         const filter = q.status ? { status: q.status } : {};
         const [total, docs] = await Promise.all([
           c.mail.count(filter),
@@ -304,7 +305,7 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
         ]);
         return { success: true, data: docs.map(mailView), total, page: q.page, per_page: q.per_page };
       },
-    },
+    }),
     {
       method: 'GET',
       path: '/settings',
@@ -315,24 +316,29 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
         return { success: true, data: await secrets.view() };
       },
     },
-    {
+    defineRoute({
       method: 'PUT',
       path: '/settings',
       permission: MANAGE,
       summary: "Saves secrets sealed in the store ('' removes one, the masked value keeps it)",
       schema: {
-        body: {
-          type: 'object',
-          properties: Object.fromEntries(SECRET_NAMES.map((n) => [n, { type: 'string', maxLength: 4096 }])),
-          additionalProperties: false,
-        },
+        body: Type.Object(
+          {
+            internal_key: secretValue,
+            provisioner_token: secretValue,
+            stripe_webhook_secret: secretValue,
+            stripe_api_key: secretValue,
+            smtp_password: secretValue,
+          } satisfies Record<SecretName, typeof secretValue>,
+          { additionalProperties: false },
+        ),
         responses: { 200: successBody({ data: settingsData }) },
       },
       async handle(request) {
-        await secrets.save(request.body as Partial<Record<SecretName, string>>);
+        await secrets.save(request.body);
         return reply(200, { success: true, data: await secrets.view() });
       },
-    },
+    }),
   ];
 
   return defineSurface({ id: 'billing', namespace: NAMESPACE, routes: [...webhooks, ...admin] });
