@@ -1,6 +1,8 @@
 /** The chat surface: POST /chat, POST /chat/continue and the caller's sessions. */
+import { Type } from 'typebox';
 import {
   actingUserOf,
+  defineRoute,
   defineSurface,
   reply,
   successBody,
@@ -22,10 +24,13 @@ import {
   sessionIdParams,
   sessionSummary,
 } from './schemas.js';
-import type { chatService, ChatInput, ContinueInput } from './service.js';
+import type { chatService } from './service.js';
 import type { SessionRecord } from './types.js';
 
 const manage = { capability: 'manage_options' } as const;
+// The host applies the query's default before the handler runs; the field stays optional
+// in the schema (a client may leave it out), so the handler falls back to the same value.
+const PAGE_SIZE = 20;
 
 const summaryOf = (s: SessionRecord) => ({
   session_id: s.session_id,
@@ -68,19 +73,16 @@ export function chatSurface({ repository, requestIds, service, clock, fetch }: R
   return defineSurface({
     id: 'chat',
     routes: [
-      {
+      defineRoute({
         method: 'GET',
         path: '/chat/sessions',
         permission: manage,
         summary: "The caller's chat sessions, most recently active first",
         schema: {
-          query: {
-            type: 'object',
-            properties: {
-              limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-              page: { type: 'integer', minimum: 1, maximum: 100000, default: 1 },
-            },
-          },
+          query: Type.Object({
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: PAGE_SIZE })),
+            page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
+          }),
           responses: {
             200: successBody({
               data: {
@@ -93,7 +95,7 @@ export function chatSurface({ repository, requestIds, service, clock, fetch }: R
           },
         },
         async handle(request) {
-          const { limit, page } = request.query as { limit: number; page: number };
+          const { limit = PAGE_SIZE, page = 1 } = request.query;
           const filter = { user_id: request.user!.userId };
           const [items, total] = await Promise.all([
             repository.sessions.find(filter, { sort: { updated_at: -1, _id: 1 }, skip: (page - 1) * limit, limit }),
@@ -101,25 +103,24 @@ export function chatSurface({ repository, requestIds, service, clock, fetch }: R
           ]);
           return { success: true, data: { sessions: items.map(summaryOf), total } };
         },
-      },
-      {
+      }),
+      defineRoute({
         method: 'POST',
         path: '/chat',
         permission: manage,
         summary: 'One user message through the assistant and its tool calls',
         schema: { body: chatBody, responses: chatResponses },
-        handle: (request) => once(request, 'chat', () => service.chat(request.body as ChatInput, request.user!.userId, contextOf(request))),
-      },
-      {
+        handle: (request) => once(request, 'chat', () => service.chat(request.body, request.user!.userId, contextOf(request))),
+      }),
+      defineRoute({
         method: 'POST',
         path: '/chat/continue',
         permission: manage,
         summary: 'One more model call (and its tool calls) for a session that stopped before a final answer',
         schema: { body: continueBody, responses: continueResponses },
-        handle: (request) =>
-          once(request, 'continue', () => service.continueChat(request.body as ContinueInput, request.user!.userId, contextOf(request))),
-      },
-      {
+        handle: (request) => once(request, 'continue', () => service.continueChat(request.body, request.user!.userId, contextOf(request))),
+      }),
+      defineRoute({
         method: 'GET',
         path: '/chat/{session_id}',
         permission: manage,
@@ -132,7 +133,7 @@ export function chatSurface({ repository, requestIds, service, clock, fetch }: R
           },
         },
         async handle(request) {
-          const session = await repository.own((request.params as { session_id: string }).session_id, request.user!.userId);
+          const session = await repository.own(request.params.session_id, request.user!.userId);
           return {
             success: true,
             session_id: session.session_id,
@@ -140,8 +141,8 @@ export function chatSurface({ repository, requestIds, service, clock, fetch }: R
             data: { ...summaryOf(session), provider: session.provider, model: session.model, conversation: session.conversation },
           };
         },
-      },
-      {
+      }),
+      defineRoute({
         method: 'DELETE',
         path: '/chat/{session_id}',
         permission: manage,
@@ -161,11 +162,11 @@ export function chatSurface({ repository, requestIds, service, clock, fetch }: R
           },
         },
         async handle(request) {
-          const session = await repository.own((request.params as { session_id: string }).session_id, request.user!.userId);
+          const session = await repository.own(request.params.session_id, request.user!.userId);
           await repository.sessions.deleteOne({ _id: session._id });
           return { success: true, data: { deleted: true, session_id: session.session_id } };
         },
-      },
+      }),
     ],
   });
 }

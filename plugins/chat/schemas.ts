@@ -1,4 +1,5 @@
 /** The chat routes' request and response schemas (docs/chat.md shows them as examples). */
+import { Type } from 'typebox';
 import { errorBody, successBody, type JsonSchema } from '../../sdk/index.js';
 
 const str: JsonSchema = { type: 'string' };
@@ -77,40 +78,34 @@ export const sessionDetail: JsonSchema = {
   additionalProperties: false,
 };
 
-const sessionId: JsonSchema = { type: 'string', pattern: '^[a-f0-9-]{1,64}$' };
-export const sessionIdParams = { type: 'object', required: ['session_id'], properties: { session_id: sessionId } } as const;
+// The request schemas are TypeBox so the routes (defineRoute) read them typed.
+const sessionIdString = Type.String({ pattern: '^[a-f0-9-]{1,64}$' });
+export const sessionIdParams = Type.Object({ session_id: sessionIdString });
 export const sessionErrors = { 403: errorBody('session_access_denied'), 404: errorBody('session_not_found') };
 
 const providerChoice = {
-  provider: { type: 'string', minLength: 1, maxLength: 64 },
-  model: { type: 'string', minLength: 1, maxLength: 200 },
-  selected_pipeline_id: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
-} as const;
-
-export const chatBody: JsonSchema = {
-  type: 'object',
-  required: ['message'],
-  properties: {
-    message: { type: 'string', minLength: 1, maxLength: 32000 },
-    session_id: sessionId,
-    ...providerChoice,
-    agent_type: { enum: ['chat', 'cli'] },
-  },
+  provider: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  model: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  selected_pipeline_id: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
 };
-export const continueBody: JsonSchema = {
-  type: 'object',
-  required: ['session_id'],
-  properties: {
-    session_id: sessionId,
-    ...providerChoice,
-    confirm_tool_call_id: {
-      type: 'string',
+
+export const chatBody = Type.Object({
+  message: Type.String({ minLength: 1, maxLength: 32000 }),
+  session_id: Type.Optional(sessionIdString),
+  ...providerChoice,
+  agent_type: Type.Optional(Type.Enum(['chat', 'cli'])),
+});
+export const continueBody = Type.Object({
+  session_id: sessionIdString,
+  ...providerChoice,
+  confirm_tool_call_id: Type.Optional(
+    Type.String({
       minLength: 1,
       maxLength: 200,
       description: 'The user confirms the destructive call the session holds (data.pending_confirmation.id)',
-    },
-  },
-};
+    }),
+  ),
+});
 
 /** Errors both running routes share: provider choice and failure, the lease, X-Request-ID. */
 const runErrors = {

@@ -3,21 +3,22 @@
  * PUT /pipelines/steps/{id}/config takes them), a flow's steps as a tool answers them,
  * and finding a flow step by id or by flow and position.
  */
-import type { JsonSchema } from '../../../sdk/index.js';
+import { Type } from 'typebox';
 import { flowStepId } from './access.js';
 import type { ResolvedChatServices } from '../types.js';
 
 type Pipeline = Awaited<ReturnType<ResolvedChatServices['pipelines']['get']>>;
 type Flow = Awaited<ReturnType<ResolvedChatServices['flows']['get']>>;
 
-export const pipelineStepIdSchema = { type: 'string', pattern: '^\\d+_[0-9a-f-]{36}$', maxLength: 64 } as const;
-export const flowStepIdSchema = { type: 'string', pattern: '^\\d+_[0-9a-f-]{36}_\\d+$', maxLength: 96 } as const;
+// TypeBox, so the tools that take them (defineChatTool) read their arguments typed.
+export const pipelineStepIdSchema = Type.String({ pattern: '^\\d+_[0-9a-f-]{36}$', maxLength: 64 });
+export const flowStepIdSchema = Type.String({ pattern: '^\\d+_[0-9a-f-]{36}_\\d+$', maxLength: 96 });
 
-/** An ai step's settings, bounded like the REST route's body. */
-export const stepConfigProperties: Record<string, JsonSchema> = {
-  provider: { type: 'string', maxLength: 100, description: 'AI provider slug (ai steps)' },
-  model: { type: 'string', maxLength: 200 },
-  system_prompt: { type: 'string', maxLength: 20000 },
+/** An ai step's settings, bounded like the REST route's body; each is optional. */
+export const stepConfigProperties = {
+  provider: Type.Optional(Type.String({ maxLength: 100, description: 'AI provider slug (ai steps)' })),
+  model: Type.Optional(Type.String({ maxLength: 200 })),
+  system_prompt: Type.Optional(Type.String({ maxLength: 20000 })),
 };
 
 /** A flow-step key in the flow record (store field paths take no '-'). */
