@@ -1,5 +1,7 @@
 /** /docs: documentation posts (list, create, read, update, trash or delete). */
+import { Type, type Static } from 'typebox';
 import {
+  defineRoute,
   errorBody,
   findReadablePosts,
   ksesPost,
@@ -18,27 +20,34 @@ import type { Projects } from './projects.js';
 import { MAX_CONTENT, docProperties, docSchema, metaInput, segment } from './schemas.js';
 import { docsyncError } from './errors.js';
 
-const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
+const idParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const notFound = (id: number) => docsyncError('not_found', { message: `Documentation post ${id} not found`, data: { id } });
-const writeStatus = { type: 'string', enum: ['publish', 'draft', 'pending', 'private'] } as const;
+const title = Type.String({ minLength: 1, maxLength: 1000 });
+const text = Type.String({ maxLength: MAX_CONTENT });
 
-interface DocBody {
-  title?: string;
-  content?: string;
-  excerpt?: string;
-  status?: Exclude<PostStatus, 'trash'>;
-  project_path?: string[];
-  meta?: Record<string, string | number | boolean | null>;
-}
+/** PUT's body: every field optional. POST requires the title and the content. */
+const updateBody = Type.Object({
+  title: Type.Optional(title),
+  content: Type.Optional(text),
+  excerpt: Type.Optional(Type.String({ maxLength: 10_000 })),
+  status: Type.Optional(Type.Enum(['publish', 'draft', 'pending', 'private'], { type: 'string' })),
+  project_path: Type.Optional(Type.Array(segment, { minItems: 1, maxItems: 10 })),
+  meta: Type.Optional(metaInput),
+});
+// The spread keeps the properties' order; title and content become required.
+const createBody = Type.Object({ ...updateBody.properties, title, content: text });
+type DocBody = Static<typeof updateBody>;
 
-const bodyProperties = {
-  title: { type: 'string', minLength: 1, maxLength: 1000 },
-  content: { type: 'string', maxLength: MAX_CONTENT },
-  excerpt: { type: 'string', maxLength: 10_000 },
-  status: writeStatus,
-  project_path: { type: 'array', minItems: 1, maxItems: 10, items: segment },
-  meta: metaInput,
-};
+// The host applies the query's defaults before the handler runs; the fields stay optional
+// in the schema (a client may leave them out), so the handler falls back to the same values.
+const PER_PAGE = 10;
+const listQuery = Type.Object({
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: PER_PAGE })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })),
+  project: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  status: Type.Optional(Type.Enum(['publish', 'draft', 'pending', 'private', 'trash', 'any'], { type: 'string', default: 'publish' })),
+  search: Type.Optional(Type.String({ maxLength: 200 })),
+});
 
 /**
  * The title, content and excerpt as stored: WordPress's kses for users without
@@ -73,22 +82,13 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
   };
 
   return [
-    {
+    defineRoute({
       method: 'GET',
       path: '/docs',
       permission: 'public',
       summary: 'Documentation posts, newest first (without content)',
       schema: {
-        query: {
-          type: 'object',
-          properties: {
-            per_page: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
-            page: { type: 'integer', minimum: 1, maximum: 100_000, default: 1 },
-            project: { type: 'string', minLength: 1, maxLength: 200 },
-            status: { type: 'string', enum: ['publish', 'draft', 'pending', 'private', 'trash', 'any'], default: 'publish' },
-            search: { type: 'string', maxLength: 200 },
-          },
-        },
+        query: listQuery,
         responses: {
           200: successBody({
             items: { type: 'array', items: docSchema(false) },
@@ -101,8 +101,9 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
         },
       },
       async handle(request) {
-        const q = request.query as { per_page: number; page: number; project?: string; status: string; search?: string };
-        if (q.status !== 'publish') requireCapability(request.user, 'edit_posts', 'list documentation that is not published');
+        const q = { ...request.query, per_page: request.query.per_page ?? PER_PAGE, page: request.query.page ?? 1 };
+        const wanted = request.query.status ?? 'publish';
+        if (wanted !== 'publish') requireCapability(request.user, 'edit_posts', 'list documentation that is not published');
         const terms = await projects.all();
         let termIds: number[] | undefined;
         if (q.project !== undefined) {
@@ -111,7 +112,7 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
           // Posts of the term and of every term below it, as a hierarchical taxonomy query does.
           termIds = term ? projects.descendants(term.term_id, terms) : [];
         }
-        const status = q.status === 'any' ? (['publish', 'draft', 'pending', 'private'] as PostStatus[]) : (q.status as PostStatus);
+        const status: PostStatus | PostStatus[] = wanted === 'any' ? ['publish', 'draft', 'pending', 'private'] : wanted;
         // Others' drafts and private documentation are left out for those who may not read
         // them (WordPress's read_post, as wp/v2 lists them), with a total that agrees.
         const { items, total } = await findReadablePosts(
@@ -130,14 +131,14 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
         );
         return { items: items.map((p) => docs.view(p, terms, false)), total, pages: Math.ceil(total / q.per_page), current_page: q.page };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'POST',
       path: '/docs',
       permission: { capability: 'edit_posts' },
       summary: 'Create a documentation post (project_path resolves or creates the taxonomy path)',
       schema: {
-        body: { type: 'object', required: ['title', 'content'], properties: bodyProperties },
+        body: createBody,
         responses: {
           201: successBody({
             id: { type: 'integer' },
@@ -150,7 +151,7 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
         },
       },
       async handle(request) {
-        const body = request.body as DocBody;
+        const body = request.body;
         const status = body.status ?? 'publish';
         requirePublishRight(request.user, status);
         const text = filteredText(body, request.user);
@@ -168,8 +169,8 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
         const view = docs.view(post, await projects.all(), false);
         return reply(201, { id: view.id, title: view.title, status: view.status, project: view.project });
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/docs/{id}',
       permission: 'public',
@@ -184,21 +185,21 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
         },
       },
       async handle(request) {
-        const id = (request.params as { id: number }).id;
+        const id = request.params.id;
         const post = await docs.getDoc(id);
         if (!post) throw notFound(id);
         requireReadable(request.user, post);
         return docs.view(post, await projects.all(), true) as unknown as Record<string, unknown>;
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'PUT',
       path: '/docs/{id}',
       permission: { capability: 'edit_posts' },
       summary: 'Update a documentation post (every field optional)',
       schema: {
         params: idParams,
-        body: { type: 'object', properties: bodyProperties },
+        body: updateBody,
         responses: {
           200: successBody(docProperties(true)),
           400: errorBody('invalid_post', 'docsync_term_slug_taken', 'invalid_term', 'term_exists'),
@@ -207,8 +208,8 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
         },
       },
       async handle(request) {
-        const id = (request.params as { id: number }).id;
-        const body = request.body as DocBody;
+        const id = request.params.id;
+        const body = request.body;
         const current = await docs.getDoc(id);
         if (!current) throw notFound(id);
         // WordPress's edit_post, then its status rule: an author changes only their own.
@@ -226,8 +227,8 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
         });
         return (await single(id)) as unknown as Record<string, unknown>;
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'DELETE',
       path: '/docs/{id}',
       // Documentation posts are shared, not owned: deleting any of them is an editor's
@@ -236,23 +237,23 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
       summary: 'Trash a documentation post, or delete it for good with force=true',
       schema: {
         params: idParams,
-        query: { type: 'object', properties: { force: { type: 'boolean', default: false } } },
+        query: Type.Object({ force: Type.Optional(Type.Boolean({ default: false })) }),
         responses: {
           200: successBody({ id: { type: 'integer' }, deleted: { type: 'boolean' }, trashed: { type: 'boolean' } }),
           404: errorBody('not_found'),
         },
       },
       async handle(request) {
-        const id = (request.params as { id: number }).id;
+        const id = request.params.id;
         const post = await docs.getDoc(id);
         if (!post) throw notFound(id);
-        if ((request.query as { force: boolean }).force) {
+        if (request.query.force) {
           await content.deletePost(id);
           return { id, deleted: true, trashed: false };
         }
         if (post.status !== 'trash') await docs.trash(post);
         return { id, deleted: false, trashed: true };
       },
-    },
+    }),
   ];
 }

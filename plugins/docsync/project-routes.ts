@@ -1,5 +1,6 @@
 /** /project: the hierarchical project taxonomy (list, tree, one term, resolve a path, update). */
-import { errorBody, json, successBody, type ContentStore, type RouteDefinition, type Term } from '../../sdk/index.js';
+import { Type } from 'typebox';
+import { defineRoute, errorBody, json, successBody, type ContentStore, type RouteDefinition, type Term } from '../../sdk/index.js';
 import { requireCapability } from './access.js';
 import { parseRepoUrl } from './github.js';
 import { META, TAXONOMY } from './model.js';
@@ -7,7 +8,7 @@ import type { Projects } from './projects.js';
 import { segment, termProperties, termSchema, treeNodeSchema, updatedTermProperties } from './schemas.js';
 import { docsyncError } from './errors.js';
 
-const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
+const idParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const notFound = (id: number) => docsyncError('not_found', { message: `Project term ${id} not found`, data: { id } });
 /** An address the sync can use, or '' to clear it. */
 const repoUrl = { type: 'string', maxLength: 500 } as const;
@@ -42,6 +43,14 @@ const projectMetaSchema = {
   additionalProperties: true,
   maxProperties: 50,
 } as const;
+/** The meta as a handler reads it (projectMetaOf picks the keys); Unsafe keeps the schema exact. */
+const projectMeta = (extra: { default?: Record<string, never> } = {}) =>
+  Type.Unsafe<Record<string, unknown>>({ ...projectMetaSchema, ...extra });
+// The host applies these defaults before a handler runs; the fields stay optional in the
+// schema (a client may leave them out), so handlers fall back to the same values.
+const parent = Type.Optional(Type.Integer({ minimum: 0, default: 0 }));
+const hideEmpty = Type.Optional(Type.Boolean({ default: false }));
+const DEPTH = 3;
 
 export function projectRoutes(content: ContentStore, projects: Projects): RouteDefinition[] {
   const updatedView = async (term: Term) => {
@@ -55,20 +64,17 @@ export function projectRoutes(content: ContentStore, projects: Projects): RouteD
   };
 
   return [
-    {
+    defineRoute({
       method: 'GET',
       path: '/project',
       permission: 'public',
       summary: 'Project terms under a parent (0: top level)',
       schema: {
-        query: {
-          type: 'object',
-          properties: { parent: { type: 'integer', minimum: 0, default: 0 }, hide_empty: { type: 'boolean', default: false } },
-        },
+        query: Type.Object({ parent, hide_empty: hideEmpty }),
         responses: { 200: { type: 'array', items: termSchema } },
       },
       async handle(request) {
-        const q = request.query as { parent: number; hide_empty: boolean };
+        const q = { parent: request.query.parent ?? 0, hide_empty: request.query.hide_empty ?? false };
         const terms = await projects.all();
         const shown = q.hide_empty ? projects.nonEmpty(terms) : null;
         const items = [...terms.values()]
@@ -79,58 +85,55 @@ export function projectRoutes(content: ContentStore, projects: Projects): RouteD
           items.map((t) => projects.view(t, terms)),
         );
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/project/tree',
       permission: 'public',
       summary: 'Project terms as a tree: from `parent` (0: the top level), `depth` levels (default 3)',
       schema: {
-        query: {
-          type: 'object',
-          properties: {
-            parent: { type: 'integer', minimum: 0, default: 0 },
-            depth: { type: 'integer', minimum: 1, maximum: 10, default: 3 },
-            hide_empty: { type: 'boolean', default: false },
-          },
-        },
+        query: Type.Object({
+          parent,
+          depth: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, default: DEPTH })),
+          hide_empty: hideEmpty,
+        }),
         responses: { 200: { type: 'array', items: treeNodeSchema }, 404: errorBody('not_found') },
       },
       async handle(request) {
-        const q = request.query as { parent: number; depth: number; hide_empty: boolean };
+        const q = {
+          parent: request.query.parent ?? 0,
+          depth: request.query.depth ?? DEPTH,
+          hide_empty: request.query.hide_empty ?? false,
+        };
         const terms = await projects.all();
         if (q.parent !== 0 && !terms.has(q.parent)) throw notFound(q.parent);
         return json(200, projects.tree(q.parent, q.depth, terms, q.hide_empty));
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/project/{id}',
       permission: 'public',
       schema: { params: idParams, responses: { 200: successBody(termProperties), 404: errorBody('not_found') } },
       async handle(request) {
-        const id = (request.params as { id: number }).id;
+        const id = request.params.id;
         const terms = await projects.all();
         const term = terms.get(id);
         if (!term) throw notFound(id);
         return { ...projects.view(term, terms) };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'POST',
       path: '/project/resolve',
       permission: 'public',
       summary: 'Resolve a taxonomy path to its leaf term; create_missing (manage_categories) creates the missing terms',
       schema: {
-        body: {
-          type: 'object',
-          required: ['path'],
-          properties: {
-            path: { type: 'array', minItems: 1, maxItems: 10, items: segment },
-            create_missing: { type: 'boolean', default: false },
-            project_meta: { ...projectMetaSchema, default: {} },
-          },
-        },
+        body: Type.Object({
+          path: Type.Array(segment, { minItems: 1, maxItems: 10 }),
+          create_missing: Type.Optional(Type.Boolean({ default: false })),
+          project_meta: Type.Optional(projectMeta({ default: {} })),
+        }),
         responses: {
           200: successBody({
             leaf_term_id: { type: 'integer' },
@@ -153,10 +156,11 @@ export function projectRoutes(content: ContentStore, projects: Projects): RouteD
         },
       },
       async handle(request) {
-        const body = request.body as { path: string[]; create_missing: boolean; project_meta: Record<string, unknown> };
-        if (body.create_missing) requireCapability(request.user, 'manage_categories', 'create project terms');
+        const body = request.body;
+        const createMissing = body.create_missing ?? false;
+        if (createMissing) requireCapability(request.user, 'manage_categories', 'create project terms');
         const meta = projectMetaOf(body.project_meta);
-        const resolved = await projects.resolve(body.path, body.create_missing, meta);
+        const resolved = await projects.resolve(body.path, createMissing, meta);
         if (!resolved)
           throw docsyncError('not_found', { message: `No project term at the path ${body.path.join('/')}`, data: { path: body.path } });
         return {
@@ -167,18 +171,19 @@ export function projectRoutes(content: ContentStore, projects: Projects): RouteD
           terms: resolved.terms.map((t) => ({ id: t.term_id, slug: t.slug, name: t.name })),
         };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'PUT',
       path: '/project/{id}',
       permission: { capability: 'manage_categories' },
       summary: 'Update a project term: name, description, and meta github_url / wp_url (other meta keys are ignored)',
       schema: {
         params: idParams,
-        body: {
-          type: 'object',
-          properties: { name: { ...segment }, description: { type: 'string', maxLength: 10_000 }, meta: projectMetaSchema },
-        },
+        body: Type.Object({
+          name: Type.Optional(segment),
+          description: Type.Optional(Type.String({ maxLength: 10_000 })),
+          meta: Type.Optional(projectMeta()),
+        }),
         responses: {
           200: successBody(updatedTermProperties),
           400: errorBody('docsync_invalid_repo_url', 'invalid_term', 'term_exists'),
@@ -186,8 +191,8 @@ export function projectRoutes(content: ContentStore, projects: Projects): RouteD
         },
       },
       async handle(request) {
-        const id = (request.params as { id: number }).id;
-        const body = request.body as { name?: string; description?: string; meta?: Record<string, unknown> };
+        const id = request.params.id;
+        const body = request.body;
         const term = await projects.get(id);
         if (!term) throw notFound(id);
         if (body.name !== undefined) await projects.assertNameFree(term, body.name);
@@ -199,6 +204,6 @@ export function projectRoutes(content: ContentStore, projects: Projects): RouteD
         });
         return updatedView(updated);
       },
-    },
+    }),
   ];
 }

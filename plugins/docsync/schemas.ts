@@ -1,4 +1,5 @@
 /** JSON Schemas of the docsync/v1 answers (closed in check mode) and shared request pieces. */
+import { Type } from 'typebox';
 import type { JsonSchema } from '../../sdk/index.js';
 
 const str: JsonSchema = { type: 'string' };
@@ -66,12 +67,14 @@ export const syncErrorSchema = obj(
 export const progressSchema = obj({ files_done: int, files_total: int, repository: str, repos_done: int, repos_total: int });
 
 /** A segment of a taxonomy path or a folder name. */
-export const segment: JsonSchema = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' };
-export const metaInput: JsonSchema = {
+// TypeBox, as the route schemas that use them are: their handlers read the values typed.
+export const segment = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+/** A post's meta as a client writes it; Unsafe keeps this exact schema (propertyNames included). */
+export const metaInput = Type.Unsafe<Record<string, string | number | boolean | null>>({
   type: 'object',
   maxProperties: 50,
   propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$' },
   additionalProperties: { anyOf: [{ type: 'string', maxLength: 10_000 }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }] },
-};
+});
 export const isoDateTime: JsonSchema = { type: 'string', format: 'date-time', maxLength: 64 };
 export const MAX_CONTENT = 2_000_000;

@@ -1,7 +1,9 @@
 /** /sync: repository syncs (as background jobs), token and repository diagnostics, and pushed docs. */
+import { Type } from 'typebox';
 import {
   ApiError,
   canReadPost,
+  defineRoute,
   errorBody,
   ksesPost,
   ksesTitle,
@@ -33,36 +35,40 @@ const jobFields: Record<string, JsonSchema> = {
   status: { enum: ['queued', 'running', 'completed', 'failed'] },
   progress: progressSchema,
 };
-const waitProperty = {
-  type: 'integer',
-  minimum: 0,
-  maximum: 300,
-  description: 'Seconds to wait for the job before answering with its id (default: the configured sync_wait_seconds)',
-} as const;
-const slugPattern = { type: 'string', minLength: 1, maxLength: 200 } as const;
+// The request schemas are TypeBox so the routes (defineRoute) read them typed. A default
+// is applied by the host before a handler runs; the field stays optional in the schema (a
+// client may leave it out), so handlers fall back to the same value.
+const waitProperty = Type.Optional(
+  Type.Integer({
+    minimum: 0,
+    maximum: 300,
+    description: 'Seconds to wait for the job before answering with its id (default: the configured sync_wait_seconds)',
+  }),
+);
+const force = Type.Optional(Type.Boolean({ default: false }));
+const slugPattern = Type.String({ minLength: 1, maxLength: 200 });
+const idParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
-const docInput: JsonSchema = {
-  type: 'object',
-  required: ['source_file', 'title', 'content', 'project_term_id', 'filesize', 'timestamp'],
-  properties: {
-    source_file: { type: 'string', minLength: 1, maxLength: 1000 },
-    title: { type: 'string', minLength: 1, maxLength: 1000 },
-    content: { type: 'string', maxLength: MAX_CONTENT },
-    project_term_id: { type: 'integer', minimum: 1 },
-    filesize: { type: 'integer', minimum: 0 },
-    timestamp: isoDateTime,
-    subpath: { type: 'array', maxItems: 10, items: segment },
-    excerpt: { type: 'string', maxLength: 10_000 },
-    force: { type: 'boolean', default: false },
-  },
-};
+// The field order and the required list are the spec's (the openapi document shows them).
+const docInput = Type.Object({
+  source_file: Type.String({ minLength: 1, maxLength: 1000 }),
+  title: Type.String({ minLength: 1, maxLength: 1000 }),
+  content: Type.String({ maxLength: MAX_CONTENT }),
+  project_term_id: Type.Integer({ minimum: 1 }),
+  filesize: Type.Integer({ minimum: 0 }),
+  timestamp: Type.Unsafe<string>(isoDateTime),
+  subpath: Type.Optional(Type.Array(segment, { maxItems: 10 })),
+  excerpt: Type.Optional(Type.String({ maxLength: 10_000 })),
+  force,
+});
 
 /**
  * A batch checks each document on its own: one lacking a field fails alone (counted in
  * `failed`, its result saying why) instead of refusing the whole batch, as the spec's
  * answer shape has it. Codes as WordPress's REST validation names them.
  */
-const batchDoc = { parameters: docInput };
+// A plain copy: the validator cache takes JSON Schema, which a TypeBox interface is not to tsc.
+const batchDoc = { parameters: { ...docInput } };
 const validatorOf = parameterValidators<typeof batchDoc>();
 function batchDocProblem(value: unknown): ApiError | null {
   const validate = validatorOf(batchDoc);
@@ -136,13 +142,13 @@ export function syncRoutes(deps: {
   };
 
   return [
-    {
+    defineRoute({
       method: 'POST',
       path: '/sync/all',
       permission: { capability: 'manage_options' },
       summary: 'Sync every project with a repository address (a background job; waits for it up to `wait` seconds)',
       schema: {
-        body: { type: 'object', properties: { force: { type: 'boolean', default: false }, wait: waitProperty } },
+        body: Type.Object({ force, wait: waitProperty }),
         responses: {
           200: successBody(
             {
@@ -173,8 +179,8 @@ export function syncRoutes(deps: {
         },
       },
       async handle(request) {
-        const body = request.body as { force: boolean; wait?: number };
-        const job = await waitFor(await jobs.start(null, body.force), body.wait);
+        const body = request.body;
+        const job = await waitFor(await jobs.start(null, body.force ?? false), body.wait);
         if (job.status === 'failed') throw failed(job);
         const r = job.result;
         if (job.status !== 'completed' || !r)
@@ -200,18 +206,15 @@ export function syncRoutes(deps: {
           ...jobView(job),
         };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'POST',
       path: '/sync/term/{id}',
       permission: { capability: 'manage_options' },
       summary: "Sync one project term's repository (force: fetch and read every file again; unchanged ones stay unchanged)",
       schema: {
-        params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
-        body: {
-          type: 'object',
-          properties: { id: { type: 'integer', minimum: 1 }, force: { type: 'boolean', default: false }, wait: waitProperty },
-        },
+        params: idParams,
+        body: Type.Object({ id: Type.Optional(Type.Integer({ minimum: 1 })), force, wait: waitProperty }),
         responses: {
           200: successBody(
             {
@@ -232,8 +235,8 @@ export function syncRoutes(deps: {
         },
       },
       async handle(request) {
-        const id = (request.params as { id: number }).id;
-        const body = request.body as { force: boolean; wait?: number };
+        const id = request.params.id;
+        const body = request.body;
         const term = await projects.get(id);
         if (!term) throw docsyncError('not_found', { message: `Project term ${id} not found`, data: { id } });
         if (!repositoryInfo(term))
@@ -241,7 +244,7 @@ export function syncRoutes(deps: {
             message: `Project term '${term.slug}' has no repository address (PUT /project/${id} with meta.github_url)`,
             data: { id },
           });
-        const job = await waitFor(await jobs.start([id], body.force), body.wait);
+        const job = await waitFor(await jobs.start([id], body.force ?? false), body.wait);
         if (job.status === 'failed') throw failed(job);
         const r = job.result;
         if (job.status !== 'completed' || !r)
@@ -257,14 +260,14 @@ export function syncRoutes(deps: {
           ...jobView(job),
         };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/sync/jobs/{id}',
       permission: { capability: 'manage_options' },
       summary: 'A sync job: its progress, and its totals once completed',
       schema: {
-        params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^sync-[0-9]{1,15}$' } } },
+        params: Type.Object({ id: Type.String({ pattern: '^sync-[0-9]{1,15}$' }) }),
         responses: {
           200: successBody({
             ...jobFields,
@@ -311,7 +314,7 @@ export function syncRoutes(deps: {
         },
       },
       async handle(request) {
-        const id = (request.params as { id: string }).id;
+        const id = request.params.id;
         const job = await jobs.get(id);
         if (!job) throw docsyncError('not_found', { message: `No sync job ${id}`, data: { id } });
         return {
@@ -323,7 +326,7 @@ export function syncRoutes(deps: {
           result: job.result,
         };
       },
-    },
+    }),
     {
       method: 'GET',
       path: '/sync/token',
@@ -335,26 +338,21 @@ export function syncRoutes(deps: {
         return { configured: current !== '', token: maskSecret(current), base_url: baseUrl };
       },
     },
-    {
+    defineRoute({
       method: 'PUT',
       path: '/sync/token',
       permission: { capability: 'manage_options' },
       summary: "Save the source-hosting access token (sealed; '' removes it, the masked value keeps it)",
       schema: {
-        body: {
-          type: 'object',
-          required: ['token'],
-          properties: { token: { type: 'string', maxLength: 4096 } },
-          additionalProperties: false,
-        },
+        body: Type.Object({ token: Type.String({ maxLength: 4096 }) }, { additionalProperties: false }),
         responses: { 200: successBody({ configured: { type: 'boolean' }, token: str, base_url: str }) },
       },
       async handle(request) {
-        await token.save((request.body as { token: string }).token);
+        await token.save(request.body.token);
         const current = await token.current();
         return { configured: current !== '', token: maskSecret(current), base_url: baseUrl };
       },
-    },
+    }),
     {
       method: 'GET',
       path: '/sync/test-token',
@@ -391,13 +389,13 @@ export function syncRoutes(deps: {
         }
       },
     },
-    {
+    defineRoute({
       method: 'POST',
       path: '/sync/test-repo',
       permission: { capability: 'manage_options' },
       summary: 'Whether the repository can be read, its default branch and markdown files',
       schema: {
-        body: { type: 'object', required: ['repo_url'], properties: { repo_url: { type: 'string', minLength: 1, maxLength: 500 } } },
+        body: Type.Object({ repo_url: Type.String({ minLength: 1, maxLength: 500 }) }),
         responses: {
           200: successBody({
             owner: str,
@@ -415,7 +413,7 @@ export function syncRoutes(deps: {
         },
       },
       async handle(request) {
-        const url = (request.body as { repo_url: string }).repo_url;
+        const url = request.body.repo_url;
         const ref = parseRepoUrl(url);
         if (!ref)
           throw docsyncError('docsync_invalid_repo_url', {
@@ -441,25 +439,21 @@ export function syncRoutes(deps: {
           throw error;
         }
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'POST',
       path: '/sync/setup',
       permission: { capability: 'manage_categories' },
       summary: 'Ensure a category term and a project term under it',
       schema: {
-        body: {
-          type: 'object',
-          required: ['project_slug', 'project_name', 'category_slug', 'category_name'],
-          properties: { project_slug: slugPattern, project_name: segment, category_slug: slugPattern, category_name: segment },
-        },
+        body: Type.Object({ project_slug: slugPattern, project_name: segment, category_slug: slugPattern, category_name: segment }),
         responses: {
           200: successBody({ category_term_id: int, category_slug: str, project_term_id: int, project_slug: str }),
           400: errorBody('docsync_term_slug_taken', 'invalid_term', 'term_exists'),
         },
       },
       async handle(request) {
-        const b = request.body as { project_slug: string; project_name: string; category_slug: string; category_name: string };
+        const b = request.body;
         const category = (await projects.ensureNamed(null, b.category_slug, b.category_name, 'category')).term;
         const project = (await projects.ensureNamed(category, b.project_slug, b.project_name, 'project')).term;
         return {
@@ -469,14 +463,14 @@ export function syncRoutes(deps: {
           project_slug: project.slug,
         };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/sync/status',
       permission: { capability: 'edit_posts' },
       summary: 'The synced documentation of a project (its term and the terms below it)',
       schema: {
-        query: { type: 'object', required: ['project'], properties: { project: slugPattern } },
+        query: Type.Object({ project: slugPattern }),
         responses: {
           200: successBody({
             total_docs: int,
@@ -496,7 +490,7 @@ export function syncRoutes(deps: {
         },
       },
       async handle(request) {
-        const slug = (request.query as { project: string }).project;
+        const slug = request.query.project;
         const terms = await projects.all();
         const term = [...terms.values()].find((t) => t.slug === slug);
         if (!term)
@@ -539,8 +533,8 @@ export function syncRoutes(deps: {
           docs: entries,
         };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'POST',
       path: '/sync/doc',
       permission: { capability: 'edit_posts' },
@@ -555,17 +549,18 @@ export function syncRoutes(deps: {
         },
       },
       async handle(request) {
-        return { ...(await pushDoc(request.body as SyncedDocInput, request.user)) };
+        return { ...(await pushDoc(request.body, request.user)) };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'POST',
       path: '/sync/batch',
       permission: { capability: 'edit_posts' },
       summary: 'POST /sync/doc for many files; one failing does not stop the others',
       schema: {
         // Items are checked one by one in the handler (see batchDocProblem), not here.
-        body: { type: 'object', required: ['docs'], properties: { docs: { type: 'array', minItems: 1, maxItems: 500 } } },
+        // Unsafe: the array as it was, with no `items` (Type.Array(Type.Unknown()) adds `items: {}`).
+        body: Type.Object({ docs: Type.Unsafe<unknown[]>({ type: 'array', minItems: 1, maxItems: 500 }) }),
         responses: {
           200: successBody({
             total: int,
@@ -591,13 +586,13 @@ export function syncRoutes(deps: {
         },
       },
       async handle(request) {
-        const list = (request.body as { docs: unknown[] }).docs;
+        const list = request.body.docs;
         const counts = { created: 0, updated: 0, unchanged: 0, failed: 0 };
         const results = [];
         for (const item of list) {
           const named =
-            typeof item === 'object' && item !== null && typeof (item as { source_file?: unknown }).source_file === 'string'
-              ? (item as { source_file: string }).source_file
+            typeof item === 'object' && item !== null && 'source_file' in item && typeof item.source_file === 'string'
+              ? item.source_file
               : null;
           const problem = batchDocProblem(item);
           if (problem) {
@@ -626,6 +621,6 @@ export function syncRoutes(deps: {
         }
         return { total: list.length, ...counts, results };
       },
-    },
+    }),
   ];
 }
