@@ -30,10 +30,14 @@ export async function resolvePluginEntries(
     try {
       mod = (await importPackage(specifier, isPath)) as { default?: unknown };
     } catch (error) {
-      const hint = isPath
-        ? ''
-        : ` (a package name is looked up where flowhost is installed, then from the working directory ${process.cwd()}; ` +
-          `install it there, or give its path instead, e.g. FLOWHOST_PLUGINS=./dist/index.js)`;
+      // Only a package that was not found gets the where-we-looked hint; a plugin that was
+      // found but failed to load (a syntax error, a missing dependency) is named as it is.
+      const notFound = (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && (error as Error).message.includes(`'${entry}'`);
+      const hint =
+        isPath || !notFound
+          ? ''
+          : ` (a package name is looked up where flowhost is installed, then from the working directory ${process.cwd()}; ` +
+            `install it there, or give its path instead, e.g. FLOWHOST_PLUGINS=./dist/index.js)`;
       throw new Error(`Plugin '${entry}' (from FLOWHOST_PLUGINS) could not be loaded: ${(error as Error).message}${hint}`);
     }
     if (!mod.default || typeof mod.default !== 'object') {

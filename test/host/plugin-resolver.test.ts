@@ -16,6 +16,10 @@ test.before(() => {
   mkdirSync(pkg, { recursive: true });
   writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'flowhost-plugin-acme', type: 'module', main: 'index.js' }));
   writeFileSync(join(pkg, 'index.js'), "export default { id: 'acme', version: '1.0.0', flowhost: '^1.0.0', setup() {} };\n");
+  const broken = join(dir, 'node_modules', 'flowhost-plugin-broken');
+  mkdirSync(broken, { recursive: true });
+  writeFileSync(join(broken, 'package.json'), JSON.stringify({ name: 'flowhost-plugin-broken', type: 'module', main: 'index.js' }));
+  writeFileSync(join(broken, 'index.js'), "export default { id: 'broken', \n");
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'author', private: true }));
 });
 test.after(() => {
@@ -39,6 +43,18 @@ test('a name found nowhere says where it looked and how to give a path', async (
     assert.match(message, /Plugin 'flowhost-plugin-nowhere' \(from FLOWHOST_PLUGINS\) could not be loaded/);
     assert.match(message, /then from the working directory/);
     assert.match(message, /give its path instead, e\.g\. FLOWHOST_PLUGINS=\.\/dist\/index\.js/);
+  }
+});
+
+test('a package that is found but fails to load is named as it failed, without the where-we-looked hint', async () => {
+  process.chdir(dir);
+  try {
+    await resolvePluginEntries(['flowhost-plugin-broken'], {});
+    assert.unreachable('loaded');
+  } catch (error) {
+    const message = (error as Error).message;
+    assert.match(message, /Plugin 'flowhost-plugin-broken' \(from FLOWHOST_PLUGINS\) could not be loaded: /);
+    assert.not.match(message, /then from the working directory/);
   }
 });
 
