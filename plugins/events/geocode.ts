@@ -35,7 +35,7 @@ export interface Candidate {
   address: { house_number: string; road: string; city: string; region: string; postal_code: string; country: string; country_code: string };
 }
 
-type SlotDoc = { _id: string; next_at: number } & Record<string, unknown>;
+type SlotDoc = { _id: string; next_at: number; last_start?: number } & Record<string, unknown>;
 type CacheDoc = { _id: string; query: string; candidates: Candidate[]; expires_at: Date } & Record<string, unknown>;
 
 const SLOT = 'nominatim';
@@ -138,6 +138,20 @@ export class Geocoder {
     }
   }
 
+  /**
+   * A slot taken over a slow store round trip starts late, which brings it closer than the
+   * interval to the slot after it (already taken by another request, perhaps on another host).
+   * The last real start, kept beside the slot, is the floor for this one.
+   */
+  private async keepGapAfterLastStart(interval: number): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const last = (await this.slots.findOne({ _id: SLOT }))?.last_start ?? 0;
+      if (last + interval <= Date.now()) break;
+      await sleepUntil(last + interval);
+    }
+    await this.slots.updateOne({ _id: SLOT }, { $set: { last_start: Date.now() } });
+  }
+
   /** Takes the next free slot in the store and sleeps until it comes. */
   private async waitForSlot(): Promise<void> {
     const interval = this.settings.geocode_min_interval_ms;
@@ -146,7 +160,7 @@ export class Geocoder {
       const slot = await this.slots.findOne({ _id: SLOT });
       if (!slot) {
         try {
-          await this.slots.insertOne({ _id: SLOT, next_at: now + interval });
+          await this.slots.insertOne({ _id: SLOT, next_at: now + interval, last_start: now });
           return;
         } catch (error) {
           if ((error as { code?: string }).code === 'duplicate_key') continue;
@@ -164,10 +178,16 @@ export class Geocoder {
       }
       const taken = await this.slots.updateOne({ _id: SLOT, next_at: slot.next_at }, { $set: { next_at: at + interval } });
       if (taken.matchedCount === 1) {
-        if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
+        await sleepUntil(at);
+        await this.keepGapAfterLastStart(interval);
         return;
       }
     }
     throw eventsError('geocode_rate_limited', { data: { retry_after: 1 }, headers: { 'Retry-After': '1' } });
   }
+}
+
+function sleepUntil(at: number): Promise<void> {
+  const wait = at - Date.now();
+  return wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)) : Promise.resolve();
 }
