@@ -75,6 +75,19 @@ export function schedulerBehaviour(label: string, target: SchedulerTarget): Test
     cleanups.push(() => agenda.stop());
     return agenda;
   }
+  /**
+   * Proves "nothing else ran" without a fixed sleep: a probe job made due now (or at `at`) runs
+   * in a processing round that would also have picked up any job due before it, so once the
+   * probe has run, a job that was going to run (again) has had its chance.
+   */
+  async function probeRound(agenda: Agenda, name: string, at = new Date()): Promise<void> {
+    let ran = false;
+    agenda.define(name, async () => {
+      ran = true;
+    });
+    await agenda.schedule(at, name);
+    await waitFor(`the probe '${name}' to run`, () => ran);
+  }
   async function fresh(): Promise<DocumentStore> {
     const store = await target.open();
     cleanups.push(() => store.close());
@@ -98,7 +111,8 @@ export function schedulerBehaviour(label: string, target: SchedulerTarget): Test
     const job = await agenda.now('once', { n: 1 });
     assert.type(job.attrs._id, 'string');
     await waitFor('the job to finish', async () => Boolean((await jobsOf(store).findOne({ _id: String(job.attrs._id) }))?.lastFinishedAt));
-    await sleep(300); // several processEvery rounds: a second run would happen here
+    await probeRound(agenda, 'probe');
+    await probeRound(agenda, 'probe-2');
     assert.equal(seen, [{ n: 1 }]);
     const doc = await jobsOf(store).findOne({ _id: String(job.attrs._id) });
     assert.is(doc?.nextRunAt, null);
@@ -175,10 +189,11 @@ export function schedulerBehaviour(label: string, target: SchedulerTarget): Test
     assert.is(await agenda.cancel({ name: 'doomed' }), 1);
     assert.is(await agenda.cancel({}), 0, 'empty options cancel nothing');
     await agenda.start();
-    await sleep(500);
+    // Due after the cancelled job's date: by the time it has run, the cancelled one would have.
+    await probeRound(agenda, 'probe', new Date(Date.now() + 250));
     assert.is(runs, 0);
     assert.equal(
-      (await jobsOf(store).find({})).map((d) => d.name),
+      (await jobsOf(store).find({ name: { $ne: 'probe' } })).map((d) => d.name),
       ['kept'],
     );
   });
@@ -224,7 +239,8 @@ export function schedulerBehaviour(label: string, target: SchedulerTarget): Test
     for (let i = 0; i < 30; i++) ids.push(String((await hostA.now('work', { i })).attrs._id));
     await Promise.all([hostA.start(), hostB.start()]);
     await waitFor('every job to run', () => ids.every((id) => runs.has(id)), 10_000);
-    await sleep(300);
+    // Each host processes one more round (a probe only it defines) after every job ran once.
+    await Promise.all([probeRound(hostA, 'probe-a'), probeRound(hostB, 'probe-b')]);
     const twice = [...runs].filter(([, hosts]) => hosts.length > 1);
     assert.equal(twice, [], 'no job ran twice');
     assert.is(runs.size, 30);
@@ -246,7 +262,8 @@ export function schedulerBehaviour(label: string, target: SchedulerTarget): Test
     await jobsOf(store).updateOne({ _id: String(held.attrs._id) }, { $set: { lockedAt: new Date(), lastModifiedBy: 'live-host' } });
     await agenda.start();
     await waitFor('the stale job to run', () => ran.includes('stale'));
-    await sleep(300);
+    await probeRound(agenda, 'probe');
+    await probeRound(agenda, 'probe-2');
     assert.equal(ran, ['stale']);
     assert.is((await jobsOf(store).findOne({ _id: String(held.attrs._id) }))!.lastModifiedBy, 'live-host');
   });
