@@ -22,6 +22,8 @@ function newest(dir) {
 const sources = ['core', 'host', 'plugins', 'sdk'].map((d) => join(root, d)).filter(existsSync);
 const stale =
   !existsSync(target) ||
+  // Written by the build after tsc (scripts/compile-validators.mjs): a tsc-only build lacks it.
+  !existsSync(join(root, 'dist/host/config/config-validator.cjs')) ||
   sources.some((d) => newest(d) > statSync(target).mtimeMs) ||
   statSync(join(root, 'tsconfig.json')).mtimeMs > statSync(target).mtimeMs;
 if (stale) {

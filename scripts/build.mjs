@@ -16,6 +16,7 @@ for (const project of ['tsconfig.json', 'plugins/console/web/tsconfig.json']) {
     process.exit(error.status ?? 1);
   }
 }
+await import('./compile-validators.mjs');
 const web = join(root, 'dist/plugins/console/web');
 mkdirSync(web, { recursive: true });
 copyFileSync(join(root, 'plugins/console/web/console.css'), join(web, 'console.css'));

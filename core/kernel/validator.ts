@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { JsonSchema } from './json-schema.js';
 
@@ -25,40 +25,9 @@ export function schemaProblem(schema: object): string | null {
   return ajv.validateSchema(schema) ? null : `schema is invalid: ${ajv.errorsText(ajv.errors)}`;
 }
 
-export interface ValidationIssue {
-  /** Dot path of the offending field ('' for the value itself). */
-  field: string;
-  message: string;
-  /** True when the field is required and absent. */
-  missing: boolean;
-}
+import { describeErrors, type ValidationIssue } from './validation-issues.js';
 
-/** Turns ajv errors into one issue per field, with readable messages. */
-export function describeErrors(errors: ErrorObject[] | null | undefined): ValidationIssue[] {
-  const issues: ValidationIssue[] = [];
-  for (const error of errors ?? []) {
-    const base = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    if (error.keyword === 'required') {
-      const field = [base, (error.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.');
-      issues.push({ field, message: `${field} is required`, missing: true });
-      continue;
-    }
-    if (error.keyword === 'additionalProperties') {
-      const extra = (error.params as { additionalProperty: string }).additionalProperty;
-      const field = [base, extra].filter(Boolean).join('.');
-      issues.push({ field, message: `${field} is not an allowed property`, missing: false });
-      continue;
-    }
-    const field = base;
-    const subject = field || 'value';
-    let message = `${subject} ${error.message ?? 'is invalid'}`;
-    if (error.keyword === 'enum') {
-      message = `${subject} must be one of: ${((error.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}`;
-    }
-    if (!issues.some((i) => i.field === field)) issues.push({ field, message, missing: false });
-  }
-  return issues;
-}
+export { describeErrors, type ValidationIssue };
 
 /** Validates `value` in place (defaults applied) and returns the issues, empty when valid. */
 export function validateWith(ajv: Ajv, schema: JsonSchema, value: unknown): ValidationIssue[] {

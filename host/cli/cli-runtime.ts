@@ -3,8 +3,7 @@ import { readFileSync } from 'node:fs';
 import { loadConfig } from '../config/load-config.js';
 import type { HostConfig } from '../config/schema.js';
 import { CliError, type AdminClient } from './admin-client.js';
-import { openAdmin } from './open-admin.js';
-import { openApiSession, type ApiSession } from './api-session.js';
+import type { ApiSession } from './api-session.js';
 
 /**
  * How a CLI command reaches its config, the admin client and the API. Every noun, built
@@ -51,6 +50,8 @@ export function configFrom(argv: Common & { port?: number; host?: string }): Hos
 
 /** Runs an admin action and always closes what it opened. */
 export async function withAdmin<T>(argv: Common, fn: (admin: AdminClient) => Promise<T>): Promise<T> {
+  // Loaded here, not at the top: listing the nouns (`--help`) needs neither the store nor the host.
+  const { openAdmin } = await import('./open-admin.js');
   const admin = await openAdmin(configFrom(argv));
   try {
     return await fn(admin);
@@ -61,6 +62,7 @@ export async function withAdmin<T>(argv: Common, fn: (admin: AdminClient) => Pro
 
 /** Runs a command against the core API (the running host, or this process's own). */
 export async function withApi<T>(argv: Common, fn: (api: ApiSession) => Promise<T>): Promise<T> {
+  const { openApiSession } = await import('./api-session.js');
   const api = await openApiSession({ ...configFrom(argv), logLevel: 'warn' });
   try {
     return await fn(api);

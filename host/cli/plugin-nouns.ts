@@ -4,11 +4,8 @@ import type { PluginDefinition } from '../../core/kernel/plugin.js';
 import type { CliNounManifest } from '../../core/kernel/plugin-manifest.js';
 import type { PluginEntry } from '../plugin-resolver.js';
 import { withApi, type CliNoun } from './cli-runtime.js';
-import { builtInNouns } from './nouns/index.js';
+import { BUILT_IN_NOUNS } from './nouns/catalogue.js';
 import { printJson } from './output.js';
-
-/** Taken from the built-in nouns themselves, so a new built-in is protected from shadowing at once. */
-export const BUILT_IN_NOUNS: readonly string[] = builtInNouns.map((n) => n.noun);
 
 /** Every CLI noun the build's plugins declare; one that shadows another is refused, naming both. */
 export function pluginNouns(plugins: ReadonlyArray<PluginDefinition>): CliNoun[] {

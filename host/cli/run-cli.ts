@@ -3,15 +3,15 @@ import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { loadConfig } from '../config/load-config.js';
 import type { CliNoun } from './cli-runtime.js';
-import { builtInNouns } from './nouns/index.js';
+import { builtInNouns } from './nouns/catalogue.js';
 import { loadPluginNouns } from './plugin-nouns.js';
 import { errorLine } from './api-error.js';
 import { resolvePluginEntries } from '../plugin-resolver.js';
 import { defaultManifests, optionalManifests } from '../../plugins/manifests.js';
 
-/** The `flowhost` command line: the built-in nouns, then the build's plugin nouns. */
-export function buildCli(args: string[], nouns: readonly CliNoun[] = []): Argv {
-  const all = [...builtInNouns, ...nouns];
+/** The `flowhost` command line over the given nouns: the built-ins, then the build's plugin nouns. */
+export function buildCli(args: string[], nouns: readonly CliNoun[]): Argv {
+  const all = nouns;
   let cli = yargs(args)
     .scriptName('flowhost')
     .usage('$0 <noun> <verb> [options]')
@@ -41,7 +41,8 @@ export async function main(): Promise<void> {
     // read from manifests: only the noun this command names imports its plugin's code.
     const args = hideBin(process.argv);
     const extra = await resolvePluginEntries(loadConfig({}).plugins, optionalManifests);
-    await buildCli(args, await loadPluginNouns([...defaultManifests, ...extra], args)).parseAsync();
+    const [builtIn, fromPlugins] = await Promise.all([builtInNouns(args), loadPluginNouns([...defaultManifests, ...extra], args)]);
+    await buildCli(args, [...builtIn, ...fromPlugins]).parseAsync();
     // A finished command exits now: the scheduler may hold timers (serve never gets here).
     process.exit(process.exitCode ?? 0);
   } catch (error) {

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
-import { createAjv, describeErrors } from '../../core/kernel/validator.js';
+import { describeErrors } from '../../core/kernel/validation-issues.js';
 import { checkTrustProxy } from '../http/client-address.js';
-import { configSchema, defaultConfig, envKeys, type HostConfig } from './schema.js';
+import { defaultConfig, envKeys, type HostConfig } from './schema.js';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -53,10 +54,18 @@ export function loadConfig(options: LoadConfigOptions = {}): HostConfig {
   return merged as unknown as HostConfig;
 }
 
-// Our own schema, covered by tests: skip ajv's meta-schema check (most of the CLI's start-up).
-// Compiled once per process: `flowhost serve` reads the config three times on its way up.
+// Compiled once per build (scripts/compile-validators.mjs writes it beside this module), so
+// reading the config loads neither ajv nor the schema compiler: most of a CLI command's start.
 let compiledConfig: ValidateFunction | undefined;
-const configValidator = () => (compiledConfig ??= createAjv({ useDefaults: false, validateSchema: false }).compile(configSchema as object));
+function configValidator(): ValidateFunction {
+  if (compiledConfig) return compiledConfig;
+  try {
+    compiledConfig = createRequire(import.meta.url)('./config-validator.cjs') as ValidateFunction;
+  } catch (error) {
+    throw new ConfigError(`The config validator was not built (${(error as Error).message}); run: npm run build`);
+  }
+  return compiledConfig;
+}
 
 function convert(raw: string, type: 'string' | 'integer' | 'boolean' | 'list'): unknown {
   switch (type) {

@@ -9,7 +9,7 @@ import 'reflect-metadata';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { builtInNouns } from '../../host/cli/nouns/index.js';
+import { allBuiltInNouns } from '../../host/cli/nouns/catalogue.js';
 import { pluginNouns } from '../../host/cli/plugin-nouns.js';
 import { errorLine } from '../../host/cli/api-error.js';
 import { createHost } from '../../host/create-host.js';
@@ -63,7 +63,7 @@ export async function cliInProcess(args: string[]): Promise<CliResult> {
   let status = 0;
   try {
     let cli = yargs(args).scriptName('flowhost').option('data-dir', { type: 'string' });
-    for (const noun of builtInNouns) cli = cli.command(noun.command, noun.describe, noun.builder, noun.handler);
+    for (const noun of await allBuiltInNouns()) cli = cli.command(noun.command, noun.describe, noun.builder, noun.handler);
     // The default build's plugin nouns too (`flowhost files`, `flowhost billing`), as run-cli.ts adds them.
     for (const noun of pluginNouns(defaultPlugins)) cli = cli.command(noun.command, noun.describe, noun.builder, noun.handler);
     await cli

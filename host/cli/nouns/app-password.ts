@@ -1,12 +1,11 @@
 import type { Argv } from 'yargs';
 import { jsonOption, withAdmin, type CliNoun } from '../cli-runtime.js';
 import { printJson, printRows } from '../output.js';
+import { nounHeader } from './catalogue.js';
 
 /** `flowhost app-password ...`: a user's API credentials, through the admin client (as user.ts). */
 export const appPassword: CliNoun = {
-  noun: 'app-password',
-  command: 'app-password <verb>',
-  describe: 'Manage application passwords',
+  ...nounHeader('app-password'),
   builder: (y: Argv) =>
     y
       .command(

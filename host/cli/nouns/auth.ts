@@ -4,6 +4,7 @@ import { CliError } from '../admin-client.js';
 import { jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
 import { confirm, yesOption } from '../confirm.js';
 import { printJson, printRows } from '../output.js';
+import { nounHeader } from './catalogue.js';
 
 type AuthStatus = {
   handler_slug: string;
@@ -59,9 +60,7 @@ function printStatus(s: AuthStatus): void {
 
 /** `flowhost auth ...`: a handler's credentials (the API's /auth/{handler} routes). */
 export const auth: CliNoun = {
-  noun: 'auth',
-  command: 'auth <verb>',
-  describe: 'Handler credentials: status, set, delete',
+  ...nounHeader('auth'),
   builder: (y: Argv) =>
     y
       .command(

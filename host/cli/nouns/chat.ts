@@ -5,6 +5,7 @@ import { CliError } from '../admin-client.js';
 import { printJson, printRows } from '../output.js';
 import { chatRepl, sendChat } from '../chat-repl.js';
 import { answerLines, conversationLines, type ChatMessageView } from '../chat-view.js';
+import { nounHeader } from './catalogue.js';
 
 interface SessionSummary {
   session_id: string;
@@ -16,9 +17,7 @@ interface SessionSummary {
 
 /** `flowhost chat ...`: talk to the assistant (a prompt on a terminal, or one message) and manage sessions. */
 export const chat: CliNoun = {
-  noun: 'chat',
-  command: 'chat',
-  describe: 'The AI assistant: a prompt loop, or one message with --message or on stdin; sessions, show, delete',
+  ...nounHeader('chat'),
   builder: (y: Argv) =>
     y
       .command(

@@ -6,6 +6,7 @@ import { printJson, printRows } from '../output.js';
 import { flowAdminVerbs } from './flow-admin-verbs.js';
 import { flowIdOf, flowSteps, printFlow, type FlowView } from './flow-view.js';
 import { collectEdits, orderedSteps, plain, type ResolvedStep, type StepEdits, type StepInfo } from '../step-refs.js';
+import { nounHeader } from './catalogue.js';
 
 const editOptions = (c: Argv) =>
   c
@@ -63,9 +64,7 @@ async function checkHandlers(api: ApiSession, edits: Map<string, StepEdits>): Pr
 
 /** `flowhost flows ...`: create, configure, show, list, run, duplicate and delete flows, through the API. */
 export const flows: CliNoun = {
-  noun: 'flows',
-  command: 'flows <verb>',
-  describe: 'Create, configure, list, run, copy and delete flows',
+  ...nounHeader('flows'),
   builder: (y: Argv) =>
     flowAdminVerbs(y)
       .command(

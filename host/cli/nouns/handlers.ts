@@ -1,15 +1,14 @@
 import type { Argv } from 'yargs';
 import { jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
 import { printJson, printRows } from '../output.js';
+import { nounHeader } from './catalogue.js';
 
 type HandlerView = { type: string; label: string; requires_auth: boolean; is_authenticated?: boolean; auth_fields?: string[] };
 type SettingsField = { type: unknown; label: string; default: unknown; current_value: unknown };
 
 /** `flowhost handlers ...`: which handlers this build has, for `flows create --handler` and `auth set`. */
 export const handlers: CliNoun = {
-  noun: 'handlers',
-  command: 'handlers <verb>',
-  describe: 'The handlers of this build and their settings fields',
+  ...nounHeader('handlers'),
   builder: (y: Argv) =>
     y
       .command(

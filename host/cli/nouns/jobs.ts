@@ -3,6 +3,7 @@ import { CliError } from '../admin-client.js';
 import { jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
 import { confirm, yesOption } from '../confirm.js';
 import { printJson, printRows } from '../output.js';
+import { nounHeader } from './catalogue.js';
 
 type JobStep = {
   position: number | null;
@@ -45,9 +46,7 @@ function printJob(job: JobView): void {
 
 /** `flowhost jobs ...`: read-only view of jobs, through the API. */
 export const jobs: CliNoun = {
-  noun: 'jobs',
-  command: 'jobs <verb>',
-  describe: 'List, show and delete jobs',
+  ...nounHeader('jobs'),
   builder: (y: Argv) =>
     y
       .command(

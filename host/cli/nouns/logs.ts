@@ -2,6 +2,7 @@ import type { Argv } from 'yargs';
 import { jsonOption, sleep, withApi, type CliNoun } from '../cli-runtime.js';
 import { confirm, yesOption } from '../confirm.js';
 import { printJson } from '../output.js';
+import { nounHeader } from './catalogue.js';
 
 type LogMetadata = { total_entries: number; oldest: string | null; newest: string | null };
 
@@ -10,9 +11,7 @@ const agentOption = (c: Argv, describe: string) => c.option('agent', { type: 'nu
 
 /** `flowhost logs ...`: the stored log, through the API. */
 export const logs: CliNoun = {
-  noun: 'logs',
-  command: 'logs <verb>',
-  describe: 'Read, count and clear the log',
+  ...nounHeader('logs'),
   builder: (y: Argv) =>
     y
       .command(

@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import { jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
 import { printJson, printRows } from '../output.js';
+import { nounHeader } from './catalogue.js';
 
 type Attachment = Record<string, unknown> & {
   id: number;
@@ -12,9 +13,7 @@ type Attachment = Record<string, unknown> & {
 
 /** `flowhost media ...`: the media library (wp/v2/media), through the API. */
 export const media: CliNoun = {
-  noun: 'media',
-  command: 'media <verb>',
-  describe: 'Upload and list media library files',
+  ...nounHeader('media'),
   builder: (y: Argv) =>
     y
       .command(

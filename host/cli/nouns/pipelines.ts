@@ -6,12 +6,11 @@ import { printJson, printRows } from '../output.js';
 import { orderedSteps } from '../step-refs.js';
 import { pipelineStepVerbs } from './pipeline-steps.js';
 import { pipelineIdOf, printPipeline, stepRows, type PipelineView } from './pipeline-view.js';
+import { nounHeader } from './catalogue.js';
 
 /** `flowhost pipelines ...`: create, rename, list, show and delete pipelines, and edit their steps, through the API. */
 export const pipelines: CliNoun = {
-  noun: 'pipelines',
-  command: 'pipelines <verb>',
-  describe: 'Create, list, show, rename and delete pipelines; add, remove, reorder and configure their steps',
+  ...nounHeader('pipelines'),
   builder: (y: Argv) =>
     y
       .command(

@@ -2,6 +2,7 @@ import type { Argv } from 'yargs';
 import type { LoadedPlugin } from '../../../core/kernel/loader.js';
 import { configFrom, jsonOption, type CliNoun } from '../cli-runtime.js';
 import { printJson, printRows } from '../output.js';
+import { nounHeader } from './catalogue.js';
 
 /** `handlers (2), surfaces (1)`: what a plugin added, by list, counted (the keys are in --json). */
 export function contributionSummary(contributions: Readonly<Record<string, readonly string[]>>): string {
@@ -26,9 +27,7 @@ export function pluginRows(plugins: readonly LoadedPlugin[]): Array<Record<strin
 
 /** `flowhost plugins ...`: what this build wires in, without a server or data. */
 export const plugins: CliNoun = {
-  noun: 'plugins',
-  command: 'plugins <verb>',
-  describe: 'Inspect plugins',
+  ...nounHeader('plugins'),
   builder: (y: Argv) =>
     y
       .command(

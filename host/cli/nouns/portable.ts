@@ -3,12 +3,11 @@ import { readFileSync } from 'node:fs';
 import { CliError } from '../admin-client.js';
 import { jsonOption, withApi, type CliNoun, type Common } from '../cli-runtime.js';
 import { printJson } from '../output.js';
+import { nounHeader } from './catalogue.js';
 
 /** `flowhost export <id> [--pipeline]`: the portable document on stdout (no secrets). */
 export const exportNoun: CliNoun = {
-  noun: 'export',
-  command: 'export <id>',
-  describe: 'Write a flow (or with --pipeline, a pipeline with all its flows) as a portable JSON document to stdout',
+  ...nounHeader('export'),
   builder: (y: Argv) =>
     y
       .positional('id', { type: 'number', demandOption: true, describe: 'A flow id (or a pipeline id with --pipeline)' })
@@ -26,9 +25,7 @@ export const exportNoun: CliNoun = {
 
 /** `flowhost import <file|->`: a document from `flowhost export` becomes a new pipeline with its flows. */
 export const importNoun: CliNoun = {
-  noun: 'import',
-  command: 'import <file>',
-  describe: "Import an export document (a file, or '-' for stdin) as a new pipeline with its flows",
+  ...nounHeader('import'),
   builder: (y: Argv) =>
     y.positional('file', { type: 'string', demandOption: true, describe: "The JSON file, or '-' for stdin" }).options(jsonOption),
   async handler(argv: ArgumentsCamelCase<Common & { file?: string }>) {

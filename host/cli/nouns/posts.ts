@@ -3,6 +3,7 @@ import { CliError } from '../admin-client.js';
 import type { ApiSession } from '../api-session.js';
 import { jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
 import { printJson, printRows } from '../output.js';
+import { nounHeader } from './catalogue.js';
 
 type WpPost = Record<string, unknown> & {
   id: number;
@@ -30,9 +31,7 @@ const titleOf = (post: WpPost) => post.title.raw ?? post.title.rendered;
 
 /** `flowhost posts ...`: the content API (wp/v2) from the command line. */
 export const posts: CliNoun = {
-  noun: 'posts',
-  command: 'posts <verb>',
-  describe: 'List, show and delete posts (through the wp/v2 API)',
+  ...nounHeader('posts'),
   builder: (y: Argv) =>
     y
       .command(

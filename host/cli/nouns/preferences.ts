@@ -3,6 +3,7 @@ import { CliError } from '../admin-client.js';
 import type { ApiSession } from '../api-session.js';
 import { jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
 import { printJson } from '../output.js';
+import { nounHeader } from './catalogue.js';
 
 type Preference = { login: string; user_id: number; selected_pipeline_id: number | null };
 
@@ -20,9 +21,7 @@ function print(pref: Preference, json: boolean | undefined): void {
 
 /** `flowhost preferences ...`: a user's one preference, the pipeline the admin interface opens on (GET/POST /users/{id}). */
 export const preferences: CliNoun = {
-  noun: 'preferences',
-  command: 'preferences <verb>',
-  describe: "A user's preferences (the selected pipeline)",
+  ...nounHeader('preferences'),
   builder: (y: Argv) =>
     y
       .command(

@@ -4,6 +4,7 @@ import { jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
 import { confirm, yesOption } from '../confirm.js';
 import { printJson } from '../output.js';
 import { flowIdOf, type FlowView } from './flow-view.js';
+import { nounHeader } from './catalogue.js';
 
 /**
  * `flowhost processed-items clear`: the items a flow's fetch steps have taken are
@@ -11,9 +12,7 @@ import { flowIdOf, type FlowView } from './flow-view.js';
  * flow or per pipeline) has them fetched, and published, again.
  */
 export const processedItems: CliNoun = {
-  noun: 'processed-items',
-  command: 'processed-items <verb>',
-  describe: 'Forget the items a flow or pipeline has processed, so they are fetched again',
+  ...nounHeader('processed-items'),
   builder: (y: Argv) =>
     y
       .command(

@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import { jsonOption, readKeyFromStdin, withApi, type CliNoun } from '../cli-runtime.js';
 import { printJson, printRows } from '../output.js';
+import { nounHeader } from './catalogue.js';
 
 interface ProviderView {
   label: string;
@@ -10,9 +11,7 @@ interface ProviderView {
 
 /** `flowhost providers ...`: AI providers, their keys and a key check, through the API. */
 export const providers: CliNoun = {
-  noun: 'providers',
-  command: 'providers <verb>',
-  describe: 'AI providers: list them, set a key, test a key',
+  ...nounHeader('providers'),
   builder: (y: Argv) =>
     y
       .command(

@@ -5,15 +5,14 @@ import { applyHeapGrowth } from '../../runtime/heap-growth.js';
 import { reservePort } from '../../http/port-reservation.js';
 import { startedByPackageScript, watchParent } from '../../runtime/parent-watch.js';
 import type { Host } from '../../host.js';
+import { nounHeader } from './catalogue.js';
 
 /** Past the shutdown bound, what a stop that hangs itself (a store that does not answer) gets before the process exits anyway. */
 const STOP_MARGIN_MS = 5000;
 
 /** `flowhost serve`: the long-running host process; it never returns. */
 export const serve: CliNoun = {
-  noun: 'serve',
-  command: 'serve',
-  describe: 'Serve the API (embedded store in the data directory unless MONGODB_URL is set)',
+  ...nounHeader('serve'),
   builder: (y: Argv) =>
     y
       .option('port', { type: 'number', describe: 'Port (default PORT or 8080)' })

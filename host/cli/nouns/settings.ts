@@ -4,6 +4,7 @@ import { jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
 import { yesOption } from '../confirm.js';
 import { printJson, printRows } from '../output.js';
 import { handlerDefaults } from './handler-defaults.js';
+import { nounHeader } from './catalogue.js';
 
 type SettingsData = { settings: Record<string, unknown>; defaults: Record<string, unknown> };
 
@@ -34,9 +35,7 @@ function printSettings(data: SettingsData): void {
 
 /** `flowhost settings ...`: the site settings (GET/PATCH /settings), the scheduling intervals and handler defaults. */
 export const settings: CliNoun = {
-  noun: 'settings',
-  command: 'settings <verb>',
-  describe: 'Read and change site settings and handler defaults; list the scheduling intervals',
+  ...nounHeader('settings'),
   builder: (y: Argv) =>
     y
       .command(

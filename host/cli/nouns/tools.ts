@@ -2,14 +2,13 @@ import type { Argv } from 'yargs';
 import { CliError } from '../admin-client.js';
 import { jsonOption, readKeyFromStdin, withApi, type CliNoun } from '../cli-runtime.js';
 import { printJson } from '../output.js';
+import { nounHeader } from './catalogue.js';
 
 type WebSearch = { configured: boolean; base_url: string; api_key: string };
 
 /** `flowhost tools ...`: the assistant's tools that need configuring (GET/PUT /tools/web-search, the global-tools plugin). */
 export const tools: CliNoun = {
-  noun: 'tools',
-  command: 'tools <verb>',
-  describe: "The assistant's tools that need configuring: web-search",
+  ...nounHeader('tools'),
   builder: (y: Argv) =>
     y
       .command(

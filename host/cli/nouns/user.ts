@@ -2,12 +2,11 @@ import type { Argv } from 'yargs';
 import { ROLES } from '../../../core/users/roles.js';
 import { jsonOption, readPassword, withAdmin, type CliNoun } from '../cli-runtime.js';
 import { printJson, printRows } from '../output.js';
+import { nounHeader } from './catalogue.js';
 
 /** `flowhost user ...`: accounts, through the admin client (the store itself, or the host holding it). */
 export const user: CliNoun = {
-  noun: 'user',
-  command: 'user <verb>',
-  describe: 'Manage users',
+  ...nounHeader('user'),
   builder: (y: Argv) =>
     y
       .command(

@@ -3,12 +3,11 @@ import { readFileSync } from 'node:fs';
 import { CliError } from '../admin-client.js';
 import { jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
 import { printJson, printRows } from '../output.js';
+import { nounHeader } from './catalogue.js';
 
 /** `flowhost webhook ...`: a flow's webhook trigger (auth mode, secrets, limits), through the API. */
 export const webhook: CliNoun = {
-  noun: 'webhook',
-  command: 'webhook <verb>',
-  describe: "Manage a flow's webhook trigger",
+  ...nounHeader('webhook'),
   builder(y: Argv) {
     const flowArg = (c: Argv) => c.positional('flow_id', { type: 'number', demandOption: true, describe: 'The flow' });
     const readJsonFile = (file: string | undefined, what: string): Record<string, unknown> | undefined => {
