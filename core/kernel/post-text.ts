@@ -82,6 +82,9 @@ let lineText: ((html: string) => string) | undefined;
  * Plain text, never HTML: escape it wherever it goes into markup.
  */
 export function htmlToPlainText(html: string): string {
+  // Text with neither a tag nor an entity is already plain: every run's item titles pass
+  // through here, and most are plain words (the parser is most of a trivial run's CPU).
+  if (!html.includes('<') && !html.includes('&')) return html.replace(/\s+/g, ' ').trim();
   lineText ??= (require('html-to-text') as { compile: typeof compileFn }).compile(LINE_TEXT_OPTIONS);
   return lineText(html).replace(/\s+/g, ' ').trim();
 }
