@@ -4,6 +4,7 @@
  * when saved (schema, regular expressions, placeholders), so verification never meets a
  * template it cannot run.
  */
+import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../kernel/json-schema.js';
 import { createAjv, describeErrors } from '../kernel/validator.js';
@@ -137,10 +138,19 @@ export const hmacTemplateSchema: JsonSchema = {
   },
 };
 
-// Compiled on first use: most hosts never check a template, and compiling costs start-up time.
+// Compiled once per build (scripts/compile-validators.mjs writes it beside this module): the
+// presets are checked at start-up, and compiling this schema was a twentieth of it. A tree
+// built by tsc alone compiles it here on first use instead.
 let validateTemplate: ValidateFunction | undefined;
-const validatorOfTemplates = (): ValidateFunction =>
-  (validateTemplate ??= createAjv({ validateSchema: false }).compile(hmacTemplateSchema as object));
+const validatorOfTemplates = (): ValidateFunction => {
+  if (validateTemplate) return validateTemplate;
+  try {
+    validateTemplate = createRequire(import.meta.url)('./hmac-template-validator.cjs') as ValidateFunction;
+  } catch {
+    validateTemplate = createAjv({ validateSchema: false }).compile(hmacTemplateSchema as object);
+  }
+  return validateTemplate;
+};
 
 /** One piece of a parsed signed_template. */
 export type TemplatePart =
