@@ -120,6 +120,9 @@ test('OAuth: application keys through the form, Connect opens the provider in a 
   await output.getByLabel('Client secret').fill(ctx.fake.app.secret);
   await output.getByRole('button', { name: 'Save credentials' }).click();
   await output.getByRole('status').filter({ hasText: 'Configuration saved successfully' }).waitFor();
+  // The note comes with the API's answer; the saved values with the status the card reloads
+  // after it (on a loaded machine, a moment later), as a user sees them appear.
+  await output.getByRole('definition').filter({ hasText: '••••••••mple' }).waitFor();
   assert.equal(await output.getByRole('definition').allInnerTexts(), ['••••••••mple', '••••••••4321']);
   await output.getByText('not connected').waitFor();
 
