@@ -96,13 +96,20 @@ export class Geocoder {
     url.searchParams.set('limit', String(input.limit));
     if (countrycodes) url.searchParams.set('countrycodes', countrycodes);
     if (this.settings.geocode_email) url.searchParams.set('email', this.settings.geocode_email);
+    await this.afterLastStart(this.settings.geocode_min_interval_ms);
     let res;
     try {
-      res = await this.fetch(url.toString(), {
-        headers: { 'User-Agent': this.settings.userAgent, Accept: 'application/json' },
-        timeoutMs: this.settings.geocode_timeout_ms,
-        maxBytes: 1024 * 1024,
-      });
+      // Nothing is awaited between the floor's check and the request leaving, and the start
+      // recorded is the request's own: the next request's floor is exact.
+      const startedAt = Date.now();
+      [res] = await Promise.all([
+        this.fetch(url.toString(), {
+          headers: { 'User-Agent': this.settings.userAgent, Accept: 'application/json' },
+          timeoutMs: this.settings.geocode_timeout_ms,
+          maxBytes: 1024 * 1024,
+        }),
+        this.slots.updateOne({ _id: SLOT }, { $set: { last_start: startedAt } }).catch(() => undefined),
+      ]);
     } catch (error) {
       this.log.warn({ err: (error as Error).message }, 'geocoding service unreachable');
       throw unavailable('The geocoding service could not be reached.');
@@ -143,13 +150,12 @@ export class Geocoder {
    * interval to the slot after it (already taken by another request, perhaps on another host).
    * The last real start, kept beside the slot, is the floor for this one.
    */
-  private async keepGapAfterLastStart(interval: number): Promise<void> {
+  private async afterLastStart(interval: number): Promise<void> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const last = (await this.slots.findOne({ _id: SLOT }))?.last_start ?? 0;
-      if (last + interval <= Date.now()) break;
+      if (last + interval <= Date.now()) return;
       await sleepUntil(last + interval);
     }
-    await this.slots.updateOne({ _id: SLOT }, { $set: { last_start: Date.now() } });
   }
 
   /** Takes the next free slot in the store and sleeps until it comes. */
@@ -160,7 +166,7 @@ export class Geocoder {
       const slot = await this.slots.findOne({ _id: SLOT });
       if (!slot) {
         try {
-          await this.slots.insertOne({ _id: SLOT, next_at: now + interval, last_start: now });
+          await this.slots.insertOne({ _id: SLOT, next_at: now + interval });
           return;
         } catch (error) {
           if ((error as { code?: string }).code === 'duplicate_key') continue;
@@ -179,7 +185,6 @@ export class Geocoder {
       const taken = await this.slots.updateOne({ _id: SLOT, next_at: slot.next_at }, { $set: { next_at: at + interval } });
       if (taken.matchedCount === 1) {
         await sleepUntil(at);
-        await this.keepGapAfterLastStart(interval);
         return;
       }
     }

@@ -4,23 +4,30 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { cleanEnv, cliPath, repoRoot } from '../../support/host-process.js';
 
 const test = suite('cli: what a command loads');
 const trace = join(repoRoot, 'test/support/import-trace.mjs');
 
 function imported(args: string[]): { status: number | null; stdout: string; files: string[] } {
+  const log = join(mkdtempSync(join(tmpdir(), 'flowhost-imports-')), 'imports.txt');
+  writeFileSync(log, '');
   const result = spawnSync(process.execPath, ['--import', trace, cliPath, ...args], {
     cwd: repoRoot,
-    env: cleanEnv(),
+    env: cleanEnv({ IMPORT_TRACE_FILE: log }),
     encoding: 'utf8',
     timeout: 30_000,
   });
-  const files = result.stderr
+  const files = readFileSync(log, 'utf8')
     .split('\n')
-    .filter((line) => line.startsWith('IMPORT file://'))
-    .map((line) => line.slice('IMPORT file://'.length).replace(`${repoRoot}/`, ''));
+    .filter((line) => line.startsWith('file://'))
+    .map((line) => line.slice('file://'.length).replace(`${repoRoot}/`, ''));
+  rmSync(dirname(log), { recursive: true, force: true });
+  // The trace must have seen the program itself, or every "not loaded" below would hold trivially.
+  assert.ok(files.includes('dist/host/cli/run-cli.js'), `the import trace saw the CLI load: ${files.length} files`);
   return { status: result.status, stdout: result.stdout, files };
 }
 
