@@ -11,19 +11,18 @@ import { defaultManifests, optionalManifests } from '../../plugins/manifests.js'
 
 /** The `flowhost` command line over the given nouns: the built-ins, then the build's plugin nouns. */
 export function buildCli(args: string[], nouns: readonly CliNoun[]): Argv {
-  const all = nouns;
   let cli = yargs(args)
     .scriptName('flowhost')
     .usage('$0 <noun> <verb> [options]')
     .option('data-dir', { type: 'string', describe: 'Data directory (default FLOWHOST_DATA_DIR or ./data)' });
   // Built-in and plugin nouns register the same way: a plugin noun is no second-class command.
-  for (const noun of all) cli = cli.command(noun.command, noun.describe, noun.builder, noun.handler);
+  for (const noun of nouns) cli = cli.command(noun.command, noun.describe, noun.builder, noun.handler);
   return (
     cli
       // `flowhost completion >> ~/.bashrc` (or ~/.zshrc): yargs prints the script for the
       // shell in $SHELL and answers the script's --get-yargs-completions calls.
       .completion('completion', 'Print a bash or zsh completion script (flowhost completion >> ~/.bashrc)')
-      .demandCommand(1, `Name a command: ${all.map((n) => n.noun).join(', ')}, completion`)
+      .demandCommand(1, `Name a command: ${nouns.map((n) => n.noun).join(', ')}, completion`)
       .strict()
       .help()
       .fail((message, error) => {

@@ -33,29 +33,28 @@ test('a package installed in the working directory loads by name', async () => {
   assert.is((entry as { id: string }).id, 'acme');
 });
 
-test('a name found nowhere says where it looked and how to give a path', async () => {
+/** The message resolving `name` from the plugin folder fails with. */
+async function refusal(name: string): Promise<string> {
   process.chdir(dir);
   try {
-    await resolvePluginEntries(['flowhost-plugin-nowhere'], {});
-    assert.unreachable('loaded');
+    await resolvePluginEntries([name], {});
   } catch (error) {
-    const message = (error as Error).message;
-    assert.match(message, /Plugin 'flowhost-plugin-nowhere' \(from FLOWHOST_PLUGINS\) could not be loaded/);
-    assert.match(message, /then from the working directory/);
-    assert.match(message, /give its path instead, e\.g\. FLOWHOST_PLUGINS=\.\/dist\/index\.js/);
+    return (error as Error).message;
   }
+  throw new Error(`'${name}' loaded`);
+}
+
+test('a name found nowhere says where it looked and how to give a path', async () => {
+  const message = await refusal('flowhost-plugin-nowhere');
+  assert.match(message, /Plugin 'flowhost-plugin-nowhere' \(from FLOWHOST_PLUGINS\) could not be loaded/);
+  assert.match(message, /then from the working directory/);
+  assert.match(message, /give its path instead, e\.g\. FLOWHOST_PLUGINS=\.\/dist\/index\.js/);
 });
 
 test('a package that is found but fails to load is named as it failed, without the where-we-looked hint', async () => {
-  process.chdir(dir);
-  try {
-    await resolvePluginEntries(['flowhost-plugin-broken'], {});
-    assert.unreachable('loaded');
-  } catch (error) {
-    const message = (error as Error).message;
-    assert.match(message, /Plugin 'flowhost-plugin-broken' \(from FLOWHOST_PLUGINS\) could not be loaded: /);
-    assert.not.match(message, /then from the working directory/);
-  }
+  const message = await refusal('flowhost-plugin-broken');
+  assert.match(message, /Plugin 'flowhost-plugin-broken' \(from FLOWHOST_PLUGINS\) could not be loaded: /);
+  assert.not.match(message, /then from the working directory/);
 });
 
 test.run();
