@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv';
-import { createAjv, schemaProblem } from '../../core/kernel/validator.js';
+import { compileShared, createAjv, schemaProblem } from '../../core/kernel/validator.js';
 import { boundSchema } from '../../core/kernel/input-limits.js';
 import type { Logger } from '../../core/kernel/logger.js';
 import { surfaceRoutes, type HttpMethod, type Permission, type RouteDefinition, type SurfaceDefinition } from '../../core/kernel/routes.js';
@@ -128,7 +128,7 @@ export function compileRoutes(
         if (!source) continue;
         const compile = () => {
           try {
-            return ajv.compile(boundSchema(source) as object);
+            return compileShared(ajv, boundSchema(source) as object);
           } catch (error) {
             throw new Error(`Route ${label}: invalid schema: ${(error as Error).message}`);
           }

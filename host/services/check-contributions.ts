@@ -1,6 +1,6 @@
 import { PluginError } from '../../core/errors.js';
 import type { HostRegistries } from '../../core/kernel/registries.js';
-import { createAjv, schemaProblem } from '../../core/kernel/validator.js';
+import { compileShared, createAjv, schemaProblem } from '../../core/kernel/validator.js';
 import type { JsonSchema } from '../../core/kernel/json-schema.js';
 import { checkTemplate } from '../../core/webhooks/hmac-template.js';
 
@@ -21,7 +21,7 @@ export function checkContributions(registries: HostRegistries, options: { compil
   const compiles = (owner: string, what: string, schema: JsonSchema | undefined) => {
     if (schema === undefined) return;
     try {
-      if (ajv) ajv.compile(schema as object);
+      if (ajv) compileShared(ajv, schema as object);
       else {
         const problem = schemaProblem(schema as object);
         if (problem) throw new Error(problem);
