@@ -6,8 +6,13 @@
 //
 //   node test/run.mjs                  every suite
 //   node test/run.mjs store auth       only suites whose path contains one of the words
+//   TEST_RECORD_TIMES=1 node test/run.mjs   also writes each suite's time to test/suite-times.json
+//
+// Longest first: the two workers take suites in the order of the times last recorded in
+// test/suite-times.json (a suite not recorded yet first of all), so the long ones do not
+// start last and leave one worker idle at the end.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { availableParallelism } from 'node:os';
 
@@ -112,7 +117,7 @@ function runSuite(file) {
       const total = num('Total');
       const passed = num('Passed');
       const skipped = num('Skipped') + num('Skipped suites');
-      const name = file.startsWith(examplePackage) ? relative(root, file) : relative(join(root, 'dist'), file);
+      const name = nameOf(file);
       let failed = Math.max(0, total - passed - num('Skipped'));
       if (total === 0 && skipped === 0) {
         failed = Math.max(failed, 1);
@@ -127,6 +132,7 @@ function runSuite(file) {
       totals.failed += failed;
       totals.skipped += skipped;
       const secs = ((Date.now() - started) / 1000).toFixed(1);
+      times[name] = Number(secs);
       if (failed > 0) {
         failedSuites.push(name);
         process.stdout.write(`FAIL ${name} (${secs}s)\n${out}\n`);
@@ -147,7 +153,17 @@ if (suites.length === 0) {
   totals.failed += 1;
 }
 
-const queue = [...suites];
+const timesFile = join(root, 'test', 'suite-times.json');
+let recorded = {};
+try {
+  recorded = JSON.parse(readFileSync(timesFile, 'utf8'));
+} catch {
+  // No record yet: every suite counts as unknown, and unknown ones go first.
+}
+const nameOf = (file) => (file.startsWith(examplePackage) ? relative(root, file) : relative(join(root, 'dist'), file));
+const expected = (file) => recorded[nameOf(file)] ?? Number.POSITIVE_INFINITY;
+const queue = [...suites].sort((a, b) => expected(b) - expected(a) || a.localeCompare(b));
+const times = {};
 const workers = Math.max(1, Math.min(Number(process.env.TEST_CONCURRENCY) || availableParallelism(), 4));
 await Promise.all(
   Array.from({ length: workers }, async () => {
@@ -155,6 +171,10 @@ await Promise.all(
   }),
 );
 
+if (process.env.TEST_RECORD_TIMES === '1' && filters.length === 0) {
+  const sorted = Object.fromEntries(Object.entries(times).sort(([a], [b]) => a.localeCompare(b)));
+  writeFileSync(timesFile, `${JSON.stringify(sorted, null, 2)}\n`);
+}
 if (failedSuites.length) console.log(`\nfailed suites:\n  ${failedSuites.join('\n  ')}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
 process.exitCode = totals.failed > 0 ? 1 : 0;
