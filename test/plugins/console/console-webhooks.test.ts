@@ -212,6 +212,8 @@ test('HMAC: the command shown for the generic template and every preset signs a 
   const oldId = (await t.request<{ data: { secrets: Array<{ id: string }> } }>('GET', `/flows/${flowId}/webhook`)).body.data.secrets[0]!.id;
   await panel.getByRole('button', { name: 'Rotate secret' }).click();
   await page.getByRole('status').filter({ hasText: 'Secret rotated.' }).waitFor();
+  // The note comes before the panel reloads its list: wait for the list as a user sees it.
+  await panel.locator('.secrets li').nth(1).waitFor();
   const newScript = await commandOf(page);
   assert.is.not(newScript, oldScript);
   assert.is(await panel.locator('.secrets li').count(), 2);
@@ -221,6 +223,7 @@ test('HMAC: the command shown for the generic template and every preset signs a 
   await panel.locator('.secrets li').filter({ hasText: oldId }).getByRole('button', { name: 'Forget' }).click();
   await panel.getByRole('button', { name: 'Yes, forget' }).click();
   await page.getByRole('status').filter({ hasText: 'Secret forgotten.' }).waitFor();
+  await panel.locator('.secrets li').filter({ hasText: oldId }).waitFor({ state: 'detached' });
   assert.is(await panel.locator('.secrets li').count(), 1);
   assert.is((await runInShell(oldScript)).status, 401, 'a forgotten secret is refused');
   assert.is((await runInShell(newScript)).status, 200);
