@@ -1,12 +1,13 @@
 import { createReadStream, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Transform } from 'node:stream';
 import { uploadContentType } from '../../core/kernel/upload-type.js';
 import type { HostConfig } from '../config/schema.js';
 import { hostProcessAlive, readHostFile, unpublishHost } from '../runtime/data-dir-files.js';
 import { LOCAL_SCHEME } from '../auth/local-scheme.js';
 import { CliError } from './admin-client.js';
 import { apiError } from './api-error.js';
+import { type AnswerHeaders, type LoopbackAnswer, sendToHost } from './loopback-http.js';
 
 export interface ApiSession {
   /** 'host': a running host answered; 'local': this command started the build itself. */
@@ -30,7 +31,7 @@ export interface ApiSession {
     method: string,
     path: string,
     options?: { query?: Record<string, string | number | boolean | undefined>; body?: unknown; headers?: Record<string, string> },
-  ): Promise<{ status: number; headers: Headers; body: T }>;
+  ): Promise<{ status: number; headers: AnswerHeaders; body: T }>;
   /**
    * Streams a local file as the raw body of a POST to `path` (relative to the API prefix),
    * named by Content-Disposition; progress on stderr for files over 1 MB.
@@ -65,8 +66,8 @@ function progressMeter(total: number, name: string): Transform {
   });
 }
 
-async function answer<T>(response: Response): Promise<T> {
-  const payload = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+function answer<T>(response: LoopbackAnswer): T {
+  const payload = response.json() as Record<string, unknown>;
   if (!response.ok || payload.success === false) throw apiError(payload, response.status);
   return payload as T;
 }
@@ -137,9 +138,9 @@ function httpSession(
       const base = prefixBase;
       const url = new URL(`${base}${path}`);
       for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
-      let response: Response;
+      let response: LoopbackAnswer;
       try {
-        response = await fetch(url, {
+        response = await sendToHost(url, {
           method,
           headers: {
             ...(options.headers ?? {}),
@@ -151,7 +152,7 @@ function httpSession(
       } catch (error) {
         throw new CliError(`The host at ${url.origin} did not answer: ${(error as Error).message}`);
       }
-      const payload = (await response.json().catch(() => ({}))) as unknown;
+      const payload = response.json();
       if (!response.ok) {
         throw apiError(
           payload && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Record<string, unknown>) : {},
@@ -174,9 +175,9 @@ function httpSession(
       for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
       const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
       const body = createReadStream(file).pipe(progressMeter(size, name));
-      let response: Response;
+      let response: LoopbackAnswer;
       try {
-        response = await fetch(url, {
+        response = await sendToHost(url, {
           method: 'POST',
           headers: {
             Authorization: `${LOCAL_SCHEME} ${token}`,
@@ -184,9 +185,8 @@ function httpSession(
             'Content-Disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`,
             'Content-Length': String(size),
           },
-          body: Readable.toWeb(body) as unknown as ReadableStream,
-          duplex: 'half',
-        } as RequestInit);
+          body,
+        });
       } catch (error) {
         throw new CliError(`The host at ${url.origin} did not take the upload: ${(error as Error).message}`);
       }

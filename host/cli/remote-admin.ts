@@ -2,6 +2,7 @@ import type { AppPasswordView, UserView } from '../../core/users/model.js';
 import type { CreatedAppPassword } from '../../core/users/service.js';
 import { LOCAL_SCHEME } from '../auth/local-scheme.js';
 import { CliError, type AdminClient } from './admin-client.js';
+import { type LoopbackAnswer, sendToHost } from './loopback-http.js';
 
 /**
  * Through the running host's REST API, authenticated by the local credential the host
@@ -10,9 +11,9 @@ import { CliError, type AdminClient } from './admin-client.js';
 export function remoteAdmin(options: { url: string; apiBase: string; token: string }): AdminClient {
   const base = options.apiBase;
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    let response: Response;
+    let response: LoopbackAnswer;
     try {
-      response = await fetch(`${base}${path}`, {
+      response = await sendToHost(new URL(`${base}${path}`), {
         method,
         headers: {
           Authorization: `${LOCAL_SCHEME} ${options.token}`,
@@ -23,7 +24,7 @@ export function remoteAdmin(options: { url: string; apiBase: string; token: stri
     } catch (error) {
       throw new CliError(`The running host at ${options.url} did not answer: ${(error as Error).message}`);
     }
-    const payload = (await response.json().catch(() => ({}))) as { success?: boolean; message?: string; data?: unknown };
+    const payload = response.json() as { success?: boolean; message?: string; data?: unknown };
     if (!response.ok || payload.success === false) throw new CliError(payload.message ?? `The host answered HTTP ${response.status}`);
     return payload.data as T;
   };
