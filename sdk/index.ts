@@ -63,6 +63,8 @@ export { successBody, errorBody, named } from '../core/kernel/response-schemas.j
 export { DEFAULT_UPLOAD_TYPES, readUpload, sanitizeFilename } from '../core/kernel/upload.js';
 export { safeEqual } from '../core/security/constant-time.js';
 export { stableJson } from '../core/kernel/stable-json.js';
+// TypeBox's builders without loading TypeBox at run time (see schema-type.ts).
+export { Type } from './schema-type.js';
 export { maskSecret, maskDeep } from '../core/security/mask.js';
 export { UrlRefusedError, FetchLimitError } from '../core/security/guarded-fetch-types.js';
 

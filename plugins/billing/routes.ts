@@ -2,7 +2,7 @@
  * The provisioner/v1 surface: the two webhooks (public, each authenticated by its own
  * secret before anything else) and the admin routes (manage_options).
  */
-import { Type } from 'typebox';
+import { Type } from '../../sdk/index.js';
 import {
   defineRoute,
   defineSurface,

@@ -1,5 +1,5 @@
 /** The chat surface: POST /chat, POST /chat/continue and the caller's sessions. */
-import { Type } from 'typebox';
+import { Type } from '../../sdk/index.js';
 import {
   actingUserOf,
   defineRoute,

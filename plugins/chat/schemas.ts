@@ -1,5 +1,5 @@
 /** The chat routes' request and response schemas (docs/chat.md shows them as examples). */
-import { Type } from 'typebox';
+import { Type } from '../../sdk/index.js';
 import { errorBody, successBody, type JsonSchema } from '../../sdk/index.js';
 
 const str: JsonSchema = { type: 'string' };

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type } from '../../sdk/index.js';
 import {
   actingUserOf,
   definePlugin,

@@ -1,5 +1,6 @@
 /** /docs: documentation posts (list, create, read, update, trash or delete). */
-import { Type, type Static } from 'typebox';
+import type { Static } from 'typebox';
+import { Type } from '../../sdk/index.js';
 import {
   defineRoute,
   errorBody,

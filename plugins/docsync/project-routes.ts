@@ -1,5 +1,5 @@
 /** /project: the hierarchical project taxonomy (list, tree, one term, resolve a path, update). */
-import { Type } from 'typebox';
+import { Type } from '../../sdk/index.js';
 import { defineRoute, errorBody, json, successBody, type ContentStore, type RouteDefinition, type Term } from '../../sdk/index.js';
 import { requireCapability } from './access.js';
 import { parseRepoUrl } from './github.js';

@@ -1,5 +1,5 @@
 /** JSON Schemas of the docsync/v1 answers (closed in check mode) and shared request pieces. */
-import { Type } from 'typebox';
+import { Type } from '../../sdk/index.js';
 import type { JsonSchema } from '../../sdk/index.js';
 
 const str: JsonSchema = { type: 'string' };

@@ -1,5 +1,5 @@
 /** /sync: repository syncs (as background jobs), token and repository diagnostics, and pushed docs. */
-import { Type } from 'typebox';
+import { Type } from '../../sdk/index.js';
 import {
   ApiError,
   canReadPost,

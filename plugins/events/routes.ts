@@ -1,6 +1,6 @@
 /** The events/v1 surface and the calendar page at the site root. */
 import { Readable } from 'node:stream';
-import { Type } from 'typebox';
+import { Type } from '../../sdk/index.js';
 import { defineRoute, defineSurface, page, stream, type SurfaceDefinition } from '../../sdk/index.js';
 import { CALENDAR_SCRIPT } from './calendar-script.js';
 import type { Geocoder } from './geocode.js';

@@ -3,7 +3,7 @@
  * plugin's `files` collection, its bytes in its blob bucket); the `files` fetch handler
  * turns a file into packets (a CSV row, a JSON element, a whole markdown or text file).
  */
-import { Type } from 'typebox';
+import { Type } from '../../sdk/index.js';
 import {
   DEFAULT_UPLOAD_TYPES,
   defineHandler,

@@ -1,5 +1,5 @@
 /** GET/PUT /tools/web-search: whether web_search is configured, and its key (sealed, shown masked). */
-import { Type } from 'typebox';
+import { Type } from '../../sdk/index.js';
 import { defineRoute, defineSurface, maskSecret, successBody, type SurfaceDefinition } from '../../sdk/index.js';
 import type { SearchKey } from './search-key.js';
 

@@ -17,6 +17,7 @@ test('exports exactly the pinned names', () => {
     'HookCatalogue',
     'PluginError',
     'RouteReply',
+    'Type',
     'UnsupportedQueryError',
     'UrlRefusedError',
     'actingUserOf',

@@ -2,7 +2,7 @@
  * Sets a flow step's handler and settings, its ai user_message, or whether it is enabled,
  * through the same service methods (and so the same checks and sealing) as the REST routes.
  */
-import { Type } from 'typebox';
+import { Type } from '../../../sdk/index.js';
 import { defineChatTool, type ChatToolDefinition } from '../../../sdk/index.js';
 import { requireManager } from './access.js';
 import { flowStepIdSchema, pipelineStepIdSchema, resolveFlowStep } from './workflow-common.js';

@@ -1,5 +1,5 @@
 /** Sets a pipeline step's config (an ai step's provider, model, system prompt) or its label. */
-import { Type } from 'typebox';
+import { Type } from '../../../sdk/index.js';
 import { defineChatTool, type ChatToolDefinition } from '../../../sdk/index.js';
 import { requireManager } from './access.js';
 import { pipelineStepIdSchema, stepConfigProperties } from './workflow-common.js';

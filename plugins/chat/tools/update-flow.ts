@@ -1,5 +1,5 @@
 /** Renames a flow or changes its schedule. */
-import { Type } from 'typebox';
+import { Type } from '../../../sdk/index.js';
 import { defineChatTool, type ChatToolDefinition } from '../../../sdk/index.js';
 import { requireManager } from './access.js';
 import type { ResolvedChatServices } from '../types.js';

@@ -3,7 +3,7 @@
  * PUT /pipelines/steps/{id}/config takes them), a flow's steps as a tool answers them,
  * and finding a flow step by id or by flow and position.
  */
-import { Type } from 'typebox';
+import { Type } from '../../../sdk/index.js';
 import { flowStepId } from './access.js';
 import type { ResolvedChatServices } from '../types.js';
 
