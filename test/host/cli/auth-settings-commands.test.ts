@@ -94,7 +94,8 @@ test('settings intervals lists the scheduling intervals the API has', async (ctx
   assert.match(table.stdout, /^hourly\s+Hourly\s+3600$/m);
   assert.match(table.stdout, /^manual\s+Manual only\s+-$/m);
   const extra = await run(ctx, ['settings', 'intervals', 'hourly']);
-  assert.is(extra.status, 1);
+  // A usage error: 2, as the real CLI exits (buildCli's fail handler).
+  assert.is(extra.status, 2);
   assert.match(extra.stderr, /Unknown argument: hourly/);
 });
 
