@@ -1,6 +1,7 @@
-// `flowhost analytics`: configure with the secret from stdin (the real CLI, spawned: masked
-// afterwards, refused tool names, a 422 for an unconfigured tool), and the report commands
-// run in process against a host on every store (a table, or the answer as is with --json).
+// `flowhost analytics`: configure with the secret from stdin (masked afterwards, refused tool
+// names, a 422 for an unconfigured tool) in process against a host on every store, and once
+// spawned with no host (the real stdin); the report commands run in process against a host
+// on every store (a table, or the answer as is with --json).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdtempSync } from 'node:fs';
@@ -9,46 +10,73 @@ import { join } from 'node:path';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
 import type { CliContext } from '../../../sdk/index.js';
 import analytics from '../../../plugins/analytics/index.js';
-import { runCli } from '../../support/host-process.js';
+import { runCli as spawnCli } from '../../support/host-process.js';
+import { runCli, startCliHost } from '../../support/cli-in-process.js';
+import type { Host } from '../../../host/host.js';
 import { testStores } from '../../support/test-stores.js';
 import { BING_KEY, BING_ROWS, createBingFake, SITE, type BingFake } from './fakes.js';
 
+type CliHost = { host: Host; dataDir: string };
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
-const spawned = suite('flowhost analytics (spawned CLI)');
-const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-analytics-cli-'));
-const cli = (args: string[], input?: string) => runCli([...args, '--data-dir', dataDir], {}, input);
+// The configure / config commands in process, on every store, against a host on the data
+// directory; the secret is given as the command's stdin.
+for (const store of testStores('analytics cli configure')) {
+  const test = suite<CliHost>(`flowhost analytics configure (${store.label})`);
+  test.before(async (ctx) => {
+    Object.assign(ctx, await startCliHost(store.config()));
+  });
+  test.after(async ({ host }) => {
+    await host.stop();
+  });
+  test('configure reads the secret from stdin; config shows it masked; errors are clear', async (ctx) => {
+    const cli = (args: string[], stdin?: string) => runCli(ctx, args, { stdin });
+    const saved = await cli(['analytics', 'configure', 'crawler-stats', '--secret-stdin', '--site_url', SITE], `${BING_KEY}\n`);
+    assert.is(saved.status, 0, saved.stderr);
+    assert.is(saved.stdout, 'The crawler-stats configuration is saved.\n');
+    const shown = await cli(['analytics', 'config', 'crawler-stats', '--json']);
+    assert.is(shown.status, 0, shown.stderr);
+    assert.equal(JSON.parse(shown.stdout), {
+      tool: 'crawler-stats',
+      configured: true,
+      missing: [],
+      settings: { api_key: `••••••••${BING_KEY.slice(-4)}`, site_url: SITE },
+    });
+    assert.not.match(shown.stdout + saved.stdout, BING_KEY);
 
-spawned('configure reads the secret from stdin; config shows it masked; errors are clear', () => {
-  const saved = cli(['analytics', 'configure', 'crawler-stats', '--secret-stdin', '--site_url', SITE], `${BING_KEY}\n`);
+    const half = await cli(['analytics', 'configure', 'search-stats', '--site_url', SITE]);
+    assert.is(half.status, 0, half.stderr);
+    assert.is(half.stdout, 'The search-stats configuration is saved. Still missing: service_account.\n');
+    const badKey = await cli(['analytics', 'configure', 'search-stats', '--secret-stdin'], '{"client_email": "x"}');
+    assert.is(badKey.status, 1);
+    assert.match(badKey.stderr, /service_account lacks private_key/);
+
+    const unknown = await cli(['analytics', 'configure', 'weather', '--secret-stdin'], 'x');
+    assert.is(unknown.status, 1);
+    assert.match(unknown.stderr, /Unknown analytics tool 'weather'/);
+    const unconfigured = await cli(['analytics', 'page-performance', 'analyze']);
+    assert.is(unconfigured.status, 1);
+    assert.match(unconfigured.stderr, /The page-performance tool is not configured: set api_key/);
+    const badAction = await cli(['analytics', 'crawler-stats', 'fly']);
+    assert.is(badAction.status, 1);
+    assert.match(badAction.stderr, /Allowed actions: query_stats, traffic_stats, page_stats, crawl_stats/);
+  });
+  test.run();
+}
+
+// Spawned once, with no host: the real CLI reads the secret from its real stdin into a store
+// it opens itself, and does not print it (the rest is checked in process above).
+const spawned = suite('flowhost analytics (spawned CLI, no host)');
+spawned('configure --secret-stdin reads the real stdin', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-analytics-cli-'));
+  const saved = spawnCli(
+    ['analytics', 'configure', 'crawler-stats', '--secret-stdin', '--site_url', SITE, '--data-dir', dataDir],
+    {},
+    `${BING_KEY}\n`,
+  );
   assert.is(saved.status, 0, saved.stderr);
   assert.is(saved.stdout, 'The crawler-stats configuration is saved.\n');
-  const shown = cli(['analytics', 'config', 'crawler-stats', '--json']);
-  assert.is(shown.status, 0, shown.stderr);
-  assert.equal(JSON.parse(shown.stdout), {
-    tool: 'crawler-stats',
-    configured: true,
-    missing: [],
-    settings: { api_key: `••••••••${BING_KEY.slice(-4)}`, site_url: SITE },
-  });
-  assert.not.match(shown.stdout + saved.stdout, BING_KEY);
-
-  const half = cli(['analytics', 'configure', 'search-stats', '--site_url', SITE]);
-  assert.is(half.status, 0, half.stderr);
-  assert.is(half.stdout, 'The search-stats configuration is saved. Still missing: service_account.\n');
-  const badKey = cli(['analytics', 'configure', 'search-stats', '--secret-stdin'], '{"client_email": "x"}');
-  assert.is(badKey.status, 1);
-  assert.match(badKey.stderr, /service_account lacks private_key/);
-
-  const unknown = cli(['analytics', 'configure', 'weather', '--secret-stdin'], 'x');
-  assert.is(unknown.status, 1);
-  assert.match(unknown.stderr, /Unknown analytics tool 'weather'/);
-  const unconfigured = cli(['analytics', 'page-performance', 'analyze']);
-  assert.is(unconfigured.status, 1);
-  assert.match(unconfigured.stderr, /The page-performance tool is not configured: set api_key/);
-  const badAction = cli(['analytics', 'crawler-stats', 'fly']);
-  assert.is(badAction.status, 1);
-  assert.match(badAction.stderr, /Allowed actions: query_stats, traffic_stats, page_stats, crawl_stats/);
+  assert.not.match(saved.stdout + saved.stderr, BING_KEY);
 });
 spawned.run();
 
