@@ -54,6 +54,9 @@ export async function startCliHost(
       allowPrivateUrls: true,
       schedulerProcessEvery: 100,
       schedulerLockLifetime: 2000,
+      // Every answer checked against its route's schema, as in every test host and in the
+      // spawned `flowhost serve` of host-process.ts (FLOWHOST_CHECK_RESPONSES=1).
+      checkResponses: true,
       ...storeConfig,
     },
   });
