@@ -1,94 +1,111 @@
+// `flowhost <noun> <verb>` on a store nobody holds: no host runs on the data directory, so
+// each command opens the store itself (direct-admin), on every store. In process: the
+// command line as main.ts runs it, the store opened and closed by the command; spawned once
+// for the real stdin and a real process opening the store.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../support/host-process.js';
+import { runCli as spawnCli } from '../../support/host-process.js';
+import { cliInProcess, type CliInput } from '../../support/cli-in-process.js';
+import { testStores } from '../../support/test-stores.js';
 
-const test = suite('cli: flowhost <noun> <verb> on a store nobody holds');
-const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-cli-'));
-const cli = (...args: string[]) => runCli([...args, '--data-dir', dataDir]);
+for (const store of testStores('cli: store nobody holds')) {
+  const test = suite(`cli: flowhost <noun> <verb> on a store nobody holds (${store.label})`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-cli-'));
+  // MongoDB: the CLI works on the database MONGODB_URL names (a fresh one per suite).
+  const { mongodbUrl } = store.config();
+  const env: Record<string, string> = mongodbUrl ? { MONGODB_URL: mongodbUrl } : {};
+  const cli = (...args: string[]) => cliInProcess([...args, '--data-dir', dataDir], { env });
+  const cliWith = (args: string[], input: CliInput) => cliInProcess([...args, '--data-dir', dataDir], { env, ...input });
 
-test('user create prints the application password once; --json is machine-readable', () => {
-  const human = cli('user', 'create', 'alice', '--role', 'editor');
-  assert.is(human.status, 0, human.stderr);
-  assert.match(human.stdout, /Created editor 'alice'/);
-  assert.match(human.stdout, /Application password \(shown once\): (\w{4} ){5}\w{4}/);
-  const json = cli('user', 'create', 'bob', '--role', 'subscriber', '--json');
-  assert.is(json.status, 0, json.stderr);
-  const parsed = JSON.parse(json.stdout) as {
-    user: { login: string; role: string };
-    application_password: { password: string; uuid: string };
-  };
-  assert.is(parsed.user.login, 'bob');
-  assert.is(parsed.user.role, 'subscriber');
-  assert.match(parsed.application_password.password, /^(\w{4} ){5}\w{4}$/);
-});
+  test('user create prints the application password once; --json is machine-readable', async () => {
+    const human = await cli('user', 'create', 'alice', '--role', 'editor');
+    assert.is(human.status, 0, human.stderr);
+    assert.match(human.stdout, /Created editor 'alice'/);
+    assert.match(human.stdout, /Application password \(shown once\): (\w{4} ){5}\w{4}/);
+    const json = await cli('user', 'create', 'bob', '--role', 'subscriber', '--json');
+    assert.is(json.status, 0, json.stderr);
+    const parsed = JSON.parse(json.stdout) as {
+      user: { login: string; role: string };
+      application_password: { password: string; uuid: string };
+    };
+    assert.is(parsed.user.login, 'bob');
+    assert.is(parsed.user.role, 'subscriber');
+    assert.match(parsed.application_password.password, /^(\w{4} ){5}\w{4}$/);
+  });
 
-test('user list shows users without secrets', () => {
-  const res = cli('user', 'list', '--json');
-  assert.is(res.status, 0, res.stderr);
-  const users = JSON.parse(res.stdout) as Array<{ login: string; role: string }>;
-  assert.equal(
-    users.map((u) => u.login),
-    ['alice', 'bob'],
-  );
-  assert.not.match(res.stdout, /hash|scrypt/);
-  const table = cli('user', 'list');
-  assert.match(table.stdout, /LOGIN/);
-  assert.match(table.stdout, /alice\s+editor/);
-});
+  test('user list shows users without secrets', async () => {
+    const res = await cli('user', 'list', '--json');
+    assert.is(res.status, 0, res.stderr);
+    const users = JSON.parse(res.stdout) as Array<{ login: string; role: string }>;
+    assert.equal(
+      users.map((u) => u.login),
+      ['alice', 'bob'],
+    );
+    assert.not.match(res.stdout, /hash|scrypt/);
+    const table = await cli('user', 'list');
+    assert.match(table.stdout, /LOGIN/);
+    assert.match(table.stdout, /alice\s+editor/);
+  });
 
-test('app-password create, list, revoke', () => {
-  const created = cli('app-password', 'create', 'alice', '--name', 'laptop', '--json');
-  assert.is(created.status, 0, created.stderr);
-  const { uuid, password } = JSON.parse(created.stdout) as { uuid: string; password: string };
-  assert.ok(password);
-  const listed = JSON.parse(cli('app-password', 'list', 'alice', '--json').stdout) as Array<{ uuid: string; name: string }>;
-  assert.ok(listed.some((p) => p.uuid === uuid && p.name === 'laptop'));
-  assert.not.match(JSON.stringify(listed), new RegExp(password));
-  const revoked = cli('app-password', 'revoke', 'alice', uuid);
-  assert.is(revoked.status, 0, revoked.stderr);
-  const after = JSON.parse(cli('app-password', 'list', 'alice', '--json').stdout) as Array<{ uuid: string }>;
-  assert.not.ok(after.some((p) => p.uuid === uuid));
-  const again = cli('app-password', 'revoke', 'alice', uuid);
-  assert.is.not(again.status, 0);
-  assert.match(again.stderr, /No application password/);
-});
+  test('app-password create, list, revoke', async () => {
+    const created = await cli('app-password', 'create', 'alice', '--name', 'laptop', '--json');
+    assert.is(created.status, 0, created.stderr);
+    const { uuid, password } = JSON.parse(created.stdout) as { uuid: string; password: string };
+    assert.ok(password);
+    const listed = JSON.parse((await cli('app-password', 'list', 'alice', '--json')).stdout) as Array<{ uuid: string; name: string }>;
+    assert.ok(listed.some((p) => p.uuid === uuid && p.name === 'laptop'));
+    assert.not.match(JSON.stringify(listed), new RegExp(password));
+    const revoked = await cli('app-password', 'revoke', 'alice', uuid);
+    assert.is(revoked.status, 0, revoked.stderr);
+    const after = JSON.parse((await cli('app-password', 'list', 'alice', '--json')).stdout) as Array<{ uuid: string }>;
+    assert.not.ok(after.some((p) => p.uuid === uuid));
+    const again = await cli('app-password', 'revoke', 'alice', uuid);
+    assert.is.not(again.status, 0);
+    assert.match(again.stderr, /No application password/);
+  });
 
-test('set-password from stdin; too short is refused', () => {
-  const ok = runCli(['user', 'set-password', 'alice', '--password-stdin', '--data-dir', dataDir], {}, 'a long enough password\n');
-  assert.is(ok.status, 0, ok.stderr);
-  const short = cli('user', 'set-password', 'alice', '--password', 'short');
-  assert.is.not(short.status, 0);
-  assert.match(short.stderr, /at least 8/);
-  const none = cli('user', 'set-password', 'alice');
-  assert.is.not(none.status, 0);
-  assert.match(none.stderr, /--password-stdin/);
-});
+  test('set-password from stdin; too short is refused', async () => {
+    const ok = await cliWith(['user', 'set-password', 'alice', '--password-stdin'], { stdin: 'a long enough password\n' });
+    assert.is(ok.status, 0, ok.stderr);
+    const short = await cli('user', 'set-password', 'alice', '--password', 'short');
+    assert.is.not(short.status, 0);
+    assert.match(short.stderr, /at least 8/);
+    const none = await cli('user', 'set-password', 'alice');
+    assert.is.not(none.status, 0);
+    assert.match(none.stderr, /--password-stdin/);
+  });
 
-test('user delete; unknown users and bad arguments fail with a message', () => {
-  assert.is(cli('user', 'delete', 'bob').status, 0);
-  const missing = cli('user', 'delete', 'bob');
-  assert.is.not(missing.status, 0);
-  assert.match(missing.stderr, /No user with login 'bob'/);
-  const badRole = cli('user', 'create', 'carol', '--role', 'wizard');
-  assert.is.not(badRole.status, 0);
-  assert.match(badRole.stderr, /Choices|role/i);
-  const dup = cli('user', 'create', 'alice', '--role', 'editor');
-  assert.is.not(dup.status, 0);
-  assert.match(dup.stderr, /already exists/);
-  const badLogin = cli('user', 'create', 'no spaces!', '--role', 'editor');
-  assert.is.not(badLogin.status, 0);
-  const unknownCommand = runCli(['frobnicate']);
-  assert.is.not(unknownCommand.status, 0);
-  assert.match(unknownCommand.stderr, /Unknown|frobnicate/i);
-  const noVerb = runCli(['user']);
-  assert.is.not(noVerb.status, 0);
-});
+  test('user delete; unknown users and bad arguments fail with a message', async () => {
+    assert.is((await cli('user', 'delete', 'bob')).status, 0);
+    const missing = await cli('user', 'delete', 'bob');
+    assert.is.not(missing.status, 0);
+    assert.match(missing.stderr, /No user with login 'bob'/);
+    const badRole = await cli('user', 'create', 'carol', '--role', 'wizard');
+    assert.is.not(badRole.status, 0);
+    assert.match(badRole.stderr, /Choices|role/i);
+    const dup = await cli('user', 'create', 'alice', '--role', 'editor');
+    assert.is.not(dup.status, 0);
+    assert.match(dup.stderr, /already exists/);
+    const badLogin = await cli('user', 'create', 'no spaces!', '--role', 'editor');
+    assert.is.not(badLogin.status, 0);
+    const unknownCommand = await cliInProcess(['frobnicate']);
+    assert.is.not(unknownCommand.status, 0);
+    assert.match(unknownCommand.stderr, /Unknown|frobnicate/i);
+    const noVerb = await cliInProcess(['user']);
+    assert.is.not(noVerb.status, 0);
+  });
 
-test('plugins list shows id, version, contributions apart from hooks', () => {
-  const res = runCli(['plugins', 'list', '--json']);
+  test.run();
+}
+
+// What the build wires in, read from an in-memory host: no data directory, so once, not per store.
+const plugins = suite('cli: flowhost plugins list');
+
+plugins('plugins list shows id, version, contributions apart from hooks', async () => {
+  const res = await cliInProcess(['plugins', 'list', '--json']);
   assert.is(res.status, 0, res.stderr);
   const plugins = JSON.parse(res.stdout) as Array<{
     id: string;
@@ -110,7 +127,7 @@ test('plugins list shows id, version, contributions apart from hooks', () => {
   assert.equal(plugins.find((p) => p.id === 'analytics')?.extensionPoints, ['analytics.tools']);
   assert.ok(plugins.find((p) => p.id === 'global-tools')?.contributions['chat.tools']?.includes('web_fetch'));
   assert.equal(plugins.find((p) => p.id === 'analytics-crawler-stats')?.contributions['analytics.tools'], ['crawler-stats']);
-  const table = runCli(['plugins', 'list']);
+  const table = await cliInProcess(['plugins', 'list']);
   assert.match(table.stdout, /^ID\s+VERSION\s+OWNS\s+CONTRIBUTES\s+HOOKS$/m);
   assert.match(table.stdout, /^discovery\s+1\.0\.0\s+surfaces \(1\)$/m);
   assert.match(table.stdout, /^chat\s+1\.0\.0\s+chat\.tools\s+surfaces \(1\), chat\.tools \(\d+\)$/m);
@@ -120,14 +137,26 @@ test('plugins list shows id, version, contributions apart from hooks', () => {
   );
 });
 
-test('an extra plugin by module path through FLOWHOST_PLUGINS', () => {
-  const res = runCli(['plugins', 'list', '--json'], { FLOWHOST_PLUGINS: './dist/examples/hello-plugin/index.js' });
+plugins('an extra plugin by module path through FLOWHOST_PLUGINS', async () => {
+  const res = await cliInProcess(['plugins', 'list', '--json'], { env: { FLOWHOST_PLUGINS: './dist/examples/hello-plugin/index.js' } });
   assert.is(res.status, 0, res.stderr);
   const ids = (JSON.parse(res.stdout) as Array<{ id: string }>).map((p) => p.id);
   assert.ok(ids.includes('hello'));
-  const bad = runCli(['plugins', 'list'], { FLOWHOST_PLUGINS: './no/such/plugin.js' });
+  const bad = await cliInProcess(['plugins', 'list'], { env: { FLOWHOST_PLUGINS: './no/such/plugin.js' } });
   assert.is.not(bad.status, 0);
   assert.match(bad.stderr, /could not be loaded/);
 });
 
-test.run();
+plugins.run();
+
+// Spawned once: a real process opens a store nobody holds and reads the password from its real stdin.
+const spawned = suite('cli: flowhost user set-password, spawned, store nobody holds');
+spawned('set-password --password-stdin reads the real stdin', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-cli-'));
+  const created = await cliInProcess(['user', 'create', 'alice', '--role', 'editor', '--data-dir', dataDir]);
+  assert.is(created.status, 0, created.stderr);
+  const ok = spawnCli(['user', 'set-password', 'alice', '--password-stdin', '--data-dir', dataDir], {}, 'a long enough password\n');
+  assert.is(ok.status, 0, ok.stderr);
+  assert.match(ok.stdout, /Password set for 'alice'/);
+});
+spawned.run();
