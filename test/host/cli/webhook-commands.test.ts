@@ -1,107 +1,112 @@
+// flowhost webhook enable / trigger / status / rotate / presets / dedupe / disable, in process
+// on every store, through a host on the data directory that runs the webhook-presets plugin
+// (FLOWHOST_PLUGINS=webhook-presets, as a `flowhost serve` would be started).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
-import { basicAuth, runCli, startHostProcess, waitForExit } from '../../support/host-process.js';
+import { basicAuth } from '../../support/host-process.js';
+import { runCli, startCliHost } from '../../support/cli-in-process.js';
+import { optionalPlugins } from '../../../plugins/index.js';
+import { testStores } from '../../support/test-stores.js';
 
-const test = suite('cli: flowhost webhook');
+for (const store of testStores('cli: flowhost webhook')) {
+  const test = suite(`cli: flowhost webhook (${store.label})`);
 
-test('enable, trigger, status, rotate, presets, disable — through the running host', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-cli-hook-'));
-  const env = { FLOWHOST_PLUGINS: 'webhook-presets' };
-  const host = await startHostProcess(dataDir, env);
-  try {
-    const auth = basicAuth('admin', readFileSync(join(dataDir, 'initial-admin-password'), 'utf8').trim());
-    const api = async (path: string, body: unknown) =>
-      (
-        (await (
-          await fetch(`${host.url}/api/automation/v1${path}`, {
-            method: 'POST',
-            headers: { Authorization: auth, 'Content-Type': 'application/json' },
-            body: JSON.stringify(body),
-          })
-        ).json()) as { data: Record<string, unknown> }
-      ).data;
-    const pipelineId = (await api('/pipelines', { pipeline_name: 'Hook', steps: [{ step_type: 'fetch' }] })).pipeline_id as number;
-    const flowId = String((await api('/flows', { pipeline_id: pipelineId })).flow_id);
-    const cli = (...args: string[]) => runCli([...args, '--data-dir', dataDir], env);
+  test('enable, trigger, status, rotate, presets, disable — through the running host', async () => {
+    const env = { FLOWHOST_PLUGINS: 'webhook-presets' };
+    const { host, dataDir } = await startCliHost(store.config(), [optionalPlugins['webhook-presets']!]);
+    try {
+      const auth = basicAuth('admin', readFileSync(join(dataDir, 'initial-admin-password'), 'utf8').trim());
+      const api = async (path: string, body: unknown) =>
+        (
+          (await (
+            await fetch(`${host.url}/api/automation/v1${path}`, {
+              method: 'POST',
+              headers: { Authorization: auth, 'Content-Type': 'application/json' },
+              body: JSON.stringify(body),
+            })
+          ).json()) as { data: Record<string, unknown> }
+        ).data;
+      const pipelineId = (await api('/pipelines', { pipeline_name: 'Hook', steps: [{ step_type: 'fetch' }] })).pipeline_id as number;
+      const flowId = String((await api('/flows', { pipeline_id: pipelineId })).flow_id);
+      const cli = (...args: string[]) => runCli({ dataDir }, args, { env });
 
-    const enabled = cli('webhook', 'enable', flowId, '--mode', 'bearer', '--json');
-    assert.is(enabled.status, 0, enabled.stderr);
-    const token = (JSON.parse(enabled.stdout) as { token: string }).token;
-    assert.match(token, /^[0-9a-f]{64}$/);
-    const fired = await fetch(`${host.url}/api/automation/v1/trigger/${flowId}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}` },
-      body: '{}',
-    });
-    assert.is(fired.status, 200);
-    const status = cli('webhook', 'status', flowId, '--json');
-    assert.is(status.status, 0, status.stderr);
-    assert.not.match(status.stdout, new RegExp(token));
-    assert.match(cli('webhook', 'status', flowId).stdout, /mode bearer/);
-    const noId = cli('webhook', 'dedupe', flowId, '--window', '600');
-    assert.is.not(noId.status, 0, 'a bearer trigger has no event id to deduplicate on');
-    assert.match(noId.stderr, /needs an event id/);
-
-    const presets = JSON.parse(cli('webhook', 'presets', '--json').stdout) as Array<{ slug: string }>;
-    assert.ok(presets.some((p) => p.slug === 'github'));
-    const overrides = join(dataDir, 'overrides.json');
-    writeFileSync(overrides, JSON.stringify({ max_body_bytes: 4096 }));
-    const hmac = cli(
-      'webhook',
-      'enable',
-      flowId,
-      '--mode',
-      'hmac',
-      '--preset',
-      'github',
-      '--overrides',
-      overrides,
-      '--secret',
-      'It is a secret to everybody 123',
-      '--json',
-    );
-    assert.is(hmac.status, 0, hmac.stderr);
-    const body = JSON.stringify({ zen: 'Keep it logically awesome.' });
-    const signature = `sha256=${createHmac('sha256', 'It is a secret to everybody 123').update(body).digest('hex')}`;
-    const deliver = () =>
-      fetch(`${host.url}/api/automation/v1/trigger/${flowId}`, {
+      const enabled = await cli('webhook', 'enable', flowId, '--mode', 'bearer', '--json');
+      assert.is(enabled.status, 0, enabled.stderr);
+      const token = (JSON.parse(enabled.stdout) as { token: string }).token;
+      assert.match(token, /^[0-9a-f]{64}$/);
+      const fired = await fetch(`${host.url}/api/automation/v1/trigger/${flowId}`, {
         method: 'POST',
-        headers: { 'X-Hub-Signature-256': signature, 'X-GitHub-Delivery': 'delivery-1', 'Content-Type': 'application/json' },
-        body,
+        headers: { Authorization: `Bearer ${token}` },
+        body: '{}',
       });
-    const signed = await deliver();
-    assert.is(signed.status, 200);
-    // GitHub redelivers with the same X-GitHub-Delivery: with dedupe on, the redelivery starts nothing.
-    const dedupe = cli('webhook', 'dedupe', flowId, '--window', '600');
-    assert.is(dedupe.status, 0, dedupe.stderr);
-    assert.match(cli('webhook', 'status', flowId).stdout, /duplicates refused for 600 s/);
-    const first = (await (await deliver()).json()) as { job_id: number; duplicate?: boolean };
-    const again = (await (await deliver()).json()) as { job_id: number; duplicate?: boolean };
-    assert.is(again.duplicate, true);
-    assert.is(again.job_id, first.job_id);
-    const rotated = cli('webhook', 'rotate', flowId, '--ttl', '60', '--json');
-    assert.is(rotated.status, 0, rotated.stderr);
-    assert.is((JSON.parse(cli('webhook', 'status', flowId, '--json').stdout) as { secrets: unknown[] }).secrets.length, 2);
+      assert.is(fired.status, 200);
+      const status = await cli('webhook', 'status', flowId, '--json');
+      assert.is(status.status, 0, status.stderr);
+      assert.not.match(status.stdout, new RegExp(token));
+      assert.match((await cli('webhook', 'status', flowId)).stdout, /mode bearer/);
+      const noId = await cli('webhook', 'dedupe', flowId, '--window', '600');
+      assert.is.not(noId.status, 0, 'a bearer trigger has no event id to deduplicate on');
+      assert.match(noId.stderr, /needs an event id/);
 
-    const bad = cli('webhook', 'enable', flowId, '--mode', 'hmac');
-    assert.is.not(bad.status, 0);
-    assert.match(bad.stderr, /--preset NAME or --template FILE/);
-    const twilio = cli('webhook', 'enable', flowId, '--mode', 'twilio', '--secret', 'twilio-auth-token-0123456789', '--json');
-    assert.is(twilio.status, 0, twilio.stderr);
-    assert.match(cli('webhook', 'status', flowId).stdout, /mode twilio/);
-    const unknownMode = cli('webhook', 'enable', flowId, '--mode', 'telepathy');
-    assert.is.not(unknownMode.status, 0);
-    assert.match(unknownMode.stderr, /Unknown webhook mode 'telepathy'/);
-    assert.is(cli('webhook', 'disable', flowId).status, 0);
-    assert.match(cli('webhook', 'status', flowId).stdout, /disabled/);
-  } finally {
-    host.proc.kill('SIGTERM');
-    await waitForExit(host.proc);
-  }
-});
+      const presets = JSON.parse((await cli('webhook', 'presets', '--json')).stdout) as Array<{ slug: string }>;
+      assert.ok(presets.some((p) => p.slug === 'github'));
+      const overrides = join(dataDir, 'overrides.json');
+      writeFileSync(overrides, JSON.stringify({ max_body_bytes: 4096 }));
+      const hmac = await cli(
+        'webhook',
+        'enable',
+        flowId,
+        '--mode',
+        'hmac',
+        '--preset',
+        'github',
+        '--overrides',
+        overrides,
+        '--secret',
+        'It is a secret to everybody 123',
+        '--json',
+      );
+      assert.is(hmac.status, 0, hmac.stderr);
+      const body = JSON.stringify({ zen: 'Keep it logically awesome.' });
+      const signature = `sha256=${createHmac('sha256', 'It is a secret to everybody 123').update(body).digest('hex')}`;
+      const deliver = () =>
+        fetch(`${host.url}/api/automation/v1/trigger/${flowId}`, {
+          method: 'POST',
+          headers: { 'X-Hub-Signature-256': signature, 'X-GitHub-Delivery': 'delivery-1', 'Content-Type': 'application/json' },
+          body,
+        });
+      const signed = await deliver();
+      assert.is(signed.status, 200);
+      // GitHub redelivers with the same X-GitHub-Delivery: with dedupe on, the redelivery starts nothing.
+      const dedupe = await cli('webhook', 'dedupe', flowId, '--window', '600');
+      assert.is(dedupe.status, 0, dedupe.stderr);
+      assert.match((await cli('webhook', 'status', flowId)).stdout, /duplicates refused for 600 s/);
+      const first = (await (await deliver()).json()) as { job_id: number; duplicate?: boolean };
+      const again = (await (await deliver()).json()) as { job_id: number; duplicate?: boolean };
+      assert.is(again.duplicate, true);
+      assert.is(again.job_id, first.job_id);
+      const rotated = await cli('webhook', 'rotate', flowId, '--ttl', '60', '--json');
+      assert.is(rotated.status, 0, rotated.stderr);
+      assert.is((JSON.parse((await cli('webhook', 'status', flowId, '--json')).stdout) as { secrets: unknown[] }).secrets.length, 2);
 
-test.run();
+      const bad = await cli('webhook', 'enable', flowId, '--mode', 'hmac');
+      assert.is.not(bad.status, 0);
+      assert.match(bad.stderr, /--preset NAME or --template FILE/);
+      const twilio = await cli('webhook', 'enable', flowId, '--mode', 'twilio', '--secret', 'twilio-auth-token-0123456789', '--json');
+      assert.is(twilio.status, 0, twilio.stderr);
+      assert.match((await cli('webhook', 'status', flowId)).stdout, /mode twilio/);
+      const unknownMode = await cli('webhook', 'enable', flowId, '--mode', 'telepathy');
+      assert.is.not(unknownMode.status, 0);
+      assert.match(unknownMode.stderr, /Unknown webhook mode 'telepathy'/);
+      assert.is((await cli('webhook', 'disable', flowId)).status, 0);
+      assert.match((await cli('webhook', 'status', flowId)).stdout, /disabled/);
+    } finally {
+      await host.stop();
+    }
+  });
+
+  test.run();
+}
