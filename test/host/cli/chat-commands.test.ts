@@ -5,9 +5,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PassThrough, Readable } from 'node:stream';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { runCliAsync } from '../../support/host-process.js';
 import { cliInProcess, startCliHost } from '../../support/cli-in-process.js';
 import type { Host } from '../../../host/host.js';
@@ -151,25 +148,24 @@ for (const store of testStores('cli: chat')) {
   test.run();
 }
 
-// Spawned once (the real binary, the real stdin): a message piped in, the answer as JSON.
-const spawnCli = runCliAsync;
-
-const spawned = suite<{ openai: FakeModelApi }>('cli: flowhost chat, spawned, message on stdin');
+// Spawned once (the real binary, the real stdin): a message piped in, the answer as JSON. The
+// CLI reaches a host this process runs (by host.json), so the child boots no host of its own;
+// the key and the empty-stdin refusal are in process.
+const spawned = suite<{ openai: FakeModelApi; host: Host; dataDir: string }>('cli: flowhost chat, spawned, message on stdin');
 spawned.before(async (ctx) => {
   ctx.openai = await createFakeModelApi('openai');
+  Object.assign(ctx, await startCliHost({ pluginSettings: pluginSettingsFor([ctx.openai], { max_retries: 0 }) }));
 });
 spawned.after(async (ctx) => {
+  await ctx.host.stop();
   await ctx.openai.server.close();
 });
-spawned('a message piped on stdin is sent once and --json prints the answer', async ({ openai }) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-cli-chat-'));
-  const configFile = join(dataDir, 'flowhost.config.json');
-  writeFileSync(configFile, JSON.stringify({ pluginSettings: { 'provider-openai': { base_url: openai.baseUrl, max_retries: 0 } } }));
-  const env = { FLOWHOST_CONFIG: configFile, FLOWHOST_LOG_LEVEL: 'warn' };
-  const key = await spawnCli(['providers', 'set-key', 'openai', '--data-dir', dataDir], env, `${openai.validKey}\n`);
+spawned('a message piped on stdin is sent once and --json prints the answer', async ({ openai, dataDir }) => {
+  const key = await cliInProcess(['providers', 'set-key', 'openai', '--data-dir', dataDir], { stdin: `${openai.validKey}\n` });
   assert.is(key.status, 0, key.stderr);
   openai.script.push(textReply('openai', 'Piped answer.'));
-  const res = await spawnCli(['chat', '--json', '--data-dir', dataDir], env, 'What can you do?\n');
+  // Asynchronous: the host and the fake API answer from this process while the CLI runs.
+  const res = await runCliAsync(['chat', '--json', '--data-dir', dataDir], { FLOWHOST_LOG_LEVEL: 'warn' }, 'What can you do?\n');
   assert.is(res.status, 0, res.stderr);
   const answer = JSON.parse(res.stdout) as Body;
   assert.is(answer.response, 'Piped answer.');
@@ -178,7 +174,7 @@ spawned('a message piped on stdin is sent once and --json prints the answer', as
     ['What can you do?', 'Piped answer.'],
   );
   assert.is(openai.chats().length, 1);
-  const empty = await spawnCli(['chat', '--data-dir', dataDir], env, '');
+  const empty = await cliInProcess(['chat', '--data-dir', dataDir], { stdin: '' });
   assert.is(empty.status, 1);
   assert.match(empty.stderr, /No message: give one with --message/);
 });
