@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { cleanEnv, cliPath, repoRoot } from '../../support/host-process.js';
-import { cliInProcess, startCliHost } from '../../support/cli-in-process.js';
+import { cliInProcess, startCliHost, type CliInput } from '../../support/cli-in-process.js';
 import type { Host } from '../../../host/host.js';
 import { testStores } from '../../support/test-stores.js';
 import { startFeedServer, type FeedServer } from '../../support/feed-server.js';
@@ -44,7 +44,7 @@ for (const store of testStores('cli: export and import')) {
   type Ctx = { feed: FeedServer; feedUrl: string; host: Host; dataDir: string };
   const test = suite<Ctx>(`cli: export, import into a fresh data directory, run (${store.label})`);
   type Place = { host: Host; dataDir: string };
-  const run = (at: Place, args: string[]) => cliInProcess([...args, '--data-dir', at.dataDir]);
+  const run = (at: Place, args: string[], input?: CliInput) => cliInProcess([...args, '--data-dir', at.dataDir], input);
   const json = async (ctx: Place, args: string[]) => {
     const res = await run(ctx, [...args, '--json']);
     assert.is(res.status, 0, `${args.join(' ')}: ${res.stderr}`);
@@ -109,7 +109,8 @@ for (const store of testStores('cli: export and import')) {
       const second = await spawnCli(['import', '-', '--data-dir', fresh.dataDir], {}, exported.stdout);
       assert.is(second.status, 0, second.stderr);
       assert.match(second.stdout, /Imported pipeline \d+ "RSS to posts \(2\)" with 1 flow\(s\)/);
-      const bad = await spawnCli(['import', '-', '--data-dir', fresh.dataDir], {}, JSON.stringify({ ...doc, flowhost_export: 9 }));
+      // The refusal needs no real process: the same command in process, the document as its stdin.
+      const bad = await run(fresh, ['import', '-'], { stdin: JSON.stringify({ ...doc, flowhost_export: 9 }) });
       assert.is(bad.status, 1);
       assert.match(bad.stderr, /flowhost_export: version 9 is not supported \(supported versions: 1\)/);
       writeFileSync(file, 'nope');
