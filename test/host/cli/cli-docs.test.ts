@@ -4,9 +4,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startCliHost } from '../../support/cli-in-process.js';
+import { cliInProcess, startCliHost } from '../../support/cli-in-process.js';
 import { readHostFile } from '../../../host/runtime/data-dir-files.js';
-import { repoRoot, runCli } from '../../support/host-process.js';
+import { repoRoot } from '../../support/host-process.js';
 
 const test = suite('docs/cli.md: a command for every route');
 const page = readFileSync(join(repoRoot, 'docs/cli.md'), 'utf8');
@@ -29,17 +29,18 @@ test('every route of the core namespace is in docs/cli.md', async () => {
   assert.equal(missing, [], 'routes docs/cli.md does not list');
 });
 
-test('every command docs/cli.md names exists', () => {
+test('every command docs/cli.md names exists', async () => {
   const commands = new Map<string, Set<string>>();
   for (const m of page.matchAll(/`flowhost ([a-z][a-z-]*)(?: ([a-z][a-z-]*))?/g)) {
     if (!commands.has(m[1]!)) commands.set(m[1]!, new Set());
     if (m[2]) commands.get(m[1]!)!.add(m[2]);
   }
-  const nouns = runCli(['--get-yargs-completions', 'flowhost', '']).stdout.split('\n');
+  // The completions yargs answers, as the real CLI does (buildCli), in process.
+  const nouns = (await cliInProcess(['--get-yargs-completions', 'flowhost', ''])).stdout.split('\n');
   for (const [noun, verbs] of commands) {
     assert.ok(nouns.includes(noun), `no noun '${noun}'`);
     if (verbs.size === 0) continue;
-    const offered = runCli(['--get-yargs-completions', 'flowhost', noun, '']).stdout.split('\n');
+    const offered = (await cliInProcess(['--get-yargs-completions', 'flowhost', noun, ''])).stdout.split('\n');
     // A noun with no verbs (serve, chat, export) completes options, not words: its "verb" is an argument.
     if (!offered.some((w) => /^[a-z]/.test(w))) continue;
     for (const verb of verbs) assert.ok(offered.includes(verb), `no verb 'flowhost ${noun} ${verb}'`);
