@@ -11,7 +11,7 @@
 import { Readable } from 'node:stream';
 import { definePlugin, defineSurface, errorBody, services, stream } from '../../sdk/index.js';
 import { refusal, type MetricsAccess } from './access.js';
-import { createCollectors } from './collectors.js';
+import { deferredCollectors } from './deferred-collectors.js';
 import { metricsError } from './errors.js';
 
 export interface MetricsSettings {
@@ -35,8 +35,14 @@ export default definePlugin({
   },
   deps: { routes: services.routes, hooks: services.hooks, jobs: services.jobs, config: services.configOf<MetricsSettings>() },
   setup({ routes, hooks, jobs, config }) {
-    const collectors = createCollectors((status) => jobs.countWithStatus(status));
-    hooks.requestFinished.tap('metrics', (timing) => collectors.request(timing));
+    // prom-client loads after the first answer (deferred-collectors.ts), not at start.
+    const collectors = deferredCollectors(async () =>
+      (await import('./collectors.js')).createCollectors((status) => jobs.countWithStatus(status)),
+    );
+    hooks.requestFinished.tap('metrics', (timing) => {
+      collectors.request(timing);
+      collectors.loadSoon();
+    });
     hooks.stepTimed.tap('metrics', (timing) => collectors.step(timing));
     hooks.scheduledRunStarted.tap('metrics', (timing) => collectors.scheduled(timing));
     hooks.storeOperationTimed.tap('metrics', (timing) => collectors.storeOperation(timing));
@@ -63,8 +69,9 @@ export default definePlugin({
             async handle(request) {
               const why = refusal(config.access ?? 'loopback', config.token, request);
               if (why) throw metricsError('metrics_forbidden', { message: why });
-              const text = await collectors.registry.metrics();
-              return stream(200, Readable.from([text]), { 'Content-Type': collectors.registry.contentType, 'Cache-Control': 'no-store' });
+              const { registry } = await collectors.loaded();
+              const text = await registry.metrics();
+              return stream(200, Readable.from([text]), { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' });
             },
           },
         ],

@@ -1,0 +1,73 @@
+// The metrics plugin loads prom-client after the host's first answer: what was measured
+// before must reach the collectors, in order, and a scrape must wait for them.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createRequire } from 'node:module';
+import type { Collectors } from '../../../plugins/metrics/collectors.js';
+import { deferredCollectors } from '../../../plugins/metrics/deferred-collectors.js';
+import type { RequestTiming, StoreOperationTiming } from '../../../sdk/index.js';
+
+const test = suite('metrics: collectors loaded after the first answer');
+
+function fakeCollectors(seen: string[]): Collectors {
+  const note = (kind: string) => (value: unknown) => void seen.push(`${kind} ${JSON.stringify(value)}`);
+  return {
+    registry: {} as Collectors['registry'],
+    request: note('request'),
+    step: note('step'),
+    job: note('job'),
+    scheduled: note('scheduled'),
+    storeOperation: note('storeOperation'),
+  };
+}
+
+const request = (n: number) => ({ method: 'GET', route: `/r${n}`, status: 200, ms: n }) as unknown as RequestTiming;
+const storeOp = (n: number) => ({ collection: 'jobs', operation: 'find', ms: n }) as unknown as StoreOperationTiming;
+
+test('nothing loads until asked; measurements taken before are replayed in order, later ones go straight in', async () => {
+  const seen: string[] = [];
+  let loads = 0;
+  const deferred = deferredCollectors(async () => {
+    loads++;
+    return fakeCollectors(seen);
+  });
+  deferred.storeOperation(storeOp(1));
+  deferred.request(request(2));
+  assert.is(loads, 0, 'measuring does not load prom-client');
+  deferred.loadSoon();
+  deferred.loadSoon();
+  assert.is(loads, 0, 'not in the turn of the answer that asked');
+  await deferred.loaded();
+  assert.is(loads, 1, 'loaded once, however often asked');
+  deferred.request(request(3));
+  assert.equal(seen, [
+    `storeOperation ${JSON.stringify(storeOp(1))}`,
+    `request ${JSON.stringify(request(2))}`,
+    `request ${JSON.stringify(request(3))}`,
+  ]);
+});
+
+test('a scrape before any answer loads them and sees what was measured', async () => {
+  const seen: string[] = [];
+  const deferred = deferredCollectors(async () => fakeCollectors(seen));
+  deferred.request(request(1));
+  await deferred.loaded();
+  assert.equal(seen, [`request ${JSON.stringify(request(1))}`]);
+});
+
+test('the backlog is bounded: past it the oldest are dropped', async () => {
+  const seen: string[] = [];
+  const deferred = deferredCollectors(async () => fakeCollectors(seen));
+  for (let i = 0; i < 50_005; i++) deferred.storeOperation(storeOp(i));
+  await deferred.loaded();
+  assert.is(seen.length, 50_000);
+  assert.is(seen[0], `storeOperation ${JSON.stringify(storeOp(5))}`);
+});
+
+test('importing the plugin loads no prom-client', async () => {
+  await import('../../../plugins/metrics/index.js');
+  const loaded = Object.keys(createRequire(import.meta.url).cache).filter((file) => file.includes('/node_modules/prom-client/'));
+  assert.equal(loaded, []);
+});
+
+test.run();
