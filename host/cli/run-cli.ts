@@ -1,4 +1,3 @@
-import 'reflect-metadata';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { loadConfig } from '../config/load-config.js';

@@ -1,7 +1,16 @@
 import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
-import proxyAddr from 'proxy-addr';
-import parseForwarded from 'forwarded-parse';
+import type ProxyAddr from 'proxy-addr';
+import type ParseForwarded from 'forwarded-parse';
+
+// Required on first use, not at import: the config check imports this module, so every CLI
+// command (`--help` included) loaded proxy-addr and ipaddr.js for a setting most never use.
+const require = createRequire(import.meta.url);
+let proxyAddrModule: typeof ProxyAddr | undefined;
+let parseForwardedModule: typeof ParseForwarded | undefined;
+const proxyAddr = () => (proxyAddrModule ??= require('proxy-addr') as typeof ProxyAddr);
+const parseForwarded = (header: string) => (parseForwardedModule ??= require('forwarded-parse') as typeof ParseForwarded)(header);
 
 /** Whether the hop `index` away from this host (0 = the socket's peer) at `address` is a proxy we trust. */
 export type TrustFunction = (address: string, index: number) => boolean;
@@ -33,7 +42,7 @@ export function compileTrust(setting: string | undefined): TrustFunction {
     const hops = Number(value);
     return (_address, index) => index < hops;
   }
-  const compiled = proxyAddr.compile(
+  const compiled = proxyAddr().compile(
     value
       .split(',')
       .map((part) => part.trim())
