@@ -10,10 +10,10 @@ import {
   reply,
   services,
   successBody,
+  // TypeBox's builders from the SDK (TypeBox's types, no TypeBox loaded at run time): JSON
+  // Schema the host validates, typing request.query/body and the handler's settings, no casts.
+  Type,
 } from 'flowhost';
-// TypeBox schemas are JSON Schema the host validates, and type request.query/body and the
-// handler's settings: no casts.
-import { Type } from 'typebox';
 import { greet } from './greeting.js';
 
 export interface HelloSettings {
