@@ -12,8 +12,12 @@ type Measured = Omit<Collectors, 'registry'>;
 type Kind = keyof Measured;
 type Measurement = { [K in Kind]: { kind: K; value: Parameters<Measured[K]>[0] } }[Kind];
 
-/** More than a start and its first requests make; past it the oldest are dropped, never memory without bound. */
-const MAX_PENDING = 50_000;
+/**
+ * More than a start and its first requests make. A host that answers no request for a while
+ * (scheduled runs only) reaches it: then the collectors load, so nothing is dropped and the
+ * backlog never grows without bound.
+ */
+const MAX_PENDING = 10_000;
 
 export interface DeferredCollectors extends Measured {
   /** The collectors, loading them now if nothing has yet. */
@@ -37,10 +41,10 @@ export function deferredCollectors(load: () => Promise<Collectors>): DeferredCol
     }));
   const record = (m: Measurement) => {
     if (ready) return apply(ready, m);
-    if (pending.length >= MAX_PENDING) pending.shift();
     pending.push(m);
+    if (pending.length >= MAX_PENDING) deferred.loadSoon();
   };
-  return {
+  const deferred: DeferredCollectors = {
     request: (value) => record({ kind: 'request', value }),
     step: (value) => record({ kind: 'step', value }),
     job: (value) => record({ kind: 'job', value }),
@@ -54,4 +58,5 @@ export function deferredCollectors(load: () => Promise<Collectors>): DeferredCol
       setImmediate(() => void loaded().catch(() => undefined));
     },
   };
+  return deferred;
 }

@@ -55,13 +55,23 @@ test('a scrape before any answer loads them and sees what was measured', async (
   assert.equal(seen, [`request ${JSON.stringify(request(1))}`]);
 });
 
-test('the backlog is bounded: past it the oldest are dropped', async () => {
+test('a long backlog (a host no request reached) loads them by itself and loses nothing', async () => {
   const seen: string[] = [];
-  const deferred = deferredCollectors(async () => fakeCollectors(seen));
-  for (let i = 0; i < 50_005; i++) deferred.storeOperation(storeOp(i));
+  let loads = 0;
+  const deferred = deferredCollectors(async () => {
+    loads++;
+    return fakeCollectors(seen);
+  });
+  for (let i = 0; i < 9_999; i++) deferred.storeOperation(storeOp(i));
+  await new Promise((done) => setImmediate(done));
+  assert.is(loads, 0, 'below the bound, still waiting for an answer');
+  deferred.storeOperation(storeOp(9_999));
+  deferred.storeOperation(storeOp(10_000));
+  await new Promise((done) => setImmediate(done));
+  assert.is(loads, 1, 'the bound started the load');
   await deferred.loaded();
-  assert.is(seen.length, 50_000);
-  assert.is(seen[0], `storeOperation ${JSON.stringify(storeOp(5))}`);
+  assert.is(seen.length, 10_001);
+  assert.is(seen[0], `storeOperation ${JSON.stringify(storeOp(0))}`);
 });
 
 test('importing the plugin loads no prom-client', async () => {
