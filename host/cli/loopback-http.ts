@@ -23,12 +23,12 @@ export interface LoopbackRequest {
 /**
  * One request from the CLI to the host on this machine, through node:http. The address
  * is the one the host wrote to host.json (plain HTTP on loopback) or the one an in-process
- * host listens on. node:http comes with Node, while the global fetch loads undici, its web
- * streams and TLS on first use: about 40 ms of every command that calls a host, an eighth
- * of one. Any other scheme still goes through fetch.
+ * host listens on; a host serves plain HTTP only (TLS is its proxy's). node:http comes with
+ * Node, while the global fetch loads undici, its web streams and TLS on first use: about
+ * 40 ms of every command that calls a host, an eighth of one.
  */
 export async function sendToHost(url: URL, init: LoopbackRequest): Promise<LoopbackAnswer> {
-  if (url.protocol !== 'http:') return viaFetch(url, init);
+  if (url.protocol !== 'http:') throw new Error(`${url.origin} is not a host's own http:// address`);
   return new Promise<LoopbackAnswer>((resolve, reject) => {
     const headers: Record<string, string> = { ...init.headers };
     if (typeof init.body === 'string') headers['Content-Length'] = String(Buffer.byteLength(init.body));
@@ -69,13 +69,4 @@ function parseOrEmpty(text: string): unknown {
   } catch {
     return {};
   }
-}
-
-async function viaFetch(url: URL, init: LoopbackRequest): Promise<LoopbackAnswer> {
-  const { Readable } = await import('node:stream');
-  const body =
-    init.body === undefined || typeof init.body === 'string' ? init.body : (Readable.toWeb(init.body) as unknown as ReadableStream);
-  const response = await fetch(url, { method: init.method, headers: init.headers, body, duplex: 'half' } as RequestInit);
-  const text = await response.text();
-  return { status: response.status, ok: response.ok, headers: response.headers, json: () => parseOrEmpty(text) };
 }

@@ -90,4 +90,13 @@ test('nobody listening: the promise rejects with the connection error', async ()
   }
 });
 
+test('an address that is not plain http is refused, naming it', async () => {
+  try {
+    await sendToHost(new URL('https://127.0.0.1:1/x'), { method: 'GET', headers: {} });
+    assert.unreachable('should have rejected');
+  } catch (error) {
+    assert.match((error as Error).message, /https:\/\/127\.0\.0\.1:1 is not a host's own http:\/\/ address/);
+  }
+});
+
 test.run();
