@@ -32,15 +32,22 @@ export function buildCli(args: string[], nouns: readonly CliNoun[]): Argv {
   );
 }
 
+/**
+ * The nouns of a command line: the built-ins and the build's plugin nouns (default built-ins
+ * + FLOWHOST_PLUGINS). Both are read from catalogues and manifests: only the noun the
+ * arguments name imports its code.
+ */
+export async function nounsFor(args: string[]): Promise<CliNoun[]> {
+  const extra = await resolvePluginEntries(loadConfig({}).plugins, optionalManifests);
+  const [builtIn, fromPlugins] = await Promise.all([builtInNouns(args), loadPluginNouns([...defaultManifests, ...extra], args)]);
+  return [...builtIn, ...fromPlugins];
+}
+
 /** Runs `flowhost` with the process's arguments and exits with its status. */
 export async function main(): Promise<void> {
   try {
-    // The build's plugins (default built-ins + FLOWHOST_PLUGINS) may add CLI nouns. They are
-    // read from manifests: only the noun this command names imports its plugin's code.
     const args = hideBin(process.argv);
-    const extra = await resolvePluginEntries(loadConfig({}).plugins, optionalManifests);
-    const [builtIn, fromPlugins] = await Promise.all([builtInNouns(args), loadPluginNouns([...defaultManifests, ...extra], args)]);
-    await buildCli(args, [...builtIn, ...fromPlugins]).parseAsync();
+    await buildCli(args, await nounsFor(args)).parseAsync();
     // A finished command exits now: the scheduler may hold timers (serve never gets here).
     process.exit(process.exitCode ?? 0);
   } catch (error) {

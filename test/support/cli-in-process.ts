@@ -12,13 +12,8 @@ import { syncBuiltinESMExports } from 'node:module';
 import { isatty } from 'node:tty';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildCli } from '../../host/cli/run-cli.js';
-import { builtInNouns } from '../../host/cli/nouns/catalogue.js';
-import { loadPluginNouns } from '../../host/cli/plugin-nouns.js';
+import { buildCli, nounsFor } from '../../host/cli/run-cli.js';
 import { errorLine } from '../../host/cli/api-error.js';
-import { loadConfig } from '../../host/config/load-config.js';
-import { resolvePluginEntries } from '../../host/plugin-resolver.js';
-import { defaultManifests, optionalManifests } from '../../plugins/manifests.js';
 import { createHost } from '../../host/create-host.js';
 import type { Host } from '../../host/host.js';
 import type { HostConfig } from '../../host/config/schema.js';
@@ -139,10 +134,8 @@ export async function cliInProcess(args: string[], input: CliInput = {}): Promis
   process.stderr.write = ((chunk: unknown) => ((stderr += String(chunk)), true)) as typeof process.stderr.write;
   let status = 0;
   try {
-    const extra = await resolvePluginEntries(loadConfig({}).plugins, optionalManifests);
-    const [builtIn, fromPlugins] = await Promise.all([builtInNouns(args), loadPluginNouns([...defaultManifests, ...extra], args)]);
     // exitProcess(false): --help and completions print and return instead of exiting.
-    await buildCli(args, [...builtIn, ...fromPlugins])
+    await buildCli(args, await nounsFor(args))
       .exitProcess(false)
       .parseAsync();
     status = Number(process.exitCode ?? 0);
