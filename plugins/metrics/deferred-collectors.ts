@@ -33,12 +33,22 @@ export function deferredCollectors(load: () => Promise<Collectors>): DeferredCol
   let scheduled = false;
   const apply = (to: Collectors, m: Measurement) => (to[m.kind] as (value: Measurement['value']) => void)(m.value);
   const loaded = () =>
-    (loading ??= load().then((collectors) => {
-      for (const m of pending) apply(collectors, m);
-      pending = [];
-      ready = collectors;
-      return collectors;
-    }));
+    (loading ??= load().then(
+      (collectors) => {
+        for (const m of pending) apply(collectors, m);
+        pending = [];
+        ready = collectors;
+        return collectors;
+      },
+      (error: unknown) => {
+        // What was kept cannot be recorded: let it go (the backlog stays bounded), and let
+        // the next scrape or full backlog try again instead of failing on this promise forever.
+        pending = [];
+        loading = undefined;
+        scheduled = false;
+        throw error;
+      },
+    ));
   const record = (m: Measurement) => {
     if (ready) return apply(ready, m);
     pending.push(m);

@@ -74,6 +74,25 @@ test('a long backlog (a host no request reached) loads them by itself and loses 
   assert.is(seen[0], `storeOperation ${JSON.stringify(storeOp(0))}`);
 });
 
+test('a failed load is told to the scrape, drops its backlog, and the next scrape tries again', async () => {
+  const seen: string[] = [];
+  let loads = 0;
+  const deferred = deferredCollectors(async () => {
+    loads++;
+    if (loads === 1) throw new Error('prom-client is missing');
+    return fakeCollectors(seen);
+  });
+  deferred.request(request(1));
+  await deferred.loaded().then(
+    () => assert.unreachable('the first load fails'),
+    (error: Error) => assert.match(error.message, /prom-client is missing/),
+  );
+  deferred.request(request(2));
+  await deferred.loaded();
+  assert.is(loads, 2);
+  assert.equal(seen, [`request ${JSON.stringify(request(2))}`], 'what the failed load held is gone; later ones are kept');
+});
+
 test('importing the plugin loads no prom-client', async () => {
   await import('../../../plugins/metrics/index.js');
   const loaded = Object.keys(createRequire(import.meta.url).cache).filter((file) => file.includes('/node_modules/prom-client/'));
