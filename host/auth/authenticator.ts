@@ -52,13 +52,13 @@ export class Authenticator {
 
   /** Login + password check shared by Basic auth and POST /session, throttled per address and login. */
   async guardLogin<T>(ip: string, login: string, attempt: () => Promise<T | null>, options: { challenge?: boolean } = {}): Promise<T> {
-    await this.throttle.check(ip, login);
+    const seen = await this.throttle.check(ip, login);
     const result = await attempt();
     if (result === null) {
       await this.throttle.failed(ip, login);
       throw invalidCredentials(options.challenge ?? true);
     }
-    await this.throttle.succeeded(ip, login);
+    await this.throttle.succeeded(ip, login, seen);
     return result;
   }
 
