@@ -9,7 +9,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
-import { createAjv, describeErrors } from '../kernel/validator.js';
+import { compileShared, createAjv, describeErrors } from '../kernel/validator.js';
 import type { DocumentStore } from '../store/port.js';
 import { HandlerSecrets } from './handler-secrets.js';
 import { apiError } from '../errors/catalogue.js';
@@ -98,7 +98,7 @@ export class HandlerDefaults {
     if (handler.settings) {
       let validate = this.validators.get(handler.settings);
       if (!validate) {
-        validate = this.ajv.compile(handler.settings as object);
+        validate = compileShared(this.ajv, handler.settings as object);
         this.validators.set(handler.settings, validate);
       }
       if (!validate(structuredClone(next))) {

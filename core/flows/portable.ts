@@ -16,7 +16,7 @@ import { isApiError } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
 import type { JsonSchema } from '../kernel/json-schema.js';
-import { createAjv } from '../kernel/validator.js';
+import { compileShared, createAjv } from '../kernel/validator.js';
 import { isSecretKey } from '../security/mask.js';
 import type { PipelineRecord } from '../pipelines/model.js';
 import type { PipelinesService } from '../pipelines/service.js';
@@ -233,7 +233,7 @@ export class PortableFlows {
         { flowhost_export: `supported versions: ${EXPORT_VERSIONS.join(', ')}` },
       );
     }
-    this.validateDocument ??= this.ajv.compile(exportDocumentSchema as object);
+    this.validateDocument ??= compileShared(this.ajv, exportDocumentSchema as object);
     if (!this.validateDocument(input)) {
       const params: Record<string, string> = {};
       for (const error of this.validateDocument.errors ?? []) {

@@ -4,7 +4,7 @@ import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
 import type { Principal } from '../kernel/principal.js';
 import { noChangeLog, type ChangeLog } from '../logs/change-log.js';
-import { createAjv, describeErrors } from '../kernel/validator.js';
+import { compileShared, createAjv, describeErrors } from '../kernel/validator.js';
 import type { Collection, DocumentStore, Filter } from '../store/port.js';
 import type { PipelineRecord } from '../pipelines/model.js';
 import type { PipelineFlows } from '../pipelines/service.js';
@@ -498,7 +498,7 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     if (handler.settings) {
       let validate = this.validators.get(handler.settings);
       if (!validate) {
-        validate = this.ajv.compile(handler.settings as object);
+        validate = compileShared(this.ajv, handler.settings as object);
         this.validators.set(handler.settings, validate);
       }
       if (!validate(copy)) {

@@ -1,6 +1,7 @@
-import { Ajv, type Options, type ValidateFunction } from 'ajv';
+import { _, Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { JsonSchema } from './json-schema.js';
+import { cachedCompile, FORMATS_CODE_PATH, validatorCacheEnabled } from './validator-code-cache.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
@@ -10,7 +11,10 @@ const optionsOf = new WeakMap<Ajv, string>();
 
 /** One ajv configuration for the whole host: formats on, defaults applied, all errors. */
 export function createAjv(options: Options = {}): Ajv {
-  const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, ...options });
+  // With the validator cache on, instances keep their generated code (to write it) and
+  // name the formats as standalone code reaches them.
+  const code = validatorCacheEnabled() ? { code: { source: true, formats: _`require(${FORMATS_CODE_PATH}).fullFormats` } } : {};
+  const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, ...code, ...options });
   (addFormats as unknown as (a: Ajv) => void)(ajv);
   optionsOf.set(ajv, JSON.stringify(options));
   return ajv;
@@ -29,16 +33,19 @@ const sharedValidators = new Map<string, ValidateFunction>();
 export function compileShared(ajv: Ajv, schema: object): ValidateFunction {
   const options = optionsOf.get(ajv);
   if (options === undefined) return ajv.compile(schema);
-  const key = `${options}\u0000${JSON.stringify(schema)}`;
+  const schemaText = JSON.stringify(schema);
+  const key = `${options}\u0000${schemaText}`;
   let validate = sharedValidators.get(key);
   if (!validate) {
-    validate = ajv.compile(schema);
+    validate = cachedCompile(ajv, options, schemaText, () => ajv.compile(schema));
     sharedValidators.set(key, validate);
   }
   return validate;
 }
 
 let checker: Ajv | undefined;
+/** Schema texts found valid in this process: each host of a suite checks the same ones again. */
+const validSchemas = new Set<string>();
 
 /**
  * Why `schema` is not a valid JSON Schema, or null when it is. One shared instance: each
@@ -46,9 +53,13 @@ let checker: Ajv | undefined;
  * routes and contributions would otherwise pay that once per instance.
  */
 export function schemaProblem(schema: object): string | null {
+  const text = JSON.stringify(schema);
+  if (validSchemas.has(text)) return null;
   const ajv = (checker ??= createAjv());
   // Worded as ajv's own compile() refusal, so a message reads the same either way.
-  return ajv.validateSchema(schema) ? null : `schema is invalid: ${ajv.errorsText(ajv.errors)}`;
+  if (!ajv.validateSchema(schema)) return `schema is invalid: ${ajv.errorsText(ajv.errors)}`;
+  validSchemas.add(text);
+  return null;
 }
 
 import { describeErrors, type ValidationIssue } from './validation-issues.js';
@@ -57,7 +68,7 @@ export { describeErrors, type ValidationIssue };
 
 /** Validates `value` in place (defaults applied) and returns the issues, empty when valid. */
 export function validateWith(ajv: Ajv, schema: JsonSchema, value: unknown): ValidationIssue[] {
-  const validate = ajv.compile(schema as object);
+  const validate = compileShared(ajv, schema as object);
   return validate(value) ? [] : describeErrors(validate.errors);
 }
 

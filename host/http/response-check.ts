@@ -9,7 +9,7 @@ import type { ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../../core/kernel/json-schema.js';
 import type { RouteDefinition } from '../../core/kernel/routes.js';
 import { errorBody } from '../../core/kernel/response-schemas.js';
-import { createAjv } from '../../core/kernel/validator.js';
+import { compileShared, createAjv } from '../../core/kernel/validator.js';
 
 /** The error codes the dispatcher can answer for this route, by status. */
 export function dispatcherErrors(definition: RouteDefinition): Record<number, string[]> {
@@ -110,13 +110,12 @@ export interface ResponseValidators {
   get(status: number): ValidateFunction | undefined;
 }
 
-const checkAjv = createAjv({ useDefaults: false });
 /**
- * Compiled validators by schema text, for the whole process: the same bodies recur on many
- * routes (error bodies, flow views) and in every test host, and compiling each anew would
- * add seconds to every host's start.
+ * Validators are shared by schema text (`compileShared`: in the process, and on disk between
+ * processes): the same bodies recur on many routes (error bodies, flow views) and in every
+ * test host, and compiling each anew would add seconds to every host's start.
  */
-const compiled = new Map<string, ValidateFunction>();
+const checkAjv = createAjv({ useDefaults: false });
 
 /** Schema texts already checked against the meta-schema (most recur on many routes). */
 const checkedSchemas = new Set<string>();
@@ -143,10 +142,7 @@ export function compileResponseValidators(responses: Record<number, JsonSchema>)
       if (known) return known;
       const schema = raw.get(status);
       if (!schema) return undefined;
-      const closed = closeSchema(schema);
-      const key = JSON.stringify(closed);
-      let validate = compiled.get(key);
-      if (!validate) compiled.set(key, (validate = checkAjv.compile(closed as object)));
+      const validate = compileShared(checkAjv, closeSchema(schema) as object);
       mine.set(status, validate);
       return validate;
     },
