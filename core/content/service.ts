@@ -10,7 +10,7 @@ import { DuplicateKeyError, type Collection, type DocumentStore, type Update } f
 import type { ContentStore, NewPost, NewTerm, Post, PostPatch, PostQuery, Term, TermPatch, TermQuery } from './model.js';
 import { DEFAULT_PER_PAGE, postFilter, postSort } from './post-query.js';
 import { POSTS, POST_SLUG_INDEX, TERMS, TERM_SLUG_INDEX, toPost, toTerm, type PostRecord, type TermRecord } from './records.js';
-import { escapeRegExp, nextFreeSlug, slugFamilyPattern, slugify } from './slug.js';
+import { escapeRegExp, nextFreeSlug, slugFamilyCondition, slugify } from './slug.js';
 import { checkMetaKey, checkNewPost, checkPatch, checkQuery, checkTaxonomy, checkTermName, checkTermParent } from './validate.js';
 import { apiError } from '../errors/catalogue.js';
 
@@ -396,7 +396,7 @@ export class ContentService implements ContentStore {
   private async freeSlug(postType: string, base: string, exceptPostId: number | null): Promise<string> {
     const filter = {
       post_type: postType,
-      slug: { $regex: slugFamilyPattern(base) },
+      slug: slugFamilyCondition(base),
       ...(exceptPostId === null ? {} : { post_id: { $ne: exceptPostId } }),
     };
     const taken = await this.posts.find(filter, { projection: { slug: 1 } });

