@@ -7,6 +7,8 @@ import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const target = join(root, 'dist/host/cli/main.js');
+// Written last by scripts/build.mjs: an incremental build leaves unchanged outputs' times alone.
+const built = join(root, 'dist/.built');
 
 function newest(dir) {
   let latest = 0;
@@ -22,10 +24,11 @@ function newest(dir) {
 const sources = ['core', 'host', 'plugins', 'sdk'].map((d) => join(root, d)).filter(existsSync);
 const stale =
   !existsSync(target) ||
+  !existsSync(built) ||
   // Written by the build after tsc (scripts/compile-validators.mjs): a tsc-only build lacks it.
   !existsSync(join(root, 'dist/host/config/config-validator.cjs')) ||
-  sources.some((d) => newest(d) > statSync(target).mtimeMs) ||
-  statSync(join(root, 'tsconfig.json')).mtimeMs > statSync(target).mtimeMs;
+  sources.some((d) => newest(d) > statSync(built).mtimeMs) ||
+  statSync(join(root, 'tsconfig.json')).mtimeMs > statSync(built).mtimeMs;
 if (stale) {
   process.stdout.write('Building Flowhost (tsc)...\n');
   execFileSync(process.execPath, [join(root, 'scripts/build.mjs')], { stdio: 'inherit' });
