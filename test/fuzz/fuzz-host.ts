@@ -27,6 +27,15 @@ export interface FuzzHost {
   restoreAdmin(): Promise<void>;
   /** Recreates deleted fixtures and resets the flows' triggers (the fuzzer may have changed them). */
   refresh(): Promise<void>;
+  /**
+   * Whether a request since the last refresh may have changed the fixtures: any request
+   * but GET, HEAD and OPTIONS that was not refused with a 4xx (a 5xx or no answer may
+   * have written half). Most fuzzed writes are refused, so most properties start
+   * without the twenty-odd requests of a refresh.
+   */
+  readonly dirty: boolean;
+  /** Records an answer (undefined: none) to a request, for `dirty`. */
+  noteAnswer(method: string, status: number | undefined): void;
   send(req: RawRequest): Promise<RawResponse>;
   stop(): Promise<void>;
 }
@@ -92,14 +101,23 @@ export async function startFuzzHost(store: TestStore, options: FuzzHostOptions =
   let editor: { login: string; userId: number } | null = null;
   let jobId: number | undefined;
 
+  let dirty = true;
   const fuzzHost: FuzzHost = {
     t,
     url: t.url,
+    get dirty() {
+      return dirty;
+    },
+    noteAnswer(method, status) {
+      if (['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase())) return;
+      if (status === undefined || status < 400 || status >= 500) dirty = true;
+    },
     known,
     knownKeys,
     flowToken: '',
     adminAuth: () => basicAuth(admin.login, admin.password),
     async restoreAdmin() {
+      dirty = true;
       serial += 1;
       admin = await t.createUser(`fuzz-admin-${serial}`, 'administrator');
     },
@@ -189,6 +207,7 @@ export async function startFuzzHost(store: TestStore, options: FuzzHostOptions =
         login: [admin.login, editor.login],
       });
       knownKeys.splice(0, knownKeys.length, ...steps);
+      dirty = false;
     },
     send: (req) => rawRequest(t.url, req),
     stop: () => t.stop(),

@@ -54,6 +54,7 @@ async function send(ctx: RunContext, req: FuzzRequest): Promise<{ res?: RawRespo
 export async function fuzzOnce(ctx: RunContext, req: FuzzRequest): Promise<string | null> {
   const before = crashCount();
   const { res, error } = await send(ctx, req);
+  ctx.host.noteAnswer(req.method, res?.status);
   // The fuzzer may delete the administrator it logs in as (DELETE /users/{id} once it has
   // created another one): not a bug, but every later admin request would be a 401.
   if (res && req.auth === 'admin' && res.status === 401 && res.text.includes('rest_invalid_credentials')) {

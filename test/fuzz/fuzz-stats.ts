@@ -21,6 +21,8 @@ export class FuzzStats {
   badBodies = 0;
   noAnswer = 0;
   adminRestored = 0;
+  /** Properties that began by putting the fixtures back (the others found them unchanged). */
+  refreshes = 0;
   readonly statuses = new Map<number, number>();
   /** Answers by status and error code, e.g. `404 rest_no_route`. */
   readonly codes = new Map<string, number>();
@@ -68,7 +70,7 @@ export class FuzzStats {
 
   report(crashes: number, ms: number): string {
     const lines = [
-      `\n[fuzz] ${this.store}: ${this.requests} requests in ${(ms / 1000).toFixed(1)} s, ${this.serverErrors} 5xx, ${crashes} crashes, ${this.noAnswer} without answer, ${this.badBodies} malformed answers, ${this.parserRejected} refused by Node's parser, ${this.failures.size} distinct failures; admin re-created ${this.adminRestored}x`,
+      `\n[fuzz] ${this.store}: ${this.requests} requests in ${(ms / 1000).toFixed(1)} s, ${this.serverErrors} 5xx, ${crashes} crashes, ${this.noAnswer} without answer, ${this.badBodies} malformed answers, ${this.parserRejected} refused by Node's parser, ${this.failures.size} distinct failures; admin re-created ${this.adminRestored}x; fixtures put back before ${this.refreshes} properties`,
       `[fuzz] ${this.store}: answers ${[...this.codes.entries()]
         .sort((a, b) => b[1] - a[1])
         .map(([s, n]) => `${s}: ${n}`)

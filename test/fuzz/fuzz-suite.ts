@@ -77,13 +77,17 @@ export async function routeFuzzSuite(store: TestStore) {
     assert.equal([...ctx.live.keys()].sort(), [...routeLabels].sort());
   });
 
-  // Each property starts from the fixtures (the one before may have deleted them). FUZZ_ONLY:
+  // Each property starts from the fixtures (the one before may have deleted them: a refresh
+  // puts them back whenever a request since the last one may have changed them). FUZZ_ONLY:
   // register just the matching properties (to replay one failure).
   const chosen = (name: string) => !config.only || (exactOnly ? name === config.only : name.includes(config.only));
   const property = (name: string, fn: (ctx: Ctx) => Promise<void>) =>
     chosen(name) &&
     test(name, async (ctx) => {
-      await ctx.host.refresh();
+      if (ctx.host.dirty) {
+        await ctx.host.refresh();
+        ctx.stats.refreshes += 1;
+      }
       await fn(ctx);
     });
 
