@@ -64,11 +64,12 @@ export class LoginThrottle {
   async check(ip: string, login: string): Promise<LoginCheck> {
     // All four reads at once: the known-address record decides a spent per-login budget
     // and whether a sign-in must refresh it.
+    const key = loginKey(ip, login);
     const [byLoginIp, byIp, byLogin, known] = await Promise.all([
-      this.perLoginIp.get(loginKey(ip, login)),
+      this.perLoginIp.get(key),
       this.perIp.get(ip),
       this.perLogin.get(login.toLowerCase()),
-      this.known.get(loginKey(ip, login)),
+      this.known.get(key),
     ]);
     const spent = (res: RateLimiterRes | null, max: number): res is RateLimiterRes => !!res && res.consumedPoints >= max;
     const blocked = [
