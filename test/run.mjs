@@ -1,12 +1,17 @@
 #!/usr/bin/env node
-// Runs every compiled uvu suite (dist/**/*.test.js under test/ and examples/), each in its
-// own process so a suite's servers, stores and globals cannot leak into the next, two at a
-// time (CI has 2 cores). It refuses a leftover uvu `only` call and a suite that never calls
-// `.run()`, and ends with the plain summary line CI reads: `N passed, N failed, N skipped`.
+// Runs every compiled uvu suite (dist/**/*.test.js under test/ and examples/), two at a
+// time (CI has 2 cores). Most run in groups, several suites one after another in one
+// process (test/support/suite-group.mjs): a process per suite paid Node's start, the host's
+// module loading, the JIT's warm-up and a coverage dump each time, half of the suite's CPU.
+// Suites that drive processes, proxies or load of their own (fuzz/, e2e/, bench/), the
+// example plugin's, and any whose source says `test-runner: alone` get a process each.
+// It refuses a leftover uvu `only` call and a suite that never calls `.run()`, and ends
+// with the plain summary line CI reads: `N passed, N failed, N skipped`.
 //
 //   node test/run.mjs                  every suite
 //   node test/run.mjs store auth       only suites whose path contains one of the words
 //   TEST_RECORD_TIMES=1 node test/run.mjs   also writes each suite's time to test/suite-times.json
+//   TEST_ALONE=1 node test/run.mjs     every suite in its own process (to find which one leaks)
 //
 // Longest first: the two workers take suites in the order of the times last recorded in
 // test/suite-times.json (a suite not recorded yet first of all), so the long ones do not
@@ -67,6 +72,7 @@ const suites = [
   .sort();
 
 const lingerReport = new URL('./support/linger-report.mjs', import.meta.url).href;
+const groupRunner = join(root, 'test/support/suite-group.mjs');
 const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSuites = [];
@@ -144,6 +150,107 @@ function runSuite(file) {
   });
 }
 
+// Several suites in one process (test/support/suite-group.mjs). Its output is cut at the
+// group's start lines, so each suite is reported as if it had run alone, with its own
+// time. A suite that crashes the process or runs out of time fails; the suites the process
+// never reached are run again, each alone, so one bad suite costs no one else a result.
+// The linger rule applies to the group: it must exit within 8 s of its last suite.
+function runGroup(files) {
+  return new Promise((resolve) => {
+    const args = ['--enable-source-maps', '--import', lingerReport, groupRunner, ...files.map((f) => relative(root, f))];
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env: { ...process.env, FORCE_COLOR: '0', NODE_DISABLE_COLORS: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let lingered = false;
+    let lingerTimer;
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (!lingerTimer && /\n {2}Duration:/.test(strip(out))) {
+        lingerTimer = setTimeout(() => {
+          lingered = true;
+          out +=
+            '\n[runner] the group did not exit within 8 s of its last suite (a timer, socket or child left open; TEST_ALONE=1 runs each suite alone to find which)\n';
+          child.kill('SIGKILL');
+        }, 8000);
+      }
+    });
+    child.stderr.on('data', (d) => (out += d));
+    // The group limits each suite to 180 s itself; this only catches a process that hangs
+    // outside any suite.
+    const timer = setTimeout(
+      () => {
+        out += `\n[runner] group timed out\n`;
+        child.kill('SIGKILL');
+      },
+      (180 * files.length + 60) * 1000,
+    );
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      clearTimeout(lingerTimer);
+      const sections = new Map();
+      let current = null;
+      for (const line of strip(out).split('\n')) {
+        const start = /^\[suite-group\] start (.+)$/.exec(line);
+        const end = /^\[suite-group\] end (\{.+\})$/.exec(line);
+        if (start) {
+          current = { text: '', result: null };
+          sections.set(start[1], current);
+        } else if (end && current) {
+          current.result = JSON.parse(end[1]);
+        } else if (current) {
+          current.text += `${line}\n`;
+        }
+      }
+      const rerun = [];
+      let reported = 0;
+      for (const file of files) {
+        const section = sections.get(relative(root, file));
+        const name = nameOf(file);
+        if (!section) {
+          rerun.push(file);
+          continue;
+        }
+        reported++;
+        const result = section.result;
+        // A MongoDB suite without MONGODB_URL reports itself skipped (test/support/mongo-env.ts).
+        if (result) result.skipped += [...section.text.matchAll(/^\s*Skipped suites:\s+(\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
+        let failed = result ? Math.max(0, result.total - result.passed) : 1;
+        if (result && result.total === 0 && result.skipped === 0) {
+          failed = 1;
+          section.text += '[runner] no tests ran: the suite never called .run() before its module finished loading\n';
+        }
+        if (!result) section.text += `\n[runner] the group's process ended during this suite (exit code ${code})\n`;
+        const secs = result ? (result.ms / 1000).toFixed(1) : '?';
+        if (result) times[name] = Number(secs);
+        totals.passed += result?.passed ?? 0;
+        totals.skipped += result?.skipped ?? 0;
+        totals.failed += failed;
+        if (failed > 0) {
+          failedSuites.push(name);
+          process.stdout.write(`FAIL ${name} (${secs}s)\n${section.text}\n`);
+        } else {
+          const skipped = result.skipped ? `, ${result.skipped} skipped` : '';
+          process.stdout.write(`ok   ${name}  ${result.passed} passed${skipped} (${secs}s, in a group)\n`);
+        }
+      }
+      if (lingered || (code !== 0 && !files.some((f) => failedSuites.includes(nameOf(f))) && rerun.length === 0)) {
+        const name = `group of ${files.length} from ${nameOf(files[0])}`;
+        failedSuites.push(name);
+        totals.failed += 1;
+        process.stdout.write(`FAIL ${name}: ${lingered ? 'lingered' : `exited with code ${code}`}\n${out.slice(-4000)}\n`);
+      }
+      if (rerun.length) {
+        process.stdout.write(`[runner] ${rerun.length} suite(s) the group did not reach run again alone (after ${reported})\n`);
+        queue.unshift(...rerun.map((f) => ({ files: [f], expected: expected(f) })));
+      }
+      resolve();
+    });
+  });
+}
+
 if (problems.length) {
   for (const p of problems) console.log(`FAIL ${p}`);
   totals.failed += problems.length;
@@ -162,12 +269,40 @@ try {
 }
 const nameOf = (file) => (file.startsWith(examplePackage) ? relative(root, file) : relative(join(root, 'dist'), file));
 const expected = (file) => recorded[nameOf(file)] ?? Number.POSITIVE_INFINITY;
-const queue = [...suites].sort((a, b) => expected(b) - expected(a) || a.localeCompare(b));
+// Suites that start processes, browsers' servers or load generators of their own, or
+// that test the process itself, run alone; so does the example plugin (its own package,
+// its own uvu) and any suite whose source says `test-runner: alone`. The rest run in
+// groups of about GROUP_BUDGET_S of recorded time, in path order (neighbours share modules).
+const ALONE_MARK = ['test-runner', 'alone'].join(': ');
+const aloneByPath = (file) => ['/fuzz/', '/e2e/', '/bench/'].some((part) => file.includes(part)) || file.startsWith(examplePackage);
+const alone = (file) => process.env.TEST_ALONE === '1' || aloneByPath(file) || readFileSync(sourceOf(file), 'utf8').includes(ALONE_MARK);
+const GROUP_BUDGET_S = 20;
+const GROUP_FILES = 25;
+const units = [];
+let group = null;
+for (const file of suites) {
+  if (alone(file)) {
+    units.push({ files: [file], expected: expected(file) });
+    continue;
+  }
+  const cost = Number.isFinite(expected(file)) ? expected(file) : 5;
+  if (!group || group.expected + cost > GROUP_BUDGET_S || group.files.length >= GROUP_FILES) {
+    group = { files: [], expected: 0, grouped: true };
+    units.push(group);
+  }
+  group.files.push(file);
+  group.expected += cost;
+}
+const queue = units.sort((a, b) => b.expected - a.expected || a.files[0].localeCompare(b.files[0]));
 const times = {};
 const workers = Math.max(1, Math.min(Number(process.env.TEST_CONCURRENCY) || availableParallelism(), 4));
 await Promise.all(
   Array.from({ length: workers }, async () => {
-    while (queue.length) await runSuite(queue.shift());
+    while (queue.length) {
+      const unit = queue.shift();
+      if (unit.grouped) await runGroup(unit.files);
+      else await runSuite(unit.files[0]);
+    }
   }),
 );
 

@@ -1,7 +1,10 @@
-// A 1,000-file repository on both stores: the first sync creates every post, a second sync of
-// the unchanged repository fetches the tree and no blob, and a sync cut short (the service
+// A large repository on both stores: the first sync creates every post, a second sync of the
+// unchanged repository fetches the tree and no blob, and a sync cut short (the service
 // failing blobs midway) leaves every post whole and is resumed by the next sync, which fetches
-// only the files not yet written. Prints the timings (docs/docsync.md records them).
+// only the files not yet written. Prints the timings; docs/docsync.md records them for
+// DOCSYNC_FILES=1000. The suite's default is 300 files: every behaviour above shows at that
+// size (several pages of the tree's folders, hundreds of posts cut midway), and 1,000 cost
+// the whole test run 20 s of CPU for no assertion more.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
@@ -11,7 +14,9 @@ import { startFakeGithub, type FakeGithub } from '../../support/fake-github.js';
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- reads API JSON
 const TOKEN = 'ghp_large0123456789';
 const NS = { namespace: 'docsync/v1' };
-const FILES = Number(process.env.DOCSYNC_FILES ?? 1000);
+const FILES = Number(process.env.DOCSYNC_FILES ?? 300);
+// The service fails blobs after this many, midway through the first sync.
+const BUDGET = Math.round(FILES * 0.4);
 
 function repository(prefix: string): Record<string, string> {
   const files: Record<string, string> = {};
@@ -48,7 +53,7 @@ for (const store of testStores('docsync large')) {
       })
     ).body.leaf_term_id as number;
 
-  test('1,000 files: the first sync creates them all, the second fetches no blob', async ({ t, gh }) => {
+  test(`${FILES} files: the first sync creates them all, the second fetches no blob`, async ({ t, gh }) => {
     gh.addRepo('acme', 'big', repository('Big'));
     const id = await project(t, 'big', 'big');
     let started = performance.now();
@@ -74,11 +79,11 @@ for (const store of testStores('docsync large')) {
     gh.addRepo('acme', 'cut', repository('Cut'));
     const id = await project(t, 'cut', 'cut');
     gh.resetCounts();
-    gh.blobBudget = 400;
+    gh.blobBudget = BUDGET;
     const cut = await t.request<Body>('POST', `/sync/term/${id}`, { ...NS, body: {} });
     assert.is(cut.body.errors[0].code, 'docsync_upstream', JSON.stringify(cut.body).slice(0, 400));
     const written = cut.body.added as number;
-    assert.ok(written > 0 && written <= 400, String(written));
+    assert.ok(written > 0 && written <= BUDGET, String(written));
     const posts = (await t.host.store.collection('posts').find({ post_type: 'documentation', 'meta.sync_project': id })) as Body[];
     assert.is(posts.length, written);
     assert.ok(

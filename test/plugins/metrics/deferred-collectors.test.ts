@@ -1,5 +1,7 @@
 // The metrics plugin loads prom-client after the host's first answer: what was measured
 // before must reach the collectors, in order, and a scrape must wait for them.
+// test-runner: alone (the last test asserts what this process has loaded, so no other suite may
+// have loaded prom-client before it).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createRequire } from 'node:module';
