@@ -105,9 +105,9 @@ export async function startupBench(options: BenchOptions = {}): Promise<BenchRes
       rss.push(rssMb(again.pid));
       // Idle, once per run of the bench (it takes half a minute): no request for 30 s.
       if (i === 0) {
-        await new Promise((done) => setTimeout(done, process.env.BENCH_SMOKE === '1' ? 2000 : 30_000));
+        await new Promise((done) => setTimeout(done, process.env.BENCH_SMOKE === '1' ? 500 : 30_000));
         settled = rssMb(again.pid);
-        log(`idle for ${process.env.BENCH_SMOKE === '1' ? 2 : 30} s: rss ${settled} MB`);
+        log(`idle for ${process.env.BENCH_SMOKE === '1' ? 0.5 : 30} s: rss ${settled} MB`);
       }
       await again.stop();
       helps.push(timeCli(['--help'], dataDir));

@@ -246,10 +246,12 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
           readiness = 'stopping';
           await hooks.stopping.promise({ url });
           if (dataDir && !options.clusterWorker) unpublishHost(dataDir);
-          // No new connection, and no new scheduled work (Agenda hands back what it had
-          // locked but not started); then requests in flight, the engine's runs and the
-          // scheduled jobs running here all get the same bounded time to end.
+          // No new connection, no new scheduled work (Agenda hands back what it had locked
+          // but not started) and no further queued webhook job (those wait for the next
+          // start); then requests in flight, the engine's runs and the scheduled jobs running
+          // here all get the same bounded time to end.
           const closed = closeServer(server);
+          engine.stopQueues();
           await agenda.stop();
           const boundMs = config.shutdownTimeoutSeconds * 1000;
           let timer: NodeJS.Timeout | undefined;

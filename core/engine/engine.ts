@@ -224,6 +224,11 @@ export class Engine {
     return this.chained.size;
   }
 
+  /** A graceful stop begins: runs under way end, no queued webhook job starts here any more. */
+  stopQueues(): void {
+    this.queues.stop();
+  }
+
   /** Resolves when every queued run this engine started has ended. */
   async drain(): Promise<void> {
     while (this.chained.size) await Promise.allSettled([...this.chained]);

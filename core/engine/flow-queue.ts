@@ -22,6 +22,8 @@ export interface FlowQueueSteps {
 export class FlowQueues {
   /** Flows whose queue this process is draining, and whether someone asked for another look. */
   private readonly draining = new Map<number, boolean>();
+  /** Set by a graceful stop: runs under way end, no queued job starts here any more. */
+  private stopped = false;
 
   /** `track`: each drain loop, so a graceful stop can wait for it. */
   constructor(
@@ -35,6 +37,7 @@ export class FlowQueues {
    * always sees it.
    */
   ask(flowId: number): void {
+    if (this.stopped) return;
     if (this.draining.has(flowId)) {
       this.draining.set(flowId, true);
       return;
@@ -44,6 +47,16 @@ export class FlowQueues {
       .catch((error: unknown) => this.steps.failed(flowId, error))
       .finally(() => this.draining.delete(flowId));
     this.track(loop);
+  }
+
+  /**
+   * For a graceful stop: each loop lets its running job end and takes no other. Without it
+   * a stop under a backlog ran the whole queue (thousands of runs) until the shutdown bound
+   * cut a run off midway; the jobs left stay queued, and the next start (engine.resumeQueued)
+   * or another host takes them.
+   */
+  stop(): void {
+    this.stopped = true;
   }
 
   private async drain(flowId: number): Promise<void> {
@@ -57,6 +70,7 @@ export class FlowQueues {
       // The embedded store answers synchronously, so a chain of runs would otherwise
       // advance in microtasks alone and starve the HTTP server until the queue is empty.
       await new Promise((resolve) => setImmediate(resolve));
+      if (this.stopped) return;
       if (!handedOver && (await this.steps.runningJobOf(flowId)) !== null) return; // busy (its end asks again), or gone
       handedOver = false;
       const queued = await this.steps.oldestQueued(flowId);

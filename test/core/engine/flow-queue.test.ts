@@ -133,4 +133,19 @@ test('a job queued while its flow drains is seen by the same loop', async () => 
   assert.equal(h.started, [10, 11]);
 });
 
+test('a stop lets the running job end and starts no queued one (they wait for the next start)', async () => {
+  const queued: Record<number, number[]> = { 1: [10, 11, 12] };
+  const h = harness(queued);
+  h.queues.ask(1);
+  await h.startedCount(1);
+  h.queues.stop();
+  h.end(10);
+  await h.idle();
+  assert.equal(h.started, [10], 'no run started after the stop');
+  assert.equal(queued[1], [11, 12], 'the rest stay queued');
+  h.queues.ask(1);
+  await h.idle();
+  assert.equal(h.started, [10], 'an ask after the stop starts nothing');
+});
+
 test.run();
