@@ -283,6 +283,9 @@ test('an administrator creates a user, whose application password is shown once 
   assert.is(await page.locator('.once').count(), 0, 'shown once: gone after a reload');
 
   await page.getByRole('button', { name: 'Sign out' }).click();
+  // Until the sign-out's answer, the Users page (whose New user form has a Login field too)
+  // is still the page: filling before the sign-in form is there typed into that form.
+  await page.getByRole('heading', { name: 'Sign in to Flowhost' }).waitFor();
   await page.getByLabel('Login').fill('bob');
   await page.getByLabel('Password').fill(secret);
   await page.getByRole('button', { name: 'Sign in' }).click();
