@@ -68,3 +68,54 @@ sweep('temporary files and bytes without a sidecar go; whole blobs stay', async 
   }
 });
 sweep.run();
+
+// A source that fails before the disk has opened the temporary file (a form cut short on a
+// slow disk): the failed put must leave nothing behind when it rejects. It used to remove
+// the temporary file before the open finished, and the open then created it: a media
+// upload answered 400 "nothing stored" with a stray file in the bucket (seen about once in
+// 200 cut uploads). The disk is made slow here, so the order is certain.
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+
+const slowDisk = suite('file blobs: a put that fails before its file is open');
+slowDisk('rejects only once nothing of it is left on disk', async () => {
+  const base = mkdtempSync(join(tmpdir(), 'flowhost-blob-slow-'));
+  const realCreate = fs.createWriteStream;
+  // The file's open takes 50 ms; `closed` resolves when the stream has closed what it opened,
+  // so the check below runs after everything the put set going has ended (no fixed wait).
+  let fileClosed: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => (fileClosed = resolve));
+  const slowOpen = (
+    path: fs.PathLike,
+    flags: fs.OpenMode,
+    mode: fs.Mode,
+    done: (error: NodeJS.ErrnoException | null, fd: number) => void,
+  ) => setTimeout(() => fs.open(path, flags, mode, done), 50);
+  const close = (fd: number, done: (error: NodeJS.ErrnoException | null) => void) =>
+    fs.close(fd, (error) => {
+      done(error);
+      fileClosed();
+    });
+  fs.createWriteStream = ((path: fs.PathLike, options: Record<string, unknown>) =>
+    realCreate(path, { ...options, fs: { open: slowOpen, write: fs.write, writev: fs.writev, close } })) as typeof fs.createWriteStream;
+  syncBuiltinESMExports();
+  try {
+    const bucket = new FileBlobBucket(base);
+    const source = new Readable({
+      read() {
+        this.destroy(new Error('the form ended early'));
+      },
+    });
+    await bucket.put(source, { filename: 'cut.png', contentType: 'image/png', maxBytes: 100 }).then(
+      () => assert.unreachable('the put should fail'),
+      (error: Error) => assert.is(error.message, 'the form ended early'),
+    );
+    await closed;
+    assert.equal(readdirSync(base), []);
+  } finally {
+    fs.createWriteStream = realCreate;
+    syncBuiltinESMExports();
+    rmSync(base, { recursive: true, force: true });
+  }
+});
+slowDisk.run();

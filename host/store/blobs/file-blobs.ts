@@ -10,6 +10,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'n
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { once } from 'node:events';
 import { BlobTooLargeError, type BlobBucket, type BlobInfo, type BlobPutOptions } from '../../../core/store/blob-port.js';
 
 /**
@@ -67,8 +68,9 @@ export class FileBlobBucket implements BlobBucket {
     const temp = join(this.dir, `${TEMP_PREFIX}${id}`);
     const tempMeta = `${temp}.json`;
     const meter = new BlobMeter(options.maxBytes);
+    const file = createWriteStream(temp, { mode: 0o600 });
     try {
-      await pipeline(source, meter, createWriteStream(temp, { mode: 0o600 }));
+      await pipeline(source, meter, file);
       const info: BlobInfo = {
         id,
         filename: options.filename,
@@ -91,6 +93,10 @@ export class FileBlobBucket implements BlobBucket {
       return info;
     } catch (error) {
       source.destroy();
+      // pipeline rejects at the first error, and the file's open may still be under way: it
+      // would create the temporary file after the rm below. Its close comes after the open.
+      file.destroy();
+      if (!file.closed) await once(file, 'close').catch(() => undefined);
       await rm(temp, { force: true });
       await rm(tempMeta, { force: true });
       throw error;
