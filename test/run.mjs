@@ -233,7 +233,7 @@ function runGroup(files) {
           process.stdout.write(`FAIL ${name} (${secs}s)\n${section.text}\n`);
         } else {
           const skipped = result.skipped ? `, ${result.skipped} skipped` : '';
-          process.stdout.write(`ok   ${name}  ${result.passed} passed${skipped} (${secs}s, in a group)\n`);
+          process.stdout.write(`ok   ${name}  ${result.passed} passed${skipped} (${secs}s, ${(result.cpu_ms / 1000).toFixed(1)}s CPU, in a group)\n`);
         }
       }
       if (lingered || (code !== 0 && !files.some((f) => failedSuites.includes(nameOf(f))) && rerun.length === 0)) {

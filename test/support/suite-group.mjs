@@ -9,7 +9,7 @@
 // suite's own uvu output, and an end line with its counts as JSON, which test/run.mjs reads:
 //
 //   [suite-group] start dist/test/core/x.test.js
-//   [suite-group] end {"file":"dist/test/core/x.test.js","total":3,"passed":3,"skipped":0,"ms":120}
+//   [suite-group] end {"file":"dist/test/core/x.test.js","total":3,"passed":3,"skipped":0,"ms":120,"cpu_ms":95}
 //
 // A suite that runs longer than SUITE_GROUP_LIMIT_S (180 s) ends the process with a line
 // saying so; test/run.mjs then runs the files this process did not reach on their own.
@@ -29,6 +29,7 @@ let failures = 0;
 for (const [index, file] of process.argv.slice(2).entries()) {
   write(`\n[suite-group] start ${file}\n`);
   const from = performance.now();
+  const cpuFrom = process.cpuUsage();
   const timer = setTimeout(() => {
     write(`\n[suite-group] timeout ${file} ran longer than ${limitMs / 1000} s\n`);
     process.exit(1);
@@ -54,6 +55,9 @@ for (const [index, file] of process.argv.slice(2).entries()) {
   clearTimeout(timer);
   queue[index] = [];
   result.ms = Math.round(performance.now() - from);
+  // This process's CPU during the suite (children it started not included).
+  const cpu = process.cpuUsage(cpuFrom);
+  result.cpu_ms = Math.round((cpu.user + cpu.system) / 1000);
   if (result.passed < result.total) failures += 1;
   write(`\n[suite-group] end ${JSON.stringify(result)}\n`);
 }
