@@ -25,8 +25,6 @@ export const serve: CliNoun = {
     // Read now: npm's shell may be gone by the time the host has started (see parent-watch).
     const parent = process.ppid;
     const config = configFrom(argv);
-    // This process is the host's own: it may tune its heap (an embedding process is not).
-    applyHeapGrowth(config.heapGrowingPercent);
     const worker = workerSetup();
     if (!worker) {
       const workers = argv.workers ?? Number(process.env.FLOWHOST_WORKERS ?? 1);
@@ -46,6 +44,10 @@ export const serve: CliNoun = {
     }
     try {
       const url = await host.start();
+      // This process is the host's own: it may tune its heap (an embedding process is not).
+      // After the start, not before: the cap made V8 collect again and again while the
+      // modules loaded (about 50 ms of a 700 ms start), and the load it is for comes later.
+      applyHeapGrowth(config.heapGrowingPercent);
       worker?.listening(url);
     } catch (error) {
       await host.stop().catch(() => undefined);
