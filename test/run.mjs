@@ -59,17 +59,24 @@ const sourceOf = (f) =>
   f.startsWith(join(examplePackage, 'dist'))
     ? join(examplePackage, relative(join(examplePackage, 'dist'), f)).replace(/\.js$/, '.ts')
     : join(root, relative(join(root, 'dist'), f).replace(/\.js$/, '.ts'));
+// Every run of all suites (and one whose words name the example) packs and compiles the
+// example first, while the first suites run: it took 6 s before any suite started when
+// npm's pretest did it.
+const packExample = filters.length === 0 || filters.some((w) => w.startsWith('examples') || 'examples/hello-plugin/'.includes(w));
+const selected = (files) =>
+  files
+    // A compiled suite whose source is gone (renamed or deleted) is stale output, not a suite;
+    // so is the example plugin compiled by the root build before it became its own package.
+    .filter((f) => existsSync(sourceOf(f)) && !f.startsWith(join(root, 'dist/examples/hello-plugin/')))
+    // Words match the path inside the checkout, so a checkout named after a suite (a worktree
+    // such as wt-console-settings) does not select every suite.
+    .filter((f) => filters.length === 0 || filters.some((w) => relative(root, f).includes(w)))
+    .sort();
+const exampleSuites = () => selected(walk(join(examplePackage, 'dist', 'test'), (n) => n.endsWith('.test.js')));
 const suites = [
-  ...sourceRoots.flatMap((d) => walk(join(root, 'dist', d), (n) => n.endsWith('.test.js'))),
-  ...walk(join(examplePackage, 'dist', 'test'), (n) => n.endsWith('.test.js')),
-]
-  // A compiled suite whose source is gone (renamed or deleted) is stale output, not a suite;
-  // so is the example plugin compiled by the root build before it became its own package.
-  .filter((f) => existsSync(sourceOf(f)) && !f.startsWith(join(root, 'dist/examples/hello-plugin/')))
-  // Words match the path inside the checkout, so a checkout named after a suite (a worktree
-  // such as wt-console-settings) does not select every suite.
-  .filter((f) => filters.length === 0 || filters.some((w) => relative(root, f).includes(w)))
-  .sort();
+  ...selected(sourceRoots.flatMap((d) => walk(join(root, 'dist', d), (n) => n.endsWith('.test.js')))),
+  ...(packExample ? [] : exampleSuites()),
+];
 
 const lingerReport = new URL('./support/linger-report.mjs', import.meta.url).href;
 const groupRunner = join(root, 'test/support/suite-group.mjs');
@@ -233,7 +240,9 @@ function runGroup(files) {
           process.stdout.write(`FAIL ${name} (${secs}s)\n${section.text}\n`);
         } else {
           const skipped = result.skipped ? `, ${result.skipped} skipped` : '';
-          process.stdout.write(`ok   ${name}  ${result.passed} passed${skipped} (${secs}s, ${(result.cpu_ms / 1000).toFixed(1)}s CPU, in a group)\n`);
+          process.stdout.write(
+            `ok   ${name}  ${result.passed} passed${skipped} (${secs}s, ${(result.cpu_ms / 1000).toFixed(1)}s CPU, in a group)\n`,
+          );
         }
       }
       if (lingered || (code !== 0 && !files.some((f) => failedSuites.includes(nameOf(f))) && rerun.length === 0)) {
@@ -255,7 +264,7 @@ if (problems.length) {
   for (const p of problems) console.log(`FAIL ${p}`);
   totals.failed += problems.length;
 }
-if (suites.length === 0) {
+if (suites.length === 0 && !packExample) {
   console.log('FAIL no compiled suites found under dist/ (did the build run?)');
   totals.failed += 1;
 }
@@ -293,6 +302,33 @@ for (const file of suites) {
   group.files.push(file);
   group.expected += cost;
 }
+// The example's pack (scripts/pack-example-plugin.mjs) starts now; a worker that takes its
+// unit waits for it, then runs the example's suites, each alone.
+let packed;
+if (packExample) {
+  packed = new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(root, 'scripts/pack-example-plugin.mjs')], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('close', (code) => resolve({ code, out }));
+  });
+  units.push({ files: ['examples/hello-plugin (packed and compiled first)'], expected: 12, pack: true });
+}
+async function runExample() {
+  const { code, out } = await packed;
+  if (code !== 0) {
+    failedSuites.push('examples/hello-plugin: pack and compile');
+    totals.failed += 1;
+    process.stdout.write(`FAIL examples/hello-plugin: packing and compiling the example failed (exit ${code})\n${out}\n`);
+    return;
+  }
+  process.stdout.write(out);
+  for (const file of exampleSuites()) await runSuite(file);
+}
 const queue = units.sort((a, b) => b.expected - a.expected || a.files[0].localeCompare(b.files[0]));
 const times = {};
 const workers = Math.max(1, Math.min(Number(process.env.TEST_CONCURRENCY) || availableParallelism(), 4));
@@ -300,7 +336,8 @@ await Promise.all(
   Array.from({ length: workers }, async () => {
     while (queue.length) {
       const unit = queue.shift();
-      if (unit.grouped) await runGroup(unit.files);
+      if (unit.pack) await runExample();
+      else if (unit.grouped) await runGroup(unit.files);
       else await runSuite(unit.files[0]);
     }
   }),
