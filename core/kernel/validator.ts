@@ -1,7 +1,7 @@
 import { _, Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { JsonSchema } from './json-schema.js';
-import { cachedCompile, FORMATS_CODE_PATH, validatorCacheEnabled } from './validator-code-cache.js';
+import { cachedCompile, FORMATS_CODE_PATH, knownValidSchema, rememberValidSchema, validatorCacheEnabled } from './validator-code-cache.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
@@ -44,7 +44,7 @@ export function compileShared(ajv: Ajv, schema: object): ValidateFunction {
 }
 
 let checker: Ajv | undefined;
-/** Schema texts found valid in this process: each host of a suite checks the same ones again. */
+/** Schema texts found valid in this process (or, through the disk cache, by an earlier one). */
 const validSchemas = new Set<string>();
 
 /**
@@ -55,10 +55,15 @@ const validSchemas = new Set<string>();
 export function schemaProblem(schema: object): string | null {
   const text = JSON.stringify(schema);
   if (validSchemas.has(text)) return null;
+  if (knownValidSchema(text)) {
+    validSchemas.add(text);
+    return null;
+  }
   const ajv = (checker ??= createAjv());
   // Worded as ajv's own compile() refusal, so a message reads the same either way.
   if (!ajv.validateSchema(schema)) return `schema is invalid: ${ajv.errorsText(ajv.errors)}`;
   validSchemas.add(text);
+  rememberValidSchema(text);
   return null;
 }
 

@@ -4,10 +4,14 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { createAjv } from '../../../core/kernel/validator.js';
-import { cachedCompile, validatorCacheFile } from '../../../core/kernel/validator-code-cache.js';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { createAjv, schemaProblem } from '../../../core/kernel/validator.js';
+import { cachedCompile, knownValidSchema, validatorCacheFile, validSchemasSaved } from '../../../core/kernel/validator-code-cache.js';
+
+const version = (name: string) => (createRequire(import.meta.url)(`${name}/package.json`) as { version: string }).version;
 
 const test = suite('validator code cache');
 const written: string[] = [];
@@ -90,6 +94,28 @@ test('a damaged cache file is compiled again and rewritten', () => {
   assert.not.ok(validate({ url: 'nope' }));
   cachedCompile(createAjv(), '{}', text, () => (compiles++, ajv.compile(schema)));
   assert.is(compiles, 1, 'the rewritten file loads');
+});
+
+test('a schema found valid is remembered on disk for the next process; an invalid one never is', async () => {
+  const valid = freshSchema();
+  const text = JSON.stringify(valid);
+  assert.not.ok(knownValidSchema(text), 'a schema no one checked yet');
+  assert.is(schemaProblem(valid), null);
+  assert.ok(knownValidSchema(text));
+  await validSchemasSaved();
+  const file = join(dirname(validatorCacheFile('{}', text)!), 'valid-schemas.json');
+  const keys = JSON.parse(readFileSync(file, 'utf8')) as string[];
+  const key = createHash('sha256')
+    .update(`ajv@${version('ajv')} ajv-formats@${version('ajv-formats')}\u0000meta-schema\u0000${text}`)
+    .digest('hex')
+    .slice(0, 32);
+  assert.ok(keys.includes(key), 'the key is in the file the next process reads');
+
+  const invalid = { title: `cache-test-${randomUUID()}`, type: 'object', properties: { a: { type: 'no-such-type' } } };
+  assert.match(schemaProblem(invalid) ?? '', /schema is invalid/);
+  assert.not.ok(knownValidSchema(JSON.stringify(invalid)));
+  await validSchemasSaved();
+  assert.is(schemaProblem(invalid)?.startsWith('schema is invalid'), true, 'still refused the second time');
 });
 
 test.run();
