@@ -21,7 +21,8 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join, relative } from 'node:path';
 import { availableParallelism } from 'node:os';
 
-const root = new URL('..', import.meta.url).pathname;
+// TEST_RUNNER_ROOT: another checkout's layout (test/runner.test.ts runs this runner on fixtures).
+const root = process.env.TEST_RUNNER_ROOT ?? new URL('..', import.meta.url).pathname;
 const filters = process.argv.slice(2);
 const sourceRoots = ['test', 'examples'];
 
@@ -62,7 +63,9 @@ const sourceOf = (f) =>
 // Every run of all suites (and one whose words name the example) packs and compiles the
 // example first, while the first suites run: it took 6 s before any suite started when
 // npm's pretest did it.
-const packExample = filters.length === 0 || filters.some((w) => w.startsWith('examples') || 'examples/hello-plugin/'.includes(w));
+const packExample =
+  existsSync(join(examplePackage, 'package.json')) &&
+  (filters.length === 0 || filters.some((w) => w.startsWith('examples') || 'examples/hello-plugin/'.includes(w)));
 const selected = (files) =>
   files
     // A compiled suite whose source is gone (renamed or deleted) is stale output, not a suite;
@@ -79,7 +82,7 @@ const suites = [
 ];
 
 const lingerReport = new URL('./support/linger-report.mjs', import.meta.url).href;
-const groupRunner = join(root, 'test/support/suite-group.mjs');
+const groupRunner = new URL('./support/suite-group.mjs', import.meta.url).pathname;
 const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSuites = [];
