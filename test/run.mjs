@@ -87,44 +87,58 @@ const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSuites = [];
 
+// Starts a suite process (`script` and its arguments, with the linger report preloaded) and
+// watches it: its output, both streams in order of arrival; the exit rule, that it ends
+// within 8 s of printing uvu's `Duration:` summary (hosts stopped leave no timer, socket or
+// child behind), or it is killed and fails naming the handles still open (it used to be
+// killed after 3 s and counted as passed, which hid every leak; 8 s, not 2: on a loaded
+// 2-core CI machine a clean exit alone took more than 2 s, while a real leak such as
+// Agenda's watchdog holds a process for minutes); and a time limit. `done` gets the exit
+// code and `{ out, lingered }`.
+function watch(script, args, { lingerNote, limitMs, limitNote }, done) {
+  const child = spawn(process.execPath, ['--enable-source-maps', '--import', lingerReport, script, ...args], {
+    cwd: root,
+    env: { ...process.env, FORCE_COLOR: '0', NODE_DISABLE_COLORS: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const run = { out: '', lingered: false };
+  let lingerTimer;
+  child.stdout.on('data', (d) => {
+    run.out += d;
+    if (!lingerTimer && /\n {2}Duration:/.test(strip(run.out))) {
+      lingerTimer = setTimeout(() => {
+        run.lingered = true;
+        run.out += `\n[runner] ${lingerNote}\n`;
+        child.kill('SIGKILL');
+      }, 8000);
+    }
+  });
+  child.stderr.on('data', (d) => (run.out += d));
+  const timer = setTimeout(() => {
+    run.out += `\n[runner] ${limitNote}\n`;
+    child.kill('SIGKILL');
+  }, limitMs);
+  child.on('close', (code) => {
+    clearTimeout(timer);
+    clearTimeout(lingerTimer);
+    done(code, run);
+  });
+}
+
 function runSuite(file) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, ['--enable-source-maps', '--import', lingerReport, file], {
-      cwd: root,
-      env: { ...process.env, FORCE_COLOR: '0', NODE_DISABLE_COLORS: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let lingered = false;
-    let lingerTimer;
-    // A suite must end by itself: its process exits within 8 s of its last test (hosts
-    // stopped leave no timer, socket or child behind), or the suite fails, naming the
-    // handles still open so the cause can be found. It used to be killed after 3 s and
-    // counted as passed, which hid every leak and cost 3 s a suite. (8 s, not 2: on a
-    // loaded 2-core CI machine a clean exit alone took more than 2 s; a real leak, such as
-    // Agenda's watchdog, holds the process for minutes.)
-    child.stdout.on('data', (d) => {
-      out += d;
-      if (!lingerTimer && /Duration:/.test(strip(out))) {
-        lingerTimer = setTimeout(() => {
-          lingered = true;
-          out += '\n[runner] the process did not exit within 8 s of its last test (a timer, socket or child left open)\n';
-          child.kill('SIGKILL');
-        }, 8000);
-      }
-    });
-    child.stderr.on('data', (d) => (out += d));
     // The route fuzz sends its whole request budget over every route (more routes, more
     // requests): it gets twice the time of an ordinary suite, which must end within 180 s.
     const limitS = file.endsWith('.fuzz.test.js') ? 360 : 180;
-    const timer = setTimeout(() => {
-      out += `\n[runner] suite timed out after ${limitS} s\n`;
-      child.kill('SIGKILL');
-    }, limitS * 1000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      clearTimeout(lingerTimer);
+    const options = {
+      lingerNote: 'the process did not exit within 8 s of its last test (a timer, socket or child left open)',
+      limitMs: limitS * 1000,
+      limitNote: `suite timed out after ${limitS} s`,
+    };
+    watch(file, [], options, (code, run) => {
+      let out = run.out;
+      const lingered = run.lingered;
       const text = strip(out);
       const num = (label) => {
         const all = [...text.matchAll(new RegExp(`^\\s*${label}:\\s+(\\d+)`, 'gm'))];
@@ -167,99 +181,81 @@ function runSuite(file) {
 // The linger rule applies to the group: it must exit within 8 s of its last suite.
 function runGroup(files) {
   return new Promise((resolve) => {
-    const args = ['--enable-source-maps', '--import', lingerReport, groupRunner, ...files.map((f) => relative(root, f))];
-    const child = spawn(process.execPath, args, {
-      cwd: root,
-      env: { ...process.env, FORCE_COLOR: '0', NODE_DISABLE_COLORS: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let lingered = false;
-    let lingerTimer;
-    child.stdout.on('data', (d) => {
-      out += d;
-      if (!lingerTimer && /\n {2}Duration:/.test(strip(out))) {
-        lingerTimer = setTimeout(() => {
-          lingered = true;
-          out +=
-            '\n[runner] the group did not exit within 8 s of its last suite (a timer, socket or child left open; TEST_ALONE=1 runs each suite alone to find which)\n';
-          child.kill('SIGKILL');
-        }, 8000);
-      }
-    });
-    child.stderr.on('data', (d) => (out += d));
-    // The group limits each suite to 180 s itself; this only catches a process that hangs
-    // outside any suite.
-    const timer = setTimeout(
-      () => {
-        out += `\n[runner] group timed out\n`;
-        child.kill('SIGKILL');
-      },
-      (180 * files.length + 60) * 1000,
-    );
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      clearTimeout(lingerTimer);
-      const sections = new Map();
-      let current = null;
-      for (const line of strip(out).split('\n')) {
-        const start = /^\[suite-group\] start (.+)$/.exec(line);
-        const end = /^\[suite-group\] end (\{.+\})$/.exec(line);
-        if (start) {
-          current = { text: '', result: null };
-          sections.set(start[1], current);
-        } else if (end && current) {
-          current.result = JSON.parse(end[1]);
-        } else if (current) {
-          current.text += `${line}\n`;
+    const options = {
+      lingerNote:
+        'the group did not exit within 8 s of its last suite (a timer, socket or child left open; TEST_ALONE=1 runs each suite alone to find which)',
+      // The group limits each suite to 180 s itself; this only catches a process that hangs
+      // outside any suite.
+      limitMs: (180 * files.length + 60) * 1000,
+      limitNote: 'group timed out',
+    };
+    watch(
+      groupRunner,
+      files.map((f) => relative(root, f)),
+      options,
+      (code, run) => {
+        const { out, lingered } = run;
+        const sections = new Map();
+        let current = null;
+        for (const line of strip(out).split('\n')) {
+          const start = /^\[suite-group\] start (.+)$/.exec(line);
+          const end = /^\[suite-group\] end (\{.+\})$/.exec(line);
+          if (start) {
+            current = { text: '', result: null };
+            sections.set(start[1], current);
+          } else if (end && current) {
+            current.result = JSON.parse(end[1]);
+          } else if (current) {
+            current.text += `${line}\n`;
+          }
         }
-      }
-      const rerun = [];
-      let reported = 0;
-      for (const file of files) {
-        const section = sections.get(relative(root, file));
-        const name = nameOf(file);
-        if (!section) {
-          rerun.push(file);
-          continue;
+        const rerun = [];
+        let reported = 0;
+        for (const file of files) {
+          const section = sections.get(relative(root, file));
+          const name = nameOf(file);
+          if (!section) {
+            rerun.push(file);
+            continue;
+          }
+          reported++;
+          const result = section.result;
+          // A MongoDB suite without MONGODB_URL reports itself skipped (test/support/mongo-env.ts).
+          if (result) result.skipped += [...section.text.matchAll(/^\s*Skipped suites:\s+(\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
+          let failed = result ? Math.max(0, result.total - result.passed) : 1;
+          if (result && result.total === 0 && result.skipped === 0) {
+            failed = 1;
+            section.text += '[runner] no tests ran: the suite never called .run() before its module finished loading\n';
+          }
+          if (!result) section.text += `\n[runner] the group's process ended during this suite (exit code ${code})\n`;
+          const secs = result ? (result.ms / 1000).toFixed(1) : '?';
+          if (result) times[name] = Number(secs);
+          totals.passed += result?.passed ?? 0;
+          totals.skipped += result?.skipped ?? 0;
+          totals.failed += failed;
+          if (failed > 0) {
+            failedSuites.push(name);
+            process.stdout.write(`FAIL ${name} (${secs}s)\n${section.text}\n`);
+          } else {
+            const skipped = result.skipped ? `, ${result.skipped} skipped` : '';
+            process.stdout.write(
+              `ok   ${name}  ${result.passed} passed${skipped} (${secs}s, ${(result.cpu_ms / 1000).toFixed(1)}s CPU, in a group)\n`,
+            );
+          }
         }
-        reported++;
-        const result = section.result;
-        // A MongoDB suite without MONGODB_URL reports itself skipped (test/support/mongo-env.ts).
-        if (result) result.skipped += [...section.text.matchAll(/^\s*Skipped suites:\s+(\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
-        let failed = result ? Math.max(0, result.total - result.passed) : 1;
-        if (result && result.total === 0 && result.skipped === 0) {
-          failed = 1;
-          section.text += '[runner] no tests ran: the suite never called .run() before its module finished loading\n';
-        }
-        if (!result) section.text += `\n[runner] the group's process ended during this suite (exit code ${code})\n`;
-        const secs = result ? (result.ms / 1000).toFixed(1) : '?';
-        if (result) times[name] = Number(secs);
-        totals.passed += result?.passed ?? 0;
-        totals.skipped += result?.skipped ?? 0;
-        totals.failed += failed;
-        if (failed > 0) {
+        if (lingered || (code !== 0 && !files.some((f) => failedSuites.includes(nameOf(f))) && rerun.length === 0)) {
+          const name = `group of ${files.length} from ${nameOf(files[0])}`;
           failedSuites.push(name);
-          process.stdout.write(`FAIL ${name} (${secs}s)\n${section.text}\n`);
-        } else {
-          const skipped = result.skipped ? `, ${result.skipped} skipped` : '';
-          process.stdout.write(
-            `ok   ${name}  ${result.passed} passed${skipped} (${secs}s, ${(result.cpu_ms / 1000).toFixed(1)}s CPU, in a group)\n`,
-          );
+          totals.failed += 1;
+          process.stdout.write(`FAIL ${name}: ${lingered ? 'lingered' : `exited with code ${code}`}\n${out.slice(-4000)}\n`);
         }
-      }
-      if (lingered || (code !== 0 && !files.some((f) => failedSuites.includes(nameOf(f))) && rerun.length === 0)) {
-        const name = `group of ${files.length} from ${nameOf(files[0])}`;
-        failedSuites.push(name);
-        totals.failed += 1;
-        process.stdout.write(`FAIL ${name}: ${lingered ? 'lingered' : `exited with code ${code}`}\n${out.slice(-4000)}\n`);
-      }
-      if (rerun.length) {
-        process.stdout.write(`[runner] ${rerun.length} suite(s) the group did not reach run again alone (after ${reported})\n`);
-        queue.unshift(...rerun.map((f) => ({ files: [f], expected: expected(f) })));
-      }
-      resolve();
-    });
+        if (rerun.length) {
+          process.stdout.write(`[runner] ${rerun.length} suite(s) the group did not reach run again alone (after ${reported})\n`);
+          queue.unshift(...rerun.map((f) => ({ files: [f], expected: expected(f) })));
+        }
+        resolve();
+      },
+    );
   });
 }
 
