@@ -21,7 +21,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join, relative } from 'node:path';
 import { availableParallelism } from 'node:os';
 
-// TEST_RUNNER_ROOT: another checkout's layout (test/runner.test.ts runs this runner on fixtures).
+// TEST_RUNNER_ROOT: another checkout's layout (test/package/test-runner.test.ts runs this runner on fixtures).
 const root = process.env.TEST_RUNNER_ROOT ?? new URL('..', import.meta.url).pathname;
 const filters = process.argv.slice(2);
 const sourceRoots = ['test', 'examples'];

@@ -108,7 +108,8 @@ export function cachedCompile(ajv: Ajv, optionsText: string, schemaText: string,
 // after ajv found it valid, and the key holds ajv's version and the schema's text.
 
 let validKeys: Set<string> | undefined;
-let unsaved = 0;
+/** A write of the file is due at the end of this turn. */
+let saveDue = false;
 
 const validFile = (cache: CacheState) => join(cache.dir, 'valid-schemas.json');
 const schemaKey = (cache: CacheState, schemaText: string) =>
@@ -139,7 +140,9 @@ export function rememberValidSchema(schemaText: string): void {
   const key = schemaKey(cache, schemaText);
   if (validKeys.has(key)) return;
   validKeys.add(key);
-  if (unsaved++ === 0) setImmediate(() => saveKeys(cache));
+  if (saveDue) return;
+  saveDue = true;
+  setImmediate(() => saveKeys(cache));
 }
 
 /** Resolves once what was noted so far is on disk (for tests). */
@@ -148,7 +151,7 @@ export function validSchemasSaved(): Promise<void> {
 }
 
 function saveKeys(cache: CacheState): void {
-  unsaved = 0;
+  saveDue = false;
   try {
     // Merged with what other processes wrote meanwhile; a key lost to a race is checked again.
     const keys = new Set([...readKeys(cache), ...(validKeys ?? [])]);

@@ -1,8 +1,8 @@
 // Runs several compiled uvu suites one after another in this one process (test/run.mjs
 // starts it with the files as arguments). A process per suite paid Node's start, the
 // loading of the host's modules, the JIT's warm-up and a coverage dump of about 5 MB for
-// every one of about two hundred suites: together a quarter of `npm test`'s CPU. Here those
-// are paid once per group.
+// every one of about two hundred suites: together about half of `npm test`'s CPU. Here
+// those are paid once per group.
 //
 // Each suite is imported and run before the next is imported, so its top-level code runs
 // right before its own tests, as it did alone. For each file this prints a start line, the
