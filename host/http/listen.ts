@@ -32,12 +32,26 @@ export async function listen(server: Server, port: number, host: string, reserva
 }
 
 /**
- * Stops accepting connections and closes the idle keep-alive ones now; resolves once the
- * busy ones have answered. The caller bounds the wait (closeAllConnections at its limit).
+ * Stops accepting connections and closes the keep-alive ones as each becomes idle; resolves
+ * once the last is gone. The caller bounds the wait (closeAllConnections at its limit).
+ *
+ * Node's close() closes only the connections idle at that instant. One whose response was
+ * still ending (a streamed body with a Content-Length reaches the client before the server
+ * ends it) then stays open after its answer until the client's keep-alive timer or the
+ * caller's bound: every stop with such a connection waited the whole bound (10 s). Node
+ * tells no server-wide event when a response ends, so the idle ones are swept again every
+ * SWEEP_MS until the close completes; a request that arrives on a kept connection meanwhile
+ * is answered and its connection closed at the next sweep.
  */
 export function closeServer(server: Server): Promise<void> {
+  const node = nodeServerOf(server);
   return new Promise<void>((done) => {
-    nodeServerOf(server).close(() => done());
-    nodeServerOf(server).closeIdleConnections();
+    const sweep = setInterval(() => node.closeIdleConnections(), SWEEP_MS);
+    node.close(() => {
+      clearInterval(sweep);
+      done();
+    });
   });
 }
+
+const SWEEP_MS = 25;
