@@ -4,37 +4,25 @@
 // test run right after `npm install` (CI's) does not pay for a build that changes nothing
 // (tsc took about 7 s to find nothing to do, before the first suite could start).
 import { execFileSync } from 'node:child_process';
-import { readdirSync, statSync, existsSync } from 'node:fs';
+import { readFileSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { sourceFiles } from './source-files.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const target = join(root, 'dist/host/cli/main.js');
-// Written last by scripts/build.mjs: an incremental build leaves unchanged outputs' times alone.
+// Written last by scripts/build.mjs (its time, then the source files it read, scripts/source-files.mjs):
+// an incremental build leaves unchanged outputs' times alone.
 const built = join(root, 'dist/.built');
 
-// A directory's own time counts too: it changes when a file in it is added, renamed or
-// removed, which leaves every remaining file's time as it was.
-function newest(dir) {
-  let latest = statSync(dir).mtimeMs;
-  for (const name of readdirSync(dir)) {
-    if (name === 'node_modules' || name === 'dist') continue;
-    const full = join(dir, name);
-    const stat = statSync(full);
-    if (stat.isDirectory()) latest = Math.max(latest, newest(full));
-    else if (/\.(ts|tsx|css|json)$/.test(name) && name !== 'suite-times.json') latest = Math.max(latest, stat.mtimeMs);
-  }
-  return latest;
-}
-
-// What tsconfig.json includes (the suites and benchmarks as well as the server), and the
-// build's own scripts.
-const sources = ['core', 'host', 'plugins', 'sdk', 'examples', 'test', 'bench', 'scripts'].map((d) => join(root, d)).filter(existsSync);
+const { files, newest } = sourceFiles(root);
+const listed = existsSync(built) ? readFileSync(built, 'utf8').split('\n').slice(1).filter(Boolean) : [];
 const stale =
   !existsSync(target) ||
   !existsSync(built) ||
   // Written by the build after tsc (scripts/compile-validators.mjs): a tsc-only build lacks it.
   !existsSync(join(root, 'dist/host/config/config-validator.cjs')) ||
-  sources.some((d) => newest(d) > statSync(built).mtimeMs) ||
+  newest > statSync(built).mtimeMs ||
+  files.join('\n') !== listed.join('\n') ||
   statSync(join(root, 'tsconfig.json')).mtimeMs > statSync(built).mtimeMs;
 if (stale) {
   process.stdout.write('Building Flowhost (tsc)...\n');

@@ -6,10 +6,12 @@
 // tsc builds incrementally (its build info in dist/, so removing dist/ starts afresh): a
 // build with nothing changed takes seconds instead of half a minute, and `npm test` builds
 // first every time. As tsc then rewrites only what changed, the build ends by writing
-// dist/.built, the time scripts/build-if-needed.mjs compares the sources with.
+// dist/.built, the time scripts/build-if-needed.mjs compares the sources with, and the list
+// of the source files it read.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sourceFiles } from './source-files.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
@@ -25,4 +27,4 @@ await import('./compile-validators.mjs');
 const web = join(root, 'dist/plugins/console/web');
 mkdirSync(web, { recursive: true });
 copyFileSync(join(root, 'plugins/console/web/console.css'), join(web, 'console.css'));
-writeFileSync(join(root, 'dist/.built'), `${new Date().toISOString()}\n`);
+writeFileSync(join(root, 'dist/.built'), `${new Date().toISOString()}\n${sourceFiles(root).files.join('\n')}\n`);
