@@ -19,7 +19,7 @@ import { readHostFile } from '../host/runtime/data-dir-files.js';
 import { percentile, type BenchOptions, type BenchResult } from './store.js';
 
 const root = resolve(new URL('../..', import.meta.url).pathname);
-const cli = join(root, 'dist/host/cli/main.js');
+const cli = join(root, 'dist/bundle/main.js');
 const env = (dataDir: string) => ({
   PATH: process.env.PATH,
   HOME: process.env.HOME,

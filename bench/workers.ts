@@ -19,7 +19,7 @@ import { readHostFile } from '../host/runtime/data-dir-files.js';
 import type { BenchOptions, BenchResult } from './store.js';
 
 const root = resolve(new URL('../..', import.meta.url).pathname);
-const cli = join(root, 'dist/host/cli/main.js');
+const cli = join(root, 'dist/bundle/main.js');
 const CONNECTIONS = 100;
 const SECRET = 'bench-secret-0123456789abcdef';
 const BODY = JSON.stringify({ event: 'push', repository: { full_name: 'acme/site' }, commits: [{ id: 'abc123', message: 'Update post' }] });

@@ -21,6 +21,8 @@ const stale =
   !existsSync(built) ||
   // Written by the build after tsc (scripts/compile-validators.mjs): a tsc-only build lacks it.
   !existsSync(join(root, 'dist/host/config/config-validator.cjs')) ||
+  // And the bundle the command line runs (scripts/bundle.mjs).
+  !existsSync(join(root, 'dist/bundle/main.js')) ||
   newest > statSync(built).mtimeMs ||
   files.join('\n') !== listed.join('\n') ||
   statSync(join(root, 'tsconfig.json')).mtimeMs > statSync(built).mtimeMs;

@@ -24,6 +24,7 @@ for (const project of ['tsconfig.json', 'plugins/console/web/tsconfig.json']) {
   }
 }
 await import('./compile-validators.mjs');
+await (await import('./bundle.mjs')).bundle();
 const web = join(root, 'dist/plugins/console/web');
 mkdirSync(web, { recursive: true });
 copyFileSync(join(root, 'plugins/console/web/console.css'), join(web, 'console.css'));

@@ -13,8 +13,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Ajv, ValidateFunction } from 'ajv';
+import { packageRoot } from './package-root.js';
 
 const require = createRequire(import.meta.url);
 
@@ -31,11 +31,6 @@ interface CacheState {
 }
 
 let state: CacheState | null | undefined;
-
-/** The package root: dist/core/kernel/ → the folder holding package.json. */
-function packageRoot(): string {
-  return join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-}
 
 function cacheState(): CacheState | null {
   if (state !== undefined) return state;

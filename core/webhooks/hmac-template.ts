@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../kernel/json-schema.js';
 import { createAjv, describeErrors } from '../kernel/validator.js';
+import { builtFile } from '../kernel/package-root.js';
 
 export type HmacAlgo = 'sha1' | 'sha256' | 'sha512';
 export type SignatureEncoding = 'hex' | 'base64' | 'base64url';
@@ -138,14 +139,15 @@ export const hmacTemplateSchema: JsonSchema = {
   },
 };
 
-// Compiled once per build (scripts/compile-validators.mjs writes it beside this module): the
+// Compiled once per build (scripts/compile-validators.mjs writes it beside this module, and
+// it is found from the package root, as the bundle moves this module): the
 // presets are checked at start-up, and compiling this schema was a twentieth of it. A tree
 // built by tsc alone compiles it here on first use instead.
 let validateTemplate: ValidateFunction | undefined;
 const validatorOfTemplates = (): ValidateFunction => {
   if (validateTemplate) return validateTemplate;
   try {
-    validateTemplate = createRequire(import.meta.url)('./hmac-template-validator.cjs') as ValidateFunction;
+    validateTemplate = createRequire(import.meta.url)(builtFile('core/webhooks/hmac-template-validator.cjs')) as ValidateFunction;
   } catch {
     validateTemplate = createAjv({ validateSchema: false }).compile(hmacTemplateSchema as object);
   }

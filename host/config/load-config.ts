@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
 import { describeErrors } from '../../core/kernel/validation-issues.js';
+import { builtFile } from '../../core/kernel/package-root.js';
 import { checkTrustProxy } from '../http/client-address.js';
 import { defaultConfig, envKeys, type HostConfig } from './schema.js';
 
@@ -60,7 +61,7 @@ let compiledConfig: ValidateFunction | undefined;
 function configValidator(): ValidateFunction {
   if (compiledConfig) return compiledConfig;
   try {
-    compiledConfig = createRequire(import.meta.url)('./config-validator.cjs') as ValidateFunction;
+    compiledConfig = createRequire(import.meta.url)(builtFile('host/config/config-validator.cjs')) as ValidateFunction;
   } catch (error) {
     throw new ConfigError(`The config validator was not built (${(error as Error).message}); run: npm run build`);
   }

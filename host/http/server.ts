@@ -6,7 +6,7 @@ import type { ApiError } from '../../core/errors.js';
 import { noRoute } from './error-body.js';
 import { answerParserErrors } from './client-error.js';
 import type { CompiledRoute } from './route-table.js';
-import { fastLane } from './fast-lane.js';
+import { type FastMatch, fastLane } from './fast-lane.js';
 import { answerPreflight } from './wordpress-cors.js';
 import { applyConnectionLimits, defaultConnectionLimits, onRefusedConnection } from './connection-limits.js';
 import { createRestifyServer, nodeServerOf, validHost, type RestifyHandler, type RestifyServer, type Verb } from './restify-adapter.js';
@@ -28,7 +28,21 @@ export function createHttpServer(routes: CompiledRoute[], deps: DispatchDeps): R
   // (an unknown method, a Host it cannot read, a path that does not decode) are answered
   // here, once, in Flowhost's error body; a Host restify cannot parse threw inside its
   // router. Then the method override, and the routes that skip restify's request setup.
-  const fast = fastLane(routes);
+  // The fast lane's router is built after the first request rather than at start: registering
+  // every route a second time was about 40 ms of a start (docs/performance.md, "Start-up: one
+  // bundle"). Until then a fast route goes through restify's chain, to the same `dispatch`.
+  let lane: ((req: IncomingMessage) => FastMatch | null) | undefined;
+  let building = false;
+  const fast = (req: IncomingMessage): FastMatch | null => {
+    if (lane) return lane(req);
+    if (!building) {
+      building = true;
+      setImmediate(() => {
+        lane = fastLane(routes);
+      });
+    }
+    return null;
+  };
   server.first((req, res) => {
     if (onRefusedConnection(req.socket)) return false;
     const refusal = unroutable(req);

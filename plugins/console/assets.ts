@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 /**
@@ -18,8 +17,10 @@ export interface Asset {
   readonly etag: string;
 }
 
-const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
+// The compiled web/ folder, from the package root: `flowhost serve` runs from a bundle, where
+// this module's URL is its chunk's, not dist/plugins/console/.
+const here = join(dirname(require.resolve('flowhost/package.json')), 'dist', 'plugins', 'console');
 const preactDir = () => dirname(require.resolve('preact/package.json'));
 
 /** Where each public name is read from: an allow-list, so no path from a URL reaches the disk. */

@@ -4,7 +4,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const repoRoot = resolve(new URL('../../..', import.meta.url).pathname);
-export const cliPath = join(repoRoot, 'dist/host/cli/main.js');
+// The command users run (bin, npm start): the bundle of scripts/bundle.mjs, so every suite that
+// spawns `flowhost` drives what ships. `node dist/host/cli/main.js` is the same CLI unbundled.
+export const cliPath = join(repoRoot, 'dist/bundle/main.js');
+export const modularCliPath = join(repoRoot, 'dist/host/cli/main.js');
 
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
