@@ -2,7 +2,7 @@
 // Bundles the command line (`flowhost`, `npm start`) into dist/bundle/: the modules tsc
 // wrote and the pure-JavaScript libraries they import, as a few ES module files instead of
 // about 900. A start spent most of its time finding, reading, compiling and linking
-// modules one file at a time; the bundle starts `flowhost serve` in about 0.7 of the time
+// modules one file at a time; the bundle starts `flowhost serve` in about 0.6 of the time
 // (docs/performance.md, "Start-up: one bundle").
 //
 // - What loads lazily stays lazy: every `import()` becomes a chunk of its own (splitting),
