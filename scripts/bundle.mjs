@@ -32,6 +32,18 @@ const libraryImportsStayOutside = {
   },
 };
 
+// The libraries' string-width becomes host/cli/string-width.ts, which loads it only for a
+// string that is not plain ASCII (its tables cost every command about 50 ms at load).
+const stringWidth = join(root, 'dist/host/cli/string-width.js');
+const lazyStringWidth = {
+  name: 'lazy-string-width',
+  setup(build) {
+    build.onResolve({ filter: /^string-width$/ }, (args) =>
+      args.kind === 'import-statement' && args.importer !== stringWidth ? { path: stringWidth } : undefined,
+    );
+  },
+};
+
 export async function bundle() {
   rmSync(outdir, { recursive: true, force: true });
   const { metafile } = await build({
@@ -44,7 +56,7 @@ export async function bundle() {
     platform: 'node',
     target: 'node20.19',
     external: ['better-sqlite3', 'mongodb'],
-    plugins: [libraryImportsStayOutside],
+    plugins: [libraryImportsStayOutside, lazyStringWidth],
     // Bundled CommonJS libraries call `require` for Node's own modules; an ES module has
     // none, so each chunk makes one (esbuild's documented recipe for ESM output).
     banner: { js: "import { createRequire as __flowhostRequire } from 'node:module'; const require = __flowhostRequire(import.meta.url);" },

@@ -75,14 +75,28 @@ export function wallTime(instant: Date, zone: string): string {
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
-const dayLabel = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
-const shortDay = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' });
+// Made on first use: a process's first Intl.DateTimeFormat loads ICU's calendar data, about
+// 10 ms of every start, though only the calendar's pages format days.
+let dayLabelFormat: Intl.DateTimeFormat | undefined;
+let shortDayFormat: Intl.DateTimeFormat | undefined;
+const dayLabel = () =>
+  (dayLabelFormat ??= new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'UTC',
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+  }));
+const shortDay = () =>
+  (shortDayFormat ??= new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' }));
 
 /** "Monday 2 March 2026" for a `YYYY-MM-DD` day (the day is already site-local). */
 export function longDay(day: string): string {
-  return dayLabel.format(new Date(`${day}T00:00:00Z`)).replace(',', '');
+  return dayLabel()
+    .format(new Date(`${day}T00:00:00Z`))
+    .replace(',', '');
 }
 
 export function mediumDay(day: string): string {
-  return shortDay.format(new Date(`${day}T00:00:00Z`));
+  return shortDay().format(new Date(`${day}T00:00:00Z`));
 }
