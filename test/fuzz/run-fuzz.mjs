@@ -44,6 +44,8 @@ for (let i = 0; i < args.length; i++) {
     process.exit(2);
   }
 }
+// The deep run's budget (npm test's own default is smaller: fuzz-config.ts).
+env.FUZZ_RUNS ??= '4000';
 if (env.FUZZ_RUNS !== undefined && !/^\d+$/.test(env.FUZZ_RUNS)) {
   console.error(`run-fuzz: --runs must be a positive integer, got '${env.FUZZ_RUNS}'`);
   process.exit(2);
