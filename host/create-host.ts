@@ -44,6 +44,7 @@ import { ensureAdminAccess } from './bootstrap/initial-admin.js';
 import { publishHost, unpublishHost } from './runtime/data-dir-files.js';
 import { createScheduler } from './scheduler/create-scheduler.js';
 import { unrefJobWatchdogs } from './scheduler/agenda-watchdog.js';
+import { PeriodicJobs } from './scheduler/periodic-jobs.js';
 import { CollectionClaims, pluginScopedFactories } from './services/plugin-scoped-services.js';
 import { provideKernelServices } from './services/root-services.js';
 import { OverridableContainer } from './services/overridable-container.js';
@@ -88,6 +89,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       lockLifetime: config.schedulerLockLifetime,
     });
     const scheduledJobs = trackRunningJobs(agenda);
+    const periodic = new PeriodicJobs(agenda);
     let readiness: Readiness = 'starting';
     let url = '';
     const info: HostInfo = {
@@ -108,7 +110,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     const pluginSettings = new Map<string, Record<string, unknown>>();
     const claims = new CollectionClaims();
     for (const factory of pluginScopedFactories(
-      { log, store: timedStore, agenda, registries, blobs, settingsOf: (id) => pluginSettings.get(id) ?? {} },
+      { log, store: timedStore, agenda, periodic, registries, blobs, settingsOf: (id) => pluginSettings.get(id) ?? {} },
       claims,
     ))
       container.provide(factory, 'host');
@@ -233,6 +235,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
           { url, store: store.kind, plugins: loaded.map((p) => p.id) },
           url ? `Flowhost listening on ${url}` : 'Flowhost started without a port (requests through handle)',
         );
+        await periodic.start();
         await agenda.start();
         unrefJobWatchdogs(agenda);
         // Webhook jobs queued behind a run that never ended here (the host stopped) start now.

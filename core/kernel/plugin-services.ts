@@ -36,7 +36,10 @@ export interface PluginScheduler {
     run: (job: ScheduledJobContext<D>) => Promise<void> | void,
     options?: JobOptions,
   ): void;
-  /** Repeats every `interval` ('5 minutes', '1 hour', a cron line); first run after one interval. */
+  /**
+   * Repeats every `interval` ('5 minutes', '1 hour', a cron line); first run after one interval.
+   * Declared during setup, it is saved as the host starts its scheduler (after it listens).
+   */
   every(interval: string, name: string, data?: Record<string, unknown>): Promise<void>;
   /** One run as soon as a worker is free. */
   now(name: string, data?: Record<string, unknown>): Promise<void>;

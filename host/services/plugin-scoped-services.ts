@@ -7,12 +7,15 @@ import type { PluginScheduler, PluginStore } from '../../core/kernel/plugin-serv
 import { createServiceFactory, type ServiceFactory } from '../../core/kernel/service-ref.js';
 import { services } from '../../core/kernel/services.js';
 import type { DocumentStore } from '../../core/store/port.js';
+import type { PeriodicJobs } from '../scheduler/periodic-jobs.js';
 import type { BlobStore } from '../store/blobs/index.js';
 
 export interface PluginScopeDeps {
   log: Logger;
   store: DocumentStore;
   agenda: Agenda;
+  /** Where `every` goes: saved as the scheduler starts (host/scheduler/periodic-jobs.ts). */
+  periodic: PeriodicJobs;
   /** The contribution lists the registrars write to. */
   registries: HostRegistries;
   /** Stored files: each plugin gets the bucket named after it. */
@@ -57,7 +60,7 @@ function pluginStore(pluginId: string, store: DocumentStore, claims: CollectionC
   };
 }
 
-function pluginScheduler(pluginId: string, agenda: Agenda, log: Logger): PluginScheduler {
+function pluginScheduler(pluginId: string, agenda: Agenda, periodic: PeriodicJobs, log: Logger): PluginScheduler {
   const full = (name: string) => `${pluginId}:${name}`;
   return {
     define(name, run, options = {}) {
@@ -74,8 +77,7 @@ function pluginScheduler(pluginId: string, agenda: Agenda, log: Logger): PluginS
         { concurrency: options.concurrency ?? 1, ...(options.lockLifetimeMs ? { lockLifetime: options.lockLifetimeMs } : {}) },
       );
     },
-    // skipImmediate: a periodic job's first run is one interval after boot, not during it.
-    every: async (interval, name, data) => void (await agenda.every(interval, full(name), data ?? {}, { skipImmediate: true })),
+    every: (interval, name, data) => periodic.every(interval, full(name), data ?? {}),
     now: async (name, data) => void (await agenda.now(full(name), data ?? {})),
     at: async (when, name, data) => void (await agenda.schedule(when, full(name), data ?? {})),
     cancel: (name) => agenda.cancel({ name: full(name) }),
@@ -91,7 +93,7 @@ export function pluginScopedFactories(deps: PluginScopeDeps, claims: CollectionC
     createServiceFactory({ service: services.blobs, factory: (_d, { pluginId }) => deps.blobs.bucket(pluginId) }),
     createServiceFactory({
       service: services.scheduler,
-      factory: (_d, { pluginId }) => pluginScheduler(pluginId, deps.agenda, deps.log.child({ plugin: pluginId })),
+      factory: (_d, { pluginId }) => pluginScheduler(pluginId, deps.agenda, deps.periodic, deps.log.child({ plugin: pluginId })),
     }),
   ];
   return [...factories, ...registrarFactories(deps.registries)];

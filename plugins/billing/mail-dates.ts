@@ -5,8 +5,13 @@
  * name, so "Friday, 10 April 2026 at 15:04 CEST" is unambiguous.
  */
 
-/** A validation message for a time zone or locale Intl does not know, or null when both are fine. */
+/**
+ * A validation message for a time zone or locale Intl does not know, or null when both are fine.
+ * The defaults are known good and skip the check: a process's first Intl time-zone lookup
+ * builds its zone data, about 20 ms of every start (3 December, docs/performance.md).
+ */
 export function mailDateSettingsProblem(timezone: string, locale: string): string | null {
+  if (timezone === 'UTC' && locale === 'en-GB') return null;
   try {
     new Intl.DateTimeFormat('en', { timeZone: timezone });
   } catch {
@@ -21,20 +26,27 @@ export function mailDateSettingsProblem(timezone: string, locale: string): strin
   return null;
 }
 
-/** A formatter for instants (ISO strings as stored); an unreadable value is passed through rather than lost. */
+/**
+ * A formatter for instants (ISO strings as stored); an unreadable value is passed through
+ * rather than lost. Intl's formatter is made on the first mail, not at start (see above).
+ */
 export function mailDateFormatter(timezone: string, locale: string): (iso: string) => string {
-  const format = new Intl.DateTimeFormat(locale, {
-    timeZone: timezone,
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  });
+  let format: Intl.DateTimeFormat | undefined;
+  const make = () =>
+    new Intl.DateTimeFormat(locale, {
+      timeZone: timezone,
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    });
   return (iso) => {
     const date = new Date(iso);
-    return Number.isNaN(date.getTime()) ? iso : format.format(date);
+    if (Number.isNaN(date.getTime())) return iso;
+    format ??= make();
+    return format.format(date);
   };
 }
