@@ -20,6 +20,7 @@ import { toErrorResponse, validationError } from './error-body.js';
 import type { CompiledRoute } from './route-table.js';
 import { setWordPressCors } from './wordpress-cors.js';
 import { filterFields, requestedFields } from './wordpress-fields.js';
+import { sentMethod } from './head-as-get.js';
 
 export interface DispatchDeps {
   authenticator: Authenticator;
@@ -332,7 +333,7 @@ export async function dispatch(
     deps.log.info(
       {
         req_id: requestId,
-        method: req.method,
+        method: sentMethod(req),
         url: req.url,
         ip: client.ip,
         route: route.fullPath,

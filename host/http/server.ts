@@ -7,6 +7,7 @@ import { noRoute } from './error-body.js';
 import { answerParserErrors } from './client-error.js';
 import type { CompiledRoute } from './route-table.js';
 import { type FastMatch, fastLane } from './fast-lane.js';
+import { routeHeadAsGet } from './head-as-get.js';
 import { answerPreflight } from './wordpress-cors.js';
 import { applyConnectionLimits, defaultConnectionLimits, onRefusedConnection } from './connection-limits.js';
 import { createRestifyServer, nodeServerOf, validHost, type RestifyHandler, type RestifyServer, type Verb } from './restify-adapter.js';
@@ -15,7 +16,8 @@ import { apiError } from '../../core/errors/catalogue.js';
 const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE']);
 /** Methods the router knows; anything else (TRACE, PROPFIND...) is answered before routing. */
 const ROUTABLE = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-const ALL_METHODS: readonly Verb[] = ['get', 'post', 'put', 'patch', 'del', 'head', 'opts'];
+// No 'head': a HEAD request is routed as GET (head-as-get.ts) before restify's router sees it.
+const ALL_METHODS: readonly Verb[] = ['get', 'post', 'put', 'patch', 'del', 'opts'];
 
 /**
  * The restify server: the method-override transport rule, every compiled route through
@@ -52,6 +54,7 @@ export function createHttpServer(routes: CompiledRoute[], deps: DispatchDeps): R
       return false;
     }
     applyMethodOverride(req);
+    routeHeadAsGet(req);
     const match = fast(req);
     if (!match) return true;
     answer(match.route, req, res, match.params, deps, () => undefined);
@@ -59,11 +62,9 @@ export function createHttpServer(routes: CompiledRoute[], deps: DispatchDeps): R
   });
 
   for (const route of routes) {
-    const verb = route.method === 'DELETE' ? 'del' : (route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch');
-    // HEAD wherever GET: the same dispatch (uptime checkers use HEAD); Node sends no body.
-    const verbs: Verb[] = verb === 'get' ? ['get', 'head'] : [verb];
-    for (const registerOn of verbs)
-      server[registerOn](route.routerPath, (req, res, next) => answer(route, req, res, { ...(req.params ?? {}) }, deps, () => next(false)));
+    const verb: Verb = route.method === 'DELETE' ? 'del' : (route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch');
+    // HEAD wherever GET (uptime checkers use HEAD): routed as GET in the first chain above.
+    server[verb](route.routerPath, (req, res, next) => answer(route, req, res, { ...(req.params ?? {}) }, deps, () => next(false)));
   }
 
   // Preflights of CORS surfaces: one OPTIONS answer per path, naming the path's methods.

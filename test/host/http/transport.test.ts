@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
 import { probePlugin, type ProbeState } from '../../support/probe-plugin.js';
 import discovery from '../../../plugins/discovery/index.js';
+import { captureLogger } from '../../support/capture-logger.js';
 
 const state: ProbeState = { calls: [] };
 const test = suite<{ t: TestHost }>('host: transport rules of the original admin client');
@@ -142,3 +143,31 @@ prefixed('FLOWHOST_API_PREFIX=/wp-json and a renamed core namespace', async () =
   }
 });
 prefixed.run();
+
+const head = suite('host: HEAD through the GET route');
+head('HEAD runs the GET route (its permission too), sends no body, and is logged as HEAD', async () => {
+  const lines: string[] = [];
+  const calls: ProbeState = { calls: [] };
+  const t = await createTestHost({ plugins: [probePlugin(calls)], logger: captureLogger(lines) });
+  try {
+    const auth = `Basic ${Buffer.from(`${t.admin.login}:${t.admin.password}`).toString('base64')}`;
+    const url = `${t.url}/api/probe/v1/items/7?per_page=3`;
+    const get = await fetch(url, { headers: { Authorization: auth } });
+    const headers = await fetch(url, { method: 'HEAD', headers: { Authorization: auth } });
+    assert.is(headers.status, 200);
+    assert.is(await headers.text(), '');
+    assert.is(headers.headers.get('content-length'), get.headers.get('content-length'), 'the headers GET would send');
+    assert.is(calls.calls.length, 2, 'the GET route ran for both');
+    assert.is((await fetch(url, { method: 'HEAD' })).status, 401, "the GET route's permission applies");
+    const logged = lines
+      .map((line) => JSON.parse(line) as { msg: string; method?: string; url?: string })
+      .filter((l) => l.msg === 'request');
+    assert.equal(
+      logged.map((l) => l.method),
+      ['GET', 'HEAD', 'HEAD'],
+    );
+  } finally {
+    await t.stop();
+  }
+});
+head.run();
