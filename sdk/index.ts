@@ -41,7 +41,7 @@ export { services } from './services.js';
 export { actingUserOf } from '../core/kernel/acting-user.js';
 export { oauth1Authorization } from '../core/credentials/oauth1.js';
 export { fetchHonouringRetryAfter } from '../core/security/retry-after.js';
-export { fitText, graphemeCount, htmlToPlainText, packetText } from '../core/kernel/post-text.js';
+export { fitText, graphemeCount, graphemes, htmlToPlainText, packetText } from '../core/kernel/post-text.js';
 /** A post's stored text as the safe HTML wp/v2 answers as `content.rendered` (markdown rendered, sanitized). */
 export { renderContent } from '../core/content/render.js';
 /**

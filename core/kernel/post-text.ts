@@ -10,8 +10,13 @@ import type { DataPacket } from './contributions.js';
 
 // Made on first use: the first Intl.Segmenter of a process loads ICU's break data, about
 // 15 ms of every start, though most hosts never count a post's characters.
-let graphemes: Intl.Segmenter | undefined;
-const segmenter = (): Intl.Segmenter => (graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' }));
+let graphemeSegmenter: Intl.Segmenter | undefined;
+const segmenter = (): Intl.Segmenter => (graphemeSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' }));
+
+/** The characters of `text` as a user sees them (an emoji with its modifiers is one), in order. */
+export function* graphemes(text: string): Generator<string, void, undefined> {
+  for (const { segment } of segmenter().segment(text)) yield segment;
+}
 
 /** Characters as a user sees them: an emoji with its modifiers is one. */
 export function graphemeCount(text: string): number {

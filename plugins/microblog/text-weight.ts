@@ -1,4 +1,4 @@
-import { fitText } from '../../sdk/index.js';
+import { fitText, graphemes } from '../../sdk/index.js';
 
 /**
  * Text length as the microblog service weighs it (its open text-counting rules, v3): a
@@ -14,9 +14,6 @@ const LIGHT_RANGES: ReadonlyArray<readonly [number, number]> = [
   [8242, 8247],
 ];
 const URL = /https?:\/\/[^\s]+/g;
-// Made on first use: the first Intl.Segmenter of a process loads ICU's break data (a start's cost).
-let graphemes: Intl.Segmenter | undefined;
-const segmenter = (): Intl.Segmenter => (graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' }));
 
 function codePointWeight(code: number): number {
   return LIGHT_RANGES.some(([from, to]) => code >= from && code <= to) ? 1 : 2;
@@ -25,7 +22,7 @@ function codePointWeight(code: number): number {
 /** The weight of text with no URL in it, grapheme by grapheme. */
 export function plainWeight(text: string): number {
   let weight = 0;
-  for (const { segment } of segmenter().segment(text.normalize('NFC'))) {
+  for (const segment of graphemes(text.normalize('NFC'))) {
     if (/\p{Extended_Pictographic}/u.test(segment)) weight += 2;
     else for (const char of segment) weight += codePointWeight(char.codePointAt(0)!);
   }

@@ -53,6 +53,7 @@ test('exports exactly the pinned names', () => {
     'fitText',
     'forbidden',
     'graphemeCount',
+    'graphemes',
     'htmlToPlainText',
     'isApiError',
     'isExtensionPoint',
