@@ -8,7 +8,7 @@
 //                  gives back the young generation that module loading grew)
 //   node_ms        `node -e 0`: what this machine takes to start Node at all, measured in the
 //                  same run, so the targets are multiples of it (a slower machine is not a miss)
-// Each is the median of BENCH_STARTS tries (default 5; 1 under BENCH_SMOKE=1).
+// Each is the median of BENCH_STARTS tries (default 9; 1 under BENCH_SMOKE=1).
 // Targets (issue 34): restart → first 200 ≤ 6× node_ms, help ≤ 2×, a CLI command through the
 // running host ≤ 3×; idle RSS ≤ 95 MB (93 MB on record).
 import { spawn, spawnSync } from 'node:child_process';
