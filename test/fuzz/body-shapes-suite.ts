@@ -11,7 +11,7 @@ import type { TestStore } from '../support/test-stores.js';
 import { checkResponse } from './check-response.js';
 import { crashCount, crashesSince, watchCrashes } from './crash-watch.js';
 import { exitWhenDone } from './exit-when-done.js';
-import { fuzzConfig } from './fuzz-config.js';
+import { fuzzConfig, reproduceHint } from './fuzz-config.js';
 import { startFuzzHost, type FuzzHost } from './fuzz-host.js';
 import { hostProblems } from './fuzz-runner.js';
 import { FuzzStats } from './fuzz-stats.js';
@@ -46,13 +46,20 @@ export function bodyShapesSuite(store: TestStore) {
     const readers = ctx.host.t.host.routes.filter((r) => r.method !== 'GET');
     assert.ok(readers.length > 50, `only ${readers.length} routes read a body`);
     const problems: string[] = [];
+    let sent = 0;
+    let reached = 0;
     const one = async (route: CompiledRoute) => {
       const [sample] = fc.sample(requestArbitrary(route, plan), { seed: config.seed, numRuns: 1 });
       if (!sample) return problems.push(`${label(route)}: no request could be generated`);
+      // The route's own method, never the plan's other ones: with one seed for every route, a
+      // seed that picked another method (OPTIONS, LOCK, an override) sent it to every route,
+      // and no body reached a route that reads one (the route fuzz covers other methods).
       const headers: Record<string, string> = {
         'Content-Type': 'application/json',
         ...Object.fromEntries(
-          Object.entries(sample.headers).filter(([k]) => !/^(content-length|transfer-encoding|host|connection)$/i.test(k)),
+          Object.entries(sample.headers).filter(
+            ([k]) => !/^(content-length|transfer-encoding|host|connection|x-http-method-override)$/i.test(k),
+          ),
         ),
       };
       if (sample.auth === 'admin') headers.Authorization = ctx.host.adminAuth();
@@ -66,7 +73,7 @@ export function bodyShapesSuite(store: TestStore) {
         const before = crashCount();
         try {
           const res = await sendShaped(ctx.host.t.url, {
-            method: sample.method,
+            method: route.method,
             path: sample.path,
             headers,
             body,
@@ -78,8 +85,10 @@ export function bodyShapesSuite(store: TestStore) {
           const answered = res.headers['x-flowhost-route'];
           const target =
             typeof answered === 'string' ? ctx.host.t.host.routes.find((r) => `${r.method} ${r.fullPath}` === answered) : undefined;
-          const verdict = checkResponse(sample.method, res, { route: target });
+          const verdict = checkResponse(route.method, res, { route: target });
           ctx.stats.count(label(route), res.status, verdict.code);
+          sent++;
+          if (answered === label(route)) reached++;
           if (shape === 'over-limit' && res.status < 300) verdict.problems.push(`accepted ${over} bytes past a limit of ${limit}`);
           if (shape === 'stalled' && res.status < 300) verdict.problems.push('answered success to a body that never arrived whole');
           for (const crash of crashesSince(before)) verdict.problems.push(`host ${crash.kind}: ${crash.error.split('\n')[0]}`);
@@ -94,7 +103,11 @@ export function bodyShapesSuite(store: TestStore) {
     for (let i = 0; i < readers.length; i += PARALLEL) await Promise.all(readers.slice(i, i + PARALLEL).map(one));
     console.log(ctx.stats.report(crashesSince(ctx.crashFrom).length, 0));
     const host = await hostProblems({ host: ctx.host, stats: ctx.stats, config, crashFrom: ctx.crashFrom }, ctx.crashFrom);
-    assert.equal([...problems, ...host], [], [...problems, ...host].join('\n'));
+    // Most bodies must reach the route they were made for, or the shapes tested nothing
+    // (a mangled path or a refusal before routing answers some of them).
+    if (reached * 2 < sent) problems.push(`only ${reached} of ${sent} requests reached the route they were sent to`);
+    const all = [...problems, ...host];
+    assert.equal(all, [], `${all.join('\n')}\n${reproduceHint(config)}`);
   });
   return test;
 }
