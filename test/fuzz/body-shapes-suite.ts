@@ -53,9 +53,8 @@ export function bodyShapesSuite(store: TestStore) {
       // drew the same choices, so one seed's odd path or method went to every route at once.
       const [sample] = fc.sample(requestArbitrary(route, plan), { seed: (config.seed + index) | 0, numRuns: 1 });
       if (!sample) return problems.push(`${label(route)}: no request could be generated`);
-      // The route's own method, never the plan's other ones: with one seed for every route, a
-      // seed that picked another method (OPTIONS, LOCK, an override) sent it to every route,
-      // and no body reached a route that reads one (the route fuzz covers other methods).
+      // The route's own method, never the plan's other ones (OPTIONS, LOCK, an override): a
+      // body sent under another method reaches no route that reads it; the route fuzz covers them.
       const headers: Record<string, string> = {
         'Content-Type': 'application/json',
         ...Object.fromEntries(

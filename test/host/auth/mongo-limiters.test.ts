@@ -117,6 +117,7 @@ if (url) {
       onRateLimits().map((c) => c.commandName),
       ['find'],
     );
+    // Another address keeps its own budget: this check must not throw.
     await throttle.check('10.0.0.10', 'cy');
   });
 
