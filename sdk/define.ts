@@ -116,7 +116,7 @@ export function defineAuthProvider(definition: AuthProviderDefinition): AuthProv
  * TypeBox schemas (plain JSON schemas leave them `Record<string, unknown>`). The result is
  * a plain route, for `defineSurface({ routes: [...] })`.
  */
-export function defineRoute<S extends TypedRouteSchema = TypedRouteSchema>(definition: TypedRouteDefinition<S>): RouteDefinition {
+export function defineRoute<const S extends TypedRouteSchema = TypedRouteSchema>(definition: TypedRouteDefinition<S>): RouteDefinition {
   if (!definition.permission) {
     // The host refuses such a route as well; failing here tells the author sooner.
     throw new TypeError(`defineRoute ${definition.method} ${definition.path}: a route must declare its permission`);

@@ -23,6 +23,7 @@ import { canReadPost } from './post-caps.js';
 import { plainText, renderContent, renderExcerpt, renderTitle } from './render.js';
 import type { ContentService } from './service.js';
 import { renderArchive, renderNotFound, renderSingle, type ListedPost } from './site-templates.js';
+import { defineRoute } from '../../sdk/define.js';
 
 export const SITE_CSP =
   "default-src 'none'; img-src 'self' https: data:; style-src 'none'; script-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -154,7 +155,7 @@ export function sitePagesSurface(deps: SitePagesDeps): SurfaceDefinition {
     );
   };
 
-  const root: RouteDefinition = {
+  const root: RouteDefinition = defineRoute({
     method: 'GET',
     path: '/',
     permission: 'public',
@@ -171,7 +172,7 @@ export function sitePagesSurface(deps: SitePagesDeps): SurfaceDefinition {
       },
     },
     handle: async (request) => {
-      const q = request.query as Record<string, string | undefined>;
+      const q = request.query;
       const paged = idOf(q.paged ?? '1') ?? 0;
       if (paged < 1) return missing();
       if (q.p !== undefined || q.page_id !== undefined) {
@@ -208,7 +209,7 @@ export function sitePagesSurface(deps: SitePagesDeps): SurfaceDefinition {
       }
       return archive('Latest posts', '', { post_type: 'post' }, paged, new URLSearchParams());
     },
-  };
+  });
 
   return { id: 'site-pages', mount: 'site-root', routes: [root] };
 }

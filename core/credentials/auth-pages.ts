@@ -4,6 +4,7 @@ import type { CredentialsService } from './service.js';
 import { DEFAULT_AUTH_PREFIX } from './service.js';
 import { withResponses } from '../kernel/response-schemas.js';
 import { authPagesResponses } from './responses.js';
+import { defineRoute } from '../../sdk/define.js';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 /** JSON inside a <script>: `</script>` and friends cannot close it. */
@@ -40,7 +41,7 @@ export function authPagesSurface(
       id: 'auth-pages',
       mount: 'site-root',
       routes: [
-        {
+        defineRoute({
           method: 'GET',
           path: `/${authPrefix}/{handler_slug}`,
           permission: { capability: 'manage_options' },
@@ -66,16 +67,11 @@ export function authPagesSurface(
           },
           async handle(request) {
             const slug = String(request.params.handler_slug);
-            const result = await flow.step(
-              slug,
-              request.query as Record<string, string>,
-              request.user!.userId,
-              credentials.authorizationUrl(slug),
-            );
+            const result = await flow.step(slug, request.query, request.user!.userId, credentials.authorizationUrl(slug));
             if (result.kind === 'redirect') return reply(302, { success: true, location: result.location }, { Location: result.location });
             return resultPage(slug, result.ok, result.message);
           },
-        },
+        }),
       ],
     },
     authPagesResponses(`/${authPrefix}/{handler_slug}`),

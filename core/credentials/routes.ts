@@ -2,6 +2,7 @@ import type { SurfaceDefinition } from '../kernel/routes.js';
 import type { CredentialsService } from './service.js';
 import { withResponses } from '../kernel/response-schemas.js';
 import { credentialsResponses } from './responses.js';
+import { defineRoute } from '../../sdk/define.js';
 
 const admin = { capability: 'manage_options' } as const;
 const slugParams = {
@@ -17,15 +18,15 @@ export function authSurface(credentials: CredentialsService): SurfaceDefinition 
     {
       id: 'auth',
       routes: [
-        {
+        defineRoute({
           method: 'GET',
           path: '/auth/{handler_slug}/status',
           permission: admin,
           summary: "A handler's authentication status (an OAuth error is still 200, with data.error true)",
           schema: { params: slugParams },
           handle: async (r) => ({ success: true, data: await credentials.status(slug(r.params)) }),
-        },
-        {
+        }),
+        defineRoute({
           method: 'PUT',
           path: '/auth/{handler_slug}',
           permission: admin,
@@ -36,7 +37,7 @@ export function authSurface(credentials: CredentialsService): SurfaceDefinition 
             body: { type: 'object', maxProperties: 20, additionalProperties: { type: 'string', maxLength: 4096 } },
           },
           async handle(r) {
-            const saved = await credentials.save(slug(r.params), r.body as Record<string, unknown>);
+            const saved = await credentials.save(slug(r.params), r.body);
             // The admin client reads config_status at the top level; data carries it too.
             return {
               success: true,
@@ -45,15 +46,15 @@ export function authSurface(credentials: CredentialsService): SurfaceDefinition 
               data: { config_status: saved.config_status, changed: saved.changed },
             };
           },
-        },
-        {
+        }),
+        defineRoute({
           method: 'DELETE',
           path: '/auth/{handler_slug}',
           permission: admin,
           summary: "Disconnect a handler's account",
           schema: { params: slugParams },
           handle: async (r) => ({ success: true, message: await credentials.disconnect(slug(r.params)) }),
-        },
+        }),
       ],
     },
     credentialsResponses,

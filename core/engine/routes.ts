@@ -1,8 +1,9 @@
 import { unixSecondsSchema } from '../kernel/input-limits.js';
 import type { SurfaceDefinition } from '../kernel/routes.js';
-import type { ExecuteRequest, ExecuteService } from './execute.js';
+import type { ExecuteService } from './execute.js';
 import { withResponses } from '../kernel/response-schemas.js';
 import { executeResponses } from './responses.js';
+import { defineRoute } from '../../sdk/define.js';
 
 const workflowStep = {
   type: 'object',
@@ -23,7 +24,7 @@ export function executeSurface(execute: ExecuteService): SurfaceDefinition {
     {
       id: 'execute',
       routes: [
-        {
+        defineRoute({
           method: 'POST',
           path: '/execute',
           permission: { capability: 'manage_options' },
@@ -43,8 +44,8 @@ export function executeSurface(execute: ExecuteService): SurfaceDefinition {
               },
             },
           },
-          handle: (request) => execute.execute(request.body as ExecuteRequest, 'execute', request.user),
-        },
+          handle: (request) => execute.execute(request.body, 'execute', request.user),
+        }),
       ],
     },
     executeResponses,

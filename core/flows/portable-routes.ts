@@ -4,6 +4,7 @@ import { pipelineIdParams } from '../pipelines/schemas.js';
 import { flowIdParams } from './schemas.js';
 import { exportDocumentSchema, importBody } from './portable-schemas.js';
 import type { PortableFlows } from './portable.js';
+import { defineRoute } from '../../sdk/define.js';
 
 const admin = { capability: 'manage_options' } as const;
 
@@ -25,27 +26,27 @@ export function portableSurface(portable: PortableFlows): SurfaceDefinition {
   return {
     id: 'flows-portable',
     routes: [
-      {
+      defineRoute({
         method: 'GET',
         path: '/flows/{flow_id}/export',
         permission: admin,
         summary: "Export a flow with its pipeline's steps (steps by position; no secrets)",
         schema: { params: flowIdParams, responses: exportResponses(['flow_not_found', 'pipeline_not_found']) },
         async handle(request) {
-          return { success: true, data: await portable.exportFlow((request.params as { flow_id: number }).flow_id) };
+          return { success: true, data: await portable.exportFlow(request.params.flow_id) };
         },
-      },
-      {
+      }),
+      defineRoute({
         method: 'GET',
         path: '/pipelines/{id}/export',
         permission: admin,
         summary: 'Export a pipeline with all its flows (steps by position; no secrets)',
         schema: { params: pipelineIdParams, responses: exportResponses(['pipeline_not_found']) },
         async handle(request) {
-          return { success: true, data: await portable.exportPipeline((request.params as { id: number }).id) };
+          return { success: true, data: await portable.exportPipeline(request.params.id) };
         },
-      },
-      {
+      }),
+      defineRoute({
         method: 'POST',
         path: '/flows/import',
         permission: admin,
@@ -91,7 +92,7 @@ export function portableSurface(portable: PortableFlows): SurfaceDefinition {
             data: result,
           });
         },
-      },
+      }),
     ],
   };
 }

@@ -3,12 +3,13 @@ import type { SurfaceDefinition } from '../kernel/routes.js';
 import type { JsonSchema } from '../kernel/json-schema.js';
 import { errorBody, named, successBody } from '../kernel/response-schemas.js';
 import type { JobRecord, JobStatus, StepOutcome } from './model.js';
-import type { JobListQuery, JobsService } from './service.js';
+import type { JobsService } from './service.js';
 import { withResponses } from '../kernel/response-schemas.js';
 import { jobsResponses } from './responses.js';
+import { defineRoute } from '../../sdk/define.js';
 
 const admin = { capability: 'manage_options' } as const;
-const STATUSES = ['pending', 'processing', 'completed', 'completed_no_items', 'failed', 'skipped'];
+const STATUSES = ['pending', 'processing', 'completed', 'completed_no_items', 'failed', 'skipped'] as const satisfies readonly JobStatus[];
 const display = (d: Date | null) => (d ? d.toISOString().replace('T', ' ').slice(0, 19) : null);
 
 /** Where job views get flow and pipeline names: from their own domains, never their collections. */
@@ -103,7 +104,7 @@ export function jobsSurface(jobs: JobsService, names: JobNames): SurfaceDefiniti
     {
       id: 'jobs',
       routes: [
-        {
+        defineRoute({
           method: 'GET',
           path: '/jobs',
           permission: admin,
@@ -125,13 +126,13 @@ export function jobsSurface(jobs: JobsService, names: JobNames): SurfaceDefiniti
             },
           },
           async handle(request) {
-            const q = request.query as unknown as JobListQuery & { order: string };
+            const q = request.query;
             const query = { ...q, order: q.order.toUpperCase() as 'ASC' | 'DESC' };
             const { items, total } = await jobs.list(query);
             return { success: true, data: await jobViews(names, items), total, per_page: q.per_page, offset: q.offset };
           },
-        },
-        {
+        }),
+        defineRoute({
           method: 'GET',
           path: '/jobs/{job_id}',
           permission: admin,
@@ -151,12 +152,12 @@ export function jobsSurface(jobs: JobsService, names: JobNames): SurfaceDefiniti
             responses: jobDetailResponses,
           },
           async handle(request) {
-            const job = await jobs.get((request.params as { job_id: number }).job_id);
-            const withPackets = (request.query as { include?: string }).include === 'packets';
+            const job = await jobs.get(request.params.job_id);
+            const withPackets = request.query.include === 'packets';
             return { success: true, data: (await jobViews(names, [job], true, withPackets))[0]! };
           },
-        },
-        {
+        }),
+        defineRoute({
           method: 'DELETE',
           path: '/jobs',
           permission: admin,
@@ -173,7 +174,7 @@ export function jobsSurface(jobs: JobsService, names: JobNames): SurfaceDefiniti
             },
           },
           async handle(request) {
-            const q = request.query as { type: 'all' | 'failed'; cleanup_processed: boolean; flow_id?: number };
+            const q = request.query;
             const result = await jobs.delete({ type: q.type, cleanupProcessed: q.cleanup_processed, flowId: q.flow_id });
             const what = q.type === 'failed' ? 'failed job' : 'job';
             return {
@@ -182,8 +183,8 @@ export function jobsSurface(jobs: JobsService, names: JobNames): SurfaceDefiniti
               data: { deleted_count: result.jobs, processed_items_deleted: result.processed },
             };
           },
-        },
-        {
+        }),
+        defineRoute({
           method: 'DELETE',
           path: '/processed-items',
           permission: admin,
@@ -196,7 +197,7 @@ export function jobsSurface(jobs: JobsService, names: JobNames): SurfaceDefiniti
             },
           },
           async handle(request) {
-            const q = request.query as { clear_type: 'flow' | 'pipeline'; target_id: number };
+            const q = request.query;
             const deleted = await jobs.clearProcessed(q.clear_type, q.target_id);
             return {
               success: true,
@@ -204,7 +205,7 @@ export function jobsSurface(jobs: JobsService, names: JobNames): SurfaceDefiniti
               data: { deleted_count: deleted },
             };
           },
-        },
+        }),
       ],
     },
     jobsResponses,

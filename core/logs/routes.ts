@@ -5,6 +5,7 @@ import type { LogsService } from './service.js';
 import { withResponses } from '../kernel/response-schemas.js';
 import { logsResponses } from './responses.js';
 import { apiError } from '../errors/catalogue.js';
+import { defineRoute } from '../../sdk/define.js';
 
 /** Logs are read by holders of view_logs (administrators, and anyone granted it). */
 const viewLogs = { capability: 'view_logs' } as const;
@@ -55,39 +56,39 @@ export function logsSurface(logs: LogsService): SurfaceDefinition {
     {
       id: 'logs',
       routes: [
-        {
+        defineRoute({
           method: 'GET',
           path: '/logs',
           permission: viewLogs,
           summary: 'Log entries, newest first, filtered and paginated',
           schema: { query: listLogsQuery },
           async handle(request) {
-            const query = request.query as unknown as ListQuery;
+            const query: ListQuery = request.query;
             const page = await logs.query(listFilters(query), { page: query.page, per_page: query.per_page });
             const fields = { items: page.items, total: page.total, page: page.page, pages: page.pages };
             return { success: true, data: fields, ...fields };
           },
-        },
-        {
+        }),
+        defineRoute({
           method: 'GET',
           path: '/logs/metadata',
           permission: viewLogs,
           summary: 'Number of entries and the oldest / newest time, globally or for one agent',
           schema: { query: agentScopeQuery },
           async handle(request) {
-            const { agent_id } = request.query as { agent_id?: number };
+            const { agent_id } = request.query;
             const metadata = await logs.metadata({ agent_id });
             return { success: true, data: metadata, ...metadata };
           },
-        },
-        {
+        }),
+        defineRoute({
           method: 'DELETE',
           path: '/logs',
           permission: viewLogs,
           summary: 'Delete the entries of one agent, or all entries',
           schema: { query: deleteLogsQuery },
           async handle(request) {
-            const { agent_id, days } = request.query as { agent_id?: number; days?: unknown };
+            const { agent_id, days } = request.query;
             // The spec dropped `days`: taken as absent it would clear every entry an older client meant to keep.
             if (days !== undefined)
               throw apiError('rest_invalid_param', {
@@ -104,7 +105,7 @@ export function logsSurface(logs: LogsService): SurfaceDefinition {
               data: { deleted_count: deleted },
             };
           },
-        },
+        }),
       ],
     },
     logsResponses,

@@ -1,11 +1,13 @@
 import type { Registries } from '../kernel/registries.js';
 import type { SurfaceDefinition } from '../kernel/routes.js';
 import { errorBody, successBody } from '../kernel/response-schemas.js';
-import { settingsDefaults, settingsDefaultsView, settingsPatchBody, settingsView, type SiteSettings } from './schemas.js';
+import { settingsDefaults, settingsDefaultsView, settingsPatchBody, settingsView } from './schemas.js';
 import type { SettingsService } from './service.js';
 import { withResponses } from '../kernel/response-schemas.js';
 import { settingsResponses } from './responses.js';
 import { apiError } from '../errors/catalogue.js';
+import { defineRoute } from '../../sdk/define.js';
+import type { TypedRequest } from '../../sdk/typed-schemas.js';
 
 const admin = { capability: 'manage_options' } as const;
 
@@ -22,17 +24,18 @@ export function settingsSurface(settings: SettingsService, registries: Registrie
     settings: { ...(await settings.get()), ai_provider_keys: await settings.maskedProviderKeys(registries.providers().map((p) => p.slug)) },
     defaults: settingsDefaults,
   });
+  const updateSchema = {
+    body: settingsPatchBody,
+    responses: {
+      200: successBody({ message: { type: 'string' }, data: settingsData }),
+      400: errorBody('rest_invalid_param', 'provider_not_found'),
+    },
+  };
   const update = {
     permission: admin,
-    schema: {
-      body: settingsPatchBody,
-      responses: {
-        200: successBody({ message: { type: 'string' }, data: settingsData }),
-        400: errorBody('rest_invalid_param', 'provider_not_found'),
-      },
-    },
-    async handle(request: { body: unknown }) {
-      const { ai_provider_keys: keys, ...rest } = request.body as Partial<SiteSettings> & { ai_provider_keys?: Record<string, string> };
+    schema: updateSchema,
+    async handle(request: TypedRequest<typeof updateSchema>) {
+      const { ai_provider_keys: keys, ...rest } = request.body;
       if (keys) {
         const known = new Set(registries.providers().map((p) => p.slug));
         const unknown = Object.keys(keys).filter((slug) => !known.has(slug));
@@ -48,7 +51,7 @@ export function settingsSurface(settings: SettingsService, registries: Registrie
     {
       id: 'settings',
       routes: [
-        {
+        defineRoute({
           method: 'GET',
           path: '/settings',
           permission: admin,
@@ -57,10 +60,15 @@ export function settingsSurface(settings: SettingsService, registries: Registrie
           async handle() {
             return { success: true, data: await view() };
           },
-        },
-        { method: 'PATCH', path: '/settings', summary: 'Change some settings (AI provider keys under ai_provider_keys)', ...update },
-        { method: 'PUT', path: '/settings', summary: 'Change settings (partial, like PATCH)', ...update },
-        {
+        }),
+        defineRoute({
+          method: 'PATCH',
+          path: '/settings',
+          summary: 'Change some settings (AI provider keys under ai_provider_keys)',
+          ...update,
+        }),
+        defineRoute({ method: 'PUT', path: '/settings', summary: 'Change settings (partial, like PATCH)', ...update }),
+        defineRoute({
           method: 'GET',
           path: '/settings/scheduling-intervals',
           permission: admin,
@@ -68,7 +76,7 @@ export function settingsSurface(settings: SettingsService, registries: Registrie
           handle() {
             return { success: true, data: registries.intervals().map((i) => ({ value: i.value, label: i.label, seconds: i.seconds })) };
           },
-        },
+        }),
       ],
     },
     settingsResponses,

@@ -5,6 +5,7 @@ import type { UsersService } from './service.js';
 import { withResponses } from '../kernel/response-schemas.js';
 import { preferencesResponses } from './responses.js';
 import { apiError } from '../errors/catalogue.js';
+import { defineRoute } from '../../sdk/define.js';
 
 /** Each user's one preference: the pipeline selected in the admin interface. */
 export class PreferencesService {
@@ -66,44 +67,37 @@ export function preferencesSurface(preferences: PreferencesService): SurfaceDefi
     {
       id: 'user-preferences',
       routes: [
-        {
+        defineRoute({
           method: 'GET',
           path: '/users/me',
           permission: 'authenticated',
           summary: "The current user's preference",
           handle: async (r) => answer(await preferences.get(r.user!.userId)),
-        },
-        {
+        }),
+        defineRoute({
           method: 'POST',
           path: '/users/me',
           permission: 'authenticated',
           summary: "Set the current user's selected pipeline (null clears)",
           schema: { body },
-          handle: async (r) =>
-            answer(await preferences.set(r.user!.userId, (r.body as { selected_pipeline_id?: number | null }).selected_pipeline_id)),
-        },
-        {
+          handle: async (r) => answer(await preferences.set(r.user!.userId, r.body.selected_pipeline_id)),
+        }),
+        defineRoute({
           method: 'GET',
           path: '/users/{id}',
           permission: selfOrAdmin,
           summary: "A user's preference",
           schema: { params },
-          handle: async (r) => answer(await preferences.get((r.params as { id: number }).id)),
-        },
-        {
+          handle: async (r) => answer(await preferences.get(r.params.id)),
+        }),
+        defineRoute({
           method: 'POST',
           path: '/users/{id}',
           permission: selfOrAdmin,
           summary: "Set a user's selected pipeline (null clears)",
           schema: { params, body },
-          handle: async (r) =>
-            answer(
-              await preferences.set(
-                (r.params as { id: number }).id,
-                (r.body as { selected_pipeline_id?: number | null }).selected_pipeline_id,
-              ),
-            ),
-        },
+          handle: async (r) => answer(await preferences.set(r.params.id, r.body.selected_pipeline_id)),
+        }),
       ],
     },
     preferencesResponses,

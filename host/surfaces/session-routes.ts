@@ -6,6 +6,7 @@ import type { Authenticator } from '../auth/authenticator.js';
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from '../auth/cookies.js';
 import { withResponses } from '../../core/kernel/response-schemas.js';
 import { sessionResponses } from './responses.js';
+import { defineRoute } from '../../sdk/define.js';
 
 /**
  * Cookie sessions for same-origin admin use: log in with a user password, get an
@@ -42,7 +43,7 @@ export function sessionSurface(deps: {
     {
       id: 'session',
       routes: [
-        {
+        defineRoute({
           method: 'POST',
           path: '/session',
           permission: 'public',
@@ -59,14 +60,14 @@ export function sessionSurface(deps: {
             },
           },
           async handle(request) {
-            const { login, password } = request.body as { login: string; password: string };
+            const { login, password } = request.body;
             const user = await deps.authenticator.guardLogin(request.ip, login, () => deps.users.verifyUserPassword(login, password), {
               challenge: false,
             });
             return opened(user, request.protocol);
           },
-        },
-        {
+        }),
+        defineRoute({
           method: 'GET',
           path: '/session',
           // The cookie alone identifies the session here: this is how a client fetches a fresh nonce.
@@ -89,8 +90,8 @@ export function sessionSurface(deps: {
               },
             };
           },
-        },
-        {
+        }),
+        defineRoute({
           method: 'PUT',
           path: '/session/password',
           permission: 'authenticated',
@@ -108,14 +109,14 @@ export function sessionSurface(deps: {
             },
           },
           async handle(request) {
-            const { password, current_password } = request.body as { password: string; current_password?: string };
+            const { password, current_password } = request.body;
             const userId = request.user!.userId;
             await deps.users.changeOwnPassword(userId, password, current_password);
             const user = await deps.users.get(userId);
             return opened({ user_id: user.user_id, login: user.login, role: user.role }, request.protocol, 'Password set.');
           },
-        },
-        {
+        }),
+        defineRoute({
           method: 'DELETE',
           path: '/session',
           permission: 'public',
@@ -129,7 +130,7 @@ export function sessionSurface(deps: {
               { 'Set-Cookie': clearedSessionCookie(deps.secureCookies() || request.protocol === 'https') },
             );
           },
-        },
+        }),
       ],
     },
     sessionResponses,

@@ -5,9 +5,10 @@ import { appPasswordNameSchema, createUserBody, loginSchema, passwordSchema } fr
 import { withResponses } from '../../core/kernel/response-schemas.js';
 import { userAdminResponses } from './responses.js';
 import { apiError } from '../../core/errors/catalogue.js';
+import { defineRoute } from '../../sdk/define.js';
 
 const admin = { capability: 'manage_options' } as const;
-const userIdParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } };
+const userIdParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
 
 /**
  * User and application-password administration (WordPress-like). The CLI uses these
@@ -18,14 +19,14 @@ export function userAdminSurface(users: UsersService): SurfaceDefinition {
     {
       id: 'user-admin',
       routes: [
-        {
+        defineRoute({
           method: 'GET',
           path: '/users',
           permission: admin,
           summary: 'List users (optionally one login)',
           schema: { query: { type: 'object', properties: { login: loginSchema } } },
           async handle(request) {
-            const { login } = request.query as { login?: string };
+            const { login } = request.query;
             if (login) {
               const user = await users.findByLogin(login);
               if (!user) throw apiError('user_not_found', { message: `No user with login '${login}'` });
@@ -34,38 +35,32 @@ export function userAdminSurface(users: UsersService): SurfaceDefinition {
             const list = await users.list();
             return { success: true, data: list, total: list.length };
           },
-        },
-        {
+        }),
+        defineRoute({
           method: 'POST',
           path: '/users',
           permission: admin,
           summary: 'Create a user and a first application password (shown once)',
           schema: { body: createUserBody },
           async handle(request) {
-            const body = request.body as {
-              login: string;
-              role: string;
-              password?: string;
-              capabilities?: string[];
-              app_password_name?: string;
-            };
+            const body = request.body;
             const user = await users.create(body);
             const appPassword = await users.createAppPassword(user.user_id, body.app_password_name ?? 'flowhost-cli');
             return reply(201, { success: true, data: { user, application_password: appPassword } });
           },
-        },
-        {
+        }),
+        defineRoute({
           method: 'DELETE',
           path: '/users/{id}',
           permission: admin,
           summary: 'Delete a user with their sessions and application passwords',
           schema: { params: userIdParams },
           async handle(request) {
-            const user = await users.delete((request.params as { id: number }).id);
+            const user = await users.delete(request.params.id);
             return { success: true, data: { deleted: true, previous: user } };
           },
-        },
-        {
+        }),
+        defineRoute({
           method: 'PUT',
           path: '/users/{id}/password',
           permission: admin,
@@ -75,22 +70,22 @@ export function userAdminSurface(users: UsersService): SurfaceDefinition {
             body: { type: 'object', required: ['password'], additionalProperties: false, properties: { password: passwordSchema } },
           },
           async handle(request) {
-            await users.setPassword((request.params as { id: number }).id, (request.body as { password: string }).password);
+            await users.setPassword(request.params.id, request.body.password);
             return { success: true, message: 'Password updated.' };
           },
-        },
-        {
+        }),
+        defineRoute({
           method: 'GET',
           path: '/users/{id}/application-passwords',
           permission: admin,
           summary: 'List application passwords (names and dates, never the secrets)',
           schema: { params: userIdParams },
           async handle(request) {
-            const list = await users.listAppPasswords((request.params as { id: number }).id);
+            const list = await users.listAppPasswords(request.params.id);
             return { success: true, data: list, total: list.length };
           },
-        },
-        {
+        }),
+        defineRoute({
           method: 'POST',
           path: '/users/{id}/application-passwords',
           permission: admin,
@@ -100,11 +95,11 @@ export function userAdminSurface(users: UsersService): SurfaceDefinition {
             body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: appPasswordNameSchema } },
           },
           async handle(request) {
-            const created = await users.createAppPassword((request.params as { id: number }).id, (request.body as { name: string }).name);
+            const created = await users.createAppPassword(request.params.id, request.body.name);
             return reply(201, { success: true, data: created });
           },
-        },
-        {
+        }),
+        defineRoute({
           method: 'DELETE',
           path: '/users/{id}/application-passwords/{uuid}',
           permission: admin,
@@ -117,11 +112,11 @@ export function userAdminSurface(users: UsersService): SurfaceDefinition {
             },
           },
           async handle(request) {
-            const { id, uuid } = request.params as { id: number; uuid: string };
+            const { id, uuid } = request.params;
             const revoked = await users.revokeAppPassword(id, uuid);
             return { success: true, data: { revoked: true, previous: revoked } };
           },
-        },
+        }),
       ],
     },
     userAdminResponses,

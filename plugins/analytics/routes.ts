@@ -24,6 +24,7 @@ import {
   type AnalyticsToolDefinition,
 } from '../../sdk/analytics/index.js';
 import { checkArguments } from './validate.js';
+import { defineRoute } from '../../sdk/define.js';
 
 const resultBody: JsonSchema = {
   type: 'object',
@@ -50,7 +51,7 @@ export function analyticsSurface(
   return defineSurface({
     id: 'analytics',
     routes: [
-      {
+      defineRoute({
         method: 'POST',
         path: '/analytics/{tool}',
         permission: { capability: 'manage_options' },
@@ -72,7 +73,7 @@ export function analyticsSurface(
           },
         },
         async handle(request) {
-          const id = String((request.params as { tool: string }).tool);
+          const id = String(request.params.tool);
           if (!isToolId(id))
             throw analyticsError('invalid_tool', {
               message: `Unknown analytics tool '${id.slice(0, 64)}'. Tools: ${TOOL_IDS.join(', ')}.`,
@@ -96,7 +97,7 @@ export function analyticsSurface(
             throw remoteFailure(entry, `The ${id} tool failed: ${message}`, null);
           }
         },
-      },
+      }),
     ],
   });
 }

@@ -102,7 +102,7 @@ function discoverySurface(host: {
           return { success: true, data };
         },
       }),
-      {
+      defineRoute({
         method: 'GET',
         path: '/handlers/{slug}',
         permission: manage,
@@ -121,7 +121,7 @@ function discoverySurface(host: {
           },
         },
         async handle(request) {
-          const { slug } = request.params as { slug: string };
+          const { slug } = request.params;
           const handler = host.registries.handlers().find((h) => h.slug === slug);
           if (!handler) throw apiError('handler_not_found', { message: `No handler '${slug}' is registered`, status: 404 });
           return {
@@ -133,8 +133,8 @@ function discoverySurface(host: {
             },
           };
         },
-      },
-      {
+      }),
+      defineRoute({
         method: 'GET',
         path: '/providers',
         permission: manage,
@@ -180,8 +180,8 @@ function discoverySurface(host: {
           // The spec puts `providers` at the top level; the original admin client reads data.providers: serve both.
           return { success: true, providers, data: { providers, defaults: { provider: first?.[0] ?? '', model } } };
         },
-      },
-      {
+      }),
+      defineRoute({
         method: 'POST',
         path: '/providers/{slug}/test',
         permission: manage,
@@ -211,7 +211,7 @@ function discoverySurface(host: {
           },
         },
         async handle(request) {
-          const { slug } = request.params as { slug: string };
+          const { slug } = request.params;
           const provider = host.registries.providers().find((p) => p.slug === slug);
           if (!provider) throw apiError('provider_not_found', { message: `No AI provider '${slug}' is registered`, status: 404 });
           const ctx = { user: actingUserOf(request.user), log: request.log, clock: host.clock, fetch: host.fetch };
@@ -222,7 +222,7 @@ function discoverySurface(host: {
               : ({ ok: false, code: 'not_configured', message: `${provider.label} is not configured` } as const);
           return { success: true, message: result.message, data: { provider: slug, ...result } };
         },
-      },
+      }),
     ],
   });
 }

@@ -5,6 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Type } from 'typebox';
+import type { JsonSchema } from '../../sdk/index.js';
 import { defineChatTool, defineHandler, definePlugin, defineRoute, defineSurface, reply, services, successBody } from '../../sdk/index.js';
 import { createTestHost, runHandler } from '../../sdk/testing/index.js';
 
@@ -40,13 +41,54 @@ const createNote = defineRoute({
   },
 });
 
-// A plain JSON schema is still accepted; it types nothing.
+// A plain JSON schema written `as const` types the request as TypeBox does: required and
+// defaulted properties present, the others optional, enums as unions.
+const bookParams = { type: 'object', required: ['book_id'], properties: { book_id: { type: 'integer', minimum: 1 } } } as const;
+const listQuery = {
+  type: 'object',
+  properties: { per_page: { type: 'integer', default: 10 }, order: { enum: ['asc', 'desc'] } },
+  additionalProperties: false,
+} as const;
+const constTyped = defineRoute({
+  method: 'GET',
+  path: '/books/{book_id}/notes',
+  permission: 'authenticated',
+  schema: { params: bookParams, query: listQuery, responses: { 200: successBody({ data: { type: 'string' } }) } },
+  handle(request) {
+    expectType<Equal<typeof request.params.book_id, number>>(true);
+    expectType<Equal<typeof request.query.per_page, number>>(true);
+    expectType<Equal<typeof request.query.order, 'asc' | 'desc' | undefined>>(true);
+    return { success: true, data: `${request.params.book_id}:${request.query.per_page}:${request.query.order ?? '-'}` };
+  },
+});
+
+// A schema written inline is read as a literal too (defineRoute's type parameter is `const`).
+const inline = defineRoute({
+  method: 'DELETE',
+  path: '/books/{book_id}',
+  permission: 'authenticated',
+  schema: {
+    params: { type: 'object', required: ['book_id'], properties: { book_id: { type: 'integer' } } },
+    query: { type: 'object', required: ['why'], properties: { why: { enum: ['typo', 'spam'] } } },
+    responses: { 200: successBody({ data: { type: 'string' } }) },
+  },
+  handle(request) {
+    expectType<Equal<typeof request.params.book_id, number>>(true);
+    expectType<Equal<typeof request.query.why, 'typo' | 'spam'>>(true);
+    return { success: true, data: request.query.why };
+  },
+});
+void inline;
+
+// A schema whose type is not a literal (built at run time, typed JsonSchema) is still
+// accepted; it types nothing.
+const wideQuery: JsonSchema = { type: 'object', properties: { q: { type: 'string' } } };
 const plain = defineRoute({
   method: 'GET',
   path: '/plain',
   permission: 'authenticated',
   schema: {
-    query: { type: 'object', properties: { q: { type: 'string' } } },
+    query: wideQuery,
     responses: { 200: successBody({ data: { type: 'string' } }) },
   },
   handle(request) {
@@ -84,7 +126,7 @@ test('a typed route goes into defineSurface; the host validates with the TypeBox
     flowhost: '^1.0.0',
     deps: { routes: services.routes },
     setup({ routes }) {
-      routes.add(defineSurface({ id: 'notes', namespace: 'notes/v1', routes: [createNote, plain] }));
+      routes.add(defineSurface({ id: 'notes', namespace: 'notes/v1', routes: [createNote, plain, constTyped] }));
     },
   });
   const t = await createTestHost({ plugins: [plugin] });
@@ -102,6 +144,10 @@ test('a typed route goes into defineSurface; the host validates with the TypeBox
     assert.is(refused.status, 400);
     assert.is(refused.body.code, 'rest_invalid_param');
     assert.equal(seen, [['red']]);
+    // The `as const` route: the default filled in, the integer coerced from the path.
+    const listed = await t.request<{ data: string }>('GET', '/books/3/notes', { namespace: 'notes/v1', query: { order: 'desc' } });
+    assert.is(listed.status, 200, JSON.stringify(listed.body));
+    assert.is(listed.body.data, '3:10:desc');
   } finally {
     await t.stop();
   }

@@ -4,18 +4,19 @@ import { publicScheduling } from '../model.js';
 import { createFlowBody, listFlowsQuery, problemsQuery } from '../schemas.js';
 import { createdFlowView } from '../view.js';
 import { admin, type FlowsContext } from './context.js';
+import { defineRoute } from '../../../sdk/define.js';
 
 export function collectionRoutes(ctx: FlowsContext): RouteDefinition[] {
   const { flows, settings } = ctx;
   return [
-    {
+    defineRoute({
       method: 'GET',
       path: '/flows/problems',
       permission: admin,
       summary: 'Flows whose consecutive failures or empty runs reach the threshold',
       schema: { query: problemsQuery },
       async handle(request) {
-        const threshold = (request.query as { threshold?: number }).threshold ?? (await settings.get()).problem_flow_threshold;
+        const threshold = request.query.threshold ?? (await settings.get()).problem_flow_threshold;
         const found = await flows.problems(threshold);
         const problem_flows = found.map((f) => ({
           flow_id: f.flow_id,
@@ -25,15 +26,15 @@ export function collectionRoutes(ctx: FlowsContext): RouteDefinition[] {
         }));
         return { success: true, data: { problem_flows, total: problem_flows.length, threshold } };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/flows',
       permission: admin,
       summary: 'List flows (optionally of one pipeline)',
       schema: { query: listFlowsQuery },
       async handle(request) {
-        const q = request.query as { pipeline_id?: number; per_page: number; offset: number; output_mode: 'list' | 'full' };
+        const q = request.query;
         const { items, total } = await flows.list({ pipelineId: q.pipeline_id, perPage: q.per_page, offset: q.offset });
         const views =
           q.output_mode === 'list'
@@ -47,17 +48,17 @@ export function collectionRoutes(ctx: FlowsContext): RouteDefinition[] {
             : await Promise.all(items.map(ctx.whole));
         return { success: true, data: { flows: views, total }, total, per_page: q.per_page, offset: q.offset };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'POST',
       path: '/flows',
       permission: admin,
       summary: 'Create a flow: a flow step for each pipeline step',
       schema: { body: createFlowBody },
       async handle(request) {
-        const flow = await flows.create(request.body as { pipeline_id: number }, request.user);
+        const flow = await flows.create(request.body, request.user);
         return { success: true, message: 'Flow created.', data: createdFlowView(flow, (await flows.pipelineOf(flow))!) };
       },
-    },
+    }),
   ];
 }

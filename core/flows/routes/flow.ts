@@ -1,59 +1,55 @@
 /** /flows/{flow_id}: one flow read whole, edited, deleted, duplicated, or its config. */
 import type { RouteDefinition } from '../../kernel/routes.js';
 import { pipelineView } from '../../pipelines/view.js';
-import type { SchedulingConfig } from '../model.js';
 import { flowIdParams, patchFlowBody } from '../schemas.js';
 import { flowConfig } from '../view.js';
 import { admin, type FlowsContext } from './context.js';
+import { defineRoute } from '../../../sdk/define.js';
 
 export function flowRoutes(ctx: FlowsContext): RouteDefinition[] {
   const { flows, whole } = ctx;
   return [
-    {
+    defineRoute({
       method: 'GET',
       path: '/flows/{flow_id}',
       permission: admin,
       summary: 'The whole flow with schedule, run status and recent jobs',
       schema: { params: flowIdParams },
       async handle(request) {
-        return { success: true, data: await whole(await flows.get((request.params as { flow_id: number }).flow_id)) };
+        return { success: true, data: await whole(await flows.get(request.params.flow_id)) };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'PATCH',
       path: '/flows/{flow_id}',
       permission: admin,
       summary: 'Rename or reschedule a flow; answers the whole flow',
       schema: { params: flowIdParams, body: patchFlowBody },
       async handle(request) {
-        const flow = await flows.update(
-          (request.params as { flow_id: number }).flow_id,
-          request.body as { flow_name?: string; scheduling_config?: SchedulingConfig },
-          request.user,
-        );
+        const flow = await flows.update(request.params.flow_id, request.body, request.user);
         return { success: true, message: 'Flow updated.', data: await whole(flow) };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'DELETE',
       path: '/flows/{flow_id}',
       permission: admin,
       summary: 'Delete a flow and its schedule',
       schema: { params: flowIdParams },
       async handle(request) {
-        const flowId = (request.params as { flow_id: number }).flow_id;
+        const flowId = request.params.flow_id;
         await flows.delete(flowId, request.user);
         return { success: true, message: 'Flow deleted.', data: { flow_id: flowId } };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'POST',
       path: '/flows/{flow_id}/duplicate',
       permission: admin,
       summary: 'Copy a flow: steps, handler config and schedule (not webhook secrets)',
       schema: { params: flowIdParams },
       async handle(request) {
-        const sourceId = (request.params as { flow_id: number }).flow_id;
+        const sourceId = request.params.flow_id;
         const copy = await flows.duplicate(sourceId, request.user);
         const pipeline = await flows.pipelineOf(copy);
         return {
@@ -66,17 +62,17 @@ export function flowRoutes(ctx: FlowsContext): RouteDefinition[] {
           pipeline_steps: pipeline ? (pipelineView(pipeline).pipeline_steps as unknown[]) : [],
         };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/flows/{flow_id}/config',
       permission: admin,
       summary: 'The flow config: flow step id → flow step configuration',
       schema: { params: flowIdParams },
       async handle(request) {
-        const flow = await flows.get((request.params as { flow_id: number }).flow_id);
+        const flow = await flows.get(request.params.flow_id);
         return { success: true, flow_id: flow.flow_id, flow_config: flowConfig(flow, await flows.pipelineOf(flow)) };
       },
-    },
+    }),
   ];
 }

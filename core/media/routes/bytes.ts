@@ -4,10 +4,11 @@ import { errorBody } from '../../kernel/response-schemas.js';
 import { mediaMeta, servedInline } from '../attachment.js';
 import type { MediaContext } from './context.js';
 import { invalidId } from './shared.js';
+import { defineRoute } from '../../../sdk/define.js';
 
 export function bytesRoute(ctx: MediaContext): RouteDefinition {
   const { library, access } = ctx;
-  return {
+  return defineRoute({
     method: 'GET',
     path: '/flowhost-media/{id}/{filename}',
     permission: 'public',
@@ -31,7 +32,7 @@ export function bytesRoute(ctx: MediaContext): RouteDefinition {
       },
     },
     async handle(request) {
-      const post = await ctx.readable((request.params as { id: number }).id, request.user);
+      const post = await ctx.readable(request.params.id, request.user);
       // Bytes anyone may read may sit in shared caches; the rest only in the reader's own.
       const shared = await access.canRead(post, null);
       const meta = mediaMeta(post);
@@ -51,5 +52,5 @@ export function bytesRoute(ctx: MediaContext): RouteDefinition {
       }
       return stream(200, body, headers);
     },
-  };
+  });
 }

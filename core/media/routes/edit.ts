@@ -5,11 +5,12 @@ import { errorBody } from '../../kernel/response-schemas.js';
 import { apiError } from '../../errors/catalogue.js';
 import { attachmentSchema, toAttachment } from '../attachment.js';
 import type { MediaContext } from './context.js';
-import { common, editable, type Fields, idParams, invalidId, refusals } from './shared.js';
+import { common, editable, idParams, invalidId, refusals } from './shared.js';
+import { defineRoute } from '../../../sdk/define.js';
 
 export function updateRoute(ctx: MediaContext): RouteDefinition {
   const { library } = ctx;
-  return {
+  return defineRoute({
     method: 'POST',
     path: '/media/{id}',
     permission: { capability: 'edit_posts' },
@@ -20,11 +21,11 @@ export function updateRoute(ctx: MediaContext): RouteDefinition {
       responses: { ...common, ...refusals, 200: attachmentSchema, 404: errorBody('rest_post_invalid_id') },
     },
     async handle(request) {
-      const post = await library.get((request.params as { id: number }).id);
+      const post = await library.get(request.params.id);
       if (!post) throw invalidId();
       // WordPress's edit_post: one's own attachments, or anyone's with edit_others_posts.
       if (!canEditPost(post, request.user)) throw apiError('rest_cannot_edit', { user: request.user });
-      const body = request.body as Fields;
+      const body = request.body;
       await ctx.checkParent(body.post, request.user);
       if (body.post === post.post_id)
         throw apiError('rest_invalid_param', {
@@ -40,5 +41,5 @@ export function updateRoute(ctx: MediaContext): RouteDefinition {
       });
       return json(200, toAttachment(updated, ctx.site()));
     },
-  };
+  });
 }

@@ -8,6 +8,7 @@ import { apiError } from '../../errors/catalogue.js';
 import { ATTACHMENT, attachmentSchema, toAttachment } from '../attachment.js';
 import type { MediaContext } from './context.js';
 import { common } from './shared.js';
+import { defineRoute } from '../../../sdk/define.js';
 
 /** The most attachments a filtered list reads to answer one page (see readableAttachments). */
 const LIST_SCAN = 10_000;
@@ -38,7 +39,7 @@ async function readableAttachments(ctx: MediaContext, query: PostQuery, user: Pr
 }
 
 export function listRoute(ctx: MediaContext): RouteDefinition {
-  return {
+  return defineRoute({
     method: 'GET',
     path: '/media',
     permission: 'public',
@@ -58,14 +59,7 @@ export function listRoute(ctx: MediaContext): RouteDefinition {
       responses: { ...common, 200: { type: 'array', items: attachmentSchema } },
     },
     async handle(request) {
-      const q = request.query as {
-        page: number;
-        per_page: number;
-        search?: string;
-        media_type?: string;
-        mime_type?: string;
-        parent?: number;
-      };
+      const q = request.query;
       const meta: Record<string, string> = {};
       if (q.media_type) meta.media_kind = q.media_type;
       if (q.mime_type) meta.mime_type = q.mime_type.toLowerCase();
@@ -89,5 +83,5 @@ export function listRoute(ctx: MediaContext): RouteDefinition {
         pagingHeaders(request, `${ctx.site()}${ctx.info.apiPrefix}/wp/v2/media`, total, q.per_page, q.page),
       );
     },
-  };
+  });
 }

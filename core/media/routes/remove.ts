@@ -6,10 +6,11 @@ import { apiError } from '../../errors/catalogue.js';
 import { attachmentSchema, toAttachment } from '../attachment.js';
 import type { MediaContext } from './context.js';
 import { common, idParams, invalidId, refusals } from './shared.js';
+import { defineRoute } from '../../../sdk/define.js';
 
 export function removeRoute(ctx: MediaContext): RouteDefinition {
   const { library } = ctx;
-  return {
+  return defineRoute({
     method: 'DELETE',
     path: '/media/{id}',
     permission: { capability: 'delete_posts' },
@@ -31,15 +32,15 @@ export function removeRoute(ctx: MediaContext): RouteDefinition {
       },
     },
     async handle(request) {
-      const post = await library.get((request.params as { id: number }).id);
+      const post = await library.get(request.params.id);
       if (!post) throw invalidId();
       if (!canDeletePost(post, request.user)) throw apiError('rest_cannot_delete', { user: request.user });
-      if ((request.query as { force: boolean }).force !== true) {
+      if (request.query.force !== true) {
         throw apiError('rest_trash_not_supported');
       }
       const previous = toAttachment(post, ctx.site());
       await library.remove(post);
       return json(200, { deleted: true, previous });
     },
-  };
+  });
 }

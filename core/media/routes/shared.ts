@@ -31,7 +31,11 @@ export const common: Record<number, JsonSchema> = {
   ),
 };
 
-export const idParams: JsonSchema = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } };
+export const idParams = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'integer', minimum: 1 } },
+} as const satisfies JsonSchema;
 
 export const editable = {
   title: { type: 'string', maxLength: TITLE_MAX },
@@ -39,7 +43,7 @@ export const editable = {
   caption: { type: 'string', maxLength: TEXT_MAX },
   description: { type: 'string', maxLength: TEXT_MAX },
   post: { type: ['integer', 'null'], minimum: 1 },
-} satisfies Record<string, JsonSchema>;
+} as const satisfies Record<string, JsonSchema>;
 
 export interface Fields {
   title?: string;

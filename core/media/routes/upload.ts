@@ -6,6 +6,7 @@ import { apiError } from '../../errors/catalogue.js';
 import { attachmentSchema, toAttachment } from '../attachment.js';
 import type { MediaContext } from './context.js';
 import { common, editable, type Fields, refusals, TEXT_MAX, TITLE_MAX } from './shared.js';
+import { defineRoute } from '../../../sdk/define.js';
 
 /** A multipart form's text fields, held to the same rules as the query. */
 function formFields(fields: Record<string, string>): Fields {
@@ -35,7 +36,7 @@ function formFields(fields: Record<string, string>): Fields {
 
 export function uploadRoute(ctx: MediaContext): RouteDefinition {
   const { library, limits } = ctx;
-  return {
+  return defineRoute({
     method: 'POST',
     path: '/media',
     permission: { capability: 'upload_files' },
@@ -48,7 +49,7 @@ export function uploadRoute(ctx: MediaContext): RouteDefinition {
       responses: { ...common, ...refusals, 201: attachmentSchema, 413: errorBody('rest_upload_too_large') },
     },
     async handle(request) {
-      const query = request.query as Fields;
+      const query = request.query;
       await ctx.checkParent(query.post, request.user);
       const got = await readUpload(request, {
         bucket: library.bucket,
@@ -75,5 +76,5 @@ export function uploadRoute(ctx: MediaContext): RouteDefinition {
       });
       return json(201, toAttachment(post, ctx.site()), { Location: ctx.self(post.post_id) });
     },
-  };
+  });
 }

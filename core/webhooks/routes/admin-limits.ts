@@ -2,10 +2,11 @@
 import type { RouteDefinition } from '../../kernel/routes.js';
 import type { WebhooksService } from '../service.js';
 import { admin, dedupeWindow, flowIdOf, idParams } from './admin-shared.js';
+import { defineRoute } from '../../../sdk/define.js';
 
 export function limitRoutes(webhooks: WebhooksService): RouteDefinition[] {
   return [
-    {
+    defineRoute({
       method: 'PUT',
       path: '/flows/{flow_id}/webhook/rate-limit',
       permission: admin,
@@ -23,12 +24,12 @@ export function limitRoutes(webhooks: WebhooksService): RouteDefinition[] {
         },
       },
       async handle(r) {
-        const body = r.body as { max: number; window_seconds: number };
+        const body = r.body;
         await webhooks.setRateLimit(flowIdOf(r), body.max, body.window_seconds, r.user);
         return { success: true, message: 'Rate limit saved.', data: { rate_limit: body } };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'PUT',
       path: '/flows/{flow_id}/webhook/dedupe',
       permission: admin,
@@ -43,7 +44,7 @@ export function limitRoutes(webhooks: WebhooksService): RouteDefinition[] {
         },
       },
       async handle(r) {
-        const windowSeconds = (r.body as { window_seconds: number }).window_seconds;
+        const windowSeconds = r.body.window_seconds;
         await webhooks.setDedupe(flowIdOf(r), windowSeconds, r.user);
         return {
           success: true,
@@ -51,6 +52,6 @@ export function limitRoutes(webhooks: WebhooksService): RouteDefinition[] {
           data: { dedupe_window_seconds: windowSeconds },
         };
       },
-    },
+    }),
   ];
 }

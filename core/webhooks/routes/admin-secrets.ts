@@ -3,10 +3,11 @@ import { reply, type RouteDefinition } from '../../kernel/routes.js';
 import type { WebhooksService } from '../service.js';
 import { admin, flowIdOf, idParams } from './admin-shared.js';
 import { secretWarnings, senderSecret, withWarnings } from './secret-rules.js';
+import { defineRoute } from '../../../sdk/define.js';
 
 export function secretRoutes(webhooks: WebhooksService): RouteDefinition[] {
   return [
-    {
+    defineRoute({
       method: 'POST',
       path: '/flows/{flow_id}/webhook/secrets',
       permission: admin,
@@ -20,25 +21,25 @@ export function secretRoutes(webhooks: WebhooksService): RouteDefinition[] {
         },
       },
       async handle(r) {
-        const body = r.body as { ttl_seconds?: number; secret?: string };
+        const body = r.body;
         const warnings = secretWarnings(body.secret);
         const secret = await webhooks.rotate(flowIdOf(r), { ttlSeconds: body.ttl_seconds, value: body.secret }, r.user);
         return reply(201, { success: true, message: 'Secret rotated.', data: { secret }, ...withWarnings(warnings) });
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'PUT',
       path: '/flows/{flow_id}/webhook/secrets',
       permission: admin,
       summary: 'Replace every secret with one (given or generated); no grace period',
       schema: { params: idParams, body: { type: 'object', additionalProperties: false, properties: { secret: senderSecret } } },
       async handle(r) {
-        const warnings = secretWarnings((r.body as { secret?: string }).secret);
-        const secret = await webhooks.setSecret(flowIdOf(r), (r.body as { secret?: string }).secret, r.user);
+        const warnings = secretWarnings(r.body.secret);
+        const secret = await webhooks.setSecret(flowIdOf(r), r.body.secret, r.user);
         return { success: true, message: 'Secret set.', data: { secret }, ...withWarnings(warnings) };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'DELETE',
       path: '/flows/{flow_id}/webhook/secrets/{secret_id}',
       permission: admin,
@@ -54,6 +55,6 @@ export function secretRoutes(webhooks: WebhooksService): RouteDefinition[] {
         await webhooks.forget(flowIdOf(r), String(r.params.secret_id), r.user);
         return { success: true, message: 'Secret forgotten.' };
       },
-    },
+    }),
   ];
 }

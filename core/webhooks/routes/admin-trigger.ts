@@ -3,18 +3,19 @@ import type { RouteDefinition } from '../../kernel/routes.js';
 import type { WebhooksService } from '../service.js';
 import { admin, dedupeWindow, flowIdOf, idParams } from './admin-shared.js';
 import { secretWarnings, senderSecret, withWarnings } from './secret-rules.js';
+import { defineRoute } from '../../../sdk/define.js';
 
 export function triggerAdminRoutes(webhooks: WebhooksService): RouteDefinition[] {
   return [
-    {
+    defineRoute({
       method: 'GET',
       path: '/flows/{flow_id}/webhook',
       permission: admin,
       summary: 'Webhook status (secrets masked)',
       schema: { params: idParams },
       handle: async (r) => ({ success: true, data: await webhooks.status(flowIdOf(r)) }),
-    },
-    {
+    }),
+    defineRoute({
       method: 'PUT',
       path: '/flows/{flow_id}/webhook',
       permission: admin,
@@ -36,8 +37,8 @@ export function triggerAdminRoutes(webhooks: WebhooksService): RouteDefinition[]
         },
       },
       async handle(r) {
-        const warnings = secretWarnings((r.body as { secret?: string }).secret);
-        const result = await webhooks.enable(flowIdOf(r), r.body as { mode: string }, r.user);
+        const warnings = secretWarnings(r.body.secret);
+        const result = await webhooks.enable(flowIdOf(r), r.body, r.user);
         return {
           success: true,
           message: 'Webhook trigger enabled.',
@@ -49,8 +50,8 @@ export function triggerAdminRoutes(webhooks: WebhooksService): RouteDefinition[]
           ...withWarnings(warnings),
         };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'DELETE',
       path: '/flows/{flow_id}/webhook',
       permission: admin,
@@ -60,8 +61,8 @@ export function triggerAdminRoutes(webhooks: WebhooksService): RouteDefinition[]
         await webhooks.disable(flowIdOf(r), r.user);
         return { success: true, message: 'Webhook trigger disabled.' };
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'POST',
       path: '/flows/{flow_id}/webhook/regenerate',
       permission: admin,
@@ -70,6 +71,6 @@ export function triggerAdminRoutes(webhooks: WebhooksService): RouteDefinition[]
       async handle(r) {
         return { success: true, message: 'Token regenerated.', data: { token: await webhooks.regenerate(flowIdOf(r), r.user) } };
       },
-    },
+    }),
   ];
 }
