@@ -90,13 +90,13 @@ export function defineInterval(definition: IntervalDefinition): IntervalDefiniti
  * The host validates a tool's arguments against `parameters` before `run`; with a TypeBox
  * schema `run` receives them typed. The registry holds the tool as data, arguments erased.
  */
-export function defineAnalyticsTool<P extends SchemaInput>(definition: TypedToolDefinition<P>): AnalyticsToolDefinition {
+export function defineAnalyticsTool<const P extends SchemaInput>(definition: TypedToolDefinition<P>): AnalyticsToolDefinition {
   requireSlug('defineAnalyticsTool', definition.name);
   return definition as unknown as AnalyticsToolDefinition;
 }
 
 /** As `defineAnalyticsTool`: `run(args)` typed by a TypeBox `parameters` schema. */
-export function defineChatTool<P extends SchemaInput>(definition: TypedToolDefinition<P>): ChatToolDefinition {
+export function defineChatTool<const P extends SchemaInput>(definition: TypedToolDefinition<P>): ChatToolDefinition {
   requireSlug('defineChatTool', definition.name);
   return definition as unknown as ChatToolDefinition;
 }

@@ -48,7 +48,7 @@ export function docsyncTools(deps: {
     async run(args, ctx) {
       if (args.id === undefined && args.slug === undefined) throw new Error('docsync_get_doc needs id or slug');
       const post: Post | null =
-        args.id !== undefined ? await docs.getDoc(args.id as number) : await content.getPostBySlug(POST_TYPE, String(args.slug));
+        args.id !== undefined ? await docs.getDoc(args.id) : await content.getPostBySlug(POST_TYPE, String(args.slug));
       const what = args.id !== undefined ? `id ${String(args.id)}` : `slug '${String(args.slug)}'`;
       // The same answer for a draft and for nothing: a reader cannot probe for unpublished posts.
       // Unpublished ones are read as wp/v2 reads them for this user (WordPress's read_post).
@@ -97,7 +97,7 @@ export function docsyncTools(deps: {
         status: 'publish',
         search: String(args.query),
         ...(termIds ? { terms: [{ taxonomy: TAXONOMY, term_ids: termIds }] } : {}),
-        per_page: (args.per_page as number | undefined) ?? 10,
+        per_page: args.per_page ?? 10,
       });
       return {
         items: items.map((p) => {

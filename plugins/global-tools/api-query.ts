@@ -35,7 +35,7 @@ export function apiQueryTool(api: ApiClient): ChatToolDefinition {
       additionalProperties: false,
     },
     async run(args, ctx) {
-      const requests = args.requests as Array<{ path: string; query?: Record<string, string | number | boolean> }>;
+      const requests = args.requests;
       // In order, one at a time: a batch is small, and each read sees the one before it.
       const out = [];
       for (const { path, query } of requests) {

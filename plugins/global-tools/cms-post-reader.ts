@@ -54,7 +54,7 @@ export function cmsPostReaderTool(content: ContentStore, registries: Registries,
       const types = registries.postTypes();
       const wanted = args.post_type === undefined ? types : types.filter((t) => t.name === args.post_type);
       if (!wanted.length) throw new Error(`Unknown post type '${String(args.post_type)}' (known: ${types.map((t) => t.name).join(', ')})`);
-      const ref = args.post_id !== undefined ? { id: args.post_id as number } : parseReference(String(args.url));
+      const ref = args.post_id !== undefined ? { id: args.post_id } : parseReference(String(args.url));
       let post: Post | null = null;
       if ('id' in ref) {
         post = await content.getPost(ref.id);
@@ -80,7 +80,7 @@ export function cmsPostReaderTool(content: ContentStore, registries: Registries,
           `There is no ${what} on this site that ${ctx.user ? `user ${ctx.user.login}` : 'this caller'} may read (a post that is not published is for its author and editors)`,
         );
       }
-      const maxChars = (args.max_chars as number | undefined) ?? 20_000;
+      const maxChars = args.max_chars ?? 20_000;
       const text = contentText(post);
       const taxonomies: Record<string, Array<{ id: number; name: string; slug: string }>> = {};
       for (const taxonomy of registries.taxonomies()) {

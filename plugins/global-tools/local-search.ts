@@ -35,7 +35,7 @@ export function localSearchTool(content: ContentStore, registries: Registries, h
     },
     async run(args, ctx) {
       const query = String(args.query);
-      const limit = (args.limit as number | undefined) ?? 10;
+      const limit = args.limit ?? 10;
       let types = readableTypes(registries, ctx.user);
       if (args.post_type !== undefined) {
         const known = registries.postTypes().map((t) => t.name);

@@ -33,7 +33,7 @@ export function webFetchTool({ timeoutMs, maxBytes }: WebFetchOptions): ChatTool
     },
     async run(args, ctx) {
       const url = String(args.url);
-      const maxChars = (args.max_chars as number | undefined) ?? 20_000;
+      const maxChars = args.max_chars ?? 20_000;
       let res;
       try {
         res = await ctx.fetch(url, {

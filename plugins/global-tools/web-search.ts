@@ -45,7 +45,7 @@ export function webSearchTool({ baseUrl, key, fetch, timeoutMs }: WebSearchOptio
           'web_search is not configured: save a Brave Search API key with PUT /tools/web-search (or plugins.global-tools.search_api_key)',
         );
       const query = String(args.query);
-      const count = (args.count as number | undefined) ?? 5;
+      const count = args.count ?? 5;
       const url = `${baseUrl}/res/v1/web/search?${new URLSearchParams({ q: query, count: String(count) }).toString()}`;
       const res = await fetch(url, {
         headers: { accept: 'application/json', 'x-subscription-token': apiKey },

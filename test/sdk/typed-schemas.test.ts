@@ -119,6 +119,24 @@ const shout = defineChatTool({
   },
 });
 
+// A tool's plain inline schema types its arguments as well.
+const tag = defineChatTool({
+  name: 'tag',
+  description: 'Tags a post.',
+  parameters: {
+    type: 'object',
+    required: ['post_id'],
+    properties: { post_id: { type: 'integer' }, mode: { enum: ['add', 'remove'], default: 'add' } },
+    additionalProperties: false,
+  },
+  destructive: (args) => args.mode === 'remove',
+  async run(args) {
+    expectType<Equal<typeof args.post_id, number>>(true);
+    expectType<Equal<typeof args.mode, 'add' | 'remove'>>(true);
+    return `${args.mode} ${args.post_id}`;
+  },
+});
+
 test('a typed route goes into defineSurface; the host validates with the TypeBox schema', async () => {
   const plugin = definePlugin({
     id: 'notes',
@@ -163,6 +181,7 @@ test('a handler typed by its TypeBox settings runs with defaults applied', async
 
 test('a chat tool typed by its TypeBox parameters', async () => {
   assert.is(await shout.run({ text: 'hi', times: 2 }, { user: null } as never), 'HIHI');
+  assert.is(await tag.run({ post_id: 4, mode: 'remove' }, { user: null } as never), 'remove 4');
 });
 
 test.run();

@@ -23,9 +23,9 @@ export function addPipelineStepTool({ pipelines, flows }: ResolvedChatServices, 
     },
     async run(args, ctx) {
       const by = requireManager(ctx, 'add_pipeline_step');
-      const pipelineId = args.pipeline_id as number;
-      const stepType = args.step_type as string;
-      const config = (args.config as Record<string, string> | undefined) ?? {};
+      const pipelineId = args.pipeline_id;
+      const stepType = args.step_type;
+      const config = args.config ?? {};
       // Checked before the step exists, so a bad config adds nothing.
       const known = registries.stepTypes().map((t) => t.type);
       if (!known.includes(stepType)) throw new Error(`Unknown step type '${stepType}' (known: ${known.join(', ')})`);
@@ -40,11 +40,7 @@ export function addPipelineStepTool({ pipelines, flows }: ResolvedChatServices, 
         );
       }
       await pipelines.get(pipelineId);
-      const step = await pipelines.addStep(
-        pipelineId,
-        { step_type: stepType, execution_order: args.position as number | undefined, label: args.label as string | undefined },
-        by,
-      );
+      const step = await pipelines.addStep(pipelineId, { step_type: stepType, execution_order: args.position, label: args.label }, by);
       const configured = Object.keys(config).length ? await pipelines.configureStep(step.pipeline_step_id, config, by) : step;
       const ofPipeline = await flowsOfPipeline(flows, pipelineId);
       return {

@@ -24,8 +24,8 @@ export function copyFlowTool({ flows, pipelines }: ResolvedChatServices): ChatTo
     },
     async run(args, ctx) {
       const by = requireManager(ctx, 'copy_flow');
-      let copy = await flows.duplicate(args.flow_id as number, by);
-      if (args.name !== undefined) copy = await flows.update(copy.flow_id, { flow_name: args.name as string }, by);
+      let copy = await flows.duplicate(args.flow_id, by);
+      if (args.name !== undefined) copy = await flows.update(copy.flow_id, { flow_name: args.name }, by);
       const pipeline = await pipelines.get(copy.pipeline_id);
       return {
         flow_id: copy.flow_id,

@@ -35,9 +35,9 @@ export function createFlowTool({ pipelines, flows }: ResolvedChatServices): Chat
     },
     async run(args, ctx) {
       const by = requireManager(ctx, 'create_flow');
-      const pipeline = await pipelines.get(args.pipeline_id as number);
+      const pipeline = await pipelines.get(args.pipeline_id);
       const ordered = [...pipeline.steps].sort((a, b) => a.execution_order - b.execution_order);
-      const handlers = (args.handlers as Array<{ slug: string; settings?: Record<string, unknown> } | null> | undefined) ?? [];
+      const handlers = args.handlers ?? [];
       if (handlers.length > ordered.length)
         throw new Error(`Pipeline ${pipeline.pipeline_id} has ${ordered.length} step(s); ${handlers.length} handlers were given`);
       const flow_config: Record<string, { handler_slug: string; handler_config: Record<string, unknown> }> = {};
@@ -47,9 +47,9 @@ export function createFlowTool({ pipelines, flows }: ResolvedChatServices): Chat
       const flow = await flows.create(
         {
           pipeline_id: pipeline.pipeline_id,
-          flow_name: args.name as string | undefined,
+          flow_name: args.name,
           flow_config,
-          scheduling_config: { interval: (args.schedule as string | undefined) ?? 'manual' },
+          scheduling_config: { interval: args.schedule ?? 'manual' },
         },
         by,
       );

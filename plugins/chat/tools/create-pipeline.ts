@@ -19,7 +19,7 @@ export function createPipelineTool({ pipelines }: ResolvedChatServices, registri
     },
     async run(args, ctx) {
       const by = requireManager(ctx, 'create_pipeline');
-      const types = args.steps as string[];
+      const types = args.steps;
       const known = registries.stepTypes().map((t) => t.type);
       const unknown = types.filter((t) => !known.includes(t));
       if (unknown.length) throw new Error(`Unknown step type(s) ${unknown.join(', ')} (known: ${known.join(', ')})`);

@@ -35,12 +35,12 @@ export function executeWorkflowTool({ execute }: ResolvedChatServices): ChatTool
     },
     async run(args, ctx) {
       const by = requireManager(ctx, 'execute_workflow');
-      const steps = args.steps as Array<{ type: string }>;
+      const steps = args.steps;
       const answer = await execute.execute(
         {
           workflow: { steps },
-          ...(args.timestamp !== undefined ? { timestamp: args.timestamp as number } : {}),
-          ...(args.initial_data !== undefined ? { initial_data: args.initial_data as Record<string, unknown> } : {}),
+          ...(args.timestamp !== undefined ? { timestamp: args.timestamp } : {}),
+          ...(args.initial_data !== undefined ? { initial_data: args.initial_data } : {}),
         },
         'execute',
         by,

@@ -15,7 +15,7 @@ export function getHandlerDefaultsTool({ flows }: ResolvedChatServices): ChatToo
     },
     async run(args, ctx) {
       requireManager(ctx, 'get_handler_defaults');
-      const slug = args.handler_slug as string | undefined;
+      const slug = args.handler_slug;
       const defaults = await flows.getHandlerDefaults(slug);
       return slug === undefined ? { handler_defaults: defaults } : { handler_slug: slug, settings: defaults[slug] ?? {} };
     },

@@ -63,8 +63,8 @@ export function handlerDocumentationTool({ credentials, flows }: ResolvedChatSer
     },
     async run(args, ctx) {
       requireManager(ctx, 'handler_documentation');
-      const slug = args.handler_slug as string | undefined;
-      const stepType = args.step_type as string | undefined;
+      const slug = args.handler_slug;
+      const stepType = args.step_type;
       let handlers = registries.handlers();
       if (slug !== undefined) {
         handlers = handlers.filter((h) => h.slug === slug);

@@ -19,13 +19,12 @@ export function setHandlerDefaultsTool({ flows }: ResolvedChatServices): ChatToo
       additionalProperties: false,
     },
     // "replace" (with {} it clears every default) and a null value remove stored defaults.
-    destructive: (args) =>
-      args.mode === 'replace' || Object.values((args.settings as Record<string, unknown> | undefined) ?? {}).some((v) => v === null),
+    destructive: (args) => args.mode === 'replace' || Object.values(args.settings ?? {}).some((v) => v === null),
     async run(args, ctx) {
       const by = requireManager(ctx, 'set_handler_defaults');
-      const slug = args.handler_slug as string;
-      const mode = (args.mode as 'merge' | 'replace' | undefined) ?? 'merge';
-      const settings = await flows.setHandlerDefaults(slug, args.settings as Record<string, unknown>, mode, by);
+      const slug = args.handler_slug;
+      const mode = args.mode ?? 'merge';
+      const settings = await flows.setHandlerDefaults(slug, args.settings, mode, by);
       return { handler_slug: slug, mode, settings };
     },
   });

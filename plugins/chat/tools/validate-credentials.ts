@@ -110,8 +110,8 @@ export function validateCredentialsTool({ credentials, settings }: ResolvedChatS
     },
     async run(args, ctx) {
       requireManager(ctx, 'validate_credentials');
-      const handler = args.handler_slug as string | undefined;
-      const provider = args.provider as string | undefined;
+      const handler = args.handler_slug;
+      const provider = args.provider;
       if ((handler === undefined) === (provider === undefined)) throw new Error('Give exactly one of handler_slug or provider');
       return handler !== undefined ? handlerCheck(handler) : providerCheck(provider!, ctx);
     },
