@@ -113,8 +113,10 @@ export function defineAuthProvider(definition: AuthProviderDefinition): AuthProv
 
 /**
  * A route whose `request.params`, `request.query` and `request.body` are typed by its
- * TypeBox schemas (plain JSON schemas leave them `Record<string, unknown>`). The result is
- * a plain route, for `defineSurface({ routes: [...] })`.
+ * schemas: TypeBox ones, or plain ones whose type is a literal (written inline, which the
+ * `const` type parameter keeps literal, or constants `as const`); a schema typed
+ * `JsonSchema` leaves them `Record<string, unknown>`. The result is a plain route, for
+ * `defineSurface({ routes: [...] })`.
  */
 export function defineRoute<const S extends TypedRouteSchema = TypedRouteSchema>(definition: TypedRouteDefinition<S>): RouteDefinition {
   if (!definition.permission) {
