@@ -32,6 +32,11 @@ const NAV: Array<{ path: string; label: string; admin?: boolean }> = [
   { path: 'settings', label: 'Settings' },
 ];
 
+/** The content's start for keyboard users: the page's title, or the main region while a page has none yet. */
+function focusContent(): void {
+  (document.getElementById('page-title') ?? document.getElementById('main'))?.focus();
+}
+
 function App() {
   // undefined: still asking the server; null: signed out.
   const [session, setSession] = useState<Session | null>();
@@ -47,10 +52,13 @@ function App() {
     );
     return onSignedOut(() => accept(null));
   }, []);
-  // Focus the new page's title after navigation, so keyboard and screen-reader users land on it.
+  // Focus the new page's title after navigation and after signing in, so keyboard and
+  // screen-reader users land on it (signing in removed the form that had the focus, and
+  // left it on the page's body).
+  const signedIn = Boolean(session);
   useEffect(() => {
-    document.getElementById('page-title')?.focus();
-  }, [route.path.join('/')]);
+    if (signedIn) focusContent();
+  }, [route.path.join('/'), signedIn]);
 
   if (session === undefined) return <Loading />;
   if (session === null) return <SignIn onSignedIn={accept} />;
@@ -81,9 +89,10 @@ function App() {
     );
   return (
     <div class="layout">
-      <a class="skip" href="#main">
+      {/* A button, not a link to #main: the routes are in the hash, so following `#main` opened the route 'main' ("Nothing here"). */}
+      <button type="button" class="skip" onClick={focusContent}>
         Skip to content
-      </a>
+      </button>
       <header class="top">
         <a class="brand" href={href('/flows')}>
           Flowhost
@@ -104,7 +113,9 @@ function App() {
           </button>
         </span>
       </header>
-      <main id="main">{view}</main>
+      <main id="main" tabIndex={-1}>
+        {view}
+      </main>
       <footer class="muted">Flowhost {VERSION}</footer>
     </div>
   );
