@@ -11,7 +11,7 @@
 // so a stricter test). BENCH_BURST=1 puts every slot at the same instant instead (a
 // backlog: that many runs cannot all start within a second; reported, not a target).
 // BENCH_STEP_MS=n makes each run's fetch wait n ms (an I/O-bound run, as real flows are).
-// BENCH_SMOKE=1: 200 flows over 2 s, polling every second. BENCH_PROCESS_EVERY overrides
+// BENCH_SMOKE=1: 200 flows over 1 s, polling every 250 ms. BENCH_PROCESS_EVERY overrides
 // the poll interval.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,10 +61,11 @@ type JobRow = { flow_id: number; created_at: Date; status: string };
 
 export async function schedulerBench(options: BenchOptions = {}): Promise<BenchResult> {
   const flows = Number(process.env.BENCH_FLOWS ?? (smoke() ? 200 : 10_000));
-  const windowMs = Number(process.env.BENCH_SECONDS ?? (smoke() ? 2 : PERIOD_MS / 1000)) * 1000;
+  const windowMs = Number(process.env.BENCH_SECONDS ?? (smoke() ? 1 : PERIOD_MS / 1000)) * 1000;
   const burst = process.env.BENCH_BURST === '1';
-  // The served poll interval; smoke mode polls every second so it ends in seconds.
-  const processEvery = Number(process.env.BENCH_PROCESS_EVERY ?? (smoke() ? 1000 : defaultConfig.schedulerProcessEvery));
+  // The served poll interval; smoke mode polls every 250 ms so it ends in about 3 s (npm
+  // test runs it: at 1 s polls over a 2 s window it took 6 s, mostly waiting).
+  const processEvery = Number(process.env.BENCH_PROCESS_EVERY ?? (smoke() ? 250 : defaultConfig.schedulerProcessEvery));
   const log = options.progress ?? (() => undefined);
   const hookLateness: number[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'flowhost-bench-scheduler-'));

@@ -333,16 +333,22 @@ async function runExample() {
 const queue = units.sort((a, b) => b.expected - a.expected || a.files[0].localeCompare(b.files[0]));
 const times = {};
 const workers = Math.max(1, Math.min(Number(process.env.TEST_CONCURRENCY) || availableParallelism(), 4));
+// When each worker ran out of work: a worker idle long before the other means the queue's
+// order (or one long unit) sets the run's length, not its total work.
+const runStarted = Date.now();
+const finishedAt = [];
 await Promise.all(
-  Array.from({ length: workers }, async () => {
+  Array.from({ length: workers }, async (_, worker) => {
     while (queue.length) {
       const unit = queue.shift();
       if (unit.pack) await runExample();
       else if (unit.grouped) await runGroup(unit.files);
       else await runSuite(unit.files[0]);
     }
+    finishedAt[worker] = ((Date.now() - runStarted) / 1000).toFixed(0);
   }),
 );
+console.log(`[runner] ${workers} workers, done at ${finishedAt.map((s) => `${s} s`).join(', ')}`);
 
 if (process.env.TEST_RECORD_TIMES === '1' && filters.length === 0) {
   const sorted = Object.fromEntries(Object.entries(times).sort(([a], [b]) => a.localeCompare(b)));
