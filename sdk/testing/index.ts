@@ -33,6 +33,7 @@ export { mockService } from './mock-service.js';
 export { inject, type InjectOptions, type InjectResponse } from './inject.js';
 export type { JobView, TestResponse, RequestOptions, TestClient, Role } from './test-client.js';
 export { runHandler, type RunHandlerOptions } from './run-handler.js';
+export { runTool, type RunToolOptions, type ToolRun } from './run-tool.js';
 export { createFakeServer, type FakeServer, type FakeReply, type RecordedRequest } from './fake-server.js';
 
 export interface TestHost extends TestClient {

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { Type } from 'typebox';
 import type { JsonSchema } from '../../sdk/index.js';
 import { defineChatTool, defineHandler, definePlugin, defineRoute, defineSurface, reply, services, successBody } from '../../sdk/index.js';
-import { createTestHost, runHandler } from '../../sdk/testing/index.js';
+import { createTestHost, runHandler, runTool } from '../../sdk/testing/index.js';
 
 const test = suite('sdk: schemas that type their handlers');
 
@@ -182,6 +182,36 @@ test('a handler typed by its TypeBox settings runs with defaults applied', async
 test('a chat tool typed by its TypeBox parameters', async () => {
   assert.is(await shout.run({ text: 'hi', times: 2 }, { user: null } as never), 'HIHI');
   assert.is(await tag.run({ post_id: 4, mode: 'remove' }, { user: null } as never), 'remove 4');
+});
+
+test('runTool calls a tool as the host would: arguments checked and defaulted, destructive read, run with a context', async () => {
+  const added = await runTool(tag, { post_id: 4 });
+  assert.equal(added, { result: 'add 4', destructive: false, args: { post_id: 4, mode: 'add' } });
+  assert.is((await runTool(tag, { post_id: 4, mode: 'remove' })).destructive, true);
+  try {
+    await runTool(tag, { post_id: 'four', extra: 1 });
+    assert.unreachable('invalid arguments were run');
+  } catch (error) {
+    assert.match((error as Error).message, /^runTool 'tag': invalid arguments: /);
+    assert.match((error as Error).message, /post_id/);
+  }
+  // The context: the user given, a clock and a guarded fetch.
+  const seenCtx: unknown[] = [];
+  const who = defineChatTool({
+    name: 'who',
+    description: 'Says who calls.',
+    parameters: { type: 'object', properties: {}, additionalProperties: false },
+    async run(_args, ctx) {
+      seenCtx.push(typeof ctx.fetch, ctx.clock.now() instanceof Date);
+      return ctx.user?.login ?? 'nobody';
+    },
+  });
+  assert.is((await runTool(who, {})).result, 'nobody');
+  assert.is(
+    (await runTool(who, {}, { user: { userId: 7, login: 'ada', capabilities: ['read'], can: (c) => c === 'read' } })).result,
+    'ada',
+  );
+  assert.equal(seenCtx, ['function', true, 'function', true]);
 });
 
 test.run();
