@@ -4,7 +4,9 @@ import type { AiStepReport } from '../kernel/contributions.js';
  * Job states: pending → processing → completed | completed_no_items | failed, plus
  * `skipped` (the flow was already running: the same flow never runs concurrently).
  */
-export type JobStatus = 'pending' | 'processing' | 'completed' | 'completed_no_items' | 'failed' | 'skipped';
+/** Every status a job can have, in the order the API documents them. */
+export const JOB_STATUSES = ['pending', 'processing', 'completed', 'completed_no_items', 'failed', 'skipped'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export interface StepOutcome {
   flow_step_id: string;

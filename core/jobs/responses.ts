@@ -1,8 +1,8 @@
 /** The bodies the job routes answer (see docs/api.md), as checked in tests and published in openapi.json. */
 import type { JsonSchema } from '../kernel/json-schema.js';
+import { JOB_STATUSES } from './model.js';
 import { anyObject, bool, errorBody, int, isoDate, list, named, nullable, obj, str, successBody } from '../kernel/response-schemas.js';
 
-const STATUSES = ['pending', 'processing', 'completed', 'completed_no_items', 'failed', 'skipped'];
 const display: JsonSchema = { type: 'string', description: "'YYYY-MM-DD hh:mm:ss' (UTC)" };
 
 const jobFields: Record<string, JsonSchema> = {
@@ -13,7 +13,7 @@ const jobFields: Record<string, JsonSchema> = {
   flow_name: nullable(str),
   parent_job_id: nullable(int),
   label: str,
-  status: { enum: STATUSES },
+  status: { enum: JOB_STATUSES },
   source: { enum: ['execute', 'schedule', 'webhook', 'cli'] },
   action_id: nullable(int),
   error: nullable(str),

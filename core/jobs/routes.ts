@@ -2,14 +2,13 @@ import { maskDeep } from '../security/mask.js';
 import type { SurfaceDefinition } from '../kernel/routes.js';
 import type { JsonSchema } from '../kernel/json-schema.js';
 import { errorBody, named, successBody } from '../kernel/response-schemas.js';
-import type { JobRecord, JobStatus, StepOutcome } from './model.js';
+import { JOB_STATUSES, type JobRecord, type JobStatus, type StepOutcome } from './model.js';
 import type { JobsService } from './service.js';
 import { withResponses } from '../kernel/response-schemas.js';
 import { jobsResponses } from './responses.js';
 import { defineRoute } from '../../sdk/define.js';
 
 const admin = { capability: 'manage_options' } as const;
-const STATUSES = ['pending', 'processing', 'completed', 'completed_no_items', 'failed', 'skipped'] as const satisfies readonly JobStatus[];
 const display = (d: Date | null) => (d ? d.toISOString().replace('T', ' ').slice(0, 19) : null);
 
 /** Where job views get flow and pipeline names: from their own domains, never their collections. */
@@ -117,7 +116,7 @@ export function jobsSurface(jobs: JobsService, names: JobNames): SurfaceDefiniti
                 order: { enum: ['ASC', 'DESC', 'asc', 'desc'], default: 'DESC' },
                 per_page: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
                 offset: { type: 'integer', minimum: 0, default: 0 },
-                status: { enum: STATUSES },
+                status: { enum: JOB_STATUSES },
                 flow_id: { type: 'integer', minimum: 1 },
                 pipeline_id: { type: 'integer', minimum: 1 },
                 parent_job_id: { type: 'integer', minimum: 1 },
@@ -337,7 +336,7 @@ export const jobDetailSchema: JsonSchema = named('Job', {
     flow_name: nullableString,
     parent_job_id: nullableInteger,
     label: { type: 'string' },
-    status: { enum: STATUSES },
+    status: { enum: JOB_STATUSES },
     source: { enum: ['execute', 'schedule', 'webhook', 'cli'] },
     action_id: nullableInteger,
     error: nullableString,

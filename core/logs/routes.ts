@@ -1,27 +1,18 @@
 import type { SurfaceDefinition } from '../kernel/routes.js';
-import type { LogFilters, LogLevel } from './model.js';
+import type { LogFilters } from './model.js';
 import { agentScopeQuery, deleteLogsQuery, endOfNamedInstant, listLogsQuery, parseIsoInstant } from './schemas.js';
 import type { LogsService } from './service.js';
 import { withResponses } from '../kernel/response-schemas.js';
 import { logsResponses } from './responses.js';
 import { apiError } from '../errors/catalogue.js';
 import { defineRoute } from '../../sdk/define.js';
+import type { TypedRequest } from '../../sdk/typed-schemas.js';
 
 /** Logs are read by holders of view_logs (administrators, and anyone granted it). */
 const viewLogs = { capability: 'view_logs' } as const;
 
-interface ListQuery {
-  agent_id?: number;
-  level?: LogLevel | '';
-  since?: string;
-  before?: string;
-  job_id?: number;
-  flow_id?: number;
-  pipeline_id?: number;
-  search?: string;
-  per_page: number;
-  page: number;
-}
+/** GET /logs's query as its schema admits it (defaults filled in). */
+type ListQuery = TypedRequest<{ query: typeof listLogsQuery }>['query'];
 
 function instant(text: string | undefined, field: 'since' | 'before'): Date | undefined {
   if (text === undefined || text === '') return undefined;
@@ -63,7 +54,7 @@ export function logsSurface(logs: LogsService): SurfaceDefinition {
           summary: 'Log entries, newest first, filtered and paginated',
           schema: { query: listLogsQuery },
           async handle(request) {
-            const query: ListQuery = request.query;
+            const query = request.query;
             const page = await logs.query(listFilters(query), { page: query.page, per_page: query.per_page });
             const fields = { items: page.items, total: page.total, page: page.page, pages: page.pages };
             return { success: true, data: fields, ...fields };

@@ -1,4 +1,5 @@
-import { createAjv, describeErrors } from '../../core/kernel/validator.js';
+import { createAjv } from '../../core/kernel/validator.js';
+import { assertValid } from './assert-valid.js';
 import { silentLogger, type Logger } from '../../core/kernel/logger.js';
 import type { Clock } from '../../core/kernel/clock.js';
 import type { DataPacket, HandlerContext, HandlerCredentials, HandlerDefinition } from '../../core/kernel/contributions.js';
@@ -71,13 +72,8 @@ export async function runHandler<S>(
   options: RunHandlerOptions = {},
 ): Promise<DataPacket[]> {
   const values = structuredClone(settings);
-  if (handler.settings) {
-    const validate = createAjv().compile(handler.settings as object);
-    if (!validate(values)) {
-      const issues = describeErrors(validate.errors).map((i) => i.message);
-      throw new Error(`runHandler '${handler.slug}': invalid settings: ${issues.join('; ')}`);
-    }
-  }
+  if (handler.settings)
+    assertValid(createAjv().compile(handler.settings as object), values, `runHandler '${handler.slug}': invalid settings`);
   const ctx: HandlerContext = {
     user: options.user ?? null,
     credentials: options.credentials ?? null,

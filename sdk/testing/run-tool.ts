@@ -1,4 +1,5 @@
-import { describeErrors, parameterValidators } from '../../core/kernel/validator.js';
+import { parameterValidators } from '../../core/kernel/validator.js';
+import { assertValid } from './assert-valid.js';
 import { silentLogger, type Logger } from '../../core/kernel/logger.js';
 import type { Clock } from '../../core/kernel/clock.js';
 import type { CallContext, ToolDefinition } from '../../core/kernel/contributions.js';
@@ -37,11 +38,7 @@ const validatorOf = parameterValidators<ToolDefinition>();
  */
 export async function runTool(tool: ToolDefinition, args: Record<string, unknown>, options: RunToolOptions = {}): Promise<ToolRun> {
   const values = structuredClone(args);
-  const validate = validatorOf(tool);
-  if (!validate(values)) {
-    const issues = describeErrors(validate.errors).map((i) => i.message);
-    throw new Error(`runTool '${tool.name}': invalid arguments: ${issues.join('; ')}`);
-  }
+  assertValid(validatorOf(tool), values, `runTool '${tool.name}': invalid arguments`);
   const ctx: CallContext = {
     user: options.user ?? null,
     log: options.logger ?? silentLogger,
