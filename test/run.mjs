@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs every compiled uvu suite (dist/**/*.test.js under test/ and examples/), two at a
-// time (CI has 2 cores). Most run in groups, several suites one after another in one
+// time (CI has 2 cores), plus the suites that mostly wait in a lane of their own (below). Most run in groups, several suites one after another in one
 // process (test/support/suite-group.mjs): a process per suite paid Node's start, the host's
 // module loading, the JIT's warm-up and a coverage dump each time, half of the suite's CPU.
 // Suites that drive processes, proxies or load of their own (fuzz/, e2e/, bench/), the
@@ -12,6 +12,7 @@
 //   node test/run.mjs store auth       only suites whose path contains one of the words
 //   TEST_RECORD_TIMES=1 node test/run.mjs   also writes each suite's time to test/suite-times.json
 //   TEST_ALONE=1 node test/run.mjs     every suite in its own process (to find which one leaks)
+//   TEST_WAIT_LANE=0 node test/run.mjs the `test-runner: waits` suites in the workers' queue too
 //
 // Longest first: the two workers take suites in the order of the times last recorded in
 // test/suite-times.json (a suite not recorded yet first of all), so the long ones do not
@@ -284,13 +285,28 @@ const expected = (file) => recorded[nameOf(file)] ?? Number.POSITIVE_INFINITY;
 // half), in path order (neighbours share modules). 60 s measured best: one npm test 287 s
 // at 40, 270 s at 60, 277 s at 120 (fewer processes, but a longer last group).
 const ALONE_MARK = ['test-runner', 'alone'].join(': ');
+// Suites whose time is real waiting (timeouts a hostile client must hit, Agenda's real-time
+// polls, a stop's grace period) say `test-runner: waits`: each runs alone, in a lane of its
+// own beside the two workers, so their seconds of idle waiting overlap the CPU-bound
+// suites instead of holding a core's worker. Measured with /usr/bin/time (children
+// included), each used under two fifths of a core over its run. Browser suites stay out:
+// Chromium is CPU-heavy and timing-sensitive under load. TEST_WAIT_LANE=0 puts them back
+// in the workers' queue.
+const WAITS_MARK = ['test-runner', 'waits'].join(': ');
+const waitLane = process.env.TEST_WAIT_LANE !== '0' && process.env.TEST_ALONE !== '1';
+const waits = (file) => waitLane && !file.startsWith(examplePackage) && readFileSync(sourceOf(file), 'utf8').includes(WAITS_MARK);
 const aloneByPath = (file) => ['/fuzz/', '/e2e/', '/bench/'].some((part) => file.includes(part)) || file.startsWith(examplePackage);
 const alone = (file) => process.env.TEST_ALONE === '1' || aloneByPath(file) || readFileSync(sourceOf(file), 'utf8').includes(ALONE_MARK);
 const GROUP_BUDGET_S = 60;
 const GROUP_FILES = 25;
 const units = [];
 let group = null;
+const waitUnits = [];
 for (const file of suites) {
+  if (waits(file)) {
+    waitUnits.push({ files: [file], expected: expected(file) });
+    continue;
+  }
   if (alone(file)) {
     units.push({ files: [file], expected: expected(file) });
     continue;
@@ -330,15 +346,18 @@ async function runExample() {
   process.stdout.write(out);
   for (const file of exampleSuites()) await runSuite(file);
 }
-const queue = units.sort((a, b) => b.expected - a.expected || a.files[0].localeCompare(b.files[0]));
+const byLongest = (a, b) => b.expected - a.expected || a.files[0].localeCompare(b.files[0]);
+const queue = units.sort(byLongest);
+const waitQueue = [...waitUnits].sort(byLongest);
 const times = {};
 const workers = Math.max(1, Math.min(Number(process.env.TEST_CONCURRENCY) || availableParallelism(), 4));
 // When each worker ran out of work: a worker idle long before the other means the queue's
 // order (or one long unit) sets the run's length, not its total work.
 const runStarted = Date.now();
 const finishedAt = [];
-await Promise.all(
-  Array.from({ length: workers }, async (_, worker) => {
+let waitLaneDone = null;
+await Promise.all([
+  ...Array.from({ length: workers }, async (_, worker) => {
     while (queue.length) {
       const unit = queue.shift();
       if (unit.pack) await runExample();
@@ -347,8 +366,14 @@ await Promise.all(
     }
     finishedAt[worker] = ((Date.now() - runStarted) / 1000).toFixed(0);
   }),
-);
-console.log(`[runner] ${workers} workers, done at ${finishedAt.map((s) => `${s} s`).join(', ')}`);
+  (async () => {
+    if (waitQueue.length === 0) return;
+    while (waitQueue.length) await runSuite(waitQueue.shift().files[0]);
+    waitLaneDone = ((Date.now() - runStarted) / 1000).toFixed(0);
+  })(),
+]);
+const laneNote = waitLaneDone === null ? '' : `; the waiting lane (${waitUnits.length} suites) at ${waitLaneDone} s`;
+console.log(`[runner] ${workers} workers, done at ${finishedAt.map((s) => `${s} s`).join(', ')}${laneNote}`);
 
 if (process.env.TEST_RECORD_TIMES === '1' && filters.length === 0) {
   const sorted = Object.fromEntries(Object.entries(times).sort(([a], [b]) => a.localeCompare(b)));

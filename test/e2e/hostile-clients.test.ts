@@ -1,6 +1,7 @@
 // Issue 30's hostile and slow clients, against a real `flowhost serve` with short limits:
 // an over-limit chunked upload must not kill the process, slow headers and bodies are cut
 // off, connections are capped per address, and a client's X-Request-Id is kept.
+// test-runner: waits (the server's header, idle and body timeouts must really pass: about 9 s, 1.4 s of CPU)
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { connect, type Socket } from 'node:net';

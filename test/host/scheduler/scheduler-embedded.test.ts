@@ -1,5 +1,6 @@
 // The scheduler behaviour suite on the embedded store: ':memory:' for single-store tests,
 // a temp file opened twice (and by a child process) for the cross-host ones.
+// test-runner: waits (Agenda's real-time polls: about 6 s, under 1 s of CPU)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
