@@ -191,8 +191,16 @@ const users = {
   user_not_found: { status: 404, message: 'No such user.' },
   user_exists: { status: 409, message: 'A user with that login already exists.' },
   last_administrator: { status: 409, message: 'The last administrator cannot be deleted' },
-  invalid_login: { status: 400, message: 'Login must be 1-60 letters, digits, or . _ @ -, starting with a letter or digit' },
-  invalid_role: { status: 400, message: 'Unknown role.' },
+  invalid_login: {
+    status: 400,
+    message: 'Login must be 1-60 letters, digits, or . _ @ -, starting with a letter or digit',
+    when: 'the CLI (`flowhost users create`); over HTTP the body schema refuses such a login first, as `rest_invalid_param`',
+  },
+  invalid_role: {
+    status: 400,
+    message: 'Unknown role.',
+    when: 'the CLI; over HTTP the body schema refuses an unknown role first, as `rest_invalid_param`',
+  },
   invalid_capability: { status: 400, message: 'That capability cannot be granted.' },
   invalid_name: { status: 400, message: 'Application password name must be 1-100 characters' },
   application_password_not_found: { status: 404, message: 'No application password with that uuid for this user' },

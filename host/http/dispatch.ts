@@ -15,7 +15,7 @@ import { BodyTimeoutError, BodyTooLargeError, decodeBody, readBody, watchUpload,
 import type { ConnectionLimits } from './connection-limits.js';
 import { originOf, withOrigin } from './request-origin.js';
 import { readClient, type ClientView, type TrustFunction } from './client-address.js';
-import { parseQueryInput } from '../../core/kernel/request-input.js';
+import { mediaType, parseQueryInput } from '../../core/kernel/request-input.js';
 import { toErrorResponse, validationError } from './error-body.js';
 import type { CompiledRoute } from './route-table.js';
 import { setWordPressCors } from './wordpress-cors.js';
@@ -208,6 +208,16 @@ async function checkPermission(route: CompiledRoute, request: RouteRequest, user
 
 type MutableRequest = { -readonly [K in keyof RouteRequest]: RouteRequest[K] };
 
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** WordPress clients send 1/0 (and yes/no, on/off) for booleans: read those words as booleans. */
+function booleanWords(values: Record<string, unknown>, names: readonly string[]): void {
+  for (const name of names) {
+    const value = values[name];
+    if (typeof value === 'string' && /^(1|0|yes|no|on|off)$/i.test(value)) values[name] = /^(1|yes|on)$/i.test(value);
+  }
+}
+
 /**
  * What every request to a route goes through once it is matched and its caller known,
  * over HTTP or in process (`in-process-api.ts`): the permission, then the body
@@ -219,14 +229,14 @@ export async function runRoute(route: CompiledRoute, request: MutableRequest, re
   await checkPermission(route, request, request.user);
   await readBody();
   const query = request.query as Record<string, unknown>;
-  for (const name of route.booleanQuery) {
-    const value = query[name];
-    if (typeof value === 'string' && /^(1|0|yes|no|on|off)$/i.test(value)) query[name] = /^(1|yes|on)$/i.test(value);
-  }
+  booleanWords(query, route.booleanQuery);
   validate(route.validateParams, request.params, 'params');
   validate(route.validateQuery, query, 'query');
   if (!route.validateQuery) for (const key of Object.keys(query)) delete query[key]; // undeclared: ignored
-  validate(route.validateBody, request.body, 'body');
+  // A form body's values are all strings, as a query's are: read them the same way.
+  const form = mediaType(request.headers['content-type']) === 'application/x-www-form-urlencoded';
+  if (form && isRecord(request.body)) booleanWords(request.body, route.booleanBody);
+  validate(form ? route.validateFormBody : route.validateBody, request.body, 'body');
   return route.definition.handle(request);
 }
 

@@ -20,8 +20,17 @@ export interface CompiledRoute {
   validateParams?: ValidateFunction;
   validateQuery?: ValidateFunction;
   validateBody?: ValidateFunction;
+  /**
+   * The body schema for a form-encoded body, whose values all arrive as strings: coerced
+   * as query parameters are (`"7"` to 7, `"true"` to true, one value to a one-item array),
+   * as WordPress reads form fields. Compiled on first use only, whatever the mode: few
+   * routes ever see a form body.
+   */
+  validateFormBody?: ValidateFunction;
   /** Query parameters declared boolean: WordPress clients send 1/0 (and yes/no) for them. */
   booleanQuery: string[];
+  /** Top-level body fields declared boolean: the same 1/0/yes/no, for form bodies. */
+  booleanBody: string[];
   /** 'wordpress': WordPress's REST server behaviours, CORS and `_fields` (`SurfaceDefinition.rest`). */
   rest?: 'wordpress';
   /** Every answer by status: the route's declared `schema.responses` plus the dispatcher's own errors. */
@@ -40,6 +49,13 @@ function validPermission(permission: Permission | undefined): boolean {
   return false;
 }
 
+/** The top-level properties a schema declares boolean. */
+function booleanFields(schema: JsonSchema | undefined): string[] {
+  return Object.entries(((schema as { properties?: unknown } | undefined)?.properties ?? {}) as Record<string, { type?: unknown }>)
+    .filter(([, p]) => p.type === 'boolean')
+    .map(([name]) => name);
+}
+
 /**
  * A validator compiled on first use. Compiling every route's schemas is most of a host's
  * start-up CPU and about 10 MB of resident code (ajv generates a function per schema), and
@@ -48,7 +64,7 @@ function validPermission(permission: Permission | undefined): boolean {
  * malformed one is still logged at start-up naming the route and its plugin; tests and check mode
  * compile everything eagerly, which also catches what only compiling finds.
  */
-function lazyField<K extends 'validateParams' | 'validateQuery' | 'validateBody'>(
+function lazyField<K extends 'validateParams' | 'validateQuery' | 'validateBody' | 'validateFormBody'>(
   route: CompiledRoute,
   field: K,
   compile: () => ValidateFunction,
@@ -70,6 +86,7 @@ export function compileRoutes(
   // Path and query parameters arrive as strings: coerce them; drop undeclared query keys.
   const paramAjv = createAjv({ coerceTypes: 'array', removeAdditional: 'all' });
   const bodyAjv = createAjv();
+  const formAjv = createAjv({ coerceTypes: 'array' });
   const table: CompiledRoute[] = [];
   const seen = new Map<string, CompiledRoute>();
   for (const { surface, owner } of surfaces) {
@@ -109,9 +126,8 @@ export function compileRoutes(
         namespace,
         owner,
         definition,
-        booleanQuery: Object.entries((definition.schema?.query?.properties ?? {}) as Record<string, { type?: unknown }>)
-          .filter(([, p]) => p.type === 'boolean')
-          .map(([name]) => name),
+        booleanQuery: booleanFields(definition.schema?.query),
+        booleanBody: booleanFields(definition.schema?.body),
         responses: effectiveResponses(definition),
         ...(surface.rest ? { rest: surface.rest } : {}),
       };
@@ -140,6 +156,10 @@ export function compileRoutes(
           if (problem) options.log.error(`Route ${label}: invalid schema: ${problem}`);
           lazyField(compiled, field, compile);
         }
+      }
+      if (schema.body) {
+        const body = schema.body;
+        lazyField(compiled, 'validateFormBody', () => compileShared(formAjv, boundSchema(body) as object));
       }
       try {
         if (options.checkResponses) compiled.validateResponses = compileResponseValidators(compiled.responses);
