@@ -30,7 +30,10 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): Valida
     const subject = field || 'value';
     let message = `${subject} ${error.message ?? 'is invalid'}`;
     if (error.keyword === 'enum') {
-      message = `${subject} must be one of: ${((error.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}`;
+      const allowed = (error.params as { allowedValues: unknown[] }).allowedValues ?? [];
+      // An allowed empty string (a form's blank field: no filter) is said in words, not as a trailing ", ".
+      const listed = allowed.filter((value) => value !== '').join(', ');
+      message = `${subject} must be one of: ${listed}${allowed.includes('') ? ', or empty' : ''}`;
     }
     if (!issues.some((i) => i.field === field)) issues.push({ field, message, missing: false });
   }

@@ -145,5 +145,14 @@ for (const store of testStores('logs contract')) {
     assert.is((await t.request<ListBody>('GET', '/logs')).body.data.total, before);
   });
 
+  test('an unknown level is 400 listing the levels, the blank one in words', async ({ t }) => {
+    const refused = await t.request<ErrBody>('GET', '/logs', { query: { level: 'bogus' } });
+    assert.is(refused.status, 400);
+    assert.is(refused.body.code, 'rest_invalid_param');
+    assert.is(String(refused.body.data.params?.level), 'level must be one of: debug, info, warning, error, critical, or empty');
+    // The blank level is allowed (no filter), as the message says.
+    assert.is((await t.request('GET', '/logs', { query: { level: '' } })).status, 200);
+  });
+
   test.run();
 }
