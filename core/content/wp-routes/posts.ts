@@ -366,7 +366,9 @@ export class WpPostRoutes extends WpShared {
       schema: { params: S.idParams, query: S.singleQuery, responses: { 200: item, 404: invalidId, ...S.commonErrors } },
       handle: async (raw) => {
         const request = raw as Req;
-        const context = this.context(request, label);
+        // As WordPress: the post must exist first (404), then `context=edit` needs the right
+        // to edit this post ("...to edit this post.", not the list's "...to edit posts.").
+        const context = (request.query.context as Context | undefined) ?? 'view';
         const post = await this.requirePost(type, request.params.id as number);
         if (context === 'edit' && !canEditPost(post, request.user)) {
           throw apiError('rest_forbidden_context', { user: request.user });

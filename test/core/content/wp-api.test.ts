@@ -216,6 +216,15 @@ for (const store of testStores('content: wp/v2 API')) {
     const editContext = await wp(t, 'GET', '/posts', { as: 'anonymous', query: { context: 'edit' } });
     assert.is(editContext.status, 401);
     assert.is(editContext.body.code, 'rest_forbidden_context');
+    assert.is(editContext.body.message, 'Sorry, you are not allowed to edit posts.');
+    // One post: WordPress's words for it, and only once the post is known to exist.
+    const editOne = await wp(t, 'GET', `/posts/${draft.id}`, { as: 'anonymous', query: { context: 'edit' } });
+    assert.is(editOne.status, 401);
+    assert.is(editOne.body.code, 'rest_forbidden_context');
+    assert.is(editOne.body.message, 'Sorry, you are not allowed to edit this post.');
+    const editMissing = await wp(t, 'GET', '/posts/999999', { as: 'anonymous', query: { context: 'edit' } });
+    assert.is(editMissing.status, 404);
+    assert.is(editMissing.body.code, 'rest_post_invalid_id');
     const missing = await wp(t, 'GET', '/posts/999999', { as: 'anonymous' });
     assert.is(missing.status, 404);
     assert.is(missing.body.code, 'rest_post_invalid_id');
