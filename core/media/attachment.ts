@@ -73,37 +73,54 @@ export function toAttachment(post: Post, siteUrl: string): Record<string, unknow
   };
 }
 
+/** WordPress's contexts: `view` (the default), `edit` (adds the raw texts), `embed` (a short form). */
+export type AttachmentContext = 'view' | 'edit' | 'embed';
+
+/** The fields of an attachment in the embed context (WordPress's `context: ['view', 'edit', 'embed']` ones). */
+export const EMBED_FIELDS = [
+  'id',
+  'date',
+  'slug',
+  'type',
+  'link',
+  'title',
+  'author',
+  'caption',
+  'alt_text',
+  'media_type',
+  'mime_type',
+  'media_details',
+  'source_url',
+] as const;
+
+/** An attachment as a context shows it: edit adds `raw` to title, caption and description. */
+export function attachmentView(post: Post, siteUrl: string, context: AttachmentContext): Record<string, unknown> {
+  const full = toAttachment(post, siteUrl);
+  if (context === 'embed') return Object.fromEntries(EMBED_FIELDS.map((field) => [field, full[field]]));
+  if (context === 'edit') {
+    const withRaw = (field: string, raw: string) => ({ ...(full[field] as Record<string, unknown>), raw });
+    return {
+      ...full,
+      title: withRaw('title', post.title),
+      caption: withRaw('caption', post.excerpt),
+      description: withRaw('description', post.content),
+    };
+  }
+  return full;
+}
+
+/** `rendered`, and `raw` in the edit context. */
 const rendered: JsonSchema = {
   type: 'object',
   required: ['rendered'],
-  properties: { rendered: { type: 'string' } },
+  properties: { rendered: { type: 'string' }, raw: { type: 'string' } },
   additionalProperties: false,
 };
 
-/** The attachment object, every field declared. */
+/** The attachment object, every field declared; the embed context's fields always there. */
 export const attachmentSchema: JsonSchema = named('Attachment', {
   type: 'object',
-  required: [
-    'id',
-    'date',
-    'date_gmt',
-    'modified',
-    'modified_gmt',
-    'slug',
-    'status',
-    'type',
-    'link',
-    'title',
-    'author',
-    'alt_text',
-    'caption',
-    'description',
-    'media_type',
-    'mime_type',
-    'source_url',
-    'media_details',
-    'post',
-  ],
+  required: [...EMBED_FIELDS],
   properties: {
     id: { type: 'integer' },
     date: { type: 'string' },

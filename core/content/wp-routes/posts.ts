@@ -12,7 +12,7 @@ import * as S from '../wp-schemas.js';
 import { createUserViews, type WpUsersDeps } from '../wp-users.js';
 import { WpTermRoutes } from './terms.js';
 import { AttachmentAccess } from '../../media/attachment-access.js';
-import { ATTACHMENT, toAttachment } from '../../media/attachment.js';
+import { ATTACHMENT, attachmentView } from '../../media/attachment.js';
 import { apiError } from '../../errors/catalogue.js';
 import { WpShared } from './shared.js';
 import { type Context, type Req, idList, invalidParam, parseDate, publicMeta, rawText, stringList, wpDate, wpErrors } from './params.js';
@@ -142,24 +142,8 @@ export class WpPostRoutes extends WpShared {
     const item = await this.deps.content.getPost(id);
     if (!item || item.post_type !== ATTACHMENT) return apiError('rest_post_invalid_id', { status: 404 }).toBody();
     if (!(await new AttachmentAccess(this.deps.content).canRead(item, user))) return apiError('rest_forbidden', { user }).toBody();
-    const full = toAttachment(item, this.deps.hostInfo.publicUrl());
-    const fields = [
-      'id',
-      'date',
-      'slug',
-      'type',
-      'link',
-      'title',
-      'author',
-      'caption',
-      'alt_text',
-      'media_type',
-      'mime_type',
-      'media_details',
-      'source_url',
-    ];
     return {
-      ...Object.fromEntries(fields.filter((f) => f in full).map((f) => [f, full[f]])),
+      ...attachmentView(item, this.deps.hostInfo.publicUrl(), 'embed'),
       _links: { self: [{ href: `${this.base}/media/${id}` }] },
     };
   }

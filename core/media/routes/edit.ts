@@ -3,7 +3,7 @@ import { canEditPost } from '../../content/post-caps.js';
 import { json, type RouteDefinition } from '../../kernel/routes.js';
 import { errorBody } from '../../kernel/response-schemas.js';
 import { apiError } from '../../errors/catalogue.js';
-import { attachmentSchema, toAttachment } from '../attachment.js';
+import { attachmentSchema, attachmentView } from '../attachment.js';
 import type { MediaContext } from './context.js';
 import { common, editable, idParams, invalidId, refusals } from './shared.js';
 import { defineRoute } from '../../../sdk/define.js';
@@ -39,7 +39,7 @@ export function updateRoute(ctx: MediaContext): RouteDefinition {
         ...(body.description !== undefined ? { description: body.description } : {}),
         ...(body.post !== undefined ? { parent_id: body.post } : {}),
       });
-      return json(200, toAttachment(updated, ctx.site()));
+      return json(200, attachmentView(updated, ctx.site(), 'edit'));
     },
   });
 }

@@ -5,15 +5,19 @@ import { pagingHeaders } from '../../content/wp-paging.js';
 import type { Principal } from '../../kernel/principal.js';
 import { json, type RouteDefinition } from '../../kernel/routes.js';
 import { apiError } from '../../errors/catalogue.js';
-import { ATTACHMENT, attachmentSchema, toAttachment } from '../attachment.js';
+import { ATTACHMENT, attachmentSchema, attachmentView } from '../attachment.js';
+import { listParam } from '../../content/wp-schemas.js';
+import { idList } from '../../content/wp-routes/params.js';
 import type { MediaContext } from './context.js';
-import { common } from './shared.js';
+import { common, readRefusals } from './shared.js';
 import { defineRoute } from '../../../sdk/define.js';
 
 /** The most attachments a filtered list reads to answer one page (see readableAttachments). */
 const LIST_SCAN = 10_000;
 const PER_PAGE_MAX = 100;
 const MEDIA_TYPES = ['image', 'video', 'audio', 'application', 'text'] as const;
+/** WordPress's orderby values as the content store's sort fields. */
+const ORDERBY = { date: 'date', id: 'post_id', title: 'title', slug: 'slug', modified: 'updated_at', include: 'date' } as const;
 
 /**
  * A page of attachments the caller may read, and their total. Those who read every post
@@ -54,12 +58,28 @@ export function listRoute(ctx: MediaContext): RouteDefinition {
           media_type: { enum: [...MEDIA_TYPES] },
           mime_type: { type: 'string', maxLength: 200 },
           parent: { type: 'integer', minimum: 0 },
+          context: { type: 'string', enum: ['view', 'edit', 'embed'], default: 'view' },
+          // WordPress's list parameters (Gutenberg's gallery asks for `include`).
+          include: listParam,
+          exclude: listParam,
+          author: listParam,
+          offset: { type: 'integer', minimum: 0 },
+          order: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
+          orderby: { type: 'string', enum: ['date', 'id', 'title', 'slug', 'modified', 'include'], default: 'date' },
         },
       },
-      responses: { ...common, 200: { type: 'array', items: attachmentSchema } },
+      responses: { ...common, ...readRefusals, 200: { type: 'array', items: attachmentSchema } },
     },
     async handle(request) {
       const q = request.query;
+      if (q.context === 'edit' && !request.user?.can('edit_posts'))
+        throw apiError('rest_forbidden_context', {
+          message: 'Sorry, you are not allowed to edit posts in this post type.',
+          user: request.user,
+        });
+      const include = idList(q, 'include');
+      const exclude = idList(q, 'exclude');
+      const author = idList(q, 'author');
       const meta: Record<string, string> = {};
       if (q.media_type) meta.media_kind = q.media_type;
       if (q.mime_type) meta.mime_type = q.mime_type.toLowerCase();
@@ -69,17 +89,29 @@ export function listRoute(ctx: MediaContext): RouteDefinition {
         ...(q.search ? { search: q.search } : {}),
         ...(Object.keys(meta).length ? { meta } : {}),
         ...(q.parent !== undefined ? { parent_id: q.parent === 0 ? null : q.parent } : {}),
+        ...(include ? { include } : {}),
+        ...(exclude ? { exclude } : {}),
+        ...(author ? { author } : {}),
+        order: q.order,
+        orderby: ORDERBY[q.orderby],
         per_page: q.per_page,
-        offset: Math.min((q.page - 1) * q.per_page, Number.MAX_SAFE_INTEGER),
+        offset: q.offset ?? Math.min((q.page - 1) * q.per_page, Number.MAX_SAFE_INTEGER),
       };
-      const { items, total } = await readableAttachments(ctx, query, request.user);
+      let { items, total } = await readableAttachments(ctx, query, request.user);
+      // `orderby=include`: the order the ids were given in (include holds at most 100).
+      if (q.orderby === 'include' && include) {
+        const all = (await readableAttachments(ctx, { ...query, per_page: 100, offset: 0 }, request.user)).items;
+        all.sort((a, b) => include.indexOf(a.post_id) - include.indexOf(b.post_id));
+        items = all.slice(query.offset, (query.offset ?? 0) + q.per_page);
+        total = all.length;
+      }
       const pages = Math.ceil(total / q.per_page);
       if (q.page > 1 && q.page > pages) {
         throw apiError('rest_post_invalid_page_number');
       }
       return json(
         200,
-        items.map((post) => toAttachment(post, ctx.site())),
+        items.map((post) => attachmentView(post, ctx.site(), q.context)),
         pagingHeaders(request, `${ctx.site()}${ctx.info.apiPrefix}/wp/v2/media`, total, q.per_page, q.page),
       );
     },

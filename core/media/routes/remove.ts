@@ -3,7 +3,7 @@ import { canDeletePost } from '../../content/post-caps.js';
 import { json, type RouteDefinition } from '../../kernel/routes.js';
 import { errorBody } from '../../kernel/response-schemas.js';
 import { apiError } from '../../errors/catalogue.js';
-import { attachmentSchema, toAttachment } from '../attachment.js';
+import { attachmentSchema, attachmentView } from '../attachment.js';
 import type { MediaContext } from './context.js';
 import { common, idParams, invalidId, refusals } from './shared.js';
 import { defineRoute } from '../../../sdk/define.js';
@@ -38,7 +38,7 @@ export function removeRoute(ctx: MediaContext): RouteDefinition {
       if (request.query.force !== true) {
         throw apiError('rest_trash_not_supported');
       }
-      const previous = toAttachment(post, ctx.site());
+      const previous = attachmentView(post, ctx.site(), 'edit');
       await library.remove(post);
       return json(200, { deleted: true, previous });
     },

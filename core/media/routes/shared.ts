@@ -16,6 +16,18 @@ export const refusals: Record<number, JsonSchema> = {
   403: errorBody('rest_forbidden', 'rest_cannot_edit', 'rest_cannot_delete'),
 };
 
+/** The refusals of the routes that read: the same, and `context=edit` without the right to edit. */
+export const readRefusals: Record<number, JsonSchema> = {
+  401: errorBody('rest_forbidden', 'rest_forbidden_context'),
+  403: errorBody('rest_forbidden', 'rest_forbidden_context'),
+};
+
+/** WordPress's `context`: view (default), edit (raw texts, for those who may edit), embed (short). */
+export const contextQuery = {
+  type: 'object',
+  properties: { context: { type: 'string', enum: ['view', 'edit', 'embed'], default: 'view' } },
+} as const satisfies JsonSchema;
+
 /** The errors every route can give before its handler runs (authentication, validation). */
 // 401, 403 and 429 (and the validators' 400s) are the dispatcher's, added to every route.
 export const common: Record<number, JsonSchema> = {

@@ -3,7 +3,7 @@ import { json, type RouteDefinition } from '../../kernel/routes.js';
 import { readUpload } from '../../kernel/upload.js';
 import { errorBody } from '../../kernel/response-schemas.js';
 import { apiError } from '../../errors/catalogue.js';
-import { attachmentSchema, toAttachment } from '../attachment.js';
+import { attachmentSchema, attachmentView } from '../attachment.js';
 import type { MediaContext } from './context.js';
 import { common, editable, type Fields, refusals, TEXT_MAX, TITLE_MAX } from './shared.js';
 import { defineRoute } from '../../../sdk/define.js';
@@ -74,7 +74,7 @@ export function uploadRoute(ctx: MediaContext): RouteDefinition {
         // The CLI's local principal is no user (id 0).
         author_id: request.user && request.user.userId > 0 ? request.user.userId : null,
       });
-      return json(201, toAttachment(post, ctx.site()), { Location: ctx.self(post.post_id) });
+      return json(201, attachmentView(post, ctx.site(), 'edit'), { Location: ctx.self(post.post_id) });
     },
   });
 }

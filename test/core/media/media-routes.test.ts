@@ -133,6 +133,68 @@ for (const store of testStores('media: wp/v2/media')) {
     assert.is(tooMany.status, 400);
   });
 
+  test("list: WordPress's include, exclude, orderby=include, order, offset and author (a trial found them ignored)", async ({ t }) => {
+    const all = (await t.request<Attachment[]>('GET', '/media', WP)).body.map((a) => a.id as number);
+    assert.is(all.length, 3);
+    const [newest, middle, oldest] = all as [number, number, number];
+    const ids = async (query: Record<string, string | number>) =>
+      (await t.request<Attachment[]>('GET', '/media', { ...WP, query })).body.map((a) => a.id as number);
+    assert.equal(await ids({ include: `${oldest},${newest}` }), [newest, oldest]);
+    assert.equal(await ids({ include: `${oldest},${newest}`, orderby: 'include' }), [oldest, newest]);
+    assert.equal(await ids({ exclude: String(middle) }), [newest, oldest]);
+    assert.equal(await ids({ order: 'asc' }), [oldest, middle, newest]);
+    assert.equal(await ids({ offset: 2 }), [oldest]);
+    assert.equal(await ids({ author: 999 }), []);
+    const admin = (await t.request<Attachment>('GET', `/media/${newest}`, WP)).body.author as number;
+    assert.is((await ids({ author: admin })).length, 3);
+  });
+
+  test('contexts: edit adds the raw texts for those who may edit, 401 for strangers; embed is short; others 400', async ({ t }) => {
+    const [first] = (await t.request<Attachment[]>('GET', '/media', { ...WP, query: { media_type: 'image' } })).body;
+    const id = first!.id as number;
+    await t.request('POST', `/media/${id}`, {
+      ...WP,
+      body: { title: 'Raw & <b>bold</b>', caption: 'A caption', description: 'Described' },
+    });
+    const edit = await t.request<Attachment>('GET', `/media/${id}`, { ...WP, query: { context: 'edit' } });
+    assert.is(edit.status, 200);
+    assert.is(edit.body.title.raw, 'Raw & <b>bold</b>');
+    assert.is(edit.body.caption.raw, 'A caption');
+    assert.is(edit.body.description.raw, 'Described');
+    const view = await t.request<Attachment>('GET', `/media/${id}`, { ...WP, as: 'anonymous' });
+    assert.is(view.body.title.raw, undefined, 'no raw text in the view context');
+    const stranger = await t.request<Attachment>('GET', `/media/${id}`, { ...WP, as: 'anonymous', query: { context: 'edit' } });
+    assert.is(stranger.status, 401);
+    assert.is(stranger.body.code, 'rest_forbidden_context');
+    const strangerList = await t.request<Attachment>('GET', '/media', { ...WP, as: 'anonymous', query: { context: 'edit' } });
+    assert.is(strangerList.status, 401);
+    assert.is(strangerList.body.code, 'rest_forbidden_context');
+    const editList = await t.request<Attachment[]>('GET', '/media', { ...WP, query: { context: 'edit', include: String(id) } });
+    assert.is(editList.body[0]!.title.raw, 'Raw & <b>bold</b>');
+    const embed = await t.request<Attachment>('GET', `/media/${id}`, { ...WP, as: 'anonymous', query: { context: 'embed' } });
+    assert.is(embed.status, 200);
+    assert.equal(Object.keys(embed.body).sort(), [
+      'alt_text',
+      'author',
+      'caption',
+      'date',
+      'id',
+      'link',
+      'media_details',
+      'media_type',
+      'mime_type',
+      'slug',
+      'source_url',
+      'title',
+      'type',
+    ]);
+    const bogus = await t.request<Attachment>('GET', `/media/${id}`, { ...WP, query: { context: 'bogus' } });
+    assert.is(bogus.status, 400);
+    assert.is(bogus.body.code, 'rest_invalid_param');
+    const missing = await t.request<Attachment>('GET', '/media/99999', { ...WP, as: 'anonymous', query: { context: 'edit' } });
+    assert.is(missing.status, 404, 'a missing attachment is 404 before the context is checked');
+  });
+
   test('get one; 404 rest_post_invalid_id for others', async ({ t }) => {
     const [first] = (await t.request<Attachment[]>('GET', '/media', WP)).body;
     const one = await t.request<Attachment>('GET', `/media/${first!.id}`, { ...WP, as: 'anonymous' });
