@@ -273,6 +273,7 @@ export const commonErrors: Readonly<Record<number, JsonSchema>> = {
     'rest_term_invalid',
     'rest_post_invalid_id',
     'rest_post_invalid_page_number',
+    'rest_orderby_include_missing_include',
     'rest_post_invalid_parent',
     'term_exists',
   ),
@@ -280,6 +281,7 @@ export const commonErrors: Readonly<Record<number, JsonSchema>> = {
   401: errorBody(
     'rest_forbidden',
     'rest_forbidden_context',
+    'rest_cannot_view',
     'rest_cannot_edit',
     'rest_cannot_delete',
     'rest_cannot_publish',
@@ -288,6 +290,7 @@ export const commonErrors: Readonly<Record<number, JsonSchema>> = {
   403: errorBody(
     'rest_forbidden',
     'rest_forbidden_context',
+    'rest_cannot_view',
     'rest_cannot_edit',
     'rest_cannot_delete',
     'rest_cannot_publish',

@@ -113,6 +113,16 @@ const content = {
     message: 'Sorry, you are not allowed to edit this post.',
     when: 'asked for `context=edit` (or terms of a post) without the right',
   },
+  rest_orderby_include_missing_include: {
+    status: 400,
+    message: 'You need to define an include parameter to order by include.',
+    when: '`orderby=include` on a wp/v2 list without `include`',
+  },
+  rest_cannot_view: {
+    status: 'auth',
+    message: 'Sorry, you are not allowed to edit posts in this post type.',
+    when: '`GET /types` or `/taxonomies` with `context=edit`, for someone who may edit no post (manage no term)',
+  },
   rest_forbidden_orderby: { status: 'auth', message: 'Sorry, you are not allowed to order users by this parameter.' },
   rest_forbidden_who: { status: 'auth', message: 'Sorry, you are not allowed to query users by this parameter.' },
   rest_user_cannot_view: { status: 'auth', message: 'Sorry, you are not allowed to list users.' },

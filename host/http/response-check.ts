@@ -12,7 +12,7 @@ import { errorBody } from '../../core/kernel/response-schemas.js';
 import { compileShared, createAjv } from '../../core/kernel/validator.js';
 
 /** The error codes the dispatcher can answer for this route, by status. */
-export function dispatcherErrors(definition: RouteDefinition): Record<number, string[]> {
+export function dispatcherErrors(definition: RouteDefinition, rest?: 'wordpress'): Record<number, string[]> {
   const out: Record<number, string[]> = {};
   const add = (status: number, ...codes: string[]) => (out[status] ??= []).push(...codes.filter((c) => !out[status]!.includes(c)));
   const schema = definition.schema ?? {};
@@ -33,6 +33,12 @@ export function dispatcherErrors(definition: RouteDefinition): Record<number, st
   if (schema.params || schema.query || schema.body) add(400, 'rest_invalid_param', 'rest_missing_callback_param');
   // The store refuses a value it cannot keep (a last line for free-form fields).
   if (definition.method !== 'GET') add(400, 'rest_invalid_document');
+  // Before any route is chosen: a path with an invalid percent-escape, a Host header that
+  // is no host name. Any URL of any route can carry either.
+  add(400, 'rest_invalid_url', 'rest_bad_request');
+  // WordPress's route patterns take only what they can name (`(?P<id>[\d]+)`): a path
+  // parameter that fails its schema is a URL no route matches (see runRoute).
+  if (rest === 'wordpress' && schema.params) add(404, 'rest_no_route');
   add(500, 'internal_error');
   return out;
 }
@@ -48,11 +54,11 @@ function codeEnum(schema: JsonSchema): string[] | null {
  * declared for the same status gets the dispatcher's codes in its enum; any other schema
  * there becomes anyOf [declared, dispatcher error].
  */
-export function effectiveResponses(definition: RouteDefinition): Record<number, JsonSchema> {
+export function effectiveResponses(definition: RouteDefinition, rest?: 'wordpress'): Record<number, JsonSchema> {
   const declared = definition.schema?.responses ?? {};
   const out: Record<number, JsonSchema> = {};
   for (const [status, schema] of Object.entries(declared)) out[Number(status)] = schema;
-  for (const [key, codes] of Object.entries(dispatcherErrors(definition))) {
+  for (const [key, codes] of Object.entries(dispatcherErrors(definition, rest))) {
     const status = Number(key);
     const own = out[status];
     if (!own) {

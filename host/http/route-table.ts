@@ -128,7 +128,7 @@ export function compileRoutes(
         definition,
         booleanQuery: booleanFields(definition.schema?.query),
         booleanBody: booleanFields(definition.schema?.body),
-        responses: effectiveResponses(definition),
+        responses: effectiveResponses(definition, surface.rest),
         ...(surface.rest ? { rest: surface.rest } : {}),
       };
       const schema = definition.schema ?? {};

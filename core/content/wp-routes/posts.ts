@@ -271,6 +271,7 @@ export class WpPostRoutes extends WpShared {
         const perPage = q.per_page as number;
         const orderby = q.orderby as string;
         const include = idList(q, 'include');
+        if (orderby === 'include' && !include) throw apiError('rest_orderby_include_missing_include');
         const author = idList(q, 'author');
         const authorExclude = idList(q, 'author_exclude');
         const query: PostQuery = {

@@ -7,6 +7,10 @@ import { apiError } from '../../errors/catalogue.js';
 import { WpShared } from './shared.js';
 import { WP_NAMESPACE } from './namespace.js';
 
+/** WordPress's words for `context=edit` refused on post types and taxonomies. */
+const EDIT_POSTS_REFUSED = 'Sorry, you are not allowed to edit posts in this post type.';
+const MANAGE_TERMS_REFUSED = 'Sorry, you are not allowed to manage terms in this taxonomy.';
+
 export class WpRegistryRoutes extends WpShared {
   routes(): RouteDefinition[] {
     return this.registryRoutes();
@@ -46,7 +50,12 @@ export class WpRegistryRoutes extends WpShared {
         permission: 'public',
         summary: 'The post types, keyed by name',
         schema: { query: S.singleQuery, responses: { 200: S.keyedBy(S.typeSchema), ...S.commonErrors } },
-        handle: () => json(200, Object.fromEntries(this.types.filter((t) => t.public !== false).map((t) => [t.name, this.typeView(t)]))),
+        handle: (request) => {
+          // WordPress: the edit context is for those who may edit posts.
+          if (request.query.context === 'edit' && !request.user?.can('edit_posts'))
+            throw apiError('rest_cannot_view', { user: request.user });
+          return json(200, Object.fromEntries(this.types.filter((t) => t.public !== false).map((t) => [t.name, this.typeView(t)])));
+        },
       },
       {
         method: 'GET',
@@ -61,6 +70,8 @@ export class WpRegistryRoutes extends WpShared {
         handle: (request) => {
           const type = this.types.find((t) => t.name === request.params.type && t.public !== false);
           if (!type) throw apiError('rest_type_invalid');
+          if (request.query.context === 'edit' && !request.user?.can('edit_posts'))
+            throw apiError('rest_forbidden_context', { message: EDIT_POSTS_REFUSED, user: request.user });
           return json(200, this.typeView(type));
         },
       },
@@ -77,6 +88,8 @@ export class WpRegistryRoutes extends WpShared {
           responses: { 200: S.keyedBy(S.taxonomySchema), ...S.commonErrors },
         },
         handle: (request) => {
+          if (request.query.context === 'edit' && !request.user?.can('edit_posts'))
+            throw apiError('rest_cannot_view', { message: MANAGE_TERMS_REFUSED, user: request.user });
           const type = request.query.type as string | undefined;
           const shown = this.taxonomies.filter((t) => t.public !== false && (type === undefined || this.typesOf(t).includes(type)));
           return json(200, Object.fromEntries(shown.map((t) => [t.name, this.taxonomyView(t)])));
@@ -95,6 +108,8 @@ export class WpRegistryRoutes extends WpShared {
         handle: (request) => {
           const taxonomy = this.taxonomies.find((t) => t.name === request.params.taxonomy && t.public !== false);
           if (!taxonomy) throw apiError('rest_taxonomy_invalid');
+          if (request.query.context === 'edit' && !request.user?.can('manage_categories'))
+            throw apiError('rest_forbidden_context', { message: MANAGE_TERMS_REFUSED, user: request.user });
           return json(200, this.taxonomyView(taxonomy));
         },
       },

@@ -78,6 +78,7 @@ export function listRoute(ctx: MediaContext): RouteDefinition {
           user: request.user,
         });
       const include = idList(q, 'include');
+      if (q.orderby === 'include' && !include) throw apiError('rest_orderby_include_missing_include');
       const exclude = idList(q, 'exclude');
       const author = idList(q, 'author');
       const meta: Record<string, string> = {};

@@ -35,6 +35,7 @@ export const common: Record<number, JsonSchema> = {
     'rest_invalid_param',
     'rest_post_invalid_id',
     'rest_post_invalid_page_number',
+    'rest_orderby_include_missing_include',
     'rest_upload_no_data',
     'rest_upload_invalid',
     'rest_upload_no_content_disposition',

@@ -57,6 +57,23 @@ for (const store of testStores('content: wp/v2 API')) {
     return res;
   };
 
+  test('types and taxonomies in the edit context: refused to strangers as WordPress does, given to editors', async ({ t, editor }) => {
+    for (const [path, code, words] of [
+      ['/types', 'rest_cannot_view', 'edit posts in this post type'],
+      ['/types/post', 'rest_forbidden_context', 'edit posts in this post type'],
+      ['/taxonomies', 'rest_cannot_view', 'manage terms in this taxonomy'],
+      ['/taxonomies/category', 'rest_forbidden_context', 'manage terms in this taxonomy'],
+    ] as const) {
+      const refused = await wp(t, 'GET', path, { as: 'anonymous', query: { context: 'edit' } });
+      assert.is(refused.status, 401, path);
+      assert.is(refused.body.code, code, path);
+      assert.is(refused.body.message, `Sorry, you are not allowed to ${words}.`, path);
+      assert.is((await wp(t, 'GET', path, { as: editor, query: { context: 'edit' } })).status, 200, path);
+      assert.is((await wp(t, 'GET', path, { as: 'anonymous' })).status, 200, path);
+    }
+    assert.is((await wp(t, 'GET', '/types/nothing', { as: 'anonymous', query: { context: 'edit' } })).status, 404, 'unknown first');
+  });
+
   test('GET /types and /taxonomies list core and plugin registrations, WordPress-shaped', async ({ t }) => {
     const types = await wp(t, 'GET', '/types', { as: 'anonymous' });
     assert.is(types.status, 200);
