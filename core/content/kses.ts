@@ -256,3 +256,10 @@ function filtered(text: string, options: sanitizeHtmlFn.IOptions): string {
 export const ksesPost = (html: string): string => filtered(html, POST_OPTIONS);
 export const ksesTitle = (html: string): string => filtered(html, TITLE_OPTIONS);
 export const stripTags = (text: string): string => filtered(text, TEXT_OPTIONS);
+/**
+ * A text field as WordPress stores one (sanitize_text_field, wp_filter_kses, then
+ * _wp_specialchars): tags removed and `&`, `<`, `>` always as entities, so `Fish & Chips`
+ * and `<b>Fish</b> &amp; Chips` are the same name. stripTags keeps text it does not
+ * change as it came; a name compared with others needs the one form.
+ */
+export const textField = (text: string): string => sanitizeHtml(text, TEXT_OPTIONS);

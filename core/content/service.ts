@@ -11,6 +11,7 @@ import type { ContentStore, NewPost, NewTerm, Post, PostPatch, PostQuery, Term, 
 import { DEFAULT_PER_PAGE, postFilter, postSort } from './post-query.js';
 import { POSTS, POST_SLUG_INDEX, TERMS, TERM_SLUG_INDEX, toPost, toTerm, type PostRecord, type TermRecord } from './records.js';
 import { escapeRegExp, nextFreeSlug, slugFamilyCondition, slugify } from './slug.js';
+import { htmlToPlainText } from '../kernel/post-text.js';
 import { checkMetaKey, checkNewPost, checkPatch, checkQuery, checkTaxonomy, checkTermName, checkTermParent } from './validate.js';
 import { apiError } from '../errors/catalogue.js';
 
@@ -71,7 +72,8 @@ export class ContentService implements ContentStore {
     await this.checkTermIds(post.terms);
     if (post.parent_id !== null) await this.checkParent(post.parent_id, null);
     const postId = await this.store.nextId('posts');
-    const base = slugify(post.slug ?? post.title) || `${post.post_type}-${postId}`;
+    // A title is HTML (WordPress's sanitize_title strips its tags and entities): the slug is made from its text.
+    const base = slugify(htmlToPlainText(post.slug ?? post.title)) || `${post.post_type}-${postId}`;
     const now = this.clock.now();
     const { slug: _given, date: givenDate, ...fields } = post;
     for (let attempt = 1; ; attempt++) {
@@ -188,7 +190,7 @@ export class ContentService implements ContentStore {
     if (options.description !== undefined && typeof options.description !== 'string') {
       throw apiError('invalid_term', { message: 'description must be a string', data: { field: 'description' } });
     }
-    const slug = slugify(options.slug ?? termName);
+    const slug = slugify(htmlToPlainText(options.slug ?? termName));
     const existing = await this.findTerm(taxonomy, termName, slug);
     if (existing) return existing;
 
@@ -239,7 +241,7 @@ export class ContentService implements ContentStore {
     const parentId = checkTermParent(input.parent_id);
     const description = checkTermDescription(input.description);
     const meta = checkTermMeta(input.meta);
-    const slug = slugify(input.slug ?? name);
+    const slug = slugify(htmlToPlainText(input.slug ?? name));
     // As WordPress: a name is unique among its siblings (so docs folders named `guides` may
     // sit under two projects), a slug across the taxonomy. Flat taxonomies have one level.
     const existing = await this.findTerm(taxonomy, name, slug, parentId);

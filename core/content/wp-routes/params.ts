@@ -2,7 +2,7 @@
 import { type ApiError, isApiError } from '../../errors.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { RouteRequest } from '../../kernel/routes.js';
-import { ksesTitle, stripTags } from '../kses.js';
+import { ksesTitle, textField } from '../kses.js';
 import { apiError } from '../../errors/catalogue.js';
 
 export type Context = 'view' | 'edit' | 'embed';
@@ -88,8 +88,8 @@ export const rawText = (value: unknown): string | undefined =>
 export const publicMeta = (meta: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(meta).filter(([key]) => !key.startsWith('_')));
 
-/** A term name is plain text for everyone (WordPress: sanitize_text_field on pre_term_name). */
-export const termName = (name: string) => stripTags(name);
+/** A term name is plain text for everyone, in one stored form (WordPress's pre_term_name filters). */
+export const termName = (name: string) => textField(name);
 
 /** A term description gets kses unless the user has unfiltered_html (pre_term_description). */
 export const termDescription = (text: string, user: Principal | null) => (user?.can('unfiltered_html') ? text : ksesTitle(text));

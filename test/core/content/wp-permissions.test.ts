@@ -232,7 +232,9 @@ for (const store of testStores('content: wp/v2 permissions')) {
     });
     assert.is(renamed.body.name, 'Renamed');
     const tag = await wp(t, 'POST', '/tags', { body: { name: 'Fish & Chips' } });
-    assert.is(tag.body.name, 'Fish & Chips', 'a name with nothing to strip is kept as written');
+    // As WordPress stores names (_wp_specialchars after the kses filters): one form, so the
+    // same name written two ways is one name (term_exists), never two tags that look alike.
+    assert.is(tag.body.name, 'Fish &amp; Chips');
   });
 
   test.run();
