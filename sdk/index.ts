@@ -133,6 +133,7 @@ export type {
   RouteRequest,
   RouteResult,
   RouteSchema,
+  ResponseHeader,
   UploadSchema,
   RouteDefinition,
   SurfaceDefinition,

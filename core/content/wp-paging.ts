@@ -4,7 +4,19 @@
  * collection's address and the query the client sent (its own parameters kept, `page`
  * replaced), so a client pages by following links (api-fetch's fetchAllMiddleware does).
  */
-import type { RouteRequest } from '../kernel/routes.js';
+import type { ResponseHeader, RouteRequest } from '../kernel/routes.js';
+
+/** The headers `pagingHeaders` sets, as a list route declares them (`schema.responseHeaders[200]`). */
+export const PAGING_HEADERS: Readonly<Record<string, ResponseHeader>> = {
+  'X-WP-Total': { description: 'How many items the query matches, over every page', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  'X-WP-TotalPages': { description: 'How many pages of `per_page` items there are', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  Link: { description: 'The previous and next pages (`rel="prev"`, `rel="next"`), when there are', schema: { type: 'string' } },
+};
+
+/** A creation's `Location`: the new item's own address. */
+export const LOCATION_HEADER: Readonly<Record<string, ResponseHeader>> = {
+  Location: { description: "The created item's address", schema: { type: 'string', format: 'uri' } },
+};
 
 type Request = Pick<RouteRequest, 'url'>;
 

@@ -16,7 +16,7 @@ import type { UserView } from '../users/model.js';
 import { roleCapabilities, isRole } from '../users/roles.js';
 import type { UsersService } from '../users/service.js';
 import type { ContentService } from './service.js';
-import { pagingHeaders } from './wp-paging.js';
+import { PAGING_HEADERS, pagingHeaders } from './wp-paging.js';
 import * as S from './wp-schemas.js';
 import { apiError } from '../errors/catalogue.js';
 
@@ -219,7 +219,11 @@ export function wpUserRoutes(deps: WpUsersDeps): RouteDefinition[] {
     path: '/users',
     permission: 'public',
     summary: 'Users (without list_users: only those with published posts)',
-    schema: { query: userListQuery, responses: { 200: { type: 'array', items: userSchema }, ...userErrors } },
+    schema: {
+      query: userListQuery,
+      responses: { 200: { type: 'array', items: userSchema }, ...userErrors },
+      responseHeaders: { 200: PAGING_HEADERS },
+    },
     handle: async (raw) => {
       const request = raw as Req;
       const q = request.query;

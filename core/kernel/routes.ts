@@ -124,6 +124,17 @@ export interface RouteSchema {
    * in `field` and these text `fields`, or the raw body as the file.
    */
   upload?: UploadSchema;
+  /**
+   * Headers an answer carries, by status, for openapi.json (a generated client reads them
+   * typed): WordPress's paging headers on a list, `Location` on a creation.
+   */
+  responseHeaders?: Readonly<Record<number, Readonly<Record<string, ResponseHeader>>>>;
+}
+
+/** One response header as openapi.json declares it. */
+export interface ResponseHeader {
+  description: string;
+  schema: JsonSchema;
 }
 
 export interface UploadSchema {

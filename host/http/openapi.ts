@@ -35,8 +35,10 @@ function responsesOf(route: CompiledRoute, components: OpenApiComponents): Recor
     const media = mediaTypeOf(schema);
     const codes = codesOf(schema);
     const reason = REASONS[Number(status)] ?? (Number(status) < 400 ? 'Success' : 'Error');
+    const headers = route.definition.schema?.responseHeaders?.[Number(status)];
     out[status] = {
       description: codes.length ? `${reason}: ${codes.join(', ')}` : typeof schema.description === 'string' ? schema.description : reason,
+      ...(headers ? { headers } : {}),
       content: { [media]: { schema: media === 'application/json' ? components.use(schema) : { type: 'string' } } },
     };
   }

@@ -7,7 +7,7 @@ import { ksesPost, ksesTitle } from '../kses.js';
 import type { Post, PostQuery, PostStatus, Term } from '../model.js';
 import { canDeletePost, canEditPost, readsEverything } from '../post-caps.js';
 import { renderContent, renderExcerpt, renderTitle } from '../render.js';
-import { pagingHeaders } from '../wp-paging.js';
+import { LOCATION_HEADER, PAGING_HEADERS, pagingHeaders } from '../wp-paging.js';
 import * as S from '../wp-schemas.js';
 import { createUserViews, type WpUsersDeps } from '../wp-users.js';
 import { WpTermRoutes } from './terms.js';
@@ -252,7 +252,11 @@ export class WpPostRoutes extends WpShared {
       path,
       permission: 'public',
       summary: `List ${label} (published ones unless an editor asks for other statuses)`,
-      schema: { query: S.postListQuery(taxonomies), responses: { 200: { type: 'array', items: item }, ...S.commonErrors } },
+      schema: {
+        query: S.postListQuery(taxonomies),
+        responses: { 200: { type: 'array', items: item }, ...S.commonErrors },
+        responseHeaders: { 200: PAGING_HEADERS },
+      },
       handle: async (raw) => {
         const request = raw as Req;
         const q = request.query;
@@ -368,7 +372,7 @@ export class WpPostRoutes extends WpShared {
       path,
       permission: { capability: 'edit_posts' },
       summary: `Create a ${label.replace(/s$/, '')}`,
-      schema: { body, responses: { 201: item, ...S.commonErrors } },
+      schema: { body, responses: { 201: item, ...S.commonErrors }, responseHeaders: { 201: LOCATION_HEADER } },
       handle: async (raw) => {
         const request = raw as Req;
         const fields = await this.postFields(type, request, null);

@@ -3,7 +3,7 @@ import type { TaxonomyDefinition } from '../../kernel/contributions.js';
 import { errorBody } from '../../kernel/response-schemas.js';
 import { json, type RouteDefinition } from '../../kernel/routes.js';
 import type { Term } from '../model.js';
-import { pagingHeaders } from '../wp-paging.js';
+import { LOCATION_HEADER, PAGING_HEADERS, pagingHeaders } from '../wp-paging.js';
 import * as S from '../wp-schemas.js';
 import { apiError } from '../../errors/catalogue.js';
 import { WpShared } from './shared.js';
@@ -81,7 +81,11 @@ export class WpTermRoutes extends WpShared {
       path,
       permission: 'public',
       summary: `List ${taxonomy.label.toLowerCase()}`,
-      schema: { query: S.termListQuery(taxonomy), responses: { 200: { type: 'array', items: item }, ...S.commonErrors } },
+      schema: {
+        query: S.termListQuery(taxonomy),
+        responses: { 200: { type: 'array', items: item }, ...S.commonErrors },
+        responseHeaders: { 200: PAGING_HEADERS },
+      },
       handle: async (raw) => {
         const request = raw as Req;
         const q = request.query;
@@ -146,7 +150,7 @@ export class WpTermRoutes extends WpShared {
       path,
       permission: manage,
       summary: `Create a term of ${taxonomy.label.toLowerCase()}`,
-      schema: { body: S.termBody(taxonomy, true), responses: { 201: item, ...S.commonErrors } },
+      schema: { body: S.termBody(taxonomy, true), responses: { 201: item, ...S.commonErrors }, responseHeaders: { 201: LOCATION_HEADER } },
       handle: async (raw) => {
         const request = raw as Req;
         const body = request.body;

@@ -1,7 +1,7 @@
 /** GET wp/v2/media: a page of the attachments the caller may read, newest first. */
 import { readsEverything } from '../../content/post-caps.js';
 import type { Post, PostQuery } from '../../content/model.js';
-import { pagingHeaders } from '../../content/wp-paging.js';
+import { PAGING_HEADERS, pagingHeaders } from '../../content/wp-paging.js';
 import type { Principal } from '../../kernel/principal.js';
 import { json, type RouteDefinition } from '../../kernel/routes.js';
 import { apiError } from '../../errors/catalogue.js';
@@ -69,6 +69,7 @@ export function listRoute(ctx: MediaContext): RouteDefinition {
         },
       },
       responses: { ...common, ...readRefusals, 200: { type: 'array', items: attachmentSchema } },
+      responseHeaders: { 200: PAGING_HEADERS },
     },
     async handle(request) {
       const q = request.query;

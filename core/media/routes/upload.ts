@@ -4,6 +4,7 @@ import { readUpload } from '../../kernel/upload.js';
 import { errorBody } from '../../kernel/response-schemas.js';
 import { apiError } from '../../errors/catalogue.js';
 import { attachmentSchema, attachmentView } from '../attachment.js';
+import { LOCATION_HEADER } from '../../content/wp-paging.js';
 import type { MediaContext } from './context.js';
 import { common, editable, type Fields, refusals, TEXT_MAX, TITLE_MAX } from './shared.js';
 import { defineRoute } from '../../../sdk/define.js';
@@ -47,6 +48,7 @@ export function uploadRoute(ctx: MediaContext): RouteDefinition {
       // The same fields as the query, as the form's text fields (formFields reads them).
       upload: { field: 'file', fields: editable },
       responses: { ...common, ...refusals, 201: attachmentSchema, 413: errorBody('rest_upload_too_large') },
+      responseHeaders: { 201: LOCATION_HEADER },
     },
     async handle(request) {
       const query = request.query;

@@ -79,4 +79,30 @@ test('wp/v2: types in the edit context refused to a stranger, as declared', asyn
   assert.is((await answered(ctx, 'GET', '/api/wp/v2/types', '/api/wp/v2/types?context=edit', 401)).code, 'rest_cannot_view');
 });
 
+test('wp/v2 lists declare the paging headers they send, creations their Location', async (ctx) => {
+  const admin = `Basic ${Buffer.from(`${ctx.t.admin.login}:${ctx.t.admin.password}`).toString('base64')}`;
+  for (const path of ['/api/wp/v2/posts', '/api/wp/v2/categories', '/api/wp/v2/tags', '/api/wp/v2/media', '/api/wp/v2/users']) {
+    const operation = ctx.doc.paths[path]?.get as { responses: Record<string, { headers?: Record<string, unknown> }> } | undefined;
+    assert.ok(operation, path);
+    const declared = operation.responses['200']!;
+    assert.equal(Object.keys(declared.headers ?? {}).sort(), ['Link', 'X-WP-Total', 'X-WP-TotalPages'], path);
+    const response = await fetch(`${ctx.t.url}${path}?per_page=1`, { headers: { Authorization: admin } });
+    assert.match(response.headers.get('x-wp-total') ?? '', /^[0-9]+$/, path);
+    assert.match(response.headers.get('x-wp-totalpages') ?? '', /^[0-9]+$/, path);
+  }
+  for (const path of ['/api/wp/v2/posts', '/api/wp/v2/categories', '/api/wp/v2/media']) {
+    const operation = ctx.doc.paths[path]?.post as { responses: Record<string, { headers?: Record<string, unknown> }> } | undefined;
+    assert.ok(operation, path);
+    const declared = operation.responses['201']!;
+    assert.equal(Object.keys(declared.headers ?? {}), ['Location'], path);
+  }
+  const created = await fetch(`${ctx.t.url}/api/wp/v2/categories`, {
+    method: 'POST',
+    headers: { Authorization: admin, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'Declared' }),
+  });
+  assert.is(created.status, 201);
+  assert.match(created.headers.get('location') ?? '', /\/api\/wp\/v2\/categories\/[0-9]+$/);
+});
+
 test.run();
