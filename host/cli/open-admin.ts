@@ -1,8 +1,9 @@
 import { join, resolve } from 'node:path';
 import type { HostConfig } from '../config/schema.js';
 import { DATABASE_FILE, readHostFile } from '../runtime/data-dir-files.js';
-import { mkdirSync } from 'node:fs';
 import { CliError, type AdminClient } from './admin-client.js';
+import { DataDirError, describeCause } from '../runtime/prepare-data-dir.js';
+import { makeDirectory } from '../runtime/make-directory.js';
 import { remoteAdmin } from './remote-admin.js';
 
 /**
@@ -18,7 +19,13 @@ export async function openAdmin(config: HostConfig): Promise<AdminClient> {
   if (config.mongodbUrl) return directAdmin(await (await import('../store/mongodb/index.js')).openMongoStore({ url: config.mongodbUrl }));
   const { openEmbeddedStore, StoreLockedError } = await import('../store/embedded/index.js');
   const dataDir = resolve(config.dataDir);
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    makeDirectory(dataDir);
+  } catch (error) {
+    throw new DataDirError(
+      `The data directory ${dataDir} cannot be created: ${describeCause(error)}. Choose another with FLOWHOST_DATA_DIR or --data-dir.`,
+    );
+  }
   try {
     const store = await openEmbeddedStore({ file: join(dataDir, DATABASE_FILE), exclusive: true });
     return await directAdmin(store);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeDirectory } from './make-directory.js';
 
 /**
  * Files a running host keeps in its data directory so the CLI can reach it instead of
@@ -29,7 +30,7 @@ export function writePrivateFile(path: string, content: string, mode = 0o600): v
 }
 
 export function publishHost(dataDir: string, url: string, apiBase: string, token = randomBytes(32).toString('base64url')): string {
-  mkdirSync(dataDir, { recursive: true });
+  makeDirectory(dataDir);
   writePrivateFile(join(dataDir, LOCAL_CREDENTIAL_FILE), `${token}\n`);
   const info: HostFile = { pid: process.pid, url, api_base: apiBase, started_at: new Date().toISOString() };
   writePrivateFile(join(dataDir, HOST_FILE), `${JSON.stringify(info)}\n`);

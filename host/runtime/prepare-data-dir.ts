@@ -1,5 +1,6 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeDirectory } from './make-directory.js';
 
 /** A data directory Flowhost cannot use: the message names the path and the cause (no stack for the user). */
 export class DataDirError extends Error {
@@ -17,6 +18,7 @@ const CAUSES: Record<string, string> = {
   ENOSPC: 'no space left on device',
   EDQUOT: 'disk quota exceeded',
   ENOTDIR: 'a part of the path is not a directory',
+  ENOENT: 'the file system will not create a directory there',
   EEXIST: 'it exists and is not a directory',
   EIO: 'input/output error',
   ELOOP: 'too many symbolic links',
@@ -39,7 +41,7 @@ const HINT = 'Make it writable by the user running Flowhost, or choose another w
  */
 export function prepareDataDir(dataDir: string): void {
   try {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    makeDirectory(dataDir);
   } catch (error) {
     throw new DataDirError(`The data directory ${dataDir} cannot be created: ${describeCause(error)}. ${HINT}`);
   }

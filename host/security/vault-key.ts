@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeDirectory } from '../runtime/make-directory.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export const KEY_FILE = 'secret.key';
@@ -39,7 +40,7 @@ export async function loadVaultKey(options: { dataDir: string; secretKey?: strin
   if (options.secretKey !== undefined && options.secretKey.trim() !== '') {
     return { key: parseEnvKey(options.secretKey), source: 'env' };
   }
-  await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+  makeDirectory(options.dataDir);
   const file = join(options.dataDir, KEY_FILE);
   const key = randomBytes(KEY_BYTES);
   try {

@@ -111,4 +111,23 @@ test('a data directory that cannot be created: the same, with the directory it c
   noStack(through.stderr);
 });
 
+test('a data directory where the file system will not make one (/proc): refused at once, serve and the CLI alike', () => {
+  // Node's recursive mkdir spins forever at full CPU there (a trial's CLI ran 29 minutes):
+  // status null would be the 30 s timeout's kill.
+  const dataDir = `/proc/flowhost-test-${process.pid}`;
+  const res = serve(dataDir, '0');
+  assert.is(res.status, 1, `serve (null: killed at the timeout): ${res.stderr}`);
+  assert.match(res.stderr, new RegExp(`^flowhost: The data directory ${dataDir} cannot be created: .*\\(ENOENT\\)`));
+  noStack(res.stderr);
+  const cli = spawnSync(process.execPath, [cliPath, '--data-dir', dataDir, 'pipelines', 'list', '--json'], {
+    cwd: repoRoot,
+    env: cleanEnv({}),
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  assert.is(cli.status, 1, `cli: ${cli.signal ?? ''} ${cli.stderr}`);
+  assert.match(cli.stderr, new RegExp(`^flowhost: The data directory ${dataDir} cannot be created`));
+  assert.is(cli.stdout, '');
+});
+
 test.run();
