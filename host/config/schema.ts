@@ -40,6 +40,8 @@ export interface HostConfig {
    * addresses, CIDR ranges and `loopback`/`linklocal`/`uniquelocal`.
    */
   trustProxy: string;
+  /** The header the trusted proxies write the client into (only it is read): 'x-forwarded-for' or 'forwarded' (RFC 7239). */
+  proxyHeader: 'x-forwarded-for' | 'forwarded';
   /** Time a client has to send its complete request headers. */
   headersTimeoutMs: number;
   /** Time without a byte while a request body is read before it is refused with 408. */
@@ -96,6 +98,7 @@ export const envKeys: Record<string, { key: keyof HostConfig; type: 'string' | '
   FLOWHOST_CHECK_RESPONSES: { key: 'checkResponses', type: 'boolean' },
   FLOWHOST_HEAP_GROWING_PERCENT: { key: 'heapGrowingPercent', type: 'integer' },
   FLOWHOST_TRUST_PROXY: { key: 'trustProxy', type: 'string' },
+  FLOWHOST_PROXY_HEADER: { key: 'proxyHeader', type: 'string' },
   FLOWHOST_HEADERS_TIMEOUT_MS: { key: 'headersTimeoutMs', type: 'integer' },
   FLOWHOST_BODY_IDLE_TIMEOUT_MS: { key: 'bodyIdleTimeoutMs', type: 'integer' },
   FLOWHOST_BODY_TIMEOUT_MS: { key: 'bodyTimeoutMs', type: 'integer' },
@@ -128,6 +131,7 @@ export const defaultConfig: HostConfig = {
   loginKnownAddressDays: 30,
   loginWindowSeconds: 900,
   trustProxy: '',
+  proxyHeader: 'x-forwarded-for',
   // Slowloris: Node's default gives headers 60 s and checks only every 30 s.
   headersTimeoutMs: 30_000,
   bodyIdleTimeoutMs: 20_000,
@@ -179,6 +183,7 @@ export const configSchema: JsonSchema = {
     loginMaxFailuresPerLogin: { type: 'integer', minimum: 1 },
     loginKnownAddressDays: { type: 'integer', minimum: 1, maximum: 3650 },
     trustProxy: { type: 'string', maxLength: 4096 },
+    proxyHeader: { enum: ['x-forwarded-for', 'forwarded'] },
     headersTimeoutMs: { type: 'integer', minimum: 100, maximum: 600_000 },
     bodyIdleTimeoutMs: { type: 'integer', minimum: 100, maximum: 3_600_000 },
     bodyTimeoutMs: { type: 'integer', minimum: 100, maximum: 3_600_000 },

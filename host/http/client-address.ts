@@ -12,8 +12,17 @@ let parseForwardedModule: typeof ParseForwarded | undefined;
 const proxyAddr = () => (proxyAddrModule ??= require('proxy-addr') as typeof ProxyAddr);
 const parseForwarded = (header: string) => (parseForwardedModule ??= require('forwarded-parse') as typeof ParseForwarded)(header);
 
+/**
+ * Which header the trusted proxies write the client into: nginx's `$proxy_add_x_forwarded_for`
+ * (the default), or RFC 7239 `Forwarded`. Only that one is read. A proxy passes on
+ * whatever else the client sent, and nginx's documented config sets X-Forwarded-For but
+ * leaves a client's own `Forwarded` untouched: reading both (Forwarded first, as before)
+ * let any client name its own address and lock a user out of theirs.
+ */
+export type ProxyHeader = 'x-forwarded-for' | 'forwarded';
+
 /** Whether the hop `index` away from this host (0 = the socket's peer) at `address` is a proxy we trust. */
-export type TrustFunction = (address: string, index: number) => boolean;
+export type TrustFunction = ((address: string, index: number) => boolean) & { readonly header?: ProxyHeader };
 
 /** What the request says about its client once trusted hops are read. */
 export interface ClientView {
@@ -35,12 +44,12 @@ const trustNobody: TrustFunction = () => false;
  * list of addresses, CIDR ranges and proxy-addr's names (`loopback`, `linklocal`,
  * `uniquelocal`). An entry that is none of these stops start-up (see `checkTrustProxy`).
  */
-export function compileTrust(setting: string | undefined): TrustFunction {
+export function compileTrust(setting: string | undefined, header: ProxyHeader = 'x-forwarded-for'): TrustFunction {
   const value = (setting ?? '').trim();
   if (value === '' || value === 'false' || value === 'none') return trustNobody;
   if (/^\d+$/.test(value)) {
     const hops = Number(value);
-    return (_address, index) => index < hops;
+    return Object.assign((_address: string, index: number) => index < hops, { header });
   }
   const compiled = proxyAddr().compile(
     value
@@ -48,7 +57,7 @@ export function compileTrust(setting: string | undefined): TrustFunction {
       .map((part) => part.trim())
       .filter(Boolean),
   );
-  return (address, index) => compiled(address, index);
+  return Object.assign((address: string, index: number) => compiled(address, index), { header });
 }
 
 /** The setting's problem in one sentence, or null: for config validation before start-up. */
@@ -72,23 +81,28 @@ function forwardedNode(node: string | undefined): string | null {
   return isIP(value) ? value : null;
 }
 
-/** The hops from the right: X-Forwarded-For's entries, or RFC 7239 `Forwarded`'s when sent. */
-function forwardedHops(req: IncomingMessage): {
+/** The hops from the right, from the one header the proxies write (X-Forwarded-* or RFC 7239 `Forwarded`). */
+function forwardedHops(
+  req: IncomingMessage,
+  header: ProxyHeader,
+): {
   addresses: Array<string | null>;
   protos: Array<string | undefined>;
   hosts: Array<string | undefined>;
 } {
-  const header = first(req.headers.forwarded);
-  if (header) {
+  if (header === 'forwarded') {
+    const text = first(req.headers.forwarded);
+    if (!text) return { addresses: [], protos: [], hosts: [] };
     try {
-      const entries = parseForwarded(header);
+      const entries = parseForwarded(text);
       return {
         addresses: entries.map((e) => forwardedNode(e.for)),
         protos: entries.map((e) => e.proto),
         hosts: entries.map((e) => e.host),
       };
     } catch {
-      // A malformed Forwarded header gives no hops; X-Forwarded-For may still.
+      // A malformed Forwarded header gives no hops: the proxy itself is the client.
+      return { addresses: [], protos: [], hosts: [] };
     }
   }
   const list = (first(req.headers['x-forwarded-for']) ?? '')
@@ -129,7 +143,7 @@ export function readClient(req: IncomingMessage, trust: TrustFunction): ClientVi
     forwarded: false,
   };
   if (trust === trustNobody || !trust(peer, 0)) return view;
-  const hops = forwardedHops(req);
+  const hops = forwardedHops(req, trust.header ?? 'x-forwarded-for');
   view.forwarded = true;
   let index = hops.addresses.length - 1;
   let hop = 1;

@@ -47,7 +47,7 @@ function from(
   });
 }
 
-const test = suite<{ host: RunningHost; nginx: RunningNginx; auth: string; flowId: number; token: string }>(
+const test = suite<{ host: RunningHost; nginx: RunningNginx; auth: string; password: string; flowId: number; token: string }>(
   'e2e: behind nginx with the documented configuration',
 );
 
@@ -55,7 +55,8 @@ test.before(async (ctx) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-nginx-host-'));
   ctx.host = await startHostProcess(dataDir, { FLOWHOST_TRUST_PROXY: '127.0.0.1', FLOWHOST_LOGIN_MAX_FAILURES: '5' });
   ctx.nginx = await startNginx(new URL(ctx.host.url));
-  ctx.auth = basicAuth('admin', readFileSync(join(dataDir, 'initial-admin-password'), 'utf8').trim());
+  ctx.password = readFileSync(join(dataDir, 'initial-admin-password'), 'utf8').trim();
+  ctx.auth = basicAuth('admin', ctx.password);
   const admin = { Authorization: ctx.auth };
   const api = '/api/automation/v1';
   const pipeline = JSON.parse(
@@ -143,6 +144,23 @@ test('wrong passwords for admin from one client throttle that client only', asyn
     200,
     'the administrator elsewhere signs in',
   );
+});
+
+test("a stranger naming another client in its own Forwarded header throttles only itself (a trial locked the admin's address out this way)", async ({
+  nginx,
+  password,
+}) => {
+  // The administrator signs in from 127.0.0.6; a stranger on 127.0.0.5 claims to be .6 in
+  // RFC 7239's header, which nginx's documented config passes on untouched.
+  const signIn = (address: string, pass: string, headers: Record<string, string> = {}) =>
+    from(nginx, address, 'POST', '/api/automation/v1/session', headers, JSON.stringify({ login: 'admin', password: pass }));
+  assert.is((await signIn('127.0.0.6', password)).status, 200);
+  const statuses: number[] = [];
+  for (let i = 0; i < 7; i++) statuses.push((await signIn('127.0.0.5', 'still not the password', { Forwarded: 'for=127.0.0.6' })).status);
+  assert.is(statuses.at(-1), 429, `${statuses}`);
+  assert.is((await signIn('127.0.0.6', password)).status, 200, "the administrator's own address is not the stranger's to lock");
+  // Nor can the stranger step out of its own lockout by naming another address.
+  assert.is((await signIn('127.0.0.5', password, { Forwarded: 'for=127.0.0.9' })).status, 429);
 });
 
 test("a client's X-Request-Id passes through nginx and is echoed; without one, nginx's id is", async ({ nginx }) => {

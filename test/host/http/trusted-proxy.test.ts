@@ -45,16 +45,29 @@ unit('X-Forwarded-For is read from the right through trusted hops only', () => {
   assert.is(readClient(fakeRequest('192.0.2.7', headers), compileTrust('loopback')).ip, '192.0.2.7');
 });
 
-unit('RFC 7239 Forwarded is read the same way, with ports and IPv6 brackets', () => {
+unit(
+  "only the header the proxies write is read: a client's own Forwarded is ignored by default, its X-Forwarded-For with 'forwarded'",
+  () => {
+    const headers = { 'x-forwarded-for': '203.0.113.9', forwarded: 'for=198.51.100.66' };
+    assert.is(readClient(fakeRequest('127.0.0.1', headers), compileTrust('loopback')).ip, '203.0.113.9');
+    assert.is(readClient(fakeRequest('127.0.0.1', headers), compileTrust('loopback', 'forwarded')).ip, '198.51.100.66');
+    assert.is(readClient(fakeRequest('127.0.0.1', { forwarded: 'for=198.51.100.66' }), compileTrust('loopback')).ip, '127.0.0.1');
+    assert.is(loadConfig({ env: { FLOWHOST_PROXY_HEADER: 'forwarded' } }).proxyHeader, 'forwarded');
+    assert.is(loadConfig({ env: {} }).proxyHeader, 'x-forwarded-for');
+    assert.throws(() => loadConfig({ env: { FLOWHOST_PROXY_HEADER: 'x-real-ip' } }), /proxyHeader|FLOWHOST_PROXY_HEADER/);
+  },
+);
+
+unit('RFC 7239 Forwarded (FLOWHOST_PROXY_HEADER=forwarded) is read the same way, with ports and IPv6 brackets', () => {
   const view = readClient(
     fakeRequest('::ffff:127.0.0.1', { forwarded: 'for=198.51.100.1, for="[2001:db8::7]:4711";proto=https;host=flows.example.org' }),
-    compileTrust('loopback'),
+    compileTrust('loopback', 'forwarded'),
   );
   assert.is(view.ip, '2001:db8::7');
   assert.is(view.protocol, 'https');
   assert.is(view.host, 'flows.example.org');
   assert.is(
-    readClient(fakeRequest('127.0.0.1', { forwarded: 'for=unknown' }), compileTrust('loopback')).ip,
+    readClient(fakeRequest('127.0.0.1', { forwarded: 'for=unknown' }), compileTrust('loopback', 'forwarded')).ip,
     '127.0.0.1',
     'an unknown node leaves the proxy as the client',
   );
