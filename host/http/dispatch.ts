@@ -11,7 +11,7 @@ import type { Principal } from '../../core/kernel/principal.js';
 import { RouteReply, isRouteReply, type HttpMethod, type RouteRequest, type RouteResult } from '../../core/kernel/routes.js';
 import { describeErrors } from '../../core/kernel/validator.js';
 import type { Authenticator } from '../auth/authenticator.js';
-import { BodyTimeoutError, BodyTooLargeError, decodeBody, readBody, watchUpload, type BodyTiming } from './read-body.js';
+import { BodyAbortedError, BodyTimeoutError, BodyTooLargeError, decodeBody, readBody, watchUpload, type BodyTiming } from './read-body.js';
 import type { ConnectionLimits } from './connection-limits.js';
 import { originOf, withOrigin } from './request-origin.js';
 import { readClient, type ClientView, type TrustFunction } from './client-address.js';
@@ -330,6 +330,14 @@ export async function dispatch(
       sendJson(res, answer.status, fields ? filterFields(answer.body, fields) : answer.body, answer.replaced ? {} : reply.headers);
     }
   } catch (error) {
+    if (error instanceof BodyAbortedError) {
+      // Nobody to answer (or Node's parser answered the broken framing itself): a client
+      // error in the request line, not a server error.
+      log().info({ route: `${route.method} ${route.fullPath}`, reason: error.cause.message }, 'The client left before its body arrived');
+      res.statusCode = 400;
+      if (!res.headersSent) res.destroy();
+      return;
+    }
     const answer = toErrorResponse(error, requestId);
     if (answer.unexpected)
       log().error({ err: error, route: `${route.method} ${route.fullPath}`, plugin: route.owner }, 'Unexpected error in route handler');

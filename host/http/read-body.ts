@@ -16,6 +16,24 @@ export class BodyTimeoutError extends ApiError {
   }
 }
 
+/**
+ * The client went away before its body arrived (the connection closed mid-body), or sent
+ * a body HTTP cannot frame (a broken chunk, which Node's parser answers 400 itself). Its
+ * own doing, not the server's: nobody is left to answer, and it is logged as such, never
+ * as a 500 with a stack.
+ */
+export class BodyAbortedError extends Error {
+  constructor(override readonly cause: Error) {
+    super(`The client closed the connection or broke the body's framing before the body arrived (${cause.message})`);
+    this.name = 'BodyAbortedError';
+  }
+}
+
+function isAbort(error: Error): boolean {
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  return code === 'ECONNRESET' || code === 'ECONNABORTED' || code === 'EPIPE' || code.startsWith('HPE_') || error.message === 'aborted';
+}
+
 /** How long a body may take: silence between chunks, and the whole of it. */
 export interface BodyTiming {
   idleMs: number;
@@ -134,7 +152,7 @@ export function readBody(req: IncomingMessage, limit: number, timing?: BodyTimin
       chunks.push(chunk);
     };
     const onEnd = () => finish(null);
-    const onError = (error: Error) => finish(error);
+    const onError = (error: Error) => finish(isAbort(error) ? new BodyAbortedError(error) : error);
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);

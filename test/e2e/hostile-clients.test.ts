@@ -125,6 +125,38 @@ test('a body dripped a byte at a time is cut off at the total body time', async 
   assert.match(result.text, /not complete after 3 s/);
 });
 
+test('a client that leaves mid-body, or breaks the chunk framing, is no server error: no 500, no error-level line', async ({
+  host,
+  auth,
+}) => {
+  const before = host.output().length;
+  const gone = await open(host.url);
+  // Signed in: the permission is checked before the body is read.
+  gone.write(
+    `POST /api/automation/v1/pipelines HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"pipeline_name":`,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  gone.destroy();
+  const broken = await open(host.url);
+  broken.write(
+    `POST /api/automation/v1/pipelines HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\n{}\r\n`,
+  );
+  const answer = await untilClosed(broken, 10_000);
+  assert.match(answer.text, /^HTTP\/1\.1 400/, answer.text);
+  assert.match(answer.text, /rest_bad_request/);
+  // Both requests' log lines are written once they end: wait for two of them.
+  let log = '';
+  for (let i = 0; i < 100; i++) {
+    log = host.output().slice(before);
+    if ((log.match(/The client left before its body arrived/g) ?? []).length >= 2) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.is((log.match(/The client left before its body arrived/g) ?? []).length, 2, log);
+  assert.not.match(log, /"status":500/);
+  assert.not.match(log, /"level":50/);
+  assert.is(await alive(host.url), 200);
+});
+
 test('one address holds at most its connection cap; the next connection is told 503 and others are served', async ({ host }) => {
   const held: Socket[] = [];
   for (let i = 0; i < 20; i++) held.push(await open(host.url));
