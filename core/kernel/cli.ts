@@ -33,6 +33,13 @@ export interface CliContext {
   ): Promise<T>;
   /** Prints `data` as JSON with --json, else `text`. */
   print(data: unknown, text: string): void;
+  /**
+   * Asks before something is deleted or disconnected, as the built-in commands do: passes
+   * with `--yes` (which a `destructive` command gets), asks `<action>? [y/N]` on a terminal,
+   * and without one refuses ("add --yes to go ahead"); a refusal ends the command, exit 1.
+   * Call it after reading what will go, so a missing item is named before anyone is asked.
+   */
+  confirm(action: string): Promise<void>;
 }
 
 export interface CliCommandDefinition {
@@ -40,6 +47,8 @@ export interface CliCommandDefinition {
   command: string;
   describe: string;
   options?: Record<string, CliOption>;
+  /** Deletes or disconnects something: the command gets `--yes`, and `run` should call `ctx.confirm` first. */
+  destructive?: boolean;
   run(args: Record<string, unknown>, ctx: CliContext): Promise<void> | void;
 }
 

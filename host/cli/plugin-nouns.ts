@@ -6,6 +6,7 @@ import type { PluginEntry } from '../plugin-resolver.js';
 import { withApi, type CliNoun } from './cli-runtime.js';
 import { BUILT_IN_NOUNS } from './nouns/catalogue.js';
 import { printJson } from './output.js';
+import { confirm, yesOption } from './confirm.js';
 
 /** Every CLI noun the build's plugins declare; one that shadows another is refused, naming both. */
 export function pluginNouns(plugins: ReadonlyArray<PluginDefinition>): CliNoun[] {
@@ -81,6 +82,7 @@ function pluginNoun(noun: CliNounDefinition, owner: string): CliNoun {
           command.describe,
           (c) => {
             for (const [name, option] of Object.entries(command.options ?? {})) c.option(name, option);
+            if (command.destructive) c.options(yesOption);
             return c.option('json', { type: 'boolean', describe: 'Machine-readable output', default: false });
           },
           async (argv) => {
@@ -93,6 +95,7 @@ function pluginNoun(noun: CliNounDefinition, owner: string): CliNoun {
                   call: (method, path, options) => api.callApi(method, path, options),
                   upload: (path, file, options) => api.upload(path, file, options),
                   print: (data, text) => (json ? printJson(data) : console.log(text)),
+                  confirm: (action) => confirm(args, action),
                 }),
               ),
             );

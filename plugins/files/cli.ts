@@ -32,8 +32,10 @@ export const filesNoun = defineCliNoun({
     },
     {
       command: 'delete <id>',
-      describe: 'Delete an uploaded file',
+      describe: 'Delete an uploaded file (asks first; --yes to skip)',
+      destructive: true,
       async run(args, ctx) {
+        await ctx.confirm(`Delete uploaded file ${String(args.id)}`);
         const res = await ctx.call<{ file: Record<string, unknown> }>(
           'DELETE',
           `/automation/v1/files/${encodeURIComponent(String(args.id))}`,

@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import { jsonOption, withAdmin, type CliNoun } from '../cli-runtime.js';
 import { printJson, printRows } from '../output.js';
+import { confirm, yesOption } from '../confirm.js';
 import { nounHeader } from './catalogue.js';
 
 /** `flowhost app-password ...`: a user's API credentials, through the admin client (as user.ts). */
@@ -35,14 +36,18 @@ export const appPassword: CliNoun = {
       )
       .command(
         'revoke <login> <uuid>',
-        'Revoke an application password',
+        'Revoke an application password (asks first; --yes to skip)',
         (c) =>
           c
             .positional('login', { type: 'string', demandOption: true })
             .positional('uuid', { type: 'string', demandOption: true })
-            .options(jsonOption),
+            .options({ ...yesOption, ...jsonOption }),
         async (argv) => {
-          await withAdmin(argv, async (a) => a.revokeAppPassword((await a.findUser(argv.login!)).user_id, argv.uuid!));
+          await withAdmin(argv, async (a) => {
+            const user = await a.findUser(argv.login!);
+            await confirm(argv, `Revoke application password ${argv.uuid} of '${user.login}'`);
+            await a.revokeAppPassword(user.user_id, argv.uuid!);
+          });
           if (argv.json) printJson({ revoked: true, uuid: argv.uuid });
           else console.log(`Revoked application password ${argv.uuid}.`);
         },

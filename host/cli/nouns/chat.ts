@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
 import { CliError } from '../admin-client.js';
 import { printJson, printRows } from '../output.js';
+import { confirm, yesOption } from '../confirm.js';
 import { chatRepl, sendChat } from '../chat-repl.js';
 import { answerLines, conversationLines, type ChatMessageView } from '../chat-view.js';
 import { nounHeader } from './catalogue.js';
@@ -94,12 +95,15 @@ export const chat: CliNoun = {
       )
       .command(
         'delete <id>',
-        'Delete a session',
-        (c) => c.positional('id', { type: 'string', demandOption: true }).options(jsonOption),
+        'Delete a session (asks first; --yes to skip)',
+        (c) => c.positional('id', { type: 'string', demandOption: true }).options({ ...yesOption, ...jsonOption }),
         async (argv) => {
-          const body = await withApi(argv, (api) =>
-            api.call<{ data: { deleted: boolean; session_id: string } }>('DELETE', `/chat/${encodeURIComponent(argv.id)}`),
-          );
+          const body = await withApi(argv, async (api) => {
+            // Read first: a missing session is named before anyone is asked.
+            await api.call('GET', `/chat/${encodeURIComponent(argv.id)}`);
+            await confirm(argv, `Delete chat session ${argv.id}`);
+            return api.call<{ data: { deleted: boolean; session_id: string } }>('DELETE', `/chat/${encodeURIComponent(argv.id)}`);
+          });
           if (argv.json) return printJson(body.data);
           console.log(`Deleted session ${body.data.session_id}`);
         },

@@ -3,6 +3,7 @@ import { CliError } from '../admin-client.js';
 import type { ApiSession } from '../api-session.js';
 import { jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
 import { printJson, printRows } from '../output.js';
+import { confirm, yesOption } from '../confirm.js';
 import { nounHeader } from './catalogue.js';
 
 type WpPost = Record<string, unknown> & {
@@ -96,16 +97,21 @@ export const posts: CliNoun = {
       )
       .command(
         'delete <id>',
-        'Move a post to the trash (--force: delete it for good)',
+        'Move a post to the trash (--force: delete it for good, asking first; --yes to skip)',
         (c) =>
           c
             .positional('id', { type: 'number', demandOption: true })
             .options(typeOption)
             .option('force', { type: 'boolean', default: false, describe: 'Delete instead of trashing' })
-            .options(jsonOption),
+            .options({ ...yesOption, ...jsonOption }),
         async (argv) => {
           await withApi(argv, async (api) => {
             const base = await restBase(api, argv.type);
+            // The trash can be undone; deleting for good is asked first (the post read before, so a missing one is named).
+            if (argv.force) {
+              await api.fetchApi('GET', `${WP}/${base}/${argv.id}`, { query: { context: 'edit' } });
+              await confirm(argv, `Delete post ${argv.id} for good`);
+            }
             const res = (
               await api.fetchApi<Record<string, unknown>>('DELETE', `${WP}/${base}/${argv.id}`, {
                 query: argv.force ? { force: 'true' } : {},

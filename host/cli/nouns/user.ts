@@ -2,6 +2,7 @@ import type { Argv } from 'yargs';
 import { ROLES } from '../../../core/users/roles.js';
 import { jsonOption, readPassword, withAdmin, type CliNoun } from '../cli-runtime.js';
 import { printJson, printRows } from '../output.js';
+import { confirm, yesOption } from '../confirm.js';
 import { nounHeader } from './catalogue.js';
 
 /** `flowhost user ...`: accounts, through the admin client (the store itself, or the host holding it). */
@@ -50,11 +51,12 @@ export const user: CliNoun = {
       )
       .command(
         'delete <login>',
-        'Delete a user (and their sessions and application passwords)',
-        (c) => c.positional('login', { type: 'string', demandOption: true }).options(jsonOption),
+        'Delete a user (and their sessions and application passwords; asks first, --yes to skip)',
+        (c) => c.positional('login', { type: 'string', demandOption: true }).options({ ...yesOption, ...jsonOption }),
         async (argv) => {
           const user = await withAdmin(argv, async (a) => {
             const found = await a.findUser(argv.login!);
+            await confirm(argv, `Delete user '${found.login}' with their sessions and application passwords`);
             await a.deleteUser(found.user_id);
             return found;
           });

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { CliError } from '../admin-client.js';
 import { jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
 import { printJson, printRows } from '../output.js';
+import { confirm, yesOption } from '../confirm.js';
 import { nounHeader } from './catalogue.js';
 
 /** `flowhost webhook ...`: a flow's webhook trigger (auth mode, secrets, limits), through the API. */
@@ -65,10 +66,14 @@ export const webhook: CliNoun = {
       )
       .command(
         'disable <flow_id>',
-        'Disable the trigger (token and secrets are forgotten)',
-        (c) => flowArg(c).options(jsonOption),
+        'Disable the trigger (token and secrets are forgotten; asks first, --yes to skip)',
+        (c) => flowArg(c).options({ ...yesOption, ...jsonOption }),
         async (argv) => {
-          await withApi(argv, (api) => api.call('DELETE', `/flows/${argv.flow_id}/webhook`));
+          await withApi(argv, async (api) => {
+            await api.call('GET', `/flows/${argv.flow_id}`);
+            await confirm(argv, `Disable the webhook trigger of flow ${argv.flow_id} (its token and secrets are forgotten)`);
+            await api.call('DELETE', `/flows/${argv.flow_id}/webhook`);
+          });
           show(argv, { disabled: true }, `Webhook trigger of flow ${argv.flow_id} disabled.`);
         },
       )

@@ -37,7 +37,7 @@ if (mongo) {
       );
       const got = cli('posts', 'get', String(first));
       assert.match(got.stdout, /^title\s+Mongo post$/m);
-      const forced = cli('posts', 'delete', String(first), '--force', '--json');
+      const forced = cli('posts', 'delete', String(first), '--force', '--yes', '--json');
       assert.is(forced.status, 0, forced.stderr);
       assert.equal([(JSON.parse(forced.stdout) as Body).deleted, await t.host.content.getPost(first)], [true, null]);
     } finally {

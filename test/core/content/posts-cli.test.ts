@@ -61,7 +61,8 @@ async function exercise(cli: (...args: string[]) => ReturnType<typeof runCli>, p
   const again = cli('posts', 'delete', String(ids[2]));
   assert.is.not(again.status, 0);
   assert.match(again.stderr, /already been deleted/);
-  const forced = cli('posts', 'delete', String(ids[2]), '--force');
+  assert.match(cli('posts', 'delete', String(ids[2]), '--force').stderr, /not confirmed/, 'deleting for good asks first');
+  const forced = cli('posts', 'delete', String(ids[2]), '--force', '--yes');
   assert.is(forced.status, 0, forced.stderr);
   assert.match(forced.stdout, new RegExp(`Post ${ids[2]} deleted`));
   return { ids, draft };

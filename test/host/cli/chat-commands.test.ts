@@ -107,7 +107,7 @@ for (const store of testStores('cli: chat')) {
     const table = await run(ctx, ['chat', 'sessions']);
     assert.match(table.stdout, /SESSION_ID\s+UPDATED\s+MESSAGES\s+AGENT\s+TITLE/);
     assert.match(table.stdout, new RegExp(`${ctx.sessionId}\\s+\\S+ \\S+\\s+\\d+\\s+cli\\s+Make a pipeline`));
-    assert.equal(await json(ctx, ['chat', 'delete', ctx.sessionId]), { deleted: true, session_id: ctx.sessionId });
+    assert.equal(await json(ctx, ['chat', 'delete', ctx.sessionId, '--yes']), { deleted: true, session_id: ctx.sessionId });
     const gone = await run(ctx, ['chat', 'show', ctx.sessionId]);
     assert.is(gone.status, 1);
     assert.match(gone.stderr, /No chat session/);

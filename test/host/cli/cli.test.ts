@@ -58,11 +58,12 @@ for (const store of testStores('cli: store nobody holds')) {
     const listed = JSON.parse((await cli('app-password', 'list', 'alice', '--json')).stdout) as Array<{ uuid: string; name: string }>;
     assert.ok(listed.some((p) => p.uuid === uuid && p.name === 'laptop'));
     assert.not.match(JSON.stringify(listed), new RegExp(password));
-    const revoked = await cli('app-password', 'revoke', 'alice', uuid);
+    assert.match((await cli('app-password', 'revoke', 'alice', uuid)).stderr, /not confirmed/);
+    const revoked = await cli('app-password', 'revoke', 'alice', uuid, '--yes');
     assert.is(revoked.status, 0, revoked.stderr);
     const after = JSON.parse((await cli('app-password', 'list', 'alice', '--json')).stdout) as Array<{ uuid: string }>;
     assert.not.ok(after.some((p) => p.uuid === uuid));
-    const again = await cli('app-password', 'revoke', 'alice', uuid);
+    const again = await cli('app-password', 'revoke', 'alice', uuid, '--yes');
     assert.is.not(again.status, 0);
     assert.match(again.stderr, /No application password/);
   });
@@ -79,8 +80,12 @@ for (const store of testStores('cli: store nobody holds')) {
   });
 
   test('user delete; unknown users and bad arguments fail with a message', async () => {
-    assert.is((await cli('user', 'delete', 'bob')).status, 0);
-    const missing = await cli('user', 'delete', 'bob');
+    // With no terminal to ask on, a delete without --yes refuses and changes nothing.
+    const unasked = await cli('user', 'delete', 'bob');
+    assert.is(unasked.status, 1);
+    assert.match(unasked.stderr, /Delete user 'bob'.*not confirmed \(no terminal to ask on\); add --yes/);
+    assert.is((await cli('user', 'delete', 'bob', '--yes')).status, 0);
+    const missing = await cli('user', 'delete', 'bob', '--yes');
     assert.is.not(missing.status, 0);
     assert.match(missing.stderr, /No user with login 'bob'/);
     const badRole = await cli('user', 'create', 'carol', '--role', 'wizard');

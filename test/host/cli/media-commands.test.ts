@@ -77,7 +77,11 @@ for (const store of testStores('cli: media and files commands')) {
     const second = JSON.parse(again.stdout) as { id: string };
     const all = JSON.parse((await cli('files', 'list', '--json')).stdout) as Array<{ id: string }>;
     assert.is(all.length, 2);
-    const removed = await cli('files', 'delete', second.id);
+    // A plugin's destructive command asks too (the SDK's ctx.confirm): refused without --yes.
+    const unasked = await cli('files', 'delete', second.id);
+    assert.is(unasked.status, 1);
+    assert.match(unasked.stderr, /not confirmed \(no terminal to ask on\); add --yes/);
+    const removed = await cli('files', 'delete', second.id, '--yes');
     assert.is(removed.status, 0, removed.stderr);
     assert.match(removed.stdout, /Deleted rows\.csv/);
     assert.is((JSON.parse((await cli('files', 'list', '--json')).stdout) as unknown[]).length, 1);

@@ -101,7 +101,8 @@ for (const store of testStores('cli: flowhost webhook')) {
       const unknownMode = await cli('webhook', 'enable', flowId, '--mode', 'telepathy');
       assert.is.not(unknownMode.status, 0);
       assert.match(unknownMode.stderr, /Unknown webhook mode 'telepathy'/);
-      assert.is((await cli('webhook', 'disable', flowId)).status, 0);
+      assert.match((await cli('webhook', 'disable', flowId)).stderr, /not confirmed/);
+      assert.is((await cli('webhook', 'disable', flowId, '--yes')).status, 0);
       assert.match((await cli('webhook', 'status', flowId)).stdout, /disabled/);
     } finally {
       await host.stop();

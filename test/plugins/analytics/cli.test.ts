@@ -95,6 +95,7 @@ async function run(t: TestHost, line: string[], json: boolean): Promise<{ out: s
   let out = '';
   const ctx: CliContext = {
     json,
+    confirm: async () => undefined,
     async call<T>(method: string, path: string, options?: { body?: unknown }) {
       const res = await t.request<Body>(method, path.replace(/^\/automation\/v1/, ''), { body: options?.body });
       if (res.status >= 400) throw new Error(String(res.body.message));
