@@ -54,6 +54,16 @@ const host = {
     when: 'a session cookie with a wrong nonce (the admin client refetches the nonce and retries once on exactly this code)',
   },
   rest_request_timeout: { status: 408, message: 'The request body arrived too slowly.', when: 'a body that stalls or drags past its time' },
+  rest_headers_too_large: {
+    status: 431,
+    message: 'The request line or headers are larger than 16 KB.',
+    when: "before any route: Node's HTTP parser refuses the request line or headers (answered, then the connection closed)",
+  },
+  rest_too_many_connections: {
+    status: 503,
+    message: 'Too many connections from this address.',
+    when: 'before any route: the address already holds `FLOWHOST_MAX_CONNECTIONS_PER_ADDRESS` connections (see docs/operations.md)',
+  },
   rest_payload_too_large: {
     status: 413,
     message: 'The request body is larger than the limit.',

@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import { CliError } from '../admin-client.js';
 import { jsonOption, sleep, withApi, type CliNoun } from '../cli-runtime.js';
 import { confirm, yesOption } from '../confirm.js';
 import { printJson } from '../output.js';
@@ -16,7 +17,7 @@ export const logs: CliNoun = {
     y
       .command(
         'tail',
-        'The newest log entries; --follow keeps printing new ones',
+        'The newest log entries, oldest first; --follow keeps printing new ones; --json prints one JSON object per line (JSON Lines)',
         (c) =>
           c
             .option('level', { choices: ['debug', 'info', 'warning', 'error', 'critical'] as const, describe: 'Only this level' })
@@ -24,6 +25,7 @@ export const logs: CliNoun = {
             .option('follow', { type: 'boolean', default: false, describe: 'Keep printing new entries (Ctrl-C to stop)' })
             .options(jsonOption),
         async (argv) => {
+          if (!Number.isSafeInteger(argv.lines) || argv.lines < 1) throw new CliError('--lines must be a whole number from 1 to 500');
           await withApi(argv, async (api) => {
             type Entry = { id: number; level: string; message: string; created_at: string; context: Record<string, unknown> };
             const page = async (perPage: number) =>

@@ -11,7 +11,9 @@ export const exportNoun: CliNoun = {
   builder: (y: Argv) =>
     y
       .positional('id', { type: 'number', demandOption: true, describe: 'A flow id (or a pipeline id with --pipeline)' })
-      .option('pipeline', { type: 'boolean', default: false, describe: 'The id is a pipeline: export it with every flow' }),
+      .option('pipeline', { type: 'boolean', default: false, describe: 'The id is a pipeline: export it with every flow' })
+      // The document is JSON either way; --json is taken, as on every command that prints data.
+      .options(jsonOption),
   async handler(argv: ArgumentsCamelCase<Common & { id?: number; pipeline?: boolean }>) {
     const id = Number(argv.id);
     if (!Number.isSafeInteger(id) || id < 1) throw new CliError(`'${String(argv.id)}' is not an id`);

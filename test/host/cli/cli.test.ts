@@ -88,6 +88,14 @@ for (const store of testStores('cli: store nobody holds')) {
     const missing = await cli('user', 'delete', 'bob', '--yes');
     assert.is.not(missing.status, 0);
     assert.match(missing.stderr, /No user with login 'bob'/);
+    // An option's own name in the message, not the API parameter it becomes (was "per_page must be integer").
+    const badLines = await cli('logs', 'tail', '--lines', 'abc');
+    assert.is(badLines.status, 1);
+    assert.match(badLines.stderr, /^flowhost: --lines must be a whole number from 1 to 500/);
+    // export takes --json like every command that prints data (it prints JSON either way).
+    const exported = await cli('export', '999', '--json');
+    assert.is(exported.status, 1);
+    assert.match(exported.stderr, /flow_not_found/);
     const badRole = await cli('user', 'create', 'carol', '--role', 'wizard');
     assert.is.not(badRole.status, 0);
     assert.match(badRole.stderr, /Choices|role/i);
