@@ -13,7 +13,8 @@ export async function directAdmin(store: DocumentStore): Promise<AdminClient> {
     try {
       return await fn();
     } catch (error) {
-      if (error instanceof ApiError) throw new CliError(error.message);
+      // The API's code kept, as a refusal over HTTP keeps it: `... (user_exists)`.
+      if (error instanceof ApiError) throw new CliError(error.message, error.code, error.data);
       throw error;
     }
   };
@@ -23,7 +24,7 @@ export async function directAdmin(store: DocumentStore): Promise<AdminClient> {
     findUser: (login) =>
       wrap(async () => {
         const user = await users.findByLogin(login);
-        if (!user) throw new CliError(`No user with login '${login}'`);
+        if (!user) throw new CliError(`No user with login '${login}'`, 'user_not_found');
         return user;
       }),
     createUser: (input) =>

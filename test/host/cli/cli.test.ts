@@ -87,7 +87,10 @@ for (const store of testStores('cli: store nobody holds')) {
     assert.is((await cli('user', 'delete', 'bob', '--yes')).status, 0);
     const missing = await cli('user', 'delete', 'bob', '--yes');
     assert.is.not(missing.status, 0);
-    assert.match(missing.stderr, /No user with login 'bob'/);
+    // The API's code ends the line, as it does for a refusal over HTTP (cli.md).
+    assert.match(missing.stderr, /No user with login 'bob' \(user_not_found\)$/m);
+    const twice = await cli('user', 'create', 'alice', '--role', 'author');
+    assert.match(twice.stderr, /already exists \(user_exists\)$/m);
     // An option's own name in the message, not the API parameter it becomes (was "per_page must be integer").
     const badLines = await cli('logs', 'tail', '--lines', 'abc');
     assert.is(badLines.status, 1);
