@@ -2,8 +2,7 @@ import { join, resolve } from 'node:path';
 import type { HostConfig } from '../config/schema.js';
 import { DATABASE_FILE, readHostFile } from '../runtime/data-dir-files.js';
 import { CliError, type AdminClient } from './admin-client.js';
-import { DataDirError, describeCause } from '../runtime/prepare-data-dir.js';
-import { makeDirectory } from '../runtime/make-directory.js';
+import { createDataDir } from '../runtime/prepare-data-dir.js';
 import { remoteAdmin } from './remote-admin.js';
 
 /**
@@ -19,13 +18,7 @@ export async function openAdmin(config: HostConfig): Promise<AdminClient> {
   if (config.mongodbUrl) return directAdmin(await (await import('../store/mongodb/index.js')).openMongoStore({ url: config.mongodbUrl }));
   const { openEmbeddedStore, StoreLockedError } = await import('../store/embedded/index.js');
   const dataDir = resolve(config.dataDir);
-  try {
-    makeDirectory(dataDir);
-  } catch (error) {
-    throw new DataDirError(
-      `The data directory ${dataDir} cannot be created: ${describeCause(error)}. Choose another with FLOWHOST_DATA_DIR or --data-dir.`,
-    );
-  }
+  createDataDir(dataDir);
   try {
     const store = await openEmbeddedStore({ file: join(dataDir, DATABASE_FILE), exclusive: true });
     return await directAdmin(store);

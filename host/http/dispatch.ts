@@ -232,8 +232,8 @@ export async function runRoute(route: CompiledRoute, request: MutableRequest, re
   booleanWords(query, route.booleanQuery);
   // WordPress routes match only ids their pattern takes (`/posts/abc` and `/posts/-1` are
   // no route there): a path parameter that fails its schema is 404 rest_no_route, not 400.
-  if (route.rest === 'wordpress' && route.validateParams && !route.validateParams(request.params)) throw apiError('rest_no_route');
-  validate(route.validateParams, request.params, 'params');
+  if (route.rest !== 'wordpress') validate(route.validateParams, request.params, 'params');
+  else if (route.validateParams && !route.validateParams(request.params)) throw apiError('rest_no_route');
   validate(route.validateQuery, query, 'query');
   if (!route.validateQuery) for (const key of Object.keys(query)) delete query[key]; // undeclared: ignored
   // A form body's values are all strings, as a query's are: read them the same way.

@@ -33,6 +33,15 @@ export function describeCause(error: unknown): string {
 
 const HINT = 'Make it writable by the user running Flowhost, or choose another with FLOWHOST_DATA_DIR or --data-dir.';
 
+/** Creates the data directory when missing; a DataDirError naming the path and the cause when it cannot. */
+export function createDataDir(dataDir: string): void {
+  try {
+    makeDirectory(dataDir);
+  } catch (error) {
+    throw new DataDirError(`The data directory ${dataDir} cannot be created: ${describeCause(error)}. ${HINT}`);
+  }
+}
+
 /**
  * Creates the data directory when missing and proves it writable (a small file written,
  * synced and removed) before anything of Flowhost's goes there. Without this the first
@@ -40,11 +49,7 @@ const HINT = 'Make it writable by the user running Flowhost, or choose another w
  * database file`, naming neither the path nor the cause.
  */
 export function prepareDataDir(dataDir: string): void {
-  try {
-    makeDirectory(dataDir);
-  } catch (error) {
-    throw new DataDirError(`The data directory ${dataDir} cannot be created: ${describeCause(error)}. ${HINT}`);
-  }
+  createDataDir(dataDir);
   const probe = join(dataDir, `.write-test-${process.pid}`);
   try {
     const fd = openSync(probe, 'wx', 0o600);

@@ -4,8 +4,20 @@ import type { Principal } from '../../kernel/principal.js';
 import type { RouteRequest } from '../../kernel/routes.js';
 import { ksesTitle, textField } from '../kses.js';
 import { apiError } from '../../errors/catalogue.js';
+import type { PostQuery } from '../model.js';
 
 export type Context = 'view' | 'edit' | 'embed';
+
+/** WordPress's `orderby` values as the content store's sort fields (`include` and `relevance` sort by date, then reorder or not). */
+export const ORDERBY = {
+  date: 'date',
+  relevance: 'date',
+  id: 'post_id',
+  title: 'title',
+  slug: 'slug',
+  modified: 'updated_at',
+  include: 'date',
+} as const satisfies Record<string, NonNullable<PostQuery['orderby']>>;
 export type Query = Record<string, unknown>;
 export type Req = RouteRequest<Record<string, unknown>, Query, Record<string, unknown>>;
 

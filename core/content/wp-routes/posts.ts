@@ -15,7 +15,19 @@ import { AttachmentAccess } from '../../media/attachment-access.js';
 import { ATTACHMENT, attachmentView } from '../../media/attachment.js';
 import { apiError } from '../../errors/catalogue.js';
 import { WpShared } from './shared.js';
-import { type Context, type Req, idList, invalidParam, parseDate, publicMeta, rawText, stringList, wpDate, wpErrors } from './params.js';
+import {
+  type Context,
+  ORDERBY,
+  type Req,
+  idList,
+  invalidParam,
+  parseDate,
+  publicMeta,
+  rawText,
+  stringList,
+  wpDate,
+  wpErrors,
+} from './params.js';
 
 export class WpPostRoutes extends WpShared {
   /** Terms embedded in a post (`wp:term`) look as their own routes answer them. */
@@ -282,18 +294,7 @@ export class WpPostRoutes extends WpShared {
           post_type: type.name,
           status,
           order: q.order as 'asc' | 'desc',
-          orderby:
-            (
-              {
-                date: 'date',
-                relevance: 'date',
-                id: 'post_id',
-                title: 'title',
-                slug: 'slug',
-                modified: 'updated_at',
-                include: 'date',
-              } as const
-            )[orderby] ?? 'date',
+          orderby: ORDERBY[orderby as keyof typeof ORDERBY] ?? 'date',
           per_page: perPage,
           offset: (q.offset as number | undefined) ?? (page - 1) * perPage,
         };

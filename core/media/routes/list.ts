@@ -7,17 +7,15 @@ import { json, type RouteDefinition } from '../../kernel/routes.js';
 import { apiError } from '../../errors/catalogue.js';
 import { ATTACHMENT, attachmentSchema, attachmentView } from '../attachment.js';
 import { listParam } from '../../content/wp-schemas.js';
-import { idList } from '../../content/wp-routes/params.js';
+import { ORDERBY, idList } from '../../content/wp-routes/params.js';
 import type { MediaContext } from './context.js';
-import { common, readRefusals } from './shared.js';
+import { common, contextQuery, readRefusals } from './shared.js';
 import { defineRoute } from '../../../sdk/define.js';
 
 /** The most attachments a filtered list reads to answer one page (see readableAttachments). */
 const LIST_SCAN = 10_000;
 const PER_PAGE_MAX = 100;
 const MEDIA_TYPES = ['image', 'video', 'audio', 'application', 'text'] as const;
-/** WordPress's orderby values as the content store's sort fields. */
-const ORDERBY = { date: 'date', id: 'post_id', title: 'title', slug: 'slug', modified: 'updated_at', include: 'date' } as const;
 
 /**
  * A page of attachments the caller may read, and their total. Those who read every post
@@ -42,6 +40,19 @@ async function readableAttachments(ctx: MediaContext, query: PostQuery, user: Pr
   return { items: all.slice(start, start + (query.per_page ?? 10)), total: all.length };
 }
 
+/** `orderby=include`: every match (include holds at most 100 ids) in the order the ids were given, then the page. */
+async function inIncludeOrder(
+  ctx: MediaContext,
+  query: PostQuery,
+  include: number[],
+  user: Principal | null,
+): Promise<{ items: Post[]; total: number }> {
+  const all = (await readableAttachments(ctx, { ...query, per_page: 100, offset: 0 }, user)).items;
+  all.sort((a, b) => include.indexOf(a.post_id) - include.indexOf(b.post_id));
+  const start = query.offset ?? 0;
+  return { items: all.slice(start, start + (query.per_page ?? 10)), total: all.length };
+}
+
 export function listRoute(ctx: MediaContext): RouteDefinition {
   return defineRoute({
     method: 'GET',
@@ -58,7 +69,7 @@ export function listRoute(ctx: MediaContext): RouteDefinition {
           media_type: { enum: [...MEDIA_TYPES] },
           mime_type: { type: 'string', maxLength: 200 },
           parent: { type: 'integer', minimum: 0 },
-          context: { type: 'string', enum: ['view', 'edit', 'embed'], default: 'view' },
+          context: contextQuery.properties.context,
           // WordPress's list parameters (Gutenberg's gallery asks for `include`).
           include: listParam,
           exclude: listParam,
@@ -99,14 +110,10 @@ export function listRoute(ctx: MediaContext): RouteDefinition {
         per_page: q.per_page,
         offset: q.offset ?? Math.min((q.page - 1) * q.per_page, Number.MAX_SAFE_INTEGER),
       };
-      let { items, total } = await readableAttachments(ctx, query, request.user);
-      // `orderby=include`: the order the ids were given in (include holds at most 100).
-      if (q.orderby === 'include' && include) {
-        const all = (await readableAttachments(ctx, { ...query, per_page: 100, offset: 0 }, request.user)).items;
-        all.sort((a, b) => include.indexOf(a.post_id) - include.indexOf(b.post_id));
-        items = all.slice(query.offset, (query.offset ?? 0) + q.per_page);
-        total = all.length;
-      }
+      const { items, total } =
+        q.orderby === 'include' && include
+          ? await inIncludeOrder(ctx, query, include, request.user)
+          : await readableAttachments(ctx, query, request.user);
       const pages = Math.ceil(total / q.per_page);
       if (q.page > 1 && q.page > pages) {
         throw apiError('rest_post_invalid_page_number');
