@@ -10,6 +10,7 @@ import type { GuardedFetch } from '../security/guarded-fetch-types.js';
 import type { ContentStore } from '../content/model.js';
 import type { FlowsService } from '../flows/service.js';
 import type { FlowRunMarks } from '../flows/run-marks.js';
+import type { PipelineRecord } from '../pipelines/model.js';
 import type { FlowRecord } from '../flows/model.js';
 import type { Batcher } from '../store/batcher.js';
 import { runEndings, type RunEnd } from './run-endings.js';
@@ -246,7 +247,20 @@ export class Engine {
     const { job, flow } = taken;
     // Every line of a run of an agent's pipeline is that agent's (the spec's per-agent logs).
     // Only the log scope: a failed read leaves the lines unscoped, never the run failed.
-    const agentId = await this.deps.flows.agentOf(job.pipeline_id).catch(() => null);
+    // A flow's run reads its pipeline once, for the agent here and for the plan below: it
+    // was read twice, and each read is a store call of a drained webhook run.
+    const pipelineRead =
+      job.workflow || job.pipeline_id === null
+        ? null
+        : await this.deps.flows.pipeline(job.pipeline_id).then(
+            (pipeline) => ({ pipeline }),
+            () => null,
+          );
+    const agentId = pipelineRead
+      ? typeof pipelineRead.pipeline?.agent_id === 'number'
+        ? pipelineRead.pipeline.agent_id
+        : null
+      : await this.deps.flows.agentOf(job.pipeline_id).catch(() => null);
     const context = {
       job_id: job.job_id,
       flow_id: job.flow_id,
@@ -265,7 +279,7 @@ export class Engine {
     let status: JobStatus = 'completed';
     let error: string | null = null;
     try {
-      const plan = await this.plan(job, flow);
+      const plan = await this.plan(job, flow, pipelineRead?.pipeline);
       await this.deps.log('info', `Job ${job.job_id} started (${plan.length} step${plan.length === 1 ? '' : 's'})`, context);
       let packets: DataPacket[] = [];
       let fetched = 0;
@@ -437,7 +451,7 @@ export class Engine {
   }
 
   /** The steps of a job: its flow's enabled steps in order, or its ephemeral workflow. */
-  private async plan(job: JobRecord, locked: FlowRecord | null): Promise<PlannedStep[]> {
+  private async plan(job: JobRecord, locked: FlowRecord | null, read?: PipelineRecord | null): Promise<PlannedStep[]> {
     if (job.workflow) {
       return job.workflow.map((step: WorkflowStep, index) => ({
         flowStepId: `ephemeral_${job.job_id}_${index}`,
@@ -452,7 +466,8 @@ export class Engine {
       }));
     }
     const flow = locked ?? (await this.deps.flows.get(job.flow_id!));
-    const pipeline = await this.deps.flows.pipelineOf(flow);
+    // The pipeline `run` read for the job, unless the flow has moved to another since.
+    const pipeline = read && read.pipeline_id === flow.pipeline_id ? read : await this.deps.flows.pipelineOf(flow);
     if (!pipeline) throw new Error(`Pipeline ${flow.pipeline_id} of flow ${flow.flow_id} no longer exists`);
     const config = flowConfig(flow, pipeline, 'stored');
     return pipeline.steps

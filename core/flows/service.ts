@@ -156,6 +156,11 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     return this.pipelines.find(flow.pipeline_id);
   }
 
+  /** A pipeline as stored (one being deleted included); null when there is none. */
+  async pipeline(pipelineId: number): Promise<PipelineRecord | null> {
+    return this.pipelines.find(pipelineId);
+  }
+
   /** The agent a pipeline belongs to (its runs' log entries carry it); null when none or gone. */
   async agentOf(pipelineId: number | null): Promise<number | null> {
     return this.pipelines.agentOf(pipelineId);

@@ -968,5 +968,41 @@ export function documentStoreContract(
     assert.ok((after.nested as { list: Array<{ deep?: unknown }> }).list[2]!.deep instanceof Date);
   });
 
+  limits(
+    "an update's values are copied: changing them afterwards changes neither the answer nor the stored document",
+    async ({ store }) => {
+      const c = fresh(store);
+      await c.insertOne({ _id: 'u', n: 1, sub: { a: 1 }, list: [{ k: 1 }] });
+      const value = { deep: { x: 1 }, at: new Date('2026-01-02T03:04:05.000Z') };
+      const pushed = { k: 2 };
+      const after = (await c.findOneAndUpdate(
+        { _id: 'u' },
+        { $set: { value, 'sub.b': value.deep }, $push: { list: pushed }, $inc: { n: 1 } },
+        { returnDocument: 'after' },
+      )) as Record<string, unknown>;
+      value.deep.x = 99;
+      value.at.setTime(0);
+      pushed.k = 99;
+      const stored = (await c.findOne({ _id: 'u' })) as Record<string, unknown>;
+      const expected = {
+        _id: 'u',
+        n: 2,
+        sub: { a: 1, b: { x: 1 } },
+        list: [{ k: 1 }, { k: 2 }],
+        value: { deep: { x: 1 }, at: new Date('2026-01-02T03:04:05.000Z') },
+      };
+      assert.equal(after, expected);
+      assert.equal(stored, expected);
+      // 'before' answers the document as it was, untouched by the update it went through.
+      const before = (await c.findOneAndUpdate(
+        { _id: 'u' },
+        { $set: { 'sub.a': 2 }, $unset: { value: '' }, $pull: { list: { k: 1 } } },
+        { returnDocument: 'before' },
+      )) as Record<string, unknown>;
+      assert.equal(before, expected);
+      assert.equal(await c.findOne({ _id: 'u' }), { _id: 'u', n: 2, sub: { a: 2, b: { x: 1 } }, list: [{ k: 2 }] });
+    },
+  );
+
   limits.run();
 }

@@ -219,7 +219,9 @@ export class EmbeddedCollection<T extends Doc> implements Collection<T> {
       return options.returnDocument === 'before' ? null : project(inserted, options.projection);
     }
     const before = decodeDocument<T & StoredDocument>(row.doc);
-    const after = applyUpdate(before, update, false) as T & StoredDocument;
+    // applyUpdate changes what it is given: a second decode when the caller wants the original.
+    const after = applyUpdate(options.returnDocument === 'before' ? decodeDocument<Doc>(row.doc) : before, update, false) as T &
+      StoredDocument;
     const { text, stored } = this.prepareWrite(row._id, after);
     if (text !== row.doc) this.session.prepare(`UPDATE ${table} SET doc = ? WHERE _id = ?`).run(text, row._id);
     const returned = options.returnDocument === 'before' ? before : stored;

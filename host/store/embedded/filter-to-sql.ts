@@ -150,7 +150,7 @@ class FilterCompiler {
    * sub-document element of it (`items.name` against `items: [{name}, ...]`). When the
    * field itself has held an array, any element may pass the test too.
    */
-  private walk(base: string, prefix: string, segments: string[], leaf: Leaf, elements: boolean, from: number): SqlFragment {
+  private walk(base: string, prefix: string, segments: readonly string[], leaf: Leaf, elements: boolean, from: number): SqlFragment {
     for (let i = from; i < segments.length; i++) {
       const head = segments.slice(0, i);
       if (!this.arrayPaths.has(dotted(prefix, head))) continue;

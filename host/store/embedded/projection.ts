@@ -22,7 +22,7 @@ export function checkProjection(projection: Projection | undefined): { inclusive
   return { inclusive: inclusive || (fields.length === 0 && projection._id === 1) };
 }
 
-function pick(doc: Doc, segments: string[]): unknown {
+function pick(doc: Doc, segments: readonly string[]): unknown {
   let node: unknown = doc;
   for (const segment of segments) node = node && typeof node === 'object' && !Array.isArray(node) ? (node as Doc)[segment] : undefined;
   return node;

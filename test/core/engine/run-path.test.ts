@@ -114,5 +114,34 @@ for (const store of testStores('engine: one run path')) {
     assert.is((await jobs.get(job.job_id)).status, 'processing');
   });
 
+  test("a flow's run reads its pipeline once (for the plan and for its log lines' agent)", async ({ t }) => {
+    type Body = { data: Record<string, unknown> & { pipeline_id: number; flow_id: number } };
+    const pipelineId = (
+      await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Once', agent_id: 4, steps: [{ step_type: 'fetch' }] } })
+    ).body.data.pipeline_id;
+    const stepId = (
+      await t.request<{ data: { pipeline: { pipeline_steps: Array<{ pipeline_step_id: string }> } } }>('GET', `/pipelines/${pipelineId}`)
+    ).body.data.pipeline.pipeline_steps[0]!.pipeline_step_id;
+    const flowId = (
+      await t.request<Body>('POST', '/flows', {
+        body: { pipeline_id: pipelineId, flow_name: 'Once', flow_config: { [stepId]: { handler_slug: 'tick' } } },
+      })
+    ).body.data.flow_id;
+    const reads: string[] = [];
+    t.host.hooks.storeOperationTimed.tap('pipeline-reads', (timing) => {
+      if (timing.collection === 'pipelines') reads.push(timing.operation);
+    });
+    const stored = await t.host.jobs.create({ flow_id: flowId, pipeline_id: pipelineId, label: 'Once', source: 'execute' });
+    assert.is(await t.host.engine.run(stored.job_id), 'completed');
+    assert.equal(reads, ['findOne'], `the run read the pipeline ${reads.length} times`);
+    const job = await t.host.jobs.get(stored.job_id);
+    // The run's lines still carry the pipeline's agent.
+    const lines = await t.request<{
+      data: { items?: Array<{ context: Record<string, unknown> }> } | Array<{ context: Record<string, unknown> }>;
+    }>('GET', `/logs?job_id=${job.job_id}&agent_id=4`);
+    assert.is(lines.status, 200, JSON.stringify(lines.body));
+    assert.ok(JSON.stringify(lines.body).includes('started'), JSON.stringify(lines.body));
+  });
+
   test.run();
 }
