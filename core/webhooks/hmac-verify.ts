@@ -14,6 +14,7 @@ import {
   type HmacTemplate,
   type SecretEncoding,
   type SignatureEncoding,
+  type TemplatePart,
   type TimestampFormat,
   type ValueLocation,
 } from './hmac-template.js';
@@ -142,6 +143,22 @@ function readValue(request: InboundRequest, where: ValueLocation & { extract?: E
   return found[0] ?? fail(`${what} ${label} has no value in the expected form`);
 }
 
+type SignedParts = { parts: TemplatePart[]; usesId: boolean; bodyOnly: boolean };
+/** Parsed signed templates: a flow's template is parsed once, not on every delivery. Bounded (templates are per flow). */
+const parsedTemplates = new Map<string, SignedParts>();
+const PARSED_TEMPLATES_MAX = 1000;
+
+function signedParts(signedTemplate: string): SignedParts {
+  let parsed = parsedTemplates.get(signedTemplate);
+  if (!parsed) {
+    const { parts } = parseSignedTemplate(signedTemplate);
+    parsed = { parts, usesId: parts.some((p) => p.kind === 'id'), bodyOnly: parts.length === 1 && parts[0]!.kind === 'body' };
+    if (parsedTemplates.size >= PARSED_TEMPLATES_MAX) parsedTemplates.clear();
+    parsedTemplates.set(signedTemplate, parsed);
+  }
+  return parsed;
+}
+
 export function verifyHmac(input: {
   template: HmacTemplate;
   secrets: ReadonlyArray<HmacSecret>;
@@ -179,8 +196,7 @@ export function verifyHmac(input: {
       return fail(`timestamp ${read} is outside the ${tolerance} s window (${skew > 0 ? 'too old' : 'in the future'})`);
   }
 
-  const { parts } = parseSignedTemplate(template.signed_template);
-  const usesId = parts.some((p) => p.kind === 'id');
+  const { parts, usesId, bodyOnly } = signedParts(template.signed_template);
   let eventId: string | null = null;
   if (template.id_source) {
     const read = readValue(request, template.id_source, 'id');
@@ -190,7 +206,7 @@ export function verifyHmac(input: {
   }
 
   const chunks: Buffer[] = [];
-  for (const part of parts) {
+  for (const part of bodyOnly ? [] : parts) {
     if (part.kind === 'body') chunks.push(request.rawBody);
     else if (part.kind === 'literal') chunks.push(Buffer.from(part.text, 'utf8'));
     else if (part.kind === 'url') chunks.push(Buffer.from(request.url, 'utf8'));
@@ -205,7 +221,8 @@ export function verifyHmac(input: {
       chunks.push(Buffer.from(value, 'utf8'));
     }
   }
-  const payload = Buffer.concat(chunks);
+  // `{body}` alone (GitHub, Shopify and most senders sign the body as it came): no copy.
+  const payload = bodyOnly ? request.rawBody : Buffer.concat(chunks);
 
   // Every active secret is tried against every candidate (no early exit), so timing does
   // not tell which secret or which entry matched.

@@ -80,7 +80,7 @@ export const webhooksPlugin = definePlugin({
             .catch((error: unknown) => log.error({ err: error }, 'A log entry could not be stored'));
         },
         // Only when someone listens: the trigger's hot path pays nothing otherwise.
-        received: (event) => (isTapped(hooks.webhookReceived) ? hooks.webhookReceived.promise(event) : Promise.resolve()),
+        received: (event) => (isTapped(hooks.webhookReceived) ? hooks.webhookReceived.promise(event()) : null),
       }),
     );
     // Accepted event ids are kept for their flow's dedupe window, then forgotten.

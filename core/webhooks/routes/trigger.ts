@@ -31,8 +31,11 @@ export interface TriggerDeps {
   logWarning: (message: string, context: Record<string, unknown>) => Promise<void>;
   /** Accepted triggers: who started a run (never the payload, headers or secrets). */
   logInfo?: (message: string, context: Record<string, unknown>) => Promise<void>;
-  /** The `webhookReceived` hook, called once the job is stored. */
-  received?: (event: WebhookEvent) => Promise<void>;
+  /**
+   * The `webhookReceived` hook, called once the job is stored; null when nobody listens.
+   * Given the event to build, so a host without listeners builds nothing per request.
+   */
+  received?: (event: () => WebhookEvent) => Promise<void> | null;
 }
 
 /**
@@ -165,11 +168,8 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
             );
             deps.startQueued(flow.flow_id);
             // Listeners learn of the accepted event; one that fails cannot fail the sender.
-            if (deps.received) {
-              await deps
-                .received({ flowId: flow.flow_id, jobId: job.job_id, headers: { ...flowHeaders } })
-                .catch((error: unknown) => request.log.warn({ err: error }, 'A webhookReceived listener failed'));
-            }
+            const told = deps.received?.(() => ({ flowId: flow.flow_id, jobId: job.job_id, headers: { ...flowHeaders } }));
+            if (told) await told.catch((error: unknown) => request.log.warn({ err: error }, 'A webhookReceived listener failed'));
             return {
               success: true,
               flow_id: flow.flow_id,

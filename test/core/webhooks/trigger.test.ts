@@ -120,6 +120,50 @@ for (const store of testStores('webhooks: trigger')) {
     assert.is((await trigger('', { Authorization: `Bearer ${token}` })).status, 200);
   });
 
+  test('webhookReceived: a listener learns of each accepted delivery without its credentials; one that fails does not fail the sender', async () => {
+    // A host of its own: the listeners stay tapped, and the refused delivery counts against the address.
+    const t = await createTestHost({ plugins: [echo], config: store.config() });
+    try {
+      const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Told', steps: [{ step_type: 'fetch' }] } }))
+        .body.data.pipeline_id;
+      const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Told flow' } })).body.data
+        .flow_id as number;
+      const enabled = await t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'bearer' } });
+      assert.is(enabled.status, 200);
+      const token = enabled.body.data.token as string;
+      const trigger = async (body: string, headers: Record<string, string>) => {
+        const res = await fetch(`${t.url}/api/automation/v1/trigger/${flowId}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...headers },
+          body,
+        });
+        return { status: res.status, body: (await res.json()) as Body };
+      };
+      const events: Array<{ flowId: number; jobId: number; headers: Record<string, string | undefined> }> = [];
+      t.host.hooks.webhookReceived.tapPromise('received-test', async (event) => {
+        events.push(event as (typeof events)[number]);
+      });
+      const accepted = await trigger('{"n":1}', { Authorization: `Bearer ${token}`, 'X-Delivery': 'd-1' });
+      assert.is(accepted.status, 200, JSON.stringify(accepted.body));
+      assert.is(events.length, 1);
+      assert.is(events[0]!.flowId, flowId);
+      assert.is(events[0]!.jobId, accepted.body.job_id);
+      assert.is(events[0]!.headers['x-delivery'], 'd-1');
+      assert.not.ok('authorization' in events[0]!.headers, 'the credentials are not handed on');
+      const refused = await trigger('{"n":2}', { Authorization: 'Bearer wrong' });
+      assert.is(refused.status, 401);
+      assert.is(events.length, 1, 'a refused delivery is not an event');
+      t.host.hooks.webhookReceived.tapPromise('failing-listener', async () => {
+        throw new Error('listener down');
+      });
+      const still = await trigger('{"n":3}', { Authorization: `Bearer ${token}` });
+      assert.is(still.status, 200, JSON.stringify(still.body));
+      assert.is(events.length, 2);
+    } finally {
+      await t.stop();
+    }
+  });
+
   test('429 over the flow rate limit, with Retry-After', async ({ t, flowId, trigger }) => {
     const token = (await t.request<Body>('POST', `/flows/${flowId}/webhook/regenerate`)).body.data.token as string;
     assert.is((await t.request<Body>('PUT', `/flows/${flowId}/webhook/rate-limit`, { body: { max: 2, window_seconds: 60 } })).status, 200);
