@@ -586,6 +586,7 @@ export class Engine {
    */
   private async queue(job: JobRecord): Promise<'queued'> {
     await this.deps.jobs.requeue(job.job_id);
+    this.queues.requeued(job.flow_id!);
     this.runNextQueued(job.flow_id!);
     return 'queued';
   }

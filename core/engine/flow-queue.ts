@@ -4,8 +4,8 @@ import type { JobStatus } from '../jobs/model.js';
 export interface FlowQueueSteps {
   /** The job running the flow now; null when free, undefined when the flow is gone. */
   runningJobOf(flowId: number): Promise<number | null | undefined>;
-  /** The oldest queued (webhook) job of the flow; null when none. */
-  oldestQueued(flowId: number): Promise<number | null>;
+  /** The oldest queued (webhook) jobs of the flow, oldest first; as many as the store lets one host read ahead (see JobsService.oldestQueued). */
+  oldestQueued(flowId: number): Promise<number[]>;
   /** Runs the job taken from the flow's queue: its final status, 'queued' when put back, null when another worker had it. */
   run(jobId: number, flowId: number): Promise<JobStatus | 'queued' | null>;
   /** A drain loop failed (it stops; the next ask starts a new one). */
@@ -59,10 +59,22 @@ export class FlowQueues {
     this.stopped = true;
   }
 
+  /**
+   * A job of the flow went back to its queue (its run found the flow busy): a loop's
+   * read-ahead no longer starts with the oldest, so it reads the queue again.
+   */
+  requeued(flowId: number): void {
+    this.stale.add(flowId);
+  }
+  private readonly stale = new Set<number>();
+
   private async drain(flowId: number): Promise<void> {
     // Whether this loop's last run just released the flow: then the next run's own lock
     // says whether another took it meanwhile, and reading the mark first is a read for nothing.
     let handedOver = false;
+    // The queue as last read, oldest first: taken one by one until it is empty, stale or a
+    // run did not go as read (each run's claim still checks the job is pending).
+    let ahead: number[] = [];
     while (this.draining.get(flowId)) {
       // Reset before looking: a job stored after this point asks again, one stored before
       // it is seen by the query below.
@@ -73,10 +85,14 @@ export class FlowQueues {
       if (this.stopped) return;
       if (!handedOver && (await this.steps.runningJobOf(flowId)) !== null) return; // busy (its end asks again), or gone
       handedOver = false;
-      const queued = await this.steps.oldestQueued(flowId);
-      if (queued === null) continue;
+      if (this.stale.delete(flowId)) ahead = [];
+      if (ahead.length === 0) ahead = await this.steps.oldestQueued(flowId);
+      const queued = ahead.shift();
+      if (queued === undefined) continue;
       const status = await this.steps.run(queued, flowId);
       handedOver = status !== null && status !== 'queued';
+      // Another runner had it, or it went back to the queue: read the queue again.
+      if (!handedOver) ahead = [];
       // The run's end asked for the next one (the flag is set again).
     }
   }

@@ -58,6 +58,8 @@ export interface JobListQuery {
 }
 
 /** Job ids reserved per write on a store this process alone writes (see idBlocks). */
+/** Queued jobs a drain loop reads at once on a single-writer store (see oldestQueued). */
+const QUEUE_LOOKAHEAD = 64;
 const ID_BLOCK = 100;
 
 /** Jobs and the processed-items claims their fetch steps make. */
@@ -162,13 +164,20 @@ export class JobsService implements JobsApi {
     await this.jobs.updateOne({ job_id: jobId, status: 'processing' }, { $set: { status: 'pending', started_at: null, queued: true } });
   }
 
-  /** The oldest queued webhook job of a flow, if any. */
-  async oldestQueued(flowId: number): Promise<number | null> {
-    const [queued] = await this.jobs.find(
+  /**
+   * The oldest queued webhook jobs of a flow, oldest first (empty when none). On a store
+   * this process alone writes, the next QUEUE_LOOKAHEAD at once: a drained backlog read
+   * its queue once per run, a select that cost more than the run's own job reads; nobody
+   * else can take or put back one of them unseen (flow-queue.ts drops the list when this
+   * process puts one back). Where hosts share the store, only the oldest, as every other
+   * host's runs may change the queue between two of ours.
+   */
+  async oldestQueued(flowId: number): Promise<number[]> {
+    const queued = await this.jobs.find(
       { flow_id: flowId, status: 'pending', queued: true },
-      { sort: { job_id: 1 }, limit: 1, projection: { job_id: 1 } },
+      { sort: { job_id: 1 }, limit: this.store.singleWriter ? QUEUE_LOOKAHEAD : 1, projection: { job_id: 1 } },
     );
-    return queued?.job_id ?? null;
+    return queued.map((job) => job.job_id);
   }
 
   /** Flows with queued webhook jobs waiting. */

@@ -17,10 +17,15 @@ function harness(queued: Record<number, number[]>) {
   let waiting: (() => void) | null = null;
   let maxConcurrentPerFlow = 0;
   const active = new Map<number, number>();
+  let reads = 0;
   const queues: FlowQueues = new FlowQueues(
     {
       runningJobOf: async (flowId) => running.get(flowId) ?? null,
-      oldestQueued: async (flowId) => queued[flowId]?.[0] ?? null,
+      // As on the embedded store: the queue read ahead, oldest first.
+      oldestQueued: async (flowId) => {
+        reads++;
+        return [...(queued[flowId] ?? [])];
+      },
       run: (jobId, flowId) => {
         queued[flowId] = (queued[flowId] ?? []).filter((id) => id !== jobId);
         running.set(flowId, jobId);
@@ -49,6 +54,7 @@ function harness(queued: Record<number, number[]>) {
   return {
     queues,
     started,
+    reads: () => reads,
     running,
     maxConcurrentPerFlow: () => maxConcurrentPerFlow,
     /** Resolves when `count` runs have started. */
@@ -146,6 +152,39 @@ test('a stop lets the running job end and starts no queued one (they wait for th
   h.queues.ask(1);
   await h.idle();
   assert.equal(h.started, [10], 'an ask after the stop starts nothing');
+});
+
+test('the queue is read once for a backlog, not once per run', async () => {
+  const h = harness({ 1: [10, 11, 12, 13, 14] });
+  h.queues.ask(1);
+  for (const [i, jobId] of [10, 11, 12, 13, 14].entries()) {
+    await h.startedCount(i + 1);
+    h.end(jobId);
+  }
+  await h.idle();
+  assert.equal(h.started, [10, 11, 12, 13, 14]);
+  assert.is(h.reads(), 2, 'one read for the five, one that finds the queue empty');
+});
+
+test('a job put back in the queue while the flow drains runs next, before the rest read ahead', async () => {
+  const queued: Record<number, number[]> = { 1: [10, 11, 12] };
+  const h = harness(queued);
+  h.queues.ask(1);
+  await h.startedCount(1);
+  // Job 5's own run found the flow busy (run 10 holds it) and put it back, as the engine does.
+  queued[1] = [5, ...(queued[1] ?? [])];
+  h.queues.requeued(1);
+  h.queues.ask(1);
+  h.end(10);
+  await h.startedCount(2);
+  assert.equal(h.started, [10, 5], 'the oldest queued job, not the next one read ahead');
+  h.end(5);
+  await h.startedCount(3);
+  h.end(11);
+  await h.startedCount(4);
+  h.end(12);
+  await h.idle();
+  assert.equal(h.started, [10, 5, 11, 12]);
 });
 
 test.run();
