@@ -57,9 +57,9 @@ export interface JobListQuery {
   hide_children?: boolean;
 }
 
-/** Job ids reserved per write on a store this process alone writes (see idBlocks). */
 /** Queued jobs a drain loop reads at once on a single-writer store (see oldestQueued). */
 const QUEUE_LOOKAHEAD = 64;
+/** Job ids reserved per write on a store this process alone writes (see idBlocks). */
 const ID_BLOCK = 100;
 
 /** Jobs and the processed-items claims their fetch steps make. */

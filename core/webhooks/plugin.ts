@@ -71,13 +71,14 @@ export const webhooksPlugin = definePlugin({
         clock,
         publicUrl: () => info.publicUrl(),
         logWarning: async (message, context) => void (await logs.write({ level: 'warning', message, context })),
-        logInfo: async (message, context) => {
+        logInfo: (message, context) => {
           // The process log has the request line already; this one is for debugging.
           log.debug({ ...context }, message);
-          // Not awaited: the job is stored already; the line goes out with the next log batch.
-          void logs
-            .record({ level: 'info', message, context })
-            .catch((error: unknown) => log.error({ err: error }, 'A log entry could not be stored'));
+          // The line goes out with the turn's log batch; the answer waits for it (see the route).
+          return logs.record({ level: 'info', message, context }).then(
+            () => undefined,
+            (error: unknown) => log.error({ err: error }, 'A log entry could not be stored'),
+          );
         },
         // Only when someone listens: the trigger's hot path pays nothing otherwise.
         received: (event) => (isTapped(hooks.webhookReceived) ? hooks.webhookReceived.promise(event()) : null),

@@ -29,7 +29,11 @@ export interface TriggerDeps {
   /** The URL senders see (FLOWHOST_PUBLIC_URL, else the listening URL). */
   publicUrl: () => string;
   logWarning: (message: string, context: Record<string, unknown>) => Promise<void>;
-  /** Accepted triggers: who started a run (never the payload, headers or secrets). */
+  /**
+   * Accepted triggers: who started a run (never the payload, headers or secrets).
+   * Resolves once the line is stored (it never rejects: a line that cannot be stored
+   * is reported, and the sender still gets its 200, since the job is stored).
+   */
   logInfo?: (message: string, context: Record<string, unknown>) => Promise<void>;
   /**
    * The `webhookReceived` hook, called once the job is stored; null when nobody listens.
@@ -152,7 +156,9 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
               await claim?.release();
               throw error;
             }
-            await claim?.settle(job.job_id);
+            if (claim) await claim.settle(job.job_id);
+            // Stored before the answer: a 200 means the job and its trigger line are both in
+            // the store (they go out with the turn's batches of jobs and of log lines).
             await deps.logInfo?.(
               `Flow ${flow.flow_id} "${flow.flow_name}" triggered by webhook (request ${request.requestId}, ${outcome.config.mode}): job ${job.job_id} queued`,
               {

@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHmac } from 'node:crypto';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
+import { definePlugin, services } from '../../../sdk/index.js';
 import { testStores } from '../../support/test-stores.js';
 import { webhookEcho } from '../../support/webhook-echo.js';
 
@@ -159,6 +160,48 @@ for (const store of testStores('webhooks: trigger')) {
       const still = await trigger('{"n":3}', { Authorization: `Bearer ${token}` });
       assert.is(still.status, 200, JSON.stringify(still.body));
       assert.is(events.length, 2);
+    } finally {
+      await t.stop();
+    }
+  });
+
+  test("an accepted delivery's trigger line is stored before the 200 goes out", async () => {
+    // What happened, in order: the log's writes and the trigger's answer (hooks tapped at setup, as a plugin does).
+    const events: string[] = [];
+    const watch = definePlugin({
+      id: 'order-watch',
+      version: '1.0.0',
+      flowhost: '^1.0.0',
+      deps: { hooks: services.hooks },
+      setup({ hooks }) {
+        hooks.storeOperationTimed.tap('order-watch', (timing) => {
+          if (timing.collection === 'logs' && timing.operation.startsWith('insert')) events.push('log line stored');
+        });
+        hooks.requestFinished.tap('order-watch', (timing) => {
+          if (timing.route.includes('/trigger/')) events.push(`answered ${timing.status}`);
+        });
+      },
+    });
+    const t = await createTestHost({ plugins: [echo, watch], config: store.config() });
+    try {
+      const pipelineId = (
+        await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Lined', steps: [{ step_type: 'fetch' }] } })
+      ).body.data.pipeline_id;
+      const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Lined flow' } })).body.data
+        .flow_id as number;
+      const token = (await t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'bearer' } })).body.data.token as string;
+      await t.host.logs.flush();
+      events.length = 0;
+      const res = await fetch(`${t.url}/api/automation/v1/trigger/${flowId}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+        body: '{}',
+      });
+      assert.is(res.status, 200);
+      const requestId = res.headers.get('x-request-id');
+      assert.equal(events.slice(0, 2), ['log line stored', 'answered 200']);
+      const line = await t.host.store.collection('logs').findOne({ 'context.request_id': requestId });
+      assert.match(String(line?.message), /triggered by webhook/);
     } finally {
       await t.stop();
     }
