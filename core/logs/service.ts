@@ -113,7 +113,7 @@ export class LogsService implements LogsApi {
    * Stores one entry. Secret-named context fields are masked before they are stored,
    * so no log line (or GET /logs answer) ever carries them.
    */
-  async write(entry: LogEntryInput): Promise<LogRecordView> {
+  async write(entry: LogEntryInput, soon = false): Promise<LogRecordView> {
     const level = entry.level ?? 'info';
     if (!isLogLevel(level))
       throw invalid(`Unknown log level '${String(level)}'`, { level: 'must be one of debug, info, warning, error, critical' });
@@ -128,7 +128,7 @@ export class LogsService implements LogsApi {
       user_id: optionalId(entry.user_id, 'user_id'),
       created_at: this.clock.now(),
     };
-    const stored = toView(await this.batch.add(record));
+    const stored = toView(await this.batch.add(record, soon));
     if (this.options.onWritten) await this.options.onWritten(stored, record.created_at);
     return stored;
   }
@@ -150,11 +150,12 @@ export class LogsService implements LogsApi {
   /**
    * Stores the entry when its level is enabled on this host (`stores`), else drops it and
    * answers null. What the engine, triggers and configuration changes write goes here;
-   * `write` stores whatever it is given.
+   * `write` stores whatever it is given. `soon`: written with the entries added in the same
+   * run of microtasks, not at the next turn (see Batcher.add).
    */
-  async record(entry: LogEntryInput): Promise<LogRecordView | null> {
+  async record(entry: LogEntryInput, options: { soon?: boolean } = {}): Promise<LogRecordView | null> {
     if (!this.stores(entry.level ?? 'info')) return null;
-    return this.write(entry);
+    return this.write(entry, options.soon === true);
   }
 
   /** One newest-first page of the entries that pass every filter. */

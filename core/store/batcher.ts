@@ -5,7 +5,13 @@
  * transaction on SQLite, one round trip on MongoDB); alone, a call waits one turn at most.
  */
 export interface Batcher<I, O> {
-  add(item: I): Promise<O>;
+  /**
+   * `soon`: write the batch once the microtasks queued so far have run, instead of at the
+   * next turn. For callers that answer someone only once their item is stored, and whose
+   * peers add theirs in the same run of microtasks: the trigger, whose requests of one turn
+   * all get their job together and then all add their log line.
+   */
+  add(item: I, soon?: boolean): Promise<O>;
   /** Resolves when every item added so far has been flushed (settled). */
   drain(): Promise<void>;
 }
@@ -17,6 +23,7 @@ export interface Batcher<I, O> {
 export function createBatcher<I, O>(flush: (items: I[]) => Promise<Array<O | Error>>, maxBatch = 500): Batcher<I, O> {
   let pending: Array<{ item: I; resolve: (value: O) => void; reject: (error: unknown) => void }> = [];
   let scheduled = false;
+  let soonScheduled = false;
   let running: Promise<void> | null = null;
   const run = async () => {
     scheduled = false;
@@ -44,10 +51,18 @@ export function createBatcher<I, O>(flush: (items: I[]) => Promise<Array<O | Err
     return running;
   };
   return {
-    add(item) {
+    add(item, soon = false) {
       return new Promise<O>((resolve, reject) => {
         pending.push({ item, resolve, reject });
-        if (!scheduled && !running) {
+        if (running) return; // the run under way takes it (or starts again when done)
+        if (soon && !soonScheduled) {
+          soonScheduled = true;
+          queueMicrotask(() => {
+            soonScheduled = false;
+            void start();
+          });
+        }
+        if (!scheduled) {
           scheduled = true;
           setImmediate(() => void start());
         }

@@ -74,8 +74,11 @@ export const webhooksPlugin = definePlugin({
         logInfo: (message, context) => {
           // The process log has the request line already; this one is for debugging.
           log.debug({ ...context }, message);
-          // The line goes out with the turn's log batch; the answer waits for it (see the route).
-          return logs.record({ level: 'info', message, context }).then(
+          // The answer waits for the line (see the route). `soon`: the lines of the requests
+          // whose jobs were stored together are written together right after, in the same
+          // turn; at the next turn, every answer waited a turn more, which cost a sixth of
+          // the trigger's throughput under load.
+          return logs.record({ level: 'info', message, context }, { soon: true }).then(
             () => undefined,
             (error: unknown) => log.error({ err: error }, 'A log entry could not be stored'),
           );

@@ -21,6 +21,30 @@ test('calls made in one turn go to one flush, in order; later calls to the next'
   assert.equal(flushes, [[1, 2, 3], [4]]);
 });
 
+test('soon: items added in one run of microtasks are flushed together before the next turn; others wait for it', async () => {
+  const flushes: number[][] = [];
+  const batcher = createBatcher<number, number>(async (items) => {
+    flushes.push(items);
+    return items;
+  });
+  let turned = false;
+  setImmediate(() => {
+    turned = true;
+  });
+  // Three callers resumed by one resolution (as a turn's triggers are by their job batch).
+  const stored = Promise.resolve();
+  const added = await Promise.all([1, 2, 3].map((n) => stored.then(() => batcher.add(n, true))));
+  assert.equal(added, [1, 2, 3]);
+  assert.is(turned, false, 'written within the turn');
+  assert.equal(flushes, [[1, 2, 3]]);
+  // Without `soon`: the next turn, as before.
+  const later = batcher.add(4);
+  await Promise.resolve();
+  assert.equal(flushes, [[1, 2, 3]]);
+  assert.is(await later, 4);
+  assert.equal(flushes, [[1, 2, 3], [4]]);
+});
+
 test('an Error result fails its own caller only; a throwing flush fails the whole batch', async () => {
   const batcher = createBatcher<number, number>(async (items) => {
     if (items.includes(99)) throw new Error('store down');
