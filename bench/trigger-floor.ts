@@ -5,9 +5,11 @@
 // LOG_INDEXES), the same pragmas and a checkpoint every 100 ms as the embedded store,
 // commits the requests of one event-loop turn together, answers 200 after the commit,
 // and writes one request line through the served logger. Its documents' `_id`s are the
-// store's own (newDocumentId, creation-ordered) rather than random UUIDs, so both write
-// the same primary-key index the same way (measured: no difference at the benchmark's
-// table sizes, 6 December 2026; kept so the floor gets whatever the host's ids give). No routing, validation, rate
+// store's own (newDocumentId, creation-ordered), as the host's are: with random UUIDs
+// each insert dirtied a random page of the primary key's index, and on disk the floor
+// was slower than the least a server could do (5,558 req/s at 168 µs of CPU a request
+// against 6,783 at 144 µs, in two runs where bare restify served 9,498 and 9,518 req/s;
+// no difference on tmpfs). No routing, validation, rate
 // limit, dedupe, hooks or plugins.
 //
 // What it reaches, next to bare restify in the same run, bounds what the issue's targets
