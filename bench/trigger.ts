@@ -5,10 +5,12 @@
 // alone ≥ 0.85 of its req/s with p99 ≤ 1.5× its p99 and CPU per request ≤ 1.2× its own; with
 // the runs on ≥ 0.75; every accepted request a stored job; the backlog draining at 2,000 runs/s
 // or more; under 300 MB resident.
-// Four measurements: bare restify; the floor (trigger-floor.ts: the least any server could
+// Five measurements: bare restify; the floor (trigger-floor.ts: the least any server could
 // do for this request, hand-written, as a reference for what the targets can ask); then
 // Flowhost accepting only (the flow's runs held, so no run competes for the thread), then
-// with the runs on. BENCH_SECONDS (default 10) sets the duration of each.
+// with the runs on; last the host's HTTP layer alone (a route that does nothing, served as
+// the trigger is: a reference, no target). BENCH_SECONDS (default 10) sets the duration
+// of each.
 import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -17,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import restify from 'restify';
-import { defineHandler, definePlugin, type PluginDefinition, services } from '../sdk/index.js';
+import { defineHandler, definePlugin, defineRoute, defineSurface, type PluginDefinition, services } from '../sdk/index.js';
 import { createTestHost } from '../sdk/testing/index.js';
 import { servedHeap } from './served-heap.js';
 import { startFloorServer } from './trigger-floor.js';
@@ -47,6 +49,41 @@ const trivial = definePlugin({
       defineHandler({ slug: 'bench-noop', type: 'fetch', label: 'No-op', description: 'Finds nothing.', fetch: async () => [] }),
     ])
       host.handlers.add(item);
+  },
+}) as PluginDefinition;
+
+/**
+ * A route that does nothing, served as the trigger is (public, the fast lane, the body read
+ * but not decoded, the trigger's answer): what the host's HTTP layer costs a request before
+ * the route does anything. Measured beside the floor for reference: the trigger cannot cost
+ * less than this plus its own work (docs/performance.md, 6 December 2026).
+ */
+const layerOnly = definePlugin({
+  id: 'bench-layer',
+  version: '1.0.0',
+  flowhost: '^1.0.0',
+  deps: { routes: services.routes },
+  setup({ routes }) {
+    routes.add(
+      defineSurface({
+        id: 'bench-layer',
+        routes: [
+          defineRoute({
+            method: 'POST',
+            path: '/bench-layer/{flow_id}',
+            permission: 'public',
+            credentials: 'ignored',
+            summary: 'Answers as the trigger does, doing nothing (benchmark only)',
+            schema: { params: { type: 'object', required: ['flow_id'], properties: { flow_id: { type: 'integer', minimum: 1 } } } },
+            decodeBody: false,
+            fastPath: true,
+            async handle() {
+              return { success: true, flow_id: 1, flow_name: 'Bench flow', job_id: 1, message: 'Flow "Bench flow" triggered.' };
+            },
+          }),
+        ],
+      }),
+    );
   },
 }) as PluginDefinition;
 
@@ -132,6 +169,25 @@ async function floor(seconds: number): Promise<Run & { missing: number }> {
     return { ...run, missing: Math.max(0, run.ok - server.stored()) };
   } finally {
     await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The host's HTTP layer alone: `layerOnly`'s route, on a host as `npm start` serves it. */
+async function layer(seconds: number): Promise<Run> {
+  const dir = mkdtempSync(join(tmpdir(), 'flowhost-bench-layer-'));
+  const t = await createTestHost({
+    plugins: [layerOnly],
+    logger: servedLogger(),
+    config: { dataDir: dir, schedulerProcessEvery: 1000, checkResponses: false },
+  });
+  try {
+    const url = `${t.url}/api/automation/v1/bench-layer/1`;
+    const probe = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: BODY });
+    if (probe.status !== 200) throw new Error(`the do-nothing route answered ${probe.status}: ${await probe.text()}`);
+    return await drive(url, { 'Content-Type': 'application/json' }, seconds);
+  } finally {
+    await t.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -256,9 +312,14 @@ export async function triggerBench(options: BenchOptions = {}): Promise<BenchRes
   log(`floor (the least a server can do for this request, trigger-floor.ts), ${CONNECTIONS} connections, ${seconds} s`);
   const least = await floor(seconds);
   log(`floor: ${least.reqPerSec} req/s, p99 ${least.p99} ms, ${least.cpuUsPerRequest} µs CPU per request`);
+
   // Both rows of the issue's table, each on a fresh host and data directory.
   const held = await measureTrigger(true, seconds, log);
   const withRuns = await measureTrigger(false, seconds, log);
+  // Last, so the hosts measured above (and their peak RSS) are not measured after a third one.
+  log(`the host's HTTP layer alone (a route that does nothing, served as the trigger is), ${CONNECTIONS} connections, ${seconds} s`);
+  const layerRun = await layer(seconds);
+  log(`layer: ${layerRun.reqPerSec} req/s, p99 ${layerRun.p99} ms, ${layerRun.cpuUsPerRequest} µs CPU per request`);
   const ratio = (r: Run, of: Run = bare) => Math.round((r.reqPerSec / Math.max(1, of.reqPerSec)) * 1000) / 1000;
   const acceptRatio = ratio(held.run);
   const runsRatio = ratio(withRuns.run);
@@ -289,6 +350,11 @@ export async function triggerBench(options: BenchOptions = {}): Promise<BenchRes
       floor_ratio: ratio(least),
       floor_cpu_us_per_request: least.cpuUsPerRequest,
       floor_jobs_missing: least.missing,
+      // Reference, no target: the host's HTTP layer with a route that does nothing.
+      layer_req_per_s: layerRun.reqPerSec,
+      layer_p99_ms: layerRun.p99,
+      layer_cpu_us_per_request: layerRun.cpuUsPerRequest,
+      layer_cpu_of_floor: Math.round((layerRun.cpuUsPerRequest / Math.max(1, least.cpuUsPerRequest)) * 100) / 100,
       accept_req_per_s: held.run.reqPerSec,
       accept_p50_ms: held.run.p50,
       accept_p99_ms: held.run.p99,

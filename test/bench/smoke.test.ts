@@ -52,6 +52,8 @@ test('npm run bench -- --json, smoke mode: one object per benchmark with metrics
   // The floor server (bench/trigger-floor.ts) answered and stored what it accepted.
   assert.ok(trigger.metrics.floor_req_per_s > 0, 'the floor server answered');
   assert.is(trigger.metrics.floor_jobs_missing, 0, 'every 200 of the floor server is a stored job');
+  // The host's HTTP layer alone (a route that does nothing) answered, for reference.
+  assert.ok(trigger.metrics.layer_req_per_s > 0 && trigger.metrics.layer_cpu_us_per_request > 0, 'the do-nothing route answered');
   const scheduler = objects.find((o) => o.name === 'scheduler')!;
   assert.is(scheduler.metrics.run_twice, 0, 'no scheduled flow ran twice in one slot');
   assert.is(scheduler.metrics.skipped, 0, 'no scheduled flow was skipped');
