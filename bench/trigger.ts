@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import restify from 'restify';
 import { defineHandler, definePlugin, defineRoute, defineSurface, type PluginDefinition, services } from '../sdk/index.js';
-import { createTestHost } from '../sdk/testing/index.js';
+import { createTestHost, type TestHost } from '../sdk/testing/index.js';
 import { servedHeap } from './served-heap.js';
 import { startFloorServer } from './trigger-floor.js';
 import { servedLogger } from './served-logger.js';
@@ -173,23 +173,33 @@ async function floor(seconds: number): Promise<Run & { missing: number }> {
   }
 }
 
-/** The host's HTTP layer alone: `layerOnly`'s route, on a host as `npm start` serves it. */
-async function layer(seconds: number): Promise<Run> {
-  const dir = mkdtempSync(join(tmpdir(), 'flowhost-bench-layer-'));
+/**
+ * `use` on a host as `npm start` serves it (its logger; response checking, a test-only
+ * cost, off) in a data directory of its own, stopped and removed afterwards.
+ */
+async function withServedHost<R>(plugins: PluginDefinition[], use: (t: TestHost) => Promise<R>): Promise<R> {
+  const dir = mkdtempSync(join(tmpdir(), 'flowhost-bench-trigger-'));
   const t = await createTestHost({
-    plugins: [layerOnly],
+    plugins,
     logger: servedLogger(),
     config: { dataDir: dir, schedulerProcessEvery: 1000, checkResponses: false },
   });
   try {
-    const url = `${t.url}/api/automation/v1/bench-layer/1`;
-    const probe = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: BODY });
-    if (probe.status !== 200) throw new Error(`the do-nothing route answered ${probe.status}: ${await probe.text()}`);
-    return await drive(url, { 'Content-Type': 'application/json' }, seconds);
+    return await use(t);
   } finally {
     await t.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The host's HTTP layer alone: `layerOnly`'s route, on a host as `npm start` serves it. */
+function layer(seconds: number): Promise<Run> {
+  return withServedHost([layerOnly], async (t) => {
+    const url = `${t.url}/api/automation/v1/bench-layer/1`;
+    const probe = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: BODY });
+    if (probe.status !== 200) throw new Error(`the do-nothing route answered ${probe.status}: ${await probe.text()}`);
+    return drive(url, { 'Content-Type': 'application/json' }, seconds);
+  });
 }
 
 async function bareRestify(seconds: number): Promise<Run> {
@@ -219,15 +229,8 @@ interface TriggerRun {
 }
 
 /** One host, one flow, `seconds` of signed triggers; `holdRuns` keeps the runs from starting. */
-async function measureTrigger(holdRuns: boolean, seconds: number, log: (line: string) => void): Promise<TriggerRun> {
-  const dir = mkdtempSync(join(tmpdir(), 'flowhost-bench-trigger-'));
-  // As served: response checking is a test-only cost.
-  const t = await createTestHost({
-    plugins: [trivial],
-    logger: servedLogger(),
-    config: { dataDir: dir, schedulerProcessEvery: 1000, checkResponses: false },
-  });
-  try {
+function measureTrigger(holdRuns: boolean, seconds: number, log: (line: string) => void): Promise<TriggerRun> {
+  return withServedHost([trivial], async (t) => {
     const pipelineId = (
       await t.request<{ data: { pipeline_id: number } }>('POST', '/pipelines', {
         body: { pipeline_name: 'Bench', steps: [{ step_type: 'fetch' }] },
@@ -295,10 +298,7 @@ async function measureTrigger(holdRuns: boolean, seconds: number, log: (line: st
       log(`backlog of ${waiting} runs: ${waiting - left} drained at ${drainPerSecond} runs/s`);
     }
     return { run, accepted, jobs, missing: Math.max(0, accepted - jobs), waiting, drainPerSecond, rssMb };
-  } finally {
-    await t.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 export async function triggerBench(options: BenchOptions = {}): Promise<BenchResult> {

@@ -247,20 +247,15 @@ export class Engine {
     const { job, flow } = taken;
     // Every line of a run of an agent's pipeline is that agent's (the spec's per-agent logs).
     // Only the log scope: a failed read leaves the lines unscoped, never the run failed.
-    // A flow's run reads its pipeline once, for the agent here and for the plan below: it
-    // was read twice, and each read is a store call of a drained webhook run.
-    const pipelineRead =
-      job.workflow || job.pipeline_id === null
-        ? null
-        : await this.deps.flows.pipeline(job.pipeline_id).then(
-            (pipeline) => ({ pipeline }),
-            () => null,
-          );
-    const agentId = pipelineRead
-      ? typeof pipelineRead.pipeline?.agent_id === 'number'
-        ? pipelineRead.pipeline.agent_id
-        : null
-      : await this.deps.flows.agentOf(job.pipeline_id).catch(() => null);
+    // A flow's run reads its pipeline once, for the agent here and for the plan below (it
+    // was read twice, each a store call of a drained webhook run). A failed read is null:
+    // the lines go unscoped and the plan reads it again, failing the run if it fails again.
+    const pipeline = job.workflow || job.pipeline_id === null ? null : await this.deps.flows.pipeline(job.pipeline_id).catch(() => null);
+    const agentId = job.workflow
+      ? await this.deps.flows.agentOf(job.pipeline_id).catch(() => null)
+      : typeof pipeline?.agent_id === 'number'
+        ? pipeline.agent_id
+        : null;
     const context = {
       job_id: job.job_id,
       flow_id: job.flow_id,
@@ -279,7 +274,7 @@ export class Engine {
     let status: JobStatus = 'completed';
     let error: string | null = null;
     try {
-      const plan = await this.plan(job, flow, pipelineRead?.pipeline);
+      const plan = await this.plan(job, flow, pipeline);
       await this.deps.log('info', `Job ${job.job_id} started (${plan.length} step${plan.length === 1 ? '' : 's'})`, context);
       let packets: DataPacket[] = [];
       let fetched = 0;
