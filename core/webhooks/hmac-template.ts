@@ -1,7 +1,7 @@
 /**
  * The HMAC template language of the webhook trigger: where the signature, timestamp and
  * event id sit in a request, what text is signed, and how. Templates are validated once,
- * when saved (schema, regular expressions, placeholders), so verification never meets a
+ * when saved (schema, extract patterns, placeholders), so verification never meets a
  * template it cannot run.
  */
 import { createRequire } from 'node:module';
@@ -9,6 +9,7 @@ import type { ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../kernel/json-schema.js';
 import { createAjv, describeErrors } from '../kernel/validator.js';
 import { builtFile } from '../kernel/package-root.js';
+import { compileExtractPattern } from './extract-pattern.js';
 
 export type HmacAlgo = 'sha1' | 'sha256' | 'sha512';
 export type SignatureEncoding = 'hex' | 'base64' | 'base64url';
@@ -182,19 +183,15 @@ export function parseSignedTemplate(template: string): { parts: TemplatePart[]; 
 }
 
 /**
- * Compiles an extract pattern. PCRE patterns are often written with delimiters
- * (`/v1=(\w+)/i`); those are accepted too. Throws a SyntaxError when invalid.
+ * Every problem of a template, as human messages; empty when it can be saved. The template
+ * is stored as sent: the schema's defaults are applied to a copy only (verification reads
+ * each default where it is used), so a saved template does not grow `pair_separator` on
+ * every extract.
  */
-export function compilePattern(source: string): RegExp {
-  const delimited = /^\/(.+)\/([imsu]*)$/s.exec(source);
-  return delimited ? new RegExp(delimited[1]!, delimited[2]) : new RegExp(source);
-}
-
-/** Every problem of a template, as human messages; empty when it can be saved. Applies defaults in place. */
 export function checkTemplate(template: unknown): string[] {
   if (!template || typeof template !== 'object' || Array.isArray(template)) return ['the template must be an object'];
   const validate = validatorOfTemplates();
-  const problems = validate(template) ? [] : describeErrors(validate.errors).map((issue) => issue.message);
+  const problems = validate(structuredClone(template)) ? [] : describeErrors(validate.errors).map((issue) => issue.message);
   const t = template as Partial<Record<'signature_source' | 'timestamp_source' | 'id_source', { extract?: unknown }>> & {
     signed_template?: unknown;
   };
@@ -202,9 +199,9 @@ export function checkTemplate(template: unknown): string[] {
     const extract = t[field]?.extract as Partial<ExtractSpec> | undefined;
     if (extract?.kind !== 'regex' || typeof extract.key !== 'string') continue;
     try {
-      compilePattern(extract.key);
+      compileExtractPattern(extract.key);
     } catch (error) {
-      problems.push(`${field}.extract.key is not a valid regular expression: ${(error as Error).message}`);
+      problems.push(`${field}.extract.key is not a pattern the host can run: ${(error as Error).message}`);
     }
   }
   if (typeof t.signed_template === 'string') {

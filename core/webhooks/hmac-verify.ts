@@ -8,7 +8,6 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
   DEFAULT_TEMPLATE_MAX_BODY_BYTES,
   DEFAULT_TOLERANCE_SECONDS,
-  compilePattern,
   parseSignedTemplate,
   type ExtractSpec,
   type HmacTemplate,
@@ -18,6 +17,7 @@ import {
   type TimestampFormat,
   type ValueLocation,
 } from './hmac-template.js';
+import { compileExtractPattern } from './extract-pattern.js';
 
 export interface InboundRequest {
   rawBody: Buffer;
@@ -80,8 +80,8 @@ function extractFrom(entry: string, spec: ExtractSpec): string[] {
       return found.filter(Boolean);
     }
     case 'regex': {
-      const match = compilePattern(spec.key!).exec(value);
-      const hit = match ? (match[1] ?? match[0]) : undefined;
+      // Linear time (RE2): the value is a stranger's, and this runs before authentication.
+      const hit = compileExtractPattern(spec.key!).firstValue(value);
       return hit ? [hit] : [];
     }
   }

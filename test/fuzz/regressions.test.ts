@@ -236,5 +236,33 @@ for (const [index, store] of stores.entries()) {
     assert.equal((await ctx.h.t.host.content.getTerm('category', category!.id as number))!.meta, {});
   });
 
+  // Issue 52: one anonymous request with this pattern and 32 'a's and a '!' held the host 30 s
+  // (V8's backtracking engine; each character more doubled it). Patterns now run in linear time.
+  test('a nested-quantifier HMAC extract pattern and a hostile X-Signature: 401 at once, the host answers /healthz', async (ctx) => {
+    const flowId = ctx.h.known.flow_id![1] as number;
+    const template = (key: string) => ({
+      mode: 'hmac',
+      template: {
+        mode: 'hmac',
+        algo: 'sha256',
+        signed_template: '{body}',
+        signature_source: { header: 'X-Signature', extract: { kind: 'regex', key }, encoding: 'hex' },
+      },
+    });
+    const saved = await ctx.h.t.request<Body>('PUT', `/flows/${flowId}/webhook`, {
+      body: template('^(?:[a-z0-9]+\\s?)*=\\s?([a-f0-9]+)$'),
+    });
+    assert.is(saved.status, 200, JSON.stringify(saved.body));
+    for (const length of [32, 40, 15_000]) {
+      const headers = { 'X-Signature': `${'a'.repeat(length)}!`, 'Content-Type': 'application/json' };
+      await expectRefused(ctx, 'POST', `${P}/trigger/${flowId}`, { body: '{}', headers, status: 401, anonymous: true });
+    }
+    // A pattern only a backtracking engine can run is refused when saved, naming the construct.
+    const refused = await ctx.h.t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: template('(v1)=\\1([a-f0-9]+)') });
+    assert.is(refused.status, 400);
+    assert.is(refused.body.code, 'invalid_template');
+    assert.match(JSON.stringify(refused.body.data.problems), /backreferences/);
+  });
+
   test.run();
 }

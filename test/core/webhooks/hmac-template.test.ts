@@ -11,12 +11,10 @@ const base = () => ({
   signature_source: { header: 'X-Sig', extract: { kind: 'raw' }, encoding: 'hex' },
 });
 
-test('a minimal template is valid and gets its defaults', () => {
+test('a minimal template is valid, and its defaults are not written into it', () => {
   const template: Record<string, unknown> = base();
   assert.equal(checkTemplate(template), []);
-  assert.is(template.tolerance_seconds, 300);
-  assert.is(template.max_body_bytes, 1048576);
-  assert.is((template.signature_source as { extract: { pair_separator: string } }).extract.pair_separator, '=');
+  assert.equal(template, base());
 });
 
 test('non-objects and unknown fields are refused', () => {
@@ -63,13 +61,38 @@ test('prefix, kv_pairs and regex need a key; kv_pairs needs a separator', () => 
 
 test('an invalid regex is rejected when the template is saved, in any source', () => {
   const bad = checkTemplate({ ...base(), signature_source: { header: 'X', extract: { kind: 'regex', key: 'v1=([a-f' }, encoding: 'hex' } });
-  assert.match(bad.join(), /signature_source\.extract\.key is not a valid regular expression/);
+  assert.match(bad.join(), /signature_source\.extract\.key is not a pattern the host can run/);
   const badTs = checkTemplate({ ...base(), timestamp_source: { header: 'T', extract: { kind: 'regex', key: '(?<=' }, format: 'unix' } });
-  assert.match(badTs.join(), /timestamp_source\.extract\.key is not a valid regular expression/);
+  assert.match(badTs.join(), /timestamp_source\.extract\.key is not a pattern the host can run/);
   assert.equal(
     checkTemplate({ ...base(), signature_source: { header: 'X', extract: { kind: 'regex', key: '/V1=([a-f0-9]+)/i' }, encoding: 'hex' } }),
     [],
   );
+});
+
+test('a pattern the linear-time engine cannot run is refused when saved, naming the construct', () => {
+  const withPattern = (key: string) =>
+    checkTemplate({ ...base(), signature_source: { header: 'X', extract: { kind: 'regex', key }, encoding: 'hex' } }).join();
+  assert.match(withPattern('(v1)=\\1([a-f0-9]+)'), /signature_source\.extract\.key .*backreferences/);
+  assert.match(withPattern('(?<k>v1)=\\k<k>'), /backreferences/);
+  assert.match(withPattern('v1=(?=[a-f0-9])([a-f0-9]+)'), /lookaheads/);
+  assert.match(withPattern('(?<!x)v1=([a-f0-9]+)'), /lookbehinds/);
+  assert.match(withPattern('(?>v1)=([a-f0-9]+)'), /atomic groups/);
+  assert.match(withPattern('v1=([a-f0-9]++)'), /possessive quantifiers/);
+  // What RE2 takes stays accepted: named groups, classes, Unicode properties, flags.
+  for (const ok of ['(?<sig>[a-f0-9]+)', '/^(?:[a-z0-9]+\\s?)*=\\s?([a-f0-9]+)$/m', '\\p{L}+=(\\w+)', '/t=(\\d+)/is'])
+    assert.equal(withPattern(ok), '', ok);
+});
+
+test('a template is stored as sent: checking it adds no defaults (no pair_separator on every extract)', () => {
+  const template = {
+    ...base(),
+    signature_source: { header: 'X', extract: { kind: 'regex', key: 'v1=([a-f0-9]+)' }, encoding: 'hex' },
+    timestamp_source: { header: 'T', extract: { kind: 'raw' }, format: 'unix' },
+  };
+  const sent = structuredClone(template);
+  assert.equal(checkTemplate(template), []);
+  assert.equal(template, sent);
 });
 
 test('placeholders: unknown ones and {timestamp}/{id} without their source are refused', () => {

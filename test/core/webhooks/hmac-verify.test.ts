@@ -93,6 +93,19 @@ test('regex extract returns group 1, or the full match without groups', () => {
   assert.match(reason(run(group, request({ headers: { 'x-sig': 'nothing here' } }))), /expected form/);
 });
 
+// The pattern of issue 52: with V8's backtracking engine 40 characters held the process over
+// 40 s (each one more doubled it); in a linear-time engine 5,000 answer at once. If this test
+// ever runs the pattern in a backtracking engine again, it does not finish.
+test('a nested-quantifier pattern on a hostile header answers at once, and still extracts a real signature', () => {
+  const hex = mac(BODY).toString('hex');
+  const nested = template({
+    signature_source: { header: 'X-Signature', extract: { kind: 'regex', key: '^(?:[a-z0-9]+\\s?)*=\\s?([a-f0-9]+)$' }, encoding: 'hex' },
+  });
+  for (const hostile of [`${'a'.repeat(32)}!`, `${'a'.repeat(5000)}!`, `${'a1 '.repeat(3000)}!`])
+    assert.match(reason(run(nested, request({ headers: { 'x-signature': hostile } }))), /no signature in the expected form/);
+  ok(run(nested, request({ headers: { 'x-signature': `sha256 v1=${hex}` } })));
+});
+
 test('base64 needs RFC 4648 padding; base64url works with and without padding', () => {
   // sha1 gives 20 bytes, whose base64 ends in one '=' — so padding is observable.
   const digest = mac(BODY, 'sha1');
