@@ -76,13 +76,17 @@ export function isRouteReply(value: unknown): value is RouteReply {
 
 /**
  * An HTML page (for routes a browser opens itself, e.g. an OAuth popup). Build it with an
- * escaping template: nothing a user sent may reach it unescaped.
+ * escaping template: nothing a user sent may reach it unescaped. No other page may frame
+ * it (`frame-ancestors 'none'` here, X-Frame-Options: DENY from the host).
  */
 export function page(status: number, html: string, headers: Record<string, string | string[]> = {}): RouteReply {
   return new RouteReply(
     status,
     {},
-    { 'Content-Security-Policy': "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'", ...headers },
+    {
+      'Content-Security-Policy': "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      ...headers,
+    },
     html,
   );
 }

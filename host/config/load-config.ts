@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
 import { describeErrors } from '../../core/kernel/validation-issues.js';
 import { builtFile } from '../../core/kernel/package-root.js';
-import { checkTrustProxy } from '../http/client-address.js';
+import { checkLinkHosts, checkTrustProxy } from '../http/client-address.js';
 import { defaultConfig, envKeys, type HostConfig } from './schema.js';
 
 export class ConfigError extends Error {
@@ -52,7 +52,10 @@ export function loadConfig(options: LoadConfigOptions = {}): HostConfig {
   }
   const trustProblem = typeof merged.trustProxy === 'string' ? checkTrustProxy(merged.trustProxy) : null;
   if (trustProblem) throw new ConfigError(`Invalid configuration: ${trustProblem}`);
-  return merged as unknown as HostConfig;
+  const config = merged as unknown as HostConfig;
+  const linkProblem = checkLinkHosts(config.trustProxy, config.publicUrl, config.allowedHosts);
+  if (linkProblem) throw new ConfigError(`Invalid configuration: ${linkProblem}`);
+  return config;
 }
 
 // Compiled once per build (scripts/compile-validators.mjs writes it beside this module), so

@@ -42,6 +42,14 @@ export interface HostConfig {
   trustProxy: string;
   /** The header the trusted proxies write the client into (only it is read): 'x-forwarded-for' or 'forwarded' (RFC 7239). */
   proxyHeader: 'x-forwarded-for' | 'forwarded';
+  /**
+   * Hosts (`name` or `name:port`) a trusted proxy may name as the public one when
+   * `publicUrl` is not set: links use the client's host when it is listed, else the first
+   * entry. With a trusted proxy, one of the two must be set (start-up stops otherwise).
+   */
+  allowedHosts: string[];
+  /** `Strict-Transport-Security: max-age=` on answers to requests that came over https (0 tells browsers to forget it). */
+  hstsMaxAge: number;
   /** Time a client has to send its complete request headers. */
   headersTimeoutMs: number;
   /** Time without a byte while a request body is read before it is refused with 408. */
@@ -99,6 +107,8 @@ export const envKeys: Record<string, { key: keyof HostConfig; type: 'string' | '
   FLOWHOST_HEAP_GROWING_PERCENT: { key: 'heapGrowingPercent', type: 'integer' },
   FLOWHOST_TRUST_PROXY: { key: 'trustProxy', type: 'string' },
   FLOWHOST_PROXY_HEADER: { key: 'proxyHeader', type: 'string' },
+  FLOWHOST_ALLOWED_HOSTS: { key: 'allowedHosts', type: 'list' },
+  FLOWHOST_HSTS_MAX_AGE: { key: 'hstsMaxAge', type: 'integer' },
   FLOWHOST_HEADERS_TIMEOUT_MS: { key: 'headersTimeoutMs', type: 'integer' },
   FLOWHOST_BODY_IDLE_TIMEOUT_MS: { key: 'bodyIdleTimeoutMs', type: 'integer' },
   FLOWHOST_BODY_TIMEOUT_MS: { key: 'bodyTimeoutMs', type: 'integer' },
@@ -132,6 +142,10 @@ export const defaultConfig: HostConfig = {
   loginWindowSeconds: 900,
   trustProxy: '',
   proxyHeader: 'x-forwarded-for',
+  allowedHosts: [],
+  // One year: OWASP's and the HSTS preload list's figure. No includeSubDomains: the other
+  // hosts of the operator's domain are not Flowhost's to commit to TLS.
+  hstsMaxAge: 31_536_000,
   // Slowloris: Node's default gives headers 60 s and checks only every 30 s.
   headersTimeoutMs: 30_000,
   bodyIdleTimeoutMs: 20_000,
@@ -184,6 +198,12 @@ export const configSchema: JsonSchema = {
     loginKnownAddressDays: { type: 'integer', minimum: 1, maximum: 3650 },
     trustProxy: { type: 'string', maxLength: 4096 },
     proxyHeader: { enum: ['x-forwarded-for', 'forwarded'] },
+    // The shape request-origin.ts reads a forwarded host in: a name or a bracketed IPv6 address, and a port.
+    allowedHosts: {
+      type: 'array',
+      items: { type: 'string', pattern: '^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\\[[0-9A-Fa-f:.]{2,45}\\])(?::\\d{1,5})?$' },
+    },
+    hstsMaxAge: { type: 'integer', minimum: 0, maximum: 315_360_000 },
     headersTimeoutMs: { type: 'integer', minimum: 100, maximum: 600_000 },
     bodyIdleTimeoutMs: { type: 'integer', minimum: 100, maximum: 3_600_000 },
     bodyTimeoutMs: { type: 'integer', minimum: 100, maximum: 3_600_000 },

@@ -46,7 +46,7 @@ const trustNobody: TrustFunction = () => false;
  */
 export function compileTrust(setting: string | undefined, header: ProxyHeader = 'x-forwarded-for'): TrustFunction {
   const value = (setting ?? '').trim();
-  if (value === '' || value === 'false' || value === 'none') return trustNobody;
+  if (trustsNobody(value)) return trustNobody;
   if (/^\d+$/.test(value)) {
     const hops = Number(value);
     return Object.assign((_address: string, index: number) => index < hops, { header });
@@ -58,6 +58,22 @@ export function compileTrust(setting: string | undefined, header: ProxyHeader = 
       .filter(Boolean),
   );
   return Object.assign((address: string, index: number) => compiled(address, index), { header });
+}
+
+/** Whether the setting trusts no peer (forwarded headers are then ignored). */
+export function trustsNobody(setting: string | undefined): boolean {
+  const value = (setting ?? '').trim();
+  return value === '' || value === 'false' || value === 'none' || value === '0';
+}
+
+/**
+ * With a trusted proxy, where links get their host: FLOWHOST_PUBLIC_URL, or a host of
+ * FLOWHOST_ALLOWED_HOSTS. With neither, links followed any Host a client sent through the
+ * proxy (OAuth redirect URLs, post links, the discovery Link): start-up stops instead.
+ */
+export function checkLinkHosts(trustProxy: string, publicUrl: string | undefined, allowedHosts: readonly string[]): string | null {
+  if (trustsNobody(trustProxy) || publicUrl || allowedHosts.length > 0) return null;
+  return 'FLOWHOST_TRUST_PROXY is set, so set FLOWHOST_PUBLIC_URL (the address clients use, e.g. https://flows.example.org) or FLOWHOST_ALLOWED_HOSTS (the host names a proxy may forward): links must not take whatever Host a client sends';
 }
 
 /** The setting's problem in one sentence, or null: for config validation before start-up. */
@@ -127,6 +143,20 @@ function forwardedHops(
 /** IPv4 seen through an IPv6 socket (`::ffff:10.0.0.1`) reads as IPv4, so one client has one key. */
 function plain(address: string): string {
   return address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+}
+
+/**
+ * Whether the client used TLS: to this host's own socket, or, as the nearest trusted
+ * proxy says (its last X-Forwarded-Proto, or `proto=` of RFC 7239), to that proxy. Read on
+ * every answer for Strict-Transport-Security, so it reads only the nearest hop's claim.
+ */
+export function cameOverHttps(req: IncomingMessage, trust: TrustFunction | undefined): boolean {
+  if ('encrypted' in (req.socket ?? {})) return true;
+  if (!trust || trust === trustNobody || !trust(plain(req.socket?.remoteAddress ?? 'unknown'), 0)) return false;
+  if ((trust.header ?? 'x-forwarded-for') === 'forwarded') return forwardedHops(req, 'forwarded').protos.at(-1) === 'https';
+  const protos = first(req.headers['x-forwarded-proto']);
+  if (!protos) return false;
+  return protos.slice(protos.lastIndexOf(',') + 1).trim() === 'https';
 }
 
 /**

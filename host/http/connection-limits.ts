@@ -47,7 +47,7 @@ function refuse(socket: Socket, why: string): void {
   (socket as Socket & { [REFUSED]?: boolean })[REFUSED] = true;
   const body = JSON.stringify({ code: 'rest_too_many_connections', message: why, data: { status: 503 } });
   socket.write(
-    `HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRetry-After: 5\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRetry-After: 5\r\nX-Content-Type-Options: nosniff\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
     () => socket.destroy(),
   );
   // A peer that never reads must not hold the socket open while the answer waits.

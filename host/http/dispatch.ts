@@ -13,7 +13,7 @@ import { describeErrors } from '../../core/kernel/validator.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import { BodyAbortedError, BodyTimeoutError, BodyTooLargeError, decodeBody, readBody, watchUpload, type BodyTiming } from './read-body.js';
 import type { ConnectionLimits } from './connection-limits.js';
-import { originOf, withOrigin } from './request-origin.js';
+import { withOrigin } from './request-origin.js';
 import { readClient, type ClientView, type TrustFunction } from './client-address.js';
 import { mediaType, parseQueryInput } from '../../core/kernel/request-input.js';
 import { toErrorResponse, validationError } from './error-body.js';
@@ -21,6 +21,8 @@ import type { CompiledRoute } from './route-table.js';
 import { setWordPressCors } from './wordpress-cors.js';
 import { filterFields, requestedFields } from './wordpress-fields.js';
 import { sentMethod } from './head-as-get.js';
+import { loggableUrl } from '../logging/request-url.js';
+import { denyFraming } from './security-headers.js';
 
 export interface DispatchDeps {
   authenticator: Authenticator;
@@ -34,6 +36,13 @@ export interface DispatchDeps {
   bodyTiming?: BodyTiming;
   /** Header, keep-alive and request timeouts and connection caps for the HTTP server. */
   connections?: ConnectionLimits;
+  /**
+   * The origin links use for a request a trusted proxy forwarded (FLOWHOST_ALLOWED_HOSTS,
+   * `allowedOrigins`); null, or absent, leaves FLOWHOST_PUBLIC_URL or the listening URL.
+   */
+  linkOrigin?: (protocol: 'http' | 'https', host: string | undefined) => string | null;
+  /** The Strict-Transport-Security value for answers to requests that came over https; none when absent. */
+  hsts?: string;
 }
 
 type Headers = Record<string, string | undefined>;
@@ -84,6 +93,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 function sendPage(res: ServerResponse, status: number, html: string, headers: Record<string, string | string[]>): void {
   if (res.headersSent) return;
   res.statusCode = status;
+  denyFraming(res);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(html));
@@ -95,6 +105,8 @@ async function sendStream(res: ServerResponse, status: number, body: Readable, h
   if (res.headersSent) return void body.destroy();
   res.statusCode = status;
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  // A stored page (an upload of type text/html) is a page too.
+  if (!res.hasHeader('X-Frame-Options') && /^\s*text\/html\b/i.test(String(res.getHeader('Content-Type') ?? ''))) denyFraming(res);
   try {
     await pipeline(body, res);
   } catch (error) {
@@ -295,8 +307,9 @@ export async function dispatch(
         return log();
       },
     };
-    // Behind a trusted proxy, the host's public URL is the one this client used (unless configured).
-    const result = await withOrigin(client.forwarded ? originOf(client.protocol, client.host) : null, () =>
+    // Behind a trusted proxy, the host's public URL is the allowed host this client used (unless configured).
+    const origin = client.forwarded && deps.linkOrigin ? deps.linkOrigin(client.protocol, client.host) : null;
+    const result = await withOrigin(origin, () =>
       runRoute(route, request, async () => {
         if (method === 'GET') {
           // A GET's body means nothing here, but it is read (and dropped, within the body
@@ -355,7 +368,7 @@ export async function dispatch(
       {
         req_id: requestId,
         method: sentMethod(req),
-        url: req.url,
+        url: loggableUrl(req.url),
         ip: client.ip,
         route: route.fullPath,
         status: res.statusCode,

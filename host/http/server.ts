@@ -12,6 +12,7 @@ import { answerPreflight } from './wordpress-cors.js';
 import { applyConnectionLimits, defaultConnectionLimits, onRefusedConnection } from './connection-limits.js';
 import { createRestifyServer, nodeServerOf, validHost, type RestifyHandler, type RestifyServer, type Verb } from './restify-adapter.js';
 import { apiError } from '../../core/errors/catalogue.js';
+import { setSecurityHeaders } from './security-headers.js';
 
 const OVERRIDABLE = new Set(['PUT', 'PATCH', 'DELETE']);
 /** Methods the router knows; anything else (TRACE, PROPFIND...) is answered before routing. */
@@ -47,6 +48,7 @@ export function createHttpServer(routes: CompiledRoute[], deps: DispatchDeps): R
   };
   server.first((req, res) => {
     if (onRefusedConnection(req.socket)) return false;
+    setSecurityHeaders(req, res, deps);
     const refusal = unroutable(req);
     if (refusal) {
       if (hasBody(req) && !req.complete) closeAfterAnswer(req, res);

@@ -75,7 +75,8 @@ unit('RFC 7239 Forwarded (FLOWHOST_PROXY_HEADER=forwarded) is read the same way,
 
 unit('a trust setting that is not an address, a range or a name stops start-up naming it', () => {
   assert.throws(() => loadConfig({ env: { FLOWHOST_TRUST_PROXY: 'loopback, not-an-ip' } }), /FLOWHOST_TRUST_PROXY.*not-an-ip/);
-  assert.is(loadConfig({ env: { FLOWHOST_TRUST_PROXY: '127.0.0.1, 10.0.0.0/8' } }).trustProxy, '127.0.0.1, 10.0.0.0/8');
+  const env = { FLOWHOST_TRUST_PROXY: '127.0.0.1, 10.0.0.0/8', FLOWHOST_PUBLIC_URL: 'https://flows.example.org' };
+  assert.is(loadConfig({ env }).trustProxy, '127.0.0.1, 10.0.0.0/8');
 });
 
 unit.run();
@@ -97,7 +98,8 @@ for (const store of testStores('host: per-client limits behind a proxy')) {
     // The test's own requests come from 127.0.0.1, the proxy; X-Forwarded-For names the client.
     ctx.t = await createTestHost({
       plugins: [echo],
-      config: { ...store.config(), trustProxy: '127.0.0.1', loginMaxFailures: 5, loginMaxFailuresPerLogin: 8 },
+      // Links keep the host the test reaches (a trusted proxy needs an allowed host or a public URL).
+      config: { ...store.config(), trustProxy: '127.0.0.1', allowedHosts: ['127.0.0.1'], loginMaxFailures: 5, loginMaxFailuresPerLogin: 8 },
     });
     const t = ctx.t;
     const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Hooked', steps: [{ step_type: 'fetch' }] } }))
