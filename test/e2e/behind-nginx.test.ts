@@ -2,20 +2,31 @@
 // documented configuration (docs/nginx/flowhost.conf) and FLOWHOST_TRUST_PROXY naming
 // nginx. Clients connect to nginx from distinct loopback addresses (127.0.0.2, 127.0.0.3),
 // so what depends on the client's address is tested as a real proxy delivers it.
+// Issue 52: the file serves https (a self-signed certificate made at test time), sends
+// plain http there, refuses names it does not serve, and Flowhost adds HSTS and builds
+// links from FLOWHOST_ALLOWED_HOSTS only.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { basicAuth, startHostProcess, waitForExit, type RunningHost } from '../support/host-process.js';
-import { startNginx, type RunningNginx } from '../support/nginx-proxy.js';
+import { SERVER_NAME, startNginx, type RunningNginx } from '../support/nginx-proxy.js';
 import { chunkedUpload } from '../support/chunked-upload.js';
 
 type Answer = { status: number; headers: IncomingHttpHeaders; body: string };
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
-/** One request to nginx from the given loopback address. */
+/** How a request reaches nginx: over https (the default) or plain http, asking for which host (and TLS name). */
+interface Reach {
+  tls?: boolean;
+  host?: string;
+  servername?: string;
+}
+
+/** One request to nginx from the given loopback address, over https for SERVER_NAME unless `reach` says otherwise. */
 function from(
   nginx: RunningNginx,
   address: string,
@@ -23,17 +34,24 @@ function from(
   path: string,
   headers: Record<string, string> = {},
   body?: string,
+  reach: Reach = {},
 ): Promise<Answer> {
+  const tls = reach.tls ?? true;
   return new Promise((resolve, reject) => {
-    const req = httpRequest(
+    const req = (tls ? httpsRequest : httpRequest)(
       {
         host: '127.0.0.1',
-        port: nginx.port,
+        port: tls ? nginx.tlsPort : nginx.port,
         localAddress: address,
         method,
         path,
-        headers: { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
+        headers: {
+          Host: reach.host ?? SERVER_NAME,
+          ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+          ...headers,
+        },
         agent: false,
+        ...(tls ? { ca: nginx.ca, servername: reach.servername ?? SERVER_NAME } : {}),
       },
       (res) => {
         let text = '';
@@ -47,13 +65,29 @@ function from(
   });
 }
 
+/** What a refused request ends with: nginx's 444 closes the connection, a refused handshake fails TLS. */
+async function refusal(answer: Promise<Answer>): Promise<string> {
+  try {
+    const got = await answer;
+    return `answered ${got.status}: ${got.body.slice(0, 200)}`;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  }
+}
+
 const test = suite<{ host: RunningHost; nginx: RunningNginx; auth: string; password: string; flowId: number; token: string }>(
   'e2e: behind nginx with the documented configuration',
 );
 
 test.before(async (ctx) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-nginx-host-'));
-  ctx.host = await startHostProcess(dataDir, { FLOWHOST_TRUST_PROXY: '127.0.0.1', FLOWHOST_LOGIN_MAX_FAILURES: '5' });
+  // FLOWHOST_ALLOWED_HOSTS rather than FLOWHOST_PUBLIC_URL: links then come from the host a
+  // client asked for, and that path is the one a forged Host would take.
+  ctx.host = await startHostProcess(dataDir, {
+    FLOWHOST_TRUST_PROXY: '127.0.0.1',
+    FLOWHOST_ALLOWED_HOSTS: SERVER_NAME,
+    FLOWHOST_LOGIN_MAX_FAILURES: '5',
+  });
   ctx.nginx = await startNginx(new URL(ctx.host.url));
   ctx.password = readFileSync(join(dataDir, 'initial-admin-password'), 'utf8').trim();
   ctx.auth = basicAuth('admin', ctx.password);
@@ -179,16 +213,63 @@ test("a client's X-Request-Id passes through nginx and is echoed; without one, n
   assert.is(answered.headers['x-request-id'], 'client-chose-this-2');
 });
 
-test('the public URL in links is the one the client used through nginx', async ({ nginx }) => {
-  const index = await from(nginx, '127.0.0.3', 'GET', '/api/openapi.json');
-  assert.is(index.status, 200);
-  const spec = JSON.parse(index.body) as Body;
-  assert.ok(JSON.stringify(spec.servers ?? []).includes(`127.0.0.1:${nginx.port}`), `servers: ${JSON.stringify(spec.servers)}`);
+test('plain http is sent to https on the same host and path, without reaching Flowhost', async ({ nginx }) => {
+  const answer = await from(nginx, '127.0.0.3', 'GET', '/api/automation/v1/handlers?page=2', {}, undefined, { tls: false });
+  assert.is(answer.status, 301);
+  assert.is(answer.headers.location, `https://${SERVER_NAME}/api/automation/v1/handlers?page=2`);
+  assert.is(answer.headers['x-request-id'], undefined, 'nginx answered, not Flowhost');
+  assert.is(answer.headers['strict-transport-security'], undefined, 'HSTS over plain http means nothing');
+});
+
+test('a name the file does not serve is refused without an answer (444), over http and https; an unknown TLS name gets no handshake', async ({
+  nginx,
+  host,
+}) => {
+  assert.is(await refusal(from(nginx, '127.0.0.3', 'GET', '/api/', {}, undefined, { tls: false, host: 'evil.example' })), 'ECONNRESET');
+  assert.is(await refusal(from(nginx, '127.0.0.3', 'GET', '/api/', {}, undefined, { tls: false, host: '127.0.0.1' })), 'ECONNRESET');
+  // Our certificate's name in the handshake, another in Host.
+  assert.is(await refusal(from(nginx, '127.0.0.3', 'GET', '/api/', {}, undefined, { host: 'evil.example' })), 'ECONNRESET');
+  const handshake = await refusal(
+    from(nginx, '127.0.0.3', 'GET', '/api/', {}, undefined, { host: 'evil.example', servername: 'evil.example' }),
+  );
+  assert.match(handshake, /ERR_SSL|alert|EPROTO/i, handshake);
+  assert.is(host.proc.exitCode, null);
+});
+
+test('answers over https carry HSTS and nosniff; pages refuse framing', async ({ nginx }) => {
+  for (const path of ['/healthz', '/api/automation/v1/handlers', '/api/no/such/route', '/']) {
+    const answer = await from(nginx, '127.0.0.3', 'GET', path);
+    assert.is(answer.headers['strict-transport-security'], 'max-age=31536000', `${path} ${answer.status}`);
+    assert.is(answer.headers['x-content-type-options'], 'nosniff', path);
+  }
+  const site = await from(nginx, '127.0.0.3', 'GET', '/');
+  assert.match(String(site.headers['content-type']), /^text\/html/);
+  assert.is(site.headers['x-frame-options'], 'DENY');
+});
+
+test("links use the allowed host the client asked for; a client's own X-Forwarded-Host: evil.example reaches none", async ({
+  nginx,
+  auth,
+}) => {
+  const forged = { 'X-Forwarded-Host': 'evil.example', Authorization: auth };
+  const index = JSON.parse((await from(nginx, '127.0.0.3', 'GET', '/api/', forged)).body) as Body;
+  assert.is(index.url, `https://${SERVER_NAME}`);
+  const spec = await from(nginx, '127.0.0.3', 'GET', '/api/openapi.json', forged);
+  assert.equal((JSON.parse(spec.body) as Body).servers, [{ url: `https://${SERVER_NAME}` }]);
+  const status = JSON.parse(
+    (await from(nginx, '127.0.0.3', 'GET', '/api/automation/v1/auth/spreadsheet-output/status', forged)).body,
+  ) as Body;
+  assert.is(status.data.oauth_url, `https://${SERVER_NAME}/flowhost-auth/spreadsheet-output/`);
+  const site = await from(nginx, '127.0.0.3', 'GET', '/', forged);
+  assert.match(String(site.headers.link), `<https://${SERVER_NAME}/api/>`);
+  for (const text of [JSON.stringify(index), spec.body, JSON.stringify(status), site.body, String(site.headers.link)])
+    assert.not.match(text, 'evil.example');
 });
 
 test('an over-limit chunked upload through nginx is refused and the host keeps serving', async ({ nginx, host, auth }) => {
   const status = await chunkedUpload({
-    port: nginx.port,
+    port: nginx.tlsPort,
+    tls: { ca: nginx.ca, servername: SERVER_NAME },
     localAddress: '127.0.0.4',
     path: '/api/wp/v2/media',
     headers: { Authorization: auth, 'Content-Type': 'image/png', 'Content-Disposition': 'attachment; filename="b.png"' },

@@ -2,6 +2,7 @@
 // chunked' --data-binary @-` from a pipe does), stopping once the server has answered. The
 // status of that answer; a reset after an early answer counts as the 413 it followed.
 import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 
 export interface ChunkedUpload {
   port: number;
@@ -9,11 +10,14 @@ export interface ChunkedUpload {
   headers: Record<string, string>;
   totalBytes: number;
   localAddress?: string;
+  /** Over TLS to 127.0.0.1, as `servername` (SNI and Host), trusting `ca`. */
+  tls?: { ca: string; servername: string };
 }
 
 export function chunkedUpload(upload: ChunkedUpload): Promise<number> {
   return new Promise<number>((resolve, reject) => {
-    const req = httpRequest(
+    const tls = upload.tls;
+    const req = (tls ? httpsRequest : httpRequest)(
       {
         host: '127.0.0.1',
         port: upload.port,
@@ -21,7 +25,8 @@ export function chunkedUpload(upload: ChunkedUpload): Promise<number> {
         method: 'POST',
         path: upload.path,
         agent: false,
-        headers: { ...upload.headers, 'Transfer-Encoding': 'chunked' },
+        headers: { ...(tls ? { Host: tls.servername } : {}), ...upload.headers, 'Transfer-Encoding': 'chunked' },
+        ...(tls ? { ca: tls.ca, servername: tls.servername } : {}),
       },
       (res) => {
         res.resume();
