@@ -35,7 +35,7 @@ import { currentOrigin } from './http/request-origin.js';
 import { createInProcessApi } from './http/in-process-api.js';
 import { closeServer, listen } from './http/listen.js';
 import { systemRoutes, type Readiness } from './http/system-routes.js';
-import { prepareDataDir } from './runtime/prepare-data-dir.js';
+import { describeTightened, prepareDataDir } from './runtime/prepare-data-dir.js';
 import { trackRunningJobs } from './scheduler/running-jobs.js';
 import { interruptedWork } from '../core/kernel/interrupted-work.js';
 import { sessionSurface } from './surfaces/session-routes.js';
@@ -63,7 +63,8 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
   const dataDir = config.dataDir === ':memory:' ? null : resolve(config.dataDir);
   // First write of the start (`flowhost serve` has bound its port already): a directory
   // that cannot be written stops here, naming itself and the cause.
-  if (dataDir) prepareDataDir(dataDir);
+  const tightened = dataDir ? prepareDataDir(dataDir) : null;
+  if (tightened) log.warn({ data_dir: tightened.dir, mode: `0${tightened.from.toString(8)}` }, describeTightened(tightened));
   const store = options.store ?? (await openStore(config, dataDir));
   const blobs = await openBlobStore(store, dataDir);
   const closeStore = once(async () => {

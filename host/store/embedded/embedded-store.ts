@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, openSync, statSync } from 'node:fs';
 import Database, { type Database as SqliteDatabase } from 'better-sqlite3';
 import {
   checkIdCount,
@@ -52,12 +53,39 @@ function isBusy(error: unknown): boolean {
   return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
 }
 
+/** The files SQLite keeps beside the database. */
+const COMPANIONS = ['', '-wal', '-shm', '-journal'];
+
+/**
+ * The database and its companions readable by this user only (0600), whatever the umask:
+ * they hold password hashes, session nonces and all content. SQLite creates the database
+ * 0644 less the umask, and each companion with the database's own mode (its unix VFS
+ * copies it, and fchmods past the umask), so the database is created 0600 before SQLite
+ * opens it, and files an older version left 0644 are narrowed. A file this user cannot
+ * change is left to SQLite, whose own error then names the problem.
+ */
+function keepPrivate(file: string): void {
+  try {
+    closeSync(openSync(file, 'a', 0o600));
+  } catch {
+    return;
+  }
+  for (const suffix of COMPANIONS) {
+    try {
+      if ((statSync(file + suffix).mode & 0o777) !== 0o600) chmodSync(file + suffix, 0o600);
+    } catch {
+      // Absent (no WAL yet), or not ours to change.
+    }
+  }
+}
+
 /**
  * Opens the connection: WAL, synchronous=NORMAL (a committed write is in the WAL file
  * before the promise resolves, so it survives a killed process; not a power cut), and in
  * exclusive mode the lock taken at once, with no waiting, so a held file fails fast.
  */
 function openDatabase(file: string, exclusive: boolean): SqliteDatabase {
+  if (file !== ':memory:') keepPrivate(file);
   const db = retain(new Database(file, { timeout: 0 }));
   try {
     // exec(), not pragma(): pragma() prepares a Statement wrapper each call (see retain()).
