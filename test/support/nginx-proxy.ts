@@ -24,6 +24,7 @@ export interface RunningNginx {
   ca: string;
   stop(): Promise<void>;
   errorLog(): string;
+  accessLog(): string;
 }
 
 /** A self-signed certificate and key for SERVER_NAME, valid two days. */
@@ -79,6 +80,7 @@ export async function startNginx(upstream: URL): Promise<RunningNginx> {
     ['listen 443 ssl;', `listen 127.0.0.1:${tlsPort} ssl;`],
     [`ssl_certificate /etc/letsencrypt/live/${SERVER_NAME}/fullchain.pem;`, `ssl_certificate ${cert};`],
     [`ssl_certificate_key /etc/letsencrypt/live/${SERVER_NAME}/privkey.pem;`, `ssl_certificate_key ${key};`],
+    ['access_log /var/log/nginx/access.log ', `access_log ${join(prefix, 'logs/access.log')} `],
   ];
   let site = readFileSync(join(repoRoot, 'docs/nginx/flowhost.conf'), 'utf8');
   for (const [line, replacement] of adapted) {
@@ -89,7 +91,7 @@ export async function startNginx(upstream: URL): Promise<RunningNginx> {
     .split('\n')
     .filter((line) => !line.trim().startsWith('#'))
     .join('\n');
-  if (/listen (80|443)\b|:8080;|\/etc\//.test(directives))
+  if (/listen (80|443)\b|:8080;|\/etc\/|\/var\//.test(directives))
     throw new Error('docs/nginx/flowhost.conf has a port or path this test does not adapt');
   writeFileSync(join(prefix, 'flowhost.conf'), site);
   writeFileSync(
@@ -125,6 +127,7 @@ export async function startNginx(upstream: URL): Promise<RunningNginx> {
     tlsPort,
     ca: readFileSync(cert, 'utf8'),
     errorLog: () => (existsSync(join(prefix, 'logs/error.log')) ? readFileSync(join(prefix, 'logs/error.log'), 'utf8') : ''),
+    accessLog: () => (existsSync(join(prefix, 'logs/access.log')) ? readFileSync(join(prefix, 'logs/access.log'), 'utf8') : ''),
     stop: () =>
       new Promise<void>((resolve) => {
         if (proc.exitCode !== null) return resolve();
