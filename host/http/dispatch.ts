@@ -105,8 +105,8 @@ async function sendStream(res: ServerResponse, status: number, body: Readable, h
   if (res.headersSent) return void body.destroy();
   res.statusCode = status;
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  // A stored page (an upload of type text/html) is a page too.
-  if (!res.hasHeader('X-Frame-Options') && /^\s*text\/html\b/i.test(String(res.getHeader('Content-Type') ?? ''))) denyFraming(res);
+  // A page a route streams (a plugin's rendered template, a stored file) is a page too.
+  if (!res.hasHeader('X-Frame-Options') && mediaType(String(res.getHeader('Content-Type') ?? '')) === 'text/html') denyFraming(res);
   try {
     await pipeline(body, res);
   } catch (error) {

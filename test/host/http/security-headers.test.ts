@@ -6,6 +6,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { connect } from 'node:net';
+import { Readable } from 'node:stream';
+import { definePlugin, defineSurface, services, stream } from '../../../sdk/index.js';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
 import { loadConfig } from '../../../host/config/load-config.js';
 import { allowedOrigins } from '../../../host/http/request-origin.js';
@@ -81,12 +83,37 @@ function rawRefusal(url: string): Promise<string> {
   });
 }
 
+/** A plugin whose page is a stream (as a file or a rendered template may be), not `page()`. */
+const streamedPage = definePlugin({
+  id: 'page-probe',
+  version: '1.0.0',
+  flowhost: '^1.0.0',
+  deps: { routes: services.routes },
+  setup(host) {
+    host.routes.add(
+      defineSurface({
+        id: 'page-probe',
+        namespace: 'page-probe/v1',
+        routes: [
+          {
+            method: 'GET',
+            path: '/page',
+            permission: 'public',
+            schema: { responses: { 200: { type: 'string', contentMediaType: 'text/html' } } },
+            handle: () => stream(200, Readable.from(['<!doctype html><p>streamed</p>']), { 'Content-Type': 'text/html; charset=utf-8' }),
+          },
+        ],
+      }),
+    );
+  },
+});
+
 const direct = suite<{ t: TestHost; lines: string[] }>(
   'host: nosniff on every answer, framing refused on pages, secrets out of the request log',
 );
 direct.before(async (ctx) => {
   ctx.lines = [];
-  ctx.t = await createTestHost({ plugins: [], logger: captureLogger(ctx.lines) });
+  ctx.t = await createTestHost({ plugins: [streamedPage], logger: captureLogger(ctx.lines) });
 });
 direct.after(async (ctx) => ctx.t.stop());
 
@@ -138,6 +165,14 @@ direct('every HTML page refuses framing: the site, the reference, the console', 
     if (!(res.headers.get('content-type') ?? '').startsWith('text/html')) continue;
     assert.is(res.headers.get('x-frame-options'), 'DENY', path);
   }
+});
+
+direct("a plugin's page sent as a stream of type text/html cannot be framed either", async ({ t }) => {
+  const res = await fetch(`${t.url}/api/page-probe/v1/page`);
+  assert.is(res.status, 200, await res.clone().text());
+  assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
+  assert.is(res.headers.get('x-frame-options'), 'DENY');
+  assert.is(res.headers.get('x-content-type-options'), 'nosniff');
 });
 
 direct('without a trusted proxy X-Forwarded-Proto: https earns no HSTS, and X-Forwarded-Host moves no link', async ({ t }) => {
