@@ -270,21 +270,23 @@ test("an OAuth callback's code and state reach neither nginx's access log nor Fl
   const callback = '/flowhost-auth/spreadsheet-output/?code=c0de-from-provider&state=st4te-from-us';
   const answer = await from(nginx, '127.0.0.3', 'GET', callback, { Authorization: auth, 'X-Request-Id': 'oauth-callback-1' });
   assert.is(answer.status, 200, answer.body);
-  // nginx writes its line when the answer is sent; Flowhost's line comes before its answer.
+  // Both write their line as the answer goes out, and reach their files or pipes a moment later.
+  const nginxLine = () =>
+    nginx
+      .accessLog()
+      .split('\n')
+      .find((line) => line.includes('oauth-callback-1'));
+  const hostLine = () =>
+    host
+      .output()
+      .split('\n')
+      .find((line) => line.includes('"req_id":"oauth-callback-1"') && line.includes('"msg":"request"'));
   const deadline = Date.now() + 5_000;
-  while (!nginx.accessLog().includes('oauth-callback-1') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  const nginxLine = nginx
-    .accessLog()
-    .split('\n')
-    .find((line) => line.includes('oauth-callback-1'));
-  assert.ok(nginxLine, nginx.accessLog());
-  assert.match(nginxLine!, '"GET /flowhost-auth/spreadsheet-output/ HTTP/1.1" 200');
-  const hostLine = host
-    .output()
-    .split('\n')
-    .find((line) => line.includes('"req_id":"oauth-callback-1"') && line.includes('"msg":"request"'));
-  assert.ok(hostLine, host.output().slice(-2000));
-  assert.match(hostLine!, '?code=[redacted]&state=[redacted]');
+  while (!(nginxLine() && hostLine()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(nginxLine(), nginx.accessLog());
+  assert.match(nginxLine()!, '"GET /flowhost-auth/spreadsheet-output/ HTTP/1.1" 200');
+  assert.ok(hostLine(), host.output().slice(-2000));
+  assert.match(hostLine()!, '?code=[redacted]&state=[redacted]');
   for (const secret of ['c0de-from-provider', 'st4te-from-us']) {
     assert.not.match(nginx.accessLog(), secret);
     assert.not.match(host.output(), secret);
