@@ -135,6 +135,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
 
     const get = <T>(ref: ServiceRef<T>) => container.get(ref, 'host');
     const [users, engine, runs] = [await get(services.users), await get(services.engine), await get(services.runScheduler)];
+    users.setSessionLimits({ absoluteSeconds: config.sessionTtlSeconds, idleSeconds: config.sessionIdleSeconds });
     const issued = await ensureAdminAccess(users, dataDir, log);
     let localToken: string | null = null;
     const throttle = new LoginThrottle(

@@ -28,7 +28,12 @@ export interface SessionRecord extends Record<string, unknown> {
   user_id: number;
   nonce: string;
   created_at: Date;
+  /** The absolute end of the session (sign-in + the session lifetime). */
   expires_at: Date;
+  /** Last use, to within a minute: the idle timeout counts from it (absent on sessions older than it: created_at). */
+  last_seen_at?: Date;
+  /** The application password the session was opened with (a first sign-in); revoking it ends the session. */
+  app_password_id?: string;
 }
 
 /** What the API and CLI show of a user (never hashes). */

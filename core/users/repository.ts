@@ -19,6 +19,7 @@ export class UsersRepository {
     await this.appPasswords.createIndex({ fields: { user_id: 1 } });
     await this.sessions.createIndex({ fields: { expires_at: 1 } });
     await this.sessions.createIndex({ fields: { user_id: 1 } });
+    await this.sessions.createIndex({ fields: { app_password_id: 1 } });
   }
 
   nextUserId(): Promise<number> {

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID, createHash } from 'node:crypto';
+import { randomUUID, createHash } from 'node:crypto';
 import type { Clock } from '../kernel/clock.js';
 import { DuplicateKeyError } from '../store/port.js';
 import {
@@ -8,9 +8,9 @@ import {
   verifyDummy,
   verifyPassword,
 } from '../security/passwords.js';
-import { safeEqual } from '../security/constant-time.js';
-import type { AppPasswordRecord, AppPasswordView, SessionRecord, UserRecord, UserView } from './model.js';
+import type { AppPasswordRecord, AppPasswordView, UserRecord, UserView } from './model.js';
 import { UserPrincipal } from './principal.js';
+import { type SessionLimits, UserSessions } from './sessions.js';
 import type { UsersRepository } from './repository.js';
 import { GRANTABLE_CAPABILITIES, isRole, roleCapabilities, type Role } from './roles.js';
 import type { UsersApi } from '../../sdk/contract/users.js';
@@ -26,15 +26,31 @@ const LOGIN = /^[A-Za-z0-9][A-Za-z0-9_.@-]{0,59}$/;
 const VERIFIED_TTL_MS = 5 * 60 * 1000;
 const VERIFIED_MAX = 1000;
 
+/** A sign-in's user, and the application password it used (null: the user's own password). */
+export interface SignIn {
+  user: UserRecord;
+  appPasswordId: string | null;
+}
+
 /** Users, their application passwords and cookie sessions. */
 export class UsersService implements UsersApi {
   /** sha256(login, password) → the application password it matched, while fresh. */
   private readonly verified = new Map<string, { id: string; until: number }>();
+  /** The host sets them from its config (setSessionLimits); these are its defaults. */
+  private sessionLimits: SessionLimits = { absoluteSeconds: 12 * 3600, idleSeconds: 30 * 60 };
+  /** Cookie sessions (the host's authenticator and session routes use them). */
+  readonly sessions: UserSessions;
 
   constructor(
     private readonly repo: UsersRepository,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.sessions = new UserSessions(repo, clock, () => this.sessionLimits);
+  }
+
+  setSessionLimits(limits: SessionLimits): void {
+    this.sessionLimits = { ...limits };
+  }
 
   init(): Promise<void> {
     return this.repo.ensureIndexes();
@@ -115,18 +131,21 @@ export class UsersService implements UsersApi {
       const admins = await this.repo.users.count({ role: 'administrator' });
       if (admins <= 1) throw apiError('last_administrator');
     }
-    await this.repo.sessions.deleteMany({ user_id: userId });
+    await this.sessions.endAll(userId);
     await this.repo.appPasswords.deleteMany({ user_id: userId });
     await this.repo.users.deleteOne({ user_id: userId });
     return this.view(user);
   }
 
-  async setPassword(userId: number, password: string): Promise<void> {
+  /**
+   * A new password ends every cookie session of that user but `keepToken`'s (the session
+   * the user changed it from, which stays signed in).
+   */
+  async setPassword(userId: number, password: string, keepToken?: string): Promise<void> {
     await this.require(userId);
     const hash = await this.checkedHash(password);
     await this.repo.users.updateOne({ user_id: userId }, { $set: { password_hash: hash } });
-    // A new password ends every cookie session of that user.
-    await this.repo.sessions.deleteMany({ user_id: userId });
+    await this.sessions.endAll(userId, keepToken);
   }
 
   async createAppPassword(userId: number, name: string): Promise<CreatedAppPassword> {
@@ -156,6 +175,8 @@ export class UsersService implements UsersApi {
     const row = await this.repo.appPasswords.findOne({ _id: uuid, user_id: userId });
     if (!row) throw apiError('application_password_not_found');
     await this.repo.appPasswords.deleteOne({ _id: uuid });
+    // The sessions it opened end with it (a session opened in a race is refused when next presented).
+    await this.sessions.endOpenedBy(uuid);
     return this.appPasswordView(row as AppPasswordRecord);
   }
 
@@ -164,6 +185,11 @@ export class UsersService implements UsersApi {
    * or not (a dummy verification runs for unknown logins), so failures reveal nothing.
    */
   async verifyAppPassword(login: string, password: string): Promise<UserPrincipal | null> {
+    const match = await this.matchAppPassword(login, password);
+    return match ? this.principal(match.user, 'app_password') : null;
+  }
+
+  private async matchAppPassword(login: string, password: string): Promise<SignIn | null> {
     const user = await this.repo.byLogin(login);
     const candidate = normalizeApplicationPassword(password);
     // scrypt costs ~50 ms by design; a credential verified a moment ago skips it, but its
@@ -174,7 +200,7 @@ export class UsersService implements UsersApi {
       const row = await this.repo.appPasswords.findOne({ _id: hit.id, user_id: user.user_id });
       if (row) {
         await this.touchLastUsed(row as AppPasswordRecord);
-        return this.principal(user, 'app_password');
+        return { user, appPasswordId: hit.id };
       }
       this.verified.delete(key);
     }
@@ -192,7 +218,7 @@ export class UsersService implements UsersApi {
         if (this.verified.size >= VERIFIED_MAX) this.verified.clear();
         this.verified.set(key, { id: row._id, until: Date.now() + VERIFIED_TTL_MS });
         await this.touchLastUsed(row);
-        return this.principal(user, 'app_password');
+        return { user, appPasswordId: row._id };
       }
     }
     return null;
@@ -211,16 +237,16 @@ export class UsersService implements UsersApi {
    * created) signs in once with one of their application passwords, so that a newcomer can
    * use the console with what the first start wrote; the session then asks for a password.
    * Once a password is set, only it opens a session (as WordPress: application passwords
-   * are for API clients).
+   * are for API clients). The answer names the application password, so the session is tied to it.
    */
-  async verifyUserPassword(login: string, password: string): Promise<UserRecord | null> {
+  async verifyUserPassword(login: string, password: string): Promise<SignIn | null> {
     const user = await this.repo.byLogin(login);
-    if (user && !user.password_hash) return (await this.verifyAppPassword(login, password)) ? user : null;
+    if (user && !user.password_hash) return this.matchAppPassword(login, password);
     if (!user?.password_hash) {
       await verifyDummy(password);
       return null;
     }
-    return (await verifyPassword(password, user.password_hash)) ? user : null;
+    return (await verifyPassword(password, user.password_hash)) ? { user, appPasswordId: null } : null;
   }
 
   /** Whether the user has set a session password (false: signed in with an application password). */
@@ -229,47 +255,17 @@ export class UsersService implements UsersApi {
   }
 
   /**
-   * A signed-in user sets their own password: the current one is required once one exists.
-   * Ends every session of the user (as setPassword), so the caller opens a new one.
+   * Whether `password` is the user's own password (the check before a user changes it;
+   * the caller counts failures in the login throttle). False when none is set.
    */
-  async changeOwnPassword(userId: number, password: string, current: string | undefined): Promise<void> {
+  async checkPassword(userId: number, password: string): Promise<boolean> {
     const user = await this.require(userId);
-    if (user.password_hash && (current === undefined || !(await verifyPassword(current, user.password_hash)))) {
-      throw apiError('incorrect_password');
-    }
-    await this.setPassword(userId, password);
+    return Boolean(user.password_hash) && (await verifyPassword(password, user.password_hash!));
   }
 
   async principalFor(userId: number, via: UserPrincipal['via']): Promise<UserPrincipal | null> {
     const user = await this.repo.byId(userId);
     return user ? this.principal(user, via) : null;
-  }
-
-  // Cookie sessions ---------------------------------------------------------------
-
-  async createSession(userId: number, ttlSeconds: number): Promise<{ token: string; nonce: string; expiresAt: Date }> {
-    const token = randomBytes(32).toString('base64url');
-    const nonce = randomBytes(16).toString('hex');
-    const now = this.clock.now();
-    const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
-    await this.repo.sessions.insertOne({ _id: sessionKey(token), user_id: userId, nonce, created_at: now, expires_at: expiresAt });
-    // Expired sessions are removed by query (the port promises no TTL indexes).
-    await this.repo.sessions.deleteMany({ expires_at: { $lt: now } });
-    return { token, nonce, expiresAt };
-  }
-
-  async findSession(token: string): Promise<SessionRecord | null> {
-    const session = (await this.repo.sessions.findOne({ _id: sessionKey(token) })) as SessionRecord | null;
-    if (!session || session.expires_at.getTime() <= this.clock.now().getTime()) return null;
-    return session;
-  }
-
-  nonceMatches(session: SessionRecord, nonce: string): boolean {
-    return safeEqual(session.nonce, nonce);
-  }
-
-  async destroySession(token: string): Promise<void> {
-    await this.repo.sessions.deleteOne({ _id: sessionKey(token) });
   }
 
   // Views -------------------------------------------------------------------------
@@ -310,8 +306,4 @@ export class UsersService implements UsersApi {
       last_used_at: row.last_used_at ? row.last_used_at.toISOString() : null,
     };
   }
-}
-
-function sessionKey(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
 }

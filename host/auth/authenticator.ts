@@ -50,13 +50,23 @@ export class Authenticator {
     return null;
   }
 
-  /** Login + password check shared by Basic auth and POST /session, throttled per address and login. */
-  async guardLogin<T>(ip: string, login: string, attempt: () => Promise<T | null>, options: { challenge?: boolean } = {}): Promise<T> {
+  /**
+   * Login + password check shared by Basic auth, POST /session and the current-password
+   * check of PUT /session/password, throttled per address and login: one budget of guesses
+   * whichever door they knock on. `refusal`: the error of a wrong password (default: the
+   * generic 401, with the Basic challenge unless `challenge` is false).
+   */
+  async guardLogin<T>(
+    ip: string,
+    login: string,
+    attempt: () => Promise<T | null>,
+    options: { challenge?: boolean; refusal?: () => Error } = {},
+  ): Promise<T> {
     const seen = await this.throttle.check(ip, login);
     const result = await attempt();
     if (result === null) {
       await this.throttle.failed(ip, login);
-      throw invalidCredentials(options.challenge ?? true);
+      throw options.refusal ? options.refusal() : invalidCredentials(options.challenge ?? true);
     }
     await this.throttle.succeeded(ip, login, seen);
     return result;
@@ -83,15 +93,21 @@ export class Authenticator {
   }
 
   private async cookie(token: string, headers: AuthInput['headers'], navigation: boolean): Promise<Principal | null> {
-    const session = await this.users.findSession(token);
+    const session = await this.users.sessions.find(token);
     if (!session) return null;
-    if (navigation) return this.users.principalFor(session.user_id, 'cookie');
-    const nonce = NONCE_HEADERS.map((h) => headers[h]).find((v) => v !== undefined);
-    // Without a nonce a cookie proves nothing (it may be a cross-site request): anonymous.
-    if (nonce === undefined) return null;
-    if (!this.users.nonceMatches(session, nonce)) {
-      throw apiError('rest_cookie_invalid_nonce');
+    if (!navigation) {
+      const nonce = nonceOf(headers);
+      // Without a nonce a cookie proves nothing (it may be a cross-site request): anonymous.
+      if (nonce === undefined) return null;
+      if (!this.users.sessions.nonceMatches(session, nonce)) throw apiError('rest_cookie_invalid_nonce');
     }
+    // Only a use the session proved counts against the idle timeout.
+    await this.users.sessions.used(session);
     return this.users.principalFor(session.user_id, 'cookie');
   }
+}
+
+/** The nonce a request sent with its cookie (X-Flowhost-Nonce or X-WP-Nonce), if any. */
+export function nonceOf(headers: AuthInput['headers']): string | undefined {
+  return NONCE_HEADERS.map((h) => headers[h]).find((v) => v !== undefined);
 }

@@ -64,7 +64,10 @@ export interface HostConfig {
   /** Open connections at once, in total and per peer address (trusted proxies are exempt from the latter). */
   maxConnections: number;
   maxConnectionsPerAddress: number;
+  /** A cookie session's absolute lifetime from sign-in (see docs/operations.md, "Sessions"). */
   sessionTtlSeconds: number;
+  /** A cookie session ends after this long without a request it authenticated. */
+  sessionIdleSeconds: number;
   /** How often the scheduler looks for due runs, in ms. */
   schedulerProcessEvery: number;
   /** How long a scheduler lock holds before another host takes a run over, in ms. */
@@ -121,6 +124,8 @@ export const envKeys: Record<string, { key: keyof HostConfig; type: 'string' | '
   FLOWHOST_LOGIN_MAX_FAILURES_PER_IP: { key: 'loginMaxFailuresPerIp', type: 'integer' },
   FLOWHOST_LOGIN_MAX_FAILURES_PER_LOGIN: { key: 'loginMaxFailuresPerLogin', type: 'integer' },
   FLOWHOST_SHUTDOWN_TIMEOUT_SECONDS: { key: 'shutdownTimeoutSeconds', type: 'integer' },
+  FLOWHOST_SESSION_TTL_SECONDS: { key: 'sessionTtlSeconds', type: 'integer' },
+  FLOWHOST_SESSION_IDLE_SECONDS: { key: 'sessionIdleSeconds', type: 'integer' },
 };
 
 export const defaultConfig: HostConfig = {
@@ -159,7 +164,9 @@ export const defaultConfig: HostConfig = {
   keepAliveTimeoutMs: 65_000,
   maxConnections: 4096,
   maxConnectionsPerAddress: 128,
-  sessionTtlSeconds: 2 * 24 * 3600,
+  // NIST SP 800-63B's AAL2 bounds (docs/operations.md, "Sessions"): 12 h from sign-in, 30 min idle.
+  sessionTtlSeconds: 12 * 3600,
+  sessionIdleSeconds: 30 * 60,
   // Agenda locks every job due within one poll ahead and walks that whole local queue
   // after each run ends, so the walk grows with runs/s × this. At 80 scheduled runs/s a
   // 5 s poll cost 14 ms of CPU a run and 266 ms p99 lateness; 1 s: 5.9 ms and 40 ms. A
@@ -213,6 +220,7 @@ export const configSchema: JsonSchema = {
     maxConnections: { type: 'integer', minimum: 1 },
     maxConnectionsPerAddress: { type: 'integer', minimum: 1 },
     sessionTtlSeconds: { type: 'integer', minimum: 60 },
+    sessionIdleSeconds: { type: 'integer', minimum: 60 },
     schedulerProcessEvery: { type: 'integer', minimum: 50, maximum: 3600000 },
     schedulerLockLifetime: { type: 'integer', minimum: 1000 },
     checkResponses: { type: 'boolean' },

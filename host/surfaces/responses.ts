@@ -8,6 +8,7 @@ export const sessionResponses: Record<string, Record<number, JsonSchema>> = {
   'POST /session': { 200: successBody({ data: session }), 401: errorBody('rest_invalid_credentials') },
   'GET /session': { 200: successBody({ data: session }), 401: errorBody('rest_not_logged_in'), 404: errorBody('user_not_found') },
   'DELETE /session': { 200: successBody({ message: str }) },
+  'DELETE /session/all': { 200: successBody({ message: str, data: obj({ ended: int }) }) },
   'PUT /session/password': {
     200: successBody({ message: str, data: session }),
     400: errorBody('weak_password', 'incorrect_password'),
@@ -38,6 +39,7 @@ export const userAdminResponses: Record<string, Record<number, JsonSchema>> = {
     404: userNotFound,
     409: errorBody('last_administrator'),
   },
+  'DELETE /users/{id}/sessions': { 200: successBody({ message: str, data: obj({ user_id: int, ended: int }) }), 404: userNotFound },
   'PUT /users/{id}/password': { 200: successBody({ message: str }), 400: errorBody('weak_password'), 404: userNotFound },
   'GET /users/{id}/application-passwords': { 200: successBody({ data: list(appPassword), total: int }), 404: userNotFound },
   'POST /users/{id}/application-passwords': {

@@ -6,6 +6,7 @@ import { withResponses } from '../../core/kernel/response-schemas.js';
 import { userAdminResponses } from './responses.js';
 import { apiError } from '../../core/errors/catalogue.js';
 import { defineRoute } from '../../sdk/define.js';
+import { readCookie, SESSION_COOKIE } from '../auth/cookies.js';
 
 const admin = { capability: 'manage_options' } as const;
 const userIdParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
@@ -70,8 +71,23 @@ export function userAdminSurface(users: UsersService): SurfaceDefinition {
             body: { type: 'object', required: ['password'], additionalProperties: false, properties: { password: passwordSchema } },
           },
           async handle(request) {
-            await users.setPassword(request.params.id, request.body.password);
+            // The user's sessions end with it; an administrator setting their own keeps the one they use.
+            const own = request.user!.userId === request.params.id && request.user!.via === 'cookie';
+            const token = own ? readCookie(request.headers.cookie, SESSION_COOKIE) : null;
+            await users.setPassword(request.params.id, request.body.password, token ?? undefined);
             return { success: true, message: 'Password updated.' };
+          },
+        }),
+        defineRoute({
+          method: 'DELETE',
+          path: '/users/{id}/sessions',
+          permission: admin,
+          summary: 'End every cookie session of a user (their application passwords keep working)',
+          schema: { params: userIdParams },
+          async handle(request) {
+            const user = await users.get(request.params.id);
+            const ended = await users.sessions.endAll(user.user_id);
+            return { success: true, message: `Ended ${ended} session${ended === 1 ? '' : 's'}.`, data: { user_id: user.user_id, ended } };
           },
         }),
         defineRoute({

@@ -129,8 +129,11 @@ cookies('wrong session password is the generic 401', async ({ t }) => {
   assert.is(missing.body.code, 'rest_missing_callback_param');
 });
 
-cookies('logout ends the session', async ({ t, cookie, nonce }) => {
-  const out = await t.request<{ success: boolean }>('DELETE', '/session', { as: 'anonymous', headers: { Cookie: cookie } });
+cookies('logout ends the session (with its nonce)', async ({ t, cookie, nonce }) => {
+  const out = await t.request<{ success: boolean }>('DELETE', '/session', {
+    as: 'anonymous',
+    headers: { Cookie: cookie, 'X-WP-Nonce': nonce },
+  });
   assert.is(out.status, 200);
   assert.match(out.headers.get('set-cookie') ?? '', /Max-Age=0/);
   const res = await t.request<Err>('GET', '/handlers', { as: 'anonymous', headers: { Cookie: cookie, 'X-WP-Nonce': nonce } });
