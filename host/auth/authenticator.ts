@@ -8,6 +8,8 @@ import type { LoginThrottle } from './login-throttle.js';
 import { apiError } from '../../core/errors/catalogue.js';
 
 export const NONCE_HEADERS = ['x-flowhost-nonce', 'x-wp-nonce'] as const;
+/** `X-Flowhost-Background: 1`: a request no person asked for (a timed refresh); it does not keep its session from idling out. */
+export const BACKGROUND_HEADER = 'x-flowhost-background';
 export { LOCAL_SCHEME } from './local-scheme.js';
 
 /**
@@ -101,8 +103,9 @@ export class Authenticator {
       if (nonce === undefined) return null;
       if (!this.users.sessions.nonceMatches(session, nonce)) throw apiError('rest_cookie_invalid_nonce');
     }
-    // Only a use the session proved counts against the idle timeout.
-    await this.users.sessions.used(session);
+    // Only a use the session proved counts against the idle timeout, and not a page's own
+    // timed refresh (it says so): a console left open on a live view must still time out.
+    if (headers[BACKGROUND_HEADER] !== '1') await this.users.sessions.used(session);
     return this.users.principalFor(session.user_id, 'cookie');
   }
 }

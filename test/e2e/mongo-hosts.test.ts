@@ -77,23 +77,35 @@ if (mongoUrl) {
     }
   });
 
-  shared('a cookie session made on one host is honoured on the other', async ({ a, b }) => {
+  shared('a cookie session made on one host is honoured on the other, and ends on both', async ({ a, b, password }) => {
     const admin = await a.users.findByLogin('admin');
     await a.users.setPassword(admin!.user_id, 'shared session password');
-    const login = await fetch(`${a.url}/api/automation/v1/session`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ login: 'admin', password: 'shared session password' }),
-    });
-    assert.is(login.status, 200);
-    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-    const nonce = ((await login.json()) as { data: { nonce: string } }).data.nonce;
-    const onB = await fetch(`${b.url}/api/automation/v1/handlers`, { headers: { Cookie: cookie, 'X-WP-Nonce': nonce } });
+    const signIn = async () => {
+      const login = await fetch(`${a.url}/api/automation/v1/session`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ login: 'admin', password: 'shared session password' }),
+      });
+      assert.is(login.status, 200);
+      const nonce = ((await login.json()) as { data: { nonce: string } }).data.nonce;
+      return { Cookie: login.headers.get('set-cookie')!.split(';')[0]!, 'X-WP-Nonce': nonce };
+    };
+    const session = await signIn();
+    const onB = await fetch(`${b.url}/api/automation/v1/handlers`, { headers: session });
     assert.is(onB.status, 200);
-    const logout = await fetch(`${b.url}/api/automation/v1/session`, { method: 'DELETE', headers: { Cookie: cookie } });
+    const logout = await fetch(`${b.url}/api/automation/v1/session`, { method: 'DELETE', headers: session });
     assert.is(logout.status, 200);
-    const afterLogout = await fetch(`${a.url}/api/automation/v1/handlers`, { headers: { Cookie: cookie, 'X-WP-Nonce': nonce } });
+    const afterLogout = await fetch(`${a.url}/api/automation/v1/handlers`, { headers: session });
     assert.is(afterLogout.status, 401, 'logging out on one host ends the session on the other');
+
+    // An administrator ending the user's sessions on one host ends them on the other.
+    const again = await signIn();
+    const ended = await fetch(`${b.url}/api/automation/v1/users/${admin!.user_id}/sessions`, {
+      method: 'DELETE',
+      headers: { Authorization: basicAuth('admin', password) },
+    });
+    assert.is(ended.status, 200);
+    assert.is((await fetch(`${a.url}/api/automation/v1/handlers`, { headers: again })).status, 401, 'ended on host b, refused on host a');
   });
 
   shared(

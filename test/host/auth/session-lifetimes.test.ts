@@ -167,6 +167,17 @@ for (const store of testStores('auth: session lifetimes')) {
     t.clock.advance(11 * 60_000);
     assert.is(await busy.status(), 401, 'GET /session with the cookie alone did not keep it alive');
 
+    // A page's timed refresh says so and keeps nothing alive either; it is still answered while the session lives.
+    const polled = await signIn(t, 'ivy', 'ivy password here');
+    const poll = async () =>
+      (await t.request('GET', '/users/me', { as: 'anonymous', headers: { ...polled.headers, 'X-Flowhost-Background': '1' } })).status;
+    for (let minute = 0; minute < 25; minute += 5) {
+      t.clock.advance(5 * 60_000);
+      assert.is(await poll(), 200, `a background request at ${minute + 5} minutes is answered`);
+    }
+    t.clock.advance(6 * 60_000);
+    assert.is(await poll(), 401, 'thirty minutes without a request a person made: ended');
+
     const long = await signIn(t, 'ivy', 'ivy password here');
     for (let minutes = 0; minutes < 12 * 60 - 20; minutes += 20) {
       t.clock.advance(20 * 60_000);
