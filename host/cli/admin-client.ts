@@ -17,6 +17,8 @@ export interface AdminClient {
   }): Promise<{ user: UserView; application_password: CreatedAppPassword }>;
   deleteUser(userId: number): Promise<void>;
   setPassword(userId: number, password: string): Promise<void>;
+  /** Ends every cookie session of the user; answers how many ended. */
+  endSessions(userId: number): Promise<number>;
   createAppPassword(userId: number, name: string): Promise<CreatedAppPassword>;
   listAppPasswords(userId: number): Promise<AppPasswordView[]>;
   revokeAppPassword(userId: number, uuid: string): Promise<void>;

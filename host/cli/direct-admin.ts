@@ -35,6 +35,7 @@ export async function directAdmin(store: DocumentStore): Promise<AdminClient> {
       }),
     deleteUser: (id) => wrap(async () => void (await users.delete(id))),
     setPassword: (id, password) => wrap(() => users.setPassword(id, password)),
+    endSessions: (id) => wrap(async () => users.sessions.endAll((await users.get(id)).user_id)),
     createAppPassword: (id, name) => wrap(() => users.createAppPassword(id, name)),
     listAppPasswords: (id) => wrap(() => users.listAppPasswords(id)),
     revokeAppPassword: (id, uuid) => wrap(async () => void (await users.revokeAppPassword(id, uuid))),

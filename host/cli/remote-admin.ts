@@ -38,6 +38,7 @@ export function remoteAdmin(options: { url: string; apiBase: string; token: stri
     createUser: (input) => call('POST', '/users', input),
     deleteUser: async (id) => void (await call('DELETE', `/users/${id}`)),
     setPassword: async (id, password) => void (await call('PUT', `/users/${id}/password`, { password })),
+    endSessions: async (id) => (await call<{ ended: number }>('DELETE', `/users/${id}/sessions`)).ended,
     createAppPassword: (id, name) => call<CreatedAppPassword>('POST', `/users/${id}/application-passwords`, { name }),
     listAppPasswords: (id) => call<AppPasswordView[]>('GET', `/users/${id}/application-passwords`),
     revokeAppPassword: async (id, uuid) => void (await call('DELETE', `/users/${id}/application-passwords/${encodeURIComponent(uuid)}`)),

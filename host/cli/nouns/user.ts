@@ -80,6 +80,16 @@ export const user: CliNoun = {
           else console.log(`Password set for '${argv.login}'.`);
         },
       )
-      .demandCommand(1, 'Name a verb: create, list, delete or set-password')
+      .command(
+        'end-sessions <login>',
+        'End every console (cookie) session of a user; their application passwords keep working',
+        (c) => c.positional('login', { type: 'string', demandOption: true }).options(jsonOption),
+        async (argv) => {
+          const ended = await withAdmin(argv, async (a) => a.endSessions((await a.findUser(argv.login!)).user_id));
+          if (argv.json) printJson({ login: argv.login, ended });
+          else console.log(`Ended ${ended} session${ended === 1 ? '' : 's'} of '${argv.login}'.`);
+        },
+      )
+      .demandCommand(1, 'Name a verb: create, list, delete, set-password or end-sessions')
       .strict(),
 };

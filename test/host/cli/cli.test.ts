@@ -79,6 +79,12 @@ for (const store of testStores('cli: store nobody holds')) {
     assert.match(none.stderr, /--password-stdin/);
   });
 
+  test('user end-sessions on the store itself: none open, the count says so', async () => {
+    const res = await cli('user', 'end-sessions', 'alice', '--json');
+    assert.is(res.status, 0, res.stderr);
+    assert.equal(JSON.parse(res.stdout), { login: 'alice', ended: 0 });
+  });
+
   test('user delete; unknown users and bad arguments fail with a message', async () => {
     // With no terminal to ask on, a delete without --yes refuses and changes nothing.
     const unasked = await cli('user', 'delete', 'bob');
