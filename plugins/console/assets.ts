@@ -49,6 +49,8 @@ export const MODULES = [
   'ai-step-form.js',
   'view-sign-in.js',
   'view-set-password.js',
+  'sign-in-again.js',
+  'sign-out-everywhere.js',
   'view-pipelines.js',
   'view-pipeline.js',
   'view-flows.js',

@@ -40,7 +40,7 @@ export async function signIn(page: Page, site: string, user: { login: string; pa
   await page.getByLabel('Login').fill(user.login);
   await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
 }
 
 /** The password the administrator chooses at the first sign-in (signInAsAdmin). */
@@ -65,5 +65,5 @@ export async function signInAsAdmin(page: Page, t: { url: string; admin: { passw
     await page.getByRole('button', { name: 'Save password' }).click();
     chosen.add(t);
   }
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
 }

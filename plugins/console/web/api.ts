@@ -1,7 +1,9 @@
 /**
  * The console's one way to the API: the cookie session plus its nonce (the same rules as
  * any same-origin client). A stale nonce is refetched and the call retried once, as the
- * original admin client does; a lost session sends the console back to its sign-in form.
+ * original admin client does. A session that ended (401: idle, expired, ended elsewhere)
+ * asks the person to sign in again over the page (onSessionLost) and then retries the call,
+ * so nothing typed on the page is lost.
  */
 const app = document.getElementById('app') as HTMLElement;
 export const API_PREFIX = app.dataset.api ?? '/api';
@@ -26,13 +28,34 @@ export class ApiFailure extends Error {
 }
 
 let nonce = '';
-const signedOutListeners = new Set<() => void>();
-export function onSignedOut(listener: () => void): () => void {
-  signedOutListeners.add(listener);
-  return () => signedOutListeners.delete(listener);
+/** Asks the person to sign in again; true once they have (the new nonce set), false if they gave up. */
+type SignInAgain = () => Promise<boolean>;
+let signInAgain: SignInAgain | null = null;
+/** The one question in flight: every call refused meanwhile waits for the same answer. */
+let asking: Promise<boolean> | null = null;
+export function onSessionLost(handler: SignInAgain): () => void {
+  signInAgain = handler;
+  return () => {
+    if (signInAgain === handler) signInAgain = null;
+  };
 }
 export function setNonce(value: string): void {
   nonce = value;
+}
+
+/**
+ * Calls started (synchronously) inside `load` are a page's own timed refresh, not a
+ * person's action: they say so (X-Flowhost-Background), and the host does not count them
+ * as use, so a console left open still reaches its idle timeout.
+ */
+let background = 0;
+export function inBackground<T>(load: () => Promise<T>): Promise<T> {
+  background++;
+  try {
+    return load();
+  } finally {
+    background--;
+  }
 }
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
@@ -55,6 +78,7 @@ async function send(
 ): Promise<Response> {
   const headers: Record<string, string> = { ...extra, Accept: 'application/json' };
   if (nonce) headers['X-WP-Nonce'] = nonce;
+  if (background > 0) headers['X-Flowhost-Background'] = '1';
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   try {
     return await fetch(url(path, query), {
@@ -111,8 +135,12 @@ export async function callWithHeaders<T>(method: string, path: string, options: 
       }
     }
   }
-  if (res.status === 401 && path !== '/session') {
-    for (const listener of signedOutListeners) listener();
+  if (res.status === 401 && path !== '/session' && signInAgain) {
+    asking ??= signInAgain().finally(() => {
+      asking = null;
+    });
+    // Refused with 401, the call did nothing: sent again it does what the person asked.
+    if (await asking) res = await send(method, path, options.body, options.query, options.headers);
   }
   return { body: await parse<T>(res), headers: res.headers };
 }

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiFailure } from './api.js';
+import { ApiFailure, inBackground } from './api.js';
 
 /** Loads data for a view; `every` re-reads it on a timer while the view is open (live status). */
 export function useLoad<T>(
@@ -26,7 +26,7 @@ export function useLoad<T>(
   useEffect(() => {
     void reload();
     if (!every) return undefined;
-    const timer = setInterval(() => void reload(), every);
+    const timer = setInterval(() => void inBackground(reload), every);
     return () => clearInterval(timer);
   }, [reload, every]);
   return { data, error, reload };

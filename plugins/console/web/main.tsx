@@ -1,6 +1,6 @@
 import { render, type JSX } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
-import { call, onSignedOut, setNonce, VERSION, type Session } from './api.js';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { call, onSessionLost, setNonce, VERSION, type Session } from './api.js';
 import { Loading } from './components.js';
 import { href, useRoute } from './router.js';
 import { Credentials } from './view-credentials.js';
@@ -18,6 +18,8 @@ import { Posts } from './view-posts.js';
 import { Users } from './view-users.js';
 import { SetPassword } from './view-set-password.js';
 import { SignIn } from './view-sign-in.js';
+import { SignInAgain } from './sign-in-again.js';
+import { SignOutEverywhere } from './sign-out-everywhere.js';
 
 const NAV: Array<{ path: string; label: string; admin?: boolean }> = [
   { path: 'flows', label: 'Flows' },
@@ -40,9 +42,13 @@ function focusContent(): void {
 function App() {
   // undefined: still asking the server; null: signed out.
   const [session, setSession] = useState<Session | null>();
+  // The session ended under an open page: how to answer the calls waiting for a new one.
+  const [lost, setLost] = useState<{ resolve: (signedIn: boolean) => void } | null>(null);
+  const current = useRef<Session | null | undefined>(undefined);
   const route = useRoute();
   const accept = (next: Session | null) => {
     setNonce(next?.nonce ?? '');
+    current.current = next;
     setSession(next);
   };
   useEffect(() => {
@@ -50,7 +56,8 @@ function App() {
       (res) => accept(res.data),
       () => accept(null),
     );
-    return onSignedOut(() => accept(null));
+    // Signed in: ask over the page. Not signed in (the sign-in form): nothing to restore.
+    return onSessionLost(() => (current.current ? new Promise<boolean>((resolve) => setLost({ resolve })) : Promise.resolve(false)));
   }, []);
   // Focus the new page's title after navigation and after signing in, so keyboard and
   // screen-reader users land on it (signing in removed the form that had the focus, and
@@ -62,6 +69,21 @@ function App() {
 
   if (session === undefined) return <Loading />;
   if (session === null) return <SignIn onSignedIn={accept} />;
+  const again = lost ? (
+    <SignInAgain
+      login={session.login}
+      onSignedIn={(next) => {
+        accept(next);
+        setLost(null);
+        lost.resolve(true);
+      }}
+      onGiveUp={() => {
+        setLost(null);
+        lost.resolve(false);
+        accept(null);
+      }}
+    />
+  ) : null;
   const [section = 'flows', id] = route.path;
   const numeric = id !== undefined && /^\d+$/.test(id) ? Number(id) : undefined;
   const signOut = async () => {
@@ -70,7 +92,13 @@ function App() {
   };
   let view: JSX.Element;
   if (!session.has_password && section !== 'account') view = <SetPassword session={session} onChanged={accept} />;
-  else if (section === 'account') view = <SetPassword session={session} onChanged={accept} />;
+  else if (section === 'account')
+    view = (
+      <>
+        <SetPassword session={session} onChanged={accept} />
+        <SignOutEverywhere onSignedOut={() => accept(null)} />
+      </>
+    );
   else if (section === 'pipelines') view = numeric ? <PipelineView id={numeric} /> : <Pipelines />;
   else if (section === 'flows') view = numeric ? <FlowView id={numeric} /> : <Flows />;
   else if (section === 'jobs') view = numeric ? <JobView id={numeric} /> : <Jobs route={route} />;
@@ -105,7 +133,7 @@ function App() {
           ))}
         </nav>
         <span class="who">
-          <a href={href('/account')} title="Your password">
+          <a href={href('/account')} title="Your password and sessions">
             {session.login}
           </a>
           <button type="button" onClick={() => void signOut()}>
@@ -117,6 +145,7 @@ function App() {
         {view}
       </main>
       <footer class="muted">Flowhost {VERSION}</footer>
+      {again}
     </div>
   );
 }

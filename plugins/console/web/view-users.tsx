@@ -128,6 +128,7 @@ function UserDetail({ user, onChanged }: { user: User | undefined; onChanged: ()
   );
   const [name, setName] = useState('');
   const [created, setCreated] = useState<string>();
+  const [ended, setEnded] = useState<string>();
   const action = useAction();
   if (!user) return <p role="alert">No such user.</p>;
   const add = (event: Event) => {
@@ -154,7 +155,7 @@ function UserDetail({ user, onChanged }: { user: User | undefined; onChanged: ()
             </span>{' '}
             <ConfirmButton
               label="Revoke"
-              confirmLabel={`Revoke “${p.name}”? Clients using it stop working.`}
+              confirmLabel={`Revoke “${p.name}”? Clients using it stop working; console sessions opened with it end.`}
               busy={action.busy}
               onConfirm={() =>
                 void action.run(async () => {
@@ -182,6 +183,25 @@ function UserDetail({ user, onChanged }: { user: User | undefined; onChanged: ()
           Create application password
         </button>
       </form>
+      <h3>Sessions</h3>
+      <p>
+        <ConfirmButton
+          label="End sessions"
+          confirmLabel={`Sign ${user.login} out of the console everywhere? Application passwords keep working.`}
+          busy={action.busy}
+          onConfirm={() =>
+            void action.run(async () => {
+              const res = await call<{ message: string }>('DELETE', `/users/${user.user_id}/sessions`);
+              setEnded(res.message);
+            })
+          }
+        />{' '}
+        {ended ? (
+          <span class="ok" role="status">
+            {ended}
+          </span>
+        ) : null}
+      </p>
       <p>
         <ConfirmButton
           label="Delete user"
