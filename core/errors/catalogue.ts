@@ -51,7 +51,7 @@ const host = {
   rest_cookie_invalid_nonce: {
     status: 403,
     message: 'Cookie check failed: the nonce is invalid or expired.',
-    when: 'a session cookie with a wrong nonce (the admin client refetches the nonce and retries once on exactly this code)',
+    when: 'a session cookie with a wrong nonce, or `DELETE /session` without one (the admin client refetches the nonce and retries once on exactly this code)',
   },
   rest_request_timeout: { status: 408, message: 'The request body arrived too slowly.', when: 'a body that stalls or drags past its time' },
   rest_headers_too_large: {
@@ -224,7 +224,11 @@ const users = {
   invalid_capability: { status: 400, message: 'That capability cannot be granted.' },
   invalid_name: { status: 400, message: 'Application password name must be 1-100 characters' },
   application_password_not_found: { status: 404, message: 'No application password with that uuid for this user' },
-  incorrect_password: { status: 400, message: 'The current password is not correct.' },
+  incorrect_password: {
+    status: 400,
+    message: 'The current password is not correct.',
+    when: '`PUT /session/password` with a wrong or missing `current_password`; a wrong one counts as a failed login',
+  },
   weak_password: { status: 400, message: 'Password must be at least 8 characters' },
 } as const satisfies ErrorEntries;
 
