@@ -49,6 +49,7 @@ for (const store of testStores('auth: current-password guesses are throttled')) 
         ...store.config(),
         loginMaxFailures: 3,
         loginMaxFailuresPerIp: 5,
+        loginMaxFailuresPerLogin: 4,
         loginWindowSeconds: WINDOW_SECONDS,
         trustProxy: 'loopback',
       },
@@ -106,6 +107,22 @@ for (const store of testStores('auth: current-password guesses are throttled')) 
     assert.is(right.status, 429, 'five failures from the address: lee, with two of them, is refused too');
     await passWindow(t);
     assert.is((await leeChange('lees password here')).status, 200);
+  });
+
+  test('per user: guesses from several addresses add up; a new address is refused, one the user signed in from is not', async ({ t }) => {
+    const noa = await t.createUser('noa', 'editor');
+    await t.host.users.setPassword(noa.userId, 'noas password here');
+    const fromA = await signIn(t, 'noa', 'noas password here', '192.0.2.1');
+    const fromB = await signIn(t, 'noa', 'noas password here', '192.0.2.2');
+    for (let i = 0; i < 2; i++) assert.is((await fromA(`a guess ${i}`)).status, 400);
+    for (let i = 0; i < 2; i++) assert.is((await fromB(`b guess ${i}`)).status, 400);
+    const stranger = await t.request<Err>('POST', '/session', {
+      as: 'anonymous',
+      headers: { 'X-Forwarded-For': '192.0.2.3' },
+      body: { login: 'noa', password: 'noas password here' },
+    });
+    assert.is(stranger.status, 429, "four failures on noa's login: a new address is refused even the right password");
+    assert.is((await fromA('noas password here')).status, 200, 'an address noa signed in from keeps its own budget');
   });
 
   test.run();
