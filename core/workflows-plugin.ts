@@ -105,10 +105,11 @@ export const workflowsPlugin = definePlugin({
     settings: services.settings,
     registries: services.registries,
     clock: services.clock,
+    users: services.users,
   },
-  setup({ routes, pipelines, flows, jobs, settings, registries, clock }) {
+  setup({ routes, pipelines, flows, jobs, settings, registries, clock, users }) {
     routes.add(pipelinesSurface(pipelines, flows));
-    routes.add(flowsSurface(flows, settings, jobs));
+    routes.add(flowsSurface(flows, settings, jobs, users));
     routes.add(jobsSurface(jobs, { flows, pipelines }));
     routes.add(handlerDefaultsSurface(flows));
     routes.add(portableSurface(new PortableFlows(pipelines, flows, registries, clock)));

@@ -263,3 +263,25 @@ export const stripTags = (text: string): string => filtered(text, TEXT_OPTIONS);
  * change as it came; a name compared with others needs the one form.
  */
 export const textField = (text: string): string => sanitizeHtml(text, TEXT_OPTIONS);
+
+/** A post's HTML fields, as a create or update carries them. */
+export interface PostText {
+  title?: string;
+  content?: string;
+  excerpt?: string;
+}
+
+/**
+ * The title, content and excerpt as stored for a writer: unchanged for one with
+ * unfiltered_html (`trusted`), else WordPress's kses (title: wp_filter_kses; content and
+ * excerpt: wp_filter_post_kses). One rule for every way a post is written: wp/v2 for the
+ * requesting user, a pipeline run for its flow's owner.
+ */
+export function postTextFor<T extends PostText>(fields: T, trusted: boolean): T {
+  if (trusted) return fields;
+  const out = { ...fields };
+  if (typeof out.title === 'string') out.title = ksesTitle(out.title);
+  if (typeof out.content === 'string') out.content = ksesPost(out.content);
+  if (typeof out.excerpt === 'string') out.excerpt = ksesPost(out.excerpt);
+  return out;
+}

@@ -8,6 +8,10 @@ import { htmlToPlainText } from '../kernel/post-text.js';
 import type { Registries } from '../kernel/registries.js';
 import type { GuardedFetch } from '../security/guarded-fetch-types.js';
 import type { ContentStore } from '../content/model.js';
+import { contentWrittenAs } from '../content/owner-content.js';
+import type { Capability } from '../kernel/principal.js';
+import { apiError } from '../errors/catalogue.js';
+import { isApiError } from '../errors.js';
 import type { FlowsService } from '../flows/service.js';
 import type { FlowRunMarks } from '../flows/run-marks.js';
 import type { PipelineRecord } from '../pipelines/model.js';
@@ -48,6 +52,8 @@ export interface EngineDeps {
   clock: Clock;
   fetch: GuardedFetch;
   content: ContentStore;
+  /** A flow's owner as they are now: a run writes content with their capabilities (see owner-content.ts). */
+  users: { principalFor(userId: number, via: 'local'): Promise<{ can(capability: Capability): boolean } | null> };
   logger: Logger;
   log: EngineLog;
   /** Resolves when every entry `log` was given is stored (entries are written in batches). */
@@ -76,6 +82,13 @@ interface PlannedStep {
 }
 
 class StepFailure extends Error {}
+
+/** What a step outcome records of a refusal with a code (an ApiError): the code, and what a settings refusal lacks. */
+function refusal(error: unknown): Pick<StepOutcome, 'error_code' | 'missing_settings'> {
+  if (!isApiError(error)) return {};
+  const missing = error.data.missing_settings;
+  return { error_code: error.code, ...(Array.isArray(missing) ? { missing_settings: missing.map(String) } : {}) };
+}
 
 /** Where a step's item-level lines go: its label and log context, and its counters. */
 interface StepTrace {
@@ -274,6 +287,7 @@ export class Engine {
     let status: JobStatus = 'completed';
     let error: string | null = null;
     try {
+      const content = await this.contentOf(job, flow);
       const plan = await this.plan(job, flow, pipeline);
       await this.deps.log('info', `Job ${job.job_id} started (${plan.length} step${plan.length === 1 ? '' : 's'})`, context);
       let packets: DataPacket[] = [];
@@ -310,7 +324,7 @@ export class Engine {
         });
         try {
           packets = await this.deps.hooks.stepStarting.promise(packets, info);
-          packets = await this.runStep(job, step, packets, { label, context: stepContext, stats, report });
+          packets = await this.runStep(job, step, packets, { label, context: stepContext, stats, report }, content);
           if (step.stepType === 'fetch') fetched += packets.length - itemsIn;
           packets = await this.deps.hooks.stepFinished.promise(packets, info);
           const published = publishedOf(packets);
@@ -377,6 +391,7 @@ export class Engine {
             started_at: started,
             finished_at: finishedAt,
             error: reason,
+            ...refusal(stepError),
             position: index + 1,
             ...packetRecord(given),
             ...report,
@@ -494,10 +509,16 @@ export class Engine {
    * step's handler (fetch results are de-duplicated and claimed); any other runs the
    * type's own `run` (ai, or a plugin's new kind of step).
    */
-  private async runStep(job: JobRecord, step: PlannedStep, packets: DataPacket[], trace: StepTrace): Promise<DataPacket[]> {
+  private async runStep(
+    job: JobRecord,
+    step: PlannedStep,
+    packets: DataPacket[],
+    trace: StepTrace,
+    content: ContentStore,
+  ): Promise<DataPacket[]> {
     const type = this.deps.registries.stepTypes().find((t) => t.type === step.stepType);
     if (!type) throw new Error(`Unknown step type '${step.stepType}' (no plugin registers it)`);
-    const ctx = this.context(job, step);
+    const ctx = this.context(job, step, content);
     if (type.handlerType === null) {
       if (!type.run) throw new Error(`step type '${type.type}' has no run()`);
       const config = {
@@ -513,7 +534,18 @@ export class Engine {
     if (!handler) throw new Error(`handler '${step.handlerSlug}' is not registered`);
     if (handler.type !== type.handlerType)
       throw new Error(`handler '${handler.slug}' is a ${handler.type} handler; a '${type.type}' step needs a ${type.handlerType} handler`);
-    const handlerCtx = handler.auth ? this.context(job, step, await this.deps.credentials.forRun(handler)) : ctx;
+    // A step stored while being set up (the admin client picks a handler with empty
+    // settings) runs only once its handler has every required setting.
+    const missing = this.deps.flows.missingSettings(handler.slug, step.handlerConfig);
+    if (missing.length > 0) {
+      const where =
+        job.flow_id !== null ? `; set ${missing.length === 1 ? 'it' : 'them'} with PATCH /flows/steps/${step.flowStepId}/config` : '';
+      throw apiError('handler_settings_incomplete', {
+        message: `the ${handler.slug} handler lacks required settings: ${missing.join(', ')}${where}`,
+        data: { missing_settings: missing },
+      });
+    }
+    const handlerCtx = handler.auth ? this.context(job, step, content, await this.deps.credentials.forRun(handler)) : ctx;
     const settings = step.handlerConfig;
     switch (handler.type) {
       case 'fetch':
@@ -558,7 +590,20 @@ export class Engine {
     return this.deps.itemDetail ? this.deps.itemDetail() : false;
   }
 
-  private context(job: JobRecord, step: PlannedStep, credentials: HandlerCredentials | null = null): HandlerContext {
+  /**
+   * The content store the run's handlers write through: filtered as a post its flow's owner
+   * sent to wp/v2 would be (an ephemeral workflow's owner is who sent it). No owner, or an
+   * owner that cannot be read: filtered, as WordPress filters a write with no user.
+   */
+  private async contentOf(job: JobRecord, flow: FlowRecord | null): Promise<ContentStore> {
+    const unfiltered: Capability = 'unfiltered_html';
+    if (job.workflow) return contentWrittenAs(this.deps.content, actingUser(job.started_by)?.can(unfiltered) === true);
+    const ownerId = (flow ?? (await this.deps.flows.record(job.flow_id!)))?.owner_id;
+    const owner = typeof ownerId === 'number' ? await this.deps.users.principalFor(ownerId, 'local').catch(() => null) : null;
+    return contentWrittenAs(this.deps.content, owner?.can(unfiltered) === true);
+  }
+
+  private context(job: JobRecord, step: PlannedStep, content: ContentStore, credentials: HandlerCredentials | null = null): HandlerContext {
     return {
       user: actingUser(job.started_by),
       credentials,
@@ -569,7 +614,7 @@ export class Engine {
       jobId: job.job_id,
       flowStepId: step.flowStepId,
       fetch: this.deps.fetch,
-      content: this.deps.content,
+      content,
       engineData: Object.freeze({ ...job.engine_data }),
     };
   }

@@ -23,6 +23,7 @@ export const enginePlugin = definePlugin({
         clock: services.clock,
         fetch: services.fetch,
         content: services.content,
+        users: services.users,
         logs: services.logs,
         logger: services.rootLogger,
         credentials: services.credentials,

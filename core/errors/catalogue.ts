@@ -198,6 +198,11 @@ const workflows = {
     when: '404 for the handler in the path, 400 for one named in the body',
   },
   handler_step_mismatch: { status: 400, message: 'The handler is for another step type.' },
+  handler_settings_incomplete: {
+    status: 409,
+    message: 'The flow step lacks required handler settings.',
+    when: "never an HTTP answer: a run that reaches a step whose handler lacks required settings fails with it; GET /jobs/{id} shows the step's `error_code` and `missing_settings`",
+  },
   provider_not_found: {
     status: [400, 404],
     message: 'No such AI provider is registered.',

@@ -20,6 +20,12 @@ export interface FlowRecord extends Record<string, unknown> {
   flow_name: string;
   steps: Record<string, FlowStepSettings>;
   scheduling_config: SchedulingConfig;
+  /**
+   * The user whose capabilities the flow's runs write content with (kses unless they have
+   * unfiltered_html): whoever created it, or whom an administrator made its owner. Null or
+   * absent (flows from before owners were kept, a deleted owner): nobody's, so filtered.
+   */
+  owner_id?: number | null;
   last_run: Date | null;
   last_run_status: string | null;
   consecutive_failures: number;

@@ -306,14 +306,15 @@ export class PortableFlows {
         if (given.handler_slug) {
           const handler = this.registries.handlers().find((h) => h.slug === given.handler_slug);
           if (!handler) throw fail(`${path}.handler_slug`, `unknown handler '${given.handler_slug}'`);
-          const mayLack = new Set(given.secrets_omitted ?? []);
           try {
             // The handler's defaults first (as for any new flow step); the document's settings win.
             own.handler_config = this.flows.checkHandler(
               step.type,
               given.handler_slug,
               { ...(handlerDefaults[given.handler_slug] ?? {}), ...(given.handler_config ?? {}) },
-              mayLack,
+              // Secrets the export left out, and settings the flow never had (a step still
+              // being set up exports as it is): the imported step shows them as missing.
+              'any',
             );
           } catch (error) {
             if (!isApiError(error)) throw error;
@@ -345,7 +346,8 @@ export class PortableFlows {
     return { doc, steps, flows, omitted };
   }
 
-  async import(input: unknown): Promise<ImportResult> {
+  /** `ownerId`: who imports; the flows are theirs, as flows they create are. */
+  async import(input: unknown, ownerId: number | null = null): Promise<ImportResult> {
     const plan = this.check(input, await this.flows.defaults.openedAll());
     const name = await this.pipelines.freeName(plan.doc.pipeline.name);
     const pipeline = await this.pipelines.create({ pipeline_name: name, steps: plan.steps }, { hidden: true });
@@ -356,7 +358,12 @@ export class PortableFlows {
       for (const flow of plan.flows) {
         const steps: Record<string, FlowStepSettings> = {};
         for (const [position, settings] of flow.settings) steps[ordered[position - 1]!.pipeline_step_id] = settings;
-        const record = await this.flows.insertChecked(pipeline, { flow_name: flow.name, steps, scheduling_config: flow.scheduling });
+        const record = await this.flows.insertChecked(pipeline, {
+          flow_name: flow.name,
+          steps,
+          scheduling_config: flow.scheduling,
+          owner_id: ownerId,
+        });
         written.push(record);
         flowIds.push(record.flow_id);
       }

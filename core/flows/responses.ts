@@ -29,6 +29,11 @@ export const flowStepConfig: JsonSchema = named(
       handler_config: anyObject,
       enabled: bool,
       user_message: { type: 'string', description: 'ai steps only' },
+      missing_settings: {
+        type: 'array',
+        items: str,
+        description: "Required settings of the step's handler it still lacks ([] when none): a run refuses the step until they are set",
+      },
     },
     ['flow_step_id', 'pipeline_step_id', 'step_type', 'execution_order', 'handler_slug', 'handler_config', 'enabled'],
   ),
@@ -58,6 +63,7 @@ export const flowView: JsonSchema = named(
     recent_jobs: list(recentJob),
     created_at: isoDate,
     updated_at: isoDate,
+    owner_id: { ...nullable(int), description: 'The user whose capabilities the runs write content with (kses without unfiltered_html)' },
   }),
 );
 
@@ -75,7 +81,15 @@ export const flowsResponses: Record<string, Record<number, JsonSchema>> = {
   'GET /flows/problems': {
     200: successBody({
       data: obj({
-        problem_flows: list(obj({ flow_id: int, flow_name: str, consecutive_failures: int, consecutive_no_items: int })),
+        problem_flows: list(
+          obj({
+            flow_id: int,
+            flow_name: str,
+            consecutive_failures: int,
+            consecutive_no_items: int,
+            needs_configuration: list(obj({ flow_step_id: str, handler_slug: str, missing_settings: list(str) })),
+          }),
+        ),
         total: int,
         threshold: int,
       }),

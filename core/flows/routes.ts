@@ -9,11 +9,11 @@ import type { FlowsService } from './service.js';
 import { withResponses } from '../kernel/response-schemas.js';
 import { flowsResponses } from './responses.js';
 import { collectionRoutes } from './routes/collection.js';
-import { flowsContext } from './routes/context.js';
+import { flowsContext, type FlowOwners } from './routes/context.js';
 import { flowRoutes } from './routes/flow.js';
 import { stepRoutes } from './routes/steps.js';
 
-export function flowsSurface(flows: FlowsService, settings: SettingsService, jobs: JobsService): SurfaceDefinition {
-  const ctx = flowsContext(flows, settings, jobs);
+export function flowsSurface(flows: FlowsService, settings: SettingsService, jobs: JobsService, users: FlowOwners): SurfaceDefinition {
+  const ctx = flowsContext(flows, settings, jobs, users);
   return withResponses({ id: 'flows', routes: [...collectionRoutes(ctx), ...flowRoutes(ctx), ...stepRoutes(ctx)] }, flowsResponses);
 }

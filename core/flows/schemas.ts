@@ -48,7 +48,11 @@ export const listFlowsQuery = {
 export const patchFlowBody = {
   type: 'object',
   minProperties: 1,
-  properties: { flow_name: { type: 'string', minLength: 1, maxLength: 200 }, scheduling_config: schedulingConfigSchema },
+  properties: {
+    flow_name: { type: 'string', minLength: 1, maxLength: 200 },
+    scheduling_config: schedulingConfigSchema,
+    owner_id: { type: ['integer', 'null'], minimum: 1 },
+  },
 } as const;
 
 export const problemsQuery = { type: 'object', properties: { threshold: { type: 'integer', minimum: 1, maximum: 1000 } } } as const;

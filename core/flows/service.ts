@@ -4,7 +4,7 @@ import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
 import type { Principal } from '../kernel/principal.js';
 import { noChangeLog, type ChangeLog } from '../logs/change-log.js';
-import { compileShared, createAjv, describeErrors } from '../kernel/validator.js';
+import { compileShared, createAjv, describeErrors, type ValidationIssue } from '../kernel/validator.js';
 import type { Collection, DocumentStore, Filter } from '../store/port.js';
 import type { PipelineRecord } from '../pipelines/model.js';
 import type { PipelineFlows } from '../pipelines/service.js';
@@ -18,12 +18,19 @@ import {
   type FlowStepSettings,
   type SchedulingConfig,
 } from './model.js';
-import { flowConfig } from './view.js';
+import { flowConfig, type MissingSettings } from './view.js';
 import type { HandlerSecrets } from './handler-secrets.js';
 import { HandlerDefaults, type HandlerDefaultsMode } from './handler-defaults.js';
 import { FlowTriggerCache } from './trigger-cache.js';
 import type { FlowsApi } from '../../sdk/contract/flows.js';
 import { apiError } from '../errors/catalogue.js';
+
+/** A flow step whose handler lacks required settings (GET /flows/problems). */
+export interface UnconfiguredStep {
+  flow_step_id: string;
+  handler_slug: string;
+  missing_settings: string[];
+}
 
 /** Scheduling seen from flows; the Agenda-backed scheduler implements it. */
 export interface FlowSchedule {
@@ -48,6 +55,8 @@ function freshRunState(now: Date) {
 export class FlowsService implements FlowsApi, PipelineFlows {
   private readonly ajv = createAjv();
   private readonly validators = new WeakMap<object, ValidateFunction>();
+  /** missingSettings as a function, for the views (flowConfig). */
+  readonly missing: MissingSettings = (slug, settings) => this.missingSettings(slug, settings);
   /** The handler defaults new flow steps start from (see handler-defaults.ts). */
   readonly defaults: HandlerDefaults;
   /** What the webhook trigger reads per request (see trigger-cache.ts); every write below that changes a flow's name, pipeline, schedule or webhook settings forgets it. */
@@ -214,7 +223,7 @@ export class FlowsService implements FlowsApi, PipelineFlows {
         // The handler's defaults first; the given settings win key by key.
         const base = await this.defaults.opened(given.handler_slug);
         current.handler_config = this.secrets.seal(
-          this.checkHandler(step.step_type, given.handler_slug, { ...base, ...(given.handler_config ?? {}) }),
+          this.checkHandler(step.step_type, given.handler_slug, { ...base, ...(given.handler_config ?? {}) }, 'any'),
         );
       }
       if (given.enabled !== undefined) current.enabled = given.enabled;
@@ -236,6 +245,7 @@ export class FlowsService implements FlowsApi, PipelineFlows {
       flow_name: input.flow_name?.trim() || 'Flow',
       steps,
       scheduling_config: scheduling,
+      owner_id: by?.userId ?? null,
       ...freshRunState(now),
     } as FlowRecord);
     await this.scheduler.schedule(flowId, scheduling);
@@ -249,12 +259,13 @@ export class FlowsService implements FlowsApi, PipelineFlows {
 
   async update(
     flowId: number,
-    patch: { flow_name?: string; scheduling_config?: SchedulingConfig },
+    patch: { flow_name?: string; scheduling_config?: SchedulingConfig; owner_id?: number | null },
     by?: Principal | null,
   ): Promise<FlowRecord> {
     const before = await this.get(flowId);
     const $set: Record<string, unknown> = { updated_at: this.clock.now() };
     if (patch.flow_name !== undefined) $set.flow_name = patch.flow_name.trim();
+    if (patch.owner_id !== undefined) $set.owner_id = patch.owner_id;
     if (patch.scheduling_config !== undefined) $set.scheduling_config = this.checkScheduling(patch.scheduling_config);
     const flow = (await this.collection.findOneAndUpdate({ flow_id: flowId }, { $set }))!;
     this.triggerCache.forget(flowId);
@@ -263,6 +274,7 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     if (patch.flow_name !== undefined) what.push(`name "${before.flow_name}" → "${flow.flow_name}"`);
     if (patch.scheduling_config !== undefined)
       what.push(`schedule ${before.scheduling_config?.interval ?? 'none'} → ${flow.scheduling_config.interval}`);
+    if (patch.owner_id !== undefined) what.push(`owner ${before.owner_id ?? 'none'} → ${flow.owner_id ?? 'none'}`);
     await this.changed(by, `Flow ${flowId} updated (${what.join(', ') || 'nothing'})`, {
       flow_id: flowId,
       pipeline_id: flow.pipeline_id,
@@ -297,6 +309,8 @@ export class FlowsService implements FlowsApi, PipelineFlows {
       ...structuredClone(rest),
       flow_id: copyId,
       flow_name: `${source.flow_name} (Copy)`,
+      // The copy is its maker's, as a new flow is (an unknown maker keeps the source's owner).
+      owner_id: by ? by.userId : (source.owner_id ?? null),
       // Run history and the webhook trigger (its secrets above all) are not copied.
       webhook: undefined,
       scheduling_config: publicScheduling(source.scheduling_config),
@@ -321,12 +335,43 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     );
   }
 
+  /**
+   * The flows an enabled step of which lacks required handler settings, with those steps
+   * (in run order), by flow id. A scan of every flow: what is missing comes from the
+   * handlers' schemas as loaded now, not from a stored flag a plugin upgrade would leave stale.
+   */
+  async unconfigured(): Promise<Map<number, { flow: FlowRecord; steps: UnconfiguredStep[] }>> {
+    const found = new Map<number, { flow: FlowRecord; steps: UnconfiguredStep[] }>();
+    const pipelines = new Map<number, Promise<PipelineRecord | null>>();
+    const flows = await this.collection.find(
+      {},
+      {
+        sort: { flow_id: 1 },
+        projection: { flow_id: 1, flow_name: 1, pipeline_id: 1, steps: 1, consecutive_failures: 1, consecutive_no_items: 1 },
+      },
+    );
+    for (const flow of flows) {
+      if (!pipelines.has(flow.pipeline_id)) pipelines.set(flow.pipeline_id, this.pipelines.find(flow.pipeline_id));
+      const pipeline = await pipelines.get(flow.pipeline_id)!;
+      if (!pipeline) continue;
+      const steps = Object.values(flowConfig(flow, pipeline, 'stored', this.missing))
+        .filter((step) => step.enabled !== false && (step.missing_settings as string[]).length > 0)
+        .map((step) => ({
+          flow_step_id: String(step.flow_step_id),
+          handler_slug: String(step.handler_slug),
+          missing_settings: step.missing_settings as string[],
+        }));
+      if (steps.length > 0) found.set(flow.flow_id, { flow, steps });
+    }
+    return found;
+  }
+
   /** The flow step configuration of one step; 404 config_not_found when unknown. */
   async stepConfig(id: string): Promise<{ flow: FlowRecord; pipeline: PipelineRecord; config: Record<string, unknown> }> {
     const parsed = parseFlowStepId(id);
     const flow = parsed ? await this.collection.findOne({ flow_id: parsed.flowId }) : null;
     const pipeline = flow ? await this.pipelineOf(flow) : null;
-    const config = flow && pipeline ? flowConfig(flow, pipeline)[id] : undefined;
+    const config = flow && pipeline ? flowConfig(flow, pipeline, 'masked', this.missing)[id] : undefined;
     if (!flow || !pipeline || !config) throw apiError('config_not_found', { message: `No flow step '${id}'`, status: 404 });
     return { flow, pipeline, config };
   }
@@ -346,10 +391,12 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     const stored = current.handler_slug === input.handler_slug ? this.secrets.open(current.handler_config) : {};
     const base = await this.defaults.opened(input.handler_slug);
     const handlerConfig = this.secrets.seal(
-      this.checkHandler(String(config.step_type), input.handler_slug, {
-        ...base,
-        ...this.secrets.keepMasked(input.settings ?? {}, stored),
-      }),
+      this.checkHandler(
+        String(config.step_type),
+        input.handler_slug,
+        { ...base, ...this.secrets.keepMasked(input.settings ?? {}, stored) },
+        'any',
+      ),
     );
     const updated = await this.saveStep(flow.flow_id, psid, {
       ...current,
@@ -392,7 +439,7 @@ export class FlowsService implements FlowsApi, PipelineFlows {
         throw apiError('handler_not_set', { message: `Flow step ${id} has no handler yet; pick one with PUT /flows/steps/${id}/handler` });
       const stored = this.secrets.open(current.handler_config);
       const merged = { ...stored, ...this.secrets.keepMasked(input.handler_config, stored) };
-      next.handler_config = this.secrets.seal(this.checkHandler(String(config.step_type), current.handler_slug, merged));
+      next.handler_config = this.secrets.seal(this.checkHandler(String(config.step_type), current.handler_slug, merged, 'any'));
     }
     await this.saveStep(flow.flow_id, psid, next);
     const fields = [
@@ -461,7 +508,7 @@ export class FlowsService implements FlowsApi, PipelineFlows {
    */
   async insertChecked(
     pipeline: PipelineRecord,
-    input: { flow_name: string; steps: Record<string, FlowStepSettings>; scheduling_config: SchedulingConfig },
+    input: { flow_name: string; steps: Record<string, FlowStepSettings>; scheduling_config: SchedulingConfig; owner_id?: number | null },
   ): Promise<FlowRecord> {
     const flowId = await this.store.nextId('flows');
     const steps: Record<string, FlowStepSettings> = {};
@@ -478,6 +525,7 @@ export class FlowsService implements FlowsApi, PipelineFlows {
       flow_name: input.flow_name.trim() || 'Flow',
       steps,
       scheduling_config: input.scheduling_config,
+      owner_id: input.owner_id ?? null,
       ...freshRunState(this.clock.now()),
     } as FlowRecord);
   }
@@ -485,13 +533,15 @@ export class FlowsService implements FlowsApi, PipelineFlows {
   /**
    * The handler must exist, fit the step type, and its settings pass its schema (defaults
    * applied). `mayLack`: dotted fields that may be missing although required (secrets an
-   * export left out; they are set before the flow can run).
+   * export left out), or 'any': a step being set up (the admin client picks a handler with
+   * `settings: {}` and fills the fields after). Either way what is missing is stored, shown
+   * as the step's `missing_settings`, and refused when a run reaches the step.
    */
   checkHandler(
     stepType: string,
     slug: string,
     settings: Record<string, unknown>,
-    mayLack: ReadonlySet<string> = new Set(),
+    mayLack: ReadonlySet<string> | 'any' = new Set(),
   ): Record<string, unknown> {
     const handler = this.registries.handlers().find((h) => h.slug === slug);
     if (!handler) throw apiError('handler_not_found', { message: `No handler '${slug}' is registered`, status: 400 });
@@ -500,24 +550,41 @@ export class FlowsService implements FlowsApi, PipelineFlows {
       throw apiError('handler_step_mismatch', { message: `Handler '${slug}' is a ${handler.type} handler; this is a ${stepType} step` });
     }
     const copy = structuredClone(settings);
-    if (handler.settings) {
-      let validate = this.validators.get(handler.settings);
-      if (!validate) {
-        validate = compileShared(this.ajv, handler.settings as object);
-        this.validators.set(handler.settings, validate);
-      }
-      if (!validate(copy)) {
-        const params: Record<string, string> = {};
-        for (const issue of describeErrors(validate.errors))
-          if (!(issue.missing && mayLack.has(issue.field))) params[issue.field || 'settings'] = issue.message;
-        if (Object.keys(params).length === 0) return copy;
-        throw apiError('rest_invalid_param', {
-          message: `Invalid settings for handler '${slug}': ${Object.values(params).join('; ')}`,
-          data: { params },
-        });
-      }
+    const params: Record<string, string> = {};
+    for (const issue of this.settingsIssues(handler.settings, copy))
+      if (!(issue.missing && (mayLack === 'any' || mayLack.has(issue.field)))) params[issue.field || 'settings'] = issue.message;
+    if (Object.keys(params).length > 0) {
+      throw apiError('rest_invalid_param', {
+        message: `Invalid settings for handler '${slug}': ${Object.values(params).join('; ')}`,
+        data: { params },
+      });
     }
     return copy;
+  }
+
+  /**
+   * The required settings a handler's stored settings lack (dotted paths, sorted); empty
+   * when none, or when the handler is not registered (a run reports that itself). Sealed
+   * secrets count as present: only presence is asked.
+   */
+  missingSettings(slug: string | null | undefined, settings: Record<string, unknown>): string[] {
+    const handler = slug ? this.registries.handlers().find((h) => h.slug === slug) : undefined;
+    if (!handler) return [];
+    return this.settingsIssues(handler.settings, structuredClone(settings))
+      .filter((issue) => issue.missing)
+      .map((issue) => issue.field)
+      .sort();
+  }
+
+  /** What the handler's settings schema finds wrong with `settings` (validated in place: defaults applied). */
+  private settingsIssues(schema: object | undefined, settings: Record<string, unknown>): ValidationIssue[] {
+    if (!schema) return [];
+    let validate = this.validators.get(schema);
+    if (!validate) {
+      validate = compileShared(this.ajv, schema);
+      this.validators.set(schema, validate);
+    }
+    return validate(settings) ? [] : describeErrors(validate.errors);
   }
 
   private async saveStep(flowId: number, pipelineStepId: string, settings: FlowStepSettings): Promise<FlowRecord> {

@@ -2,15 +2,20 @@ import type { PipelineRecord } from '../pipelines/model.js';
 import { flowStepId, publicScheduling, stepKey, type FlowRecord } from './model.js';
 import { HandlerSecrets } from './handler-secrets.js';
 
+/** The required settings a handler's stored settings lack (FlowsService.missingSettings). */
+export type MissingSettings = (slug: string | null, settings: Record<string, unknown>) => string[];
+
 /**
  * The spec's "Flow step configuration" for every step of the flow's pipeline, keyed by
  * flow step id. Secret settings are masked; the engine asks for them `stored` (sealed)
- * and opens them itself.
+ * and opens them itself. With `missing`, each step also says which required settings of
+ * its handler it still lacks (`missing_settings`, [] when none or no handler is picked).
  */
 export function flowConfig(
   flow: FlowRecord,
   pipeline: PipelineRecord | null,
   secrets: 'masked' | 'stored' = 'masked',
+  missing?: MissingSettings,
 ): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {};
   const steps = [...(pipeline?.steps ?? [])].sort((a, b) => a.execution_order - b.execution_order);
@@ -27,6 +32,7 @@ export function flowConfig(
       enabled: own?.enabled ?? true,
     };
     if (step.step_type === 'ai') entry.user_message = own?.user_message ?? '';
+    if (missing) entry.missing_settings = missing(own?.handler_slug ?? null, own?.handler_config ?? {});
     out[id] = entry;
   }
   return out;
@@ -38,13 +44,13 @@ const display = (date: Date | null) => (date ? date.toISOString().replace('T', '
 export function flowView(
   flow: FlowRecord,
   pipeline: PipelineRecord | null,
-  extra: { nextRun: Date | null; isRunning: boolean; recentJobs: unknown[] },
+  extra: { nextRun: Date | null; isRunning: boolean; recentJobs: unknown[]; missing: MissingSettings },
 ): Record<string, unknown> {
   return {
     flow_id: flow.flow_id,
     pipeline_id: flow.pipeline_id,
     flow_name: flow.flow_name,
-    flow_config: flowConfig(flow, pipeline),
+    flow_config: flowConfig(flow, pipeline, 'masked', extra.missing),
     scheduling_config: publicScheduling(flow.scheduling_config),
     last_run: flow.last_run ? flow.last_run.toISOString() : null,
     last_run_status: flow.last_run_status,
@@ -57,16 +63,17 @@ export function flowView(
     recent_jobs: extra.recentJobs,
     created_at: flow.created_at.toISOString(),
     updated_at: flow.updated_at.toISOString(),
+    owner_id: flow.owner_id ?? null,
   };
 }
 
 /** The spec's POST /flows answer. */
-export function createdFlowView(flow: FlowRecord, pipeline: PipelineRecord): Record<string, unknown> {
+export function createdFlowView(flow: FlowRecord, pipeline: PipelineRecord, missing: MissingSettings): Record<string, unknown> {
   return {
     flow_id: flow.flow_id,
     pipeline_id: flow.pipeline_id,
     flow_name: flow.flow_name,
-    flow_config: flowConfig(flow, pipeline),
+    flow_config: flowConfig(flow, pipeline, 'masked', missing),
     scheduling_config: publicScheduling(flow.scheduling_config),
   };
 }

@@ -18,6 +18,10 @@ export interface StepOutcome {
   started_at: Date;
   finished_at: Date;
   error?: string;
+  /** The failure's code when it had one (`handler_settings_incomplete`, a handler's ApiError). */
+  error_code?: string;
+  /** handler_settings_incomplete: the required settings the step's handler lacked. */
+  missing_settings?: string[];
   /** What a publish step published: each item's remote id and URL, and whether its text was shortened. */
   published?: Array<{ id: string; url: string | null; shortened: boolean }>;
   /** The step's 1-based place in the flow's pipeline (absent on jobs run before it was recorded). */

@@ -41,6 +41,8 @@ const stepOutcome: JsonSchema = obj(
     started_at: isoDate,
     finished_at: isoDate,
     error: str,
+    error_code: str,
+    missing_settings: list(str),
     published: list(obj({ id: str, url: nullable(str), shortened: bool })),
   },
   ['flow_step_id', 'step_type', 'handler_slug', 'status', 'items_in', 'items_out', 'started_at', 'finished_at'],

@@ -43,6 +43,8 @@ function stepView(step: StepOutcome, withPackets: boolean): Record<string, unkno
     started_at: step.started_at.toISOString(),
     finished_at: step.finished_at.toISOString(),
     ...(step.error !== undefined ? { error: step.error } : {}),
+    ...(step.error_code !== undefined ? { error_code: step.error_code } : {}),
+    ...(step.missing_settings !== undefined ? { missing_settings: [...step.missing_settings] } : {}),
     ...(step.published !== undefined ? { published: step.published.map((p) => ({ id: p.id, url: p.url, shortened: p.shortened })) } : {}),
     position: step.position ?? null,
     duration_ms: step.finished_at.getTime() - step.started_at.getTime(),
@@ -245,6 +247,12 @@ const stepSchema: JsonSchema = named('JobStep', {
     started_at: isoDate,
     finished_at: isoDate,
     error: { type: 'string' },
+    error_code: { type: 'string', description: "The failure's code, when it had one (handler_settings_incomplete, a handler's own)" },
+    missing_settings: {
+      type: 'array',
+      items: { type: 'string' },
+      description: "handler_settings_incomplete: the required settings the step's handler lacked",
+    },
     published: {
       type: 'array',
       items: {

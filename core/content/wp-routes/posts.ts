@@ -3,7 +3,7 @@ import type { PostTypeDefinition } from '../../kernel/contributions.js';
 import type { Principal } from '../../kernel/principal.js';
 import { errorBody } from '../../kernel/response-schemas.js';
 import { json, type RouteDefinition } from '../../kernel/routes.js';
-import { ksesPost, ksesTitle } from '../kses.js';
+import { postTextFor, type PostText } from '../kses.js';
 import type { Post, PostQuery, PostStatus, Term } from '../model.js';
 import { canDeletePost, canEditPost, readsEverything } from '../post-caps.js';
 import { renderContent, renderExcerpt, renderTitle } from '../render.js';
@@ -193,13 +193,12 @@ export class WpPostRoutes extends WpShared {
     const fields: Record<string, unknown> = {};
     // WordPress's kses for users without unfiltered_html (authors, contributors): what
     // they store is what may be shown, in the admin's editor too.
-    const trusted = request.user?.can('unfiltered_html') === true;
-    const title = rawText(body.title);
-    const content = rawText(body.content);
-    const excerpt = rawText(body.excerpt);
-    if (title !== undefined) fields.title = trusted ? title : ksesTitle(title);
-    if (content !== undefined) fields.content = trusted ? content : ksesPost(content);
-    if (excerpt !== undefined) fields.excerpt = trusted ? excerpt : ksesPost(excerpt);
+    const text: PostText = {};
+    for (const key of ['title', 'content', 'excerpt'] as const) {
+      const value = rawText(body[key]);
+      if (value !== undefined) text[key] = value;
+    }
+    Object.assign(fields, postTextFor(text, request.user?.can('unfiltered_html') === true));
     if (body.status !== undefined) fields.status = this.checkStatus(body.status as PostStatus, request.user);
     if (body.slug !== undefined) fields.slug = body.slug;
     if (body.date_gmt !== undefined && body.date_gmt !== null) fields.date = parseDate(body.date_gmt, 'date_gmt');

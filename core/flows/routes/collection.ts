@@ -13,17 +13,23 @@ export function collectionRoutes(ctx: FlowsContext): RouteDefinition[] {
       method: 'GET',
       path: '/flows/problems',
       permission: admin,
-      summary: 'Flows whose consecutive failures or empty runs reach the threshold',
+      summary: 'Flows whose consecutive failures or empty runs reach the threshold, and flows with a step that needs configuration',
       schema: { query: problemsQuery },
       async handle(request) {
         const threshold = request.query.threshold ?? (await settings.get()).problem_flow_threshold;
-        const found = await flows.problems(threshold);
-        const problem_flows = found.map((f) => ({
-          flow_id: f.flow_id,
-          flow_name: f.flow_name,
-          consecutive_failures: f.consecutive_failures,
-          consecutive_no_items: f.consecutive_no_items,
-        }));
+        const [failing, unconfigured] = await Promise.all([flows.problems(threshold), flows.unconfigured()]);
+        // A flow that cannot run as configured is a problem before it has failed at all.
+        const listed = new Map(failing.map((f) => [f.flow_id, f]));
+        for (const [flowId, { flow }] of unconfigured) if (!listed.has(flowId)) listed.set(flowId, flow);
+        const problem_flows = [...listed.values()]
+          .sort((a, b) => a.flow_id - b.flow_id)
+          .map((f) => ({
+            flow_id: f.flow_id,
+            flow_name: f.flow_name,
+            consecutive_failures: f.consecutive_failures,
+            consecutive_no_items: f.consecutive_no_items,
+            needs_configuration: unconfigured.get(f.flow_id)?.steps ?? [],
+          }));
         return { success: true, data: { problem_flows, total: problem_flows.length, threshold } };
       },
     }),
@@ -57,7 +63,7 @@ export function collectionRoutes(ctx: FlowsContext): RouteDefinition[] {
       schema: { body: createFlowBody },
       async handle(request) {
         const flow = await flows.create(request.body, request.user);
-        return { success: true, message: 'Flow created.', data: createdFlowView(flow, (await flows.pipelineOf(flow))!) };
+        return { success: true, message: 'Flow created.', data: createdFlowView(flow, (await flows.pipelineOf(flow))!, flows.missing) };
       },
     }),
   ];

@@ -8,15 +8,21 @@ import { flowView } from '../view.js';
 /** Every /flows route is for administrators. */
 export const admin = { capability: 'manage_options' } as const;
 
+/** Whether a user exists (a flow's new owner must). */
+export interface FlowOwners {
+  exists(userId: number): Promise<boolean>;
+}
+
 export interface FlowsContext {
   flows: FlowsService;
+  users: FlowOwners;
   settings: SettingsService;
   jobs: JobsService;
   /** The whole flow: its steps, next run, whether it runs, and its last ten jobs. */
   whole(flow: FlowRecord): Promise<ReturnType<typeof flowView>>;
 }
 
-export function flowsContext(flows: FlowsService, settings: SettingsService, jobs: JobsService): FlowsContext {
+export function flowsContext(flows: FlowsService, settings: SettingsService, jobs: JobsService, users: FlowOwners): FlowsContext {
   const whole = async (flow: FlowRecord) => {
     const recent = await jobs.list({ flow_id: flow.flow_id, orderby: 'job_id', order: 'DESC', per_page: 10, offset: 0 });
     const recentJobs = recent.items.map((j) => ({
@@ -30,7 +36,8 @@ export function flowsContext(flows: FlowsService, settings: SettingsService, job
       nextRun: await flows.schedule.nextRun(flow.flow_id),
       isRunning: Boolean(flow.running_job_id),
       recentJobs,
+      missing: flows.missing,
     });
   };
-  return { flows, settings, jobs, whole };
+  return { flows, users, settings, jobs, whole };
 }

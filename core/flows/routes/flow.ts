@@ -5,9 +5,10 @@ import { flowIdParams, patchFlowBody } from '../schemas.js';
 import { flowConfig } from '../view.js';
 import { admin, type FlowsContext } from './context.js';
 import { defineRoute } from '../../../sdk/define.js';
+import { apiError } from '../../errors/catalogue.js';
 
 export function flowRoutes(ctx: FlowsContext): RouteDefinition[] {
-  const { flows, whole } = ctx;
+  const { flows, users, whole } = ctx;
   return [
     defineRoute({
       method: 'GET',
@@ -23,9 +24,15 @@ export function flowRoutes(ctx: FlowsContext): RouteDefinition[] {
       method: 'PATCH',
       path: '/flows/{flow_id}',
       permission: admin,
-      summary: 'Rename or reschedule a flow; answers the whole flow',
+      summary: 'Rename or reschedule a flow, or give it another owner; answers the whole flow',
       schema: { params: flowIdParams, body: patchFlowBody },
       async handle(request) {
+        const owner = request.body.owner_id;
+        if (typeof owner === 'number' && !(await users.exists(owner)))
+          throw apiError('rest_invalid_param', {
+            message: `owner_id ${owner} is not a user`,
+            data: { params: { owner_id: 'no such user' } },
+          });
         const flow = await flows.update(request.params.flow_id, request.body, request.user);
         return { success: true, message: 'Flow updated.', data: await whole(flow) };
       },
@@ -71,7 +78,11 @@ export function flowRoutes(ctx: FlowsContext): RouteDefinition[] {
       schema: { params: flowIdParams },
       async handle(request) {
         const flow = await flows.get(request.params.flow_id);
-        return { success: true, flow_id: flow.flow_id, flow_config: flowConfig(flow, await flows.pipelineOf(flow)) };
+        return {
+          success: true,
+          flow_id: flow.flow_id,
+          flow_config: flowConfig(flow, await flows.pipelineOf(flow), 'masked', flows.missing),
+        };
       },
     }),
   ];

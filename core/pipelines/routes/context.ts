@@ -19,7 +19,14 @@ export function pipelinesContext(pipelines: PipelinesService, flows: FlowsServic
     const pipeline = await pipelines.get(pipelineId);
     const { items } = await flows.list({ pipelineId, perPage: 500, offset: 0 });
     const flowViews = await Promise.all(
-      items.map(async (f) => flowView(f, pipeline, { nextRun: await flows.schedule.nextRun(f.flow_id), isRunning: false, recentJobs: [] })),
+      items.map(async (f) =>
+        flowView(f, pipeline, {
+          nextRun: await flows.schedule.nextRun(f.flow_id),
+          isRunning: false,
+          recentJobs: [],
+          missing: flows.missing,
+        }),
+      ),
     );
     return { pipeline: pipelineView(pipeline, items.length), flows: flowViews };
   };
