@@ -24,6 +24,8 @@ export interface FlowStep {
   enabled?: boolean;
   /** An ai step's message for this flow. */
   user_message?: string;
+  /** Required settings of the handler still unset: a run refuses the step until they are. */
+  missing_settings?: string[];
 }
 export interface Flow {
   flow_id: number;

@@ -213,6 +213,12 @@ function StepEditor({
       <h3 id={`${idPrefix}-title`}>
         Step {position}/{count}: {step.step_type}
       </h3>
+      {step.missing_settings?.length ? (
+        // Outside the heading: the step's region keeps its name. A run stops here until these are saved.
+        <p class="needs-configuration">
+          <span class="badge warn">needs configuration: {step.missing_settings.join(', ')}</span>
+        </p>
+      ) : null}
       {step.step_type === 'ai' ? (
         <UserMessageForm flowStepId={step.flow_step_id} position={position} value={step.user_message ?? ''} onSaved={onSaved} />
       ) : (

@@ -5,15 +5,36 @@ import type { Flow } from './model.js';
 import { ImportForm } from './portable.js';
 import { href } from './router.js';
 
+/** A problem flow entry: its steps that lack settings, if any. */
+interface Problem {
+  flow_id: number;
+  needs_configuration?: Array<{ handler_slug: string; missing_settings: string[] }>;
+}
+
+/** A flow that cannot run as configured says so; one failing or finding nothing repeatedly is a "problem". */
+function ProblemBadge({ problem }: { problem: Problem | undefined }) {
+  if (!problem) return null;
+  const lacking = (problem.needs_configuration ?? []).flatMap((step) => step.missing_settings);
+  return lacking.length ? (
+    <span class="badge warn" title={`Not set yet: ${lacking.join(', ')}`}>
+      needs configuration
+    </span>
+  ) : (
+    <span class="badge warn" title="Failing or finding nothing repeatedly">
+      problem
+    </span>
+  );
+}
+
 /** Every flow with its status, schedule and last run; problem flows flagged; refreshed live. */
 export function Flows() {
   const list = useLoad(
     async () => {
       const [flows, problems] = await Promise.all([
         call<{ data: { flows: Flow[] }; total: number }>('GET', '/flows', { query: { per_page: 100, output_mode: 'full' } }),
-        call<{ data: { problem_flows: Array<{ flow_id: number }> } }>('GET', '/flows/problems'),
+        call<{ data: { problem_flows: Problem[] } }>('GET', '/flows/problems'),
       ]);
-      return { flows: flows.data.flows, total: flows.total, problems: new Set(problems.data.problem_flows.map((p) => p.flow_id)) };
+      return { flows: flows.data.flows, total: flows.total, problems: new Map(problems.data.problem_flows.map((p) => [p.flow_id, p])) };
     },
     [],
     3000,
@@ -60,11 +81,7 @@ export function Flows() {
               <tr key={f.flow_id}>
                 <td>
                   <a href={href(`/flows/${f.flow_id}`)}>{f.flow_name}</a>
-                  {list.data!.problems.has(f.flow_id) ? (
-                    <span class="badge warn" title="Failing or finding nothing repeatedly">
-                      problem
-                    </span>
-                  ) : null}
+                  <ProblemBadge problem={list.data!.problems.get(f.flow_id)} />
                 </td>
                 <td>{f.next_run_display ?? f.scheduling_config.interval}</td>
                 <td>{when(f.last_run)}</td>
