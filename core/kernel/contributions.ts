@@ -56,7 +56,11 @@ export interface HandlerContext extends CallContext {
   readonly flowStepId: string;
   /** The credentials of the handler's auth provider; null for handlers without auth. */
   readonly credentials: HandlerCredentials | null;
-  /** The core content store (posts and terms). */
+  /**
+   * The core content store (posts and terms). What a run writes through it is filtered as
+   * the flow owner's own wp/v2 post would be: kses on post title, content and excerpt and on
+   * term descriptions, unless the owner has unfiltered_html.
+   */
   readonly content: ContentStore;
   /** The job's engine data (initial_data merged in); read-only for handlers. */
   readonly engineData: Readonly<Record<string, unknown>>;

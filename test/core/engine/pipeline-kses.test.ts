@@ -121,6 +121,37 @@ for (const store of testStores('engine: pipeline content through kses')) {
     assert.is(await publishedRaw(t, await flowOwnedBy(t, users.administrator!.userId), 'marker-second-admin'), HOSTILE);
   });
 
+  test("an update step writes through the same filter: an author's flow rewriting a post stores kses'd content", async ({ t, users }) => {
+    const post = await t.request<Body>('POST', '/posts', {
+      namespace: 'wp/v2',
+      body: { title: 'marker-update', content: HOSTILE, status: 'publish' },
+    });
+    assert.is(post.status, 201, JSON.stringify(post.body));
+    const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Rewrite' } })).body.data
+      .pipeline_id as number;
+    const fetchStep = await t.request<Body>('POST', `/pipelines/${pipelineId}/steps`, { body: { step_type: 'fetch', execution_order: 0 } });
+    const updateStep = await t.request<Body>('POST', `/pipelines/${pipelineId}/steps`, {
+      body: { step_type: 'update', execution_order: 1 },
+    });
+    const flowId = (
+      await t.request<Body>('POST', '/flows', {
+        body: {
+          pipeline_id: pipelineId,
+          flow_config: {
+            [fetchStep.body.data.pipeline_step_id]: { handler_slug: 'cms-local', handler_config: { search: 'marker-update' } },
+            [updateStep.body.data.pipeline_step_id]: { handler_slug: 'cms-update' },
+          },
+        },
+      })
+    ).body.data.flow_id as number;
+    await t.request<Body>('PATCH', `/flows/${flowId}`, { body: { owner_id: users.author!.userId } });
+    const job = await t.executeAndWait({ flow_id: flowId });
+    assert.is(job.status, 'completed', JSON.stringify(job));
+    const read = await t.request<Body>('GET', `/posts/${post.body.id as number}`, { namespace: 'wp/v2', query: { context: 'edit' } });
+    assert.is(read.body.content.raw, await ownPostRaw(t, users.author!));
+    assert.not.match(read.body.content.raw as string, /onerror|<script/);
+  });
+
   test('a flow with no owner is filtered; an owner that is no user is refused', async ({ t }) => {
     const raw = await publishedRaw(t, await flowOwnedBy(t, null), 'marker-nobody');
     assert.not.match(raw, /onerror|<script/);
