@@ -4,7 +4,13 @@ import { jsonOption, withApi } from '../cli-runtime.js';
 import { printJson, printRows } from '../output.js';
 import { flowIdOf, printFlow, type FlowView } from './flow-view.js';
 
-type ProblemFlow = { flow_id: number; flow_name: string; consecutive_failures: number; consecutive_no_items: number };
+type ProblemFlow = {
+  flow_id: number;
+  flow_name: string;
+  consecutive_failures: number;
+  consecutive_no_items: number;
+  needs_configuration?: Array<{ handler_slug: string; missing_settings: string[] }>;
+};
 
 /** `flows delete`, `flows duplicate` and `flows problems`: the flow routes `flows` lacked (issue 31). */
 export function flowAdminVerbs(y: Argv): Argv {
@@ -42,7 +48,7 @@ export function flowAdminVerbs(y: Argv): Argv {
     )
     .command(
       'problems',
-      'Flows whose consecutive failures or empty runs reach the threshold (setting problem_flow_threshold)',
+      'Flows whose consecutive failures or empty runs reach the threshold (setting problem_flow_threshold), or with a step that needs settings',
       (c) => c.option('threshold', { type: 'number', describe: 'Instead of the problem_flow_threshold setting' }).options(jsonOption),
       async (argv) => {
         const data = await withApi(
@@ -58,13 +64,14 @@ export function flowAdminVerbs(y: Argv): Argv {
           printJson(data);
           return;
         }
-        console.log(`Flows with ${data.threshold} or more consecutive failures or empty runs:`);
+        console.log(`Flows with ${data.threshold} or more consecutive failures or empty runs, or a step that needs settings:`);
         printRows(
           data.problem_flows.map((f) => ({
             id: f.flow_id,
             name: f.flow_name,
             failures: f.consecutive_failures,
             empty_runs: f.consecutive_no_items,
+            needs: (f.needs_configuration ?? []).map((s) => `${s.handler_slug}: ${s.missing_settings.join(', ')}`).join('; ') || '-',
           })),
         );
       },

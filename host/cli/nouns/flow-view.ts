@@ -13,6 +13,8 @@ export type FlowStep = {
   handler_config: Record<string, unknown>;
   enabled: boolean;
   user_message?: string;
+  /** Required handler settings still unset: a run refuses the step until they are. */
+  missing_settings?: string[];
 };
 export type FlowView = Record<string, unknown> & {
   flow_id: number;
@@ -35,6 +37,7 @@ export function printFlow(flow: FlowView, json: boolean | undefined): void {
     config: maskDeep(s.handler_config ?? {}),
     ...(s.step_type === 'ai' ? { user_message: s.user_message ?? '' } : {}),
     enabled: s.enabled,
+    missing_settings: s.missing_settings ?? [],
     flow_step_id: s.flow_step_id,
   }));
   const view = {
@@ -64,6 +67,7 @@ export function printFlow(flow: FlowView, json: boolean | undefined): void {
       handler: s.handler ?? '-',
       config: JSON.stringify(s.config),
       enabled: s.enabled ? 'yes' : 'no',
+      needs: s.missing_settings.length ? s.missing_settings.join(', ') : '-',
       ...(s.type === 'ai' ? { message: s.user_message } : {}),
     })),
   );

@@ -99,6 +99,28 @@ test('jobs show prints one job; flows problems lists flows that keep failing', a
   assert.equal(none.problem_flows, [], 'the default threshold (3) is not reached');
 });
 
+test('a handler picked without its required settings: flows show and flows problems say what it needs', async (ctx) => {
+  const flowId = (await json<{ flow_id: number }>(ctx, ['flows', 'create', String(ctx.pipelineId), '--name', 'Half'])).flow_id;
+  const picked = await json<{ steps: Array<{ handler: string; missing_settings: string[] }> }>(ctx, [
+    'flows',
+    'config',
+    String(flowId),
+    '--handler',
+    '1=rss',
+  ]);
+  assert.equal(
+    picked.steps.map((s) => [s.handler, s.missing_settings]),
+    [['rss', ['feed_url']]],
+  );
+  const shown = await run(ctx, ['flows', 'show', String(flowId)]);
+  assert.is(shown.status, 0, shown.stderr);
+  assert.match(shown.stdout, /NEEDS/);
+  assert.match(shown.stdout, /rss .*feed_url/);
+  const problems = await run(ctx, ['flows', 'problems']);
+  assert.is(problems.status, 0, problems.stderr);
+  assert.match(problems.stdout, new RegExp(`${flowId}\\s+Half\\s+0\\s+0\\s+rss: feed_url`));
+});
+
 type StepRow = { position: number; type: string; label: string; id: string };
 type PipelineOut = { pipeline_id: number; pipeline_name: string; steps: StepRow[] };
 type StoredPipeline = {
