@@ -40,7 +40,11 @@ export interface FlowsApi {
   nextRun(flowId: number): Promise<Date | null>;
   /** A copy without run history or webhook trigger, named "… (Copy)". */
   duplicate(flowId: number, by?: Principal | null): Promise<FlowRecord>;
-  /** Picks a flow step's handler; settings are checked against the handler's schema (400 naming the fields). */
+  /**
+   * Picks a flow step's handler; settings given are checked against the handler's schema
+   * (400 naming the fields). Required ones may still be missing: the answered config's
+   * `missing_settings` names them, and a run refuses the step until they are set.
+   */
   setHandler(
     flowStepId: string,
     input: { handler_slug: string; settings?: Record<string, unknown>; step_type?: string; pipeline_id?: number },

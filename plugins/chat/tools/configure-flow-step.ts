@@ -13,7 +13,7 @@ export function configureFlowStepTool(services: ResolvedChatServices): ChatToolD
   return defineChatTool({
     name: 'configure_flow_step',
     description:
-      "Configure one step of a flow. Name it by flow_step_id (\"<pipeline_step_id>_<flow_id>\"), or by flow_id with pipeline_step_id or position (zero-based). handler_slug (with optional settings) picks the step's handler: its settings become exactly those given, laid over the handler's defaults. settings alone are merged into the current handler's settings. user_message: an ai step's message to the model. enabled: false skips the step in runs. Settings are checked against the handler's schema (see handler_documentation); secrets are stored sealed and shown masked.",
+      "Configure one step of a flow. Name it by flow_step_id (\"<pipeline_step_id>_<flow_id>\"), or by flow_id with pipeline_step_id or position (zero-based). handler_slug (with optional settings) picks the step's handler: its settings become exactly those given, laid over the handler's defaults. settings alone are merged into the current handler's settings. user_message: an ai step's message to the model. enabled: false skips the step in runs. Settings are checked against the handler's schema (see handler_documentation); required ones may come later: the answer's step.missing_settings lists what is still unset, and runs refuse the step until it is. Secrets are stored sealed and shown masked.",
     parameters: Type.Object(
       {
         flow_step_id: Type.Optional(flowStepIdSchema),
