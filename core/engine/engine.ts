@@ -598,7 +598,8 @@ export class Engine {
   private async contentOf(job: JobRecord, flow: FlowRecord | null): Promise<ContentStore> {
     const unfiltered: Capability = 'unfiltered_html';
     if (job.workflow) return contentWrittenAs(this.deps.content, actingUser(job.started_by)?.can(unfiltered) === true);
-    const ownerId = (flow ?? (await this.deps.flows.record(job.flow_id!)))?.owner_id;
+    const record = flow ?? (job.flow_id !== null ? await this.deps.flows.record(job.flow_id) : null);
+    const ownerId = record?.owner_id;
     const owner = typeof ownerId === 'number' ? await this.deps.users.principalFor(ownerId, 'local').catch(() => null) : null;
     return contentWrittenAs(this.deps.content, owner?.can(unfiltered) === true);
   }
