@@ -16,7 +16,8 @@ export const settingsDefaults: SiteSettings = {
   jobs_per_page: 50,
   default_provider: '',
   default_model: '',
-  max_turns: 12,
+  // The spec's chat turn limit (document 02, Limits): the one setting chat reads.
+  max_turns: 8,
   log_retention_days: 30,
   job_retention_days: 0,
 };

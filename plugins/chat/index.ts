@@ -16,8 +16,6 @@ import { enabledTools } from './tools/enabled.js';
 import { chatToolDeps } from './types.js';
 
 export interface ChatSettings {
-  /** Model calls one POST /chat may make (default 8). */
-  max_turns: number;
   /** Tools that delete or reset data the model may be offered (default none); each call still waits for the user's confirmation. */
   destructive_tools?: string[];
 }
@@ -30,7 +28,6 @@ export default definePlugin({
   settingsSchema: {
     type: 'object',
     properties: {
-      max_turns: { type: 'integer', minimum: 1, maximum: 50, default: 8 },
       destructive_tools: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true, default: [] },
     },
   },
@@ -64,6 +61,13 @@ export default definePlugin({
     execute,
     credentials,
   }) {
+    // The turn limit is the site setting (GET/PUT /settings `max_turns`): one number, which
+    // the admin client edits. A config still naming the old plugin setting is refused, not
+    // silently ignored.
+    if ('max_turns' in config)
+      throw new Error(
+        'pluginSettings.chat.max_turns is no longer read: chat stops at the site setting max_turns (PUT /settings {"max_turns": N}, default 8); remove it from the config',
+      );
     for (const tool of chatTools({ pipelines, flows, execute, settings, credentials }, registries)) tools.add(tool);
     const repository = new SessionsRepository(store, clock);
     const requestIds = new RequestIds(store, clock);
@@ -73,7 +77,7 @@ export default definePlugin({
     const service = chatService({
       repository,
       clock,
-      maxTurns: () => config.max_turns ?? 8,
+      maxTurns: async () => (await settings.get()).max_turns,
       tools: (ctx) => enabledTools(contributedTools.list(), ctx, destructiveEnabled),
       readyProvider,
       systemPrompt,

@@ -25,7 +25,8 @@ export type ContinueInput = Omit<ChatInput, 'message' | 'agent_type'> & { sessio
 interface ServiceDeps {
   repository: SessionsRepository;
   clock: Clock;
-  maxTurns: () => number;
+  /** The site setting `max_turns`, read per request (a change applies to the next one). */
+  maxTurns: () => Promise<number>;
   /** The tools to offer the model now, as this caller (a tool that needs configuration may be left out). */
   tools: (ctx: CallContext) => Promise<ReadonlyArray<ChatToolDefinition>>;
   readyProvider(
@@ -204,7 +205,7 @@ export function chatService(deps: ServiceDeps) {
       session.pending_confirmation = null;
       await saver(session, lease!, ctx.log)();
 
-      const maxTurns = deps.maxTurns();
+      const maxTurns = await deps.maxTurns();
       const result = await runLoop(session, lease!, ctx, chosen, maxTurns, input.selected_pipeline_id);
       session.completed = result.completed;
       session.pending_confirmation = result.pending;
@@ -245,7 +246,7 @@ export function chatService(deps: ServiceDeps) {
       );
       session.provider = chosen.provider.slug;
       session.model = chosen.model;
-      const maxTurns = deps.maxTurns();
+      const maxTurns = await deps.maxTurns();
       if (confirmed) await saver(session, lease, ctx.log)();
       const looped = await runLoop(session, lease, ctx, chosen, 1, input.selected_pipeline_id);
       const result = confirmed

@@ -35,14 +35,14 @@ for (const store of testStores('cli: chat')) {
       ctx,
       await startCliHost({
         ...store.config(),
-        pluginSettings: { ...pluginSettingsFor([ctx.openai], { max_retries: 0 }), chat: { max_turns: 2 } },
+        pluginSettings: pluginSettingsFor([ctx.openai], { max_retries: 0 }),
       }),
     );
     const info = readHostFile(ctx.dataDir)!;
     const res = await fetch(`${ctx.host.url}${ctx.host.config.apiPrefix}/${ctx.host.config.coreNamespace}/settings`, {
       method: 'PUT',
       headers: { Authorization: `Flowhost-Local ${info.token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ ai_provider_keys: { openai: ctx.openai.validKey } }),
+      body: JSON.stringify({ ai_provider_keys: { openai: ctx.openai.validKey }, max_turns: 2 }),
     });
     assert.is(res.status, 200, await res.text());
   });

@@ -62,9 +62,10 @@ for (const store of testStores('chat continue')) {
     ctx.openai = await createFakeModelApi('openai');
     ctx.t = await createTestHost({
       plugins: [bigTool],
-      config: { ...store.config(), pluginSettings: { ...pluginSettingsFor([ctx.openai], { max_retries: 0 }), chat: { max_turns: 2 } } },
+      config: { ...store.config(), pluginSettings: pluginSettingsFor([ctx.openai], { max_retries: 0 }) },
     });
-    assert.is((await ctx.t.request('PUT', '/settings', { body: { ai_provider_keys: { openai: ctx.openai.validKey } } })).status, 200);
+    const put = await ctx.t.request('PUT', '/settings', { body: { ai_provider_keys: { openai: ctx.openai.validKey }, max_turns: 2 } });
+    assert.is(put.status, 200);
   });
   test.after(async (ctx) => {
     await ctx.t.stop();

@@ -170,6 +170,36 @@ for (const store of testStores('chat plugin')) {
     assert.is(saved.body.data.conversation.length, 17);
   });
 
+  test('one max_turns: the site setting (8 by default, as the spec says) is where chat stops', async ({ t, openai }) => {
+    const settings = (await t.request<Body>('GET', '/settings')).body.data;
+    assert.equal([settings.settings.max_turns, settings.defaults.max_turns], [8, 8]);
+    assert.is((await t.request<Body>('PUT', '/settings', { body: { max_turns: 3 } })).status, 200);
+    try {
+      const before = openai.chats().length;
+      for (let i = 0; i < 5; i++)
+        openai.script.push(toolCallReply('openai', `call_s${i}`, 'create_pipeline', { steps: ['fetch'], name: `Turn ${i}` }));
+      const res = await t.request<Body>('POST', '/chat', { body: { message: 'Keep listing' } });
+      assert.is(res.status, 200, JSON.stringify(res.body));
+      assert.equal([res.body.data.turn_number, res.body.data.max_turns_reached], [3, true]);
+      assert.is(openai.chats().length - before, 3, 'three model calls, as the site setting says');
+    } finally {
+      openai.script.length = 0;
+      await t.request('PUT', '/settings', { body: { max_turns: 8 } });
+    }
+  });
+
+  test('pluginSettings.chat.max_turns stops start-up, naming the site setting that replaced it', async () => {
+    const refused = await createTestHost({ plugins: [], config: { ...store.config(), pluginSettings: { chat: { max_turns: 4 } } } }).then(
+      async (host) => {
+        await host.stop();
+        return null;
+      },
+      (error: unknown) => error as Error,
+    );
+    assert.ok(refused, 'the host started');
+    assert.match(refused.message, /pluginSettings\.chat\.max_turns.*site setting max_turns/);
+  });
+
   test('invalid arguments come back to the model as the tool error', async ({ t, openai }) => {
     openai.script.push(toolCallReply('openai', 'call_bad', 'create_pipeline', { name: 5, extra: true }), (request) => {
       const out = lastToolOutput(request);

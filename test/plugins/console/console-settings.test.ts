@@ -24,8 +24,9 @@ test.before(async (ctx) => {
   // One model call per chat request, so the turn limit and Continue are reached with one tool call.
   ctx.t = await createTestHost({
     plugins: [],
-    config: { pluginSettings: { ...pluginSettingsFor([ctx.openai], { max_retries: 0 }), chat: { max_turns: 1 } } },
+    config: { pluginSettings: pluginSettingsFor([ctx.openai], { max_retries: 0 }) },
   });
+  assert.is((await ctx.t.request('PUT', '/settings', { body: { max_turns: 1 } })).status, 200);
   // The admin's own password (what the console's first sign-in asks for), set through the API.
   assert.is((await ctx.t.request('PUT', '/session/password', { body: { password: PASSWORD } })).status, 200);
   ctx.browser = await launchChromium('console settings');
