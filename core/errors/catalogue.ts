@@ -72,7 +72,7 @@ const host = {
   rest_too_many_requests: {
     status: 429,
     message: 'Too many requests.',
-    when: 'too many failed logins (or failed webhook calls for one flow and address); `Retry-After` header in seconds, `data.retry_after` too on logins',
+    when: 'too many failed logins (or failed webhook authentications from one address, past a budget; see the trigger); `Retry-After` header in seconds, `data.retry_after` too on logins',
   },
   rest_bad_request: {
     status: '4xx',

@@ -1,6 +1,7 @@
 import type { RateLimiterRes } from 'rate-limiter-flexible';
 import type { Limiter, LimiterFactory } from '../security/limiter.js';
 import { apiError } from '../errors/catalogue.js';
+import type { ApiError } from '../errors.js';
 
 /** Builds a limiter (memory on the embedded store; MongoDB-backed when hosts share a database). */
 export type TriggerLimiterFactory = LimiterFactory;
@@ -11,6 +12,12 @@ export const FAILURES_PER_ADDRESS = 20;
 export const FAILURES_PER_FLOW_AND_ADDRESS = 10;
 export const FAILURE_WINDOW_SECONDS = 300;
 
+/** Every failure budget, as docs/api.md and docs/operations.md state them (test/docs/webhook-limits.test.ts). */
+export const FAILURE_BUDGETS = [
+  { scope: 'per client address, over every flow', points: FAILURES_PER_ADDRESS, windowSeconds: FAILURE_WINDOW_SECONDS },
+  { scope: 'per (flow, client address)', points: FAILURES_PER_FLOW_AND_ADDRESS, windowSeconds: FAILURE_WINDOW_SECONDS },
+] as const;
+
 const tooMany = (res: RateLimiterRes) =>
   apiError('rest_too_many_requests', { headers: { 'Retry-After': String(Math.max(1, Math.ceil(res.msBeforeNext / 1000))) } });
 
@@ -19,7 +26,9 @@ const tooMany = (res: RateLimiterRes) =>
  * attempts per client address and per (flow, client address). Failures are counted per
  * client only (the address read through trusted proxies), so one client's failures never
  * refuse a correctly authenticated delivery from another, and a stranger cannot spend a
- * flow's quota.
+ * flow's quota. They are counted after verification and decide only how a failure is
+ * answered: a delivery that verifies is never refused for earlier failures (a sender that
+ * fixed its secret is not locked out for the window).
  */
 export class TriggerLimits {
   private readonly perFlow = new Map<string, Limiter>();
@@ -31,15 +40,20 @@ export class TriggerLimits {
     this.flowFailures = factory('webhook_fail_flow_ip', FAILURES_PER_FLOW_AND_ADDRESS, FAILURE_WINDOW_SECONDS);
   }
 
-  /** Throws 429 when this client has failed too often lately, on any flow or on this one. */
-  async checkAddress(ip: string, flowId: number): Promise<void> {
-    const [any, thisFlow] = await Promise.all([this.failures.get(ip), this.flowFailures.get(`${flowId}|${ip}`)]);
-    if (any && any.consumedPoints >= FAILURES_PER_ADDRESS) throw tooMany(any);
-    if (thisFlow && thisFlow.consumedPoints >= FAILURES_PER_FLOW_AND_ADDRESS) throw tooMany(thisFlow);
-  }
-
-  async failed(ip: string, flowId: number): Promise<void> {
-    await Promise.all([this.failures.penalty(ip, 1), this.flowFailures.penalty(`${flowId}|${ip}`, 1)]);
+  /**
+   * Counts a failed attempt (one write per counter, in the store on MongoDB, so every host
+   * counts together). Null while this client is within both budgets (answer 401); past
+   * either, the 429 to answer, with the longer wait of the two that are spent.
+   */
+  async failed(ip: string, flowId: number): Promise<ApiError | null> {
+    const [any, thisFlow] = await Promise.all([this.failures.penalty(ip, 1), this.flowFailures.penalty(`${flowId}|${ip}`, 1)]);
+    const spent = [
+      any.consumedPoints > FAILURES_PER_ADDRESS ? any : null,
+      thisFlow.consumedPoints > FAILURES_PER_FLOW_AND_ADDRESS ? thisFlow : null,
+    ]
+      .filter((res): res is RateLimiterRes => res !== null)
+      .sort((x, y) => y.msBeforeNext - x.msBeforeNext);
+    return spent[0] ? tooMany(spent[0]) : null;
   }
 
   /** Takes one request from the flow's budget; throws 429 when it is spent. */

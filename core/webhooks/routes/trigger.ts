@@ -43,7 +43,8 @@ export interface TriggerDeps {
 }
 
 /**
- * POST /trigger/{flow_id}: size limit while reading → authentication → (dedupe) → rate
+ * POST /trigger/{flow_id}: size limit while reading → authentication (a failure is counted
+ * against the client's failure budgets: 401, or 429 past one) → (dedupe) → rate
  * limit → job persisted as pending in the flow's queue → 200; the run happens after the
  * response, in order, one at a time per flow.
  */
@@ -79,7 +80,6 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
           bodyLimit: async (request) => deps.webhooks.bodyLimitOf(await flowOf(request)),
           async handle(request) {
             const id = flowId(request);
-            await deps.limits.checkAddress(request.ip, id);
             const query = request.url.includes('?') ? allValues(new URL(request.url, 'http://x').searchParams) : {};
             const contentType = request.headers['content-type'];
             // Decoded once: the verifier sees the parameters (null when the body does not
@@ -98,15 +98,19 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
               bodyParams,
               url: `${deps.publicUrl()}${request.url}`,
             };
+            // Verified first: earlier failures never refuse a delivery that authenticates (a
+            // sender that fixed its secret is not locked out); the failure budgets decide only
+            // how a failure is answered (401, or 429 past a budget).
             const outcome = await deps.webhooks.verify(await flowOf(request), inbound);
             if (!outcome.ok) {
-              await deps.limits.failed(request.ip, id);
-              if (outcome.flow)
+              const refusal = await deps.limits.failed(request.ip, id);
+              // Logged for the owner within the budgets only: a guesser cannot fill the log.
+              if (outcome.flow && !refusal)
                 await deps.logWarning(`Webhook authentication failed for flow ${id}: ${outcome.reason}`, {
                   flow_id: id,
                   remote_ip: request.ip,
                 });
-              throw unauthorized();
+              throw refusal ?? unauthorized();
             }
             const flow = outcome.flow;
             // Opt-in: a repeat of an accepted event id answers the original job, starts nothing.

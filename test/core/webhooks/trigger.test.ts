@@ -290,5 +290,47 @@ for (const store of testStores('webhooks: trigger')) {
     assert.is(tooBig.status, 413);
   });
 
+  // Last: it spends this address's failure budgets.
+  test('failures from one address: 401, then 429 over the budget; a correctly authenticated delivery from it is still accepted', async ({
+    t,
+    flowId,
+    trigger,
+  }) => {
+    const enabled = await t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'bearer' } });
+    assert.is(enabled.status, 200, JSON.stringify(enabled.body));
+    const token = enabled.body.data.token as string;
+    assert.match(token, /^[0-9a-f]{64}$/);
+    const wrong = { Authorization: `Bearer ${'0'.repeat(64)}` };
+    const refusalLines = async () => {
+      const warnings = await t.request<Body>('GET', '/logs', { query: { level: 'warning', flow_id: flowId, per_page: 500 } });
+      return warnings.body.items.filter((e: Body) => /bearer token does not match/.test(e.message)).length as number;
+    };
+    const linesBefore = await refusalLines();
+    const answers: number[] = [];
+    let limited: Awaited<ReturnType<typeof trigger>> | null = null;
+    for (let i = 0; i < 25 && !limited; i++) {
+      const res = await trigger('{}', wrong);
+      answers.push(res.status);
+      if (res.status === 429) limited = res;
+    }
+    assert.ok(limited, `never refused: ${answers.join(',')}`);
+    assert.ok(
+      answers.slice(0, -1).every((s) => s === 401),
+      answers.join(','),
+    );
+    assert.is(limited.body.code, 'rest_too_many_requests');
+    assert.ok(Number(limited.headers.get('retry-after')) > 0);
+    // The sender fixed its token: accepted at once, not locked out for the window.
+    const fixed = await trigger(JSON.stringify({ n: 1 }), { Authorization: `Bearer ${token}` });
+    assert.is(fixed.status, 200, JSON.stringify(fixed.body));
+    assert.equal((await triggerOf(fixed.body.job_id)).payload, { n: 1 });
+    assert.is((await trigger('{}', { Authorization: `Bearer ${token}` })).status, 200, 'and again');
+    // A guess over the budget is still refused, and still counted.
+    assert.is((await trigger('{}', wrong)).status, 429);
+    // Warnings stop at the budget: a guesser cannot fill the flow's log.
+    const added = (await refusalLines()) - linesBefore;
+    assert.is(added, answers.filter((s) => s === 401).length, 'one line per 401, none for the 429s');
+  });
+
   test.run();
 }
