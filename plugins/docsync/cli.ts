@@ -13,6 +13,7 @@ interface TreeNode {
   count: number;
   project_type: string;
   children: TreeNode[];
+  children_truncated?: boolean;
 }
 
 interface JobView {
@@ -34,7 +35,7 @@ interface JobView {
 
 function treeLines(nodes: TreeNode[], indent = ''): string[] {
   return nodes.flatMap((n) => [
-    `${indent}${n.name} (${n.slug}) [id ${n.id}, ${n.project_type}, ${n.count} doc${n.count === 1 ? '' : 's'}]`,
+    `${indent}${n.name} (${n.slug}) [id ${n.id}, ${n.project_type}, ${n.count} doc${n.count === 1 ? '' : 's'}]${n.children_truncated ? ` … (more below: --parent ${n.id})` : ''}`,
     ...treeLines(n.children, `${indent}  `),
   ]);
 }

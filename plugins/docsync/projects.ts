@@ -22,6 +22,8 @@ export interface ProjectTermView {
 
 export interface TreeNode extends ProjectTermView {
   children: TreeNode[];
+  /** The term has children the depth left out (`children` is then empty): not a leaf. */
+  children_truncated: boolean;
 }
 
 export interface ResolveResult {
@@ -118,11 +120,16 @@ export class Projects {
 
   tree(parent: number, depth: number, terms: Map<number, Term & { count: number }>, hideEmpty: boolean): TreeNode[] {
     const shown = hideEmpty ? this.nonEmpty(terms) : null;
+    const under = (parentId: number | null) =>
+      [...terms.values()].filter((t) => t.parent_id === parentId && (!shown || shown.has(t.term_id)));
     const level = (parentId: number | null, left: number): TreeNode[] =>
-      [...terms.values()]
-        .filter((t) => t.parent_id === parentId && (!shown || shown.has(t.term_id)))
+      under(parentId)
         .sort((a, b) => a.name.localeCompare(b.name) || a.term_id - b.term_id)
-        .map((t) => ({ ...this.view(t, terms), children: left > 1 ? level(t.term_id, left - 1) : [] }));
+        .map((t) => ({
+          ...this.view(t, terms),
+          children: left > 1 ? level(t.term_id, left - 1) : [],
+          children_truncated: left <= 1 && under(t.term_id).length > 0,
+        }));
     return level(parent === 0 ? null : parent, depth);
   }
 

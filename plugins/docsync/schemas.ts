@@ -49,8 +49,12 @@ export const termSchema = obj(termFields);
 export const termProperties: Record<string, JsonSchema> = termFields;
 export const treeNodeSchema: JsonSchema = {
   type: 'object',
-  required: [...Object.keys(termFields), 'children'],
-  properties: { ...termFields, children: { type: 'array', items: { type: 'object', additionalProperties: true } } },
+  required: [...Object.keys(termFields), 'children', 'children_truncated'],
+  properties: {
+    ...termFields,
+    children: { type: 'array', items: { type: 'object', additionalProperties: true } },
+    children_truncated: { type: 'boolean' },
+  },
   additionalProperties: false,
 };
 export const updatedTermProperties: Record<string, JsonSchema> = {

@@ -119,11 +119,18 @@ for (const store of testStores('docsync docs')) {
       ['widget'],
     );
     assert.equal(products.children[0].children, [], 'depth 2 stops there');
+    assert.is(products.children[0].children_truncated, true, 'and says its children were left out');
+    assert.is(products.children_truncated, false);
     const deep = await t.request<Body[]>('GET', '/project/tree', { ...NS, as: 'anonymous', query: { parent: ids.project, depth: 5 } });
     assert.equal(
       deep.body.map((n) => [n.slug, n.children.map((c: Body) => c.slug)]),
       [['api', ['v2']]],
     );
+    assert.equal([deep.body[0].children_truncated, deep.body[0].children[0].children_truncated], [false, false], 'a leaf is not cut');
+    // The default depth (3) cuts below api: api answers cut, not a leaf.
+    const byDefault = await t.request<Body[]>('GET', '/project/tree', { ...NS, as: 'anonymous' });
+    const api = byDefault.body.find((n) => n.slug === 'products')!.children[0].children[0];
+    assert.equal([api.slug, api.children, api.children_truncated], ['api', [], true]);
     assert.is((await t.request('GET', '/project/tree', { ...NS, query: { depth: 0 } })).status, 400);
     assert.is((await t.request('GET', '/project/tree', { ...NS, query: { parent: 999999 } })).status, 404);
     const missing = await t.request<Body>('GET', '/project/999999', { ...NS, as: 'anonymous' });
