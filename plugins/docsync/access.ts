@@ -1,5 +1,5 @@
 /** Checks made inside routes: who may see what is not published, change a post, or create terms. */
-import { canEditPost, canReadPost, type Post, type PostStatus, type Principal, apiError } from '../../sdk/index.js';
+import { canDeletePost, canEditPost, canReadPost, type Post, type PostStatus, type Principal, apiError } from '../../sdk/index.js';
 
 /** 401 for nobody, 403 for a user without the capability (the host's own codes). */
 export function requireCapability(user: Principal | null, capability: string, what: string): void {
@@ -23,10 +23,29 @@ export function requireEditable(user: Principal | null, post: Post): void {
   if (!canEditPost(post, user)) throw apiError('rest_cannot_edit', { user });
 }
 
+/** WordPress's delete_post, as wp/v2 decides for the same post: an author deletes only their own. */
+export function requireDeletable(user: Principal | null, post: Post): void {
+  if (!canDeletePost(post, user)) throw apiError('rest_cannot_delete', { user });
+}
+
 /** WordPress's handle_status_param: publishing, privately too, needs publish_posts (contributors lack it). */
 export function requirePublishRight(user: Principal | null, status: PostStatus | undefined): void {
   if ((status === 'publish' || status === 'private') && !user?.can('publish_posts')) {
     const what = status === 'private' ? 'create private posts' : 'publish posts';
     throw apiError('rest_cannot_publish', { message: `Sorry, you are not allowed to ${what} in this post type.`, user });
   }
+}
+
+/**
+ * Creating project terms: manage_categories, whichever route asks (/project/resolve with
+ * create_missing, a /docs project_path, a /sync/doc subpath), as wp/v2's POST /project.
+ * `segment`: the first term of the path that does not exist.
+ */
+export function requireTermCreation(user: Principal | null, segment?: string): void {
+  if (user?.can('manage_categories')) return;
+  const which = segment === undefined ? '' : ` ('${segment.slice(0, 200)}' does not exist)`;
+  const message = user
+    ? `Sorry, you are not allowed to create project terms${which}: that needs manage_categories.`
+    : `Sorry, you must be logged in to create project terms${which}.`;
+  throw apiError('rest_forbidden', { message, user });
 }

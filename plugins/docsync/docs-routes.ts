@@ -14,7 +14,14 @@ import {
   type Principal,
   type RouteDefinition,
 } from '../../sdk/index.js';
-import { requireCapability, requireEditable, requirePublishRight, requireReadable } from './access.js';
+import {
+  requireCapability,
+  requireDeletable,
+  requireEditable,
+  requirePublishRight,
+  requireReadable,
+  requireTermCreation,
+} from './access.js';
 import type { DocsService } from './docs-service.js';
 import { POST_TYPE, TAXONOMY } from './model.js';
 import type { Projects } from './projects.js';
@@ -69,13 +76,14 @@ function filteredText(body: DocBody, user: Principal | null): Pick<DocBody, 'tit
 }
 
 const perPostErrors = {
-  401: errorBody('rest_cannot_edit', 'rest_cannot_publish'),
-  403: errorBody('rest_cannot_edit', 'rest_cannot_publish'),
+  401: errorBody('rest_cannot_edit', 'rest_cannot_publish', 'rest_forbidden'),
+  403: errorBody('rest_cannot_edit', 'rest_cannot_publish', 'rest_forbidden'),
 };
 
 export function docsRoutes(content: ContentStore, docs: DocsService, projects: Projects): RouteDefinition[] {
-  /** `project_path` as a leaf term (created as needed, manage_categories not required: the spec ties it to edit_posts). */
-  const termOf = async (path: string[] | undefined) => (path ? (await projects.resolve(path, true))!.leaf.term_id : undefined);
+  /** `project_path` as a leaf term; a missing term is created only for manage_categories (docsync's one rule). */
+  const termOf = async (path: string[] | undefined, user: Principal | null) =>
+    path ? (await projects.resolve(path, true, {}, (segment) => requireTermCreation(user, segment)))!.leaf.term_id : undefined;
   const single = async (id: number) => {
     const post = await docs.getDoc(id);
     if (!post) throw notFound(id);
@@ -156,7 +164,7 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
         const status = body.status ?? 'publish';
         requirePublishRight(request.user, status);
         const text = filteredText(body, request.user);
-        const termId = await termOf(body.project_path);
+        const termId = await termOf(body.project_path, request.user);
         const post = await content.createPost({
           post_type: POST_TYPE,
           title: text.title!,
@@ -217,7 +225,7 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
         requireEditable(request.user, current);
         requirePublishRight(request.user, body.status);
         const text = filteredText(body, request.user);
-        const termId = await termOf(body.project_path);
+        const termId = await termOf(body.project_path, request.user);
         await content.updatePost(id, {
           ...(text.title !== undefined ? { title: text.title } : {}),
           ...(text.content !== undefined ? { content: text.content } : {}),
@@ -232,22 +240,26 @@ export function docsRoutes(content: ContentStore, docs: DocsService, projects: P
     defineRoute({
       method: 'DELETE',
       path: '/docs/{id}',
-      // Documentation posts are shared, not owned: deleting any of them is an editor's
-      // right (authors gained `delete_posts`, for their own wp/v2 posts, with issue 30).
-      permission: { capability: 'delete_others_posts' },
-      summary: 'Trash a documentation post, or delete it for good with force=true',
+      // The spec's `delete_posts`, then WordPress's per-post `delete_post` as wp/v2 applies
+      // it to the same post: one's own (published: delete_published_posts), or anyone's
+      // with delete_others_posts.
+      permission: { capability: 'delete_posts' },
+      summary: 'Trash a documentation post, or delete it for good with force=true (authors: their own)',
       schema: {
         params: idParams,
         query: Type.Object({ force: Type.Optional(Type.Boolean({ default: false })) }),
         responses: {
           200: successBody({ id: { type: 'integer' }, deleted: { type: 'boolean' }, trashed: { type: 'boolean' } }),
           404: errorBody('not_found'),
+          401: errorBody('rest_cannot_delete'),
+          403: errorBody('rest_cannot_delete'),
         },
       },
       async handle(request) {
         const id = request.params.id;
         const post = await docs.getDoc(id);
         if (!post) throw notFound(id);
+        requireDeletable(request.user, post);
         if (request.query.force) {
           await content.deletePost(id);
           return { id, deleted: true, trashed: false };

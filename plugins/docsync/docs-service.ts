@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { ContentStore, Post, PostStatus, Term } from '../../sdk/index.js';
 import { ALL_STATUSES, POST_META, POST_TYPE, TAXONOMY } from './model.js';
-import type { Projects } from './projects.js';
+import type { CreationCheck, Projects } from './projects.js';
 import { docsyncError } from './errors.js';
 
 export interface TermRef {
@@ -53,6 +53,8 @@ export interface SyncedDocWriter {
   author_id: number | null;
   /** Throws when the writer may not write over `existing` (null: a new, published post). */
   check(existing: Post | null): void;
+  /** Throws when the writer may not create the term `segment` of the subpath. */
+  mayCreate?: CreationCheck;
 }
 
 export type SyncAction = 'created' | 'updated' | 'unchanged';
@@ -153,6 +155,7 @@ export class DocsService {
     project: Term,
     subpath: string[],
     cache?: Map<string, { leaf: Term; path: string }>,
+    mayCreate?: CreationCheck,
   ): Promise<{ leaf: Term; path: string }> {
     const key = subpath.join('\u0000');
     const known = cache?.get(key);
@@ -160,7 +163,7 @@ export class DocsService {
     let leaf = project;
     const slugs = [project.slug];
     for (const segment of subpath) {
-      leaf = (await this.projects.ensureChild(leaf, segment, 'section')).term;
+      leaf = (await this.projects.ensureChild(leaf, segment, 'section', mayCreate)).term;
       slugs.push(leaf.slug);
     }
     const found = { leaf, path: slugs.join('/') };
@@ -190,7 +193,7 @@ export class DocsService {
     const existing = known ? known.post : await this.findSynced(term.term_id, input.source_file);
     // Before any term is made: a refused writer leaves nothing behind.
     writer?.check(existing);
-    const { leaf, path } = await this.leafTerm(term, input.subpath ?? [], known?.leaves);
+    const { leaf, path } = await this.leafTerm(term, input.subpath ?? [], known?.leaves, writer?.mayCreate);
     const hash = contentHash(`${input.title}\u0000${input.excerpt ?? ''}\u0000${input.content}`);
     const meta: Record<string, unknown> = {
       [POST_META.sourceFile]: input.source_file,

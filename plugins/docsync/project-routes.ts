@@ -1,7 +1,7 @@
 /** /project: the hierarchical project taxonomy (list, tree, one term, resolve a path, update). */
 import { Type } from '../../sdk/index.js';
 import { defineRoute, errorBody, json, successBody, type ContentStore, type RouteDefinition, type Term } from '../../sdk/index.js';
-import { requireCapability } from './access.js';
+import { requireTermCreation } from './access.js';
 import { parseRepoUrl } from './github.js';
 import { META, TAXONOMY } from './model.js';
 import type { Projects } from './projects.js';
@@ -158,7 +158,8 @@ export function projectRoutes(content: ContentStore, projects: Projects): RouteD
       async handle(request) {
         const body = request.body;
         const createMissing = body.create_missing ?? false;
-        if (createMissing) requireCapability(request.user, 'manage_categories', 'create project terms');
+        // The spec: create_missing needs manage_categories, whether or not a term is missing.
+        if (createMissing) requireTermCreation(request.user);
         const meta = projectMetaOf(body.project_meta);
         const resolved = await projects.resolve(body.path, createMissing, meta);
         if (!resolved)

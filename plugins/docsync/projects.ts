@@ -33,6 +33,12 @@ export interface ResolveResult {
   project: Term | null;
 }
 
+/**
+ * Called with a segment before its term is created: throws when the caller may not create
+ * terms (docsync's one rule, access.ts requireTermCreation), so nothing of the path is made.
+ */
+export type CreationCheck = (segment: string) => void;
+
 const PAGE = 100;
 
 export class Projects {
@@ -145,9 +151,15 @@ export class Projects {
    * A child term, created when missing. Its slug is the segment's, else prefixed with the
    * parent's (`guides` under two projects: `guides`, `other-project-guides`), as WordPress does.
    */
-  async ensureChild(parent: Term | null, segment: string, type: ProjectType | null): Promise<{ term: Term; created: boolean }> {
+  async ensureChild(
+    parent: Term | null,
+    segment: string,
+    type: ProjectType | null,
+    mayCreate?: CreationCheck,
+  ): Promise<{ term: Term; created: boolean }> {
     const found = await this.child(parent?.term_id ?? null, segment);
     if (found) return { term: found, created: false };
+    mayCreate?.(segment);
     const base = slugOf(segment) || 'term';
     const candidates = [
       base,
@@ -236,7 +248,12 @@ export class Projects {
    * made with the type their place gives them (see typeUnder). `projectMeta` goes on the
    * project term of the path (created or found).
    */
-  async resolve(path: string[], create: boolean, projectMeta: Record<string, unknown> = {}): Promise<ResolveResult | null> {
+  async resolve(
+    path: string[],
+    create: boolean,
+    projectMeta: Record<string, unknown> = {},
+    mayCreate?: CreationCheck,
+  ): Promise<ResolveResult | null> {
     const terms: Term[] = [];
     const created: string[] = [];
     let parent: Term | null = null;
@@ -248,7 +265,7 @@ export class Projects {
         if (!found) return null;
         parent = found;
       } else {
-        const result = await this.ensureChild(parent, segment, this.typeUnder(parent, path.length, known));
+        const result = await this.ensureChild(parent, segment, this.typeUnder(parent, path.length, known), mayCreate);
         known.set(result.term.term_id, result.term);
         if (result.created) created.push(result.term.slug);
         parent = result.term;

@@ -16,7 +16,7 @@ import {
   type RouteDefinition,
   apiError,
 } from '../../sdk/index.js';
-import { requireEditable, requirePublishRight } from './access.js';
+import { requireEditable, requirePublishRight, requireTermCreation } from './access.js';
 import type { DocsService, SyncedDocInput } from './docs-service.js';
 import { SourceClient, SourceError, parseRepoUrl } from './github.js';
 import type { JobDoc, SyncJobs } from './jobs.js';
@@ -134,11 +134,12 @@ export function syncRoutes(deps: {
         if (existing) requireEditable(user, existing);
         if (!existing || existing.status === 'trash') requirePublishRight(user, 'publish');
       },
+      mayCreate: (segment) => requireTermCreation(user, segment),
     });
   };
   const perPostErrors = {
-    401: errorBody('rest_cannot_edit', 'rest_cannot_publish'),
-    403: errorBody('rest_cannot_edit', 'rest_cannot_publish'),
+    401: errorBody('rest_cannot_edit', 'rest_cannot_publish', 'rest_forbidden'),
+    403: errorBody('rest_cannot_edit', 'rest_cannot_publish', 'rest_forbidden'),
   };
 
   return [

@@ -214,5 +214,114 @@ for (const store of testStores('docsync permissions')) {
     assert.is(((await getDoc(t, { id: ids.adminDraft }, snapshotOf(editor, 'editor'))) as Body).id, ids.adminDraft);
   });
 
+  test("authors and contributors delete their own documentation through /docs, never anyone else's, as wp/v2 decides", async ({
+    t,
+    ann,
+    carl,
+    editor,
+  }) => {
+    const create = async (as: Who, title: string, status: string) =>
+      (await t.request<Body>('POST', '/docs', { ...NS, as, body: { title, content: 'x', status } })).body.id as number;
+    const annPublished = await create(ann, 'Ann goes', 'publish');
+    const annDraft = await create(ann, 'Ann draft goes', 'draft');
+    const carlDraft = await create(carl, 'Carl draft goes', 'draft');
+    const editorDoc = await create(editor, 'Editor stays', 'publish');
+    const remove = (as: Who, id: number, force = false) =>
+      t.request<Body>('DELETE', `/docs/${id}`, { ...NS, as, query: force ? { force: true } : {} });
+
+    const trashed = await remove(ann, annPublished);
+    assert.equal([trashed.status, trashed.body.trashed, trashed.body.deleted], [200, true, false], JSON.stringify(trashed.body));
+    assert.is((await t.host.content.getPost(annPublished))!.status, 'trash');
+    const gone = await remove(ann, annDraft, true);
+    assert.equal([gone.status, gone.body.deleted], [200, true], JSON.stringify(gone.body));
+    assert.is(await t.host.content.getPost(annDraft), null);
+    assert.is((await remove(carl, carlDraft)).status, 200, "a contributor's own draft");
+
+    for (const [as, id] of [
+      [ann, editorDoc],
+      [carl, editorDoc],
+    ] as const) {
+      const refused = await remove(as, id);
+      assert.equal([refused.status, refused.body.code], [403, 'rest_cannot_delete'], JSON.stringify(refused.body));
+      assert.is((await t.request('DELETE', `/documentation/${id}`, { namespace: 'wp/v2', as })).status, 403, 'wp/v2 agrees');
+    }
+    assert.is((await t.host.content.getPost(editorDoc))!.status, 'publish');
+    assert.is((await remove(editor, editorDoc)).status, 200, "an editor deletes anyone's");
+  });
+
+  test('creating project terms needs manage_categories on every route; placing a document under existing terms does not', async ({
+    t,
+    ann,
+    carl,
+    editor,
+  }) => {
+    const made = await t.request<Body>('POST', '/project/resolve', {
+      ...NS,
+      as: editor,
+      body: { path: ['shelf', 'atlas'], create_missing: true },
+    });
+    assert.is(made.status, 200, JSON.stringify(made.body));
+    const termCount = async () => (await t.host.content.findTerms('project', { per_page: 1, offset: 0 })).total;
+    const before = await termCount();
+
+    // Into terms that exist: the route's own capability is enough.
+    const placed = await t.request<Body>('POST', '/docs', {
+      ...NS,
+      as: carl,
+      body: { title: 'Placed', content: 'x', status: 'draft', project_path: ['shelf', 'atlas'] },
+    });
+    assert.is(placed.status, 201, JSON.stringify(placed.body));
+    assert.is(placed.body.project.assigned_term.id, made.body.leaf_term_id);
+
+    // A path that would make a term: refused as /project/resolve refuses it, and nothing is made.
+    const viaResolve = await t.request<Body>('POST', '/project/resolve', {
+      ...NS,
+      as: carl,
+      body: { path: ['shelf', 'brand-new'], create_missing: true },
+    });
+    assert.equal([viaResolve.status, viaResolve.body.code], [403, 'rest_forbidden']);
+    for (const [as, status] of [
+      [carl, 'draft'],
+      [ann, 'publish'],
+    ] as const) {
+      const viaDocs = await t.request<Body>('POST', '/docs', {
+        ...NS,
+        as,
+        body: { title: 'New place', content: 'x', status, project_path: ['shelf', 'brand-new'] },
+      });
+      assert.equal([viaDocs.status, viaDocs.body.code], [viaResolve.status, viaResolve.body.code], JSON.stringify(viaDocs.body));
+      assert.match(viaDocs.body.message, /manage_categories/);
+    }
+    const viaUpdate = await t.request<Body>('PUT', `/docs/${placed.body.id}`, {
+      ...NS,
+      as: carl,
+      body: { project_path: ['shelf', 'brand-new'] },
+    });
+    assert.equal([viaUpdate.status, viaUpdate.body.code], [403, 'rest_forbidden'], JSON.stringify(viaUpdate.body));
+    const pushed = await t.request<Body>('POST', '/sync/doc', {
+      ...NS,
+      as: ann,
+      body: {
+        project_term_id: made.body.leaf_term_id,
+        source_file: 'new/place.md',
+        subpath: ['brand-new-section'],
+        title: 'Pushed',
+        content: 'x',
+        filesize: 1,
+        timestamp: '2026-01-02T03:04:05Z',
+      },
+    });
+    assert.equal([pushed.status, pushed.body.code], [403, 'rest_forbidden'], JSON.stringify(pushed.body));
+    assert.is(await termCount(), before, 'no term was made');
+
+    const byEditor = await t.request<Body>('POST', '/docs', {
+      ...NS,
+      as: editor,
+      body: { title: 'New place', content: 'x', project_path: ['shelf', 'brand-new'] },
+    });
+    assert.is(byEditor.status, 201, JSON.stringify(byEditor.body));
+    assert.is(await termCount(), before + 1);
+  });
+
   test.run();
 }
