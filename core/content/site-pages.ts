@@ -91,6 +91,8 @@ export function sitePagesSurface(deps: SitePagesDeps): SurfaceDefinition {
     query: { post_type?: string; author?: number[]; term?: { taxonomy: string; term_id: number } },
     paged: number,
     here: URLSearchParams,
+    /** False when the page differs by who asks: not for a shared cache. */
+    shared = true,
   ) => {
     const found = await deps.content.findPosts({
       ...query,
@@ -122,6 +124,8 @@ export function sitePagesSurface(deps: SitePagesDeps): SurfaceDefinition {
         prev: paged > 1 ? at(paged - 1) : null,
         next: paged < pages ? at(paged + 1) : null,
       }),
+      {},
+      shared,
     );
   };
 
@@ -194,11 +198,14 @@ export function sitePagesSurface(deps: SitePagesDeps): SurfaceDefinition {
       if (q.author !== undefined) {
         const id = idOf(q.author);
         if (id === null || !(await deps.users.exists(id))) return missing();
-        // As wp/v2 users: an author is public through their published posts, and only then.
+        // WordPress answers an existing author's archive with 200, posts or not (the link
+        // users/me hands out must open). The login is shown as wp/v2 shows the user: to
+        // that user, to list_users, or to anyone once they have published posts; otherwise
+        // the page names nobody, and is not kept by a shared cache.
         const published = await deps.content.findPosts({ author: [id], status: 'publish', per_page: 1 });
-        if (published.total === 0) return missing();
-        const user = await deps.users.get(id);
-        return archive(`Author: ${user.login}`, '', { author: [id] }, paged, new URLSearchParams({ author: String(id) }));
+        const named = published.total > 0 || request.user?.userId === id || request.user?.can('list_users') === true;
+        const title = named ? `Author: ${(await deps.users.get(id)).login}` : 'Author archive';
+        return archive(title, '', { author: [id] }, paged, new URLSearchParams({ author: String(id) }), published.total > 0);
       }
       // The bare root for a user signed in with the browser session: where a plugin sends
       // them (the console), if one does. API clients (Basic, application passwords) keep
