@@ -110,6 +110,7 @@ export type {
   ProviderGenerateRequest,
   ProviderGenerateResult,
   ProviderTestResult,
+  ProviderModelList,
   ProviderErrorCode,
   TokenUsage,
   StepReport,

@@ -193,12 +193,23 @@ export type ProviderErrorCode =
   | 'bad_request'
   | 'unknown_model';
 
+/** A models list and where it came from, as GET /providers says it. */
+export interface ProviderModelList {
+  models: string[];
+  /** `service`: the provider's own list; `built-in`: the plugin's list, when the service's is not available. */
+  source: 'service' | 'built-in';
+  /** Why the built-in list is shown (no key, or the service's list could not be read). */
+  note?: string;
+}
+
 export interface ProviderDefinition {
   slug: string;
   label: string;
   /** Whether the provider has what it needs (e.g. an API key). */
   configured(ctx: CallContext): boolean | Promise<boolean>;
   models(ctx: CallContext): string[] | Promise<string[]>;
+  /** The models with their source (optional; GET /providers then says where the list came from). */
+  modelList?(ctx: CallContext): Promise<ProviderModelList>;
   /**
    * One model call: text, tool calls (tools have no `execute`: the caller runs them and
    * calls again), usage. Throws `ProviderError` with a clear message on failure.

@@ -21,10 +21,23 @@ const providerMap: JsonSchema = {
   additionalProperties: {
     type: 'object',
     required: ['label', 'configured', 'models'],
-    properties: { label: { type: 'string' }, configured: { type: 'boolean' }, models: { type: 'array', items: { type: 'string' } } },
+    properties: {
+      label: { type: 'string' },
+      configured: { type: 'boolean' },
+      models: { type: 'array', items: { type: 'string' } },
+      models_source: { enum: ['service', 'built-in'] },
+      models_note: { type: 'string' },
+    },
     additionalProperties: false,
   },
 };
+interface ProviderView {
+  label: string;
+  configured: boolean;
+  models: string[];
+  models_source?: 'service' | 'built-in';
+  models_note?: string;
+}
 const defaults: JsonSchema = {
   type: 'object',
   required: ['provider', 'model'],
@@ -155,20 +168,27 @@ function discoverySurface(host: {
         async handle(request) {
           const ctx = { user: actingUserOf(request.user), log: request.log, clock: host.clock, fetch: host.fetch };
           // Each provider may ask its service for its models: all at once, in registry order.
+          // Where a provider says so, where its list came from (the service's, or the built-in
+          // one and why), beside the spec's three fields.
           const views = await Promise.all(
-            host.registries.providers().map(
-              async (provider) =>
-                [
-                  provider.slug,
-                  {
-                    label: provider.label,
-                    configured: Boolean(await provider.configured(ctx)),
-                    models: [...(await provider.models(ctx))],
-                  },
-                ] as [string, { label: string; configured: boolean; models: string[] }],
-            ),
+            host.registries.providers().map(async (provider): Promise<[string, ProviderView]> => {
+              const configured = Boolean(await provider.configured(ctx));
+              if (!provider.modelList)
+                return [provider.slug, { label: provider.label, configured, models: [...(await provider.models(ctx))] }];
+              const list = await provider.modelList(ctx);
+              return [
+                provider.slug,
+                {
+                  label: provider.label,
+                  configured,
+                  models: [...list.models],
+                  models_source: list.source,
+                  ...(list.note ? { models_note: list.note } : {}),
+                },
+              ];
+            }),
           );
-          const providers: Record<string, { label: string; configured: boolean; models: string[] }> = Object.fromEntries(views);
+          const providers: Record<string, ProviderView> = Object.fromEntries(views);
           // The site's default_provider/default_model when set; else the first configured provider and its first model.
           const site = await host.settings.get();
           const chosen =

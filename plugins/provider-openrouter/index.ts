@@ -10,8 +10,10 @@ export default defineModelProviderPlugin({
   model: async ({ apiKey, baseURL, fetch }, modelId) =>
     (await import('@openrouter/ai-sdk-provider')).createOpenRouter({ apiKey, baseURL, fetch }).chat(modelId),
   authHeaders: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
-  // The whole catalogue (hundreds of models); it needs no key, so `test` asks /key instead.
+  // The whole catalogue (hundreds of models) is public: listed without a key (none is sent
+  // to it), so `test` asks /key instead. The built-in list only when it cannot be reached.
   modelsPath: '/models',
+  publicModels: true,
   testPath: '/key',
   parseModels: (body) =>
     ((body as { data?: Array<{ id?: unknown }> })?.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string'),

@@ -19,6 +19,7 @@ import type {
   ProviderGenerateRequest,
   ProviderGenerateResult,
   ProviderMessage,
+  ProviderModelList,
   ProviderTestResult,
   ProviderToolSpec,
 } from '../../core/kernel/contributions.js';
@@ -70,7 +71,12 @@ export interface ModelProviderOptions {
   parseModels(body: unknown): string[];
   /** A cheap authenticated GET for `test` (default: the models endpoint). */
   testPath?: string;
-  /** Models listed when no key is set or the endpoint cannot be reached. */
+  /**
+   * The models endpoint is public (OpenRouter's catalogue): it is asked without the key,
+   * with or without one, so the list is the service's even before a key is set.
+   */
+  publicModels?: boolean;
+  /** Models listed when no key is set (unless `publicModels`) or the endpoint cannot be reached. */
   fallbackModels: string[];
   /** maxOutputTokens when the caller sets none (Anthropic needs one for unknown models). */
   defaultMaxOutputTokens?: number;
@@ -288,12 +294,13 @@ export function defineModelProviderPlugin(options: ModelProviderOptions): Plugin
         });
         return saved ?? config.api_key ?? '';
       };
-      const cache = new Map<string, { at: number; models: string[] }>();
+      const cache = new Map<string, { at: number; list: ProviderModelList }>();
 
-      const getJson = async (path: string, apiKey: string): Promise<{ status: number; body: unknown; text: string }> => {
+      /** GET a path; `apiKey` null sends no key at all (a public endpoint). */
+      const getJson = async (path: string, apiKey: string | null): Promise<{ status: number; body: unknown; text: string }> => {
         // A listing or a key check is quick or broken: at most 15 s.
         const res = await fetch(`${baseURL}${path}`, {
-          headers: { accept: 'application/json', ...options.authHeaders(apiKey) },
+          headers: { accept: 'application/json', ...(apiKey === null ? {} : options.authHeaders(apiKey)) },
           signal: AbortSignal.timeout(Math.min(config.timeout_ms, 15_000)),
         });
         const text = await res.text();
@@ -368,31 +375,36 @@ export function defineModelProviderPlugin(options: ModelProviderOptions): Plugin
         }
       }
 
-      async function models(ctx: CallContext): Promise<string[]> {
-        const apiKey = await keyOf();
-        if (!apiKey) return [...options.fallbackModels];
-        const cacheKey = createHash('sha256').update(`${baseURL}\n${apiKey}`).digest('hex');
+      const builtIn = (note: string): ProviderModelList => ({ models: [...options.fallbackModels], source: 'built-in', note });
+
+      /** The service's models (cached), else the built-in list saying why. */
+      async function modelList(ctx: CallContext): Promise<ProviderModelList> {
+        // A public catalogue is asked without the key: it needs none, and one is not sent where it is not needed.
+        const apiKey = options.publicModels ? null : await keyOf();
+        if (apiKey === '') return builtIn(`${label} has no API key; using the built-in list`);
+        const cacheKey = createHash('sha256')
+          .update(`${baseURL}\n${apiKey ?? ''}`)
+          .digest('hex');
         const now = ctx.clock.now().getTime();
         const hit = cache.get(cacheKey);
-        if (hit && now - hit.at < config.models_cache_seconds * 1000) return [...hit.models];
+        if (hit && now - hit.at < config.models_cache_seconds * 1000) return { ...hit.list, models: [...hit.list.models] };
         try {
           const res = await getJson(options.modelsPath, apiKey);
           if (res.status < 200 || res.status >= 300)
             throw new Error(`HTTP ${res.status}: ${providerMessageOf(res.body, res.text.slice(0, 200))}`);
-          const list = [...new Set(options.parseModels(res.body))].sort();
-          if (!list.length) throw new Error('the models endpoint listed no model');
+          const models = [...new Set(options.parseModels(res.body))].sort();
+          if (!models.length) throw new Error('the models endpoint listed no model');
           cache.clear();
-          if (config.models_cache_seconds > 0) cache.set(cacheKey, { at: now, models: list });
-          return [...list];
+          if (config.models_cache_seconds > 0) cache.set(cacheKey, { at: now, list: { models, source: 'service' } });
+          return { models: [...models], source: 'service' };
         } catch (error) {
-          log.warn(
-            { provider: slug },
-            `${label}: models list unavailable (${error instanceof Error ? error.message : String(error)}); using the built-in list`,
-          );
+          const note = `${label}: models list unavailable (${error instanceof Error ? error.message : String(error)}); using the built-in list`;
+          log.warn({ provider: slug }, note);
+          const list = builtIn(note);
           // Not asked again for a minute: a listing page must not wait on a dead endpoint each time.
           if (config.models_cache_seconds > 0)
-            cache.set(cacheKey, { at: now - Math.max(0, config.models_cache_seconds - 60) * 1000, models: [...options.fallbackModels] });
-          return [...options.fallbackModels];
+            cache.set(cacheKey, { at: now - Math.max(0, config.models_cache_seconds - 60) * 1000, list });
+          return { ...list, models: [...list.models] };
         }
       }
 
@@ -425,7 +437,8 @@ export function defineModelProviderPlugin(options: ModelProviderOptions): Plugin
           slug,
           label,
           configured: async () => Boolean(await keyOf()),
-          models,
+          models: async (ctx) => (await modelList(ctx)).models,
+          modelList,
           generate,
           test,
           async complete(request, ctx) {

@@ -39,6 +39,8 @@ export interface FakeModelApi {
   /** Requests to the chat endpoint only. */
   chats(): RecordedRequest[];
   models: string[];
+  /** While true, the models endpoint answers 503 (a catalogue that cannot be reached). */
+  modelsDown: boolean;
 }
 
 const openaiShaped = (kind: WireKind) => kind === 'openai' || kind === 'xai' || kind === 'openrouter';
@@ -195,15 +197,17 @@ function modelsBody(kind: WireKind, models: string[]): unknown {
 export async function createFakeModelApi(kind: WireKind, options: { validKey?: string; models?: string[] } = {}): Promise<FakeModelApi> {
   const validKey = options.validKey ?? `${kind}-test-key-0123456789`;
   const wire = WIRE[kind];
-  const api: Partial<FakeModelApi> & { script: Scripted[]; models: string[] } = {
+  const api: Partial<FakeModelApi> & { script: Scripted[]; models: string[]; modelsDown: boolean } = {
     kind,
     validKey,
     script: [],
+    modelsDown: false,
     models:
       options.models ?? (kind === 'openai' ? ['gpt-4o-mini', 'gpt-4o', 'text-embedding-3-small'] : [`${kind}-small`, `${kind}-large`]),
   };
   const server = await createFakeServer((request) => {
     const path = request.url.split('?')[0]!;
+    if (api.modelsDown && request.method === 'GET' && path === wire.models) return errorReply(kind, 503, 'catalogue down');
     // OpenRouter's catalogue needs no key.
     if (!(kind === 'openrouter' && path === wire.models) && keyOf(kind, request) !== validKey)
       return errorReply(kind, kind === 'gemini' ? 400 : 401, REFUSED[kind]);

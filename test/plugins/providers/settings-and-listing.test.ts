@@ -31,7 +31,11 @@ for (const store of testStores('provider settings and listing')) {
     await ctx.openrouter.server.close();
   });
 
-  test('GET /providers before any key: five providers, none configured, built-in model lists', async ({ t, openai }) => {
+  test('GET /providers before any key: five providers, none configured, built-in model lists (OpenRouter: its public catalogue)', async ({
+    t,
+    openai,
+    openrouter,
+  }) => {
     const res = await t.request<Body>('GET', '/providers');
     assert.is(res.status, 200);
     assert.equal(Object.keys(res.body.providers).sort(), [...SLUGS].sort());
@@ -40,6 +44,13 @@ for (const store of testStores('provider settings and listing')) {
       assert.is(p.configured, false);
       assert.ok(p.label && p.models.length >= 3, slug);
     }
+    // OpenRouter's catalogue needs no key: listed from the service, asked without one.
+    assert.equal(res.body.providers.openrouter.models, [...openrouter.models].sort());
+    assert.is(res.body.providers.openrouter.models_source, 'service');
+    const listed = openrouter.server.requests.filter((r) => r.url === '/api/v1/models');
+    assert.is(listed.length, 1);
+    assert.is(listed[0]!.headers.authorization, undefined, 'no key sent for the public catalogue');
+    assert.is(res.body.providers.openai.models_source, 'built-in');
     assert.equal(res.body.data.providers, res.body.providers);
     assert.equal(res.body.data.defaults, {
       provider: Object.keys(res.body.providers)[0],
@@ -92,6 +103,10 @@ for (const store of testStores('provider settings and listing')) {
     assert.is(res.body.providers.openai.configured, true);
     assert.equal(res.body.providers.openai.models, ['gpt-4o', 'gpt-4o-mini']);
     assert.is(res.body.providers.openrouter.models.length, 250);
+    assert.ok(
+      openrouter.server.requests.filter((r) => r.url === '/api/v1/models').every((r) => r.headers.authorization === undefined),
+      'the catalogue is asked without the key, even when there is one',
+    );
     assert.is(res.body.providers.anthropic.configured, false);
     assert.equal(res.body.data.defaults, { provider: 'openai', model: 'gpt-4o' });
     const listed = openai.server.requests.filter((r) => r.url === '/v1/models');
@@ -118,6 +133,40 @@ for (const store of testStores('provider settings and listing')) {
     assert.is(missing.body.code, 'provider_not_found');
     const editor = await t.createUser('ed', 'editor');
     assert.is((await t.request('POST', '/providers/openai/test', { as: editor })).status, 403);
+  });
+
+  test('a catalogue that cannot be reached: the built-in list, and the answer says so (each provider alike)', async ({
+    t,
+    openai,
+    openrouter,
+  }) => {
+    await t.request('PUT', '/settings', { body: { ai_provider_keys: { openai: openai.validKey, openrouter: '' } } });
+    openrouter.modelsDown = true;
+    openai.modelsDown = true;
+    try {
+      t.clock.advance(3601 * 1000);
+      const res = await t.request<Body>('GET', '/providers');
+      assert.is(res.status, 200, JSON.stringify(res.body));
+      for (const [slug, fake] of [
+        ['openrouter', openrouter],
+        ['openai', openai],
+      ] as const) {
+        const p = res.body.providers[slug];
+        assert.is(p.models_source, 'built-in', slug);
+        assert.match(p.models_note, /models list unavailable \(HTTP 503: catalogue down\); using the built-in list/, slug);
+        assert.not.equal(p.models, [...fake.models].sort(), slug);
+      }
+      assert.ok(res.body.providers.openrouter.models.includes('openai/gpt-4o-mini'), 'the built-in list');
+      openrouter.modelsDown = false;
+      openai.modelsDown = false;
+      t.clock.advance(61 * 1000);
+      const back = await t.request<Body>('GET', '/providers');
+      assert.equal([back.body.providers.openrouter.models.length, back.body.providers.openrouter.models_source], [250, 'service']);
+      assert.is(back.body.providers.openrouter.models_note, undefined);
+    } finally {
+      openrouter.modelsDown = false;
+      openai.modelsDown = false;
+    }
   });
 
   test.run();
