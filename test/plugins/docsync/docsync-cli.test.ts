@@ -102,7 +102,13 @@ for (const store of testStores('docsync cli')) {
     assert.is(tree.status, 0, tree.stderr);
     assert.match(tree.stdout, /^The Handbook \(handbook\) \[id \d+, project, 1 doc\]\n {2}setup \(setup\) \[id \d+, section, 1 doc\]\n$/);
     const shallow = JSON.parse((await cli(ctx, 'project', 'tree', '--depth', '1', '--json')).stdout) as Body[];
-    assert.equal([shallow.length, shallow[0]!.children], [1, []]);
+    assert.equal([shallow.length, shallow[0]!.children, shallow[0]!.children_truncated], [1, [], true]);
+    const cut = await cli(ctx, 'project', 'tree', '--depth', '1');
+    assert.match(
+      cut.stdout,
+      /^The Handbook \(handbook\) \[id (\d+), project, 1 doc\] … \(more below: --parent \1\)\n$/,
+      'a cut branch says so',
+    );
   });
 
   test.run();
