@@ -235,3 +235,10 @@ export async function createFakeModelApi(kind: WireKind, options: { validKey?: s
 export function pluginSettingsFor(apis: FakeModelApi[], extra: Record<string, unknown> = {}): Record<string, Record<string, unknown>> {
   return Object.fromEntries(apis.map((api) => [WIRE[api.kind].plugin, { base_url: api.baseUrl, retry_delay_ms: 10, ...extra }]));
 }
+
+/**
+ * OpenRouter's catalogue is public, so GET /providers asks it even without a key: a suite
+ * that lists providers without a fake points it at a closed loopback port (the built-in
+ * list, at once), never at the real service.
+ */
+export const offlineOpenRouter = { 'provider-openrouter': { base_url: 'http://127.0.0.1:9/api/v1', max_retries: 0 } };

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
 import discovery from '../../../plugins/discovery/index.js';
 import { probePlugin } from '../../support/probe-plugin.js';
+import { offlineOpenRouter } from '../../support/fake-model-apis.js';
 
 type Err = { code: string; message: string; data: { status: number } };
 type Ctx = { t: TestHost; users: Record<string, { login: string; password: string; userId: number }> };
@@ -10,7 +11,7 @@ const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login
 
 const matrix = suite<Ctx>('auth: capability matrix on GET /handlers and /providers');
 matrix.before(async (ctx) => {
-  ctx.t = await createTestHost({ plugins: [discovery, probePlugin()] });
+  ctx.t = await createTestHost({ plugins: [discovery, probePlugin()], config: { pluginSettings: offlineOpenRouter } });
   ctx.users = {
     subscriber: await ctx.t.createUser('sam', 'subscriber'),
     editor: await ctx.t.createUser('eve', 'editor'),

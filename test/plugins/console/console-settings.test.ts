@@ -10,7 +10,14 @@ import type { Browser } from 'playwright-core';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
 import { launchChromium } from '../../support/chromium.js';
 import { signIn, watchedPage } from '../../support/console-page.js';
-import { createFakeModelApi, pluginSettingsFor, textReply, toolCallReply, type FakeModelApi } from '../../support/fake-model-apis.js';
+import {
+  createFakeModelApi,
+  offlineOpenRouter,
+  pluginSettingsFor,
+  textReply,
+  toolCallReply,
+  type FakeModelApi,
+} from '../../support/fake-model-apis.js';
 
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
@@ -24,7 +31,7 @@ test.before(async (ctx) => {
   // One model call per chat request, so the turn limit and Continue are reached with one tool call.
   ctx.t = await createTestHost({
     plugins: [],
-    config: { pluginSettings: pluginSettingsFor([ctx.openai], { max_retries: 0 }) },
+    config: { pluginSettings: { ...offlineOpenRouter, ...pluginSettingsFor([ctx.openai], { max_retries: 0 }) } },
   });
   assert.is((await ctx.t.request('PUT', '/settings', { body: { max_turns: 1 } })).status, 200);
   // The admin's own password (what the console's first sign-in asks for), set through the API.
