@@ -11,7 +11,7 @@ import { runCliAsync } from '../../support/host-process.js';
 import { runCli, startCliHost } from '../../support/cli-in-process.js';
 import type { Host } from '../../../host/host.js';
 import { testStores } from '../../support/test-stores.js';
-import { createFakeModelApi, type FakeModelApi } from '../../support/fake-model-apis.js';
+import { createFakeModelApi, offlineOpenRouter, type FakeModelApi } from '../../support/fake-model-apis.js';
 
 const VALID_KEY = 'sk-cli-test-0123456789wxyz';
 
@@ -25,7 +25,10 @@ for (const store of testStores('cli: flowhost providers')) {
 
   test.before(async (ctx) => {
     ctx.api = await createFakeModelApi('openai', { validKey: VALID_KEY });
-    Object.assign(ctx, await startCliHost({ ...store.config(), pluginSettings: { 'provider-openai': { base_url: ctx.api.baseUrl } } }));
+    Object.assign(
+      ctx,
+      await startCliHost({ ...store.config(), pluginSettings: { ...offlineOpenRouter, 'provider-openai': { base_url: ctx.api.baseUrl } } }),
+    );
   });
   test.after(async (ctx) => {
     await ctx.host.stop();
