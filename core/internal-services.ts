@@ -11,6 +11,7 @@ import { createPrivilegedServiceRef, type ServiceRef } from './kernel/service-re
 import { services as kernelServices } from './kernel/services.js';
 import { domainServices } from '../sdk/contract/services.js';
 import type { DocumentStore } from './store/port.js';
+import type { HostVault } from './security/vault.js';
 import type { ContentService } from './content/service.js';
 import type { FlowSchedule, FlowsService } from './flows/service.js';
 import type { FlowRunMarks } from './flows/run-marks.js';
@@ -46,12 +47,21 @@ const coreOnly = {
   content: seen<ContentService>(d.content),
   logs: seen<LogsService>(d.logs),
   pipelines: seen<PipelinesService>(d.pipelines),
-  flows: seen<FlowsService>(d.flows),
-  jobs: seen<JobsService>(d.jobs),
+  /**
+   * Flows and jobs as stored (sealed settings, the webhook trigger): the core's. Plugins'
+   * `services.flows` and `services.jobs` are views of them (core/flows/plugin-view.ts).
+   */
+  flows: root<FlowsService>('flowRecords'),
+  jobs: root<JobsService>('jobRecords'),
   execute: seen<ExecuteService>(d.execute),
   credentials: seen<CredentialsService>(d.credentials),
 
   // Privileged: no public reference exists.
+  /**
+   * The core's vault (unscoped contexts: handler settings, webhook secrets, credentials).
+   * It takes the public name's place here, so core plugins keep writing `services.vault`.
+   */
+  vault: root<HostVault>('rootVault'),
   /** The whole store: for the core domain plugins, which own collections by name. */
   rootStore: root<DocumentStore>('rootStore'),
   /** Rate limiters whose counters hold across hosts (in MongoDB when configured): the webhook trigger's. */
@@ -69,6 +79,6 @@ const coreOnly = {
 } as const;
 
 /** Named, not inferred: the declaration of a spread of the kernel's catalogue is too deep for tsc to print. */
-export type CoreServices = typeof kernelServices & typeof coreOnly;
+export type CoreServices = Omit<typeof kernelServices, keyof typeof coreOnly> & typeof coreOnly;
 
 export const coreServices: CoreServices = { ...kernelServices, ...coreOnly };

@@ -15,6 +15,9 @@ import { JobsService } from './jobs/service.js';
 import { jobsSurface } from './jobs/routes.js';
 import { changeLog } from './logs/change-log.js';
 import { interruptedWork } from './kernel/interrupted-work.js';
+import { domainServices } from '../sdk/contract/services.js';
+import { PluginFlowsView } from './flows/plugin-view.js';
+import { PluginJobsView } from './jobs/plugin-view.js';
 
 /**
  * Pipelines, flows and jobs: one plugin, because a flow is a pipeline's instance. The
@@ -95,6 +98,17 @@ export const workflowsPlugin = definePlugin({
         await runMarks.repairRunningMarks(jobs.jobs, before);
         return jobs;
       },
+    }),
+    // What plugins get: views without sealed values or webhook secrets.
+    createServiceFactory({
+      service: domainServices.flows,
+      deps: { flows: services.flows },
+      factory: ({ flows }) => new PluginFlowsView(flows),
+    }),
+    createServiceFactory({
+      service: domainServices.jobs,
+      deps: { jobs: services.jobs },
+      factory: ({ jobs }) => new PluginJobsView(jobs),
     }),
   ],
   deps: {

@@ -11,7 +11,7 @@ import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
 import { compileShared, createAjv, describeErrors } from '../kernel/validator.js';
 import type { DocumentStore } from '../store/port.js';
-import { HandlerSecrets } from './handler-secrets.js';
+import { HandlerSecrets, refuseUrlCredentials } from './handler-secrets.js';
 import { apiError } from '../errors/catalogue.js';
 
 type Settings = Record<string, unknown>;
@@ -95,6 +95,7 @@ export class HandlerDefaults {
       if (value === null) delete next[key];
       else next[key] = value;
     }
+    refuseUrlCredentials(slug, next, handler.settings);
     if (handler.settings) {
       let validate = this.validators.get(handler.settings);
       if (!validate) {

@@ -2,10 +2,14 @@
  * Secrets in handler settings (an application password, an API key a handler takes in
  * its settings) are sealed with the vault before a flow or an ephemeral job is stored,
  * masked in every response, and opened only for the run. Which fields are secret is
- * decided by name, as everywhere else (core/security/mask.ts).
+ * decided by name, as everywhere else (core/security/mask.ts). Credentials written into
+ * a URL (`https://user:password@host/feed`) are one too: the userinfo alone is sealed and
+ * masked, so the address stays readable (`https://••••••••@host/feed`).
  */
 import { isSecretKey, maskDeep } from '../security/mask.js';
 import type { Vault } from '../security/vault.js';
+import { urlCredentials, withUserinfo } from '../security/url-credentials.js';
+import { apiError } from '../errors/catalogue.js';
 
 /** Binds sealed settings to this use: a value sealed elsewhere does not open here. */
 const CONTEXT = 'handler-settings';
@@ -25,18 +29,24 @@ function walk(value: Settings, visit: (key: string, item: unknown) => unknown): 
 export class HandlerSecrets {
   constructor(private readonly vault: Vault) {}
 
-  /** A copy in which every non-empty secret-named string is sealed (sealed ones stay). */
+  /** A copy in which every non-empty secret-named string, and every URL's userinfo, is sealed (sealed ones stay). */
   seal(settings: Settings): Settings {
-    return walk(settings, (key, item) =>
-      isSecretKey(key) && typeof item === 'string' && item !== '' && !this.vault.isSealed(item) ? this.vault.encrypt(item, CONTEXT) : item,
-    );
+    return walk(settings, (key, item) => {
+      if (typeof item !== 'string' || item === '' || this.vault.isSealed(item)) return item;
+      if (isSecretKey(key)) return this.vault.encrypt(item, CONTEXT);
+      const url = urlCredentials(item);
+      return url && !this.vault.isSealed(url.userinfo) ? withUserinfo(url, this.vault.encrypt(url.userinfo, CONTEXT)) : item;
+    });
   }
 
   /** A copy with every sealed value opened: what the handler runs with. */
   open(settings: Settings): Settings {
-    return walk(settings, (_key, item) =>
-      typeof item === 'string' && this.vault.isSealed(item) ? this.vault.decrypt(item, CONTEXT) : item,
-    );
+    return walk(settings, (_key, item) => {
+      if (typeof item !== 'string') return item;
+      if (this.vault.isSealed(item)) return this.vault.decrypt(item, CONTEXT);
+      const url = urlCredentials(item);
+      return url && this.vault.isSealed(url.userinfo) ? withUserinfo(url, this.vault.decrypt(url.userinfo, CONTEXT)) : item;
+    });
   }
 
   /**
@@ -47,7 +57,9 @@ export class HandlerSecrets {
     const out: Settings = {};
     for (const [key, item] of Object.entries(given)) {
       if (isSecretKey(key) && typeof item === 'string' && item.startsWith(MASK_PREFIX) && key in stored) out[key] = stored[key];
-      else if (isPlainObject(item) && isPlainObject(stored[key])) out[key] = this.keepMasked(item, stored[key] as Settings);
+      else if (typeof item === 'string' && typeof stored[key] === 'string' && maskedUserinfo(item, stored[key])) {
+        out[key] = maskedUserinfo(item, stored[key]);
+      } else if (isPlainObject(item) && isPlainObject(stored[key])) out[key] = this.keepMasked(item, stored[key] as Settings);
       else out[key] = item;
     }
     return out;
@@ -58,6 +70,56 @@ export class HandlerSecrets {
    * last characters would be ciphertext), anything else secret-looking masked as usual.
    */
   static mask(settings: Settings): Settings {
-    return maskDeep(walk(settings, (key, item) => (isSecretKey(key) && typeof item === 'string' && item !== '' ? MASK_PREFIX : item)));
+    return maskDeep(
+      walk(settings, (key, item) => {
+        if (typeof item !== 'string' || item === '') return item;
+        if (isSecretKey(key)) return MASK_PREFIX;
+        const url = urlCredentials(item);
+        return url ? withUserinfo(url, MASK_PREFIX) : item;
+      }),
+    );
   }
+}
+
+/** Setting names that take the user part of a login, offered beside the secret fields. */
+const USER_FIELDS = new Set(['username', 'user', 'login', 'user_name', 'account']);
+
+/**
+ * Refuses settings with credentials written into a URL (`https://user:password@host/feed`):
+ * fetch never sends them (the WHATWG fetch standard refuses such a URL), and they would be
+ * stored, shown and exported as an address. The 400 names each field and the handler's
+ * fields that do take credentials. `schema`: the handler's settings schema.
+ */
+export function refuseUrlCredentials(slug: string, settings: Settings, schema: unknown): void {
+  const params: Record<string, string> = {};
+  const visit = (value: Settings, path: string): void => {
+    for (const [key, item] of Object.entries(value)) {
+      const field = path ? `${path}.${key}` : key;
+      if (isPlainObject(item)) visit(item, field);
+      else if (typeof item === 'string' && !isSecretKey(key) && urlCredentials(item)) params[field] = '';
+    }
+  };
+  visit(settings, '');
+  const fields = Object.keys(params);
+  if (fields.length === 0) return;
+  const props = isPlainObject(schema) && isPlainObject(schema.properties) ? Object.keys(schema.properties) : [];
+  const credentialFields = props.filter((key) => isSecretKey(key) || USER_FIELDS.has(key));
+  const where = credentialFields.length
+    ? `put them in the handler's own fields (${credentialFields.join(', ')})`
+    : `connect the handler's account instead (PUT /auth/${slug}, or \`flowhost auth ${slug}\`)`;
+  for (const field of fields) params[field] = `${field} carries credentials (user:password@): ${where}, and give the address without them`;
+  throw apiError('rest_invalid_param', {
+    message: `Invalid settings for handler '${slug}': ${Object.values(params).join('; ')}`,
+    data: { params },
+  });
+}
+
+/**
+ * A URL sent back with the masked userinfo it was shown (its path perhaps changed): the
+ * stored credentials with the given address; null when `given` carries no mask.
+ */
+function maskedUserinfo(given: string, stored: string): string | null {
+  const url = urlCredentials(given);
+  const kept = urlCredentials(stored);
+  return url && kept && url.userinfo === MASK_PREFIX ? withUserinfo(url, kept.userinfo) : null;
 }

@@ -3,8 +3,8 @@
  *
  * Export names steps by 1-based position, never by id, and leaves out every secret: a
  * handler setting whose name is secret (core/security/mask.ts isSecretKey) or that the
- * handler's settings schema marks `writeOnly`, and the webhook trigger altogether. What was
- * left out is listed in `secrets_omitted`.
+ * handler's settings schema marks `writeOnly`, the `user:password@` of any URL (the address
+ * is kept), and the webhook trigger altogether. What was left out is listed in `secrets_omitted`.
  *
  * Import checks the whole document before writing anything, then writes a NEW pipeline
  * hidden behind the delete mark, its flows unscheduled, schedules them, and reveals the
@@ -18,6 +18,7 @@ import type { Registries } from '../kernel/registries.js';
 import type { JsonSchema } from '../kernel/json-schema.js';
 import { compileShared, createAjv } from '../kernel/validator.js';
 import { isSecretKey } from '../security/mask.js';
+import { urlCredentials, withUserinfo } from '../security/url-credentials.js';
 import type { PipelineRecord } from '../pipelines/model.js';
 import type { PipelinesService } from '../pipelines/service.js';
 import { publicScheduling, stepKey, type FlowRecord, type FlowStepSettings, type SchedulingConfig } from './model.js';
@@ -106,7 +107,11 @@ function issueOf(error: ErrorObject): [string, string] {
   return [documentPath(error.instancePath) || '(document)', error.message ?? 'is invalid'];
 }
 
-/** Removes secret fields from a handler config (by name, or `writeOnly` in its schema); returns the dotted paths removed. */
+/**
+ * Removes secret fields from a handler config (by name, or `writeOnly` in its schema) and the
+ * credentials from any URL carrying them (the address stays, without `user:password@`);
+ * returns the dotted paths of both.
+ */
 function withoutSecrets(
   config: Record<string, unknown>,
   schema: JsonSchema | undefined,
@@ -127,7 +132,9 @@ function withoutSecrets(
         omitted.push(field);
         continue;
       }
-      out[key] = walk(inner, propSchema, field);
+      const url = typeof inner === 'string' ? urlCredentials(inner) : null;
+      if (url) omitted.push(field);
+      out[key] = url ? withUserinfo(url, '') : walk(inner, propSchema, field);
     }
     return out;
   };

@@ -19,9 +19,10 @@ import {
   type SchedulingConfig,
 } from './model.js';
 import { flowConfig, type MissingSettings } from './view.js';
-import type { HandlerSecrets } from './handler-secrets.js';
+import { refuseUrlCredentials, type HandlerSecrets } from './handler-secrets.js';
 import { HandlerDefaults, type HandlerDefaultsMode } from './handler-defaults.js';
 import { FlowTriggerCache } from './trigger-cache.js';
+import { sealStoredUrlCredentials } from './url-credentials-migration.js';
 import type { FlowsApi } from '../../sdk/contract/flows.js';
 import { apiError } from '../errors/catalogue.js';
 
@@ -153,6 +154,7 @@ export class FlowsService implements FlowsApi, PipelineFlows {
   async init(): Promise<void> {
     await this.collection.createIndex({ fields: { flow_id: 1 }, unique: true });
     await this.collection.createIndex({ fields: { pipeline_id: 1, flow_id: 1 } });
+    await sealStoredUrlCredentials(this.collection, this.secrets);
   }
 
   async get(flowId: number): Promise<FlowRecord> {
@@ -549,6 +551,7 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     if (!type?.handlerType || type.handlerType !== handler.type) {
       throw apiError('handler_step_mismatch', { message: `Handler '${slug}' is a ${handler.type} handler; this is a ${stepType} step` });
     }
+    refuseUrlCredentials(slug, settings, handler.settings);
     const copy = structuredClone(settings);
     const params: Record<string, string> = {};
     for (const issue of this.settingsIssues(handler.settings, copy))

@@ -1,4 +1,4 @@
-import { maskDeep } from '../security/mask.js';
+import { HandlerSecrets } from '../flows/handler-secrets.js';
 import type { SurfaceDefinition } from '../kernel/routes.js';
 import type { JsonSchema } from '../kernel/json-schema.js';
 import { errorBody, named, successBody } from '../kernel/response-schemas.js';
@@ -93,7 +93,9 @@ async function jobViews(names: JobNames, jobs: JobRecord[], detail = false, with
       ? {
           scheduled_for: job.scheduled_for ? job.scheduled_for.toISOString() : null,
           workflow:
-            job.workflow?.map((step) => (step.handler_config ? { ...step, handler_config: maskDeep(step.handler_config) } : step)) ?? null,
+            job.workflow?.map((step) =>
+              step.handler_config ? { ...step, handler_config: HandlerSecrets.mask(step.handler_config) } : step,
+            ) ?? null,
           steps: job.steps.map((s) => stepView(s, withPackets)),
         }
       : {}),

@@ -31,7 +31,6 @@ export const services = {
   hooks: root<HookCatalogue>('hooks'),
   registries: root<Registries>('registries'),
   hostInfo: root<HostInfo>('hostInfo'),
-  vault: root<Vault>('vault'),
   /** Guarded fetch for user-given URLs (refuses private addresses unless allowed). */
   fetch: root<GuardedFetch>('fetch'),
   /** The host's own logger (root services log without a plugin binding). */
@@ -41,6 +40,11 @@ export const services = {
 
   // Plugin-scoped.
   logger: scoped<Logger>('logger'),
+  /**
+   * Seals and opens under this plugin's id: nothing the core or another plugin sealed opens
+   * with it, whatever context is given.
+   */
+  vault: scoped<Vault>('vault'),
   config,
   /** `services.configOf<MySettings>()`: the same reference, typed with your settings. */
   configOf<S extends object>() {

@@ -7,7 +7,8 @@ import type { Registries } from '../../core/kernel/registries.js';
 import type { ServiceContainer } from '../../core/kernel/service-container.js';
 import { createServiceFactory, type ServiceFactory, type ServiceRef } from '../../core/kernel/service-ref.js';
 import { coreServices as services } from '../../core/internal-services.js';
-import type { Vault } from '../../core/security/vault.js';
+import { services as publicServices } from '../../core/kernel/services.js';
+import type { HostVault } from '../../core/security/vault.js';
 import type { GuardedFetch } from '../../core/security/guarded-fetch-types.js';
 import type { DocumentStore } from '../../core/store/port.js';
 import type { TriggerLimiterFactory } from '../../core/webhooks/trigger-limits.js';
@@ -19,7 +20,7 @@ export interface KernelServices {
   hooks: HookCatalogue;
   registries: Registries;
   info: HostInfo;
-  vault: Vault;
+  vault: HostVault;
   fetch: GuardedFetch;
   store: DocumentStore;
   log: Logger;
@@ -41,6 +42,11 @@ export function provideKernelServices(container: ServiceContainer, kernel: Kerne
     value(services.registries, kernel.registries),
     value(services.hostInfo, kernel.info),
     value(services.vault, kernel.vault),
+    // Each plugin's own: it seals and opens under that plugin's id (core/security/vault.ts).
+    createServiceFactory({
+      service: publicServices.vault,
+      factory: (_deps, { pluginId }) => kernel.vault.forPlugin(pluginId),
+    }) as ServiceFactory,
     value(services.fetch, kernel.fetch),
     value(services.rootStore, kernel.store),
     value(services.rootLogger, kernel.log),

@@ -104,4 +104,38 @@ test('the vault keeps its own copy of the key', () => {
   assert.is(vault.decrypt(sealed), 'copy');
 });
 
+test("a plugin's vault: its own values round trip; the core's and another plugin's never open, whatever the context", () => {
+  const host = createVault(key);
+  const mine = host.forPlugin('acme');
+  const other = host.forPlugin('other');
+  const sealed = mine.encrypt('acme-secret', 'acme:token');
+  assert.is(mine.decrypt(sealed, 'acme:token'), 'acme-secret');
+  assertDecryptFails(() => other.decrypt(sealed, 'acme:token'), 'acme-secret');
+  assertDecryptFails(() => host.decrypt(sealed, 'acme:token'), 'acme-secret');
+  // What the core seals (handler settings, webhook secrets) opens for no plugin.
+  for (const context of ['handler-settings', 'webhook:7', 'credentials:github:client_secret', undefined]) {
+    const core = host.encrypt('core-secret', context);
+    assert.is(host.decrypt(core, context), 'core-secret');
+    assertDecryptFails(() => mine.decrypt(core, context), 'core-secret');
+  }
+  // A plugin sealing under a context shaped like another's gets a value only it opens.
+  assertDecryptFails(() => other.decrypt(mine.encrypt('x-secret', 'other:token'), 'other:token'), 'x-secret');
+});
+
+test('values sealed before plugins had their own vault open for the plugin they are named after, and no other', () => {
+  const host = createVault(key);
+  // What docsync wrote with the host's vault under 'docsync:github_token' before this version.
+  const legacy = host.encrypt('ghp-legacy-token', 'docsync:github_token');
+  assert.is(host.forPlugin('docsync').decrypt(legacy, 'docsync:github_token'), 'ghp-legacy-token');
+  assertDecryptFails(() => host.forPlugin('thief').decrypt(legacy, 'docsync:github_token'), 'ghp-legacy-token');
+  // A plugin named after a namespace of the core's does not open the core's values that way.
+  for (const [id, context] of [
+    ['webhook', 'webhook:7'],
+    ['credentials', 'credentials:github:client_secret'],
+    ['provider-key', 'provider-key:openai'],
+  ] as const) {
+    assertDecryptFails(() => host.forPlugin(id).decrypt(host.encrypt('core-secret', context), context), 'core-secret');
+  }
+});
+
 test.run();

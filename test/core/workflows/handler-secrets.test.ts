@@ -84,5 +84,73 @@ for (const store of testStores('handler secrets')) {
     assert.not.match(stored, 'efgh');
   });
 
+  test('credentials in a URL: refused when given, masked and left out of exports when stored by the previous version', async ({ t }) => {
+    const pipelineId = (
+      await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Userinfo', steps: [{ step_type: 'fetch' }] } })
+    ).body.data.pipeline_id;
+    const flow = await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Userinfo' } });
+    const flowId = flow.body.data.flow_id as number;
+    const stepId = Object.keys(flow.body.data.flow_config)[0]!;
+    const withCreds = 'https://reader:url-secret-77@remote.example/wp-json/wp/v2';
+
+    const refused = await t.request<Body>('PUT', `/flows/steps/${stepId}/handler`, {
+      body: { handler_slug: 'cms-api', settings: { api_url: withCreds, username: 'reader' } },
+    });
+    assert.is(refused.status, 400);
+    assert.is(refused.body.code, 'rest_invalid_param');
+    assert.match(
+      refused.body.data.params.api_url,
+      /api_url carries credentials \(user:password@\): put them in the handler's own fields \(.*app_password/,
+    );
+    assert.not.match(JSON.stringify(refused.body), 'url-secret-77');
+    const defaults = await t.request<Body>('PUT', '/settings/handler-defaults/cms-api', { body: { settings: { api_url: withCreds } } });
+    assert.is(defaults.status, 400, JSON.stringify(defaults.body));
+    assert.not.match(JSON.stringify(defaults.body), 'url-secret-77');
+    const ephemeral = await t.request<Body>('POST', '/execute', {
+      body: { workflow: { steps: [{ type: 'fetch', handler_slug: 'cms-api', handler_config: { api_url: withCreds } }] } },
+    });
+    assert.is(ephemeral.status, 400, JSON.stringify(ephemeral.body));
+
+    // As the previous version stored it: in clear.
+    const ok = await t.request<Body>('PUT', `/flows/steps/${stepId}/handler`, {
+      body: { handler_slug: 'cms-api', settings: { api_url: 'https://remote.example/wp-json/wp/v2', username: 'reader' } },
+    });
+    assert.is(ok.status, 200, JSON.stringify(ok.body));
+    const key = Object.keys((await t.host.flows.get(flowId)).steps)[0]!;
+    await t.host.flows.collection.updateOne({ flow_id: flowId }, { $set: { [`steps.${key}.handler_config.api_url`]: withCreds } });
+
+    const shown = await t.request<Body>('GET', `/flows/${flowId}`);
+    assert.is(shown.body.data.flow_config[stepId].handler_config.api_url, 'https://••••••••@remote.example/wp-json/wp/v2');
+    const exported = await t.request<Body>('GET', `/pipelines/${pipelineId}/export`);
+    assert.is(exported.status, 200, JSON.stringify(exported.body));
+    assert.not.match(JSON.stringify(exported.body), 'url-secret-77');
+    assert.not.match(JSON.stringify(exported.body), 'reader:');
+    const step = exported.body.data.flows[0].steps['1'];
+    assert.is(step.handler_config.api_url, 'https://remote.example/wp-json/wp/v2');
+    assert.ok(step.secrets_omitted.includes('api_url'), JSON.stringify(step));
+
+    // The next start seals it at rest; answers still mask it.
+    await t.host.flows.init();
+    const stored = JSON.stringify(await t.host.store.collection('flows').findOne({ flow_id: flowId }));
+    assert.not.match(stored, 'url-secret-77');
+    assert.match(stored, /https:\/\/fhv1:[^@]+@remote\.example/);
+    assert.is(
+      (await t.request<Body>('GET', `/flows/${flowId}`)).body.data.flow_config[stepId].handler_config.api_url,
+      'https://••••••••@remote.example/wp-json/wp/v2',
+    );
+    // Sent back as shown, the stored credentials come back with it and are refused, by name.
+    const patched = await t.request<Body>('PATCH', `/flows/steps/${stepId}/config`, {
+      body: { handler_config: { api_url: 'https://••••••••@remote.example/wp-json/wp/v2' } },
+    });
+    assert.is(patched.status, 400, JSON.stringify(patched.body));
+    assert.ok('api_url' in patched.body.data.params);
+    assert.not.match(JSON.stringify(patched.body), 'url-secret-77');
+    // Given without them, the address is saved.
+    const fixed = await t.request<Body>('PATCH', `/flows/steps/${stepId}/config`, {
+      body: { handler_config: { api_url: 'https://remote.example/wp-json/wp/v2' } },
+    });
+    assert.is(fixed.status, 200, JSON.stringify(fixed.body));
+  });
+
   test.run();
 }

@@ -148,6 +148,26 @@ for (const store of testStores('chat global tools')) {
     assert.is((await t.request<Body>('PUT', '/tools/web-search', { as: 'anonymous', body: { api_key: 'x' } })).status, 401);
   });
 
+  test('a key saved by the previous version (sealed with the host-wide vault) still works', async ({ t, brave }) => {
+    // Before plugins had vaults of their own, this plugin sealed with the host's under its context.
+    const legacy = t.host.vault.encrypt(BRAVE_KEY, 'global-tools:web_search.api_key');
+    await t.host.store
+      .collection('global-tools__settings')
+      .updateOne({ _id: 'web_search' }, { $set: { api_key: legacy } }, { upsert: true });
+    assert.is((await t.request<Body>('GET', '/tools/web-search')).body.data.configured, true);
+    await runTool(t, 'web_search', { query: 'old key', count: 1 }, actingAs('ed', ['edit_posts']));
+    assert.is(brave.requests.at(-1)!.headers['x-subscription-token'], BRAVE_KEY);
+    // Saved again, it is sealed under this plugin's own id: the host-wide vault no longer opens it.
+    assert.is((await t.request<Body>('PUT', '/tools/web-search', { body: { api_key: BRAVE_KEY } })).status, 200);
+    const resealed = (await t.host.store.collection('global-tools__settings').findOne({ _id: 'web_search' }))!.api_key as string;
+    assert.throws(() => t.host.vault.decrypt(resealed, 'global-tools:web_search.api_key'));
+    const before = brave.requests.length;
+    await runTool(t, 'web_search', { query: 'new key', count: 1 }, actingAs('ed', ['edit_posts']));
+    assert.is(brave.requests.length, before + 1);
+    assert.is(brave.requests.at(-1)!.headers['x-subscription-token'], BRAVE_KEY);
+    assert.is((await t.request<Body>('PUT', '/tools/web-search', { body: { api_key: '' } })).status, 200);
+  });
+
   test('web_fetch: a private address is refused (saying how to allow it); allowed, HTML becomes text', async ({ t, openai, site }) => {
     const refused = await toolError(
       runTool(t, 'web_fetch', { url: `${site.url}/page` }, actingAs('ed', ['edit_posts']), createGuardedFetch({ allowPrivate: false })),
