@@ -3,6 +3,7 @@
  * by type when only one step has it, or by id (pipeline step id or flow step id).
  */
 import { CliError } from './admin-client.js';
+import { refuseSecretOnArgv, secretSettings } from './secret-input.js';
 
 export interface StepInfo {
   pipeline_step_id: string;
@@ -78,7 +79,7 @@ export interface StepEdits {
  * by the step they name; every problem names the option and the step.
  */
 export function collectEdits(
-  argv: { handler?: unknown; set?: unknown; 'user-message'?: unknown },
+  argv: { handler?: unknown; set?: unknown; 'set-secret'?: unknown; 'user-message'?: unknown },
   steps: readonly ResolvedStep[],
   pipelineId: number | string,
 ): Map<string, StepEdits> {
@@ -113,8 +114,25 @@ export function collectEdits(
       throw new CliError(`--set '${raw}': expected <step>.<key>=<value> (e.g. --set 1.feed_url=https://example.com/feed.xml)`);
     const key = target.slice(dot + 1);
     if (key.split('.').some((k) => !k)) throw new CliError(`--set '${raw}': the key '${key}' has an empty part`);
+    refuseSecretOnArgv(target);
     const e = edit(resolveStep(target.slice(0, dot), steps, pipelineId));
     setPath(e.settings, key, parseValue(raw.slice(eq + 1)));
+    e.hasSettings = true;
+  }
+  for (const [target, value] of secretSettings(argv['set-secret'], '--set-secret 1.app_password')) {
+    const dot = target.indexOf('.');
+    if (
+      dot <= 0 ||
+      dot === target.length - 1 ||
+      target
+        .slice(dot + 1)
+        .split('.')
+        .some((k) => !k)
+    )
+      throw new CliError(`--set-secret '${target}': expected <step>.<key> (e.g. --set-secret 1.app_password, the value on standard input)`);
+    const e = edit(resolveStep(target.slice(0, dot), steps, pipelineId));
+    // Taken as given (never JSON-parsed): a secret is text.
+    setPath(e.settings, target.slice(dot + 1), value);
     e.hasSettings = true;
   }
   for (const raw of asList(argv['user-message'])) {

@@ -12,7 +12,14 @@ const editOptions = (c: Argv) =>
   c
     // Repeatable (yargs collects repeats); not `array`, which would swallow the words after it.
     .option('handler', { type: 'string', describe: '<step>=<slug>: the handler of a step (step: 1-based position, type, or id)' })
-    .option('set', { type: 'string', describe: '<step>.<key>=<value>: a handler setting (JSON values parse: 5, true; dotted keys nest)' })
+    .option('set', {
+      type: 'string',
+      describe: '<step>.<key>=<value>: a handler setting (JSON values parse: 5, true; dotted keys nest); secrets go with --set-secret',
+    })
+    .option('set-secret', {
+      type: 'string',
+      describe: '<step>.<key>: a secret setting read from standard input, or <step>.<key>=@<file> from a file (never the command line)',
+    })
     .option('user-message', { type: 'string', describe: "<step>=<text>: an ai step's message to the model" })
     .option('schedule', { type: 'string', describe: 'An interval (manual, every_5_minutes, hourly, daily, ... or one_time with --at)' })
     .option('at', { type: 'string', describe: 'For --schedule one_time: an ISO date or Unix seconds in the future' });
@@ -168,7 +175,7 @@ export const flows: CliNoun = {
             const steps = flowSteps(current);
             const edits = collectEdits(argv, steps, `of flow ${id}`);
             if (edits.size === 0 && schedule === undefined && argv.name === undefined)
-              throw new CliError('Nothing to change: give --handler, --set, --user-message, --schedule or --name');
+              throw new CliError('Nothing to change: give --handler, --set, --set-secret, --user-message, --schedule or --name');
             await checkHandlers(api, edits);
             for (const e of edits.values()) {
               const step = steps.find((s) => s.pipeline_step_id === e.step.pipeline_step_id)!;

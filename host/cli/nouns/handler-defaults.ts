@@ -3,21 +3,31 @@ import { withApi, type Common } from '../cli-runtime.js';
 import { confirm } from '../confirm.js';
 import { printJson, printRows } from '../output.js';
 import { parseValue, plain, setPath } from '../step-refs.js';
+import { refuseSecretOnArgv, secretSettings } from '../secret-input.js';
 
 type Settings = Record<string, unknown>;
 type Answer = { message?: string; data: { handler_slug: string; settings: Settings } };
 
 const show = (v: unknown) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
 
-/** --set key=value (repeatable) as a settings object: values parse as flows config --set's do. */
-function settingsOf(given: unknown): Settings {
+/**
+ * --set key=value (repeatable) as a settings object: values parse as flows config --set's do.
+ * Secret-named keys come from --set-secret (standard input or a file), never from --set.
+ */
+function settingsOf(given: unknown, secrets: unknown): Settings {
   const settings: Settings = {};
   for (const raw of given === undefined ? [] : Array.isArray(given) ? given.map(String) : [String(given)]) {
     const at = raw.indexOf('=');
     const key = raw.slice(0, at).trim();
     if (at < 1 || !key || key.split('.').some((part) => !part))
       throw new CliError(`--set '${raw}': expected <key>=<value> (e.g. --set max_items=5)`);
+    // null removes a key: that reveals nothing, so a secret may be removed with --set.
+    if (raw.slice(at + 1).trim() !== 'null') refuseSecretOnArgv(key);
     setPath(settings, key, parseValue(raw.slice(at + 1)));
+  }
+  for (const [key, value] of secretSettings(secrets, '--set-secret app_password')) {
+    if (key.split('.').some((part) => !part)) throw new CliError(`--set-secret '${key}': the key has an empty part`);
+    setPath(settings, key, value);
   }
   return plain(settings);
 }
@@ -28,9 +38,9 @@ function settingsOf(given: unknown): Settings {
  * --delete, DELETE. Secret-named values are printed as the API answers them: masked.
  */
 export async function handlerDefaults(
-  argv: Common & { handler?: string; set?: unknown; replace?: boolean; delete?: boolean; yes?: boolean },
+  argv: Common & { handler?: string; set?: unknown; 'set-secret'?: unknown; replace?: boolean; delete?: boolean; yes?: boolean },
 ): Promise<void> {
-  const settings = settingsOf(argv.set);
+  const settings = settingsOf(argv.set, argv['set-secret']);
   const setting = Object.keys(settings).length > 0;
   const slug = argv.handler?.trim();
   if (!slug) {

@@ -71,7 +71,7 @@ export const importNoun: CliNoun = {
     );
     if (d.secrets_omitted.length)
       console.log(
-        `Secrets to set before running (flowhost flows config <id> --set <step>.<key>=<value>):\n  ${d.secrets_omitted.join('\n  ')}`,
+        `Secrets to set before running (flowhost flows config <id> --set-secret <step>.<key>, the value on standard input):\n  ${d.secrets_omitted.join('\n  ')}`,
       );
   },
 };

@@ -102,7 +102,12 @@ export const settings: CliNoun = {
             // Repeatable (yargs collects repeats); not `array`, which would swallow the handler after it.
             .option('set', {
               type: 'string',
-              describe: '<key>=<value>: a default (JSON values parse: 5, true; dotted keys nest; null removes the key)',
+              describe:
+                '<key>=<value>: a default (JSON values parse: 5, true; dotted keys nest; null removes the key); secrets go with --set-secret',
+            })
+            .option('set-secret', {
+              type: 'string',
+              describe: '<key>: a secret default read from standard input, or <key>=@<file> from a file (never the command line)',
             })
             .option('replace', {
               type: 'boolean',

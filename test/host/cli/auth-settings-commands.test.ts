@@ -104,17 +104,21 @@ test('settings handler-defaults: set (merged), replaced, listed and deleted; sec
   const stored = async () => ((await hostApi(ctx.dataDir, 'GET', '/settings/handler-defaults/cms-api')).body.data as Defaults).settings;
   assert.equal(await stored(), {});
   const secret = 'abcd-efgh-ijkl-mnop-qrst';
-  const set = await run(ctx, [
-    'settings',
-    'handler-defaults',
-    'cms-api',
-    '--set',
-    'max_items=3',
-    '--set',
-    `app_password=${secret}`,
-    '--set',
-    'username=alice',
-  ]);
+  // A secret never goes on the command line: --set refuses it, without echoing it.
+  const onArgv = await run(ctx, ['settings', 'handler-defaults', 'cms-api', '--set', `app_password=${secret}`]);
+  assert.is(onArgv.status, 1);
+  assert.match(onArgv.stderr, /app_password is a secret, .*--set-secret app_password \(the value on standard input\)/);
+  assert.not.match(onArgv.stderr, /abcd|qrst/);
+  assert.equal(await stored(), {}, 'nothing was saved');
+  const inline = await run(ctx, ['settings', 'handler-defaults', 'cms-api', '--set-secret', `app_password=${secret}`]);
+  assert.is(inline.status, 1);
+  assert.match(inline.stderr, /never on the command line/);
+  assert.not.match(inline.stderr, /abcd|qrst/);
+  const set = await run(
+    ctx,
+    ['settings', 'handler-defaults', 'cms-api', '--set', 'max_items=3', '--set-secret', 'app_password', '--set', 'username=alice'],
+    { stdin: `${secret}\n` },
+  );
   assert.is(set.status, 0, set.stderr);
   assert.match(set.stdout, /Handler defaults saved\./);
   assert.match(set.stdout, /^max_items\s+3$/m);
@@ -122,6 +126,8 @@ test('settings handler-defaults: set (merged), replaced, listed and deleted; sec
   const saved = await stored();
   assert.equal([saved.max_items, saved.username], [3, 'alice'], 'the number 3, not "3"');
   assert.ok(typeof saved.app_password === 'string' && saved.app_password.startsWith('••••'));
+  // What standard input gave arrives whole, its line end dropped.
+  assert.is((await ctx.host.flows.defaults.opened('cms-api')).app_password, secret);
 
   const merged = await json<Defaults>(ctx, ['settings', 'handler-defaults', 'cms-api', '--set', 'max_items=4', '--set', 'username=null']);
   assert.equal(merged.handler_slug, 'cms-api');

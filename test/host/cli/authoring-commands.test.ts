@@ -131,7 +131,7 @@ for (const store of testStores('cli: authoring')) {
       'config',
       String(ctx.flowId),
       '--set',
-      '1.auth.api_token=abc',
+      '1.auth.endpoint=abc',
       '--set',
       'publish.post_status=publish',
     ]);
