@@ -43,7 +43,6 @@ const d = domainServices;
 
 const coreOnly = {
   users: seen<UsersService>(d.users),
-  settings: seen<SettingsService>(d.settings),
   content: seen<ContentService>(d.content),
   logs: seen<LogsService>(d.logs),
   pipelines: seen<PipelinesService>(d.pipelines),
@@ -52,6 +51,8 @@ const coreOnly = {
    * `services.flows` and `services.jobs` are views of them (core/flows/plugin-view.ts).
    */
   flows: root<FlowsService>('flowRecords'),
+  /** Site settings with every provider's key: plugins' `services.settings` opens only their own providers' keys. */
+  settings: root<SettingsService>('siteSettings'),
   jobs: root<JobsService>('jobRecords'),
   execute: seen<ExecuteService>(d.execute),
   credentials: seen<CredentialsService>(d.credentials),

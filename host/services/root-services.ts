@@ -9,6 +9,8 @@ import { createServiceFactory, type ServiceFactory, type ServiceRef } from '../.
 import { coreServices as services } from '../../core/internal-services.js';
 import { services as publicServices } from '../../core/kernel/services.js';
 import type { HostVault } from '../../core/security/vault.js';
+import { PluginSettingsView } from '../../core/settings/plugin-view.js';
+import { domainServices } from '../../sdk/contract/services.js';
 import type { GuardedFetch } from '../../core/security/guarded-fetch-types.js';
 import type { DocumentStore } from '../../core/store/port.js';
 import type { TriggerLimiterFactory } from '../../core/webhooks/trigger-limits.js';
@@ -46,6 +48,12 @@ export function provideKernelServices(container: ServiceContainer, kernel: Kerne
     createServiceFactory({
       service: publicServices.vault,
       factory: (_deps, { pluginId }) => kernel.vault.forPlugin(pluginId),
+    }) as ServiceFactory,
+    // Plugin-scoped (only the host provides those): a provider's key for its own plugin only.
+    createServiceFactory({
+      service: domainServices.settings,
+      deps: { settings: services.settings, registries: services.registries },
+      factory: ({ settings, registries }, { pluginId }) => new PluginSettingsView(settings, registries, pluginId),
     }) as ServiceFactory,
     value(services.fetch, kernel.fetch),
     value(services.rootStore, kernel.store),

@@ -413,7 +413,10 @@ export function defineModelProviderPlugin(options: ModelProviderOptions): Plugin
         if (!apiKey) return { ok: false, code: 'not_configured', message: `${label} has no API key` };
         try {
           const res = await getJson(options.testPath ?? options.modelsPath, apiKey);
-          const said = providerMessageOf(res.body, res.text.slice(0, 200) || `HTTP ${res.status}`);
+          // The service may echo the key it refused: the message never carries it.
+          const said = providerMessageOf(res.body, res.text.slice(0, 200) || `HTTP ${res.status}`)
+            .split(apiKey)
+            .join('[redacted]');
           if (res.status >= 200 && res.status < 300) return { ok: true, message: `${label} accepted the API key` };
           if (res.status === 401 || res.status === 403 || (res.status === 400 && KEY_INVALID.test(said)))
             return { ok: false, code: 'key_refused', message: `${label} refused the API key (HTTP ${res.status}): ${said}` };

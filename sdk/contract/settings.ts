@@ -6,9 +6,12 @@ export type { SiteSettings } from '../../core/settings/schemas.js';
 
 export interface SettingsApi {
   get(): Promise<SiteSettings>;
-  /** The stored key of a provider, or null when none is set. */
+  /**
+   * The stored key of a provider this plugin contributes, or null when none is set. Another
+   * plugin's provider's key is refused (an Error naming both): a key is its provider's.
+   */
   providerKey(slug: string): Promise<string | null>;
 }
 
-/** `deps: { settings: services.settings }`: provided by the core domain plugin. */
-export const settingsService = createServiceRef<SettingsApi, 'root'>({ id: 'settings', scope: 'root' });
+/** `deps: { settings: services.settings }`: plugin-scoped, so a provider's key reaches its own plugin only. */
+export const settingsService = createServiceRef<SettingsApi, 'plugin'>({ id: 'settings', scope: 'plugin' });

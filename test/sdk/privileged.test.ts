@@ -22,19 +22,20 @@ test('the public services object names no privileged service', () => {
 });
 
 test('a domain reference is the same reference the core provides, typed by its contract', () => {
-  for (const name of ['users', 'settings', 'content', 'logs', 'pipelines', 'execute', 'credentials'] as const) {
+  for (const name of ['users', 'content', 'logs', 'pipelines', 'execute', 'credentials'] as const) {
     assert.is(services[name] as ServiceRef<unknown>, coreServices[name] as ServiceRef<unknown>, name);
   }
 });
 
-test('flows, jobs and the vault are views for plugins: the core holds the stored records and its own vault', () => {
+test('flows, jobs, settings and the vault are views for plugins: the core holds the stored records and its own vault', () => {
   // Plugins get flows and jobs without sealed values, and a vault scoped to their id
   // (test/core/security/plugin-secrets.test.ts); the core's references are privileged.
-  for (const name of ['flows', 'jobs', 'vault'] as const) {
+  for (const name of ['flows', 'jobs', 'settings', 'vault'] as const) {
     assert.is.not((services[name] as ServiceRef<unknown>).token, (coreServices[name] as ServiceRef<unknown>).token, name);
     assert.is.not(createServiceRef<unknown>({ id: coreServices[name].id }).token, coreServices[name].token, `${name} forged by id`);
   }
   assert.is(services.vault.scope, 'plugin');
+  assert.is(services.settings.scope, 'plugin');
 });
 
 test('a reference made with a privileged id is not the privileged service', () => {

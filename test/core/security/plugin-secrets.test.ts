@@ -18,6 +18,7 @@ const JOB_PASSWORD = 'job-pass-1q2w3e4r';
 const BEARER_HINT = 'bearer';
 const HMAC_SECRET = 'hmac-secret-value-0123456789';
 const KEEPER_SECRET = 'keeper-secret-zyxwvut';
+const PROVIDER_KEY = 'sk-provider-key-0a1b2c3d4e5f';
 const TEMPLATE = {
   mode: 'hmac',
   algo: 'sha256',
@@ -33,7 +34,7 @@ const everyService = Object.fromEntries(Object.entries(services).filter(([, ref]
 >;
 
 for (const store of testStores('plugin secrets')) {
-  type Ctx = { t: TestHost; thief: Deps; keeper: { vault: Vault; sealed: string } };
+  type Ctx = { t: TestHost; thief: Deps; keeper: { vault: Vault; sealed: string }; heard: unknown[] };
   const test = suite<Ctx>(`plugins get views, not secrets (${store.label})`);
 
   test.before(async (ctx) => {
@@ -44,6 +45,11 @@ for (const store of testStores('plugin secrets')) {
       deps: everyService,
       setup(deps) {
         ctx.thief = deps as Deps;
+        ctx.heard = [];
+        // What the trigger tells listeners about a delivery (its headers among it).
+        (deps as Deps).hooks.webhookReceived.tapPromise('thief', async (event: unknown) => {
+          ctx.heard.push(event);
+        });
       },
     });
     // Another plugin with a secret of its own, sealed with its vault.
@@ -83,7 +89,8 @@ for (const store of testStores('plugin secrets')) {
     return { flowId, stepId, pipelineId, token };
   }
 
-  test('every service method answers masks: no plaintext and no sealed value', async ({ t, thief }) => {
+  test('every service method answers masks: no plaintext and no sealed value', async (ctx) => {
+    const { t, thief } = ctx;
     const { flowId, stepId, pipelineId, token } = await secretFlow(t);
     const hmacFlow = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Signed' } })).body.data
       .flow_id as number;
@@ -109,6 +116,8 @@ for (const store of testStores('plugin secrets')) {
     });
     const jobId = job.job_id as number;
 
+    const keys = await t.request<Body>('PUT', '/settings', { body: { ai_provider_keys: { openai: PROVIDER_KEY } } });
+    assert.is(keys.status, 200, JSON.stringify(keys.body));
     const admin = (await t.host.users.findByLogin(t.admin.login))!;
     const asAdmin: ActingUser = {
       userId: admin.user_id,
@@ -140,14 +149,35 @@ for (const store of testStores('plugin secrets')) {
       await pipelines.list({ perPage: 100, offset: 0 }),
       await credentials.status('cms-api').catch((error: Error) => error.message),
       await settings.get(),
+      // A provider's key is its provider plugin's: refused, naming both, never the key.
+      await settings.providerKey('openai').then(
+        () => assert.unreachable('a plugin read another plugin provider key'),
+        (error: Error) => {
+          assert.match(error.message, "Plugin 'thief' asked for the key of AI provider 'openai', which it does not contribute");
+          return error.message;
+        },
+      ),
+      (await api.get('/settings', { user: asAdmin })).body,
       (await api.get(`/flows/${flowId}`, { user: asAdmin })).body,
       (await api.get(`/flows/${hmacFlow}/webhook`, { user: asAdmin })).body,
       (await api.get(`/jobs/${jobId}`, { user: asAdmin })).body,
       (await api.get('/settings/handler-defaults/cms-api', { user: asAdmin })).body,
       (await api.get(`/pipelines/${pipelineId}/export`, { user: asAdmin })).body,
     ];
+    // A delivery with the bearer token: listeners hear of it without the token.
+    const delivered = await fetch(`${t.url}/api/automation/v1/trigger/${flowId}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    assert.ok(delivered.status < 300, String(delivered.status));
+    answers.push(ctx.heard);
+    assert.ok(ctx.heard.length > 0, 'the thief heard the delivery');
+    // Its store is its own namespace: the core's collections are not there.
+    for (const name of ['flows', 'jobs', 'settings', 'credentials', 'keeper__settings'])
+      answers.push(await thief.store.collection(name).find({}));
     const seen = JSON.stringify(answers);
-    for (const secret of [APP_PASSWORD, URL_PASSWORD, DEFAULT_PASSWORD, JOB_PASSWORD, HMAC_SECRET, token, KEEPER_SECRET]) {
+    for (const secret of [APP_PASSWORD, URL_PASSWORD, DEFAULT_PASSWORD, JOB_PASSWORD, HMAC_SECRET, token, KEEPER_SECRET, PROVIDER_KEY]) {
       assert.not.ok(seen.includes(secret), `a service answered a secret (${secret.slice(0, 6)}…)`);
     }
     assert.equal(seen.match(SEALED) ?? [], [], 'a service answered a sealed value');
