@@ -138,4 +138,13 @@ test('values sealed before plugins had their own vault open for the plugin they 
   }
 });
 
+test('a value the previous version sealed still opens for the core, and for no plugin', () => {
+  // Sealed by 1.0's vault (AAD 'flowhost-vault:handler-settings', key of 7s, IV of 1s): the
+  // core's format is unchanged, so stores written before plugins had their own vaults open.
+  const written = 'fhv1:AQEBAQEBAQEBAQEB.WY2L6srPBf_Kin1i2ae2vA.AZPgw-TagiOzrfEQXgc';
+  const host = createVault(Buffer.alloc(32, 7));
+  assert.is(host.decrypt(written, 'handler-settings'), 'written-by-1.0');
+  assertDecryptFails(() => host.forPlugin('thief').decrypt(written, 'handler-settings'), 'written-by-1.0');
+});
+
 test.run();
