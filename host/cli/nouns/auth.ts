@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
+import { isSecretKey } from '../../../core/security/mask.js';
 import { CliError } from '../admin-client.js';
 import { jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
 import { confirm, yesOption } from '../confirm.js';
@@ -20,7 +21,25 @@ type AuthStatus = {
 const slugArg = (c: Argv) =>
   c.positional('handler', { type: 'string', demandOption: true, describe: 'The handler slug (e.g. microblog, federated)' });
 
-/** --field name=value (repeatable), or --stdin: a JSON object, so secrets stay out of shell history. */
+/** A secret --field's value: `@<file>` only (the file's text, its line end dropped). */
+function secretFromFile(name: string, value: string): string {
+  if (!value.startsWith('@'))
+    throw new CliError(
+      `--field ${name}=…: ${name} is a secret, and the command line is visible in ps and shell history; give it as --field ${name}=@<file>, or all fields as a JSON object on standard input with --stdin`,
+    );
+  try {
+    return readFileSync(value.slice(1), 'utf8').replace(/\r?\n$/, '');
+  } catch (error) {
+    throw new CliError(
+      `--field ${name}: cannot read ${value.slice(1)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
+  }
+}
+
+/**
+ * --field name=value (repeatable; a secret-named field as name=@file), or --stdin: a JSON
+ * object, so secrets stay out of `ps` and shell history.
+ */
 function credentialsOf(argv: { field?: unknown; stdin?: boolean }): Record<string, string> {
   if (argv.stdin) {
     let parsed: unknown;
@@ -40,7 +59,10 @@ function credentialsOf(argv: { field?: unknown; stdin?: boolean }): Record<strin
   for (const raw of given.map(String)) {
     const at = raw.indexOf('=');
     if (at < 1) throw new CliError(`--field '${raw}' is not <name>=<value>`);
-    fields[raw.slice(0, at).trim()] = raw.slice(at + 1);
+    const name = raw.slice(0, at).trim();
+    const value = raw.slice(at + 1);
+    // A secret on argv shows in ps and shell history: a file, or --stdin, instead.
+    fields[name] = isSecretKey(name) ? secretFromFile(name, value) : value;
   }
   return fields;
 }
@@ -81,7 +103,10 @@ export const auth: CliNoun = {
         "Save a handler's application keys or app password (--field name=value, or --stdin with a JSON object)",
         (c) =>
           slugArg(c)
-            .option('field', { type: 'string', describe: '<name>=<value>, once per field (names: see auth status)' })
+            .option('field', {
+              type: 'string',
+              describe: '<name>=<value>, once per field (names: see auth status); a secret as <name>=@<file>, never on the command line',
+            })
             .option('stdin', { type: 'boolean', default: false, describe: 'Read the fields as a JSON object from stdin' })
             .options(jsonOption),
         async (argv) => {

@@ -3,6 +3,9 @@
 // user's preference (`flowhost preferences`) from the command line, checked against what
 // the host then stores.
 import { suite } from 'uvu';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as assert from 'uvu/assert';
 import { cliJson as json, runCli as run, startCliHost } from '../../support/cli-in-process.js';
 import { hostApi } from '../../support/host-api.js';
@@ -34,7 +37,17 @@ test('auth set saves an app password, status shows the account, delete disconnec
   assert.is(missing.status, 1);
   assert.match(missing.stderr, /Missing required field: .*password/);
 
-  const saved = await run(ctx, ['auth', 'set', 'federated', '--field', 'handle=alice.example', '--field', 'password=abcd-efgh-ijkl-mnop']);
+  // A secret field never goes on the command line: refused without echoing it; from a file it is read.
+  const onArgv = await run(ctx, ['auth', 'set', 'federated', '--field', 'handle=alice.example', '--field', 'password=abcd-efgh-ijkl-mnop']);
+  assert.is(onArgv.status, 1);
+  assert.match(
+    onArgv.stderr,
+    /password is a secret, .*--field password=@<file>, or all fields as a JSON object on standard input with --stdin/,
+  );
+  assert.not.match(onArgv.stderr, /abcd-efgh/);
+  const file = join(mkdtempSync(join(tmpdir(), 'flowhost-auth-')), 'password');
+  writeFileSync(file, 'abcd-efgh-ijkl-mnop\n', { mode: 0o600 });
+  const saved = await run(ctx, ['auth', 'set', 'federated', '--field', 'handle=alice.example', '--field', `password=@${file}`]);
   assert.is(saved.status, 0, saved.stderr);
   assert.not.match(saved.stdout, /abcd-efgh/, 'the secret is never printed');
   const stored = (await hostApi(ctx.dataDir, 'GET', '/auth/federated/status')).body.data as AuthStatus;
