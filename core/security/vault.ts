@@ -50,7 +50,9 @@ const pluginAad = (pluginId: string, context: string | undefined): Buffer =>
  * Namespaces of the contexts the core seals under. Before plugins had vaults of their own,
  * built-in plugins sealed under the core's domain with a context named after themselves
  * (`docsync:github_token`): those values still open for that plugin, but never when the
- * plugin's id is one of these (a plugin named `webhook` must not open `webhook:7`).
+ * plugin's id is one of these (a plugin named `webhook` must not open `webhook:7`). A new
+ * context namespace the core seals under must be added here, or a plugin of that name
+ * would open its values through this fallback.
  */
 const CORE_NAMESPACES = new Set(['credentials', 'oauth-state', 'webhook', 'provider-key', 'handler-settings', 'vault-canary']);
 
