@@ -21,6 +21,7 @@ export function flowForPlugins(flow: FlowRecord): FlowRecord {
     flow_id: flow.flow_id,
     pipeline_id: flow.pipeline_id,
     flow_name: flow.flow_name,
+    owner_id: flow.owner_id,
     steps,
     scheduling_config: publicScheduling(flow.scheduling_config),
     last_run: flow.last_run,
