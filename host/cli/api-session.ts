@@ -7,6 +7,7 @@ import { hostProcessAlive, readHostFile, unpublishHost } from '../runtime/data-d
 import { LOCAL_SCHEME } from '../auth/local-scheme.js';
 import { CliError } from './admin-client.js';
 import { apiError } from './api-error.js';
+import { waitForStartingHost } from './data-dir-store.js';
 import { type AnswerHeaders, type LoopbackAnswer, sendToHost } from './loopback-http.js';
 
 export interface ApiSession {
@@ -104,8 +105,10 @@ export async function openApiSession(config: HostConfig): Promise<ApiSession> {
       logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel,
     });
   } catch (error) {
-    if (error instanceof DataDirInUseError) throw new CliError(error.message);
-    throw error;
+    if (!(error instanceof DataDirInUseError)) throw error;
+    // Held, and no address when this command looked: a host is starting on the directory.
+    const started = readHostFile(dataDir) ?? (await waitForStartingHost(dataDir));
+    return httpSession('host', `${started.url}${config.apiPrefix}`, config.coreNamespace, started.token, async () => undefined);
   }
   const url = await host.start();
   const info = readHostFile(dataDir);

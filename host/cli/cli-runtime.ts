@@ -4,6 +4,7 @@ import { loadConfig } from '../config/load-config.js';
 import type { HostConfig } from '../config/schema.js';
 import { CliError, type AdminClient } from './admin-client.js';
 import type { ApiSession } from './api-session.js';
+import { requireStore } from './data-dir-store.js';
 
 /**
  * How a CLI command reaches its config, the admin client and the API. Every noun, built
@@ -15,6 +16,8 @@ import type { ApiSession } from './api-session.js';
 export interface Common {
   json?: boolean;
   'data-dir'?: string;
+  /** Create the data directory's store when it has none (otherwise only `serve` does). */
+  init?: boolean;
 }
 
 /**
@@ -52,7 +55,9 @@ export function configFrom(argv: Common & { port?: number; host?: string }): Hos
 export async function withAdmin<T>(argv: Common, fn: (admin: AdminClient) => Promise<T>): Promise<T> {
   // Loaded here, not at the top: listing the nouns (`--help`) needs neither the store nor the host.
   const { openAdmin } = await import('./open-admin.js');
-  const admin = await openAdmin(configFrom(argv));
+  const config = configFrom(argv);
+  requireStore(config, argv.init);
+  const admin = await openAdmin(config);
   try {
     return await fn(admin);
   } finally {
@@ -63,7 +68,9 @@ export async function withAdmin<T>(argv: Common, fn: (admin: AdminClient) => Pro
 /** Runs a command against the core API (the running host, or this process's own). */
 export async function withApi<T>(argv: Common, fn: (api: ApiSession) => Promise<T>): Promise<T> {
   const { openApiSession } = await import('./api-session.js');
-  const api = await openApiSession({ ...configFrom(argv), logLevel: 'warn' });
+  const config = configFrom(argv);
+  requireStore(config, argv.init);
+  const api = await openApiSession({ ...config, logLevel: 'warn' });
   try {
     return await fn(api);
   } finally {

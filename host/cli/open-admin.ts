@@ -1,9 +1,10 @@
 import { join, resolve } from 'node:path';
 import type { HostConfig } from '../config/schema.js';
 import { DATABASE_FILE, readHostFile } from '../runtime/data-dir-files.js';
-import { CliError, type AdminClient } from './admin-client.js';
+import type { AdminClient } from './admin-client.js';
 import { createDataDir } from '../runtime/prepare-data-dir.js';
 import { remoteAdmin } from './remote-admin.js';
+import { waitForStartingHost } from './data-dir-store.js';
 
 /**
  * Opens the store when nobody holds it; when a host holds the data directory, goes
@@ -24,9 +25,8 @@ export async function openAdmin(config: HostConfig): Promise<AdminClient> {
     return await directAdmin(store);
   } catch (error) {
     if (!(error instanceof StoreLockedError)) throw error;
-    const running = readHostFile(dataDir);
-    if (!running)
-      throw new CliError(`The data directory ${dataDir} is held by another process that published no host address; stop it first`);
+    // No address yet: the holder is a host still starting (host.json comes once it listens).
+    const running = readHostFile(dataDir) ?? (await waitForStartingHost(dataDir));
     return remoteAdmin({ url: running.url, apiBase: running.api_base, token: running.token });
   }
 }

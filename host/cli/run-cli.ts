@@ -13,7 +13,11 @@ export function buildCli(args: string[], nouns: readonly CliNoun[]): Argv {
   let cli = yargs(args)
     .scriptName('flowhost')
     .usage('$0 <noun> <verb> [options]')
-    .option('data-dir', { type: 'string', describe: 'Data directory (default FLOWHOST_DATA_DIR or ./data)' });
+    .option('data-dir', { type: 'string', describe: 'Data directory (default FLOWHOST_DATA_DIR or ./data)' })
+    .option('init', {
+      type: 'boolean',
+      describe: 'Create a new store in the data directory when it has none (otherwise only serve creates one)',
+    });
   // Built-in and plugin nouns register the same way: a plugin noun is no second-class command.
   for (const noun of nouns) cli = cli.command(noun.command, noun.describe, noun.builder, noun.handler);
   return (

@@ -119,7 +119,7 @@ test('a data directory where the file system will not make one (/proc): refused 
   assert.is(res.status, 1, `serve (null: killed at the timeout): ${res.stderr}`);
   assert.match(res.stderr, new RegExp(`^flowhost: The data directory ${dataDir} cannot be created: .*\\(ENOENT\\)`));
   noStack(res.stderr);
-  const cli = spawnSync(process.execPath, [cliPath, '--data-dir', dataDir, 'pipelines', 'list', '--json'], {
+  const cli = spawnSync(process.execPath, [cliPath, '--data-dir', dataDir, '--init', 'pipelines', 'list', '--json'], {
     cwd: repoRoot,
     env: cleanEnv({}),
     encoding: 'utf8',

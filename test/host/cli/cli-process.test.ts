@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { runCli } from '../../support/host-process.js';
 
 const test = suite('cli: completion and the new commands as a process');
+// Its commands pass --init: they mean to work on a store no host holds, created here.
 const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-cli-proc-'));
 
 test('flowhost completion prints a bash script, or a zsh one under zsh', () => {
@@ -44,7 +45,7 @@ test("completion offers the nouns and a noun's verbs", () => {
 });
 
 test("flows delete <id> is a command: a missing flow is named with the API's code, exit 1, nothing on stdout", () => {
-  const res = runCli(['flows', 'delete', '12', '--yes', '--data-dir', dataDir]);
+  const res = runCli(['flows', 'delete', '12', '--yes', '--init', '--data-dir', dataDir]);
   assert.is(res.status, 1);
   assert.is(res.stdout, '');
   assert.match(res.stderr, /^flowhost: Flow 12 does not exist \(flow_not_found\)\n/m);
@@ -53,17 +54,17 @@ test("flows delete <id> is a command: a missing flow is named with the API's cod
 
 test('auth set --stdin reads the fields as a JSON object from stdin', () => {
   const res = runCli(
-    ['auth', 'set', 'federated', '--stdin', '--json', '--data-dir', dataDir],
+    ['auth', 'set', 'federated', '--stdin', '--json', '--init', '--data-dir', dataDir],
     {},
     '{"handle":"bob.example","password":"wxyz-wxyz-wxyz-wxyz"}\n',
   );
   assert.is(res.status, 0, res.stderr);
   assert.not.match(res.stdout, /wxyz-wxyz/, 'only the masked tail of the secret is shown');
-  const status = runCli(['auth', 'status', 'federated', '--json', '--data-dir', dataDir]);
+  const status = runCli(['auth', 'status', 'federated', '--json', '--init', '--data-dir', dataDir]);
   assert.is(status.status, 0, status.stderr);
   const parsed = JSON.parse(status.stdout) as { authenticated: boolean; account_details: { username: string } };
   assert.equal([parsed.authenticated, parsed.account_details.username], [true, 'bob.example']);
-  const bad = runCli(['auth', 'set', 'federated', '--stdin', '--data-dir', dataDir], {}, 'handle=bob');
+  const bad = runCli(['auth', 'set', 'federated', '--stdin', '--init', '--data-dir', dataDir], {}, 'handle=bob');
   assert.is(bad.status, 1);
   assert.match(bad.stderr, /stdin is not a JSON object/);
 });

@@ -17,8 +17,9 @@ for (const store of testStores('cli: store nobody holds')) {
   // MongoDB: the CLI works on the database MONGODB_URL names (a fresh one per suite).
   const { mongodbUrl } = store.config();
   const env: Record<string, string> = mongodbUrl ? { MONGODB_URL: mongodbUrl } : {};
-  const cli = (...args: string[]) => cliInProcess([...args, '--data-dir', dataDir], { env });
-  const cliWith = (args: string[], input: CliInput) => cliInProcess([...args, '--data-dir', dataDir], { env, ...input });
+  // --init: this suite means to create the store its first command finds missing.
+  const cli = (...args: string[]) => cliInProcess([...args, '--init', '--data-dir', dataDir], { env });
+  const cliWith = (args: string[], input: CliInput) => cliInProcess([...args, '--init', '--data-dir', dataDir], { env, ...input });
 
   test('user create prints the application password once; --json is machine-readable', async () => {
     const human = await cli('user', 'create', 'alice', '--role', 'editor');
@@ -175,7 +176,7 @@ plugins.run();
 const spawned = suite('cli: flowhost user set-password, spawned, store nobody holds');
 spawned('set-password --password-stdin reads the real stdin', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-cli-'));
-  const created = await cliInProcess(['user', 'create', 'alice', '--role', 'editor', '--data-dir', dataDir]);
+  const created = await cliInProcess(['user', 'create', 'alice', '--role', 'editor', '--init', '--data-dir', dataDir]);
   assert.is(created.status, 0, created.stderr);
   const ok = spawnCli(['user', 'set-password', 'alice', '--password-stdin', '--data-dir', dataDir], {}, 'a long enough password\n');
   assert.is(ok.status, 0, ok.stderr);

@@ -100,7 +100,7 @@ for (const store of testStores('cli: media and files commands')) {
 const spawned = suite('cli: files upload, spawned, no host');
 spawned('files upload with no host running stores the file in the data directory', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-cli-media-'));
-  const offline = spawnCli(['files', 'upload', csv, '--json', '--data-dir', dataDir]);
+  const offline = spawnCli(['files', 'upload', csv, '--json', '--init', '--data-dir', dataDir]);
   assert.is(offline.status, 0, offline.stderr);
   const record = JSON.parse(offline.stdout) as { filename: string; size: number };
   assert.equal([record.filename, record.size], ['rows.csv', 12]);

@@ -28,7 +28,7 @@ test('another noun does not import it either; its own noun does, and runs', () =
     (JSON.parse(other.stdout) as Array<{ id: string }>).some((p) => p.id === 'lazy-fixture'),
     'the host built for the command runs the manifest plugin',
   );
-  const own = runCli(['lazy-fixture', 'ping', '--data-dir', dataDir], env);
+  const own = runCli(['lazy-fixture', 'ping', '--init', '--data-dir', dataDir], env);
   assert.is(own.status, 0, own.stderr);
   assert.is(own.stdout, 'pong\n');
   const help = runCli(['lazy-fixture', '--help'], env);

@@ -103,7 +103,7 @@ spawned('set-key reads the key from the real stdin into a store no host holds', 
   const configFile = join(dataDir, 'flowhost.config.json');
   writeFileSync(configFile, JSON.stringify({ pluginSettings: { 'provider-openai': { base_url: api.baseUrl } } }));
   const env = { FLOWHOST_CONFIG: configFile, FLOWHOST_LOG_LEVEL: 'warn' };
-  const set = await runCliAsync(['providers', 'set-key', 'openai', '--data-dir', dataDir], env, `${api.validKey}\n`);
+  const set = await runCliAsync(['providers', 'set-key', 'openai', '--init', '--data-dir', dataDir], env, `${api.validKey}\n`);
   assert.is(set.status, 0, set.stderr);
   assert.match(set.stdout, /Saved the openai key \(••••••••wxyz\)/);
   assert.not.match(set.stdout + set.stderr, /0123456789/);

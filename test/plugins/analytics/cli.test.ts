@@ -70,7 +70,7 @@ const spawned = suite('flowhost analytics (spawned CLI, no host)');
 spawned('configure --secret-stdin reads the real stdin', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-analytics-cli-'));
   const saved = spawnCli(
-    ['analytics', 'configure', 'crawler-stats', '--secret-stdin', '--site_url', SITE, '--data-dir', dataDir],
+    ['analytics', 'configure', 'crawler-stats', '--secret-stdin', '--site_url', SITE, '--init', '--data-dir', dataDir],
     {},
     `${BING_KEY}\n`,
   );
