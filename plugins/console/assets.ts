@@ -72,6 +72,8 @@ export const MODULES = [
   'view-providers.js',
   'view-chat.js',
   'chat-messages.js',
+  'access.js',
+  'unsaved-changes.js',
 ];
 
 const cache = new Map<string, Asset>();

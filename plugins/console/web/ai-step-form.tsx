@@ -1,7 +1,8 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { call } from './api.js';
 import { ErrorNote, useAction, useLoad } from './components.js';
 import type { ProvidersData } from './model.js';
+import type { UnsavedChanges } from './unsaved-changes.js';
 
 /** An AI pipeline step's own configuration: the provider, model and system prompt every flow of the pipeline uses. */
 export interface AiStepConfig {
@@ -111,30 +112,42 @@ export function AiStepForm({
   );
 }
 
-/** A flow's own message to the AI step (what to do with each item), over the pipeline's system prompt. */
+/**
+ * A flow's own message to the AI step (what to do with each item), over the pipeline's
+ * system prompt; saved with the flow page's other changes (unsaved-changes.ts).
+ */
 export function UserMessageForm({
   flowStepId,
   position,
   value,
-  onSaved,
+  changes,
+  onSubmit,
 }: {
   flowStepId: string;
   position: number;
   value: string;
-  onSaved: (message: string) => void;
+  changes: UnsavedChanges;
+  onSubmit: () => void;
 }) {
   const [text, setText] = useState(value);
-  const action = useAction();
+  const [touched, setTouched] = useState(false);
   const id = `step-${position}-user-message`;
-  const save = (event: Event) => {
-    event.preventDefault();
-    void action.run(async () => {
+  const key = `${flowStepId}:user_message`;
+  const { track } = changes;
+  useEffect(() => {
+    const save = async () => {
       await call('PATCH', `/flows/steps/${encodeURIComponent(flowStepId)}/config`, { body: { user_message: text } });
-      onSaved(`Step ${position} saved.`);
-    });
+      setTouched(false);
+    };
+    track(key, touched ? { label: `Step ${position} (ai)`, save } : null);
+  }, [key, touched, text, position]);
+  useEffect(() => () => track(key, null), [key]);
+  const submit = (event: Event) => {
+    event.preventDefault();
+    onSubmit();
   };
   return (
-    <form class="settings" onSubmit={save}>
+    <form class="settings" onSubmit={submit}>
       <div class="field">
         <label for={id}>Message to the AI</label>
         <textarea
@@ -144,14 +157,13 @@ export function UserMessageForm({
           maxLength={20000}
           value={text}
           placeholder="e.g. Summarise this item in two sentences."
-          onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+          onInput={(e) => {
+            setText((e.target as HTMLTextAreaElement).value);
+            setTouched(true);
+          }}
         />
         <small>The provider, model and system prompt are the pipeline's (set on the pipeline's page).</small>
       </div>
-      <ErrorNote error={action.error} />
-      <button type="submit" disabled={action.busy}>
-        Save message
-      </button>
     </form>
   );
 }

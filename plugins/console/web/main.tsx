@@ -1,8 +1,9 @@
 import { render, type JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, onSessionLost, setNonce, VERSION, type Session } from './api.js';
-import { Loading } from './components.js';
-import { href, useRoute } from './router.js';
+import { Loading, Page } from './components.js';
+import { href, mayLeave, useRoute } from './router.js';
+import { allowedSections, type Capabilities, refusal, ROLE_CAPABILITIES, sectionOf } from './access.js';
 import { Credentials } from './view-credentials.js';
 import { FlowView } from './view-flow.js';
 import { Flows } from './view-flows.js';
@@ -21,18 +22,23 @@ import { SignIn } from './view-sign-in.js';
 import { SignInAgain } from './sign-in-again.js';
 import { SignOutEverywhere } from './sign-out-everywhere.js';
 
-const NAV: Array<{ path: string; label: string; admin?: boolean }> = [
-  { path: 'flows', label: 'Flows' },
-  { path: 'pipelines', label: 'Pipelines' },
-  { path: 'jobs', label: 'Runs' },
-  { path: 'logs', label: 'Logs' },
-  { path: 'posts', label: 'Posts' },
-  { path: 'users', label: 'Users', admin: true },
-  { path: 'credentials', label: 'Credentials' },
-  { path: 'chat', label: 'Chat' },
-  { path: 'providers', label: 'AI providers' },
-  { path: 'settings', label: 'Settings' },
-];
+/**
+ * The signed-in user's capabilities (wp/v2 users/me, edit context), which decide the
+ * navigation; undefined while they load. Should the read fail, the role's own are used.
+ */
+function useCapabilities(session: Session | null | undefined): Capabilities | undefined {
+  const [capabilities, setCapabilities] = useState<Capabilities>();
+  useEffect(() => {
+    setCapabilities(undefined);
+    if (!session) return;
+    const ofRole = () => Object.fromEntries((ROLE_CAPABILITIES[session.role] ?? []).map((c) => [c, true]));
+    call<{ capabilities?: Capabilities }>('GET', '/wp/v2/users/me', { query: { context: 'edit' } }).then(
+      (me) => setCapabilities(me.capabilities ?? ofRole()),
+      () => setCapabilities(ofRole()),
+    );
+  }, [session?.user_id, session?.role]);
+  return capabilities;
+}
 
 /** The content's start for keyboard users: the page's title, or the main region while a page has none yet. */
 function focusContent(): void {
@@ -45,6 +51,7 @@ function App() {
   // The session ended under an open page: how to answer the calls waiting for a new one.
   const [lost, setLost] = useState<{ resolve: (signedIn: boolean) => void } | null>(null);
   const current = useRef<Session | null | undefined>(undefined);
+  const capabilities = useCapabilities(session);
   const route = useRoute();
   const accept = (next: Session | null) => {
     setNonce(next?.nonce ?? '');
@@ -62,7 +69,7 @@ function App() {
   // Focus the new page's title after navigation and after signing in, so keyboard and
   // screen-reader users land on it (signing in removed the form that had the focus, and
   // left it on the page's body).
-  const signedIn = Boolean(session);
+  const signedIn = Boolean(session) && capabilities !== undefined;
   useEffect(() => {
     if (signedIn) focusContent();
   }, [route.path.join('/'), signedIn]);
@@ -84,9 +91,15 @@ function App() {
       }}
     />
   ) : null;
-  const [section = 'flows', id] = route.path;
+  if (capabilities === undefined) return <Loading />;
+  const nav = allowedSections(capabilities);
+  // A user's first page is the first they may open (an editor's is Posts).
+  const home = nav[0]?.path ?? 'account';
+  const [section = home, id] = route.path;
   const numeric = id !== undefined && /^\d+$/.test(id) ? Number(id) : undefined;
+  const refused = sectionOf(section);
   const signOut = async () => {
+    if (!mayLeave()) return;
     await call('DELETE', '/session').catch(() => undefined);
     accept(null);
   };
@@ -98,6 +111,13 @@ function App() {
         <SetPassword session={session} onChanged={accept} />
         <SignOutEverywhere onSignedOut={() => accept(null)} />
       </>
+    );
+  else if (refused && !capabilities[refused.capability])
+    view = (
+      <Page title={refused.label}>
+        <p role="alert">{refusal(refused, session.role)}</p>
+        <p>{nav.length ? <a href={href(`/${home}`)}>Go to {nav[0]!.label}</a> : <a href={href('/account')}>Your password</a>}</p>
+      </Page>
     );
   else if (section === 'pipelines') view = numeric ? <PipelineView id={numeric} /> : <Pipelines />;
   else if (section === 'flows') view = numeric ? <FlowView id={numeric} /> : <Flows />;
@@ -112,7 +132,7 @@ function App() {
   else
     view = (
       <p role="alert">
-        Nothing here. <a href={href('/flows')}>Go to the flows</a>.
+        Nothing here. <a href={href(`/${home}`)}>Go to the start page</a>.
       </p>
     );
   return (
@@ -122,11 +142,11 @@ function App() {
         Skip to content
       </button>
       <header class="top">
-        <a class="brand" href={href('/flows')}>
+        <a class="brand" href={href(`/${home}`)}>
           Flowhost
         </a>
         <nav aria-label="Sections">
-          {NAV.filter((item) => !item.admin || session.role === 'administrator').map((item) => (
+          {nav.map((item) => (
             <a key={item.path} href={href(`/${item.path}`)} aria-current={section === item.path ? 'page' : undefined}>
               {item.label}
             </a>

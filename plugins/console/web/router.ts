@@ -10,15 +10,40 @@ export interface Route {
 }
 
 function current(): Route {
-  const hash = location.hash.replace(/^#/, '') || '/flows';
+  // No hash: the user's start page (main.tsx picks the first page they may open).
+  const hash = location.hash.replace(/^#/, '');
   const [path = '', search = ''] = hash.split('?');
   return { path: path.split('/').filter(Boolean).map(decodeURIComponent), query: new URLSearchParams(search) };
+}
+
+/** What a page with unsaved work says before the route changes; null when there is none. */
+let leaveGuard: (() => string | null) | null = null;
+
+export function setLeaveGuard(guard: (() => string | null) | null): void {
+  leaveGuard = guard;
+}
+
+/** Whether the user lets the page go (asked only when it has unsaved work). */
+export function mayLeave(): boolean {
+  const warning = leaveGuard?.();
+  return !warning || confirm(warning);
 }
 
 export function useRoute(): Route {
   const [route, setRoute] = useState(current);
   useEffect(() => {
-    const changed = () => setRoute(current());
+    // A link, Back or navigate() has already changed the address when hashchange fires:
+    // a refusal puts the page's own address back (no second hashchange) and keeps the view.
+    let shown = location.href;
+    const changed = () => {
+      if (location.href === shown) return;
+      if (!mayLeave()) {
+        history.replaceState(history.state, '', shown);
+        return;
+      }
+      shown = location.href;
+      setRoute(current());
+    };
     addEventListener('hashchange', changed);
     return () => removeEventListener('hashchange', changed);
   }, []);

@@ -1,21 +1,23 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { HandlerField } from './model.js';
 
 /**
  * A form generated from a handler's own settings schema (GET /handlers/{slug}): one input
- * per field, typed as the handler declares it, starting from the step's saved values.
+ * per field, typed as the handler declares it, starting from the step's saved values. It
+ * has no save button of its own: it reports the values it would send (when it opens, and
+ * `edited` on every change) and the page saves them with its other changes.
  */
 export function SettingsForm({
   fields,
   values,
-  busy,
-  onSave,
+  onChange,
+  onSubmit,
   idPrefix,
 }: {
   fields: Record<string, HandlerField>;
   values: Record<string, unknown>;
-  busy: boolean;
-  onSave: (values: Record<string, unknown>) => void;
+  onChange: (values: Record<string, unknown>, edited: boolean) => void;
+  onSubmit: () => void;
   idPrefix: string;
 }) {
   const [draft, setDraft] = useState<Record<string, unknown>>(() => {
@@ -24,9 +26,7 @@ export function SettingsForm({
       start[key] = values[key] ?? field.current_value ?? field.default ?? (field.type === 'boolean' ? false : '');
     return start;
   });
-  const set = (key: string, value: unknown) => setDraft({ ...draft, [key]: value });
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const outOf = (draft: Record<string, unknown>) => {
     const out: Record<string, unknown> = {};
     for (const [key, field] of Object.entries(fields)) {
       const value = draft[key];
@@ -37,7 +37,17 @@ export function SettingsForm({
         out[key] = value;
       }
     }
-    onSave(out);
+    return out;
+  };
+  useEffect(() => onChange(outOf(draft), false), []);
+  const set = (key: string, value: unknown) => {
+    const next = { ...draft, [key]: value };
+    setDraft(next);
+    onChange(outOf(next), true);
+  };
+  const submit = (event: Event) => {
+    event.preventDefault();
+    onSubmit();
   };
   const entries = Object.entries(fields);
   return (
@@ -105,9 +115,6 @@ export function SettingsForm({
           </div>
         );
       })}
-      <button type="submit" disabled={busy}>
-        Save settings
-      </button>
     </form>
   );
 }

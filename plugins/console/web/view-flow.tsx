@@ -1,13 +1,14 @@
-import { useState } from 'preact/hooks';
-import { call } from './api.js';
+import { useEffect, useState } from 'preact/hooks';
+import { ApiFailure, call } from './api.js';
 import { ConfirmButton, ErrorNote, Loading, Page, Status, useAction, useLoad } from './components.js';
 import { when } from './format.js';
 import type { Flow, FlowStep, HandlerField, HandlerSummary, Interval } from './model.js';
-import { href, navigate } from './router.js';
+import { href, navigate, setLeaveGuard } from './router.js';
 import { UserMessageForm } from './ai-step-form.js';
 import { ExportButton } from './portable.js';
 import { SettingsForm } from './settings-form.js';
 import { WebhookPanel } from './webhook-panel.js';
+import { type PendingChange, type UnsavedChanges, useUnsavedChanges } from './unsaved-changes.js';
 
 /** One flow: its steps' handlers and settings, its schedule, Run now, and its latest runs (live). */
 export function FlowView({ id }: { id: number }) {
@@ -15,6 +16,9 @@ export function FlowView({ id }: { id: number }) {
   const intervals = useLoad(() => call<{ data: Interval[] }>('GET', '/settings/scheduling-intervals'), []);
   const action = useAction();
   const [message, setMessage] = useState('');
+  const changes = useUnsavedChanges();
+  const saving = useAction();
+  const [saved, setSaved] = useState(false);
   if (!flow.data) return <Page title="Flow">{flow.error ? <ErrorNote error={flow.error} /> : <Loading />}</Page>;
   const f = flow.data.data;
   const steps = Object.values(f.flow_config ?? {}).sort((a, b) => a.execution_order - b.execution_order);
@@ -23,6 +27,23 @@ export function FlowView({ id }: { id: number }) {
       await work();
       setMessage(done ?? '');
       await flow.reload();
+    });
+  // One save for the whole page: each pending edit in turn; the first refusal stops it,
+  // named by what it was for, and what is left stays pending.
+  const saveAll = () =>
+    void saving.run(async () => {
+      setSaved(false);
+      for (const [, change] of changes.pending) {
+        try {
+          await change.save();
+        } catch (error) {
+          if (!(error instanceof ApiFailure)) throw error;
+          throw new ApiFailure(`${change.label}: ${error.message}`, error.code, error.status, error.data);
+        } finally {
+          await flow.reload();
+        }
+      }
+      setSaved(true);
     });
   return (
     <Page
@@ -57,6 +78,8 @@ export function FlowView({ id }: { id: number }) {
             onConfirm={() =>
               void action.run(async () => {
                 await call('DELETE', `/flows/${id}`);
+                // Nothing left to save: the flow is gone.
+                setLeaveGuard(null);
                 navigate('/flows');
               })
             }
@@ -80,26 +103,14 @@ export function FlowView({ id }: { id: number }) {
           {message}
         </p>
       ) : null}
-      <Schedule
-        flow={f}
-        intervals={intervals.data?.data ?? []}
-        busy={action.busy}
-        onSave={(config) => void act(() => call('PATCH', `/flows/${id}`, { body: { scheduling_config: config } }), 'Schedule saved.')}
-      />
+      {/* Keyed by flow: an edit of one flow's schedule must not be saved to the next (Duplicate opens it in this view). */}
+      <Schedule key={id} flow={f} intervals={intervals.data?.data ?? []} changes={changes} onSubmit={saveAll} />
       <h2>Steps</h2>
       {steps.length === 0 ? <p class="empty">The pipeline has no steps yet.</p> : null}
       {steps.map((step, index) => (
-        <StepEditor
-          key={step.flow_step_id}
-          step={step}
-          position={index + 1}
-          count={steps.length}
-          onSaved={(text) => {
-            setMessage(text);
-            void flow.reload();
-          }}
-        />
+        <StepEditor key={step.flow_step_id} step={step} position={index + 1} count={steps.length} changes={changes} onSubmit={saveAll} />
       ))}
+      <SaveBar changes={changes} busy={saving.busy} error={saving.error} saved={saved} onSave={saveAll} />
       <h2>Latest runs</h2>
       {(f.recent_jobs ?? []).length === 0 ? (
         <p class="empty">No runs yet.</p>
@@ -122,33 +133,80 @@ export function FlowView({ id }: { id: number }) {
   );
 }
 
+/** The page's one save: what is unsaved, by name, and the button that saves all of it. */
+function SaveBar({
+  changes,
+  busy,
+  error,
+  saved,
+  onSave,
+}: {
+  changes: UnsavedChanges;
+  busy: boolean;
+  error: ApiFailure | undefined;
+  saved: boolean;
+  onSave: () => void;
+}) {
+  const labels = changes.pending.map(([, change]) => change.label);
+  return (
+    <section class="card save-bar" aria-label="Save changes">
+      <ErrorNote error={error} />
+      <p role="status">{labels.length ? `Unsaved changes: ${labels.join(', ')}.` : saved ? 'All changes saved.' : 'No unsaved changes.'}</p>
+      <button type="button" class="primary" disabled={busy || labels.length === 0} onClick={onSave}>
+        Save changes
+      </button>
+    </section>
+  );
+}
+
+/** Reports an editor's pending edit to the page while it has one, and withdraws it when the editor goes. */
+function useTracked(changes: UnsavedChanges, key: string, change: PendingChange | null, deps: unknown[]): void {
+  const { track } = changes;
+  useEffect(() => track(key, change), [key, ...deps]);
+  useEffect(() => () => track(key, null), [key]);
+}
+
 function Schedule({
   flow,
   intervals,
-  busy,
-  onSave,
+  changes,
+  onSubmit,
 }: {
   flow: Flow;
   intervals: Interval[];
-  busy: boolean;
-  onSave: (config: { interval: string; timestamp?: number }) => void;
+  changes: UnsavedChanges;
+  onSubmit: () => void;
 }) {
   const [interval, setInterval] = useState(flow.scheduling_config.interval);
   const [at, setAt] = useState('');
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const [touched, setTouched] = useState(false);
+  const save = async () => {
+    let config: { interval: string; timestamp?: number } = { interval };
     if (interval === 'one_time') {
       const time = new Date(at).getTime();
-      onSave({ interval, timestamp: Math.floor(time / 1000) });
-    } else {
-      onSave({ interval });
+      if (Number.isNaN(time)) throw new ApiFailure('choose the date and time of the one-time run.', 'missing_timestamp', 0);
+      config = { interval, timestamp: Math.floor(time / 1000) };
     }
+    await call('PATCH', `/flows/${flow.flow_id}`, { body: { scheduling_config: config } });
+    setTouched(false);
+  };
+  useTracked(changes, 'schedule', touched ? { label: 'Schedule', save } : null, [touched, interval, at]);
+  const submit = (event: Event) => {
+    event.preventDefault();
+    onSubmit();
   };
   return (
     <form class="inline card" onSubmit={submit} aria-label="Scheduling">
       <label>
         Schedule
-        <select name="interval" value={interval} onChange={(e) => setInterval((e.target as HTMLSelectElement).value)}>
+        <select
+          name="interval"
+          value={interval}
+          onChange={(e) => {
+            setInterval((e.target as HTMLSelectElement).value);
+            setTouched(true);
+          }}
+        >
           {(intervals.length
             ? intervals
             : [{ value: flow.scheduling_config.interval, label: flow.scheduling_config.interval, seconds: null }]
@@ -162,12 +220,18 @@ function Schedule({
       {interval === 'one_time' ? (
         <label>
           Run at
-          <input type="datetime-local" name="timestamp" required value={at} onInput={(e) => setAt((e.target as HTMLInputElement).value)} />
+          <input
+            type="datetime-local"
+            name="timestamp"
+            required
+            value={at}
+            onInput={(e) => {
+              setAt((e.target as HTMLInputElement).value);
+              setTouched(true);
+            }}
+          />
         </label>
       ) : null}
-      <button type="submit" disabled={busy}>
-        Save schedule
-      </button>
       <span class="muted">{flow.next_run_display ? `Next: ${flow.next_run_display}` : ''}</span>
     </form>
   );
@@ -177,12 +241,14 @@ function StepEditor({
   step,
   position,
   count,
-  onSaved,
+  changes,
+  onSubmit,
 }: {
   step: FlowStep;
   position: number;
   count: number;
-  onSaved: (message: string) => void;
+  changes: UnsavedChanges;
+  onSubmit: () => void;
 }) {
   const handlers = useLoad(
     () =>
@@ -192,6 +258,10 @@ function StepEditor({
     [step.step_type],
   );
   const [slug, setSlug] = useState(step.handler_slug ?? '');
+  // The settings as the form would send them (reported when it opens and on every edit),
+  // and whether the user changed the handler or a setting since the last save.
+  const [settings, setSettings] = useState<Record<string, unknown>>({});
+  const [touched, setTouched] = useState(false);
   const fields = useLoad(
     () =>
       slug
@@ -199,14 +269,14 @@ function StepEditor({
         : Promise.resolve(undefined),
     [slug],
   );
-  const action = useAction();
-  const save = (settings: Record<string, unknown>) =>
-    void action.run(async () => {
-      await call('PUT', `/flows/steps/${encodeURIComponent(step.flow_step_id)}/handler`, {
-        body: { handler_slug: slug, step_type: step.step_type, settings },
-      });
-      onSaved(`Step ${position} saved.`);
+  const save = async () => {
+    await call('PUT', `/flows/steps/${encodeURIComponent(step.flow_step_id)}/handler`, {
+      body: { handler_slug: slug, step_type: step.step_type, settings },
     });
+    setTouched(false);
+  };
+  const label = `Step ${position} (${step.step_type})`;
+  useTracked(changes, step.flow_step_id, touched && slug ? { label, save } : null, [touched, slug, settings, label]);
   const idPrefix = `step-${position}`;
   return (
     <section class="card step-editor" aria-labelledby={`${idPrefix}-title`}>
@@ -220,12 +290,26 @@ function StepEditor({
         </p>
       ) : null}
       {step.step_type === 'ai' ? (
-        <UserMessageForm flowStepId={step.flow_step_id} position={position} value={step.user_message ?? ''} onSaved={onSaved} />
+        <UserMessageForm
+          flowStepId={step.flow_step_id}
+          position={position}
+          value={step.user_message ?? ''}
+          changes={changes}
+          onSubmit={onSubmit}
+        />
       ) : (
         <>
           <label>
             Handler
-            <select name="handler_slug" value={slug} onChange={(e) => setSlug((e.target as HTMLSelectElement).value)}>
+            <select
+              name="handler_slug"
+              value={slug}
+              onChange={(e) => {
+                setSlug((e.target as HTMLSelectElement).value);
+                setSettings({});
+                setTouched(true);
+              }}
+            >
               <option value="">Choose a handler…</option>
               {Object.entries(handlers.data?.data ?? {}).map(([key, h]) => (
                 <option key={key} value={key}>
@@ -241,11 +325,13 @@ function StepEditor({
               idPrefix={idPrefix}
               fields={fields.data.data.settings}
               values={slug === step.handler_slug ? step.handler_config : {}}
-              busy={action.busy}
-              onSave={save}
+              onChange={(values, edited) => {
+                setSettings(values);
+                if (edited) setTouched(true);
+              }}
+              onSubmit={onSubmit}
             />
           ) : null}
-          <ErrorNote error={action.error} />
         </>
       )}
     </section>

@@ -3,6 +3,7 @@ import { call } from './api.js';
 import { ConfirmButton, ErrorNote, Loading, Page, useAction, useLoad } from './components.js';
 import { when } from './format.js';
 import { href } from './router.js';
+import { ROLES, roleOpens } from './access.js';
 
 interface User {
   user_id: number;
@@ -17,13 +18,13 @@ interface AppPassword {
   created_at: string;
   last_used_at: string | null;
 }
-const ROLES = ['administrator', 'editor', 'author', 'contributor', 'subscriber'];
 
 /** Users and their application passwords (administrators); a new password is shown once. */
 export function Users({ id }: { id?: number }) {
   const users = useLoad(() => call<{ data: User[] }>('GET', '/users'), []);
   const [login, setLogin] = useState('');
-  const [role, setRole] = useState('editor');
+  // No role preselected: what each opens in the console is listed beside the choice.
+  const [role, setRole] = useState('');
   const [shown, setShown] = useState<{ login: string; password: string }>();
   const action = useAction();
   const create = (event: Event) => {
@@ -53,7 +54,16 @@ export function Users({ id }: { id?: number }) {
         </label>
         <label>
           Role
-          <select name="role" value={role} onChange={(e) => setRole((e.target as HTMLSelectElement).value)}>
+          <select
+            name="role"
+            required
+            value={role}
+            aria-describedby="role-help"
+            onChange={(e) => setRole((e.target as HTMLSelectElement).value)}
+          >
+            <option value="" disabled>
+              Choose a role…
+            </option>
             {ROLES.map((r) => (
               <option key={r} value={r}>
                 {r}
@@ -64,6 +74,16 @@ export function Users({ id }: { id?: number }) {
         <button type="submit" class="primary" disabled={action.busy}>
           Create user
         </button>
+        <div id="role-help" class="role-help muted">
+          <p>What each role opens in this console (only administrators run flows from it):</p>
+          <ul class="plain">
+            {ROLES.map((r) => (
+              <li key={r} aria-current={r === role ? 'true' : undefined}>
+                <strong>{r}</strong>: {roleOpens(r)}
+              </li>
+            ))}
+          </ul>
+        </div>
       </form>
       <ErrorNote error={action.error ?? users.error} />
       {shown ? (

@@ -75,24 +75,23 @@ test('sign in, choose a password, pipeline and flow through the forms, Run now, 
   await page.getByRole('button', { name: 'Add step' }).click();
   await page.getByText('2. Publish Step').waitFor();
 
-  // A flow of it, its steps configured through forms generated from the handlers' settings.
+  // A flow of it, its steps configured through forms generated from the handlers' settings,
+  // and the schedule: all saved by the page's one Save changes.
   await page.getByLabel('Flow name').fill('News');
   await page.getByRole('button', { name: 'Create flow' }).click();
   await page.getByRole('heading', { name: 'Flow: News' }).waitFor();
   const fetchStep = page.getByRole('region', { name: 'Step 1/2: fetch' });
   await fetchStep.getByLabel('Handler').selectOption('rss');
   await fetchStep.getByLabel('Feed URL').fill(ctx.feed.url);
-  await fetchStep.getByRole('button', { name: 'Save settings' }).click();
-  await page.getByRole('status').filter({ hasText: 'Step 1 saved.' }).waitFor();
   const publishStep = page.getByRole('region', { name: 'Step 2/2: publish' });
   await publishStep.getByLabel('Handler').selectOption('cms');
   await publishStep.getByLabel('Status').selectOption('publish');
-  await publishStep.getByRole('button', { name: 'Save settings' }).click();
-  await page.getByRole('status').filter({ hasText: 'Step 2 saved.' }).waitFor();
-
   await page.getByLabel('Schedule').selectOption('hourly');
-  await page.getByRole('button', { name: 'Save schedule' }).click();
-  await page.getByRole('status').filter({ hasText: 'Schedule saved.' }).waitFor();
+  const saveBar = page.getByRole('region', { name: 'Save changes' });
+  await saveBar.getByText('Unsaved changes: Step 1 (fetch), Step 2 (publish), Schedule.').waitFor();
+  assert.is(await page.getByRole('button', { name: /^Save/ }).count(), 1, 'one save button on the page');
+  await saveBar.getByRole('button', { name: 'Save changes' }).click();
+  await saveBar.getByRole('status').filter({ hasText: 'All changes saved.' }).waitFor();
 
   const flows = await t.request<{
     data: {
@@ -167,10 +166,10 @@ test('an API error is shown next to the form that caused it, in words', async (c
   const form = page.getByRole('form', { name: 'Scheduling' });
   await form.getByLabel('Schedule').selectOption('one_time');
   await form.getByLabel('Run at').fill('2020-01-01T10:00');
-  await form.getByRole('button', { name: 'Save schedule' }).click();
-  const alert = page.getByRole('alert');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  const alert = page.getByRole('region', { name: 'Save changes' }).getByRole('alert');
   await alert.waitFor();
-  assert.match(await alert.innerText(), /future/i);
+  assert.match(await alert.innerText(), /^Schedule: .*future/i);
   assert.match(await alert.innerText(), /\(\w+\)$/, 'the message and its code');
   const flow = await ctx.t.request<{ data: { scheduling_config: { interval: string } } }>('GET', '/flows/1');
   assert.is(flow.body.data.scheduling_config.interval, 'hourly', 'nothing changed');
@@ -325,8 +324,8 @@ test("an AI step: the pipeline's provider and system prompt, and a flow's messag
 
   await page.goto(`${t.url}/admin/#/flows/${flow.body.data.flow_id}`);
   await page.getByLabel('Message to the AI').fill('Summarise this item in two sentences.');
-  await page.getByRole('button', { name: 'Save message' }).click();
-  await page.getByRole('status').filter({ hasText: 'Step 1 saved.' }).waitFor();
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await page.getByRole('status').filter({ hasText: 'All changes saved.' }).waitFor();
   const saved = await t.request<{ data: { flow_config: Record<string, { user_message?: string }> } }>(
     'GET',
     `/flows/${flow.body.data.flow_id}`,
