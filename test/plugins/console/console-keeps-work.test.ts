@@ -97,13 +97,19 @@ test('a handler picked but not saved: the console and the browser ask before lea
   await page.close();
 });
 
-test('leaving anyway: the console goes where asked and the unsaved choice is dropped, not saved', async (ctx) => {
+test('Sign out asks too; leaving anyway goes where asked and the unsaved choice is dropped, not saved', async (ctx) => {
   const { page, problems } = await watchedPage(ctx.browser, ctx.t.url);
   await signInAsAdmin(page, ctx.t, `#/flows/${ctx.flowId}`);
   const step = page.getByRole('region', { name: 'Step 1/1: publish' });
   await step.getByLabel('Handler').waitFor();
   await page.getByRole('region', { name: 'Save changes' }).getByText('No unsaved changes.').waitFor();
   await step.getByLabel('Handler').selectOption('federated');
+  // Signing out would drop it too: asked, and declined, the user stays signed in on the page.
+  const signOut = nextDialog(page, 'confirm', (d) => d.dismiss());
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  assert.match((await signOut).message, /Step 1 \(publish\)/);
+  assert.is(await step.getByLabel('Handler').inputValue(), 'federated');
+  assert.ok(await page.getByRole('button', { name: 'Sign out' }).isVisible());
   const asked = nextDialog(page, 'confirm', (d) => d.accept());
   await page.getByRole('link', { name: 'Pipelines', exact: true }).click();
   assert.is((await asked).type, 'confirm');
