@@ -47,8 +47,9 @@ test('the flows list and the step show "needs configuration: feed_url" until the
   assert.is(await region.getByLabel('Handler').inputValue(), 'rss', 'the pick is kept');
 
   await region.getByLabel('Feed URL').fill('https://news.example.org/feed.xml');
-  await region.getByRole('button', { name: 'Save settings' }).click();
-  await page.getByRole('status').filter({ hasText: 'Step 1 saved.' }).waitFor();
+  const saveBar = page.getByRole('region', { name: 'Save changes' });
+  await saveBar.getByRole('button', { name: 'Save changes' }).click();
+  await saveBar.getByRole('status').filter({ hasText: 'All changes saved.' }).waitFor();
   await badge.waitFor({ state: 'detached' });
   const flow = await t.request<Body>('GET', `/flows/${flowId}`);
   assert.equal(Object.values(flow.body.data.flow_config as Record<string, Body>)[0]!.missing_settings, []);
