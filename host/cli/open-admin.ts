@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import type { HostConfig } from '../config/schema.js';
 import { DATABASE_FILE, readHostFile } from '../runtime/data-dir-files.js';
 import type { AdminClient } from './admin-client.js';
-import { createDataDir } from '../runtime/prepare-data-dir.js';
+import { createDataDir, describeTightened } from '../runtime/prepare-data-dir.js';
 import { remoteAdmin } from './remote-admin.js';
 import { waitForStartingHost } from './data-dir-store.js';
 
@@ -19,7 +19,9 @@ export async function openAdmin(config: HostConfig): Promise<AdminClient> {
   if (config.mongodbUrl) return directAdmin(await (await import('../store/mongodb/index.js')).openMongoStore({ url: config.mongodbUrl }));
   const { openEmbeddedStore, StoreLockedError } = await import('../store/embedded/index.js');
   const dataDir = resolve(config.dataDir);
-  createDataDir(dataDir);
+  // Said on stderr as serve logs it: a CLI command may be the first to open an old 0755 directory.
+  const tightened = createDataDir(dataDir);
+  if (tightened) process.stderr.write(`flowhost: ${describeTightened(tightened)}\n`);
   try {
     const store = await openEmbeddedStore({ file: join(dataDir, DATABASE_FILE), exclusive: true });
     return await directAdmin(store);

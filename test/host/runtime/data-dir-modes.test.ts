@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
 import { createHost } from '../../../host/create-host.js';
 import { captureLogger } from '../../support/capture-logger.js';
+import { runCli } from '../../support/host-process.js';
 
 const modeOf = (path: string) => `0${(statSync(path).mode & 0o777).toString(8)}`;
 
@@ -103,6 +104,15 @@ test('a database an older version left 0644 is narrowed at the next start, and a
     lines.some((l) => l.includes('now 0700')),
     'nothing to narrow',
   );
+});
+
+test('a CLI command that opens an old 0755 directory narrows it too, and says so on stderr (stdout keeps its JSON)', ({ dir }) => {
+  chmodSync(dir, 0o755);
+  const listed = runCli(['user', 'list', '--json', '--data-dir', dir]);
+  assert.is(listed.status, 0, listed.stderr);
+  assert.ok(Array.isArray(JSON.parse(listed.stdout)), listed.stdout);
+  assert.match(listed.stderr, `${dir} was 0755; it is now 0700`);
+  assert.is(modeOf(dir), '0700');
 });
 
 test.run();
