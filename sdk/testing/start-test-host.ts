@@ -43,7 +43,21 @@ export interface InjectTestHost extends TestClient {
   stop(): Promise<void>;
 }
 
-/** The config of both test hosts: in memory, quiet, quick to schedule, responses checked. */
+// A test host reaches no service beyond this machine: OpenRouter's model catalogue is public,
+// so listing providers asks openrouter.ai even with no key set. A closed loopback port
+// instead (the built-in list answers), unless a test names its own base URL.
+const OFFLINE_PLUGIN_SETTINGS: Record<string, Record<string, unknown>> = {
+  'provider-openrouter': { base_url: 'http://127.0.0.1:9/api/v1', max_retries: 0 },
+};
+
+/** Plugin settings over the offline defaults, merged per plugin. */
+function offlineSettings(given: HostConfig['pluginSettings'] = {}): HostConfig['pluginSettings'] {
+  const merged = { ...given };
+  for (const [id, defaults] of Object.entries(OFFLINE_PLUGIN_SETTINGS)) merged[id] = { ...defaults, ...given[id] };
+  return merged;
+}
+
+/** The config of both test hosts: in memory, quiet, quick to schedule, responses checked, offline. */
 export function testConfig(overrides: Partial<HostConfig> | undefined): Partial<HostConfig> {
   return {
     dataDir: ':memory:',
@@ -55,6 +69,7 @@ export function testConfig(overrides: Partial<HostConfig> | undefined): Partial<
     schedulerLockLifetime: 2000,
     checkResponses: true,
     ...overrides,
+    pluginSettings: offlineSettings(overrides?.pluginSettings),
   };
 }
 
