@@ -5,6 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
 import { testStores } from '../../support/test-stores.js';
+import { adminClientSession, type AdminClientCall } from '../../support/admin-client-session.js';
 import { definePlugin, defineHandler, defineInterval, defineProvider, type PluginDefinition, services } from '../../../sdk/index.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
@@ -56,35 +57,13 @@ const fixtures: PluginDefinition = definePlugin({
 for (const store of testStores('workflows: the admin client replayed')) {
   type Ctx = {
     t: TestHost;
-    call: (
-      method: string,
-      path: string,
-      body?: unknown,
-      query?: Record<string, string | number>,
-    ) => Promise<{ status: number; body: Body }>;
+    call: AdminClientCall;
   };
   const test = suite<Ctx>(`workflows: the admin client replayed (${store.label})`);
 
   test.before(async (ctx) => {
     ctx.t = await createTestHost({ plugins: [fixtures], config: store.config() });
-    const admin = await ctx.t.host.users.findByLogin('admin');
-    await ctx.t.host.users.setPassword(admin!.user_id, 'admin session pw');
-    const login = await ctx.t.request<{ data: { nonce: string } }>('POST', '/session', {
-      as: 'anonymous',
-      body: { login: 'admin', password: 'admin session pw' },
-    });
-    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-    const nonce = login.body.data.nonce;
-    ctx.call = async (method, path, body, query = {}) => {
-      const override: Record<string, string> = method === 'GET' || method === 'POST' ? {} : { 'X-HTTP-Method-Override': method };
-      const res = await ctx.t.request<Body>(method === 'GET' ? 'GET' : 'POST', path, {
-        as: 'anonymous',
-        headers: { Cookie: cookie, 'X-WP-Nonce': nonce, ...override },
-        query: { ...query, _locale: 'user' },
-        body,
-      });
-      return { status: res.status, body: res.body };
-    };
+    ctx.call = await adminClientSession(ctx.t);
   });
   test.after(async (ctx) => ctx.t.stop());
 

@@ -7,6 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
 import { testStores } from '../../support/test-stores.js';
+import { adminClientSession, type AdminClientCall } from '../../support/admin-client-session.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
@@ -30,12 +31,7 @@ const HANDLERS: Array<{ slug: string; stepType: string; required: string[]; fill
   },
 ];
 
-type Call = (
-  method: string,
-  path: string,
-  body?: unknown,
-  query?: Record<string, string | number>,
-) => Promise<{ status: number; body: Body }>;
+type Call = AdminClientCall;
 
 for (const store of testStores('workflows: steps that need configuration')) {
   type Ctx = { t: TestHost; call: Call };
@@ -43,26 +39,7 @@ for (const store of testStores('workflows: steps that need configuration')) {
 
   test.before(async (ctx) => {
     ctx.t = await createTestHost({ plugins: [], config: store.config() });
-    const admin = await ctx.t.host.users.findByLogin('admin');
-    await ctx.t.host.users.setPassword(admin!.user_id, 'admin session pw');
-    const login = await ctx.t.request<{ data: { nonce: string } }>('POST', '/session', {
-      as: 'anonymous',
-      body: { login: 'admin', password: 'admin session pw' },
-    });
-    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-    const nonce = login.body.data.nonce;
-    // Exactly as the client sends: a cookie session with its nonce, PUT/PATCH as POST with
-    // X-HTTP-Method-Override, and `_locale=user` on every URL.
-    ctx.call = async (method, path, body, query = {}) => {
-      const override: Record<string, string> = method === 'GET' || method === 'POST' ? {} : { 'X-HTTP-Method-Override': method };
-      const res = await ctx.t.request<Body>(method === 'GET' ? 'GET' : 'POST', path, {
-        as: 'anonymous',
-        headers: { Cookie: cookie, 'X-WP-Nonce': nonce, ...override },
-        query: { ...query, _locale: 'user' },
-        body,
-      });
-      return { status: res.status, body: res.body };
-    };
+    ctx.call = await adminClientSession(ctx.t);
   });
   test.after(async (ctx) => ctx.t.stop());
 

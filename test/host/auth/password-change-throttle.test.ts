@@ -52,6 +52,8 @@ for (const store of testStores('auth: current-password guesses are throttled')) 
         loginMaxFailuresPerLogin: 4,
         loginWindowSeconds: WINDOW_SECONDS,
         trustProxy: 'loopback',
+        // A trusted proxy needs the public address (links never follow a client's Host).
+        publicUrl: 'http://127.0.0.1',
       },
     });
   });
