@@ -141,3 +141,30 @@ export function Loading() {
     </p>
   );
 }
+
+/** A labelled password field bound to a string state (sign-in, sign-in again). */
+export function PasswordField({
+  label = 'Password',
+  value,
+  onValue,
+  autocomplete = 'current-password',
+}: {
+  label?: string;
+  value: string;
+  onValue: (value: string) => void;
+  autocomplete?: 'current-password' | 'new-password';
+}) {
+  return (
+    <label>
+      {label}
+      <input
+        name="password"
+        type="password"
+        autocomplete={autocomplete}
+        required
+        value={value}
+        onInput={(e) => onValue((e.target as HTMLInputElement).value)}
+      />
+    </label>
+  );
+}

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, type Session } from './api.js';
-import { ErrorNote, useAction } from './components.js';
+import { ErrorNote, PasswordField, useAction } from './components.js';
 
 /**
  * The session ended (idle, its lifetime, or ended elsewhere) while a page was open: a modal
@@ -45,17 +45,7 @@ export function SignInAgain({
           Your session has ended. Sign in as <strong>{login}</strong> to carry on: this page and what you typed on it stay as they are.
         </p>
         <input type="text" name="username" autocomplete="username" value={login} hidden readOnly />
-        <label>
-          Password
-          <input
-            name="password"
-            type="password"
-            autocomplete="current-password"
-            required
-            value={password}
-            onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
-          />
-        </label>
+        <PasswordField value={password} onValue={setPassword} />
         <ErrorNote error={action.error} />
         <div class="actions">
           <button type="submit" class="primary" disabled={action.busy}>

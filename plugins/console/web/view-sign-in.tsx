@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { call, type Session } from './api.js';
-import { ErrorNote, useAction } from './components.js';
+import { ErrorNote, PasswordField, useAction } from './components.js';
 
 /** Sign in with the login and password (or, before one is set, an application password). */
 export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
@@ -28,17 +28,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void 
             onInput={(e) => setLogin((e.target as HTMLInputElement).value)}
           />
         </label>
-        <label>
-          Password
-          <input
-            name="password"
-            type="password"
-            autocomplete="current-password"
-            required
-            value={password}
-            onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
-          />
-        </label>
+        <PasswordField value={password} onValue={setPassword} />
         <ErrorNote error={action.error} />
         <button type="submit" class="primary" disabled={action.busy}>
           {action.busy ? 'Signing in…' : 'Sign in'}
