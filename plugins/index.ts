@@ -3,6 +3,7 @@ import cms from './cms/index.js';
 import discovery from './discovery/index.js';
 import intervalsCore from './intervals-core/index.js';
 import rss from './rss/index.js';
+import webhookItems from './webhook-items/index.js';
 import stepsCore from './steps-core/index.js';
 import webhookPresets from './webhook-presets/index.js';
 import microblog from './microblog/index.js';
@@ -36,6 +37,7 @@ export const defaultPlugins: ReadonlyArray<PluginDefinition> = [
   intervalsCore,
   stepsCore,
   rss,
+  webhookItems,
   cms,
   microblog,
   social,

@@ -15,6 +15,7 @@ export const defaultManifests: ReadonlyArray<PluginManifest> = [
   { id: 'intervals-core', load: async () => (await import('./intervals-core/index.js')).default },
   { id: 'steps-core', load: async () => (await import('./steps-core/index.js')).default },
   { id: 'rss', load: async () => (await import('./rss/index.js')).default },
+  { id: 'webhook-items', load: async () => (await import('./webhook-items/index.js')).default },
   { id: 'cms', load: async () => (await import('./cms/index.js')).default },
   { id: 'microblog', load: async () => (await import('./microblog/index.js')).default },
   { id: 'social', load: async () => (await import('./social/index.js')).default },
