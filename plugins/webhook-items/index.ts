@@ -86,7 +86,7 @@ export default definePlugin({
               logs,
               ctx,
               'warning',
-              `webhook: the delivery holds ${packets.length} items; this step takes at most ${max} new ones (max_items), so the rest will not be taken`,
+              `webhook: the delivery holds ${packets.length} items; this step takes at most ${max} new ones (max_items), so the rest are not taken from this delivery`,
             );
           return packets;
         },

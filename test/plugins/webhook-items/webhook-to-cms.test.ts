@@ -104,6 +104,25 @@ for (const store of testStores('webhook-items: webhook to cms')) {
     assert.is((await visibleTitles(t)).filter((title) => title.startsWith('Bearer item')).length, 3, 'no duplicate posts');
   });
 
+  test('max_items caps what one delivery makes, and the log says how many were left', async ({ t }) => {
+    const flowId = await webhookFlow(t, 'Capped', { items_path: 'items', max_items: 2 });
+    const token = await bearer(t, flowId);
+    const run = await deliver(t, flowId, JSON.stringify([1, 2, 3].map((n) => ({ id: `cap-${n}`, title: `Capped ${n}` }))), {
+      Authorization: `Bearer ${token}`,
+      'Content-Type': 'application/json',
+    });
+    assert.is(run.status, 'completed', JSON.stringify(run));
+    assert.equal(
+      (await visibleTitles(t)).filter((title) => title.startsWith('Capped')),
+      ['Capped 1', 'Capped 2'],
+    );
+    const logs = await t.request<Body>('GET', '/logs', { query: { job_id: run.job_id, level: 'warning' } });
+    assert.ok(
+      (logs.body.items as Body[]).some((e) => /holds 3 items; this step takes at most 2 new ones \(max_items\)/.test(e.message)),
+      JSON.stringify(logs.body.items),
+    );
+  });
+
   test('a GitHub-signed push: each commit is a post (github preset, X-Hub-Signature-256); a ping yields no items with skip_missing', async ({
     t,
   }) => {
