@@ -57,6 +57,15 @@ function param(request: InboundRequest, name: string): { value: string | undefin
   return { value: texts[0], ambiguous: false };
 }
 
+/**
+ * The longest signature, timestamp or id value read. Real ones are under 300 characters (a
+ * Stripe header during a secret rotation); the bound keeps an extract pattern's work on a
+ * stranger's value small (see extract-pattern.ts).
+ */
+export const MAX_VALUE_CHARS = 1024;
+const tooLong = (value: string, what: string, label: string): Failure | null =>
+  value.length > MAX_VALUE_CHARS ? fail(`${what} ${label} is longer than ${MAX_VALUE_CHARS} characters`) : null;
+
 function locate(request: InboundRequest, where: ValueLocation): { value: string | undefined; label: string; ambiguous?: boolean } {
   if (where.header !== undefined) return { value: request.headers[where.header.toLowerCase()], label: `header ${where.header}` };
   return { ...param(request, where.param), label: `parameter ${where.param}` };
@@ -139,6 +148,8 @@ function readValue(request: InboundRequest, where: ValueLocation & { extract?: E
   const { value, label, ambiguous } = locate(request, where);
   if (ambiguous) return fail(`${what} ${label} is sent several times with different values`);
   if (value === undefined || value.trim() === '') return fail(`${what} ${label} missing`);
+  const long = tooLong(value, what, label);
+  if (long) return long;
   const found = extractAll(value, where.extract ?? { kind: 'raw' });
   return found[0] ?? fail(`${what} ${label} has no value in the expected form`);
 }
@@ -177,6 +188,8 @@ export function verifyHmac(input: {
   const { value: signatureValue, label: signatureLabel, ambiguous } = locate(request, source);
   if (ambiguous) return fail(`signature ${signatureLabel} is sent several times with different values`);
   if (signatureValue === undefined || signatureValue.trim() === '') return fail(`signature ${signatureLabel} missing`);
+  const long = tooLong(signatureValue, 'signature', signatureLabel);
+  if (long) return long;
   const candidates = extractAll(signatureValue, source.extract, source.entry_separator);
   if (candidates.length === 0) return fail(`signature ${signatureLabel} has no signature in the expected form`);
   const decoded = candidates.map((c) => decodeSignature(c, source.encoding)).filter((b): b is Buffer => b !== null);

@@ -262,6 +262,11 @@ for (const [index, store] of stores.entries()) {
     assert.is(refused.status, 400);
     assert.is(refused.body.code, 'invalid_template');
     assert.match(JSON.stringify(refused.body.data.problems), /backreferences/);
+    // Linear time is not free: counted repeats compile to one instruction per count, and
+    // twenty {1,1000} held the host 31 s on a 4,000-character header. Refused when saved.
+    const large = await ctx.h.t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: template(`${'[a-z]{1,1000}'.repeat(20)}(!)`) });
+    assert.is(large.status, 400);
+    assert.match(JSON.stringify(large.body.data.problems), /too large/);
   });
 
   test.run();

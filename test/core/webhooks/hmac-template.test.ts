@@ -79,6 +79,14 @@ test('a pattern the linear-time engine cannot run is refused when saved, naming 
   assert.match(withPattern('(?<!x)v1=([a-f0-9]+)'), /lookbehinds/);
   assert.match(withPattern('(?>v1)=([a-f0-9]+)'), /atomic groups/);
   assert.match(withPattern('v1=([a-f0-9]++)'), /possessive quantifiers/);
+  // Counted repeats compile to one instruction per count: a pattern's cost on a stranger's
+  // header is its size times the header's, so a large one is refused (20 × {1,1000} held the
+  // host 31 s on a 4,000-character header even in a linear-time engine).
+  assert.match(withPattern(`${'[a-z]{1,1000}'.repeat(20)}(!)`), /too large .* instructions, at most 256/);
+  assert.match(withPattern('[a-z]{1,500}(!)'), /too large/);
+  assert.equal(withPattern('sha512=([a-f0-9]{128})'), '');
+  assert.match(withPattern('/v1=([a-f0-9]+)/g'), /only the flags i, m, s and u/);
+  assert.match(withPattern('/v1=([a-f0-9]+)/iy'), /only the flags/);
   // What RE2 takes stays accepted: named groups, classes, Unicode properties, flags.
   for (const ok of ['(?<sig>[a-f0-9]+)', '/^(?:[a-z0-9]+\\s?)*=\\s?([a-f0-9]+)$/m', '\\p{L}+=(\\w+)', '/t=(\\d+)/is'])
     assert.equal(withPattern(ok), '', ok);
