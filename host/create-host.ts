@@ -100,6 +100,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       publicUrl: () => (config.publicUrl ?? currentOrigin() ?? url).replace(/\/+$/, ''),
       allowsPrivateUrls: config.allowPrivateUrls,
       storesDebugLogs: config.logDebug === true || config.logLevel === 'debug' || config.logLevel === 'trace',
+      stepRecordBytes: config.stepRecordBytes,
     };
     // What must hold across hosts lives in the store: with MongoDB the counters are shared.
     const rateLimiters =

@@ -23,13 +23,15 @@ import { flowConfig } from '../flows/view.js';
 import type { JobsService } from '../jobs/service.js';
 import {
   STEP_ITEMS_KEPT,
-  STEP_PACKETS_JSON_MAX,
   type JobRecord,
   type JobStatus,
+  type RanStep,
   type StepItem,
   type StepOutcome,
   type WorkflowStep,
 } from '../jobs/model.js';
+import { HandlerSecrets } from '../flows/handler-secrets.js';
+import { DEFAULT_STEP_RECORD_BYTES, recordPackets } from './step-record.js';
 import { FlowQueues } from './flow-queue.js';
 
 /**
@@ -64,6 +66,8 @@ export interface EngineDeps {
   flowLockSeconds?: number;
   /** Whether item-level detail (debug entries) is wanted; when false the engine does not build it. */
   itemDetail?: () => boolean;
+  /** How much of each step's input and of its output a job keeps (bytes of JSON; FLOWHOST_STEP_RECORD_BYTES). */
+  stepRecordBytes?: number;
 }
 
 /** What one step's run saw beyond its packets (fetch steps: items skipped as processed). */
@@ -166,23 +170,23 @@ export function packetIdentity(packet: DataPacket): string {
   return itemIdentity(packet);
 }
 
-/** What a job keeps of the packets a step passed on: identities, and bodies up to a size. */
-function packetRecord(packets: DataPacket[]): { items: StepItem[]; packets_json: string; packets_truncated?: true } {
-  const items = packets.slice(0, STEP_ITEMS_KEPT).map((p) => ({ item_id: packetIdentity(p), title: packetTitle(p) }));
-  const kept: string[] = [];
-  let size = 2;
-  for (const packet of packets) {
-    let text: string;
-    try {
-      text = JSON.stringify(packet) ?? 'null';
-    } catch {
-      text = JSON.stringify({ unserializable: true });
-    }
-    if (size + text.length + 1 > STEP_PACKETS_JSON_MAX) break;
-    kept.push(text);
-    size += text.length + 1;
-  }
-  return { items, packets_json: `[${kept.join(',')}]`, ...(kept.length < packets.length ? { packets_truncated: true as const } : {}) };
+/** The identities of the packets a step passed on (of a failed step: those it was given). */
+function itemsOf(packets: DataPacket[]): StepItem[] {
+  return packets.slice(0, STEP_ITEMS_KEPT).map((p) => ({ item_id: packetIdentity(p), title: packetTitle(p) }));
+}
+
+/** The flow's steps as a run planned them, secrets masked: what the job keeps of its configuration. */
+function ranWith(plan: PlannedStep[]): RanStep[] {
+  return plan.map((step) => ({
+    flow_step_id: step.flowStepId,
+    step_type: step.stepType,
+    handler_slug: step.handlerSlug,
+    enabled: step.enabled,
+    handler_config: HandlerSecrets.mask({
+      ...step.handlerConfig,
+      ...(step.ai ? Object.fromEntries(Object.entries(step.ai).filter(([, v]) => v !== undefined)) : {}),
+    }),
+  }));
 }
 
 /** The outcome line's tail: what a publish step published and what it shortened. */
@@ -292,6 +296,8 @@ export class Engine {
       await this.deps.log('info', `Job ${job.job_id} started (${plan.length} step${plan.length === 1 ? '' : 's'})`, context);
       let packets: DataPacket[] = [];
       let fetched = 0;
+      // The first step that runs writes the flow's configuration as it ran along with its record.
+      const firstRun = plan.findIndex((s) => s.enabled);
       for (const [index, step] of plan.entries()) {
         const label = `Step ${index + 1}/${plan.length} ${step.stepType}${step.handlerSlug ? ` (${step.handlerSlug})` : ''}`;
         const stepContext = {
@@ -342,7 +348,9 @@ export class Engine {
             finished_at: finishedAt,
             ...(published.length ? { published: outcomePublished } : {}),
             position: index + 1,
-            ...packetRecord(packets),
+            items: itemsOf(packets),
+            input: recordPackets(given, this.recordBytes),
+            output: recordPackets(packets, this.recordBytes),
             ...report,
           });
           const durationMs = finishedAt.getTime() - started.getTime();
@@ -393,9 +401,11 @@ export class Engine {
             error: reason,
             ...refusal(stepError),
             position: index + 1,
-            ...packetRecord(given),
+            items: itemsOf(given),
+            input: recordPackets(given, this.recordBytes),
             ...report,
           });
+          await this.deps.jobs.recordSteps(job.job_id, steps, index === firstRun ? ranWith(plan) : undefined);
           const durationMs = finishedAt.getTime() - started.getTime();
           this.timed({
             jobId: job.job_id,
@@ -418,6 +428,8 @@ export class Engine {
           // By position, as the log lines name it: the flow step id is internal ("1_b64…_9").
           throw new StepFailure(`${label} failed: ${reason}`);
         }
+        // The step's record is stored as it ends (a failed step's in the catch above).
+        await this.deps.jobs.recordSteps(job.job_id, steps, index === firstRun ? ranWith(plan) : undefined);
         // Nothing new came in: the rest of the pipeline has nothing to work on.
         if (step.stepType === 'fetch' && packets.length === 0 && plan.some((s) => s.stepType === 'fetch')) {
           const fetchesLeft = plan.slice(plan.indexOf(step) + 1).some((s) => s.enabled && s.stepType === 'fetch');
@@ -584,6 +596,10 @@ export class Engine {
       }
     }
     return fresh;
+  }
+
+  private get recordBytes(): number {
+    return this.deps.stepRecordBytes ?? DEFAULT_STEP_RECORD_BYTES;
   }
 
   private itemDetail(): boolean {

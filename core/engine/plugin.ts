@@ -27,8 +27,9 @@ export const enginePlugin = definePlugin({
         logs: services.logs,
         logger: services.rootLogger,
         credentials: services.credentials,
+        info: services.hostInfo,
       },
-      factory({ logs, logger, ...deps }) {
+      factory({ logs, logger, info, ...deps }) {
         // Engine events go to the searchable log (GET /logs) and to the process log.
         const log: EngineLog = async (level, message, context) => {
           logger[level === 'warning' ? 'warn' : level]({ ...context }, message);
@@ -39,7 +40,14 @@ export const enginePlugin = definePlugin({
           const entry = { level, message, context: rest, ...(typeof agent_id === 'number' ? { agent_id } : {}) };
           void logs.record(entry).catch((error: unknown) => logger.error({ err: error }, 'A log entry could not be stored'));
         };
-        return new Engine({ ...deps, logger, log, flushLog: () => logs.flush(), itemDetail: () => logs.stores('debug') });
+        return new Engine({
+          ...deps,
+          logger,
+          log,
+          flushLog: () => logs.flush(),
+          itemDetail: () => logs.stores('debug'),
+          stepRecordBytes: info.stepRecordBytes,
+        });
       },
     }),
     createServiceFactory({

@@ -32,14 +32,40 @@ export interface StepOutcome {
    */
   items?: StepItem[];
   /**
-   * The packets the step passed on, as JSON text (kept as text so any packet can be stored),
-   * up to STEP_PACKETS_JSON_MAX characters; GET /jobs/{id}?include=packets shows them.
+   * Jobs run before `input`/`output` were kept: the packets the step passed on (a failed
+   * step: those it was given), as JSON text; GET /jobs/{id}?include=packets shows them.
    */
   packets_json?: string;
   /** True when packets_json holds only the first packets (the rest did not fit). */
   packets_truncated?: boolean;
   /** What an ai step used: provider, model, token usage, calls and latency. */
   ai?: AiStepReport;
+  /** The packets the step was given (bounded, secrets masked); absent on older jobs. */
+  input?: RecordedPackets;
+  /** The packets the step passed on (bounded, secrets masked); absent on a failed step and older jobs. */
+  output?: RecordedPackets;
+}
+
+/** A step's packets as a job keeps them (see core/engine/step-record.ts). */
+export interface RecordedPackets {
+  /** The first packets, as a JSON array text, secret-looking fields masked. */
+  json: string;
+  /** How many packets there were in all. */
+  count: number;
+  /** Packets left out because the record was full, and their size in bytes of JSON. */
+  cut_items?: number;
+  cut_bytes?: number;
+  /** True when a secret-looking field was masked (the kept JSON is not the packets as they were). */
+  masked?: boolean;
+}
+
+/** A step of the flow as it ran: its handler's settings with secrets masked. */
+export interface RanStep {
+  flow_step_id: string;
+  step_type: string;
+  handler_slug: string | null;
+  enabled: boolean;
+  handler_config: Record<string, unknown>;
 }
 
 /** A packet's identity as a job shows it: the engine's item identity and a title. */
@@ -50,8 +76,6 @@ export interface StepItem {
 
 /** How many item identities a step outcome keeps. */
 export const STEP_ITEMS_KEPT = 500;
-/** How much packet JSON a step outcome keeps (characters). */
-export const STEP_PACKETS_JSON_MAX = 128 * 1024;
 
 /** An ephemeral workflow's step (POST /execute with `workflow`). */
 export interface WorkflowStep {
@@ -79,6 +103,8 @@ export interface JobRecord extends Record<string, unknown> {
   error: string | null;
   action_id: number | null;
   source: 'execute' | 'schedule' | 'webhook' | 'cli';
+  /** The steps as the run planned them, secrets masked (written with its first step's record). */
+  ran_with?: RanStep[];
   /** Who asked for the run (their capabilities then); null for schedules and webhooks. */
   started_by?: ActingUserRecord | null;
   created_at: Date;

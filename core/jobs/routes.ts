@@ -7,6 +7,7 @@ import type { JobsService } from './service.js';
 import { withResponses } from '../kernel/response-schemas.js';
 import { jobsResponses } from './responses.js';
 import { defineRoute } from '../../sdk/define.js';
+import { ranWithSchema, recordedSchema, recordedView, triggerSchema, triggerView } from './run-record-view.js';
 
 const admin = { capability: 'manage_options' } as const;
 const display = (d: Date | null) => (d ? d.toISOString().replace('T', ' ').slice(0, 19) : null);
@@ -60,7 +61,23 @@ function stepView(step: StepOutcome, withPackets: boolean): Record<string, unkno
           },
         }
       : {}),
-    ...(withPackets ? { packets: storedPackets(step.packets_json), packets_truncated: step.packets_truncated === true } : {}),
+    ...(withPackets ? packetViews(step) : {}),
+  };
+}
+
+/**
+ * A step's bodies: `input` and `output` (null when not recorded: older jobs, a failed step's
+ * output), and `packets`, what the step passed on (a failed step: what it was given) as before.
+ */
+function packetViews(step: StepOutcome): Record<string, unknown> {
+  const input = recordedView(step.input);
+  const output = recordedView(step.output);
+  const passed = step.status === 'failed' ? input : output;
+  return {
+    input,
+    output,
+    packets: passed ? passed.items : storedPackets(step.packets_json),
+    packets_truncated: passed ? passed.truncated !== null : step.packets_truncated === true,
   };
 }
 
@@ -97,6 +114,8 @@ async function jobViews(names: JobNames, jobs: JobRecord[], detail = false, with
               step.handler_config ? { ...step, handler_config: HandlerSecrets.mask(step.handler_config) } : step,
             ) ?? null,
           steps: job.steps.map((s) => stepView(s, withPackets)),
+          trigger: triggerView(job),
+          ran_with: job.ran_with?.map((step) => ({ ...step, handler_config: HandlerSecrets.mask(step.handler_config) })) ?? null,
         }
       : {}),
   }));
@@ -148,7 +167,7 @@ export function jobsSurface(jobs: JobsService, names: JobNames): SurfaceDefiniti
                 include: {
                   type: 'string',
                   pattern: '^(packets)?$',
-                  description: '`packets`: each step’s packet bodies as well as their identities',
+                  description: '`packets`: each step’s input and output items (and packet bodies) as well as their identities',
                 },
               },
             },
@@ -278,6 +297,8 @@ const stepSchema: JsonSchema = named('JobStep', {
       },
     },
     packets_truncated: { type: 'boolean' },
+    input: { ...recordedSchema, description: 'include=packets: the items the step was given (bounded, secrets masked)' },
+    output: { ...recordedSchema, description: 'include=packets: the items the step passed on; null for a failed step' },
     /** An ai step's provider, model, token usage, calls and latency. */
     ai: {
       type: 'object',
@@ -360,6 +381,8 @@ export const jobDetailSchema: JsonSchema = named('Job', {
     scheduled_for: nullableString,
     workflow: { anyOf: [{ type: 'null' }, { type: 'array', items: workflowStepSchema }] },
     steps: { type: 'array', items: stepSchema },
+    trigger: triggerSchema,
+    ran_with: ranWithSchema,
   },
 });
 

@@ -16,6 +16,7 @@ import {
   type JobRecord,
   type JobStatus,
   type ProcessedItemRecord,
+  type RanStep,
   type StepOutcome,
   type WorkflowStep,
 } from './model.js';
@@ -160,6 +161,15 @@ export class JobsService implements JobsApi {
   }
 
   /** A webhook job that found its flow busy goes back to pending in the flow's queue. */
+  /**
+   * The run's step records so far, written as each step ends: a host that dies mid-run
+   * leaves the steps it finished (and the flow's steps as planned, with the first).
+   * Only while the job is this run's (`processing`): a late write never undoes an end.
+   */
+  async recordSteps(jobId: number, steps: StepOutcome[], ranWith?: RanStep[]): Promise<void> {
+    await this.jobs.updateOne({ job_id: jobId, status: 'processing' }, { $set: { steps, ...(ranWith ? { ran_with: ranWith } : {}) } });
+  }
+
   async requeue(jobId: number): Promise<void> {
     await this.jobs.updateOne({ job_id: jobId, status: 'processing' }, { $set: { status: 'pending', started_at: null, queued: true } });
   }

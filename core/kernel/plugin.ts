@@ -19,6 +19,8 @@ export interface HostInfo {
    * FLOWHOST_LOG_DEBUG, or FLOWHOST_LOG_LEVEL debug/trace. Absent means no.
    */
   readonly storesDebugLogs?: boolean;
+  /** How much of each step's input and of its output a job keeps (FLOWHOST_STEP_RECORD_BYTES); absent: 64 KiB. */
+  readonly stepRecordBytes?: number;
 }
 
 /**

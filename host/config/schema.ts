@@ -23,6 +23,8 @@ export interface HostConfig {
    * Off by default; `logLevel` debug or trace turns it on as well.
    */
   logDebug: boolean;
+  /** How much of each step's input and of its output a job keeps, in bytes of JSON (the rest is counted, not kept). */
+  stepRecordBytes: number;
   /** Failed logins allowed per login and address in `loginWindowSeconds`. */
   loginMaxFailures: number;
   /** Failed logins allowed per address (any login) in `loginWindowSeconds`. */
@@ -106,6 +108,7 @@ export const envKeys: Record<string, { key: keyof HostConfig; type: 'string' | '
   FLOWHOST_BODY_LIMIT: { key: 'bodyLimit', type: 'integer' },
   FLOWHOST_LOG_LEVEL: { key: 'logLevel', type: 'string' },
   FLOWHOST_LOG_DEBUG: { key: 'logDebug', type: 'boolean' },
+  FLOWHOST_STEP_RECORD_BYTES: { key: 'stepRecordBytes', type: 'integer' },
   FLOWHOST_CHECK_RESPONSES: { key: 'checkResponses', type: 'boolean' },
   FLOWHOST_HEAP_GROWING_PERCENT: { key: 'heapGrowingPercent', type: 'integer' },
   FLOWHOST_TRUST_PROXY: { key: 'trustProxy', type: 'string' },
@@ -140,6 +143,7 @@ export const defaultConfig: HostConfig = {
   bodyLimit: 1024 * 1024,
   logLevel: 'info',
   logDebug: false,
+  stepRecordBytes: 64 * 1024,
   loginMaxFailures: 5,
   loginMaxFailuresPerIp: 50,
   loginMaxFailuresPerLogin: 30,
@@ -198,6 +202,7 @@ export const configSchema: JsonSchema = {
     bodyLimit: { type: 'integer', minimum: 1024, maximum: 1073741824 },
     logLevel: { enum: ['trace', 'debug', 'info', 'warn', 'error', 'silent'] },
     logDebug: { type: 'boolean' },
+    stepRecordBytes: { type: 'integer', minimum: 1024, maximum: 16777216 },
     loginMaxFailures: { type: 'integer', minimum: 1 },
     loginMaxFailuresPerIp: { type: 'integer', minimum: 1 },
     loginWindowSeconds: { type: 'integer', minimum: 1 },

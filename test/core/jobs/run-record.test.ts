@@ -1,0 +1,240 @@
+// The run record (issue 53): each step's input and output items (bounded, secrets masked,
+// with what was cut), what started the run and the flow's configuration as it ran, in
+// GET /jobs/{id}; a step's record is stored when the step ends, not only with the run's end.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Ajv } from 'ajv';
+import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
+import { definePlugin, defineHandler, services, type DataPacket, type PluginDefinition } from '../../../sdk/index.js';
+import { jobsSurface } from '../../../core/jobs/routes.js';
+import { surfaceRoutes } from '../../../core/kernel/routes.js';
+import type { JsonSchema } from '../../../core/kernel/json-schema.js';
+import { testStores } from '../../support/test-stores.js';
+
+type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
+
+const ITEM_SECRET = 'item-secret-value-0123456789';
+const SETTING_SECRET = 'setting-secret-value-abcdef';
+
+/** What the fake remote saw and how it behaves: the feed's requests, the posts made, where it fails, a held publish. */
+interface Remote {
+  feedRequests: number;
+  posted: string[];
+  failAt: number | null;
+  hold: Promise<void> | null;
+  holding: (() => void) | null;
+  body: string;
+}
+
+function items(remote: Remote): DataPacket[] {
+  return [1, 2, 3, 4, 5].map((n) => ({
+    type: 'item',
+    data: { guid: `urn:rec:${n}`, title: `Story ${n}`, content: `<p>Body ${n} ${remote.body}</p>`, api_token: ITEM_SECRET },
+    metadata: {},
+  }));
+}
+
+/** A five-item fetch handler, and a publish handler that fails at item `failAt` (1-based) or waits for `hold`. */
+function recordProbe(remote: Remote): PluginDefinition {
+  return definePlugin({
+    id: 'run-record-probe',
+    version: '1.0.0',
+    flowhost: '^1.0.0',
+    deps: { handlers: services.handlers },
+    setup({ handlers }) {
+      handlers.add(
+        defineHandler({
+          slug: 'rec-feed',
+          type: 'fetch',
+          label: 'Five items',
+          description: 'Five items, each with a secret-looking field.',
+          settings: { type: 'object', properties: { max_items: { type: 'integer' } } },
+          fetch: async () => {
+            remote.feedRequests++;
+            return items(remote);
+          },
+        }),
+      );
+      handlers.add(
+        defineHandler({
+          slug: 'rec-pub',
+          type: 'publish',
+          label: 'Fake remote',
+          description: 'Posts each item; fails at the configured item.',
+          settings: { type: 'object', properties: { api_key: { type: 'string' } } },
+          publish: async (_ctx, _settings, packets) => {
+            if (remote.holding) remote.holding();
+            if (remote.hold) await remote.hold;
+            const out: DataPacket[] = [];
+            for (const [n, p] of packets.entries()) {
+              if (remote.failAt === n + 1) throw new Error(`remote refused item ${n + 1}`);
+              const guid = String(p.data.guid);
+              remote.posted.push(guid);
+              out.push({ ...p, metadata: { ...p.metadata, published_id: `post-${guid}`, published_url: `https://remote.test/${guid}` } });
+            }
+            return out;
+          },
+        }),
+      );
+    },
+  });
+}
+
+/** fetch (rec-feed, 5 items) → publish (rec-pub, with a secret setting); answers the flow id. */
+async function twoStepFlow(t: TestHost): Promise<{ flowId: number; steps: string[] }> {
+  const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Recorded' } })).body.data.pipeline_id as number;
+  const psids: string[] = [];
+  for (const [order, type] of ['fetch', 'publish'].entries())
+    psids.push(
+      (await t.request<Body>('POST', `/pipelines/${pipelineId}/steps`, { body: { step_type: type, execution_order: order } })).body.data
+        .pipeline_step_id,
+    );
+  const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Recorded flow' } })).body.data
+    .flow_id as number;
+  const steps = psids.map((p) => `${p}_${flowId}`);
+  const settings = [
+    { handler_slug: 'rec-feed', settings: { max_items: 5 } },
+    { handler_slug: 'rec-pub', settings: { api_key: SETTING_SECRET } },
+  ];
+  for (const [n, body] of settings.entries()) {
+    const res = await t.request<Body>('PUT', `/flows/steps/${steps[n]}/handler`, { body });
+    assert.is(res.status, 200, JSON.stringify(res.body));
+  }
+  return { flowId, steps };
+}
+
+/** The route's declared 200 body, closed (undeclared fields fail). */
+function closed(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closed);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema))
+    out[key] = key === 'properties' ? Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, closed(v)])) : closed(value);
+  if (out.type === 'object' && out.properties && !('additionalProperties' in out)) out.additionalProperties = false;
+  return out;
+}
+const detailRoute = surfaceRoutes(jobsSurface({} as never, {} as never)).find((r) => r.method === 'GET' && r.path === '/jobs/{job_id}')!;
+const validateDetail = new Ajv({ strict: false, allErrors: true }).compile(
+  closed((detailRoute.schema!.responses as Record<number, JsonSchema>)[200]) as object,
+);
+
+const newRemote = (): Remote => ({ feedRequests: 0, posted: [], failAt: null, hold: null, holding: null, body: '' });
+
+async function jobDetail(t: TestHost, jobId: number): Promise<Body> {
+  const res = await t.request<Body>('GET', `/jobs/${jobId}`, { query: { include: 'packets' } });
+  assert.is(res.status, 200, JSON.stringify(res.body));
+  assert.ok(validateDetail(res.body), JSON.stringify(validateDetail.errors));
+  return res.body.data;
+}
+
+for (const store of testStores('run record')) {
+  type Ctx = { t: TestHost; remote: Remote };
+  const test = suite<Ctx>(`run record (${store.label})`);
+  test.before(async (ctx) => {
+    ctx.remote = newRemote();
+    ctx.t = await createTestHost({ plugins: [recordProbe(ctx.remote)], config: store.config() });
+  });
+  test.after(async (ctx) => {
+    await ctx.t.stop();
+  });
+
+  test('a failed run keeps each step’s input and output items, secrets masked, and what started it', async ({ t, remote }) => {
+    const { flowId, steps } = await twoStepFlow(t);
+    remote.failAt = 3;
+    const job = await t.executeAndWait({ flow_id: flowId });
+    assert.is(job.status, 'failed');
+    const detail = await jobDetail(t, job.job_id);
+    const [fetch, publish] = detail.steps as Body[];
+    assert.is(fetch!.input.count, 0);
+    assert.equal(fetch!.input.items, []);
+    assert.equal(
+      fetch!.output.items.map((i: Body) => i.data.guid),
+      [1, 2, 3, 4, 5].map((n) => `urn:rec:${n}`),
+    );
+    assert.is(fetch!.output.count, 5);
+    assert.is(fetch!.output.truncated, null);
+    assert.is(fetch!.output.items[0].data.title, 'Story 1');
+    assert.is(publish!.status, 'failed');
+    assert.is(publish!.error, 'remote refused item 3');
+    assert.is(publish!.input.items.length, 5);
+    assert.is(publish!.output, null);
+    // The item's secret-looking field is masked wherever the record shows it.
+    assert.ok(fetch!.output.masked);
+    assert.not.ok(JSON.stringify(detail).includes(ITEM_SECRET), 'no item secret in the record');
+    assert.match(String(fetch!.output.items[0].data.api_token), /^•+/);
+    // What started it, and the flow as it ran (the handler's secret masked).
+    assert.equal(detail.trigger, { kind: 'execute', retry_of: null, user_login: 'admin' });
+    assert.equal(
+      detail.ran_with.map((s: Body) => [s.flow_step_id, s.step_type, s.handler_slug, s.enabled]),
+      [
+        [steps[0], 'fetch', 'rec-feed', true],
+        [steps[1], 'publish', 'rec-pub', true],
+      ],
+    );
+    assert.is(detail.ran_with[0].handler_config.max_items, 5);
+    assert.type(detail.ran_with[1].handler_config.api_key, 'string');
+    assert.not.ok(JSON.stringify(detail).includes(SETTING_SECRET), 'no handler secret in the record');
+    // Without include=packets the bodies stay out, as before.
+    const plain = (await t.request<Body>('GET', `/jobs/${job.job_id}`)).body.data;
+    assert.is(plain.steps[0].input, undefined);
+    assert.not.ok(JSON.stringify(plain.steps).includes('Body 1'));
+  });
+
+  test('a step’s record is stored when the step ends, before the run ends', async ({ t, remote }) => {
+    const { flowId } = await twoStepFlow(t);
+    remote.failAt = null;
+    let release!: () => void;
+    remote.hold = new Promise((resolve) => {
+      release = resolve;
+    });
+    const publishing = new Promise<void>((resolve) => {
+      remote.holding = resolve;
+    });
+    const started = await t.request<Body>('POST', '/execute', { body: { flow_id: flowId } });
+    const jobId = started.body.data?.job_id ?? started.body.job_id;
+    await publishing;
+    // The run is inside its second step: the first step's record is in the store already.
+    const during = await jobDetail(t, jobId);
+    assert.is(during.status, 'processing');
+    assert.is(during.steps.length, 1);
+    assert.is(during.steps[0].output.count, 5);
+    assert.is(during.ran_with.length, 2);
+    remote.holding = null;
+    remote.hold = null;
+    release();
+    const done = await t.waitForJob(jobId);
+    assert.is(done.status, 'completed');
+    const after = await jobDetail(t, jobId);
+    assert.equal(
+      after.steps[1].published.map((p: Body) => p.id),
+      [1, 2, 3, 4, 5].map((n) => `post-urn:rec:${n}`),
+    );
+    assert.is(after.steps[1].output.count, 5);
+  });
+
+  test.run();
+
+  const small = suite<Ctx>(`run record past its size (${store.label})`);
+  small.before(async (ctx) => {
+    ctx.remote = newRemote();
+    ctx.remote.body = 'x'.repeat(600);
+    ctx.t = await createTestHost({ plugins: [recordProbe(ctx.remote)], config: { ...store.config(), stepRecordBytes: 2048 } });
+  });
+  small.after(async (ctx) => {
+    await ctx.t.stop();
+  });
+
+  small('items past FLOWHOST_STEP_RECORD_BYTES are counted, not kept: the marker says how many and how many bytes', async ({ t }) => {
+    const { flowId } = await twoStepFlow(t);
+    const job = await t.executeAndWait({ flow_id: flowId });
+    assert.is(job.status, 'completed');
+    const output = (await jobDetail(t, job.job_id)).steps[0].output as Body;
+    assert.is(output.count, 5);
+    assert.ok(output.items.length >= 1 && output.items.length < 5, String(output.items.length));
+    assert.is(output.truncated.items, 5 - output.items.length);
+    assert.ok(output.truncated.bytes > 600 * output.truncated.items, String(output.truncated.bytes));
+    assert.ok(JSON.stringify(output.items).length <= 2048);
+  });
+
+  small.run();
+}
