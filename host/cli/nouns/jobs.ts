@@ -14,7 +14,10 @@ type JobStep = {
   items_out: number;
   duration_ms: number;
   error?: string;
+  /** The step's packets' identities: what it passed on (a failed step: what it was given). */
+  items?: Array<{ item_id: string; title: string | null }>;
 };
+type Trigger = { kind: string; retry_of: number | null; user_login: string | null; webhook?: { request_id: string | null } };
 type JobView = Record<string, unknown> & {
   job_id: number;
   status: string;
@@ -22,13 +25,32 @@ type JobView = Record<string, unknown> & {
   flow_name: string | null;
   error?: string | null;
   steps?: JobStep[];
+  trigger?: Trigger;
 };
+
+/** `execute by admin`, `webhook (request …)`, `retry of job 4 by admin`. */
+function triggerText(trigger: Trigger): string {
+  const what = trigger.kind === 'retry' && trigger.retry_of !== null ? `retry of job ${trigger.retry_of}` : trigger.kind;
+  const request = trigger.webhook?.request_id ? ` (request ${trigger.webhook.request_id})` : '';
+  return `${what}${request}${trigger.user_login ? ` by ${trigger.user_login}` : ''}`;
+}
+
+/** Each step's items under its line: what it passed on, or for a failed step what it was given. */
+function printItems(steps: JobStep[]): void {
+  for (const step of steps) {
+    if (!step.items?.length) continue;
+    const what = step.status === 'failed' ? 'given' : 'out';
+    console.log(`Step ${step.position ?? '-'} ${step.step_type}${step.handler_slug ? ` (${step.handler_slug})` : ''}, items ${what}:`);
+    for (const item of step.items) console.log(`  ${item.item_id}${item.title ? ` "${item.title}"` : ''}`);
+  }
+}
 
 function printJob(job: JobView): void {
   console.log(`Job ${job.job_id}: ${job.status}${job.error ? ` (${String(job.error)})` : ''}`);
   console.log(
     `Flow: ${job.flow_id === null ? '-' : `${job.flow_id} "${String(job.flow_name ?? '')}"`}; created ${String(job.created_at_display ?? job.created_at ?? '-')}; completed ${String(job.completed_at_display ?? job.completed_at ?? '-')}`,
   );
+  if (job.trigger) console.log(`Started by: ${triggerText(job.trigger)}`);
   if (job.steps?.length)
     printRows(
       job.steps.map((s) => ({
@@ -42,6 +64,7 @@ function printJob(job: JobView): void {
         error: s.error ?? '',
       })),
     );
+  if (job.steps?.length) printItems(job.steps);
 }
 
 /** `flowhost jobs ...`: read-only view of jobs, through the API. */
@@ -80,11 +103,15 @@ export const jobs: CliNoun = {
       )
       .command(
         'show <id>',
-        "One job: status, timings and each step's outcome (--packets for the packet bodies)",
+        "One job: what started it, status, timings, each step's outcome and items (--packets: each step's input and output bodies)",
         (c) =>
           c
             .positional('id', { type: 'number', demandOption: true })
-            .option('packets', { type: 'boolean', default: false, describe: "Include each step's packet bodies" })
+            .option('packets', {
+              type: 'boolean',
+              default: false,
+              describe: "Include each step's input and output items (bodies; with --json)",
+            })
             .options(jsonOption),
         async (argv) => {
           if (!Number.isSafeInteger(argv.id) || argv.id < 1) throw new CliError(`'${String(argv.id)}' is not a job id`);

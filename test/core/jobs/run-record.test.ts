@@ -5,103 +5,13 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Ajv } from 'ajv';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
-import { definePlugin, defineHandler, services, type DataPacket, type PluginDefinition } from '../../../sdk/index.js';
 import { jobsSurface } from '../../../core/jobs/routes.js';
 import { surfaceRoutes } from '../../../core/kernel/routes.js';
 import type { JsonSchema } from '../../../core/kernel/json-schema.js';
 import { testStores } from '../../support/test-stores.js';
+import { ITEM_SECRET, SETTING_SECRET, newRemote, recordProbe, twoStepFlow, type Remote } from '../../support/run-record-probe.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
-
-const ITEM_SECRET = 'item-secret-value-0123456789';
-const SETTING_SECRET = 'setting-secret-value-abcdef';
-
-/** What the fake remote saw and how it behaves: the feed's requests, the posts made, where it fails, a held publish. */
-interface Remote {
-  feedRequests: number;
-  posted: string[];
-  failAt: number | null;
-  hold: Promise<void> | null;
-  holding: (() => void) | null;
-  body: string;
-}
-
-function items(remote: Remote): DataPacket[] {
-  return [1, 2, 3, 4, 5].map((n) => ({
-    type: 'item',
-    data: { guid: `urn:rec:${n}`, title: `Story ${n}`, content: `<p>Body ${n} ${remote.body}</p>`, api_token: ITEM_SECRET },
-    metadata: {},
-  }));
-}
-
-/** A five-item fetch handler, and a publish handler that fails at item `failAt` (1-based) or waits for `hold`. */
-function recordProbe(remote: Remote): PluginDefinition {
-  return definePlugin({
-    id: 'run-record-probe',
-    version: '1.0.0',
-    flowhost: '^1.0.0',
-    deps: { handlers: services.handlers },
-    setup({ handlers }) {
-      handlers.add(
-        defineHandler({
-          slug: 'rec-feed',
-          type: 'fetch',
-          label: 'Five items',
-          description: 'Five items, each with a secret-looking field.',
-          settings: { type: 'object', properties: { max_items: { type: 'integer' } } },
-          fetch: async () => {
-            remote.feedRequests++;
-            return items(remote);
-          },
-        }),
-      );
-      handlers.add(
-        defineHandler({
-          slug: 'rec-pub',
-          type: 'publish',
-          label: 'Fake remote',
-          description: 'Posts each item; fails at the configured item.',
-          settings: { type: 'object', properties: { api_key: { type: 'string' } } },
-          publish: async (_ctx, _settings, packets) => {
-            if (remote.holding) remote.holding();
-            if (remote.hold) await remote.hold;
-            const out: DataPacket[] = [];
-            for (const [n, p] of packets.entries()) {
-              if (remote.failAt === n + 1) throw new Error(`remote refused item ${n + 1}`);
-              const guid = String(p.data.guid);
-              remote.posted.push(guid);
-              out.push({ ...p, metadata: { ...p.metadata, published_id: `post-${guid}`, published_url: `https://remote.test/${guid}` } });
-            }
-            return out;
-          },
-        }),
-      );
-    },
-  });
-}
-
-/** fetch (rec-feed, 5 items) → publish (rec-pub, with a secret setting); answers the flow id. */
-async function twoStepFlow(t: TestHost): Promise<{ flowId: number; steps: string[] }> {
-  const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Recorded' } })).body.data.pipeline_id as number;
-  const psids: string[] = [];
-  for (const [order, type] of ['fetch', 'publish'].entries())
-    psids.push(
-      (await t.request<Body>('POST', `/pipelines/${pipelineId}/steps`, { body: { step_type: type, execution_order: order } })).body.data
-        .pipeline_step_id,
-    );
-  const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Recorded flow' } })).body.data
-    .flow_id as number;
-  const steps = psids.map((p) => `${p}_${flowId}`);
-  const settings = [
-    { handler_slug: 'rec-feed', settings: { max_items: 5 } },
-    { handler_slug: 'rec-pub', settings: { api_key: SETTING_SECRET } },
-  ];
-  for (const [n, body] of settings.entries()) {
-    const res = await t.request<Body>('PUT', `/flows/steps/${steps[n]}/handler`, { body });
-    assert.is(res.status, 200, JSON.stringify(res.body));
-  }
-  return { flowId, steps };
-}
 
 /** The route's declared 200 body, closed (undeclared fields fail). */
 function closed(schema: unknown): unknown {
@@ -117,8 +27,6 @@ const detailRoute = surfaceRoutes(jobsSurface({} as never, {} as never)).find((r
 const validateDetail = new Ajv({ strict: false, allErrors: true }).compile(
   closed((detailRoute.schema!.responses as Record<number, JsonSchema>)[200]) as object,
 );
-
-const newRemote = (): Remote => ({ feedRequests: 0, posted: [], failAt: null, hold: null, holding: null, body: '' });
 
 async function jobDetail(t: TestHost, jobId: number): Promise<Body> {
   const res = await t.request<Body>('GET', `/jobs/${jobId}`, { query: { include: 'packets' } });
