@@ -57,6 +57,7 @@ export const MODULES = [
   'view-flow.js',
   'view-jobs.js',
   'view-job.js',
+  'view-job-record.js',
   'view-logs.js',
   'view-posts.js',
   'view-users.js',

@@ -64,8 +64,26 @@ export interface Job {
     started_at?: string;
     finished_at?: string;
     error?: string | null;
+    duration_ms?: number;
+    published?: Array<{ id: string; url: string | null }>;
+    /** With include=packets: what the step was given and what it passed on (null: not recorded). */
+    input?: RecordedItems | null;
+    output?: RecordedItems | null;
   }>;
   engine_data?: Record<string, unknown>;
+  trigger?: {
+    kind: string;
+    retry_of: number | null;
+    user_login: string | null;
+    webhook?: { request_id: string | null; received_at: string | null; payload: unknown; truncated: { bytes: number } | null };
+  };
+}
+/** A step's input or output as a run keeps it: the first items, the count, what did not fit. */
+export interface RecordedItems {
+  items: Array<{ type?: string; data?: Record<string, unknown>; metadata?: Record<string, unknown> }>;
+  count: number;
+  truncated: { items: number; bytes: number } | null;
+  masked: boolean;
 }
 export interface HandlerSummary {
   type: string;

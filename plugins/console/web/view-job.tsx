@@ -3,12 +3,13 @@ import { ErrorNote, Loading, Page, Status, useLoad } from './components.js';
 import { duration, when } from './format.js';
 import type { Job } from './model.js';
 import { href } from './router.js';
+import { StepRecords, TriggerNote } from './view-job-record.js';
 
 const FINISHED = new Set(['completed', 'completed_no_items', 'failed', 'skipped']);
 
 /** One run: each step's outcome and items, its error naming the step by position, its AI usage. */
 export function JobView({ id }: { id: number }) {
-  const job = useLoad(() => call<{ data: Job }>('GET', `/jobs/${id}`), [id], 1500);
+  const job = useLoad(() => call<{ data: Job }>('GET', `/jobs/${id}`, { query: { include: 'packets' } }), [id], 1500);
   if (!job.data) return <Page title={`Job ${id}`}>{job.error ? <ErrorNote error={job.error} /> : <Loading />}</Page>;
   const j = job.data.data;
   const usage = (j.engine_data?.ai_usage ?? j.engine_data?.usage) as Record<string, unknown> | undefined;
@@ -26,6 +27,7 @@ export function JobView({ id }: { id: number }) {
         · started {when(j.started_at ?? j.created_at)} · took {duration(j.duration_ms)}
         {FINISHED.has(j.status) ? null : <span class="muted"> (updating)</span>}
       </p>
+      {j.trigger ? <TriggerNote trigger={j.trigger} /> : null}
       {j.error ? (
         <p class="error" role="alert">
           {j.error}
@@ -61,6 +63,7 @@ export function JobView({ id }: { id: number }) {
           ))}
         </tbody>
       </table>
+      {j.steps?.length ? <StepRecords steps={j.steps} /> : null}
       {usage ? (
         <>
           <h2>AI usage</h2>
