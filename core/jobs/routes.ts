@@ -1,4 +1,5 @@
 import { HandlerSecrets } from '../flows/handler-secrets.js';
+import { maskDeep } from '../security/mask.js';
 import type { SurfaceDefinition } from '../kernel/routes.js';
 import type { JsonSchema } from '../kernel/json-schema.js';
 import { errorBody, named, successBody } from '../kernel/response-schemas.js';
@@ -105,7 +106,8 @@ async function jobViews(names: JobNames, jobs: JobRecord[], detail = false, with
     completed_at: job.completed_at ? job.completed_at.toISOString() : null,
     completed_at_display: display(job.completed_at),
     duration_ms: job.started_at && job.completed_at ? job.completed_at.getTime() - job.started_at.getTime() : null,
-    engine_data: job.engine_data,
+    // A webhook's payload and a run's data may carry secret-looking fields: never echoed.
+    engine_data: maskDeep(job.engine_data),
     ...(detail
       ? {
           scheduled_for: job.scheduled_for ? job.scheduled_for.toISOString() : null,

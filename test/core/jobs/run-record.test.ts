@@ -120,6 +120,30 @@ for (const store of testStores('run record')) {
     assert.is(after.steps[1].output.count, 5);
   });
 
+  test('a webhook run says so, with its request id and its payload (secrets masked)', async ({ t, remote }) => {
+    const { flowId } = await twoStepFlow(t);
+    remote.failAt = null;
+    const enabled = await t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'bearer' } });
+    assert.is(enabled.status, 200, JSON.stringify(enabled.body));
+    const payload = { event: 'story.published', items: [{ id: 7 }], password: 'payload-secret-value-123456' };
+    const res = await fetch(`${t.url}/api/automation/v1/trigger/${flowId}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${enabled.body.data.token as string}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(payload),
+    });
+    assert.is(res.status, 200);
+    const jobId = ((await res.json()) as Body).job_id as number;
+    await t.waitForJob(jobId);
+    const detail = await jobDetail(t, jobId);
+    assert.is(detail.trigger.kind, 'webhook');
+    assert.is(detail.trigger.user_login, null);
+    assert.is(detail.trigger.webhook.request_id, res.headers.get('x-request-id'));
+    assert.equal(detail.trigger.webhook.payload.items, [{ id: 7 }]);
+    assert.is(detail.trigger.webhook.payload.event, 'story.published');
+    assert.is(detail.trigger.webhook.truncated, null);
+    assert.not.ok(JSON.stringify(detail).includes('payload-secret-value-123456'), 'the payload’s secret is masked');
+  });
+
   test.run();
 
   const small = suite<Ctx>(`run record past its size (${store.label})`);
