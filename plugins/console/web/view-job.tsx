@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'preact/hooks';
 import { call } from './api.js';
 import { ErrorNote, Loading, Page, Status, useLoad } from './components.js';
 import { duration, when } from './format.js';
@@ -9,7 +10,18 @@ const FINISHED = new Set(['completed', 'completed_no_items', 'failed', 'skipped'
 
 /** One run: each step's outcome and items, its error naming the step by position, its AI usage. */
 export function JobView({ id }: { id: number }) {
-  const job = useLoad(() => call<{ data: Job }>('GET', `/jobs/${id}`, { query: { include: 'packets' } }), [id], 1500);
+  // Read again every 1.5 s until the run has ended: an ended run does not change, and its
+  // items can be a few hundred kilobytes.
+  const [endedId, setEndedId] = useState<number | null>(null);
+  const job = useLoad(
+    () => call<{ data: Job }>('GET', `/jobs/${id}`, { query: { include: 'packets' } }),
+    [id],
+    endedId === id ? undefined : 1500,
+  );
+  const shown = job.data?.data;
+  useEffect(() => {
+    if (shown && shown.job_id === id && FINISHED.has(shown.status)) setEndedId(id);
+  }, [shown?.job_id, shown?.status, id]);
   if (!job.data) return <Page title={`Job ${id}`}>{job.error ? <ErrorNote error={job.error} /> : <Loading />}</Page>;
   const j = job.data.data;
   const usage = (j.engine_data?.ai_usage ?? j.engine_data?.usage) as Record<string, unknown> | undefined;
