@@ -5,6 +5,7 @@ import type { HostConfig } from '../config/schema.js';
 import { CliError, type AdminClient } from './admin-client.js';
 import type { ApiSession } from './api-session.js';
 import { requireStore } from './data-dir-store.js';
+import { secretOption } from './secret-input.js';
 
 /**
  * How a CLI command reaches its config, the admin client and the API. Every noun, built
@@ -81,9 +82,9 @@ export async function withApi<T>(argv: Common, fn: (api: ApiSession) => Promise<
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function readPassword(argv: { password?: string; 'password-stdin'?: boolean }): string {
-  if (argv.password !== undefined) return argv.password;
-  if (argv['password-stdin']) return readFileSync(0, 'utf8').replace(/\r?\n$/, '');
-  throw new CliError('Give the password with --password <value> or pipe it with --password-stdin');
+  const password = secretOption('password', argv.password, argv['password-stdin']);
+  if (password === undefined) throw new CliError('Pipe the password with --password-stdin (or --password -), or give --password @<file>');
+  return password;
 }
 
 /**

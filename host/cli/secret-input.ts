@@ -56,6 +56,36 @@ export function secretSettings(given: unknown, example: string): Array<[string, 
   return out;
 }
 
+/**
+ * The value of a secret option such as `--secret` or `--password`: `-` reads standard input,
+ * `@<file>` a file (one trailing line end dropped either way); a literal value is refused
+ * without echoing it, since the command line sits in `ps` and shell history. Undefined when
+ * the option is not given. `fromStdin` is a boolean flag that means `-` (`--password-stdin`).
+ */
+export function secretOption(option: string, given: unknown, fromStdin = false): string | undefined {
+  if (given === undefined && !fromStdin) return undefined;
+  const how = `give it on standard input (--${option} -) or from a file (--${option} @<file>)`;
+  const raw = given === undefined ? '-' : String(given);
+  let value: string;
+  if (raw === '-') {
+    // No echo-free prompt here (as for --set-secret): on a terminal, at least say what is read.
+    if (process.stdin.isTTY) process.stderr.write(`Type the ${option}, then press Enter and Ctrl-D (or use --${option} @<file>):\n`);
+    value = withoutLineEnd(readFileSync(0, 'utf8'));
+  } else if (raw.startsWith('@')) {
+    const file = raw.slice(1);
+    try {
+      value = withoutLineEnd(readFileSync(file, 'utf8'));
+    } catch (error) {
+      throw new CliError(`--${option}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+  } else throw new CliError(`--${option}: a secret is never taken on the command line (it is visible in ps and shell history); ${how}`);
+  if (value === '')
+    throw new CliError(
+      `--${option}: the value is empty (${raw === '-' ? 'nothing on standard input' : `${raw.slice(1)} is empty`}); ${how}`,
+    );
+  return value;
+}
+
 /** Refuses `--set <name>=<value>` for a secret-named setting (the last part of a dotted name decides). */
 export function refuseSecretOnArgv(name: string): void {
   const last = name.split('.').pop() ?? name;

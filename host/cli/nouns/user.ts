@@ -70,8 +70,12 @@ export const user: CliNoun = {
         (c) =>
           c
             .positional('login', { type: 'string', demandOption: true })
-            .option('password', { type: 'string', describe: 'The new password (visible in shell history; prefer --password-stdin)' })
-            .option('password-stdin', { type: 'boolean', describe: 'Read the password from standard input' })
+            .option('password', {
+              type: 'string',
+              nargs: 1,
+              describe: '- to read the new password from standard input, @<file> to read it from a file (never the value itself)',
+            })
+            .option('password-stdin', { type: 'boolean', describe: 'Read the password from standard input (as --password -)' })
             .options(jsonOption),
         async (argv) => {
           const password = readPassword(argv);

@@ -5,6 +5,7 @@ import { jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
 import { printJson, printRows } from '../output.js';
 import { confirm, yesOption } from '../confirm.js';
 import { nounHeader } from './catalogue.js';
+import { secretOption } from '../secret-input.js';
 
 /** `flowhost webhook ...`: a flow's webhook trigger (auth mode, secrets, limits), through the API. */
 export const webhook: CliNoun = {
@@ -24,6 +25,14 @@ export const webhook: CliNoun = {
     const warn = (res: { warnings?: string[] }) => {
       for (const warning of res.warnings ?? []) process.stderr.write(`flowhost: warning: ${warning}\n`);
     };
+    // A chosen secret comes from stdin (`-`) or a file (`@<file>`), never argv (ps, shell history).
+    const secretOpt = {
+      secret: {
+        type: 'string',
+        nargs: 1,
+        describe: '- to read the secret from standard input, @<file> from a file (never the value itself)',
+      },
+    } as const;
     return y
       .command(
         'enable <flow_id>',
@@ -34,7 +43,7 @@ export const webhook: CliNoun = {
             .option('preset', { type: 'string', describe: 'A preset name (see `webhook presets`)' })
             .option('template', { type: 'string', describe: 'A JSON file with an HMAC template' })
             .option('overrides', { type: 'string', describe: 'A JSON file deep-merged over the template' })
-            .option('secret', { type: 'string', describe: 'Use this secret (else one is generated)' })
+            .option('secret', { ...secretOpt.secret, describe: `Use this secret (else one is generated): ${secretOpt.secret.describe}` })
             .option('generate-secret', { type: 'boolean', describe: 'Generate the secret (the default)' })
             .option('dedupe-window', {
               type: 'number',
@@ -44,23 +53,24 @@ export const webhook: CliNoun = {
         async (argv) => {
           if (argv.mode === 'hmac' && !argv.preset && !argv.template)
             throw new CliError('hmac mode needs --preset NAME or --template FILE');
+          const secret = secretOption('secret', argv.secret);
           const body = {
             mode: argv.mode,
             preset: argv.preset,
             template: readJsonFile(argv.template, 'template'),
             overrides: readJsonFile(argv.overrides, 'overrides'),
-            secret: argv.secret,
+            secret,
             dedupe_window_seconds: argv.dedupeWindow,
           };
           const res = await withApi(argv, (api) =>
             api.call<{ data: Record<string, unknown>; warnings?: string[] }>('PUT', `/flows/${argv.flow_id}/webhook`, { body }),
           );
           warn(res);
-          const secret = res.data.secret as { id: string; value: string } | undefined;
+          const shown = res.data.secret as { id: string; value: string } | undefined;
           show(
             argv,
             res.data,
-            res.data.token ? `Bearer token (shown once): ${String(res.data.token)}` : `Secret ${secret?.id} (shown once): ${secret?.value}`,
+            res.data.token ? `Bearer token (shown once): ${String(res.data.token)}` : `Secret ${shown?.id} (shown once): ${shown?.value}`,
           );
         },
       )
@@ -90,14 +100,15 @@ export const webhook: CliNoun = {
       )
       .command(
         'set-secret <flow_id>',
-        'Replace every secret with one',
-        (c) => flowArg(c).option('secret', { type: 'string' }).options(jsonOption),
+        'Replace every secret with one (generated, or --secret - / --secret @<file>)',
+        (c) => flowArg(c).options({ ...secretOpt, ...jsonOption }),
         async (argv) => {
+          const secret = secretOption('secret', argv.secret);
           const res = await withApi(argv, (api) =>
             api.call<{ data: { secret: { id: string; value: string } }; warnings?: string[] }>(
               'PUT',
               `/flows/${argv.flow_id}/webhook/secrets`,
-              { body: { secret: argv.secret } },
+              { body: { secret } },
             ),
           );
           warn(res);
@@ -107,13 +118,17 @@ export const webhook: CliNoun = {
       .command(
         'rotate <flow_id>',
         'Add a secret; current ones stay valid for --ttl seconds (default 7 days)',
-        (c) => flowArg(c).option('ttl', { type: 'number' }).option('secret', { type: 'string' }).options(jsonOption),
+        (c) =>
+          flowArg(c)
+            .option('ttl', { type: 'number' })
+            .options({ ...secretOpt, ...jsonOption }),
         async (argv) => {
+          const secret = secretOption('secret', argv.secret);
           const res = await withApi(argv, (api) =>
             api.call<{ data: { secret: { id: string; value: string } }; warnings?: string[] }>(
               'POST',
               `/flows/${argv.flow_id}/webhook/secrets`,
-              { body: { ttl_seconds: argv.ttl, secret: argv.secret } },
+              { body: { ttl_seconds: argv.ttl, secret } },
             ),
           );
           warn(res);

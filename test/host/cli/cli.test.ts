@@ -69,12 +69,16 @@ for (const store of testStores('cli: store nobody holds')) {
     assert.match(again.stderr, /No application password/);
   });
 
-  test('set-password from stdin; too short is refused', async () => {
+  test('set-password from stdin; too short or on the command line is refused', async () => {
     const ok = await cliWith(['user', 'set-password', 'alice', '--password-stdin'], { stdin: 'a long enough password\n' });
     assert.is(ok.status, 0, ok.stderr);
-    const short = await cli('user', 'set-password', 'alice', '--password', 'short');
+    const short = await cliWith(['user', 'set-password', 'alice', '--password', '-'], { stdin: 'short\n' });
     assert.is.not(short.status, 0);
     assert.match(short.stderr, /at least 8/);
+    // On the store itself as through a host: a literal on argv is refused, not echoed (secret-options.test.ts).
+    const literal = await cli('user', 'set-password', 'alice', '--password', 'a literal password');
+    assert.is.not(literal.status, 0);
+    assert.not.match(literal.stderr + literal.stdout, /a literal password/);
     const none = await cli('user', 'set-password', 'alice');
     assert.is.not(none.status, 0);
     assert.match(none.stderr, /--password-stdin/);

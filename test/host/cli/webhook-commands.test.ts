@@ -32,6 +32,7 @@ for (const store of testStores('cli: flowhost webhook')) {
       const pipelineId = (await api('/pipelines', { pipeline_name: 'Hook', steps: [{ step_type: 'fetch' }] })).pipeline_id as number;
       const flowId = String((await api('/flows', { pipeline_id: pipelineId })).flow_id);
       const cli = (...args: string[]) => runCli({ dataDir }, args, { env });
+      const cliWith = (args: string[], stdin: string) => runCli({ dataDir }, args, { env, stdin });
 
       const enabled = await cli('webhook', 'enable', flowId, '--mode', 'bearer', '--json');
       assert.is(enabled.status, 0, enabled.stderr);
@@ -55,19 +56,10 @@ for (const store of testStores('cli: flowhost webhook')) {
       assert.ok(presets.some((p) => p.slug === 'github'));
       const overrides = join(dataDir, 'overrides.json');
       writeFileSync(overrides, JSON.stringify({ max_body_bytes: 4096 }));
-      const hmac = await cli(
-        'webhook',
-        'enable',
-        flowId,
-        '--mode',
-        'hmac',
-        '--preset',
-        'github',
-        '--overrides',
-        overrides,
-        '--secret',
-        'It is a secret to everybody 123',
-        '--json',
+      // The secret on stdin, never argv (secret-options.test.ts covers the refusal and @file).
+      const hmac = await cliWith(
+        ['webhook', 'enable', flowId, '--mode', 'hmac', '--preset', 'github', '--overrides', overrides, '--secret', '-', '--json'],
+        'It is a secret to everybody 123\n',
       );
       assert.is(hmac.status, 0, hmac.stderr);
       const body = JSON.stringify({ zen: 'Keep it logically awesome.' });
@@ -95,7 +87,10 @@ for (const store of testStores('cli: flowhost webhook')) {
       const bad = await cli('webhook', 'enable', flowId, '--mode', 'hmac');
       assert.is.not(bad.status, 0);
       assert.match(bad.stderr, /--preset NAME or --template FILE/);
-      const twilio = await cli('webhook', 'enable', flowId, '--mode', 'twilio', '--secret', 'twilio-auth-token-0123456789', '--json');
+      const twilio = await cliWith(
+        ['webhook', 'enable', flowId, '--mode', 'twilio', '--secret', '-', '--json'],
+        'twilio-auth-token-0123456789',
+      );
       assert.is(twilio.status, 0, twilio.stderr);
       assert.match((await cli('webhook', 'status', flowId)).stdout, /mode twilio/);
       const unknownMode = await cli('webhook', 'enable', flowId, '--mode', 'telepathy');
