@@ -556,6 +556,11 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     const params: Record<string, string> = {};
     for (const issue of this.settingsIssues(handler.settings, copy))
       if (!(issue.missing && (mayLack === 'any' || mayLack.has(issue.field)))) params[issue.field || 'settings'] = issue.message;
+    // Defaults are filled in as the settings are checked, after rules that compare fields
+    // (if/then) ran: what is stored must pass them too (cms: the default taxonomy must be
+    // one the chosen post type carries).
+    for (const issue of this.settingsIssues(handler.settings, structuredClone(copy)))
+      if (!issue.missing && !((issue.field || 'settings') in params)) params[issue.field || 'settings'] = issue.message;
     if (Object.keys(params).length > 0) {
       throw apiError('rest_invalid_param', {
         message: `Invalid settings for handler '${slug}': ${Object.values(params).join('; ')}`,

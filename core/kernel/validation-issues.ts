@@ -14,6 +14,9 @@ export interface ValidationIssue {
 export function describeErrors(errors: ErrorObject[] | null | undefined): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const error of errors ?? []) {
+    // A failed if/then says only 'must match "then" schema'; the errors inside `then`,
+    // reported beside it, name the field and what it must be.
+    if (error.keyword === 'if') continue;
     const base = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
     if (error.keyword === 'required') {
       const field = [base, (error.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.');

@@ -1,4 +1,4 @@
-import { defineHandler, definePlugin, services } from '../../sdk/index.js';
+import { defineHandler, definePlugin, services, type JsonSchema } from '../../sdk/index.js';
 import { fetchLocalPosts } from './local.js';
 import { fetchMedia, mediaFetchSchema, readMediaFetchSettings, type MediaFetchSettings } from './media.js';
 import { publishPosts } from './publish.js';
@@ -14,6 +14,7 @@ import {
   type UpdateSettings,
 } from './settings.js';
 import { updatePosts } from './update.js';
+import { postTargets, requirePublishTarget, type PostTarget } from './targets.js';
 import { fetchRemotePosts, readRemoteApiSettings, remoteApiSchema, type RemoteApiSettings } from './remote-api.js';
 
 /** This site's own posts: publish to, read from and update them (the core content store). */
@@ -23,16 +24,30 @@ export default definePlugin({
   flowhost: '^1.0.0',
   description:
     "Handlers cms (publish), cms-local (fetch), cms-update (update) and cms-media (fetch) on the site's posts and media, and cms-api (fetch) from another site's WordPress REST API.",
-  deps: { handlers: services.handlers, info: services.hostInfo },
-  setup({ handlers, info }) {
+  deps: { handlers: services.handlers, info: services.hostInfo, registries: services.registries },
+  setup({ handlers, info, registries }) {
+    // The registered post types and taxonomies are known once the host has booted (every
+    // plugin registers its own in setup), which is before anything reads a schema: the
+    // schemas are built on first read and then kept, so validators compiled for them stay.
+    let targets: PostTarget[] | undefined;
+    const registered = () => (targets ??= postTargets(registries));
+    let publishSettings: JsonSchema | undefined;
+    let localSettings: JsonSchema | undefined;
+    const link = (postId: number) => `${info.publicUrl()}/?p=${postId}`;
     handlers.add(
       defineHandler<Partial<PublishSettings>>({
         slug: 'cms',
         type: 'publish',
         label: 'Site post',
         description: 'Creates a post on this site for each item.',
-        settings: publishSchema,
-        publish: (ctx, settings, packets) => publishPosts(ctx.content, readPublishSettings(settings), packets, ctx.clock.now()),
+        get settings() {
+          return (publishSettings ??= publishSchema(registered()));
+        },
+        publish: (ctx, raw, packets) => {
+          const settings = readPublishSettings(raw);
+          requirePublishTarget(registered(), settings);
+          return publishPosts(ctx.content, settings, packets, ctx.clock.now(), link);
+        },
       }),
     );
     handlers.add(
@@ -41,7 +56,9 @@ export default definePlugin({
         type: 'fetch',
         label: 'Site posts',
         description: "This site's posts, newest first; each post is processed once per flow step.",
-        settings: localSchema,
+        get settings() {
+          return (localSettings ??= localSchema(registered()));
+        },
         fetch: (ctx, settings) => fetchLocalPosts(ctx.content, readLocalSettings(settings)),
       }),
     );

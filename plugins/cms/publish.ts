@@ -2,6 +2,7 @@
 import { htmlToPlainText, type ContentStore, type DataPacket } from '../../sdk/index.js';
 import { escapeHtml, stringField, webUrl } from './packet-fields.js';
 import type { PublishSettings } from './settings.js';
+import { termNames } from './targets.js';
 
 const TITLE_FROM_CONTENT = 80;
 
@@ -23,22 +24,13 @@ export function postContent(packet: DataPacket, includeSource: boolean): string 
   return content ? `${content}\n\n${link}` : link;
 }
 
-function termNames(list: string): string[] {
-  return [
-    ...new Set(
-      list
-        .split(',')
-        .map((name) => name.trim())
-        .filter(Boolean),
-    ),
-  ];
-}
-
 export async function publishPosts(
   content: ContentStore,
   settings: PublishSettings,
   packets: DataPacket[],
   now: Date,
+  /** The post's address as wp/v2 links it; a run lists it with what it published. */
+  linkOf?: (postId: number) => string,
 ): Promise<DataPacket[]> {
   const termIds: number[] = [];
   for (const name of termNames(settings.terms)) termIds.push((await content.ensureTerm(settings.taxonomy, name)).term_id);
@@ -63,7 +55,13 @@ export async function publishPosts(
     out.push({
       type: 'cms_post',
       data: { post_id: post.post_id, title: post.title, slug: post.slug, status: post.status },
-      metadata: { post_id: post.post_id, source_item_id: sourceItemId },
+      // published_id/url: the run's outcome lists what was published, with links to it.
+      metadata: {
+        post_id: post.post_id,
+        source_item_id: sourceItemId,
+        published_id: String(post.post_id),
+        ...(linkOf ? { published_url: linkOf(post.post_id) } : {}),
+      },
     });
   }
   return out;

@@ -1,11 +1,23 @@
 /**
  * The three handlers' settings: JSON Schemas for the host (which validates and applies
  * defaults) and readers that apply the same defaults, so the behaviour modules also
- * work when called directly.
+ * work when called directly. A post type and a taxonomy are choices among those
+ * registered (targets.ts), so a typo is refused when saved and the console offers a list.
  */
 import type { JsonSchema, PostStatus } from '../../sdk/index.js';
+import type { PostTarget } from './targets.js';
 
-const postType = { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,39}$', default: 'post', title: 'Post type' } as const;
+const DEFAULT_TYPE = 'post';
+const DEFAULT_TAXONOMY = 'post_tag';
+
+const postType = (targets: PostTarget[]) =>
+  ({
+    type: 'string',
+    enum: targets.map((t) => t.name),
+    default: DEFAULT_TYPE,
+    title: 'Post type',
+    description: 'One of the post types registered on this site',
+  }) as const;
 
 export type PublishSettings = {
   post_type: string;
@@ -16,41 +28,65 @@ export type PublishSettings = {
   include_source: boolean;
 };
 
-export const publishSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    post_type: postType,
-    post_status: {
-      type: 'string',
-      enum: ['publish', 'draft'],
-      default: 'draft',
-      title: 'Status',
-      description: 'Publish at once or keep as draft',
+/**
+ * Terms need a taxonomy the post type carries (wp/v2 shows no others): one rule per type,
+ * applied when terms are given. A missing post type is the default one, so its rule also
+ * matches an absent post_type. (A type without the default taxonomy needs one named: the
+ * flows domain checks the settings again once defaults are filled in.)
+ */
+function taxonomyOfType(target: PostTarget): JsonSchema {
+  const isDefault = target.name === DEFAULT_TYPE;
+  return {
+    if: {
+      required: isDefault ? ['terms'] : ['post_type', 'terms'],
+      properties: { post_type: { const: target.name }, terms: { type: 'string', pattern: '[^\\s,]' } },
     },
-    taxonomy: {
-      type: 'string',
-      pattern: '^[a-z0-9][a-z0-9_-]{0,39}$',
-      default: 'post_tag',
-      title: 'Taxonomy',
-      description: 'Taxonomy of the terms below',
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
+    then: target.taxonomies.length
+      ? { properties: { taxonomy: { enum: target.taxonomies } } }
+      : // A type with no taxonomy takes no terms.
+        { properties: { terms: { maxLength: 0 } } },
+  };
+}
+
+export function publishSchema(targets: PostTarget[]): JsonSchema {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      post_type: postType(targets),
+      post_status: {
+        type: 'string',
+        enum: ['publish', 'draft'],
+        default: 'draft',
+        title: 'Status',
+        description: 'Publish at once or keep as draft',
+      },
+      taxonomy: {
+        type: 'string',
+        enum: [...new Set(targets.flatMap((t) => t.taxonomies))],
+        default: DEFAULT_TAXONOMY,
+        title: 'Taxonomy',
+        description: 'Taxonomy of the terms below (one the post type carries)',
+      },
+      terms: {
+        type: 'string',
+        maxLength: 1000,
+        default: '',
+        title: 'Terms',
+        description: 'Comma-separated term names to attach (created when missing)',
+      },
+      include_source: { type: 'boolean', default: true, title: 'Link the source', description: "Append a link to the item's source" },
     },
-    terms: {
-      type: 'string',
-      maxLength: 1000,
-      default: '',
-      title: 'Terms',
-      description: 'Comma-separated term names to attach (created when missing)',
-    },
-    include_source: { type: 'boolean', default: true, title: 'Link the source', description: "Append a link to the item's source" },
-  },
-};
+    allOf: targets.map(taxonomyOfType),
+  };
+}
 
 export function readPublishSettings(raw: Partial<PublishSettings>): PublishSettings {
   return {
-    post_type: raw.post_type ?? 'post',
+    post_type: raw.post_type ?? DEFAULT_TYPE,
     post_status: raw.post_status === 'publish' ? 'publish' : 'draft',
-    taxonomy: raw.taxonomy ?? 'post_tag',
+    taxonomy: raw.taxonomy ?? DEFAULT_TAXONOMY,
     terms: raw.terms ?? '',
     include_source: raw.include_source ?? true,
   };
@@ -64,11 +100,11 @@ export type LocalSettings = {
   max_items: number;
 };
 
-export const localSchema: JsonSchema = {
+export const localSchema = (targets: PostTarget[]): JsonSchema => ({
   type: 'object',
   additionalProperties: false,
   properties: {
-    post_type: postType,
+    post_type: postType(targets),
     post_status: { type: 'string', enum: ['publish', 'draft', 'pending', 'private'], default: 'publish', title: 'Status' },
     search: {
       type: 'string',
@@ -79,11 +115,11 @@ export const localSchema: JsonSchema = {
     },
     max_items: { type: 'integer', minimum: 1, maximum: 50, default: 1, title: 'Items per run' },
   },
-};
+});
 
 export function readLocalSettings(raw: Partial<LocalSettings>): LocalSettings {
   return {
-    post_type: raw.post_type ?? 'post',
+    post_type: raw.post_type ?? DEFAULT_TYPE,
     post_status: raw.post_status ?? 'publish',
     search: raw.search ?? '',
     max_items: raw.max_items ?? 1,

@@ -140,7 +140,11 @@ for (const store of testStores('step logs')) {
     assert.is(messages[0], 'Step 1/3 fetch (rss) started with 0 items');
     assert.match(messages[1]!, /^Step 1\/3 fetch \(rss\) finished: 0 in, 3 out, \d+ ms$/);
     assert.is(messages[2], 'Step 2/3 publish (cms) started with 3 items');
-    assert.match(messages[3]!, /^Step 2\/3 publish \(cms\) finished: 3 in, 3 out, \d+ ms$/);
+    // The site posts it made, each with its link (issue 53: a run says what it published).
+    assert.match(
+      messages[3]!,
+      /^Step 2\/3 publish \(cms\) finished: 3 in, 3 out, \d+ ms; published 3: \d+ http:\/\/\S+\/\?p=\d+, \d+ \S+, \d+ \S+$/,
+    );
     assert.match(
       messages[5]!,
       /^Step 3\/3 publish \(probe-pub\) finished: 3 in, 3 out, \d+ ms; published 3: p-1 https:\/\/remote\.test\/p-1, p-2 https:\/\/remote\.test\/p-2, p-3 https:\/\/remote\.test\/p-3; p-1 shortened to "Alpha st…"$/,

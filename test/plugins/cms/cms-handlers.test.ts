@@ -44,7 +44,8 @@ test('cms: one draft post per packet with the source linked, by default', async 
   assert.equal(out[0], {
     type: 'cms_post',
     data: { post_id: post.post_id, title: 'Item 1', slug: 'item-1', status: 'draft' },
-    metadata: { post_id: post.post_id, source_item_id: 'guid-1' },
+    // published_id: what the run's outcome lists as published (with a link when the plugin gives one).
+    metadata: { post_id: post.post_id, source_item_id: 'guid-1', published_id: String(post.post_id) },
   });
 });
 
