@@ -56,6 +56,11 @@ export function SettingsForm({
       {entries.map(([key, field]) => {
         const id = `${idPrefix}-${key}`;
         const options = (field.options ?? []).map((o) => (typeof o === 'string' ? { value: o, label: o } : o));
+        // A stored value that is no longer a choice (its plugin removed, or saved before it
+        // was checked) is shown as it is, not as the first choice the browser would select.
+        const current = draft[key];
+        if (options.length > 0 && typeof current === 'string' && current !== '' && !options.some((o) => o.value === current))
+          options.unshift({ value: current, label: `${current} (not a choice any more)` });
         const help = field.description ? <small id={`${id}-help`}>{field.description}</small> : null;
         const described = field.description ? `${id}-help` : undefined;
         if (field.type === 'boolean') {
