@@ -74,6 +74,18 @@ for (const store of testStores('e2e: honest publish')) {
       },
     });
     refusal(created, 'post_type');
+    // An export document edited by hand (or from a site with more types) is held to them too.
+    const exported = (await t.request<Body>('GET', `/flows/${publishId.split('_').pop()}/export`)).body.data;
+    const edited = JSON.parse(JSON.stringify(exported).replace('"post_type":"post"', '"post_type":"nosuchtype"'));
+    assert.not.equal(edited, exported, 'the export names the post type');
+    const imported = await t.request<Body>('POST', '/flows/import', { body: edited });
+    assert.is(imported.status, 400, JSON.stringify(imported.body));
+    // Import names the field by its place in the document (invalid_import, as for any import refusal).
+    assert.is(imported.body.code, 'invalid_import');
+    const [where, why] = Object.entries(imported.body.data.params as Record<string, string>)[0]!;
+    assert.match(where, /\.handler_config\.post_type$/);
+    assert.match(why, /^must be one of: post\b/);
+    assert.is((await t.request<Body>('POST', '/flows/import', { body: exported })).status, 201);
     // The handler defaults a new step starts from are held to the same choices.
     assert.is(
       (await t.request<Body>('PUT', '/settings/handler-defaults/cms', { body: { settings: { post_type: 'nosuchtype' } } })).status,
