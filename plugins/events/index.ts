@@ -92,7 +92,7 @@ export default definePlugin({
         description:
           'Creates (or, for an item seen before, updates) a calendar event per item: start/end, venue, ticket URL, price, categories, locations, artists.',
         settings: eventPublishSchema,
-        publish: (ctx, handlerSettings, packets) => publishEvents(ctx.content, settings.timezone, handlerSettings, packets),
+        publish: (ctx, handlerSettings, packets) => publishEvents(ctx.content, settings.timezone, handlerSettings, packets, link),
       }),
     );
   },

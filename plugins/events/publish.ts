@@ -88,6 +88,8 @@ export async function publishEvents(
   zone: string,
   settings: EventPublishSettings,
   packets: DataPacket[],
+  /** The event's address as wp/v2 links it; a run lists it with what it published. */
+  linkOf?: (postId: number) => string,
 ): Promise<DataPacket[]> {
   const out: DataPacket[] = [];
   for (const packet of packets) {
@@ -150,7 +152,12 @@ export async function publishEvents(
     out.push({
       type: 'event',
       data: { post_id: post.post_id, title: post.title, start_date: start, end_date: end, venue_id: venueId, updated: !!existing },
-      metadata: { post_id: post.post_id, source_item_id: itemId ?? null },
+      metadata: {
+        post_id: post.post_id,
+        source_item_id: itemId ?? null,
+        published_id: String(post.post_id),
+        ...(linkOf ? { published_url: linkOf(post.post_id) } : {}),
+      },
     });
   }
   return out;

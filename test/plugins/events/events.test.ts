@@ -499,6 +499,10 @@ for (const store of testStores('events plugin')) {
     const out = await runHandler(await handlerOf(t), {}, { packets, content: t.host.content });
     assert.is(out[0]!.type, 'event');
     assert.is(out[1]!.type, 'event_skipped');
+    // What the run's outcome lists as published (issue 53): the event's id and its link.
+    assert.is(out[0]!.metadata.published_id, String(out[0]!.data.post_id));
+    assert.is(out[0]!.metadata.published_url, `${t.url}/?p=${out[0]!.data.post_id}`);
+    assert.is(out[1]!.metadata.published_id, undefined, 'a skipped item published nothing');
     const post = await t.host.content.getPost(out[0]!.data.post_id as number);
     assert.is(post!.meta.start_date, '2026-03-21 19:30:00', '23:30 UTC is 19:30 in New York');
     assert.is(post!.meta.end_date, '2026-03-21 21:30:00');
