@@ -1,58 +1,13 @@
 /**
  * The request line's URL as the request log writes it: the value of every query parameter
- * whose name looks secret is replaced by `[redacted]` (the name stays, so the line still
- * says what was sent). An OAuth callback's `code` and `state`, a `?token=` on a webhook,
- * a presigned URL's signature: query strings end up in logs, log shippers and support
- * tickets, where nothing that authenticates may go.
- *
- * A name is compared lowercased with everything but letters and digits dropped
- * (`X-Amz-Signature` → `xamzsignature`, `_wpnonce` → `wpnonce`): secret when it is one of
- * SECRET_NAMES, or ends with one of SECRET_ENDINGS (`access_token`, `client_secret`,
- * `api_key`, `new_password`, `oauth_verifier`...). docs/operations.md lists both.
+ * whose name looks secret (core/security/secret-parameters.ts, the list handler settings
+ * use too) is replaced by `[redacted]` (the name stays, so the line still says what was
+ * sent). Query strings end up in logs, log shippers and support tickets, where nothing
+ * that authenticates may go.
  */
-export const SECRET_NAMES: ReadonlySet<string> = new Set([
-  'code',
-  'state',
-  'sig',
-  'pass',
-  'pwd',
-  'auth',
-  'otp',
-  'jwt',
-  'session',
-  'ticket',
-  'hmac',
-  'assertion',
-]);
-export const SECRET_ENDINGS: readonly string[] = [
-  'token',
-  'secret',
-  'password',
-  'passwd',
-  'key',
-  'signature',
-  'nonce',
-  'verifier',
-  'credential',
-  'credentials',
-];
+import { isSecretParameter } from '../../core/security/secret-parameters.js';
 
 const REDACTED = '[redacted]';
-
-function decodedName(raw: string): string {
-  let name = raw.replace(/\+/g, ' ');
-  try {
-    name = decodeURIComponent(name);
-  } catch {
-    // A broken escape is compared as written.
-  }
-  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
-}
-
-export function isSecretParameter(raw: string): boolean {
-  const name = decodedName(raw);
-  return SECRET_NAMES.has(name) || SECRET_ENDINGS.some((ending) => name.endsWith(ending));
-}
 
 export function loggableUrl(url: string | undefined): string | undefined {
   const at = url?.indexOf('?') ?? -1;
