@@ -66,6 +66,7 @@ export { stableJson } from '../core/kernel/stable-json.js';
 // TypeBox's builders without loading TypeBox at run time (see schema-type.ts).
 export { Type } from './schema-type.js';
 export { maskSecret, maskDeep } from '../core/security/mask.js';
+export { isSecretParameter } from '../core/security/secret-parameters.js';
 export { UrlRefusedError, FetchLimitError } from '../core/security/guarded-fetch-types.js';
 
 export type { PluginDefinition, HostInfo } from '../core/kernel/plugin.js';

@@ -1,5 +1,5 @@
 /** The `rss` handler's behaviour: fetch a feed through the guarded fetch, items as packets. */
-import type { DataPacket, GuardedFetch } from '../../sdk/index.js';
+import { isSecretParameter, type DataPacket, type GuardedFetch } from '../../sdk/index.js';
 import { parseFeed, type FeedItem } from './feed-parser.js';
 
 export type RssSettings = {
@@ -10,12 +10,16 @@ export type RssSettings = {
 
 const ACCEPT = 'application/rss+xml, application/atom+xml, application/rdf+xml;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.1';
 
-/** The feed address for messages and logs: user-info (a password) left out. */
+/**
+ * The feed address for messages, logs and items: user-info (a password) left out, and a
+ * private feed's secret query parameters (`?token=`) too, as the flow's settings mask them.
+ */
 export function displayUrl(url: string): string {
   try {
     const parsed = new URL(url);
     parsed.username = '';
     parsed.password = '';
+    for (const name of [...parsed.searchParams.keys()]) if (isSecretParameter(name)) parsed.searchParams.delete(name);
     return parsed.href;
   } catch {
     return url;

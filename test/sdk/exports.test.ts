@@ -58,6 +58,7 @@ test('exports exactly the pinned names', () => {
     'isApiError',
     'isExtensionPoint',
     'isRouteReply',
+    'isSecretParameter',
     'isServiceRef',
     'isTapped',
     'json',
