@@ -95,7 +95,7 @@ export class HandlerDefaults {
       if (value === null) delete next[key];
       else next[key] = value;
     }
-    refuseUrlCredentials(slug, next, handler.settings);
+    refuseUrlCredentials(slug, next, handler.settings, Boolean(handler.auth));
     if (handler.settings) {
       let validate = this.validators.get(handler.settings);
       if (!validate) {

@@ -4,11 +4,14 @@
  * masked in every response, and opened only for the run. Which fields are secret is
  * decided by name, as everywhere else (core/security/mask.ts). Credentials written into
  * a URL (`https://user:password@host/feed`) are one too: the userinfo alone is sealed and
- * masked, so the address stays readable (`https://••••••••@host/feed`).
+ * masked, so the address stays readable (`https://••••••••@host/feed`), and so is the value
+ * of a secret query parameter (`https://host/feed.xml?token=••••••••&page=2`; which names
+ * are secret: core/security/secret-parameters.ts).
  */
 import { isSecretKey, maskDeep } from '../security/mask.js';
 import type { Vault } from '../security/vault.js';
 import { urlCredentials, withUserinfo } from '../security/url-credentials.js';
+import { originOf, rewriteSecretParameters, secretParameters } from '../security/url-query-secrets.js';
 import { apiError } from '../errors/catalogue.js';
 
 /** Binds sealed settings to this use: a value sealed elsewhere does not open here. */
@@ -29,23 +32,30 @@ function walk(value: Settings, visit: (key: string, item: unknown) => unknown): 
 export class HandlerSecrets {
   constructor(private readonly vault: Vault) {}
 
-  /** A copy in which every non-empty secret-named string, and every URL's userinfo, is sealed (sealed ones stay). */
+  /**
+   * A copy in which every non-empty secret-named string, every URL's userinfo and every
+   * secret query parameter's value is sealed (sealed ones stay).
+   */
   seal(settings: Settings): Settings {
+    const sealOne = (value: string): string => (this.vault.isSealed(value) ? value : this.vault.encrypt(value, CONTEXT));
     return walk(settings, (key, item) => {
       if (typeof item !== 'string' || item === '' || this.vault.isSealed(item)) return item;
       if (isSecretKey(key)) return this.vault.encrypt(item, CONTEXT);
       const url = urlCredentials(item);
-      return url && !this.vault.isSealed(url.userinfo) ? withUserinfo(url, this.vault.encrypt(url.userinfo, CONTEXT)) : item;
+      const next = url ? withUserinfo(url, sealOne(url.userinfo)) : item;
+      return rewriteSecretParameters(next, sealOne) ?? next;
     });
   }
 
   /** A copy with every sealed value opened: what the handler runs with. */
   open(settings: Settings): Settings {
+    const openOne = (value: string): string => (this.vault.isSealed(value) ? this.vault.decrypt(value, CONTEXT) : value);
     return walk(settings, (_key, item) => {
       if (typeof item !== 'string') return item;
       if (this.vault.isSealed(item)) return this.vault.decrypt(item, CONTEXT);
       const url = urlCredentials(item);
-      return url && this.vault.isSealed(url.userinfo) ? withUserinfo(url, this.vault.decrypt(url.userinfo, CONTEXT)) : item;
+      const next = url ? withUserinfo(url, openOne(url.userinfo)) : item;
+      return rewriteSecretParameters(next, openOne) ?? next;
     });
   }
 
@@ -57,8 +67,9 @@ export class HandlerSecrets {
     const out: Settings = {};
     for (const [key, item] of Object.entries(given)) {
       if (isSecretKey(key) && typeof item === 'string' && item.startsWith(MASK_PREFIX) && key in stored) out[key] = stored[key];
-      else if (typeof item === 'string' && typeof stored[key] === 'string' && maskedUserinfo(item, stored[key])) {
-        out[key] = maskedUserinfo(item, stored[key]);
+      else if (typeof item === 'string' && (maskedUserinfo(item, stored[key]) || hasMaskedParameter(item))) {
+        const url = maskedUserinfo(item, stored[key]) ?? item;
+        out[key] = hasMaskedParameter(url) ? keptParameters(key, url, stored[key]) : url;
       } else if (isPlainObject(item) && isPlainObject(stored[key])) out[key] = this.keepMasked(item, stored[key] as Settings);
       else out[key] = item;
     }
@@ -75,7 +86,8 @@ export class HandlerSecrets {
         if (typeof item !== 'string' || item === '') return item;
         if (isSecretKey(key)) return MASK_PREFIX;
         const url = urlCredentials(item);
-        return url ? withUserinfo(url, MASK_PREFIX) : item;
+        const next = url ? withUserinfo(url, MASK_PREFIX) : item;
+        return rewriteSecretParameters(next, () => MASK_PREFIX) ?? next;
       }),
     );
   }
@@ -87,10 +99,12 @@ const USER_FIELDS = new Set(['username', 'user', 'login', 'user_name', 'account'
 /**
  * Refuses settings with credentials written into a URL (`https://user:password@host/feed`):
  * fetch never sends them (the WHATWG fetch standard refuses such a URL), and they would be
- * stored, shown and exported as an address. The 400 names each field and the handler's
- * fields that do take credentials. `schema`: the handler's settings schema.
+ * stored, shown and exported as an address. The 400 names each field and where credentials
+ * do go: the handler's own fields, else its account connection, else (a handler with
+ * neither, such as rss) a token in the query, which is sealed like a secret field.
+ * `schema`: the handler's settings schema; `hasAccount`: whether it connects an account.
  */
-export function refuseUrlCredentials(slug: string, settings: Settings, schema: unknown): void {
+export function refuseUrlCredentials(slug: string, settings: Settings, schema: unknown, hasAccount: boolean): void {
   const params: Record<string, string> = {};
   const visit = (value: Settings, path: string): void => {
     for (const [key, item] of Object.entries(value)) {
@@ -106,7 +120,9 @@ export function refuseUrlCredentials(slug: string, settings: Settings, schema: u
   const credentialFields = props.filter((key) => isSecretKey(key) || USER_FIELDS.has(key));
   const where = credentialFields.length
     ? `put them in the handler's own fields (${credentialFields.join(', ')})`
-    : `connect the handler's account instead (PUT /auth/${slug}, or \`flowhost auth ${slug}\`)`;
+    : hasAccount
+      ? `connect the handler's account instead (PUT /auth/${slug}, or \`flowhost auth ${slug}\`)`
+      : `'${slug}' takes no credentials of its own: if the service accepts a token in the query (?token=…, ?key=…), give it there (it is sealed and masked like a secret field)`;
   for (const field of fields) params[field] = `${field} carries credentials (user:password@): ${where}, and give the address without them`;
   throw apiError('rest_invalid_param', {
     message: `Invalid settings for handler '${slug}': ${Object.values(params).join('; ')}`,
@@ -118,8 +134,45 @@ export function refuseUrlCredentials(slug: string, settings: Settings, schema: u
  * A URL sent back with the masked userinfo it was shown (its path perhaps changed): the
  * stored credentials with the given address; null when `given` carries no mask.
  */
-function maskedUserinfo(given: string, stored: string): string | null {
+function maskedUserinfo(given: string, stored: unknown): string | null {
+  if (typeof stored !== 'string') return null;
   const url = urlCredentials(given);
   const kept = urlCredentials(stored);
   return url && kept && url.userinfo === MASK_PREFIX ? withUserinfo(url, kept.userinfo) : null;
+}
+
+/** The mask as shown, or as a client that built the URL with `URL` percent-encoded it. */
+function isMask(value: string): boolean {
+  if (value === MASK_PREFIX) return true;
+  try {
+    return decodeURIComponent(value) === MASK_PREFIX;
+  } catch {
+    return false;
+  }
+}
+
+const hasMaskedParameter = (value: string): boolean => secretParameters(value).some((p) => isMask(p.value));
+
+/**
+ * A URL sent back with the masked query values it was shown: each mask becomes the stored
+ * value of the same parameter (its nth occurrence), whatever else of the address changed,
+ * except its host: a token is not sent to another host unless someone types it there.
+ * 400 naming the field when the address moved or a masked parameter was never stored.
+ */
+function keptParameters(key: string, given: string, stored: unknown): string {
+  const storedUrl = typeof stored === 'string' ? stored : '';
+  const refuse = (reason: string): never => {
+    throw apiError('rest_invalid_param', { message: `Invalid settings: ${key}: ${reason}`, data: { params: { [key]: reason } } });
+  };
+  const kept = secretParameters(storedUrl);
+  return (
+    rewriteSecretParameters(given, (value, name, occurrence) => {
+      if (!isMask(value)) return value;
+      const shown = `the value of ${name} was shown masked`;
+      if (originOf(given) !== originOf(storedUrl))
+        return refuse(`${shown} for another address: give its value for ${originOf(given) || 'this one'}`);
+      const match = kept.filter((p) => p.name === name)[occurrence];
+      return match ? match.value : refuse(`${shown} but none is stored: give its value`);
+    }) ?? given
+  );
 }

@@ -19,6 +19,7 @@ import type { JsonSchema } from '../kernel/json-schema.js';
 import { compileShared, createAjv } from '../kernel/validator.js';
 import { isSecretKey } from '../security/mask.js';
 import { urlCredentials, withUserinfo } from '../security/url-credentials.js';
+import { rewriteSecretParameters } from '../security/url-query-secrets.js';
 import type { PipelineRecord } from '../pipelines/model.js';
 import type { PipelinesService } from '../pipelines/service.js';
 import { publicScheduling, stepKey, type FlowRecord, type FlowStepSettings, type SchedulingConfig } from './model.js';
@@ -109,9 +110,16 @@ function issueOf(error: ErrorObject): [string, string] {
 
 /**
  * Removes secret fields from a handler config (by name, or `writeOnly` in its schema) and the
- * credentials from any URL carrying them (the address stays, without `user:password@`);
- * returns the dotted paths of both.
+ * credentials from any URL carrying them (the address stays, without `user:password@` and
+ * without its secret query parameters); returns the dotted paths of both.
  */
+/** The address without its userinfo and secret query parameters; null when it has neither. */
+function withoutUrlSecrets(value: string): string | null {
+  const url = urlCredentials(value);
+  const address = url ? withUserinfo(url, '') : value;
+  return rewriteSecretParameters(address, () => null) ?? (url ? address : null);
+}
+
 function withoutSecrets(
   config: Record<string, unknown>,
   schema: JsonSchema | undefined,
@@ -132,9 +140,9 @@ function withoutSecrets(
         omitted.push(field);
         continue;
       }
-      const url = typeof inner === 'string' ? urlCredentials(inner) : null;
-      if (url) omitted.push(field);
-      out[key] = url ? withUserinfo(url, '') : walk(inner, propSchema, field);
+      const address = typeof inner === 'string' ? withoutUrlSecrets(inner) : null;
+      if (address !== null) omitted.push(field);
+      out[key] = address ?? walk(inner, propSchema, field);
     }
     return out;
   };

@@ -551,7 +551,7 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     if (!type?.handlerType || type.handlerType !== handler.type) {
       throw apiError('handler_step_mismatch', { message: `Handler '${slug}' is a ${handler.type} handler; this is a ${stepType} step` });
     }
-    refuseUrlCredentials(slug, settings, handler.settings);
+    refuseUrlCredentials(slug, settings, handler.settings, Boolean(handler.auth));
     const copy = structuredClone(settings);
     const params: Record<string, string> = {};
     for (const issue of this.settingsIssues(handler.settings, copy))

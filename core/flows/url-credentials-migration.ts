@@ -2,7 +2,9 @@
  * Flows stored before URL credentials were refused may hold `https://user:password@…` in
  * a handler setting, in clear. At start-up their userinfo is sealed like any handler secret
  * (answers mask it, exports leave it out); a later save of that step is refused until the
- * address is given without them (handler-secrets.ts refuseUrlCredentials).
+ * address is given without them (handler-secrets.ts refuseUrlCredentials). Flows stored
+ * before secret query parameters were sealed (`feed.xml?token=…`) get the same seal of
+ * those values, and keep working as they are.
  */
 import type { Collection } from '../store/port.js';
 import type { HandlerSecrets } from './handler-secrets.js';
