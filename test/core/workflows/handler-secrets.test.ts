@@ -232,6 +232,17 @@ for (const store of testStores('handler secrets')) {
     assert.is(unknown.status, 400, JSON.stringify(unknown.body));
     assert.is(await read(), `${feed.url}/other.xml?token=••••••••&api_key=••••••••`);
 
+    // Handler defaults hold it the same way.
+    const defaults = await t.request<Body>('PUT', '/settings/handler-defaults/rss', {
+      body: { settings: { feed_url: `${feed.url}/d.xml?key=dflt-9` } },
+    });
+    assert.is(defaults.status, 200, JSON.stringify(defaults.body));
+    assert.is(defaults.body.data.settings.feed_url, `${feed.url}/d.xml?key=••••••••`, JSON.stringify(defaults.body));
+    const storedDefaults = JSON.stringify(await t.host.store.collection('settings').find({}));
+    assert.not.match(storedDefaults, 'dflt-9');
+    assert.match(storedDefaults, 'd.xml?key=fhv1:');
+    await t.request<Body>('PUT', '/settings/handler-defaults/rss', { body: { settings: {} } });
+
     // A new value replaces it.
     await t.request<Body>('PATCH', `/flows/steps/${stepId}/config`, {
       body: { handler_config: { feed_url: `${feed.url}/feed.xml?token=new1` } },
