@@ -90,7 +90,8 @@ export const workflowsPlugin = definePlugin({
         // The next start carries on from the ids this process reserved and did not use.
         hooks.stopping.tapPromise('jobs: unused ids', () => jobs.keepUnusedIds());
         // Jobs a dead process left running are failed and their items released. On the
-        // embedded store this process is the only one; on MongoDB other hosts may be mid-run.
+        // embedded store this process is the only one; on MongoDB other hosts may be mid-run
+        // (the engine's sweep takes a dead host's runs over once their lease lapses).
         const before = interruptedWork(store.kind, clock.now()).startedBefore;
         await jobs.recoverInterrupted(before);
         // Then the flows those runs (or runs that died between their job's final state and

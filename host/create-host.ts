@@ -101,6 +101,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       allowsPrivateUrls: config.allowPrivateUrls,
       storesDebugLogs: config.logDebug === true || config.logLevel === 'debug' || config.logLevel === 'trace',
       stepRecordBytes: config.stepRecordBytes,
+      runLeaseSeconds: config.runLeaseSeconds,
     };
     // What must hold across hosts lives in the store: with MongoDB the counters are shared.
     const rateLimiters =

@@ -33,6 +33,7 @@ import {
 import { HandlerSecrets } from '../flows/handler-secrets.js';
 import { DEFAULT_STEP_RECORD_BYTES, recordPackets } from './step-record.js';
 import { FlowQueues } from './flow-queue.js';
+import { DEFAULT_RUN_LEASE_SECONDS, holdRun } from './run-lease.js';
 
 /**
  * Where the engine's log entries go (the logs domain writes them; the host logger too).
@@ -40,9 +41,6 @@ import { FlowQueues } from './flow-queue.js';
  * agent_id (GET /logs?agent_id=N), not a context field.
  */
 export type EngineLog = (level: 'debug' | 'info' | 'warning' | 'error', message: string, context: Record<string, unknown>) => Promise<void>;
-
-/** How long a flow's running mark holds by default before another run may take over. */
-export const DEFAULT_FLOW_LOCK_SECONDS = 3600;
 
 export interface EngineDeps {
   jobs: JobsService;
@@ -62,8 +60,11 @@ export interface EngineDeps {
   flushLog?: () => Promise<void>;
   /** Where a handler's credentials come from (its context's `credentials`). */
   credentials: { forRun(handler: HandlerDefinition<object>): Promise<HandlerCredentials | null> };
-  /** How long a flow's running mark holds before another run may take over (a dead host). */
-  flowLockSeconds?: number;
+  /**
+   * A run's lease (FLOWHOST_RUN_LEASE_SECONDS): its job's and flow's hold, renewed every
+   * third of it while it runs; not renewed for this long, its host is taken for dead.
+   */
+  runLeaseSeconds?: number;
   /** Whether item-level detail (debug entries) is wanted; when false the engine does not build it. */
   itemDetail?: () => boolean;
   /** How much of each step's input and of its output a job keeps (bytes of JSON; FLOWHOST_STEP_RECORD_BYTES). */
@@ -225,7 +226,7 @@ export class Engine {
     this.endings = runEndings(deps);
     this.queues = new FlowQueues(
       {
-        runningJobOf: (flowId) => deps.runMarks.runningJobOf(flowId),
+        runningJobOf: (flowId) => deps.runMarks.runningJobOf(flowId, this.staleBefore(deps.clock.now())),
         oldestQueued: (flowId) => deps.jobs.oldestQueued(flowId),
         run: (jobId, flowId) => this.run(jobId, flowId),
         failed: (flowId, error) => deps.logger.error({ flow_id: flowId, err: error }, 'Starting a queued webhook job failed'),
@@ -287,6 +288,13 @@ export class Engine {
       return 'skipped';
     }
     const runStarted = process.hrtime.bigint();
+    // The run's lease, renewed until its end is written: a host that dies stops renewing it.
+    const hold = holdRun(
+      { ...this.deps, onError: (err) => this.deps.logger.warn({ err, job_id: job.job_id }, 'A run lease renewal failed') },
+      this.leaseSeconds,
+      job.job_id,
+      job.flow_id,
+    );
     const steps: StepOutcome[] = [];
     let status: JobStatus = 'completed';
     let error: string | null = null;
@@ -299,6 +307,8 @@ export class Engine {
       // The first step that runs writes the flow's configuration as it ran along with its record.
       const firstRun = plan.findIndex((s) => s.enabled);
       for (const [index, step] of plan.entries()) {
+        // The job is no longer this run's (cancelled, or failed while this host stalled): stop here.
+        if (hold.lost) throw new StepFailure('The run lost its job (cancelled, or taken for dead); it stopped before this step');
         const label = `Step ${index + 1}/${plan.length} ${step.stepType}${step.handlerSlug ? ` (${step.handlerSlug})` : ''}`;
         const stepContext = {
           ...context,
@@ -450,7 +460,7 @@ export class Engine {
     else await this.deps.log('info', `Job ${job.job_id} ${status === 'completed' ? 'completed' : 'completed with no new items'}`, context);
     // Claims (a failed run's), the final state, the flow's outcome and its mark: one store
     // call after the run's log lines are in (see run-endings.ts).
-    await this.endings.add({ jobId: job.job_id, flowId: job.flow_id, status, steps, error });
+    await this.endings.add({ jobId: job.job_id, flowId: job.flow_id, status, steps, error }).finally(() => hold.release());
     if (job.flow_id !== null) this.runNextQueued(job.flow_id);
     const durationMs = Number(process.hrtime.bigint() - runStarted) / 1e6;
     if (status === 'failed')
@@ -683,11 +693,32 @@ export class Engine {
    * starting it (pending, not delayed, older than `graceSeconds`).
    */
   async resumeQueued(graceSeconds = 60): Promise<number> {
+    await this.recoverStale();
     const flowIds = await this.deps.jobs.flowsWithQueuedJobs();
     for (const flowId of flowIds) this.runNextQueued(flowId);
     const orphans = await this.deps.jobs.unstartedImmediate(new Date(this.deps.clock.now().getTime() - graceSeconds * 1000));
     for (const orphan of orphans) void this.start(orphan);
     return flowIds.length + orphans.length;
+  }
+
+  /**
+   * Runs whose host died (lease not renewed for `runLeaseSeconds`): their jobs failed as
+   * interrupted, claims released, including a job claimed without its flow's mark (a kill
+   * between the two writes on MongoDB); then the flows they, or a run killed between its
+   * job's end and its flow's, left marked are freed and their queues asked to go on.
+   * Part of the sweep (resumeQueued), on whichever host runs it.
+   */
+  async recoverStale(): Promise<{ failed: number[]; freed: number[] }> {
+    const staleBefore = this.staleBefore(this.deps.clock.now());
+    const failed = await this.deps.jobs.recoverInterrupted(staleBefore);
+    const freed = await this.deps.runMarks.repairRunningMarks(this.deps.jobs.jobs, staleBefore);
+    for (const flowId of freed) this.runNextQueued(flowId);
+    if (failed.length || freed.length)
+      this.deps.logger.warn(
+        { failed_jobs: failed, freed_flows: freed },
+        'Runs of a dead host were failed as interrupted and their flows freed',
+      );
+    return { failed, freed };
   }
 
   /** The claim, then the flow's mark; the lock answers the flow as it is now, so the plan does not read it again. */
@@ -714,8 +745,12 @@ export class Engine {
     return { job, flow };
   }
 
+  private get leaseSeconds(): number {
+    return this.deps.runLeaseSeconds ?? DEFAULT_RUN_LEASE_SECONDS;
+  }
+
   private staleBefore(now: Date): Date {
-    return new Date(now.getTime() - (this.deps.flowLockSeconds ?? DEFAULT_FLOW_LOCK_SECONDS) * 1000);
+    return new Date(now.getTime() - this.leaseSeconds * 1000);
   }
 
   /** The flow's running mark: taken atomically, so the same flow never runs twice at once, on any host. The flow, or null when busy. */

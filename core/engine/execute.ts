@@ -7,7 +7,7 @@ import type { FlowsService } from '../flows/service.js';
 import type { JobsService } from '../jobs/service.js';
 import type { WorkflowStep } from '../jobs/model.js';
 import type { JobDispatcher } from './dispatcher.js';
-import { DEFAULT_FLOW_LOCK_SECONDS } from './engine.js';
+import { DEFAULT_RUN_LEASE_SECONDS } from './run-lease.js';
 import type { ExecuteApi } from '../../sdk/contract/execute.js';
 import { apiError } from '../errors/catalogue.js';
 
@@ -27,6 +27,8 @@ export class ExecuteService implements ExecuteApi {
       registries: Registries;
       clock: Clock;
       dispatcher: () => JobDispatcher;
+      /** The engine's run lease: a running mark not renewed for this long no longer refuses a run. */
+      runLeaseSeconds?: number;
       /** Where "who started this run" goes (the searchable log and the process log). */
       log?: (entry: {
         message: string;
@@ -105,14 +107,14 @@ export class ExecuteService implements ExecuteApi {
     if (hasFlow) {
       const flow = await this.deps.flows.get(input.flow_id!);
       // A run now of a flow that is running would only be skipped (a flow never runs twice
-      // at once): say so instead of "started", and spend no job on it. A mark older than
-      // the engine's lock is a dead host's and no longer holds (the engine takes it over).
+      // at once): say so instead of "started", and spend no job on it. A mark not renewed
+      // for a run lease is a dead host's and no longer holds (the engine takes it over).
       const now = this.deps.clock.now().getTime();
       if (
         !at &&
         flow.running_job_id != null &&
         flow.running_since instanceof Date &&
-        flow.running_since.getTime() > now - DEFAULT_FLOW_LOCK_SECONDS * 1000
+        flow.running_since.getTime() > now - (this.deps.runLeaseSeconds ?? DEFAULT_RUN_LEASE_SECONDS) * 1000
       ) {
         throw apiError('flow_running', {
           message: `Flow ${flow.flow_id} "${flow.flow_name}" is already running (job ${flow.running_job_id}); this run was not started. Try again when that run ends.`,

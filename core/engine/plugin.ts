@@ -47,6 +47,7 @@ export const enginePlugin = definePlugin({
           flushLog: () => logs.flush(),
           itemDetail: () => logs.stores('debug'),
           stepRecordBytes: info.stepRecordBytes,
+          runLeaseSeconds: info.runLeaseSeconds,
         });
       },
     }),
@@ -60,10 +61,12 @@ export const enginePlugin = definePlugin({
         runs: services.runScheduler,
         logs: services.logs,
         logger: services.rootLogger,
+        info: services.hostInfo,
       },
-      factory: ({ runs, logs, logger, ...deps }) =>
+      factory: ({ runs, logs, logger, info, ...deps }) =>
         new ExecuteService({
           ...deps,
+          runLeaseSeconds: info.runLeaseSeconds,
           dispatcher: () => runs.dispatcher,
           log: async ({ message, context, user_id, agent_id }) => {
             logger.info({ ...context, user_id, agent_id }, message);

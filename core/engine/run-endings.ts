@@ -18,6 +18,8 @@ interface PlannedEnd {
   ops: BulkOp[];
   /** Where the flow's write is in `ops` (-1: no flow). */
   flowAt: number;
+  /** Where the job's final state is in `ops`. */
+  jobAt: number;
 }
 
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
@@ -40,12 +42,15 @@ export function runEndings(deps: {
   const { jobs, runMarks, clock } = deps;
   const plan = (end: RunEnd): PlannedEnd => {
     const ops = jobs.finishOps(end.jobId, end.status, { steps: end.steps, error: end.error }, end.status === 'failed');
-    if (end.flowId === null) return { ops, flowAt: -1 };
+    const jobAt = ops.length - 1;
+    if (end.flowId === null) return { ops, flowAt: -1, jobAt };
     ops.push(runMarks.runEndOp(end.flowId, end.jobId, end.status as RunOutcome, clock.now()));
-    return { ops, flowAt: ops.length - 1 };
+    return { ops, flowAt: ops.length - 1, jobAt };
   };
-  // The mark was taken over (the run outlived the lock): the outcome is still this run's to record.
+  // The mark was taken over (the run outlived the lock): the outcome is still this run's to
+  // record, unless the job was no longer its to end (cancelled, or failed by the sweep).
   const settle = async (end: RunEnd, planned: PlannedEnd, results: BulkResult[]): Promise<void> => {
+    if ((results[planned.jobAt] as UpdateResult).matchedCount === 0) return;
     if (planned.flowAt >= 0 && (results[planned.flowAt] as UpdateResult).matchedCount === 0)
       await runMarks.recordOutcome(end.flowId!, end.status as RunOutcome, clock.now());
   };

@@ -74,25 +74,30 @@ export class FlowRunMarks {
   }
 
   /**
-   * At start-up: running marks held by a job that is no longer running (its process died
-   * after writing the job's final state, or the job was failed as interrupted) are
-   * released, and a finished job's outcome recorded if the flow lacks it. `olderThan`
-   * spares runs other hosts may be ending right now (MongoDB).
+   * Running marks no live run holds are released, and a finished job's outcome recorded if
+   * the flow lacks it: at start-up and by the engine's sweep, after stale jobs were failed
+   * (JobsService.recoverInterrupted with the same `staleBefore`). A mark is released when
+   * its lease lapsed (not renewed since `staleBefore`: its host died mid-run, or between its
+   * job's final state and its flow's), unless its job is still `processing` (a live holder:
+   * every stale one was just failed). A fresh mark of a finished job is a run ending right
+   * now; it ends itself or lapses. Returns the flows freed (their queues may start).
    */
   async repairRunningMarks(
     jobs: Collection<{ job_id: number; status: string; completed_at: Date | null }>,
-    olderThan: Date,
-  ): Promise<number> {
+    staleBefore: Date,
+  ): Promise<number[]> {
     const marked = await this.collection.find(
       { running_job_id: { $ne: null } },
-      { projection: { flow_id: 1, running_job_id: 1, last_run: 1 } },
+      { projection: { flow_id: 1, running_job_id: 1, running_since: 1, last_run: 1 } },
     );
-    let repaired = 0;
+    const freed: number[] = [];
     for (const flow of marked) {
       const jobId = flow.running_job_id as number;
       const job = await jobs.findOne({ job_id: jobId }, { projection: { job_id: 1, status: 1, completed_at: 1 } });
-      if (job && (job.status === 'processing' || job.status === 'pending')) continue;
-      if (job?.completed_at && job.completed_at >= olderThan) continue;
+      if (job?.status === 'processing') continue;
+      const since = flow.running_since instanceof Date ? flow.running_since : null;
+      const lapsed = !since || since < staleBefore;
+      if (job && !lapsed && !(job.completed_at && job.completed_at < staleBefore)) continue;
       const outcome =
         job && isRunOutcome(job.status) && job.completed_at && !(flow.last_run && flow.last_run >= job.completed_at)
           ? outcomeUpdate(job.status, job.completed_at)
@@ -101,19 +106,31 @@ export class FlowRunMarks {
         { flow_id: flow.flow_id, running_job_id: jobId },
         { ...outcome, $set: { ...outcome.$set, running_job_id: null, running_since: null } },
       );
-      repaired += result.matchedCount;
+      if (result.matchedCount > 0) freed.push(flow.flow_id);
     }
-    return repaired;
+    return freed;
+  }
+
+  /** The running run's hold on its flow renewed (engine/run-lease.ts); false when the mark is no longer its. */
+  async renew(flowId: number, jobId: number, at: Date): Promise<boolean> {
+    return (await this.collection.updateOne({ flow_id: flowId, running_job_id: jobId }, { $set: { running_since: at } })).matchedCount > 0;
   }
 
   async clearRunning(flowId: number, jobId: number): Promise<void> {
     await this.collection.updateOne({ flow_id: flowId, running_job_id: jobId }, { $set: { running_job_id: null, running_since: null } });
   }
 
-  /** The job running the flow now, null when free, undefined when the flow is gone. */
-  async runningJobOf(flowId: number): Promise<number | null | undefined> {
-    const flow = await this.collection.findOne({ flow_id: flowId }, { projection: { flow_id: 1, running_job_id: 1 } });
-    return flow ? ((flow.running_job_id as number | null | undefined) ?? null) : undefined;
+  /**
+   * The job running the flow now, null when free, undefined when the flow is gone. A mark
+   * not renewed since `staleBefore` is a dead host's and counts as free: the next run's
+   * lock takes it over (markRunning), so a webhook-only flow is not jammed behind it.
+   */
+  async runningJobOf(flowId: number, staleBefore?: Date): Promise<number | null | undefined> {
+    const flow = await this.collection.findOne({ flow_id: flowId }, { projection: { flow_id: 1, running_job_id: 1, running_since: 1 } });
+    if (!flow) return undefined;
+    const since = flow.running_since;
+    if (staleBefore && since instanceof Date && since < staleBefore) return null;
+    return (flow.running_job_id as number | null | undefined) ?? null;
   }
 
   /** Records a job's outcome on its flow: counters follow outcomes and reset on success. */

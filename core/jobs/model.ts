@@ -111,6 +111,8 @@ export interface JobRecord extends Record<string, unknown> {
   scheduled_for: Date | null;
   started_at: Date | null;
   completed_at: Date | null;
+  /** While `processing`: when the running host last renewed its lease (engine/run-lease.ts). */
+  heartbeat_at?: Date | null;
 }
 
 export const JOBS = 'jobs';

@@ -247,14 +247,17 @@ export class JobsService implements JobsApi {
     const at = this.clock.now();
     const claimOne = (jobId: number) =>
       this.jobs
-        .findOneAndUpdate({ job_id: jobId, status: 'pending' }, { $set: { status: 'processing', started_at: at } })
+        .findOneAndUpdate({ job_id: jobId, status: 'pending' }, { $set: { status: 'processing', started_at: at, heartbeat_at: at } })
         .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
     if (jobIds.length > 1 && this.bulkIsAtomic) {
       try {
         return (await this.store.bulkWrite(
           jobIds.map((jobId) => ({
             collection: JOBS,
-            findOneAndUpdate: { filter: { job_id: jobId, status: 'pending' }, update: { $set: { status: 'processing', started_at: at } } },
+            findOneAndUpdate: {
+              filter: { job_id: jobId, status: 'pending' },
+              update: { $set: { status: 'processing', started_at: at, heartbeat_at: at } },
+            },
           })),
         )) as Array<JobRecord | null>;
       } catch {
@@ -266,13 +269,22 @@ export class JobsService implements JobsApi {
 
   /** A claim as a write of a bulkWrite (its result: the job, or null when not pending or not of this flow). */
   claimOp(jobId: number, flowId: number): BulkOp {
+    const at = this.clock.now();
     return {
       collection: JOBS,
       findOneAndUpdate: {
         filter: { job_id: jobId, flow_id: flowId, status: 'pending' },
-        update: { $set: { status: 'processing', started_at: this.clock.now() } },
+        update: { $set: { status: 'processing', started_at: at, heartbeat_at: at } },
       },
     };
+  }
+
+  /**
+   * The running job's lease renewed (engine/run-lease.ts); false when it is no longer
+   * `processing` (cancelled, or failed by a sweep that took its host for dead).
+   */
+  async renewLease(jobId: number, at: Date): Promise<boolean> {
+    return (await this.jobs.updateOne({ job_id: jobId, status: 'processing' }, { $set: { heartbeat_at: at } })).matchedCount > 0;
   }
 
   /** pending → processing, atomically: a job runs once however many workers see it. */
@@ -291,12 +303,17 @@ export class JobsService implements JobsApi {
   /**
    * The writes that end a run, in crash-safe order: a failed run's claims released first,
    * then the job's final state (a crash between them leaves a `processing` job, which boot
-   * fails and whose claims it releases again).
+   * fails and whose claims it releases again). The final state is written only over a
+   * `processing` job: a run that lost its job (cancelled, or failed by the sweep while its
+   * host stalled past its lease) changes nothing.
    */
   finishOps(jobId: number, status: JobStatus, result: { steps: StepOutcome[]; error?: string | null }, releaseClaims: boolean): BulkOp[] {
     return [
       ...(releaseClaims ? [{ collection: PROCESSED_ITEMS, deleteMany: { filter: { job_id: jobId } } }] : []),
-      { collection: JOBS, updateOne: { filter: { job_id: jobId }, update: { $set: this.finalState(status, result) } } },
+      {
+        collection: JOBS,
+        updateOne: { filter: { job_id: jobId, status: 'processing' }, update: { $set: this.finalState(status, result) } },
+      },
     ];
   }
 
@@ -391,13 +408,29 @@ export class JobsService implements JobsApi {
     return this.processed.deleteMany(clearType === 'flow' ? { flow_id: targetId } : { pipeline_id: targetId });
   }
 
-  /** Jobs left `processing` by a process that died are failed at boot, and their claims released. */
-  async recoverInterrupted(olderThan: Date): Promise<number> {
-    const stuck = await this.jobs.find({ status: 'processing', started_at: { $lt: olderThan } });
+  /**
+   * Jobs left `processing` by a process that died (their lease last renewed before
+   * `olderThan`; jobs claimed before leases existed: started before it) are failed, and
+   * their claims released; at boot and by the engine's sweep (engine.recoverStale). A job
+   * is failed, not run again: a step may already have published. The write is guarded by
+   * the lease still being stale, so a holder that renewed meanwhile keeps its job.
+   */
+  async recoverInterrupted(olderThan: Date): Promise<number[]> {
+    const stale: Filter = {
+      status: 'processing',
+      $or: [{ heartbeat_at: { $lt: olderThan } }, { heartbeat_at: { $exists: false }, started_at: { $lt: olderThan } }],
+    };
+    const stuck = await this.jobs.find(stale, { projection: { job_id: 1, steps: 1 } });
+    const failed: number[] = [];
     for (const job of stuck) {
       await this.releaseClaims(job.job_id);
-      await this.finish(job.job_id, 'failed', { steps: job.steps, error: 'Interrupted: the host stopped while the job was running' });
+      const error = 'Interrupted: the host stopped while the job was running';
+      const done = await this.jobs.updateOne(
+        { ...stale, job_id: job.job_id },
+        { $set: this.finalState('failed', { steps: job.steps ?? [], error }) },
+      );
+      if (done.matchedCount > 0) failed.push(job.job_id);
     }
-    return stuck.length;
+    return failed;
   }
 }

@@ -21,6 +21,11 @@ export interface HostInfo {
   readonly storesDebugLogs?: boolean;
   /** How much of each step's input and of its output a job keeps (FLOWHOST_STEP_RECORD_BYTES); absent: 64 KiB. */
   readonly stepRecordBytes?: number;
+  /**
+   * FLOWHOST_RUN_LEASE_SECONDS: how long a run's hold on its job and flow lasts without a
+   * renewal before a host that stopped renewing it is taken for dead. Absent: the engine's default.
+   */
+  readonly runLeaseSeconds?: number;
 }
 
 /**

@@ -8,6 +8,7 @@ import { EventDedupe } from './event-dedupe.js';
 import { TriggerLimits } from './trigger-limits.js';
 import { triggerSurface, webhookAdminSurface } from './routes.js';
 import { LegacyFlowWebhooks } from '../flows/legacy-webhooks.js';
+import { DEFAULT_RUN_LEASE_SECONDS } from '../engine/run-lease.js';
 
 /** Inbound webhooks: POST /trigger/{flow_id}, its administration and its upkeep jobs. */
 export const webhooksPlugin = definePlugin({
@@ -91,8 +92,11 @@ export const webhooksPlugin = definePlugin({
     scheduler.define('purge-events', () => dedupe.purgeExpired().then(() => undefined));
     // Safety net for queued webhook jobs whose host died before starting them (another
     // host's next run of the flow, or this sweep, picks them up; claims keep it to one run).
-    scheduler.define('resume-queued', () => engine.resumeQueued().then(() => undefined));
+    // It also fails the runs of a dead host and frees their flows (engine.recoverStale): every
+    // half lease, with a lock that lapses after one lease should the host sweeping die.
+    const lease = info.runLeaseSeconds ?? DEFAULT_RUN_LEASE_SECONDS;
+    scheduler.define('resume-queued', () => engine.resumeQueued().then(() => undefined), { lockLifetimeMs: lease * 1000 });
     await scheduler.every('1 hour', 'purge-events');
-    await scheduler.every('1 minute', 'resume-queued');
+    await scheduler.every(`${Math.max(1, Math.round(lease / 2))} seconds`, 'resume-queued');
   },
 });

@@ -75,6 +75,11 @@ export interface HostConfig {
   /** How long a scheduler lock holds before another host takes a run over, in ms. */
   schedulerLockLifetime: number;
   /**
+   * A run's lease, in seconds: renewed every third of it while the run runs; a run whose
+   * lease lapsed is a dead host's, failed as interrupted and its flow freed (docs/architecture.md).
+   */
+  runLeaseSeconds: number;
+  /**
    * Check every JSON answer against the route's declared response schema (objects closed);
    * a mismatch becomes a 500 `rest_response_invalid`. For tests: createTestHost turns it on.
    */
@@ -129,6 +134,7 @@ export const envKeys: Record<string, { key: keyof HostConfig; type: 'string' | '
   FLOWHOST_SHUTDOWN_TIMEOUT_SECONDS: { key: 'shutdownTimeoutSeconds', type: 'integer' },
   FLOWHOST_SESSION_TTL_SECONDS: { key: 'sessionTtlSeconds', type: 'integer' },
   FLOWHOST_SESSION_IDLE_SECONDS: { key: 'sessionIdleSeconds', type: 'integer' },
+  FLOWHOST_RUN_LEASE_SECONDS: { key: 'runLeaseSeconds', type: 'integer' },
 };
 
 export const defaultConfig: HostConfig = {
@@ -177,6 +183,8 @@ export const defaultConfig: HostConfig = {
   // poll that finds nothing is two indexed reads per job name.
   schedulerProcessEvery: 1000,
   schedulerLockLifetime: 10 * 60 * 1000,
+  // Everything a killed host acknowledged runs within 60 s: stale after 30 s, swept every 15 s.
+  runLeaseSeconds: 30,
   checkResponses: false,
   heapGrowingPercent: 50,
   // What the engine's drain was bounded by before this was a setting; long enough for a
@@ -228,6 +236,7 @@ export const configSchema: JsonSchema = {
     sessionIdleSeconds: { type: 'integer', minimum: 60 },
     schedulerProcessEvery: { type: 'integer', minimum: 50, maximum: 3600000 },
     schedulerLockLifetime: { type: 'integer', minimum: 1000 },
+    runLeaseSeconds: { type: 'integer', minimum: 1, maximum: 86_400 },
     checkResponses: { type: 'boolean' },
     heapGrowingPercent: { type: 'integer', minimum: 0, maximum: 1000 },
     shutdownTimeoutSeconds: { type: 'integer', minimum: 0, maximum: 3600 },

@@ -76,27 +76,27 @@ for (const store of testStores('engine: one run path')) {
     const later = new Date(t.clock.now().getTime() + 1000);
 
     await mark(running.job_id);
-    assert.is(await marks.repairRunningMarks(jobs.jobs, later), 0, 'a running job keeps its mark');
+    assert.is((await marks.repairRunningMarks(jobs.jobs, later)).length, 0, 'a running job keeps its mark');
     await mark(ended.job_id);
     assert.is(
-      await marks.repairRunningMarks(jobs.jobs, t.clock.now()),
+      (await marks.repairRunningMarks(jobs.jobs, t.clock.now())).length,
       0,
       'a run that may be ending on another host right now is left alone',
     );
-    assert.is(await marks.repairRunningMarks(jobs.jobs, later), 1);
+    assert.is((await marks.repairRunningMarks(jobs.jobs, later)).length, 1);
     let flow = (await flows.record(flowId))!;
     assert.is(flow.running_job_id, null);
     assert.is(flow.last_run_status, 'failed');
     assert.is(flow.consecutive_failures, 1);
     // Its outcome was recorded already (the flow's last run is not older): not counted twice.
     await mark(ended.job_id);
-    assert.is(await marks.repairRunningMarks(jobs.jobs, later), 1);
+    assert.is((await marks.repairRunningMarks(jobs.jobs, later)).length, 1);
     flow = (await flows.record(flowId))!;
     assert.is(flow.running_job_id, null);
     assert.is(flow.consecutive_failures, 1);
     // A mark left by a job that is gone is released too.
     await mark(999_999);
-    assert.is(await marks.repairRunningMarks(jobs.jobs, later), 1);
+    assert.is((await marks.repairRunningMarks(jobs.jobs, later)).length, 1);
     assert.is(await marks.runningJobOf(flowId), null);
   });
 
