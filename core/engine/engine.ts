@@ -33,7 +33,7 @@ import {
 import { HandlerSecrets } from '../flows/handler-secrets.js';
 import { DEFAULT_STEP_RECORD_BYTES, recordPackets } from './step-record.js';
 import { FlowQueues } from './flow-queue.js';
-import { DEFAULT_RUN_LEASE_SECONDS, holdRun } from './run-lease.js';
+import { DEFAULT_RUN_LEASE_SECONDS, holdRun, type RunHold } from './run-lease.js';
 
 /**
  * Where the engine's log entries go (the logs domain writes them; the host logger too).
@@ -219,6 +219,9 @@ export class Engine {
   /** Queued webhook jobs, started one after another per flow (see flow-queue.ts). */
   private readonly queues: FlowQueues;
 
+  /** The holds of the runs under way in this process, by job: a cancel here stops its run at once. */
+  private readonly holds = new Map<number, RunHold>();
+
   /** Run ends, written together when several come in one turn (see run-endings.ts). */
   private readonly endings: Batcher<RunEnd, void>;
 
@@ -295,6 +298,7 @@ export class Engine {
       job.job_id,
       job.flow_id,
     );
+    this.holds.set(job.job_id, hold);
     const steps: StepOutcome[] = [];
     let status: JobStatus = 'completed';
     let error: string | null = null;
@@ -460,7 +464,10 @@ export class Engine {
     else await this.deps.log('info', `Job ${job.job_id} ${status === 'completed' ? 'completed' : 'completed with no new items'}`, context);
     // Claims (a failed run's), the final state, the flow's outcome and its mark: one store
     // call after the run's log lines are in (see run-endings.ts).
-    await this.endings.add({ jobId: job.job_id, flowId: job.flow_id, status, steps, error }).finally(() => hold.release());
+    await this.endings.add({ jobId: job.job_id, flowId: job.flow_id, status, steps, error }).finally(() => {
+      hold.release();
+      this.holds.delete(job.job_id);
+    });
     if (job.flow_id !== null) this.runNextQueued(job.flow_id);
     const durationMs = Number(process.hrtime.bigint() - runStarted) / 1e6;
     if (status === 'failed')
@@ -699,6 +706,22 @@ export class Engine {
     const orphans = await this.deps.jobs.unstartedImmediate(new Date(this.deps.clock.now().getTime() - graceSeconds * 1000));
     for (const orphan of orphans) void this.start(orphan);
     return flowIds.length + orphans.length;
+  }
+
+  /**
+   * POST /jobs/{id}/cancel: the job ends `cancelled` (JobsService.cancel) and, if it was
+   * running, its flow is freed for the next run. Its run, in this process or on another
+   * host (whose next lease renewal finds the job gone), stops at its next step boundary,
+   * and its end changes nothing (the end write needs the job still `processing`).
+   */
+  async cancel(jobId: number, reason: string): Promise<JobRecord> {
+    const job = await this.deps.jobs.cancel(jobId, reason);
+    if (job.status === 'processing') {
+      this.holds.get(jobId)?.lose();
+      if (job.flow_id !== null) await this.deps.runMarks.clearRunning(job.flow_id, jobId);
+    }
+    if (job.flow_id !== null) this.runNextQueued(job.flow_id);
+    return job;
   }
 
   /**

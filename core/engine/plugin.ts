@@ -4,6 +4,7 @@ import { coreServices as services } from '../internal-services.js';
 import { Engine, type EngineLog } from './engine.js';
 import { ExecuteService } from './execute.js';
 import { executeSurface } from './routes.js';
+import { cancelSurface } from './cancel-route.js';
 
 /** The engine that runs jobs step by step, and POST /execute. */
 export const enginePlugin = definePlugin({
@@ -77,8 +78,9 @@ export const enginePlugin = definePlugin({
         }),
     }),
   ],
-  deps: { routes: services.routes, execute: services.execute },
-  setup({ routes, execute }) {
+  deps: { routes: services.routes, execute: services.execute, engine: services.engine },
+  setup({ routes, execute, engine }) {
     routes.add(executeSurface(execute));
+    routes.add(cancelSurface(engine));
   },
 });

@@ -1,6 +1,6 @@
 /** The bodies POST /execute answers (see docs/api.md). */
 import type { JsonSchema } from '../kernel/json-schema.js';
-import { errorBody, int, obj, str, successBody } from '../kernel/response-schemas.js';
+import { errorBody, int, nullable, obj, str, successBody } from '../kernel/response-schemas.js';
 
 export const executeResponses: Record<string, Record<number, JsonSchema>> = {
   'POST /execute': {
@@ -22,5 +22,20 @@ export const executeResponses: Record<string, Record<number, JsonSchema>> = {
     404: errorBody('flow_not_found'),
     // A run now of a flow that is running: not started, no job (docs/api.md, "Execute and jobs").
     409: errorBody('flow_running'),
+  },
+};
+
+/** The bodies POST /jobs/{id}/cancel answers (see docs/api.md, "Execute and jobs"). */
+export const cancelResponses: Record<string, Record<number, JsonSchema>> = {
+  'POST /jobs/{job_id}/cancel': {
+    200: successBody({
+      message: str,
+      data: obj(
+        { job_id: int, status: { const: 'cancelled' }, previous_status: { enum: ['pending', 'processing'] }, flow_id: nullable(int) },
+        ['job_id', 'status', 'previous_status', 'flow_id'],
+      ),
+    }),
+    404: errorBody('job_not_found'),
+    409: errorBody('job_finished'),
   },
 };

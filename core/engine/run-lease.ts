@@ -15,6 +15,8 @@ export const DEFAULT_RUN_LEASE_SECONDS = 30;
 export interface RunHold {
   /** The job is no longer this run's (cancelled, or failed by a sweep while this host stalled). */
   readonly lost: boolean;
+  /** The job was taken from this run in this process (a cancel): it stops at its next step. */
+  lose(): void;
   release(): void;
 }
 
@@ -50,6 +52,9 @@ export function holdRun(
   return {
     get lost() {
       return lost;
+    },
+    lose: () => {
+      lost = true;
     },
     release: () => clearInterval(timer),
   };

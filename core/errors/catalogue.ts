@@ -181,6 +181,11 @@ const workflows = {
   pipeline_not_found: { status: 404, message: 'Pipeline not found.' },
   step_not_found: { status: 404, message: 'Pipeline step not found.' },
   job_not_found: { status: 404, message: 'Job not found.' },
+  job_finished: {
+    status: 409,
+    message: 'The job has already ended.',
+    when: 'POST /jobs/{id}/cancel of a job that is no longer pending or processing; `data.job_status` is its state',
+  },
   config_not_found: {
     status: [400, 404],
     message: 'No such flow step.',

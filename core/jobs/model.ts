@@ -2,10 +2,11 @@ import type { ActingUserRecord } from '../kernel/acting-user.js';
 import type { AiStepReport } from '../kernel/contributions.js';
 /**
  * Job states: pending → processing → completed | completed_no_items | failed, plus
- * `skipped` (the flow was already running: the same flow never runs concurrently).
+ * `skipped` (the flow was already running: the same flow never runs concurrently) and
+ * `cancelled` (POST /jobs/{id}/cancel, from pending or processing).
  */
 /** Every status a job can have, in the order the API documents them. */
-export const JOB_STATUSES = ['pending', 'processing', 'completed', 'completed_no_items', 'failed', 'skipped'] as const;
+export const JOB_STATUSES = ['pending', 'processing', 'completed', 'completed_no_items', 'failed', 'skipped', 'cancelled'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export interface StepOutcome {

@@ -399,6 +399,30 @@ export class JobsService implements JobsApi {
     }
   }
 
+  /**
+   * Cancels a job that has not ended (pending: queued, delayed or not started yet; or
+   * processing): it is `cancelled` at once, with `reason` as its error, and a processing
+   * job's claims are released as a failed run's are. The write is guarded by the state it
+   * read, so a run that ends meanwhile wins (then: job_finished). Returns the job as it was.
+   */
+  async cancel(jobId: number, reason: string): Promise<JobRecord> {
+    for (;;) {
+      const job = await this.get(jobId);
+      if (job.status !== 'pending' && job.status !== 'processing')
+        throw apiError('job_finished', {
+          message: `Job ${jobId} has already ended (${job.status}); only a pending or running job can be cancelled`,
+          data: { job_id: jobId, job_status: job.status },
+        });
+      const done = await this.jobs.updateOne(
+        { job_id: jobId, status: job.status },
+        { $set: { status: 'cancelled', error: reason, completed_at: this.clock.now() } },
+      );
+      if (done.matchedCount === 0) continue; // it moved on meanwhile (claimed, or ended): read it again
+      if (job.status === 'processing') await this.releaseClaims(jobId);
+      return job;
+    }
+  }
+
   /** A failed job gives its items back, so the next run tries them again. */
   releaseClaims(jobId: number): Promise<number> {
     return this.processed.deleteMany({ job_id: jobId });

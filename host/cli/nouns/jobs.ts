@@ -67,7 +67,7 @@ function printJob(job: JobView): void {
   if (job.steps?.length) printItems(job.steps);
 }
 
-/** `flowhost jobs ...`: read-only view of jobs, through the API. */
+/** `flowhost jobs ...`: jobs through the API: list, show, clear, cancel. */
 export const jobs: CliNoun = {
   ...nounHeader('jobs'),
   builder: (y: Argv) =>
@@ -152,6 +152,19 @@ export const jobs: CliNoun = {
           else console.log(result.message);
         },
       )
-      .demandCommand(1, 'Name a verb: list, show or clear')
+      .command(
+        'cancel <id>',
+        'Cancel a pending, queued or running job: a running one frees its flow and stops at its next step',
+        (c) => c.positional('id', { type: 'number', demandOption: true }).options(jsonOption),
+        async (argv) => {
+          if (!Number.isSafeInteger(argv.id) || argv.id < 1) throw new CliError(`'${String(argv.id)}' is not a job id`);
+          const result = await withApi(argv, (api) =>
+            api.call<{ message: string; data: Record<string, unknown> }>('POST', `/jobs/${argv.id}/cancel`),
+          );
+          if (argv.json) printJson(result.data);
+          else console.log(result.message);
+        },
+      )
+      .demandCommand(1, 'Name a verb: list, show, clear or cancel')
       .strict(),
 };

@@ -281,4 +281,24 @@ test('pipelines delete removes the pipeline with its flows, after confirmation',
   assert.is((await hostApi(ctx.dataDir, 'GET', `/flows/${ctx.flowId}`)).status, 404);
 });
 
+test('jobs cancel cancels a pending job (--json and text); an ended one is refused in words, a missing one named', async (ctx) => {
+  const pipelineId = (await json<{ pipeline_id: number }>(ctx, ['pipelines', 'create', 'Cancels', '--step', 'fetch'])).pipeline_id;
+  const flowId = (await json<{ flow_id: number }>(ctx, ['flows', 'create', String(pipelineId), '--name', 'Later'])).flow_id;
+  const at = Math.floor(Date.now() / 1000) + 3600;
+  const delayed = await hostApi(ctx.dataDir, 'POST', '/execute', { flow_id: flowId, timestamp: at });
+  const jobId = (delayed.body as { data: { job_id: number } }).data.job_id;
+  const cancelled = await json<{ job_id: number; status: string; previous_status: string }>(ctx, ['jobs', 'cancel', String(jobId)]);
+  assert.equal(cancelled, { job_id: jobId, status: 'cancelled', previous_status: 'pending', flow_id: flowId });
+  const again = await run(ctx, ['jobs', 'cancel', String(jobId)]);
+  assert.is(again.status, 1);
+  assert.match(again.stderr, new RegExp(`Job ${jobId} has already ended \\(cancelled\\)`));
+  const other = await hostApi(ctx.dataDir, 'POST', '/execute', { flow_id: flowId, timestamp: at });
+  const text = await run(ctx, ['jobs', 'cancel', String((other.body as { data: { job_id: number } }).data.job_id)]);
+  assert.is(text.status, 0, text.stderr);
+  assert.match(text.stdout, /^Job \d+ cancelled\.$/m);
+  const missing = await run(ctx, ['jobs', 'cancel', '9999']);
+  assert.is(missing.status, 1);
+  assert.match(missing.stderr, 'Job 9999 does not exist');
+});
+
 test.run();
