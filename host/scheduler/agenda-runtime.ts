@@ -11,6 +11,7 @@ import type { JobsService } from '../../core/jobs/service.js';
 import type { LogsService } from '../../core/logs/service.js';
 import { callMeasuringHook, isTapped, type HookCatalogue } from '../../core/kernel/hooks.js';
 import { scheduledForOf } from './job-document.js';
+import { DEFAULT_RUN_LEASE_SECONDS } from '../../core/engine/run-lease.js';
 import { FLOW_RUN_JOB, flowJob, flowScheduleKey, scheduleFlow, unscheduleFlow, type FlowJobData } from './flow-schedule.js';
 
 /**
@@ -81,13 +82,22 @@ export function createAgendaRuntime(deps: {
   log: Logger;
   logs?: Pick<LogsService, 'record'>;
   hooks?: HookCatalogue;
+  /** The engine's run lease (s): a delayed run's lock a dead host left lapses after it. */
+  runLeaseSeconds?: number;
 }): AgendaRuntime {
   const { agenda, engine, jobs, flows } = deps;
   // One run path: whatever starts a run (an execute request, a delayed run, a schedule, a
   // webhook) goes through engine.start, so one drain (the engine's) covers every run.
-  agenda.define<{ jobId: number }>(JOB_RUN_JOB, async (job: Job<{ jobId: number }>) => {
-    await engine.start(job.attrs.data.jobId);
-  });
+  // The lock is held only until the run is handed over, not for the run's length (the run's
+  // own lease covers that), so a lock a killed host left lapses after one run lease instead
+  // of Agenda's 10 minutes; a second start of the job after that is a no-op (the engine's claim).
+  agenda.define<{ jobId: number }>(
+    JOB_RUN_JOB,
+    async (job: Job<{ jobId: number }>) => {
+      void engine.start(job.attrs.data.jobId);
+    },
+    { lockLifetime: (deps.runLeaseSeconds ?? DEFAULT_RUN_LEASE_SECONDS) * 1000 },
+  );
 
   agenda.define<FlowJobData>(
     FLOW_RUN_JOB,

@@ -71,7 +71,14 @@ export function provideKernelServices(container: ServiceContainer, kernel: Kerne
         logs: services.logs,
         hooks: services.hooks,
       },
-      factory: (deps) => createAgendaRuntime({ ...deps, agenda: kernel.agenda, store: kernel.store, log: kernel.log }),
+      factory: (deps) =>
+        createAgendaRuntime({
+          ...deps,
+          agenda: kernel.agenda,
+          store: kernel.store,
+          log: kernel.log,
+          runLeaseSeconds: kernel.info.runLeaseSeconds,
+        }),
     }) as ServiceFactory,
     createServiceFactory({
       service: services.flowSchedule,
