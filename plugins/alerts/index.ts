@@ -1,0 +1,86 @@
+/**
+ * Alerts: tells someone when a flow fails. Listens to the engine's jobFailed/jobFinished
+ * hooks; sends by e-mail, a webhook POST (Slack-compatible or signed JSON) and "on
+ * failure, run flow X"; rate-limited per flow and channel with its state in the store, so
+ * it holds across hosts. Built on the public SDK only. docs/api.md#alerts.
+ */
+import { definePlugin, services } from '../../sdk/index.js';
+import { deliver } from './deliver.js';
+import { AlertLimiter, type SentDoc, type StateDoc } from './limiter.js';
+import { channelsOf, Notifier, type Delivery } from './notifier.js';
+import { alertsSurface, type TestResult } from './routes.js';
+import { AlertSettingsStore, type AlertSettingsDoc } from './settings.js';
+
+const DELIVER_JOB = 'deliver';
+
+export default definePlugin({
+  id: 'alerts',
+  version: '1.0.0',
+  flowhost: '^1.0.0',
+  description: 'Alerts when a flow fails or recovers: e-mail, webhook, or an on-failure flow.',
+  deps: {
+    routes: services.routes,
+    store: services.store,
+    scheduler: services.scheduler,
+    log: services.logger,
+    vault: services.vault,
+    clock: services.clock,
+    hooks: services.hooks,
+    fetch: services.fetch,
+    flows: services.flows,
+    jobs: services.jobs,
+    execute: services.execute,
+    site: services.settings,
+  },
+  async setup({ routes, store, scheduler, log, vault, clock, hooks, fetch, flows, jobs, execute, site }) {
+    const settings = new AlertSettingsStore(store.collection<AlertSettingsDoc>('settings'), vault);
+    const limiter = new AlertLimiter(store.collection<SentDoc>('sent'), store.collection<StateDoc>('state'));
+    const deliverDeps = { fetch, execute, sendMail: null };
+    const notifier = new Notifier({
+      settings,
+      limiter,
+      flows,
+      jobs,
+      site,
+      clock,
+      log,
+      queue: (delivery) => scheduler.now(DELIVER_JOB, delivery),
+    });
+
+    scheduler.define<Delivery>(DELIVER_JOB, async ({ data }) => {
+      const effective = await settings.effective(data.flow_id);
+      try {
+        const jobId = await deliver(deliverDeps, data.channel, effective, data.message);
+        log.info(
+          { channel: data.channel, flow_id: data.flow_id, kind: data.message.kind, ...(jobId ? { job_id: jobId } : {}) },
+          'Alert sent',
+        );
+      } catch (err) {
+        log.warn({ err, channel: data.channel, flow_id: data.flow_id, kind: data.message.kind }, 'Alert not sent');
+      }
+    });
+
+    // An alert that cannot be worked out never fails the run it is about.
+    const guarded = (what: string, work: () => Promise<void>) =>
+      work().catch((err: unknown) => log.error({ err }, `Alerts: could not handle ${what}`));
+    hooks.jobFailed.tap('alerts', (outcome) => guarded('a failed run', () => notifier.failed(outcome)));
+    hooks.jobFinished.tap('alerts', (outcome) => guarded('a finished run', () => notifier.finished(outcome)));
+
+    const test = async (flowId: number | null): Promise<TestResult[]> => {
+      const effective = flowId === null ? await settings.site() : await settings.effective(flowId);
+      const flow = flowId === null ? null : await flows.get(flowId);
+      const message = notifier.message('test', flow, null, null);
+      const results: TestResult[] = [];
+      for (const channel of channelsOf(effective, 'test')) {
+        try {
+          await deliver(deliverDeps, channel, effective, message);
+          results.push({ channel, ok: true });
+        } catch (err) {
+          results.push({ channel, ok: false, error: (err as Error).message });
+        }
+      }
+      return results;
+    };
+    routes.add(alertsSurface({ settings, flows, test }));
+  },
+});
