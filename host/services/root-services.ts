@@ -11,6 +11,7 @@ import { services as publicServices } from '../../core/kernel/services.js';
 import type { HostVault } from '../../core/security/vault.js';
 import { PluginSettingsView } from '../../core/settings/plugin-view.js';
 import { domainServices } from '../../sdk/contract/services.js';
+import { smtpMail } from '../../core/mail/smtp-mail.js';
 import type { GuardedFetch } from '../../core/security/guarded-fetch-types.js';
 import type { DocumentStore } from '../../core/store/port.js';
 import type { TriggerLimiterFactory } from '../../core/webhooks/trigger-limits.js';
@@ -56,6 +57,7 @@ export function provideKernelServices(container: ServiceContainer, kernel: Kerne
       factory: ({ settings, registries }, { pluginId }) => new PluginSettingsView(settings, registries, pluginId),
     }) as ServiceFactory,
     value(services.fetch, kernel.fetch),
+    value(domainServices.mail, smtpMail),
     value(services.rootStore, kernel.store),
     value(services.rootLogger, kernel.log),
     value(services.rateLimiters, kernel.rateLimiters),

@@ -1,7 +1,7 @@
 /**
  * Billing: the provisioner/v1 surface. The provisioning callback and the payment
  * provider's (Stripe) events move subscriptions through their states; e-mail goes out
- * through an SMTP outbox; background jobs send due mail and delete canceled
+ * through an outbox and the SDK mail service; background jobs send due mail and delete canceled
  * subscriptions after the grace period. docs/billing.md has the state diagram.
  */
 import { definePlugin, PluginError, services } from '../../sdk/index.js';
@@ -34,15 +34,16 @@ export default definePlugin({
     config: services.configOf<BillingSettings>(),
     vault: services.vault,
     clock: services.clock,
+    mail: services.mail,
   },
-  async setup({ routes, store, scheduler, log, config, vault, clock }) {
+  async setup({ routes, store, scheduler, log, config, vault, clock, mail }) {
     const dateProblem = mailDateSettingsProblem(config.timezone, config.locale);
     if (dateProblem) throw new PluginError('billing', dateProblem);
     const c = billingCollections(store);
     await ensureIndexes(c);
     const secrets = new Secrets(c.secrets, vault, config, process.env);
     const stripe = new StripeGateway(config, secrets);
-    const mailer = new Mailer({ c, clock, log, scheduler, secrets, config });
+    const mailer = new Mailer({ c, clock, log, scheduler, secrets, config, mail });
     const subscriptions = new Subscriptions(c, clock);
     const service = new BillingService({
       c,

@@ -1,13 +1,11 @@
 /**
  * Outgoing e-mail as an outbox in the store: a webhook only enqueues (one document per
  * event and template, so a retried event queues nothing twice) and answers; the delivery
- * job sends through SMTP (nodemailer) and, on failure, tries again later with a doubling
- * delay. Mail is never dropped: it stays pending until the server takes it.
+ * job sends through the SDK mail service with billing's own SMTP settings and, on failure,
+ * tries again later with a doubling delay. Mail is never dropped: it stays pending until
+ * the server takes it.
  */
-// nodemailer loads when the first mail goes out, not at start-up.
-let nodemailerModule: Promise<typeof import('nodemailer')> | null = null;
-const loadNodemailer = async () => (await (nodemailerModule ??= import('nodemailer'))).default;
-import type { Clock, Logger, PluginScheduler } from '../../sdk/index.js';
+import type { Clock, Logger, MailApi, PluginScheduler } from '../../sdk/index.js';
 import type { MailDoc } from './model.js';
 import type { BillingCollections } from './repository.js';
 import type { Secrets } from './secrets.js';
@@ -26,6 +24,7 @@ export interface MailerDeps {
   scheduler: PluginScheduler;
   secrets: Secrets;
   config: BillingSettings;
+  mail: MailApi;
 }
 
 export class Mailer {
@@ -94,38 +93,33 @@ export class Mailer {
     const { c, clock, log, config } = this.deps;
     const attempts = mail.attempts + 1;
     try {
-      if (!config.smtp_host) throw new Error('no SMTP server is configured (smtp_host)');
       const password = await this.deps.secrets.get('smtp_password');
-      const nodemailer = await loadNodemailer();
-      const transport = nodemailer.createTransport({
-        host: config.smtp_host,
-        port: config.smtp_port,
-        secure: config.smtp_secure,
-        ...(config.smtp_user ? { auth: { user: config.smtp_user, pass: password } } : {}),
-        connectionTimeout: 10_000,
-        greetingTimeout: 10_000,
-        socketTimeout: 20_000,
-      });
-      try {
-        const info = await transport.sendMail({ from: config.mail_from, to: mail.to, subject: mail.subject, text: mail.text });
-        await c.mail.updateOne(
-          { _id: mail._id },
-          {
-            $set: {
-              status: 'sent',
-              attempts,
-              sent_at: clock.now().toISOString(),
-              message_id: String(info.messageId ?? ''),
-              last_error: null,
-              lease_until: 0,
-            },
+      const info = await this.deps.mail.send(
+        { to: mail.to, subject: mail.subject, text: mail.text },
+        {
+          host: config.smtp_host,
+          port: config.smtp_port,
+          secure: config.smtp_secure,
+          user: config.smtp_user,
+          password,
+          from: config.mail_from,
+        },
+      );
+      await c.mail.updateOne(
+        { _id: mail._id },
+        {
+          $set: {
+            status: 'sent',
+            attempts,
+            sent_at: clock.now().toISOString(),
+            message_id: info.message_id,
+            last_error: null,
+            lease_until: 0,
           },
-        );
-        log.info({ mail_id: mail._id, template: mail.template, attempts }, 'E-mail sent');
-        return true;
-      } finally {
-        transport.close();
-      }
+        },
+      );
+      log.info({ mail_id: mail._id, template: mail.template, attempts }, 'E-mail sent');
+      return true;
     } catch (error) {
       const delay = Math.min(config.mail_retry_seconds * 2 ** (attempts - 1), config.mail_retry_max_seconds) * 1000;
       const reason = (error as Error).message ?? String(error);

@@ -9,6 +9,7 @@ import { executeService } from './execute.js';
 import { flowsService } from './flows.js';
 import { jobsService } from './jobs.js';
 import { logsService } from './logs.js';
+import { mailService } from './mail.js';
 import { pipelinesService } from './pipelines.js';
 import { settingsService } from './settings.js';
 import { usersService } from './users.js';
@@ -24,4 +25,6 @@ export const domainServices = {
   execute: executeService,
   /** Handler credentials (handlers get theirs through `ctx.credentials`). */
   credentials: credentialsService,
+  /** Sending e-mail through an SMTP server the caller names (provided by the host). */
+  mail: mailService,
 } as const;
