@@ -3,19 +3,19 @@
  * never in the queued job): e-mail through the SDK mail service, the webhook through the
  * guarded fetch, the on-failure flow through the public execute service.
  */
-import type { ExecuteApi, GuardedFetch } from '../../sdk/index.js';
+import type { ExecuteApi, GuardedFetch, MailMessage } from '../../sdk/index.js';
 import { details, headline, type AlertMessage } from './message.js';
 import { FAILURE_KEY, type Channel } from './notifier.js';
 import type { AlertSettings } from './settings.js';
 import { postWebhook } from './webhook.js';
 
-/** Plain-text e-mail to some recipients (the SDK mail service's shape). */
-export type SendMail = (message: { to: string[]; subject: string; text: string }) => Promise<unknown>;
+/** Plain-text e-mail through the configured SMTP server (the SDK mail service). */
+export type SendMail = (message: MailMessage) => Promise<unknown>;
 
 export interface DeliverDeps {
   fetch: GuardedFetch;
   execute: ExecuteApi;
-  sendMail: SendMail | null;
+  sendMail: SendMail;
 }
 
 /** Throws what went wrong; the caller logs it. Answers the on-failure job's id for `flow`. */
@@ -25,7 +25,6 @@ export async function deliver(deps: DeliverDeps, channel: Channel, settings: Ale
     return null;
   }
   if (channel === 'email') {
-    if (!deps.sendMail) throw new Error('no mail service is available on this host');
     await deps.sendMail({ to: settings.email_to, subject: `[Flowhost] ${headline(message)}`, text: details(message) });
     return null;
   }

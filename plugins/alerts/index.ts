@@ -4,7 +4,8 @@
  * failure, run flow X"; rate-limited per flow and channel with its state in the store, so
  * it holds across hosts. Built on the public SDK only. docs/api.md#alerts.
  */
-import { definePlugin, services } from '../../sdk/index.js';
+import { definePlugin, services, type MailMessage } from '../../sdk/index.js';
+import { configSchema, smtpOf, type AlertsConfig } from './config.js';
 import { deliver } from './deliver.js';
 import { AlertLimiter, type SentDoc, type StateDoc } from './limiter.js';
 import { channelsOf, Notifier, type Delivery } from './notifier.js';
@@ -18,6 +19,7 @@ export default definePlugin({
   version: '1.0.0',
   flowhost: '^1.0.0',
   description: 'Alerts when a flow fails or recovers: e-mail, webhook, or an on-failure flow.',
+  settingsSchema: configSchema,
   deps: {
     routes: services.routes,
     store: services.store,
@@ -31,11 +33,13 @@ export default definePlugin({
     jobs: services.jobs,
     execute: services.execute,
     site: services.settings,
+    mail: services.mail,
+    config: services.configOf<AlertsConfig>(),
   },
-  async setup({ routes, store, scheduler, log, vault, clock, hooks, fetch, flows, jobs, execute, site }) {
+  async setup({ routes, store, scheduler, log, vault, clock, hooks, fetch, flows, jobs, execute, site, mail, config }) {
     const settings = new AlertSettingsStore(store.collection<AlertSettingsDoc>('settings'), vault);
     const limiter = new AlertLimiter(store.collection<SentDoc>('sent'), store.collection<StateDoc>('state'));
-    const deliverDeps = { fetch, execute, sendMail: null };
+    const deliverDeps = { fetch, execute, sendMail: (message: MailMessage) => mail.send(message, smtpOf(config, process.env)) };
     const notifier = new Notifier({
       settings,
       limiter,

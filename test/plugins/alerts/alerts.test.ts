@@ -1,5 +1,5 @@
-// Alerts on both stores: a flow failing again and again is announced once (one signed
-// webhook POST the receiver verifies with node:crypto, one on-failure run given the
+// Alerts on both stores: a flow failing again and again is announced once (one e-mail to a
+// fake SMTP server, one signed webhook POST the receiver verifies with node:crypto, one on-failure run given the
 // failure), its recovery once; the webhook secret is never answered in clear; on MongoDB
 // two hosts on one database send one alert between them within the window.
 import { suite } from 'uvu';
@@ -12,7 +12,7 @@ import { defineHandler } from '../../../sdk/index.js';
 import { testStores } from '../../support/test-stores.js';
 import { handlerPlugin } from '../../support/handler-plugin.js';
 import alerts from '../../../plugins/alerts/index.js';
-import { waitFor } from '../billing/helpers.js';
+import { startSmtp, waitFor, type SmtpCapture } from '../billing/helpers.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- reads API JSON
 const SECRET = 'alert-signing-secret-0123456789';
@@ -86,24 +86,44 @@ async function oneFetchFlow(t: TestHost, name: string, handler: string): Promise
 }
 
 for (const store of testStores('alerts')) {
-  type Ctx = { t: TestHost; world: World; received: Received[]; server: Server; url: string; flowId: number; errorFlowId: number };
+  type Ctx = {
+    smtp: SmtpCapture;
+    t: TestHost;
+    world: World;
+    received: Received[];
+    server: Server;
+    url: string;
+    flowId: number;
+    errorFlowId: number;
+  };
   const test = suite<Ctx>(`alerts (${store.label})`);
 
   test.before(async (ctx) => {
     ctx.world = { fail: true, given: new Map() };
     ctx.received = [];
     Object.assign(ctx, await receiver(ctx.received));
-    ctx.t = await createTestHost({ plugins: [fixtures(ctx.world), alerts], config: { ...store.config(), allowPrivateUrls: true } });
+    ctx.smtp = await startSmtp();
+    ctx.t = await createTestHost({
+      plugins: [fixtures(ctx.world), alerts],
+      config: {
+        ...store.config(),
+        allowPrivateUrls: true,
+        pluginSettings: { alerts: { smtp_host: '127.0.0.1', smtp_port: ctx.smtp.port, mail_from: 'flowhost@example.test' } },
+      },
+    });
     ctx.flowId = await oneFetchFlow(ctx.t, 'Hourly import', 'flaky');
     ctx.errorFlowId = await oneFetchFlow(ctx.t, 'On failure', 'record');
   });
   test.after(async (ctx) => {
     await ctx.t.stop();
     await new Promise((resolve) => ctx.server.close(resolve));
+    await ctx.smtp.close();
   });
 
   test('the webhook secret is sealed at rest and answered masked, never in clear', async ({ t, url }) => {
-    const put = await t.request<Body>('PUT', '/alerts', { body: { webhook_url: url, webhook_secret: SECRET, webhook_format: 'json' } });
+    const put = await t.request<Body>('PUT', '/alerts', {
+      body: { webhook_url: url, webhook_secret: SECRET, webhook_format: 'json', email_to: ['ops@example.test'] },
+    });
     assert.is(put.status, 200, JSON.stringify(put.body));
     assert.is(put.body.data.webhook_secret_set, true);
     assert.is(put.body.data.window_minutes, 60);
@@ -129,7 +149,7 @@ for (const store of testStores('alerts')) {
   });
 
   test('a flow failing five times: one problem alert, signed, and one on-failure run with the failure', async (ctx) => {
-    const { t, flowId, errorFlowId, received, world } = ctx;
+    const { t, flowId, errorFlowId, received, world, smtp } = ctx;
     const put = await t.request<Body>('PUT', `/flows/${flowId}/alerts`, { body: { on_failure_flow_id: errorFlowId } });
     assert.is(put.status, 200, JSON.stringify(put.body));
     assert.is(put.body.data.effective.on_failure_flow_id, errorFlowId);
@@ -162,13 +182,18 @@ for (const store of testStores('alerts')) {
     assert.is((await t.executeAndWait({ flow_id: flowId })).status, 'completed_no_items');
     assert.is((await t.executeAndWait({ flow_id: flowId })).status, 'completed_no_items');
     await waitFor('the recovery alert', () => received.some((r) => r.body.event === 'flow.recovered'));
+    await waitFor('the recovery e-mail', () => smtp.mails.some((m) => m.raw.includes('recovered')));
+    assert.is(smtp.mails.length, 2, 'one e-mail for the problem, one for the recovery');
+    assert.equal(smtp.mails[0]!.to, ['ops@example.test']);
+    assert.match(smtp.mails[0]!.raw, /problem flow/);
+    assert.match(smtp.mails[0]!.raw, new RegExp(`Job: ${jobs[2]}`));
     assert.equal(
       received.map((r) => r.body.event),
       ['flow.problem', 'flow.recovered'],
     );
     assert.is(world.given.size, 1, 'one on-failure run');
     const sent = await t.host.store.collection('alerts__sent').find({ flow_id: flowId });
-    assert.equal(sent.map((d) => d.channel).sort(), ['flow', 'webhook']);
+    assert.equal(sent.map((d) => d.channel).sort(), ['email', 'flow', 'webhook']);
   });
 
   test('a Slack-format webhook gets {text}; POST /alerts/test says how each channel went', async ({ t, received, url }) => {
@@ -176,14 +201,18 @@ for (const store of testStores('alerts')) {
     const before = received.length;
     const res = await t.request<Body>('POST', '/alerts/test', { body: {} });
     assert.is(res.status, 200, JSON.stringify(res.body));
-    assert.equal(res.body.data.channels, [{ channel: 'webhook', ok: true }]);
+    assert.equal(res.body.data.channels, [
+      { channel: 'email', ok: true },
+      { channel: 'webhook', ok: true },
+    ]);
     assert.is(received.length, before + 1);
     assert.equal(Object.keys(received.at(-1)!.body), ['text']);
     assert.match(received.at(-1)!.body.text, /test alert/);
     // A closed loopback port: the test answers, naming what went wrong.
     await t.request('PUT', '/alerts', { body: { webhook_url: 'http://127.0.0.1:9/hook' } });
     const failed = await t.request<Body>('POST', '/alerts/test', { body: {} });
-    assert.is(failed.body.data.channels[0].ok, false);
+    assert.is(failed.body.data.channels[1].ok, false);
+    assert.match(failed.body.data.channels[1].error, /ECONNREFUSED|refused|connect/i);
     await t.request('PUT', '/alerts', { body: { webhook_url: url, webhook_format: 'json' } });
   });
 
