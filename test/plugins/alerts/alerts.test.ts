@@ -4,10 +4,16 @@
 // two hosts on one database send one alert between them within the window.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
+import { createTestHost, type TestClient, type TestHost } from '../../../sdk/testing/index.js';
+import { testClient } from '../../../sdk/testing/test-client.js';
+import { testConfig } from '../../../sdk/testing/start-test-host.js';
+import { createHost, type Host } from '../../../host/create-host.js';
+import type { HostConfig } from '../../../host/config/schema.js';
+import type { PluginDefinition } from '../../../sdk/index.js';
+import { defaultPlugins } from '../../../plugins/index.js';
 import { defineHandler } from '../../../sdk/index.js';
 import { testStores } from '../../support/test-stores.js';
 import { handlerPlugin } from '../../support/handler-plugin.js';
@@ -214,6 +220,89 @@ for (const store of testStores('alerts')) {
     assert.is(failed.body.data.channels[1].ok, false);
     assert.match(failed.body.data.channels[1].error, /ECONNREFUSED|refused|connect/i);
     await t.request('PUT', '/alerts', { body: { webhook_url: url, webhook_format: 'json' } });
+  });
+
+  test.run();
+}
+
+/** A second host on the first one's database, asked as the first one's administrator (it issues none: one exists). */
+async function secondHost(first: TestHost, plugins: PluginDefinition[], config: Partial<HostConfig>): Promise<TestClient & { host: Host }> {
+  // The built-ins as createTestHost loads them (the fetch step type is steps-core's).
+  const given = new Set(plugins.map((p) => p.id));
+  const builtins = defaultPlugins.filter((p) => !given.has(p.id));
+  const host = await createHost({ plugins: [...builtins, ...plugins], env: {}, config: testConfig(config) });
+  const url = await host.start();
+  const client = testClient(
+    Object.assign(Object.create(host) as Host, { initialAdmin: first.host.initialAdmin }),
+    async (method, path, headers, body) => {
+      const response = await fetch(`${url}${path}`, { method, headers, body });
+      return { status: response.status, headers: response.headers, text: await response.text() };
+    },
+  );
+  return { ...client, host };
+}
+
+// Two hosts on one MongoDB database: the window is in the store, so a failure on each host
+// within it is one alert between them; `every_failure` with a window of 0 announces each.
+for (const store of testStores('alerts across hosts').filter((s) => s.label === 'mongodb')) {
+  type Ctx = {
+    a: TestHost;
+    b: TestClient & { host: Host };
+    world: World;
+    received: Received[];
+    server: Server;
+    url: string;
+    flowId: number;
+  };
+  const test = suite<Ctx>('alerts: rate limit across two hosts (mongodb)');
+
+  test.before(async (ctx) => {
+    ctx.world = { fail: true, given: new Map() };
+    ctx.received = [];
+    Object.assign(ctx, await receiver(ctx.received));
+    // One database, one vault key: what two hosts of one deployment share.
+    const shared = { ...store.config(), allowPrivateUrls: true, secretKey: randomBytes(32).toString('hex') };
+    ctx.a = await createTestHost({ plugins: [fixtures(ctx.world), alerts], config: shared });
+    ctx.b = await secondHost(ctx.a, [fixtures(ctx.world), alerts], shared);
+    ctx.flowId = await oneFetchFlow(ctx.a, 'Shared', 'flaky');
+  });
+  test.after(async (ctx) => {
+    await ctx.a?.stop();
+    await ctx.b?.host.stop();
+    await new Promise((resolve) => ctx.server.close(resolve));
+  });
+
+  test('one alert per flow and channel per window, whichever host ran the failure', async ({ a, b, world, received, url, flowId }) => {
+    const put = await a.request<Body>('PUT', `/flows/${flowId}/alerts`, {
+      body: { webhook_url: url, notify: 'every_failure', window_minutes: 60 },
+    });
+    assert.is(put.status, 200, JSON.stringify(put.body));
+    assert.is((await a.executeAndWait({ flow_id: flowId })).status, 'failed');
+    const onB = await b.executeAndWait({ flow_id: flowId });
+    assert.is(onB.status, 'failed');
+    assert.match(String(onB.error), /remote said no/);
+    world.fail = false;
+    assert.is((await b.executeAndWait({ flow_id: flowId })).status, 'completed_no_items');
+    await waitFor('the recovery alert', () => received.some((r) => r.body.event === 'flow.recovered'));
+    assert.equal(
+      received.map((r) => r.body.event),
+      ['flow.failed', 'flow.recovered'],
+    );
+
+    // Asked for every failure: a window of 0 lets each through, from either host.
+    await b.request('PUT', `/flows/${flowId}/alerts`, { body: { window_minutes: 0 } });
+    world.fail = true;
+    const first = await a.executeAndWait({ flow_id: flowId });
+    const second = await b.executeAndWait({ flow_id: flowId });
+    await waitFor('both failures announced', () => received.filter((r) => r.body.event === 'flow.failed').length === 3);
+    assert.equal(
+      received
+        .filter((r) => r.body.event === 'flow.failed')
+        .slice(1)
+        .map((r) => r.body.job_id)
+        .sort(),
+      [first.job_id, second.job_id].sort(),
+    );
   });
 
   test.run();
