@@ -29,6 +29,7 @@ import analyticsPagePerformance from './analytics-page-performance/index.js';
 import events from './events/index.js';
 import docsync from './docsync/index.js';
 import console from './console/index.js';
+import alerts from './alerts/index.js';
 
 /** Built-in plugins every default build loads. */
 // One per line: a new built-in is a one-line addition.
@@ -67,4 +68,5 @@ export const defaultPlugins: ReadonlyArray<PluginDefinition> = [
 /** Built-in plugins a build may enable by id (FLOWHOST_PLUGINS / config `plugins`). */
 export const optionalPlugins: Readonly<Record<string, PluginDefinition>> = {
   'webhook-presets': webhookPresets,
+  alerts,
 };

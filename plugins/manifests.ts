@@ -1,4 +1,5 @@
 import type { PluginManifest } from '../sdk/manifest.js';
+import alerts from './alerts/manifest.js';
 import analytics from './analytics/manifest.js';
 import billing from './billing/manifest.js';
 import docsync from './docsync/manifest.js';
@@ -45,4 +46,5 @@ export const defaultManifests: ReadonlyArray<PluginManifest> = [
 /** The optional built-ins by id, as plugins/index.ts `optionalPlugins`. */
 export const optionalManifests: Readonly<Record<string, PluginManifest>> = {
   'webhook-presets': { id: 'webhook-presets', load: async () => (await import('./webhook-presets/index.js')).default },
+  alerts,
 };

@@ -5,6 +5,7 @@
  * it holds across hosts. Built on the public SDK only. docs/api.md#alerts.
  */
 import { definePlugin, services, type MailMessage } from '../../sdk/index.js';
+import { alertsCli } from './cli.js';
 import { configSchema, smtpOf, type AlertsConfig } from './config.js';
 import { deliver } from './deliver.js';
 import { AlertLimiter, type SentDoc, type StateDoc } from './limiter.js';
@@ -87,4 +88,5 @@ export default definePlugin({
     };
     routes.add(alertsSurface({ settings, flows, test }));
   },
+  cli: [alertsCli],
 });
