@@ -4,6 +4,7 @@ import { contentPlugin } from './content/plugin.js';
 import { logsPlugin } from './logs/plugin.js';
 import { settingsPlugin } from './settings/plugin.js';
 import { workflowsPlugin } from './workflows-plugin.js';
+import { retentionPlugin } from './jobs/retention-plugin.js';
 import { enginePlugin } from './engine/plugin.js';
 import { webhooksPlugin } from './webhooks/plugin.js';
 import { credentialsPlugin } from './credentials/plugin.js';
@@ -20,6 +21,7 @@ export const corePlugins: ReadonlyArray<PluginDefinition> = [
   logsPlugin,
   credentialsPlugin,
   workflowsPlugin,
+  retentionPlugin,
   enginePlugin,
   webhooksPlugin,
   mediaPlugin,

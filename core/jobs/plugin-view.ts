@@ -25,4 +25,8 @@ export class PluginJobsView implements JobsApi {
   countWithStatus(status: JobStatus): Promise<number> {
     return this.jobs.countWithStatus(status);
   }
+
+  storeSpace() {
+    return this.jobs.storeSpace();
+  }
 }

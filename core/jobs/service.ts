@@ -8,6 +8,7 @@ import {
   type DocumentStore,
   type Filter,
   type IndexSpec,
+  type StoreSpace,
 } from '../store/port.js';
 import { createBatcher, idBlocks, insertBatcher } from '../store/batcher.js';
 import {
@@ -354,6 +355,11 @@ export class JobsService implements JobsApi {
       this.jobs.count(filter),
     ]);
     return { items: items.map((job) => ({ ...job, steps: [] })), total };
+  }
+
+  /** The whole store's size and free room (the metrics plugin's gauge; the jobs are most of it). */
+  async storeSpace(): Promise<StoreSpace | null> {
+    return this.store.space ? this.store.space() : null;
   }
 
   /** How many jobs have this status now (a queue-depth gauge). */

@@ -185,6 +185,20 @@ export class LogsService implements LogsApi {
     return this.repo.deleteMany(filter);
   }
 
+  /** Job retention: the entries written about these jobs (their runs' lines) go with them. */
+  async deleteOfJobs(jobIds: readonly number[]): Promise<number> {
+    if (jobIds.length === 0) return 0;
+    await this.flush();
+    return this.repo.deleteMany({ 'context.job_id': { $in: [...jobIds] } });
+  }
+
+  /** How many entries were written about these jobs (a dry-run prune). */
+  async countOfJobs(jobIds: readonly number[]): Promise<number> {
+    if (jobIds.length === 0) return 0;
+    await this.flush();
+    return this.repo.count({ 'context.job_id': { $in: [...jobIds] } });
+  }
+
   /** Retention: deletes entries older than `days` days by the clock; 0 keeps everything. */
   async purgeOlderThan(days: number): Promise<number> {
     if (typeof days !== 'number' || !Number.isFinite(days) || days < 0)

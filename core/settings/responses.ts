@@ -11,6 +11,7 @@ const siteSettings = obj({
   max_turns: int,
   log_retention_days: int,
   job_retention_days: int,
+  forget_processed_items_after_days: int,
 });
 const both = obj({ settings: siteSettings, defaults: siteSettings });
 

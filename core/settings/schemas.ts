@@ -8,6 +8,11 @@ export interface SiteSettings {
   max_turns: number;
   log_retention_days: number;
   job_retention_days: number;
+  /**
+   * Processed-item records are the duplicate memory: a record older than this many days is
+   * forgotten, and its item may be fetched and published again. 0 (the default) never forgets.
+   */
+  forget_processed_items_after_days: number;
 }
 
 export const settingsDefaults: SiteSettings = {
@@ -20,6 +25,7 @@ export const settingsDefaults: SiteSettings = {
   max_turns: 8,
   log_retention_days: 30,
   job_retention_days: 0,
+  forget_processed_items_after_days: 0,
 };
 
 const properties = {
@@ -31,6 +37,7 @@ const properties = {
   max_turns: { type: 'integer', minimum: 1, maximum: 100 },
   log_retention_days: { type: 'integer', minimum: 0, maximum: 3650 },
   job_retention_days: { type: 'integer', minimum: 0, maximum: 3650 },
+  forget_processed_items_after_days: { type: 'integer', minimum: 0, maximum: 3650 },
 } as const;
 
 /** AI provider API keys by provider slug: write-only (sealed at rest, masked in answers). */

@@ -190,7 +190,26 @@ export interface DocumentStore {
   bulkWrite(ops: BulkOp[]): Promise<BulkResult[]>;
   /** Resolves when the store answers; rejects with a reason when it cannot. */
   ping(): Promise<void>;
+  /** How much room the data takes (retention, GET /metrics); absent where the store cannot tell. */
+  space?(): Promise<StoreSpace | null>;
+  /**
+   * Gives the room deleted documents left back to the file system where the store keeps
+   * it (embedded: SQLite's free pages); answers the bytes given back. `full` rewrites the
+   * whole store (a maintenance window); otherwise at most `maxPages` pages go at a time.
+   */
+  giveSpaceBack?(options: { full?: boolean; maxPages?: number }): Promise<number>;
   close(): Promise<void>;
+}
+
+/** The room a store's data takes. */
+export interface StoreSpace {
+  kind: StoreKind;
+  /** Bytes the store takes (embedded: the database file's pages; MongoDB: storage and indexes). */
+  bytes: number;
+  /** Of those, bytes held free for reuse (embedded: the freelist); null where unknown. */
+  freeBytes: number | null;
+  /** Embedded: whether the file gives free pages back a few at a time (`incremental`) or only on a full vacuum (`none`). */
+  autoVacuum?: 'none' | 'full' | 'incremental';
 }
 
 /** Thrown by insert / update / upsert when a unique index would be violated. */

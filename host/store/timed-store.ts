@@ -18,6 +18,7 @@ import type {
   Update,
   UpdateOptions,
   UpdateResult,
+  StoreSpace,
 } from '../../core/store/port.js';
 
 /** The hook, and where a tap that throws is reported (never to the store's caller). */
@@ -150,5 +151,13 @@ export class TimedStore implements DocumentStore {
 
   close(): Promise<void> {
     return this.inner.close();
+  }
+
+  async space(): Promise<StoreSpace | null> {
+    return this.inner.space ? this.inner.space() : null;
+  }
+
+  async giveSpaceBack(options: { full?: boolean; maxPages?: number }): Promise<number> {
+    return this.inner.giveSpaceBack ? this.inner.giveSpaceBack(options) : 0;
   }
 }

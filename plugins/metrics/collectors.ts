@@ -3,6 +3,7 @@
  * tests, never share counters), fed by the host's measuring hooks and read at scrape time.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { StoreSpace } from '../../sdk/contract/jobs.js';
 import type { JobOutcome, RequestTiming, ScheduledRunTiming, StepTiming, StoreOperationTiming } from '../../sdk/index.js';
 
 /** Seconds: from a quick cached GET to a slow AI step. */
@@ -24,7 +25,10 @@ export interface Collectors {
   storeOperation(timing: StoreOperationTiming): void;
 }
 
-export function createCollectors(queueDepth: (status: 'pending' | 'processing') => Promise<number>): Collectors {
+export function createCollectors(
+  queueDepth: (status: 'pending' | 'processing') => Promise<number>,
+  storeSpace: () => Promise<StoreSpace | null> = async () => null,
+): Collectors {
   const registry = new Registry();
   // process_* and nodejs_* (CPU, memory, handles, GC, event-loop lag and its percentiles).
   collectDefaultMetrics({ register: registry });
@@ -91,6 +95,7 @@ export function createCollectors(queueDepth: (status: 'pending' | 'processing') 
       this.set({ status: 'processing' }, processing);
     },
   });
+  storeGauges(registry, storeSpace);
   return {
     registry,
     request(timing) {
@@ -117,4 +122,42 @@ export function createCollectors(queueDepth: (status: 'pending' | 'processing') 
       if (timing.failed) storeFailures.inc(labels);
     },
   };
+}
+
+/**
+ * The store's size, read at scrape time: the embedded file's pages and its free pages; on
+ * MongoDB, dbStats' storage and index bytes (no free figure where dbStats gives none). A
+ * store that cannot tell shows neither series. Labelled by store kind.
+ */
+function storeGauges(registry: Registry, storeSpace: () => Promise<StoreSpace | null>): void {
+  let last: Promise<StoreSpace | null> | null = null;
+  // Both gauges are collected in one scrape: one read of the store serves them.
+  const read = () => {
+    last ??= storeSpace()
+      .catch(() => null)
+      .finally(() => setImmediate(() => (last = null)));
+    return last;
+  };
+  new Gauge({
+    name: 'flowhost_store_size_bytes',
+    help: 'Bytes the store takes (embedded: page_count × page_size of the database file; MongoDB: dbStats storage and index size).',
+    labelNames: ['store'],
+    registers: [registry],
+    async collect() {
+      const space = await read();
+      this.reset();
+      if (space) this.set({ store: space.kind }, space.bytes);
+    },
+  });
+  new Gauge({
+    name: 'flowhost_store_free_bytes',
+    help: 'Of the store size, bytes free for reuse (embedded: the freelist pages; a prune leaves them, a vacuum gives them back).',
+    labelNames: ['store'],
+    registers: [registry],
+    async collect() {
+      const space = await read();
+      this.reset();
+      if (space && space.freeBytes !== null) this.set({ store: space.kind }, space.freeBytes);
+    },
+  });
 }

@@ -37,7 +37,10 @@ export default definePlugin({
   setup({ routes, hooks, jobs, config }) {
     // prom-client loads after the first answer (deferred-collectors.ts), not at start.
     const collectors = deferredCollectors(async () =>
-      (await import('./collectors.js')).createCollectors((status) => jobs.countWithStatus(status)),
+      (await import('./collectors.js')).createCollectors(
+        (status) => jobs.countWithStatus(status),
+        () => jobs.storeSpace(),
+      ),
     );
     hooks.requestFinished.tap('metrics', (timing) => {
       collectors.request(timing);

@@ -4,13 +4,17 @@
  */
 import { createServiceRef } from '../../core/kernel/service-ref.js';
 import type { JobRecord, JobStatus } from '../../core/jobs/model.js';
+import type { StoreSpace } from '../../core/store/port.js';
 
 export type { JobRecord, JobStatus } from '../../core/jobs/model.js';
+export type { StoreSpace } from '../../core/store/port.js';
 
 export interface JobsApi {
   /** 404 `job_not_found` when there is none. */
   get(jobId: number): Promise<JobRecord>;
   countWithStatus(status: JobStatus): Promise<number>;
+  /** The store's size and free room (GET /metrics); null where the store cannot tell. */
+  storeSpace(): Promise<StoreSpace | null>;
 }
 
 /** `deps: { jobs: services.jobs }`: provided by the core domain plugin. */

@@ -8,6 +8,7 @@ import {
   type Collection,
   type DocumentStore,
   type Filter,
+  type StoreSpace,
 } from '../../../core/store/port.js';
 import { EmbeddedCollection } from './embedded-collection.js';
 import { registerRegexp } from './regexp-function.js';
@@ -36,6 +37,7 @@ export interface EmbeddedStoreOptions {
   exclusive?: boolean;
 }
 
+const AUTO_VACUUM_MODES: Record<number, StoreSpace['autoVacuum']> = { 0: 'none', 1: 'full', 2: 'incremental' };
 const COLLECTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 /** How long a write waits for another connection to a shared (non-exclusive) file. */
 const BUSY_TIMEOUT_MS = 5000;
@@ -90,6 +92,10 @@ function openDatabase(file: string, exclusive: boolean): SqliteDatabase {
   try {
     // exec(), not pragma(): pragma() prepares a Statement wrapper each call (see retain()).
     if (file !== ':memory:') {
+      // A new file gives deleted pages back a few at a time (giveSpaceBack, after a
+      // retention prune); it must be set before WAL mode writes the file's first page. A
+      // file made before this keeps `none` until a full vacuum switches it.
+      db.exec('PRAGMA auto_vacuum = INCREMENTAL');
       if (exclusive) db.exec('PRAGMA locking_mode = EXCLUSIVE');
       db.exec('PRAGMA journal_mode = WAL');
       if (exclusive) db.exec('BEGIN EXCLUSIVE; COMMIT');
@@ -196,6 +202,39 @@ export class EmbeddedStore implements DocumentStore {
 
   async ping(): Promise<void> {
     this.session.read(() => this.session.prepare('SELECT 1').get());
+  }
+
+  /** The file's pages (page_count × page_size) and its free pages (the freelist). */
+  async space(): Promise<StoreSpace> {
+    return this.session.read(() => {
+      const pragma = (name: string) => this.session.prepare(`PRAGMA ${name}`).pluck().get() as number;
+      const pageSize = pragma('page_size');
+      return {
+        kind: 'embedded' as const,
+        bytes: pragma('page_count') * pageSize,
+        freeBytes: pragma('freelist_count') * pageSize,
+        autoVacuum: AUTO_VACUUM_MODES[pragma('auto_vacuum')] ?? 'none',
+      };
+    });
+  }
+
+  /**
+   * Gives free pages back to the file system. Incremental (a file in `incremental`
+   * auto_vacuum mode): at most `maxPages` pages, a short write the caller repeats between
+   * other work. Full: VACUUM rewrites the file (it holds the store for as long as it takes:
+   * a maintenance window), and switches a file made before incremental mode to it. Then
+   * a checkpoint that truncates the WAL, so the database file itself shrinks now.
+   */
+  async giveSpaceBack(options: { full?: boolean; maxPages?: number }): Promise<number> {
+    if (this.file === ':memory:') return 0;
+    const before = (await this.space()).bytes;
+    if (options.full) this.session.exec('VACUUM');
+    else if ((await this.space()).autoVacuum === 'incremental') {
+      const pages = Math.max(1, Math.floor(options.maxPages ?? 1000));
+      this.session.write(() => this.session.exec(`PRAGMA incremental_vacuum(${pages})`));
+    } else return 0;
+    this.session.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    return Math.max(0, before - (await this.space()).bytes);
   }
 
   /** Releases the file (and its exclusive lock). Later calls reject with StoreClosedError. */

@@ -99,6 +99,12 @@ export class SqliteSession {
   }
   private writesSinceCheckpoint = 0;
 
+  /** Runs statements that cannot run in a transaction (VACUUM) or must step to their end (incremental_vacuum). */
+  exec(sql: string): void {
+    this.ensureOpen();
+    this.db.exec(sql);
+  }
+
   /** Runs DDL statements all or nothing. */
   ddl(statements: string[]): void {
     this.write(() => {

@@ -6,6 +6,7 @@ import {
   type BulkResult,
   type Collection,
   type DocumentStore,
+  type StoreSpace,
 } from '../../../core/store/port.js';
 import { parseMongoUrl, type MongoUrlInfo } from './connection-url.js';
 import { isDuplicateKey } from './map-error.js';
@@ -132,6 +133,18 @@ export class MongoStore implements DocumentStore, CollectionHost {
     if (this.closed) return;
     this.closed = true;
     await this.client.close();
+  }
+
+  /**
+   * dbStats: storage and index bytes. WiredTiger keeps the room deleted documents leave
+   * and reuses it (compact gives it back; an operator's choice), so nothing is given back here.
+   */
+  async space(): Promise<StoreSpace | null> {
+    this.ensureOpen();
+    const stats = await this.db.command({ dbStats: 1 });
+    const bytes = Number(stats.storageSize ?? 0) + Number(stats.indexSize ?? 0);
+    const free = stats.freeStorageSize === undefined ? null : Number(stats.freeStorageSize);
+    return Number.isFinite(bytes) ? { kind: 'mongodb', bytes, freeBytes: free } : null;
   }
 
   /** Drops the whole database. For tests that open a throw-away database per run. */

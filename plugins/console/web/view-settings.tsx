@@ -11,7 +11,16 @@ import { href } from './router.js';
  */
 const KNOWN: Record<string, { label: string; group: string; hint?: string }> = {
   log_retention_days: { label: 'Keep log entries (days)', group: 'Runs and logs', hint: 'Older entries are deleted; 0 keeps them all.' },
-  job_retention_days: { label: 'Keep runs (days)', group: 'Runs and logs' },
+  job_retention_days: {
+    label: 'Keep runs (days)',
+    group: 'Runs and logs',
+    hint: 'Finished runs older than this go, with their steps and log lines; 0 keeps them all.',
+  },
+  forget_processed_items_after_days: {
+    label: 'Forget processed items after (days)',
+    group: 'Runs and logs',
+    hint: 'Items processed longer ago than this may be fetched and published again; 0 never forgets.',
+  },
   problem_flow_threshold: {
     label: 'Problem-flow threshold',
     group: 'Problem flows',
