@@ -145,7 +145,8 @@ export class JobRetention {
   private async pruneProcessed(cutoff: Date, request: PruneRequest, limit: number, report: PruneReport): Promise<void> {
     const filter: Filter = { claimed_at: { $lt: cutoff } };
     if (request.dryRun) {
-      report.processed_items = await this.processed.count(filter);
+      // Counted once, on a dry run's first call: a caller paging on with after_job_id adds no more.
+      if (request.afterJobId === undefined) report.processed_items = await this.processed.count(filter);
       return;
     }
     while (report.processed_items < limit) {

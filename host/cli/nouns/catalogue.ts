@@ -66,6 +66,12 @@ const catalogue: readonly CatalogueEntry[] = [
     load: async () => (await import('./jobs.js')).jobs,
   },
   {
+    noun: 'prune',
+    command: 'prune',
+    describe: 'Prune finished jobs (with their log lines) past job_retention_days now, and give the space back',
+    load: async () => (await import('./prune.js')).prune,
+  },
+  {
     noun: 'processed-items',
     command: 'processed-items <verb>',
     describe: 'Forget the items a flow or pipeline has processed, so they are fetched again',
