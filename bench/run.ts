@@ -12,6 +12,7 @@ import { startupBench } from './startup.js';
 import { eventsBench } from './events.js';
 import { schedulerBench } from './scheduler.js';
 import { workersBench } from './workers.js';
+import { retentionBench } from './retention.js';
 
 const benchmarks: Record<string, (options: BenchOptions) => Promise<BenchResult>> = {
   store: storeBench,
@@ -23,6 +24,7 @@ const benchmarks: Record<string, (options: BenchOptions) => Promise<BenchResult>
   events: eventsBench,
   scheduler: schedulerBench,
   workers: workersBench,
+  retention: retentionBench,
 };
 
 function fail(message: string): never {

@@ -125,7 +125,7 @@ export const workflowsPlugin = definePlugin({
   setup({ routes, pipelines, flows, jobs, settings, registries, clock, users }) {
     routes.add(pipelinesSurface(pipelines, flows));
     routes.add(flowsSurface(flows, settings, jobs, users));
-    routes.add(jobsSurface(jobs, { flows, pipelines }));
+    routes.add(jobsSurface(jobs, { flows, pipelines }, () => settings.get()));
     routes.add(handlerDefaultsSurface(flows));
     routes.add(portableSurface(new PortableFlows(pipelines, flows, registries, clock)));
   },

@@ -39,7 +39,7 @@ export const listFlowsQuery = {
   type: 'object',
   properties: {
     pipeline_id: { type: 'integer', minimum: 1 },
-    per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    per_page: { type: 'integer', minimum: 1, maximum: 100, description: 'Default: the site setting flows_per_page (20)' },
     offset: { type: 'integer', minimum: 0, default: 0 },
     output_mode: { enum: ['list', 'full'], default: 'full' },
   },

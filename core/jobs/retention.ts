@@ -10,9 +10,9 @@ const DAY_MS = 86_400_000;
  */
 export const UNFINISHED_STATUSES = ['pending', 'processing', 'waiting'] as const;
 /** Jobs (or processed items) deleted per write: one short transaction on SQLite, then the event loop turns. */
-export const PRUNE_BATCH = 500;
-/** Free pages given back per incremental vacuum step (4 MiB of 4 KiB pages), between turns. */
-const VACUUM_PAGES = 1000;
+export const PRUNE_BATCH = 200;
+/** Free pages given back per incremental vacuum step (1 MiB of 4 KiB pages), between turns. */
+const VACUUM_PAGES = 256;
 
 /** The log lines of jobs, for a prune (the logs domain owns them). */
 export interface JobLogLines {

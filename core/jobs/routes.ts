@@ -123,7 +123,7 @@ async function jobViews(names: JobNames, jobs: JobRecord[], detail = false, with
   }));
 }
 
-export function jobsSurface(jobs: JobsService, names: JobNames): SurfaceDefinition {
+export function jobsSurface(jobs: JobsService, names: JobNames, pageSizes?: () => Promise<{ jobs_per_page: number }>): SurfaceDefinition {
   return withResponses(
     {
       id: 'jobs',
@@ -139,7 +139,7 @@ export function jobsSurface(jobs: JobsService, names: JobNames): SurfaceDefiniti
               properties: {
                 orderby: { enum: ['job_id', 'created_at', 'status'], default: 'job_id' },
                 order: { enum: ['ASC', 'DESC', 'asc', 'desc'], default: 'DESC' },
-                per_page: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
+                per_page: { type: 'integer', minimum: 1, maximum: 500, description: 'Default: the site setting jobs_per_page (50)' },
                 offset: { type: 'integer', minimum: 0, default: 0 },
                 status: { enum: JOB_STATUSES },
                 flow_id: { type: 'integer', minimum: 1 },
@@ -151,9 +151,11 @@ export function jobsSurface(jobs: JobsService, names: JobNames): SurfaceDefiniti
           },
           async handle(request) {
             const q = request.query;
-            const query = { ...q, order: q.order.toUpperCase() as 'ASC' | 'DESC' };
+            // Not given: the site's jobs_per_page (a setting whose bounds are this parameter's).
+            const perPage = q.per_page ?? (await pageSizes?.())?.jobs_per_page ?? 50;
+            const query = { ...q, per_page: perPage, order: q.order.toUpperCase() as 'ASC' | 'DESC' };
             const { items, total } = await jobs.list(query);
-            return { success: true, data: await jobViews(names, items), total, per_page: q.per_page, offset: q.offset };
+            return { success: true, data: await jobViews(names, items), total, per_page: perPage, offset: q.offset };
           },
         }),
         defineRoute({

@@ -41,7 +41,9 @@ export function collectionRoutes(ctx: FlowsContext): RouteDefinition[] {
       schema: { query: listFlowsQuery },
       async handle(request) {
         const q = request.query;
-        const { items, total } = await flows.list({ pipelineId: q.pipeline_id, perPage: q.per_page, offset: q.offset });
+        // Not given: the site's flows_per_page (a setting whose bounds are this parameter's).
+        const perPage = q.per_page ?? (await settings.get()).flows_per_page;
+        const { items, total } = await flows.list({ pipelineId: q.pipeline_id, perPage, offset: q.offset });
         const views =
           q.output_mode === 'list'
             ? items.map((f) => ({
@@ -52,7 +54,7 @@ export function collectionRoutes(ctx: FlowsContext): RouteDefinition[] {
                 last_run_status: f.last_run_status,
               }))
             : await Promise.all(items.map(ctx.whole));
-        return { success: true, data: { flows: views, total }, total, per_page: q.per_page, offset: q.offset };
+        return { success: true, data: { flows: views, total }, total, per_page: perPage, offset: q.offset };
       },
     }),
     defineRoute({

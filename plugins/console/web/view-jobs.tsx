@@ -5,6 +5,7 @@ import type { Job } from './model.js';
 import { href, navigate, type Route } from './router.js';
 
 const STATUSES = ['pending', 'processing', 'completed', 'completed_no_items', 'failed', 'skipped'];
+/** Until the first page answers: the API's own default (the site setting jobs_per_page) sizes the pages. */
 const PER_PAGE = 50;
 
 /** The runs, newest first, with the API's filters in the address; status updates live. */
@@ -14,8 +15,8 @@ export function Jobs({ route }: { route: Route }) {
   const offset = Number(route.query.get('offset') ?? 0) || 0;
   const list = useLoad(
     () =>
-      call<{ data: Job[]; total: number }>('GET', '/jobs', {
-        query: { per_page: PER_PAGE, offset, status, flow_id: flowId, hide_children: true },
+      call<{ data: Job[]; total: number; per_page: number }>('GET', '/jobs', {
+        query: { offset, status, flow_id: flowId, hide_children: true },
       }),
     [status, flowId, offset],
     2000,
@@ -84,10 +85,12 @@ export function Jobs({ route }: { route: Route }) {
       )}
       {list.data ? (
         <nav class="pager" aria-label="Pages of runs">
-          {offset > 0 ? <a href={href('/jobs', { status, flow_id: flowId, offset: Math.max(0, offset - PER_PAGE) })}>Newer</a> : null}
+          {offset > 0 ? (
+            <a href={href('/jobs', { status, flow_id: flowId, offset: Math.max(0, offset - (list.data.per_page ?? PER_PAGE)) })}>Newer</a>
+          ) : null}
           <span class="muted">{list.data.total === 0 ? '' : `${offset + 1}–${offset + list.data.data.length} of ${list.data.total}`}</span>
-          {offset + PER_PAGE < list.data.total ? (
-            <a href={href('/jobs', { status, flow_id: flowId, offset: offset + PER_PAGE })}>Older</a>
+          {offset + (list.data.per_page ?? PER_PAGE) < list.data.total ? (
+            <a href={href('/jobs', { status, flow_id: flowId, offset: offset + (list.data.per_page ?? PER_PAGE) })}>Older</a>
           ) : null}
         </nav>
       ) : null}

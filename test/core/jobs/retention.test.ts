@@ -144,6 +144,22 @@ for (const store of testStores('job retention')) {
     assert.is((await t.request('GET', `/jobs/${recent.job_id}`)).status, 200);
   });
 
+  test('jobs_per_page and flows_per_page are the page sizes GET /jobs and GET /flows answer when none is asked for', async ({ t }) => {
+    for (let i = 0; i < 3; i++) await run(t);
+    const pipeline = await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Pages' } });
+    const pipelineId = pipeline.body.data.pipeline_id ?? pipeline.body.pipeline_id;
+    for (let i = 0; i < 2; i++) assert.is((await t.request('POST', '/flows', { body: { pipeline_id: pipelineId } })).status, 200);
+    assert.is((await t.request('PATCH', '/settings', { body: { jobs_per_page: 2, flows_per_page: 1 } })).status, 200);
+    const jobs = await t.request<Body>('GET', '/jobs');
+    assert.is(jobs.body.data.length, 2);
+    assert.is(jobs.body.per_page, 2);
+    assert.is((await t.request<Body>('GET', '/jobs', { query: { per_page: 3 } })).body.data.length, 3, 'an asked-for size wins');
+    const flows = await t.request<Body>('GET', '/flows');
+    assert.is(flows.body.data.flows.length, 1);
+    assert.is(flows.body.per_page, 1);
+    assert.is(flows.body.total, 2);
+  });
+
   test('GET /metrics shows the store size', async ({ t }) => {
     await run(t);
     const res = await t.inject({ method: 'GET', url: '/metrics' });
