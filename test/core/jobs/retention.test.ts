@@ -13,6 +13,8 @@ import { startTestHost, type InjectTestHost } from '../../../sdk/testing/index.j
 import { testStores } from '../../support/test-stores.js';
 import metricsPlugin from '../../../plugins/metrics/index.js';
 import { JOBS_COLLECTION } from '../../../host/scheduler/job-document.js';
+import { openEmbeddedStore } from '../../../host/store/embedded/index.js';
+import Database from 'better-sqlite3';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
@@ -215,3 +217,32 @@ for (const store of testStores('job retention')) {
 
   test.run();
 }
+
+const legacy = suite('jobs: retention, a database file made before incremental auto_vacuum');
+legacy('gives nothing back incrementally; a full vacuum shrinks it and switches it to incremental', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'flowhost-retention-legacy-'));
+  const file = join(dir, 'flowhost.db');
+  const db = new Database(file);
+  db.exec(
+    'PRAGMA auto_vacuum = NONE; PRAGMA journal_mode = WAL; CREATE TABLE "_sequences" (name TEXT PRIMARY KEY, value INTEGER NOT NULL)',
+  );
+  db.close();
+  const store = openEmbeddedStore({ file, exclusive: true });
+  try {
+    const docs = store.collection('docs');
+    await docs.insertMany(Array.from({ length: 2000 }, (_, i) => ({ n: i, filler: 'y'.repeat(4000) })));
+    await docs.deleteMany({});
+    assert.is((await store.space()).autoVacuum, 'none');
+    assert.is(await store.giveSpaceBack({ maxPages: 1000 }), 0, 'nothing to give back a page at a time');
+    await until('the WAL copied into the file', () => statSync(file).size > 8_000_000);
+    const before = statSync(file).size;
+    const freed = await store.giveSpaceBack({ full: true });
+    assert.ok(freed > 8_000_000, `freed ${freed}`);
+    assert.ok(statSync(file).size < before / 4, `${before} → ${statSync(file).size}`);
+    assert.is((await store.space()).autoVacuum, 'incremental', 'switched for good');
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+legacy.run();
