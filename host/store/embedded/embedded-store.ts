@@ -92,10 +92,10 @@ function openDatabase(file: string, exclusive: boolean): SqliteDatabase {
   try {
     // exec(), not pragma(): pragma() prepares a Statement wrapper each call (see retain()).
     if (file !== ':memory:') {
-      // A new file gives deleted pages back a few at a time (giveSpaceBack, after a
-      // retention prune); it must be set before WAL mode writes the file's first page. A
-      // file made before this keeps `none` until a full vacuum switches it.
-      db.exec('PRAGMA auto_vacuum = INCREMENTAL');
+      // auto_vacuum stays NONE: INCREMENTAL made every write about a third slower and its
+      // page-at-a-time vacuum held the loop for up to a second at a time, while one VACUUM
+      // of 100,000 pruned jobs took 2 s (docs/performance.md, "Retention"). Pages a prune
+      // frees are reused; `flowhost prune --vacuum full` gives them back.
       if (exclusive) db.exec('PRAGMA locking_mode = EXCLUSIVE');
       db.exec('PRAGMA journal_mode = WAL');
       if (exclusive) db.exec('BEGIN EXCLUSIVE; COMMIT');
@@ -219,10 +219,10 @@ export class EmbeddedStore implements DocumentStore {
   }
 
   /**
-   * Gives free pages back to the file system. Incremental (a file in `incremental`
-   * auto_vacuum mode): at most `maxPages` pages, a short write the caller repeats between
+   * Gives free pages back to the file system. Incremental (only a file someone switched to
+   * `incremental` auto_vacuum mode; the host leaves files in `none`): at most `maxPages` pages, a short write the caller repeats between
    * other work. Full: VACUUM rewrites the file (it holds the store for as long as it takes:
-   * a maintenance window), and switches a file made before incremental mode to it. When no
+   * a maintenance window). When no
    * free page is left, a checkpoint that truncates the WAL, so the database file itself
    * shrinks now.
    */
