@@ -32,6 +32,7 @@ test('npm run bench -- --json, smoke mode: one object per benchmark with metrics
     'events',
     'execute',
     'logs',
+    'retention',
     'runs',
     'scheduler',
     'startup',
