@@ -23,6 +23,7 @@ test('loads exactly the chosen plugins: the core domains, the default built-ins 
     'core-engine',
     'core-logs',
     'core-media',
+    'core-retention',
     'core-settings',
     'core-users',
     'core-webhooks',

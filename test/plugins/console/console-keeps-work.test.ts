@@ -92,6 +92,10 @@ test('a handler picked but not saved: the console and the browser ask before lea
   await page.getByRole('heading', { name: 'Runs' }).waitFor();
   await page.goBack();
   await page.getByRole('heading', { name: 'Flow: Posts out' }).waitFor();
+  // The page draws its heading before the flow's steps have loaded: wait for the step's pick,
+  // not for the heading (under load the select was read while still empty).
+  const picked = step.getByLabel('Handler');
+  for (const deadline = Date.now() + 10_000; (await picked.inputValue()) === '' && Date.now() < deadline; ) await page.waitForTimeout(50);
   assert.is(await step.getByLabel('Handler').inputValue(), 'cms', 'kept after leaving and coming back');
   assert.equal(problems, []);
   await page.close();
