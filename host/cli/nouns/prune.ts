@@ -2,20 +2,7 @@ import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { jsonOption, withApi, type CliNoun, type Common } from '../cli-runtime.js';
 import { printJson } from '../output.js';
 import { nounHeader } from './catalogue.js';
-
-/** POST /jobs/prune's report (core/jobs/retention.ts). */
-interface PruneReport {
-  dry_run: boolean;
-  jobs_cutoff: string | null;
-  processed_items_cutoff: string | null;
-  jobs: number;
-  log_lines: number;
-  processed_items: number;
-  remaining: { jobs: number; processed_items: number };
-  last_job_id: number | null;
-  bytes_freed: number | null;
-  store: { kind: string; bytes: number; freeBytes: number | null; autoVacuum?: string } | null;
-}
+import type { PruneReport } from '../../../core/jobs/retention.js';
 
 /** Jobs per request: each call is bounded, so the host keeps answering others and this prints progress between. */
 const PER_CALL = 5000;
