@@ -17,6 +17,7 @@ import { JobRetention } from '../core/jobs/retention.js';
 import { LogsRepository } from '../core/logs/repository.js';
 import { LogsService } from '../core/logs/service.js';
 import { openEmbeddedStore, type EmbeddedStore } from '../host/store/embedded/index.js';
+import { retain } from '../host/store/embedded/keep-alive.js';
 import type { BenchOptions, BenchResult } from './store.js';
 
 const DAY_MS = 86_400_000;
@@ -69,7 +70,9 @@ function job(i: number, at: Date) {
 
 /** The database file in the auto_vacuum mode measured (NONE is what the host makes). */
 function databaseFile(file: string, mode: 'NONE' | 'INCREMENTAL'): void {
-  const db = new Database(file);
+  // Retained, like every SQLite wrapper the host makes: on Node 24 a collected one aborts the
+  // process (host/store/embedded/keep-alive.ts).
+  const db = retain(new Database(file));
   // Before WAL mode writes the first page: afterwards only a VACUUM changes it.
   db.exec(
     `PRAGMA auto_vacuum = ${mode}; PRAGMA journal_mode = WAL; CREATE TABLE "_sequences" (name TEXT PRIMARY KEY, value INTEGER NOT NULL)`,
