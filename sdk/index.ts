@@ -226,7 +226,8 @@ export type { CredentialsApi } from './contract/credentials.js';
 export type { SettingsApi, SiteSettings } from './contract/settings.js';
 export type { UsersApi, UserView } from './contract/users.js';
 export type { LogsApi, LogEntryInput, LogRecordView } from './contract/logs.js';
-export type { MailApi, MailMessage, SmtpTransport } from './contract/mail.js';
+export type { MailApi, MailMessage, SmtpSettings, SmtpTransport } from './contract/mail.js';
+export { smtpSettingsProperties, smtpTransportOf } from './contract/mail.js';
 /** The credentials contract under its SDK 2 name. */
 export type { CredentialsApi as CredentialsService } from './contract/credentials.js';
 export type { PostReader } from '../core/content/post-caps.js';

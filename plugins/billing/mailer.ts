@@ -5,7 +5,7 @@
  * tries again later with a doubling delay. Mail is never dropped: it stays pending until
  * the server takes it.
  */
-import type { Clock, Logger, MailApi, PluginScheduler } from '../../sdk/index.js';
+import { smtpTransportOf, type Clock, type Logger, type MailApi, type PluginScheduler } from '../../sdk/index.js';
 import type { MailDoc } from './model.js';
 import type { BillingCollections } from './repository.js';
 import type { Secrets } from './secrets.js';
@@ -94,17 +94,7 @@ export class Mailer {
     const attempts = mail.attempts + 1;
     try {
       const password = await this.deps.secrets.get('smtp_password');
-      const info = await this.deps.mail.send(
-        { to: mail.to, subject: mail.subject, text: mail.text },
-        {
-          host: config.smtp_host,
-          port: config.smtp_port,
-          secure: config.smtp_secure,
-          user: config.smtp_user,
-          password,
-          from: config.mail_from,
-        },
-      );
+      const info = await this.deps.mail.send({ to: mail.to, subject: mail.subject, text: mail.text }, smtpTransportOf(config, password));
       await c.mail.updateOne(
         { _id: mail._id },
         {

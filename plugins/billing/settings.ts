@@ -1,7 +1,7 @@
 /** The billing plugin's settings (config `pluginSettings.billing`), validated at boot. */
-import type { JsonSchema } from '../../sdk/index.js';
+import { smtpSettingsProperties, type JsonSchema, type SmtpSettings } from '../../sdk/index.js';
 
-export interface BillingSettings {
+export interface BillingSettings extends SmtpSettings {
   /** Secrets given in the config file (plain); a sealed value saved with PUT /settings or an env variable wins. */
   internal_key: string;
   provisioner_token: string;
@@ -15,12 +15,6 @@ export interface BillingSettings {
   stripe_api_protocol: 'https' | 'http';
   /** Days between a subscription's cancellation and the deletion of its site. */
   grace_period_days: number;
-  smtp_host: string;
-  smtp_port: number;
-  smtp_secure: boolean;
-  smtp_user: string;
-  smtp_password: string;
-  mail_from: string;
   /** A directory whose `<template>.txt` files replace the built-in e-mail templates. */
   templates_dir: string;
   /** How often the background jobs look for due mail and due deletions (an Agenda interval). */
@@ -47,12 +41,7 @@ export const settingsSchema: JsonSchema = {
     stripe_api_port: { type: 'integer', minimum: 1, maximum: 65535, default: 443 },
     stripe_api_protocol: { enum: ['https', 'http'], default: 'https' },
     grace_period_days: { type: 'integer', minimum: 0, maximum: 365, default: 14 },
-    smtp_host: { type: 'string', maxLength: 255, default: '' },
-    smtp_port: { type: 'integer', minimum: 1, maximum: 65535, default: 587 },
-    smtp_secure: { type: 'boolean', default: false },
-    smtp_user: { type: 'string', maxLength: 320, default: '' },
-    smtp_password: secret,
-    mail_from: { type: 'string', maxLength: 320, default: 'billing@localhost' },
+    ...smtpSettingsProperties('billing@localhost'),
     templates_dir: { type: 'string', maxLength: 1000, default: '' },
     sweep_interval: { type: 'string', minLength: 1, maxLength: 100, default: '1 minute' },
     mail_retry_seconds: { type: 'integer', minimum: 1, maximum: 86_400, default: 60 },

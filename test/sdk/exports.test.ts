@@ -80,6 +80,8 @@ test('exports exactly the pinned names', () => {
     'safeEqual',
     'sanitizeFilename',
     'services',
+    'smtpSettingsProperties',
+    'smtpTransportOf',
     'stableJson',
     'stream',
     'stripTags',
