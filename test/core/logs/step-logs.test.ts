@@ -4,13 +4,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Ajv } from 'ajv';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
 import { definePlugin, defineHandler, services, type PluginDefinition } from '../../../sdk/index.js';
-import { jobsSurface } from '../../../core/jobs/routes.js';
-import { surfaceRoutes } from '../../../core/kernel/routes.js';
-import type { JsonSchema } from '../../../core/kernel/json-schema.js';
 import { testStores } from '../../support/test-stores.js';
+import { validateJobDetail as validateDetail } from '../../support/job-detail-validator.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads arbitrary JSON
 
@@ -61,21 +58,6 @@ function stepLogProbe(): PluginDefinition {
     },
   });
 }
-
-/** The route's declared 200 body, closed the way the test host closes it (undeclared fields fail). */
-function closed(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(closed);
-  if (!schema || typeof schema !== 'object') return schema;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema))
-    out[key] = key === 'properties' ? Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, closed(v)])) : closed(value);
-  if (out.type === 'object' && out.properties && !('additionalProperties' in out)) out.additionalProperties = false;
-  return out;
-}
-const detailRoute = surfaceRoutes(jobsSurface({} as never, {} as never)).find((r) => r.method === 'GET' && r.path === '/jobs/{job_id}')!;
-const validateDetail = new Ajv({ strict: false, allErrors: true }).compile(
-  closed((detailRoute.schema!.responses as Record<number, JsonSchema>)[200]) as object,
-);
 
 async function feedServer(): Promise<{ server: Server; url: string }> {
   const server = createServer((_req, res) => {
