@@ -31,8 +31,9 @@ test('each step expands to its input and output items; an item expands to its JS
   await page.clock.install();
   await signInAsAdmin(page, ctx.t);
   await page.goto(`${ctx.t.url}/admin/#/jobs/${ctx.jobId}`);
+  // The page shows its heading while the run is still loading: wait for the run itself.
   await page.getByRole('heading', { name: `Job ${ctx.jobId}` }).waitFor();
-  assert.ok(await page.getByText('Started by Run now (admin)').isVisible());
+  await page.getByText('Started by Run now (admin)').waitFor();
 
   const publish = page.locator('details.step-record').filter({ hasText: 'Step 2: publish (rec-pub)' });
   assert.match(await publish.locator('summary').first().innerText(), /5 in → 0 out · remote refused item 3/);
