@@ -34,6 +34,9 @@ import { HandlerSecrets } from '../flows/handler-secrets.js';
 import { DEFAULT_STEP_RECORD_BYTES, recordPackets } from './step-record.js';
 import { FlowQueues } from './flow-queue.js';
 import { DEFAULT_RUN_LEASE_SECONDS, holdRun, type RunHold } from './run-lease.js';
+import type { Checkpoints } from './checkpoint.js';
+import { RunProgress } from './run-progress.js';
+import { runStart } from './run-resume.js';
 
 /**
  * Where the engine's log entries go (the logs domain writes them; the host logger too).
@@ -69,6 +72,8 @@ export interface EngineDeps {
   itemDetail?: () => boolean;
   /** How much of each step's input and of its output a job keeps (bytes of JSON; FLOWHOST_STEP_RECORD_BYTES). */
   stepRecordBytes?: number;
+  /** Where a run's checkpoints are sealed (a retry starts from one). */
+  checkpoints: Checkpoints;
 }
 
 /** What one step's run saw beyond its packets (fetch steps: items skipped as processed). */
@@ -102,6 +107,13 @@ interface StepTrace {
   stats: StepStats;
   /** What the step type's run reported for its outcome (an ai step's model and usage). */
   report: StepReport;
+  /** The step's place in the plan, and what the run has done (claims, published items). */
+  index: number;
+  progress: RunProgress;
+  /** A publish or update step's outputs so far (a failed step's record lists what it published before failing). */
+  partial: DataPacket[];
+  /** Whether the run lost its job (cancelled, or taken for dead): a publish stops before its next item. */
+  lost: () => boolean;
 }
 
 /** `identity "title"` for an item-level line. */
@@ -284,8 +296,8 @@ export class Engine {
       ...(agentId !== null ? { agent_id: agentId } : {}),
     };
     if (job.flow_id !== null && !flow) {
-      // An accepted webhook was promised a run: it waits for the flow instead of being skipped.
-      if (job.source === 'webhook') return this.queue(job);
+      // An accepted webhook (or a retry) was promised a run: it waits for the flow instead of being skipped.
+      if (job.source === 'webhook' || job.queued === true) return this.queue(job);
       await jobs.finish(job.job_id, 'skipped', { steps: [], error: 'The flow was already running; this run was skipped' });
       await this.deps.log('warning', `Flow ${job.flow_id} is already running; job ${job.job_id} skipped`, context);
       return 'skipped';
@@ -300,17 +312,22 @@ export class Engine {
     );
     this.holds.set(job.job_id, hold);
     const steps: StepOutcome[] = [];
+    const progress = new RunProgress(this.deps, job.job_id);
     let status: JobStatus = 'completed';
     let error: string | null = null;
     try {
       const content = await this.contentOf(job, flow);
       const plan = await this.plan(job, flow, pipeline);
       await this.deps.log('info', `Job ${job.job_id} started (${plan.length} step${plan.length === 1 ? '' : 's'})`, context);
-      let packets: DataPacket[] = [];
+      // A retry from the failed step starts there with that step's input (run-resume.ts).
+      const start = await runStart(this.deps, job, plan, progress, packetIdentity);
+      if (job.resume) await this.logResume(job, plan, start, context);
+      let packets: DataPacket[] = start.packets;
       let fetched = 0;
       // The first step that runs writes the flow's configuration as it ran along with its record.
-      const firstRun = plan.findIndex((s) => s.enabled);
+      const firstRun = plan.findIndex((s, i) => i >= start.index && s.enabled);
       for (const [index, step] of plan.entries()) {
+        if (index < start.index) continue;
         // The job is no longer this run's (cancelled, or failed while this host stalled): stop here.
         if (hold.lost) throw new StepFailure('The run lost its job (cancelled, or taken for dead); it stopped before this step');
         const label = `Step ${index + 1}/${plan.length} ${step.stepType}${step.handlerSlug ? ` (${step.handlerSlug})` : ''}`;
@@ -338,13 +355,20 @@ export class Engine {
         // What a step type's run adds to its outcome (an ai step's model, usage, latency).
         const report: StepReport = {};
         const given = packets;
+        const partial: DataPacket[] = [];
         await this.deps.log('info', `${label} started with ${itemsIn} item${itemsIn === 1 ? '' : 's'}`, {
           ...stepContext,
           items_in: itemsIn,
         });
         try {
           packets = await this.deps.hooks.stepStarting.promise(packets, info);
-          packets = await this.runStep(job, step, packets, { label, context: stepContext, stats, report }, content);
+          packets = await this.runStep(
+            job,
+            step,
+            packets,
+            { label, context: stepContext, stats, report, index, progress, partial, lost: () => hold.lost },
+            content,
+          );
           if (step.stepType === 'fetch') fetched += packets.length - itemsIn;
           packets = await this.deps.hooks.stepFinished.promise(packets, info);
           const published = publishedOf(packets);
@@ -403,6 +427,8 @@ export class Engine {
         } catch (stepError) {
           const reason = stepError instanceof Error ? stepError.message : String(stepError);
           const finishedAt = clock.now();
+          // What a publish step published before the item it failed at.
+          const publishedBefore = publishedOf(partial).map(({ id, url, shortened }) => ({ id, url, shortened }));
           steps.push({
             flow_step_id: step.flowStepId,
             step_type: step.stepType,
@@ -414,6 +440,7 @@ export class Engine {
             finished_at: finishedAt,
             error: reason,
             ...refusal(stepError),
+            ...(publishedBefore.length ? { published: publishedBefore } : {}),
             position: index + 1,
             items: itemsOf(given),
             input: recordPackets(given, this.recordBytes),
@@ -442,8 +469,16 @@ export class Engine {
           // By position, as the log lines name it: the flow step id is internal ("1_b64…_9").
           throw new StepFailure(`${label} failed: ${reason}`);
         }
-        // The step's record is stored as it ends (a failed step's in the catch above).
-        await this.deps.jobs.recordSteps(job.job_id, steps, index === firstRun ? ranWith(plan) : undefined);
+        // The step's record is stored as it ends (a failed step's in the catch above), with
+        // the next step's checkpoint: a retry of this run starts there with these packets.
+        const nextIndex = plan.findIndex((s, i) => i > index && s.enabled);
+        const next = nextIndex < 0 ? null : { flowStepId: plan[nextIndex]!.flowStepId, index: nextIndex };
+        await this.deps.jobs.recordSteps(
+          job.job_id,
+          steps,
+          index === firstRun ? ranWith(plan) : undefined,
+          progress.stepEnded(next, packets),
+        );
         // Nothing new came in: the rest of the pipeline has nothing to work on.
         if (step.stepType === 'fetch' && packets.length === 0 && plan.some((s) => s.stepType === 'fetch')) {
           const fetchesLeft = plan.slice(plan.indexOf(step) + 1).some((s) => s.enabled && s.stepType === 'fetch');
@@ -453,7 +488,8 @@ export class Engine {
           }
         }
       }
-      if (status === 'completed' && plan.some((s) => s.enabled && s.stepType === 'fetch') && fetched === 0) status = 'completed_no_items';
+      if (status === 'completed' && plan.some((s, i) => i >= start.index && s.enabled && s.stepType === 'fetch') && fetched === 0)
+        status = 'completed_no_items';
     } catch (failure) {
       status = 'failed';
       error = failure instanceof Error ? failure.message : String(failure);
@@ -464,7 +500,8 @@ export class Engine {
     else await this.deps.log('info', `Job ${job.job_id} ${status === 'completed' ? 'completed' : 'completed with no new items'}`, context);
     // Claims (a failed run's), the final state, the flow's outcome and its mark: one store
     // call after the run's log lines are in (see run-endings.ts).
-    await this.endings.add({ jobId: job.job_id, flowId: job.flow_id, status, steps, error }).finally(() => {
+    const release = status === 'failed' ? progress.release() : undefined;
+    await this.endings.add({ jobId: job.job_id, flowId: job.flow_id, status, steps, error, release }).finally(() => {
       hold.release();
       this.holds.delete(job.job_id);
     });
@@ -580,10 +617,57 @@ export class Engine {
       case 'fetch':
         return [...packets, ...(await this.claimNew(job, step, await handler.fetch(handlerCtx, settings), trace))];
       case 'publish':
-        return handler.publish(handlerCtx, settings, packets);
+        return this.eachItem(packets, trace, (one) => handler.publish(handlerCtx, settings, one));
       case 'update':
-        return handler.update(handlerCtx, settings, packets);
+        return this.eachItem(packets, trace, (one) => handler.update(handlerCtx, settings, one));
     }
+  }
+
+  /**
+   * A publish or update step, one item at a time: each item done is recorded as it is done,
+   * so a failure at the third item leaves the first two published, claimed for good, and
+   * not done again by a retry (which reuses what they passed on). Handlers still receive an
+   * array (of one), so a handler written for several packets works unchanged.
+   */
+  private async eachItem(
+    packets: DataPacket[],
+    trace: StepTrace,
+    call: (one: DataPacket[]) => Promise<DataPacket[]>,
+  ): Promise<DataPacket[]> {
+    for (const [n, packet] of packets.entries()) {
+      if (trace.lost()) throw new StepFailure(`The run lost its job (cancelled, or taken for dead); it stopped before item ${n + 1}`);
+      const itemId = packetIdentity(packet);
+      const before = trace.progress.doneBefore(trace.index, itemId);
+      if (before) {
+        trace.partial.push(...before);
+        continue;
+      }
+      const output = await call([packet]);
+      trace.partial.push(...output);
+      await trace.progress.done(itemId, output, n === packets.length - 1);
+    }
+    return trace.partial;
+  }
+
+  /** A retry's first lines: where it starts, and the items another run did meanwhile. */
+  private async logResume(
+    job: JobRecord,
+    plan: PlannedStep[],
+    start: { index: number; packets: DataPacket[]; takenMeanwhile: string[] },
+    context: Record<string, unknown>,
+  ): Promise<void> {
+    const step = plan[start.index]!;
+    await this.deps.log(
+      'info',
+      `Job ${job.job_id} retries job ${job.retry_of} from step ${start.index + 1}/${plan.length} ${step.stepType} with its ${start.packets.length} item${start.packets.length === 1 ? '' : 's'}; steps before it are not run again`,
+      { ...context, retry_of: job.retry_of, step: start.index + 1 },
+    );
+    if (start.takenMeanwhile.length)
+      await this.deps.log(
+        'warning',
+        `${start.takenMeanwhile.length} item${start.takenMeanwhile.length === 1 ? ' was' : 's were'} taken by another run since job ${job.retry_of} failed; not done again: ${start.takenMeanwhile.slice(0, 10).join(', ')}`,
+        { ...context, items: start.takenMeanwhile.slice(0, 100) },
+      );
   }
 
   /** Up to max_items (default 1) items this flow step has not processed before, each claimed. */
@@ -601,8 +685,10 @@ export class Engine {
         item_id: itemId,
         job_id: job.job_id,
       });
-      if (claimed) fresh.push({ ...item, metadata: { ...item.metadata, item_id: itemId } });
-      else {
+      if (claimed) {
+        trace.progress.claimed({ flow_step_id: step.flowStepId, item_id: itemId });
+        fresh.push({ ...item, metadata: { ...item.metadata, item_id: itemId } });
+      } else {
         trace.stats.skipped++;
         if (detail)
           await this.deps.log('debug', `${trace.label} item skipped, already processed: ${describePacket(item, itemId)}`, {

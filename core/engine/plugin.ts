@@ -5,6 +5,9 @@ import { Engine, type EngineLog } from './engine.js';
 import { ExecuteService } from './execute.js';
 import { executeSurface } from './routes.js';
 import { cancelSurface } from './cancel-route.js';
+import { Checkpoints } from './checkpoint.js';
+import { RetryService } from './retry.js';
+import { retrySurface } from './retry-route.js';
 
 /** The engine that runs jobs step by step, and POST /execute. */
 export const enginePlugin = definePlugin({
@@ -29,8 +32,9 @@ export const enginePlugin = definePlugin({
         logger: services.rootLogger,
         credentials: services.credentials,
         info: services.hostInfo,
+        vault: services.vault,
       },
-      factory({ logs, logger, info, ...deps }) {
+      factory({ logs, logger, info, vault, ...deps }) {
         // Engine events go to the searchable log (GET /logs) and to the process log.
         const log: EngineLog = async (level, message, context) => {
           logger[level === 'warning' ? 'warn' : level]({ ...context }, message);
@@ -49,6 +53,7 @@ export const enginePlugin = definePlugin({
           itemDetail: () => logs.stores('debug'),
           stepRecordBytes: info.stepRecordBytes,
           runLeaseSeconds: info.runLeaseSeconds,
+          checkpoints: new Checkpoints(vault),
         });
       },
     }),
@@ -78,9 +83,30 @@ export const enginePlugin = definePlugin({
         }),
     }),
   ],
-  deps: { routes: services.routes, execute: services.execute, engine: services.engine },
-  setup({ routes, execute, engine }) {
+  deps: {
+    routes: services.routes,
+    execute: services.execute,
+    engine: services.engine,
+    jobs: services.jobs,
+    flows: services.flows,
+    logs: services.logs,
+    logger: services.rootLogger,
+  },
+  setup({ routes, execute, engine, jobs, flows, logs, logger }) {
     routes.add(executeSurface(execute));
     routes.add(cancelSurface(engine));
+    const retries = new RetryService({
+      jobs,
+      flows,
+      starter: () => engine,
+      // Who retried what, in the searchable log and the process log, like a manual run.
+      log: async (message, context, user) => {
+        logger.info({ ...context, user_id: user?.userId ?? null }, message);
+        await logs
+          .record({ level: 'info', message, context, user_id: user?.userId ?? null })
+          .catch((error: unknown) => logger.error({ err: error }, 'A log entry could not be stored'));
+      },
+    });
+    routes.add(retrySurface(retries));
   },
 });

@@ -39,3 +39,19 @@ export const cancelResponses: Record<string, Record<number, JsonSchema>> = {
     409: errorBody('job_finished'),
   },
 };
+
+/** The bodies POST /jobs/{id}/retry answers (see docs/api.md, "Execute and jobs"). */
+export const retryResponses: Record<string, Record<number, JsonSchema>> = {
+  'POST /jobs/{job_id}/retry': {
+    200: successBody({
+      message: str,
+      data: obj(
+        { job_id: int, retry_of: int, from: { enum: ['failed_step', 'start'] }, status: { const: 'pending' }, flow_id: nullable(int) },
+        ['job_id', 'retry_of', 'from', 'status', 'flow_id'],
+      ),
+    }),
+    400: errorBody('rest_invalid_param'),
+    404: errorBody('job_not_found', 'flow_not_found'),
+    409: errorBody('job_not_retryable', 'job_already_retried', 'retry_input_unavailable'),
+  },
+};

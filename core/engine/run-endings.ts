@@ -1,7 +1,7 @@
 import type { Clock } from '../kernel/clock.js';
 import type { FlowRunMarks, RunOutcome } from '../flows/run-marks.js';
 import type { JobsService } from '../jobs/service.js';
-import type { JobStatus, StepOutcome } from '../jobs/model.js';
+import type { JobStatus, ReleasedClaim, StepOutcome } from '../jobs/model.js';
 import { createBatcher, type Batcher } from '../store/batcher.js';
 import type { BulkOp, BulkResult, UpdateResult } from '../store/port.js';
 
@@ -12,6 +12,8 @@ export interface RunEnd {
   status: JobStatus;
   steps: StepOutcome[];
   error: string | null;
+  /** A failed run: the items it published (their claims stay) and the claims it gives back. */
+  release?: { keep: readonly string[]; released: ReleasedClaim[] };
 }
 
 interface PlannedEnd {
@@ -28,7 +30,7 @@ const asError = (error: unknown): Error => (error instanceof Error ? error : new
  * A run's bookkeeping at its end in one store call, and the ends of runs that finish in
  * the same turn of the event loop in one call together (group commit, like job inserts
  * and log entries): first every log line those runs wrote, then per run, in this order,
- * a failed run's claims released, the job's final state, and its flow's outcome with
+ * a failed run's claims released (but those of items it published), the job's final state, and its flow's outcome with
  * the running mark released. On the embedded store that is one transaction for them
  * all; on MongoDB each run's writes go one after another, ordered so a crash leaves a
  * state start-up repairs (`recoverInterrupted`, `repairRunningMarks`).
@@ -41,7 +43,12 @@ export function runEndings(deps: {
 }): Batcher<RunEnd, void> {
   const { jobs, runMarks, clock } = deps;
   const plan = (end: RunEnd): PlannedEnd => {
-    const ops = jobs.finishOps(end.jobId, end.status, { steps: end.steps, error: end.error }, end.status === 'failed');
+    const ops = jobs.finishOps(
+      end.jobId,
+      end.status,
+      { steps: end.steps, error: end.error },
+      end.status === 'failed' ? (end.release ?? { keep: [], released: [] }) : null,
+    );
     const jobAt = ops.length - 1;
     if (end.flowId === null) return { ops, flowAt: -1, jobAt };
     ops.push(runMarks.runEndOp(end.flowId, end.jobId, end.status as RunOutcome, clock.now()));

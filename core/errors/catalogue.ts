@@ -186,6 +186,21 @@ const workflows = {
     message: 'The job has already ended.',
     when: 'POST /jobs/{id}/cancel of a job that is no longer pending or processing; `data.job_status` is its state',
   },
+  job_not_retryable: {
+    status: 409,
+    message: 'Only a failed or cancelled job can be retried.',
+    when: 'POST /jobs/{id}/retry of a job that is pending, running or ended well; `data.job_status` is its state',
+  },
+  job_already_retried: {
+    status: 409,
+    message: 'The job has already been retried.',
+    when: 'POST /jobs/{id}/retry of a job retried before; `data.retried_by` is the retry (retry that one if it failed too)',
+  },
+  retry_input_unavailable: {
+    status: 409,
+    message: 'The failed step’s input was not kept; retry from the start.',
+    when: 'POST /jobs/{id}/retry with from=failed_step of a job whose failed step’s input was too large to keep (4 MiB of JSON) or that ran before inputs were kept',
+  },
   config_not_found: {
     status: [400, 404],
     message: 'No such flow step.',

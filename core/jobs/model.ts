@@ -114,6 +114,42 @@ export interface JobRecord extends Record<string, unknown> {
   completed_at: Date | null;
   /** While `processing`: when the running host last renewed its lease (engine/run-lease.ts). */
   heartbeat_at?: Date | null;
+  /** Where a retry of this run would start (engine/checkpoint.ts): kept while it runs and after it fails. */
+  checkpoint?: RunCheckpoint;
+  /** Items a publish or update step of this run has done: their claims outlive a failure. */
+  kept_items?: string[];
+  /** Claims this run gave back when it failed: a retry takes them again (unless another run did). */
+  released_claims?: ReleasedClaim[];
+  /** POST /jobs/{id}/retry: the job this one retries, and from where. */
+  retry_of?: number;
+  retry_from?: RetryFrom;
+  /** A retry job: where its run starts (copied from the retried job's checkpoint). */
+  resume?: RunCheckpoint & { claims: ReleasedClaim[] };
+  /** The job that retries this one (one retry per job: retry the retry if it fails too). */
+  retried_by?: number;
+}
+
+/** Where POST /jobs/{id}/retry starts: the step that failed, or the flow's first step. */
+export type RetryFrom = 'failed_step' | 'start';
+
+/**
+ * The step a run was at and what it was given, so a retry can start there: the packets
+ * sealed (they are unmasked), and the items that step had already published with what it
+ * passed on for each. `input` is null when the packets were too large to keep.
+ */
+export interface RunCheckpoint {
+  /** The step's flow step id, and its 0-based place in the run's plan (ephemeral workflows' ids carry their job id). */
+  flow_step_id: string;
+  index: number;
+  input: string | null;
+  count: number;
+  done: Array<{ item_id: string; output: string }>;
+}
+
+/** A fetch step's claim on an item (processed_items): the flow step and the item. */
+export interface ReleasedClaim {
+  flow_step_id: string;
+  item_id: string;
 }
 
 export const JOBS = 'jobs';

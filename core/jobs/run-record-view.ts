@@ -44,8 +44,11 @@ export function triggerView(job: JobRecord): Record<string, unknown> {
   return {
     kind: retryOf !== null ? 'retry' : job.source,
     retry_of: retryOf,
+    ...(retryOf !== null ? { retry_from: job.retry_from ?? 'failed_step' } : {}),
+    retried_by: typeof job.retried_by === 'number' ? job.retried_by : null,
     user_login: job.started_by?.login ?? null,
-    ...(job.source === 'webhook' && webhook && typeof webhook === 'object'
+    // A retry carries the retried run's data: a webhook's payload shows on it too.
+    ...((job.source === 'webhook' || retryOf !== null) && webhook && typeof webhook === 'object'
       ? {
           webhook: {
             request_id: typeof webhook.request_id === 'string' ? webhook.request_id : null,
@@ -85,10 +88,12 @@ export const recordedSchema: JsonSchema = {
 /** The job's `trigger`. */
 export const triggerSchema: JsonSchema = {
   type: 'object',
-  required: ['kind', 'retry_of', 'user_login'],
+  required: ['kind', 'retry_of', 'retried_by', 'user_login'],
   properties: {
     kind: { enum: ['execute', 'schedule', 'webhook', 'cli', 'retry'] },
-    retry_of: { type: ['integer', 'null'] },
+    retry_of: { type: ['integer', 'null'], description: 'The job this run retries' },
+    retry_from: { enum: ['failed_step', 'start'], description: 'A retry: where it started' },
+    retried_by: { type: ['integer', 'null'], description: 'The job that retries this run, once retried' },
     user_login: { type: ['string', 'null'] },
     webhook: {
       type: 'object',

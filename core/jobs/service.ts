@@ -18,6 +18,9 @@ import {
   type JobStatus,
   type ProcessedItemRecord,
   type RanStep,
+  type ReleasedClaim,
+  type RetryFrom,
+  type RunCheckpoint,
   type StepOutcome,
   type WorkflowStep,
 } from './model.js';
@@ -45,6 +48,8 @@ export interface NewJob {
   /** Waits in its flow's queue (webhook jobs): started by the end of the flow's current run. */
   queued?: boolean;
   started_by?: ActingUserRecord | null;
+  /** A retry (POST /jobs/{id}/retry): the job it retries, from where, and where its run starts. */
+  retry?: { of: number; from: RetryFrom; resume?: JobRecord['resume'] };
 }
 
 export interface JobListQuery {
@@ -158,6 +163,9 @@ export class JobsService implements JobsApi {
       started_at: null,
       completed_at: null,
       ...(input.queued ? { queued: true } : {}),
+      ...(input.retry
+        ? { retry_of: input.retry.of, retry_from: input.retry.from, ...(input.retry.resume ? { resume: input.retry.resume } : {}) }
+        : {}),
     } as unknown as JobRecord);
   }
 
@@ -167,8 +175,29 @@ export class JobsService implements JobsApi {
    * leaves the steps it finished (and the flow's steps as planned, with the first).
    * Only while the job is this run's (`processing`): a late write never undoes an end.
    */
-  async recordSteps(jobId: number, steps: StepOutcome[], ranWith?: RanStep[]): Promise<void> {
-    await this.jobs.updateOne({ job_id: jobId, status: 'processing' }, { $set: { steps, ...(ranWith ? { ran_with: ranWith } : {}) } });
+  async recordSteps(
+    jobId: number,
+    steps: StepOutcome[],
+    ranWith?: RanStep[],
+    progress?: { checkpoint?: RunCheckpoint; kept?: readonly string[] },
+  ): Promise<void> {
+    const $set: Record<string, unknown> = { steps, ...(ranWith ? { ran_with: ranWith } : {}) };
+    if (progress?.checkpoint) $set.checkpoint = progress.checkpoint;
+    if (progress?.kept?.length) $set.kept_items = [...progress.kept];
+    await this.jobs.updateOne({ job_id: jobId, status: 'processing' }, { $set });
+  }
+
+  /** Where a run starts or resumes (a retry's first write): its checkpoint, before any step runs. */
+  async recordCheckpoint(jobId: number, checkpoint: RunCheckpoint): Promise<void> {
+    await this.jobs.updateOne({ job_id: jobId, status: 'processing' }, { $set: { checkpoint } });
+  }
+
+  /**
+   * One item a publish or update step has done, as it is done: a retry of this run does
+   * not do it again, and a failure keeps its claim (it was published).
+   */
+  async recordDone(jobId: number, done: RunCheckpoint['done'][number]): Promise<void> {
+    await this.jobs.updateOne({ job_id: jobId, status: 'processing' }, { $push: { 'checkpoint.done': done, kept_items: done.item_id } });
   }
 
   async requeue(jobId: number): Promise<void> {
@@ -308,14 +337,25 @@ export class JobsService implements JobsApi {
    * `processing` job: a run that lost its job (cancelled, or failed by the sweep while its
    * host stalled past its lease) changes nothing.
    */
-  finishOps(jobId: number, status: JobStatus, result: { steps: StepOutcome[]; error?: string | null }, releaseClaims: boolean): BulkOp[] {
+  finishOps(
+    jobId: number,
+    status: JobStatus,
+    result: { steps: StepOutcome[]; error?: string | null },
+    release: { keep: readonly string[]; released: ReleasedClaim[] } | null,
+  ): BulkOp[] {
+    const $set = this.finalState(status, result);
+    if (release) $set.released_claims = release.released;
+    // A run that ended well has no use for its checkpoint (it is for a retry).
+    const update = status === 'failed' ? { $set } : { $set, $unset: { checkpoint: '' } };
     return [
-      ...(releaseClaims ? [{ collection: PROCESSED_ITEMS, deleteMany: { filter: { job_id: jobId } } }] : []),
-      {
-        collection: JOBS,
-        updateOne: { filter: { job_id: jobId, status: 'processing' }, update: { $set: this.finalState(status, result) } },
-      },
+      ...(release ? [{ collection: PROCESSED_ITEMS, deleteMany: { filter: this.releasable(jobId, release.keep) } }] : []),
+      { collection: JOBS, updateOne: { filter: { job_id: jobId, status: 'processing' }, update } },
     ];
+  }
+
+  /** A failed run's claims but those of items it published (those stay processed). */
+  private releasable(jobId: number, keep: readonly string[]): Filter {
+    return keep.length ? { job_id: jobId, item_id: { $nin: [...keep] } } : { job_id: jobId };
   }
 
   /** Several domains' writes in one store call (one transaction on the embedded store). */
@@ -429,9 +469,41 @@ export class JobsService implements JobsApi {
     }
   }
 
-  /** A failed job gives its items back, so the next run tries them again. */
-  releaseClaims(jobId: number): Promise<number> {
-    return this.processed.deleteMany({ job_id: jobId });
+  /**
+   * Notes on a failed job the job that retries it, unless another retry got there first
+   * (`was`: the retry it named when read, absent or one whose job never got stored).
+   */
+  async markRetried(jobId: number, retryId: number, was: number | undefined): Promise<boolean> {
+    const done = await this.jobs.updateOne({ job_id: jobId, retried_by: was ?? null }, { $set: { retried_by: retryId } });
+    return done.matchedCount > 0;
+  }
+
+  /** Deletes a job nobody has started (a retry that lost the race to mark its job). */
+  async discardUnstarted(jobId: number): Promise<void> {
+    await this.jobs.deleteOne({ job_id: jobId, status: 'pending' });
+  }
+
+  /** Whether a job exists. */
+  async exists(jobId: number): Promise<boolean> {
+    return (await this.jobs.count({ job_id: jobId })) > 0;
+  }
+
+  /**
+   * A failed or cancelled job gives back the items it claimed and did not publish, so the
+   * next run tries them again; which it gave back is written on the job (a retry takes
+   * them again). Read from the store: the run that claimed them may be on a dead host.
+   */
+  async releaseClaims(jobId: number): Promise<number> {
+    const job = await this.jobs.findOne({ job_id: jobId }, { projection: { kept_items: 1 } });
+    const keep = job?.kept_items ?? [];
+    const filter = this.releasable(jobId, keep);
+    const claims = await this.processed.find(filter, { projection: { flow_step_id: 1, item_id: 1 } });
+    if (claims.length)
+      await this.jobs.updateOne(
+        { job_id: jobId },
+        { $set: { released_claims: claims.map((c) => ({ flow_step_id: c.flow_step_id, item_id: c.item_id })) } },
+      );
+    return this.processed.deleteMany(filter);
   }
 
   clearProcessed(clearType: 'flow' | 'pipeline', targetId: number): Promise<number> {

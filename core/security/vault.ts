@@ -54,7 +54,15 @@ const pluginAad = (pluginId: string, context: string | undefined): Buffer =>
  * context namespace the core seals under must be added here, or a plugin of that name
  * would open its values through this fallback.
  */
-const CORE_NAMESPACES = new Set(['credentials', 'oauth-state', 'webhook', 'provider-key', 'handler-settings', 'vault-canary']);
+const CORE_NAMESPACES = new Set([
+  'credentials',
+  'oauth-state',
+  'webhook',
+  'provider-key',
+  'handler-settings',
+  'vault-canary',
+  'run-checkpoint',
+]);
 
 function legacyContextOf(pluginId: string, context: string | undefined): boolean {
   return typeof context === 'string' && !CORE_NAMESPACES.has(pluginId) && context.startsWith(`${pluginId}:`);

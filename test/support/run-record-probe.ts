@@ -28,7 +28,7 @@ function items(remote: Remote): DataPacket[] {
   }));
 }
 
-/** A five-item fetch handler, and a publish handler that fails at item `failAt` (1-based) or waits for `hold`. */
+/** A five-item fetch handler, and a publish handler that fails at item number `failAt` (urn:rec:N) or waits for `hold`. */
 export function recordProbe(remote: Remote): PluginDefinition {
   return definePlugin({
     id: 'run-record-probe',
@@ -60,9 +60,11 @@ export function recordProbe(remote: Remote): PluginDefinition {
             if (remote.holding) remote.holding();
             if (remote.hold) await remote.hold;
             const out: DataPacket[] = [];
-            for (const [n, p] of packets.entries()) {
-              if (remote.failAt === n + 1) throw new Error(`remote refused item ${n + 1}`);
+            for (const p of packets) {
+              // By the item's own number (urn:rec:N): the engine hands a publish one item at a time.
               const guid = String(p.data.guid);
+              const n = Number(guid.split(':').pop());
+              if (remote.failAt === n) throw new Error(`remote refused item ${n}`);
               remote.posted.push(guid);
               out.push({ ...p, metadata: { ...p.metadata, published_id: `post-${guid}`, published_url: `https://remote.test/${guid}` } });
             }

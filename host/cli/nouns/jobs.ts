@@ -17,7 +17,14 @@ type JobStep = {
   /** The step's packets' identities: what it passed on (a failed step: what it was given). */
   items?: Array<{ item_id: string; title: string | null }>;
 };
-type Trigger = { kind: string; retry_of: number | null; user_login: string | null; webhook?: { request_id: string | null } };
+type Trigger = {
+  kind: string;
+  retry_of: number | null;
+  retry_from?: 'failed_step' | 'start';
+  retried_by?: number | null;
+  user_login: string | null;
+  webhook?: { request_id: string | null };
+};
 type JobView = Record<string, unknown> & {
   job_id: number;
   status: string;
@@ -30,7 +37,8 @@ type JobView = Record<string, unknown> & {
 
 /** `execute by admin`, `webhook (request …)`, `retry of job 4 by admin`. */
 function triggerText(trigger: Trigger): string {
-  const what = trigger.kind === 'retry' && trigger.retry_of !== null ? `retry of job ${trigger.retry_of}` : trigger.kind;
+  const from = trigger.retry_from === 'start' ? ' from the start' : ' from the failed step';
+  const what = trigger.kind === 'retry' && trigger.retry_of !== null ? `retry of job ${trigger.retry_of}${from}` : trigger.kind;
   const request = trigger.webhook?.request_id ? ` (request ${trigger.webhook.request_id})` : '';
   return `${what}${request}${trigger.user_login ? ` by ${trigger.user_login}` : ''}`;
 }
@@ -51,6 +59,7 @@ function printJob(job: JobView): void {
     `Flow: ${job.flow_id === null ? '-' : `${job.flow_id} "${String(job.flow_name ?? '')}"`}; created ${String(job.created_at_display ?? job.created_at ?? '-')}; completed ${String(job.completed_at_display ?? job.completed_at ?? '-')}`,
   );
   if (job.trigger) console.log(`Started by: ${triggerText(job.trigger)}`);
+  if (typeof job.trigger?.retried_by === 'number') console.log(`Retried by: job ${job.trigger.retried_by}`);
   if (job.steps?.length)
     printRows(
       job.steps.map((s) => ({
@@ -67,7 +76,7 @@ function printJob(job: JobView): void {
   if (job.steps?.length) printItems(job.steps);
 }
 
-/** `flowhost jobs ...`: jobs through the API: list, show, clear, cancel. */
+/** `flowhost jobs ...`: jobs through the API: list, show, clear, cancel, retry. */
 export const jobs: CliNoun = {
   ...nounHeader('jobs'),
   builder: (y: Argv) =>
@@ -165,6 +174,27 @@ export const jobs: CliNoun = {
           else console.log(result.message);
         },
       )
-      .demandCommand(1, 'Name a verb: list, show, clear or cancel')
+      .command(
+        'retry <id>',
+        'Retry a failed or cancelled job: from its failed step (earlier steps not run again, published items not published again) or --from start',
+        (c) =>
+          c
+            .positional('id', { type: 'number', demandOption: true })
+            .option('from', {
+              choices: ['failed_step', 'start'] as const,
+              default: 'failed_step' as const,
+              describe: 'Where the retry starts',
+            })
+            .options(jsonOption),
+        async (argv) => {
+          if (!Number.isSafeInteger(argv.id) || argv.id < 1) throw new CliError(`'${String(argv.id)}' is not a job id`);
+          const result = await withApi(argv, (api) =>
+            api.call<{ message: string; data: Record<string, unknown> }>('POST', `/jobs/${argv.id}/retry`, { body: { from: argv.from } }),
+          );
+          if (argv.json) printJson(result.data);
+          else console.log(`${result.message} Follow it with: flowhost jobs show ${String(result.data.job_id)}`);
+        },
+      )
+      .demandCommand(1, 'Name a verb: list, show, clear, cancel or retry')
       .strict(),
 };

@@ -105,7 +105,7 @@ for (const store of testStores('engine: run leases')) {
   test('a flow still marked by a finished job (killed between its two end writes) is freed once the mark lapsed', async ({ t }) => {
     const { flowId, pipelineId } = await tickFlow(t, 'Half ended');
     const dead = await deadRun(t, flowId, pipelineId);
-    await t.host.jobs.bulk(t.host.jobs.finishOps(dead, 'completed', { steps: [] }, false));
+    await t.host.jobs.bulk(t.host.jobs.finishOps(dead, 'completed', { steps: [] }, null));
     assert.equal((await t.host.engine.recoverStale()).freed, [], 'a run ending right now is left to end');
     t.clock.advance((LEASE + 1) * 1000);
     assert.equal((await t.host.engine.recoverStale()).freed, [flowId]);
@@ -119,7 +119,7 @@ for (const store of testStores('engine: run leases')) {
     const dead = await deadRun(t, flowId, pipelineId);
     t.clock.advance((LEASE + 1) * 1000);
     await t.host.engine.recoverStale();
-    const [jobWrite] = await t.host.jobs.bulk(t.host.jobs.finishOps(dead, 'completed', { steps: [] }, false));
+    const [jobWrite] = await t.host.jobs.bulk(t.host.jobs.finishOps(dead, 'completed', { steps: [] }, null));
     assert.is((jobWrite as { matchedCount: number }).matchedCount, 0);
     assert.is((await t.host.jobs.get(dead)).status, 'failed');
   });

@@ -53,7 +53,7 @@ for (const store of testStores('run record')) {
     assert.not.ok(JSON.stringify(detail).includes(ITEM_SECRET), 'no item secret in the record');
     assert.match(String(fetch!.output.items[0].data.api_token), /^•+/);
     // What started it, and the flow as it ran (the handler's secret masked).
-    assert.equal(detail.trigger, { kind: 'execute', retry_of: null, user_login: 'admin' });
+    assert.equal(detail.trigger, { kind: 'execute', retry_of: null, retried_by: null, user_login: 'admin' });
     assert.equal(
       detail.ran_with.map((s: Body) => [s.flow_step_id, s.step_type, s.handler_slug, s.enabled]),
       [

@@ -49,4 +49,34 @@ test('jobs show --packets --json has each step’s input and output, secrets mas
   assert.not.ok(JSON.stringify(job).includes(ITEM_SECRET));
 });
 
+test('jobs retry from the failed step publishes the rest once; a second retry is refused in words', async (ctx) => {
+  ctx.remote.failAt = null;
+  const retry = await json<Body>(ctx, ['jobs', 'retry', String(ctx.jobId)]);
+  assert.equal(
+    { retry_of: retry.retry_of, from: retry.from, status: retry.status },
+    { retry_of: ctx.jobId, from: 'failed_step', status: 'pending' },
+  );
+  const deadline = Date.now() + 10_000;
+  let shown = await json<Body>(ctx, ['jobs', 'show', String(retry.job_id)]);
+  while (['pending', 'processing'].includes(shown.status) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    shown = await json<Body>(ctx, ['jobs', 'show', String(retry.job_id)]);
+  }
+  assert.is(shown.status, 'completed', JSON.stringify(shown));
+  assert.equal(
+    ctx.remote.posted,
+    [1, 2, 3, 4, 5].map((n) => `urn:rec:${n}`),
+  );
+  const text = await run(ctx, ['jobs', 'show', String(retry.job_id)]);
+  assert.match(text.stdout, new RegExp(`^Started by: retry of job ${ctx.jobId} from the failed step by \\S+$`, 'm'));
+  const original = await run(ctx, ['jobs', 'show', String(ctx.jobId)]);
+  assert.match(original.stdout, new RegExp(`^Retried by: job ${retry.job_id}$`, 'm'));
+  const again = await run(ctx, ['jobs', 'retry', String(ctx.jobId), '--from', 'start']);
+  assert.is(again.status, 1);
+  assert.match(again.stderr, new RegExp(`Job ${ctx.jobId} was already retried by job ${retry.job_id}`));
+  const bad = await run(ctx, ['jobs', 'retry', String(ctx.jobId), '--from', 'middle']);
+  assert.is(bad.status, 2, 'a usage error');
+  assert.match(bad.stderr, /Invalid values|Choices/);
+});
+
 test.run();
