@@ -25,6 +25,7 @@ import type { CredentialsService } from './credentials/service.js';
 import type { Engine } from './engine/engine.js';
 import type { ExecuteService } from './engine/execute.js';
 import type { RunScheduler } from './engine/dispatcher.js';
+import type { ScheduledRuns } from './engine/scheduled-run.js';
 import type { TriggerLimiterFactory } from './webhooks/trigger-limits.js';
 
 // Privileged references have tokens of their own (not keyed by id): they cannot be forged.
@@ -73,6 +74,8 @@ const coreOnly = {
   flowRuns: root<FlowRunMarks>('flowRuns'),
   /** Where flows' schedules go (Agenda in a host): built from Agenda and the intervals only, so flows can depend on it. */
   flowSchedule: root<FlowSchedule>('flowSchedule'),
+  /** What a schedule's or a delayed run's firing starts (core-engine): the host's scheduler calls it. */
+  scheduledRuns: root<ScheduledRuns>('scheduledRuns'),
   /** Runs jobs step by step; plugins start runs through `execute`. */
   engine: root<Engine>('engine'),
   /** The webhook trigger; plugins listen to `hooks.webhookReceived`. */

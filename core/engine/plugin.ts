@@ -3,6 +3,7 @@ import { createServiceFactory } from '../kernel/service-ref.js';
 import { coreServices as services } from '../internal-services.js';
 import { Engine, type EngineLog } from './engine.js';
 import { ExecuteService } from './execute.js';
+import { ScheduledRuns } from './scheduled-run.js';
 import { executeSurface } from './routes.js';
 import { cancelSurface } from './cancel-route.js';
 import { Checkpoints } from './checkpoint.js';
@@ -56,6 +57,21 @@ export const enginePlugin = definePlugin({
           checkpoints: new Checkpoints(vault),
         });
       },
+    }),
+    // What a schedule's or a delayed run's firing starts; the host's scheduler says when.
+    createServiceFactory({
+      service: services.scheduledRuns,
+      deps: {
+        engine: services.engine,
+        jobs: services.jobs,
+        flows: services.flows,
+        schedule: services.flowSchedule,
+        registries: services.registries,
+        logs: services.logs,
+        hooks: services.hooks,
+        log: services.rootLogger,
+      },
+      factory: (deps) => new ScheduledRuns(deps),
     }),
     createServiceFactory({
       service: services.execute,

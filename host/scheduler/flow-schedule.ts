@@ -4,6 +4,9 @@
 // concurrency setting for all flows; per-flow job names would need a define() per flow on
 // every host before its jobs could run.
 import type { Agenda, JobParameters } from 'agenda';
+import type { Registries } from '../../core/kernel/registries.js';
+import type { FlowSchedule } from '../../core/flows/service.js';
+import type { SchedulingConfig } from '../../core/flows/model.js';
 
 export const FLOW_RUN_JOB = 'flow.run';
 
@@ -11,7 +14,8 @@ export interface FlowJobData {
   flowId: number;
 }
 
-export interface FlowSchedule {
+/** How a flow's `flow.run` document repeats (Agenda's terms; the domain's schedule is `FlowSchedule`). */
+export interface FlowRepeat {
   /** A human interval ('15 minutes'), milliseconds, or a cron expression. */
   interval: string | number;
   /** IANA zone for cron expressions; the host's zone when absent. */
@@ -36,14 +40,14 @@ export interface ScheduledFlow {
  * Creates or replaces a flow's schedule. Declaring the same schedule again (every host at
  * every boot does) keeps the stored one, so its next run is neither repeated nor postponed.
  */
-export async function scheduleFlow(agenda: Agenda, flowId: number, schedule: FlowSchedule): Promise<ScheduledFlow> {
+export async function scheduleFlow(agenda: Agenda, flowId: number, repeat: FlowRepeat): Promise<ScheduledFlow> {
   if (!Number.isSafeInteger(flowId) || flowId < 1) throw new RangeError(`flowId must be a positive integer, got ${flowId}`);
   const existing = await flowJob(agenda, flowId);
-  if (existing && existing.repeatInterval === schedule.interval && (existing.repeatTimezone ?? undefined) === schedule.timezone) {
+  if (existing && existing.repeatInterval === repeat.interval && (existing.repeatTimezone ?? undefined) === repeat.timezone) {
     return { id: String(existing._id), nextRunAt: existing.nextRunAt, changed: false };
   }
   const job = agenda.create<FlowJobData>(FLOW_RUN_JOB, { flowId });
-  job.repeatEvery(schedule.interval, { ...(schedule.timezone ? { timezone: schedule.timezone } : {}), skipImmediate: !schedule.runNow });
+  job.repeatEvery(repeat.interval, { ...(repeat.timezone ? { timezone: repeat.timezone } : {}), skipImmediate: !repeat.runNow });
   job.unique(flowScheduleKey(flowId));
   await job.save();
   return { id: String(job.attrs._id), nextRunAt: job.attrs.nextRunAt, changed: true };
@@ -63,4 +67,38 @@ export async function flowJob(agenda: Agenda, flowId: number): Promise<JobParame
 /** Removes a flow's schedule; resolves to the number of jobs removed (0 or 1). */
 export function unscheduleFlow(agenda: Agenda, flowId: number): Promise<number> {
   return agenda.cancel({ name: FLOW_RUN_JOB, data: { flowId } });
+}
+
+/**
+ * The domain's `FlowSchedule` on Agenda: one `flow.run` document per scheduled flow. Apart
+ * from the runtime (agenda-runtime.ts, whose firings need the engine, jobs and flows)
+ * because flows need it: built from Agenda and the intervals alone, it closes no cycle.
+ */
+export function createFlowSchedule(agenda: Agenda, registries: Registries): FlowSchedule {
+  return {
+    async schedule(flowId: number, config: SchedulingConfig) {
+      if (config.interval === 'manual') {
+        await unscheduleFlow(agenda, flowId);
+        return null;
+      }
+      if (config.interval === 'one_time') {
+        await unscheduleFlow(agenda, flowId);
+        const job = agenda.create<FlowJobData>(FLOW_RUN_JOB, { flowId });
+        job.schedule(new Date(config.timestamp! * 1000));
+        job.unique(flowScheduleKey(flowId));
+        await job.save();
+        return job.attrs.nextRunAt ?? null;
+      }
+      const interval = registries.intervals().find((i) => i.value === config.interval);
+      if (!interval?.seconds) {
+        await unscheduleFlow(agenda, flowId);
+        return null;
+      }
+      return (await scheduleFlow(agenda, flowId, { interval: interval.seconds * 1000 })).nextRunAt;
+    },
+    async unschedule(flowId: number) {
+      await unscheduleFlow(agenda, flowId);
+    },
+    nextRun: async (flowId: number) => (await flowJob(agenda, flowId))?.nextRunAt ?? null,
+  };
 }

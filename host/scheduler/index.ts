@@ -3,11 +3,12 @@ export { PortBackend } from './port-backend.js';
 export { PortJobRepository } from './port-job-repository.js';
 export { JOBS_COLLECTION } from './job-document.js';
 export {
+  createFlowSchedule,
   FLOW_RUN_JOB,
   flowScheduleKey,
   scheduleFlow,
   unscheduleFlow,
   type FlowJobData,
-  type FlowSchedule,
+  type FlowRepeat,
   type ScheduledFlow,
 } from './flow-schedule.js';

@@ -16,7 +16,8 @@ import type { GuardedFetch } from '../../core/security/guarded-fetch-types.js';
 import type { DocumentStore } from '../../core/store/port.js';
 import type { TriggerLimiterFactory } from '../../core/webhooks/trigger-limits.js';
 import type { ApiClient } from '../../core/kernel/api-client.js';
-import { createAgendaRuntime, createFlowSchedule } from '../scheduler/agenda-runtime.js';
+import { createAgendaRuntime } from '../scheduler/agenda-runtime.js';
+import { createFlowSchedule } from '../scheduler/flow-schedule.js';
 
 export interface KernelServices {
   clock: Clock;
@@ -62,25 +63,13 @@ export function provideKernelServices(container: ServiceContainer, kernel: Kerne
     value(services.rootLogger, kernel.log),
     value(services.rateLimiters, kernel.rateLimiters),
     value(services.api, kernel.api),
-    // Agenda drives every background run: execute requests, delayed runs and schedules.
+    // Agenda drives every background run: execute requests, delayed runs and schedules
+    // (when; what a firing starts is the core's scheduledRuns).
     createServiceFactory({
       service: services.runScheduler,
-      deps: {
-        engine: services.engine,
-        jobs: services.jobs,
-        flows: services.flows,
-        registries: services.registries,
-        logs: services.logs,
-        hooks: services.hooks,
-      },
+      deps: { engine: services.engine, runs: services.scheduledRuns },
       factory: (deps) =>
-        createAgendaRuntime({
-          ...deps,
-          agenda: kernel.agenda,
-          store: kernel.store,
-          log: kernel.log,
-          runLeaseSeconds: kernel.info.runLeaseSeconds,
-        }),
+        createAgendaRuntime({ ...deps, agenda: kernel.agenda, store: kernel.store, runLeaseSeconds: kernel.info.runLeaseSeconds }),
     }) as ServiceFactory,
     createServiceFactory({
       service: services.flowSchedule,

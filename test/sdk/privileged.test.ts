@@ -11,8 +11,8 @@ const test = suite("sdk: privileged services are the core's");
 const root = resolve(new URL('../../..', import.meta.url).pathname);
 
 // What only core plugins may hold: the whole store, the run scheduler, the trigger's rate
-// limiters, the engine itself and the webhook trigger.
-const privileged = ['rootStore', 'runScheduler', 'rateLimiters', 'engine', 'webhooks'] as const;
+// limiters, the engine itself, what scheduled runs start and the webhook trigger.
+const privileged = ['rootStore', 'runScheduler', 'scheduledRuns', 'rateLimiters', 'engine', 'webhooks'] as const;
 
 test('the public services object names no privileged service', () => {
   for (const name of privileged) {
