@@ -4,7 +4,7 @@ import { bool, int, nullable, obj, str, successBody, withResponses } from '../ke
 import type { SurfaceDefinition } from '../kernel/routes.js';
 import type { SettingsService } from '../settings/service.js';
 import { defineRoute } from '../../sdk/define.js';
-import { JobRetention, type PruneRequest } from './retention.js';
+import { JobRetention, ON_DEMAND_VACUUM, type PruneRequest } from './retention.js';
 
 const admin = { capability: 'manage_options' } as const;
 
@@ -53,7 +53,7 @@ function retentionSurface(retention: JobRetention, settings: SettingsService): S
                 dry_run: { type: 'boolean', default: false },
                 limit: { type: 'integer', minimum: 1, maximum: 100_000, default: 5000 },
                 after_job_id: { type: 'integer', minimum: 0 },
-                vacuum: { enum: ['none', 'incremental', 'full'], default: 'incremental' },
+                vacuum: { enum: ['none', 'incremental', 'full'], default: ON_DEMAND_VACUUM },
               },
             },
           },
@@ -64,7 +64,7 @@ function retentionSurface(retention: JobRetention, settings: SettingsService): S
               dryRun: body.dry_run === true,
               limit: body.limit ?? 5000,
               afterJobId: body.after_job_id,
-              giveSpaceBack: body.vacuum ?? 'incremental',
+              giveSpaceBack: body.vacuum ?? ON_DEMAND_VACUUM,
             });
             const verb = report.dry_run ? 'Would prune' : 'Pruned';
             return {

@@ -14,6 +14,16 @@ export const PRUNE_BATCH = 200;
 /** Free pages given back per incremental vacuum step (1 MiB of 4 KiB pages), between turns. */
 const VACUUM_PAGES = 256;
 
+/** How a prune gives the space back: none, free pages a batch at a time, or rewrite the store. */
+export type VacuumMode = 'none' | 'incremental' | 'full';
+/**
+ * What a prune an operator asks for (POST /jobs/prune, `flowhost prune`) does when not told:
+ * one VACUUM. The host's files stay in auto_vacuum NONE (docs/performance.md, "Retention"),
+ * where `incremental` gives nothing back; the hourly job keeps `incremental` (on such a
+ * file: the pages are left for reuse), since it runs unattended and a VACUUM holds the store.
+ */
+export const ON_DEMAND_VACUUM: VacuumMode = 'full';
+
 /** The log lines of jobs, for a prune (the logs domain owns them). */
 export interface JobLogLines {
   deleteOfJobs(jobIds: readonly number[]): Promise<number>;
@@ -32,7 +42,7 @@ export interface PruneRequest {
   /** Only jobs with a larger id (the last call's `last_job_id`: a dry run pages on). */
   afterJobId?: number;
   /** After pruning: none, free pages a batch at a time (incremental), or rewrite the store (full). */
-  giveSpaceBack?: 'none' | 'incremental' | 'full';
+  giveSpaceBack?: VacuumMode;
   /** Called after every batch (a CLI's progress line). */
   onProgress?: (progress: { jobs: number; log_lines: number; processed_items: number }) => void;
 }

@@ -2,7 +2,7 @@ import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { jsonOption, withApi, type CliNoun, type Common } from '../cli-runtime.js';
 import { printJson } from '../output.js';
 import { nounHeader } from './catalogue.js';
-import type { PruneReport } from '../../../core/jobs/retention.js';
+import { ON_DEMAND_VACUUM, type PruneReport } from '../../../core/jobs/retention.js';
 
 /** Jobs per request: each call is bounded, so the host keeps answering others and this prints progress between. */
 const PER_CALL = 5000;
@@ -44,13 +44,13 @@ export const prune: CliNoun = {
       .option('dry-run', { type: 'boolean', default: false, describe: 'Count what would go; delete nothing' })
       .option('vacuum', {
         choices: ['incremental', 'full', 'none'] as const,
-        default: 'full' as const,
+        default: ON_DEMAND_VACUUM,
         describe:
           'After pruning, embedded store: rewrite the database file to give the free pages back (holds the host about 2 s per 100,000 jobs pruned; run it in a quiet moment), give them back a batch at a time (a file in incremental auto_vacuum mode only), or neither',
       })
       .options(jsonOption),
   async handler(argv: ArgumentsCamelCase<Common & { dryRun?: boolean; vacuum?: string; json?: boolean }>) {
-    const options = { dryRun: argv.dryRun === true, vacuum: argv.vacuum ?? 'full', json: argv.json === true };
+    const options = { dryRun: argv.dryRun === true, vacuum: argv.vacuum ?? ON_DEMAND_VACUUM, json: argv.json === true };
     const report = await withApi(argv, (api) =>
       pruneAll(options, async (body) => (await api.call<{ data: PruneReport }>('POST', '/jobs/prune', { body })).data),
     );

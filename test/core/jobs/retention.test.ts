@@ -53,6 +53,42 @@ async function until(what: string, condition: () => boolean, timeoutMs = 5000): 
   }
 }
 
+/**
+ * 3,000 finished jobs of 4 KB each, ended now (the test then moves the clock past
+ * retention), written straight to the store; resolves once the WAL is in the file, with
+ * the file's size.
+ */
+async function fillWithOldJobs(t: InjectTestHost, dir: string): Promise<{ file: string; before: number }> {
+  const file = join(dir, 'flowhost.db');
+  const filler = 'x'.repeat(4000);
+  const at = t.clock.now();
+  const docs = Array.from({ length: 3000 }, (_, i) => ({
+    job_id: 1_000_000 + i,
+    flow_id: null,
+    pipeline_id: null,
+    parent_job_id: null,
+    label: 'old',
+    status: 'completed',
+    engine_data: { filler },
+    workflow: null,
+    steps: [],
+    error: null,
+    action_id: null,
+    source: 'execute',
+    created_at: at,
+    scheduled_for: null,
+    started_at: at,
+    completed_at: at,
+  }));
+  for (let i = 0; i < docs.length; i += 500) await t.host.jobs.jobs.insertMany(docs.slice(i, i + 500) as never[]);
+  const space = await t.host.store.space!();
+  assert.is(space?.autoVacuum, 'none', 'the host leaves SQLite files in auto_vacuum none (docs/performance.md)');
+  await until('the WAL copied into the file', () => statSync(file).size >= space!.bytes);
+  const before = statSync(file).size;
+  assert.ok(before > 12_000_000, `the file holds the jobs (${before} bytes)`);
+  return { file, before };
+}
+
 for (const store of testStores('job retention')) {
   const test = suite<{ t: InjectTestHost; dir: string }>(`jobs: retention (${store.label})`);
   test.before.each(async (ctx) => {
@@ -176,36 +212,9 @@ for (const store of testStores('job retention')) {
     }
   });
 
-  if (store.label === 'embedded')
+  if (store.label === 'embedded') {
     test('the database file shrinks after a prune (fs.stat before and after)', async ({ t, dir }) => {
-      const file = join(dir, 'flowhost.db');
-      const filler = 'x'.repeat(4000);
-      const at = t.clock.now();
-      const docs = Array.from({ length: 3000 }, (_, i) => ({
-        job_id: 1_000_000 + i,
-        flow_id: null,
-        pipeline_id: null,
-        parent_job_id: null,
-        label: 'old',
-        status: 'completed',
-        engine_data: { filler },
-        workflow: null,
-        steps: [],
-        error: null,
-        action_id: null,
-        source: 'execute',
-        created_at: at,
-        scheduled_for: null,
-        started_at: at,
-        completed_at: at,
-      }));
-      for (let i = 0; i < docs.length; i += 500) await t.host.jobs.jobs.insertMany(docs.slice(i, i + 500) as never[]);
-      const space = await t.host.store.space!();
-      assert.is(space?.autoVacuum, 'none', 'the host leaves SQLite files in auto_vacuum none (docs/performance.md)');
-      await until('the WAL copied into the file', () => statSync(file).size >= space!.bytes);
-      const before = statSync(file).size;
-      assert.ok(before > 12_000_000, `the file holds the jobs (${before} bytes)`);
-
+      const { file, before } = await fillWithOldJobs(t, dir);
       t.clock.advance(10 * DAY_MS);
       await t.request('PATCH', '/settings', { body: { job_retention_days: 1 } });
       const first = await t.request<Body>('POST', '/jobs/prune', { body: { limit: 1000 } });
@@ -219,6 +228,25 @@ for (const store of testStores('job retention')) {
       assert.ok(pruned.body.data.bytes_freed >= before - after - 65536, `bytes_freed ${pruned.body.data.bytes_freed}`);
       assert.is(pruned.body.data.store.freeBytes, 0);
     });
+
+    // The route once defaulted to `incremental`, which gives nothing back on a file in
+    // auto_vacuum NONE (every file the host makes): a prune asked for with no `vacuum`
+    // answered "0 bytes freed" and left the file as large. It now does what the CLI does.
+    test('a prune through the route with no vacuum parameter shrinks the file (auto_vacuum none)', async ({ t, dir }) => {
+      const { file, before } = await fillWithOldJobs(t, dir);
+      t.clock.advance(10 * DAY_MS);
+      await t.request('PATCH', '/settings', { body: { job_retention_days: 1 } });
+      const pruned = await t.request<Body>('POST', '/jobs/prune');
+      assert.is(pruned.status, 200);
+      assert.is(pruned.body.data.jobs, 3000);
+      assert.equal(pruned.body.data.remaining, { jobs: 0, processed_items: 0 });
+      const after = statSync(file).size;
+      assert.ok(after < before / 4, `the file shrank: ${before} → ${after} bytes`);
+      assert.ok(pruned.body.data.bytes_freed >= before - after - 65536, `bytes_freed ${pruned.body.data.bytes_freed}`);
+      assert.is(pruned.body.data.store.freeBytes, 0, 'no free page is left in the file');
+      assert.is(pruned.body.data.store.autoVacuum, 'none');
+    });
+  }
 
   test.run();
 }
