@@ -27,20 +27,33 @@ export interface WebhookConfig {
   /** 413 past this many bytes; 0 = unlimited. */
   max_body_bytes: number;
   /**
-   * Opt-in duplicate event-id protection: a repeat of an accepted event id within this many
-   * seconds answers the original job and starts nothing. 0 = off (the spec's behaviour).
+   * Duplicate protection window, in seconds: with it on, a repeat of an accepted event id
+   * within this many seconds answers the original job and starts nothing; 0 = off for
+   * event ids (the spec's behaviour). A delivery's Idempotency-Key is honoured whatever
+   * this is, for this window, or DEFAULT_IDEMPOTENCY_WINDOW_SECONDS when it is 0.
    * Absent on records written before the option existed.
    */
   dedupe_window_seconds?: number;
   updated_at: Date;
 }
 
-/** An accepted event id, kept for the flow's dedupe window (collection `webhook_events`). */
+/** What a delivery is recognised by: the provider's event id, or the sender's Idempotency-Key. */
+export interface DeliveryKey {
+  kind: 'event_id' | 'idempotency_key';
+  value: string;
+}
+
+/** An accepted delivery key, kept for the flow's window (collection `webhook_events`). */
 export interface WebhookEventRecord extends Record<string, unknown> {
-  /** `{flow_id}:{event_id}`, unique: the insert is the claim. */
+  /** `{flow_id}:{event_id}` or `{flow_id}!{idempotency key}`, unique: the insert is the claim. */
   key: string;
   flow_id: number;
+  /** The event id or the Idempotency-Key, as sent. */
   event_id: string;
+  /** Absent on records written before Idempotency-Keys: an event id. */
+  source?: DeliveryKey['kind'];
+  /** Idempotency-Keys: the first delivery's body hash (a repeat with another body is refused). */
+  fingerprint?: string;
   /** null while the claiming request is still creating its job. */
   job_id: number | null;
   claimed_at: Date;

@@ -59,7 +59,18 @@ export const webhooksPlugin = definePlugin({
     log: services.logger,
   },
   async setup({ routes, scheduler, webhooks, registries, jobs, engine, logs, hooks, clock, info, store, rateLimiters, log }) {
-    const dedupe = new EventDedupe({ store, clock });
+    const dedupe = new EventDedupe({
+      store,
+      clock,
+      // A job the trigger stored under a delivery key carries it in its webhook_trigger.
+      storedJob: async (flowId, key, since) =>
+        (
+          await jobs.jobs.findOne(
+            { flow_id: flowId, [`engine_data.webhook_trigger.${key.kind}`]: key.value, created_at: { $gte: since } },
+            { projection: { job_id: 1 } },
+          )
+        )?.job_id ?? null,
+    });
     await dedupe.init();
     routes.add(webhookAdminSurface(webhooks, registries));
     routes.add(
@@ -88,7 +99,7 @@ export const webhooksPlugin = definePlugin({
         received: (event) => (isTapped(hooks.webhookReceived) ? hooks.webhookReceived.promise(event()) : null),
       }),
     );
-    // Accepted event ids are kept for their flow's dedupe window, then forgotten.
+    // Accepted event ids and Idempotency-Keys are kept for their window, then forgotten.
     scheduler.define('purge-events', () => dedupe.purgeExpired().then(() => undefined));
     // Safety net for queued webhook jobs whose host died before starting them (another
     // host's next run of the flow, or this sweep, picks them up; claims keep it to one run).

@@ -23,6 +23,10 @@ export const webhookStatus: JsonSchema = obj(
     rate_limit: rateLimit,
     max_body_bytes: int,
     dedupe_window_seconds: int,
+    idempotency_window_seconds: {
+      type: 'integer',
+      description: 'how long an Idempotency-Key is remembered: dedupe_window_seconds, or 86400 when that is 0',
+    },
   },
   ['flow_id', 'enabled'],
 );
@@ -33,7 +37,11 @@ const enabled: JsonSchema = obj(
   ['flow_id', 'enabled'],
 );
 
-const warnings: JsonSchema = { type: 'array', items: str, description: 'Advice about a weak secret; absent when none' };
+const warnings: JsonSchema = {
+  type: 'array',
+  items: str,
+  description: 'Advice (a weak secret, a duplicate window on a trigger with no event id); absent when none',
+};
 const secretAnswer = (status: number) => ({
   [status]: successBody({ message: str, data: obj({ secret: obj({ id: str, value: str }) }), warnings }, ['message', 'data']),
 });
@@ -44,14 +52,7 @@ export const webhookAdminResponses: Record<string, Record<number, JsonSchema>> =
   'GET /flows/{flow_id}/webhook': { 200: successBody({ data: webhookStatus }), 404: flowNotFound },
   'PUT /flows/{flow_id}/webhook': {
     200: successBody({ message: str, data: enabled, warnings }, ['message', 'data']),
-    400: errorBody(
-      'preset_not_found',
-      'template_required',
-      'invalid_template',
-      'invalid_mode',
-      'dedupe_needs_event_id',
-      'rest_invalid_param',
-    ),
+    400: errorBody('preset_not_found', 'template_required', 'invalid_template', 'invalid_mode', 'rest_invalid_param'),
     404: flowNotFound,
   },
   'DELETE /flows/{flow_id}/webhook': { 200: successBody({ message: str }), 404: flowNotFound },
@@ -68,8 +69,7 @@ export const webhookAdminResponses: Record<string, Record<number, JsonSchema>> =
   },
   'PUT /flows/{flow_id}/webhook/rate-limit': { 200: successBody({ message: str, data: obj({ rate_limit: rateLimit }) }), 404: noWebhook },
   'PUT /flows/{flow_id}/webhook/dedupe': {
-    200: successBody({ message: str, data: obj({ dedupe_window_seconds: int }) }),
-    400: errorBody('dedupe_needs_event_id'),
+    200: successBody({ message: str, data: obj({ dedupe_window_seconds: int }), warnings }, ['message', 'data']),
     404: noWebhook,
   },
   'GET /webhook-presets': { 200: successBody({ data: list(obj({ slug: str, label: str, template: anyObject })) }) },
@@ -83,9 +83,10 @@ export const webhookTriggerResponses: Record<string, Record<number, JsonSchema>>
       'job_id',
       'message',
     ]),
-    400: errorBody('rest_invalid_json'),
+    400: errorBody('rest_invalid_json', 'invalid_idempotency_key'),
     401: errorBody('rest_unauthorized'),
     409: errorBody('webhook_event_in_progress'),
+    422: errorBody('idempotency_key_reused'),
     429: errorBody('rest_too_many_requests'),
   },
 };

@@ -21,6 +21,7 @@ import {
   type WebhookConfig,
 } from './model.js';
 import { apiError } from '../errors/catalogue.js';
+import { DEFAULT_IDEMPOTENCY_WINDOW_SECONDS } from './idempotency-key.js';
 
 export interface EnableInput {
   mode: string;
@@ -28,7 +29,7 @@ export interface EnableInput {
   template?: Record<string, unknown>;
   overrides?: Record<string, unknown>;
   secret?: string;
-  /** Opt-in duplicate event-id protection, in seconds (0 or absent: off, the spec's behaviour). */
+  /** Duplicate event-id protection, in seconds (0 or absent: off, the spec's behaviour); also the Idempotency-Key window. */
   dedupe_window_seconds?: number;
 }
 
@@ -54,16 +55,17 @@ function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>)
 const newSecretValue = () => randomBytes(32).toString('hex');
 
 /**
- * Duplicate protection keys on an event id: an hmac template's id_source, or what a
- * verifier mode reports. A bearer trigger has none.
+ * Duplicate protection keys on an event id (an hmac template's id_source, or what a
+ * verifier mode reports) or on a delivery's Idempotency-Key. A window on a trigger with no
+ * event id is accepted (it is then the Idempotency-Key window) with a word saying so.
  */
-function checkDedupe(config: Pick<WebhookConfig, 'mode' | 'template' | 'dedupe_window_seconds'>): void {
-  if (!config.dedupe_window_seconds) return;
-  if (config.mode === 'bearer' || (config.mode === 'hmac' && !config.template?.id_source)) {
-    throw apiError('dedupe_needs_event_id', {
-      message: 'Duplicate protection needs an event id: an hmac template with an id_source, or a verifier mode that reports one',
-    });
-  }
+function dedupeWarnings(config: Pick<WebhookConfig, 'mode' | 'template' | 'dedupe_window_seconds'>): string[] {
+  if (!config.dedupe_window_seconds) return [];
+  if (config.mode === 'bearer' || (config.mode === 'hmac' && !config.template?.id_source))
+    return [
+      `This trigger's deliveries carry no event id (${config.mode === 'bearer' ? 'bearer mode' : 'the template has no id_source'}): the duplicate window applies only to deliveries that send an Idempotency-Key header.`,
+    ];
+  return [];
 }
 
 /**
@@ -187,7 +189,7 @@ export class WebhooksService {
     flowId: number,
     input: EnableInput,
     by?: Principal | null,
-  ): Promise<{ status: Record<string, unknown>; token?: string; secret?: { id: string; value: string } }> {
+  ): Promise<{ status: Record<string, unknown>; token?: string; secret?: { id: string; value: string }; warnings: string[] }> {
     await this.deps.flows.get(flowId);
     const base: WebhookConfig = {
       enabled: true,
@@ -205,11 +207,10 @@ export class WebhooksService {
     if (previous) base.rate_limit = previous.rate_limit;
     base.dedupe_window_seconds = input.dedupe_window_seconds ?? 0;
     if (input.mode === 'bearer') {
-      checkDedupe(base);
       const token = newSecretValue();
       await this.save(flowId, { ...base, token_sealed: this.seal(flowId, token) });
       await this.changed(by, flowId, 'enabled (bearer)', 'enable', { mode: 'bearer' });
-      return { status: await this.status(flowId), token };
+      return { status: await this.status(flowId), token, warnings: dedupeWarnings(base) };
     }
     if (input.mode === 'hmac') {
       let template: Record<string, unknown>;
@@ -229,7 +230,6 @@ export class WebhooksService {
         throw apiError('invalid_template', { message: `Invalid HMAC template: ${problems.join('; ')}`, data: { problems } });
       base.template = template as unknown as HmacTemplate;
       base.max_body_bytes = Number((template as { max_body_bytes?: number }).max_body_bytes ?? DEFAULT_MAX_BODY_BYTES);
-      checkDedupe(base);
     } else if (!this.deps.registries.verifiers().some((v) => v.mode === input.mode)) {
       throw apiError('invalid_mode', {
         message: `Unknown webhook mode '${input.mode}' (bearer, hmac${this.deps.registries
@@ -253,7 +253,7 @@ export class WebhooksService {
       'enable',
       { mode: input.mode, secret_id: secret.id },
     );
-    return { status: await this.status(flowId), secret: { id: secret.id, value } };
+    return { status: await this.status(flowId), secret: { id: secret.id, value }, warnings: dedupeWarnings(base) };
   }
 
   async disable(flowId: number, by?: Principal | null): Promise<void> {
@@ -331,11 +331,13 @@ export class WebhooksService {
     await this.changed(by, flowId, `rate limit set to ${max} per ${windowSeconds} s`, 'rate-limit', { max, window_seconds: windowSeconds });
   }
 
-  /** Duplicate event-id protection: 0 turns it off. */
-  async setDedupe(flowId: number, windowSeconds: number, by?: Principal | null): Promise<void> {
+  /**
+   * The duplicate window: 0 turns event-id protection off (Idempotency-Keys are then
+   * remembered for the default day). Answers advice when the trigger has no event id.
+   */
+  async setDedupe(flowId: number, windowSeconds: number, by?: Principal | null): Promise<string[]> {
     const { config } = await this.require(flowId);
     const next = { ...config, dedupe_window_seconds: windowSeconds };
-    checkDedupe(next);
     await this.save(flowId, next);
     await this.changed(
       by,
@@ -344,6 +346,7 @@ export class WebhooksService {
       'dedupe',
       { window_seconds: windowSeconds },
     );
+    return dedupeWarnings(next);
   }
 
   /** What an operator may see: mode, preset, secret ids with expiry, masked values. */
@@ -367,6 +370,7 @@ export class WebhooksService {
       rate_limit: config.rate_limit,
       max_body_bytes: config.max_body_bytes,
       dedupe_window_seconds: config.dedupe_window_seconds ?? 0,
+      idempotency_window_seconds: config.dedupe_window_seconds || DEFAULT_IDEMPOTENCY_WINDOW_SECONDS,
     };
   }
 

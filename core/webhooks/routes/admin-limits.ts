@@ -1,8 +1,10 @@
-/** A flow's trigger rate limit and its duplicate event-id window. */
+/** A flow's trigger rate limit and its duplicate window (event ids and Idempotency-Keys). */
 import type { RouteDefinition } from '../../kernel/routes.js';
 import type { WebhooksService } from '../service.js';
 import { admin, dedupeWindow, flowIdOf, idParams } from './admin-shared.js';
 import { defineRoute } from '../../../sdk/define.js';
+import { DEFAULT_IDEMPOTENCY_WINDOW_SECONDS } from '../idempotency-key.js';
+import { withWarnings } from './secret-rules.js';
 
 export function limitRoutes(webhooks: WebhooksService): RouteDefinition[] {
   return [
@@ -33,7 +35,8 @@ export function limitRoutes(webhooks: WebhooksService): RouteDefinition[] {
       method: 'PUT',
       path: '/flows/{flow_id}/webhook/dedupe',
       permission: admin,
-      summary: 'Duplicate event-id protection: repeats within window_seconds answer the original job (0 turns it off)',
+      summary:
+        'Duplicate protection: repeats of an event id or Idempotency-Key within window_seconds answer the original job (0: event ids off, Idempotency-Keys kept a day)',
       schema: {
         params: idParams,
         body: {
@@ -45,11 +48,15 @@ export function limitRoutes(webhooks: WebhooksService): RouteDefinition[] {
       },
       async handle(r) {
         const windowSeconds = r.body.window_seconds;
-        await webhooks.setDedupe(flowIdOf(r), windowSeconds, r.user);
+        const warnings = await webhooks.setDedupe(flowIdOf(r), windowSeconds, r.user);
         return {
           success: true,
-          message: windowSeconds > 0 ? 'Duplicate protection on.' : 'Duplicate protection off.',
+          message:
+            windowSeconds > 0
+              ? 'Duplicate protection on.'
+              : `Duplicate event-id protection off; Idempotency-Keys are remembered for ${DEFAULT_IDEMPOTENCY_WINDOW_SECONDS} s.`,
           data: { dedupe_window_seconds: windowSeconds },
+          ...withWarnings(warnings),
         };
       },
     }),

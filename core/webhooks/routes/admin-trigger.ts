@@ -47,7 +47,7 @@ export function triggerAdminRoutes(webhooks: WebhooksService): RouteDefinition[]
             ...(result.token ? { token: result.token } : {}),
             ...(result.secret ? { secret: result.secret } : {}),
           },
-          ...withWarnings(warnings),
+          ...withWarnings([...warnings, ...result.warnings]),
         };
       },
     }),

@@ -14,6 +14,7 @@ import { withResponses } from '../../kernel/response-schemas.js';
 import { webhookTriggerResponses } from '../responses.js';
 import { apiError } from '../../errors/catalogue.js';
 import { decodePayload } from './payload.js';
+import { claimDelivery, deliveryIdentity, duplicateAnswer } from './trigger-dedupe.js';
 
 /** One answer for every authentication failure: nothing tells a stranger why. */
 const unauthorized = () => apiError('rest_unauthorized');
@@ -44,7 +45,8 @@ export interface TriggerDeps {
 
 /**
  * POST /trigger/{flow_id}: size limit while reading → authentication (a failure is counted
- * against the client's failure budgets: 401, or 429 past one) → (dedupe) → rate
+ * against the client's failure budgets: 401, or 429 past one) → Idempotency-Key check
+ * (400) → (dedupe: an event id, or the Idempotency-Key) → rate
  * limit → job persisted as pending in the flow's queue → 200; the run happens after the
  * response, in order, one at a time per flow.
  */
@@ -73,6 +75,8 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
           // The flow's verifier decides; a sender's URL may carry Basic credentials meant for a proxy.
           credentials: 'ignored',
           summary: 'Start a flow from an inbound webhook (bearer token or HMAC signature per flow)',
+          description:
+            'Optional request header `Idempotency-Key` (1 to 255 visible ASCII characters, no spaces, commas or quotes; every mode): a repeat of an accepted key on the flow within its duplicate window (default 24 h) answers 200 with the first job and `duplicate: true`, starts nothing; another body under the same key answers 422 `idempotency_key_reused`; a bad key 400 `invalid_idempotency_key`. Read only after authentication.',
           schema: { params: { type: 'object', required: ['flow_id'], properties: { flow_id: { type: 'integer', minimum: 1 } } } },
           decodeBody: false,
           // Senders post at volume: skip restify's per-request setup (see fastPath).
@@ -113,21 +117,12 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
               throw refusal ?? unauthorized();
             }
             const flow = outcome.flow;
-            // Opt-in: a repeat of an accepted event id answers the original job, starts nothing.
+            // A repeat of an accepted delivery key answers the original job and starts nothing.
+            const identity = deliveryIdentity(outcome.config, outcome.eventId, request.headers);
             let claim: EventClaim | null = null;
-            const window = outcome.config.dedupe_window_seconds ?? 0;
-            if (window > 0 && outcome.eventId !== null) {
-              const claimed = await deps.dedupe.claim(id, outcome.eventId, window);
-              if (!claimed.claimed) {
-                return {
-                  success: true,
-                  flow_id: flow.flow_id,
-                  flow_name: flow.flow_name,
-                  job_id: claimed.jobId,
-                  message: `Event ${outcome.eventId} was already accepted; flow "${flow.flow_name}" not triggered again.`,
-                  duplicate: true,
-                };
-              }
+            if (identity.claimed) {
+              const claimed = await claimDelivery(deps.dedupe, id, identity.claimed, request.rawBody);
+              if (!claimed.claimed) return duplicateAnswer(flow, identity.claimed.key, claimed.jobId);
               claim = claimed.claim;
             }
             // What the flow may see of the request's headers (credentials left out), once.
@@ -152,6 +147,9 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
                     request_id: request.requestId,
                     headers: flowHeaders,
                     auth_mode: outcome.config.mode,
+                    // What a claim left without its job is matched with (see EventDedupe).
+                    ...(outcome.eventId !== null ? { event_id: outcome.eventId } : {}),
+                    ...(identity.idempotencyKey !== null ? { idempotency_key: identity.idempotencyKey } : {}),
                   },
                 },
               });
@@ -174,6 +172,7 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
                 auth_mode: outcome.config.mode,
                 remote_ip: request.ip,
                 ...(outcome.eventId !== null ? { event_id: outcome.eventId } : {}),
+                ...(identity.idempotencyKey !== null ? { idempotency_key: identity.idempotencyKey } : {}),
               },
             );
             deps.startQueued(flow.flow_id);

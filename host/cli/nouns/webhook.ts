@@ -47,7 +47,8 @@ export const webhook: CliNoun = {
             .option('generate-secret', { type: 'boolean', describe: 'Generate the secret (the default)' })
             .option('dedupe-window', {
               type: 'number',
-              describe: 'Answer repeats of an event id within this many seconds with the original job (needs an id_source)',
+              describe:
+                'Answer repeats of an event id (an id_source) or of an Idempotency-Key within this many seconds with the original job',
             })
             .options(jsonOption),
         async (argv) => {
@@ -161,14 +162,22 @@ export const webhook: CliNoun = {
       )
       .command(
         'dedupe <flow_id>',
-        'Duplicate event-id protection: repeats within --window seconds answer the original job (0 turns it off)',
-        (c) => flowArg(c).option('window', { type: 'number', demandOption: true, describe: 'seconds; 0 = off' }).options(jsonOption),
+        'Duplicate protection: repeats of an event id or Idempotency-Key within --window seconds answer the original job (0: event ids off)',
+        (c) =>
+          flowArg(c)
+            .option('window', { type: 'number', demandOption: true, describe: 'seconds; 0 = event ids off, Idempotency-Keys kept a day' })
+            .options(jsonOption),
         async (argv) => {
-          await withApi(argv, (api) => api.call('PUT', `/flows/${argv.flow_id}/webhook/dedupe`, { body: { window_seconds: argv.window } }));
+          const res = await withApi(argv, (api) =>
+            api.call<{ message: string; warnings?: string[] }>('PUT', `/flows/${argv.flow_id}/webhook/dedupe`, {
+              body: { window_seconds: argv.window },
+            }),
+          );
+          warn(res);
           show(
             argv,
             { dedupe_window_seconds: argv.window },
-            argv.window > 0 ? `Duplicate protection: event ids remembered for ${argv.window} s.` : 'Duplicate protection off.',
+            argv.window > 0 ? `Duplicate protection: event ids and Idempotency-Keys remembered for ${argv.window} s.` : res.message,
           );
         },
       )

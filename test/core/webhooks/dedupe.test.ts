@@ -148,22 +148,29 @@ for (const store of testStores('webhooks: duplicate events')) {
     assert.is(await jobCount(t, flowId), 3);
   });
 
-  test('configuration: bearer and templates without id_source refuse it (400); PUT .../dedupe turns it on and off', async ({
+  test('configuration: bearer and templates without id_source take a window with a warning (it keys on Idempotency-Key); PUT .../dedupe turns it on and off', async ({
     t,
     pipelineId,
   }) => {
     const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Config' } })).body.data
       .flow_id as number;
+    const noEventId = /no event id .*applies only to deliveries that send an Idempotency-Key header/;
     const bearer = await t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'bearer', dedupe_window_seconds: 60 } });
-    assert.is(bearer.status, 400);
-    assert.is(bearer.body.code, 'dedupe_needs_event_id');
+    assert.is(bearer.status, 200, JSON.stringify(bearer.body));
+    assert.match(bearer.body.warnings?.[0] ?? '', noEventId);
+    assert.is(bearer.body.data.dedupe_window_seconds, 60);
+    assert.is(bearer.body.data.idempotency_window_seconds, 60);
     const { id_source: _unused, ...noId } = TEMPLATE;
     const noIdTemplate = { ...noId, signed_template: '{body}' };
     const missing = await t.request<Body>('PUT', `/flows/${flowId}/webhook`, {
-      body: { mode: 'hmac', template: noIdTemplate, dedupe_window_seconds: 60 },
+      body: { mode: 'hmac', template: noIdTemplate, secret: SECRET, dedupe_window_seconds: 60 },
     });
-    assert.is(missing.status, 400);
-    assert.is(missing.body.code, 'dedupe_needs_event_id');
+    assert.is(missing.status, 200);
+    assert.match(missing.body.warnings?.[0] ?? '', /the template has no id_source/);
+    const withId = await t.request<Body>('PUT', `/flows/${flowId}/webhook`, {
+      body: { mode: 'hmac', template: TEMPLATE, secret: SECRET, dedupe_window_seconds: 60 },
+    });
+    assert.is(withId.body.warnings, undefined, 'a template with an id_source needs no advice');
     assert.is(
       (
         await t.request<Body>('PUT', `/flows/${flowId}/webhook`, {
@@ -187,23 +194,24 @@ for (const store of testStores('webhooks: duplicate events')) {
     const bearerFlow = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'Bearer' } })).body.data
       .flow_id as number;
     await t.request('PUT', `/flows/${bearerFlow}/webhook`, { body: { mode: 'bearer' } });
-    assert.is(
-      (await t.request<Body>('PUT', `/flows/${bearerFlow}/webhook/dedupe`, { body: { window_seconds: 60 } })).body.code,
-      'dedupe_needs_event_id',
-    );
+    assert.is((await t.request<Body>('GET', `/flows/${bearerFlow}/webhook`)).body.data.idempotency_window_seconds, 86400);
+    const bearerWindow = await t.request<Body>('PUT', `/flows/${bearerFlow}/webhook/dedupe`, { body: { window_seconds: 60 } });
+    assert.is(bearerWindow.status, 200);
+    assert.match(bearerWindow.body.warnings?.[0] ?? '', noEventId);
+    assert.is((await t.request<Body>('GET', `/flows/${bearerFlow}/webhook`)).body.data.idempotency_window_seconds, 60);
   });
 
   test('claims: expired ids are purged; an abandoned claim (crash before its job) is taken over after 30 s', async ({ t }) => {
     const dedupe = new EventDedupe({ store: t.host.store, clock: t.clock });
     await dedupe.init();
-    const first = await dedupe.claim(9001, 'e', 60);
+    const first = await dedupe.claim(9001, { kind: 'event_id', value: 'e' }, 60);
     assert.ok(first.claimed);
     // The claimer "crashes": no settle, no release. A retry 31 s later takes the claim over.
     t.clock.advance(31_000);
-    const retry = await dedupe.claim(9001, 'e', 60);
+    const retry = await dedupe.claim(9001, { kind: 'event_id', value: 'e' }, 60);
     assert.ok(retry.claimed, 'taken over');
     if (retry.claimed) await retry.claim.settle(77);
-    const repeat = await dedupe.claim(9001, 'e', 60);
+    const repeat = await dedupe.claim(9001, { kind: 'event_id', value: 'e' }, 60);
     assert.equal(repeat, { claimed: false, jobId: 77 });
     t.clock.advance(61_000);
     assert.ok((await dedupe.purgeExpired()) >= 1); // with earlier tests' ids whose windows passed too
