@@ -75,6 +75,7 @@ export const MODULES = [
   'chat-messages.js',
   'access.js',
   'unsaved-changes.js',
+  'cancel-run.js',
 ];
 
 const cache = new Map<string, Asset>();

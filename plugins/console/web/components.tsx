@@ -77,11 +77,14 @@ export function ConfirmButton({
   confirmLabel,
   onConfirm,
   busy,
+  dismissLabel = 'Cancel',
 }: {
   label: string;
   confirmLabel: string;
   onConfirm: () => void;
   busy?: boolean;
+  /** The button that backs out (say "Keep it running" where the action itself is a cancel). */
+  dismissLabel?: string;
 }) {
   const [asking, setAsking] = useState(false);
   if (!asking) {
@@ -106,7 +109,7 @@ export function ConfirmButton({
         Yes, {label.toLowerCase()}
       </button>
       <button type="button" onClick={() => setAsking(false)}>
-        Cancel
+        {dismissLabel}
       </button>
     </span>
   );

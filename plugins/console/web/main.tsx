@@ -121,7 +121,12 @@ function App() {
     );
   else if (section === 'pipelines') view = numeric ? <PipelineView id={numeric} /> : <Pipelines />;
   else if (section === 'flows') view = numeric ? <FlowView id={numeric} /> : <Flows />;
-  else if (section === 'jobs') view = numeric ? <JobView id={numeric} /> : <Jobs route={route} />;
+  else if (section === 'jobs')
+    view = numeric ? (
+      <JobView key={numeric} id={numeric} mayCancel={capabilities.manage_options === true} />
+    ) : (
+      <Jobs route={route} mayCancel={capabilities.manage_options === true} />
+    );
   else if (section === 'logs') view = <Logs route={route} />;
   else if (section === 'posts') view = <Posts />;
   else if (section === 'users') view = <Users id={numeric} />;

@@ -5,11 +5,16 @@ import { duration, when } from './format.js';
 import type { Job } from './model.js';
 import { href } from './router.js';
 import { StepRecords, TriggerNote } from './view-job-record.js';
+import { CANCELLABLE, useCancelRun } from './cancel-run.js';
 
-const FINISHED = new Set(['completed', 'completed_no_items', 'failed', 'skipped']);
+const FINISHED = new Set(['completed', 'completed_no_items', 'failed', 'skipped', 'cancelled']);
 
-/** One run: each step's outcome and items, its error naming the step by position, its AI usage. */
-export function JobView({ id }: { id: number }) {
+/**
+ * One run: each step's outcome and items, its error naming the step by position, its AI
+ * usage; Cancel while it is pending or running, for a user who may cancel (`mayCancel`:
+ * the route's manage_options).
+ */
+export function JobView({ id, mayCancel }: { id: number; mayCancel: boolean }) {
   // Read again every 1.5 s until the run has ended: an ended run does not change, and its
   // items can be a few hundred kilobytes.
   const [endedId, setEndedId] = useState<number | null>(null);
@@ -19,6 +24,7 @@ export function JobView({ id }: { id: number }) {
     endedId === id ? undefined : 1500,
   );
   const shown = job.data?.data;
+  const cancel = useCancelRun(id, job.reload);
   useEffect(() => {
     if (shown && shown.job_id === id && FINISHED.has(shown.status)) setEndedId(id);
   }, [shown?.job_id, shown?.status, id]);
@@ -26,7 +32,8 @@ export function JobView({ id }: { id: number }) {
   const j = job.data.data;
   const usage = (j.engine_data?.ai_usage ?? j.engine_data?.usage) as Record<string, unknown> | undefined;
   return (
-    <Page title={`Job ${id}`}>
+    <Page title={`Job ${id}`} actions={mayCancel && CANCELLABLE.has(j.status) ? cancel.button : undefined}>
+      {cancel.outcome}
       <p>
         <Status value={j.status} />{' '}
         {j.flow_id ? (

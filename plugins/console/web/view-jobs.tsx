@@ -1,15 +1,16 @@
 import { call } from './api.js';
+import { CancelRowButton } from './cancel-run.js';
 import { ErrorNote, Loading, Page, Status, useLoad } from './components.js';
 import { duration, when } from './format.js';
 import type { Job } from './model.js';
 import { href, navigate, type Route } from './router.js';
 
-const STATUSES = ['pending', 'processing', 'completed', 'completed_no_items', 'failed', 'skipped'];
+const STATUSES = ['pending', 'processing', 'completed', 'completed_no_items', 'failed', 'skipped', 'cancelled'];
 /** Until the first page answers: the API's own default (the site setting jobs_per_page) sizes the pages. */
 const PER_PAGE = 50;
 
-/** The runs, newest first, with the API's filters in the address; status updates live. */
-export function Jobs({ route }: { route: Route }) {
+/** The runs, newest first, with the API's filters in the address; status updates live; Cancel on a pending or running one. */
+export function Jobs({ route, mayCancel }: { route: Route; mayCancel: boolean }) {
   const status = route.query.get('status') ?? '';
   const flowId = route.query.get('flow_id') ?? '';
   const offset = Number(route.query.get('offset') ?? 0) || 0;
@@ -64,6 +65,11 @@ export function Jobs({ route }: { route: Route }) {
               <th scope="col">Status</th>
               <th scope="col">Started</th>
               <th scope="col">Took</th>
+              {mayCancel ? (
+                <th scope="col">
+                  <span class="sr-only">Actions</span>
+                </th>
+              ) : null}
             </tr>
           </thead>
           <tbody>
@@ -78,6 +84,11 @@ export function Jobs({ route }: { route: Route }) {
                 </td>
                 <td>{when(job.started_at ?? job.created_at)}</td>
                 <td>{duration(job.duration_ms)}</td>
+                {mayCancel ? (
+                  <td>
+                    <CancelRowButton jobId={job.job_id} status={job.status} reload={list.reload} />
+                  </td>
+                ) : null}
               </tr>
             ))}
           </tbody>
