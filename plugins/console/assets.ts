@@ -75,7 +75,11 @@ export const MODULES = [
   'chat-messages.js',
   'access.js',
   'unsaved-changes.js',
+  'surfaces.js',
   'cancel-run.js',
+  'alerts-model.js',
+  'alerts-form.js',
+  'alerts-section.js',
 ];
 
 const cache = new Map<string, Asset>();

@@ -8,6 +8,7 @@ import { UserMessageForm } from './ai-step-form.js';
 import { ExportButton } from './portable.js';
 import { SettingsForm } from './settings-form.js';
 import { WebhookPanel } from './webhook-panel.js';
+import { FlowAlerts } from './alerts-section.js';
 import { type PendingChange, type UnsavedChanges, useUnsavedChanges } from './unsaved-changes.js';
 
 /** One flow: its steps' handlers and settings, its schedule, Run now, and its latest runs (live). */
@@ -129,6 +130,7 @@ export function FlowView({ id }: { id: number }) {
       </p>
       {/* Keyed by flow: a token shown for one flow must not stay on screen for the next. */}
       <WebhookPanel key={id} flowId={id} />
+      <FlowAlerts key={id} flowId={id} />
     </Page>
   );
 }

@@ -3,6 +3,7 @@ import { call } from './api.js';
 import { ErrorNote, Loading, Page, useAction, useLoad } from './components.js';
 import type { SettingsData, SettingValue } from './model.js';
 import { href } from './router.js';
+import { SiteAlerts } from './alerts-section.js';
 
 /**
  * Words for the settings the console knows. A setting GET /settings answers that is not
@@ -57,6 +58,7 @@ export function Settings() {
       ) : (
         <Loading />
       )}
+      <SiteAlerts />
     </Page>
   );
 }
