@@ -1,7 +1,8 @@
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { ApiFailure } from './api.js';
 import { ErrorNote, useAction } from './components.js';
+import type { PendingChange } from './unsaved-changes.js';
 import { type AlertSettings, type AlertsDraft, describe, draftOf, type Field, fieldOf, patchOf, type Scope } from './alerts-model.js';
 
 export interface FlowChoice {
@@ -21,6 +22,7 @@ export function AlertsForm({
   site,
   flows,
   save,
+  onPending,
 }: {
   scope: Scope;
   /** The site's settings, or a flow's own overrides, as last answered. */
@@ -30,8 +32,10 @@ export function AlertsForm({
   flows: FlowChoice[];
   /** Sends the PUT; answers the settings as stored now. */
   save: (patch: Record<string, unknown>) => Promise<AlertSettings>;
+  /** Told of the unsaved draft (or null when there is none), for a page that keeps its edits. */
+  onPending?: (change: PendingChange | null) => void;
 }) {
-  const { saved, draft, set, submit, action, message } = useAlertsDraft(scope, stored, save);
+  const { saved, draft, set, submit, action, message } = useAlertsDraft(scope, stored, save, onPending);
   const id = (field: string) => `alerts-${scope}-${field}`;
   const errorField = fieldOf(action.error?.param);
   const flowName = (flowId: number) => flows.find((f) => f.flow_id === flowId)?.flow_name ?? `flow ${flowId}`;
@@ -133,28 +137,41 @@ export function AlertsForm({
   );
 }
 
-/** The form's state: the settings as last saved, the draft, and the save of what changed. */
-function useAlertsDraft(scope: Scope, stored: AlertSettings, save: (patch: Record<string, unknown>) => Promise<AlertSettings>) {
+/**
+ * The form's state: the settings as last saved, the draft, and the save of what changed.
+ * While the draft differs from what is saved it is reported to `onPending` (the flow page's
+ * unsaved changes: its Save changes saves it too, and leaving asks first).
+ */
+function useAlertsDraft(
+  scope: Scope,
+  stored: AlertSettings,
+  save: (patch: Record<string, unknown>) => Promise<AlertSettings>,
+  onPending?: (change: PendingChange | null) => void,
+) {
   const [saved, setSaved] = useState(stored);
   const [draft, setDraft] = useState<AlertsDraft>(() => draftOf(stored));
   const [message, setMessage] = useState('');
   const action = useAction();
   const set = (changes: Partial<AlertsDraft>) => setDraft({ ...draft, ...changes });
+  const patch = patchOf(scope, draftOf(saved), draft);
+  const apply = async (changes: Record<string, unknown>) => {
+    const next = await save(changes);
+    setSaved(next);
+    // The secret field empties: what was typed is not kept on the page.
+    setDraft(draftOf(next));
+    setMessage('Alert settings saved.');
+  };
+  const pending = Object.keys(patch).length > 0 ? JSON.stringify(patch) : '';
+  useEffect(() => onPending?.(pending ? { label: 'Alerts', save: () => apply(patch) } : null), [pending]);
+  useEffect(() => () => onPending?.(null), []);
   const submit = (event: Event) => {
     event.preventDefault();
     setMessage('');
-    const patch = patchOf(scope, draftOf(saved), draft);
-    if (Object.keys(patch).length === 0) {
+    if (!pending) {
       setMessage('Nothing changed.');
       return;
     }
-    void action.run(async () => {
-      const next = await save(patch);
-      setSaved(next);
-      // The secret field empties: what was typed is not kept on the page.
-      setDraft(draftOf(next));
-      setMessage('Alert settings saved.');
-    });
+    void action.run(() => apply(patch));
   };
   return { saved, draft, set, submit, action, message };
 }

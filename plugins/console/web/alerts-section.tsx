@@ -5,6 +5,7 @@ import { AlertsForm, type FlowChoice } from './alerts-form.js';
 import type { AlertSettings } from './alerts-model.js';
 import { href } from './router.js';
 import { useHasRoute } from './surfaces.js';
+import type { UnsavedChanges } from './unsaved-changes.js';
 
 /** The flows an on-failure flow is chosen from (the first 100, as the flows page shows them). */
 function useFlowChoices() {
@@ -45,8 +46,11 @@ function SiteAlertsForm() {
   );
 }
 
-/** A flow's own alerts on its page, over the site's; only when the alerts plugin is loaded. */
-export function FlowAlerts({ flowId }: { flowId: number }) {
+/**
+ * A flow's own alerts on its page, over the site's; only when the alerts plugin is loaded.
+ * An unsaved edit is one of the page's changes (`changes`): Save changes saves it too.
+ */
+export function FlowAlerts({ flowId, changes }: { flowId: number; changes: UnsavedChanges }) {
   const loaded = useHasRoute('/flows/(?P<flow_id>[\\d]+)/alerts');
   if (!loaded) return null;
   return (
@@ -55,7 +59,7 @@ export function FlowAlerts({ flowId }: { flowId: number }) {
       <p class="muted">
         What this flow's failures set off. A field left to the site's follows the site's alerts (<a href={href('/settings')}>Settings</a>).
       </p>
-      <FlowAlertsForm flowId={flowId} />
+      <FlowAlertsForm flowId={flowId} changes={changes} />
       <TestAlert flowId={flowId} />
     </section>
   );
@@ -63,7 +67,7 @@ export function FlowAlerts({ flowId }: { flowId: number }) {
 
 type FlowAnswer = { data: { flow: AlertSettings; effective: AlertSettings } };
 
-function FlowAlertsForm({ flowId }: { flowId: number }) {
+function FlowAlertsForm({ flowId, changes }: { flowId: number; changes: UnsavedChanges }) {
   const own = useLoad(() => call<FlowAnswer>('GET', `/flows/${flowId}/alerts`), [flowId]);
   const site = useLoad(() => call<{ data: AlertSettings }>('GET', '/alerts'), []);
   const flows = useFlowChoices();
@@ -76,6 +80,7 @@ function FlowAlertsForm({ flowId }: { flowId: number }) {
       site={site.data.data}
       flows={flows.data.data.flows}
       save={async (patch) => (await call<FlowAnswer>('PUT', `/flows/${flowId}/alerts`, { body: patch })).data.flow}
+      onPending={(change) => changes.track('alerts', change)}
     />
   );
 }

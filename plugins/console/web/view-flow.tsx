@@ -130,7 +130,7 @@ export function FlowView({ id }: { id: number }) {
       </p>
       {/* Keyed by flow: a token shown for one flow must not stay on screen for the next. */}
       <WebhookPanel key={id} flowId={id} />
-      <FlowAlerts key={id} flowId={id} />
+      <FlowAlerts key={id} flowId={id} changes={changes} />
     </Page>
   );
 }

@@ -1,5 +1,6 @@
 // Issue 53: the alerts plugin's settings in the console. With the plugin loaded, the
-// Settings page has the site's alerts and a flow's page its own: a refused value is shown
+// Settings page has the site's alerts and a flow's page its own (an edit there is one of the
+// page's unsaved changes, saved by its Save changes): a refused value is shown
 // beside its field; the saved values come back after a reload, the signing secret only as
 // "set" (never in a field or any answer the page receives); the API holds what was saved;
 // and a failing run of the flow reaches the fake webhook receiver on 127.0.0.1, signed with
@@ -172,8 +173,13 @@ test("a flow's own alerts: saved over the site's, shown after a reload; its fail
   assert.ok(await form.getByText("Site's: every failure").isVisible(), "the site's value is named");
   await form.getByLabel('At most one alert per flow and channel in (minutes)').fill('0');
   await form.getByLabel('Webhook signing secret').fill(FLOW_SECRET);
-  await form.getByRole('button', { name: 'Save alerts' }).click();
+  // The edit is one of the page's unsaved changes: its one Save changes saves it.
+  const saveBar = page.getByRole('region', { name: 'Save changes' });
+  assert.is(await saveBar.getByRole('status').innerText(), 'Unsaved changes: Alerts.');
+  await saveBar.getByRole('button', { name: 'Save changes' }).click();
+  await saveBar.getByRole('status').filter({ hasText: 'All changes saved.' }).waitFor();
   await form.getByRole('status').filter({ hasText: 'Alert settings saved.' }).waitFor();
+  assert.is(await form.getByLabel('Webhook signing secret').inputValue(), '', 'what was typed is not kept');
 
   await page.reload();
   const again = page.getByRole('form', { name: "This flow's alerts" });
