@@ -93,16 +93,21 @@ export function AlertsForm({
           <option value="slack">Slack-compatible ({'{"text": …}'})</option>
         </select>
       ))}
-      {row('webhook_secret', 'Webhook signing secret', secretSet ? 'A secret is set; leave blank to keep it.' : 'None set.', (c) => (
-        <input
-          {...c}
-          type="password"
-          autocomplete="off"
-          placeholder={secretSet ? 'leave blank to keep' : ''}
-          value={draft.webhook_secret}
-          onInput={(e) => set({ webhook_secret: value(e) })}
-        />
-      ))}
+      {row(
+        'webhook_secret',
+        'Webhook signing secret',
+        secretSet ? 'A secret is set; leave blank to keep it.' : scope === 'flow' ? 'None of its own.' : 'None set.',
+        (c) => (
+          <input
+            {...c}
+            type="password"
+            autocomplete="off"
+            placeholder={secretSet ? 'leave blank to keep' : ''}
+            value={draft.webhook_secret}
+            onInput={(e) => set({ webhook_secret: value(e) })}
+          />
+        ),
+      )}
       {secretSet ? (
         <div class="field check">
           <input

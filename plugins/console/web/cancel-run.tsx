@@ -12,7 +12,11 @@ export const CANCELLABLE = new Set(['pending', 'processing']);
  * in its words (the run ended meanwhile: 409 job_finished). `reload` re-reads the run
  * either way, so the page shows what it now is.
  */
-export function useCancelRun(jobId: number, reload: () => Promise<void>): { button: JSX.Element; outcome: JSX.Element } {
+export function useCancelRun(
+  jobId: number,
+  reload: () => Promise<void>,
+  question = `Cancel job ${jobId}? Its flow is freed; a step under way finishes first.`,
+): { button: JSX.Element; outcome: JSX.Element } {
   const action = useAction();
   const [message, setMessage] = useState('');
   const cancel = () =>
@@ -27,13 +31,7 @@ export function useCancelRun(jobId: number, reload: () => Promise<void>): { butt
     });
   return {
     button: (
-      <ConfirmButton
-        label="Cancel run"
-        confirmLabel={`Cancel job ${jobId}? Its flow is freed; a step under way finishes first.`}
-        dismissLabel="Keep it running"
-        busy={action.busy}
-        onConfirm={cancel}
-      />
+      <ConfirmButton label="Cancel run" confirmLabel={question} dismissLabel="Keep it running" busy={action.busy} onConfirm={cancel} />
     ),
     outcome: (
       <>
@@ -53,7 +51,8 @@ export function useCancelRun(jobId: number, reload: () => Promise<void>): { butt
  * (cancelled, or why not) stays in the row after the run has ended and the button has gone.
  */
 export function CancelRowButton({ jobId, status, reload }: { jobId: number; status: string; reload: () => Promise<void> }) {
-  const { button, outcome } = useCancelRun(jobId, reload);
+  // The short question: the row is narrow.
+  const { button, outcome } = useCancelRun(jobId, reload, `Cancel job ${jobId}?`);
   return (
     <>
       {CANCELLABLE.has(status) ? button : null}

@@ -210,6 +210,16 @@ test("a flow's own alerts: saved over the site's, shown after a reload; its fail
   assert.is(alert.headers['x-flowhost-signature'], expected, "signed with the flow's own secret");
   const mail = await waitFor('the alert e-mail', () => smtp.mails.find((m) => m.raw.includes('"Nightly import" failed')));
   assert.equal(mail.to, ['ops@example.test', 'oncall@example.test']);
+
+  // A field emptied goes back to the site's; the flow's own secret can be removed the same way.
+  await again.getByLabel('At most one alert per flow and channel in (minutes)').fill('');
+  await again.getByLabel("Remove this flow's secret (use the site's)").check();
+  const put = page.waitForRequest((r) => r.method() === 'PUT' && r.url().endsWith(`/flows/${flowId}/alerts`));
+  await again.getByRole('button', { name: 'Save alerts' }).click();
+  assert.equal((await put).postDataJSON(), { window_minutes: null, webhook_secret: null });
+  await again.getByRole('status').filter({ hasText: 'Alert settings saved.' }).waitFor();
+  assert.ok(await again.getByText('None of its own.', { exact: false }).isVisible(), 'no secret of its own now');
+  assert.equal((await t.request<Body>('GET', `/flows/${flowId}/alerts`)).body.data.flow, {}, "all the site's again");
   assert.equal(problems, []);
   await page.close();
 });

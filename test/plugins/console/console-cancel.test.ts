@@ -135,6 +135,7 @@ test('the runs list: Cancel on a running row, asked in place; the row turns canc
   await signInAsAdmin(page, t, '#/jobs');
   const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: String(jobId), exact: true }) });
   await row.getByRole('button', { name: 'Cancel run' }).click();
+  await page.screenshot({ path: 'test-output/console/runs-cancel-confirm.png' });
   await row.getByRole('button', { name: 'Yes, cancel run' }).click();
   await row.locator('.status').filter({ hasText: 'cancelled' }).waitFor();
   await row
