@@ -41,7 +41,7 @@ export class ExecuteService implements ExecuteApi {
 
   /** One line naming who asked for the run, how, and the job it made. */
   private async logTrigger(
-    source: 'execute' | 'cli',
+    source: 'execute' | 'cli' | 'chat',
     user: Principal | null,
     what: string,
     job: { job_id: number; flow_id: number | null; pipeline_id: number | null },
@@ -51,7 +51,7 @@ export class ExecuteService implements ExecuteApi {
     // The run's first line: scoped to the pipeline's agent like the engine's lines after it.
     const agentId = await this.deps.flows.agentOf(job.pipeline_id).catch(() => null);
     const who = user ? `${user.login} (user ${user.userId})` : 'an unknown user';
-    const via = source === 'cli' ? 'the CLI' : 'POST /execute';
+    const via = source === 'cli' ? 'the CLI' : source === 'chat' ? 'the chat assistant' : 'POST /execute';
     const when = at ? `, to run at ${at.toISOString()}` : '';
     await this.deps.log({
       message: `${what} triggered manually by ${who} via ${via}: job ${job.job_id}${when}`,
@@ -71,7 +71,7 @@ export class ExecuteService implements ExecuteApi {
   /** `user`: who asks; handlers, providers and tools of the run act with their capabilities. */
   async execute(
     input: ExecuteRequest,
-    source: 'execute' | 'cli' = 'execute',
+    source: 'execute' | 'cli' | 'chat' = 'execute',
     user: Principal | null = null,
   ): Promise<Record<string, unknown>> {
     const started_by = actingUserRecord(user);

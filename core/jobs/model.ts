@@ -103,7 +103,8 @@ export interface JobRecord extends Record<string, unknown> {
   steps: StepOutcome[];
   error: string | null;
   action_id: number | null;
-  source: 'execute' | 'schedule' | 'webhook' | 'cli';
+  /** What started the run: POST /execute, a schedule, a webhook delivery, the CLI, or the chat assistant's tools. */
+  source: 'execute' | 'schedule' | 'webhook' | 'cli' | 'chat';
   /** The steps as the run planned them, secrets masked (written with its first step's record). */
   ran_with?: RanStep[];
   /** Who asked for the run (their capabilities then); null for schedules and webhooks. */

@@ -7,7 +7,7 @@ export type { ExecuteRequest } from '../../core/engine/execute.js';
 
 export interface ExecuteApi {
   /** Answers what POST /execute answers (job id, or the scheduled time). `user`: who asked. */
-  execute(input: ExecuteRequest, source?: 'execute' | 'cli', user?: Principal | null): Promise<Record<string, unknown>>;
+  execute(input: ExecuteRequest, source?: 'execute' | 'cli' | 'chat', user?: Principal | null): Promise<Record<string, unknown>>;
 }
 
 /** `deps: { execute: services.execute }`: provided by the core domain plugin. */

@@ -42,7 +42,7 @@ export function executeWorkflowTool({ execute }: ResolvedChatServices): ChatTool
           ...(args.timestamp !== undefined ? { timestamp: args.timestamp } : {}),
           ...(args.initial_data !== undefined ? { initial_data: args.initial_data } : {}),
         },
-        'execute',
+        'chat',
         by,
       );
       const data = answer.data as { job_id: number; execution_type: string; step_count: number };

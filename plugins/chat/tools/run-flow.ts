@@ -15,7 +15,7 @@ export function runFlowTool({ execute }: ResolvedChatServices): ChatToolDefiniti
     },
     async run(args, ctx) {
       const by = requireManager(ctx, 'run_flow');
-      const answer = await execute.execute({ flow_id: args.flow_id }, 'execute', by);
+      const answer = await execute.execute({ flow_id: args.flow_id }, 'chat', by);
       const data = answer.data as { job_id: number; flow_id: number; flow_name: string };
       return { job_id: data.job_id, flow_id: data.flow_id, message: String(answer.message) };
     },

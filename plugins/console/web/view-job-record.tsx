@@ -90,7 +90,9 @@ export function TriggerNote({ trigger }: { trigger: NonNullable<Job['trigger']> 
           ? 'its schedule'
           : trigger.kind === 'cli'
             ? 'the command line'
-            : 'Run now';
+            : trigger.kind === 'chat'
+              ? 'the chat assistant'
+              : 'Run now';
   const webhook = trigger.webhook;
   return (
     <>

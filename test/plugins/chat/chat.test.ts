@@ -94,6 +94,12 @@ for (const store of testStores('chat plugin')) {
     const body = res.body;
     assert.match(body.session_id, /^[a-f0-9-]+$/);
     assert.match(body.response, /^Flow created and started as job \d+\.$/);
+    // The run's record says the chat assistant started it, for whom (issue 53's run record).
+    const chatJobId = Number(/job (\d+)/.exec(body.response)![1]);
+    const chatJob = await t.request<Body>('GET', `/jobs/${chatJobId}`);
+    assert.is(chatJob.body.data.source, 'chat');
+    assert.is(chatJob.body.data.trigger.kind, 'chat');
+    assert.is(chatJob.body.data.trigger.user_login, 'admin');
     // The spec's tool call: {id, type: 'function', function: {name, arguments (encoded JSON)}}.
     assert.equal(
       body.tool_calls.map((c: Body) => [c.id, c.type, c.function.name, c.turn, 'result' in c]),
