@@ -183,6 +183,25 @@ for (const store of testStores('engine: retry')) {
     assert.equal(remote.posted, guids(1, 2, 3, 4, 5));
   });
 
+  test('an ephemeral workflow is retried from its failed step too', async ({ t, remote }) => {
+    remote.failAt = 2;
+    const failed = await t.executeAndWait({
+      workflow: {
+        steps: [
+          { type: 'fetch', handler_slug: 'rec-feed', handler_config: { max_items: 5 } },
+          { type: 'publish', handler_slug: 'rec-pub', handler_config: {} },
+        ],
+      },
+    });
+    assert.is(failed.status, 'failed');
+    assert.equal(remote.posted, guids(1));
+    remote.failAt = null;
+    const retry = await retryAndWait(t, failed.job_id);
+    assert.is(retry.status, 'completed', JSON.stringify(retry));
+    assert.equal(remote.posted, guids(1, 2, 3, 4, 5));
+    assert.is(remote.feedRequests, 1);
+  });
+
   test('bad requests: unknown job 404, unknown from 400, a running job 409', async ({ t }) => {
     const missing = await t.request<Body>('POST', '/jobs/999999/retry', { body: {} });
     assert.is(missing.status, 404);
