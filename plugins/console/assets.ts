@@ -77,6 +77,8 @@ export const MODULES = [
   'unsaved-changes.js',
   'surfaces.js',
   'cancel-run.js',
+  'retry-run.js',
+  'retry-selected.js',
   'alerts-model.js',
   'alerts-form.js',
   'alerts-section.js',

@@ -123,9 +123,9 @@ function App() {
   else if (section === 'flows') view = numeric ? <FlowView id={numeric} /> : <Flows />;
   else if (section === 'jobs')
     view = numeric ? (
-      <JobView key={numeric} id={numeric} mayCancel={capabilities.manage_options === true} />
+      <JobView key={numeric} id={numeric} mayManage={capabilities.manage_options === true} />
     ) : (
-      <Jobs route={route} mayCancel={capabilities.manage_options === true} />
+      <Jobs route={route} mayManage={capabilities.manage_options === true} />
     );
   else if (section === 'logs') view = <Logs route={route} />;
   else if (section === 'posts') view = <Posts />;

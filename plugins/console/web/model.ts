@@ -65,6 +65,8 @@ export interface Job {
     finished_at?: string;
     error?: string | null;
     duration_ms?: number;
+    /** The step's 1-based place in the flow's pipeline (a retry from the failed step starts past 1). */
+    position?: number | null;
     published?: Array<{ id: string; url: string | null }>;
     /** With include=packets: what the step was given and what it passed on (null: not recorded). */
     input?: RecordedItems | null;
@@ -74,6 +76,10 @@ export interface Job {
   trigger?: {
     kind: string;
     retry_of: number | null;
+    /** A retry: where it started. */
+    retry_from?: 'failed_step' | 'start';
+    /** The run that retries this one, once retried. */
+    retried_by?: number | null;
     user_login: string | null;
     webhook?: { request_id: string | null; received_at: string | null; payload: unknown; truncated: { bytes: number } | null };
   };

@@ -1,3 +1,4 @@
+import { href } from './router.js';
 import type { Job, RecordedItems } from './model.js';
 
 type Step = NonNullable<Job['steps']>[number];
@@ -50,7 +51,7 @@ export function StepRecords({ steps }: { steps: Step[] }) {
       {steps.map((step, index) => (
         <details key={step.flow_step_id} class="step-record">
           <summary>
-            Step {index + 1}: {step.step_type}
+            Step {step.position ?? index + 1}: {step.step_type}
             {step.handler_slug ? ` (${step.handler_slug})` : ''} · {step.items_in} in → {step.items_out} out
             {step.error ? ` · ${step.error}` : ''}
           </summary>
@@ -79,28 +80,25 @@ export function StepRecords({ steps }: { steps: Step[] }) {
   );
 }
 
-/** What started a run: `Started by a webhook (request …)`, with the payload it brought. */
+/** What started a run: `Started by a webhook (request …)`, with the payload it brought; a retry links to the run it retries. */
 export function TriggerNote({ trigger }: { trigger: NonNullable<Job['trigger']> }) {
-  const what =
-    trigger.kind === 'retry' && trigger.retry_of !== null
-      ? `a retry of job ${trigger.retry_of}`
-      : trigger.kind === 'webhook'
-        ? 'a webhook'
-        : trigger.kind === 'schedule'
-          ? 'its schedule'
-          : trigger.kind === 'cli'
-            ? 'the command line'
-            : trigger.kind === 'chat'
-              ? 'the chat assistant'
-              : 'Run now';
   const webhook = trigger.webhook;
+  const who = trigger.user_login ? ` (${trigger.user_login})` : '';
   return (
     <>
-      <p>
-        Started by {what}
-        {trigger.user_login ? ` (${trigger.user_login})` : ''}
-        {webhook?.request_id ? `, request ${webhook.request_id}` : ''}
-      </p>
+      {trigger.kind === 'retry' && trigger.retry_of !== null ? (
+        <p class="retry-of">
+          Retry of <a href={href(`/jobs/${trigger.retry_of}`)}>job {trigger.retry_of}</a> (
+          {trigger.retry_from === 'start' ? 'from the start' : 'from the failed step'})
+          {trigger.user_login ? `, by ${trigger.user_login}` : ''}
+        </p>
+      ) : (
+        <p>
+          Started by {startedBy(trigger.kind)}
+          {who}
+          {webhook?.request_id ? `, request ${webhook.request_id}` : ''}
+        </p>
+      )}
       {webhook ? (
         <details>
           <summary>Webhook payload</summary>
@@ -113,4 +111,12 @@ export function TriggerNote({ trigger }: { trigger: NonNullable<Job['trigger']> 
       ) : null}
     </>
   );
+}
+
+function startedBy(kind: string): string {
+  if (kind === 'webhook') return 'a webhook';
+  if (kind === 'schedule') return 'its schedule';
+  if (kind === 'cli') return 'the command line';
+  if (kind === 'chat') return 'the chat assistant';
+  return 'Run now';
 }

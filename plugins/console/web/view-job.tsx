@@ -6,15 +6,16 @@ import type { Job } from './model.js';
 import { href } from './router.js';
 import { StepRecords, TriggerNote } from './view-job-record.js';
 import { CANCELLABLE, useCancelRun } from './cancel-run.js';
+import { useRetryRun } from './retry-run.js';
 
 const FINISHED = new Set(['completed', 'completed_no_items', 'failed', 'skipped', 'cancelled']);
 
 /**
  * One run: each step's outcome and items, its error naming the step by position, its AI
- * usage; Cancel while it is pending or running, for a user who may cancel (`mayCancel`:
- * the route's manage_options).
+ * usage; Cancel while it is pending or running, Retry once it failed or was cancelled, for a
+ * user who may (`mayManage`: the routes' manage_options).
  */
-export function JobView({ id, mayCancel }: { id: number; mayCancel: boolean }) {
+export function JobView({ id, mayManage }: { id: number; mayManage: boolean }) {
   // Read again every 1.5 s until the run has ended: an ended run does not change, and its
   // items can be a few hundred kilobytes.
   const [endedId, setEndedId] = useState<number | null>(null);
@@ -28,12 +29,14 @@ export function JobView({ id, mayCancel }: { id: number; mayCancel: boolean }) {
   useEffect(() => {
     if (shown && shown.job_id === id && FINISHED.has(shown.status)) setEndedId(id);
   }, [shown?.job_id, shown?.status, id]);
+  const retry = useRetryRun(shown, mayManage, job.reload);
   if (!job.data) return <Page title={`Job ${id}`}>{job.error ? <ErrorNote error={job.error} /> : <Loading />}</Page>;
   const j = job.data.data;
   const usage = (j.engine_data?.ai_usage ?? j.engine_data?.usage) as Record<string, unknown> | undefined;
   return (
-    <Page title={`Job ${id}`} actions={mayCancel && CANCELLABLE.has(j.status) ? cancel.button : undefined}>
+    <Page title={`Job ${id}`} actions={mayManage && CANCELLABLE.has(j.status) ? cancel.button : (retry.actions ?? undefined)}>
       {cancel.outcome}
+      {retry.outcome}
       <p>
         <Status value={j.status} />{' '}
         {j.flow_id ? (
@@ -66,7 +69,7 @@ export function JobView({ id, mayCancel }: { id: number; mayCancel: boolean }) {
         <tbody>
           {(j.steps ?? []).map((step, index) => (
             <tr key={step.flow_step_id}>
-              <td>{index + 1}</td>
+              <td>{step.position ?? index + 1}</td>
               <td>
                 {step.step_type}
                 {step.handler_slug ? ` (${step.handler_slug})` : ''}

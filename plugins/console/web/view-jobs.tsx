@@ -1,5 +1,6 @@
 import { call } from './api.js';
 import { CancelRowButton } from './cancel-run.js';
+import { useRetrySelected } from './retry-selected.js';
 import { ErrorNote, Loading, Page, Status, useLoad } from './components.js';
 import { duration, when } from './format.js';
 import type { Job } from './model.js';
@@ -9,8 +10,12 @@ const STATUSES = ['pending', 'processing', 'completed', 'completed_no_items', 'f
 /** Until the first page answers: the API's own default (the site setting jobs_per_page) sizes the pages. */
 const PER_PAGE = 50;
 
-/** The runs, newest first, with the API's filters in the address; status updates live; Cancel on a pending or running one. */
-export function Jobs({ route, mayCancel }: { route: Route; mayCancel: boolean }) {
+/**
+ * The runs, newest first, with the API's filters in the address; status updates live. For a
+ * user who may (`mayManage`: manage_options): Cancel on a pending or running one, and Retry
+ * selected for the failed or cancelled ones ticked.
+ */
+export function Jobs({ route, mayManage }: { route: Route; mayManage: boolean }) {
   const status = route.query.get('status') ?? '';
   const flowId = route.query.get('flow_id') ?? '';
   const offset = Number(route.query.get('offset') ?? 0) || 0;
@@ -22,10 +27,11 @@ export function Jobs({ route, mayCancel }: { route: Route; mayCancel: boolean })
     [status, flowId, offset],
     2000,
   );
+  const retry = useRetrySelected(list.reload);
   const filter = (changes: Record<string, string>) =>
     navigate('/jobs', { status, flow_id: flowId, ...changes, offset: undefined as unknown as string });
   return (
-    <Page title="Runs">
+    <Page title="Runs" actions={mayManage ? retry.button : undefined}>
       <form class="inline card filters" aria-label="Filter runs" onSubmit={(e) => e.preventDefault()}>
         <label>
           Status
@@ -49,6 +55,7 @@ export function Jobs({ route, mayCancel }: { route: Route; mayCancel: boolean })
           />
         </label>
       </form>
+      {retry.report}
       <ErrorNote error={list.error} />
       {!list.data ? (
         list.error ? null : (
@@ -60,12 +67,17 @@ export function Jobs({ route, mayCancel }: { route: Route; mayCancel: boolean })
         <table aria-live="polite">
           <thead>
             <tr>
+              {mayManage ? (
+                <th scope="col">
+                  <span class="sr-only">Select</span>
+                </th>
+              ) : null}
               <th scope="col">Job</th>
               <th scope="col">Flow</th>
               <th scope="col">Status</th>
               <th scope="col">Started</th>
               <th scope="col">Took</th>
-              {mayCancel ? (
+              {mayManage ? (
                 <th scope="col">
                   <span class="sr-only">Actions</span>
                 </th>
@@ -75,6 +87,7 @@ export function Jobs({ route, mayCancel }: { route: Route; mayCancel: boolean })
           <tbody>
             {list.data.data.map((job) => (
               <tr key={job.job_id}>
+                {mayManage ? <td class="select">{retry.checkbox(job)}</td> : null}
                 <td>
                   <a href={href(`/jobs/${job.job_id}`)}>{job.job_id}</a>
                 </td>
@@ -84,7 +97,7 @@ export function Jobs({ route, mayCancel }: { route: Route; mayCancel: boolean })
                 </td>
                 <td>{when(job.started_at ?? job.created_at)}</td>
                 <td>{duration(job.duration_ms)}</td>
-                {mayCancel ? (
+                {mayManage ? (
                   <td>
                     <CancelRowButton jobId={job.job_id} status={job.status} reload={list.reload} />
                   </td>
