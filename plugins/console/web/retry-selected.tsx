@@ -1,5 +1,5 @@
 import type { JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { ApiFailure } from './api.js';
 import { asFailure, useAction } from './components.js';
 import type { Job } from './model.js';
@@ -14,9 +14,13 @@ type Outcome = { jobId: number; newId: number } | { jobId: number; error: ApiFai
  * action retrying them all from the failed step (POST /jobs/{id}/retry, one at a time, so
  * each run's answer is its own). What happened to each is listed (its new run, or the
  * API's refusal in its words), then the list is read again. The selection outlives the
- * list's refreshes, so a row that ended meanwhile is sent too and the API says why not.
+ * list's refreshes, so a row that ended meanwhile is sent too and the API says why not; it
+ * is cleared when `shown` (the filters and page) changes, so nothing out of sight is sent.
  */
-export function useRetrySelected(reload: () => Promise<void>): {
+export function useRetrySelected(
+  reload: () => Promise<void>,
+  shown: string,
+): {
   checkbox: (job: Job) => JSX.Element | null;
   button: JSX.Element;
   report: JSX.Element | null;
@@ -24,6 +28,7 @@ export function useRetrySelected(reload: () => Promise<void>): {
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [outcomes, setOutcomes] = useState<Outcome[]>([]);
   const action = useAction();
+  useEffect(() => setSelected(new Set()), [shown]);
   const toggle = (jobId: number, on: boolean) =>
     setSelected((was) => {
       const next = new Set(was);

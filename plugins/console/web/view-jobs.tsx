@@ -27,7 +27,7 @@ export function Jobs({ route, mayManage }: { route: Route; mayManage: boolean })
     [status, flowId, offset],
     2000,
   );
-  const retry = useRetrySelected(list.reload);
+  const retry = useRetrySelected(list.reload, `${status}|${flowId}|${offset}`);
   const filter = (changes: Record<string, string>) =>
     navigate('/jobs', { status, flow_id: flowId, ...changes, offset: undefined as unknown as string });
   return (

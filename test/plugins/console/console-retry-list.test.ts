@@ -1,6 +1,6 @@
 // Issue 53: retrying from the runs list, several at once, and a retry refused on a run's page.
-// The list ticks failed runs and "Retry selected" retries each from its failed step, saying
-// per run what happened: its new run (linked), or the API's refusal in its words (a run
+// The list ticks failed runs (a change of filter clears the ticks) and "Retry selected"
+// retries each from its failed step, saying per run what happened: its new run (linked), or the API's refusal in its words (a run
 // retried meanwhile names its retry, linked); the list then shows the new runs completing.
 // On a run's page, a retry the API refuses (retried elsewhere while the page was open) is
 // shown in its words and the page turns to "Retried by job N"; "Retry from the start" runs
@@ -65,6 +65,16 @@ test('Retry selected: two failed runs retried at once, a third refused as alread
   assert.is(await rowOf(cRetry).getByRole('checkbox').count(), 0, 'a completed run has no box to tick');
   const retrySelected = page.getByRole('button', { name: /^Retry selected/ });
   assert.ok(await retrySelected.isDisabled(), 'nothing ticked yet');
+  // A tick does not outlive a change of filter: nothing out of sight is retried.
+  await rowOf(a).getByRole('checkbox').check();
+  assert.is(await retrySelected.innerText(), 'Retry selected (1)');
+  const filter = page.getByLabel('Status');
+  await filter.selectOption('failed');
+  await rowOf(cRetry).waitFor({ state: 'detached' });
+  assert.ok(await retrySelected.isDisabled(), 'the tick was cleared with the filter');
+  assert.not.ok(await rowOf(a).getByRole('checkbox').isChecked());
+  await filter.selectOption('');
+  await rowOf(cRetry).waitFor();
   for (const id of [a, b, c])
     await rowOf(id)
       .getByRole('checkbox', { name: `Select job ${id}` })
