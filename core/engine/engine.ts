@@ -79,6 +79,8 @@ export interface EngineDeps {
 /** What one step's run saw beyond its packets (fetch steps: items skipped as processed). */
 interface StepStats {
   skipped: number;
+  /** Publish and update steps of a retry: items the retried run had done, passed on without doing them again. */
+  reused: number;
 }
 
 /** One step as the engine runs it, from a flow or an ephemeral workflow. */
@@ -351,7 +353,7 @@ export class Engine {
           handlerSlug: step.handlerSlug,
         };
         const itemsIn = packets.length;
-        const stats: StepStats = { skipped: 0 };
+        const stats: StepStats = { skipped: 0, reused: 0 };
         // What a step type's run adds to its outcome (an ai step's model, usage, latency).
         const report: StepReport = {};
         const given = packets;
@@ -385,6 +387,7 @@ export class Engine {
             started_at: started,
             finished_at: finishedAt,
             ...(published.length ? { published: outcomePublished } : {}),
+            ...(stats.reused ? { items_reused: stats.reused } : {}),
             position: index + 1,
             items: itemsOf(packets),
             input: recordPackets(given, this.recordBytes),
@@ -402,7 +405,9 @@ export class Engine {
             itemsIn,
             itemsOut: packets.length,
           });
-          const skippedText = stats.skipped ? ` (${stats.skipped} skipped as already processed)` : '';
+          const skippedText =
+            (stats.skipped ? ` (${stats.skipped} skipped as already processed)` : '') +
+            (stats.reused ? ` (${stats.reused} done by job ${job.retry_of} before, not done again)` : '');
           await this.deps.log(
             'info',
             `${label} finished: ${itemsIn} in, ${packets.length} out${skippedText}, ${durationMs} ms${publishedText(published)}`,
@@ -639,6 +644,7 @@ export class Engine {
       const itemId = packetIdentity(packet);
       const before = trace.progress.doneBefore(trace.index, itemId);
       if (before) {
+        trace.stats.reused++;
         trace.partial.push(...before);
         continue;
       }

@@ -19,6 +19,8 @@ export interface StepOutcome {
   started_at: Date;
   finished_at: Date;
   error?: string;
+  /** A retry's publish or update step: items the retried run had done there, passed on, not done again. */
+  items_reused?: number;
   /** The failure's code when it had one (`handler_settings_incomplete`, a handler's ApiError). */
   error_code?: string;
   /** handler_settings_incomplete: the required settings the step's handler lacked. */

@@ -24,6 +24,8 @@ const jobFields: Record<string, JsonSchema> = {
   completed_at_display: nullable(display),
   duration_ms: nullable(int),
   engine_data: anyObject,
+  retry_of: { ...nullable(int), description: 'The job this run retries (POST /jobs/{id}/retry)' },
+  retried_by: { ...nullable(int), description: 'The job that retries this run, once retried' },
 };
 
 /** A job in the list. */

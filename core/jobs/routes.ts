@@ -46,6 +46,7 @@ function stepView(step: StepOutcome, withPackets: boolean): Record<string, unkno
     finished_at: step.finished_at.toISOString(),
     ...(step.error !== undefined ? { error: step.error } : {}),
     ...(step.error_code !== undefined ? { error_code: step.error_code } : {}),
+    ...(step.items_reused !== undefined ? { items_reused: step.items_reused } : {}),
     ...(step.missing_settings !== undefined ? { missing_settings: [...step.missing_settings] } : {}),
     ...(step.published !== undefined ? { published: step.published.map((p) => ({ id: p.id, url: p.url, shortened: p.shortened })) } : {}),
     position: step.position ?? null,
@@ -108,6 +109,8 @@ async function jobViews(names: JobNames, jobs: JobRecord[], detail = false, with
     duration_ms: job.started_at && job.completed_at ? job.completed_at.getTime() - job.started_at.getTime() : null,
     // A webhook's payload and a run's data may carry secret-looking fields: never echoed.
     engine_data: maskDeep(job.engine_data),
+    retry_of: typeof job.retry_of === 'number' ? job.retry_of : null,
+    retried_by: typeof job.retried_by === 'number' ? job.retried_by : null,
     ...(detail
       ? {
           scheduled_for: job.scheduled_for ? job.scheduled_for.toISOString() : null,
@@ -273,6 +276,10 @@ const stepSchema: JsonSchema = named('JobStep', {
     finished_at: isoDate,
     error: { type: 'string' },
     error_code: { type: 'string', description: "The failure's code, when it had one (handler_settings_incomplete, a handler's own)" },
+    items_reused: {
+      type: 'integer',
+      description: 'A retry’s publish or update step: items the retried run had already done there, passed on without being done again',
+    },
     missing_settings: {
       type: 'array',
       items: { type: 'string' },
@@ -359,6 +366,8 @@ export const jobDetailSchema: JsonSchema = named('Job', {
     'completed_at_display',
     'duration_ms',
     'engine_data',
+    'retry_of',
+    'retried_by',
     'scheduled_for',
     'workflow',
     'steps',
@@ -382,6 +391,8 @@ export const jobDetailSchema: JsonSchema = named('Job', {
     completed_at_display: nullableString,
     duration_ms: nullableInteger,
     engine_data: openObject,
+    retry_of: { ...nullableInteger, description: 'The job this run retries (POST /jobs/{id}/retry)' },
+    retried_by: { ...nullableInteger, description: 'The job that retries this run, once retried' },
     scheduled_for: nullableString,
     workflow: { anyOf: [{ type: 'null' }, { type: 'array', items: workflowStepSchema }] },
     steps: { type: 'array', items: stepSchema },

@@ -54,10 +54,14 @@ export interface Job {
   started_at?: string | null;
   completed_at?: string | null;
   duration_ms?: number | null;
+  /** The job this run retries, and the job that retries it (once retried). */
+  retry_of?: number | null;
+  retried_by?: number | null;
   steps?: Array<{
     flow_step_id: string;
     step_type: string;
     handler_slug: string | null;
+    items_reused?: number;
     status: string;
     items_in: number;
     items_out: number;

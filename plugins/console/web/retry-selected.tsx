@@ -51,7 +51,7 @@ export function useRetrySelected(
       await reload();
     });
   const checkbox = (job: Job) =>
-    RETRYABLE.has(job.status) ? (
+    RETRYABLE.has(job.status) && job.retried_by == null ? (
       <input
         type="checkbox"
         aria-label={`Select job ${job.job_id}`}

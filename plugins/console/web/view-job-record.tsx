@@ -53,6 +53,7 @@ export function StepRecords({ steps }: { steps: Step[] }) {
           <summary>
             Step {step.position ?? index + 1}: {step.step_type}
             {step.handler_slug ? ` (${step.handler_slug})` : ''} · {step.items_in} in → {step.items_out} out
+            {step.items_reused ? ` (${step.items_reused} done by the retried run, not again)` : ''}
             {step.error ? ` · ${step.error}` : ''}
           </summary>
           <Items label="Input" record={step.input} />

@@ -94,6 +94,12 @@ export function Jobs({ route, mayManage }: { route: Route; mayManage: boolean })
                 <td>{job.flow_id ? <a href={href(`/flows/${job.flow_id}`)}>{job.flow_name ?? job.flow_id}</a> : (job.label ?? '—')}</td>
                 <td>
                   <Status value={job.status} />
+                  {job.retried_by != null ? (
+                    <span class="muted">
+                      {' '}
+                      retried by <a href={href(`/jobs/${job.retried_by}`)}>job {job.retried_by}</a>
+                    </span>
+                  ) : null}
                 </td>
                 <td>{when(job.started_at ?? job.created_at)}</td>
                 <td>{duration(job.duration_ms)}</td>

@@ -50,19 +50,26 @@ test('Retry selected: two failed runs retried at once, a third refused as alread
   browser,
   remote,
 }) => {
-  const [a, b, c] = [await failedRun(t, remote), await failedRun(t, remote), await failedRun(t, remote)];
+  const [a, b, c, d] = [await failedRun(t, remote), await failedRun(t, remote), await failedRun(t, remote), await failedRun(t, remote)];
   remote.failAt = null;
-  // Job c was retried elsewhere (the CLI, another tab) before the list was opened.
-  const elsewhere = await t.request<Body>('POST', `/jobs/${c}/retry`, { body: {} });
-  assert.is(elsewhere.status, 200, JSON.stringify(elsewhere.body));
-  const cRetry = elsewhere.body.data.job_id as number;
-  assert.is((await t.waitForJob(cRetry)).status, 'completed');
+  /** A retry made elsewhere (the CLI, another tab), run to its end. */
+  const retryElsewhere = async (id: number) => {
+    const elsewhere = await t.request<Body>('POST', `/jobs/${id}/retry`, { body: {} });
+    assert.is(elsewhere.status, 200, JSON.stringify(elsewhere.body));
+    const retry = elsewhere.body.data.job_id as number;
+    assert.is((await t.waitForJob(retry)).status, 'completed');
+    return retry;
+  };
+  // Job d was retried before the list was opened: its row says so and has no box to tick.
+  const dRetry = await retryElsewhere(d);
 
   const { page, problems } = await watchedPage(browser, t.url);
   await signInAsAdmin(page, t, '#/jobs');
   const rowOf = (id: number) => page.getByRole('row').filter({ has: page.getByRole('link', { name: String(id), exact: true }) });
   await rowOf(a).waitFor();
-  assert.is(await rowOf(cRetry).getByRole('checkbox').count(), 0, 'a completed run has no box to tick');
+  assert.is(await rowOf(dRetry).getByRole('checkbox').count(), 0, 'a completed run has no box to tick');
+  assert.is(await rowOf(d).getByRole('checkbox').count(), 0, 'a run already retried has no box to tick');
+  assert.match(await rowOf(d).innerText(), new RegExp(`retried by job ${dRetry}`));
   const retrySelected = page.getByRole('button', { name: /^Retry selected/ });
   assert.ok(await retrySelected.isDisabled(), 'nothing ticked yet');
   // A tick does not outlive a change of filter: nothing out of sight is retried.
@@ -70,17 +77,19 @@ test('Retry selected: two failed runs retried at once, a third refused as alread
   assert.is(await retrySelected.innerText(), 'Retry selected (1)');
   const filter = page.getByLabel('Status');
   await filter.selectOption('failed');
-  await rowOf(cRetry).waitFor({ state: 'detached' });
+  await rowOf(dRetry).waitFor({ state: 'detached' });
   assert.ok(await retrySelected.isDisabled(), 'the tick was cleared with the filter');
   assert.not.ok(await rowOf(a).getByRole('checkbox').isChecked());
   await filter.selectOption('');
-  await rowOf(cRetry).waitFor();
+  await rowOf(dRetry).waitFor();
   for (const id of [a, b, c])
     await rowOf(id)
       .getByRole('checkbox', { name: `Select job ${id}` })
       .check();
   assert.is(await retrySelected.innerText(), 'Retry selected (3)');
   await page.screenshot({ path: 'test-output/console/runs-retry-selected.png' });
+  // Job c is retried elsewhere while the list shows it ticked: the API refuses the second.
+  const cRetry = await retryElsewhere(c);
   await retrySelected.click();
 
   const report = page.getByRole('region', { name: 'Retried runs' });
@@ -113,8 +122,8 @@ test('Retry selected: two failed runs retried at once, a third refused as alread
       { status: 'completed', retry_of: id, from: 'failed_step' },
     );
   }
-  // Three flows of the same five items, each posted once per flow: none twice.
-  assert.equal(postCounts(remote), Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`urn:rec:${n}`, 3])));
+  // Four flows of the same five items, each posted once per flow: none twice.
+  assert.equal(postCounts(remote), Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`urn:rec:${n}`, 4])));
   assert.equal(refusedOnly(problems), []);
   await page.close();
 });
