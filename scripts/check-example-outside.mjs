@@ -3,7 +3,10 @@
 // package"): examples/hello-plugin copied OUTSIDE this repository, so no parent
 // node_modules helps; `npm pack` of the built repository beside it; `npm install -D
 // ../flowhost-<version>.tgz` exactly as the guide writes it; then the example's own
-// `npm test`. Exits non-zero, with the failing step's output, when any step fails.
+// `npm test`; then the installed `flowhost` command there (scripts/check-installed-bin.mjs):
+// `--help`, `serve` with the example's build to its first 200 on the embedded store, the
+// example's CLI noun through it, and a clean stop. Exits non-zero, with the failing step's
+// output, when any step fails.
 //
 //   node scripts/check-example-outside.mjs            (after `npm run build`)
 //   node scripts/check-example-outside.mjs --keep     leaves the directory for a look
@@ -17,6 +20,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { checkInstalledBin } from './check-installed-bin.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const keep = process.argv.includes('--keep');
@@ -66,8 +70,18 @@ try {
     cpSync(join(root, binding), join(plugin, binding));
   }
   step('test', 'npm', ['test'], plugin);
+  // After npm test, which built the example into dist/: the development loop of the guide's §9.
+  const bin = await checkInstalledBin(plugin, {
+    dataDir: join(work, 'data'),
+    plugin: './dist/index.js',
+    command: ['hello', 'greet', 'Ada'],
+    expect: 'Hello, Ada!',
+    served: '"method":"POST","url":"/api/hello/v1/greeting"',
+  });
   ok = true;
-  console.log(`example outside the tree: installed ${tarball} and passed its own npm test (${timings.join(', ')})`);
+  console.log(
+    `example outside the tree: installed ${tarball}, passed its own npm test and ran its flowhost (${[...timings, ...bin].join(', ')})`,
+  );
 } finally {
   if (keep) console.log(`left in ${work}`);
   else rmSync(work, { recursive: true, force: true });
