@@ -787,11 +787,14 @@ export class Engine {
   }
 
   /**
-   * The safety net (at start-up and every minute): flows with queued webhook jobs and no
-   * run to start them, and immediate runs whose process died between storing the job and
-   * starting it (pending, not delayed, older than `graceSeconds`).
+   * The safety net (at start-up and every half lease): flows with queued webhook jobs and
+   * no run to start them, and immediate runs whose process died between storing the job and
+   * starting it (pending, not delayed, older than `graceSeconds`, by default one run lease:
+   * a live process starts its run within milliseconds, and the claim keeps a run it starts
+   * late to one run; a minute here left a killed host's acknowledged executes waiting past
+   * the recovery bound).
    */
-  async resumeQueued(graceSeconds = 60): Promise<number> {
+  async resumeQueued(graceSeconds = this.leaseSeconds): Promise<number> {
     await this.recoverStale();
     const flowIds = await this.deps.jobs.flowsWithQueuedJobs();
     for (const flowId of flowIds) this.runNextQueued(flowId);

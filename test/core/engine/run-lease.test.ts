@@ -93,6 +93,19 @@ for (const store of testStores('engine: run leases')) {
     assert.is(job.status, 'completed');
   });
 
+  // A host killed between storing an execute's job and starting its run (the chaos suites
+  // kill hosts under execute load) left the job pending for a minute: the sweep took only
+  // immediate runs older than that, past the recovery bound and a chaos run's quiet period.
+  test('an immediate run stored by a host that died before starting it is started once a lease passed, not a minute', async ({ t }) => {
+    const { flowId, pipelineId } = await tickFlow(t, 'Orphan');
+    const orphan = await t.host.jobs.create({ flow_id: flowId, pipeline_id: pipelineId, label: 'orphan', source: 'execute' });
+    await t.host.engine.resumeQueued();
+    assert.is((await t.host.jobs.get(orphan.job_id)).status, 'pending', 'within a lease its own process may still start it');
+    t.clock.advance((LEASE + 1) * 1000);
+    await t.host.engine.resumeQueued();
+    assert.is((await t.waitForJob(orphan.job_id)).status, 'completed');
+  });
+
   test('a job claimed without its flow mark (killed between the two writes) is failed by the sweep', async ({ t }) => {
     const { flowId, pipelineId } = await tickFlow(t, 'Claimed only');
     const dead = await deadRun(t, flowId, pipelineId, false);
