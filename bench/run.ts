@@ -13,6 +13,7 @@ import { eventsBench } from './events.js';
 import { schedulerBench } from './scheduler.js';
 import { workersBench } from './workers.js';
 import { retentionBench } from './retention.js';
+import { recoveryBench } from './recovery.js';
 
 const benchmarks: Record<string, (options: BenchOptions) => Promise<BenchResult>> = {
   store: storeBench,
@@ -25,6 +26,7 @@ const benchmarks: Record<string, (options: BenchOptions) => Promise<BenchResult>
   scheduler: schedulerBench,
   workers: workersBench,
   retention: retentionBench,
+  recovery: recoveryBench,
 };
 
 function fail(message: string): never {

@@ -32,6 +32,7 @@ test('npm run bench -- --json, smoke mode: one object per benchmark with metrics
     'events',
     'execute',
     'logs',
+    'recovery',
     'retention',
     'runs',
     'scheduler',
@@ -55,6 +56,10 @@ test('npm run bench -- --json, smoke mode: one object per benchmark with metrics
   assert.is(trigger.metrics.floor_jobs_missing, 0, 'every 200 of the floor server is a stored job');
   // The host's HTTP layer alone (a route that does nothing) answered, for reference.
   assert.ok(trigger.metrics.layer_req_per_s > 0 && trigger.metrics.layer_cpu_us_per_request > 0, 'the do-nothing route answered');
+  // A host killed with runs held and deliveries queued: every job it left ended (issue 53).
+  const recovery = objects.find((o) => o.name === 'recovery')!;
+  assert.ok(recovery.metrics.embedded_kill_to_last_orphan_ms! > 0, 'the kill to the last orphan is measured');
+  assert.is(recovery.targets.embedded_orphans_ended_right?.pass, true, 'the held runs failed as interrupted, the queued ones completed');
   const scheduler = objects.find((o) => o.name === 'scheduler')!;
   assert.is(scheduler.metrics.run_twice, 0, 'no scheduled flow ran twice in one slot');
   assert.is(scheduler.metrics.skipped, 0, 'no scheduled flow was skipped');
