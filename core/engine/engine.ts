@@ -788,17 +788,18 @@ export class Engine {
 
   /**
    * The safety net (at start-up and every half lease): flows with queued webhook jobs and
-   * no run to start them, and immediate runs whose process died between storing the job and
-   * starting it (pending, not delayed, older than `graceSeconds`, by default one run lease:
-   * a live process starts its run within milliseconds, and the claim keeps a run it starts
-   * late to one run; a minute here left a killed host's acknowledged executes waiting past
-   * the recovery bound).
+   * no run to start them, and runs whose process died between storing the job and starting
+   * it (pending, immediate and older than `graceSeconds`, or delayed and due that long ago;
+   * by default one run lease: a live process starts an immediate run within milliseconds
+   * and Agenda a delayed one within its poll, and the claim keeps a run started late to one
+   * run; a minute here left a killed host's acknowledged executes waiting past the recovery
+   * bound, and delayed ones were never started).
    */
   async resumeQueued(graceSeconds = this.leaseSeconds): Promise<number> {
     await this.recoverStale();
     const flowIds = await this.deps.jobs.flowsWithQueuedJobs();
     for (const flowId of flowIds) this.runNextQueued(flowId);
-    const orphans = await this.deps.jobs.unstartedImmediate(new Date(this.deps.clock.now().getTime() - graceSeconds * 1000));
+    const orphans = await this.deps.jobs.unstarted(new Date(this.deps.clock.now().getTime() - graceSeconds * 1000));
     for (const orphan of orphans) void this.start(orphan);
     return flowIds.length + orphans.length;
   }

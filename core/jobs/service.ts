@@ -226,10 +226,20 @@ export class JobsService implements JobsApi {
     return [...new Set(queued.map((j) => j.flow_id).filter((id): id is number => id !== null))];
   }
 
-  /** Immediate runs stored before `before` that nobody started (their process died first). */
-  async unstartedImmediate(before: Date, limit = 100): Promise<number[]> {
+  /**
+   * Runs nobody started (their process died first): immediate runs stored before `before`,
+   * and delayed runs due before it. A delayed run's Agenda job does not cover every kill:
+   * one between storing the job and saving its Agenda job leaves none, and one after
+   * Agenda's handler handed the run to the engine and before the engine's claim leaves
+   * Agenda's job done.
+   */
+  async unstarted(before: Date, limit = 100): Promise<number[]> {
     const found = await this.jobs.find(
-      { status: 'pending', queued: { $ne: true }, scheduled_for: null, created_at: { $lt: before } },
+      {
+        status: 'pending',
+        queued: { $ne: true },
+        $or: [{ scheduled_for: null, created_at: { $lt: before } }, { scheduled_for: { $lt: before } }],
+      },
       { projection: { job_id: 1 }, limit },
     );
     return found.map((j) => j.job_id);

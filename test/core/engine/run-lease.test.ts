@@ -106,6 +106,28 @@ for (const store of testStores('engine: run leases')) {
     assert.is((await t.waitForJob(orphan.job_id)).status, 'completed');
   });
 
+  // The chaos suites found such delayed executes pending for good on both stores: the host
+  // died after storing the job and before its Agenda job was saved (no action id), or after
+  // Agenda's handler handed the run over (Agenda's job done) and before the engine claimed it.
+  test('a delayed run nobody started after its time (its host died) is started once a lease past its time, once', async ({ t }) => {
+    const { flowId, pipelineId } = await tickFlow(t, 'Delayed orphan');
+    const due = new Date(t.clock.now().getTime() + 5_000);
+    const orphan = await t.host.jobs.create({
+      flow_id: flowId,
+      pipeline_id: pipelineId,
+      label: 'delayed orphan',
+      source: 'execute',
+      scheduled_for: due,
+    });
+    t.clock.advance((LEASE + 1) * 1000);
+    await t.host.engine.resumeQueued();
+    assert.is((await t.host.jobs.get(orphan.job_id)).status, 'pending', 'within a lease of its time its scheduler may still start it');
+    t.clock.advance(5_000);
+    await t.host.engine.resumeQueued();
+    assert.is((await t.waitForJob(orphan.job_id)).status, 'completed');
+    assert.is(await t.host.engine.resumeQueued(), 0, 'started once');
+  });
+
   test('a job claimed without its flow mark (killed between the two writes) is failed by the sweep', async ({ t }) => {
     const { flowId, pipelineId } = await tickFlow(t, 'Claimed only');
     const dead = await deadRun(t, flowId, pipelineId, false);
