@@ -22,7 +22,7 @@ export interface ChaosOutcome {
  * and frees its flow, Agenda's poll (1 s) picks up a delayed run whose lock lapsed; twice
  * that, plus the last delayed execute's 3 s and a margin for a loaded machine.
  */
-export const quietPeriodMs = (leaseSeconds: number) => 2 * leaseSeconds * 1000 + 12_000;
+export const quietPeriodMs = (leaseSeconds: number) => 2 * leaseSeconds * 1000 + 20_000;
 
 export async function chaosRun(options: {
   hosts: number;
@@ -43,7 +43,7 @@ export async function chaosRun(options: {
     const quietMs = quietPeriodMs(leaseSeconds);
     const { jobs, waitedMs } = await settle(cluster, flows, ledger, quietMs);
     const lastKill = ledger.kills.at(-1) ?? loadEnded;
-    const verdict = await chaosVerdict(cluster, ledger, jobs, 2 * leaseSeconds * 1000 + 5_000);
+    const verdict = await chaosVerdict(cluster, ledger, jobs, 2 * leaseSeconds * 1000 + 10_000);
     return { verdict, upMs, settledMs: waitedMs, sinceLastKillMs: loadEnded + waitedMs - lastKill, quietMs, output: cluster.output() };
   } finally {
     await cluster.stop();
