@@ -276,7 +276,7 @@ export class Engine {
    * flow whose queue the job was taken from (its claim and the flow's mark go together).
    */
   async run(jobId: number, queuedOf?: number): Promise<JobStatus | 'queued' | null> {
-    const { jobs, clock } = this.deps;
+    const { jobs } = this.deps;
     const taken = queuedOf !== undefined && jobs.bulkIsAtomic ? await this.claimAndLock(jobId, queuedOf) : await this.claimThenLock(jobId);
     if (!taken) return null;
     const { job, flow } = taken;
@@ -344,137 +344,13 @@ export class Engine {
           await this.deps.log('info', `${label} is disabled; not run`, stepContext);
           continue;
         }
-        const started = clock.now();
-        const info: StepInfo = {
-          jobId: job.job_id,
-          flowId: job.flow_id,
-          flowStepId: step.flowStepId,
-          stepType: step.stepType,
-          handlerSlug: step.handlerSlug,
-        };
-        const itemsIn = packets.length;
-        const stats: StepStats = { skipped: 0, reused: 0 };
-        // What a step type's run adds to its outcome (an ai step's model, usage, latency).
-        const report: StepReport = {};
-        const given = packets;
-        const partial: DataPacket[] = [];
-        await this.deps.log('info', `${label} started with ${itemsIn} item${itemsIn === 1 ? '' : 's'}`, {
-          ...stepContext,
-          items_in: itemsIn,
-        });
-        try {
-          packets = await this.deps.hooks.stepStarting.promise(packets, info);
-          packets = await this.runStep(
-            job,
-            step,
-            packets,
-            { label, context: stepContext, stats, report, index, progress, partial, lost: () => hold.lost },
-            content,
-          );
-          if (step.stepType === 'fetch') fetched += packets.length - itemsIn;
-          packets = await this.deps.hooks.stepFinished.promise(packets, info);
-          const published = publishedOf(packets);
-          const finishedAt = clock.now();
-          // The job keeps ids, URLs and the shortened flag; the shortened text goes to the log line.
-          const outcomePublished = published.map(({ id, url, shortened }) => ({ id, url, shortened }));
-          steps.push({
-            flow_step_id: step.flowStepId,
-            step_type: step.stepType,
-            handler_slug: step.handlerSlug,
-            status: 'completed',
-            items_in: itemsIn,
-            items_out: packets.length,
-            started_at: started,
-            finished_at: finishedAt,
-            ...(published.length ? { published: outcomePublished } : {}),
-            ...(stats.reused ? { items_reused: stats.reused } : {}),
-            position: index + 1,
-            items: itemsOf(packets),
-            input: recordPackets(given, this.recordBytes),
-            output: recordPackets(packets, this.recordBytes),
-            ...report,
-          });
-          const durationMs = finishedAt.getTime() - started.getTime();
-          this.timed({
-            jobId: job.job_id,
-            flowId: job.flow_id,
-            stepType: step.stepType,
-            handlerSlug: step.handlerSlug,
-            status: 'completed',
-            durationMs,
-            itemsIn,
-            itemsOut: packets.length,
-          });
-          const skippedText =
-            (stats.skipped ? ` (${stats.skipped} skipped as already processed)` : '') +
-            (stats.reused ? ` (${stats.reused} done by job ${job.retry_of} before, not done again)` : '');
-          await this.deps.log(
-            'info',
-            `${label} finished: ${itemsIn} in, ${packets.length} out${skippedText}, ${durationMs} ms${publishedText(published)}`,
-            {
-              ...stepContext,
-              status: 'completed',
-              items_in: itemsIn,
-              items_out: packets.length,
-              ...(stats.skipped ? { items_skipped: stats.skipped } : {}),
-              duration_ms: durationMs,
-              ...(published.length ? { published } : {}),
-            },
-          );
-          if (this.itemDetail()) {
-            for (const packet of packets)
-              await this.deps.log('debug', `${label} item out: ${describePacket(packet)}`, {
-                ...stepContext,
-                item_id: packetIdentity(packet),
-                title: packetTitle(packet),
-              });
-          }
-        } catch (stepError) {
-          const reason = stepError instanceof Error ? stepError.message : String(stepError);
-          const finishedAt = clock.now();
-          // What a publish step published before the item it failed at.
-          const publishedBefore = publishedOf(partial).map(({ id, url, shortened }) => ({ id, url, shortened }));
-          steps.push({
-            flow_step_id: step.flowStepId,
-            step_type: step.stepType,
-            handler_slug: step.handlerSlug,
-            status: 'failed',
-            items_in: itemsIn,
-            items_out: 0,
-            started_at: started,
-            finished_at: finishedAt,
-            error: reason,
-            ...refusal(stepError),
-            ...(publishedBefore.length ? { published: publishedBefore } : {}),
-            position: index + 1,
-            items: itemsOf(given),
-            input: recordPackets(given, this.recordBytes),
-            ...report,
-          });
-          await this.deps.jobs.recordSteps(job.job_id, steps, index === firstRun ? ranWith(plan) : undefined);
-          const durationMs = finishedAt.getTime() - started.getTime();
-          this.timed({
-            jobId: job.job_id,
-            flowId: job.flow_id,
-            stepType: step.stepType,
-            handlerSlug: step.handlerSlug,
-            status: 'failed',
-            durationMs,
-            itemsIn,
-            itemsOut: 0,
-          });
-          await this.deps.log('error', `${label} failed after ${durationMs} ms: ${reason}`, {
-            ...stepContext,
-            status: 'failed',
-            items_in: itemsIn,
-            items_out: 0,
-            duration_ms: durationMs,
-            error: reason,
-          });
-          // By position, as the log lines name it: the flow step id is internal ("1_b64…_9").
-          throw new StepFailure(`${label} failed: ${reason}`);
-        }
-        // The step's record is stored as it ends (a failed step's in the catch above), with
+        const ran = await this.runRecorded(
+          { job, plan, index, step, label, stepContext, progress, steps, firstRun, content, lost: () => hold.lost },
+          packets,
+        );
+        packets = ran.packets;
+        fetched += ran.fetched;
+        // The step's record is stored as it ends (a failed step's by runRecorded), with
         // the next step's checkpoint: a retry of this run starts there with these packets.
         const nextIndex = plan.findIndex((s, i) => i > index && s.enabled);
         const next = nextIndex < 0 ? null : { flowStepId: plan[nextIndex]!.flowStepId, index: nextIndex };
@@ -499,17 +375,33 @@ export class Engine {
       status = 'failed';
       error = failure instanceof Error ? failure.message : String(failure);
     }
+    await this.end({ job, status, steps, error, release: status === 'failed' ? progress.release() : undefined }, context, hold, runStarted);
+    return status;
+  }
+
+  /**
+   * A run's end: its closing line, then (one store call after the run's log lines are in,
+   * see run-endings.ts) a failed run's claims but those of what it published, the final
+   * state, the flow's outcome and its mark; then the flow's queue goes on and the job's
+   * hook is called.
+   */
+  private async end(
+    end: Omit<RunEnd, 'jobId' | 'flowId'> & { job: JobRecord },
+    context: Record<string, unknown>,
+    hold: RunHold,
+    runStarted: bigint,
+  ): Promise<void> {
+    const { job, status, error } = end;
     // The closing line goes out with the run's other lines, in the same write, before the
     // final state: a run's log is complete whenever its job shows it ended.
     if (status === 'failed') await this.deps.log('error', `Job ${job.job_id} failed: ${error}`, context);
     else await this.deps.log('info', `Job ${job.job_id} ${status === 'completed' ? 'completed' : 'completed with no new items'}`, context);
-    // Claims (a failed run's), the final state, the flow's outcome and its mark: one store
-    // call after the run's log lines are in (see run-endings.ts).
-    const release = status === 'failed' ? progress.release() : undefined;
-    await this.endings.add({ jobId: job.job_id, flowId: job.flow_id, status, steps, error, release }).finally(() => {
-      hold.release();
-      this.holds.delete(job.job_id);
-    });
+    await this.endings
+      .add({ jobId: job.job_id, flowId: job.flow_id, status, steps: end.steps, error, release: end.release })
+      .finally(() => {
+        hold.release();
+        this.holds.delete(job.job_id);
+      });
     if (job.flow_id !== null) this.runNextQueued(job.flow_id);
     const durationMs = Number(process.hrtime.bigint() - runStarted) / 1e6;
     if (status === 'failed')
@@ -522,7 +414,173 @@ export class Engine {
         durationMs,
       });
     else await this.deps.hooks.jobFinished.promise({ jobId: job.job_id, flowId: job.flow_id, status, source: job.source, durationMs });
-    return status;
+  }
+
+  /**
+   * One enabled step of a run, recorded: its start line, its hooks and handler, then its
+   * outcome in the job's steps (completed, with what it published; or failed, with what
+   * it was given and published before failing, stored at once) and its closing line. A
+   * failure is thrown on as a StepFailure naming the step by position.
+   */
+  private async runRecorded(
+    run: {
+      job: JobRecord;
+      plan: PlannedStep[];
+      index: number;
+      step: PlannedStep;
+      label: string;
+      stepContext: Record<string, unknown>;
+      progress: RunProgress;
+      steps: StepOutcome[];
+      firstRun: number;
+      content: ContentStore;
+      lost: () => boolean;
+    },
+    given: DataPacket[],
+  ): Promise<{ packets: DataPacket[]; fetched: number }> {
+    const { job, index, step, label, stepContext, steps } = run;
+    const started = this.deps.clock.now();
+    const info: StepInfo = {
+      jobId: job.job_id,
+      flowId: job.flow_id,
+      flowStepId: step.flowStepId,
+      stepType: step.stepType,
+      handlerSlug: step.handlerSlug,
+    };
+    const itemsIn = given.length;
+    const stats: StepStats = { skipped: 0, reused: 0 };
+    // What a step type's run adds to its outcome (an ai step's model, usage, latency).
+    const report: StepReport = {};
+    const partial: DataPacket[] = [];
+    await this.deps.log('info', `${label} started with ${itemsIn} item${itemsIn === 1 ? '' : 's'}`, { ...stepContext, items_in: itemsIn });
+    let packets = given;
+    let fetched = 0;
+    try {
+      packets = await this.deps.hooks.stepStarting.promise(packets, info);
+      const trace: StepTrace = { label, context: stepContext, stats, report, index, progress: run.progress, partial, lost: run.lost };
+      packets = await this.runStep(job, step, packets, trace, run.content);
+      if (step.stepType === 'fetch') fetched = packets.length - itemsIn;
+      packets = await this.deps.hooks.stepFinished.promise(packets, info);
+    } catch (stepError) {
+      await this.recordFailed(run, { started, given, partial, report }, stepError);
+      throw new StepFailure(`${label} failed: ${stepError instanceof Error ? stepError.message : String(stepError)}`);
+    }
+    const published = publishedOf(packets);
+    const finishedAt = this.deps.clock.now();
+    // The job keeps ids, URLs and the shortened flag; the shortened text goes to the log line.
+    const outcomePublished = published.map(({ id, url, shortened }) => ({ id, url, shortened }));
+    steps.push({
+      flow_step_id: step.flowStepId,
+      step_type: step.stepType,
+      handler_slug: step.handlerSlug,
+      status: 'completed',
+      items_in: itemsIn,
+      items_out: packets.length,
+      started_at: started,
+      finished_at: finishedAt,
+      ...(published.length ? { published: outcomePublished } : {}),
+      ...(stats.reused ? { items_reused: stats.reused } : {}),
+      position: index + 1,
+      items: itemsOf(packets),
+      input: recordPackets(given, this.recordBytes),
+      output: recordPackets(packets, this.recordBytes),
+      ...report,
+    });
+    const durationMs = finishedAt.getTime() - started.getTime();
+    this.timed({
+      jobId: job.job_id,
+      flowId: job.flow_id,
+      stepType: step.stepType,
+      handlerSlug: step.handlerSlug,
+      status: 'completed',
+      durationMs,
+      itemsIn,
+      itemsOut: packets.length,
+    });
+    const skippedText =
+      (stats.skipped ? ` (${stats.skipped} skipped as already processed)` : '') +
+      (stats.reused ? ` (${stats.reused} done by job ${job.retry_of} before, not done again)` : '');
+    await this.deps.log(
+      'info',
+      `${label} finished: ${itemsIn} in, ${packets.length} out${skippedText}, ${durationMs} ms${publishedText(published)}`,
+      {
+        ...stepContext,
+        status: 'completed',
+        items_in: itemsIn,
+        items_out: packets.length,
+        ...(stats.skipped ? { items_skipped: stats.skipped } : {}),
+        duration_ms: durationMs,
+        ...(published.length ? { published } : {}),
+      },
+    );
+    if (this.itemDetail())
+      for (const packet of packets)
+        await this.deps.log('debug', `${label} item out: ${describePacket(packet)}`, {
+          ...stepContext,
+          item_id: packetIdentity(packet),
+          title: packetTitle(packet),
+        });
+    return { packets, fetched };
+  }
+
+  /** A failed step's outcome, stored at once (with the flow as it ran when it was the first), and its closing line. */
+  private async recordFailed(
+    run: {
+      job: JobRecord;
+      plan: PlannedStep[];
+      index: number;
+      step: PlannedStep;
+      label: string;
+      stepContext: Record<string, unknown>;
+      steps: StepOutcome[];
+      firstRun: number;
+    },
+    at: { started: Date; given: DataPacket[]; partial: DataPacket[]; report: StepReport },
+    stepError: unknown,
+  ): Promise<void> {
+    const { job, index, step, steps } = run;
+    const reason = stepError instanceof Error ? stepError.message : String(stepError);
+    const finishedAt = this.deps.clock.now();
+    // What a publish step published before the item it failed at.
+    const publishedBefore = publishedOf(at.partial).map(({ id, url, shortened }) => ({ id, url, shortened }));
+    steps.push({
+      flow_step_id: step.flowStepId,
+      step_type: step.stepType,
+      handler_slug: step.handlerSlug,
+      status: 'failed',
+      items_in: at.given.length,
+      items_out: 0,
+      started_at: at.started,
+      finished_at: finishedAt,
+      error: reason,
+      ...refusal(stepError),
+      ...(publishedBefore.length ? { published: publishedBefore } : {}),
+      position: index + 1,
+      items: itemsOf(at.given),
+      input: recordPackets(at.given, this.recordBytes),
+      ...at.report,
+    });
+    await this.deps.jobs.recordSteps(job.job_id, steps, index === run.firstRun ? ranWith(run.plan) : undefined);
+    const durationMs = finishedAt.getTime() - at.started.getTime();
+    this.timed({
+      jobId: job.job_id,
+      flowId: job.flow_id,
+      stepType: step.stepType,
+      handlerSlug: step.handlerSlug,
+      status: 'failed',
+      durationMs,
+      itemsIn: at.given.length,
+      itemsOut: 0,
+    });
+    // By position, as the log lines name it: the flow step id is internal ("1_b64…_9").
+    await this.deps.log('error', `${run.label} failed after ${durationMs} ms: ${reason}`, {
+      ...run.stepContext,
+      status: 'failed',
+      items_in: at.given.length,
+      items_out: 0,
+      duration_ms: durationMs,
+      error: reason,
+    });
   }
 
   /** Hands a step's timing to whoever measures; a measuring tap that throws never fails the run. */
@@ -639,6 +697,8 @@ export class Engine {
     trace: StepTrace,
     call: (one: DataPacket[]) => Promise<DataPacket[]>,
   ): Promise<DataPacket[]> {
+    // No items: the handler is called once with none, as it always was (it may publish on its own).
+    if (packets.length === 0) return call([]);
     for (const [n, packet] of packets.entries()) {
       if (trace.lost()) throw new StepFailure(`The run lost its job (cancelled, or taken for dead); it stopped before item ${n + 1}`);
       const itemId = packetIdentity(packet);

@@ -24,6 +24,7 @@ const rss = () =>
 
 /** A publish handler that reports remote ids and URLs (the first item shortened), and one that fails. */
 function stepLogProbe(): PluginDefinition {
+  const published = new Map<number, number>();
   return definePlugin({
     id: 'steplog-probe',
     version: '1.0.0',
@@ -36,12 +37,22 @@ function stepLogProbe(): PluginDefinition {
           type: 'publish',
           label: 'Probe publish',
           description: 'Pretends to publish.',
-          publish: async (_ctx, _settings, packets) =>
-            packets.map((p, n) => ({
-              ...p,
-              data: { ...p.data, ...(n === 0 ? { published_text: 'Alpha st…' } : {}) },
-              metadata: { ...p.metadata, published_id: `p-${n + 1}`, published_url: `https://remote.test/p-${n + 1}`, shortened: n === 0 },
-            })),
+          // Numbered by the item's place in the run: the engine hands a publish one item at a time.
+          publish: async (ctx, _settings, packets) =>
+            packets.map((p) => {
+              const n = published.get(ctx.jobId) ?? 0;
+              published.set(ctx.jobId, n + 1);
+              return {
+                ...p,
+                data: { ...p.data, ...(n === 0 ? { published_text: 'Alpha st…' } : {}) },
+                metadata: {
+                  ...p.metadata,
+                  published_id: `p-${n + 1}`,
+                  published_url: `https://remote.test/p-${n + 1}`,
+                  shortened: n === 0,
+                },
+              };
+            }),
         }),
       );
       handlers.add(
