@@ -3,7 +3,7 @@
  * obvious mistakes at definition time, with messages that name what is wrong.
  */
 import type { CliNounDefinition } from '../core/kernel/cli.js';
-import type { AnalyticsToolDefinition } from './analytics/tools.js';
+import type { AnalyticsToolDefinition, AnalyticsToolPermission } from './analytics/tools.js';
 import type { ChatToolDefinition } from './chat/index.js';
 import type {
   AuthProviderDefinition,
@@ -90,7 +90,9 @@ export function defineInterval(definition: IntervalDefinition): IntervalDefiniti
  * The host validates a tool's arguments against `parameters` before `run`; with a TypeBox
  * schema `run` receives them typed. The registry holds the tool as data, arguments erased.
  */
-export function defineAnalyticsTool<const P extends SchemaInput>(definition: TypedToolDefinition<P>): AnalyticsToolDefinition {
+export function defineAnalyticsTool<const P extends SchemaInput>(
+  definition: TypedToolDefinition<P> & { permission?: AnalyticsToolPermission },
+): AnalyticsToolDefinition {
   requireSlug('defineAnalyticsTool', definition.name);
   return definition as unknown as AnalyticsToolDefinition;
 }

@@ -92,8 +92,29 @@ function runCommand(id: keyof typeof TOOL_CATALOGUE): CliCommandDefinition {
   };
 }
 
+/** Any tool the host answers, a plugin's own too: the body's fields as one JSON object. */
+const call: CliCommandDefinition = {
+  command: 'call <tool> <action>',
+  describe: "Run an action of any analytics tool, a plugin's own too, with its parameters as JSON (--params '{\"limit\":5}')",
+  options: { params: { type: 'string', describe: 'the parameters besides action, a JSON object' } },
+  async run(args, ctx) {
+    let params: unknown = {};
+    if (args.params !== undefined) {
+      try {
+        params = JSON.parse(String(args.params));
+      } catch {
+        throw new Error('--params must be a JSON object, e.g. --params \'{"limit":5}\'');
+      }
+    }
+    if (!params || typeof params !== 'object' || Array.isArray(params)) throw new Error('--params must be a JSON object');
+    const body = { ...(params as Record<string, unknown>), action: String(args.action) };
+    const res = await ctx.call<{ results: unknown[]; results_count: number }>('POST', path(String(args.tool)), { body });
+    ctx.print(res, `${table(res.results)}\n(${res.results_count} ${res.results_count === 1 ? 'row' : 'rows'})`);
+  },
+};
+
 export const analyticsNoun: CliNounDefinition = defineCliNoun({
   noun: 'analytics',
   describe: 'Analytics tools: configure them and run their reports',
-  commands: [configure, show, ...TOOL_IDS.map(runCommand)],
+  commands: [configure, show, call, ...TOOL_IDS.map(runCommand)],
 });

@@ -1,7 +1,9 @@
 /**
  * POST /analytics/{tool} (spec 02, "Analytics"): dispatches to the registered analytics
- * tool of that name and answers its result untransformed. An id the spec does not name is
- * 400 `invalid_tool`; a named one whose plugin is not loaded, 500 `ability_not_found`.
+ * tool of that name and answers its result untransformed. The spec's four keep its rules
+ * (manage_options; a named one whose plugin is not loaded is 500 `ability_not_found`); a
+ * plugin's own tool answers at its name with its declared permission and parameters. A
+ * name no tool answers is 400 `invalid_tool`.
  */
 import {
   actingUserOf,
@@ -14,16 +16,9 @@ import {
   type JsonSchema,
   type SurfaceDefinition,
 } from '../../sdk/index.js';
-import {
-  isToolId,
-  remoteFailure,
-  scrub,
-  TOOL_CATALOGUE,
-  TOOL_IDS,
-  analyticsError,
-  type AnalyticsToolDefinition,
-} from '../../sdk/analytics/index.js';
+import { remoteFailure, scrub, analyticsError, type AnalyticsToolDefinition } from '../../sdk/analytics/index.js';
 import { checkArguments } from './validate.js';
+import { mayCall, resolveTool, toolNames } from './resolve.js';
 import { defineRoute } from '../../sdk/define.js';
 
 const resultBody: JsonSchema = {
@@ -54,13 +49,23 @@ export function analyticsSurface(
       defineRoute({
         method: 'POST',
         path: '/analytics/{tool}',
-        permission: { capability: 'manage_options' },
-        summary: 'Runs an action of an analytics tool (search-stats, crawler-stats, site-analytics, page-performance)',
+        permission: {
+          check: (request) => mayCall(tools, request),
+          description: "manage_options; a plugin's own tool: the permission it declares (default manage_options)",
+        },
+        summary:
+          "Runs an action of an analytics tool (search-stats, crawler-stats, site-analytics, page-performance, or a plugin's own tool)",
         schema: {
           params: {
             type: 'object',
             required: ['tool'],
-            properties: { tool: { type: 'string', maxLength: 64, description: TOOL_IDS.join(', ') } },
+            properties: {
+              tool: {
+                type: 'string',
+                maxLength: 64,
+                description: "search-stats, crawler-stats, site-analytics, page-performance, or a plugin's own tool",
+              },
+            },
           },
           // The tool's own schema checks the fields (so a bad one is an analytics_error listing the actions).
           body: { type: 'object', maxProperties: 32, additionalProperties: true },
@@ -74,12 +79,12 @@ export function analyticsSurface(
         },
         async handle(request) {
           const id = String(request.params.tool);
-          if (!isToolId(id))
+          const resolved = resolveTool(tools, id);
+          if (!resolved)
             throw analyticsError('invalid_tool', {
-              message: `Unknown analytics tool '${id.slice(0, 64)}'. Tools: ${TOOL_IDS.join(', ')}.`,
+              message: `Unknown analytics tool '${id.slice(0, 64)}'. Tools: ${toolNames(tools).join(', ')}.`,
             });
-          const entry = TOOL_CATALOGUE[id];
-          const tool = tools.get(id);
+          const { ref: entry, tool } = resolved;
           if (!tool)
             throw analyticsError('ability_not_found', {
               message: `The ${id} analytics tool is not available: its plugin (analytics-${id}) is not loaded in this build.`,

@@ -4,13 +4,13 @@
  * rather than the host's generic parameter error.
  */
 import { parameterValidators } from '../../sdk/index.js';
-import type { AnalyticsToolDefinition } from '../../sdk/analytics/index.js';
-import { type ToolCatalogueEntry, invalidParameter } from '../../sdk/analytics/index.js';
+import type { AnalyticsToolDefinition, ToolRef } from '../../sdk/analytics/index.js';
+import { invalidParameter } from '../../sdk/analytics/index.js';
 
 // The body is validated as sent: no defaults filled in.
 const validatorOf = parameterValidators<AnalyticsToolDefinition>({ useDefaults: false });
 
-export function checkArguments(entry: ToolCatalogueEntry, tool: AnalyticsToolDefinition, body: Record<string, unknown>): void {
+export function checkArguments(entry: ToolRef, tool: AnalyticsToolDefinition, body: Record<string, unknown>): void {
   if (typeof body.action !== 'string' || body.action === '') throw invalidParameter(entry, 'action is required.');
   if (!entry.actions.includes(body.action)) throw invalidParameter(entry, `Invalid action '${body.action.slice(0, 64)}'.`);
   const validate = validatorOf(tool);

@@ -120,4 +120,4 @@ export function parametersSchema(entry: ToolCatalogueEntry): JsonSchema {
   return { type: 'object', required: ['action'], properties, additionalProperties: false };
 }
 
-export const allowedActions = (entry: ToolCatalogueEntry): string => `Allowed actions: ${entry.actions.join(', ')}.`;
+export const allowedActions = (entry: { actions: readonly string[] }): string => `Allowed actions: ${entry.actions.join(', ')}.`;

@@ -4,7 +4,13 @@
  * plugin and the tool plugins built on this SDK throw them.
  */
 import { type ApiError, definePluginErrors } from '../index.js';
-import { allowedActions, type ToolCatalogueEntry } from './catalogue.js';
+import { allowedActions } from './catalogue.js';
+
+/** What an error names of a tool: its id (the `{tool}` segment) and, for a bad request, its actions. */
+export interface ToolRef {
+  id: string;
+  actions: readonly string[];
+}
 
 export const analyticsError = definePluginErrors('analytics', {
   analytics_error: {
@@ -22,11 +28,11 @@ export const analyticsError = definePluginErrors('analytics', {
 });
 
 /** 400: a bad action or parameter; the message always lists the allowed actions. */
-export const invalidParameter = (entry: ToolCatalogueEntry, problem: string): ApiError =>
+export const invalidParameter = (entry: ToolRef, problem: string): ApiError =>
   analyticsError('analytics_error', { status: 400, message: `${problem} ${allowedActions(entry)}`, data: { tool: entry.id } });
 
 /** 422: the tool lacks configuration (a configuration error, not the caller's). */
-export const notConfigured = (entry: ToolCatalogueEntry, missing: string[]): ApiError =>
+export const notConfigured = (entry: Pick<ToolRef, 'id'>, missing: string[]): ApiError =>
   analyticsError('analytics_error', {
     status: 422,
     message: `The ${entry.id} tool is not configured: set ${missing.join(' and ')} (PUT /analytics/${entry.id}/config or \`flowhost analytics configure ${entry.id}\`).`,
@@ -34,5 +40,5 @@ export const notConfigured = (entry: ToolCatalogueEntry, missing: string[]): Api
   });
 
 /** 502: the remote service failed or refused; the message is already free of credentials. */
-export const remoteFailure = (entry: ToolCatalogueEntry, message: string, remoteStatus: number | null): ApiError =>
+export const remoteFailure = (entry: Pick<ToolRef, 'id'>, message: string, remoteStatus: number | null): ApiError =>
   analyticsError('analytics_error', { status: 502, message, data: { tool: entry.id, remote_status: remoteStatus } });
