@@ -9,6 +9,7 @@ import type { Registries } from '../kernel/registries.js';
 import type { GuardedFetch } from '../security/guarded-fetch-types.js';
 import type { ContentStore } from '../content/model.js';
 import { contentWrittenAs } from '../content/owner-content.js';
+import { publishWithinLimit } from './text-limit.js';
 import type { Capability } from '../kernel/principal.js';
 import { apiError } from '../errors/catalogue.js';
 import { isApiError } from '../errors.js';
@@ -680,7 +681,12 @@ export class Engine {
       case 'fetch':
         return [...packets, ...(await this.claimNew(job, step, await handler.fetch(handlerCtx, settings), trace))];
       case 'publish':
-        return this.eachItem(packets, trace, (one) => handler.publish(handlerCtx, settings, one));
+        // The host holds each item to the handler's textLimit (text-limit.ts), one item at a time.
+        return this.eachItem(packets, trace, (one) =>
+          one.length === 1
+            ? publishWithinLimit(handler, one[0]!, (fit) => handler.publish(handlerCtx, settings, fit))
+            : handler.publish(handlerCtx, settings, one),
+        );
       case 'update':
         return this.eachItem(packets, trace, (one) => handler.update(handlerCtx, settings, one));
     }

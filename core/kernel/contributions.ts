@@ -90,8 +90,16 @@ interface HandlerBase {
   settings?: JsonSchema;
   /** Credentials the handler needs; absent when it needs none. */
   auth?: HandlerAuth;
-  /** Maximum text length a publish handler accepts. */
+  /**
+   * Maximum text length a publish handler accepts (the microblog's 280). The host makes each
+   * item fit before `publish` sees it: its text (`packetText`: content as plain text, else
+   * title, then the link) is cut at a word and ends with `…`, the link never cut, and the
+   * published packet is marked `shortened` (docs/api.md, "Publish text limits"). Shown as
+   * `text_limit` in GET /handlers.
+   */
   textLimit?: number;
+  /** How the service counts text against `textLimit` (default: graphemes, the characters a reader sees). */
+  countText?(text: string): number;
 }
 
 /** Brings items in: returns new packets (the engine keeps only items not seen before). */

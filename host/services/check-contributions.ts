@@ -37,6 +37,14 @@ export function checkContributions(registries: HostRegistries, options: { compil
     if (typeof (handler as unknown as Record<string, unknown>)[run] !== 'function') {
       throw new PluginError(owner(handler), `handler '${handler.slug}' is a ${handler.type} handler without a ${run}() function`);
     }
+    const limit = handler.textLimit;
+    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0))
+      throw new PluginError(owner(handler), `handler '${handler.slug}': textLimit must be a positive integer (got ${String(limit)})`);
+    if (limit !== undefined && handler.type !== 'publish')
+      throw new PluginError(
+        owner(handler),
+        `handler '${handler.slug}': textLimit is for publish handlers; this one is a ${handler.type} handler`,
+      );
   }
   // Plugin-owned extension points say which part of an item is a schema (a tool's parameters).
   for (const { point, registry } of registries.extensionPoints()) {

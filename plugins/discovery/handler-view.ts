@@ -20,6 +20,8 @@ export function handlerView(
     description: handler.description,
     requires_auth: Boolean(handler.auth),
   };
+  // Not in the spec's field list (its handler table has a "Text limit" column): only for a handler with one.
+  if (handler.textLimit !== undefined) view.text_limit = handler.textLimit;
   if (handler.auth) {
     view.auth_type = handler.auth.type;
     view.auth_fields = [...handler.auth.fields];

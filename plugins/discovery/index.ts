@@ -66,6 +66,7 @@ const handlerFields: Record<string, JsonSchema> = {
   callback_url: str,
   is_authenticated: { type: 'boolean' },
   account_details: { type: 'object', additionalProperties: true },
+  text_limit: { type: 'integer', minimum: 1, description: 'the most characters a publish handler posts; longer text is shortened' },
 };
 const handlerRequired = ['type', 'class', 'label', 'description', 'requires_auth'];
 const handler: JsonSchema = { type: 'object', required: handlerRequired, properties: handlerFields };

@@ -1,5 +1,6 @@
 import { defineAuthProvider, defineHandler, definePlugin, services } from '../../sdk/index.js';
 import { publishPosts, TEXT_LIMIT } from './publish.js';
+import { weightedLength } from './text-weight.js';
 
 interface Settings {
   api_url: string;
@@ -41,6 +42,8 @@ export default definePlugin({
         description: `Posts each item (text shortened to ${TEXT_LIMIT} characters as the service counts them; links count 23).`,
         auth: { type: 'oauth1', fields: ['api_key', 'api_secret'], aliases: { consumer_key: 'api_key', consumer_secret: 'api_secret' } },
         textLimit: TEXT_LIMIT,
+        // The host fits the text as the service counts it (a URL 23, an emoji 2).
+        countText: weightedLength,
         settings: { type: 'object', additionalProperties: false, properties: {} },
         publish: (ctx, _handlerSettings, packets) => publishPosts(ctx, { apiUrl: base() }, packets),
       }),

@@ -11,7 +11,7 @@ test.before(async (ctx) => {
 });
 test.after(async (ctx) => ctx.t.stop());
 
-test('handlers keyed by slug with exactly the spec fields', async ({ t }) => {
+test("handlers keyed by slug with exactly the spec fields, and a publish handler's text_limit", async ({ t }) => {
   const res = await t.request<Handlers>('GET', '/handlers');
   assert.is(res.status, 200);
   assert.equal(Object.keys(res.body.data).sort(), ['probe-feed', 'probe-social', 'probe-update']);
@@ -32,6 +32,8 @@ test('handlers keyed by slug with exactly the spec fields', async ({ t }) => {
     auth_fields: ['app_id', 'app_secret'],
     callback_url: 'https://flows.example.org/flowhost-auth/probe-social/',
     is_authenticated: false,
+    // Not in the spec's field list; its handler table's "Text limit" (docs/api.md).
+    text_limit: 500,
   });
   assert.is(res.body.data['probe-update']!.class, 'Probe\\Update');
 });
