@@ -18,6 +18,7 @@ import { interruptedWork } from './kernel/interrupted-work.js';
 import { domainServices } from '../sdk/contract/services.js';
 import { PluginFlowsView } from './flows/plugin-view.js';
 import { PluginJobsView } from './jobs/plugin-view.js';
+import { reportOrphans } from './flows/orphan-report.js';
 
 /**
  * Pipelines, flows and jobs: one plugin, because a flow is a pipeline's instance. The
@@ -29,7 +30,7 @@ export const workflowsPlugin = definePlugin({
   version: '1.0.0',
   flowhost: '^1.0.0',
   description: 'Pipelines, flows, jobs and processed items, with their routes.',
-  collections: ['pipelines', 'flows', 'jobs', 'processed_items'],
+  collections: ['pipelines', 'flows', 'jobs', 'processed_items', 'contribution_owners'],
   provides: [
     // Flows first: they read pipeline records (PipelineRecords) and nothing else of
     // pipelines; pipelines depend on flows for their cascades. No setter closes a cycle.
@@ -121,8 +122,12 @@ export const workflowsPlugin = definePlugin({
     registries: services.registries,
     clock: services.clock,
     users: services.users,
+    hooks: services.hooks,
+    logger: services.rootLogger,
   },
-  setup({ routes, pipelines, flows, jobs, settings, registries, clock, users }) {
+  setup({ routes, pipelines, flows, jobs, settings, registries, clock, users, hooks, logger }) {
+    // Every plugin is loaded by then: flows naming what none provides are reported.
+    hooks.booted.tapPromise('flows: orphans', async () => void (await reportOrphans(flows, logger)));
     routes.add(pipelinesSurface(pipelines, flows));
     routes.add(flowsSurface(flows, settings, jobs, users));
     routes.add(jobsSurface(jobs, { flows, pipelines }, () => settings.get()));

@@ -10,6 +10,7 @@ import type { JobDispatcher } from './dispatcher.js';
 import { DEFAULT_RUN_LEASE_SECONDS } from './run-lease.js';
 import type { ExecuteApi } from '../../sdk/contract/execute.js';
 import { apiError } from '../errors/catalogue.js';
+import { blocksRun } from '../flows/orphans.js';
 
 export interface ExecuteRequest {
   flow_id?: number;
@@ -106,6 +107,14 @@ export class ExecuteService implements ExecuteApi {
     }
     if (hasFlow) {
       const flow = await this.deps.flows.get(input.flow_id!);
+      // A step whose handler or step type no loaded plugin provides cannot run: say so now
+      // rather than store a job that fails at that step.
+      const orphaned = blocksRun(await this.deps.flows.missingContributions(flow));
+      if (orphaned.length > 0)
+        throw apiError('flow_orphaned', {
+          message: `Flow ${flow.flow_id} "${flow.flow_name}" cannot run: ${orphaned.map((m) => m.reason).join('; ')}.`,
+          data: { flow_id: flow.flow_id, orphaned },
+        });
       // A run now of a flow that is running would only be skipped (a flow never runs twice
       // at once): say so instead of "started", and spend no job on it. A mark not renewed
       // for a run lease is a dead host's and no longer holds (the engine takes it over).

@@ -21,7 +21,7 @@ export const executeResponses: Record<string, Record<number, JsonSchema>> = {
     ),
     404: errorBody('flow_not_found'),
     // A run now of a flow that is running: not started, no job (docs/api.md, "Execute and jobs").
-    409: errorBody('flow_running'),
+    409: errorBody('flow_running', 'flow_orphaned'),
   },
 };
 

@@ -20,7 +20,7 @@ export interface ScheduleFiring {
 }
 
 export interface ScheduledRunsDeps {
-  flows: Pick<FlowsService, 'record'>;
+  flows: Pick<FlowsService, 'record' | 'missingContributions'>;
   jobs: Pick<JobsService, 'create'>;
   /** Where a deleted flow's schedule is removed. */
   schedule: Pick<FlowSchedule, 'unschedule'>;
@@ -53,7 +53,7 @@ export class ScheduledRuns {
   /**
    * A flow's schedule fired: stores the run's job and hands it to the engine. Resolves to
    * the job id once the job is stored (the run goes on after), or null when the flow is
-   * gone (its schedule is removed with it).
+   * gone (its schedule is removed with it) or orphaned (skipped, its schedule kept).
    */
   async scheduleFired(firing: ScheduleFiring): Promise<number | null> {
     const { deps } = this;
@@ -62,6 +62,16 @@ export class ScheduledRuns {
     if (!flow) {
       // The flow was deleted between its schedule and now: the schedule goes too.
       await deps.schedule.unschedule(flowId);
+      return null;
+    }
+    // A flow naming what no loaded plugin provides is not run: its schedule stays, so it
+    // runs again on its own once the plugin is loaded back.
+    const missing = await deps.flows.missingContributions(flow);
+    if (missing.length > 0) {
+      deps.log.warn(
+        { flow_id: flowId, orphaned: missing.map((m) => `${m.kind}:${m.name}`) },
+        `Flow ${flowId} "${flow.flow_name}" skipped by its schedule: ${missing.map((m) => m.reason).join('; ')}`,
+      );
       return null;
     }
     const record = await deps.jobs.create({

@@ -178,6 +178,11 @@ const uploads = {
 const workflows = {
   flow_not_found: { status: 404, message: 'Flow not found.' },
   flow_running: { status: 409, message: 'The flow is already running.' },
+  flow_orphaned: {
+    status: 409,
+    message: 'The flow names a handler or step type no loaded plugin provides.',
+    when: 'POST /execute of a flow an enabled step of which names a handler or step type of a plugin that is not loaded; `data.orphaned` lists each with its reason (load the plugin again, or pick another handler)',
+  },
   pipeline_not_found: { status: 404, message: 'Pipeline not found.' },
   step_not_found: { status: 404, message: 'Pipeline step not found.' },
   job_not_found: { status: 404, message: 'Job not found.' },

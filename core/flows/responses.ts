@@ -88,6 +88,15 @@ export const flowsResponses: Record<string, Record<number, JsonSchema>> = {
             consecutive_failures: int,
             consecutive_no_items: int,
             needs_configuration: list(obj({ flow_step_id: str, handler_slug: str, missing_settings: list(str) })),
+            orphaned: list(
+              obj({
+                kind: { type: 'string', enum: ['handler', 'step_type', 'interval'] },
+                name: str,
+                flow_step_id: nullable(str),
+                plugin: nullable(str),
+                reason: str,
+              }),
+            ),
           }),
         ),
         total: int,

@@ -23,6 +23,7 @@ import { refuseUrlCredentials, type HandlerSecrets } from './handler-secrets.js'
 import { HandlerDefaults, type HandlerDefaultsMode } from './handler-defaults.js';
 import { FlowTriggerCache } from './trigger-cache.js';
 import { sealStoredUrlCredentials } from './url-credentials-migration.js';
+import { FlowOrphans, type MissingContribution } from './orphans.js';
 import type { FlowsApi } from '../../sdk/contract/flows.js';
 import { apiError } from '../errors/catalogue.js';
 
@@ -62,6 +63,8 @@ export class FlowsService implements FlowsApi, PipelineFlows {
   readonly defaults: HandlerDefaults;
   /** What the webhook trigger reads per request (see trigger-cache.ts); every write below that changes a flow's name, pipeline, schedule or webhook settings forgets it. */
   private readonly triggerCache: FlowTriggerCache;
+  /** What flows name that no loaded plugin provides (see orphans.ts). */
+  readonly orphans: FlowOrphans;
 
   constructor(
     private readonly store: DocumentStore,
@@ -78,6 +81,7 @@ export class FlowsService implements FlowsApi, PipelineFlows {
   ) {
     this.defaults = new HandlerDefaults(store, registries, secrets, clock);
     this.triggerCache = new FlowTriggerCache(() => this.collection, store.singleWriter === true);
+    this.orphans = new FlowOrphans(store, registries);
   }
 
   /** Handler defaults as answered (secrets masked): one handler's (404 when unknown), or all that are set. */
@@ -366,6 +370,45 @@ export class FlowsService implements FlowsApi, PipelineFlows {
       if (steps.length > 0) found.set(flow.flow_id, { flow, steps });
     }
     return found;
+  }
+
+  /**
+   * The flows that name a handler, step type or interval no loaded plugin provides, with
+   * what they miss, by flow id: a scan of every flow, as `unconfigured` is.
+   */
+  async orphaned(): Promise<Map<number, { flow: FlowRecord; missing: MissingContribution[] }>> {
+    const found = new Map<number, { flow: FlowRecord; missing: MissingContribution[] }>();
+    const pipelines = new Map<number, Promise<PipelineRecord | null>>();
+    const ownerOf = await this.orphans.ownerLookup();
+    const flows = await this.collection.find(
+      {},
+      {
+        sort: { flow_id: 1 },
+        projection: {
+          flow_id: 1,
+          flow_name: 1,
+          pipeline_id: 1,
+          steps: 1,
+          scheduling_config: 1,
+          consecutive_failures: 1,
+          consecutive_no_items: 1,
+        },
+      },
+    );
+    for (const flow of flows) {
+      if (!pipelines.has(flow.pipeline_id)) pipelines.set(flow.pipeline_id, this.pipelines.find(flow.pipeline_id));
+      const missing = this.orphans.missing(flow, await pipelines.get(flow.pipeline_id)!, ownerOf);
+      if (missing.length > 0) found.set(flow.flow_id, { flow, missing });
+    }
+    return found;
+  }
+
+  /** What one flow names that no loaded plugin provides ([] for a whole flow). */
+  async missingContributions(flow: FlowRecord): Promise<MissingContribution[]> {
+    const pipeline = await this.pipelineOf(flow);
+    const bare = this.orphans.missing(flow, pipeline);
+    // The owners' record is read only for a flow that needs it.
+    return bare.length ? this.orphans.missing(flow, pipeline, await this.orphans.ownerLookup()) : bare;
   }
 
   /** The flow step configuration of one step; 404 config_not_found when unknown. */

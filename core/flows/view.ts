@@ -1,6 +1,7 @@
 import type { PipelineRecord } from '../pipelines/model.js';
 import { flowStepId, publicScheduling, stepKey, type FlowRecord } from './model.js';
 import { HandlerSecrets } from './handler-secrets.js';
+import { notScheduledDisplay, type MissingContribution } from './orphans.js';
 
 /** The required settings a handler's stored settings lack (FlowsService.missingSettings). */
 export type MissingSettings = (slug: string | null, settings: Record<string, unknown>) => string[];
@@ -40,12 +41,17 @@ export function flowConfig(
 
 const display = (date: Date | null) => (date ? date.toISOString().replace('T', ' ').slice(0, 19) : null);
 
-/** The whole flow as GET /flows/{id} and PATCH answer it. */
+/**
+ * The whole flow as GET /flows/{id} and PATCH answer it. A flow naming what no loaded
+ * plugin provides (`orphaned`) shows no next run: its schedule is skipped when it fires.
+ */
 export function flowView(
   flow: FlowRecord,
   pipeline: PipelineRecord | null,
-  extra: { nextRun: Date | null; isRunning: boolean; recentJobs: unknown[]; missing: MissingSettings },
+  extra: { nextRun: Date | null; isRunning: boolean; recentJobs: unknown[]; missing: MissingSettings; orphaned?: MissingContribution[] },
 ): Record<string, unknown> {
+  const orphaned = extra.orphaned?.length ? extra.orphaned : null;
+  const nextRun = orphaned ? null : extra.nextRun;
   return {
     flow_id: flow.flow_id,
     pipeline_id: flow.pipeline_id,
@@ -55,8 +61,10 @@ export function flowView(
     last_run: flow.last_run ? flow.last_run.toISOString() : null,
     last_run_status: flow.last_run_status,
     last_run_display: display(flow.last_run) ?? 'Never',
-    next_run: extra.nextRun ? extra.nextRun.toISOString() : null,
-    next_run_display: display(extra.nextRun) ?? (flow.scheduling_config.interval === 'manual' ? 'Manual' : 'Not scheduled'),
+    next_run: nextRun ? nextRun.toISOString() : null,
+    next_run_display: orphaned
+      ? notScheduledDisplay(orphaned)
+      : (display(nextRun) ?? (flow.scheduling_config.interval === 'manual' ? 'Manual' : 'Not scheduled')),
     is_running: extra.isRunning,
     consecutive_failures: flow.consecutive_failures,
     consecutive_no_items: flow.consecutive_no_items,

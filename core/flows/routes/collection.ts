@@ -13,14 +13,16 @@ export function collectionRoutes(ctx: FlowsContext): RouteDefinition[] {
       method: 'GET',
       path: '/flows/problems',
       permission: admin,
-      summary: 'Flows whose consecutive failures or empty runs reach the threshold, and flows with a step that needs configuration',
+      summary:
+        'Flows whose consecutive failures or empty runs reach the threshold, flows with a step that needs configuration, and flows naming a handler, step type or interval no loaded plugin provides',
       schema: { query: problemsQuery },
       async handle(request) {
         const threshold = request.query.threshold ?? (await settings.get()).problem_flow_threshold;
-        const [failing, unconfigured] = await Promise.all([flows.problems(threshold), flows.unconfigured()]);
+        const [failing, unconfigured, orphaned] = await Promise.all([flows.problems(threshold), flows.unconfigured(), flows.orphaned()]);
         // A flow that cannot run as configured is a problem before it has failed at all.
         const listed = new Map(failing.map((f) => [f.flow_id, f]));
-        for (const [flowId, { flow }] of unconfigured) if (!listed.has(flowId)) listed.set(flowId, flow);
+        for (const found of [unconfigured, orphaned])
+          for (const [flowId, { flow }] of found) if (!listed.has(flowId)) listed.set(flowId, flow);
         const problem_flows = [...listed.values()]
           .sort((a, b) => a.flow_id - b.flow_id)
           .map((f) => ({
@@ -29,6 +31,7 @@ export function collectionRoutes(ctx: FlowsContext): RouteDefinition[] {
             consecutive_failures: f.consecutive_failures,
             consecutive_no_items: f.consecutive_no_items,
             needs_configuration: unconfigured.get(f.flow_id)?.steps ?? [],
+            orphaned: orphaned.get(f.flow_id)?.missing ?? [],
           }));
         return { success: true, data: { problem_flows, total: problem_flows.length, threshold } };
       },

@@ -32,8 +32,11 @@ export function flowsContext(flows: FlowsService, settings: SettingsService, job
       completed_at: j.completed_at ? j.completed_at.toISOString() : null,
       error: j.error,
     }));
-    return flowView(flow, await flows.pipelineOf(flow), {
+    const pipeline = await flows.pipelineOf(flow);
+    return flowView(flow, pipeline, {
       nextRun: await flows.schedule.nextRun(flow.flow_id),
+      // Only what is missing shows in the view (its next run): no owners' lookup needed.
+      orphaned: flows.orphans.missing(flow, pipeline),
       isRunning: Boolean(flow.running_job_id),
       recentJobs,
       missing: flows.missing,

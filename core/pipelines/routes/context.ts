@@ -22,6 +22,7 @@ export function pipelinesContext(pipelines: PipelinesService, flows: FlowsServic
       items.map(async (f) =>
         flowView(f, pipeline, {
           nextRun: await flows.schedule.nextRun(f.flow_id),
+          orphaned: flows.orphans.missing(f, pipeline),
           isRunning: false,
           recentJobs: [],
           missing: flows.missing,

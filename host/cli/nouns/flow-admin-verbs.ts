@@ -10,6 +10,8 @@ type ProblemFlow = {
   consecutive_failures: number;
   consecutive_no_items: number;
   needs_configuration?: Array<{ handler_slug: string; missing_settings: string[] }>;
+  /** What the flow names that no loaded plugin provides (issue 54). */
+  orphaned?: Array<{ reason: string }>;
 };
 
 /** `flows delete`, `flows duplicate` and `flows problems`: the flow routes `flows` lacked (issue 31). */
@@ -48,7 +50,7 @@ export function flowAdminVerbs(y: Argv): Argv {
     )
     .command(
       'problems',
-      'Flows whose consecutive failures or empty runs reach the threshold (setting problem_flow_threshold), or with a step that needs settings',
+      'Flows whose consecutive failures or empty runs reach the threshold (setting problem_flow_threshold), with a step that needs settings, or naming a handler, step type or interval no loaded plugin provides',
       (c) => c.option('threshold', { type: 'number', describe: 'Instead of the problem_flow_threshold setting' }).options(jsonOption),
       async (argv) => {
         const data = await withApi(
@@ -64,7 +66,9 @@ export function flowAdminVerbs(y: Argv): Argv {
           printJson(data);
           return;
         }
-        console.log(`Flows with ${data.threshold} or more consecutive failures or empty runs, or a step that needs settings:`);
+        console.log(
+          `Flows with ${data.threshold} or more consecutive failures or empty runs, a step that needs settings, or a plugin missing:`,
+        );
         printRows(
           data.problem_flows.map((f) => ({
             id: f.flow_id,
@@ -72,6 +76,7 @@ export function flowAdminVerbs(y: Argv): Argv {
             failures: f.consecutive_failures,
             empty_runs: f.consecutive_no_items,
             needs: (f.needs_configuration ?? []).map((s) => `${s.handler_slug}: ${s.missing_settings.join(', ')}`).join('; ') || '-',
+            orphaned: (f.orphaned ?? []).map((o) => o.reason).join('; ') || '-',
           })),
         );
       },

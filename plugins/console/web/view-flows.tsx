@@ -5,15 +5,24 @@ import type { Flow } from './model.js';
 import { ImportForm } from './portable.js';
 import { href } from './router.js';
 
-/** A problem flow entry: its steps that lack settings, if any. */
+/** A problem flow entry: its steps that lack settings, and what it names that no plugin provides, if any. */
 interface Problem {
   flow_id: number;
   needs_configuration?: Array<{ handler_slug: string; missing_settings: string[] }>;
+  orphaned?: Array<{ reason: string }>;
 }
 
 /** A flow that cannot run as configured says so; one failing or finding nothing repeatedly is a "problem". */
 function ProblemBadge({ problem }: { problem: Problem | undefined }) {
   if (!problem) return null;
+  // A plugin left out of the build: the reason is shown whole, it says what to load.
+  if (problem.orphaned?.length)
+    return (
+      <span class="orphaned">
+        <span class="badge warn">plugin missing</span>{' '}
+        <span class="muted">{problem.orphaned.map((o) => o.reason).join('; ')}</span>
+      </span>
+    );
   const lacking = (problem.needs_configuration ?? []).flatMap((step) => step.missing_settings);
   return lacking.length ? (
     <span class="badge warn" title={`Not set yet: ${lacking.join(', ')}`}>

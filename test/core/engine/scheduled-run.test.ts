@@ -28,7 +28,7 @@ function harness(options: { flows?: FlowRecord[]; logsFail?: boolean } = {}) {
     void lines[level].push({ fields, message: message ?? '' });
   const hooks = new HookCatalogue();
   const deps: ScheduledRunsDeps = {
-    flows: { record: async (id) => flows.get(id) ?? null },
+    flows: { record: async (id) => flows.get(id) ?? null, missingContributions: async () => [] },
     jobs: {
       create: async (input) => {
         created.push(input);
