@@ -7,7 +7,7 @@
  * every boot), so the reason can say what to load again.
  */
 import type { Registries } from '../kernel/registries.js';
-import type { DocumentStore } from '../store/port.js';
+import { DuplicateKeyError, type DocumentStore } from '../store/port.js';
 import type { PipelineRecord } from '../pipelines/model.js';
 import { flowStepId, stepKey, type FlowRecord } from './model.js';
 
@@ -29,6 +29,7 @@ export interface MissingContribution {
 }
 
 const registryOf = { handler: 'handlers', step_type: 'stepTypes', interval: 'intervals' } as const;
+const keyField = { handler: 'slug', step_type: 'type', interval: 'value' } as const;
 const labelOf = { handler: 'handler', step_type: 'step type', interval: 'interval' } as const;
 
 interface OwnerRecord extends Record<string, unknown> {
@@ -46,16 +47,22 @@ export class FlowOrphans {
     return this.store.collection<OwnerRecord>(CONTRIBUTION_OWNERS);
   }
 
-  /** Remembers which plugin provides each handler, step type and interval loaded now. */
+  /**
+   * Remembers which plugin provides each handler, step type and interval loaded now. Only
+   * what changed is written (a start usually writes nothing); another host starting at the
+   * same time may write the same key first, which is as good.
+   */
   async recordOwners(): Promise<void> {
     await this.owners.createIndex({ fields: { key: 1 }, unique: true });
+    const known = new Map((await this.owners.find({})).map((o) => [o.key, o.plugin]));
     for (const kind of Object.keys(registryOf) as OrphanKind[]) {
-      const registry = registryOf[kind];
-      for (const item of this.registries.list(registry)) {
-        const name = String((item as unknown as Record<string, unknown>)[keyField[kind]]);
+      for (const item of this.registries.list(registryOf[kind])) {
+        const key = `${kind}:${String((item as unknown as Record<string, unknown>)[keyField[kind]])}`;
         const plugin = this.registries.ownerOf(item as object);
-        if (!plugin) continue;
-        await this.owners.updateOne({ key: `${kind}:${name}` }, { $set: { plugin } }, { upsert: true });
+        if (!plugin || known.get(key) === plugin) continue;
+        await this.owners.updateOne({ key }, { $set: { plugin } }, { upsert: true }).catch((error: unknown) => {
+          if (!(error instanceof DuplicateKeyError)) throw error;
+        });
       }
     }
   }
@@ -102,8 +109,6 @@ export class FlowOrphans {
     return found;
   }
 }
-
-const keyField = { handler: 'slug', step_type: 'type', interval: 'value' } as const;
 
 /** What stops a run at once: a missing handler or step type (a missing interval only stops the schedule). */
 export function blocksRun(missing: readonly MissingContribution[]): MissingContribution[] {

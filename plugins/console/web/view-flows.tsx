@@ -19,8 +19,7 @@ function ProblemBadge({ problem }: { problem: Problem | undefined }) {
   if (problem.orphaned?.length)
     return (
       <span class="orphaned">
-        <span class="badge warn">plugin missing</span>{' '}
-        <span class="muted">{problem.orphaned.map((o) => o.reason).join('; ')}</span>
+        <span class="badge warn">plugin missing</span> <span class="muted">{problem.orphaned.map((o) => o.reason).join('; ')}</span>
       </span>
     );
   const lacking = (problem.needs_configuration ?? []).flatMap((step) => step.missing_settings);

@@ -266,7 +266,14 @@ for (const store of testStores('workflows: the admin client replayed')) {
     const problems = await call('GET', '/flows/problems');
     assert.equal(problems.body.data, {
       problem_flows: [
-        { flow_id: copyId, flow_name: 'Morning news (Copy)', consecutive_failures: 3, consecutive_no_items: 0, needs_configuration: [] },
+        {
+          flow_id: copyId,
+          flow_name: 'Morning news (Copy)',
+          consecutive_failures: 3,
+          consecutive_no_items: 0,
+          needs_configuration: [],
+          orphaned: [],
+        },
       ],
       total: 1,
       threshold: 3,
