@@ -9,6 +9,7 @@ import { HookCatalogue, type ScheduledRunTiming } from '../../../core/kernel/hoo
 import type { FlowRecord } from '../../../core/flows/model.js';
 import type { JobRecord } from '../../../core/jobs/model.js';
 import type { NewJob } from '../../../core/jobs/service.js';
+import type { MissingContribution } from '../../../core/flows/orphans.js';
 
 const test = suite('engine: scheduled runs (what a firing starts)');
 
@@ -16,7 +17,7 @@ const flow = (over: Partial<FlowRecord> = {}) =>
   ({ flow_id: 7, pipeline_id: 3, flow_name: 'Hourly digest', scheduling_config: { interval: 'hourly' }, ...over }) as FlowRecord;
 
 /** Fakes that record what they were asked; `runEnds` settles a started run when the test says so. */
-function harness(options: { flows?: FlowRecord[]; logsFail?: boolean } = {}) {
+function harness(options: { flows?: FlowRecord[]; logsFail?: boolean; orphaned?: MissingContribution[] } = {}) {
   const flows = new Map((options.flows ?? [flow()]).map((f) => [f.flow_id, f]));
   const created: NewJob[] = [];
   const started: number[] = [];
@@ -28,7 +29,7 @@ function harness(options: { flows?: FlowRecord[]; logsFail?: boolean } = {}) {
     void lines[level].push({ fields, message: message ?? '' });
   const hooks = new HookCatalogue();
   const deps: ScheduledRunsDeps = {
-    flows: { record: async (id) => flows.get(id) ?? null, missingContributions: async () => [] },
+    flows: { record: async (id) => flows.get(id) ?? null, missingContributions: async () => options.orphaned ?? [] },
     jobs: {
       create: async (input) => {
         created.push(input);
@@ -90,6 +91,16 @@ test('a flow deleted since its schedule was set: the schedule goes, no job is ma
   assert.equal(h.started, []);
   await settle();
   assert.equal(h.stored, []);
+});
+
+test('a flow naming a handler no loaded plugin provides: skipped with a warning saying why, no job, its schedule kept', async () => {
+  const reason = "step 3_x_7 names handler 'gone', which no loaded plugin provides; it came from plugin 'p', load it again";
+  const h = harness({ orphaned: [{ kind: 'handler', name: 'gone', flow_step_id: '3_x_7', plugin: 'p', reason }] });
+  assert.is(await h.runs.scheduleFired({ flowId: 7 }), null);
+  assert.equal([h.created, h.started, h.unscheduled], [[], [], []]);
+  assert.equal(h.lines.warn, [
+    { fields: { flow_id: 7, orphaned: ['handler:gone'] }, message: `Flow 7 "Hourly digest" skipped by its schedule: ${reason}` },
+  ]);
 });
 
 test("the log line names the scheduler's repeat when the flow's config has none, the raw value when no interval is registered", async () => {
