@@ -7,7 +7,7 @@
  * every boot), so the reason can say what to load again.
  */
 import type { Registries } from '../kernel/registries.js';
-import { DuplicateKeyError, type DocumentStore } from '../store/port.js';
+import { DuplicateKeyError, type BulkOp, type DocumentStore } from '../store/port.js';
 import type { PipelineRecord } from '../pipelines/model.js';
 import { flowStepId, stepKey, type FlowRecord } from './model.js';
 
@@ -49,22 +49,27 @@ export class FlowOrphans {
 
   /**
    * Remembers which plugin provides each handler, step type and interval loaded now. Only
-   * what changed is written (a start usually writes nothing); another host starting at the
-   * same time may write the same key first, which is as good.
+   * what changed is written, in one bulk write (one transaction on the embedded store; a
+   * fresh store's first start writes them all).
    */
   async recordOwners(): Promise<void> {
     await this.owners.createIndex({ fields: { key: 1 }, unique: true });
     const known = new Map((await this.owners.find({})).map((o) => [o.key, o.plugin]));
+    const writes: BulkOp[] = [];
     for (const kind of Object.keys(registryOf) as OrphanKind[]) {
       for (const item of this.registries.list(registryOf[kind])) {
         const key = `${kind}:${String((item as unknown as Record<string, unknown>)[keyField[kind]])}`;
         const plugin = this.registries.ownerOf(item as object);
-        if (!plugin || known.get(key) === plugin) continue;
-        await this.owners.updateOne({ key }, { $set: { plugin } }, { upsert: true }).catch((error: unknown) => {
-          if (!(error instanceof DuplicateKeyError)) throw error;
-        });
+        if (plugin && known.get(key) !== plugin)
+          writes.push({ collection: CONTRIBUTION_OWNERS, updateOne: { filter: { key }, update: { $set: { plugin } }, upsert: true } });
       }
     }
+    if (writes.length === 0) return;
+    await this.store.bulkWrite(writes).catch((error: unknown) => {
+      // Another host of a MongoDB store starting at the same time wrote a key first: its
+      // record is as good, and what this one did not write is written at its next start.
+      if (!(error instanceof DuplicateKeyError)) throw error;
+    });
   }
 
   /** Who provided what, as remembered (read once per scan or view). */
