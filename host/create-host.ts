@@ -49,6 +49,8 @@ import { CollectionClaims, pluginScopedFactories } from './services/plugin-scope
 import { provideKernelServices } from './services/root-services.js';
 import { OverridableContainer } from './services/overridable-container.js';
 import { checkContributions } from './services/check-contributions.js';
+import { migrationRunner } from './migrations/run-migrations.js';
+import { services as coreKernelServices } from '../core/kernel/services.js';
 
 /**
  * The composition root: a build of Flowhost is the kernel's services (store, vault, clock,
@@ -125,6 +127,13 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       settings: config.pluginSettings,
       onSettings: (id, value) => pluginSettings.set(id, value),
       onCollections: (id, names) => claims.claim(id, names),
+      migrate: migrationRunner({
+        store,
+        clock,
+        owner: `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
+        storeOf: (id) => container.get(coreKernelServices.store, id),
+        logOf: (id) => container.get(coreKernelServices.logger, id),
+      }),
       registries,
     });
     registries.seal();

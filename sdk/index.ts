@@ -70,6 +70,7 @@ export { isSecretParameter } from '../core/security/secret-parameters.js';
 export { UrlRefusedError, FetchLimitError } from '../core/security/guarded-fetch-types.js';
 
 export type { PluginDefinition, HostInfo } from '../core/kernel/plugin.js';
+export type { PluginMigration, MigrationContext } from './migrations.js';
 export type { CoreErrorCode } from '../core/errors/catalogue.js';
 export type { ErrorEntry, ErrorEntries, ErrorFactory, ErrorOptions, ErrorStatus } from '../core/errors/define-errors.js';
 export type {

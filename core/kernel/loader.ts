@@ -4,6 +4,7 @@ import valid from 'semver/functions/valid.js';
 import validRange from 'semver/ranges/valid.js';
 import { PluginError } from '../errors.js';
 import type { PluginDefinition } from './plugin.js';
+import type { PluginMigration } from '../../sdk/migrations.js';
 import type { HookCatalogue } from './hooks.js';
 import type { ServiceContainer } from './service-container.js';
 import { isServiceFactory, isServiceRef, type ServiceDeps } from './service-ref.js';
@@ -44,6 +45,11 @@ export interface LoadOptions {
   onSettings(pluginId: string, settings: Record<string, unknown>): void;
   /** Receives each plugin's declared collections; throws when two plugins claim one. */
   onCollections(pluginId: string, collections: readonly string[]): void;
+  /**
+   * Runs a plugin's pending migrations, just before its setup (after its dependencies'
+   * setups); throws a PluginError naming the plugin and the step that failed.
+   */
+  migrate?(pluginId: string, steps: ReadonlyArray<PluginMigration>): Promise<unknown>;
 }
 
 type AnyPlugin = PluginDefinition<ServiceDeps>;
@@ -112,6 +118,8 @@ export async function loadPlugins(plugins: ReadonlyArray<PluginDefinition>, opti
   }
   const loaded: LoadedPlugin[] = [];
   for (const def of orderByDependencies(defs, byId)) {
+    // Before setup: a setup may read, index or cache the data a step reshapes.
+    if (def.migrations?.length && options.migrate) await options.migrate(def.id, def.migrations);
     const deps = await options.services.resolveDeps(def.id, def.deps ?? {});
     try {
       await options.hooks.withPlugin(def.id, () => def.setup(deps));
@@ -165,8 +173,23 @@ function checkShape(def: AnyPlugin): void {
         `declares extension point '${point.id}', which belongs to plugin '${point.owner}' (its owner); only the owner declares it, others list it in deps`,
       );
   }
+  checkMigrations(id, def.migrations);
   if (def.collections !== undefined && (!Array.isArray(def.collections) || def.collections.some((c) => typeof c !== 'string'))) {
     throw new PluginError(id, 'collections must be a list of collection names');
+  }
+}
+
+function checkMigrations(id: string, migrations: unknown): void {
+  if (migrations === undefined) return;
+  if (!Array.isArray(migrations)) throw new PluginError(id, 'migrations must be a list of steps ({ id, up(context) })');
+  const ids = new Set<string>();
+  for (const [index, step] of migrations.entries()) {
+    const stepId: unknown = step?.id;
+    if (typeof stepId !== 'string' || !stepId.trim() || stepId.length > 200)
+      throw new PluginError(id, `migrations[${index}] has no id (a non-empty string of at most 200 characters)`);
+    if (typeof step.up !== 'function') throw new PluginError(id, `migration '${stepId}' has no up(context) function`);
+    if (ids.has(stepId)) throw new PluginError(id, `migration id '${stepId}' is listed twice`);
+    ids.add(stepId);
   }
 }
 

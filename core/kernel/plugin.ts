@@ -2,6 +2,7 @@ import type { JsonSchema } from './json-schema.js';
 import type { CliNounDefinition } from './cli.js';
 import type { ResolvedDeps, ServiceDeps, ServiceFactory } from './service-ref.js';
 import type { ExtensionPointDeclaration } from './extension-point.js';
+import type { PluginMigration } from '../../sdk/migrations.js';
 
 /** Facts about the running host a plugin may need (URLs, namespaces). */
 export interface HostInfo {
@@ -64,6 +65,11 @@ export interface PluginDefinition<D extends ServiceDeps = ServiceDeps> {
    * added through `point.contributions` in its own `deps`.
    */
   extensionPoints?: ReadonlyArray<ExtensionPointDeclaration>;
+  /**
+   * Data migrations, in order: each runs once per store, before `setup`, under a store-wide
+   * lock (docs/plugin-authoring.md, "Migrations"). A step that throws stops start-up.
+   */
+  migrations?: ReadonlyArray<PluginMigration>;
   /** CLI nouns this plugin adds (`flowhost <noun> <command>`), listed without starting a host. */
   cli?: CliNounDefinition[];
   /** The services `setup` receives, by the names given here. */
