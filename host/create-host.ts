@@ -40,6 +40,7 @@ import { trackRunningJobs } from './scheduler/running-jobs.js';
 import { interruptedWork } from '../core/kernel/interrupted-work.js';
 import { sessionSurface } from './surfaces/session-routes.js';
 import { userAdminSurface } from './surfaces/user-admin-routes.js';
+import { migrationsSurface } from './surfaces/migrations-routes.js';
 import { ensureAdminAccess } from './bootstrap/initial-admin.js';
 import { publishHost, unpublishHost } from './runtime/data-dir-files.js';
 import { createScheduler } from './scheduler/create-scheduler.js';
@@ -120,7 +121,8 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     ))
       container.provide(factory, 'host');
 
-    const loaded = await loadPlugins([...corePlugins, ...options.plugins], {
+    const definitions = [...corePlugins, ...options.plugins];
+    const loaded = await loadPlugins(definitions, {
       kernelVersion: FLOWHOST_VERSION,
       hooks,
       services: container,
@@ -169,6 +171,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
         secureCookies: () => info.publicUrl().startsWith('https:'),
       }),
       userAdminSurface(users),
+      migrationsSurface(definitions, store),
     ];
     const surfaces = [
       ...hostSurfaces.map((surface) => ({ surface, owner: 'host' })),

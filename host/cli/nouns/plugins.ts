@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import type { LoadedPlugin } from '../../../core/kernel/loader.js';
-import { configFrom, jsonOption, type CliNoun } from '../cli-runtime.js';
+import type { MigrationStatus } from '../../migrations/migration-record.js';
+import { configFrom, jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
 import { printJson, printRows } from '../output.js';
 import { nounHeader } from './catalogue.js';
 
@@ -25,6 +26,17 @@ export function pluginRows(plugins: readonly LoadedPlugin[]): Array<Record<strin
   }));
 }
 
+/** One row per plugin with migrations: how many steps ran, which are left, a failure or a lock holder. */
+export function migrationRows(statuses: readonly MigrationStatus[]): Array<Record<string, string>> {
+  return statuses.map((s) => ({
+    plugin: s.plugin,
+    applied: String(s.applied.length),
+    last: s.last ?? '-',
+    pending: s.pending.map((p) => p.id).join(', ') || '-',
+    state: s.failed ? `failed at '${s.failed.step}': ${s.failed.message}` : s.locked_by ? `running on ${s.locked_by}` : 'ok',
+  }));
+}
+
 /** `flowhost plugins ...`: what this build wires in, without a server or data. */
 export const plugins: CliNoun = {
   ...nounHeader('plugins'),
@@ -44,6 +56,19 @@ export const plugins: CliNoun = {
           else printRows(pluginRows(host.plugins));
         },
       )
-      .demandCommand(1, 'Name a verb: list')
+      .command(
+        'migrations',
+        "Each plugin's data migrations on this store: applied and pending steps, a failed step, a host running them",
+        (c) => c.options(jsonOption),
+        async (argv) => {
+          // Through the running host (the build it runs); with none, the build starts here
+          // for the command and, as any start, runs pending steps first.
+          const body = await withApi(argv, (api) => api.call<{ data: MigrationStatus[] }>('GET', '/plugins/migrations'));
+          if (argv.json) printJson(body.data);
+          else if (body.data.length === 0) process.stdout.write('No plugin of this build has migrations.\n');
+          else printRows(migrationRows(body.data));
+        },
+      )
+      .demandCommand(1, 'Name a verb: list, migrations')
       .strict(),
 };
