@@ -119,7 +119,15 @@ export async function loadPlugins(plugins: ReadonlyArray<PluginDefinition>, opti
   const loaded: LoadedPlugin[] = [];
   for (const def of orderByDependencies(defs, byId)) {
     // Before setup: a setup may read, index or cache the data a step reshapes.
-    if (def.migrations?.length && options.migrate) await options.migrate(def.id, def.migrations);
+    if (def.migrations?.length && options.migrate) {
+      try {
+        await options.migrate(def.id, def.migrations);
+      } catch (error) {
+        if (error instanceof PluginError) throw error;
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new PluginError(def.id, `its migrations could not run: ${reason}`, { cause: error });
+      }
+    }
     const deps = await options.services.resolveDeps(def.id, def.deps ?? {});
     try {
       await options.hooks.withPlugin(def.id, () => def.setup(deps));
