@@ -8,6 +8,7 @@ import { loadPlugins } from '../core/kernel/loader.js';
 import { HostRegistries } from '../core/kernel/registries.js';
 import type { HostInfo } from '../core/kernel/plugin.js';
 import { ServiceContainer } from '../core/kernel/service-container.js';
+import { checkCoreApi } from './core-api-check.js';
 import type { CreateHostOptions, Host } from './host.js';
 export type { CreateHostOptions, Host } from './host.js';
 import type { ServiceRef } from '../core/kernel/service-ref.js';
@@ -179,6 +180,11 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     ];
     const routeOptions = { apiPrefix: config.apiPrefix, coreNamespace: config.coreNamespace, log, checkResponses: config.checkResponses };
     const routes = compileRoutes(surfaces, routeOptions);
+    if (options.coreApi !== false)
+      checkCoreApi(
+        { routes, stepTypes: registries.stepTypes().map((t) => t.type), intervals: registries.intervals().map((i) => i.value) },
+        config.coreNamespace,
+      );
     const allRoutes = [
       ...routes,
       ...systemRoutes({

@@ -52,6 +52,12 @@ export interface CreateHostOptions {
    */
   listen?: boolean;
   /**
+   * Whether the build must serve what the core API needs (discovery's listings, the four
+   * step types, the manual interval; docs/plugins.md). Default true: start-up stops naming
+   * what to add. A host for one plugin's tests, with only that plugin, passes false.
+   */
+  coreApi?: boolean;
+  /**
    * Factories that replace whatever the host or a plugin would provide for the same
    * reference (the test kit's `mockService`), or provide one nothing loaded provides.
    */

@@ -62,6 +62,7 @@ export async function createTestHost(options: CreateTestHostOptions): Promise<Te
     env: {},
     clock,
     logger: options.logger ?? silentLogger,
+    coreApi: options.builtins !== false,
     config: testConfig(options.config),
   });
   const url = await host.start();

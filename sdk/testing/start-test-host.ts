@@ -84,6 +84,8 @@ export async function startTestHost(options: StartTestHostOptions): Promise<Inje
     logger: options.logger ?? silentLogger,
     listen: false,
     services: options.services ?? [],
+    // Only the plugins under test unless asked for the built-ins: not a whole build.
+    coreApi: options.builtins === true,
     config: testConfig(options.config),
   });
   await host.start();

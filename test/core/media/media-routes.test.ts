@@ -379,6 +379,7 @@ for (const store of testStores('media: boot repair')) {
       // The second boot issues no administrator password, so it is a plain host.
       const host = await createHost({
         plugins: [],
+        coreApi: false,
         env: {},
         config: { ...config, port: 0, host: '127.0.0.1', logLevel: 'silent', schedulerLockLifetime: 2000 },
       });

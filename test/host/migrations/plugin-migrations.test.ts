@@ -54,6 +54,8 @@ async function boot(
 ): Promise<Host> {
   return createHost({
     plugins: [probe(migrations, seen)],
+    // One plugin under test, not a whole build.
+    coreApi: false,
     env: {},
     logger,
     config: { port: 0, logLevel: 'silent', ...config },

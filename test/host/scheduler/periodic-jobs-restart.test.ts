@@ -34,7 +34,13 @@ type StoredSweep = {
 
 /** Boots a host with the sweeper on `config`, starts and stops it; the stored sweep job(s). */
 async function bootOnce(config: Partial<HostConfig>, plugin: ReturnType<typeof sweeper>): Promise<StoredSweep[]> {
-  const host = await createHost({ plugins: [plugin], env: {}, logger: silentLogger, config: { port: 0, logLevel: 'silent', ...config } });
+  const host = await createHost({
+    plugins: [plugin],
+    coreApi: false,
+    env: {},
+    logger: silentLogger,
+    config: { port: 0, logLevel: 'silent', ...config },
+  });
   await host.start();
   try {
     const docs = await host.store.collection<StoredSweep & { _id: string }>(JOBS_COLLECTION).find({ name: 'sweeper:sweep' });
