@@ -63,6 +63,17 @@ export default definePlugin({
       ],
     }),
   ],
+  // One-time work on the plugin's data, run once per store before setup (two hosts on one
+  // database never both run a step). Add new steps at the end; never rename one.
+  migrations: [
+    {
+      id: '2026-12-greetings-by-date',
+      description: 'Index greetings by date (the list and the tidy-up job read them newest first)',
+      async up({ store }) {
+        await store.collection<Greeting>('greetings').createIndex({ fields: { at: -1 } });
+      },
+    },
+  ],
   deps: {
     handlers: services.handlers,
     routes: services.routes,
@@ -75,7 +86,6 @@ export default definePlugin({
   async setup({ handlers, routes, store, scheduler, clock, log, settings }) {
     // Namespaced to this plugin by the host ('hello__greetings'): no other plugin sees it.
     const greetings = store.collection<Greeting>('greetings');
-    await greetings.createIndex({ fields: { at: -1 } });
 
     handlers.add(
       defineHandler({

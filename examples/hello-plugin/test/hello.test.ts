@@ -99,6 +99,17 @@ api('its background job forgets greetings older than a day', async ({ t }) => {
   assert.unreachable('the job did not run');
 });
 
+api('its migration ran once on this store, before setup', async ({ t }) => {
+  type Step = { id: string };
+  const res = await t.request<{ data: Array<{ plugin: string; applied: Step[]; pending: Step[] }> }>('GET', '/plugins/migrations');
+  assert.is(res.status, 200);
+  const mine = res.body.data.find((p) => p.plugin === 'hello');
+  assert.equal(mine && { applied: mine.applied.map((s) => s.id), pending: mine.pending }, {
+    applied: ['2026-12-greetings-by-date'],
+    pending: [],
+  });
+});
+
 api('anonymous callers are refused', async ({ t }) => {
   const res = await t.request<{ code: string }>('GET', '/greeting', { namespace: 'hello/v1', as: 'anonymous' });
   assert.is(res.status, 401);
