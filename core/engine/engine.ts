@@ -96,6 +96,19 @@ interface PlannedStep {
 
 class StepFailure extends Error {}
 
+/** One step of a run as the engine records it: the job, the plan and the step's place, label and log context, the run's outcomes so far. */
+interface RecordedStep {
+  job: JobRecord;
+  plan: PlannedStep[];
+  index: number;
+  step: PlannedStep;
+  label: string;
+  stepContext: Record<string, unknown>;
+  steps: StepOutcome[];
+  /** The first step the run runs: its record carries the flow as it ran. */
+  firstRun: number;
+}
+
 /** What a step outcome records of a refusal with a code (an ApiError): the code, and what a settings refusal lacks. */
 function refusal(error: unknown): Pick<StepOutcome, 'error_code' | 'missing_settings'> {
   if (!isApiError(error)) return {};
@@ -424,19 +437,7 @@ export class Engine {
    * failure is thrown on as a StepFailure naming the step by position.
    */
   private async runRecorded(
-    run: {
-      job: JobRecord;
-      plan: PlannedStep[];
-      index: number;
-      step: PlannedStep;
-      label: string;
-      stepContext: Record<string, unknown>;
-      progress: RunProgress;
-      steps: StepOutcome[];
-      firstRun: number;
-      content: ContentStore;
-      lost: () => boolean;
-    },
+    run: RecordedStep & { progress: RunProgress; content: ContentStore; lost: () => boolean },
     given: DataPacket[],
   ): Promise<{ packets: DataPacket[]; fetched: number }> {
     const { job, index, step, label, stepContext, steps } = run;
@@ -526,16 +527,7 @@ export class Engine {
 
   /** A failed step's outcome, stored at once (with the flow as it ran when it was the first), and its closing line. */
   private async recordFailed(
-    run: {
-      job: JobRecord;
-      plan: PlannedStep[];
-      index: number;
-      step: PlannedStep;
-      label: string;
-      stepContext: Record<string, unknown>;
-      steps: StepOutcome[];
-      firstRun: number;
-    },
+    run: RecordedStep,
     at: { started: Date; given: DataPacket[]; partial: DataPacket[]; report: StepReport },
     stepError: unknown,
   ): Promise<void> {
