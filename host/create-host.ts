@@ -42,8 +42,10 @@ import { interruptedWork } from '../core/kernel/interrupted-work.js';
 import { sessionSurface } from './surfaces/session-routes.js';
 import { userAdminSurface } from './surfaces/user-admin-routes.js';
 import { migrationsSurface } from './surfaces/migrations-routes.js';
+import { pluginsSurface } from './surfaces/plugins-routes.js';
 import { ensureAdminAccess } from './bootstrap/initial-admin.js';
 import { publishHost, unpublishHost } from './runtime/data-dir-files.js';
+import { recordBuild } from './build/build-record.js';
 import { createScheduler } from './scheduler/create-scheduler.js';
 import { unrefJobWatchdogs } from './scheduler/agenda-watchdog.js';
 import { PeriodicJobs } from './scheduler/periodic-jobs.js';
@@ -173,6 +175,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       }),
       userAdminSurface(users),
       migrationsSurface(definitions, store),
+      pluginsSurface(loaded),
     ];
     const surfaces = [
       ...hostSurfaces.map((surface) => ({ surface, owner: 'host' })),
@@ -253,6 +256,8 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
         started = true;
         if (options.clusterWorker) localToken = options.clusterWorker.localToken;
         else if (dataDir && url) localToken = publishHost(dataDir, url, `${url}${config.apiPrefix}/${config.coreNamespace}`);
+        // Kept after the stop: what a CLI command starting its own host is checked against.
+        if (dataDir) recordBuild(dataDir, loaded, corePlugins);
         log.info(
           { url, store: store.kind, plugins: loaded.map((p) => p.id) },
           url ? `Flowhost listening on ${url}` : 'Flowhost started without a port (requests through handle)',

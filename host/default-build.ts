@@ -1,13 +1,27 @@
-import { defaultPlugins, optionalPlugins } from '../plugins/index.js';
 import { createHost, type CreateHostOptions, type Host } from './create-host.js';
 import type { HostConfig } from './config/schema.js';
-import { resolvePlugins } from './plugin-resolver.js';
+import { type DeclaredBuild, findBuild } from './build/build-declaration.js';
+import { type ResolvedBuild, resolveBuild } from './build/build-plugins.js';
+import { loadPluginEntries } from './plugin-resolver.js';
 
-/** The stock build: the default built-ins plus whatever FLOWHOST_PLUGINS / config names. */
+/**
+ * The host of a declared build (`--build`, FLOWHOST_BUILD, ./flowhost.build.json), or of the
+ * stock build (the default built-ins plus FLOWHOST_PLUGINS) when none is declared. `serve`
+ * and every CLI command that starts a host come through here.
+ */
 export async function buildDefaultHost(
   config: HostConfig,
+  options: Pick<CreateHostOptions, 'clusterWorker' | 'reservedPort'> & { build?: DeclaredBuild } = {},
+): Promise<Host> {
+  const { build, ...rest } = options;
+  return hostOfBuild(await resolveBuild(config, build ?? findBuild(undefined)), rest);
+}
+
+/** The host of a build already resolved (a CLI command checks it against the data directory first). */
+export async function hostOfBuild(
+  build: ResolvedBuild,
   options: Pick<CreateHostOptions, 'clusterWorker' | 'reservedPort'> = {},
 ): Promise<Host> {
-  const extra = await resolvePlugins(config.plugins, optionalPlugins);
-  return createHost({ plugins: [...defaultPlugins, ...extra], config, env: {}, ...options });
+  const plugins = await loadPluginEntries(build.entries);
+  return createHost({ plugins, config: build.config, env: {}, ...options });
 }

@@ -16,6 +16,7 @@ export type PluginEntry = PluginDefinition | PluginManifest;
 export async function resolvePluginEntries(
   entries: readonly string[],
   optional: Readonly<Record<string, PluginEntry>>,
+  origin = 'FLOWHOST_PLUGINS',
 ): Promise<PluginEntry[]> {
   const out: PluginEntry[] = [];
   for (const entry of entries) {
@@ -38,10 +39,10 @@ export async function resolvePluginEntries(
           ? ''
           : ` (a package name is looked up where flowhost is installed, then from the working directory ${process.cwd()}; ` +
             `install it there, or give its path instead, e.g. FLOWHOST_PLUGINS=./dist/index.js)`;
-      throw new Error(`Plugin '${entry}' (from FLOWHOST_PLUGINS) could not be loaded: ${(error as Error).message}${hint}`);
+      throw new Error(`Plugin '${entry}' (from ${origin}) could not be loaded: ${(error as Error).message}${hint}`);
     }
     if (!mod.default || typeof mod.default !== 'object') {
-      throw new Error(`Plugin '${entry}' (from FLOWHOST_PLUGINS) has no default export; export default definePlugin({...})`);
+      throw new Error(`Plugin '${entry}' (from ${origin}) has no default export; export default definePlugin({...})`);
     }
     out.push(mod.default as PluginEntry);
   }

@@ -3,6 +3,9 @@ import { basename, resolve } from 'node:path';
 import { Transform } from 'node:stream';
 import { uploadContentType } from '../../core/kernel/upload-type.js';
 import type { HostConfig } from '../config/schema.js';
+import { type DeclaredBuild, findBuild } from '../build/build-declaration.js';
+import type { ResolvedBuild } from '../build/build-plugins.js';
+import { buildDifference, readBuildRecord } from '../build/build-record.js';
 import { hostProcessAlive, readHostFile, unpublishHost } from '../runtime/data-dir-files.js';
 import { LOCAL_SCHEME } from '../auth/local-scheme.js';
 import { CliError } from './admin-client.js';
@@ -78,11 +81,11 @@ function answer<T>(response: LoopbackAnswer): T {
  * one runs; otherwise this process starts the build on a free loopback port for the
  * length of the command (so flows run with every plugin, exactly as in the server).
  */
-export async function openApiSession(config: HostConfig): Promise<ApiSession> {
+export async function openApiSession(config: HostConfig, declared: DeclaredBuild = findBuild(undefined)): Promise<ApiSession> {
   const dataDir = resolve(config.dataDir);
+  const live = config.mongodbUrl ? null : runningHostSession(config);
+  if (live) return live;
   const running = config.mongodbUrl ? null : readHostFile(dataDir);
-  if (running && hostProcessAlive(running))
-    return httpSession('host', `${running.url}${config.apiPrefix}`, config.coreNamespace, running.token, async () => undefined);
   if (running) {
     // A host killed with -9 leaves host.json behind: work on the directory instead of
     // calling an address nobody answers, and say so.
@@ -92,18 +95,19 @@ export async function openApiSession(config: HostConfig): Promise<ApiSession> {
     unpublishHost(dataDir);
   }
   // Loaded here, not at the top: only a command that starts its own host pays for it.
-  const [{ buildDefaultHost }, { DataDirInUseError }] = await Promise.all([
+  const [{ hostOfBuild }, { resolveBuild }, { DataDirInUseError }] = await Promise.all([
     import('../default-build.js'),
+    import('../build/build-plugins.js'),
     import('../store/open-store.js'),
   ]);
+  const build = await resolveBuild(
+    { ...config, port: 0, host: '127.0.0.1', logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel },
+    declared,
+  );
+  if (config.dataDir !== ':memory:') checkBuildAgainstDataDir(dataDir, build);
   let host;
   try {
-    host = await buildDefaultHost({
-      ...config,
-      port: 0,
-      host: '127.0.0.1',
-      logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel,
-    });
+    host = await hostOfBuild(build);
   } catch (error) {
     if (!(error instanceof DataDirInUseError)) throw error;
     // Held, and no address when this command looked: a host is starting on the directory.
@@ -117,6 +121,40 @@ export async function openApiSession(config: HostConfig): Promise<ApiSession> {
     throw new CliError('The in-process host published no local credential');
   }
   return httpSession('local', `${url}${host.config.apiPrefix}`, host.config.coreNamespace, info.token, () => host.stop());
+}
+
+/** A session with the host running on the data directory, or null when none runs. */
+export function runningHostSession(config: HostConfig): ApiSession | null {
+  const running = readHostFile(resolve(config.dataDir));
+  if (!running || !hostProcessAlive(running)) return null;
+  return httpSession('host', `${running.url}${config.apiPrefix}`, config.coreNamespace, running.token, async () => undefined);
+}
+
+/**
+ * A command starting its own host refuses a build other than the one last served on the
+ * directory: loading a plugin the store never had would create its collections and jobs
+ * (the stock CLI on a team's data directory added billing's jobs to Agenda).
+ */
+function checkBuildAgainstDataDir(dataDir: string, build: ResolvedBuild): void {
+  const recorded = readBuildRecord(dataDir);
+  if (!recorded) return;
+  const { extra, missing } = buildDifference(
+    recorded,
+    build.entries.map((e) => e.id),
+  );
+  if (extra.length === 0 && missing.length === 0) return;
+  const differs = [
+    extra.length ? `would load ${extra.join(', ')}, which it did not run` : '',
+    missing.length ? `lacks ${missing.join(', ')}, which it ran` : '',
+  ]
+    .filter(Boolean)
+    .join(', and ');
+  throw new CliError(
+    `The data directory ${dataDir} was last served by another build: ${build.describe} ${differs}. ` +
+      'Nothing was started or changed. Give this command the build the host runs: --build <file> or FLOWHOST_BUILD (a flowhost.build.json), ' +
+      'or start that host and run the command again.',
+    'build_mismatch',
+  );
 }
 
 type CallOptions = { query?: Record<string, string | number | boolean | undefined>; body?: unknown; headers?: Record<string, string> };

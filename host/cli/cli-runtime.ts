@@ -2,6 +2,7 @@ import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { readFileSync } from 'node:fs';
 import { loadConfig } from '../config/load-config.js';
 import type { HostConfig } from '../config/schema.js';
+import { findBuild } from '../build/build-declaration.js';
 import { CliError, type AdminClient } from './admin-client.js';
 import type { ApiSession } from './api-session.js';
 import { requireStore } from './data-dir-store.js';
@@ -19,6 +20,8 @@ export interface Common {
   'data-dir'?: string;
   /** Create the data directory's store when it has none (otherwise only `serve` does). */
   init?: boolean;
+  /** The build declaration file (default FLOWHOST_BUILD or ./flowhost.build.json when present). */
+  build?: string;
 }
 
 /**
@@ -71,7 +74,7 @@ export async function withApi<T>(argv: Common, fn: (api: ApiSession) => Promise<
   const { openApiSession } = await import('./api-session.js');
   const config = configFrom(argv);
   requireStore(config, argv.init);
-  const api = await openApiSession({ ...config, logLevel: 'warn' });
+  const api = await openApiSession({ ...config, logLevel: 'warn' }, findBuild(argv.build));
   try {
     return await fn(api);
   } finally {

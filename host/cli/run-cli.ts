@@ -5,8 +5,8 @@ import type { CliNoun } from './cli-runtime.js';
 import { builtInNouns } from './nouns/catalogue.js';
 import { loadPluginNouns } from './plugin-nouns.js';
 import { errorLine } from './api-error.js';
-import { resolvePluginEntries } from '../plugin-resolver.js';
-import { defaultManifests, optionalManifests } from '../../plugins/manifests.js';
+import { findBuild } from '../build/build-declaration.js';
+import { resolveBuild } from '../build/build-plugins.js';
 
 /** The `flowhost` command line over the given nouns: the built-ins, then the build's plugin nouns. */
 export function buildCli(args: string[], nouns: readonly CliNoun[]): Argv {
@@ -14,6 +14,7 @@ export function buildCli(args: string[], nouns: readonly CliNoun[]): Argv {
     .scriptName('flowhost')
     .usage('$0 <noun> <verb> [options]')
     .option('data-dir', { type: 'string', describe: 'Data directory (default FLOWHOST_DATA_DIR or ./data)' })
+    .option('build', { type: 'string', describe: 'Build declaration (default FLOWHOST_BUILD or ./flowhost.build.json when present)' })
     .option('init', {
       type: 'boolean',
       describe: 'Create a new store in the data directory when it has none (otherwise only serve creates one)',
@@ -42,9 +43,20 @@ export function buildCli(args: string[], nouns: readonly CliNoun[]): Argv {
  * arguments name imports its code.
  */
 export async function nounsFor(args: string[]): Promise<CliNoun[]> {
-  const extra = await resolvePluginEntries(loadConfig({}).plugins, optionalManifests);
-  const [builtIn, fromPlugins] = await Promise.all([builtInNouns(args), loadPluginNouns([...defaultManifests, ...extra], args)]);
+  const build = await resolveBuild(loadConfig({}), findBuild(buildFileIn(args)));
+  const [builtIn, fromPlugins] = await Promise.all([builtInNouns(args), loadPluginNouns(build.entries, args)]);
   return [...builtIn, ...fromPlugins];
+}
+
+/** `--build <file>` or `--build=<file>` before yargs parses: the build decides which nouns exist. */
+function buildFileIn(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') break;
+    if (arg === '--build') return args[i + 1];
+    if (arg.startsWith('--build=')) return arg.slice('--build='.length);
+  }
+  return undefined;
 }
 
 /** Runs `flowhost` with the process's arguments and exits with its status. */

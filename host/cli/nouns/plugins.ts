@@ -1,7 +1,9 @@
 import type { Argv } from 'yargs';
 import type { LoadedPlugin } from '../../../core/kernel/loader.js';
 import type { MigrationStatus } from '../../migrations/migration-record.js';
-import { configFrom, jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
+import { resolve } from 'node:path';
+import { findBuild } from '../../build/build-declaration.js';
+import { configFrom, jsonOption, withApi, type CliNoun, type Common } from '../cli-runtime.js';
 import { printJson, printRows } from '../output.js';
 import { nounHeader } from './catalogue.js';
 
@@ -37,6 +39,24 @@ export function migrationRows(statuses: readonly MigrationStatus[]): Array<Recor
   }));
 }
 
+/**
+ * What the host running on the data directory runs (GET /plugins); with none running, the
+ * build this command is given (--build, FLOWHOST_BUILD, ./flowhost.build.json, or the stock
+ * build), loaded on a throwaway in-memory store, and stderr says which it is.
+ */
+async function pluginsOfBuild(argv: Common): Promise<readonly LoadedPlugin[]> {
+  const config = configFrom(argv);
+  const { runningHostSession } = await import('../api-session.js');
+  const session = runningHostSession(config);
+  if (session) return (await session.call<{ data: LoadedPlugin[] }>('GET', '/plugins')).data;
+  const [{ hostOfBuild }, { resolveBuild }] = await Promise.all([import('../../default-build.js'), import('../../build/build-plugins.js')]);
+  const build = await resolveBuild({ ...config, dataDir: ':memory:', logLevel: 'silent' }, findBuild(argv.build));
+  process.stderr.write(`flowhost: no host runs on ${resolve(config.dataDir)}; listing ${build.describe}\n`);
+  const host = await hostOfBuild(build);
+  await host.stop();
+  return host.plugins;
+}
+
 /** `flowhost plugins ...`: what this build wires in, without a server or data. */
 export const plugins: CliNoun = {
   ...nounHeader('plugins'),
@@ -47,13 +67,9 @@ export const plugins: CliNoun = {
         'Plugins of this build: id, version, the extension points each owns, what each contributes and the hooks each tapped',
         (c) => c.options(jsonOption),
         async (argv) => {
-          // Wiring needs no server or data: load the build on a throwaway in-memory store.
-          const config = { ...configFrom(argv), dataDir: ':memory:', logLevel: 'silent' as const };
-          const { buildDefaultHost } = await import('../../default-build.js');
-          const host = await buildDefaultHost(config);
-          await host.stop();
-          if (argv.json) printJson(host.plugins);
-          else printRows(pluginRows(host.plugins));
+          const list = await pluginsOfBuild(argv);
+          if (argv.json) printJson(list);
+          else printRows(pluginRows(list));
         },
       )
       .command(

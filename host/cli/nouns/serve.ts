@@ -6,6 +6,7 @@ import { reservePort } from '../../http/port-reservation.js';
 import { startedByPackageScript, watchParent } from '../../runtime/parent-watch.js';
 import type { Host } from '../../host.js';
 import { nounHeader } from './catalogue.js';
+import { findBuild } from '../../build/build-declaration.js';
 
 /** Past the shutdown bound, what a stop that hangs itself (a store that does not answer) gets before the process exits anyway. */
 const STOP_MARGIN_MS = 5000;
@@ -37,7 +38,11 @@ export const serve: CliNoun = {
     const { buildDefaultHost } = await import('../../default-build.js');
     let host: Host;
     try {
-      host = await buildDefaultHost(config, { ...(worker ? { clusterWorker: { localToken: worker.localToken } } : {}), reservedPort });
+      host = await buildDefaultHost(config, {
+        ...(worker ? { clusterWorker: { localToken: worker.localToken } } : {}),
+        reservedPort,
+        build: findBuild(argv.build),
+      });
     } catch (error) {
       await reservedPort?.release();
       throw error;
