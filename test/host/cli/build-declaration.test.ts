@@ -5,13 +5,14 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { MongoClient } from 'mongodb';
 import { cliInProcess } from '../../support/cli-in-process.js';
 import { testStores } from '../../support/test-stores.js';
 import { buildDefaultHost } from '../../../host/default-build.js';
 import { findBuild } from '../../../host/build/build-declaration.js';
+import { resolveBuild } from '../../../host/build/build-plugins.js';
 import { loadConfig } from '../../../host/config/load-config.js';
 import { DATABASE_FILE } from '../../../host/runtime/data-dir-files.js';
 import { defaultManifests } from '../../../plugins/manifests.js';
@@ -139,6 +140,18 @@ bad('a wrong shape is refused, naming the field', async () => {
   assert.match(settings.stderr, /'settings\.billing' must be an object/);
 });
 
+bad('settings for a plugin the build does not load are refused', async () => {
+  const res = await cliInProcess(['plugins', 'list', '--build', declare({ builtins: { exclude: LEFT_OUT }, settings: { billing: {} } })]);
+  assert.is(res.status, 1);
+  assert.match(res.stderr, /'settings\.billing' is for a plugin this build does not load/);
+});
+
+bad('a declaration and FLOWHOST_PLUGINS together are refused', async () => {
+  const res = await cliInProcess(['plugins', 'list', '--build', declare({})], { env: { FLOWHOST_PLUGINS: 'alerts' } });
+  assert.is(res.status, 1);
+  assert.match(res.stderr, /list alerts in the declaration's 'plugins' instead/);
+});
+
 bad('a missing declaration named by --build is refused', async () => {
   const res = await cliInProcess(['plugins', 'list', '--build', '/no/such/flowhost.build.json']);
   assert.is(res.status, 1);
@@ -146,3 +159,32 @@ bad('a missing declaration named by --build is refused', async () => {
 });
 
 bad.run();
+
+const assembled = suite('cli: what a declaration assembles');
+
+assembled("a plugin's nouns exist only in a build that loads it", async () => {
+  const build = declare({ builtins: { exclude: LEFT_OUT } });
+  const help = await cliInProcess(['--help', '--build', build]);
+  assert.is(help.status, 0, help.stderr);
+  assert.not.match(help.stdout, /flowhost billing/);
+  assert.match((await cliInProcess(['--help'])).stdout, /flowhost billing <command>/);
+  const without = await cliInProcess(['billing', 'plans', '--build', build]);
+  assert.is(without.status, 2);
+  assert.match(without.stderr, /Unknown arguments: billing, plans/);
+});
+
+assembled("the declaration's settings are the build's defaults; the config's pluginSettings override them key by key", async () => {
+  const file = declare({ plugins: ['alerts', './own/plugin.js'], settings: { rss: { a: 1, b: 2 } } });
+  const config = loadConfig({ env: {}, overrides: { dataDir: ':memory:', pluginSettings: { rss: { b: 3 } } } });
+  const refused = await resolveBuild(config, findBuild(file)).catch((error: Error) => error);
+  // A path is relative to the declaration's folder, not to where the command runs.
+  assert.match(
+    String(refused),
+    new RegExp(`Plugin '${join(dirname(file), 'own/plugin.js')}' \\(from build declaration ${file}\\) could not be loaded`),
+  );
+  const build = await resolveBuild(config, findBuild(declare({ plugins: ['alerts'], settings: { rss: { a: 1, b: 2 } } })));
+  assert.equal(build.config.pluginSettings.rss, { a: 1, b: 3 });
+  assert.is(build.entries.at(-1)?.id, 'alerts');
+});
+
+assembled.run();
