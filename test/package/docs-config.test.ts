@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { checkDeclaration } from '../../host/build/build-declaration.js';
 import { loadConfig } from '../../host/config/load-config.js';
 import { configSchema } from '../../host/config/schema.js';
 import { repoRoot } from '../support/host-process.js';
@@ -36,8 +37,12 @@ const asObject = (text: string): Record<string, unknown> | null => {
   }
 };
 
+/** A build declaration (flowhost.build.json) names its built-ins; it is checked as one, not as a config. */
+const looksLikeBuild = (value: Record<string, unknown>) => 'builtins' in value;
+
 /** A config shares a key with the config schema; an API answer carries `success`. */
-const looksLikeConfig = (value: Record<string, unknown>) => Object.keys(value).some((k) => configKeys.has(k)) && !('success' in value);
+const looksLikeConfig = (value: Record<string, unknown>) =>
+  Object.keys(value).some((k) => configKeys.has(k)) && !('success' in value) && !looksLikeBuild(value);
 
 /** `pluginSettings.chat.max_turns` → { pluginSettings: { chat: { max_turns: 'x' } } }. */
 function configOfPath(path: string): Record<string, unknown> {
@@ -94,6 +99,26 @@ test('each one loads through host/config/load-config.ts', () => {
       failures.push(`${example.where}: ${JSON.stringify(example.config)}: ${(error as Error).message}`);
     }
   }
+  assert.equal(failures, []);
+});
+
+test('each build declaration example is a valid declaration', () => {
+  const failures: string[] = [];
+  let count = 0;
+  for (const page of pages) {
+    const text = readFileSync(join(repoRoot, page), 'utf8');
+    for (const m of text.matchAll(/```json\n([\s\S]*?)```/g)) {
+      const value = asObject(m[1]!);
+      if (!value || !looksLikeBuild(value)) continue;
+      count++;
+      try {
+        checkDeclaration(value, page);
+      } catch (error) {
+        failures.push((error as Error).message);
+      }
+    }
+  }
+  assert.ok(count >= 1, 'docs/plugins.md shows a build declaration');
   assert.equal(failures, []);
 });
 
