@@ -1,4 +1,6 @@
 // A team's own build: pick the plugins, set defaults, serve. Nothing else is loaded.
+// An embedding program's build is unknown to the `flowhost` CLI: flowhost.build.json beside
+// this file declares the same plugins, so the CLI (`--build`) runs this build, not the stock one.
 import { createHost, defaultPlugins, type HostConfig } from 'flowhost/host';
 import hello from '../hello-plugin/index.js';
 

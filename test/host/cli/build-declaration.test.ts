@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { MongoClient } from 'mongodb';
 import { cliInProcess } from '../../support/cli-in-process.js';
 import { testStores } from '../../support/test-stores.js';
+import { repoRoot } from '../../support/host-process.js';
 import { buildDefaultHost } from '../../../host/default-build.js';
 import { findBuild } from '../../../host/build/build-declaration.js';
 import { resolveBuild } from '../../../host/build/build-plugins.js';
@@ -185,6 +186,16 @@ assembled("the declaration's settings are the build's defaults; the config's plu
   const build = await resolveBuild(config, findBuild(declare({ plugins: ['alerts'], settings: { rss: { a: 1, b: 2 } } })));
   assert.equal(build.config.pluginSettings.rss, { a: 1, b: 3 });
   assert.is(build.entries.at(-1)?.id, 'alerts');
+});
+
+assembled('examples/custom-host declares the build its build.ts assembles', async () => {
+  const file = join(repoRoot, 'examples/custom-host/flowhost.build.json');
+  const build = await resolveBuild(loadConfig({ env: {}, overrides: { dataDir: ':memory:' } }), findBuild(file));
+  assert.equal(
+    build.entries.map((e) => e.id),
+    [...defaultManifests.map((m) => m.id), 'hello'],
+  );
+  assert.equal(build.config.pluginSettings.hello, { greeting: 'Welcome' });
 });
 
 assembled.run();
