@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { MongoClient } from 'mongodb';
 import { cliInProcess } from '../../support/cli-in-process.js';
 import { testStores } from '../../support/test-stores.js';
-import { repoRoot } from '../../support/host-process.js';
+import { repoRoot, startHostProcess, waitForExit } from '../../support/host-process.js';
 import { buildDefaultHost } from '../../../host/default-build.js';
 import { findBuild } from '../../../host/build/build-declaration.js';
 import { resolveBuild } from '../../../host/build/build-plugins.js';
@@ -115,6 +115,28 @@ for (const store of testStores('cli: a declared build')) {
 
   test.run();
 }
+
+const served = suite('cli: flowhost serve reads the declaration');
+
+served('a spawned serve with FLOWHOST_BUILD runs the declared build, and plugins list shows it', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-build-serve-'));
+  const running = await startHostProcess(dataDir, { FLOWHOST_BUILD: declare({ builtins: { exclude: LEFT_OUT } }) });
+  try {
+    const listed = await cliInProcess(['plugins', 'list', '--json', '--data-dir', dataDir]);
+    assert.is(listed.status, 0, listed.stderr);
+    assert.equal(
+      (JSON.parse(listed.stdout) as Array<{ id: string }>).map((p) => p.id),
+      TEAM_PLUGINS,
+    );
+    // What the CLI itself would build (the stock one) plays no part while a host runs.
+    assert.is(listed.stderr, '');
+  } finally {
+    running.proc.kill('SIGTERM');
+    assert.is(await waitForExit(running.proc), 0, running.output());
+  }
+});
+
+served.run();
 
 const bad = suite('cli: a bad build declaration');
 
