@@ -257,7 +257,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
         if (options.clusterWorker) localToken = options.clusterWorker.localToken;
         else if (dataDir && url) localToken = publishHost(dataDir, url, `${url}${config.apiPrefix}/${config.coreNamespace}`);
         // Kept after the stop: what a CLI command starting its own host is checked against.
-        if (dataDir) recordBuild(dataDir, loaded, corePlugins);
+        await recordBuild({ dataDir, store }, loaded, corePlugins);
         log.info(
           { url, store: store.kind, plugins: loaded.map((p) => p.id) },
           url ? `Flowhost listening on ${url}` : 'Flowhost started without a port (requests through handle)',

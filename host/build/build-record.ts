@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { DocumentStore } from '../../core/store/port.js';
 import { writePrivateFile } from '../runtime/data-dir-files.js';
 
 /**
@@ -14,16 +15,39 @@ export interface BuildRecord {
   recorded_at: string;
 }
 
-/** The build's plugins only: `core` (the core plugins) run in every host, whatever its build. */
-export function recordBuild(
-  dataDir: string,
+/**
+ * On MongoDB the store is shared by hosts and commands whose data directories differ (other
+ * machines): the record is kept in the store as well, one document.
+ */
+export const BUILD_RECORD_COLLECTION = 'host_build';
+const RECORD_ID = 'last';
+
+/**
+ * Records what a started host runs: the build's plugins only, since `core` (the core
+ * plugins) run in every host whatever its build. In the data directory, and on MongoDB in
+ * the store too.
+ */
+export async function recordBuild(
+  where: { dataDir: string | null; store: DocumentStore },
   plugins: ReadonlyArray<{ id: string; version: string }>,
   core: ReadonlyArray<{ id: string }>,
-): void {
+): Promise<void> {
   const skip = new Set(core.map((p) => p.id));
   const own = plugins.filter((p) => !skip.has(p.id)).map(({ id, version }) => ({ id, version }));
   const record: BuildRecord = { plugins: own, recorded_at: new Date().toISOString() };
-  writePrivateFile(join(dataDir, BUILD_RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`);
+  if (where.dataDir) writePrivateFile(join(where.dataDir, BUILD_RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`);
+  if (where.store.kind !== 'mongodb') return;
+  const write = () =>
+    where.store.collection(BUILD_RECORD_COLLECTION).updateOne({ _id: RECORD_ID }, { $set: { ...record } }, { upsert: true });
+  // Workers of one cluster start together: two upserts of the one document may race, and the
+  // loser's duplicate-key error only means the document now exists, so the retry updates it.
+  await write().catch(write);
+}
+
+/** The store's record (MongoDB), or null. */
+export async function readStoredBuildRecord(store: DocumentStore): Promise<BuildRecord | null> {
+  const found = await store.collection(BUILD_RECORD_COLLECTION).findOne({ _id: RECORD_ID });
+  return found && Array.isArray(found.plugins) ? (found as unknown as BuildRecord) : null;
 }
 
 /** The record, or null when no host recorded one (a data directory older than the record). */

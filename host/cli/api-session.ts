@@ -5,7 +5,7 @@ import { uploadContentType } from '../../core/kernel/upload-type.js';
 import type { HostConfig } from '../config/schema.js';
 import { type DeclaredBuild, findBuild } from '../build/build-declaration.js';
 import type { ResolvedBuild } from '../build/build-plugins.js';
-import { buildDifference, readBuildRecord } from '../build/build-record.js';
+import { type BuildRecord, buildDifference, readBuildRecord, readStoredBuildRecord } from '../build/build-record.js';
 import { hostProcessAlive, readHostFile, unpublishHost } from '../runtime/data-dir-files.js';
 import { LOCAL_SCHEME } from '../auth/local-scheme.js';
 import { CliError } from './admin-client.js';
@@ -104,7 +104,7 @@ export async function openApiSession(config: HostConfig, declared: DeclaredBuild
     { ...config, port: 0, host: '127.0.0.1', logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel },
     declared,
   );
-  if (config.dataDir !== ':memory:') checkBuildAgainstDataDir(dataDir, build);
+  await checkBuildAgainstLast(config, build);
   let host;
   try {
     host = await hostOfBuild(build);
@@ -135,8 +135,11 @@ export function runningHostSession(config: HostConfig): ApiSession | null {
  * directory: loading a plugin the store never had would create its collections and jobs
  * (the stock CLI on a team's data directory added billing's jobs to Agenda).
  */
-function checkBuildAgainstDataDir(dataDir: string, build: ResolvedBuild): void {
-  const recorded = readBuildRecord(dataDir);
+async function checkBuildAgainstLast(config: HostConfig, build: ResolvedBuild): Promise<void> {
+  const dataDir = resolve(config.dataDir);
+  const recorded =
+    (config.mongodbUrl ? await mongoBuildRecord(config.mongodbUrl) : null) ??
+    (config.dataDir === ':memory:' ? null : readBuildRecord(dataDir));
   if (!recorded) return;
   const { extra, missing } = buildDifference(
     recorded,
@@ -150,11 +153,22 @@ function checkBuildAgainstDataDir(dataDir: string, build: ResolvedBuild): void {
     .filter(Boolean)
     .join(', and ');
   throw new CliError(
-    `The data directory ${dataDir} was last served by another build: ${build.describe} ${differs}. ` +
+    `${config.mongodbUrl ? 'The database' : `The data directory ${dataDir}`} was last served by another build: ${build.describe} ${differs}. ` +
       'Nothing was started or changed. Give this command the build the host runs: --build <file> or FLOWHOST_BUILD (a flowhost.build.json), ' +
       'or start that host and run the command again.',
     'build_mismatch',
   );
+}
+
+/** The build recorded in a MongoDB store: hosts and commands sharing it may have other data directories. */
+async function mongoBuildRecord(url: string): Promise<BuildRecord | null> {
+  const { openMongoStore } = await import('../store/mongodb/index.js');
+  const store = await openMongoStore({ url });
+  try {
+    return await readStoredBuildRecord(store);
+  } finally {
+    await store.close();
+  }
 }
 
 type CallOptions = { query?: Record<string, string | number | boolean | undefined>; body?: unknown; headers?: Record<string, string> };

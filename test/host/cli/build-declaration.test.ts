@@ -92,6 +92,16 @@ for (const store of testStores('cli: a declared build')) {
     );
     assert.match(stock.stderr, /--build <file> or FLOWHOST_BUILD/);
     assert.match(stock.stderr, /\(build_mismatch\)/);
+    if (storeConfig.mongodbUrl) {
+      // Another machine's command: its own data directory, the same database.
+      const elsewhere = mkdtempSync(join(tmpdir(), 'flowhost-build-elsewhere-'));
+      const remote = await cliInProcess(['flows', 'list', '--data-dir', elsewhere], { env: mongo });
+      assert.is(remote.status, 1, remote.stdout);
+      assert.match(
+        remote.stderr,
+        /The database was last served by another build: the stock build would load chat, global-tools, billing, docsync/,
+      );
+    }
 
     const trace = await storeTrace(dataDir, storeConfig.mongodbUrl);
     assert.ok(trace.collections.includes('agenda_jobs'), `the host wrote its store: ${trace.collections.join(', ')}`);
