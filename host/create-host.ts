@@ -55,6 +55,10 @@ import { OverridableContainer } from './services/overridable-container.js';
 import { checkContributions } from './services/check-contributions.js';
 import { migrationRunner } from './migrations/run-migrations.js';
 import { services as coreKernelServices } from '../core/kernel/services.js';
+import { pluginSettingsStore } from './plugin-settings/stored-settings.js';
+import { runtimeSettings } from './plugin-settings/runtime-settings.js';
+import { disposePlugins } from './plugin-settings/dispose-plugins.js';
+import { pluginSettingsSurface } from './surfaces/plugin-settings-routes.js';
 
 /**
  * The composition root: a build of Flowhost is the kernel's services (store, vault, clock,
@@ -125,11 +129,15 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       container.provide(factory, 'host');
 
     const definitions = [...corePlugins, ...options.plugins];
+    // Settings saved at run time win over the file's and the environment's, key by key.
+    const storedSettings = pluginSettingsStore(store, vault);
+    const layered: Record<string, Record<string, unknown>> = { ...config.pluginSettings };
+    for (const [id, values] of await storedSettings.readAllOpened()) layered[id] = { ...layered[id], ...values };
     const loaded = await loadPlugins(definitions, {
       kernelVersion: FLOWHOST_VERSION,
       hooks,
       services: container,
-      settings: config.pluginSettings,
+      settings: layered,
       onSettings: (id, value) => pluginSettings.set(id, value),
       onCollections: (id, names) => claims.claim(id, names),
       migrate: migrationRunner({
@@ -176,6 +184,9 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       userAdminSurface(users),
       migrationsSurface(definitions, store),
       pluginsSurface(loaded),
+      pluginSettingsSurface(
+        runtimeSettings({ definitions, fileSettings: config.pluginSettings, applied: pluginSettings, stored: storedSettings, clock, log }),
+      ),
     ];
     const surfaces = [
       ...hostSurfaces.map((surface) => ({ surface, owner: 'host' })),
@@ -210,6 +221,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     });
 
     let started = false;
+    let disposed: Promise<void> | undefined;
     const host: Host = {
       config,
       hooks,
@@ -304,6 +316,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
           }
           started = false;
         }
+        await (disposed ??= disposePlugins(definitions, loaded, log));
         await closeStore();
       },
     };

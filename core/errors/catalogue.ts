@@ -99,6 +99,16 @@ const host = {
     message: 'Flowhost is stopping; send requests to another host.',
     when: '`GET /readyz` while the host stops (`Retry-After: 1`)',
   },
+  plugin_not_found: {
+    status: 404,
+    message: 'No plugin of that id is loaded.',
+    when: '`/plugins/{id}/settings` for an id this build does not load',
+  },
+  plugin_has_no_settings: {
+    status: 400,
+    message: 'This plugin declares no settingsSchema: it has no settings to change.',
+    when: '`PATCH /plugins/{id}/settings` for a plugin without a `settingsSchema`',
+  },
 } as const satisfies ErrorEntries;
 
 /** wp/v2 and the content store: WordPress's codes and statuses where WordPress has them. */

@@ -49,8 +49,23 @@ export interface PluginDefinition<D extends ServiceDeps = ServiceDeps> {
   description?: string;
   /** Ids of plugins whose setup must run first (services need no such ordering). */
   dependsOn?: string[];
-  /** JSON Schema of the plugin's settings (config `plugins.<id>`), read with `services.config`. */
+  /**
+   * JSON Schema of the plugin's settings (config `plugins.<id>`, or set at run time through
+   * `PATCH /plugins/{id}/settings`), read with `services.config`. A top-level property
+   * marked `writeOnly: true` is a secret: sealed in the store, never returned.
+   */
   settingsSchema?: JsonSchema;
+  /**
+   * Called when an administrator changes the settings at run time, with the new effective
+   * settings (validated, defaults applied, secrets opened). The object `services.config`
+   * gave is updated in place before the call. Without it, a change waits for a restart.
+   */
+  onSettingsChanged?(next: Readonly<Record<string, unknown>>): void | Promise<void>;
+  /**
+   * Called once when the host stops, after requests and runs have ended and before the
+   * store closes, in reverse load order: close what `setup` opened. A throw is logged.
+   */
+  dispose?(): void | Promise<void>;
   /**
    * Collections this plugin owns under their plain names (the core domains: 'flows',
    * 'jobs'...). Any other name it opens through `services.store` is namespaced to it.

@@ -62,6 +62,7 @@ const CORE_NAMESPACES = new Set([
   'handler-settings',
   'vault-canary',
   'run-checkpoint',
+  'plugin-settings',
 ]);
 
 function legacyContextOf(pluginId: string, context: string | undefined): boolean {
