@@ -6,6 +6,7 @@ import { findBuild } from '../../build/build-declaration.js';
 import { configFrom, jsonOption, withApi, type CliNoun, type Common } from '../cli-runtime.js';
 import { printJson, printRows } from '../output.js';
 import { nounHeader } from './catalogue.js';
+import { pluginSettingsCommand, pluginSettingsOptions } from './plugin-settings.js';
 
 /** `handlers (2), surfaces (1)`: what a plugin added, by list, counted (the keys are in --json). */
 export function contributionSummary(contributions: Readonly<Record<string, readonly string[]>>): string {
@@ -85,6 +86,12 @@ export const plugins: CliNoun = {
           else printRows(migrationRows(body.data));
         },
       )
-      .demandCommand(1, 'Name a verb: list, migrations')
+      .command(
+        'settings <id>',
+        "A plugin's settings (writeOnly ones shown only as set or not), or change some: --set, --set-secret, --clear",
+        pluginSettingsOptions,
+        (argv) => pluginSettingsCommand(argv),
+      )
+      .demandCommand(1, 'Name a verb: list, migrations, settings')
       .strict(),
 };

@@ -9,7 +9,7 @@ import { nounHeader } from './catalogue.js';
 type SettingsData = { settings: Record<string, unknown>; defaults: Record<string, unknown> };
 
 /** key=value; the value parses as JSON when it can (5, true), else it is the text itself. */
-function parsePair(raw: string): [string, unknown] {
+export function parsePair(raw: string): [string, unknown] {
   const at = raw.indexOf('=');
   if (at < 1) throw new CliError(`'${raw}' is not <key>=<value>`);
   const text = raw.slice(at + 1);
