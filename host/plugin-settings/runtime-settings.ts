@@ -141,7 +141,19 @@ export function runtimeSettings(options: RuntimeSettingsOptions) {
     }
   }
 
-  return { view, patch };
+  /** The plugins that declare settings: whether each applies changes live and whether one waits for a restart. */
+  function list(): Array<{ plugin: string; description: string | null; live: boolean; restart_required: boolean }> {
+    return options.definitions
+      .filter((d) => d.settingsSchema)
+      .map((d) => ({
+        plugin: d.id,
+        description: d.description ?? null,
+        live: typeof d.onSettingsChanged === 'function',
+        restart_required: pending.has(d.id),
+      }));
+  }
+
+  return { view, patch, list };
 }
 
 export type RuntimeSettings = ReturnType<typeof runtimeSettings>;

@@ -3,6 +3,7 @@ import {
   anyObject,
   bool,
   errorBody,
+  int,
   list,
   mapOf,
   named,
@@ -43,6 +44,16 @@ export function pluginSettingsSurface(settings: RuntimeSettings): SurfaceDefinit
       routes: [
         defineRoute({
           method: 'GET',
+          path: '/plugins/settings',
+          permission: admin,
+          summary: 'The plugins that declare settings: whether each applies a change live, and whether one waits for a restart',
+          handle() {
+            const data = settings.list();
+            return { success: true, data, total: data.length, restart_required: data.some((p) => p.restart_required) };
+          },
+        }),
+        defineRoute({
+          method: 'GET',
           path: '/plugins/{id}/settings',
           permission: admin,
           summary: "A plugin's settings schema and effective values (writeOnly values never returned: only whether each is set)",
@@ -69,6 +80,13 @@ export function pluginSettingsSurface(settings: RuntimeSettings): SurfaceDefinit
       ],
     },
     {
+      'GET /plugins/settings': {
+        200: successBody({
+          data: list(obj({ plugin: str, description: nullable(str), live: bool, restart_required: bool })),
+          total: int,
+          restart_required: bool,
+        }),
+      },
       'GET /plugins/{id}/settings': { 200: successBody({ data: view }), 404: errorBody('plugin_not_found') },
       'PATCH /plugins/{id}/settings': {
         200: successBody({ message: str, data: view }),

@@ -18,7 +18,7 @@ const asList = (value: unknown): string[] => (value === undefined ? [] : Array.i
 
 export const pluginSettingsOptions = (c: Argv) =>
   c
-    .positional('id', { type: 'string', demandOption: true, describe: 'A plugin id (flowhost plugins list)' })
+    .positional('id', { type: 'string', describe: 'A plugin id (without one: the plugins that have settings)' })
     // Repeatable (yargs collects repeats); not `array`, which would swallow what follows.
     .option('set', { type: 'string', describe: '<key>=<value> (JSON values parse: 5, true); a writeOnly setting goes with --set-secret' })
     .option('set-secret', {
@@ -51,6 +51,7 @@ function printPluginSettings(data: PluginSettingsData): void {
 export async function pluginSettingsCommand(
   argv: ArgumentsCamelCase<{ id?: string; set?: unknown; 'set-secret'?: unknown; clear?: unknown; json?: boolean }>,
 ) {
+  if (argv.id === undefined) return listPluginSettings(argv);
   const id = String(argv.id);
   const path = `/plugins/${encodeURIComponent(id)}/settings`;
   const changes: Record<string, unknown> = {};
@@ -76,4 +77,22 @@ export async function pluginSettingsCommand(
   });
   if (argv.json) printJson(data);
   else printPluginSettings(data);
+}
+
+type Listed = { plugin: string; description: string | null; live: boolean; restart_required: boolean };
+
+/** `flowhost plugins settings`: the plugins that declare settings (GET /plugins/settings). */
+async function listPluginSettings(argv: ArgumentsCamelCase<{ json?: boolean }>) {
+  const body = await withApi(argv, (api) => api.call<{ data: Listed[] }>('GET', '/plugins/settings'));
+  if (argv.json) printJson(body.data);
+  else if (body.data.length === 0) process.stdout.write('No plugin of this build declares settings.\n');
+  else
+    printRows(
+      body.data.map((p) => ({
+        plugin: p.plugin,
+        applies: p.live ? 'live' : 'at restart',
+        state: p.restart_required ? 'restart required' : 'ok',
+        description: p.description ?? '',
+      })),
+    );
 }

@@ -87,8 +87,8 @@ export const plugins: CliNoun = {
         },
       )
       .command(
-        'settings <id>',
-        "A plugin's settings (writeOnly ones shown only as set or not), or change some: --set, --set-secret, --clear",
+        'settings [id]',
+        "The plugins with settings; or one plugin's settings (writeOnly ones shown only as set or not), or change some: --set, --set-secret, --clear",
         pluginSettingsOptions,
         (argv) => pluginSettingsCommand(argv),
       )

@@ -37,6 +37,9 @@ for (const store of testStores('cli: plugins settings')) {
     try {
       const run = (args: string[], stdin?: string) =>
         cliInProcess(['plugins', 'settings', 'settings-cli-probe', ...args, '--data-dir', dataDir], { stdin });
+      const listed = await cliInProcess(['plugins', 'settings', '--json', '--data-dir', dataDir]);
+      assert.is(listed.status, 0, listed.stderr);
+      assert.ok((JSON.parse(listed.stdout) as Array<{ plugin: string }>).some((p) => p.plugin === 'settings-cli-probe'));
       const shown = await run(['--json']);
       assert.is(shown.status, 0, shown.stderr);
       assert.equal(JSON.parse(shown.stdout).values, { limit: 3 });

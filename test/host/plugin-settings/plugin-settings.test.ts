@@ -145,6 +145,18 @@ for (const store of testStores('host: plugin settings')) {
       assert.equal({ ...first.later.config() }, { greeting: 'from the file', limit: 2 }, 'the running plugin keeps its values');
       const pending = await call(first.host, 'GET', '/plugins/settings-later/settings');
       assert.is(pending.body.data.restart_required, true);
+      const listed = await first.host.request<{ data: Array<{ plugin: string; restart_required: boolean }>; restart_required: boolean }>(
+        'GET',
+        '/plugins/settings',
+      );
+      assert.is(listed.body.restart_required, true);
+      assert.equal(
+        listed.body.data.filter((p) => p.plugin.startsWith('settings-')).map((p) => [p.plugin, p.restart_required]),
+        [
+          ['settings-live', false],
+          ['settings-later', true],
+        ],
+      );
       // null goes back to the file's value; saving what runs already needs no restart.
       const reset = await call(first.host, 'PATCH', '/plugins/settings-later/settings', { limit: null, api_key: null });
       assert.equal(reset.body.data.values, { greeting: 'from the file', limit: 2 });
