@@ -82,6 +82,7 @@ export const MODULES = [
   'alerts-model.js',
   'alerts-form.js',
   'alerts-section.js',
+  'plugin-settings-section.js',
 ];
 
 const cache = new Map<string, Asset>();

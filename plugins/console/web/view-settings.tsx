@@ -4,6 +4,7 @@ import { ErrorNote, Loading, Page, useAction, useLoad } from './components.js';
 import type { SettingsData, SettingValue } from './model.js';
 import { href } from './router.js';
 import { SiteAlerts } from './alerts-section.js';
+import { PluginSettings } from './plugin-settings-section.js';
 
 /**
  * Words for the settings the console knows. A setting GET /settings answers that is not
@@ -59,6 +60,7 @@ export function Settings() {
         <Loading />
       )}
       <SiteAlerts />
+      <PluginSettings />
     </Page>
   );
 }
