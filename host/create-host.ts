@@ -57,6 +57,7 @@ import { migrationRunner } from './migrations/run-migrations.js';
 import { services as coreKernelServices } from '../core/kernel/services.js';
 import { pluginSettingsStore } from './plugin-settings/stored-settings.js';
 import { runtimeSettings } from './plugin-settings/runtime-settings.js';
+import { layerSettings } from './plugin-settings/layer-settings.js';
 import { disposePlugins } from './plugin-settings/dispose-plugins.js';
 import { pluginSettingsSurface } from './surfaces/plugin-settings-routes.js';
 
@@ -131,8 +132,7 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
     const definitions = [...corePlugins, ...options.plugins];
     // Settings saved at run time win over the file's and the environment's, key by key.
     const storedSettings = pluginSettingsStore(store, vault);
-    const layered: Record<string, Record<string, unknown>> = { ...config.pluginSettings };
-    for (const [id, values] of await storedSettings.readAllOpened()) layered[id] = { ...layered[id], ...values };
+    const layered = layerSettings(definitions, config.pluginSettings, await storedSettings.readAllOpened(), log);
     const loaded = await loadPlugins(definitions, {
       kernelVersion: FLOWHOST_VERSION,
       hooks,

@@ -27,6 +27,8 @@ export interface PluginSettingsView {
   live: boolean;
   /** A saved change this host has not applied: it takes effect at the next start. */
   restart_required: boolean;
+  /** Saved settings that fail the schema (set aside at start-up), by field: fix or clear them. */
+  invalid?: Record<string, string>;
 }
 
 export interface RuntimeSettingsOptions {
@@ -66,7 +68,7 @@ export function runtimeSettings(options: RuntimeSettingsOptions) {
     const def = definitionOf(id);
     const stored = await options.stored.read(id);
     const secretKeys = writeOnlyKeys(def.settingsSchema);
-    const { value } = effective(def, stored);
+    const { value, issues } = effective(def, stored);
     const values: Record<string, unknown> = {};
     const secrets: Record<string, { set: boolean }> = {};
     for (const key of secretKeys) secrets[key] = { set: value[key] !== undefined && value[key] !== '' };
@@ -79,6 +81,7 @@ export function runtimeSettings(options: RuntimeSettingsOptions) {
       stored: [...Object.keys(stored.values), ...Object.keys(stored.secrets)].sort(),
       live: typeof def.onSettingsChanged === 'function',
       restart_required: pending.has(id),
+      ...(issues.length ? { invalid: Object.fromEntries(issues.map((i) => [i.field || 'value', i.message])) } : {}),
     };
   }
 

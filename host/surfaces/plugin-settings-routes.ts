@@ -22,15 +22,19 @@ const params = { type: 'object', required: ['id'], properties: { id: { type: 'st
 
 const view = named(
   'PluginSettings',
-  obj({
-    plugin: str,
-    schema: nullable(anyObject),
-    values: anyObject,
-    secrets: mapOf(obj({ set: bool })),
-    stored: list(str),
-    live: bool,
-    restart_required: bool,
-  }),
+  obj(
+    {
+      plugin: str,
+      schema: nullable(anyObject),
+      values: anyObject,
+      secrets: mapOf(obj({ set: bool })),
+      stored: list(str),
+      live: bool,
+      restart_required: bool,
+      invalid: mapOf(str),
+    },
+    ['plugin', 'schema', 'values', 'secrets', 'stored', 'live', 'restart_required'],
+  ),
 );
 
 /** A value under a secret-looking name that is not writeOnly is still masked, as everywhere. */

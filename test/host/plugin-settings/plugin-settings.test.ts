@@ -183,6 +183,36 @@ for (const store of testStores('host: plugin settings')) {
     }
   });
 
+  test('saved settings the schema no longer accepts are set aside at start, loudly, and can be fixed through the API', async () => {
+    const config = configOf();
+    const first = await boot(config, [], []);
+    // As a newer version with a stricter schema would find them.
+    await first.host.host.store
+      .collection('plugin_settings')
+      .updateOne({ _id: 'settings-later' }, { $set: { values: { limit: 50 }, secrets: {} } }, { upsert: true });
+    await first.host.stop();
+    const lines: string[] = [];
+    const later = probe('settings-later', [], { live: false });
+    const second = await createHost({
+      plugins: [later.plugin],
+      coreApi: false,
+      env: {},
+      listen: false,
+      logger: captureLogger(lines),
+      config: { ...config, port: 0, pluginSettings: { 'settings-later': { greeting: 'from the file', limit: 2 } } },
+    });
+    try {
+      assert.equal({ ...later.config() }, { greeting: 'from the file', limit: 2 }, 'started with the file settings');
+      assert.ok(
+        lines.some(
+          (l) => l.includes("Plugin 'settings-later': its settings saved at run time no longer pass") && l.includes('limit must be <= 10'),
+        ),
+      );
+    } finally {
+      await second.stop();
+    }
+  });
+
   test('an invalid value is a 400 naming the field, and nothing is saved; unknown plugin 404; editors refused', async () => {
     const { host } = await boot(configOf(), [], []);
     try {
