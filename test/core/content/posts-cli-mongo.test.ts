@@ -21,7 +21,8 @@ if (mongo) {
     const url = freshDatabaseUrl(mongo);
     // Every host on one database shares the vault key (its canary refuses another).
     const secretKey = randomBytes(32).toString('hex');
-    const t = await createTestHost({ plugins: [], builtins: false, config: { mongodbUrl: url, secretKey } });
+    // The stock build, as the CLI starts it: a database served by another build is refused (build_mismatch).
+    const t = await createTestHost({ plugins: [], config: { mongodbUrl: url, secretKey } });
     try {
       const post = async (body: Body) => (await t.request<Body>('POST', '/posts', { namespace: 'wp/v2', body })).body;
       const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-cli-posts-mongo-'));

@@ -44,7 +44,12 @@ test('the flows list and the step show "needs configuration: feed_url" until the
   const region = page.getByRole('region', { name: 'Step 1/1: fetch' });
   const badge = region.getByText('needs configuration: feed_url');
   await badge.waitFor();
-  assert.is(await region.getByLabel('Handler').inputValue(), 'rss', 'the pick is kept');
+  // The handler list arrives with its own request: the select shows the pick once its options are in.
+  const handler = region.getByLabel('Handler');
+  await handler.locator('option[value="rss"]').waitFor({ state: 'attached' });
+  const deadline = Date.now() + 5_000;
+  while ((await handler.inputValue()) !== 'rss' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+  assert.is(await handler.inputValue(), 'rss', 'the pick is kept');
 
   await region.getByLabel('Feed URL').fill('https://news.example.org/feed.xml');
   const saveBar = page.getByRole('region', { name: 'Save changes' });
