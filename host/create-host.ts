@@ -46,6 +46,7 @@ import { pluginsSurface } from './surfaces/plugins-routes.js';
 import { ensureAdminAccess } from './bootstrap/initial-admin.js';
 import { publishHost, unpublishHost } from './runtime/data-dir-files.js';
 import { recordBuild } from './build/build-record.js';
+import { checkInstalledAgainstStore } from './plugin-install/store-record.js';
 import { createScheduler } from './scheduler/create-scheduler.js';
 import { unrefJobWatchdogs } from './scheduler/agenda-watchdog.js';
 import { PeriodicJobs } from './scheduler/periodic-jobs.js';
@@ -77,6 +78,11 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
   const tightened = dataDir ? prepareDataDir(dataDir) : null;
   if (tightened) log.warn({ data_dir: tightened.dir, mode: `0${tightened.from.toString(8)}` }, describeTightened(tightened));
   const store = options.store ?? (await openStore(config, dataDir));
+  // On MongoDB every host runs the same installed plugins: one whose folder differs stops here.
+  await checkInstalledAgainstStore(store, dataDir).catch(async (error) => {
+    if (!options.store) await store.close();
+    throw error;
+  });
   const blobs = await openBlobStore(store, dataDir);
   const closeStore = once(async () => {
     blobs.close();

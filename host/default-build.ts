@@ -3,6 +3,7 @@ import type { HostConfig } from './config/schema.js';
 import { type DeclaredBuild, findBuild } from './build/build-declaration.js';
 import { type ResolvedBuild, resolveBuild } from './build/build-plugins.js';
 import { loadPluginEntries } from './plugin-resolver.js';
+import { ConfigError } from './config/load-config.js';
 
 /**
  * The host of a declared build (`--build`, FLOWHOST_BUILD, ./flowhost.build.json), or of the
@@ -22,6 +23,7 @@ export async function hostOfBuild(
   build: ResolvedBuild,
   options: Pick<CreateHostOptions, 'clusterWorker' | 'reservedPort'> = {},
 ): Promise<Host> {
+  if (build.missing.length) throw new ConfigError(`This host cannot start: ${build.missing.join('; ')}`);
   const plugins = await loadPluginEntries(build.entries);
   return createHost({ plugins, config: build.config, env: {}, ...options });
 }

@@ -109,6 +109,36 @@ const host = {
     message: 'This plugin declares no settingsSchema: it has no settings to change.',
     when: '`PATCH /plugins/{id}/settings` for a plugin without a `settingsSchema`',
   },
+  plugin_install_failed: {
+    status: 422,
+    message: 'npm could not install the package.',
+    when: '`POST /plugins/installed` or an update: npm refused the spec (no such package or version, an unreachable tarball or git URL); the message quotes npm',
+  },
+  plugin_incompatible: {
+    status: 422,
+    message: 'The package cannot run on this host; nothing was changed.',
+    when: 'an install or update whose package needs another Flowhost or Node.js, lists flowhost outside peerDependencies, is no plugin, repeats a loaded id, or whose `dependsOn` is not met; `data.problems` lists each',
+  },
+  plugin_not_allowed: {
+    status: 403,
+    message: 'This package is not on the plugin allow-list (FLOWHOST_PLUGIN_ALLOW).',
+    when: 'an install through the API of a package, tarball or git URL the allow-list does not name',
+  },
+  plugin_not_installed: {
+    status: 404,
+    message: 'No installed plugin has this id.',
+    when: '`/plugins/installed/{id}...` for an id not installed',
+  },
+  plugin_already_installed: { status: 409, message: 'This package is installed already; update it instead.' },
+  plugin_install_busy: {
+    status: 409,
+    message: 'Another plugin install runs on this data directory; retry when it ends.',
+    when: 'an install, update or removal while another one (API or CLI) changes the plugins folder',
+  },
+  plugin_install_unavailable: {
+    status: 503,
+    message: 'Plugins cannot be installed here (npm was not found, or the host has no data directory).',
+  },
 } as const satisfies ErrorEntries;
 
 /** wp/v2 and the content store: WordPress's codes and statuses where WordPress has them. */

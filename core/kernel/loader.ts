@@ -3,6 +3,7 @@ import satisfies from 'semver/functions/satisfies.js';
 import valid from 'semver/functions/valid.js';
 import validRange from 'semver/ranges/valid.js';
 import { PluginError } from '../errors.js';
+import { parseDependency } from './plugin-dependency.js';
 import type { PluginDefinition } from './plugin.js';
 import type { PluginMigration } from '../../sdk/migrations.js';
 import type { HookCatalogue } from './hooks.js';
@@ -75,8 +76,12 @@ export async function loadPlugins(plugins: ReadonlyArray<PluginDefinition>, opti
     if (!satisfies(options.kernelVersion, def.flowhost, { includePrerelease: true })) {
       throw new PluginError(def.id, `requires Flowhost ${def.flowhost}, but this is Flowhost ${options.kernelVersion}`);
     }
-    for (const dep of def.dependsOn ?? []) {
-      if (!byId.has(dep)) throw new PluginError(def.id, `depends on plugin '${dep}', which is not loaded`);
+    for (const entry of def.dependsOn ?? []) {
+      const { id: dep, range } = parseDependency(entry);
+      const other = byId.get(dep);
+      if (!other) throw new PluginError(def.id, `depends on plugin '${dep}', which is not loaded`);
+      if (range && !satisfies(other.version, range, { includePrerelease: true }))
+        throw new PluginError(def.id, `depends on plugin '${dep}' ${range}, but version ${other.version} is loaded`);
     }
     for (const factory of def.provides ?? []) options.services.provide(factory, def.id);
     for (const point of def.extensionPoints ?? []) {
@@ -140,7 +145,7 @@ export async function loadPlugins(plugins: ReadonlyArray<PluginDefinition>, opti
       id: def.id,
       version: def.version,
       description: def.description,
-      dependsOn: [...(def.dependsOn ?? [])],
+      dependsOn: (def.dependsOn ?? []).map((entry) => parseDependency(entry).id),
       deps: Object.values(def.deps ?? {}).map((ref) => ref.id),
       provides: (def.provides ?? []).map((f) => f.service.id),
       hooks: options.hooks.tapsOf(def.id),
@@ -163,6 +168,11 @@ function checkShape(def: AnyPlugin): void {
   if (typeof def.setup !== 'function') throw new PluginError(id, 'has no setup(deps) function');
   if (def.dependsOn !== undefined && (!Array.isArray(def.dependsOn) || def.dependsOn.some((d) => typeof d !== 'string'))) {
     throw new PluginError(id, 'dependsOn must be a list of plugin ids');
+  }
+  for (const entry of def.dependsOn ?? []) {
+    const { id: dep, range } = parseDependency(entry);
+    if (!ID_PATTERN.test(dep) || (range !== null && !validRange(range)))
+      throw new PluginError(id, `dependsOn entry '${entry}' is not a plugin id with an optional version range ('other' or 'other@^1.2')`);
   }
   for (const [name, ref] of Object.entries(def.deps ?? {})) {
     if (!isServiceRef(ref))
@@ -213,7 +223,7 @@ function orderByDependencies(defs: ReadonlyArray<AnyPlugin>, byId: Map<string, A
       throw new PluginError(def.id, `has a cyclic dependency: ${cycle}`);
     }
     state.set(def.id, 'visiting');
-    for (const dep of def.dependsOn ?? []) visit(byId.get(dep)!, [...path, def.id]);
+    for (const entry of def.dependsOn ?? []) visit(byId.get(parseDependency(entry).id)!, [...path, def.id]);
     state.set(def.id, 'done');
     ordered.push(def);
   };

@@ -47,7 +47,10 @@ export interface PluginDefinition<D extends ServiceDeps = ServiceDeps> {
   /** Semver range of Flowhost versions it supports, e.g. '^1.0.0'. */
   flowhost: string;
   description?: string;
-  /** Ids of plugins whose setup must run first (services need no such ordering). */
+  /**
+   * Ids of plugins whose setup must run first (services need no such ordering), each with an
+   * optional semver range of the versions it works with: `['core-content', 'billing@^1.2']`.
+   */
   dependsOn?: string[];
   /**
    * JSON Schema of the plugin's settings (config `plugins.<id>`, or set at run time through

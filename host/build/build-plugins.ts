@@ -4,6 +4,7 @@ import { ConfigError } from '../config/load-config.js';
 import type { HostConfig } from '../config/schema.js';
 import { type PluginEntry, resolvePluginEntries } from '../plugin-resolver.js';
 import type { BuildDeclaration, DeclaredBuild } from './build-declaration.js';
+import { installedEntryPaths } from '../plugin-install/installed-entries.js';
 
 /** A build ready to load: its plugins (as manifests until a host imports them) and the config with its settings. */
 export interface ResolvedBuild {
@@ -11,6 +12,10 @@ export interface ResolvedBuild {
   config: HostConfig;
   /** Where the build was declared: the file, or 'the stock build' (default built-ins + FLOWHOST_PLUGINS). */
   describe: string;
+  /** Ids of the entries that are plugins installed in the data directory (`flowhost plugins install`), enabled. */
+  installed: string[];
+  /** Installed plugins whose package is gone from the plugins folder: a host of this build refuses to start, naming them. */
+  missing: string[];
 }
 
 /**
@@ -19,6 +24,18 @@ export interface ResolvedBuild {
  * so the CLI lists nouns without importing a plugin; a host loads them (loadPluginEntries).
  */
 export async function resolveBuild(config: HostConfig, declared: DeclaredBuild): Promise<ResolvedBuild> {
+  const own = await resolveOwnBuild(config, declared);
+  // After the build's own: the plugins installed in the data directory, enabled ones only.
+  const { found, missing } = installedEntryPaths(config.dataDir);
+  const installed = await resolvePluginEntries(
+    found.map((p) => p.path),
+    {},
+    `the plugins folder of ${config.dataDir}`,
+  );
+  return { ...own, entries: [...own.entries, ...installed], installed: found.map((p) => p.plugin.id), missing };
+}
+
+async function resolveOwnBuild(config: HostConfig, declared: DeclaredBuild): Promise<Omit<ResolvedBuild, 'installed' | 'missing'>> {
   const { declaration, source } = declared;
   if (!declaration || !source) {
     const extra = await resolvePluginEntries(config.plugins, optionalManifests);

@@ -6,6 +6,7 @@ import type { HostConfig } from '../config/schema.js';
 import { type DeclaredBuild, findBuild } from '../build/build-declaration.js';
 import type { ResolvedBuild } from '../build/build-plugins.js';
 import { type BuildRecord, buildDifference, readBuildRecord, readStoredBuildRecord } from '../build/build-record.js';
+import { readInstalled } from '../plugin-install/plugins-folder.js';
 import { hostProcessAlive, readHostFile, unpublishHost } from '../runtime/data-dir-files.js';
 import { LOCAL_SCHEME } from '../auth/local-scheme.js';
 import { CliError } from './admin-client.js';
@@ -141,9 +142,12 @@ async function checkBuildAgainstLast(config: HostConfig, build: ResolvedBuild): 
     (config.mongodbUrl ? await mongoBuildRecord(config.mongodbUrl) : null) ??
     (config.dataDir === ':memory:' ? null : readBuildRecord(dataDir));
   if (!recorded) return;
+  // Installed plugins (`flowhost plugins install`) are the data directory's own: every
+  // command resolves them from its plugins folder, so they are no difference of builds.
+  const installed = new Set([...build.installed, ...readInstalled(config.dataDir).plugins.map((p) => p.id)]);
   const { extra, missing } = buildDifference(
-    recorded,
-    build.entries.map((e) => e.id),
+    { ...recorded, plugins: recorded.plugins.filter((p) => !installed.has(p.id)) },
+    build.entries.map((e) => e.id).filter((id) => !installed.has(id)),
   );
   if (extra.length === 0 && missing.length === 0) return;
   const differs = [

@@ -7,6 +7,7 @@ import { configFrom, jsonOption, withApi, type CliNoun, type Common } from '../c
 import { printJson, printRows } from '../output.js';
 import { nounHeader } from './catalogue.js';
 import { pluginSettingsCommand, pluginSettingsOptions } from './plugin-settings.js';
+import { pluginInstallVerbs } from './plugin-install-verbs.js';
 
 /** `handlers (2), surfaces (1)`: what a plugin added, by list, counted (the keys are in --json). */
 export function contributionSummary(contributions: Readonly<Record<string, readonly string[]>>): string {
@@ -51,9 +52,10 @@ async function pluginsOfBuild(argv: Common): Promise<readonly LoadedPlugin[]> {
   const session = runningHostSession(config);
   if (session) return (await session.call<{ data: LoadedPlugin[] }>('GET', '/plugins')).data;
   const [{ hostOfBuild }, { resolveBuild }] = await Promise.all([import('../../default-build.js'), import('../../build/build-plugins.js')]);
-  const build = await resolveBuild({ ...config, dataDir: ':memory:', logLevel: 'silent' }, findBuild(argv.build));
+  // The data directory's installed plugins too, loaded on a throwaway in-memory store.
+  const build = await resolveBuild({ ...config, logLevel: 'silent' }, findBuild(argv.build));
   process.stderr.write(`flowhost: no host runs on ${resolve(config.dataDir)}; listing ${build.describe}\n`);
-  const host = await hostOfBuild(build);
+  const host = await hostOfBuild({ ...build, config: { ...build.config, dataDir: ':memory:' } });
   await host.stop();
   return host.plugins;
 }
@@ -62,7 +64,7 @@ async function pluginsOfBuild(argv: Common): Promise<readonly LoadedPlugin[]> {
 export const plugins: CliNoun = {
   ...nounHeader('plugins'),
   builder: (y: Argv) =>
-    y
+    pluginInstallVerbs(y)
       .command(
         'list',
         'Plugins of this build: id, version, the extension points each owns, what each contributes and the hooks each tapped',
@@ -92,6 +94,6 @@ export const plugins: CliNoun = {
         pluginSettingsOptions,
         (argv) => pluginSettingsCommand(argv),
       )
-      .demandCommand(1, 'Name a verb: list, migrations, settings')
+      .demandCommand(1, 'Name a verb: list, migrations, settings, installed, install, update, enable, disable, remove')
       .strict(),
 };

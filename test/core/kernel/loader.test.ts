@@ -86,6 +86,20 @@ test('refuses an unmet dependency, naming both', async () => {
   assert.match(error.message, /depends on plugin 'ghost'/);
 });
 
+test('dependsOn takes a version range after the id (scoped ids too); a plain id still works', async () => {
+  const order: string[] = [];
+  const mk = (id: string, version: string, dependsOn?: string[]) =>
+    plugin(id, { version, dependsOn, setup: () => void order.push(id) });
+  const loaded = await load([mk('c', '1.0.0', ['@acme/base@^1.2', 'b']), mk('b', '2.0.0'), mk('@acme/base', '1.4.0')]).promise;
+  assert.equal(order, ['@acme/base', 'b', 'c']);
+  assert.equal(loaded.find((p) => p.id === 'c')!.dependsOn, ['@acme/base', 'b'], 'listed by id');
+  const old = await refusal(load([mk('c', '1.0.0', ['b@>=3']), mk('b', '2.0.0')]).promise);
+  assert.is(old.pluginId, 'c');
+  assert.match(old.message, /depends on plugin 'b' >=3, but version 2\.0\.0 is loaded/);
+  const bad = await refusal(load([mk('c', '1.0.0', ['b@not a range'])]).promise);
+  assert.match(bad.message, /dependsOn entry 'b@not a range' is not a plugin id with an optional version range/);
+});
+
 test('refuses a cycle and shows it', async () => {
   const error = await refusal(
     load([plugin('a', { dependsOn: ['b'] }), plugin('b', { dependsOn: ['c'] }), plugin('c', { dependsOn: ['a'] })]).promise,

@@ -1,0 +1,173 @@
+// Plugins installed at run time (issue 54, "Install, upgrade, remove"): `flowhost plugins
+// install` of a packed plugin into the data directory's plugins folder, run by the next host;
+// disabled (not loaded, its flows orphaned) and enabled again; updated to a version whose
+// migration changes its data at the next start; an incompatible package refused with the
+// folder and record left byte for byte; on MongoDB a host lacking it refuses to start.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cliInProcess } from '../../support/cli-in-process.js';
+import { testStores } from '../../support/test-stores.js';
+import { helloTarballs } from '../../support/plugin-tarballs.js';
+import { buildDefaultHost } from '../../../host/default-build.js';
+import { findBuild } from '../../../host/build/build-declaration.js';
+import { loadConfig } from '../../../host/config/load-config.js';
+import type { HostConfig } from '../../../host/config/schema.js';
+import type { Host } from '../../../host/host.js';
+import { readHostFile } from '../../../host/runtime/data-dir-files.js';
+import { LOCAL_SCHEME } from '../../../host/auth/local-scheme.js';
+
+type Body = Record<string, any>;
+
+const tarballs = helloTarballs();
+const sdkFile = fileURLToPath(new URL('../../../sdk/index.js', import.meta.url));
+
+async function startHost(config: Partial<HostConfig>): Promise<Host> {
+  const full = loadConfig({ env: {}, overrides: { port: 0, host: '127.0.0.1', logLevel: 'silent', checkResponses: true, ...config } });
+  const host = await buildDefaultHost(full, { build: findBuild(undefined, {}) });
+  await host.start();
+  return host;
+}
+
+/** A call with the host's local credential; `path` after the API prefix ('/hello/v1/greeting'). */
+async function call(dataDir: string, method: string, path: string, body?: unknown): Promise<Body> {
+  const info = readHostFile(dataDir)!;
+  const res = await fetch(`${info.url}/api${path}`, {
+    method,
+    headers: { Authorization: `${LOCAL_SCHEME} ${info.token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, ...((await res.json()) as Body) };
+}
+
+const folderFiles = (dataDir: string) =>
+  ['package.json', 'package-lock.json', 'installed.json'].map((name) => readFileSync(join(dataDir, 'plugins', name), 'utf8'));
+
+for (const store of testStores('plugins install')) {
+  const test = suite(`plugins install: from a tarball to removal (${store.label})`);
+
+  test('installed, run after a restart, refused when incompatible, disabled, enabled, updated with its migration, removed', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-install-'));
+    const storeConfig = store.config();
+    const env: Record<string, string> = storeConfig.mongodbUrl ? { MONGODB_URL: storeConfig.mongodbUrl } : {};
+    const cli = (args: string[]) => cliInProcess([...args, '--data-dir', dataDir], { env });
+    const config = { dataDir, ...storeConfig };
+
+    const installed = await cli(['plugins', 'install', tarballs.v1, '--json']);
+    assert.is(installed.status, 0, installed.stderr);
+    assert.is(JSON.parse(installed.stdout).data.id, 'hello');
+    assert.is(JSON.parse(installed.stdout).data.version, '1.0.0');
+    assert.match(installed.stderr, /npm: /, 'npm progress on stderr');
+    // The plugin's `import 'flowhost'` is this host's SDK file, not a copy.
+    const entry = createRequire(join(dataDir, 'plugins', 'package.json')).resolve('flowhost-plugin-hello');
+    assert.is(realpathSync(createRequire(entry).resolve('flowhost')), realpathSync(sdkFile));
+
+    let flowId = 0;
+    let host = await startHost(config);
+    try {
+      assert.ok(
+        host.plugins.some((p) => p.id === 'hello' && p.version === '1.0.0'),
+        'the host runs the installed plugin',
+      );
+      const greeted = await call(dataDir, 'POST', '/hello/v1/greeting', { name: 'Ada' });
+      assert.is(greeted.status, 201, JSON.stringify(greeted));
+      assert.is(greeted.data.message, 'Hello, Ada!');
+      const pipelineId = (await call(dataDir, 'POST', '/automation/v1/pipelines', { pipeline_name: 'Hi', steps: [{ step_type: 'fetch' }] }))
+        .data.pipeline_id;
+      const stepId = (await call(dataDir, 'GET', `/automation/v1/pipelines/${pipelineId}`)).data.pipeline.pipeline_steps[0]
+        .pipeline_step_id;
+      const flow = await call(dataDir, 'POST', '/automation/v1/flows', {
+        pipeline_id: pipelineId,
+        flow_name: 'Hi',
+        flow_config: { [stepId]: { handler_slug: 'hello' } },
+      });
+      assert.is(flow.status, 200, JSON.stringify(flow));
+      flowId = flow.data.flow_id;
+    } finally {
+      await host.stop();
+    }
+
+    // Refused before anything is recorded: the folder's files byte for byte, no package left.
+    const before = folderFiles(dataDir);
+    for (const [tarball, words] of [
+      [tarballs.future, /needs flowhost \^2\.0\.0 \(peerDependencies\), but this is Flowhost 1\.0\.0/],
+      [tarballs.needy, /depends on plugin 'hello' \^2, but version 1\.0\.0 is loaded/],
+    ] as const) {
+      const refused = await cli(['plugins', 'install', tarball]);
+      assert.is(refused.status, 1, refused.stdout);
+      assert.match(refused.stderr, words);
+      assert.match(refused.stderr, /\(plugin_incompatible\)/);
+      assert.equal(folderFiles(dataDir), before, 'package.json, lockfile and record unchanged');
+    }
+    assert.not.ok(existsSync(join(dataDir, 'plugins/node_modules/flowhost-plugin-future')));
+    assert.not.ok(existsSync(join(dataDir, 'plugins/node_modules/flowhost-plugin-needy')));
+
+    const disabled = await cli(['plugins', 'disable', 'hello', '--json']);
+    assert.is(disabled.status, 0, disabled.stderr);
+    host = await startHost(config);
+    try {
+      assert.not.ok(
+        host.plugins.some((p) => p.id === 'hello'),
+        'a disabled plugin is not loaded',
+      );
+      const problems = await call(dataDir, 'GET', '/automation/v1/flows/problems');
+      const orphan = problems.data.problem_flows.find((p: Body) => p.flow_id === flowId);
+      assert.ok(orphan, JSON.stringify(problems.data));
+      assert.match(orphan.orphaned[0].reason, "names handler 'hello', which no loaded plugin provides");
+    } finally {
+      await host.stop();
+    }
+
+    assert.is((await cli(['plugins', 'enable', 'hello'])).status, 0);
+    const updated = await cli(['plugins', 'update', 'hello', tarballs.v2, '--json']);
+    assert.is(updated.status, 0, updated.stderr);
+    assert.is(JSON.parse(updated.stdout).data.version, '1.1.0');
+    assert.is(JSON.parse(updated.stdout).data.enabled, true);
+    host = await startHost(config);
+    try {
+      assert.ok(host.plugins.some((p) => p.id === 'hello' && p.version === '1.1.0'));
+      // The new version's migration ran at this start, on the data the first one stored.
+      const list = await call(dataDir, 'GET', '/hello/v1/greetings');
+      assert.equal(
+        list.data.map((g: Body) => g.message),
+        ['HELLO, ADA!'],
+      );
+    } finally {
+      await host.stop();
+    }
+
+    if (storeConfig.mongodbUrl) {
+      // Another host of the database, its own data directory without the plugin.
+      const elsewhere = mkdtempSync(join(tmpdir(), 'flowhost-install-elsewhere-'));
+      const refused = await startHost({ ...storeConfig, dataDir: elsewhere }).then(
+        async (h) => {
+          await h.stop();
+          return null;
+        },
+        (error: Error) => error,
+      );
+      assert.ok(refused, 'a host without the plugin refuses to start');
+      assert.match(
+        refused!.message,
+        /plugin 'hello' 1\.1\.0 is installed for this database but not on this host: run flowhost plugins install /,
+      );
+    }
+
+    const removed = await cli(['plugins', 'remove', 'hello', '--yes', '--json']);
+    assert.is(removed.status, 0, removed.stderr);
+    assert.equal(JSON.parse(readFileSync(join(dataDir, 'plugins/installed.json'), 'utf8')).plugins, []);
+    assert.not.ok(existsSync(join(dataDir, 'plugins/node_modules/flowhost-plugin-hello')));
+    host = await startHost(config);
+    try {
+      assert.not.ok(host.plugins.some((p) => p.id === 'hello'));
+    } finally {
+      await host.stop();
+    }
+  });
+
+  test.run();
+}
