@@ -88,8 +88,7 @@ test('refuses an unmet dependency, naming both', async () => {
 
 test('dependsOn takes a version range after the id (scoped ids too); a plain id still works', async () => {
   const order: string[] = [];
-  const mk = (id: string, version: string, dependsOn?: string[]) =>
-    plugin(id, { version, dependsOn, setup: () => void order.push(id) });
+  const mk = (id: string, version: string, dependsOn?: string[]) => plugin(id, { version, dependsOn, setup: () => void order.push(id) });
   const loaded = await load([mk('c', '1.0.0', ['@acme/base@^1.2', 'b']), mk('b', '2.0.0'), mk('@acme/base', '1.4.0')]).promise;
   assert.equal(order, ['@acme/base', 'b', 'c']);
   assert.equal(loaded.find((p) => p.id === 'c')!.dependsOn, ['@acme/base', 'b'], 'listed by id');
