@@ -43,6 +43,8 @@ import { sessionSurface } from './surfaces/session-routes.js';
 import { userAdminSurface } from './surfaces/user-admin-routes.js';
 import { migrationsSurface } from './surfaces/migrations-routes.js';
 import { pluginsSurface } from './surfaces/plugins-routes.js';
+import { installedPluginsSurface } from './surfaces/installed-plugins-routes.js';
+import { installedPlugins } from './plugin-install/installed-service.js';
 import { ensureAdminAccess } from './bootstrap/initial-admin.js';
 import { publishHost, unpublishHost } from './runtime/data-dir-files.js';
 import { recordBuild } from './build/build-record.js';
@@ -179,6 +181,8 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       rateLimiters,
     );
     const authenticator = new Authenticator(users, throttle, () => localToken);
+    // Plugins installed in the data directory (`/installed-plugins`), changed while this host runs.
+    const installed = installedPlugins({ dataDir, store, loaded, allow: config.pluginAllow });
     // Authentication is the host's: its session and user administration routes stay here.
     const hostSurfaces = [
       sessionSurface({
@@ -189,7 +193,8 @@ export async function createHost(options: CreateHostOptions): Promise<Host> {
       }),
       userAdminSurface(users),
       migrationsSurface(definitions, store),
-      pluginsSurface(loaded),
+      pluginsSurface(loaded, installed.restartNeeded),
+      installedPluginsSurface(installed),
       pluginSettingsSurface(
         runtimeSettings({ definitions, fileSettings: config.pluginSettings, applied: pluginSettings, stored: storedSettings, clock, log }),
       ),

@@ -112,7 +112,7 @@ const host = {
   plugin_install_failed: {
     status: 422,
     message: 'npm could not install the package.',
-    when: '`POST /plugins/installed` or an update: npm refused the spec (no such package or version, an unreachable tarball or git URL); the message quotes npm',
+    when: '`POST /installed-plugins` or an update: npm refused the spec (no such package or version, an unreachable tarball or git URL); the message quotes npm',
   },
   plugin_incompatible: {
     status: 422,
@@ -127,7 +127,7 @@ const host = {
   plugin_not_installed: {
     status: 404,
     message: 'No installed plugin has this id.',
-    when: '`/plugins/installed/{id}...` for an id not installed',
+    when: '`/installed-plugins/{id}...` for an id not installed',
   },
   plugin_already_installed: { status: 409, message: 'This package is installed already; update it instead.' },
   plugin_install_busy: {

@@ -12,6 +12,11 @@ export interface HostConfig {
   publicUrl?: string;
   /** Extra plugins: optional built-in ids or module specifiers. */
   plugins: string[];
+  /**
+   * Packages the API may install (`POST /installed-plugins`): names, or scopes as `@acme/*`.
+   * Empty: any. The CLI, run by whoever holds the data directory, is not limited.
+   */
+  pluginAllow?: string[];
   /** Settings per plugin id. */
   pluginSettings: Record<string, Record<string, unknown>>;
   allowPrivateUrls: boolean;
@@ -109,6 +114,7 @@ export const envKeys: Record<string, { key: keyof HostConfig; type: 'string' | '
   FLOWHOST_CORE_NAMESPACE: { key: 'coreNamespace', type: 'string' },
   FLOWHOST_PUBLIC_URL: { key: 'publicUrl', type: 'string' },
   FLOWHOST_PLUGINS: { key: 'plugins', type: 'list' },
+  FLOWHOST_PLUGIN_ALLOW: { key: 'pluginAllow', type: 'list' },
   FLOWHOST_ALLOW_PRIVATE_URLS: { key: 'allowPrivateUrls', type: 'boolean' },
   FLOWHOST_BODY_LIMIT: { key: 'bodyLimit', type: 'integer' },
   FLOWHOST_LOG_LEVEL: { key: 'logLevel', type: 'string' },
@@ -205,6 +211,7 @@ export const configSchema: JsonSchema = {
     coreNamespace: { type: 'string', pattern: '^[A-Za-z0-9._~-]+(/[A-Za-z0-9._~-]+)*$' },
     publicUrl: { type: 'string', format: 'uri', pattern: '^https?://' },
     plugins: { type: 'array', items: { type: 'string', minLength: 1 } },
+    pluginAllow: { type: 'array', items: { type: 'string', minLength: 1 } },
     pluginSettings: { type: 'object', additionalProperties: { type: 'object' } },
     allowPrivateUrls: { type: 'boolean' },
     bodyLimit: { type: 'integer', minimum: 1024, maximum: 1073741824 },

@@ -25,6 +25,8 @@ export interface InstallContext {
   /** Run the packages' install scripts (off unless asked: `--scripts`). */
   scripts?: boolean;
   now?: () => Date;
+  /** Throws for a package the caller may not install (the API's allow-list), once npm has named it. */
+  allow?: (packageName: string) => void;
 }
 
 /** A local tarball or folder given by a relative path: absolute, as npm runs in the plugins folder. */
@@ -53,19 +55,20 @@ async function installChecked(ctx: InstallContext, spec: string, replacing: Inst
     const before = folderDependencies(folder);
     unlinkHost(folder);
     let name: string | undefined;
+    let after: Record<string, string> = before;
     try {
       await runNpm(folder, ['install', '--save', npmSpec(spec)], { progress: ctx.progress, scripts: ctx.scripts });
-      const after = folderDependencies(folder);
-      name = replacing?.package ?? Object.keys(after).find((key) => before[key] !== after[key]);
-      if (!name) {
-        const same = Object.keys(after).find((key) => after[key] === npmSpec(spec) || key === spec);
+      after = folderDependencies(folder);
+      const changed = Object.keys(after).find((key) => before[key] !== after[key]);
+      name = replacing?.package ?? changed;
+      if (replacing && changed && changed !== replacing.package)
+        throw new PluginInstallError('plugin_incompatible', `${spec} is package ${changed}, not ${replacing.package}`);
+      if (!name || (!replacing && before[name] !== undefined))
         throw new PluginInstallError(
           'plugin_already_installed',
-          `${spec} is installed already${same ? ` (package ${same})` : ''}: update it instead`,
+          `${spec} is installed already${name ? ` (package ${name})` : ''}: update it instead`,
         );
-      }
-      if (replacing && before[name] === undefined)
-        throw new PluginInstallError('plugin_incompatible', `${spec} is not package ${replacing.package}`);
+      ctx.allow?.(name);
       linkHost(folder);
       const { plugin, problems } = await checkInstalledPackage(folder, name, dependable(ctx, replacing?.id ?? null));
       if (plugin && ctx.available.has(plugin.id)) problems.push(`plugin '${plugin.id}' is part of this build already`);
@@ -86,7 +89,7 @@ async function installChecked(ctx: InstallContext, spec: string, replacing: Inst
       writeInstalled(ctx.dataDir, { plugins: [...record.plugins.filter((p) => p.id !== entry.id), entry] });
       return entry;
     } catch (error) {
-      await putBack(ctx, folder, snapshot, replacing ? null : name, existed);
+      await putBack(ctx, folder, snapshot, { before, after }, existed);
       throw error;
     } finally {
       if (existsSync(folder)) linkHost(folder);
@@ -98,7 +101,7 @@ async function putBack(
   ctx: InstallContext,
   folder: string,
   snapshot: ReturnType<typeof snapshotFolder>,
-  added: string | undefined | null,
+  dependencies: { before: Record<string, string>; after: Record<string, string> },
   existed: boolean,
 ): Promise<void> {
   if (!existed) {
@@ -108,9 +111,13 @@ async function putBack(
   restoreSnapshot(folder, snapshot);
   // npm's own record of node_modules is rebuilt from the tree on its next run.
   rmSync(join(folder, 'node_modules', '.package-lock.json'), { force: true });
-  if (added) rmSync(join(folder, 'node_modules', added), { recursive: true, force: true });
-  // An update replaced the package in node_modules: the lockfile's version is installed again.
-  else if (added === null) await runNpm(folder, ['install'], { progress: ctx.progress, scripts: ctx.scripts }).catch(() => undefined);
+  const { before, after } = dependencies;
+  // A package new to the folder is taken out again; one it had and npm replaced (an update,
+  // a repeat) is installed again from the lockfile put back.
+  for (const key of Object.keys(after))
+    if (before[key] === undefined) rmSync(join(folder, 'node_modules', key), { recursive: true, force: true });
+  if (Object.keys(before).some((key) => after[key] !== undefined && after[key] !== before[key]))
+    await runNpm(folder, ['install'], { progress: ctx.progress, scripts: ctx.scripts }).catch(() => undefined);
 }
 
 /** `flowhost plugins install <spec>`: a package name[@range], a tarball (path or URL) or a git URL. */

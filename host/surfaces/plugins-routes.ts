@@ -1,6 +1,6 @@
 import type { SurfaceDefinition } from '../../core/kernel/routes.js';
 import type { LoadedPlugin } from '../../core/kernel/loader.js';
-import { int, list, mapOf, named, obj, str, successBody, withResponses } from '../../core/kernel/response-schemas.js';
+import { bool, int, list, mapOf, named, obj, str, successBody, withResponses } from '../../core/kernel/response-schemas.js';
 import { defineRoute } from '../../sdk/define.js';
 
 const plugin = named(
@@ -22,7 +22,7 @@ const plugin = named(
 );
 
 /** `GET /plugins`: the plugins this host runs, so `flowhost plugins list` shows the running build, not the CLI's. */
-export function pluginsSurface(loaded: readonly LoadedPlugin[]): SurfaceDefinition {
+export function pluginsSurface(loaded: readonly LoadedPlugin[], restartNeeded: () => boolean = () => false): SurfaceDefinition {
   return withResponses(
     {
       id: 'host-plugins',
@@ -33,11 +33,12 @@ export function pluginsSurface(loaded: readonly LoadedPlugin[]): SurfaceDefiniti
           permission: { capability: 'manage_options' },
           summary: 'The plugins this host runs: id, version, the extension points each owns, what each contributes, the hooks each tapped',
           async handle() {
-            return { success: true, data: loaded, total: loaded.length };
+            // restart_needed: a plugin was installed, updated, switched or removed since this host started.
+            return { success: true, data: loaded, total: loaded.length, restart_needed: restartNeeded() };
           },
         }),
       ],
     },
-    { 'GET /plugins': { 200: successBody({ data: list(plugin), total: int }) } },
+    { 'GET /plugins': { 200: successBody({ data: list(plugin), total: int, restart_needed: bool }) } },
   );
 }

@@ -13,36 +13,12 @@ import { fileURLToPath } from 'node:url';
 import { cliInProcess } from '../../support/cli-in-process.js';
 import { testStores } from '../../support/test-stores.js';
 import { helloTarballs } from '../../support/plugin-tarballs.js';
-import { buildDefaultHost } from '../../../host/default-build.js';
-import { findBuild } from '../../../host/build/build-declaration.js';
-import { loadConfig } from '../../../host/config/load-config.js';
-import type { HostConfig } from '../../../host/config/schema.js';
-import type { Host } from '../../../host/host.js';
-import { readHostFile } from '../../../host/runtime/data-dir-files.js';
-import { LOCAL_SCHEME } from '../../../host/auth/local-scheme.js';
-
-type Body = Record<string, any>;
+import { type Body, callHost, startStockHost } from '../../support/install-host.js';
 
 const tarballs = helloTarballs();
 const sdkFile = fileURLToPath(new URL('../../../sdk/index.js', import.meta.url));
-
-async function startHost(config: Partial<HostConfig>): Promise<Host> {
-  const full = loadConfig({ env: {}, overrides: { port: 0, host: '127.0.0.1', logLevel: 'silent', checkResponses: true, ...config } });
-  const host = await buildDefaultHost(full, { build: findBuild(undefined, {}) });
-  await host.start();
-  return host;
-}
-
-/** A call with the host's local credential; `path` after the API prefix ('/hello/v1/greeting'). */
-async function call(dataDir: string, method: string, path: string, body?: unknown): Promise<Body> {
-  const info = readHostFile(dataDir)!;
-  const res = await fetch(`${info.url}/api${path}`, {
-    method,
-    headers: { Authorization: `${LOCAL_SCHEME} ${info.token}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, ...((await res.json()) as Body) };
-}
+const startHost = startStockHost;
+const call = (dataDir: string, method: string, path: string, body?: unknown) => callHost(dataDir, method, path, body);
 
 const folderFiles = (dataDir: string) =>
   ['package.json', 'package-lock.json', 'installed.json'].map((name) => readFileSync(join(dataDir, 'plugins', name), 'utf8'));
