@@ -198,6 +198,10 @@ export interface DocumentStore {
    * whole store (a maintenance window); otherwise at most `maxPages` pages go at a time.
    */
   giveSpaceBack?(options: { full?: boolean; maxPages?: number }): Promise<number>;
+  /** The collections that exist (what a plugin purge looks for); absent where the store cannot tell. */
+  collectionNames?(): Promise<string[]>;
+  /** Removes a collection with its documents and indexes (a purged plugin's); nothing when it does not exist. */
+  dropCollection?(name: string): Promise<void>;
   close(): Promise<void>;
 }
 

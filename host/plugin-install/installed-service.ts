@@ -8,6 +8,7 @@ import { PluginInstallError } from './install-error.js';
 import { type InstallContext, findInstalled, installPlugin, removePlugin, setPluginEnabled, updatePlugin } from './install-plugin.js';
 import { ensurePluginsFolder, type InstalledPlugin, pluginsFolder, readInstalled } from './plugins-folder.js';
 import { recordInStore } from './store-record.js';
+import { type PurgePlan, purgePlan, purgePlugin } from './purge.js';
 
 export interface InstalledView extends InstalledPlugin {
   /** Whether this host runs it now (it was installed and enabled when the host started). */
@@ -87,8 +88,17 @@ export function installedPlugins(deps: InstalledPluginsDeps) {
     async setEnabled(id: string, enabled: boolean): Promise<InstalledPlugin> {
       return recorded(setPluginEnabled(dataDir(), id, enabled));
     },
-    async remove(id: string): Promise<InstalledPlugin> {
-      return recorded(await removePlugin(context(), id), true);
+    /** What a purge of it would remove from the store. */
+    async purgePlan(id: string): Promise<PurgePlan> {
+      findInstalled(dataDir(), id);
+      return purgePlan(deps.store, id);
+    },
+    /** Uninstalls it; with `purge`, then removes its data (the plan returned says what went). */
+    async remove(id: string, purge = false): Promise<{ plugin: InstalledPlugin; purged: PurgePlan | null }> {
+      const plan = purge ? await purgePlan(deps.store, findInstalled(dataDir(), id).id) : null;
+      const plugin = await recorded(await removePlugin(context(), id), true);
+      if (plan) await purgePlugin(deps.store, plan);
+      return { plugin, purged: plan };
     },
   };
 }

@@ -157,6 +157,14 @@ export class TimedStore implements DocumentStore {
     return this.inner.space ? this.inner.space() : null;
   }
 
+  async collectionNames(): Promise<string[]> {
+    return this.inner.collectionNames ? this.inner.collectionNames() : [];
+  }
+
+  async dropCollection(name: string): Promise<void> {
+    await this.inner.dropCollection?.(name);
+  }
+
   async giveSpaceBack(options: { full?: boolean; maxPages?: number }): Promise<number> {
     return this.inner.giveSpaceBack ? this.inner.giveSpaceBack(options) : 0;
   }

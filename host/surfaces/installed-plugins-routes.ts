@@ -2,7 +2,19 @@ import validRange from 'semver/ranges/valid.js';
 import type { RouteRequest, SurfaceDefinition } from '../../core/kernel/routes.js';
 import { reply } from '../../core/kernel/routes.js';
 import { apiError } from '../../core/errors/catalogue.js';
-import { bool, errorBody, isoDate, list, named, obj, str, successBody, withResponses } from '../../core/kernel/response-schemas.js';
+import {
+  bool,
+  errorBody,
+  int,
+  isoDate,
+  list,
+  named,
+  nullable,
+  obj,
+  str,
+  successBody,
+  withResponses,
+} from '../../core/kernel/response-schemas.js';
 import { defineRoute } from '../../sdk/define.js';
 import { PluginInstallError } from '../plugin-install/install-error.js';
 import type { InstalledPlugins } from '../plugin-install/installed-service.js';
@@ -16,6 +28,16 @@ const installed = obj({ id: str, package: str, spec: str, version: str, enabled:
 const view = named(
   'InstalledPlugin',
   obj({ id: str, package: str, spec: str, version: str, enabled: bool, loaded: bool, installed_at: isoDate }),
+);
+const purgeView = named(
+  'PluginPurge',
+  obj({
+    plugin: str,
+    collections: list(obj({ name: str, documents: int })),
+    jobs: list(obj({ name: str, count: int })),
+    settings: bool,
+    migrations: bool,
+  }),
 );
 const changed = successBody({ message: str, data: installed, restart_needed: bool });
 
@@ -137,14 +159,27 @@ export function installedPluginsSurface(plugins: InstalledPlugins): SurfaceDefin
           },
         }),
         defineRoute({
+          method: 'GET',
+          path: '/installed-plugins/{id}/purge',
+          permission: admin,
+          summary:
+            'What removing it with purge=true would take from the store: its collections with document counts, its jobs, its saved settings, its migration record',
+          schema: { params },
+          async handle(request) {
+            return { success: true, data: await answering(() => plugins.purgePlan(request.params.id)) };
+          },
+        }),
+        defineRoute({
           method: 'DELETE',
           path: '/installed-plugins/{id}',
           permission: admin,
-          summary: 'Uninstall a plugin; its data stays in the store',
-          schema: { params },
+          summary: 'Uninstall a plugin; purge=true also removes its data (GET .../purge shows what first); without it the data stays',
+          schema: { params, query: { type: 'object', properties: { purge: { type: 'boolean', default: false } } } },
           async handle(request) {
-            const plugin = await answering(() => plugins.remove(request.params.id));
-            return done(200, `Removed ${plugin.id} ${plugin.version}.`, plugin);
+            const purge = (request.query as { purge?: boolean }).purge === true;
+            const { plugin, purged } = await answering(() => plugins.remove(request.params.id, purge));
+            const answer = done(200, `Removed ${plugin.id} ${plugin.version}${purged ? ' and its data' : ''}.`, plugin);
+            return reply(200, { ...answer.body, purged });
           },
         }),
       ],
@@ -172,8 +207,13 @@ export function installedPluginsSurface(plugins: InstalledPlugins): SurfaceDefin
         404: errorBody('plugin_not_installed'),
         503: errorBody('plugin_install_unavailable'),
       },
+      'GET /installed-plugins/{id}/purge': {
+        200: successBody({ data: purgeView }),
+        404: errorBody('plugin_not_installed'),
+        503: errorBody('plugin_install_unavailable'),
+      },
       'DELETE /installed-plugins/{id}': {
-        200: changed,
+        200: successBody({ message: str, data: installed, restart_needed: bool, purged: nullable(purgeView) }),
         404: errorBody('plugin_not_installed'),
         409: errorBody('plugin_install_busy'),
         422: errorBody('plugin_install_failed'),

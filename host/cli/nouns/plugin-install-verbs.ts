@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { findBuild } from '../../build/build-declaration.js';
 import type { InstallContext } from '../../plugin-install/install-plugin.js';
 import type { InstalledPlugin } from '../../plugin-install/plugins-folder.js';
+import type { PurgePlan } from '../../plugin-install/purge.js';
 import { CliError } from '../admin-client.js';
 import { configFrom, jsonOption, type Common } from '../cli-runtime.js';
 import { confirm, yesOption } from '../confirm.js';
@@ -50,7 +51,13 @@ async function recordForDatabase(url: string | undefined, plugin: InstalledPlugi
   }
 }
 
-async function run(argv: Args, change: (ctx: InstallContext) => Promise<InstalledPlugin>, done: string, removed = false): Promise<void> {
+async function run(
+  argv: Args,
+  change: (ctx: InstallContext) => Promise<InstalledPlugin>,
+  done: string,
+  removed = false,
+  quiet = false,
+): Promise<void> {
   const { ctx, restartNeeded, mongodbUrl } = await context(argv);
   const { PluginInstallError } = await import('../../plugin-install/install-error.js');
   let plugin: InstalledPlugin;
@@ -62,6 +69,7 @@ async function run(argv: Args, change: (ctx: InstallContext) => Promise<Installe
   }
   await recordForDatabase(mongodbUrl, plugin, removed);
   const restart = restartNeeded ? ' The running host loads the change when it restarts.' : '';
+  if (quiet) return;
   if (argv.json) printJson({ data: plugin, restart_needed: restartNeeded });
   else process.stdout.write(`${done.replace('{id}', plugin.id).replace('{version}', plugin.version)}.${restart}\n`);
 }
@@ -119,20 +127,65 @@ export function pluginInstallVerbs(y: Argv): Argv {
     )
     .command(
       'remove <id>',
-      'Uninstall a plugin (asks first); its data stays unless --purge',
-      (c: Argv): Argv => idArg(c).options({ ...jsonOption, ...yesOption }),
-      act((argv) =>
-        run(
-          argv,
-          async (ctx) => {
-            const { findInstalled, removePlugin } = await ops();
-            const plugin = findInstalled(ctx.dataDir, argv.id!);
-            await confirm(argv, `Remove plugin ${plugin.id} ${plugin.version} (package ${plugin.package}); its data stays`);
-            return removePlugin(ctx, plugin.id);
-          },
-          'Removed {id} {version}',
-          true,
-        ),
-      ),
+      'Uninstall a plugin (asks first); its data stays unless --purge, which shows what goes (collections, jobs, settings, migration record) first',
+      (c: Argv): Argv =>
+        idArg(c).options({
+          ...jsonOption,
+          ...yesOption,
+          purge: { type: 'boolean', default: false, describe: 'Also remove its data from the store, after showing what' },
+        }),
+      act((argv) => (argv.purge ? removePurging(argv) : run(argv, async (ctx) => removeAsked(ctx, argv), 'Removed {id} {version}', true))),
     );
+}
+
+async function removeAsked(ctx: InstallContext, argv: Args): Promise<InstalledPlugin> {
+  const { findInstalled, removePlugin } = await import('../../plugin-install/install-plugin.js');
+  const plugin = findInstalled(ctx.dataDir, argv.id!);
+  await confirm(argv, `Remove plugin ${plugin.id} ${plugin.version} (package ${plugin.package}); its data stays`);
+  return removePlugin(ctx, plugin.id);
+}
+
+/**
+ * `remove --purge`: through the running host when one holds the data directory (the
+ * embedded store is its alone), else on the store opened here. The plan is shown before the
+ * question, and the answer lists what went.
+ */
+async function removePurging(argv: Args): Promise<void> {
+  const config = configFrom(argv);
+  const [{ runningHostSession }, purge] = await Promise.all([import('../api-session.js'), import('../../plugin-install/purge.js')]);
+  const session = runningHostSession(config);
+  if (session) {
+    const id = encodeURIComponent(argv.id!);
+    const plan = (await session.call<{ data: PurgePlan }>('GET', `/installed-plugins/${id}/purge`)).data;
+    process.stderr.write(`Purging plugin ${plan.plugin} removes from the store:\n${purge.describePlan(plan)}\n`);
+    await confirm(argv, `Remove plugin ${plan.plugin} and its data`);
+    const body = await session.call<Record<string, unknown>>('DELETE', `/installed-plugins/${id}`, { query: { purge: true } });
+    if (argv.json) printJson({ data: body.data, purged: body.purged, restart_needed: body.restart_needed });
+    else process.stdout.write(`${String(body.message)}\n`);
+    return;
+  }
+  const { openStore } = await import('../../store/open-store.js');
+  const dataDir = resolve(config.dataDir);
+  const store = await openStore(config, dataDir);
+  try {
+    const { findInstalled } = await import('../../plugin-install/install-plugin.js');
+    const plan = await purge.purgePlan(store, findInstalled(dataDir, argv.id!).id);
+    process.stderr.write(`Purging plugin ${plan.plugin} removes from the store:\n${purge.describePlan(plan)}\n`);
+    let removed: InstalledPlugin | undefined;
+    await run(
+      { ...argv, json: false },
+      async (ctx) => {
+        await confirm(argv, `Remove plugin ${plan.plugin} and its data`);
+        removed = await (await import('../../plugin-install/install-plugin.js')).removePlugin(ctx, plan.plugin);
+        return removed;
+      },
+      'Removed {id} {version} and its data',
+      true,
+      argv.json,
+    );
+    await purge.purgePlugin(store, plan);
+    if (argv.json) printJson({ data: removed, purged: plan, restart_needed: false });
+  } finally {
+    await store.close();
+  }
 }

@@ -204,6 +204,28 @@ export class EmbeddedStore implements DocumentStore {
     this.session.read(() => this.session.prepare('SELECT 1').get());
   }
 
+  async collectionNames(): Promise<string[]> {
+    return this.session.read(() =>
+      (
+        this.session
+          .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'c\\_%' ESCAPE '\\'")
+          .pluck()
+          .all() as string[]
+      ).map((name) => name.slice(2)),
+    );
+  }
+
+  /** The table (its indexes go with it) and the collection's array-path entries, in one transaction. */
+  async dropCollection(name: string): Promise<void> {
+    const collection = this.embeddedCollection(name);
+    this.session.write(() => {
+      this.session.exec(`DROP TABLE IF EXISTS "c_${collection.name}"`);
+      this.session.prepare('DELETE FROM "_array_paths" WHERE collection = ?').run(collection.name);
+    });
+    this.session.forgetTable(collection.name);
+    this.collections.delete(name);
+  }
+
   /** The file's pages (page_count × page_size) and its free pages (the freelist). */
   async space(): Promise<StoreSpace> {
     return this.session.read(() => {

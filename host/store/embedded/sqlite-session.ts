@@ -51,6 +51,11 @@ export class SqliteSession {
     return table;
   }
 
+  /** After a DROP TABLE: the next use creates the table again. */
+  forgetTable(collection: string): void {
+    this.tables.delete(collection);
+  }
+
   prepare(sql: string): Statement {
     this.ensureOpen();
     let statement = this.statements.get(sql);

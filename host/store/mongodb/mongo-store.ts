@@ -147,6 +147,21 @@ export class MongoStore implements DocumentStore, CollectionHost {
     return Number.isFinite(bytes) ? { kind: 'mongodb', bytes, freeBytes: free } : null;
   }
 
+  async collectionNames(): Promise<string[]> {
+    this.ensureOpen();
+    return (await this.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
+  }
+
+  async dropCollection(name: string): Promise<void> {
+    this.ensureOpen();
+    await this.db
+      .collection(name)
+      .drop()
+      .catch((error: { codeName?: string }) => {
+        if (error?.codeName !== 'NamespaceNotFound') throw error;
+      });
+  }
+
   /** Drops the whole database. For tests that open a throw-away database per run. */
   async dropDatabase(): Promise<void> {
     this.ensureOpen();

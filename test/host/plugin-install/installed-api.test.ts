@@ -82,8 +82,15 @@ for (const store of testStores('installed plugins API')) {
           await client.close();
         }
       }
-      const removed = await call('DELETE', '/installed-plugins/hello');
+      const plan = await call('GET', '/installed-plugins/hello/purge');
+      assert.is(plan.status, 200, JSON.stringify(plan));
+      assert.equal(plan.data.jobs, [{ name: 'hello:forget-old', count: 1 }]);
+      assert.is(plan.data.migrations, true);
+      const removed = await call('DELETE', '/installed-plugins/hello?purge=true');
       assert.is(removed.status, 200, JSON.stringify(removed));
+      assert.equal(removed.purged.jobs, plan.data.jobs);
+      assert.equal(await host.store.collection('agenda_jobs').count({ name: { $regex: '^hello:' } }), 0);
+      assert.is(await host.store.collection('plugin_migrations').findOne({ _id: 'hello' }), null);
       assert.equal((await call('GET', '/installed-plugins')).data, []);
       assert.not.ok(existsSync(join(dataDir, 'plugins/node_modules/flowhost-plugin-hello')));
     } finally {

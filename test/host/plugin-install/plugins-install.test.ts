@@ -133,13 +133,41 @@ for (const store of testStores('plugins install')) {
       );
     }
 
-    const removed = await cli(['plugins', 'remove', 'hello', '--yes', '--json']);
+    // Settings saved at run time, to be purged with the rest.
+    host = await startHost(config);
+    try {
+      const saved = await call(dataDir, 'PATCH', '/automation/v1/plugins/hello/settings', { greeting: 'Hi' });
+      assert.is(saved.status, 200, JSON.stringify(saved));
+    } finally {
+      await host.stop();
+    }
+    const unasked = await cli(['plugins', 'remove', 'hello', '--purge']);
+    assert.is(unasked.status, 1, 'no terminal to ask on, no --yes: refused');
+    assert.match(unasked.stderr, /collection hello__greetings \(1 document\)/);
+    assert.match(unasked.stderr, /job hello:forget-old/);
+    assert.match(unasked.stderr, /its saved settings/);
+    assert.match(unasked.stderr, /its migration record/);
+    assert.ok(existsSync(join(dataDir, 'plugins/node_modules/flowhost-plugin-hello')), 'nothing removed unasked');
+
+    const removed = await cli(['plugins', 'remove', 'hello', '--purge', '--yes', '--json']);
     assert.is(removed.status, 0, removed.stderr);
+    const answer = JSON.parse(removed.stdout);
+    assert.equal(answer.purged.collections, [{ name: 'hello__greetings', documents: 1 }]);
     assert.equal(JSON.parse(readFileSync(join(dataDir, 'plugins/installed.json'), 'utf8')).plugins, []);
     assert.not.ok(existsSync(join(dataDir, 'plugins/node_modules/flowhost-plugin-hello')));
     host = await startHost(config);
     try {
       assert.not.ok(host.plugins.some((p) => p.id === 'hello'));
+      // Nothing of it is left in the store.
+      const names = (await host.store.collectionNames?.()) ?? [];
+      assert.ok(names.includes('agenda_jobs') && names.length > 5, names.join(', '));
+      assert.equal(
+        names.filter((n) => n.startsWith('hello__')),
+        [],
+      );
+      assert.equal(await host.store.collection('agenda_jobs').count({ name: { $regex: '^hello:' } }), 0);
+      assert.is(await host.store.collection('plugin_settings').findOne({ _id: 'hello' }), null);
+      assert.is(await host.store.collection('plugin_migrations').findOne({ _id: 'hello' }), null);
     } finally {
       await host.stop();
     }
