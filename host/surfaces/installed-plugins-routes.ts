@@ -81,6 +81,44 @@ function installRequest(request: RouteRequest): { spec: string } | { tarball: Bu
   return { spec: spec.trim() };
 }
 
+/** Every answer of the surface, as sent (openapi.json is made from these). */
+const responses = {
+  'GET /installed-plugins': { 200: successBody({ data: list(view), restart_needed: bool }) },
+  'POST /installed-plugins': {
+    201: changed,
+    400: errorBody('rest_invalid_param', 'rest_invalid_json'),
+    403: errorBody('plugin_not_allowed'),
+    409: errorBody('plugin_already_installed', 'plugin_install_busy'),
+    422: errorBody('plugin_install_failed', 'plugin_incompatible'),
+    503: errorBody('plugin_install_unavailable'),
+  },
+  'POST /installed-plugins/{id}/update': {
+    200: changed,
+    403: errorBody('plugin_not_allowed'),
+    404: errorBody('plugin_not_installed'),
+    409: errorBody('plugin_install_busy'),
+    422: errorBody('plugin_install_failed', 'plugin_incompatible'),
+    503: errorBody('plugin_install_unavailable'),
+  },
+  'PATCH /installed-plugins/{id}': {
+    200: changed,
+    404: errorBody('plugin_not_installed'),
+    503: errorBody('plugin_install_unavailable'),
+  },
+  'GET /installed-plugins/{id}/purge': {
+    200: successBody({ data: purgeView }),
+    404: errorBody('plugin_not_installed'),
+    503: errorBody('plugin_install_unavailable'),
+  },
+  'DELETE /installed-plugins/{id}': {
+    200: successBody({ message: str, data: installed, restart_needed: bool, purged: nullable(purgeView) }),
+    404: errorBody('plugin_not_installed'),
+    409: errorBody('plugin_install_busy'),
+    422: errorBody('plugin_install_failed'),
+    503: errorBody('plugin_install_unavailable'),
+  },
+};
+
 /** `/installed-plugins...`: install, update, switch and remove plugins of the data directory (administrators). */
 export function installedPluginsSurface(plugins: InstalledPlugins): SurfaceDefinition {
   const done = (status: number, message: string, data: object) =>
@@ -184,41 +222,6 @@ export function installedPluginsSurface(plugins: InstalledPlugins): SurfaceDefin
         }),
       ],
     },
-    {
-      'GET /installed-plugins': { 200: successBody({ data: list(view), restart_needed: bool }) },
-      'POST /installed-plugins': {
-        201: changed,
-        400: errorBody('rest_invalid_param', 'rest_invalid_json'),
-        403: errorBody('plugin_not_allowed'),
-        409: errorBody('plugin_already_installed', 'plugin_install_busy'),
-        422: errorBody('plugin_install_failed', 'plugin_incompatible'),
-        503: errorBody('plugin_install_unavailable'),
-      },
-      'POST /installed-plugins/{id}/update': {
-        200: changed,
-        403: errorBody('plugin_not_allowed'),
-        404: errorBody('plugin_not_installed'),
-        409: errorBody('plugin_install_busy'),
-        422: errorBody('plugin_install_failed', 'plugin_incompatible'),
-        503: errorBody('plugin_install_unavailable'),
-      },
-      'PATCH /installed-plugins/{id}': {
-        200: changed,
-        404: errorBody('plugin_not_installed'),
-        503: errorBody('plugin_install_unavailable'),
-      },
-      'GET /installed-plugins/{id}/purge': {
-        200: successBody({ data: purgeView }),
-        404: errorBody('plugin_not_installed'),
-        503: errorBody('plugin_install_unavailable'),
-      },
-      'DELETE /installed-plugins/{id}': {
-        200: successBody({ message: str, data: installed, restart_needed: bool, purged: nullable(purgeView) }),
-        404: errorBody('plugin_not_installed'),
-        409: errorBody('plugin_install_busy'),
-        422: errorBody('plugin_install_failed'),
-        503: errorBody('plugin_install_unavailable'),
-      },
-    },
+    responses,
   );
 }
