@@ -177,13 +177,13 @@ async function removePurging(argv: Args): Promise<void> {
       async (ctx) => {
         await confirm(argv, `Remove plugin ${plan.plugin} and its data`);
         removed = await (await import('../../plugin-install/install-plugin.js')).removePlugin(ctx, plan.plugin);
+        await purge.purgePlugin(store, plan);
         return removed;
       },
       'Removed {id} {version} and its data',
       true,
       argv.json,
     );
-    await purge.purgePlugin(store, plan);
     if (argv.json) printJson({ data: removed, purged: plan, restart_needed: false });
   } finally {
     await store.close();
