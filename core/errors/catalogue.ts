@@ -130,6 +130,11 @@ const host = {
     when: '`/installed-plugins/{id}...` for an id not installed',
   },
   plugin_already_installed: { status: 409, message: 'This package is installed already; update it instead.' },
+  plugin_required: {
+    status: 409,
+    message: 'Another enabled installed plugin depends on this one.',
+    when: 'disabling or removing an installed plugin whose `dependsOn` another enabled installed plugin names',
+  },
   plugin_install_busy: {
     status: 409,
     message: 'Another plugin install runs on this data directory; retry when it ends.',

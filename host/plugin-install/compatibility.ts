@@ -18,6 +18,7 @@ export type AvailablePlugins = ReadonlyMap<string, string | null>;
 export interface CheckedPlugin {
   id: string;
   version: string;
+  dependsOn: string[];
 }
 
 interface PackageJson {
@@ -65,7 +66,8 @@ export async function checkInstalledPackage(
     return { plugin: null, problems: [`it cannot be loaded: ${(error as Error).message}`] };
   }
   problems.push(...definitionProblems(definition, available));
-  return { plugin: problems.length ? null : { id: definition.id, version: definition.version }, problems };
+  const plugin = { id: definition.id, version: definition.version, dependsOn: [...(definition.dependsOn ?? [])] };
+  return { plugin: problems.length ? null : plugin, problems };
 }
 
 function resolvesHostFlowhost(dir: string): boolean {

@@ -5,6 +5,7 @@ export type PluginInstallCode =
   | 'plugin_not_allowed'
   | 'plugin_not_installed'
   | 'plugin_already_installed'
+  | 'plugin_required'
   | 'plugin_install_busy'
   | 'plugin_install_unavailable';
 

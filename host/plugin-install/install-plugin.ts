@@ -1,6 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import validRange from 'semver/ranges/valid.js';
+import { parseDependency } from '../../core/kernel/plugin-dependency.js';
 import { type AvailablePlugins, checkInstalledPackage } from './compatibility.js';
 import { withFolderLock } from './folder-lock.js';
 import { linkHost, unlinkHost } from './host-link.js';
@@ -85,6 +86,7 @@ async function installChecked(ctx: InstallContext, spec: string, replacing: Inst
         version: plugin.version,
         enabled: replacing?.enabled ?? true,
         installed_at: (ctx.now?.() ?? new Date()).toISOString(),
+        depends_on: plugin.dependsOn,
       };
       writeInstalled(ctx.dataDir, { plugins: [...record.plugins.filter((p) => p.id !== entry.id), entry] });
       return entry;
@@ -147,9 +149,22 @@ export async function updatePlugin(ctx: InstallContext, id: string, to?: string)
   return installChecked(ctx, spec, current);
 }
 
+/** Refuses to take away a plugin an enabled installed one depends on (its host would refuse to start). */
+function refuseIfNeeded(dataDir: string, id: string, doing: string): void {
+  const needing = readInstalled(dataDir).plugins.filter(
+    (p) => p.enabled && p.id !== id && (p.depends_on ?? []).some((d) => parseDependency(d).id === id),
+  );
+  if (needing.length)
+    throw new PluginInstallError(
+      'plugin_required',
+      `Plugin '${id}' cannot be ${doing}: ${needing.map((p) => `'${p.id}'`).join(', ')} depend${needing.length === 1 ? 's' : ''} on it (disable or remove ${needing.length === 1 ? 'it' : 'them'} first)`,
+    );
+}
+
 /** `flowhost plugins remove <id>`: npm uninstalls its package and the record forgets it. */
 export async function removePlugin(ctx: InstallContext, id: string): Promise<InstalledPlugin> {
   const current = findInstalled(ctx.dataDir, id);
+  refuseIfNeeded(ctx.dataDir, id, 'removed');
   const folder = pluginsFolder(ctx.dataDir);
   return withFolderLock(folder, async () => {
     unlinkHost(folder);
@@ -167,6 +182,7 @@ export async function removePlugin(ctx: InstallContext, id: string): Promise<Ins
 /** `flowhost plugins enable|disable <id>`: a disabled plugin stays installed and is not loaded. */
 export function setPluginEnabled(dataDir: string, id: string, enabled: boolean): InstalledPlugin {
   const current = findInstalled(dataDir, id);
+  if (!enabled) refuseIfNeeded(dataDir, id, 'disabled');
   const record = readInstalled(dataDir);
   const next = { ...current, enabled };
   writeInstalled(dataDir, { plugins: record.plugins.map((p) => (p.id === id ? next : p)) });

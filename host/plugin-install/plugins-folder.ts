@@ -22,6 +22,8 @@ export interface InstalledPlugin {
   version: string;
   enabled: boolean;
   installed_at: string;
+  /** Its `dependsOn` (ids, with ranges): another installed plugin it needs cannot be disabled or removed under it. */
+  depends_on?: string[];
 }
 
 export interface InstalledRecord {

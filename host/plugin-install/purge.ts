@@ -19,7 +19,7 @@ export interface PurgePlan {
   migrations: boolean;
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** What `--purge` would remove for plugin `id`; nothing is changed. */
 export async function purgePlan(store: DocumentStore, id: string): Promise<PurgePlan> {
@@ -30,7 +30,7 @@ export async function purgePlan(store: DocumentStore, id: string): Promise<Purge
     collections.push({ name, documents: await store.collection(name).count() });
   const jobs = new Map<string, number>();
   if (names.includes(JOBS_COLLECTION))
-    for (const job of await store.collection(JOBS_COLLECTION).find({ name: { $regex: `^${escape(id)}:` } }))
+    for (const job of await store.collection(JOBS_COLLECTION).find({ name: { $regex: `^${escapeRegExp(id)}:` } }))
       jobs.set(String(job.name), (jobs.get(String(job.name)) ?? 0) + 1);
   return {
     plugin: id,

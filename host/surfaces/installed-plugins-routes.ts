@@ -24,11 +24,9 @@ const params = { type: 'object', required: ['id'], properties: { id: { type: 'st
 /** A plugin tarball sent as the body: at most this many bytes. */
 export const TARBALL_LIMIT = 20 * 1024 * 1024;
 
-const installed = obj({ id: str, package: str, spec: str, version: str, enabled: bool, installed_at: isoDate });
-const view = named(
-  'InstalledPlugin',
-  obj({ id: str, package: str, spec: str, version: str, enabled: bool, loaded: bool, installed_at: isoDate }),
-);
+const fields = { id: str, package: str, spec: str, version: str, enabled: bool, installed_at: isoDate };
+const installed = obj({ ...fields, depends_on: list(str) }, Object.keys(fields));
+const view = named('InstalledPlugin', obj({ ...fields, loaded: bool, depends_on: list(str) }, [...Object.keys(fields), 'loaded']));
 const purgeView = named(
   'PluginPurge',
   obj({
@@ -103,6 +101,7 @@ const responses = {
   'PATCH /installed-plugins/{id}': {
     200: changed,
     404: errorBody('plugin_not_installed'),
+    409: errorBody('plugin_required'),
     503: errorBody('plugin_install_unavailable'),
   },
   'GET /installed-plugins/{id}/purge': {
@@ -113,7 +112,7 @@ const responses = {
   'DELETE /installed-plugins/{id}': {
     200: successBody({ message: str, data: installed, restart_needed: bool, purged: nullable(purgeView) }),
     404: errorBody('plugin_not_installed'),
-    409: errorBody('plugin_install_busy'),
+    409: errorBody('plugin_install_busy', 'plugin_required'),
     422: errorBody('plugin_install_failed'),
     503: errorBody('plugin_install_unavailable'),
   },

@@ -16,6 +16,8 @@ export interface PluginTarballs {
   future: string;
   /** Package flowhost-plugin-needy: plugin 'needy', dependsOn 'hello@^2'. */
   needy: string;
+  /** Package flowhost-plugin-friend: plugin 'friend', dependsOn 'hello@^1', nothing of its own. */
+  friend: string;
 }
 
 function pack(dir: string, name: string, version: string, index: string | null, extra: Record<string, unknown> = {}): string {
@@ -59,5 +61,11 @@ export function helloTarballs(): PluginTarballs {
       peerDependencies: { flowhost: '^2.0.0' },
     }),
     needy: pack(dir, 'flowhost-plugin-needy', '1.0.0', wrap(`id: 'needy', cli: [], dependsOn: ['hello@^2']`)),
+    friend: pack(
+      dir,
+      'flowhost-plugin-friend',
+      '1.0.0',
+      `export default { id: 'friend', version: '1.0.0', flowhost: '^1.0.0', dependsOn: ['hello@^1'], setup() {} };\n`,
+    ),
   };
 }

@@ -67,6 +67,16 @@ for (const store of testStores('installed plugins API')) {
       assert.equal([listed.data[0].loaded, listed.restart_needed], [true, false]);
       const greeted = await callHost(dataDir, 'GET', '/hello/v1/greeting?name=Bo');
       assert.is(greeted.data.message, 'Hello, Bo!');
+      // A plugin that needs it holds it: neither disabled nor removed under it.
+      const friend = await call('POST', '/installed-plugins', readFileSync(tarballs.friend), gzip);
+      assert.is(friend.status, 201, JSON.stringify(friend));
+      assert.equal(friend.data.depends_on, ['hello@^1']);
+      const held = await call('PATCH', '/installed-plugins/hello', { enabled: false });
+      assert.is(held.status, 409, JSON.stringify(held));
+      assert.is(held.code, 'plugin_required');
+      assert.match(held.message, /Plugin 'hello' cannot be disabled: 'friend' depends on it/);
+      assert.is((await call('DELETE', '/installed-plugins/hello')).code, 'plugin_required');
+      assert.is((await call('DELETE', '/installed-plugins/friend')).status, 200);
       const off = await call('PATCH', '/installed-plugins/hello', { enabled: false });
       assert.equal([off.status, off.data.enabled, off.restart_needed], [200, false, true]);
       if (storeConfig.mongodbUrl) {
