@@ -16,7 +16,9 @@ import { printJson, printRows } from '../output.js';
  */
 type Args = Common & { spec?: string; id?: string; to?: string; scripts?: boolean; yes?: boolean; purge?: boolean };
 
-async function context(argv: Args): Promise<{ ctx: InstallContext; restartNeeded: boolean; mongodbUrl?: string }> {
+async function context(
+  argv: Args,
+): Promise<{ ctx: InstallContext; host: import('../api-session.js').ApiSession | null; mongodbUrl?: string }> {
   const config = configFrom(argv);
   const [{ resolveBuild }, { runningHostSession }] = await Promise.all([
     import('../../build/build-plugins.js'),
@@ -31,7 +33,7 @@ async function context(argv: Args): Promise<{ ctx: InstallContext; restartNeeded
   const progress = (line: string) => process.stderr.write(`npm: ${line}\n`);
   return {
     ctx: { dataDir: resolve(config.dataDir), available, progress, scripts: argv.scripts === true },
-    restartNeeded: runningHostSession(config) !== null,
+    host: runningHostSession(config),
     mongodbUrl: config.mongodbUrl,
   };
 }
@@ -58,7 +60,7 @@ async function run(
   removed = false,
   quiet = false,
 ): Promise<void> {
-  const { ctx, restartNeeded, mongodbUrl } = await context(argv);
+  const { ctx, host, mongodbUrl } = await context(argv);
   const { PluginInstallError } = await import('../../plugin-install/install-error.js');
   let plugin: InstalledPlugin;
   try {
@@ -68,6 +70,8 @@ async function run(
     throw error;
   }
   await recordForDatabase(mongodbUrl, plugin, removed);
+  // The running host compares the folder with what it started with (none running: nothing to restart).
+  const restartNeeded = host ? (await host.call<{ restart_needed: boolean }>('GET', '/installed-plugins')).restart_needed : false;
   const restart = restartNeeded ? ' The running host loads the change when it restarts.' : '';
   if (quiet) return;
   if (argv.json) printJson({ data: plugin, restart_needed: restartNeeded });

@@ -62,3 +62,22 @@ test('each difference from the database record says the command that fixes it on
 });
 
 test.run();
+
+const npm = suite('plugin install: without npm');
+
+npm('a missing npm is named, with how to name another, and leaves no plugins folder', async () => {
+  const { cliInProcess } = await import('../../support/cli-in-process.js');
+  const { mkdtempSync, existsSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dataDir = mkdtempSync(join(tmpdir(), 'flowhost-no-npm-'));
+  const res = await cliInProcess(['plugins', 'install', 'left-pad', '--data-dir', dataDir], {
+    env: { FLOWHOST_NPM: join(dataDir, 'no-such-npm') },
+  });
+  assert.is(res.status, 1, res.stdout);
+  assert.match(res.stderr, /npm was not found \(looked for '.*no-such-npm' on PATH; FLOWHOST_NPM names another\)/);
+  assert.match(res.stderr, /\(plugin_install_unavailable\)/);
+  assert.not.ok(existsSync(join(dataDir, 'plugins')));
+});
+
+npm.run();

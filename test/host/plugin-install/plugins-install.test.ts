@@ -45,6 +45,12 @@ for (const store of testStores('plugins install')) {
     let flowId = 0;
     let host = await startHost(config);
     try {
+      // A command while the host runs changes the folder; the host says whether it now needs a restart.
+      const off = await cli(['plugins', 'disable', 'hello']);
+      assert.is(off.status, 0, off.stderr);
+      assert.match(off.stdout, /Disabled hello\. The running host loads the change when it restarts\./);
+      const back = await cli(['plugins', 'enable', 'hello', '--json']);
+      assert.is(JSON.parse(back.stdout).restart_needed, false, 'back to what the host runs');
       assert.ok(
         host.plugins.some((p) => p.id === 'hello' && p.version === '1.0.0'),
         'the host runs the installed plugin',
