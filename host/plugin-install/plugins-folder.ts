@@ -40,7 +40,10 @@ export function readInstalled(dataDir: string): InstalledRecord {
     const parsed = JSON.parse(readFileSync(join(pluginsFolder(dataDir), INSTALLED_FILE), 'utf8')) as InstalledRecord;
     return Array.isArray(parsed.plugins) ? parsed : { plugins: [] };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { plugins: [] };
+    // No folder, or no data directory yet (ENOTDIR: a file where it would be, which the
+    // start then refuses with its own words): nothing is installed.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { plugins: [] };
     throw new Error(`${join(pluginsFolder(dataDir), INSTALLED_FILE)} cannot be read: ${(error as Error).message}`);
   }
 }
