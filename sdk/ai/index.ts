@@ -11,8 +11,8 @@ type AiSdk = typeof import('ai');
 let aiSdk: Promise<AiSdk> | null = null;
 const loadAi = (): Promise<AiSdk> => (aiSdk ??= import('ai'));
 import { definePlugin, defineProvider, services } from '../index.js';
-import { ProviderError } from '../../core/kernel/provider-error.js';
-import { MAX_RETRY_AFTER_SECONDS } from '../../core/security/retry-after.js';
+import { ProviderError } from '../kernel/provider-error.js';
+import { MAX_RETRY_AFTER_SECONDS } from '../security/retry-after.js';
 import type {
   CallContext,
   JsonValue,
@@ -22,10 +22,10 @@ import type {
   ProviderModelList,
   ProviderTestResult,
   ProviderToolSpec,
-} from '../../core/kernel/contributions.js';
-import type { PluginDefinition } from '../../core/kernel/plugin.js';
+} from '../kernel/contributions.js';
+import type { PluginDefinition } from '../kernel/plugin.js';
 
-export { ProviderError, isProviderError } from '../../core/kernel/provider-error.js';
+export { ProviderError, isProviderError } from '../kernel/provider-error.js';
 
 /** The plugin settings every model provider plugin takes (`plugins.<id>.*`). */
 export interface ModelProviderSettings {
