@@ -151,15 +151,17 @@ export type { ApiClient, ApiGetOptions, ApiResponse } from './kernel/api-client.
 export type { InterruptedWork } from './kernel/interrupted-work.js';
 export type {
   LifecycleInfo,
-  StepInfo,
-  JobOutcome,
-  LogEntry,
-  WebhookEvent,
   StepTiming,
   RequestTiming,
   ScheduledRunTiming,
   StoreOperationTiming,
 } from './kernel/hooks.js';
+/** Hooks owned by the domain that fires them: plugins listen through its service (`services.engineEvents`...). */
+export type { Listen, ListenOnly } from './kernel/domain-hooks.js';
+export type { EngineEvents, EngineHookSet, StepInfo, JobOutcome } from './contract/engine-events.js';
+export type { LogEvents, LogHookSet, LogEntry } from './contract/log-events.js';
+export type { WebhookEvents, WebhookHookSet, WebhookEvent } from './contract/webhook-events.js';
+export type { SiteEvents, SiteHookSet } from './contract/site-events.js';
 export type { JsonSchema } from './kernel/json-schema.js';
 export type { HmacPresetDefinition } from './define.js';
 export type {

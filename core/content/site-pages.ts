@@ -12,7 +12,7 @@
  * no script and loads nothing but images.
  */
 import type { PostTypeDefinition, TaxonomyDefinition } from '../kernel/contributions.js';
-import type { HookCatalogue } from '../kernel/hooks.js';
+import type { SiteHooks } from './site-hooks.js';
 import type { HostInfo } from '../kernel/plugin.js';
 import type { Principal } from '../kernel/principal.js';
 import type { Registries } from '../kernel/registries.js';
@@ -31,7 +31,7 @@ const SITE_NAME = 'Flowhost';
 const PER_PAGE = 10;
 
 export interface SitePagesDeps {
-  hooks: HookCatalogue;
+  hooks: SiteHooks;
   content: ContentService;
   registries: Registries;
   hostInfo: HostInfo;

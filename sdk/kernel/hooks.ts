@@ -1,32 +1,10 @@
-import { AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncHook, type Tap } from 'tapable';
-import type { Principal } from './principal.js';
-import type { DataPacket } from './contributions.js';
+import { AsyncSeriesHook, SyncHook, type Tap } from 'tapable';
 import type { InterruptedWork } from './interrupted-work.js';
 
 /** Passed to the lifecycle hooks. */
 export interface LifecycleInfo {
   /** The host's base URL once listening (empty before). */
   url: string;
-}
-
-/** Passed to the engine's step hooks (the packets are the waterfall value). */
-export interface StepInfo {
-  jobId: number;
-  flowId: number | null;
-  flowStepId: string;
-  stepType: string;
-  handlerSlug: string | null;
-}
-
-export interface JobOutcome {
-  jobId: number;
-  flowId: number | null;
-  status: string;
-  error?: string;
-  /** What started the run: execute, schedule, webhook, cli. */
-  source?: string;
-  /** From the run's start to its final state. */
-  durationMs?: number;
 }
 
 /** A step that ran, for measuring (the `stepTimed` hook). */
@@ -86,17 +64,13 @@ export interface StoreOperationTiming {
   failed: boolean;
 }
 
-export interface LogEntry {
-  level: 'debug' | 'info' | 'warning' | 'error' | 'critical';
-  message: string;
-  context: Record<string, unknown>;
-  createdAt: Date;
-}
+type Interceptable = { intercept(i: { register: (tap: Tap) => Tap }): void };
 
-export interface WebhookEvent {
-  flowId: number;
-  jobId: number;
-  headers: Readonly<Record<string, string | undefined>>;
+/** The hooks among an object's fields, by name. */
+function interceptable(hooks: object): Array<[string, Interceptable]> {
+  return Object.entries(hooks).filter(
+    ([, v]) => v && typeof v === 'object' && typeof (v as { intercept?: unknown }).intercept === 'function',
+  ) as Array<[string, Interceptable]>;
 }
 
 /**
@@ -121,9 +95,11 @@ export function callMeasuringHook<T>(hook: SyncHook<[T]>, value: T, onError: (er
 }
 
 /**
- * The kernel's one catalogue of named hooks: events (actions) and waterfalls, nothing else.
- * Contributions are not hooks: they are lists (`Registry`). Tap options (stage, before)
- * order plugins instead of invented priorities.
+ * The kernel's catalogue of named hooks: what the host itself fires, its lifecycle and the
+ * measurements. A domain's events are that domain's hooks, fired by it alone and listened
+ * to through its service (`services.engineEvents`, `logEvents`, `webhookEvents`,
+ * `siteEvents`; sdk/kernel/domain-hooks.ts). Contributions are not hooks: they are lists
+ * (`Registry`). Tap options (stage, before) order plugins instead of invented priorities.
  */
 export class HookCatalogue {
   // Lifecycle.
@@ -140,22 +116,6 @@ export class HookCatalogue {
   /** The host is shutting down; release what you hold. */
   readonly stopping = new AsyncSeriesHook<[LifecycleInfo]>(['info']);
 
-  // Site (fired by the site pages at `/`).
-  /**
-   * Where the bare site root sends a signed-in user: the first tap that answers a path wins
-   * (the console answers `/admin/` for users who may manage the host); no answer shows the
-   * site's newest posts, as to everyone else.
-   */
-  readonly siteHome = new AsyncSeriesBailHook<[Principal], string | undefined>(['user']);
-
-  // Engine (driven by the workflow engine).
-  readonly stepStarting = new AsyncSeriesWaterfallHook<[DataPacket[], StepInfo]>(['packets', 'step']);
-  readonly stepFinished = new AsyncSeriesWaterfallHook<[DataPacket[], StepInfo]>(['packets', 'step']);
-  readonly jobFinished = new AsyncSeriesHook<[JobOutcome]>(['outcome']);
-  readonly jobFailed = new AsyncSeriesHook<[JobOutcome]>(['outcome']);
-  readonly logged = new AsyncSeriesHook<[LogEntry]>(['entry']);
-  readonly webhookReceived = new AsyncSeriesHook<[WebhookEvent]>(['event']);
-
   // Measurements (synchronous and cheap: called on hot paths; a tap must not throw or block).
   /** After each step that ran, with its duration. */
   readonly stepTimed = new SyncHook<[StepTiming]>(['step']);
@@ -170,7 +130,16 @@ export class HookCatalogue {
   private readonly tapped = new Map<string, Set<string>>();
 
   constructor() {
-    for (const [name, hook] of this.actionHooks()) hook.intercept({ register: (tap: Tap) => this.onRegister(name, tap) });
+    this.attribute(this);
+  }
+
+  /**
+   * Names each tap on `hooks` (a domain's own, by their names) after the plugin being set
+   * up, as the catalogue's own are, so `flowhost plugins list` shows what each plugin
+   * listens to wherever the hook lives. The domain that owns the hooks calls it once.
+   */
+  attribute(hooks: object): void {
+    for (const [name, hook] of interceptable(hooks)) hook.intercept({ register: (tap: Tap) => this.onRegister(name, tap) });
   }
 
   /** Runs `fn` with every tap made meanwhile attributed to `pluginId`. */
@@ -187,12 +156,6 @@ export class HookCatalogue {
   /** Hook names each plugin tapped (for `flowhost plugins list`). */
   tapsOf(pluginId: string): string[] {
     return [...(this.tapped.get(pluginId) ?? [])].sort();
-  }
-
-  private actionHooks(): Array<[string, { intercept(i: { register: (tap: Tap) => Tap }): void }]> {
-    return Object.entries(this).filter(
-      ([, v]) => v && typeof v === 'object' && typeof (v as { intercept?: unknown }).intercept === 'function',
-    ) as Array<[string, { intercept(i: { register: (tap: Tap) => Tap }): void }]>;
   }
 
   /** Names every tap after the plugin being set up, whatever name the tap gave. */

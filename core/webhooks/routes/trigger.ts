@@ -9,7 +9,7 @@ import type { WebhooksService } from '../service.js';
 import type { FlowRecord } from '../../flows/model.js';
 import type { TriggerLimits } from '../trigger-limits.js';
 import type { EventClaim, EventDedupe } from '../event-dedupe.js';
-import type { WebhookEvent } from '../../kernel/hooks.js';
+import type { WebhookEvent } from '../../../sdk/contract/webhook-events.js';
 import { withResponses } from '../../kernel/response-schemas.js';
 import { webhookTriggerResponses } from '../responses.js';
 import { apiError } from '../../errors/catalogue.js';
