@@ -81,14 +81,16 @@ export function syncPushRoutes(deps: SyncRouteDeps): RouteDefinition[] {
       mayCreate: (segment) => requireTermCreation(user, segment),
     });
   };
-  const perPostErrors = {
-    401: errorBody('rest_cannot_edit', 'rest_cannot_publish', 'rest_forbidden'),
-    403: errorBody('rest_cannot_edit', 'rest_cannot_publish', 'rest_forbidden'),
-  };
-  return [pushDocRoute(pushDoc, perPostErrors), pushBatchRoute(pushDoc)];
+  return [pushDocRoute(pushDoc), pushBatchRoute(pushDoc)];
 }
 
-function pushDocRoute(pushDoc: PushDoc, perPostErrors: Record<number, unknown>): RouteDefinition {
+/** Refusals of a write to one post: not allowed to edit it, or to publish. */
+const perPostErrors = {
+  401: errorBody('rest_cannot_edit', 'rest_cannot_publish', 'rest_forbidden'),
+  403: errorBody('rest_cannot_edit', 'rest_cannot_publish', 'rest_forbidden'),
+};
+
+function pushDocRoute(pushDoc: PushDoc): RouteDefinition {
   return defineRoute({
     method: 'POST',
     path: '/sync/doc',
