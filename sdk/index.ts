@@ -136,6 +136,7 @@ export type {
   RouteRequest,
   RouteResult,
   RouteSchema,
+  RequestHeader,
   ResponseHeader,
   UploadSchema,
   RouteDefinition,

@@ -133,6 +133,18 @@ export interface RouteSchema {
    * typed): WordPress's paging headers on a list, `Location` on a creation.
    */
   responseHeaders?: Readonly<Record<number, Readonly<Record<string, ResponseHeader>>>>;
+  /**
+   * Request headers the route reads itself (an `Idempotency-Key`), for openapi.json, so a
+   * generated client offers them typed. The route checks them: nothing validates against this.
+   */
+  requestHeaders?: Readonly<Record<string, RequestHeader>>;
+}
+
+/** One request header as openapi.json declares it (a header parameter). */
+export interface RequestHeader {
+  description: string;
+  required?: boolean;
+  schema: JsonSchema;
 }
 
 /** One response header as openapi.json declares it. */
