@@ -26,8 +26,8 @@ function benchPlugin(onStepStart: (jobId: number) => void): PluginDefinition {
     id: 'bench-runs',
     version: '1.0.0',
     flowhost: '^1.0.0',
-    deps: { handlers: services.handlers, hooks: services.hooks },
-    setup({ handlers, hooks }) {
+    deps: { handlers: services.handlers, engine: services.engineEvents },
+    setup({ handlers, engine }) {
       handlers.add(
         defineHandler({
           slug: 'bench-one',
@@ -48,7 +48,7 @@ function benchPlugin(onStepStart: (jobId: number) => void): PluginDefinition {
           publish: async (_ctx, _settings, packets) => packets,
         }),
       );
-      hooks.stepStarting.tap('bench-runs', (packets, step) => {
+      engine.stepStarting.tap('bench-runs', (packets, step) => {
         onStepStart(step.jobId);
         return packets;
       });

@@ -59,6 +59,47 @@ function benchPlugin(onLate: (latenessMs: number) => void): PluginDefinition {
 
 type JobRow = { flow_id: number; created_at: Date; status: string };
 
+/** Every flow on every_5_minutes, made through the flows service 50 at a time. */
+async function createFlows(t: Awaited<ReturnType<typeof createTestHost>>, pipelineId: number, stepId: string, flows: number) {
+  const flowIds: number[] = [];
+  for (let i = 0; i < flows; i += 50) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(50, flows - i) }, (_, k) =>
+        t.host.flows.create({
+          pipeline_id: pipelineId,
+          flow_name: `Flow ${i + k}`,
+          flow_config: { [stepId]: { handler_slug: 'bench-noop' } },
+          scheduling_config: { interval: 'every_5_minutes' },
+        }),
+      ),
+    );
+    flowIds.push(...batch.map((f) => f.flow_id));
+  }
+  return flowIds;
+}
+
+/** Each flow's runs near its slot (lateness in ms), the first run's lateness per flow, and the flows run twice or early. */
+function gradeRuns(rows: JobRow[], slots: Map<number, number>) {
+  const runsOf = new Map<number, number[]>();
+  for (const row of rows) {
+    const slot = slots.get(row.flow_id);
+    if (slot === undefined) continue;
+    const late = new Date(row.created_at).getTime() - slot;
+    if (Math.abs(late) >= PERIOD_MS / 2) continue;
+    runsOf.set(row.flow_id, [...(runsOf.get(row.flow_id) ?? []), late]);
+  }
+  const lateness: number[] = [];
+  let twice = 0;
+  let early = 0;
+  for (const late of runsOf.values()) {
+    if (late.length > 1) twice++;
+    const first = Math.min(...late);
+    if (first < 0) early++;
+    lateness.push(Math.max(0, first));
+  }
+  return { runsOf, lateness, twice, early };
+}
+
 export async function schedulerBench(options: BenchOptions = {}): Promise<BenchResult> {
   const flows = Number(process.env.BENCH_FLOWS ?? (smoke() ? 200 : 10_000));
   const windowMs = Number(process.env.BENCH_SECONDS ?? (smoke() ? 1 : PERIOD_MS / 1000)) * 1000;
@@ -92,20 +133,7 @@ export async function schedulerBench(options: BenchOptions = {}): Promise<BenchR
     ).body.data.pipeline.pipeline_steps[0]!.pipeline_step_id;
     log(`creating ${flows} flows on every_5_minutes`);
     const created = process.hrtime.bigint();
-    const flowIds: number[] = [];
-    for (let i = 0; i < flows; i += 50) {
-      const batch = await Promise.all(
-        Array.from({ length: Math.min(50, flows - i) }, (_, k) =>
-          t.host.flows.create({
-            pipeline_id: pipelineId,
-            flow_name: `Flow ${i + k}`,
-            flow_config: { [stepId]: { handler_slug: 'bench-noop' } },
-            scheduling_config: { interval: 'every_5_minutes' },
-          }),
-        ),
-      );
-      flowIds.push(...batch.map((f) => f.flow_id));
-    }
+    const flowIds = await createFlows(t, pipelineId, stepId, flows);
     log(`created in ${round(Number(process.hrtime.bigint() - created) / 1e9)} s`);
 
     // Slots from t0 on, spread over the window (a flow's first run is five minutes after its
@@ -143,23 +171,7 @@ export async function schedulerBench(options: BenchOptions = {}): Promise<BenchR
     // Each run belongs to the slot nearest it: a run within half a period of the slot is
     // that slot's. (The flow's next slot is a period later, outside this.)
     const rows = await jobs.find({ source: 'schedule' }, { projection: { flow_id: 1, created_at: 1, status: 1 } });
-    const runsOf = new Map<number, number[]>();
-    for (const row of rows) {
-      const slot = slots.get(row.flow_id);
-      if (slot === undefined) continue;
-      const late = new Date(row.created_at).getTime() - slot;
-      if (Math.abs(late) >= PERIOD_MS / 2) continue;
-      runsOf.set(row.flow_id, [...(runsOf.get(row.flow_id) ?? []), late]);
-    }
-    const lateness: number[] = [];
-    let twice = 0;
-    let early = 0;
-    for (const late of runsOf.values()) {
-      if (late.length > 1) twice++;
-      const first = Math.min(...late);
-      if (first < 0) early++;
-      lateness.push(Math.max(0, first));
-    }
+    const { runsOf, lateness, twice, early } = gradeRuns(rows, slots);
     const skipped = flows - runsOf.size;
     const failed = rows.filter((r) => r.status === 'failed').length;
     const p50 = round(lateness.length ? percentile(lateness, 50) : 0);

@@ -27,6 +27,10 @@ import type { ExecuteService } from './engine/execute.js';
 import type { RunScheduler } from './engine/dispatcher.js';
 import type { ScheduledRuns } from './engine/scheduled-run.js';
 import type { TriggerLimiterFactory } from './webhooks/trigger-limits.js';
+import type { EngineHooks } from './engine/engine-hooks.js';
+import type { LogHooks } from './logs/log-hooks.js';
+import type { WebhookHooks } from './webhooks/webhook-hooks.js';
+import type { SiteHooks } from './content/site-hooks.js';
 
 // Privileged references have tokens of their own (not keyed by id): they cannot be forged.
 const root = <T>(id: string) => createPrivilegedServiceRef<T>(id);
@@ -78,8 +82,19 @@ const coreOnly = {
   scheduledRuns: root<ScheduledRuns>('scheduledRuns'),
   /** Runs jobs step by step; plugins start runs through `execute`. */
   engine: root<Engine>('engine'),
-  /** The webhook trigger; plugins listen to `hooks.webhookReceived`. */
+  /** The webhook trigger; plugins listen to `webhookEvents.webhookReceived`. */
   webhooks: root<WebhooksService>('webhooks'),
+
+  // Domains' own hooks, privileged: only the owner fires them (issue 54). Plugins listen
+  // through the public views (`engineEvents`, `logEvents`, `webhookEvents`, `siteEvents`).
+  engineHooks: root<EngineHooks>('engineHooks'),
+  logHooks: root<LogHooks>('logHooks'),
+  webhookHooks: root<WebhookHooks>('webhookHooks'),
+  siteHooks: root<SiteHooks>('siteHooks'),
+  engineEvents: d.engineEvents,
+  logEvents: d.logEvents,
+  webhookEvents: d.webhookEvents,
+  siteEvents: d.siteEvents,
 } as const;
 
 /** Named, not inferred: the declaration of a spread of the kernel's catalogue is too deep for tsc to print. */

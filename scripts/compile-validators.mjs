@@ -11,9 +11,9 @@ import { join } from 'node:path';
 const root = new URL('..', import.meta.url).pathname;
 const require = createRequire(import.meta.url);
 const { default: standaloneCode } = require('ajv/dist/standalone');
-const { createAjv } = await import(join(root, 'dist/core/kernel/validator.js'));
+const { createAjv } = await import(join(root, 'dist/sdk/kernel/validator.js'));
 const { configSchema } = await import(join(root, 'dist/host/config/schema.js'));
-const { hmacTemplateSchema } = await import(join(root, 'dist/core/webhooks/hmac-template.js'));
+const { hmacTemplateSchema } = await import(join(root, 'dist/sdk/webhooks/hmac-template.js'));
 
 /** Writes `schema`'s validator, compiled by the host's own ajv setup with its module's options. */
 function write(file, schema, options) {
@@ -25,4 +25,4 @@ function write(file, schema, options) {
 // As load-config.ts used to compile it: no defaults (the config's defaults are merged first).
 write('dist/host/config/config-validator.cjs', configSchema, { useDefaults: false });
 // As createAjv() compiles it in hmac-template.ts: defaults applied.
-write('dist/core/webhooks/hmac-template-validator.cjs', hmacTemplateSchema, { useDefaults: true });
+write('dist/sdk/webhooks/hmac-template-validator.cjs', hmacTemplateSchema, { useDefaults: true });

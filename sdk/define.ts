@@ -2,7 +2,7 @@
  * The `define*` helpers: identity functions that give plugin authors types and catch
  * obvious mistakes at definition time, with messages that name what is wrong.
  */
-import type { CliNounDefinition } from '../core/kernel/cli.js';
+import type { CliNounDefinition } from './kernel/cli.js';
 import type { AnalyticsToolDefinition, AnalyticsToolPermission } from './analytics/tools.js';
 import type { ChatToolDefinition } from './chat/index.js';
 import type {
@@ -15,9 +15,9 @@ import type {
   StepTypeDefinition,
   TaxonomyDefinition,
   VerifierDefinition,
-} from '../core/kernel/contributions.js';
-import type { RouteDefinition, SurfaceDefinition } from '../core/kernel/routes.js';
-import { checkTemplate, type HmacTemplate } from '../core/webhooks/hmac-template.js';
+} from './kernel/contributions.js';
+import type { RouteDefinition, SurfaceDefinition } from './kernel/routes.js';
+import { checkTemplate, type HmacTemplate } from './webhooks/hmac-template.js';
 import type {
   SchemaInput,
   TypeBoxSchema,
@@ -36,7 +36,7 @@ function requireSlug(kind: string, value: unknown): void {
   }
 }
 
-export { definePlugin } from '../core/kernel/define-plugin.js';
+export { definePlugin } from './kernel/define-plugin.js';
 
 /**
  * A handler. With a TypeBox `settings` schema its settings are typed by it (no type

@@ -3,9 +3,9 @@
  * imports nothing heavy (the main SDK entry loads markdown and HTML libraries). The main
  * SDK entry re-exports these too.
  */
-import type { PluginManifest } from '../core/kernel/plugin-manifest.js';
+import type { PluginManifest } from './kernel/plugin-manifest.js';
 
-export type { CliNounManifest, PluginManifest } from '../core/kernel/plugin-manifest.js';
+export type { CliNounManifest, PluginManifest } from './kernel/plugin-manifest.js';
 
 const SLUG = /^[a-z0-9][a-z0-9_-]*$/;
 

@@ -3,8 +3,8 @@
  * once per store, before the plugin's `setup`, under a lock held in the store so two hosts
  * on one MongoDB database never both run a step. See docs/plugin-authoring.md.
  */
-import type { Logger } from '../core/kernel/logger.js';
-import type { PluginStore } from '../core/kernel/plugin-services.js';
+import type { Logger } from './kernel/logger.js';
+import type { PluginStore } from './kernel/plugin-services.js';
 
 /** What a step receives: the plugin's own collections (as `services.store` gives them in setup) and a logger. */
 export interface MigrationContext {

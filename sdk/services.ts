@@ -4,7 +4,7 @@
  * its contract interface. Privileged services (the whole store, the run scheduler, run
  * marks) are not here: they are core/internal-services.ts's, for the core plugins only.
  */
-import { services as kernelServices } from '../core/kernel/services.js';
+import { services as kernelServices } from './kernel/services.js';
 import { domainServices } from './contract/services.js';
 
 export type Services = typeof kernelServices & typeof domainServices;

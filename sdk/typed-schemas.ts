@@ -18,9 +18,9 @@ import type {
   PublishHandler,
   ToolDefinition,
   UpdateHandler,
-} from '../core/kernel/contributions.js';
-import type { JsonSchema } from '../core/kernel/json-schema.js';
-import type { RouteDefinition, RouteRequest, RouteResult, RouteSchema } from '../core/kernel/routes.js';
+} from './kernel/contributions.js';
+import type { JsonSchema } from './kernel/json-schema.js';
+import type { RouteDefinition, RouteRequest, RouteResult, RouteSchema } from './kernel/routes.js';
 
 /** A TypeBox schema: every TypeBox type carries its kind, which plain JSON Schema lacks. */
 export type TypeBoxSchema = TSchema & { readonly '~kind': string };

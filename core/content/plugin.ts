@@ -4,6 +4,8 @@ import { coreServices as services } from '../internal-services.js';
 import { ContentService } from './service.js';
 import { sitePagesSurface } from './site-pages.js';
 import { wpSurface } from './wp-routes.js';
+import { SiteHooks } from './site-hooks.js';
+import { domainHookFactories } from '../kernel/domain-hook-services.js';
 
 /** Posts and taxonomy terms: the site's content, which handlers and surfaces build on. */
 export const contentPlugin = definePlugin({
@@ -13,6 +15,8 @@ export const contentPlugin = definePlugin({
   description: 'Posts and taxonomy terms.',
   collections: ['posts', 'terms'],
   provides: [
+    // `siteHome`: the site pages' own to call, every plugin's to answer.
+    ...domainHookFactories(services.siteHooks, services.siteEvents, () => new SiteHooks()),
     createServiceFactory({
       service: services.content,
       deps: { store: services.rootStore, clock: services.clock },
@@ -31,7 +35,7 @@ export const contentPlugin = definePlugin({
     registries: services.registries,
     hostInfo: services.hostInfo,
     users: services.users,
-    hooks: services.hooks,
+    hooks: services.siteHooks,
   },
   setup({ postTypes, taxonomies, routes, content, registries, hostInfo, users, hooks }) {
     // The wp/v2 surface: its routes are built at boot from every registered post type

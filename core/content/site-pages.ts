@@ -12,7 +12,7 @@
  * no script and loads nothing but images.
  */
 import type { PostTypeDefinition, TaxonomyDefinition } from '../kernel/contributions.js';
-import type { HookCatalogue } from '../kernel/hooks.js';
+import type { SiteHooks } from './site-hooks.js';
 import type { HostInfo } from '../kernel/plugin.js';
 import type { Principal } from '../kernel/principal.js';
 import type { Registries } from '../kernel/registries.js';
@@ -31,7 +31,7 @@ const SITE_NAME = 'Flowhost';
 const PER_PAGE = 10;
 
 export interface SitePagesDeps {
-  hooks: HookCatalogue;
+  hooks: SiteHooks;
   content: ContentService;
   registries: Registries;
   hostInfo: HostInfo;
@@ -45,6 +45,13 @@ const movedPage = (to: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Moved</title></head><body><p><a href="${plainText(to)}">Continue</a></p></body></html>`;
 
 export function sitePagesSurface(deps: SitePagesDeps): SurfaceDefinition {
+  return { id: 'site-pages', mount: 'site-root', routes: [rootRoute(deps, siteKit(deps))] };
+}
+
+const idOf = (value: unknown): number | null => (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : null);
+
+/** What every page is built with: the site's addresses, the types it shows, and the answer's headers and frame. */
+function siteKit(deps: SitePagesDeps) {
   const site = () => deps.hostInfo.publicUrl();
   const api = () => `${site()}${deps.hostInfo.apiPrefix}`;
   // Types with wp/v2 routes (a 'custom' controller, the media library, links to its files instead).
@@ -72,8 +79,6 @@ export function sitePagesSurface(deps: SitePagesDeps): SurfaceDefinition {
   });
   const missing = () => answer(404, renderNotFound(frame('Not found')), {}, false);
 
-  const idOf = (value: unknown): number | null => (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : null);
-
   const listed = (post: Post): ListedPost => {
     const content = renderContent(post.content, post.meta.content_format);
     return {
@@ -84,8 +89,14 @@ export function sitePagesSurface(deps: SitePagesDeps): SurfaceDefinition {
     };
   };
 
-  /** One page of published posts, newest first, with links to the neighbouring pages. */
-  const archive = async (
+  return { site, api, types, taxonomies, postLink, termLink, answer, frame, missing, listed };
+}
+type SiteKit = ReturnType<typeof siteKit>;
+
+/** One page of published posts, newest first, with links to the neighbouring pages. */
+const archiveOf =
+  (deps: SitePagesDeps, { site, types, answer, frame, listed }: SiteKit) =>
+  async (
     title: string,
     description: string,
     query: { post_type?: string; author?: number[]; term?: { taxonomy: string; term_id: number } },
@@ -129,7 +140,10 @@ export function sitePagesSurface(deps: SitePagesDeps): SurfaceDefinition {
     );
   };
 
-  const single = async (id: number, user: Principal | null) => {
+/** One post's page, for whoever may read it (to anyone else the same 404 as a missing post). */
+const singleOf =
+  (deps: SitePagesDeps, { site, api, types, taxonomies, termLink, answer, frame, missing }: SiteKit) =>
+  async (id: number, user: Principal | null) => {
     const post = await deps.content.getPost(id);
     const type = post ? types().find((t) => t.name === post.post_type) : undefined;
     if (!post || !type) return missing();
@@ -159,7 +173,12 @@ export function sitePagesSurface(deps: SitePagesDeps): SurfaceDefinition {
     );
   };
 
-  const root: RouteDefinition = defineRoute({
+/** `/`: the newest posts, one post, or a term's or an author's archive, by the query. */
+function rootRoute(deps: SitePagesDeps, kit: SiteKit): RouteDefinition {
+  const { taxonomies, missing } = kit;
+  const archive = archiveOf(deps, kit);
+  const single = singleOf(deps, kit);
+  return defineRoute({
     method: 'GET',
     path: '/',
     permission: 'public',
@@ -217,6 +236,4 @@ export function sitePagesSurface(deps: SitePagesDeps): SurfaceDefinition {
       return archive('Latest posts', '', { post_type: 'post' }, paged, new URLSearchParams());
     },
   });
-
-  return { id: 'site-pages', mount: 'site-root', routes: [root] };
 }

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../kernel/clock.js';
 import { actingUser } from '../kernel/acting-user.js';
 import type { DataPacket, HandlerContext, HandlerCredentials, HandlerDefinition, StepReport } from '../kernel/contributions.js';
-import { callMeasuringHook, isTapped, type HookCatalogue, type StepInfo, type StepTiming } from '../kernel/hooks.js';
+import { callMeasuringHook, isTapped, type HookCatalogue, type StepTiming } from '../kernel/hooks.js';
+import type { StepInfo } from '../../sdk/contract/engine-events.js';
+import type { EngineHooks } from './engine-hooks.js';
 import type { Logger } from '../kernel/logger.js';
 import { htmlToPlainText } from '../kernel/post-text.js';
 import type { Registries } from '../kernel/registries.js';
@@ -53,6 +55,8 @@ export interface EngineDeps {
   runMarks: FlowRunMarks;
   registries: Registries;
   hooks: HookCatalogue;
+  /** The engine's own hooks (step and job events): it alone fires them. */
+  events: EngineHooks;
   clock: Clock;
   fetch: GuardedFetch;
   content: ContentStore;
@@ -419,7 +423,7 @@ export class Engine {
     if (job.flow_id !== null) this.runNextQueued(job.flow_id);
     const durationMs = Number(process.hrtime.bigint() - runStarted) / 1e6;
     if (status === 'failed')
-      await this.deps.hooks.jobFailed.promise({
+      await this.deps.events.jobFailed.promise({
         jobId: job.job_id,
         flowId: job.flow_id,
         status,
@@ -427,7 +431,7 @@ export class Engine {
         source: job.source,
         durationMs,
       });
-    else await this.deps.hooks.jobFinished.promise({ jobId: job.job_id, flowId: job.flow_id, status, source: job.source, durationMs });
+    else await this.deps.events.jobFinished.promise({ jobId: job.job_id, flowId: job.flow_id, status, source: job.source, durationMs });
   }
 
   /**
@@ -458,11 +462,11 @@ export class Engine {
     let packets = given;
     let fetched = 0;
     try {
-      packets = await this.deps.hooks.stepStarting.promise(packets, info);
+      packets = await this.deps.events.stepStarting.promise(packets, info);
       const trace: StepTrace = { label, context: stepContext, stats, report, index, progress: run.progress, partial, lost: run.lost };
       packets = await this.runStep(job, step, packets, trace, run.content);
       if (step.stepType === 'fetch') fetched = packets.length - itemsIn;
-      packets = await this.deps.hooks.stepFinished.promise(packets, info);
+      packets = await this.deps.events.stepFinished.promise(packets, info);
     } catch (stepError) {
       await this.recordFailed(run, { started, given, partial, report }, stepError);
       throw new StepFailure(`${label} failed: ${stepError instanceof Error ? stepError.message : String(stepError)}`);

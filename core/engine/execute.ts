@@ -8,16 +8,11 @@ import type { JobsService } from '../jobs/service.js';
 import type { WorkflowStep } from '../jobs/model.js';
 import type { JobDispatcher } from './dispatcher.js';
 import { DEFAULT_RUN_LEASE_SECONDS } from './run-lease.js';
-import type { ExecuteApi } from '../../sdk/contract/execute.js';
+import type { ExecuteApi, ExecuteRequest } from '../../sdk/contract/execute.js';
 import { apiError } from '../errors/catalogue.js';
 import { blocksRun } from '../flows/orphans.js';
 
-export interface ExecuteRequest {
-  flow_id?: number;
-  workflow?: { steps: WorkflowStep[] };
-  timestamp?: number;
-  initial_data?: Record<string, unknown>;
-}
+export type { ExecuteRequest };
 
 /** POST /execute: a saved flow or an ephemeral workflow, now or once at `timestamp`. */
 export class ExecuteService implements ExecuteApi {

@@ -9,6 +9,8 @@ import { cancelSurface } from './cancel-route.js';
 import { Checkpoints } from './checkpoint.js';
 import { RetryService } from './retry.js';
 import { retrySurface } from './retry-route.js';
+import { EngineHooks } from './engine-hooks.js';
+import { domainHookFactories } from '../kernel/domain-hook-services.js';
 
 /** The engine that runs jobs step by step, and POST /execute. */
 export const enginePlugin = definePlugin({
@@ -17,6 +19,8 @@ export const enginePlugin = definePlugin({
   flowhost: '^1.0.0',
   description: 'The workflow engine and POST /execute.',
   provides: [
+    // The engine's step and job events: its own to fire, every plugin's to listen to.
+    ...domainHookFactories(services.engineHooks, services.engineEvents, () => new EngineHooks()),
     createServiceFactory({
       service: services.engine,
       deps: {
@@ -25,6 +29,7 @@ export const enginePlugin = definePlugin({
         runMarks: services.flowRuns,
         registries: services.registries,
         hooks: services.hooks,
+        events: services.engineHooks,
         clock: services.clock,
         fetch: services.fetch,
         content: services.content,

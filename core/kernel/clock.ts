@@ -1,6 +1,2 @@
-/** Time as a service, so tests and the engine can run on a fake clock. */
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
+// The public half lives in the SDK (the contract is the bottom layer); this keeps core's imports.
+export * from '../../sdk/kernel/clock.js';

@@ -1,7 +1,2 @@
-import type { PluginDefinition } from './plugin.js';
-import type { ServiceDeps } from './service-ref.js';
-
-/** A plugin, `setup` typed by its `deps` (the SDK re-exports this; core domains use it directly). */
-export function definePlugin<D extends ServiceDeps = Record<never, never>>(definition: PluginDefinition<D>): PluginDefinition<D> {
-  return definition;
-}
+// The public half lives in the SDK (the contract is the bottom layer); this keeps core's imports.
+export * from '../../sdk/kernel/define-plugin.js';

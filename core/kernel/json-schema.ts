@@ -1,6 +1,2 @@
-/**
- * A JSON Schema (draft 2020-12 / ajv 8) as plain data. Kept structural on purpose: route
- * schemas, handler settings and plugin settings are all validated by the host's ajv, and
- * the same objects are published in openapi.json.
- */
-export type JsonSchema = { readonly [keyword: string]: unknown };
+// The public half lives in the SDK (the contract is the bottom layer); this keeps core's imports.
+export * from '../../sdk/kernel/json-schema.js';

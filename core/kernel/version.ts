@@ -1,2 +1,2 @@
-/** The kernel's own version: plugins declare the range they support in `flowhost`. */
-export const FLOWHOST_VERSION = '1.0.0';
+// The public half lives in the SDK (the contract is the bottom layer); this keeps core's imports.
+export * from '../../sdk/kernel/version.js';

@@ -4,6 +4,8 @@ import { coreServices as services } from '../internal-services.js';
 import { LogsRepository } from './repository.js';
 import { LogsService } from './service.js';
 import { logsSurface } from './routes.js';
+import { LogHooks } from './log-hooks.js';
+import { domainHookFactories } from '../kernel/domain-hook-services.js';
 
 /** The searchable log (GET/DELETE /logs) and its retention job. */
 export const logsPlugin = definePlugin({
@@ -13,9 +15,11 @@ export const logsPlugin = definePlugin({
   description: 'The searchable log, its routes and its hourly retention job.',
   collections: ['logs'],
   provides: [
+    // `logged`: the log's own to fire, every plugin's to listen to.
+    ...domainHookFactories(services.logHooks, services.logEvents, () => new LogHooks()),
     createServiceFactory({
       service: services.logs,
-      deps: { store: services.rootStore, clock: services.clock, hooks: services.hooks, info: services.hostInfo },
+      deps: { store: services.rootStore, clock: services.clock, hooks: services.logHooks, info: services.hostInfo },
       async factory({ store, clock, hooks, info }) {
         const logs = new LogsService(new LogsRepository(store), clock, {
           // Item-level detail (debug) is kept only where the host switched it on.

@@ -9,6 +9,8 @@ import { TriggerLimits } from './trigger-limits.js';
 import { triggerSurface, webhookAdminSurface } from './routes.js';
 import { LegacyFlowWebhooks } from '../flows/legacy-webhooks.js';
 import { DEFAULT_RUN_LEASE_SECONDS } from '../engine/run-lease.js';
+import { WebhookHooks } from './webhook-hooks.js';
+import { domainHookFactories } from '../kernel/domain-hook-services.js';
 
 /** Inbound webhooks: POST /trigger/{flow_id}, its administration and its upkeep jobs. */
 export const webhooksPlugin = definePlugin({
@@ -18,6 +20,8 @@ export const webhooksPlugin = definePlugin({
   description: 'The webhook trigger, its administration routes and its upkeep jobs.',
   collections: ['webhook_events'],
   provides: [
+    // `webhookReceived`: the trigger's own to fire, every plugin's to listen to.
+    ...domainHookFactories(services.webhookHooks, services.webhookEvents, () => new WebhookHooks()),
     createServiceFactory({
       service: services.webhooks,
       deps: {
@@ -51,7 +55,7 @@ export const webhooksPlugin = definePlugin({
     jobs: services.jobs,
     engine: services.engine,
     logs: services.logs,
-    hooks: services.hooks,
+    hooks: services.webhookHooks,
     clock: services.clock,
     info: services.hostInfo,
     store: services.rootStore,

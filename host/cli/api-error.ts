@@ -21,8 +21,24 @@ export function apiError(payload: Record<string, unknown>, status: number): CliE
  * the API refused (`flowhost: Flow 12 does not exist (flow_not_found)`), so a script can
  * tell one refusal from another without parsing the words.
  */
-export function errorLine(error: unknown): string {
+export function errorLine(error: unknown, json = false): string {
   const message = error instanceof Error ? error.message : String(error);
+  if (json)
+    return jsonErrorLine(message, error instanceof CliError ? error.code : undefined, error instanceof CliError ? error.data : undefined);
   const code = error instanceof CliError && error.code ? ` (${error.code})` : '';
   return `flowhost: ${message}${code}\n`;
+}
+
+/**
+ * Under `--json` a failure is one JSON line on stderr too (`{"error":{"message","code","data"}}`),
+ * so a script reading the command's JSON parses its refusals the same way; stdout stays empty.
+ */
+export function jsonErrorLine(message: string, code?: string, data?: Record<string, unknown>): string {
+  return `${JSON.stringify({ error: { message, ...(code ? { code } : {}), ...(data && Object.keys(data).length ? { data } : {}) } })}\n`;
+}
+
+/** Whether the command line asks for JSON (`--json` before any `--`). */
+export function wantsJson(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).some((a) => a === '--json' || a === '--json=true');
 }

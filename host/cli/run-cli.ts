@@ -4,7 +4,7 @@ import { loadConfig } from '../config/load-config.js';
 import type { CliNoun } from './cli-runtime.js';
 import { builtInNouns } from './nouns/catalogue.js';
 import { loadPluginNouns } from './plugin-nouns.js';
-import { errorLine } from './api-error.js';
+import { errorLine, jsonErrorLine, wantsJson } from './api-error.js';
 import { findBuild } from '../build/build-declaration.js';
 import { resolveBuild } from '../build/build-plugins.js';
 
@@ -31,7 +31,8 @@ export function buildCli(args: string[], nouns: readonly CliNoun[]): Argv {
       .help()
       .fail((message, error) => {
         if (error) throw error;
-        process.stderr.write(`flowhost: ${message}\nRun 'flowhost --help' for usage.\n`);
+        if (wantsJson(args)) process.stderr.write(jsonErrorLine(message, 'usage'));
+        else process.stderr.write(`flowhost: ${message}\nRun 'flowhost --help' for usage.\n`);
         process.exit(2);
       })
   );
@@ -61,13 +62,13 @@ function buildFileIn(args: readonly string[]): string | undefined {
 
 /** Runs `flowhost` with the process's arguments and exits with its status. */
 export async function main(): Promise<void> {
+  const args = hideBin(process.argv);
   try {
-    const args = hideBin(process.argv);
     await buildCli(args, await nounsFor(args)).parseAsync();
     // A finished command exits now: the scheduler may hold timers (serve never gets here).
     process.exit(process.exitCode ?? 0);
   } catch (error) {
-    process.stderr.write(errorLine(error));
+    process.stderr.write(errorLine(error, wantsJson(args)));
     process.exit(1);
   }
 }

@@ -131,7 +131,17 @@ export function buildOpenApi(routes: CompiledRoute[], info: { version: string; s
       tags: [route.namespace || 'system'],
       'x-flowhost-permission': permission,
       'x-flowhost-plugin': route.owner,
-      parameters: [...parameters(schema.params, 'path', pathNames, components), ...parameters(schema.query, 'query', [], components)],
+      parameters: [
+        ...parameters(schema.params, 'path', pathNames, components),
+        ...parameters(schema.query, 'query', [], components),
+        ...Object.entries(schema.requestHeaders ?? {}).map(([name, h]) => ({
+          name,
+          in: 'header',
+          required: h.required ?? false,
+          description: h.description,
+          schema: h.schema,
+        })),
+      ],
       responses: responsesOf(route, components),
     };
     if (route.definition.description) operation.description = route.definition.description;

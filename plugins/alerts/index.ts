@@ -28,7 +28,7 @@ export default definePlugin({
     log: services.logger,
     vault: services.vault,
     clock: services.clock,
-    hooks: services.hooks,
+    engine: services.engineEvents,
     fetch: services.fetch,
     flows: services.flows,
     jobs: services.jobs,
@@ -37,7 +37,7 @@ export default definePlugin({
     mail: services.mail,
     config: services.configOf<AlertsConfig>(),
   },
-  async setup({ routes, store, scheduler, log, vault, clock, hooks, fetch, flows, jobs, execute, site, mail, config }) {
+  async setup({ routes, store, scheduler, log, vault, clock, engine, fetch, flows, jobs, execute, site, mail, config }) {
     const settings = new AlertSettingsStore(store.collection<AlertSettingsDoc>('settings'), vault);
     const limiter = new AlertLimiter(store.collection<SentDoc>('sent'), store.collection<StateDoc>('state'));
     const deliverDeps = { fetch, execute, sendMail: (message: MailMessage) => mail.send(message, smtpOf(config, process.env)) };
@@ -68,8 +68,8 @@ export default definePlugin({
     // An alert that cannot be worked out never fails the run it is about.
     const guarded = (what: string, work: () => Promise<void>) =>
       work().catch((err: unknown) => log.error({ err }, `Alerts: could not handle ${what}`));
-    hooks.jobFailed.tap('alerts', (outcome) => guarded('a failed run', () => notifier.failed(outcome)));
-    hooks.jobFinished.tap('alerts', (outcome) => guarded('a finished run', () => notifier.finished(outcome)));
+    engine.jobFailed.tap('alerts', (outcome) => guarded('a failed run', () => notifier.failed(outcome)));
+    engine.jobFinished.tap('alerts', (outcome) => guarded('a finished run', () => notifier.finished(outcome)));
 
     const test = async (flowId: number | null): Promise<TestResult[]> => {
       const effective = flowId === null ? await settings.site() : await settings.effective(flowId);

@@ -77,53 +77,22 @@ const settingsData: JsonSchema = {
 };
 
 export function billingSurface(service: BillingService, c: BillingCollections, secrets: Secrets): SurfaceDefinition {
-  const webhooks: RouteDefinition[] = [
-    {
-      method: 'POST',
-      path: '/webhook/provisioner',
-      permission: 'public',
-      // Its own credentials only: a Bearer token here is the provisioner's, not a user's.
-      credentials: 'ignored',
-      decodeBody: false,
-      bodyLimit: WEBHOOK_BODY_LIMIT,
-      summary: 'Provisioning callback (provisioning_complete); X-Provisioner-Internal-Key and Authorization: Bearer required',
-      schema: {
-        responses: {
-          200: successBody({ data: webhookResultSchema }),
-          400: errorBody('invalid_payload', 'unsupported_event', 'subscription_deleted'),
-          401: errorBody('provisioner_unauthorized'),
-          404: errorBody('subscription_not_found'),
-        },
-      },
-      async handle(request) {
-        // The verification step: before the body is even parsed.
-        await service.authenticateProvisioner(request.headers, request.ip);
-        return outcomeBody(await service.provisioningCallback(request.rawBody));
-      },
-    },
-    {
-      method: 'POST',
-      path: '/webhook/payments',
-      permission: 'public',
-      credentials: 'ignored',
-      // The signature covers the exact bytes: decoding first could change them.
-      decodeBody: false,
-      bodyLimit: WEBHOOK_BODY_LIMIT,
-      summary: 'Payment provider (Stripe) events, verified with the Stripe-Signature header',
-      schema: {
-        responses: {
-          200: successBody({ data: webhookResultSchema }),
-          400: errorBody('invalid_payload'),
-          401: errorBody('payment_signature_invalid'),
-        },
-      },
-      async handle(request) {
-        return outcomeBody(await service.paymentWebhook(request.rawBody, request.headers['stripe-signature'], request.ip));
-      },
-    },
-  ];
+  const webhooks: RouteDefinition[] = [...webhookRoutes(service)];
 
   const admin: RouteDefinition[] = [
+    ...subscriptionRoutes(service, c),
+    ...eventRoutes(service),
+    ...accountRoutes(c),
+    ...mailRoutes(c),
+    ...settingsRoutes(secrets),
+  ];
+
+  return defineSurface({ id: 'billing', namespace: NAMESPACE, routes: [...webhooks, ...admin] });
+}
+
+/** Subscriptions: the list and one with its events. */
+function subscriptionRoutes(service: BillingService, c: BillingCollections): RouteDefinition[] {
+  return [
     defineRoute({
       method: 'GET',
       path: '/subscriptions',
@@ -189,6 +158,12 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
         return { success: true, data: { ...subscriptionView(sub), events: events.map(eventView) } };
       },
     }),
+  ];
+}
+
+/** Stored webhook events, and replaying one. */
+function eventRoutes(service: BillingService): RouteDefinition[] {
+  return [
     defineRoute({
       method: 'GET',
       path: '/events/{event_id}',
@@ -224,6 +199,12 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
         return { success: true, data: replayView(await service.replay(request.params.event_id)) };
       },
     }),
+  ];
+}
+
+/** What a customer and a domain hold. */
+function accountRoutes(c: BillingCollections): RouteDefinition[] {
+  return [
     defineRoute({
       method: 'GET',
       path: '/customers/{customer_id}/credits',
@@ -276,6 +257,12 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
         return { success: true, data: domainView(domain) };
       },
     }),
+  ];
+}
+
+/** The e-mail outbox: what was sent, and what is still pending with its last error. */
+function mailRoutes(c: BillingCollections): RouteDefinition[] {
+  return [
     defineRoute({
       method: 'GET',
       path: '/mail',
@@ -306,6 +293,12 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
         return { success: true, data: docs.map(mailView), total, page: q.page, per_page: q.per_page };
       },
     }),
+  ];
+}
+
+/** The webhook, Stripe and SMTP secrets (values masked). */
+function settingsRoutes(secrets: Secrets): RouteDefinition[] {
+  return [
     {
       method: 'GET',
       path: '/settings',
@@ -340,6 +333,53 @@ export function billingSurface(service: BillingService, c: BillingCollections, s
       },
     }),
   ];
+}
 
-  return defineSurface({ id: 'billing', namespace: NAMESPACE, routes: [...webhooks, ...admin] });
+/** The two webhooks: public, each authenticated by its own secret before its body is read. */
+function webhookRoutes(service: BillingService): RouteDefinition[] {
+  return [
+    {
+      method: 'POST',
+      path: '/webhook/provisioner',
+      permission: 'public',
+      // Its own credentials only: a Bearer token here is the provisioner's, not a user's.
+      credentials: 'ignored',
+      decodeBody: false,
+      bodyLimit: WEBHOOK_BODY_LIMIT,
+      summary: 'Provisioning callback (provisioning_complete); X-Provisioner-Internal-Key and Authorization: Bearer required',
+      schema: {
+        responses: {
+          200: successBody({ data: webhookResultSchema }),
+          400: errorBody('invalid_payload', 'unsupported_event', 'subscription_deleted'),
+          401: errorBody('provisioner_unauthorized'),
+          404: errorBody('subscription_not_found'),
+        },
+      },
+      async handle(request) {
+        // The verification step: before the body is even parsed.
+        await service.authenticateProvisioner(request.headers, request.ip);
+        return outcomeBody(await service.provisioningCallback(request.rawBody));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/webhook/payments',
+      permission: 'public',
+      credentials: 'ignored',
+      // The signature covers the exact bytes: decoding first could change them.
+      decodeBody: false,
+      bodyLimit: WEBHOOK_BODY_LIMIT,
+      summary: 'Payment provider (Stripe) events, verified with the Stripe-Signature header',
+      schema: {
+        responses: {
+          200: successBody({ data: webhookResultSchema }),
+          400: errorBody('invalid_payload'),
+          401: errorBody('payment_signature_invalid'),
+        },
+      },
+      async handle(request) {
+        return outcomeBody(await service.paymentWebhook(request.rawBody, request.headers['stripe-signature'], request.ip));
+      },
+    },
+  ];
 }

@@ -17,10 +17,10 @@ export default definePlugin({
   version: '1.0.0',
   flowhost: '^1.0.0',
   description: 'The admin console in the browser at /admin/: pipelines, flows, runs and logs over the REST API.',
-  deps: { routes: services.routes, hostInfo: services.hostInfo, hooks: services.hooks },
-  setup({ routes, hostInfo, hooks }) {
+  deps: { routes: services.routes, hostInfo: services.hostInfo, site: services.siteEvents },
+  setup({ routes, hostInfo, site }) {
     // A signed-in user who may run the host lands in the console from the site's root.
-    hooks.siteHome.tapPromise('console', async (user) => (user.can('manage_options') ? `${BASE}/` : undefined));
+    site.siteHome.tapPromise('console', async (user) => (user.can('manage_options') ? `${BASE}/` : undefined));
     const frame = shell({ assets: ASSETS, api: hostInfo.apiPrefix, namespace: hostInfo.coreNamespace, version: FLOWHOST_VERSION });
     routes.add(
       defineSurface({

@@ -12,6 +12,7 @@ import {
   type HandlerDefinition,
   type JsonSchema,
   type Registries,
+  type RouteDefinition,
   type CredentialsApi,
   apiError,
 } from '../../sdk/index.js';
@@ -82,170 +83,186 @@ interface HandlerDefaultsSource {
   getHandlerDefaults(slug?: string): Promise<Record<string, Record<string, unknown>>>;
 }
 
-function discoverySurface(host: {
+/** What the discovery routes read of the host. */
+type DiscoveryHost = {
   registries: Registries;
   clock: Clock;
   fetch: GuardedFetch;
   credentials: CredentialsApi;
   settings: SiteDefaults;
   flows: HandlerDefaultsSource;
-}) {
-  const connection = async (handler: HandlerDefinition<object>) => ({
-    ...(await host.credentials.connection(handler)),
-    callbackUrl: host.credentials.authorizationUrl(handler.slug),
-  });
+};
+
+/** A handler's connection as its view shows it, with the address that authorizes it. */
+const connectionOf = async (host: DiscoveryHost, handler: HandlerDefinition<object>) => ({
+  ...(await host.credentials.connection(handler)),
+  callbackUrl: host.credentials.authorizationUrl(handler.slug),
+});
+
+function discoverySurface(host: DiscoveryHost) {
   return defineSurface({
     id: 'discovery',
-    routes: [
-      defineRoute({
-        method: 'GET',
-        path: '/handlers',
-        permission: manage,
-        summary: 'Handlers of this deployment, keyed by slug',
-        schema: {
-          query: Type.Object({ step_type: Type.Optional(Type.Enum(['fetch', 'publish', 'update'])) }),
-          responses: { 200: successBody({ data: { type: 'object', additionalProperties: handler } }) },
-        },
-        async handle(request) {
-          const { step_type } = request.query;
-          const data: Record<string, unknown> = {};
-          for (const handler of host.registries.handlers()) {
-            if (step_type && handler.type !== step_type) continue;
-            data[handler.slug] = handlerView(handler, host.registries.ownerOf(handler), await connection(handler));
-          }
-          return { success: true, data };
-        },
-      }),
-      defineRoute({
-        method: 'GET',
-        path: '/handlers/{slug}',
-        permission: manage,
-        summary: 'One handler with its settings fields',
-        schema: {
-          params: { type: 'object', required: ['slug'], properties: { slug: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]*$' } } },
-          responses: {
-            200: successBody({
-              data: {
-                type: 'object',
-                required: ['slug', ...handlerRequired, 'settings'],
-                properties: { slug: str, ...handlerFields, settings: { type: 'object', additionalProperties: settingsField } },
-              },
-            }),
-            404: errorBody('handler_not_found'),
-          },
-        },
-        async handle(request) {
-          const { slug } = request.params;
-          const handler = host.registries.handlers().find((h) => h.slug === slug);
-          if (!handler) throw apiError('handler_not_found', { message: `No handler '${slug}' is registered`, status: 404 });
-          return {
-            success: true,
-            data: {
-              slug,
-              ...handlerView(handler, host.registries.ownerOf(handler), await connection(handler)),
-              settings: settingsView(handler.settings, (await host.flows.getHandlerDefaults(slug))[slug]),
-            },
-          };
-        },
-      }),
-      defineRoute({
-        method: 'GET',
-        path: '/providers',
-        permission: manage,
-        summary: 'AI providers keyed by slug, with the default provider and model',
-        schema: {
-          responses: {
-            200: successBody({
-              providers: providerMap,
-              data: {
-                type: 'object',
-                required: ['providers', 'defaults'],
-                properties: { providers: providerMap, defaults },
-                additionalProperties: false,
-              },
-            }),
-          },
-        },
-        async handle(request) {
-          const ctx = { user: actingUserOf(request.user), log: request.log, clock: host.clock, fetch: host.fetch };
-          // Each provider may ask its service for its models: all at once, in registry order.
-          // Where a provider says so, where its list came from (the service's, or the built-in
-          // one and why), beside the spec's three fields.
-          const views = await Promise.all(
-            host.registries.providers().map(async (provider): Promise<[string, ProviderView]> => {
-              const configured = Boolean(await provider.configured(ctx));
-              if (!provider.modelList)
-                return [provider.slug, { label: provider.label, configured, models: [...(await provider.models(ctx))] }];
-              const list = await provider.modelList(ctx);
-              return [
-                provider.slug,
-                {
-                  label: provider.label,
-                  configured,
-                  models: [...list.models],
-                  models_source: list.source,
-                  ...(list.note ? { models_note: list.note } : {}),
-                },
-              ];
-            }),
-          );
-          const providers: Record<string, ProviderView> = Object.fromEntries(views);
-          // The site's default_provider/default_model when set; else the first configured provider and its first model.
-          const site = await host.settings.get();
-          const chosen =
-            site.default_provider && providers[site.default_provider]
-              ? ([site.default_provider, providers[site.default_provider]!] as const)
-              : undefined;
-          const first = chosen ?? Object.entries(providers).find(([, p]) => p.configured) ?? Object.entries(providers)[0];
-          const model = chosen && site.default_model ? site.default_model : (first?.[1].models[0] ?? '');
-          // The spec puts `providers` at the top level; the original admin client reads data.providers: serve both.
-          return { success: true, providers, data: { providers, defaults: { provider: first?.[0] ?? '', model } } };
-        },
-      }),
-      defineRoute({
-        method: 'POST',
-        path: '/providers/{slug}/test',
-        permission: manage,
-        summary: "Checks an AI provider's key with a cheap call; a refused key is ok: false with the provider's own message",
-        schema: {
-          params: {
-            type: 'object',
-            required: ['slug'],
-            properties: { slug: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]*$', maxLength: 64 } },
-          },
-          responses: {
-            200: successBody({
-              message: { type: 'string' },
-              data: {
-                type: 'object',
-                required: ['provider', 'ok', 'message'],
-                properties: {
-                  provider: { type: 'string' },
-                  ok: { type: 'boolean' },
-                  code: { type: 'string' },
-                  message: { type: 'string' },
-                },
-                additionalProperties: false,
-              },
-            }),
-            404: errorBody('provider_not_found'),
-          },
-        },
-        async handle(request) {
-          const { slug } = request.params;
-          const provider = host.registries.providers().find((p) => p.slug === slug);
-          if (!provider) throw apiError('provider_not_found', { message: `No AI provider '${slug}' is registered`, status: 404 });
-          const ctx = { user: actingUserOf(request.user), log: request.log, clock: host.clock, fetch: host.fetch };
-          const result = provider.test
-            ? await provider.test(ctx)
-            : (await provider.configured(ctx))
-              ? ({ ok: true, message: `${provider.label} is configured (it offers no key test)` } as const)
-              : ({ ok: false, code: 'not_configured', message: `${provider.label} is not configured` } as const);
-          return { success: true, message: result.message, data: { provider: slug, ...result } };
-        },
-      }),
-    ],
+    routes: [...handlerRoutes(host), ...providerRoutes(host)],
   });
+}
+
+/** The handlers of this deployment, and one with its settings fields. */
+function handlerRoutes(host: DiscoveryHost): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/handlers',
+      permission: manage,
+      summary: 'Handlers of this deployment, keyed by slug',
+      schema: {
+        query: Type.Object({ step_type: Type.Optional(Type.Enum(['fetch', 'publish', 'update'])) }),
+        responses: { 200: successBody({ data: { type: 'object', additionalProperties: handler } }) },
+      },
+      async handle(request) {
+        const { step_type } = request.query;
+        const data: Record<string, unknown> = {};
+        for (const handler of host.registries.handlers()) {
+          if (step_type && handler.type !== step_type) continue;
+          data[handler.slug] = handlerView(handler, host.registries.ownerOf(handler), await connectionOf(host, handler));
+        }
+        return { success: true, data };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/handlers/{slug}',
+      permission: manage,
+      summary: 'One handler with its settings fields',
+      schema: {
+        params: { type: 'object', required: ['slug'], properties: { slug: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]*$' } } },
+        responses: {
+          200: successBody({
+            data: {
+              type: 'object',
+              required: ['slug', ...handlerRequired, 'settings'],
+              properties: { slug: str, ...handlerFields, settings: { type: 'object', additionalProperties: settingsField } },
+            },
+          }),
+          404: errorBody('handler_not_found'),
+        },
+      },
+      async handle(request) {
+        const { slug } = request.params;
+        const handler = host.registries.handlers().find((h) => h.slug === slug);
+        if (!handler) throw apiError('handler_not_found', { message: `No handler '${slug}' is registered`, status: 404 });
+        return {
+          success: true,
+          data: {
+            slug,
+            ...handlerView(handler, host.registries.ownerOf(handler), await connectionOf(host, handler)),
+            settings: settingsView(handler.settings, (await host.flows.getHandlerDefaults(slug))[slug]),
+          },
+        };
+      },
+    }),
+  ];
+}
+
+/** The AI providers with their models and defaults, and checking one's key. */
+function providerRoutes(host: DiscoveryHost): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/providers',
+      permission: manage,
+      summary: 'AI providers keyed by slug, with the default provider and model',
+      schema: {
+        responses: {
+          200: successBody({
+            providers: providerMap,
+            data: {
+              type: 'object',
+              required: ['providers', 'defaults'],
+              properties: { providers: providerMap, defaults },
+              additionalProperties: false,
+            },
+          }),
+        },
+      },
+      async handle(request) {
+        const ctx = { user: actingUserOf(request.user), log: request.log, clock: host.clock, fetch: host.fetch };
+        // Each provider may ask its service for its models: all at once, in registry order.
+        // Where a provider says so, where its list came from (the service's, or the built-in
+        // one and why), beside the spec's three fields.
+        const views = await Promise.all(
+          host.registries.providers().map(async (provider): Promise<[string, ProviderView]> => {
+            const configured = Boolean(await provider.configured(ctx));
+            if (!provider.modelList)
+              return [provider.slug, { label: provider.label, configured, models: [...(await provider.models(ctx))] }];
+            const list = await provider.modelList(ctx);
+            return [
+              provider.slug,
+              {
+                label: provider.label,
+                configured,
+                models: [...list.models],
+                models_source: list.source,
+                ...(list.note ? { models_note: list.note } : {}),
+              },
+            ];
+          }),
+        );
+        const providers: Record<string, ProviderView> = Object.fromEntries(views);
+        // The site's default_provider/default_model when set; else the first configured provider and its first model.
+        const site = await host.settings.get();
+        const chosen =
+          site.default_provider && providers[site.default_provider]
+            ? ([site.default_provider, providers[site.default_provider]!] as const)
+            : undefined;
+        const first = chosen ?? Object.entries(providers).find(([, p]) => p.configured) ?? Object.entries(providers)[0];
+        const model = chosen && site.default_model ? site.default_model : (first?.[1].models[0] ?? '');
+        // The spec puts `providers` at the top level; the original admin client reads data.providers: serve both.
+        return { success: true, providers, data: { providers, defaults: { provider: first?.[0] ?? '', model } } };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/providers/{slug}/test',
+      permission: manage,
+      summary: "Checks an AI provider's key with a cheap call; a refused key is ok: false with the provider's own message",
+      schema: {
+        params: {
+          type: 'object',
+          required: ['slug'],
+          properties: { slug: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]*$', maxLength: 64 } },
+        },
+        responses: {
+          200: successBody({
+            message: { type: 'string' },
+            data: {
+              type: 'object',
+              required: ['provider', 'ok', 'message'],
+              properties: {
+                provider: { type: 'string' },
+                ok: { type: 'boolean' },
+                code: { type: 'string' },
+                message: { type: 'string' },
+              },
+              additionalProperties: false,
+            },
+          }),
+          404: errorBody('provider_not_found'),
+        },
+      },
+      async handle(request) {
+        const { slug } = request.params;
+        const provider = host.registries.providers().find((p) => p.slug === slug);
+        if (!provider) throw apiError('provider_not_found', { message: `No AI provider '${slug}' is registered`, status: 404 });
+        const ctx = { user: actingUserOf(request.user), log: request.log, clock: host.clock, fetch: host.fetch };
+        const result = provider.test
+          ? await provider.test(ctx)
+          : (await provider.configured(ctx))
+            ? ({ ok: true, message: `${provider.label} is configured (it offers no key test)` } as const)
+            : ({ ok: false, code: 'not_configured', message: `${provider.label} is not configured` } as const);
+        return { success: true, message: result.message, data: { provider: slug, ...result } };
+      },
+    }),
+  ];
 }
 
 export default definePlugin({

@@ -6,10 +6,10 @@
  * tree SHA is stored last.
  */
 import { posix } from 'node:path';
-import type { ContentStore, Term } from '../../sdk/index.js';
+import type { ContentStore, Post, Term } from '../../sdk/index.js';
 import { contentHash, type DocsService } from './docs-service.js';
-import { SourceError, parseRepoUrl, type SourceClient, type TreeFile } from './github.js';
-import { isMarkdownPath, parseMarkdown, rewriteLinks } from './markdown.js';
+import { SourceError, parseRepoUrl, type RepoRef, type RepoTree, type SourceClient, type TreeFile } from './github.js';
+import { isMarkdownPath, type LinkContext, parseMarkdown, rewriteLinks } from './markdown.js';
 import { META, POST_META, TAXONOMY } from './model.js';
 
 export interface SyncError {
@@ -76,33 +76,7 @@ export class SyncEngine {
     try {
       const repo = await client.repository(ref);
       const tree = await client.tree(ref, repo.default_branch);
-      if (tree.truncated)
-        result.errors.push({
-          code: 'docsync_tree_truncated',
-          message: `The tree of ${result.repository} is too large to list whole; some files were not seen`,
-          term_id: term.term_id,
-          ...ref,
-        });
-      let files = tree.files.filter((f) => isMarkdownPath(f.path));
-      for (const big of files.filter((f) => f.size > this.limits.maxFileBytes)) {
-        result.errors.push({
-          code: 'docsync_file_too_large',
-          message: `${big.path} is larger than ${this.limits.maxFileBytes} bytes; skipped`,
-          term_id: term.term_id,
-          file: big.path,
-          ...ref,
-        });
-      }
-      files = files.filter((f) => f.size <= this.limits.maxFileBytes).sort((a, b) => a.path.localeCompare(b.path));
-      if (files.length > this.limits.maxFiles) {
-        result.errors.push({
-          code: 'docsync_too_many_files',
-          message: `${result.repository} has ${files.length} markdown files; the first ${this.limits.maxFiles} were synced`,
-          term_id: term.term_id,
-          ...ref,
-        });
-        files = files.slice(0, this.limits.maxFiles);
-      }
+      const files = this.filesToSync(tree, term, ref, result);
       await progress({ files_done: 0, files_total: files.length, repository: result.repository });
       if (!force && term.meta[META.treeSha] === tree.sha && !tree.truncated) {
         result.unchanged = files.length;
@@ -183,29 +157,8 @@ export class SyncEngine {
       await Promise.all(Array.from({ length: Math.max(1, this.limits.concurrency) }, worker));
       if (failures.length) throw failures[0];
 
-      // Files whose posts appeared later in this sync: their links resolve now.
-      for (const { postId, path } of pendingLinks) {
-        const post = await this.content.getPost(postId);
-        if (!post) continue;
-        const again = rewriteLinks(post.content, linkCtx(path));
-        // The hash follows the content, so the next sync of the same file finds it unchanged.
-        if (again.content !== post.content)
-          await this.content.updatePost(postId, {
-            content: again.content,
-            meta: { [POST_META.hash]: contentHash(`${post.title}\u0000${post.excerpt}\u0000${again.content}`) },
-          });
-      }
-
-      const present = new Set(files.map((f) => f.path));
-      const wasSkipped = (path: string) => tree.files.some((f) => f.path === path);
-      for (const [path, post] of existing) {
-        if (present.has(path) || post.status === 'trash' || (tree.truncated && !wasSkipped(path))) continue;
-        // Only what a repository sync wrote goes with its file; a document pushed with /sync/doc stays.
-        if (typeof post.meta[POST_META.blobSha] !== 'string' || post.meta[POST_META.blobSha] === '') continue;
-        if (wasSkipped(path) && isMarkdownPath(path)) continue; // too large or over the cap: kept as it was
-        await this.docs.trash(post);
-        result.removed.push(path);
-      }
+      await this.resolveLaterLinks(pendingLinks, linkCtx);
+      await this.trashRemovedFiles(existing, files, tree, result);
       // Last: a sync cut short before here runs again in full (its written posts are skipped by blob SHA).
       if (result.errors.every((e) => e.code !== 'docsync_file_failed')) {
         await this.content.updateTerm(TAXONOMY, term.term_id, {
@@ -217,5 +170,66 @@ export class SyncEngine {
       result.errors.push({ code: `docsync_${error.kind}`, message: error.message, term_id: term.term_id, ...ref, ...error.details });
     }
     return result;
+  }
+
+  /** The tree's markdown files a sync reads: those too large or over the cap are reported, not read. */
+  private filesToSync(tree: RepoTree, term: Term, ref: RepoRef, result: ProjectSyncResult): TreeFile[] {
+    if (tree.truncated)
+      result.errors.push({
+        code: 'docsync_tree_truncated',
+        message: `The tree of ${result.repository} is too large to list whole; some files were not seen`,
+        term_id: term.term_id,
+        ...ref,
+      });
+    let files = tree.files.filter((f) => isMarkdownPath(f.path));
+    for (const big of files.filter((f) => f.size > this.limits.maxFileBytes)) {
+      result.errors.push({
+        code: 'docsync_file_too_large',
+        message: `${big.path} is larger than ${this.limits.maxFileBytes} bytes; skipped`,
+        term_id: term.term_id,
+        file: big.path,
+        ...ref,
+      });
+    }
+    files = files.filter((f) => f.size <= this.limits.maxFileBytes).sort((a, b) => a.path.localeCompare(b.path));
+    if (files.length > this.limits.maxFiles) {
+      result.errors.push({
+        code: 'docsync_too_many_files',
+        message: `${result.repository} has ${files.length} markdown files; the first ${this.limits.maxFiles} were synced`,
+        term_id: term.term_id,
+        ...ref,
+      });
+      files = files.slice(0, this.limits.maxFiles);
+    }
+    return files;
+  }
+
+  /** Files whose posts appeared later in this sync: their links resolve now. */
+  private async resolveLaterLinks(pendingLinks: Array<{ postId: number; path: string }>, linkCtx: (path: string) => LinkContext) {
+    for (const { postId, path } of pendingLinks) {
+      const post = await this.content.getPost(postId);
+      if (!post) continue;
+      const again = rewriteLinks(post.content, linkCtx(path));
+      // The hash follows the content, so the next sync of the same file finds it unchanged.
+      if (again.content !== post.content)
+        await this.content.updatePost(postId, {
+          content: again.content,
+          meta: { [POST_META.hash]: contentHash(`${post.title}\u0000${post.excerpt}\u0000${again.content}`) },
+        });
+    }
+  }
+
+  /** A repository sync's posts whose files left the tree go to the trash (those merely skipped stay). */
+  private async trashRemovedFiles(existing: Map<string, Post>, files: TreeFile[], tree: RepoTree, result: ProjectSyncResult) {
+    const present = new Set(files.map((f) => f.path));
+    const wasSkipped = (path: string) => tree.files.some((f) => f.path === path);
+    for (const [path, post] of existing) {
+      if (present.has(path) || post.status === 'trash' || (tree.truncated && !wasSkipped(path))) continue;
+      // Only what a repository sync wrote goes with its file; a document pushed with /sync/doc stays.
+      if (typeof post.meta[POST_META.blobSha] !== 'string' || post.meta[POST_META.blobSha] === '') continue;
+      if (wasSkipped(path) && isMarkdownPath(path)) continue; // too large or over the cap: kept as it was
+      await this.docs.trash(post);
+      result.removed.push(path);
+    }
   }
 }

@@ -22,17 +22,22 @@ const need = (user: ActingUser | null, capability: string, what: string) => {
   if (!user?.can(capability)) throw new Error(`${what} needs the ${capability} capability`);
 };
 
-export function docsyncTools(deps: {
+/** What the tools read and write. */
+type DocsyncToolDeps = {
   content: ContentStore;
   docs: DocsService;
   projects: Projects;
   jobs: SyncJobs;
   token: AccessToken;
   waitSeconds: number;
-}): ChatToolDefinition[] {
-  const { content, docs, projects, jobs, token } = deps;
+};
 
-  const getDoc = defineChatTool({
+export function docsyncTools(deps: DocsyncToolDeps): ChatToolDefinition[] {
+  return [getDocTool(deps), searchDocsTool(deps), syncTool(deps), resetTool(deps)];
+}
+
+function getDocTool({ content, docs, projects }: DocsyncToolDeps): ChatToolDefinition {
+  return defineChatTool({
     name: 'docsync_get_doc',
     description:
       'Read one documentation post by id or slug. format: markdown (default, as written) or html (rendered and sanitized). Returns id, title, content, content_format, excerpt, link, project, project_type and meta.',
@@ -69,8 +74,10 @@ export function docsyncTools(deps: {
       };
     },
   });
+}
 
-  const search = defineChatTool({
+function searchDocsTool({ content, docs, projects }: DocsyncToolDeps): ChatToolDefinition {
+  return defineChatTool({
     name: 'docsync_search_docs',
     description:
       'Search published documentation posts (title or content contains the query), optionally within a project (slug or id). Returns items (id, title, excerpt, link, hierarchy_path), total and the query.',
@@ -109,8 +116,11 @@ export function docsyncTools(deps: {
       };
     },
   });
+}
 
-  const sync = defineChatTool({
+function syncTool(deps: DocsyncToolDeps): ChatToolDefinition {
+  const { projects, jobs, token } = deps;
+  return defineChatTool({
     name: 'docsync_sync',
     description:
       'Sync documentation from the source-hosting service: every project with a repository address, or one project (slug or id). force rewrites unchanged files. Returns success, counts and the added, updated and removed files, and errors per repository.',
@@ -159,8 +169,10 @@ export function docsyncTools(deps: {
       };
     },
   });
+}
 
-  const reset = defineChatTool({
+function resetTool({ content, projects }: DocsyncToolDeps): ChatToolDefinition {
+  return defineChatTool({
     name: 'docsync_reset_docs',
     description:
       'Delete every documentation post and every project term below the top level (and top-level terms without a repository address), keeping top-level projects with a repository address and clearing their sync state, so the next sync starts afresh. Needs confirm: true.',
@@ -213,6 +225,4 @@ export function docsyncTools(deps: {
       };
     },
   });
-
-  return [getDoc, search, sync, reset];
 }

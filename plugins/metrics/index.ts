@@ -4,7 +4,7 @@
  * late scheduled runs start after their slot, the job queue's depth, store operation
  * latency, and the Node process's own (memory, CPU, GC, event-loop lag). Fed by the
  * host's measuring hooks (`requestFinished`, `stepTimed`, `scheduledRunStarted`,
- * `storeOperationTimed`, `jobFinished`/`jobFailed`),
+ * `storeOperationTimed`) and the engine's `jobFinished`/`jobFailed` (`services.engineEvents`),
  * so a host without this plugin pays nothing for them. Readable from this machine only
  * unless configured (access.ts).
  */
@@ -33,8 +33,14 @@ export default definePlugin({
     },
     additionalProperties: false,
   },
-  deps: { routes: services.routes, hooks: services.hooks, jobs: services.jobs, config: services.configOf<MetricsSettings>() },
-  setup({ routes, hooks, jobs, config }) {
+  deps: {
+    routes: services.routes,
+    hooks: services.hooks,
+    engine: services.engineEvents,
+    jobs: services.jobs,
+    config: services.configOf<MetricsSettings>(),
+  },
+  setup({ routes, hooks, engine, jobs, config }) {
     // prom-client loads after the first answer (deferred-collectors.ts), not at start.
     const collectors = deferredCollectors(async () =>
       (await import('./collectors.js')).createCollectors(
@@ -49,8 +55,8 @@ export default definePlugin({
     hooks.stepTimed.tap('metrics', (timing) => collectors.step(timing));
     hooks.scheduledRunStarted.tap('metrics', (timing) => collectors.scheduled(timing));
     hooks.storeOperationTimed.tap('metrics', (timing) => collectors.storeOperation(timing));
-    hooks.jobFinished.tap('metrics', async (outcome) => collectors.job(outcome));
-    hooks.jobFailed.tap('metrics', async (outcome) => collectors.job(outcome));
+    engine.jobFinished.tap('metrics', async (outcome) => collectors.job(outcome));
+    engine.jobFailed.tap('metrics', async (outcome) => collectors.job(outcome));
     routes.add(
       defineSurface({
         id: 'metrics',

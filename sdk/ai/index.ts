@@ -11,8 +11,8 @@ type AiSdk = typeof import('ai');
 let aiSdk: Promise<AiSdk> | null = null;
 const loadAi = (): Promise<AiSdk> => (aiSdk ??= import('ai'));
 import { definePlugin, defineProvider, services } from '../index.js';
-import { ProviderError } from '../../core/kernel/provider-error.js';
-import { MAX_RETRY_AFTER_SECONDS } from '../../core/security/retry-after.js';
+import { ProviderError } from '../kernel/provider-error.js';
+import { MAX_RETRY_AFTER_SECONDS } from '../security/retry-after.js';
 import type {
   CallContext,
   JsonValue,
@@ -22,10 +22,10 @@ import type {
   ProviderModelList,
   ProviderTestResult,
   ProviderToolSpec,
-} from '../../core/kernel/contributions.js';
-import type { PluginDefinition } from '../../core/kernel/plugin.js';
+} from '../kernel/contributions.js';
+import type { PluginDefinition } from '../kernel/plugin.js';
 
-export { ProviderError, isProviderError } from '../../core/kernel/provider-error.js';
+export { ProviderError, isProviderError } from '../kernel/provider-error.js';
 
 /** The plugin settings every model provider plugin takes (`plugins.<id>.*`). */
 export interface ModelProviderSettings {
@@ -282,158 +282,11 @@ export function defineModelProviderPlugin(options: ModelProviderOptions): Plugin
       log: services.logger,
     },
     setup({ providers, settings, config, log }) {
-      const baseURL = trimSlash(config.base_url);
-      const fetch = fetchOnly(baseURL, label);
-      const keyOf = async (): Promise<string> => {
-        const saved = await settings.providerKey(slug).catch((error: unknown) => {
-          log.error(
-            { provider: slug },
-            `${label}: the saved API key cannot be opened (${error instanceof Error ? error.message : String(error)}); save it again`,
-          );
-          return null;
-        });
-        return saved ?? config.api_key ?? '';
-      };
-      const cache = new Map<string, { at: number; list: ProviderModelList }>();
-
-      /** GET a path; `apiKey` null sends no key at all (a public endpoint). */
-      const getJson = async (path: string, apiKey: string | null): Promise<{ status: number; body: unknown; text: string }> => {
-        // A listing or a key check is quick or broken: at most 15 s.
-        const res = await fetch(`${baseURL}${path}`, {
-          headers: { accept: 'application/json', ...(apiKey === null ? {} : options.authHeaders(apiKey)) },
-          signal: AbortSignal.timeout(Math.min(config.timeout_ms, 15_000)),
-        });
-        const text = await res.text();
-        let body: unknown = text;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          /* not JSON: keep the text */
-        }
-        return { status: res.status, body, text };
-      };
-
-      const requireKey = async (): Promise<string> => {
-        const key = await keyOf();
-        if (!key)
-          throw new ProviderError(
-            'not_configured',
-            `${label} has no API key: set one with PUT /settings (ai_provider_keys.${slug}) or \`flowhost providers set-key ${slug}\``,
-          );
-        return key;
-      };
-
-      async function generate(request: ProviderGenerateRequest, ctx: CallContext): Promise<ProviderGenerateResult> {
-        const apiKey = await requireKey();
-        const ai = await loadAi();
-        const model = await options.model({ apiKey, baseURL, fetch }, request.model);
-        const maxOutputTokens = request.maxOutputTokens ?? options.defaultMaxOutputTokens;
-        for (let attempt = 0; ; attempt++) {
-          try {
-            const result = await ai.generateText({
-              model,
-              ...(request.system ? { system: request.system } : {}),
-              messages: toModelMessages(request.messages),
-              ...(request.tools?.length ? { tools: toTools(ai, request.tools) } : {}),
-              ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
-              ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-              maxRetries: 0,
-              abortSignal: AbortSignal.timeout(config.timeout_ms),
-            });
-            const input = result.usage.inputTokens ?? 0;
-            const output = result.usage.outputTokens ?? 0;
-            return {
-              text: result.text,
-              toolCalls: result.toolCalls.map((call) => ({
-                id: call.toolCallId,
-                name: call.toolName,
-                args: (toJson(call.input) ?? {}) as { [key: string]: JsonValue },
-              })),
-              usage: { input_tokens: input, output_tokens: output, total_tokens: result.usage.totalTokens ?? input + output },
-              finishReason: (FINISH.has(result.finishReason) ? result.finishReason : 'other') as ProviderGenerateResult['finishReason'],
-              model: result.response.modelId || request.model,
-              responseMessages: result.response.messages.map((message) => ({
-                role: 'response' as const,
-                message: toJson(message) as { [key: string]: JsonValue },
-              })),
-            };
-          } catch (raw) {
-            const failure = classify(ai, raw, label, request.model, config.timeout_ms);
-            if (!failure.retry || attempt >= config.max_retries) {
-              if (failure.retry && attempt > 0)
-                throw new ProviderError(
-                  failure.error.code,
-                  `${failure.error.message} (after ${attempt + 1} attempts)`,
-                  failure.error.status,
-                );
-              throw failure.error;
-            }
-            const wait = failure.waitMs ?? config.retry_delay_ms * 2 ** attempt;
-            ctx.log.warn({ provider: slug, attempt: attempt + 1, wait_ms: wait }, `${failure.error.message}; retrying`);
-            await sleep(wait);
-          }
-        }
-      }
-
-      const builtIn = (note: string): ProviderModelList => ({ models: [...options.fallbackModels], source: 'built-in', note });
-
-      /** The service's models (cached), else the built-in list saying why. */
-      async function modelList(ctx: CallContext): Promise<ProviderModelList> {
-        // A public catalogue is asked without the key: it needs none, and one is not sent where it is not needed.
-        const apiKey = options.publicModels ? null : await keyOf();
-        if (apiKey === '') return builtIn(`${label} has no API key; using the built-in list`);
-        const cacheKey = createHash('sha256')
-          .update(`${baseURL}\n${apiKey ?? ''}`)
-          .digest('hex');
-        const now = ctx.clock.now().getTime();
-        const hit = cache.get(cacheKey);
-        if (hit && now - hit.at < config.models_cache_seconds * 1000) return { ...hit.list, models: [...hit.list.models] };
-        try {
-          const res = await getJson(options.modelsPath, apiKey);
-          if (res.status < 200 || res.status >= 300)
-            throw new Error(`HTTP ${res.status}: ${providerMessageOf(res.body, res.text.slice(0, 200))}`);
-          const models = [...new Set(options.parseModels(res.body))].sort();
-          if (!models.length) throw new Error('the models endpoint listed no model');
-          cache.clear();
-          if (config.models_cache_seconds > 0) cache.set(cacheKey, { at: now, list: { models, source: 'service' } });
-          return { models: [...models], source: 'service' };
-        } catch (error) {
-          const note = `${label}: models list unavailable (${error instanceof Error ? error.message : String(error)}); using the built-in list`;
-          log.warn({ provider: slug }, note);
-          const list = builtIn(note);
-          // Not asked again for a minute: a listing page must not wait on a dead endpoint each time.
-          if (config.models_cache_seconds > 0)
-            cache.set(cacheKey, { at: now - Math.max(0, config.models_cache_seconds - 60) * 1000, list });
-          return { ...list, models: [...list.models] };
-        }
-      }
-
-      async function test(): Promise<ProviderTestResult> {
-        const apiKey = await keyOf();
-        if (!apiKey) return { ok: false, code: 'not_configured', message: `${label} has no API key` };
-        try {
-          const res = await getJson(options.testPath ?? options.modelsPath, apiKey);
-          // The service may echo the key it refused: the message never carries it.
-          const said = providerMessageOf(res.body, res.text.slice(0, 200) || `HTTP ${res.status}`)
-            .split(apiKey)
-            .join('[redacted]');
-          if (res.status >= 200 && res.status < 300) return { ok: true, message: `${label} accepted the API key` };
-          if (res.status === 401 || res.status === 403 || (res.status === 400 && KEY_INVALID.test(said)))
-            return { ok: false, code: 'key_refused', message: `${label} refused the API key (HTTP ${res.status}): ${said}` };
-          if (res.status === 429) return { ok: false, code: 'rate_limited', message: `${label} is rate limiting: ${said}` };
-          return {
-            ok: false,
-            code: res.status >= 500 ? 'unavailable' : 'bad_request',
-            message: `${label} answered HTTP ${res.status}: ${said}`,
-          };
-        } catch (error) {
-          return {
-            ok: false,
-            code: 'unavailable',
-            message: `${label} could not be reached: ${error instanceof Error ? error.message : String(error)}`,
-          };
-        }
-      }
+      const kit = providerKit(options, config, settings, log);
+      const { keyOf } = kit;
+      const generate = generatorOf(kit);
+      const modelList = modelListerOf(kit);
+      const test = keyTesterOf(kit);
 
       providers.add(
         defineProvider({
@@ -459,4 +312,170 @@ export function defineModelProviderPlugin(options: ModelProviderOptions): Plugin
       );
     },
   });
+}
+
+/** What a provider's parts share: its options and settings, the service's address, and the key. */
+function providerKit(
+  options: ModelProviderOptions,
+  config: ModelProviderSettings,
+  settings: { providerKey(slug: string): Promise<string | null> },
+  log: CallContext['log'],
+) {
+  const { slug, label } = options;
+  const baseURL = trimSlash(config.base_url);
+  const fetch = fetchOnly(baseURL, label);
+  const keyOf = async (): Promise<string> => {
+    const saved = await settings.providerKey(slug).catch((error: unknown) => {
+      log.error(
+        { provider: slug },
+        `${label}: the saved API key cannot be opened (${error instanceof Error ? error.message : String(error)}); save it again`,
+      );
+      return null;
+    });
+    return saved ?? config.api_key ?? '';
+  };
+  const cache = new Map<string, { at: number; list: ProviderModelList }>();
+
+  /** GET a path; `apiKey` null sends no key at all (a public endpoint). */
+  const getJson = async (path: string, apiKey: string | null): Promise<{ status: number; body: unknown; text: string }> => {
+    // A listing or a key check is quick or broken: at most 15 s.
+    const res = await fetch(`${baseURL}${path}`, {
+      headers: { accept: 'application/json', ...(apiKey === null ? {} : options.authHeaders(apiKey)) },
+      signal: AbortSignal.timeout(Math.min(config.timeout_ms, 15_000)),
+    });
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* not JSON: keep the text */
+    }
+    return { status: res.status, body, text };
+  };
+
+  const requireKey = async (): Promise<string> => {
+    const key = await keyOf();
+    if (!key)
+      throw new ProviderError(
+        'not_configured',
+        `${label} has no API key: set one with PUT /settings (ai_provider_keys.${slug}) or \`flowhost providers set-key ${slug}\``,
+      );
+    return key;
+  };
+  const builtIn = (note: string): ProviderModelList => ({ models: [...options.fallbackModels], source: 'built-in', note });
+  return { options, config, label, slug, log, baseURL, fetch, keyOf, cache, getJson, requireKey, builtIn };
+}
+type ProviderKit = ReturnType<typeof providerKit>;
+
+/** `generate` through the AI SDK, with Flowhost's own retries. */
+function generatorOf({ options, config, label, slug, baseURL, fetch, requireKey }: ProviderKit) {
+  return async function generate(request: ProviderGenerateRequest, ctx: CallContext): Promise<ProviderGenerateResult> {
+    const apiKey = await requireKey();
+    const ai = await loadAi();
+    const model = await options.model({ apiKey, baseURL, fetch }, request.model);
+    const maxOutputTokens = request.maxOutputTokens ?? options.defaultMaxOutputTokens;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const result = await ai.generateText({
+          model,
+          ...(request.system ? { system: request.system } : {}),
+          messages: toModelMessages(request.messages),
+          ...(request.tools?.length ? { tools: toTools(ai, request.tools) } : {}),
+          ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
+          ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+          maxRetries: 0,
+          abortSignal: AbortSignal.timeout(config.timeout_ms),
+        });
+        const input = result.usage.inputTokens ?? 0;
+        const output = result.usage.outputTokens ?? 0;
+        return {
+          text: result.text,
+          toolCalls: result.toolCalls.map((call) => ({
+            id: call.toolCallId,
+            name: call.toolName,
+            args: (toJson(call.input) ?? {}) as { [key: string]: JsonValue },
+          })),
+          usage: { input_tokens: input, output_tokens: output, total_tokens: result.usage.totalTokens ?? input + output },
+          finishReason: (FINISH.has(result.finishReason) ? result.finishReason : 'other') as ProviderGenerateResult['finishReason'],
+          model: result.response.modelId || request.model,
+          responseMessages: result.response.messages.map((message) => ({
+            role: 'response' as const,
+            message: toJson(message) as { [key: string]: JsonValue },
+          })),
+        };
+      } catch (raw) {
+        const failure = classify(ai, raw, label, request.model, config.timeout_ms);
+        if (!failure.retry || attempt >= config.max_retries) {
+          if (failure.retry && attempt > 0)
+            throw new ProviderError(failure.error.code, `${failure.error.message} (after ${attempt + 1} attempts)`, failure.error.status);
+          throw failure.error;
+        }
+        const wait = failure.waitMs ?? config.retry_delay_ms * 2 ** attempt;
+        ctx.log.warn({ provider: slug, attempt: attempt + 1, wait_ms: wait }, `${failure.error.message}; retrying`);
+        await sleep(wait);
+      }
+    }
+  };
+}
+
+/** `modelList`: the service's models (cached), else the built-in list saying why. */
+function modelListerOf({ options, config, label, slug, log, baseURL, keyOf, cache, getJson, builtIn }: ProviderKit) {
+  return async function modelList(ctx: CallContext): Promise<ProviderModelList> {
+    // A public catalogue is asked without the key: it needs none, and one is not sent where it is not needed.
+    const apiKey = options.publicModels ? null : await keyOf();
+    if (apiKey === '') return builtIn(`${label} has no API key; using the built-in list`);
+    const cacheKey = createHash('sha256')
+      .update(`${baseURL}\n${apiKey ?? ''}`)
+      .digest('hex');
+    const now = ctx.clock.now().getTime();
+    const hit = cache.get(cacheKey);
+    if (hit && now - hit.at < config.models_cache_seconds * 1000) return { ...hit.list, models: [...hit.list.models] };
+    try {
+      const res = await getJson(options.modelsPath, apiKey);
+      if (res.status < 200 || res.status >= 300)
+        throw new Error(`HTTP ${res.status}: ${providerMessageOf(res.body, res.text.slice(0, 200))}`);
+      const models = [...new Set(options.parseModels(res.body))].sort();
+      if (!models.length) throw new Error('the models endpoint listed no model');
+      cache.clear();
+      if (config.models_cache_seconds > 0) cache.set(cacheKey, { at: now, list: { models, source: 'service' } });
+      return { models: [...models], source: 'service' };
+    } catch (error) {
+      const note = `${label}: models list unavailable (${error instanceof Error ? error.message : String(error)}); using the built-in list`;
+      log.warn({ provider: slug }, note);
+      const list = builtIn(note);
+      // Not asked again for a minute: a listing page must not wait on a dead endpoint each time.
+      if (config.models_cache_seconds > 0) cache.set(cacheKey, { at: now - Math.max(0, config.models_cache_seconds - 60) * 1000, list });
+      return { ...list, models: [...list.models] };
+    }
+  };
+}
+
+/** `test`: a cheap authenticated GET, whose message never carries the key. */
+function keyTesterOf({ options, label, keyOf, getJson }: ProviderKit) {
+  return async function test(): Promise<ProviderTestResult> {
+    const apiKey = await keyOf();
+    if (!apiKey) return { ok: false, code: 'not_configured', message: `${label} has no API key` };
+    try {
+      const res = await getJson(options.testPath ?? options.modelsPath, apiKey);
+      // The service may echo the key it refused: the message never carries it.
+      const said = providerMessageOf(res.body, res.text.slice(0, 200) || `HTTP ${res.status}`)
+        .split(apiKey)
+        .join('[redacted]');
+      if (res.status >= 200 && res.status < 300) return { ok: true, message: `${label} accepted the API key` };
+      if (res.status === 401 || res.status === 403 || (res.status === 400 && KEY_INVALID.test(said)))
+        return { ok: false, code: 'key_refused', message: `${label} refused the API key (HTTP ${res.status}): ${said}` };
+      if (res.status === 429) return { ok: false, code: 'rate_limited', message: `${label} is rate limiting: ${said}` };
+      return {
+        ok: false,
+        code: res.status >= 500 ? 'unavailable' : 'bad_request',
+        message: `${label} answered HTTP ${res.status}: ${said}`,
+      };
+    } catch (error) {
+      return {
+        ok: false,
+        code: 'unavailable',
+        message: `${label} could not be reached: ${error instanceof Error ? error.message : String(error)}`,
+      };
+    }
+  };
 }

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../core/kernel/json-schema.js';
+import type { JsonSchema } from '../kernel/json-schema.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 

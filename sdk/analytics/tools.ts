@@ -1,6 +1,6 @@
-import { createExtensionPoint } from '../../core/kernel/extension-point.js';
-import type { ToolDefinition } from '../../core/kernel/contributions.js';
-import type { Capability } from '../../core/kernel/principal.js';
+import { createExtensionPoint } from '../kernel/extension-point.js';
+import type { ToolDefinition } from '../kernel/contributions.js';
+import type { Capability } from '../kernel/principal.js';
 import { actionsOf } from './actions.js';
 
 /**

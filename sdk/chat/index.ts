@@ -9,8 +9,8 @@
  *     deps: { chatTools },
  *     setup({ chatTools }) { chatTools.add(defineChatTool({ name: 'weather', ... })); } });
  */
-import { createExtensionPoint } from '../../core/kernel/extension-point.js';
-import type { ToolDefinition } from '../../core/kernel/contributions.js';
+import { createExtensionPoint } from '../kernel/extension-point.js';
+import type { ToolDefinition } from '../kernel/contributions.js';
 
 /** A tool chat offers to models: `run(args, ctx)` answers with what the model sees. */
 export type ChatToolDefinition = ToolDefinition;

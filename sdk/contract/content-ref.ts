@@ -2,7 +2,7 @@
  * The content reference, apart from content.ts: that file is pure types so the kernel's
  * handler context can name them without loading anything.
  */
-import { createServiceRef } from '../../core/kernel/service-ref.js';
+import { createServiceRef } from '../kernel/service-ref.js';
 import type { ContentStore } from './content.js';
 
 /** `deps: { content: services.content }`: provided by core-content. */

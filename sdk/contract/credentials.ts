@@ -3,8 +3,8 @@
  * connected, and where the browser authorization starts. Handlers get their own
  * credentials through `ctx.credentials`; saving, sealing and connecting are the core's own.
  */
-import { createServiceRef } from '../../core/kernel/service-ref.js';
-import type { HandlerDefinition } from '../../core/kernel/contributions.js';
+import { createServiceRef } from '../kernel/service-ref.js';
+import type { HandlerDefinition } from '../kernel/contributions.js';
 
 export interface CredentialsApi {
   /** GET /auth/{slug}/status's answer (masked fields, `oauth_url` for OAuth handlers). */

@@ -1,9 +1,15 @@
 /** Running a saved flow or an ephemeral workflow, as POST /execute does (chat's run tools). */
-import { createServiceRef } from '../../core/kernel/service-ref.js';
-import type { Principal } from '../../core/kernel/principal.js';
-import type { ExecuteRequest } from '../../core/engine/execute.js';
+import { createServiceRef } from '../kernel/service-ref.js';
+import type { Principal } from '../kernel/principal.js';
+import type { WorkflowStep } from '../jobs/model.js';
 
-export type { ExecuteRequest } from '../../core/engine/execute.js';
+/** POST /execute's body: a saved flow or an ephemeral workflow, now or once at `timestamp`. */
+export interface ExecuteRequest {
+  flow_id?: number;
+  workflow?: { steps: WorkflowStep[] };
+  timestamp?: number;
+  initial_data?: Record<string, unknown>;
+}
 
 export interface ExecuteApi {
   /** Answers what POST /execute answers (job id, or the scheduled time). `user`: who asked. */

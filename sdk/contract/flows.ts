@@ -4,11 +4,11 @@
  * what the built-in plugins call (chat's workflow tools, discovery). Run marks, the raw
  * collection, the webhook trigger's records and legacy migration are the core's own.
  */
-import { createServiceRef } from '../../core/kernel/service-ref.js';
-import type { Principal } from '../../core/kernel/principal.js';
-import type { FlowRecord, SchedulingConfig } from '../../core/flows/model.js';
+import { createServiceRef } from '../kernel/service-ref.js';
+import type { Principal } from '../kernel/principal.js';
+import type { FlowRecord, SchedulingConfig } from '../flows/model.js';
 
-export type { FlowRecord, FlowStepSettings, SchedulingConfig } from '../../core/flows/model.js';
+export type { FlowRecord, FlowStepSettings, SchedulingConfig } from '../flows/model.js';
 
 /** `merge` lays the given keys over the stored ones (null removes a key); `replace` keeps only the given ones. */
 export type HandlerDefaultsMode = 'merge' | 'replace';

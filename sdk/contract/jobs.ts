@@ -2,12 +2,12 @@
  * What a plugin may do with jobs (flow runs): read one, and count them by status (the
  * metrics plugin's gauge). Claims, bulk writes, recovery and deletes are the core's own.
  */
-import { createServiceRef } from '../../core/kernel/service-ref.js';
-import type { JobRecord, JobStatus } from '../../core/jobs/model.js';
-import type { StoreSpace } from '../../core/store/port.js';
+import { createServiceRef } from '../kernel/service-ref.js';
+import type { JobRecord, JobStatus } from '../jobs/model.js';
+import type { StoreSpace } from '../store/port.js';
 
-export type { JobRecord, JobStatus } from '../../core/jobs/model.js';
-export type { StoreSpace } from '../../core/store/port.js';
+export type { JobRecord, JobStatus } from '../jobs/model.js';
+export type { StoreSpace } from '../store/port.js';
 
 export interface JobsApi {
   /** 404 `job_not_found` when there is none. */

@@ -1,8 +1,8 @@
 /** What a plugin may do with the searchable log (GET /logs): add an entry. */
-import { createServiceRef } from '../../core/kernel/service-ref.js';
-import type { LogEntryInput, LogRecordView } from '../../core/logs/model.js';
+import { createServiceRef } from '../kernel/service-ref.js';
+import type { LogEntryInput, LogRecordView } from '../logs/model.js';
 
-export type { LogEntryInput, LogRecordView } from '../../core/logs/model.js';
+export type { LogEntryInput, LogRecordView } from '../logs/model.js';
 
 export interface LogsApi {
   /** Stores the entry when its level is kept; null when it is not. */

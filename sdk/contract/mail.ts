@@ -3,8 +3,8 @@
  * server and account (each plugin keeps its own SMTP settings and seals its own password);
  * the host owns the transport (nodemailer, loaded when the first mail goes out).
  */
-import { createServiceRef } from '../../core/kernel/service-ref.js';
-import type { JsonSchema } from '../../core/kernel/json-schema.js';
+import { createServiceRef } from '../kernel/service-ref.js';
+import type { JsonSchema } from '../kernel/json-schema.js';
 
 export interface MailMessage {
   to: string | string[];

@@ -3,11 +3,11 @@
  * create, add and configure steps. Derived from chat's workflow tools. Hidden imports,
  * deletes and the raw collection are the core's own.
  */
-import { createServiceRef } from '../../core/kernel/service-ref.js';
-import type { Principal } from '../../core/kernel/principal.js';
-import type { PipelineRecord, PipelineStep } from '../../core/pipelines/model.js';
+import { createServiceRef } from '../kernel/service-ref.js';
+import type { Principal } from '../kernel/principal.js';
+import type { PipelineRecord, PipelineStep } from '../pipelines/model.js';
 
-export type { PipelineRecord, PipelineStep } from '../../core/pipelines/model.js';
+export type { PipelineRecord, PipelineStep } from '../pipelines/model.js';
 
 export interface PipelinesApi {
   /** 404 `pipeline_not_found` when there is none. */

@@ -6,13 +6,17 @@
 import { contentService } from './content-ref.js';
 import { credentialsService } from './credentials.js';
 import { executeService } from './execute.js';
+import { engineEventsService } from './engine-events.js';
 import { flowsService } from './flows.js';
 import { jobsService } from './jobs.js';
 import { logsService } from './logs.js';
+import { logEventsService } from './log-events.js';
 import { mailService } from './mail.js';
 import { pipelinesService } from './pipelines.js';
 import { settingsService } from './settings.js';
+import { siteEventsService } from './site-events.js';
 import { usersService } from './users.js';
+import { webhookEventsService } from './webhook-events.js';
 
 export const domainServices = {
   users: usersService,
@@ -27,4 +31,14 @@ export const domainServices = {
   credentials: credentialsService,
   /** Sending e-mail through an SMTP server the caller names (provided by the host). */
   mail: mailService,
+
+  // Domains' events: each domain owns and alone fires its hooks; plugins listen (issue 54).
+  /** The engine's `stepStarting`, `stepFinished`, `jobFinished`, `jobFailed`. */
+  engineEvents: engineEventsService,
+  /** The log's `logged`. */
+  logEvents: logEventsService,
+  /** The webhook trigger's `webhookReceived`. */
+  webhookEvents: webhookEventsService,
+  /** The site's `siteHome`. */
+  siteEvents: siteEventsService,
 } as const;

@@ -1,8 +1,8 @@
 /** What a plugin may read of the site settings, and an AI provider's key (the AI plugins). */
-import { createServiceRef } from '../../core/kernel/service-ref.js';
-import type { SiteSettings } from '../../core/settings/schemas.js';
+import { createServiceRef } from '../kernel/service-ref.js';
+import type { SiteSettings } from '../settings/schemas.js';
 
-export type { SiteSettings } from '../../core/settings/schemas.js';
+export type { SiteSettings } from '../settings/schemas.js';
 
 export interface SettingsApi {
   get(): Promise<SiteSettings>;

@@ -1,8 +1,8 @@
 /** What a plugin may read of users: whether one exists, and its public view (never hashes). */
-import { createServiceRef } from '../../core/kernel/service-ref.js';
-import type { UserView } from '../../core/users/model.js';
+import { createServiceRef } from '../kernel/service-ref.js';
+import type { UserView } from '../users/model.js';
 
-export type { UserView } from '../../core/users/model.js';
+export type { UserView } from '../users/model.js';
 
 export interface UsersApi {
   exists(userId: number): Promise<boolean>;

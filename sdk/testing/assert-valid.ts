@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv';
-import { describeErrors } from '../../core/kernel/validator.js';
+import { describeErrors } from '../kernel/validator.js';
 
 /**
  * What runHandler and runTool do before calling the code under test, as the host does:

@@ -1,4 +1,4 @@
-import type { Clock } from '../../core/kernel/clock.js';
+import type { Clock } from '../kernel/clock.js';
 
 /** A clock tests move by hand. */
 export class FakeClock implements Clock {

@@ -7,7 +7,7 @@
  * The implementation may be partial: a member the test did not give throws when it is
  * used, naming the service and the member, instead of failing later as `undefined`.
  */
-import { createServiceFactory, type ServiceFactory, type ServiceRef } from '../../core/kernel/service-ref.js';
+import { createServiceFactory, type ServiceFactory, type ServiceRef } from '../kernel/service-ref.js';
 
 /** Members read without being called by the runtime (await, JSON, inspection): absent means undefined. */
 const PROBED = new Set(['then', 'toJSON', 'constructor', 'asymmetricMatch', 'nodeType']);

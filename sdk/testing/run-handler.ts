@@ -1,10 +1,10 @@
-import { createAjv } from '../../core/kernel/validator.js';
+import { createAjv } from '../kernel/validator.js';
 import { assertValid } from './assert-valid.js';
-import { silentLogger, type Logger } from '../../core/kernel/logger.js';
-import type { Clock } from '../../core/kernel/clock.js';
-import type { DataPacket, HandlerContext, HandlerCredentials, HandlerDefinition } from '../../core/kernel/contributions.js';
-import type { ContentStore } from '../../core/content/model.js';
-import type { ActingUser } from '../../core/kernel/acting-user.js';
+import { silentLogger, type Logger } from '../kernel/logger.js';
+import type { Clock } from '../kernel/clock.js';
+import type { DataPacket, HandlerContext, HandlerCredentials, HandlerDefinition } from '../kernel/contributions.js';
+import type { ContentStore } from '../content/model.js';
+import type { ActingUser } from '../kernel/acting-user.js';
 import { createGuardedFetch } from '../../host/net/guarded-fetch.js';
 import { fetchCap } from '../../core/engine/fetch-cap.js';
 import { FakeClock } from './fake-clock.js';

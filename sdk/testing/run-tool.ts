@@ -1,9 +1,9 @@
-import { parameterValidators } from '../../core/kernel/validator.js';
+import { parameterValidators } from '../kernel/validator.js';
 import { assertValid } from './assert-valid.js';
-import { silentLogger, type Logger } from '../../core/kernel/logger.js';
-import type { Clock } from '../../core/kernel/clock.js';
-import type { CallContext, ToolDefinition } from '../../core/kernel/contributions.js';
-import type { ActingUser } from '../../core/kernel/acting-user.js';
+import { silentLogger, type Logger } from '../kernel/logger.js';
+import type { Clock } from '../kernel/clock.js';
+import type { CallContext, ToolDefinition } from '../kernel/contributions.js';
+import type { ActingUser } from '../kernel/acting-user.js';
 import { createGuardedFetch } from '../../host/net/guarded-fetch.js';
 import { FakeClock } from './fake-clock.js';
 

@@ -13,10 +13,10 @@
 import 'reflect-metadata';
 import { createHost, type Host } from '../../host/create-host.js';
 import type { HostConfig } from '../../host/config/schema.js';
-import type { PluginDefinition } from '../../core/kernel/plugin.js';
-import type { ServiceFactory } from '../../core/kernel/service-ref.js';
-import type { Logger } from '../../core/kernel/logger.js';
-import { silentLogger } from '../../core/kernel/logger.js';
+import type { PluginDefinition } from '../kernel/plugin.js';
+import type { ServiceFactory } from '../kernel/service-ref.js';
+import type { Logger } from '../kernel/logger.js';
+import { silentLogger } from '../kernel/logger.js';
 import { defaultPlugins } from '../../plugins/index.js';
 import { FakeClock } from './fake-clock.js';
 import { inject, type InjectOptions, type InjectResponse } from './inject.js';

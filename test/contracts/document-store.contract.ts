@@ -82,6 +82,19 @@ export function documentStoreContract(
   open: () => Promise<DocumentStore>,
   close: (store: DocumentStore) => Promise<void> = (s) => s.close(),
 ): void {
+  const ctx = storeSuites(label, open, close);
+  basicCases(ctx);
+  totalCases(ctx);
+  filterCases(ctx);
+  pagingCases(ctx);
+  updateCases(ctx);
+  indexCases(ctx);
+  concurrencyCases(ctx);
+  limitCases(ctx);
+}
+
+/** What the parts of documentStoreContract share: its arguments and the suites and helpers set up first. */
+function storeSuites(label: string, open: () => Promise<DocumentStore>, close: (store: DocumentStore) => Promise<void> = (s) => s.close()) {
   const withStore = <T extends Ctx>(name: string) => {
     const s = suite<T>(`${label}: ${name}`);
     s.before(async (ctx) => {
@@ -91,7 +104,12 @@ export function documentStoreContract(
     return s;
   };
 
-  // ---------------------------------------------------------------------------
+  return { label, open, close, withStore };
+}
+type StoreSuites = ReturnType<typeof storeSuites>;
+
+/** Documents, ids and dates. */
+function basicCases({ withStore }: StoreSuites): void {
   const basics = withStore<Ctx>('documents, ids and dates');
 
   basics('insertOne generates a 24-hex _id and returns the stored document', async ({ store }) => {
@@ -207,8 +225,10 @@ export function documentStoreContract(
   });
 
   basics.run();
+}
 
-  // ---------------------------------------------------------------------------
+/** Totals: counts and sums over every match. */
+function totalCases({ withStore }: StoreSuites): void {
   const totals = withStore<Ctx>('totals (count and sums over every match)');
   const byKey = (groups: TotalsGroup[]) => [...groups].sort((a, b) => JSON.stringify(a.key).localeCompare(JSON.stringify(b.key)));
 
@@ -269,10 +289,27 @@ export function documentStoreContract(
   });
 
   totals.run();
+}
 
-  // ---------------------------------------------------------------------------
+/** Filters. */
+function filterCases({ withStore }: StoreSuites): void {
+  const ctx = filterSuite({ withStore });
+  const { filters } = ctx;
+  scalarFilterCases(ctx);
+  arrayAndPathFilterCases(ctx);
+  filters.run();
+}
+
+/** What the parts of filterCases share: its arguments and the suites and helpers set up first. */
+function filterSuite({ withStore }: Pick<StoreSuites, 'withStore'>) {
   const filters = withStore<Ctx>('filters');
 
+  return { withStore, filters };
+}
+type FilterSuite = ReturnType<typeof filterSuite>;
+
+/** Conditions on single values: equality, null, ranges, $in, $exists, $regex. */
+function scalarFilterCases({ filters }: FilterSuite): void {
   filters('equality is type-strict: 3 is not "3", true is not 1, false is not 0', async ({ store }) => {
     const c = await filterFixture(store);
     assert.is(await q(c, { n: 3 }), 'c');
@@ -359,7 +396,10 @@ export function documentStoreContract(
     assert.is(await q(c, { tags: /^x/ }), 'a');
     assert.is(await q(c, { scores: 9 }), 'a');
   });
+}
 
+/** Array fields, whole values, dot paths, $and/$or, and what is refused. */
+function arrayAndPathFilterCases({ filters }: FilterSuite): void {
   filters('$ne and $nin on an array field exclude documents with any equal element', async ({ store }) => {
     const c = await filterFixture(store);
     assert.is(await q(c, { tags: { $ne: 'y' } }), 'cde');
@@ -434,10 +474,10 @@ export function documentStoreContract(
     await rejects(c.deleteMany({ n: { $bad: 1 } }), UnsupportedQueryError);
     assert.is(await c.count(), 5, 'a refused delete deletes nothing');
   });
+}
 
-  filters.run();
-
-  // ---------------------------------------------------------------------------
+/** Sort, skip, limit, projection. */
+function pagingCases({ withStore }: StoreSuites): void {
   const paging = withStore<Ctx>('sort, skip, limit, projection');
 
   async function pagingFixture(store: DocumentStore): Promise<Collection<Doc>> {
@@ -492,10 +532,28 @@ export function documentStoreContract(
   });
 
   paging.run();
+}
 
-  // ---------------------------------------------------------------------------
+/** Updates and deletes. */
+function updateCases({ withStore }: StoreSuites): void {
+  const ctx = updateSuite({ withStore });
+  const { updates } = ctx;
+  updateOperatorCases(ctx);
+  updateCountAndUpsertCases(ctx);
+  deleteAndBulkCases(ctx);
+  updates.run();
+}
+
+/** What the parts of updateCases share: its arguments and the suites and helpers set up first. */
+function updateSuite({ withStore }: Pick<StoreSuites, 'withStore'>) {
   const updates = withStore<Ctx>('updates and deletes');
 
+  return { withStore, updates };
+}
+type UpdateSuite = ReturnType<typeof updateSuite>;
+
+/** Update operators: $set, $inc, $push, $pull, and what is refused. */
+function updateOperatorCases({ updates }: UpdateSuite): void {
   updates('$set with dot paths creates nested objects; $unset removes', async ({ store }) => {
     const c = fresh(store);
     await c.insertOne({ _id: 'x', a: 1, keep: true, sub: { p: 1, q: 2 } });
@@ -562,7 +620,10 @@ export function documentStoreContract(
     assert.is(await q(c, { list: 'b' }), 'pq');
     assert.is(await q(c, { list: { $ne: 'a' } }), 'q');
   });
+}
 
+/** Counts of matched and modified, upserts, findOneAndUpdate. */
+function updateCountAndUpsertCases({ updates }: UpdateSuite): void {
   updates('updateOne changes one document; no match and no-op updates are counted as such', async ({ store }) => {
     const c = fresh(store);
     await c.insertMany([
@@ -665,7 +726,10 @@ export function documentStoreContract(
     assert.instance(third.lockedAt, Date);
     assert.is(await claim(), null);
   });
+}
 
+/** Deletes and bulkWrite. */
+function deleteAndBulkCases({ updates }: UpdateSuite): void {
   updates('deleteOne deletes one, deleteMany all matching; both return counts', async ({ store }) => {
     const c = fresh(store);
     await c.insertMany([{ k: 1 }, { k: 1 }, { k: 1 }, { k: 2 }]);
@@ -727,10 +791,10 @@ export function documentStoreContract(
     );
     await rejects(store.bulkWrite([{ collection: c.name } as never]), UnsupportedQueryError);
   });
+}
 
-  updates.run();
-
-  // ---------------------------------------------------------------------------
+/** Unique and sparse indexes. */
+function indexCases({ withStore }: StoreSuites): void {
   const indexes = withStore<Ctx>('unique and sparse indexes');
 
   indexes('a unique index refuses duplicates on insert, update and upsert', async ({ store }) => {
@@ -838,8 +902,10 @@ export function documentStoreContract(
   });
 
   indexes.run();
+}
 
-  // ---------------------------------------------------------------------------
+/** Concurrency. */
+function concurrencyCases({ withStore }: StoreSuites): void {
   const concurrency = withStore<Ctx>('concurrency');
 
   concurrency('50 concurrent claimers over 20 pending documents: each claimed exactly once', async ({ store }) => {
@@ -890,8 +956,10 @@ export function documentStoreContract(
   });
 
   concurrency.run();
+}
 
-  // ---------------------------------------------------------------------------
+/** Documents either store could not keep. */
+function limitCases({ withStore }: StoreSuites): void {
   // What one store could not keep, neither does the other: a document that works on a
   // laptop must work on MongoDB, and the refusal is the port's error, never a driver's.
   const limits = withStore<Ctx>('documents either store could not keep');

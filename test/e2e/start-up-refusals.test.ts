@@ -126,7 +126,11 @@ test('a data directory where the file system will not make one (/proc): refused 
     timeout: 30_000,
   });
   assert.is(cli.status, 1, `cli: ${cli.signal ?? ''} ${cli.stderr}`);
-  assert.match(cli.stderr, new RegExp(`^flowhost: The data directory ${dataDir} cannot be created`));
+  // --json: the refusal is one JSON line on stderr.
+  assert.match(
+    (JSON.parse(cli.stderr) as { error: { message: string } }).error.message,
+    new RegExp(`^The data directory ${dataDir} cannot be created`),
+  );
   assert.is(cli.stdout, '');
 });
 

@@ -61,6 +61,41 @@ const offlineProviders = {
   events: { geocode_base_url: 'http://127.0.0.1:9', geocode_max_wait_ms: 0, geocode_timeout_ms: 2000 },
 };
 
+/**
+ * wp/v2: a category, a tag and a published post carrying both (found again by slug,
+ * in any status, else made anew), so item routes meet real ids.
+ */
+async function wpFixtures(t: Awaited<ReturnType<typeof createTestHost>>, admin: { login: string; password: string }) {
+  const wp = async (method: string, path: string, query: Record<string, string> = {}, body?: unknown): Promise<Body> => {
+    const res = await t.request<Body>(method, path, { namespace: 'wp/v2', as: admin, query, body });
+    if (res.status >= 300)
+      throw new Error(`fuzz fixtures: ${method} wp/v2${path} answered ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+    return res.body;
+  };
+  // A fuzzed PUT may have changed the fixture's slug but kept its name: then POST says
+  // term_exists with the term's id, and that term is the fixture.
+  const term = async (base: string, name: string): Promise<Body> => {
+    const found = (await wp('GET', `/${base}`, { slug: name }))[0] as Body | undefined;
+    if (found) return found;
+    const made = await t.request<Body>('POST', `/${base}`, { namespace: 'wp/v2', as: admin, body: { name } });
+    if (made.status === 400 && made.body.code === 'term_exists')
+      return wp('GET', `/${base}/${(made.body.data as { term_id: number }).term_id}`);
+    if (made.status >= 300)
+      throw new Error(`fuzz fixtures: POST wp/v2/${base} answered ${made.status} ${JSON.stringify(made.body).slice(0, 300)}`);
+    return made.body;
+  };
+  const [category, tag] = [await term('categories', 'fuzz-category'), await term('tags', 'fuzz-tag')];
+  const wpPost =
+    (await wp('GET', '/posts', { slug: 'fuzz-post', status: 'publish,draft,pending,private,trash' }))[0] ??
+    (await wp(
+      'POST',
+      '/posts',
+      {},
+      { title: 'Fuzz post', slug: 'fuzz-post', status: 'publish', content: '# Fuzz', categories: [category.id], tags: [tag.id] },
+    ));
+  return { category, tag, wpPost };
+}
+
 export async function startFuzzHost(store: TestStore, options: FuzzHostOptions = {}): Promise<FuzzHost> {
   const t = await createTestHost({
     plugins: [...allPlugins(), ...(options.plugins ?? [])],
@@ -159,35 +194,7 @@ export async function startFuzzHost(store: TestStore, options: FuzzHostOptions =
       if (!jobId || !(await exists(`/jobs/${jobId}`)))
         jobId = (await call('POST', '/execute', { flow_id: bearerFlow })).data?.job_id as number | undefined;
 
-      // wp/v2: a category, a tag and a published post carrying both (found again by slug,
-      // in any status, else made anew), so item routes meet real ids.
-      const wp = async (method: string, path: string, query: Record<string, string> = {}, body?: unknown): Promise<Body> => {
-        const res = await t.request<Body>(method, path, { namespace: 'wp/v2', as: asAdmin(), query, body });
-        if (res.status >= 300)
-          throw new Error(`fuzz fixtures: ${method} wp/v2${path} answered ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
-        return res.body;
-      };
-      // A fuzzed PUT may have changed the fixture's slug but kept its name: then POST says
-      // term_exists with the term's id, and that term is the fixture.
-      const term = async (base: string, name: string): Promise<Body> => {
-        const found = (await wp('GET', `/${base}`, { slug: name }))[0] as Body | undefined;
-        if (found) return found;
-        const made = await t.request<Body>('POST', `/${base}`, { namespace: 'wp/v2', as: asAdmin(), body: { name } });
-        if (made.status === 400 && made.body.code === 'term_exists')
-          return wp('GET', `/${base}/${(made.body.data as { term_id: number }).term_id}`);
-        if (made.status >= 300)
-          throw new Error(`fuzz fixtures: POST wp/v2/${base} answered ${made.status} ${JSON.stringify(made.body).slice(0, 300)}`);
-        return made.body;
-      };
-      const [category, tag] = [await term('categories', 'fuzz-category'), await term('tags', 'fuzz-tag')];
-      const wpPost =
-        (await wp('GET', '/posts', { slug: 'fuzz-post', status: 'publish,draft,pending,private,trash' }))[0] ??
-        (await wp(
-          'POST',
-          '/posts',
-          {},
-          { title: 'Fuzz post', slug: 'fuzz-post', status: 'publish', content: '# Fuzz', categories: [category.id], tags: [tag.id] },
-        ));
+      const { category, tag, wpPost } = await wpFixtures(t, asAdmin());
 
       Object.assign(known, {
         id: [admin.userId, editor.userId, pipelineId, 1, 2, wpPost.id as number, category.id as number, tag.id as number],

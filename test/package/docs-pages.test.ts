@@ -67,8 +67,8 @@ test("troubleshooting covers a new user's errors, quoting the code's own message
   const sources = [
     'host/http/listen.ts',
     'host/runtime/prepare-data-dir.ts',
-    'core/errors.ts',
-    'core/errors/catalogue.ts',
+    'sdk/errors.ts',
+    'sdk/errors/catalogue.ts',
     'host/auth/authenticator.ts',
     'host/auth/login-throttle.ts',
     'core/webhooks/trigger-limits.ts',

@@ -12,7 +12,19 @@ const root = resolve(new URL('../../..', import.meta.url).pathname);
 
 // What only core plugins may hold: the whole store, the run scheduler, the trigger's rate
 // limiters, the engine itself, what scheduled runs start and the webhook trigger.
-const privileged = ['rootStore', 'runScheduler', 'scheduledRuns', 'rateLimiters', 'engine', 'webhooks'] as const;
+const privileged = [
+  'rootStore',
+  'runScheduler',
+  'scheduledRuns',
+  'rateLimiters',
+  'engine',
+  'webhooks',
+  // The domains' own hooks: only their owners fire them (plugins listen through engineEvents...).
+  'engineHooks',
+  'logHooks',
+  'webhookHooks',
+  'siteHooks',
+] as const;
 
 test('the public services object names no privileged service', () => {
   for (const name of privileged) {

@@ -13,7 +13,7 @@ import { isatty } from 'node:tty';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildCli, nounsFor } from '../../host/cli/run-cli.js';
-import { errorLine } from '../../host/cli/api-error.js';
+import { errorLine, wantsJson } from '../../host/cli/api-error.js';
 import { createHost } from '../../host/create-host.js';
 import type { Host } from '../../host/host.js';
 import type { HostConfig } from '../../host/config/schema.js';
@@ -107,7 +107,8 @@ function feedStdin(input: string): () => void {
 /**
  * Runs one command line as main.ts does: the nouns the arguments name are loaded (built-in,
  * default plugins' and FLOWHOST_PLUGINS' from `input.env`), a usage error prints yargs'
- * message with status 2, any other error ends as `flowhost: message (code)` with status 1.
+ * message with status 2, any other error ends as `flowhost: message (code)` with status 1
+ * (under --json, as one JSON line).
  */
 export async function cliInProcess(args: string[], input: CliInput = {}): Promise<CliResult> {
   let stdout = '';
@@ -142,7 +143,7 @@ export async function cliInProcess(args: string[], input: CliInput = {}): Promis
   } catch (error) {
     if (error instanceof ProcessExit) status = error.code;
     else {
-      stderr += errorLine(error);
+      stderr += errorLine(error, wantsJson(args));
       status = 1;
     }
   } finally {

@@ -49,6 +49,60 @@ function treeSha(files: Map<string, string>): string {
   return hash.digest('hex');
 }
 
+/** Every folder and file of a repository as the recursive tree lists them, in path order. */
+function treeEntries(files: Map<string, string>, repoUrl: string) {
+  const dirs = new Set<string>();
+  for (const path of files.keys()) {
+    const parts = path.split('/');
+    for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'));
+  }
+  return [
+    ...[...dirs].map((path) => ({
+      path,
+      mode: '040000',
+      type: 'tree',
+      sha: createHash('sha1').update(path).digest('hex'),
+      url: `${repoUrl}/git/trees/x`,
+    })),
+    ...[...files].map(([path, content]) => ({
+      path,
+      mode: '100644',
+      type: 'blob',
+      sha: blobSha(content),
+      size: Buffer.byteLength(content),
+      url: `${repoUrl}/git/blobs/${blobSha(content)}`,
+    })),
+  ].sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** A repository set to fail: SAML SSO required, or the rate limit spent (null: it answers). */
+function refusal(fail: FakeRepo['fail'], owner: string, rate: Record<string, string>) {
+  if (fail === 'sso') {
+    return {
+      status: 403,
+      headers: { ...rate, 'x-github-sso': `required; url=https://github.com/orgs/${owner}/sso?authorization_request=AbC123` },
+      body: {
+        message:
+          'Resource protected by organization SAML enforcement. You must grant your Personal Access token access to this organization.',
+        documentation_url: 'https://docs.github.com/articles/authenticating-to-a-github-organization-with-saml-single-sign-on/',
+        status: '403',
+      },
+    };
+  }
+  if (fail === 'rate_limit') {
+    return {
+      status: 403,
+      headers: { ...rate, 'x-ratelimit-remaining': '0' },
+      body: {
+        message: 'API rate limit exceeded for user ID 1.',
+        documentation_url: 'https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting',
+        status: '403',
+      },
+    };
+  }
+  return null;
+}
+
 export async function startFakeGithub(token: string): Promise<FakeGithub> {
   const repos = new Map<string, FakeRepo>();
   const counts = new Map<string, number>();
@@ -96,29 +150,8 @@ export async function startFakeGithub(token: string): Promise<FakeGithub> {
     bump(kind === 'trees' ? 'tree' : kind === 'blobs' ? 'blob' : 'repo');
     const repo = repos.get(`${owner}/${name}`);
     if (!repo || repo.fail === 'not_found') return notFound;
-    if (repo.fail === 'sso') {
-      return {
-        status: 403,
-        headers: { ...rate, 'x-github-sso': `required; url=https://github.com/orgs/${owner}/sso?authorization_request=AbC123` },
-        body: {
-          message:
-            'Resource protected by organization SAML enforcement. You must grant your Personal Access token access to this organization.',
-          documentation_url: 'https://docs.github.com/articles/authenticating-to-a-github-organization-with-saml-single-sign-on/',
-          status: '403',
-        },
-      };
-    }
-    if (repo.fail === 'rate_limit') {
-      return {
-        status: 403,
-        headers: { ...rate, 'x-ratelimit-remaining': '0' },
-        body: {
-          message: 'API rate limit exceeded for user ID 1.',
-          documentation_url: 'https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting',
-          status: '403',
-        },
-      };
-    }
+    const refused = refusal(repo.fail, owner!, rate);
+    if (refused) return refused;
     const html = `${base}/web/${owner}/${name}`;
     if (!kind) {
       return {
@@ -137,28 +170,7 @@ export async function startFakeGithub(token: string): Promise<FakeGithub> {
     if (kind === 'trees') {
       if (ref !== repo.branch && ref !== treeSha(repo.files)) return notFound;
       if (!url.searchParams.has('recursive')) throw new Error('the tree was asked for without recursive');
-      const dirs = new Set<string>();
-      for (const path of repo.files.keys()) {
-        const parts = path.split('/');
-        for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'));
-      }
-      const tree = [
-        ...[...dirs].map((path) => ({
-          path,
-          mode: '040000',
-          type: 'tree',
-          sha: createHash('sha1').update(path).digest('hex'),
-          url: `${base}/repos/${owner}/${name}/git/trees/x`,
-        })),
-        ...[...repo.files].map(([path, content]) => ({
-          path,
-          mode: '100644',
-          type: 'blob',
-          sha: blobSha(content),
-          size: Buffer.byteLength(content),
-          url: `${base}/repos/${owner}/${name}/git/blobs/${blobSha(content)}`,
-        })),
-      ].sort((a, b) => a.path.localeCompare(b.path));
+      const tree = treeEntries(repo.files, `${base}/repos/${owner}/${name}`);
       return {
         headers: rate,
         body: { sha: treeSha(repo.files), url: `${base}/repos/${owner}/${name}/git/trees/${treeSha(repo.files)}`, tree, truncated: false },

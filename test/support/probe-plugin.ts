@@ -7,6 +7,7 @@ import {
   ApiError,
   reply,
   type PluginDefinition,
+  type RouteDefinition,
   services,
   successBody,
   errorBody,
@@ -67,137 +68,144 @@ export function probePlugin(state: ProbeState = { calls: [] }): PluginDefinition
         defineSurface({
           id: 'probe',
           namespace: 'probe/v1',
-          routes: [
-            {
-              method: 'GET',
-              path: '/items/{id}',
-              permission: { capability: 'manage_options' },
-              schema: {
-                params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } } },
-                query: {
-                  type: 'object',
-                  properties: {
-                    per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-                    tags: { type: 'array', items: { type: 'string' } },
-                  },
-                },
-                responses: {
-                  200: successBody({
-                    data: { type: 'object', required: ['id', 'query'], properties: { id: { type: 'integer' }, query: anything } },
-                  }),
-                },
-              },
-              handle(request) {
-                record(request);
-                return { success: true, data: { id: (request.params as { id: number }).id, query: request.query } };
-              },
-            },
-            {
-              method: 'PUT',
-              path: '/items/{id}',
-              permission: { capability: 'manage_options' },
-              schema: {
-                params: { type: 'object', properties: { id: { type: 'integer' } } },
-                body: {
-                  type: 'object',
-                  required: ['name'],
-                  additionalProperties: false,
-                  properties: { name: { type: 'string', minLength: 1 }, count: { type: 'integer', minimum: 0 } },
-                },
-                responses: { 200: successBody({ data: { type: 'object', required: ['updated'], properties: { updated: anything } } }) },
-              },
-              handle(request) {
-                record(request);
-                return { success: true, data: { updated: request.body } };
-              },
-            },
-            {
-              method: 'PATCH',
-              path: '/items/{id}',
-              permission: { capability: 'edit_posts' },
-              schema: { responses: { 200: successBody({ patched: { const: true } }) } },
-              handle(request) {
-                record(request);
-                return { patched: true };
-              },
-            },
-            {
-              method: 'DELETE',
-              path: '/items/{id}',
-              permission: { capability: 'manage_options' },
-              schema: {
-                query: { type: 'object', properties: { force: { type: 'boolean', default: false } } },
-                responses: {
-                  200: successBody({
-                    data: {
-                      type: 'object',
-                      required: ['deleted', 'force'],
-                      properties: { deleted: { const: true }, force: { type: 'boolean' } },
-                    },
-                  }),
-                },
-              },
-              handle(request) {
-                record(request);
-                return { success: true, data: { deleted: true, force: (request.query as { force: boolean }).force } };
-              },
-            },
-            {
-              method: 'POST',
-              path: '/echo',
-              permission: 'authenticated',
-              schema: {
-                responses: {
-                  201: successBody({
-                    data: { type: 'object', required: ['body', 'size'], properties: { body: anything, size: { type: 'integer' } } },
-                  }),
-                },
-              },
-              handle(request) {
-                record(request);
-                return reply(201, { success: true, data: { body: request.body as Record<string, unknown>, size: request.rawBody.length } });
-              },
-            },
-            {
-              method: 'GET',
-              path: '/boom',
-              permission: 'public',
-              schema: { responses: { 200: successBody({}) } },
-              handle() {
-                throw new Error('secret internals /etc/passwd at line 3');
-              },
-            },
-            {
-              method: 'GET',
-              path: '/teapot',
-              permission: 'public',
-              schema: { responses: { 200: successBody({}), 418: errorBody('probe_teapot') } },
-              handle() {
-                throw new ApiError('probe_teapot', 'I am a teapot', 418, { hint: 'tea' });
-              },
-            },
-            {
-              method: 'GET',
-              path: '/mine/{user_id}',
-              permission: {
-                check: (request) => request.user!.can('manage_options') || request.user!.userId === Number(request.params.user_id),
-                description: 'admin or the user',
-              },
-              schema: {
-                responses: {
-                  200: successBody({ data: { type: 'object', required: ['user_id'], properties: { user_id: { type: 'integer' } } } }),
-                },
-              },
-              handle(request) {
-                return { success: true, data: { user_id: Number(request.params.user_id) } };
-              },
-            },
-            // No permission: must not be registered.
-            { method: 'GET', path: '/unguarded', handle: () => ({ success: true }) } as never,
-          ],
+          routes: probeRoutes(record),
         }),
       ])
         host.routes.add(item);
     },
   }) as PluginDefinition;
+}
+
+type Recorded = { method: string; params: unknown; query: unknown; body: unknown };
+
+/** The probe surface's routes: items (each method), echo, failures, a custom check, and one without a permission. */
+function probeRoutes(record: (request: Recorded) => void): RouteDefinition[] {
+  return [
+    {
+      method: 'GET',
+      path: '/items/{id}',
+      permission: { capability: 'manage_options' },
+      schema: {
+        params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } } },
+        query: {
+          type: 'object',
+          properties: {
+            per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+            tags: { type: 'array', items: { type: 'string' } },
+          },
+        },
+        responses: {
+          200: successBody({
+            data: { type: 'object', required: ['id', 'query'], properties: { id: { type: 'integer' }, query: anything } },
+          }),
+        },
+      },
+      handle(request) {
+        record(request);
+        return { success: true, data: { id: (request.params as { id: number }).id, query: request.query } };
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/items/{id}',
+      permission: { capability: 'manage_options' },
+      schema: {
+        params: { type: 'object', properties: { id: { type: 'integer' } } },
+        body: {
+          type: 'object',
+          required: ['name'],
+          additionalProperties: false,
+          properties: { name: { type: 'string', minLength: 1 }, count: { type: 'integer', minimum: 0 } },
+        },
+        responses: { 200: successBody({ data: { type: 'object', required: ['updated'], properties: { updated: anything } } }) },
+      },
+      handle(request) {
+        record(request);
+        return { success: true, data: { updated: request.body } };
+      },
+    },
+    {
+      method: 'PATCH',
+      path: '/items/{id}',
+      permission: { capability: 'edit_posts' },
+      schema: { responses: { 200: successBody({ patched: { const: true } }) } },
+      handle(request) {
+        record(request);
+        return { patched: true };
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/items/{id}',
+      permission: { capability: 'manage_options' },
+      schema: {
+        query: { type: 'object', properties: { force: { type: 'boolean', default: false } } },
+        responses: {
+          200: successBody({
+            data: {
+              type: 'object',
+              required: ['deleted', 'force'],
+              properties: { deleted: { const: true }, force: { type: 'boolean' } },
+            },
+          }),
+        },
+      },
+      handle(request) {
+        record(request);
+        return { success: true, data: { deleted: true, force: (request.query as { force: boolean }).force } };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/echo',
+      permission: 'authenticated',
+      schema: {
+        responses: {
+          201: successBody({
+            data: { type: 'object', required: ['body', 'size'], properties: { body: anything, size: { type: 'integer' } } },
+          }),
+        },
+      },
+      handle(request) {
+        record(request);
+        return reply(201, { success: true, data: { body: request.body as Record<string, unknown>, size: request.rawBody.length } });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/boom',
+      permission: 'public',
+      schema: { responses: { 200: successBody({}) } },
+      handle() {
+        throw new Error('secret internals /etc/passwd at line 3');
+      },
+    },
+    {
+      method: 'GET',
+      path: '/teapot',
+      permission: 'public',
+      schema: { responses: { 200: successBody({}), 418: errorBody('probe_teapot') } },
+      handle() {
+        throw new ApiError('probe_teapot', 'I am a teapot', 418, { hint: 'tea' });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/mine/{user_id}',
+      permission: {
+        check: (request) => request.user!.can('manage_options') || request.user!.userId === Number(request.params.user_id),
+        description: 'admin or the user',
+      },
+      schema: {
+        responses: {
+          200: successBody({ data: { type: 'object', required: ['user_id'], properties: { user_id: { type: 'integer' } } } }),
+        },
+      },
+      handle(request) {
+        return { success: true, data: { user_id: Number(request.params.user_id) } };
+      },
+    },
+    // No permission: must not be registered.
+    { method: 'GET', path: '/unguarded', handle: () => ({ success: true }) } as never,
+  ];
 }

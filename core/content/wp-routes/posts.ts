@@ -250,15 +250,13 @@ export class WpPostRoutes extends WpShared {
   }
 
   private postRoutes(type: PostTypeDefinition): RouteDefinition[] {
-    const taxonomies = this.taxonomiesOf(type);
-    const path = `/${type.rest_base}`;
-    const item = S.postSchema(type, taxonomies);
-    const body = S.postBody(type, taxonomies);
-    const label = type.label.toLowerCase();
-    const invalidId = errorBody('rest_post_invalid_id');
-    const location = (post: Post) => ({ Location: `${this.base}${path}/${post.post_id}` });
+    const shape = postShape(type, this.taxonomiesOf(type), this.base);
+    return [this.listPostsRoute(type, shape), ...this.postItemRoutes(type, shape)];
+  }
 
-    const list: RouteDefinition = {
+  /** GET /{rest_base}: a page of the type's posts, as wp/v2 lists them. */
+  private listPostsRoute(type: PostTypeDefinition, { taxonomies, path, item, label }: PostShape): RouteDefinition {
+    return {
       method: 'GET',
       path,
       permission: 'public',
@@ -346,7 +344,10 @@ export class WpPostRoutes extends WpShared {
         return json(200, views, pagingHeaders(request, `${this.base}${path}`, total, perPage, page));
       },
     };
+  }
 
+  /** One post of the type: read, create, update (POST, PUT, PATCH) and delete. */
+  private postItemRoutes(type: PostTypeDefinition, { path, item, body, label, invalidId, location }: PostShape): RouteDefinition[] {
     const get: RouteDefinition = {
       method: 'GET',
       path: `${path}/{id}`,
@@ -442,8 +443,21 @@ export class WpPostRoutes extends WpShared {
       },
     };
 
-    return [list, get, create, update('POST'), update('PUT'), update('PATCH'), remove];
+    return [get, create, update('POST'), update('PUT'), update('PATCH'), remove];
   }
 
   // ---- terms ----
 }
+
+/** What a post type's routes share: its taxonomies, path, schemas and label. */
+// The taxonomies' type as the schemas take it (no import line of its own: other work edits those).
+function postShape(type: PostTypeDefinition, taxonomies: Parameters<typeof S.postSchema>[1], base: string) {
+  const path = `/${type.rest_base}`;
+  const item = S.postSchema(type, taxonomies);
+  const body = S.postBody(type, taxonomies);
+  const label = type.label.toLowerCase();
+  const invalidId = errorBody('rest_post_invalid_id');
+  const location = (post: Post) => ({ Location: `${base}${path}/${post.post_id}` });
+  return { taxonomies, path, item, body, label, invalidId, location };
+}
+type PostShape = ReturnType<typeof postShape>;

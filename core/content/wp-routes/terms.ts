@@ -71,12 +71,14 @@ export class WpTermRoutes extends WpShared {
   }
 
   private termRoutes(taxonomy: TaxonomyDefinition): RouteDefinition[] {
+    return [this.listTermsRoute(taxonomy), ...this.termItemRoutes(taxonomy)];
+  }
+
+  /** GET /{rest_base}: a page of the taxonomy's terms (of one post with ?post=), as wp/v2 lists them. */
+  private listTermsRoute(taxonomy: TaxonomyDefinition): RouteDefinition {
     const path = `/${taxonomy.rest_base}`;
     const item = S.termSchema(taxonomy);
-    const invalid = errorBody('rest_term_invalid');
-    const manage = { capability: 'manage_categories' } as const;
-
-    const list: RouteDefinition = {
+    return {
       method: 'GET',
       path,
       permission: 'public',
@@ -130,6 +132,14 @@ export class WpTermRoutes extends WpShared {
         );
       },
     };
+  }
+
+  /** One term of the taxonomy: read, create, update and delete. */
+  private termItemRoutes(taxonomy: TaxonomyDefinition): RouteDefinition[] {
+    const path = `/${taxonomy.rest_base}`;
+    const item = S.termSchema(taxonomy);
+    const invalid = errorBody('rest_term_invalid');
+    const manage = { capability: 'manage_categories' } as const;
 
     const get: RouteDefinition = {
       method: 'GET',
@@ -221,6 +231,6 @@ export class WpTermRoutes extends WpShared {
       },
     };
 
-    return [list, get, create, update('POST'), update('PUT'), update('PATCH'), remove];
+    return [get, create, update('POST'), update('PUT'), update('PATCH'), remove];
   }
 }

@@ -1,6 +1,6 @@
 /** POST /trigger/{flow_id}: an inbound webhook, authenticated per flow, queues a run. */
 import { allValues } from '../../kernel/request-input.js';
-import type { RouteRequest, SurfaceDefinition } from '../../kernel/routes.js';
+import type { RouteRequest, RouteSchema, SurfaceDefinition } from '../../kernel/routes.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { JobsService } from '../../jobs/service.js';
 import { webhookHeaders } from '../header-redaction.js';
@@ -9,11 +9,12 @@ import type { WebhooksService } from '../service.js';
 import type { FlowRecord } from '../../flows/model.js';
 import type { TriggerLimits } from '../trigger-limits.js';
 import type { EventClaim, EventDedupe } from '../event-dedupe.js';
-import type { WebhookEvent } from '../../kernel/hooks.js';
+import type { WebhookEvent } from '../../../sdk/contract/webhook-events.js';
 import { withResponses } from '../../kernel/response-schemas.js';
 import { webhookTriggerResponses } from '../responses.js';
 import { apiError } from '../../errors/catalogue.js';
 import { decodePayload } from './payload.js';
+import { IDEMPOTENCY_KEY_MAX } from '../idempotency-key.js';
 import { claimDelivery, deliveryIdentity, duplicateAnswer } from './trigger-dedupe.js';
 
 /** One answer for every authentication failure: nothing tells a stranger why. */
@@ -42,6 +43,16 @@ export interface TriggerDeps {
    */
   received?: (event: () => WebhookEvent) => Promise<void> | null;
 }
+
+const TRIGGER_SCHEMA: RouteSchema = {
+  params: { type: 'object', required: ['flow_id'], properties: { flow_id: { type: 'integer', minimum: 1 } } },
+  requestHeaders: {
+    'Idempotency-Key': {
+      description: 'Makes a retried delivery start the flow once (see the description); e.g. a UUID.',
+      schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX },
+    },
+  },
+};
 
 /**
  * POST /trigger/{flow_id}: size limit while reading → authentication (a failure is counted
@@ -77,7 +88,7 @@ export function triggerSurface(deps: TriggerDeps): SurfaceDefinition {
           summary: 'Start a flow from an inbound webhook (bearer token or HMAC signature per flow)',
           description:
             'Optional request header `Idempotency-Key` (1 to 255 visible ASCII characters, no spaces, commas or quotes; every mode): a repeat of an accepted key on the flow within its duplicate window (default 24 h) answers 200 with the first job and `duplicate: true`, starts nothing; another body under the same key answers 422 `idempotency_key_reused`; a bad key 400 `invalid_idempotency_key`. Read only after authentication.',
-          schema: { params: { type: 'object', required: ['flow_id'], properties: { flow_id: { type: 'integer', minimum: 1 } } } },
+          schema: TRIGGER_SCHEMA,
           decodeBody: false,
           // Senders post at volume: skip restify's per-request setup (see fastPath).
           fastPath: true,

@@ -25,6 +25,10 @@ export function useLoad<T>(
   }, deps);
   useEffect(() => {
     void reload();
+  }, [reload]);
+  // Apart from the first read: a page that stops polling (its run ended) must not read once
+  // more, which could show a change made elsewhere meanwhile under the user's pointer.
+  useEffect(() => {
     if (!every) return undefined;
     const timer = setInterval(() => void inBackground(reload), every);
     return () => clearInterval(timer);

@@ -182,31 +182,43 @@ export function Chat({ sessionId }: { sessionId?: string }) {
             </button>
           </form>
         </div>
-        <aside class="chat-sessions" aria-label="Your chat sessions">
-          <h2>Sessions</h2>
-          <ErrorNote error={sessions.error} />
-          {sessions.data && sessions.data.data.sessions.length === 0 ? <p class="empty">No sessions yet.</p> : null}
-          <ul class="plain">
-            {(sessions.data?.data.sessions ?? []).map((s) => (
-              <li key={s.session_id}>
-                <a href={href(`/chat/${s.session_id}`)} aria-current={s.session_id === sessionId ? 'page' : undefined}>
-                  {s.title || s.first_message || s.session_id}
-                </a>
-                <div class="muted">
-                  {when(s.updated_at)} · {s.message_count} messages
-                </div>
-                <ConfirmButton
-                  label="Delete"
-                  confirmLabel="Delete this session?"
-                  busy={action.busy}
-                  onConfirm={() => remove(s.session_id)}
-                />
-              </li>
-            ))}
-          </ul>
-        </aside>
+        <SessionList sessions={sessions} sessionId={sessionId} busy={action.busy} onRemove={remove} />
       </div>
     </Page>
+  );
+}
+
+/** The user's sessions beside the conversation, each with a link and a delete button. */
+function SessionList({
+  sessions,
+  sessionId,
+  busy,
+  onRemove,
+}: {
+  sessions: ReturnType<typeof useLoad<{ data: { sessions: ChatSessionSummary[]; total: number } }>>;
+  sessionId: string | undefined;
+  busy: boolean;
+  onRemove: (id: string) => void;
+}) {
+  return (
+    <aside class="chat-sessions" aria-label="Your chat sessions">
+      <h2>Sessions</h2>
+      <ErrorNote error={sessions.error} />
+      {sessions.data && sessions.data.data.sessions.length === 0 ? <p class="empty">No sessions yet.</p> : null}
+      <ul class="plain">
+        {(sessions.data?.data.sessions ?? []).map((s) => (
+          <li key={s.session_id}>
+            <a href={href(`/chat/${s.session_id}`)} aria-current={s.session_id === sessionId ? 'page' : undefined}>
+              {s.title || s.first_message || s.session_id}
+            </a>
+            <div class="muted">
+              {when(s.updated_at)} · {s.message_count} messages
+            </div>
+            <ConfirmButton label="Delete" confirmLabel="Delete this session?" busy={busy} onConfirm={() => onRemove(s.session_id)} />
+          </li>
+        ))}
+      </ul>
+    </aside>
   );
 }
 

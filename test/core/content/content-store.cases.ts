@@ -25,6 +25,17 @@ async function apiError(promise: Promise<unknown>): Promise<ApiError> {
 
 /** The suite of cases on one adapter; the caller runs it. */
 export function contentStoreCases(label: string, open: () => Promise<DocumentStore>) {
+  const ctx = contentSuite(label, open);
+  const { test } = ctx;
+  postWriteCases(ctx);
+  postQueryCases(ctx);
+  termCases(ctx);
+  moreQueryCases(ctx);
+  return test;
+}
+
+/** What the parts of contentStoreCases share: its arguments and the suites and helpers set up first. */
+function contentSuite(label: string, open: () => Promise<DocumentStore>) {
   const test = suite<Ctx>(`content store (${label})`);
   test.before.each(async (ctx) => {
     ctx.store = await open();
@@ -34,6 +45,12 @@ export function contentStoreCases(label: string, open: () => Promise<DocumentSto
   });
   test.after.each(async (ctx) => ctx.store.close());
 
+  return { label, open, test };
+}
+type ContentSuite = ReturnType<typeof contentSuite>;
+
+/** Creating and updating posts: defaults, slugs, publication dates, bad input. */
+function postWriteCases({ test }: ContentSuite): void {
   test('createPost fills defaults, derives the slug and reads back equal', async ({ content, clock }) => {
     const post = await content.createPost({ title: '  Café Müller: Ten Tips!  ' });
     assert.ok(post.post_id >= 1);
@@ -162,7 +179,10 @@ export function contentStoreCases(label: string, open: () => Promise<DocumentSto
     assert.is((await apiError(content.updatePost(post.post_id, { parent_id: post.post_id }))).data.field, 'parent_id');
     assert.is((await content.findPosts({})).total, 1, 'nothing half-written by the refused creates');
   });
+}
 
+/** Finding and deleting posts. */
+function postQueryCases({ test }: ContentSuite): void {
   test('findPosts filters by type, status, term, meta and literal search, newest first', async ({ content, clock }) => {
     const tag = await content.ensureTerm('post_tag', 'Featured');
     const make = async (title: string, extra: Record<string, unknown> = {}) => {
@@ -226,7 +246,10 @@ export function contentStoreCases(label: string, open: () => Promise<DocumentSto
     assert.is(await content.getPost(parent.post_id), null);
     assert.is((await content.getPost(child.post_id))!.parent_id, null);
   });
+}
 
+/** Terms: ensure, hierarchy, bad input. */
+function termCases({ test }: ContentSuite): void {
   test('ensureTerm finds by name (any case) or slug and creates once', async ({ content }) => {
     const news = await content.ensureTerm('post_tag', 'Breaking News', { description: 'hot' });
     assert.equal(
@@ -277,7 +300,10 @@ export function contentStoreCases(label: string, open: () => Promise<DocumentSto
       assert.is(error.status, 400);
     }
   });
+}
 
+/** More queries, post dates, and the rest of the term operations. */
+function moreQueryCases({ test }: ContentSuite): void {
   test('findPosts: several taxonomies, include/exclude, slug, author, date range, more orderings', async ({ content, clock }) => {
     const cat = await content.ensureTerm('category', 'News');
     const tag = await content.ensureTerm('post_tag', 'Hot');
@@ -377,6 +403,4 @@ export function contentStoreCases(label: string, open: () => Promise<DocumentSto
     assert.equal((await content.getPost(post.post_id))!.terms.category, [child.term_id], 'posts no longer carry it');
     assert.is(await content.deleteTerm('category', other.term_id), false);
   });
-
-  return test;
 }

@@ -24,7 +24,7 @@ function fixtures(world: World): PluginDefinition {
       routes: services.routes,
       intervals: services.intervals,
       stepTypes: services.stepTypes,
-      hooks: services.hooks,
+      engine: services.engineEvents,
       registries: services.registries,
     },
     setup(host) {
@@ -73,7 +73,7 @@ function fixtures(world: World): PluginDefinition {
       ])
         host.providers.add(item);
       // An engine hook: every packet entering a publish step gets tagged.
-      host.hooks.stepStarting.tapPromise('x', async (packets, step) =>
+      host.engine.stepStarting.tapPromise('x', async (packets, step) =>
         step.stepType === 'publish' ? packets.map((p) => ({ ...p, metadata: { ...p.metadata, tagged: true } })) : packets,
       );
     },

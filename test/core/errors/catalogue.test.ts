@@ -72,7 +72,7 @@ test('built-in code throws errors through the catalogues only', () => {
     }
   };
   for (const dir of ['core', 'host', 'plugins', 'sdk']) walk(join(repoRoot, dir));
-  const allowed = new Set(['core/errors.ts', 'core/errors/define-errors.ts']);
+  const allowed = new Set(['sdk/errors.ts', 'sdk/errors/define-errors.ts']);
   // The SDK's older helpers stay exported for third-party plugins; built-ins use the catalogues.
   const legacy =
     /new ApiError\(|\b(?:badRequest|conflict|tooManyRequests|notLoggedIn)\(|import \{[^}]*\b(?:notFound|forbidden)\b[^}]*\} from '[./]*(?:sdk\/index|core\/errors|errors)\.js'/;

@@ -34,6 +34,16 @@ async function rejects(promise: Promise<unknown>): Promise<ApiError> {
 }
 
 function logsServiceCases(label: string, open: () => Promise<DocumentStore>): void {
+  const ctx = logsSuite(label, open);
+  const { test } = ctx;
+  writeCases(ctx);
+  readCases(ctx);
+  retentionCases(ctx);
+  test.run();
+}
+
+/** What the parts of logsServiceCases share: its arguments and the suites and helpers set up first. */
+function logsSuite(label: string, open: () => Promise<DocumentStore>) {
   const test = suite<Ctx>(`logs service (${label})`);
   test.before.each(async (ctx) => {
     ctx.store = await open();
@@ -43,6 +53,12 @@ function logsServiceCases(label: string, open: () => Promise<DocumentStore>): vo
   });
   test.after.each(async (ctx) => ctx.store.close());
 
+  return { label, open, test };
+}
+type LogsSuite = ReturnType<typeof logsSuite>;
+
+/** Writing entries: defaults, refusals, masking, exact ids, literal search. */
+function writeCases({ test }: LogsSuite): void {
   test('write applies defaults, counts ids up and formats created_at in UTC', async ({ logs, clock }) => {
     const first = await logs.write({ message: 'Flow triggered' });
     clock.advance(1500);
@@ -128,7 +144,10 @@ function logsServiceCases(label: string, open: () => Promise<DocumentStore>): vo
     const special = '.*+?^${}()|[]\\';
     assert.ok(new RegExp(`^${escapeRegex(special)}$`).test(special));
   });
+}
 
+/** Reading: filters, order, pages, metadata, deletes. */
+function readCases({ test }: LogsSuite): void {
   test('level, agent and date filters combine', async ({ logs, clock }) => {
     clock.set('2026-01-01T00:00:00Z');
     await logs.write({ level: 'error', message: 'old error', agent_id: 1 });
@@ -237,7 +256,10 @@ function logsServiceCases(label: string, open: () => Promise<DocumentStore>): vo
     // Ids keep counting after a clear: an id is never reused.
     assert.is((await logs.write({ message: 'e' })).id, 5);
   });
+}
 
+/** Retention by the clock, and init run twice. */
+function retentionCases({ test }: LogsSuite): void {
   test('purgeOlderThan deletes by the clock; 0 keeps everything', async ({ logs, clock }) => {
     clock.set('2026-01-01T00:00:00Z');
     await logs.write({ message: 'ten days old' });
@@ -272,8 +294,6 @@ function logsServiceCases(label: string, open: () => Promise<DocumentStore>): vo
     await logs.write({ message: 'still fine' });
     assert.is((await logs.query()).total, 1);
   });
-
-  test.run();
 }
 
 logsServiceCases('embedded', async () => openEmbeddedStore({ file: ':memory:' }));

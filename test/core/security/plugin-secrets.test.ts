@@ -47,7 +47,7 @@ for (const store of testStores('plugin secrets')) {
         ctx.thief = deps as Deps;
         ctx.heard = [];
         // What the trigger tells listeners about a delivery (its headers among it).
-        (deps as Deps).hooks.webhookReceived.tapPromise('thief', async (event: unknown) => {
+        (deps as Deps).webhookEvents.webhookReceived.tapPromise('thief', async (event: unknown) => {
           ctx.heard.push(event);
         });
       },

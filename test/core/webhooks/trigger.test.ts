@@ -141,7 +141,9 @@ for (const store of testStores('webhooks: trigger')) {
         return { status: res.status, body: (await res.json()) as Body };
       };
       const events: Array<{ flowId: number; jobId: number; headers: Record<string, string | undefined> }> = [];
-      t.host.hooks.webhookReceived.tapPromise('received-test', async (event) => {
+      // The trigger's own hook, as a plugin listens to it (services.webhookEvents).
+      const webhookEvents = await t.host.services.get(services.webhookEvents, 'received-test');
+      webhookEvents.webhookReceived.tapPromise('received-test', async (event) => {
         events.push(event as (typeof events)[number]);
       });
       const accepted = await trigger('{"n":1}', { Authorization: `Bearer ${token}`, 'X-Delivery': 'd-1' });
@@ -154,7 +156,7 @@ for (const store of testStores('webhooks: trigger')) {
       const refused = await trigger('{"n":2}', { Authorization: 'Bearer wrong' });
       assert.is(refused.status, 401);
       assert.is(events.length, 1, 'a refused delivery is not an event');
-      t.host.hooks.webhookReceived.tapPromise('failing-listener', async () => {
+      webhookEvents.webhookReceived.tapPromise('failing-listener', async () => {
         throw new Error('listener down');
       });
       const still = await trigger('{"n":3}', { Authorization: `Bearer ${token}` });

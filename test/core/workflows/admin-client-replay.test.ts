@@ -71,225 +71,13 @@ for (const store of testStores('workflows: the admin client replayed')) {
     call,
     t,
   }) => {
-    // Pipelines
-    const created = await call('POST', '/pipelines', { pipeline_name: 'News' });
-    assert.is(created.status, 200);
-    const pipelineId = created.body.data.pipeline_id as number;
-    assert.ok(pipelineId > 0);
-    assert.is(created.body.data.pipeline_data.pipeline_name, 'News');
-    const fetchStep = await call('POST', `/pipelines/${pipelineId}/steps`, { step_type: 'fetch', execution_order: 0, label: 'Fetch Step' });
-    assert.is(fetchStep.status, 200);
-    const fetchId = fetchStep.body.data.pipeline_step_id as string;
-    assert.match(fetchId, new RegExp(`^${pipelineId}_[0-9a-f-]{36}$`));
-    assert.is(fetchStep.body.data.step_data.label, 'Fetch Step');
-    const publishId = (
-      await call('POST', `/pipelines/${pipelineId}/steps`, { step_type: 'publish', execution_order: 1, label: 'Publish Step' })
-    ).body.data.pipeline_step_id as string;
-    const bad = await call('POST', `/pipelines/${pipelineId}/steps`, { step_type: 'teleport' });
-    assert.is(bad.status, 400);
-    assert.is(bad.body.code, 'invalid_step_type');
-
-    const list = await call('GET', '/pipelines', undefined, { per_page: 50, offset: 0, output_mode: 'list', include_flows: 'false' });
-    assert.is(list.status, 200);
-    assert.is(list.body.total, 1);
-    assert.equal(
-      list.body.data.pipelines.map((p: Body) => [p.pipeline_id, p.pipeline_name, p.flow_count]),
-      [[pipelineId, 'News', 0]],
-    );
-    assert.is((await call('GET', '/pipelines', undefined, { search: 'NEW' })).body.total, 1);
-    assert.is((await call('GET', '/pipelines', undefined, { search: 'x.*' })).body.total, 0, 'search is literal');
-
-    // Flows
-    const missing = await call('POST', '/flows', { flow_name: 'x' });
-    assert.is(missing.status, 400);
-    assert.is(missing.body.code, 'rest_missing_callback_param');
-    const unknown = await call('POST', '/flows', { pipeline_id: 9999 });
-    assert.is(unknown.status, 404);
-    assert.is(unknown.body.code, 'pipeline_not_found');
-    const flow = await call('POST', '/flows', { pipeline_id: pipelineId });
-    assert.is(flow.status, 200);
-    const flowId = flow.body.data.flow_id as number;
-    assert.is(flow.body.data.flow_name, 'Flow');
-    assert.equal(flow.body.data.scheduling_config, { interval: 'manual' });
-    const fetchFlowStep = `${fetchId}_${flowId}`;
-    const publishFlowStep = `${publishId}_${flowId}`;
-    assert.equal(Object.keys(flow.body.data.flow_config), [fetchFlowStep, publishFlowStep]);
-    assert.equal(flow.body.data.flow_config[fetchFlowStep], {
-      flow_step_id: fetchFlowStep,
-      pipeline_step_id: fetchId,
-      step_type: 'fetch',
-      execution_order: 0,
-      handler_slug: null,
-      handler_config: {},
-      enabled: true,
-      missing_settings: [],
-    });
-
-    // Handler selection and config
-    const noHandler = await call('PUT', `/flows/steps/${fetchFlowStep}/handler`, {
-      handler_slug: 'nope',
-      pipeline_id: pipelineId,
-      step_type: 'fetch',
-      settings: {},
-    });
-    assert.is(noHandler.status, 400);
-    assert.is(noHandler.body.code, 'handler_not_found');
-    const wrongType = await call('PUT', `/flows/steps/${fetchFlowStep}/handler`, { handler_slug: 'site', settings: {} });
-    assert.is(wrongType.body.code, 'handler_step_mismatch');
-    const badSettings = await call('PUT', `/flows/steps/${fetchFlowStep}/handler`, {
-      handler_slug: 'feed',
-      settings: { feed_url: 'not a url' },
-    });
-    assert.is(badSettings.status, 400);
-    assert.is(badSettings.body.code, 'rest_invalid_param');
-    assert.ok(badSettings.body.data.params.feed_url);
-    const picked = await call('PUT', `/flows/steps/${fetchFlowStep}/handler`, {
-      handler_slug: 'feed',
-      pipeline_id: pipelineId,
-      step_type: 'fetch',
-      settings: { feed_url: 'https://example.org/feed.xml' },
-    });
-    assert.is(picked.status, 200);
-    assert.is(picked.body.data.flow_id, flowId);
-    assert.is(picked.body.data.flow_step_id, fetchFlowStep);
-    assert.is(picked.body.data.step_config.handler_slug, 'feed');
-    assert.equal(
-      picked.body.data.step_config.handler_config,
-      { feed_url: 'https://example.org/feed.xml', max_items: 1 },
-      'item maximum defaults to 1',
-    );
-    const merged = await call('PATCH', `/flows/steps/${fetchFlowStep}/config`, { handler_config: { max_items: 5 } });
-    assert.is(merged.status, 200);
-    assert.ok(merged.body.message);
-    const stepConfig = await call('GET', `/flows/steps/${fetchFlowStep}/config`);
-    assert.is(stepConfig.body.flow_step_id, fetchFlowStep);
-    assert.equal(stepConfig.body.config.handler_config, { feed_url: 'https://example.org/feed.xml', max_items: 5 });
-    assert.is((await call('PATCH', `/flows/steps/${fetchFlowStep}/config`, { handler_config: { max_items: 99 } })).status, 400);
-    const missingStep = await call('GET', `/flows/steps/${fetchId}_424242/config`);
-    assert.is(missingStep.status, 404);
-    assert.is(missingStep.body.code, 'config_not_found');
-
-    // A step added later appears in existing flows; reorder moves it.
-    const aiId = (await call('POST', `/pipelines/${pipelineId}/steps`, { step_type: 'ai', execution_order: 1, label: 'AI Step' })).body.data
-      .pipeline_step_id as string;
-    const aiConfig = await call('PUT', `/pipelines/steps/${aiId}/config`, {
-      step_type: 'ai',
-      pipeline_id: pipelineId,
-      system_prompt: 'Summarize.',
-      provider: 'echo-ai',
-      model: 'echo-1',
-    });
-    assert.is(aiConfig.status, 200);
-    assert.ok(aiConfig.body.message);
-    assert.is((await call('PUT', `/pipelines/steps/${aiId}/config`, { provider: 'nobody' })).body.code, 'provider_not_found');
-    const aiFlowStep = `${aiId}_${flowId}`;
-    assert.is((await call('PATCH', `/flows/steps/${aiFlowStep}/config`, { user_message: 'Make it short' })).status, 200);
-    const config = await call('GET', `/flows/${flowId}/config`);
-    assert.equal(Object.keys(config.body.flow_config), [fetchFlowStep, aiFlowStep, publishFlowStep]);
-    assert.is(config.body.flow_config[aiFlowStep].user_message, 'Make it short');
-    const one = await call('GET', '/pipelines', undefined, { pipeline_id: pipelineId, output_mode: 'full', include_flows: 'false' });
-    assert.is(one.body.data.pipeline.pipeline_config[aiId].system_prompt, 'Summarize.');
-    assert.equal(
-      one.body.data.pipeline.pipeline_steps.map((s: Body) => s.step_type),
-      ['fetch', 'ai', 'publish'],
-    );
-    assert.is(one.body.data.flows[0].flow_id, flowId);
-    const badOrder = await call('PUT', `/pipelines/${pipelineId}/steps/reorder`, {
-      step_order: [{ pipeline_step_id: fetchId, execution_order: 0 }],
-    });
-    assert.is(badOrder.body.code, 'invalid_step_order');
-    const reordered = await call('PUT', `/pipelines/${pipelineId}/steps/reorder`, {
-      step_order: [
-        { pipeline_step_id: fetchId, execution_order: 0 },
-        { pipeline_step_id: publishId, execution_order: 1 },
-        { pipeline_step_id: aiId, execution_order: 2 },
-      ],
-    });
-    assert.is(reordered.status, 200);
-    assert.equal(
-      Object.values((await call('GET', `/flows/${flowId}/config`)).body.flow_config).map((s) => (s as Body).step_type),
-      ['fetch', 'publish', 'ai'],
-    );
-
-    // Whole flow, rename and schedule
-    const whole = await call('GET', `/flows/${flowId}`);
-    for (const field of [
-      'flow_id',
-      'flow_name',
-      'pipeline_id',
-      'flow_config',
-      'scheduling_config',
-      'last_run',
-      'last_run_status',
-      'last_run_display',
-      'next_run_display',
-      'is_running',
-      'consecutive_failures',
-      'consecutive_no_items',
-      'recent_jobs',
-    ]) {
-      assert.ok(field in whole.body.data, field);
-    }
-    const renamed = await call('PATCH', `/flows/${flowId}`, { flow_name: 'Morning news' });
-    assert.is(renamed.body.data.flow_name, 'Morning news');
-    const past = await call('PATCH', `/flows/${flowId}`, { scheduling_config: { interval: 'one_time', timestamp: 1000 } });
-    assert.is(past.status, 400);
-    assert.is((await call('PATCH', `/flows/${flowId}`, { scheduling_config: { interval: 'fortnightly' } })).status, 400);
-    const future = Math.floor(t.clock.now().getTime() / 1000) + 3600;
-    const once = await call('PATCH', `/flows/${flowId}`, { scheduling_config: { interval: 'one_time', timestamp: future } });
-    assert.equal(once.body.data.scheduling_config, { interval: 'one_time', timestamp: future });
-    const plugged = await call('PATCH', `/flows/${flowId}`, { scheduling_config: { interval: 'every_minute' } });
-    assert.is(plugged.status, 200, 'an interval added by a plugin is accepted');
-
-    // Duplicate
-    const dup = await call('POST', `/flows/${flowId}/duplicate`);
-    assert.is(dup.status, 200);
-    assert.is(dup.body.source_flow_id, flowId);
-    assert.is(dup.body.flow_name, 'Morning news (Copy)');
-    assert.is(dup.body.pipeline_id, pipelineId);
-    assert.is(dup.body.pipeline_steps.length, 3);
-    const copyId = dup.body.new_flow_id as number;
-    assert.equal(dup.body.flow_data.scheduling_config, { interval: 'every_minute' });
-    assert.equal(dup.body.flow_data.flow_config[`${fetchId}_${copyId}`].handler_config, {
-      feed_url: 'https://example.org/feed.xml',
-      max_items: 5,
-    });
-    assert.is((await call('POST', '/flows/9999/duplicate')).body.code, 'flow_not_found');
-
-    // Lists and problems
-    const flows = await call('GET', '/flows', undefined, { pipeline_id: pipelineId, per_page: 20, offset: 0, output_mode: 'full' });
-    assert.is(flows.body.total, 2);
-    assert.is(flows.body.per_page, 20);
-    assert.is(flows.body.offset, 0);
-    await t.host.store.collection('flows').updateOne({ flow_id: copyId }, { $set: { consecutive_failures: 3 } });
-    await t.host.store.collection('flows').updateOne({ flow_id: flowId }, { $set: { consecutive_no_items: 2 } });
-    const problems = await call('GET', '/flows/problems');
-    assert.equal(problems.body.data, {
-      problem_flows: [
-        {
-          flow_id: copyId,
-          flow_name: 'Morning news (Copy)',
-          consecutive_failures: 3,
-          consecutive_no_items: 0,
-          needs_configuration: [],
-          orphaned: [],
-        },
-      ],
-      total: 1,
-      threshold: 3,
-    });
-    assert.is((await call('GET', '/flows/problems', undefined, { threshold: 2 })).body.data.total, 2);
-
-    // Deletes
-    const delFlow = await call('DELETE', `/flows/${copyId}`);
-    assert.equal(delFlow.body.data, { flow_id: copyId });
-    assert.is((await call('DELETE', `/flows/${copyId}`)).body.code, 'flow_not_found');
-    assert.is((await call('DELETE', `/pipelines/${pipelineId}/steps/${aiId}`)).status, 200);
-    const delPipeline = await call('DELETE', `/pipelines/${pipelineId}`);
-    assert.is(delPipeline.status, 200);
-    assert.is(delPipeline.body.data.deleted_flows, 1);
-    assert.is((await call('GET', `/flows/${flowId}`)).status, 404);
-    assert.is(await t.host.store.collection('flows').count({ pipeline_id: pipelineId }), 0);
+    const w = {} as Ids;
+    Object.assign(w, await pipelinesStep(call));
+    Object.assign(w, await flowsStep(call, w));
+    await handlerStep(call, w);
+    Object.assign(w, await addedStepStep(call, w));
+    Object.assign(w, await flowEditStep(call, t, w));
+    await listsAndDeletesStep(call, t, w);
   });
 
   test('a pipeline delete interrupted by a crash is finished at boot', async ({ t }) => {
@@ -456,4 +244,257 @@ for (const store of testStores('workflows: the admin client replayed')) {
   });
 
   test.run();
+}
+
+/** The ids one step of the walk hands to the next. */
+type Ids = {
+  pipelineId: number;
+  fetchId: string;
+  publishId: string;
+  flowId: number;
+  fetchFlowStep: string;
+  publishFlowStep: string;
+  aiId: string;
+  copyId: number;
+};
+
+/** Pipelines: create, add steps, list and search. */
+async function pipelinesStep(call: AdminClientCall) {
+  const created = await call('POST', '/pipelines', { pipeline_name: 'News' });
+  assert.is(created.status, 200);
+  const pipelineId = created.body.data.pipeline_id as number;
+  assert.ok(pipelineId > 0);
+  assert.is(created.body.data.pipeline_data.pipeline_name, 'News');
+  const fetchStep = await call('POST', `/pipelines/${pipelineId}/steps`, { step_type: 'fetch', execution_order: 0, label: 'Fetch Step' });
+  assert.is(fetchStep.status, 200);
+  const fetchId = fetchStep.body.data.pipeline_step_id as string;
+  assert.match(fetchId, new RegExp(`^${pipelineId}_[0-9a-f-]{36}$`));
+  assert.is(fetchStep.body.data.step_data.label, 'Fetch Step');
+  const publishId = (
+    await call('POST', `/pipelines/${pipelineId}/steps`, { step_type: 'publish', execution_order: 1, label: 'Publish Step' })
+  ).body.data.pipeline_step_id as string;
+  const bad = await call('POST', `/pipelines/${pipelineId}/steps`, { step_type: 'teleport' });
+  assert.is(bad.status, 400);
+  assert.is(bad.body.code, 'invalid_step_type');
+
+  const list = await call('GET', '/pipelines', undefined, { per_page: 50, offset: 0, output_mode: 'list', include_flows: 'false' });
+  assert.is(list.status, 200);
+  assert.is(list.body.total, 1);
+  assert.equal(
+    list.body.data.pipelines.map((p: Body) => [p.pipeline_id, p.pipeline_name, p.flow_count]),
+    [[pipelineId, 'News', 0]],
+  );
+  assert.is((await call('GET', '/pipelines', undefined, { search: 'NEW' })).body.total, 1);
+  assert.is((await call('GET', '/pipelines', undefined, { search: 'x.*' })).body.total, 0, 'search is literal');
+  return { pipelineId, fetchId, publishId };
+}
+
+/** Flows: refused bodies, then one with a step per pipeline step. */
+async function flowsStep(call: AdminClientCall, w: Ids) {
+  const { pipelineId, fetchId, publishId } = w;
+  const missing = await call('POST', '/flows', { flow_name: 'x' });
+  assert.is(missing.status, 400);
+  assert.is(missing.body.code, 'rest_missing_callback_param');
+  const unknown = await call('POST', '/flows', { pipeline_id: 9999 });
+  assert.is(unknown.status, 404);
+  assert.is(unknown.body.code, 'pipeline_not_found');
+  const flow = await call('POST', '/flows', { pipeline_id: pipelineId });
+  assert.is(flow.status, 200);
+  const flowId = flow.body.data.flow_id as number;
+  assert.is(flow.body.data.flow_name, 'Flow');
+  assert.equal(flow.body.data.scheduling_config, { interval: 'manual' });
+  const fetchFlowStep = `${fetchId}_${flowId}`;
+  const publishFlowStep = `${publishId}_${flowId}`;
+  assert.equal(Object.keys(flow.body.data.flow_config), [fetchFlowStep, publishFlowStep]);
+  assert.equal(flow.body.data.flow_config[fetchFlowStep], {
+    flow_step_id: fetchFlowStep,
+    pipeline_step_id: fetchId,
+    step_type: 'fetch',
+    execution_order: 0,
+    handler_slug: null,
+    handler_config: {},
+    enabled: true,
+    missing_settings: [],
+  });
+  return { flowId, fetchFlowStep, publishFlowStep };
+}
+
+/** Handler selection and its settings, checked and merged. */
+async function handlerStep(call: AdminClientCall, w: Ids) {
+  const { pipelineId, fetchId, flowId, fetchFlowStep } = w;
+  const noHandler = await call('PUT', `/flows/steps/${fetchFlowStep}/handler`, {
+    handler_slug: 'nope',
+    pipeline_id: pipelineId,
+    step_type: 'fetch',
+    settings: {},
+  });
+  assert.is(noHandler.status, 400);
+  assert.is(noHandler.body.code, 'handler_not_found');
+  const wrongType = await call('PUT', `/flows/steps/${fetchFlowStep}/handler`, { handler_slug: 'site', settings: {} });
+  assert.is(wrongType.body.code, 'handler_step_mismatch');
+  const badSettings = await call('PUT', `/flows/steps/${fetchFlowStep}/handler`, {
+    handler_slug: 'feed',
+    settings: { feed_url: 'not a url' },
+  });
+  assert.is(badSettings.status, 400);
+  assert.is(badSettings.body.code, 'rest_invalid_param');
+  assert.ok(badSettings.body.data.params.feed_url);
+  const picked = await call('PUT', `/flows/steps/${fetchFlowStep}/handler`, {
+    handler_slug: 'feed',
+    pipeline_id: pipelineId,
+    step_type: 'fetch',
+    settings: { feed_url: 'https://example.org/feed.xml' },
+  });
+  assert.is(picked.status, 200);
+  assert.is(picked.body.data.flow_id, flowId);
+  assert.is(picked.body.data.flow_step_id, fetchFlowStep);
+  assert.is(picked.body.data.step_config.handler_slug, 'feed');
+  assert.equal(
+    picked.body.data.step_config.handler_config,
+    { feed_url: 'https://example.org/feed.xml', max_items: 1 },
+    'item maximum defaults to 1',
+  );
+  const merged = await call('PATCH', `/flows/steps/${fetchFlowStep}/config`, { handler_config: { max_items: 5 } });
+  assert.is(merged.status, 200);
+  assert.ok(merged.body.message);
+  const stepConfig = await call('GET', `/flows/steps/${fetchFlowStep}/config`);
+  assert.is(stepConfig.body.flow_step_id, fetchFlowStep);
+  assert.equal(stepConfig.body.config.handler_config, { feed_url: 'https://example.org/feed.xml', max_items: 5 });
+  assert.is((await call('PATCH', `/flows/steps/${fetchFlowStep}/config`, { handler_config: { max_items: 99 } })).status, 400);
+  const missingStep = await call('GET', `/flows/steps/${fetchId}_424242/config`);
+  assert.is(missingStep.status, 404);
+  assert.is(missingStep.body.code, 'config_not_found');
+}
+
+/** A step added later appears in existing flows; reorder moves it. */
+async function addedStepStep(call: AdminClientCall, w: Ids) {
+  const { pipelineId, fetchId, publishId, flowId, fetchFlowStep, publishFlowStep } = w;
+  const aiId = (await call('POST', `/pipelines/${pipelineId}/steps`, { step_type: 'ai', execution_order: 1, label: 'AI Step' })).body.data
+    .pipeline_step_id as string;
+  const aiConfig = await call('PUT', `/pipelines/steps/${aiId}/config`, {
+    step_type: 'ai',
+    pipeline_id: pipelineId,
+    system_prompt: 'Summarize.',
+    provider: 'echo-ai',
+    model: 'echo-1',
+  });
+  assert.is(aiConfig.status, 200);
+  assert.ok(aiConfig.body.message);
+  assert.is((await call('PUT', `/pipelines/steps/${aiId}/config`, { provider: 'nobody' })).body.code, 'provider_not_found');
+  const aiFlowStep = `${aiId}_${flowId}`;
+  assert.is((await call('PATCH', `/flows/steps/${aiFlowStep}/config`, { user_message: 'Make it short' })).status, 200);
+  const config = await call('GET', `/flows/${flowId}/config`);
+  assert.equal(Object.keys(config.body.flow_config), [fetchFlowStep, aiFlowStep, publishFlowStep]);
+  assert.is(config.body.flow_config[aiFlowStep].user_message, 'Make it short');
+  const one = await call('GET', '/pipelines', undefined, { pipeline_id: pipelineId, output_mode: 'full', include_flows: 'false' });
+  assert.is(one.body.data.pipeline.pipeline_config[aiId].system_prompt, 'Summarize.');
+  assert.equal(
+    one.body.data.pipeline.pipeline_steps.map((s: Body) => s.step_type),
+    ['fetch', 'ai', 'publish'],
+  );
+  assert.is(one.body.data.flows[0].flow_id, flowId);
+  const badOrder = await call('PUT', `/pipelines/${pipelineId}/steps/reorder`, {
+    step_order: [{ pipeline_step_id: fetchId, execution_order: 0 }],
+  });
+  assert.is(badOrder.body.code, 'invalid_step_order');
+  const reordered = await call('PUT', `/pipelines/${pipelineId}/steps/reorder`, {
+    step_order: [
+      { pipeline_step_id: fetchId, execution_order: 0 },
+      { pipeline_step_id: publishId, execution_order: 1 },
+      { pipeline_step_id: aiId, execution_order: 2 },
+    ],
+  });
+  assert.is(reordered.status, 200);
+  assert.equal(
+    Object.values((await call('GET', `/flows/${flowId}/config`)).body.flow_config).map((s) => (s as Body).step_type),
+    ['fetch', 'publish', 'ai'],
+  );
+  return { aiId };
+}
+
+/** The whole flow, rename and schedule, then a duplicate. */
+async function flowEditStep(call: AdminClientCall, t: TestHost, w: Ids) {
+  const { pipelineId, fetchId, flowId } = w;
+  const whole = await call('GET', `/flows/${flowId}`);
+  for (const field of [
+    'flow_id',
+    'flow_name',
+    'pipeline_id',
+    'flow_config',
+    'scheduling_config',
+    'last_run',
+    'last_run_status',
+    'last_run_display',
+    'next_run_display',
+    'is_running',
+    'consecutive_failures',
+    'consecutive_no_items',
+    'recent_jobs',
+  ]) {
+    assert.ok(field in whole.body.data, field);
+  }
+  const renamed = await call('PATCH', `/flows/${flowId}`, { flow_name: 'Morning news' });
+  assert.is(renamed.body.data.flow_name, 'Morning news');
+  const past = await call('PATCH', `/flows/${flowId}`, { scheduling_config: { interval: 'one_time', timestamp: 1000 } });
+  assert.is(past.status, 400);
+  assert.is((await call('PATCH', `/flows/${flowId}`, { scheduling_config: { interval: 'fortnightly' } })).status, 400);
+  const future = Math.floor(t.clock.now().getTime() / 1000) + 3600;
+  const once = await call('PATCH', `/flows/${flowId}`, { scheduling_config: { interval: 'one_time', timestamp: future } });
+  assert.equal(once.body.data.scheduling_config, { interval: 'one_time', timestamp: future });
+  const plugged = await call('PATCH', `/flows/${flowId}`, { scheduling_config: { interval: 'every_minute' } });
+  assert.is(plugged.status, 200, 'an interval added by a plugin is accepted');
+
+  // Duplicate
+  const dup = await call('POST', `/flows/${flowId}/duplicate`);
+  assert.is(dup.status, 200);
+  assert.is(dup.body.source_flow_id, flowId);
+  assert.is(dup.body.flow_name, 'Morning news (Copy)');
+  assert.is(dup.body.pipeline_id, pipelineId);
+  assert.is(dup.body.pipeline_steps.length, 3);
+  const copyId = dup.body.new_flow_id as number;
+  assert.equal(dup.body.flow_data.scheduling_config, { interval: 'every_minute' });
+  assert.equal(dup.body.flow_data.flow_config[`${fetchId}_${copyId}`].handler_config, {
+    feed_url: 'https://example.org/feed.xml',
+    max_items: 5,
+  });
+  assert.is((await call('POST', '/flows/9999/duplicate')).body.code, 'flow_not_found');
+  return { copyId };
+}
+
+/** Lists and problem flows, then deletes. */
+async function listsAndDeletesStep(call: AdminClientCall, t: TestHost, w: Ids) {
+  const { pipelineId, flowId, aiId, copyId } = w;
+  const flows = await call('GET', '/flows', undefined, { pipeline_id: pipelineId, per_page: 20, offset: 0, output_mode: 'full' });
+  assert.is(flows.body.total, 2);
+  assert.is(flows.body.per_page, 20);
+  assert.is(flows.body.offset, 0);
+  await t.host.store.collection('flows').updateOne({ flow_id: copyId }, { $set: { consecutive_failures: 3 } });
+  await t.host.store.collection('flows').updateOne({ flow_id: flowId }, { $set: { consecutive_no_items: 2 } });
+  const problems = await call('GET', '/flows/problems');
+  assert.equal(problems.body.data, {
+    problem_flows: [
+      {
+        flow_id: copyId,
+        flow_name: 'Morning news (Copy)',
+        consecutive_failures: 3,
+        consecutive_no_items: 0,
+        needs_configuration: [],
+        orphaned: [],
+      },
+    ],
+    total: 1,
+    threshold: 3,
+  });
+  assert.is((await call('GET', '/flows/problems', undefined, { threshold: 2 })).body.data.total, 2);
+
+  // Deletes
+  const delFlow = await call('DELETE', `/flows/${copyId}`);
+  assert.equal(delFlow.body.data, { flow_id: copyId });
+  assert.is((await call('DELETE', `/flows/${copyId}`)).body.code, 'flow_not_found');
+  assert.is((await call('DELETE', `/pipelines/${pipelineId}/steps/${aiId}`)).status, 200);
+  const delPipeline = await call('DELETE', `/pipelines/${pipelineId}`);
+  assert.is(delPipeline.status, 200);
+  assert.is(delPipeline.body.data.deleted_flows, 1);
+  assert.is((await call('GET', `/flows/${flowId}`)).status, 404);
+  assert.is(await t.host.store.collection('flows').count({ pipeline_id: pipelineId }), 0);
 }

@@ -197,7 +197,9 @@ test('tools web-search: the key is read from stdin and shown masked as the API m
   const tooLong = await piped(['--json'], `${'k'.repeat(5000)}\n`);
   assert.is(tooLong.status, 1);
   assert.is(tooLong.stdout, '');
-  assert.match(tooLong.stderr, /^flowhost: .*api_key.*\(rest_invalid_param\)\n$/);
+  const refused = (JSON.parse(tooLong.stderr) as { error: { message: string; code: string } }).error;
+  assert.is(refused.code, 'rest_invalid_param');
+  assert.match(refused.message, /api_key/);
   const stray = await run(ctx, ['tools', 'web-search', 'show', '--clear']);
   assert.is(stray.status, 1);
   assert.match(stray.stderr, /--clear goes with set/);

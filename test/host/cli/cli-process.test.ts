@@ -52,6 +52,21 @@ test("flows delete <id> is a command: a missing flow is named with the API's cod
   assert.not.match(res.stderr, /Unknown argument/);
 });
 
+test("under --json a refusal is one JSON line on stderr with the API's code, and a usage error too (exit 2)", () => {
+  const res = runCli(['flows', 'delete', '12', '--yes', '--json', '--init', '--data-dir', dataDir]);
+  assert.is(res.status, 1);
+  assert.is(res.stdout, '');
+  assert.equal(JSON.parse(res.stderr.trim().split('\n').at(-1)!), {
+    error: { message: 'Flow 12 does not exist', code: 'flow_not_found', data: { status: 404 } },
+  });
+  const usage = runCli(['flows', 'list', '--json', '--bogus-option', '--data-dir', dataDir]);
+  assert.is(usage.status, 2);
+  assert.is(usage.stdout, '');
+  const body = JSON.parse(usage.stderr.trim().split('\n').at(-1)!) as { error: { code: string; message: string } };
+  assert.is(body.error.code, 'usage');
+  assert.match(body.error.message, /bogus-option/);
+});
+
 test('auth set --stdin reads the fields as a JSON object from stdin', () => {
   const res = runCli(
     ['auth', 'set', 'federated', '--stdin', '--json', '--init', '--data-dir', dataDir],

@@ -32,11 +32,13 @@ test('posts list --json in a directory with no store refuses, names it and what 
   const res = await cliInProcess(['posts', 'list', '--json', '--data-dir', dir]);
   assert.is(res.status, 1);
   assert.is(res.stdout, '', 'no "0 posts" (nor an empty JSON list) for a store that is not there');
-  assert.ok(res.stderr.includes(`No Flowhost store in ${dir}`), res.stderr);
-  assert.match(res.stderr, /FLOWHOST_DATA_DIR or --data-dir/);
-  assert.match(res.stderr, /`npm start`/);
-  assert.match(res.stderr, /--init/);
-  assert.match(res.stderr, /\(no_store\)\n$/);
+  // Under --json the refusal is one JSON line on stderr.
+  const { error } = JSON.parse(res.stderr) as { error: { message: string; code: string } };
+  assert.is(error.code, 'no_store');
+  assert.ok(error.message.includes(`No Flowhost store in ${dir}`), error.message);
+  assert.match(error.message, /FLOWHOST_DATA_DIR or --data-dir/);
+  assert.match(error.message, /`npm start`/);
+  assert.match(error.message, /--init/);
   assert.equal(readdirSync(dir), []);
 });
 

@@ -1,6 +1,7 @@
 // Upload routes (streamBody) are published as what they read: multipart/form-data with the
 // file in its field (and the route's text fields), or the raw body as the file, named by a
-// Content-Disposition header. Before, the document said only `*/*: string`.
+// Content-Disposition header. Before, the document said only `*/*: string`. A request header
+// a route reads itself (schema.requestHeaders) is a header parameter too.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
@@ -56,6 +57,14 @@ for (const [path, fields] of [
     assert.is(disposition.required, false);
   });
 }
+
+test("a request header a route reads itself (the trigger's Idempotency-Key) is a header parameter a client can send", ({ doc }) => {
+  const op = at(doc, 'paths', '/api/automation/v1/trigger/{flow_id}', 'post') as Node | undefined;
+  const key = ((op?.parameters ?? []) as Node[]).find((p) => p.in === 'header' && p.name === 'Idempotency-Key');
+  assert.ok(key, 'Idempotency-Key declared');
+  assert.is(key.required, false);
+  assert.equal(key.schema, { type: 'string', minLength: 1, maxLength: 255 });
+});
 
 test('schema.upload on a route whose body the host reads is a mistake, refused when the table is built', () => {
   const route = { method: 'POST' as const, path: '/x', permission: 'public' as const, schema: { upload: {} }, handle: () => ({}) };

@@ -23,6 +23,43 @@ const call = (dataDir: string, method: string, path: string, body?: unknown) => 
 const folderFiles = (dataDir: string) =>
   ['package.json', 'package-lock.json', 'installed.json'].map((name) => readFileSync(join(dataDir, 'plugins', name), 'utf8'));
 
+type Cli = (args: string[]) => ReturnType<typeof cliInProcess>;
+
+/** Refused before anything is recorded: the folder's files byte for byte, no package left. */
+async function refusedLeavesFolder(cli: Cli, dataDir: string): Promise<void> {
+  const before = folderFiles(dataDir);
+  for (const [tarball, words] of [
+    [tarballs.future, /needs flowhost \^2\.0\.0 \(peerDependencies\), but this is Flowhost 1\.0\.0/],
+    [tarballs.needy, /depends on plugin 'hello' \^2, but version 1\.0\.0 is loaded/],
+  ] as const) {
+    const refused = await cli(['plugins', 'install', tarball]);
+    assert.is(refused.status, 1, refused.stdout);
+    assert.match(refused.stderr, words);
+    assert.match(refused.stderr, /\(plugin_incompatible\)/);
+    assert.equal(folderFiles(dataDir), before, 'package.json, lockfile and record unchanged');
+  }
+  assert.not.ok(existsSync(join(dataDir, 'plugins/node_modules/flowhost-plugin-future')));
+  assert.not.ok(existsSync(join(dataDir, 'plugins/node_modules/flowhost-plugin-needy')));
+}
+
+/** On MongoDB: another host of the database, its own data directory without the plugin, refuses to start. */
+async function elsewhereRefuses(storeConfig: ReturnType<ReturnType<typeof testStores>[number]['config']>): Promise<void> {
+  // Another host of the database, its own data directory without the plugin.
+  const elsewhere = mkdtempSync(join(tmpdir(), 'flowhost-install-elsewhere-'));
+  const refused = await startHost({ ...storeConfig, dataDir: elsewhere }).then(
+    async (h) => {
+      await h.stop();
+      return null;
+    },
+    (error: Error) => error,
+  );
+  assert.ok(refused, 'a host without the plugin refuses to start');
+  assert.match(
+    refused!.message,
+    /plugin 'hello' 1\.1\.0 is installed for this database but not on this host: run flowhost plugins install /,
+  );
+}
+
 for (const store of testStores('plugins install')) {
   const test = suite(`plugins install: from a tarball to removal (${store.label})`);
 
@@ -73,20 +110,7 @@ for (const store of testStores('plugins install')) {
       await host.stop();
     }
 
-    // Refused before anything is recorded: the folder's files byte for byte, no package left.
-    const before = folderFiles(dataDir);
-    for (const [tarball, words] of [
-      [tarballs.future, /needs flowhost \^2\.0\.0 \(peerDependencies\), but this is Flowhost 1\.0\.0/],
-      [tarballs.needy, /depends on plugin 'hello' \^2, but version 1\.0\.0 is loaded/],
-    ] as const) {
-      const refused = await cli(['plugins', 'install', tarball]);
-      assert.is(refused.status, 1, refused.stdout);
-      assert.match(refused.stderr, words);
-      assert.match(refused.stderr, /\(plugin_incompatible\)/);
-      assert.equal(folderFiles(dataDir), before, 'package.json, lockfile and record unchanged');
-    }
-    assert.not.ok(existsSync(join(dataDir, 'plugins/node_modules/flowhost-plugin-future')));
-    assert.not.ok(existsSync(join(dataDir, 'plugins/node_modules/flowhost-plugin-needy')));
+    await refusedLeavesFolder(cli, dataDir);
 
     const disabled = await cli(['plugins', 'disable', 'hello', '--json']);
     assert.is(disabled.status, 0, disabled.stderr);
@@ -122,22 +146,7 @@ for (const store of testStores('plugins install')) {
       await host.stop();
     }
 
-    if (storeConfig.mongodbUrl) {
-      // Another host of the database, its own data directory without the plugin.
-      const elsewhere = mkdtempSync(join(tmpdir(), 'flowhost-install-elsewhere-'));
-      const refused = await startHost({ ...storeConfig, dataDir: elsewhere }).then(
-        async (h) => {
-          await h.stop();
-          return null;
-        },
-        (error: Error) => error,
-      );
-      assert.ok(refused, 'a host without the plugin refuses to start');
-      assert.match(
-        refused!.message,
-        /plugin 'hello' 1\.1\.0 is installed for this database but not on this host: run flowhost plugins install /,
-      );
-    }
+    if (storeConfig.mongodbUrl) await elsewhereRefuses(storeConfig);
 
     // Settings saved at run time, to be purged with the rest.
     host = await startHost(config);

@@ -67,6 +67,17 @@ function loseUpsertRaces(store: DocumentStore, rivals: Array<() => Promise<void>
 
 /** The suite, not yet run: the calling test file calls `.run()`. */
 export function schedulerBehaviour(label: string, target: SchedulerTarget): Test {
+  const ctx = schedulerSuite(label, target);
+  const { test } = ctx;
+  oneHostCases(ctx);
+  lockCases(ctx);
+  upsertCases(ctx);
+  flowScheduleCases(ctx);
+  return test;
+}
+
+/** What the parts of schedulerBehaviour share: its arguments and the suites and helpers set up first. */
+function schedulerSuite(label: string, target: SchedulerTarget) {
   const test = suite(`scheduler on ${label}`);
   const cleanups: Array<() => Promise<void>> = [];
 
@@ -100,6 +111,12 @@ export function schedulerBehaviour(label: string, target: SchedulerTarget): Test
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
   });
 
+  return { label, target, test, cleanups, scheduler, probeRound, fresh, jobsOf };
+}
+type SchedulerSuite = ReturnType<typeof schedulerSuite>;
+
+/** One host: now, a date, the slot, repeats, cancel, failures. */
+function oneHostCases({ test, scheduler, probeRound, fresh, jobsOf }: SchedulerSuite): void {
   test('now() runs a defined job exactly once and leaves it finished and unlocked', async () => {
     const store = await fresh();
     const agenda = await scheduler(store);
@@ -215,7 +232,10 @@ export function schedulerBehaviour(label: string, target: SchedulerTarget): Test
     assert.instance(doc!.nextRunAt, Date, 'still scheduled');
     await waitFor('a third run', () => runs >= 3);
   });
+}
 
+/** Two hosts and locks: never twice, lapsed locks taken over, a killed holder. */
+function lockCases({ target, test, cleanups, scheduler, probeRound, fresh, jobsOf }: SchedulerSuite): void {
   test('two hosts on one store never run the same job twice', async () => {
     const { a, b } = await target.openShared();
     cleanups.push(
@@ -304,7 +324,10 @@ export function schedulerBehaviour(label: string, target: SchedulerTarget): Test
     await waitFor('the job to be finished and unlocked', async () => (await jobsOf(b).findOne({ _id: id }))?.lockedAt === null);
     assert.is((await jobsOf(b).findOne({ _id: id }))!.lastModifiedBy, 'survivor');
   });
+}
 
+/** One job per key: unique(), and saves racing from two hosts. */
+function upsertCases({ target, test, cleanups, scheduler, fresh, jobsOf }: SchedulerSuite): void {
   test('unique() upserts one job per key, and re-declaring a schedule keeps its lock', async () => {
     const store = await fresh();
     const agenda = await scheduler(store);
@@ -399,7 +422,10 @@ export function schedulerBehaviour(label: string, target: SchedulerTarget): Test
       'the loser updated the winner',
     );
   });
+}
 
+/** scheduleFlow, and the repository's query, overview, enable/disable and bad input. */
+function flowScheduleCases({ test, scheduler, fresh, jobsOf }: SchedulerSuite): void {
   test('scheduleFlow keeps one schedule per flow and leaves an unchanged one alone', async () => {
     const store = await fresh();
     const agenda = await scheduler(store);
@@ -468,6 +494,4 @@ export function schedulerBehaviour(label: string, target: SchedulerTarget): Test
     assert.is(await agenda.cancel({ notNames: ['report'] }), 1);
     assert.is(await agenda.cancelAll(), 2);
   });
-
-  return test;
 }

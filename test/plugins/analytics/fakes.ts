@@ -140,6 +140,138 @@ export const BING_ROWS: Record<string, Array<Record<string, unknown>>> = {
   ],
 };
 
+/** The URL Inspection API's answer for the indexed page. */
+const INSPECTION = {
+  inspectionResult: {
+    inspectionResultLink: 'https://search.google.com/search-console/inspect?resource_id=x',
+    indexStatusResult: {
+      verdict: 'PASS',
+      coverageState: 'Submitted and indexed',
+      lastCrawlTime: '2026-03-01T10:00:00Z',
+      pageFetchState: 'SUCCESSFUL',
+    },
+    mobileUsabilityResult: { verdict: 'PASS' },
+  },
+};
+
+/** The one sitemap the fake site has. */
+const SITEMAP_LIST = {
+  sitemap: [
+    {
+      path: 'https://example.com/sitemap.xml',
+      lastSubmitted: '2026-03-01T00:00:00Z',
+      isPending: false,
+      isSitemapsIndex: false,
+      lastDownloaded: '2026-03-02T00:00:00Z',
+      warnings: '0',
+      errors: '0',
+      contents: [{ type: 'web', submitted: '120', indexed: '0' }],
+    },
+  ],
+};
+
+/** searchAnalytics.query as Search Console checks and answers it. */
+const searchAnalytics = (request: RecordedRequest, site: string): FakeReply => {
+  if (site !== SITE) return googleError(403, 'PERMISSION_DENIED', `User does not have sufficient permission for site '${site}'.`);
+  const body = request.json<Record<string, unknown>>();
+  const allowed = [
+    'startDate',
+    'endDate',
+    'dimensions',
+    'rowLimit',
+    'dimensionFilterGroups',
+    'startRow',
+    'type',
+    'aggregationType',
+    'dataState',
+  ];
+  const unknown = Object.keys(body).filter((k) => !allowed.includes(k));
+  if (unknown.length)
+    return googleError(400, 'INVALID_ARGUMENT', `Invalid JSON payload received. Unknown name "${unknown[0]}": Cannot find field.`);
+  if (!DATE.test(String(body.startDate)) || !DATE.test(String(body.endDate)))
+    return googleError(400, 'INVALID_ARGUMENT', 'startDate and endDate are required (YYYY-MM-DD).');
+  const dimensions = body.dimensions as string[];
+  if (
+    !Array.isArray(dimensions) ||
+    !dimensions.every((d) => ['query', 'page', 'date', 'country', 'device', 'searchAppearance'].includes(d))
+  )
+    return googleError(400, 'INVALID_ARGUMENT', 'Invalid dimensions.');
+  const rowLimit = body.rowLimit as number;
+  if (!Number.isInteger(rowLimit) || rowLimit < 1 || rowLimit > 25000)
+    return googleError(400, 'INVALID_ARGUMENT', 'rowLimit must be 1..25000.');
+  if (body.dimensionFilterGroups !== undefined) {
+    const groups = body.dimensionFilterGroups as Array<{ groupType?: string; filters?: Array<Record<string, unknown>> }>;
+    const ok =
+      Array.isArray(groups) &&
+      groups.every(
+        (g) =>
+          g.groupType === 'and' &&
+          Array.isArray(g.filters) &&
+          g.filters.every(
+            (f) => ['query', 'page'].includes(String(f.dimension)) && f.operator === 'contains' && typeof f.expression === 'string',
+          ),
+      );
+    if (!ok) return googleError(400, 'INVALID_ARGUMENT', 'Invalid dimensionFilterGroups.');
+  }
+  return { body: { rows: searchRows(dimensions, Math.min(rowLimit, 3)), responseAggregationType: 'byProperty' } };
+};
+
+/** runReport and runRealtimeReport as the Analytics Data API checks and answers them. */
+const runReport = (request: RecordedRequest, property: string, realtime: boolean): FakeReply => {
+  if (property !== PROPERTY && property !== '987654321')
+    return googleError(
+      403,
+      'PERMISSION_DENIED',
+      `User does not have sufficient permissions for this property. To learn more about Property ID, see https://developers.google.com/analytics/devguides/reporting/data/v1/property-id.`,
+    );
+  const body = request.json<Record<string, unknown>>();
+  const allowed = [
+    'dateRanges',
+    'dimensions',
+    'metrics',
+    'limit',
+    'offset',
+    'orderBys',
+    'dimensionFilter',
+    'metricFilter',
+    'keepEmptyRows',
+    'minuteRanges',
+    'returnPropertyQuota',
+    'metricAggregations',
+  ];
+  const unknown = Object.keys(body).filter((k) => !allowed.includes(k));
+  if (unknown.length)
+    return googleError(400, 'INVALID_ARGUMENT', `Invalid JSON payload received. Unknown name "${unknown[0]}": Cannot find field.`);
+  if (realtime && body.dateRanges !== undefined)
+    return googleError(400, 'INVALID_ARGUMENT', 'Invalid JSON payload received. Unknown name "dateRanges" at \'\': Cannot find field.');
+  if (!realtime) {
+    const ranges = body.dateRanges as Array<{ startDate?: string; endDate?: string }>;
+    if (!Array.isArray(ranges) || ranges.length !== 1 || !DATE.test(String(ranges[0]!.startDate)) || !DATE.test(String(ranges[0]!.endDate)))
+      return googleError(400, 'INVALID_ARGUMENT', 'dateRanges must hold startDate and endDate.');
+  }
+  const dims = body.dimensions as Array<{ name?: string }>;
+  const mets = body.metrics as Array<{ name?: string }>;
+  if (!Array.isArray(dims) || !dims.every((d) => typeof d.name === 'string' && Object.keys(d).length === 1))
+    return googleError(400, 'INVALID_ARGUMENT', 'dimensions must be [{name}]');
+  if (!Array.isArray(mets) || mets.length === 0 || !mets.every((m) => typeof m.name === 'string' && Object.keys(m).length === 1))
+    return googleError(400, 'INVALID_ARGUMENT', 'metrics must be [{name}]');
+  const limit = Number(body.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 250000)
+    return googleError(400, 'INVALID_ARGUMENT', 'limit must be a positive integer.');
+  const dimNames = dims.map((d) => d.name!);
+  const metNames = mets.map((m) => m.name!);
+  return {
+    body: {
+      dimensionHeaders: dimNames.map((name) => ({ name })),
+      metricHeaders: metNames.map((name) => ({ name, type: 'TYPE_INTEGER' })),
+      rows: gaRows(dimNames, metNames, Math.min(limit, 3)),
+      rowCount: 3,
+      metadata: { currencyCode: 'EUR', timeZone: 'Europe/Amsterdam' },
+      kind: realtime ? 'analyticsData#runRealtimeReport' : 'analyticsData#runReport',
+    },
+  };
+};
+
 export interface GoogleFake {
   server: FakeServer;
   /** The service account's key file (its private key from a pair made for this test). */
@@ -194,111 +326,6 @@ export async function createGoogleFake(clock: FakeClock): Promise<GoogleFake> {
     }
   };
 
-  const searchAnalytics = (request: RecordedRequest, site: string): FakeReply => {
-    if (site !== SITE) return googleError(403, 'PERMISSION_DENIED', `User does not have sufficient permission for site '${site}'.`);
-    const body = request.json<Record<string, unknown>>();
-    const allowed = [
-      'startDate',
-      'endDate',
-      'dimensions',
-      'rowLimit',
-      'dimensionFilterGroups',
-      'startRow',
-      'type',
-      'aggregationType',
-      'dataState',
-    ];
-    const unknown = Object.keys(body).filter((k) => !allowed.includes(k));
-    if (unknown.length)
-      return googleError(400, 'INVALID_ARGUMENT', `Invalid JSON payload received. Unknown name "${unknown[0]}": Cannot find field.`);
-    if (!DATE.test(String(body.startDate)) || !DATE.test(String(body.endDate)))
-      return googleError(400, 'INVALID_ARGUMENT', 'startDate and endDate are required (YYYY-MM-DD).');
-    const dimensions = body.dimensions as string[];
-    if (
-      !Array.isArray(dimensions) ||
-      !dimensions.every((d) => ['query', 'page', 'date', 'country', 'device', 'searchAppearance'].includes(d))
-    )
-      return googleError(400, 'INVALID_ARGUMENT', 'Invalid dimensions.');
-    const rowLimit = body.rowLimit as number;
-    if (!Number.isInteger(rowLimit) || rowLimit < 1 || rowLimit > 25000)
-      return googleError(400, 'INVALID_ARGUMENT', 'rowLimit must be 1..25000.');
-    if (body.dimensionFilterGroups !== undefined) {
-      const groups = body.dimensionFilterGroups as Array<{ groupType?: string; filters?: Array<Record<string, unknown>> }>;
-      const ok =
-        Array.isArray(groups) &&
-        groups.every(
-          (g) =>
-            g.groupType === 'and' &&
-            Array.isArray(g.filters) &&
-            g.filters.every(
-              (f) => ['query', 'page'].includes(String(f.dimension)) && f.operator === 'contains' && typeof f.expression === 'string',
-            ),
-        );
-      if (!ok) return googleError(400, 'INVALID_ARGUMENT', 'Invalid dimensionFilterGroups.');
-    }
-    return { body: { rows: searchRows(dimensions, Math.min(rowLimit, 3)), responseAggregationType: 'byProperty' } };
-  };
-
-  const runReport = (request: RecordedRequest, property: string, realtime: boolean): FakeReply => {
-    if (property !== PROPERTY && property !== '987654321')
-      return googleError(
-        403,
-        'PERMISSION_DENIED',
-        `User does not have sufficient permissions for this property. To learn more about Property ID, see https://developers.google.com/analytics/devguides/reporting/data/v1/property-id.`,
-      );
-    const body = request.json<Record<string, unknown>>();
-    const allowed = [
-      'dateRanges',
-      'dimensions',
-      'metrics',
-      'limit',
-      'offset',
-      'orderBys',
-      'dimensionFilter',
-      'metricFilter',
-      'keepEmptyRows',
-      'minuteRanges',
-      'returnPropertyQuota',
-      'metricAggregations',
-    ];
-    const unknown = Object.keys(body).filter((k) => !allowed.includes(k));
-    if (unknown.length)
-      return googleError(400, 'INVALID_ARGUMENT', `Invalid JSON payload received. Unknown name "${unknown[0]}": Cannot find field.`);
-    if (realtime && body.dateRanges !== undefined)
-      return googleError(400, 'INVALID_ARGUMENT', 'Invalid JSON payload received. Unknown name "dateRanges" at \'\': Cannot find field.');
-    if (!realtime) {
-      const ranges = body.dateRanges as Array<{ startDate?: string; endDate?: string }>;
-      if (
-        !Array.isArray(ranges) ||
-        ranges.length !== 1 ||
-        !DATE.test(String(ranges[0]!.startDate)) ||
-        !DATE.test(String(ranges[0]!.endDate))
-      )
-        return googleError(400, 'INVALID_ARGUMENT', 'dateRanges must hold startDate and endDate.');
-    }
-    const dims = body.dimensions as Array<{ name?: string }>;
-    const mets = body.metrics as Array<{ name?: string }>;
-    if (!Array.isArray(dims) || !dims.every((d) => typeof d.name === 'string' && Object.keys(d).length === 1))
-      return googleError(400, 'INVALID_ARGUMENT', 'dimensions must be [{name}]');
-    if (!Array.isArray(mets) || mets.length === 0 || !mets.every((m) => typeof m.name === 'string' && Object.keys(m).length === 1))
-      return googleError(400, 'INVALID_ARGUMENT', 'metrics must be [{name}]');
-    const limit = Number(body.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 250000)
-      return googleError(400, 'INVALID_ARGUMENT', 'limit must be a positive integer.');
-    const dimNames = dims.map((d) => d.name!);
-    const metNames = mets.map((m) => m.name!);
-    return {
-      body: {
-        dimensionHeaders: dimNames.map((name) => ({ name })),
-        metricHeaders: metNames.map((name) => ({ name, type: 'TYPE_INTEGER' })),
-        rows: gaRows(dimNames, metNames, Math.min(limit, 3)),
-        rowCount: 3,
-        metadata: { currencyCode: 'EUR', timeZone: 'Europe/Amsterdam' },
-        kind: realtime ? 'analyticsData#runRealtimeReport' : 'analyticsData#runReport',
-      },
-    };
-  };
-
   const server = await createFakeServer(async (request) => {
     const url = new URL(request.url, 'http://x');
     const path = url.pathname;
@@ -316,40 +343,12 @@ export async function createGoogleFake(clock: FakeClock): Promise<GoogleFake> {
         Object.keys(body).some((k) => !['inspectionUrl', 'siteUrl', 'languageCode'].includes(k))
       )
         return googleError(400, 'INVALID_ARGUMENT', 'inspectionUrl and siteUrl are required.');
-      return {
-        body: {
-          inspectionResult: {
-            inspectionResultLink: 'https://search.google.com/search-console/inspect?resource_id=x',
-            indexStatusResult: {
-              verdict: 'PASS',
-              coverageState: 'Submitted and indexed',
-              lastCrawlTime: '2026-03-01T10:00:00Z',
-              pageFetchState: 'SUCCESSFUL',
-            },
-            mobileUsabilityResult: { verdict: 'PASS' },
-          },
-        },
-      };
+      return { body: INSPECTION };
     }
     if ((m = path.match(/^\/webmasters\/v3\/sites\/([^/]+)\/sitemaps$/)) && request.method === 'GET') {
       const refused = bearer(request, SCOPES.webmasters);
       if (refused) return refused;
-      return {
-        body: {
-          sitemap: [
-            {
-              path: 'https://example.com/sitemap.xml',
-              lastSubmitted: '2026-03-01T00:00:00Z',
-              isPending: false,
-              isSitemapsIndex: false,
-              lastDownloaded: '2026-03-02T00:00:00Z',
-              warnings: '0',
-              errors: '0',
-              contents: [{ type: 'web', submitted: '120', indexed: '0' }],
-            },
-          ],
-        },
-      };
+      return { body: SITEMAP_LIST };
     }
     if ((m = path.match(/^\/webmasters\/v3\/sites\/([^/]+)\/sitemaps\/([^/]+)$/))) {
       const refused = bearer(request, SCOPES.webmasters);

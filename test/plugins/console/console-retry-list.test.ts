@@ -136,9 +136,17 @@ test('on a runâ€™s page: a retry made elsewhere meanwhile is refused in the APIâ
   const failed = await failedRun(t, remote);
   remote.failAt = null;
   const { page, problems } = await watchedPage(browser, t.url);
+  const reads: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'GET' && new URL(r.url()).pathname.endsWith(`/jobs/${failed}`)) reads.push(r.url());
+  });
   await signInAsAdmin(page, t, `#/jobs/${failed}`);
   const button = page.getByRole('button', { name: 'Retry from the failed step' });
   await button.waitFor();
+  // A run that ended is read once: a second read (the page stopping its polling re-read it)
+  // could take the button away under the pointer once the retry below exists.
+  await page.waitForLoadState('networkidle');
+  assert.is(reads.length, 1, reads.join('\n'));
   const other = (await t.request<Body>('POST', `/jobs/${failed}/retry`, { body: { from: 'failed_step' } })).body.data.job_id as number;
   await button.click();
   const refusal = page.getByRole('alert').filter({ hasText: '(job_already_retried)' });
