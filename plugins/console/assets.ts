@@ -83,6 +83,7 @@ export const MODULES = [
   'alerts-form.js',
   'alerts-section.js',
   'plugin-settings-section.js',
+  'view-plugins.js',
 ];
 
 const cache = new Map<string, Asset>();

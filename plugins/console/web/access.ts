@@ -22,6 +22,7 @@ export const SECTIONS: readonly Section[] = [
   { path: 'credentials', label: 'Credentials', capability: 'manage_options' },
   { path: 'chat', label: 'Chat', capability: 'manage_options' },
   { path: 'providers', label: 'AI providers', capability: 'manage_options' },
+  { path: 'plugins', label: 'Plugins', capability: 'manage_options' },
   { path: 'settings', label: 'Settings', capability: 'manage_options' },
 ];
 

@@ -79,13 +79,15 @@ async function send(
   const headers: Record<string, string> = { ...extra, Accept: 'application/json' };
   if (nonce) headers['X-WP-Nonce'] = nonce;
   if (background > 0) headers['X-Flowhost-Background'] = '1';
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  // A Blob (an uploaded file) goes as it is, typed by its own Content-Type (given in `extra`).
+  const raw = body instanceof Blob;
+  if (body !== undefined && !raw) headers['Content-Type'] = 'application/json';
   try {
     return await fetch(url(path, query), {
       method,
       headers,
       credentials: 'same-origin',
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
     });
   } catch {
     throw new ApiFailure('The server did not answer. Is Flowhost still running?', 'network_error', 0);

@@ -13,6 +13,7 @@ import { Logs } from './view-logs.js';
 import { Chat } from './view-chat.js';
 import { Providers } from './view-providers.js';
 import { Settings } from './view-settings.js';
+import { Plugins } from './view-plugins.js';
 import { PipelineView } from './view-pipeline.js';
 import { Pipelines } from './view-pipelines.js';
 import { Posts } from './view-posts.js';
@@ -132,6 +133,7 @@ function App() {
   else if (section === 'users') view = <Users id={numeric} />;
   else if (section === 'credentials') view = <Credentials />;
   else if (section === 'settings') view = <Settings />;
+  else if (section === 'plugins') view = <Plugins />;
   else if (section === 'providers') view = <Providers />;
   else if (section === 'chat') view = <Chat sessionId={id} />;
   else
