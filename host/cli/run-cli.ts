@@ -39,13 +39,16 @@ export function buildCli(args: string[], nouns: readonly CliNoun[]): Argv {
 }
 
 /**
- * The nouns of a command line: the built-ins and the build's plugin nouns (default built-ins
- * + FLOWHOST_PLUGINS). Both are read from catalogues and manifests: only the noun the
+ * The nouns of a command line: the built-ins (those of plugins the build loads) and the
+ * build's plugin nouns (default built-ins + FLOWHOST_PLUGINS). Both are read from catalogues and manifests: only the noun the
  * arguments name imports its code.
  */
 export async function nounsFor(args: string[]): Promise<CliNoun[]> {
   const build = await resolveBuild(loadConfig({}), findBuild(buildFileIn(args)));
-  const [builtIn, fromPlugins] = await Promise.all([builtInNouns(args), loadPluginNouns(build.entries, args)]);
+  const [builtIn, fromPlugins] = await Promise.all([
+    builtInNouns(args, new Set(build.entries.map((e) => e.id))),
+    loadPluginNouns(build.entries, args),
+  ]);
   return [...builtIn, ...fromPlugins];
 }
 

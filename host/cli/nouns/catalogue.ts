@@ -13,6 +13,11 @@ export interface NounHeader {
 
 interface CatalogueEntry extends NounHeader {
   load(): Promise<CliNoun>;
+  /**
+   * The plugin whose API the noun talks to: the noun exists only in a build that loads it,
+   * as a plugin's own nouns do (a team build without chat has no `flowhost chat`).
+   */
+  plugin?: string;
 }
 
 /** In the order `--help` lists them and the usage message names them. */
@@ -135,12 +140,14 @@ const catalogue: readonly CatalogueEntry[] = [
     noun: 'tools',
     command: 'tools <verb>',
     describe: "The assistant's tools that need configuring: web-search",
+    plugin: 'global-tools',
     load: async () => (await import('./tools.js')).tools,
   },
   {
     noun: 'chat',
     command: 'chat',
     describe: 'The AI assistant: a prompt loop, or one message with --message or on stdin; sessions, show, delete',
+    plugin: 'chat',
     load: async () => (await import('./chat.js')).chat,
   },
   {
@@ -162,13 +169,15 @@ export function nounHeader(noun: string): NounHeader {
 }
 
 /**
- * The built-in nouns for a command line: those `args` names are loaded; the others are
- * listed (for `--help` and the usage message) and never built, since yargs builds only the
- * noun the arguments name.
+ * The built-in nouns for a command line and a build (the ids of the plugins it loads): those
+ * `args` names are loaded; the others are listed (for `--help` and the usage message) and
+ * never built, since yargs builds only the noun the arguments name. A noun of a plugin the
+ * build does not load is left out.
  */
-export async function builtInNouns(args: readonly string[]): Promise<CliNoun[]> {
+export async function builtInNouns(args: readonly string[], loaded: ReadonlySet<string>): Promise<CliNoun[]> {
   const wanted = new Set(args);
-  return Promise.all(catalogue.map((entry) => (wanted.has(entry.noun) ? entry.load() : listed(entry))));
+  const present = catalogue.filter((entry) => entry.plugin === undefined || loaded.has(entry.plugin));
+  return Promise.all(present.map((entry) => (wanted.has(entry.noun) ? entry.load() : listed(entry))));
 }
 
 /** Every built-in noun, loaded (the in-process CLI of the tests runs any of them). */

@@ -206,6 +206,25 @@ assembled("a plugin's nouns exist only in a build that loads it", async () => {
   assert.match(without.stderr, /Unknown arguments: billing, plans/);
 });
 
+assembled("the assistant's built-in nouns (chat, tools) exist only in a build that loads chat and global-tools", async () => {
+  // Issue 54's trial: a team build without chat still listed `flowhost chat` and `flowhost
+  // tools`, whose every command then failed with rest_no_route from the host.
+  const build = declare({ builtins: { exclude: LEFT_OUT } });
+  const help = await cliInProcess(['--help', '--build', build]);
+  assert.is(help.status, 0, help.stderr);
+  assert.not.match(help.stdout, /flowhost chat/);
+  assert.not.match(help.stdout, /flowhost tools/);
+  const stock = (await cliInProcess(['--help'])).stdout;
+  assert.match(stock, /flowhost chat /);
+  assert.match(stock, /flowhost tools <verb>/);
+  const chat = await cliInProcess(['chat', '--message', 'hi', '--build', build]);
+  assert.is(chat.status, 2);
+  assert.match(chat.stderr, /Unknown arguments: message, chat/);
+  const tools = await cliInProcess(['tools', 'web-search', '--build', declare({ builtins: { exclude: ['global-tools'] } })]);
+  assert.is(tools.status, 2);
+  assert.match(tools.stderr, /Unknown arguments: tools, web-search/);
+});
+
 assembled("the declaration's settings are the build's defaults; the config's pluginSettings override them key by key", async () => {
   const file = declare({ plugins: ['alerts', './own/plugin.js'], settings: { rss: { a: 1, b: 2 } } });
   const config = loadConfig({ env: {}, overrides: { dataDir: ':memory:', pluginSettings: { rss: { b: 3 } } } });
