@@ -6,6 +6,7 @@ export type PluginInstallCode =
   | 'plugin_not_installed'
   | 'plugin_already_installed'
   | 'plugin_required'
+  | 'plugin_running'
   | 'plugin_install_busy'
   | 'plugin_install_unavailable';
 

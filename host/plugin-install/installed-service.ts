@@ -95,7 +95,15 @@ export function installedPlugins(deps: InstalledPluginsDeps) {
     },
     /** Uninstalls it; with `purge`, then removes its data (the plan returned says what went). */
     async remove(id: string, purge = false): Promise<{ plugin: InstalledPlugin; purged: PurgePlan | null }> {
-      const plan = purge ? await purgePlan(deps.store, findInstalled(dataDir(), id).id) : null;
+      const found = findInstalled(dataDir(), id);
+      // A plugin this host runs would write its data again (a request, a job) until the
+      // restart: purge only what nothing here can recreate; the data stays until then.
+      if (purge && deps.loaded.some((p) => p.id === found.id))
+        throw new PluginInstallError(
+          'plugin_running',
+          `Plugin '${found.id}' runs on this host, which could write its data again before it restarts: disable it (flowhost plugins disable ${found.id}), restart the host, then remove it with purge`,
+        );
+      const plan = purge ? await purgePlan(deps.store, found.id) : null;
       const plugin = await recorded(await removePlugin(context(), id), true);
       if (plan) await purgePlugin(deps.store, plan);
       return { plugin, purged: plan };

@@ -112,7 +112,7 @@ const responses = {
   'DELETE /installed-plugins/{id}': {
     200: successBody({ message: str, data: installed, restart_needed: bool, purged: nullable(purgeView) }),
     404: errorBody('plugin_not_installed'),
-    409: errorBody('plugin_install_busy', 'plugin_required'),
+    409: errorBody('plugin_install_busy', 'plugin_required', 'plugin_running'),
     422: errorBody('plugin_install_failed'),
     503: errorBody('plugin_install_unavailable'),
   },

@@ -135,6 +135,11 @@ const host = {
     message: 'Another enabled installed plugin depends on this one.',
     when: 'disabling or removing an installed plugin whose `dependsOn` another enabled installed plugin names',
   },
+  plugin_running: {
+    status: 409,
+    message: 'The plugin runs on this host: its data cannot be purged while it can write it again.',
+    when: 'removing an installed plugin with purge through a host that still runs it: disable it, restart, then remove it with purge',
+  },
   plugin_install_busy: {
     status: 409,
     message: 'Another plugin install runs on this data directory; retry when it ends.',

@@ -96,6 +96,15 @@ for (const store of testStores('installed plugins API')) {
       assert.is(plan.status, 200, JSON.stringify(plan));
       assert.equal(plan.data.jobs, [{ name: 'hello:forget-old', count: 1 }]);
       assert.is(plan.data.migrations, true);
+      // Disabled, it still runs here until the restart and could write its data again: no purge yet.
+      const running = await call('DELETE', '/installed-plugins/hello?purge=true');
+      assert.is(running.status, 409, JSON.stringify(running));
+      assert.is(running.code, 'plugin_running');
+      assert.match(running.message, /disable it \(flowhost plugins disable hello\), restart the host, then remove it with purge/);
+      assert.is((await call('GET', '/installed-plugins')).data.length, 1, 'nothing removed');
+      assert.equal(await host.store.collection('agenda_jobs').count({ name: { $regex: '^hello:' } }), 1, 'nothing purged');
+      await host.stop();
+      host = await startStockHost({ dataDir, ...storeConfig });
       const removed = await call('DELETE', '/installed-plugins/hello?purge=true');
       assert.is(removed.status, 200, JSON.stringify(removed));
       assert.equal(removed.purged.jobs, plan.data.jobs);

@@ -96,25 +96,43 @@ test('upload a tarball, restart, run it; a refused package in the API words', as
   await after.page.close();
 });
 
-test('disable asks for a restart; remove with its data names what goes, then nothing of it is left', async (ctx) => {
-  const { page, problems } = await pluginsPage(ctx);
-  const row = installedRow(page);
+test('disable asks for a restart; remove with its data is refused while it runs, then names what goes, and nothing of it is left', async (ctx) => {
+  let { page, problems } = await pluginsPage(ctx);
+  let row = installedRow(page);
   await row.getByRole('button', { name: 'Disable' }).click();
   await row.locator('.status').filter({ hasText: 'disabled, stops after a restart' }).waitFor();
   await page.getByRole('status').filter({ hasText: 'restart it' }).waitFor();
   await row.getByRole('button', { name: 'Enable' }).click();
   await row.locator('.status').filter({ hasText: 'enabled, running' }).waitFor();
 
+  // While it runs here it could write its data again: a purge is refused in the API's words.
+  await row.getByLabel('and its data').check();
+  await row.getByRole('button', { name: 'Remove' }).click();
+  await row.getByRole('button', { name: 'Yes, remove' }).click();
+  const refusal = row.getByRole('alert');
+  await refusal.waitFor();
+  assert.match(await refusal.innerText(), /runs on this host.*\(plugin_running\)/s);
+  await row.getByRole('button', { name: 'Disable' }).click();
+  await row.locator('.status').filter({ hasText: 'disabled, stops after a restart' }).waitFor();
+  await page.close();
+  await restart(ctx);
+  ({ page, problems } = await pluginsPage(ctx));
+  row = installedRow(page);
+  await row
+    .locator('.status')
+    .filter({ hasText: /^disabled$/ })
+    .waitFor();
   await row.getByLabel('and its data').check();
   await row.getByRole('button', { name: 'Remove' }).click();
   // The question names what a purge removes, read from GET /installed-plugins/hello/purge.
   const question = row.getByRole('group', { name: /^Remove hello and delete collection hello__greetings \(1 document\)/ });
   await question.waitFor();
-  // Asked, not done: the plugin and its data are still there.
-  assert.is((await callHost(ctx.dataDir, 'GET', '/hello/v1/greetings')).data.length, 1);
+  // Asked, not done: its data is still there.
+  assert.is(await ctx.host!.store.collection('hello__greetings').count({}), 1);
   await question.getByRole('button', { name: 'Yes, remove' }).click();
   await page.getByText('No plugin installed yet').waitFor();
-  await page.getByRole('status').filter({ hasText: 'restart it' }).waitFor();
+  // It was not running: removing it changes nothing the host runs, so no restart is asked for.
+  assert.is(await page.getByText('restart it').count(), 0);
   assert.equal(problems, []);
   await page.close();
   const names = (await ctx.host!.store.collectionNames?.()) ?? [];
