@@ -9,8 +9,10 @@ import {
   errorBody,
   reply,
   successBody,
+  type Collection,
   type JsonSchema,
   type RouteDefinition,
+  type StoredDocument,
   type SurfaceDefinition,
 } from '../../sdk/index.js';
 import { SUBSCRIPTION_STATUSES } from './model.js';
@@ -53,6 +55,28 @@ const secretValue = Type.Optional(Type.String({ maxLength: 4096 }));
 const PAGE_SIZE = 20;
 const CREDITS_PAGE_SIZE = 100;
 const page = Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: FIRST_PAGE }));
+
+/** The query of a newest-first list filtered by status (subscriptions, the outbox). */
+const statusListQuery = (statuses: readonly string[]) =>
+  Type.Object({
+    status: Type.Optional(Type.Enum([...statuses])),
+    page,
+    per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: PAGE_SIZE })),
+  });
+
+type ListQuery = { status?: string; page?: number; per_page?: number };
+type Listed<T> = { total: number; docs: T[]; page: number; per_page: number };
+
+/** One page of a collection, newest first, filtered by status when asked. */
+async function newestFirst<T extends StoredDocument>(collection: Collection<T>, query: ListQuery): Promise<Listed<T>> {
+  const q = { page: query.page ?? FIRST_PAGE, per_page: query.per_page ?? PAGE_SIZE };
+  const filter = query.status ? { status: query.status } : {};
+  const [total, docs] = await Promise.all([
+    collection.count(filter),
+    collection.find(filter, { sort: { created_at: -1, _id: 1 }, skip: (q.page - 1) * q.per_page, limit: q.per_page }),
+  ]);
+  return { total, docs, ...q };
+}
 
 const outcomeBody = (o: WebhookOutcome) => ({
   success: true,
@@ -99,11 +123,7 @@ function subscriptionRoutes(service: BillingService, c: BillingCollections): Rou
       permission: MANAGE,
       summary: 'Subscriptions, newest first; filter by status',
       schema: {
-        query: Type.Object({
-          status: Type.Optional(Type.Enum([...SUBSCRIPTION_STATUSES])),
-          page,
-          per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: PAGE_SIZE })),
-        }),
+        query: statusListQuery(SUBSCRIPTION_STATUSES),
         responses: {
           200: successBody({
             data: { type: 'array', items: subscriptionSchema },
@@ -115,20 +135,8 @@ function subscriptionRoutes(service: BillingService, c: BillingCollections): Rou
         },
       },
       async handle(request) {
-        const q = { ...request.query, page: request.query.page ?? FIRST_PAGE, per_page: request.query.per_page ?? PAGE_SIZE };
-        const filter = q.status ? { status: q.status } : {};
-        const [total, docs] = await Promise.all([
-          c.subscriptions.count(filter),
-          c.subscriptions.find(filter, { sort: { created_at: -1, _id: 1 }, skip: (q.page - 1) * q.per_page, limit: q.per_page }),
-        ]);
-        return {
-          success: true,
-          data: docs.map(subscriptionView),
-          total,
-          total_pages: Math.ceil(total / q.per_page),
-          page: q.page,
-          per_page: q.per_page,
-        };
+        const { total, docs, ...q } = await newestFirst(c.subscriptions, request.query);
+        return { success: true, data: docs.map(subscriptionView), total, total_pages: Math.ceil(total / q.per_page), ...q };
       },
     }),
     defineRoute({
@@ -269,11 +277,7 @@ function mailRoutes(c: BillingCollections): RouteDefinition[] {
       permission: MANAGE,
       summary: 'The e-mail outbox, newest first: pending mail shows its attempts and last SMTP error',
       schema: {
-        query: Type.Object({
-          status: Type.Optional(Type.Enum(['pending', 'sent'])),
-          page,
-          per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: PAGE_SIZE })),
-        }),
+        query: statusListQuery(['pending', 'sent']),
         responses: {
           200: successBody({
             data: { type: 'array', items: mailSchema },
@@ -284,13 +288,8 @@ function mailRoutes(c: BillingCollections): RouteDefinition[] {
         },
       },
       async handle(request) {
-        const q = { ...request.query, page: request.query.page ?? FIRST_PAGE, per_page: request.query.per_page ?? PAGE_SIZE };
-        const filter = q.status ? { status: q.status } : {};
-        const [total, docs] = await Promise.all([
-          c.mail.count(filter),
-          c.mail.find(filter, { sort: { created_at: -1, _id: 1 }, skip: (q.page - 1) * q.per_page, limit: q.per_page }),
-        ]);
-        return { success: true, data: docs.map(mailView), total, page: q.page, per_page: q.per_page };
+        const { total, docs, ...q } = await newestFirst(c.mail, request.query);
+        return { success: true, data: docs.map(mailView), total, ...q };
       },
     }),
   ];
