@@ -15,8 +15,8 @@ const LIST_NAMES: Record<string, string> = {
   postTypes: 'post types',
   taxonomies: 'taxonomies',
   authProviders: 'auth providers',
-  presets: 'webhook presets',
-  verifiers: 'webhook verifiers',
+  'webhooks.presets': 'webhook presets',
+  'webhooks.verifiers': 'webhook verifiers',
   'chat.tools': 'chat tools',
   'analytics.tools': 'analytics tools',
 };
@@ -69,7 +69,8 @@ export function builtinsTable(
     ...Object.values(definitions.optional).map((d) => [d.id, d] as const),
   ]);
   const defaults = new Set(definitions.defaults.map((d) => d.id));
-  const owners = new Map(loaded.flatMap((p) => p.extensionPoints.map((point) => [point, p.id] as const)));
+  // Points a core domain owns (webhook presets...) are not a need beyond the core.
+  const owners = new Map(loaded.filter((p) => byId.has(p.id)).flatMap((p) => p.extensionPoints.map((point) => [point, p.id] as const)));
   const rows = loaded
     .filter((p) => byId.has(p.id))
     .map((p) => {

@@ -1,6 +1,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import { PluginError } from '../errors.js';
 import type { ResolvedDeps, ServiceDeps, ServiceFactory, ServiceRef } from './service-ref.js';
+import { pointReadBy } from './extension-point.js';
 
 interface Provided {
   factory: ServiceFactory;
@@ -86,7 +87,12 @@ export class ServiceContainer {
     const deps: Record<string, unknown> = {};
     for (const [name, dep] of Object.entries(factory.deps)) {
       if (ref.scope === 'root' && dep.scope === 'plugin') {
-        throw new PluginError(provided.owner, `root service '${ref.id}' cannot depend on plugin-scoped service '${dep.id}'`);
+        // One exception: a domain's service reads its own extension points' lists, built
+        // for the plugin that provides it (the reading refuses any plugin but the owner).
+        if (provided.owner === 'host' || !pointReadBy(dep))
+          throw new PluginError(provided.owner, `root service '${ref.id}' cannot depend on plugin-scoped service '${dep.id}'`);
+        deps[name] = await this.get(dep, provided.owner, chain);
+        continue;
       }
       deps[name] = await this.get(dep, pluginId, chain);
     }

@@ -11,6 +11,7 @@ import { LegacyFlowWebhooks } from '../flows/legacy-webhooks.js';
 import { DEFAULT_RUN_LEASE_SECONDS } from '../engine/run-lease.js';
 import { WebhookHooks } from './webhook-hooks.js';
 import { domainHookFactories } from '../kernel/domain-hook-services.js';
+import { webhookPresets, webhookVerifiers } from '../../sdk/contract/webhook-points.js';
 
 /** Inbound webhooks: POST /trigger/{flow_id}, its administration and its upkeep jobs. */
 export const webhooksPlugin = definePlugin({
@@ -19,6 +20,8 @@ export const webhooksPlugin = definePlugin({
   flowhost: '^1.0.0',
   description: 'The webhook trigger, its administration routes and its upkeep jobs.',
   collections: ['webhook_events'],
+  // Only the webhooks domain reads presets and verification modes: its points, not kernel kinds.
+  extensionPoints: [webhookPresets, webhookVerifiers],
   provides: [
     // `webhookReceived`: the trigger's own to fire, every plugin's to listen to.
     ...domainHookFactories(services.webhookHooks, services.webhookEvents, () => new WebhookHooks()),
@@ -28,7 +31,9 @@ export const webhooksPlugin = definePlugin({
         flows: services.flows,
         vault: services.vault,
         clock: services.clock,
-        registries: services.registries,
+        // Built for this plugin, their owner; read at call time, never here (sealed at boot).
+        presets: webhookPresets.contributions,
+        verifiers: webhookVerifiers.contributions,
         logs: services.logs,
         logger: services.rootLogger,
       },
@@ -51,7 +56,6 @@ export const webhooksPlugin = definePlugin({
     routes: services.routes,
     scheduler: services.scheduler,
     webhooks: services.webhooks,
-    registries: services.registries,
     jobs: services.jobs,
     engine: services.engine,
     logs: services.logs,
@@ -62,7 +66,7 @@ export const webhooksPlugin = definePlugin({
     rateLimiters: services.rateLimiters,
     log: services.logger,
   },
-  async setup({ routes, scheduler, webhooks, registries, jobs, engine, logs, hooks, clock, info, store, rateLimiters, log }) {
+  async setup({ routes, scheduler, webhooks, jobs, engine, logs, hooks, clock, info, store, rateLimiters, log }) {
     const dedupe = new EventDedupe({
       store,
       clock,
@@ -76,7 +80,7 @@ export const webhooksPlugin = definePlugin({
         )?.job_id ?? null,
     });
     await dedupe.init();
-    routes.add(webhookAdminSurface(webhooks, registries));
+    routes.add(webhookAdminSurface(webhooks));
     routes.add(
       triggerSurface({
         webhooks,

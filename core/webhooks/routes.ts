@@ -3,7 +3,6 @@
  * per concern under routes/.
  */
 import type { SurfaceDefinition } from '../kernel/routes.js';
-import type { Registries } from '../kernel/registries.js';
 import type { WebhooksService } from './service.js';
 import { withResponses } from '../kernel/response-schemas.js';
 import { webhookAdminResponses } from './responses.js';
@@ -15,11 +14,11 @@ import { triggerAdminRoutes } from './routes/admin-trigger.js';
 export { type TriggerDeps, triggerSurface } from './routes/trigger.js';
 
 /** Webhook administration over REST (the CLI's operations), manage_options. */
-export function webhookAdminSurface(webhooks: WebhooksService, registries: Registries): SurfaceDefinition {
+export function webhookAdminSurface(webhooks: WebhooksService): SurfaceDefinition {
   return withResponses(
     {
       id: 'webhook-admin',
-      routes: [...triggerAdminRoutes(webhooks), ...secretRoutes(webhooks), ...limitRoutes(webhooks), ...presetRoutes(registries)],
+      routes: [...triggerAdminRoutes(webhooks), ...secretRoutes(webhooks), ...limitRoutes(webhooks), ...presetRoutes(webhooks)],
     },
     webhookAdminResponses,
   );

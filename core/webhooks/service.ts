@@ -2,8 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Principal } from '../kernel/principal.js';
 import type { ChangeLog } from '../logs/change-log.js';
 import type { Clock } from '../kernel/clock.js';
-import type { Registries } from '../kernel/registries.js';
-import type { VerifierVerdict } from '../kernel/contributions.js';
+import type { ExtensionPointContributions } from '../kernel/extension-point.js';
+import type { PresetDefinition, VerifierDefinition, VerifierVerdict } from '../kernel/contributions.js';
 import { safeEqual } from '../security/constant-time.js';
 import { maskSecret } from '../security/mask.js';
 import type { Vault } from '../security/vault.js';
@@ -82,11 +82,18 @@ export class WebhooksService {
       legacy: LegacyFlowWebhooks;
       vault: Vault;
       clock: Clock;
-      registries: Registries;
+      /** The domain's extension points, read at call time (sealed once every setup ran). */
+      presets: ExtensionPointContributions<PresetDefinition>;
+      verifiers: ExtensionPointContributions<VerifierDefinition>;
       log?: WebhookLog;
       changes?: ChangeLog;
     },
   ) {}
+
+  /** The HMAC presets plugins added (GET /webhook-presets). */
+  presets(): readonly PresetDefinition[] {
+    return this.deps.presets.list();
+  }
 
   /** Logs a change of a flow's trigger with who made it (never a token or secret value). */
   private async changed(
@@ -215,7 +222,7 @@ export class WebhooksService {
     if (input.mode === 'hmac') {
       let template: Record<string, unknown>;
       if (input.preset) {
-        const preset = this.deps.registries.presets().find((p) => p.slug === input.preset);
+        const preset = this.deps.presets.get(input.preset);
         if (!preset)
           throw apiError('preset_not_found', {
             message: `No webhook preset '${input.preset}' is loaded (enable the webhook-presets plugin)`,
@@ -230,10 +237,10 @@ export class WebhooksService {
         throw apiError('invalid_template', { message: `Invalid HMAC template: ${problems.join('; ')}`, data: { problems } });
       base.template = template as unknown as HmacTemplate;
       base.max_body_bytes = Number((template as { max_body_bytes?: number }).max_body_bytes ?? DEFAULT_MAX_BODY_BYTES);
-    } else if (!this.deps.registries.verifiers().some((v) => v.mode === input.mode)) {
+    } else if (!this.deps.verifiers.get(input.mode)) {
       throw apiError('invalid_mode', {
-        message: `Unknown webhook mode '${input.mode}' (bearer, hmac${this.deps.registries
-          .verifiers()
+        message: `Unknown webhook mode '${input.mode}' (bearer, hmac${this.deps.verifiers
+          .list()
           .map((v) => `, ${v.mode}`)
           .join('')})`,
       });
@@ -411,7 +418,7 @@ export class WebhooksService {
       const result = verifyHmac({ template: config.template, secrets, request, now });
       return result.ok ? { ok: true, flow, config, eventId: result.eventId } : { ok: false, flow, reason: result.reason };
     }
-    const verifier = this.deps.registries.verifiers().find((v) => v.mode === config.mode);
+    const verifier = this.deps.verifiers.get(config.mode);
     if (!verifier) return { ok: false, flow, reason: `no verifier for mode '${config.mode}' is loaded` };
     let verdict: VerifierVerdict | boolean;
     try {
@@ -428,7 +435,7 @@ export class WebhooksService {
       return {
         ok: false,
         flow,
-        reason: `the ${config.mode} verifier (${this.deps.registries.ownerOf(verifier) ?? 'unknown plugin'}) failed: ${(error as Error).message}`,
+        reason: `the ${config.mode} verifier (${this.deps.verifiers.ownerOf(config.mode) ?? 'unknown plugin'}) failed: ${(error as Error).message}`,
       };
     }
     if (verdict === true) return { ok: true, flow, config, eventId: null };

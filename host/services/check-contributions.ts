@@ -2,7 +2,6 @@ import { PluginError } from '../../core/errors.js';
 import type { HostRegistries } from '../../core/kernel/registries.js';
 import { compileShared, createAjv, schemaProblem } from '../../core/kernel/validator.js';
 import type { JsonSchema } from '../../core/kernel/json-schema.js';
-import { checkTemplate } from '../../core/webhooks/hmac-template.js';
 
 const HANDLER_RUNS = { fetch: 'fetch', publish: 'publish', update: 'update' } as const;
 
@@ -52,12 +51,6 @@ export function checkContributions(registries: HostRegistries, options: { compil
     for (const { owner: by, item } of registry.entries()) {
       compiles(by, `${point.id} '${String((item as Record<string, unknown>)[point.key])}'`, point.schemaOf(item));
     }
-  }
-  // A preset is a template users copy onto flows: a broken one would boot and fail later
-  // with 400 invalid_template, naming neither the preset nor its plugin.
-  for (const preset of registries.presets()) {
-    const problems = checkTemplate(structuredClone(preset.template));
-    if (problems.length) throw new PluginError(owner(preset), `preset '${preset.slug}': ${problems.join('; ')}`);
   }
   for (const stepType of registries.stepTypes()) {
     if (stepType.handlerType === null && typeof stepType.run !== 'function') {

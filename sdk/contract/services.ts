@@ -17,6 +17,7 @@ import { settingsService } from './settings.js';
 import { siteEventsService } from './site-events.js';
 import { usersService } from './users.js';
 import { webhookEventsService } from './webhook-events.js';
+import { webhookPresets, webhookVerifiers } from './webhook-points.js';
 
 export const domainServices = {
   users: usersService,
@@ -41,4 +42,10 @@ export const domainServices = {
   webhookEvents: webhookEventsService,
   /** The site's `siteHome`. */
   siteEvents: siteEventsService,
+
+  // Domains' extension points: each domain alone reads what plugins add (issue 54).
+  /** Webhook HMAC presets (core-webhooks' `webhooks.presets`). */
+  presets: webhookPresets,
+  /** Webhook verification modes (core-webhooks' `webhooks.verifiers`). */
+  verifiers: webhookVerifiers,
 } as const;

@@ -2,8 +2,9 @@
  * Every kind of contribution, as data: its registry name and the field that identifies an
  * item. A new kind is one entry here plus one `define*` helper in the SDK; the registrar
  * service, the list (`Registry`), duplicate refusal and owner tracking follow from it.
- * A kind only one plugin consumes is not fixed here: that plugin owns it as an extension
- * point (extension-point.ts), as chat owns chat tools and analytics analytics tools.
+ * A kind only one plugin or one domain consumes is not fixed here: that plugin (or the
+ * domain's core plugin) owns it as an extension point (extension-point.ts), as chat owns
+ * chat tools and core-webhooks webhook presets and verifiers.
  */
 import { createServiceFactory, createServiceRef, type ServiceFactory, type ServiceRef } from './service-ref.js';
 import type { HostRegistries } from './registries.js';
@@ -12,11 +13,9 @@ import type {
   HandlerDefinition,
   IntervalDefinition,
   PostTypeDefinition,
-  PresetDefinition,
   ProviderDefinition,
   StepTypeDefinition,
   TaxonomyDefinition,
-  VerifierDefinition,
 } from './contributions.js';
 import type { SurfaceDefinition } from './routes.js';
 
@@ -42,9 +41,7 @@ export const contributionKinds = {
   // `object` settings: a handler whose settings are an interface is still a handler.
   handlers: kind<HandlerDefinition<object>>('handlers', 'slug'),
   providers: kind<ProviderDefinition>('providers', 'slug'),
-  presets: kind<PresetDefinition>('presets', 'slug'),
   intervals: kind<IntervalDefinition>('intervals', 'value'),
-  verifiers: kind<VerifierDefinition>('verifiers', 'mode'),
   authProviders: kind<AuthProviderDefinition>('authProviders', 'key'),
   stepTypes: kind<StepTypeDefinition>('stepTypes', 'type'),
   postTypes: kind<PostTypeDefinition>('postTypes', 'name'),

@@ -21,6 +21,8 @@ import { createServiceRef, type ServiceRef } from './service-ref.js';
 export const EXTENSION_POINT = Symbol.for('flowhost.extension-point');
 /** On `point.optional`: the id of the point it contributes to. */
 export const OPTIONAL_CONTRIBUTION = Symbol.for('flowhost.extension-point.optional');
+/** On `point.contributions`: the id of the point it reads. */
+export const POINT_READING = Symbol.for('flowhost.extension-point.contributions');
 
 /** What the owning plugin reads: the items every plugin added, sealed at boot. */
 export interface ExtensionPointContributions<T> {
@@ -87,7 +89,10 @@ export function createExtensionPoint<T extends object>(options: ExtensionPointOp
     owner: options.owner,
     key: options.key,
     description: options.description,
-    contributions: createServiceRef<ExtensionPointContributions<T>, 'plugin'>({ id: `${options.id}.contributions`, scope: 'plugin' }),
+    contributions: Object.freeze({
+      ...createServiceRef<ExtensionPointContributions<T>, 'plugin'>({ id: `${options.id}.contributions`, scope: 'plugin' }),
+      [POINT_READING]: options.id,
+    }),
     optional: Object.freeze({
       ...createServiceRef<Registrar<T>, 'plugin'>({ id: `${options.id}.optional`, scope: 'plugin' }),
       [OPTIONAL_CONTRIBUTION]: options.id,
@@ -100,6 +105,16 @@ export function createExtensionPoint<T extends object>(options: ExtensionPointOp
 /** The point id an optional contribution reference (`point.optional`) adds to, else undefined. */
 export function optionalContributionTo(ref: ServiceRef<unknown>): string | undefined {
   const id = (ref as unknown as Record<symbol, unknown>)[OPTIONAL_CONTRIBUTION];
+  return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * The point id a reading reference (`point.contributions`) reads, else undefined. A root
+ * service its owner provides may list it in its own `deps` (the domain's service reads the
+ * live list at call time; the container builds the reading for the providing plugin).
+ */
+export function pointReadBy(ref: ServiceRef<unknown>): string | undefined {
+  const id = (ref as unknown as Record<symbol, unknown>)[POINT_READING];
   return typeof id === 'string' ? id : undefined;
 }
 

@@ -17,9 +17,7 @@ export interface Registries {
   ownerOf(item: object): string | undefined;
   handlers(): Items<'handlers'>;
   providers(): Items<'providers'>;
-  presets(): Items<'presets'>;
   intervals(): Items<'intervals'>;
-  verifiers(): Items<'verifiers'>;
   surfaces(): Items<'surfaces'>;
   authProviders(): Items<'authProviders'>;
   stepTypes(): Items<'stepTypes'>;
@@ -108,14 +106,8 @@ export class HostRegistries implements Registries {
   providers() {
     return this.list('providers');
   }
-  presets() {
-    return this.list('presets');
-  }
   intervals() {
     return this.list('intervals');
-  }
-  verifiers() {
-    return this.list('verifiers');
   }
   surfaces() {
     return this.list('surfaces');

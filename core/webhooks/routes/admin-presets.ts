@@ -1,9 +1,9 @@
 /** GET /webhook-presets: the HMAC presets the plugins registered. */
-import type { Registries } from '../../kernel/registries.js';
+import type { WebhooksService } from '../service.js';
 import type { RouteDefinition } from '../../kernel/routes.js';
 import { admin } from './admin-shared.js';
 
-export function presetRoutes(registries: Registries): RouteDefinition[] {
+export function presetRoutes(webhooks: WebhooksService): RouteDefinition[] {
   return [
     {
       method: 'GET',
@@ -12,7 +12,7 @@ export function presetRoutes(registries: Registries): RouteDefinition[] {
       summary: 'Loaded webhook presets',
       handle: () => ({
         success: true,
-        data: registries.presets().map((p) => ({ slug: p.slug, label: p.label, template: p.template })),
+        data: webhooks.presets().map((p) => ({ slug: p.slug, label: p.label, template: p.template })),
       }),
     },
   ];

@@ -31,7 +31,10 @@ test('a preset with an unknown encoding refuses start-up, naming the plugin and 
     await t.stop();
     assert.unreachable('the host started');
   } catch (error) {
-    assert.match((error as Error).message, "Plugin 'acme': preset 'foo': signature_source.encoding must be one of: hex, base64, base64url");
+    assert.match(
+      (error as Error).message,
+      "Plugin 'acme': webhooks.presets 'foo': signature_source.encoding must be one of: hex, base64, base64url",
+    );
   }
 });
 

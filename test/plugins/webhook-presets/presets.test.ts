@@ -8,6 +8,7 @@ import { verifyHmac, type HmacResult, type InboundRequest } from '../../../core/
 import { presets } from '../../../plugins/webhook-presets/presets.js';
 import webhookPresets from '../../../plugins/webhook-presets/index.js';
 import { startTestHost } from '../../../sdk/testing/index.js';
+import { webhookPresets as presetPoint, webhookVerifiers } from '../../../sdk/contract/webhook-points.js';
 
 const test = suite('webhook-presets: provider vectors');
 
@@ -134,13 +135,17 @@ test('every preset is a complete, valid template; the plugin registers presets a
   try {
     assert.equal(
       t.host.registries
-        .presets()
+        .extensionPoint(presetPoint)
+        .list()
         .map((p) => p.slug)
         .sort(),
       ['github', 'shopify', 'slack', 'standard-webhooks', 'stripe'],
     );
     assert.equal(
-      t.host.registries.verifiers().map((v) => v.mode),
+      t.host.registries
+        .extensionPoint(webhookVerifiers)
+        .list()
+        .map((v) => v.mode),
       ['twilio'],
     );
   } finally {

@@ -1,0 +1,133 @@
+// The kernel's contribution kinds are what the host itself consumes (issue 54). A kind one
+// domain alone reads is that domain's extension point: the webhooks domain's presets and
+// verification modes. A plugin contributes through the same `services.presets` and
+// `services.verifiers` as before; the host then offers what it added, and GET /plugins
+// names the point it went to and the domain that owns it.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import {
+  createServiceFactory,
+  createServiceRef,
+  definePlugin,
+  definePreset,
+  defineVerifier,
+  services,
+  type PluginDefinition,
+} from '../../sdk/index.js';
+import { createTestHost } from '../../sdk/testing/index.js';
+import { webhookPresets, webhookVerifiers } from '../../sdk/contract/webhook-points.js';
+import { kindNames } from '../../sdk/kernel/contribution-kinds.js';
+import { testStores } from '../support/test-stores.js';
+
+type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- reads JSON answers
+
+/** Kinds that left the kernel, with the point that holds them now and its owner. */
+const MOVED = { presets: webhookPresets, verifiers: webhookVerifiers } as const;
+
+/** Adds a preset and a verification mode (accepts `X-Acme-Key: <the flow's secret>`). */
+const acme: PluginDefinition = definePlugin({
+  id: 'acme-hooks',
+  version: '1.0.0',
+  flowhost: '^1.0.0',
+  deps: { presets: services.presets, verifiers: services.verifiers },
+  setup({ presets, verifiers }) {
+    presets.add(
+      definePreset({
+        slug: 'acme',
+        label: 'Acme',
+        template: {
+          mode: 'hmac',
+          algo: 'sha256',
+          signed_template: '{body}',
+          signature_source: { header: 'X-Acme-Signature', extract: { kind: 'raw' }, encoding: 'hex' },
+        },
+      }),
+    );
+    verifiers.add(
+      defineVerifier({
+        mode: 'acme-key',
+        label: 'Acme key header',
+        verify: ({ headers, secrets }) => secrets.includes(headers['x-acme-key'] ?? ''),
+      }),
+    );
+  },
+}) as PluginDefinition;
+
+const unit = suite('sdk: kinds one domain reads are its extension points');
+
+unit('the kernel declares none of the moved kinds; services.presets and .verifiers are the owner’s points', () => {
+  for (const [name, point] of Object.entries(MOVED)) {
+    assert.not.ok((kindNames as string[]).includes(name), `the kernel declares '${name}'`);
+    assert.is(services[name as keyof typeof MOVED], point, `services.${name}`);
+    assert.is(point.owner, 'core-webhooks', name);
+  }
+});
+
+unit("a root service of another plugin cannot read the owner's list", async () => {
+  const snoop = definePlugin({
+    id: 'snoop',
+    version: '1.0.0',
+    flowhost: '^1.0.0',
+    provides: [
+      createServiceFactory({
+        service: createServiceRef<object, 'root'>({ id: 'snoop.presets', scope: 'root' }),
+        deps: { presets: webhookPresets.contributions },
+        factory: ({ presets }) => presets,
+      }),
+    ],
+    deps: { snooped: createServiceRef<object, 'root'>({ id: 'snoop.presets', scope: 'root' }) },
+    setup() {},
+  });
+  try {
+    const t = await createTestHost({ plugins: [snoop] });
+    await t.stop();
+    assert.unreachable('another plugin read the webhooks domain’s presets');
+  } catch (error) {
+    assert.match((error as Error).message, "Plugin 'snoop': reads the contributions to extension point 'webhooks.presets'");
+  }
+});
+
+unit.run();
+
+for (const store of testStores('sdk: kinds one domain reads')) {
+  const test = suite(`sdk: a plugin contributes to a domain's point, the domain serves it (${store.label})`);
+
+  test('the preset is offered, the mode verifies deliveries, GET /plugins names the point and its owner', async () => {
+    const t = await createTestHost({ plugins: [acme], config: store.config() });
+    try {
+      const presets = await t.request<Body>('GET', '/webhook-presets');
+      assert.is(presets.status, 200);
+      assert.ok(
+        presets.body.data.some((p: Body) => p.slug === 'acme'),
+        JSON.stringify(presets.body),
+      );
+
+      const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'P', steps: [{ step_type: 'fetch' }] } }))
+        .body.data.pipeline_id;
+      const flowId = (await t.request<Body>('POST', '/flows', { body: { pipeline_id: pipelineId, flow_name: 'F' } })).body.data.flow_id;
+      const enabled = await t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'acme-key' } });
+      assert.is(enabled.status, 200, JSON.stringify(enabled.body));
+      const send = (key: string) =>
+        fetch(`${t.url}/api/automation/v1/trigger/${flowId}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Acme-Key': key },
+          body: '{}',
+        });
+      assert.is((await send('wrong')).status, 401);
+      assert.is((await send(enabled.body.data.secret.value)).status, 200);
+      const unknown = await t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'nope' } });
+      assert.is(unknown.status, 400);
+      assert.match(unknown.body.message, 'bearer, hmac, acme-key');
+
+      const plugins = (await t.request<Body>('GET', '/plugins')).body.data as Body[];
+      const contributor = plugins.find((p) => p.id === 'acme-hooks')!;
+      assert.equal(contributor.contributions, { 'webhooks.presets': ['acme'], 'webhooks.verifiers': ['acme-key'] });
+      const owner = plugins.find((p) => p.id === 'core-webhooks')!;
+      assert.equal(owner.extensionPoints, ['webhooks.presets', 'webhooks.verifiers']);
+    } finally {
+      await t.stop();
+    }
+  });
+
+  test.run();
+}
