@@ -14,7 +14,7 @@ const LIST_NAMES: Record<string, string> = {
   intervals: 'intervals',
   postTypes: 'post types',
   taxonomies: 'taxonomies',
-  authProviders: 'auth providers',
+  'credentials.authProviders': 'auth providers',
   'webhooks.presets': 'webhook presets',
   'webhooks.verifiers': 'webhook verifiers',
   'chat.tools': 'chat tools',

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AuthProviderDefinition } from '../kernel/contributions.js';
 import type { Clock } from '../kernel/clock.js';
-import type { Registries } from '../kernel/registries.js';
+import type { ExtensionPointContributions } from '../kernel/extension-point.js';
 import type { GuardedFetch } from '../security/guarded-fetch-types.js';
 import type { Collection, DocumentStore } from '../store/port.js';
 import type { Vault } from '../security/vault.js';
@@ -42,7 +42,8 @@ export class BrowserFlow {
       vault: Vault;
       clock: Clock;
       fetch: GuardedFetch;
-      registries: Registries;
+      /** The credentials domain's extension point (read once the host booted). */
+      authProviders: ExtensionPointContributions<AuthProviderDefinition>;
       credentials: CredentialsService;
       insecure: boolean;
     },
@@ -57,7 +58,7 @@ export class BrowserFlow {
   }
 
   private provider(key: string): AuthProviderDefinition {
-    const provider = this.deps.registries.authProviders().find((p) => p.key === key);
+    const provider = this.deps.authProviders.get(key);
     if (!provider)
       throw apiError('auth_provider_not_found', { message: `No auth provider '${key}' is registered for browser authorization` });
     return provider;

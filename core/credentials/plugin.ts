@@ -5,6 +5,7 @@ import { CredentialsService } from './service.js';
 import { authSurface } from './routes.js';
 import { authPagesSurface } from './auth-pages.js';
 import { BrowserFlow } from './browser-flow.js';
+import { authProviders } from '../../sdk/contract/credential-points.js';
 
 /** Credentials of handlers: application keys and accounts, sealed; the /auth routes. */
 export const credentialsPlugin = definePlugin({
@@ -13,6 +14,8 @@ export const credentialsPlugin = definePlugin({
   flowhost: '^1.0.0',
   description: 'Handler credentials (application keys, connected accounts, app passwords) and GET/PUT/DELETE /auth.',
   collections: ['application_keys', 'auth_accounts', 'oauth_states'],
+  // Only the credentials domain reads auth providers: its point, not a kernel kind.
+  extensionPoints: [authProviders],
   provides: [
     createServiceFactory({
       service: services.credentials,
@@ -21,6 +24,8 @@ export const credentialsPlugin = definePlugin({
         vault: services.vault,
         clock: services.clock,
         registries: services.registries,
+        // Built for this plugin, the point's owner; read at call time (sealed at boot).
+        authProviders: authProviders.contributions,
         info: services.hostInfo,
       },
       async factory(deps) {
@@ -37,12 +42,12 @@ export const credentialsPlugin = definePlugin({
     vault: services.vault,
     clock: services.clock,
     fetch: services.fetch,
-    registries: services.registries,
+    providers: authProviders.contributions,
     scheduler: services.scheduler,
     info: services.hostInfo,
   },
-  async setup({ routes, credentials, store, vault, clock, fetch, registries, scheduler, info }) {
-    const flow = new BrowserFlow({ store, vault, clock, fetch, registries, credentials, insecure: info.allowsPrivateUrls });
+  async setup({ routes, credentials, store, vault, clock, fetch, providers, scheduler, info }) {
+    const flow = new BrowserFlow({ store, vault, clock, fetch, authProviders: providers, credentials, insecure: info.allowsPrivateUrls });
     await flow.init();
     routes.add(authSurface(credentials));
     routes.add(authPagesSurface(flow, credentials));

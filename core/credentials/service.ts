@@ -1,7 +1,8 @@
 import type { Clock } from '../kernel/clock.js';
-import type { HandlerCredentials, HandlerDefinition } from '../kernel/contributions.js';
+import type { AuthProviderDefinition, HandlerCredentials, HandlerDefinition } from '../kernel/contributions.js';
 import type { HostInfo } from '../kernel/plugin.js';
 import type { Registries } from '../kernel/registries.js';
+import type { ExtensionPointContributions } from '../kernel/extension-point.js';
 import { maskSecret } from '../security/mask.js';
 import type { Vault } from '../security/vault.js';
 import type { Collection, DocumentStore } from '../store/port.js';
@@ -44,6 +45,8 @@ export class CredentialsService implements CredentialsApi {
       vault: Vault;
       clock: Clock;
       registries: Registries;
+      /** The domain's extension point, read at call time (sealed once every setup ran). */
+      authProviders: ExtensionPointContributions<AuthProviderDefinition>;
       info: HostInfo;
       authPrefix?: string;
     },
@@ -279,7 +282,7 @@ export class CredentialsService implements CredentialsApi {
   private async refreshIfDue(provider: string, account: AuthAccountRecord | null): Promise<AuthAccountRecord | null> {
     if (account?.status !== 'authenticated' || account.auth_type !== 'oauth2' || !account.expires_at) return account;
     if (account.expires_at.getTime() - this.deps.clock.now().getTime() > 60_000) return account;
-    const definition = this.deps.registries.authProviders().find((p) => p.key === provider);
+    const definition = this.deps.authProviders.get(provider);
     const tokens = this.openAll(provider, account.tokens);
     if (!definition?.oauth2 || !tokens.refresh_token) return account;
     const keys = await this.applicationKeys(provider);

@@ -18,6 +18,7 @@ import { siteEventsService } from './site-events.js';
 import { usersService } from './users.js';
 import { webhookEventsService } from './webhook-events.js';
 import { webhookPresets, webhookVerifiers } from './webhook-points.js';
+import { authProviders } from './credential-points.js';
 
 export const domainServices = {
   users: usersService,
@@ -48,4 +49,6 @@ export const domainServices = {
   presets: webhookPresets,
   /** Webhook verification modes (core-webhooks' `webhooks.verifiers`). */
   verifiers: webhookVerifiers,
+  /** OAuth handlers' browser authorization (core-credentials' `credentials.authProviders`). */
+  authProviders,
 } as const;

@@ -9,7 +9,6 @@
 import { createServiceFactory, createServiceRef, type ServiceFactory, type ServiceRef } from './service-ref.js';
 import type { HostRegistries } from './registries.js';
 import type {
-  AuthProviderDefinition,
   HandlerDefinition,
   IntervalDefinition,
   PostTypeDefinition,
@@ -42,7 +41,6 @@ export const contributionKinds = {
   handlers: kind<HandlerDefinition<object>>('handlers', 'slug'),
   providers: kind<ProviderDefinition>('providers', 'slug'),
   intervals: kind<IntervalDefinition>('intervals', 'value'),
-  authProviders: kind<AuthProviderDefinition>('authProviders', 'key'),
   stepTypes: kind<StepTypeDefinition>('stepTypes', 'type'),
   postTypes: kind<PostTypeDefinition>('postTypes', 'name'),
   taxonomies: kind<TaxonomyDefinition>('taxonomies', 'name'),

@@ -19,7 +19,6 @@ export interface Registries {
   providers(): Items<'providers'>;
   intervals(): Items<'intervals'>;
   surfaces(): Items<'surfaces'>;
-  authProviders(): Items<'authProviders'>;
   stepTypes(): Items<'stepTypes'>;
   postTypes(): Items<'postTypes'>;
   taxonomies(): Items<'taxonomies'>;
@@ -111,9 +110,6 @@ export class HostRegistries implements Registries {
   }
   surfaces() {
     return this.list('surfaces');
-  }
-  authProviders() {
-    return this.list('authProviders');
   }
   stepTypes() {
     return this.list('stepTypes');

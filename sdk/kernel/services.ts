@@ -60,7 +60,6 @@ export const services = {
   handlers: contributionKinds.handlers.registrar,
   providers: contributionKinds.providers.registrar,
   intervals: contributionKinds.intervals.registrar,
-  authProviders: contributionKinds.authProviders.registrar,
   stepTypes: contributionKinds.stepTypes.registrar,
   postTypes: contributionKinds.postTypes.registrar,
   taxonomies: contributionKinds.taxonomies.registrar,

@@ -9,6 +9,7 @@ import {
   createServiceFactory,
   createServiceRef,
   definePlugin,
+  defineHandler,
   definePreset,
   defineVerifier,
   services,
@@ -16,21 +17,46 @@ import {
 } from '../../sdk/index.js';
 import { createTestHost } from '../../sdk/testing/index.js';
 import { webhookPresets, webhookVerifiers } from '../../sdk/contract/webhook-points.js';
+import { authProviders } from '../../sdk/contract/credential-points.js';
 import { kindNames } from '../../sdk/kernel/contribution-kinds.js';
 import { testStores } from '../support/test-stores.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- reads JSON answers
 
 /** Kinds that left the kernel, with the point that holds them now and its owner. */
-const MOVED = { presets: webhookPresets, verifiers: webhookVerifiers } as const;
+const MOVED = {
+  presets: [webhookPresets, 'core-webhooks'],
+  verifiers: [webhookVerifiers, 'core-webhooks'],
+  authProviders: [authProviders, 'core-credentials'],
+} as const;
+
+/** Where the auth provider sends the browser (never reached: the test reads the redirect). */
+const AUTHORIZE = 'http://127.0.0.1:9/acme';
 
 /** Adds a preset and a verification mode (accepts `X-Acme-Key: <the flow's secret>`). */
 const acme: PluginDefinition = definePlugin({
   id: 'acme-hooks',
   version: '1.0.0',
   flowhost: '^1.0.0',
-  deps: { presets: services.presets, verifiers: services.verifiers },
-  setup({ presets, verifiers }) {
+  deps: { presets: services.presets, verifiers: services.verifiers, handlers: services.handlers, authProviders: services.authProviders },
+  setup({ presets, verifiers, handlers, authProviders }) {
+    handlers.add(
+      defineHandler({
+        slug: 'acme-oauth',
+        type: 'publish',
+        label: 'Acme',
+        description: 'OAuth 2.0 through its own auth provider.',
+        auth: { type: 'oauth2', fields: ['client_id', 'client_secret'] },
+        publish: async (_ctx, _settings, packets) => packets,
+      }),
+    );
+    authProviders.add({
+      key: 'acme-oauth',
+      type: 'oauth2',
+      label: 'Acme',
+      fields: ['client_id', 'client_secret'],
+      oauth2: () => ({ issuer: AUTHORIZE, authorizationUrl: `${AUTHORIZE}/authorize`, tokenUrl: `${AUTHORIZE}/token`, scopes: ['post'] }),
+    });
     presets.add(
       definePreset({
         slug: 'acme',
@@ -55,11 +81,11 @@ const acme: PluginDefinition = definePlugin({
 
 const unit = suite('sdk: kinds one domain reads are its extension points');
 
-unit('the kernel declares none of the moved kinds; services.presets and .verifiers are the owner’s points', () => {
-  for (const [name, point] of Object.entries(MOVED)) {
+unit('the kernel declares none of the moved kinds; services.presets, .verifiers, .authProviders are the owners’ points', () => {
+  for (const [name, [point, owner]] of Object.entries(MOVED)) {
     assert.not.ok((kindNames as string[]).includes(name), `the kernel declares '${name}'`);
     assert.is(services[name as keyof typeof MOVED], point, `services.${name}`);
-    assert.is(point.owner, 'core-webhooks', name);
+    assert.is(point.owner, owner, name);
   }
 });
 
@@ -121,9 +147,32 @@ for (const store of testStores('sdk: kinds one domain reads')) {
 
       const plugins = (await t.request<Body>('GET', '/plugins')).body.data as Body[];
       const contributor = plugins.find((p) => p.id === 'acme-hooks')!;
-      assert.equal(contributor.contributions, { 'webhooks.presets': ['acme'], 'webhooks.verifiers': ['acme-key'] });
-      const owner = plugins.find((p) => p.id === 'core-webhooks')!;
-      assert.equal(owner.extensionPoints, ['webhooks.presets', 'webhooks.verifiers']);
+      assert.equal(contributor.contributions, {
+        'webhooks.presets': ['acme'],
+        'webhooks.verifiers': ['acme-key'],
+        handlers: ['acme-oauth'],
+        'credentials.authProviders': ['acme-oauth'],
+      });
+      assert.equal(plugins.find((p) => p.id === 'core-webhooks')!.extensionPoints, ['webhooks.presets', 'webhooks.verifiers']);
+      assert.equal(plugins.find((p) => p.id === 'core-credentials')!.extensionPoints, ['credentials.authProviders']);
+    } finally {
+      await t.stop();
+    }
+  });
+
+  test('the auth provider is the one the browser authorization sends the popup to', async () => {
+    const t = await createTestHost({ plugins: [acme], config: store.config() });
+    try {
+      const saved = await t.request<Body>('PUT', '/auth/acme-oauth', {
+        body: { client_id: 'acme-client', client_secret: 'acme-secret-0123' },
+      });
+      assert.is(saved.status, 200, JSON.stringify(saved.body));
+      const auth = `Basic ${Buffer.from(`${t.admin.login}:${t.admin.password}`).toString('base64')}`;
+      const res = await fetch(`${t.url}/flowhost-auth/acme-oauth/`, { redirect: 'manual', headers: { Authorization: auth } });
+      assert.is(res.status, 302, await res.text());
+      const location = new URL(res.headers.get('location')!);
+      assert.is(`${location.origin}${location.pathname}`, `${AUTHORIZE}/authorize`);
+      assert.is(location.searchParams.get('client_id'), 'acme-client');
     } finally {
       await t.stop();
     }
