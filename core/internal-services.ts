@@ -30,6 +30,7 @@ import type { TriggerLimiterFactory } from './webhooks/trigger-limits.js';
 import type { EngineHooks } from './engine/engine-hooks.js';
 import type { LogHooks } from './logs/log-hooks.js';
 import type { WebhookHooks } from './webhooks/webhook-hooks.js';
+import type { HostContentTypes } from './content/content-types.js';
 import type { SiteHooks } from './content/site-hooks.js';
 
 // Privileged references have tokens of their own (not keyed by id): they cannot be forged.
@@ -95,6 +96,12 @@ const coreOnly = {
   logEvents: d.logEvents,
   webhookEvents: d.webhookEvents,
   siteEvents: d.siteEvents,
+
+  // Domains' extension points the core plugins contribute to or read (issue 54).
+  postTypes: d.postTypes,
+  taxonomies: d.taxonomies,
+  /** Post types and taxonomies with the content domain's boot check. */
+  contentTypes: seen<HostContentTypes>(d.contentTypes),
 } as const;
 
 /** Named, not inferred: the declaration of a spread of the kernel's catalogue is too deep for tsc to print. */

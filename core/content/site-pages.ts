@@ -15,7 +15,7 @@ import type { PostTypeDefinition, TaxonomyDefinition } from '../kernel/contribut
 import type { SiteHooks } from './site-hooks.js';
 import type { HostInfo } from '../kernel/plugin.js';
 import type { Principal } from '../kernel/principal.js';
-import type { Registries } from '../kernel/registries.js';
+import type { ContentTypes } from '../../sdk/contract/content-types.js';
 import { page, type RouteDefinition, type RouteReply, type SurfaceDefinition } from '../kernel/routes.js';
 import type { UsersService } from '../users/service.js';
 import type { Post } from './model.js';
@@ -33,7 +33,7 @@ const PER_PAGE = 10;
 export interface SitePagesDeps {
   hooks: SiteHooks;
   content: ContentService;
-  registries: Registries;
+  contentTypes: ContentTypes;
   hostInfo: HostInfo;
   users: UsersService;
 }
@@ -55,8 +55,8 @@ function siteKit(deps: SitePagesDeps) {
   const site = () => deps.hostInfo.publicUrl();
   const api = () => `${site()}${deps.hostInfo.apiPrefix}`;
   // Types with wp/v2 routes (a 'custom' controller, the media library, links to its files instead).
-  const types = (): PostTypeDefinition[] => deps.registries.postTypes().filter((t) => t.rest_controller !== 'custom');
-  const taxonomies = (): readonly TaxonomyDefinition[] => deps.registries.taxonomies();
+  const types = (): PostTypeDefinition[] => deps.contentTypes.postTypes().filter((t) => t.rest_controller !== 'custom');
+  const taxonomies = (): readonly TaxonomyDefinition[] => deps.contentTypes.taxonomies();
   const postLink = (post: Post) => `${site()}/?p=${post.post_id}`;
   const termLink = (taxonomy: string, slug: string) => `${site()}/?${new URLSearchParams({ taxonomy, term: slug }).toString()}`;
 

@@ -4,12 +4,12 @@
  * `/types` and `/taxonomies`. Answers have WordPress's shapes (lists are arrays, items
  * plain objects, X-WP-Total headers); errors keep `{code, message, data: {status}}`.
  *
- * The route list is a function of the registries (`SurfaceDefinition.routes` as a
+ * The route list is a function of the registered types (`SurfaceDefinition.routes` as a
  * function), built when the host compiles its routes: a plugin that registers a post
  * type or taxonomy in its setup gets its routes without touching this surface.
  */
 import type { HostInfo } from '../kernel/plugin.js';
-import type { Registries } from '../kernel/registries.js';
+import type { ContentTypes } from '../../sdk/contract/content-types.js';
 import type { RouteDefinition, SurfaceDefinition } from '../kernel/routes.js';
 import type { ContentService } from './service.js';
 import type { UsersService } from '../users/service.js';
@@ -23,7 +23,8 @@ export { WP_NAMESPACE };
 
 export interface WpDeps {
   content: ContentService;
-  registries: Registries;
+  /** The registered post types and taxonomies (read when the routes are built, at boot). */
+  contentTypes: ContentTypes;
   hostInfo: HostInfo;
   users: UsersService;
 }
@@ -34,7 +35,7 @@ export function wpSurface(deps: WpDeps): SurfaceDefinition {
     namespace: WP_NAMESPACE,
     // WordPress clients run on other origins too (a headless front end, a block editor).
     rest: 'wordpress',
-    // Called once at boot, after every plugin's setup: the registries are complete.
+    // Called once at boot, after every plugin's setup: the types are complete.
     routes: () => new WpRoutes(deps).all(),
   };
 }

@@ -57,17 +57,4 @@ export function checkContributions(registries: HostRegistries, options: { compil
       throw new PluginError(owner(stepType), `step type '${stepType.type}' needs no handler, so it must have a run() function`);
     }
   }
-  // Post types and taxonomies share wp/v2's path segments; a taxonomy names existing types.
-  const bases = new Map<string, string>();
-  const postTypes = new Set(registries.postTypes().map((t) => t.name));
-  for (const item of [...registries.postTypes(), ...registries.taxonomies()]) {
-    const before = bases.get(item.rest_base);
-    if (before) throw new PluginError(owner(item), `'${item.name}' uses rest_base '${item.rest_base}', already used by '${before}'`);
-    bases.set(item.rest_base, item.name);
-  }
-  for (const taxonomy of registries.taxonomies()) {
-    const unknown = taxonomy.post_types.filter((t) => !postTypes.has(t));
-    if (unknown.length)
-      throw new PluginError(owner(taxonomy), `taxonomy '${taxonomy.name}' names post types nobody registered: ${unknown.join(', ')}`);
-  }
 }

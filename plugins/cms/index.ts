@@ -24,13 +24,13 @@ export default definePlugin({
   flowhost: '^1.0.0',
   description:
     "Handlers cms (publish), cms-local (fetch), cms-update (update) and cms-media (fetch) on the site's posts and media, and cms-api (fetch) from another site's WordPress REST API.",
-  deps: { handlers: services.handlers, info: services.hostInfo, registries: services.registries },
-  setup({ handlers, info, registries }) {
+  deps: { handlers: services.handlers, info: services.hostInfo, contentTypes: services.contentTypes },
+  setup({ handlers, info, contentTypes }) {
     // The registered post types and taxonomies are known once the host has booted (every
     // plugin registers its own in setup), which is before anything reads a schema: the
     // schemas are built on first read and then kept, so validators compiled for them stay.
     let targets: PostTarget[] | undefined;
-    const registered = () => (targets ??= postTargets(registries));
+    const registered = () => (targets ??= postTargets(contentTypes));
     let publishSettings: JsonSchema | undefined;
     let localSettings: JsonSchema | undefined;
     const link = (postId: number) => `${info.publicUrl()}/?p=${postId}`;

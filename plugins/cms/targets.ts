@@ -5,7 +5,7 @@
  * publish checks its settings against them again at run time: a flow saved before its
  * type's plugin was removed must fail, not write posts nobody can see.
  */
-import { apiError, type Registries } from '../../sdk/index.js';
+import { apiError, type ContentTypes } from '../../sdk/index.js';
 
 export interface PostTarget {
   name: string;
@@ -13,9 +13,9 @@ export interface PostTarget {
   taxonomies: string[];
 }
 
-export function postTargets(registries: Registries): PostTarget[] {
-  const taxonomies = registries.taxonomies();
-  return registries
+export function postTargets(types: ContentTypes): PostTarget[] {
+  const taxonomies = types.taxonomies();
+  return types
     .postTypes()
     .filter((type) => type.rest_controller !== 'custom')
     .map((type) => ({

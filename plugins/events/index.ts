@@ -47,7 +47,7 @@ export default definePlugin({
     postTypes: services.postTypes,
     taxonomies: services.taxonomies,
     content: services.content,
-    registries: services.registries,
+    contentTypes: services.contentTypes,
     store: services.store,
     fetch: services.fetch,
     clock: services.clock,
@@ -55,7 +55,7 @@ export default definePlugin({
     log: services.logger,
     settings: services.configOf<Settings>(),
   },
-  async setup({ routes, handlers, postTypes, taxonomies, content, registries, store, fetch, clock, hostInfo, log, settings }) {
+  async setup({ routes, handlers, postTypes, taxonomies, content, contentTypes, store, fetch, clock, hostInfo, log, settings }) {
     if (!isTimeZone(settings.timezone))
       throw new PluginError('events', `timezone '${settings.timezone}' is not a time zone name this Node knows (e.g. Europe/Berlin).`);
     const page = settings.page_path.replace(/\/+$/, '') || '/events';
@@ -74,7 +74,7 @@ export default definePlugin({
 
     const link = (id: number) => `${hostInfo.publicUrl().replace(/\/+$/, '')}/?p=${id}`;
     const index = new EventIndex(content, link);
-    const service = new EventsService(index, content, registries, clock, { ...settings, page_path: page });
+    const service = new EventsService(index, content, contentTypes, clock, { ...settings, page_path: page });
 
     const slots = store.collection('geocode_slots') as Collection<{ _id: string; next_at: number }>;
     const cache = store.collection('geocode_cache') as Collection<{ _id: string; query: string; candidates: never[]; expires_at: Date }>;

@@ -1,5 +1,5 @@
 /** What the routes and the page share: the event index, the site's time, the event taxonomies and their terms. */
-import type { ContentStore, Clock, Registries, Term } from '../../sdk/index.js';
+import type { ContentStore, Clock, ContentTypes, Term } from '../../sdk/index.js';
 import { groupDays, nextChange, pageOf, shownDays, type CalendarArgs, type CalendarPage, type Grouping } from './calendar-query.js';
 import type { EventIndex, Snapshot } from './event-index.js';
 import { filterData, type FilterData, type TaxonomyTerms } from './filters.js';
@@ -31,7 +31,7 @@ export class EventsService {
   constructor(
     readonly index: EventIndex,
     private readonly content: ContentStore,
-    private readonly registries: Registries,
+    private readonly types: ContentTypes,
     private readonly clock: Clock,
     readonly settings: EventsSettings,
   ) {}
@@ -43,7 +43,7 @@ export class EventsService {
   /** Every taxonomy registered for events (this plugin's and other plugins'). */
   taxonomyNames(): Set<string> {
     return new Set(
-      this.registries
+      this.types
         .taxonomies()
         .filter((t) => t.post_types.includes(EVENT_TYPE))
         .map((t) => t.name),
@@ -53,7 +53,7 @@ export class EventsService {
   /** The event taxonomies a filter modal shows: all but the excluded ones, with their terms. */
   async filterTaxonomies(): Promise<TaxonomyTerms[]> {
     const excluded = new Set(this.settings.excluded_taxonomies);
-    const list = this.registries.taxonomies().filter((t) => t.post_types.includes(EVENT_TYPE) && !excluded.has(t.name));
+    const list = this.types.taxonomies().filter((t) => t.post_types.includes(EVENT_TYPE) && !excluded.has(t.name));
     return Promise.all(
       list.map(async (t) => ({
         taxonomy: t.name,
@@ -84,7 +84,7 @@ export class EventsService {
         .filter(([t]) => !this.settings.excluded_taxonomies.includes(t))
         .map(([t, terms]) => [t, new Map(terms.map((term) => [term.term_id, term.name]))]),
     );
-    const labels = new Map(this.registries.taxonomies().map((t) => [t.name, t.label]));
+    const labels = new Map(this.types.taxonomies().map((t) => [t.name, t.label]));
     const active = Object.entries(args.taxFilter).flatMap(([taxonomy, ids]) =>
       ids.flatMap((id) => {
         const name = lists.get(taxonomy)?.find((term) => term.term_id === id)?.name;

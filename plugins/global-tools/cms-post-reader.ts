@@ -4,7 +4,14 @@
  * (post-view.ts: a draft is for whoever may edit it, a private post for its author and
  * editors; a non-public type needs edit_posts).
  */
-import { defineChatTool, type ChatToolDefinition, type ContentStore, type HostInfo, type Post, type Registries } from '../../sdk/index.js';
+import {
+  defineChatTool,
+  type ChatToolDefinition,
+  type ContentStore,
+  type HostInfo,
+  type Post,
+  type ContentTypes,
+} from '../../sdk/index.js';
 import { canRead, contentText, excerptText, isoDate, linkOf } from './post-view.js';
 
 const MAX_CHARS = 100_000;
@@ -34,7 +41,7 @@ function parseReference(ref: string): { id: number } | { slug: string } {
   };
 }
 
-export function cmsPostReaderTool(content: ContentStore, registries: Registries, hostInfo: HostInfo): ChatToolDefinition {
+export function cmsPostReaderTool(content: ContentStore, contentTypes: ContentTypes, hostInfo: HostInfo): ChatToolDefinition {
   return defineChatTool({
     name: 'cms_post_reader',
     description: `Read one post of this site by post_id, or by url (its link, e.g. https://site/?p=12 or https://site/2026/my-post, or its slug). Returns title, content as plain text (at most max_chars, default 20000), excerpt, status, date and its terms per taxonomy.`,
@@ -51,7 +58,7 @@ export function cmsPostReaderTool(content: ContentStore, registries: Registries,
     async run(args, ctx) {
       // Checked here, not with a top-level anyOf: some providers refuse those in tool schemas.
       if (args.post_id === undefined && args.url === undefined) throw new Error('cms_post_reader needs post_id or url');
-      const types = registries.postTypes();
+      const types = contentTypes.postTypes();
       const wanted = args.post_type === undefined ? types : types.filter((t) => t.name === args.post_type);
       if (!wanted.length) throw new Error(`Unknown post type '${String(args.post_type)}' (known: ${types.map((t) => t.name).join(', ')})`);
       const ref = args.post_id !== undefined ? { id: args.post_id } : parseReference(String(args.url));
@@ -83,7 +90,7 @@ export function cmsPostReaderTool(content: ContentStore, registries: Registries,
       const maxChars = args.max_chars ?? 20_000;
       const text = contentText(post);
       const taxonomies: Record<string, Array<{ id: number; name: string; slug: string }>> = {};
-      for (const taxonomy of registries.taxonomies()) {
+      for (const taxonomy of contentTypes.taxonomies()) {
         const ids = post.terms[taxonomy.name] ?? [];
         if (!ids.length) continue;
         const terms = (await content.findTerms(taxonomy.name, { include: ids, per_page: 100 })).items;

@@ -47,18 +47,18 @@ export default definePlugin({
     vault: services.vault,
     fetch: services.fetch,
     content: services.content,
-    registries: services.registries,
+    contentTypes: services.contentTypes,
     hostInfo: services.hostInfo,
     api: services.api,
   },
-  setup({ tools, routes, config, store, vault, fetch, content, registries, hostInfo, api }) {
+  setup({ tools, routes, config, store, vault, fetch, content, contentTypes, hostInfo, api }) {
     const baseUrl = config.search_base_url.replace(/\/+$/, '');
     const key = new SearchKey(store.collection<SearchKeyDoc>('settings'), vault, config.search_api_key.trim());
     routes.add(searchSettingsSurface(key, baseUrl));
     tools.add(webSearchTool({ baseUrl, key, fetch, timeoutMs: config.search_timeout_ms }));
     tools.add(webFetchTool({ timeoutMs: config.fetch_timeout_ms, maxBytes: config.fetch_max_bytes }));
-    tools.add(localSearchTool(content, registries, hostInfo));
-    tools.add(cmsPostReaderTool(content, registries, hostInfo));
+    tools.add(localSearchTool(content, contentTypes, hostInfo));
+    tools.add(cmsPostReaderTool(content, contentTypes, hostInfo));
     tools.add(apiQueryTool(api));
   },
 });

@@ -12,13 +12,13 @@ import {
   type HostInfo,
   type Post,
   type PostStatus,
-  type Registries,
+  type ContentTypes,
 } from '../../sdk/index.js';
 import { excerptText, isoDate, linkOf, readableTypes } from './post-view.js';
 
 const EDITOR_STATUSES: PostStatus[] = ['publish', 'draft', 'pending', 'private'];
 
-export function localSearchTool(content: ContentStore, registries: Registries, hostInfo: HostInfo): ChatToolDefinition {
+export function localSearchTool(content: ContentStore, contentTypes: ContentTypes, hostInfo: HostInfo): ChatToolDefinition {
   return defineChatTool({
     name: 'local_search',
     description:
@@ -36,9 +36,9 @@ export function localSearchTool(content: ContentStore, registries: Registries, h
     async run(args, ctx) {
       const query = String(args.query);
       const limit = args.limit ?? 10;
-      let types = readableTypes(registries, ctx.user);
+      let types = readableTypes(contentTypes, ctx.user);
       if (args.post_type !== undefined) {
-        const known = registries.postTypes().map((t) => t.name);
+        const known = contentTypes.postTypes().map((t) => t.name);
         if (!known.includes(String(args.post_type)))
           throw new Error(`Unknown post type '${String(args.post_type)}' (known: ${known.join(', ')})`);
         types = types.filter((t) => t.name === args.post_type);

@@ -2,7 +2,7 @@
  * What local_search and cms_post_reader share: who may read a post (as the wp/v2 routes
  * decide it), its public link, and its text as plain text.
  */
-import { canReadPost, renderContent, type ActingUser, type Post, type PostTypeDefinition, type Registries } from '../../sdk/index.js';
+import { canReadPost, renderContent, type ActingUser, type Post, type ContentTypes, type PostTypeDefinition } from '../../sdk/index.js';
 import { htmlToPlain } from './html-text.js';
 
 /**
@@ -16,8 +16,8 @@ export function canRead(type: PostTypeDefinition, post: Post, user: ActingUser |
 }
 
 /** The registered post types whose posts this caller may read at all. */
-export function readableTypes(registries: Registries, user: ActingUser | null): PostTypeDefinition[] {
-  return registries.postTypes().filter((t) => t.public !== false || user?.can('edit_posts'));
+export function readableTypes(types: ContentTypes, user: ActingUser | null): PostTypeDefinition[] {
+  return types.postTypes().filter((t) => t.public !== false || user?.can('edit_posts'));
 }
 
 /** The link wp/v2 gives a post. */

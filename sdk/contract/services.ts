@@ -19,6 +19,7 @@ import { usersService } from './users.js';
 import { webhookEventsService } from './webhook-events.js';
 import { webhookPresets, webhookVerifiers } from './webhook-points.js';
 import { authProviders } from './credential-points.js';
+import { contentTypesService, postTypes, taxonomies } from './content-types.js';
 
 export const domainServices = {
   users: usersService,
@@ -51,4 +52,10 @@ export const domainServices = {
   verifiers: webhookVerifiers,
   /** OAuth handlers' browser authorization (core-credentials' `credentials.authProviders`). */
   authProviders,
+  /** Kinds of post (core-content's `content.postTypes`). */
+  postTypes,
+  /** Taxonomies of terms (core-content's `content.taxonomies`). */
+  taxonomies,
+  /** The registered post types and taxonomies, to read (provided by core-content). */
+  contentTypes: contentTypesService,
 } as const;

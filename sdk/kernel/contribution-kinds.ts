@@ -8,14 +8,7 @@
  */
 import { createServiceFactory, createServiceRef, type ServiceFactory, type ServiceRef } from './service-ref.js';
 import type { HostRegistries } from './registries.js';
-import type {
-  HandlerDefinition,
-  IntervalDefinition,
-  PostTypeDefinition,
-  ProviderDefinition,
-  StepTypeDefinition,
-  TaxonomyDefinition,
-} from './contributions.js';
+import type { HandlerDefinition, IntervalDefinition, ProviderDefinition, StepTypeDefinition } from './contributions.js';
 import type { SurfaceDefinition } from './routes.js';
 
 /** What a plugin gets to contribute: `add(item)` records the item as that plugin's. */
@@ -42,8 +35,6 @@ export const contributionKinds = {
   providers: kind<ProviderDefinition>('providers', 'slug'),
   intervals: kind<IntervalDefinition>('intervals', 'value'),
   stepTypes: kind<StepTypeDefinition>('stepTypes', 'type'),
-  postTypes: kind<PostTypeDefinition>('postTypes', 'name'),
-  taxonomies: kind<TaxonomyDefinition>('taxonomies', 'name'),
   /** REST surfaces; a plugin adds them through `services.routes`. */
   surfaces: kind<SurfaceDefinition>('surfaces', 'id', 'routes'),
 } as const;

@@ -20,8 +20,6 @@ export interface Registries {
   intervals(): Items<'intervals'>;
   surfaces(): Items<'surfaces'>;
   stepTypes(): Items<'stepTypes'>;
-  postTypes(): Items<'postTypes'>;
-  taxonomies(): Items<'taxonomies'>;
 }
 
 /**
@@ -113,12 +111,6 @@ export class HostRegistries implements Registries {
   }
   stepTypes() {
     return this.list('stepTypes');
-  }
-  postTypes() {
-    return this.list('postTypes');
-  }
-  taxonomies() {
-    return this.list('taxonomies');
   }
 
   private all(): Array<Registry<object>> {

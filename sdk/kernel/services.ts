@@ -61,6 +61,4 @@ export const services = {
   providers: contributionKinds.providers.registrar,
   intervals: contributionKinds.intervals.registrar,
   stepTypes: contributionKinds.stepTypes.registrar,
-  postTypes: contributionKinds.postTypes.registrar,
-  taxonomies: contributionKinds.taxonomies.registrar,
 } as const;

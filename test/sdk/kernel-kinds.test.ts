@@ -10,14 +10,18 @@ import {
   createServiceRef,
   definePlugin,
   defineHandler,
+  definePostType,
   definePreset,
+  defineTaxonomy,
   defineVerifier,
   services,
+  successBody,
   type PluginDefinition,
 } from '../../sdk/index.js';
 import { createTestHost } from '../../sdk/testing/index.js';
 import { webhookPresets, webhookVerifiers } from '../../sdk/contract/webhook-points.js';
 import { authProviders } from '../../sdk/contract/credential-points.js';
+import { postTypes, taxonomies } from '../../sdk/contract/content-types.js';
 import { kindNames } from '../../sdk/kernel/contribution-kinds.js';
 import { testStores } from '../support/test-stores.js';
 
@@ -28,6 +32,8 @@ const MOVED = {
   presets: [webhookPresets, 'core-webhooks'],
   verifiers: [webhookVerifiers, 'core-webhooks'],
   authProviders: [authProviders, 'core-credentials'],
+  postTypes: [postTypes, 'core-content'],
+  taxonomies: [taxonomies, 'core-content'],
 } as const;
 
 /** Where the auth provider sends the browser (never reached: the test reads the redirect). */
@@ -38,8 +44,39 @@ const acme: PluginDefinition = definePlugin({
   id: 'acme-hooks',
   version: '1.0.0',
   flowhost: '^1.0.0',
-  deps: { presets: services.presets, verifiers: services.verifiers, handlers: services.handlers, authProviders: services.authProviders },
-  setup({ presets, verifiers, handlers, authProviders }) {
+  deps: {
+    presets: services.presets,
+    verifiers: services.verifiers,
+    handlers: services.handlers,
+    authProviders: services.authProviders,
+    postTypes: services.postTypes,
+    taxonomies: services.taxonomies,
+    contentTypes: services.contentTypes,
+    routes: services.routes,
+  },
+  setup({ presets, verifiers, handlers, authProviders, postTypes, taxonomies, contentTypes, routes }) {
+    postTypes.add(definePostType({ name: 'recipe', label: 'Recipes', rest_base: 'recipes', taxonomies: ['cuisine'] }));
+    taxonomies.add(
+      defineTaxonomy({ name: 'cuisine', label: 'Cuisines', rest_base: 'cuisines', hierarchical: false, post_types: ['recipe'] }),
+    );
+    // A reader of the content domain's lists (after boot, as every reader).
+    routes.add({
+      id: 'acme-types',
+      namespace: 'acme/v1',
+      routes: [
+        {
+          method: 'GET',
+          path: '/types',
+          permission: 'public',
+          schema: { responses: { 200: successBody({ types: { type: 'array' }, taxonomies: { type: 'array' } }) } },
+          handle: () => ({
+            success: true,
+            types: contentTypes.postTypes().map((t) => t.name),
+            taxonomies: contentTypes.taxonomies().map((t) => t.name),
+          }),
+        },
+      ],
+    });
     handlers.add(
       defineHandler({
         slug: 'acme-oauth',
@@ -81,13 +118,16 @@ const acme: PluginDefinition = definePlugin({
 
 const unit = suite('sdk: kinds one domain reads are its extension points');
 
-unit('the kernel declares none of the moved kinds; services.presets, .verifiers, .authProviders are the owners’ points', () => {
-  for (const [name, [point, owner]] of Object.entries(MOVED)) {
-    assert.not.ok((kindNames as string[]).includes(name), `the kernel declares '${name}'`);
-    assert.is(services[name as keyof typeof MOVED], point, `services.${name}`);
-    assert.is(point.owner, owner, name);
-  }
-});
+unit(
+  'the kernel declares none of the moved kinds; services.presets, .verifiers, .authProviders, .postTypes, .taxonomies are the owners’ points',
+  () => {
+    for (const [name, [point, owner]] of Object.entries(MOVED)) {
+      assert.not.ok((kindNames as string[]).includes(name), `the kernel declares '${name}'`);
+      assert.is(services[name as keyof typeof MOVED], point, `services.${name}`);
+      assert.is(point.owner, owner, name);
+    }
+  },
+);
 
 unit("a root service of another plugin cannot read the owner's list", async () => {
   const snoop = definePlugin({
@@ -110,6 +150,25 @@ unit("a root service of another plugin cannot read the owner's list", async () =
     assert.unreachable('another plugin read the webhooks domain’s presets');
   } catch (error) {
     assert.match((error as Error).message, "Plugin 'snoop': reads the contributions to extension point 'webhooks.presets'");
+  }
+});
+
+unit('two content types on one wp/v2 path segment refuse start-up, naming the plugin that added the second', async () => {
+  const clash = definePlugin({
+    id: 'clash',
+    version: '1.0.0',
+    flowhost: '^1.0.0',
+    deps: { postTypes: services.postTypes },
+    setup({ postTypes }) {
+      postTypes.add(definePostType({ name: 'article', label: 'Articles', rest_base: 'posts' }));
+    },
+  });
+  try {
+    const t = await createTestHost({ plugins: [clash] });
+    await t.stop();
+    assert.unreachable('the host started');
+  } catch (error) {
+    assert.match((error as Error).message, "Plugin 'clash': 'article' uses rest_base 'posts', already used by 'post'");
   }
 });
 
@@ -152,9 +211,33 @@ for (const store of testStores('sdk: kinds one domain reads')) {
         'webhooks.verifiers': ['acme-key'],
         handlers: ['acme-oauth'],
         'credentials.authProviders': ['acme-oauth'],
+        'content.postTypes': ['recipe'],
+        'content.taxonomies': ['cuisine'],
+        surfaces: ['acme-types'],
       });
+      assert.equal(plugins.find((p) => p.id === 'core-content')!.extensionPoints, ['content.postTypes', 'content.taxonomies']);
       assert.equal(plugins.find((p) => p.id === 'core-webhooks')!.extensionPoints, ['webhooks.presets', 'webhooks.verifiers']);
       assert.equal(plugins.find((p) => p.id === 'core-credentials')!.extensionPoints, ['credentials.authProviders']);
+    } finally {
+      await t.stop();
+    }
+  });
+
+  test('a plugin’s post type and taxonomy get wp/v2 routes, and readers see them through services.contentTypes', async () => {
+    const t = await createTestHost({ plugins: [acme], config: store.config() });
+    try {
+      const created = await t.request<Body>('POST', '/recipes', { namespace: 'wp/v2', body: { title: 'Soup', status: 'publish' } });
+      assert.is(created.status, 201, JSON.stringify(created.body));
+      const listed = await t.request<Body[]>('GET', '/recipes', { namespace: 'wp/v2', as: 'anonymous' });
+      assert.equal(
+        listed.body.map((p) => p.title.rendered),
+        ['Soup'],
+      );
+      assert.is((await t.request('GET', '/cuisines', { namespace: 'wp/v2', as: 'anonymous' })).status, 200);
+      const types = await t.request<Body>('GET', '/types', { namespace: 'acme/v1', as: 'anonymous' });
+      assert.is(types.status, 200, JSON.stringify(types.body));
+      assert.ok(types.body.types.includes('recipe') && types.body.types.includes('post'), JSON.stringify(types.body));
+      assert.ok(types.body.taxonomies.includes('cuisine'), JSON.stringify(types.body));
     } finally {
       await t.stop();
     }

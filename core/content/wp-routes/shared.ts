@@ -15,8 +15,8 @@ export abstract class WpShared {
   protected readonly taxonomies: readonly TaxonomyDefinition[];
 
   constructor(protected readonly deps: WpDeps) {
-    this.types = deps.registries.postTypes();
-    this.taxonomies = deps.registries.taxonomies();
+    this.types = deps.contentTypes.postTypes();
+    this.taxonomies = deps.contentTypes.taxonomies();
   }
 
   /** The taxonomies a post type carries: named by either side. */

@@ -1,6 +1,6 @@
 // A surface may give its routes as a function: called once when the host compiles its
-// route table, after every plugin's setup, so it can read the registries (which setup
-// cannot) and serve what other plugins contributed, even plugins loaded after it.
+// route table, after every plugin's setup, so it can read what plugins contributed (which
+// setup cannot: here the content domain's post types, through services.contentTypes) and serve what other plugins contributed, even plugins loaded after it.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestHost } from '../../../sdk/testing/index.js';
@@ -8,21 +8,21 @@ import { definePlugin, definePostType, defineSurface, services, successBody, typ
 
 const test = suite('kernel: surface routes as a function');
 
-test('routes built at boot from the registries, including types a later plugin registers', async () => {
+test('routes built at boot from the contributed lists, including types a later plugin registers', async () => {
   let calls = 0;
   const lister = definePlugin({
     id: 'type-lister',
     version: '1.0.0',
     flowhost: '^1.0.0',
-    deps: { routes: services.routes, registries: services.registries },
-    setup({ routes, registries }) {
+    deps: { routes: services.routes, contentTypes: services.contentTypes },
+    setup({ routes, contentTypes }) {
       routes.add(
         defineSurface({
           id: 'type-lister',
           namespace: 'lister/v1',
           routes: () => {
             calls += 1;
-            return registries.postTypes().map((type) => ({
+            return contentTypes.postTypes().map((type) => ({
               method: 'GET' as const,
               path: `/${type.rest_base}/label`,
               permission: 'public' as const,

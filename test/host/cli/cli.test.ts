@@ -160,7 +160,7 @@ plugins('plugins list shows id, version, contributions apart from hooks', async 
   assert.match(table.stdout, /^chat\s+1\.0\.0\s+chat\.tools\s+surfaces \(1\), chat\.tools \(\d+\)$/m);
   assert.match(
     table.stdout,
-    /^docsync\s+1\.0\.0\s+postTypes \(1\), taxonomies \(1\), surfaces \(1\), chat\.tools \(4\)\s+repairInterrupted$/m,
+    /^docsync\s+1\.0\.0\s+surfaces \(1\), content\.postTypes \(1\), content\.taxonomies \(1\), chat\.tools \(4\)\s+repairInterrupted$/m,
   );
 });
 
