@@ -102,6 +102,8 @@ const coreOnly = {
   taxonomies: d.taxonomies,
   /** Post types and taxonomies with the content domain's boot check. */
   contentTypes: seen<HostContentTypes>(d.contentTypes),
+  intervals: d.intervals,
+  scheduleIntervals: d.scheduleIntervals,
 } as const;
 
 /** Named, not inferred: the declaration of a spread of the kernel's catalogue is too deep for tsc to print. */

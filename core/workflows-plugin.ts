@@ -19,6 +19,7 @@ import { domainServices } from '../sdk/contract/services.js';
 import { PluginFlowsView } from './flows/plugin-view.js';
 import { PluginJobsView } from './jobs/plugin-view.js';
 import { reportOrphans } from './flows/orphan-report.js';
+import { intervals as intervalPoint } from '../sdk/contract/schedule-intervals.js';
 
 /**
  * Pipelines, flows and jobs: one plugin, because a flow is a pipeline's instance. The
@@ -31,7 +32,15 @@ export const workflowsPlugin = definePlugin({
   flowhost: '^1.0.0',
   description: 'Pipelines, flows, jobs and processed items, with their routes.',
   collections: ['pipelines', 'flows', 'jobs', 'processed_items', 'contribution_owners'],
+  // Only the flows domain reads schedule intervals: its point, not a kernel kind.
+  extensionPoints: [intervalPoint],
   provides: [
+    // What other domains and plugins read of the intervals (live, after boot).
+    createServiceFactory({
+      service: services.scheduleIntervals,
+      deps: { intervals: intervalPoint.contributions },
+      factory: ({ intervals }) => ({ list: () => intervals.list(), get: (value: string) => intervals.get(value) }),
+    }),
     // Flows first: they read pipeline records (PipelineRecords) and nothing else of
     // pipelines; pipelines depend on flows for their cascades. No setter closes a cycle.
     createServiceFactory({
@@ -40,17 +49,19 @@ export const workflowsPlugin = definePlugin({
         store: services.rootStore,
         clock: services.clock,
         registries: services.registries,
+        intervals: intervalPoint.contributions,
         vault: services.vault,
         schedule: services.flowSchedule,
         logs: services.logs,
         logger: services.rootLogger,
       },
-      async factory({ store, clock, registries, vault, schedule, logs, logger }) {
+      async factory({ store, clock, registries, intervals, vault, schedule, logs, logger }) {
         // Who changed which flow goes to the searchable log.
         const flows = new FlowsService(
           store,
           clock,
           registries,
+          intervals,
           new PipelineRecords(store),
           new HandlerSecrets(vault),
           schedule,
@@ -120,18 +131,19 @@ export const workflowsPlugin = definePlugin({
     jobs: services.jobs,
     settings: services.settings,
     registries: services.registries,
+    intervals: services.scheduleIntervals,
     clock: services.clock,
     users: services.users,
     hooks: services.hooks,
     logger: services.rootLogger,
   },
-  setup({ routes, pipelines, flows, jobs, settings, registries, clock, users, hooks, logger }) {
+  setup({ routes, pipelines, flows, jobs, settings, registries, intervals, clock, users, hooks, logger }) {
     // Every plugin is loaded by then: flows naming what none provides are reported.
     hooks.booted.tapPromise('flows: orphans', async () => void (await reportOrphans(flows, logger)));
     routes.add(pipelinesSurface(pipelines, flows));
     routes.add(flowsSurface(flows, settings, jobs, users));
     routes.add(jobsSurface(jobs, { flows, pipelines }, () => settings.get()));
     routes.add(handlerDefaultsSurface(flows));
-    routes.add(portableSurface(new PortableFlows(pipelines, flows, registries, clock)));
+    routes.add(portableSurface(new PortableFlows(pipelines, flows, registries, intervals, clock)));
   },
 });

@@ -11,7 +11,7 @@ const LIST_NAMES: Record<string, string> = {
   handlers: 'handlers',
   providers: 'AI providers',
   stepTypes: 'step types',
-  intervals: 'intervals',
+  'flows.intervals': 'intervals',
   'content.postTypes': 'post types',
   'content.taxonomies': 'taxonomies',
   'credentials.authProviders': 'auth providers',

@@ -149,6 +149,7 @@ export type { Principal, Capability } from './kernel/principal.js';
 export type { ActingUser } from './kernel/acting-user.js';
 export type { Registries } from './kernel/registries.js';
 export type { ContentTypes } from './contract/content-types.js';
+export type { ScheduleIntervals } from './contract/schedule-intervals.js';
 export type { ApiClient, ApiGetOptions, ApiResponse } from './kernel/api-client.js';
 export type { InterruptedWork } from './kernel/interrupted-work.js';
 export type {

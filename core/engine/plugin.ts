@@ -71,7 +71,7 @@ export const enginePlugin = definePlugin({
         jobs: services.jobs,
         flows: services.flows,
         schedule: services.flowSchedule,
-        registries: services.registries,
+        intervals: services.scheduleIntervals,
         logs: services.logs,
         hooks: services.hooks,
         log: services.rootLogger,

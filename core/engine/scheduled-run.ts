@@ -3,7 +3,7 @@
 // (Agenda, host/scheduler/agenda-runtime.ts) only decides when; this decides what: read
 // the flow, store the job, say who started it, hand it to the engine.
 import type { Logger } from '../kernel/logger.js';
-import type { Registries } from '../kernel/registries.js';
+import type { ScheduleIntervals } from '../../sdk/contract/schedule-intervals.js';
 import { callMeasuringHook, isTapped, type HookCatalogue } from '../kernel/hooks.js';
 import type { FlowSchedule, FlowsService } from '../flows/service.js';
 import type { JobsService } from '../jobs/service.js';
@@ -25,7 +25,8 @@ export interface ScheduledRunsDeps {
   /** Where a deleted flow's schedule is removed. */
   schedule: Pick<FlowSchedule, 'unschedule'>;
   engine: Pick<Engine, 'start'>;
-  registries: Pick<Registries, 'intervals'>;
+  /** The flows domain's intervals (for a run's label). */
+  intervals: ScheduleIntervals;
   /** The process log. */
   log: Pick<Logger, 'info' | 'warn' | 'error'>;
   /** The searchable log (GET /logs): the run's "triggered by its schedule" line. */
@@ -83,7 +84,7 @@ export class ScheduledRuns {
     this.reportLateness(flowId, record.job_id, firing.scheduledFor);
     // Who started the run: the flow's schedule, with its interval.
     const interval = String(flow.scheduling_config?.interval ?? firing.repeatInterval ?? 'unknown');
-    const label = deps.registries.intervals().find((i) => i.value === interval)?.label ?? interval;
+    const label = deps.intervals.get(interval)?.label ?? interval;
     const context = { job_id: record.job_id, flow_id: flow.flow_id, pipeline_id: flow.pipeline_id, trigger: 'schedule', interval };
     const message = `Flow ${flow.flow_id} "${flow.flow_name}" triggered by its schedule (${label}): job ${record.job_id}`;
     deps.log.info(context, message);

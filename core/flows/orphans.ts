@@ -7,6 +7,8 @@
  * every boot), so the reason can say what to load again.
  */
 import type { Registries } from '../kernel/registries.js';
+import type { ExtensionPointContributions } from '../kernel/extension-point.js';
+import type { IntervalDefinition } from '../kernel/contributions.js';
 import { DuplicateKeyError, type BulkOp, type DocumentStore } from '../store/port.js';
 import type { PipelineRecord } from '../pipelines/model.js';
 import { flowStepId, stepKey, type FlowRecord } from './model.js';
@@ -28,8 +30,9 @@ export interface MissingContribution {
   reason: string;
 }
 
-const registryOf = { handler: 'handlers', step_type: 'stepTypes', interval: 'intervals' } as const;
-const keyField = { handler: 'slug', step_type: 'type', interval: 'value' } as const;
+/** The kernel's lists for handlers and step types; intervals are the flows domain's own point. */
+const registryOf = { handler: 'handlers', step_type: 'stepTypes' } as const;
+const keyField = { handler: 'slug', step_type: 'type' } as const;
 const labelOf = { handler: 'handler', step_type: 'step type', interval: 'interval' } as const;
 
 interface OwnerRecord extends Record<string, unknown> {
@@ -41,7 +44,21 @@ export class FlowOrphans {
   constructor(
     private readonly store: DocumentStore,
     private readonly registries: Registries,
+    private readonly intervals: ExtensionPointContributions<IntervalDefinition>,
   ) {}
+
+  /** Each loaded item of a kind: its name and the plugin that added it. */
+  private loaded(kind: OrphanKind): Array<{ name: string; plugin: string | undefined }> {
+    if (kind === 'interval') return this.intervals.entries().map((e) => ({ name: e.item.value, plugin: e.owner }));
+    return this.registries.list(registryOf[kind]).map((item) => ({
+      name: String((item as unknown as Record<string, unknown>)[keyField[kind]]),
+      plugin: this.registries.ownerOf(item as object),
+    }));
+  }
+
+  private has(kind: OrphanKind, name: string): boolean {
+    return kind === 'interval' ? this.intervals.get(name) !== undefined : this.registries.get(registryOf[kind], name) !== undefined;
+  }
 
   private get owners() {
     return this.store.collection<OwnerRecord>(CONTRIBUTION_OWNERS);
@@ -56,10 +73,9 @@ export class FlowOrphans {
     await this.owners.createIndex({ fields: { key: 1 }, unique: true });
     const known = new Map((await this.owners.find({})).map((o) => [o.key, o.plugin]));
     const writes: BulkOp[] = [];
-    for (const kind of Object.keys(registryOf) as OrphanKind[]) {
-      for (const item of this.registries.list(registryOf[kind])) {
-        const key = `${kind}:${String((item as unknown as Record<string, unknown>)[keyField[kind]])}`;
-        const plugin = this.registries.ownerOf(item as object);
+    for (const kind of ['handler', 'step_type', 'interval'] as OrphanKind[]) {
+      for (const { name, plugin } of this.loaded(kind)) {
+        const key = `${kind}:${name}`;
         if (plugin && known.get(key) !== plugin)
           writes.push({ collection: CONTRIBUTION_OWNERS, updateOne: { filter: { key }, update: { $set: { plugin } }, upsert: true } });
       }
@@ -89,7 +105,7 @@ export class FlowOrphans {
   ): MissingContribution[] {
     const found: MissingContribution[] = [];
     const add = (kind: OrphanKind, name: string, stepId: string | null) => {
-      if (this.registries.get(registryOf[kind], name)) return;
+      if (this.has(kind, name)) return;
       const plugin = ownerOf(kind, name);
       const where = stepId ? `step ${stepId}` : 'the schedule';
       const load = plugin ? `; it came from plugin '${plugin}', load it again` : '';

@@ -15,6 +15,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { isApiError } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
+import type { ScheduleIntervals } from '../../sdk/contract/schedule-intervals.js';
 import type { JsonSchema } from '../kernel/json-schema.js';
 import { compileShared, createAjv } from '../kernel/validator.js';
 import { isSecretKey } from '../security/mask.js';
@@ -157,6 +158,7 @@ export class PortableFlows {
     private readonly pipelines: PipelinesService,
     private readonly flows: FlowsService,
     private readonly registries: Registries,
+    private readonly intervals: ScheduleIntervals,
     private readonly clock: Clock,
   ) {}
 
@@ -293,7 +295,7 @@ export class PortableFlows {
 
     const omitted: string[] = [];
     const nowSeconds = Math.floor(this.clock.now().getTime() / 1000);
-    const intervals = this.registries.intervals();
+    const intervals = this.intervals.list();
     const flows = doc.flows.map((flow, f) => {
       const at = `flows[${f}]`;
       let scheduling: SchedulingConfig = flow.scheduling_config ?? { interval: 'manual' };

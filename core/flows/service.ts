@@ -2,6 +2,8 @@ import type { ValidateFunction } from 'ajv';
 import { INPUT_LIMITS } from '../kernel/input-limits.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
+import type { ExtensionPointContributions } from '../kernel/extension-point.js';
+import type { IntervalDefinition } from '../kernel/contributions.js';
 import type { Principal } from '../kernel/principal.js';
 import { noChangeLog, type ChangeLog } from '../logs/change-log.js';
 import { compileShared, createAjv, describeErrors, type ValidationIssue } from '../kernel/validator.js';
@@ -70,6 +72,8 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     private readonly store: DocumentStore,
     private readonly clock: Clock,
     private readonly registries: Registries,
+    /** The flows domain's own intervals (its extension point), read at call time. */
+    private readonly intervals: ExtensionPointContributions<IntervalDefinition>,
     /** The pipelines flows are instances of (read only: pipelines depend on flows, not back). */
     private readonly pipelines: PipelineRecords,
     /** Seals secret-named handler settings at rest (see handler-secrets.ts). */
@@ -81,7 +85,7 @@ export class FlowsService implements FlowsApi, PipelineFlows {
   ) {
     this.defaults = new HandlerDefaults(store, registries, secrets, clock);
     this.triggerCache = new FlowTriggerCache(() => this.collection, store.singleWriter === true);
-    this.orphans = new FlowOrphans(store, registries);
+    this.orphans = new FlowOrphans(store, registries, intervals);
   }
 
   /** Handler defaults as answered (secrets masked): one handler's (404 when unknown), or all that are set. */
@@ -522,11 +526,11 @@ export class FlowsService implements FlowsApi, PipelineFlows {
   // Checks ---------------------------------------------------------------------------
 
   checkScheduling(config: SchedulingConfig): SchedulingConfig {
-    const interval = this.registries.intervals().find((i) => i.value === config.interval);
+    const interval = this.intervals.get(config.interval);
     if (!interval) {
       throw apiError('rest_invalid_param', {
-        message: `Unknown interval '${config.interval}' (known: ${this.registries
-          .intervals()
+        message: `Unknown interval '${config.interval}' (known: ${this.intervals
+          .list()
           .map((i) => i.value)
           .join(', ')})`,
         data: {

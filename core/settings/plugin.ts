@@ -18,8 +18,8 @@ export const settingsPlugin = definePlugin({
       factory: ({ store, vault }) => new SettingsService(store, vault),
     }),
   ],
-  deps: { routes: services.routes, settings: services.settings, registries: services.registries },
-  setup({ routes, settings, registries }) {
-    routes.add(settingsSurface(settings, registries));
+  deps: { routes: services.routes, settings: services.settings, registries: services.registries, intervals: services.scheduleIntervals },
+  setup({ routes, settings, registries, intervals }) {
+    routes.add(settingsSurface(settings, registries, intervals));
   },
 });

@@ -1,4 +1,5 @@
 import type { Registries } from '../kernel/registries.js';
+import type { ScheduleIntervals } from '../../sdk/contract/schedule-intervals.js';
 import type { SurfaceDefinition } from '../kernel/routes.js';
 import { errorBody, successBody } from '../kernel/response-schemas.js';
 import { settingsDefaults, settingsDefaultsView, settingsPatchBody, settingsView } from './schemas.js';
@@ -18,7 +19,7 @@ const settingsData = {
   additionalProperties: false,
 } as const;
 
-export function settingsSurface(settings: SettingsService, registries: Registries): SurfaceDefinition {
+export function settingsSurface(settings: SettingsService, registries: Registries, intervals: ScheduleIntervals): SurfaceDefinition {
   /** The settings with each registered provider's key masked ('' when unset). */
   const view = async () => ({
     settings: { ...(await settings.get()), ai_provider_keys: await settings.maskedProviderKeys(registries.providers().map((p) => p.slug)) },
@@ -72,9 +73,9 @@ export function settingsSurface(settings: SettingsService, registries: Registrie
           method: 'GET',
           path: '/settings/scheduling-intervals',
           permission: admin,
-          summary: 'Scheduling intervals from the intervals registry',
+          summary: "Scheduling intervals (the flows domain's intervals)",
           handle() {
-            return { success: true, data: registries.intervals().map((i) => ({ value: i.value, label: i.label, seconds: i.seconds })) };
+            return { success: true, data: intervals.list().map((i) => ({ value: i.value, label: i.label, seconds: i.seconds })) };
           },
         }),
       ],

@@ -6,6 +6,7 @@
 import { isTapped, type HookCatalogue } from '../../core/kernel/hooks.js';
 import type { HostInfo } from '../../core/kernel/plugin.js';
 import type { HostRegistries } from '../../core/kernel/registries.js';
+import { intervals } from '../../sdk/contract/schedule-intervals.js';
 import type { SurfaceDefinition } from '../../core/kernel/routes.js';
 import type { DocumentStore } from '../../core/store/port.js';
 import type { Authenticator } from '../auth/authenticator.js';
@@ -41,7 +42,7 @@ export function hostServer(parts: {
   const routes = compileRoutes(surfaces, routeOptions);
   if (parts.coreApi !== false)
     checkCoreApi(
-      { routes, stepTypes: registries.stepTypes().map((t) => t.type), intervals: registries.intervals().map((i) => i.value) },
+      { routes, stepTypes: registries.stepTypes().map((t) => t.type), intervals: declaredIntervals(registries) },
       config.coreNamespace,
     );
   const allRoutes = [
@@ -65,4 +66,15 @@ export function hostServer(parts: {
     ...httpLimits(config),
   });
   return { allRoutes, server };
+}
+
+/** The flows domain's intervals, when the build loads it (the host's view of the point). */
+function declaredIntervals(registries: HostRegistries): string[] {
+  const declared = registries.extensionPoints().some(({ point }) => point.id === intervals.id);
+  return declared
+    ? registries
+        .extensionPoint(intervals)
+        .list()
+        .map((i) => i.value)
+    : [];
 }

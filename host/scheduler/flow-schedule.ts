@@ -4,7 +4,7 @@
 // concurrency setting for all flows; per-flow job names would need a define() per flow on
 // every host before its jobs could run.
 import type { Agenda, JobParameters } from 'agenda';
-import type { Registries } from '../../core/kernel/registries.js';
+import type { ScheduleIntervals } from '../../sdk/contract/schedule-intervals.js';
 import type { FlowSchedule } from '../../core/flows/service.js';
 import type { SchedulingConfig } from '../../core/flows/model.js';
 
@@ -74,7 +74,7 @@ export function unscheduleFlow(agenda: Agenda, flowId: number): Promise<number> 
  * from the runtime (agenda-runtime.ts, whose firings need the engine, jobs and flows)
  * because flows need it: built from Agenda and the intervals alone, it closes no cycle.
  */
-export function createFlowSchedule(agenda: Agenda, registries: Registries): FlowSchedule {
+export function createFlowSchedule(agenda: Agenda, intervals: ScheduleIntervals): FlowSchedule {
   return {
     async schedule(flowId: number, config: SchedulingConfig) {
       if (config.interval === 'manual') {
@@ -89,7 +89,7 @@ export function createFlowSchedule(agenda: Agenda, registries: Registries): Flow
         await job.save();
         return job.attrs.nextRunAt ?? null;
       }
-      const interval = registries.intervals().find((i) => i.value === config.interval);
+      const interval = intervals.get(config.interval);
       if (!interval?.seconds) {
         await unscheduleFlow(agenda, flowId);
         return null;

@@ -73,8 +73,8 @@ export function provideKernelServices(container: ServiceContainer, kernel: Kerne
     }) as ServiceFactory,
     createServiceFactory({
       service: services.flowSchedule,
-      deps: { registries: services.registries },
-      factory: ({ registries }) => createFlowSchedule(kernel.agenda, registries),
+      deps: { intervals: services.scheduleIntervals },
+      factory: ({ intervals }) => createFlowSchedule(kernel.agenda, intervals),
     }) as ServiceFactory,
   ];
   for (const factory of factories) container.provide(factory, 'host');

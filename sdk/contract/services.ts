@@ -20,6 +20,7 @@ import { webhookEventsService } from './webhook-events.js';
 import { webhookPresets, webhookVerifiers } from './webhook-points.js';
 import { authProviders } from './credential-points.js';
 import { contentTypesService, postTypes, taxonomies } from './content-types.js';
+import { intervals, scheduleIntervalsService } from './schedule-intervals.js';
 
 export const domainServices = {
   users: usersService,
@@ -58,4 +59,8 @@ export const domainServices = {
   taxonomies,
   /** The registered post types and taxonomies, to read (provided by core-content). */
   contentTypes: contentTypesService,
+  /** Schedule intervals (core-workflows' `flows.intervals`). */
+  intervals,
+  /** The registered intervals, to read (provided by core-workflows). */
+  scheduleIntervals: scheduleIntervalsService,
 } as const;

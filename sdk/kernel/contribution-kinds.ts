@@ -8,7 +8,7 @@
  */
 import { createServiceFactory, createServiceRef, type ServiceFactory, type ServiceRef } from './service-ref.js';
 import type { HostRegistries } from './registries.js';
-import type { HandlerDefinition, IntervalDefinition, ProviderDefinition, StepTypeDefinition } from './contributions.js';
+import type { HandlerDefinition, ProviderDefinition, StepTypeDefinition } from './contributions.js';
 import type { SurfaceDefinition } from './routes.js';
 
 /** What a plugin gets to contribute: `add(item)` records the item as that plugin's. */
@@ -33,7 +33,6 @@ export const contributionKinds = {
   // `object` settings: a handler whose settings are an interface is still a handler.
   handlers: kind<HandlerDefinition<object>>('handlers', 'slug'),
   providers: kind<ProviderDefinition>('providers', 'slug'),
-  intervals: kind<IntervalDefinition>('intervals', 'value'),
   stepTypes: kind<StepTypeDefinition>('stepTypes', 'type'),
   /** REST surfaces; a plugin adds them through `services.routes`. */
   surfaces: kind<SurfaceDefinition>('surfaces', 'id', 'routes'),

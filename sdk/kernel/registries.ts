@@ -17,7 +17,6 @@ export interface Registries {
   ownerOf(item: object): string | undefined;
   handlers(): Items<'handlers'>;
   providers(): Items<'providers'>;
-  intervals(): Items<'intervals'>;
   surfaces(): Items<'surfaces'>;
   stepTypes(): Items<'stepTypes'>;
 }
@@ -102,9 +101,6 @@ export class HostRegistries implements Registries {
   }
   providers() {
     return this.list('providers');
-  }
-  intervals() {
-    return this.list('intervals');
   }
   surfaces() {
     return this.list('surfaces');

@@ -59,6 +59,5 @@ export const services = {
   routes: contributionKinds.surfaces.registrar,
   handlers: contributionKinds.handlers.registrar,
   providers: contributionKinds.providers.registrar,
-  intervals: contributionKinds.intervals.registrar,
   stepTypes: contributionKinds.stepTypes.registrar,
 } as const;

@@ -10,6 +10,7 @@ import {
   createServiceRef,
   definePlugin,
   defineHandler,
+  defineInterval,
   definePostType,
   definePreset,
   defineTaxonomy,
@@ -22,6 +23,7 @@ import { createTestHost } from '../../sdk/testing/index.js';
 import { webhookPresets, webhookVerifiers } from '../../sdk/contract/webhook-points.js';
 import { authProviders } from '../../sdk/contract/credential-points.js';
 import { postTypes, taxonomies } from '../../sdk/contract/content-types.js';
+import { intervals } from '../../sdk/contract/schedule-intervals.js';
 import { kindNames } from '../../sdk/kernel/contribution-kinds.js';
 import { testStores } from '../support/test-stores.js';
 
@@ -34,6 +36,7 @@ const MOVED = {
   authProviders: [authProviders, 'core-credentials'],
   postTypes: [postTypes, 'core-content'],
   taxonomies: [taxonomies, 'core-content'],
+  intervals: [intervals, 'core-workflows'],
 } as const;
 
 /** Where the auth provider sends the browser (never reached: the test reads the redirect). */
@@ -53,8 +56,10 @@ const acme: PluginDefinition = definePlugin({
     taxonomies: services.taxonomies,
     contentTypes: services.contentTypes,
     routes: services.routes,
+    intervals: services.intervals,
   },
-  setup({ presets, verifiers, handlers, authProviders, postTypes, taxonomies, contentTypes, routes }) {
+  setup({ presets, verifiers, handlers, authProviders, postTypes, taxonomies, contentTypes, routes, intervals }) {
+    intervals.add(defineInterval({ value: 'acme_minute', label: 'Every Acme minute', seconds: 60 }));
     postTypes.add(definePostType({ name: 'recipe', label: 'Recipes', rest_base: 'recipes', taxonomies: ['cuisine'] }));
     taxonomies.add(
       defineTaxonomy({ name: 'cuisine', label: 'Cuisines', rest_base: 'cuisines', hierarchical: false, post_types: ['recipe'] }),
@@ -119,7 +124,7 @@ const acme: PluginDefinition = definePlugin({
 const unit = suite('sdk: kinds one domain reads are its extension points');
 
 unit(
-  'the kernel declares none of the moved kinds; services.presets, .verifiers, .authProviders, .postTypes, .taxonomies are the owners’ points',
+  'the kernel declares none of the moved kinds; services.presets, .verifiers, .authProviders, .postTypes, .taxonomies, .intervals are the owners’ points',
   () => {
     for (const [name, [point, owner]] of Object.entries(MOVED)) {
       assert.not.ok((kindNames as string[]).includes(name), `the kernel declares '${name}'`);
@@ -200,6 +205,16 @@ for (const store of testStores('sdk: kinds one domain reads')) {
         });
       assert.is((await send('wrong')).status, 401);
       assert.is((await send(enabled.body.data.secret.value)).status, 200);
+      // The flows domain's interval: offered, and a flow schedules with it (an unknown one is refused).
+      const offered = await t.request<Body>('GET', '/settings/scheduling-intervals');
+      assert.ok(
+        offered.body.data.some((i: Body) => i.value === 'acme_minute' && i.seconds === 60),
+        JSON.stringify(offered.body),
+      );
+      const scheduled = await t.request<Body>('PATCH', `/flows/${flowId}`, { body: { scheduling_config: { interval: 'acme_minute' } } });
+      assert.is(scheduled.status, 200, JSON.stringify(scheduled.body));
+      assert.is((await t.request<Body>('PATCH', `/flows/${flowId}`, { body: { scheduling_config: { interval: 'nope' } } })).status, 400);
+      await t.request<Body>('PATCH', `/flows/${flowId}`, { body: { scheduling_config: { interval: 'manual' } } });
       const unknown = await t.request<Body>('PUT', `/flows/${flowId}/webhook`, { body: { mode: 'nope' } });
       assert.is(unknown.status, 400);
       assert.match(unknown.body.message, 'bearer, hmac, acme-key');
@@ -214,7 +229,9 @@ for (const store of testStores('sdk: kinds one domain reads')) {
         'content.postTypes': ['recipe'],
         'content.taxonomies': ['cuisine'],
         surfaces: ['acme-types'],
+        'flows.intervals': ['acme_minute'],
       });
+      assert.equal(plugins.find((p) => p.id === 'core-workflows')!.extensionPoints, ['flows.intervals']);
       assert.equal(plugins.find((p) => p.id === 'core-content')!.extensionPoints, ['content.postTypes', 'content.taxonomies']);
       assert.equal(plugins.find((p) => p.id === 'core-webhooks')!.extensionPoints, ['webhooks.presets', 'webhooks.verifiers']);
       assert.equal(plugins.find((p) => p.id === 'core-credentials')!.extensionPoints, ['credentials.authProviders']);

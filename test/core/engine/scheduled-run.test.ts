@@ -43,7 +43,10 @@ function harness(options: { flows?: FlowRecord[]; logsFail?: boolean; orphaned?:
         return new Promise((resolve) => ends.set(jobId, resolve));
       },
     },
-    registries: { intervals: () => [{ value: 'hourly', label: 'Every hour', seconds: 3600 }] },
+    intervals: {
+      list: () => [{ value: 'hourly', label: 'Every hour', seconds: 3600 }],
+      get: (value) => (value === 'hourly' ? { value: 'hourly', label: 'Every hour', seconds: 3600 } : undefined),
+    },
     log: { info: line('info'), warn: line('warn'), error: line('error') } as ScheduledRunsDeps['log'],
     logs: {
       record: async (entry) => {

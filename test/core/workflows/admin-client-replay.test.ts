@@ -2,6 +2,7 @@
 // drives them (compat/admin-client.md): cookie session + X-WP-Nonce, PUT/PATCH/DELETE sent
 // as POST with X-HTTP-Method-Override, `_locale=user` on every URL, DELETE params in the query.
 import { suite } from 'uvu';
+import { intervals as intervalPoint } from '../../../sdk/contract/schedule-intervals.js';
 import * as assert from 'uvu/assert';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
 import { testStores } from '../../support/test-stores.js';
@@ -102,6 +103,7 @@ for (const store of testStores('workflows: the admin client replayed')) {
       t.host.store,
       t.clock,
       t.host.registries,
+      t.host.registries.extensionPoint(intervalPoint),
       new PipelineRecords(t.host.store),
       new HandlerSecrets(t.host.vault),
     );
