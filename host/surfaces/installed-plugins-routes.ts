@@ -18,9 +18,8 @@ import {
 import { defineRoute } from '../../sdk/define.js';
 import { PluginInstallError } from '../plugin-install/install-error.js';
 import type { InstalledPlugins } from '../plugin-install/installed-service.js';
+import { admin, params } from './plugin-route-params.js';
 
-const admin = { capability: 'manage_options' } as const;
-const params = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 214 } } } as const;
 /** A plugin tarball sent as the body: at most this many bytes. */
 export const TARBALL_LIMIT = 20 * 1024 * 1024;
 

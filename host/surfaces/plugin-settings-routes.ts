@@ -16,9 +16,7 @@ import {
 import { maskDeep } from '../../core/security/mask.js';
 import { defineRoute } from '../../sdk/define.js';
 import type { PluginSettingsView, RuntimeSettings } from '../plugin-settings/runtime-settings.js';
-
-const admin = { capability: 'manage_options' } as const;
-const params = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 214 } } } as const;
+import { admin, params } from './plugin-route-params.js';
 
 const view = named(
   'PluginSettings',
