@@ -104,6 +104,9 @@ const coreOnly = {
   contentTypes: seen<HostContentTypes>(d.contentTypes),
   intervals: d.intervals,
   scheduleIntervals: d.scheduleIntervals,
+  handlers: d.handlers,
+  stepTypes: d.stepTypes,
+  handlerCatalogue: d.handlerCatalogue,
 } as const;
 
 /** Named, not inferred: the declaration of a spread of the kernel's catalogue is too deep for tsc to print. */

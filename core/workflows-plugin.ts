@@ -20,6 +20,8 @@ import { PluginFlowsView } from './flows/plugin-view.js';
 import { PluginJobsView } from './jobs/plugin-view.js';
 import { reportOrphans } from './flows/orphan-report.js';
 import { intervals as intervalPoint } from '../sdk/contract/schedule-intervals.js';
+import { handlers as handlerPoint, stepTypes as stepTypePoint } from '../sdk/contract/handler-catalogue.js';
+import { handlerCatalogue } from './flows/workflow-parts.js';
 
 /**
  * Pipelines, flows and jobs: one plugin, because a flow is a pipeline's instance. The
@@ -32,14 +34,20 @@ export const workflowsPlugin = definePlugin({
   flowhost: '^1.0.0',
   description: 'Pipelines, flows, jobs and processed items, with their routes.',
   collections: ['pipelines', 'flows', 'jobs', 'processed_items', 'contribution_owners'],
-  // Only the flows domain reads schedule intervals: its point, not a kernel kind.
-  extensionPoints: [intervalPoint],
+  // Handlers, step types and intervals are the workflows domain's points, not kernel kinds:
+  // others read them through services.handlerCatalogue and services.scheduleIntervals.
+  extensionPoints: [handlerPoint, stepTypePoint, intervalPoint],
   provides: [
     // What other domains and plugins read of the intervals (live, after boot).
     createServiceFactory({
       service: services.scheduleIntervals,
       deps: { intervals: intervalPoint.contributions },
       factory: ({ intervals }) => ({ list: () => intervals.list(), get: (value: string) => intervals.get(value) }),
+    }),
+    createServiceFactory({
+      service: services.handlerCatalogue,
+      deps: { handlers: handlerPoint.contributions, stepTypes: stepTypePoint.contributions },
+      factory: (parts) => handlerCatalogue(parts),
     }),
     // Flows first: they read pipeline records (PipelineRecords) and nothing else of
     // pipelines; pipelines depend on flows for their cascades. No setter closes a cycle.
@@ -48,20 +56,20 @@ export const workflowsPlugin = definePlugin({
       deps: {
         store: services.rootStore,
         clock: services.clock,
-        registries: services.registries,
+        handlers: handlerPoint.contributions,
+        stepTypes: stepTypePoint.contributions,
         intervals: intervalPoint.contributions,
         vault: services.vault,
         schedule: services.flowSchedule,
         logs: services.logs,
         logger: services.rootLogger,
       },
-      async factory({ store, clock, registries, intervals, vault, schedule, logs, logger }) {
+      async factory({ store, clock, handlers, stepTypes, intervals, vault, schedule, logs, logger }) {
         // Who changed which flow goes to the searchable log.
         const flows = new FlowsService(
           store,
           clock,
-          registries,
-          intervals,
+          { handlers, stepTypes, intervals },
           new PipelineRecords(store),
           new HandlerSecrets(vault),
           schedule,
@@ -77,12 +85,13 @@ export const workflowsPlugin = definePlugin({
         store: services.rootStore,
         clock: services.clock,
         registries: services.registries,
+        catalogue: services.handlerCatalogue,
         flows: services.flows,
         logs: services.logs,
         logger: services.rootLogger,
       },
-      async factory({ store, clock, registries, flows, logs, logger }) {
-        const pipelines = new PipelinesService(store, clock, registries, flows, changeLog(logs, logger));
+      async factory({ store, clock, registries, catalogue, flows, logs, logger }) {
+        const pipelines = new PipelinesService(store, clock, registries, catalogue, flows, changeLog(logs, logger));
         // A delete a crash interrupted is finished now (its flows first): flows are built.
         await pipelines.init();
         return pipelines;
@@ -132,18 +141,19 @@ export const workflowsPlugin = definePlugin({
     settings: services.settings,
     registries: services.registries,
     intervals: services.scheduleIntervals,
+    catalogue: services.handlerCatalogue,
     clock: services.clock,
     users: services.users,
     hooks: services.hooks,
     logger: services.rootLogger,
   },
-  setup({ routes, pipelines, flows, jobs, settings, registries, intervals, clock, users, hooks, logger }) {
+  setup({ routes, pipelines, flows, jobs, settings, registries, intervals, catalogue, clock, users, hooks, logger }) {
     // Every plugin is loaded by then: flows naming what none provides are reported.
     hooks.booted.tapPromise('flows: orphans', async () => void (await reportOrphans(flows, logger)));
     routes.add(pipelinesSurface(pipelines, flows));
     routes.add(flowsSurface(flows, settings, jobs, users));
     routes.add(jobsSurface(jobs, { flows, pipelines }, () => settings.get()));
     routes.add(handlerDefaultsSurface(flows));
-    routes.add(portableSurface(new PortableFlows(pipelines, flows, registries, intervals, clock)));
+    routes.add(portableSurface(new PortableFlows(pipelines, flows, registries, catalogue, intervals, clock)));
   },
 });

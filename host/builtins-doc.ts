@@ -8,9 +8,9 @@ export const BUILTINS_END = '<!-- builtins:end -->';
 /** How a list a plugin adds to reads in the table. */
 const LIST_NAMES: Record<string, string> = {
   surfaces: 'API surfaces',
-  handlers: 'handlers',
+  'flows.handlers': 'handlers',
   providers: 'AI providers',
-  stepTypes: 'step types',
+  'flows.stepTypes': 'step types',
   'flows.intervals': 'intervals',
   'content.postTypes': 'post types',
   'content.taxonomies': 'taxonomies',

@@ -150,6 +150,7 @@ export type { ActingUser } from './kernel/acting-user.js';
 export type { Registries } from './kernel/registries.js';
 export type { ContentTypes } from './contract/content-types.js';
 export type { ScheduleIntervals } from './contract/schedule-intervals.js';
+export type { HandlerCatalogue } from './contract/handler-catalogue.js';
 export type { ApiClient, ApiGetOptions, ApiResponse } from './kernel/api-client.js';
 export type { InterruptedWork } from './kernel/interrupted-work.js';
 export type {

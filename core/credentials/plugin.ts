@@ -23,7 +23,7 @@ export const credentialsPlugin = definePlugin({
         store: services.rootStore,
         vault: services.vault,
         clock: services.clock,
-        registries: services.registries,
+        catalogue: services.handlerCatalogue,
         // Built for this plugin, the point's owner; read at call time (sealed at boot).
         authProviders: authProviders.contributions,
         info: services.hostInfo,

@@ -1,7 +1,7 @@
 import type { Clock } from '../kernel/clock.js';
 import type { AuthProviderDefinition, HandlerCredentials, HandlerDefinition } from '../kernel/contributions.js';
 import type { HostInfo } from '../kernel/plugin.js';
-import type { Registries } from '../kernel/registries.js';
+import type { HandlerCatalogue } from '../../sdk/contract/handler-catalogue.js';
 import type { ExtensionPointContributions } from '../kernel/extension-point.js';
 import { maskSecret } from '../security/mask.js';
 import type { Vault } from '../security/vault.js';
@@ -44,7 +44,7 @@ export class CredentialsService implements CredentialsApi {
       store: DocumentStore;
       vault: Vault;
       clock: Clock;
-      registries: Registries;
+      catalogue: HandlerCatalogue;
       /** The domain's extension point, read at call time (sealed once every setup ran). */
       authProviders: ExtensionPointContributions<AuthProviderDefinition>;
       info: HostInfo;
@@ -67,7 +67,7 @@ export class CredentialsService implements CredentialsApi {
 
   /** The handler a path slug names and its provider key; null when it needs no auth. */
   resolve(slug: string): Resolved | null {
-    const handler = this.deps.registries.handlers().find((h) => h.slug === slug);
+    const handler = this.deps.catalogue.handler(slug);
     if (!handler) throw authProviderNotFound(slug);
     if (!handler.auth) return null;
     return { slug, handler, provider: handler.auth.provider ?? handler.slug };

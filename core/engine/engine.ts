@@ -7,7 +7,7 @@ import type { StepInfo } from '../../sdk/contract/engine-events.js';
 import type { EngineHooks } from './engine-hooks.js';
 import type { Logger } from '../kernel/logger.js';
 import { htmlToPlainText } from '../kernel/post-text.js';
-import type { Registries } from '../kernel/registries.js';
+import type { HandlerCatalogue } from '../../sdk/contract/handler-catalogue.js';
 import type { GuardedFetch } from '../security/guarded-fetch-types.js';
 import type { ContentStore } from '../content/model.js';
 import { contentWrittenAs } from '../content/owner-content.js';
@@ -53,7 +53,7 @@ export interface EngineDeps {
   flows: FlowsService;
   /** Flows' running marks and run outcomes (one run per flow at a time). */
   runMarks: FlowRunMarks;
-  registries: Registries;
+  catalogue: HandlerCatalogue;
   hooks: HookCatalogue;
   /** The engine's own hooks (step and job events): it alone fires them. */
   events: EngineHooks;
@@ -642,7 +642,7 @@ export class Engine {
     trace: StepTrace,
     content: ContentStore,
   ): Promise<DataPacket[]> {
-    const type = this.deps.registries.stepTypes().find((t) => t.type === step.stepType);
+    const type = this.deps.catalogue.stepType(step.stepType);
     if (!type) throw new Error(`Unknown step type '${step.stepType}' (no plugin registers it)`);
     const ctx = this.context(job, step, content);
     if (type.handlerType === null) {
@@ -656,7 +656,7 @@ export class Engine {
       return type.run({ ...ctx, config: Object.freeze(config), report: (details) => void Object.assign(trace.report, details) }, packets);
     }
     if (!step.handlerSlug) throw new Error('no handler is configured for this step');
-    const handler = this.deps.registries.handlers().find((h) => h.slug === step.handlerSlug) as HandlerDefinition | undefined;
+    const handler = this.deps.catalogue.handler(step.handlerSlug) as HandlerDefinition | undefined;
     if (!handler) throw new Error(`handler '${step.handlerSlug}' is not registered`);
     if (handler.type !== type.handlerType)
       throw new Error(`handler '${handler.slug}' is a ${handler.type} handler; a '${type.type}' step needs a ${type.handlerType} handler`);

@@ -3,6 +3,7 @@ import { actingUserRecord } from '../kernel/acting-user.js';
 import type { Principal } from '../kernel/principal.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
+import type { HandlerCatalogue } from '../../sdk/contract/handler-catalogue.js';
 import type { FlowsService } from '../flows/service.js';
 import type { JobsService } from '../jobs/service.js';
 import type { WorkflowStep } from '../jobs/model.js';
@@ -21,6 +22,7 @@ export class ExecuteService implements ExecuteApi {
       jobs: JobsService;
       flows: FlowsService;
       registries: Registries;
+      catalogue: HandlerCatalogue;
       clock: Clock;
       dispatcher: () => JobDispatcher;
       /** The engine's run lease: a running mark not renewed for this long no longer refuses a run. */
@@ -178,7 +180,7 @@ export class ExecuteService implements ExecuteApi {
   /** Every step's type and handler must exist and fit, and settings pass the handler's schema. */
   private checkWorkflow(steps: WorkflowStep[]): WorkflowStep[] {
     return steps.map((step, index) => {
-      const type = this.deps.registries.stepTypes().find((t) => t.type === step.type);
+      const type = this.deps.catalogue.stepType(step.type);
       if (!type) throw apiError('invalid_step_type', { message: `workflow.steps[${index}]: unknown step type '${step.type}'` });
       if (step.type === 'ai') {
         if (!step.provider || !this.deps.registries.providers().some((p) => p.slug === step.provider)) {
@@ -196,7 +198,7 @@ export class ExecuteService implements ExecuteApi {
           message: `workflow.steps[${index}]: handler_slug is required for a ${step.type} step`,
           status: 400,
         });
-      if (!this.deps.registries.handlers().some((h) => h.slug === step.handler_slug)) {
+      if (!this.deps.catalogue.handler(step.handler_slug)) {
         throw apiError('handler_not_found', { message: `workflow.steps[${index}]: unknown handler '${step.handler_slug}'`, status: 400 });
       }
       // Stored on the job: its secrets are sealed like a flow's.

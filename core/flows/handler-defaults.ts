@@ -8,7 +8,7 @@
  */
 import type { ValidateFunction } from 'ajv';
 import type { Clock } from '../kernel/clock.js';
-import type { Registries } from '../kernel/registries.js';
+import type { HandlerCatalogue } from '../../sdk/contract/handler-catalogue.js';
 import { compileShared, createAjv, describeErrors } from '../kernel/validator.js';
 import type { DocumentStore } from '../store/port.js';
 import { HandlerSecrets, refuseUrlCredentials } from './handler-secrets.js';
@@ -37,7 +37,7 @@ export class HandlerDefaults {
 
   constructor(
     private readonly store: DocumentStore,
-    private readonly registries: Registries,
+    private readonly catalogue: HandlerCatalogue,
     private readonly secrets: HandlerSecrets,
     private readonly clock: Clock,
   ) {}
@@ -47,7 +47,7 @@ export class HandlerDefaults {
   }
 
   private handler(slug: string) {
-    const handler = this.registries.handlers().find((h) => h.slug === slug);
+    const handler = this.catalogue.handler(slug);
     if (!handler) throw apiError('handler_not_found', { message: `No handler '${slug}' is registered`, status: 404 });
     return handler;
   }
@@ -74,7 +74,7 @@ export class HandlerDefaults {
       const doc = await this.collection.findOne({ _id: docId(slug) });
       return { [slug]: HandlerSecrets.mask(doc?.settings ?? {}) };
     }
-    const known = new Set(this.registries.handlers().map((h) => h.slug));
+    const known = new Set(this.catalogue.handlers().map((h) => h.slug));
     const docs = await this.collection.find({ kind: 'handler_defaults' }, { sort: { handler_slug: 1 } });
     // Defaults of a handler whose plugin is no longer loaded stay stored but are not shown.
     return Object.fromEntries(docs.filter((d) => known.has(d.handler_slug)).map((d) => [d.handler_slug, HandlerSecrets.mask(d.settings)]));

@@ -6,9 +6,7 @@
  * Which plugin provided a name is remembered per store (`contribution_owners`, written at
  * every boot), so the reason can say what to load again.
  */
-import type { Registries } from '../kernel/registries.js';
-import type { ExtensionPointContributions } from '../kernel/extension-point.js';
-import type { IntervalDefinition } from '../kernel/contributions.js';
+import type { WorkflowParts } from './workflow-parts.js';
 import { DuplicateKeyError, type BulkOp, type DocumentStore } from '../store/port.js';
 import type { PipelineRecord } from '../pipelines/model.js';
 import { flowStepId, stepKey, type FlowRecord } from './model.js';
@@ -30,9 +28,9 @@ export interface MissingContribution {
   reason: string;
 }
 
-/** The kernel's lists for handlers and step types; intervals are the flows domain's own point. */
-const registryOf = { handler: 'handlers', step_type: 'stepTypes' } as const;
-const keyField = { handler: 'slug', step_type: 'type' } as const;
+/** The flows domain's points, by the kind a flow names, and the field that names an item. */
+const pointOf = { handler: 'handlers', step_type: 'stepTypes', interval: 'intervals' } as const;
+const keyField = { handler: 'slug', step_type: 'type', interval: 'value' } as const;
 const labelOf = { handler: 'handler', step_type: 'step type', interval: 'interval' } as const;
 
 interface OwnerRecord extends Record<string, unknown> {
@@ -43,21 +41,19 @@ interface OwnerRecord extends Record<string, unknown> {
 export class FlowOrphans {
   constructor(
     private readonly store: DocumentStore,
-    private readonly registries: Registries,
-    private readonly intervals: ExtensionPointContributions<IntervalDefinition>,
+    private readonly parts: WorkflowParts,
   ) {}
 
   /** Each loaded item of a kind: its name and the plugin that added it. */
   private loaded(kind: OrphanKind): Array<{ name: string; plugin: string | undefined }> {
-    if (kind === 'interval') return this.intervals.entries().map((e) => ({ name: e.item.value, plugin: e.owner }));
-    return this.registries.list(registryOf[kind]).map((item) => ({
+    return this.parts[pointOf[kind]].entries().map(({ item, owner }) => ({
       name: String((item as unknown as Record<string, unknown>)[keyField[kind]]),
-      plugin: this.registries.ownerOf(item as object),
+      plugin: owner,
     }));
   }
 
   private has(kind: OrphanKind, name: string): boolean {
-    return kind === 'interval' ? this.intervals.get(name) !== undefined : this.registries.get(registryOf[kind], name) !== undefined;
+    return this.parts[pointOf[kind]].get(name) !== undefined;
   }
 
   private get owners() {

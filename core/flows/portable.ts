@@ -16,6 +16,7 @@ import { isApiError } from '../errors.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
 import type { ScheduleIntervals } from '../../sdk/contract/schedule-intervals.js';
+import type { HandlerCatalogue } from '../../sdk/contract/handler-catalogue.js';
 import type { JsonSchema } from '../kernel/json-schema.js';
 import { compileShared, createAjv } from '../kernel/validator.js';
 import { isSecretKey } from '../security/mask.js';
@@ -158,6 +159,7 @@ export class PortableFlows {
     private readonly pipelines: PipelinesService,
     private readonly flows: FlowsService,
     private readonly registries: Registries,
+    private readonly catalogue: HandlerCatalogue,
     private readonly intervals: ScheduleIntervals,
     private readonly clock: Clock,
   ) {}
@@ -183,7 +185,7 @@ export class PortableFlows {
         if (!settings) return;
         const entry: ExportFlowStep = { handler_slug: settings.handler_slug ?? null, enabled: settings.enabled !== false };
         if (settings.handler_slug) {
-          const handler = this.registries.handlers().find((h) => h.slug === settings.handler_slug);
+          const handler = this.catalogue.handler(settings.handler_slug);
           const { config, omitted } = withoutSecrets(settings.handler_config ?? {}, handler?.settings as JsonSchema | undefined);
           entry.handler_config = config;
           if (omitted.length) {
@@ -275,7 +277,7 @@ export class PortableFlows {
     const count = doc.pipeline.steps.length;
     for (let p = 1; p <= count; p++)
       if (!byPosition.has(p)) throw fail('pipeline.steps', `positions must be 1 to ${count}, each once (${p} is missing)`);
-    const stepTypes = this.registries.stepTypes();
+    const stepTypes = this.catalogue.stepTypes();
     const providers = this.registries.providers();
     const steps = [...byPosition.entries()]
       .sort(([a], [b]) => a - b)
@@ -321,7 +323,7 @@ export class PortableFlows {
         if (!step) throw fail(path, `the pipeline has no step at position ${position} (it has ${count})`);
         const own: FlowStepSettings = { handler_slug: null, handler_config: {}, enabled: given.enabled !== false };
         if (given.handler_slug) {
-          const handler = this.registries.handlers().find((h) => h.slug === given.handler_slug);
+          const handler = this.catalogue.handler(given.handler_slug);
           if (!handler) throw fail(`${path}.handler_slug`, `unknown handler '${given.handler_slug}'`);
           try {
             // The handler's defaults first (as for any new flow step); the document's settings win.

@@ -1,9 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { INPUT_LIMITS } from '../kernel/input-limits.js';
 import type { Clock } from '../kernel/clock.js';
-import type { Registries } from '../kernel/registries.js';
-import type { ExtensionPointContributions } from '../kernel/extension-point.js';
-import type { IntervalDefinition } from '../kernel/contributions.js';
+import { handlerCatalogue, type WorkflowParts } from './workflow-parts.js';
 import type { Principal } from '../kernel/principal.js';
 import { noChangeLog, type ChangeLog } from '../logs/change-log.js';
 import { compileShared, createAjv, describeErrors, type ValidationIssue } from '../kernel/validator.js';
@@ -71,9 +69,8 @@ export class FlowsService implements FlowsApi, PipelineFlows {
   constructor(
     private readonly store: DocumentStore,
     private readonly clock: Clock,
-    private readonly registries: Registries,
-    /** The flows domain's own intervals (its extension point), read at call time. */
-    private readonly intervals: ExtensionPointContributions<IntervalDefinition>,
+    /** The flows domain's own handlers, step types and intervals (its extension points), read at call time. */
+    private readonly parts: WorkflowParts,
     /** The pipelines flows are instances of (read only: pipelines depend on flows, not back). */
     private readonly pipelines: PipelineRecords,
     /** Seals secret-named handler settings at rest (see handler-secrets.ts). */
@@ -83,9 +80,9 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     /** Where configuration changes are logged with the acting user. */
     private readonly changed: ChangeLog = noChangeLog,
   ) {
-    this.defaults = new HandlerDefaults(store, registries, secrets, clock);
+    this.defaults = new HandlerDefaults(store, handlerCatalogue(parts), secrets, clock);
     this.triggerCache = new FlowTriggerCache(() => this.collection, store.singleWriter === true);
-    this.orphans = new FlowOrphans(store, registries, intervals);
+    this.orphans = new FlowOrphans(store, parts);
   }
 
   /** Handler defaults as answered (secrets masked): one handler's (404 when unknown), or all that are set. */
@@ -526,10 +523,10 @@ export class FlowsService implements FlowsApi, PipelineFlows {
   // Checks ---------------------------------------------------------------------------
 
   checkScheduling(config: SchedulingConfig): SchedulingConfig {
-    const interval = this.intervals.get(config.interval);
+    const interval = this.parts.intervals.get(config.interval);
     if (!interval) {
       throw apiError('rest_invalid_param', {
-        message: `Unknown interval '${config.interval}' (known: ${this.intervals
+        message: `Unknown interval '${config.interval}' (known: ${this.parts.intervals
           .list()
           .map((i) => i.value)
           .join(', ')})`,
@@ -592,9 +589,9 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     settings: Record<string, unknown>,
     mayLack: ReadonlySet<string> | 'any' = new Set(),
   ): Record<string, unknown> {
-    const handler = this.registries.handlers().find((h) => h.slug === slug);
+    const handler = this.parts.handlers.get(slug);
     if (!handler) throw apiError('handler_not_found', { message: `No handler '${slug}' is registered`, status: 400 });
-    const type = this.registries.stepTypes().find((t) => t.type === stepType);
+    const type = this.parts.stepTypes.get(stepType);
     if (!type?.handlerType || type.handlerType !== handler.type) {
       throw apiError('handler_step_mismatch', { message: `Handler '${slug}' is a ${handler.type} handler; this is a ${stepType} step` });
     }
@@ -623,7 +620,7 @@ export class FlowsService implements FlowsApi, PipelineFlows {
    * secrets count as present: only presence is asked.
    */
   missingSettings(slug: string | null | undefined, settings: Record<string, unknown>): string[] {
-    const handler = slug ? this.registries.handlers().find((h) => h.slug === slug) : undefined;
+    const handler = slug ? this.parts.handlers.get(slug) : undefined;
     if (!handler) return [];
     return this.settingsIssues(handler.settings, structuredClone(settings))
       .filter((issue) => issue.missing)

@@ -2,6 +2,7 @@ import { escapeRegExp as escapeRegex } from '../store/document-shape.js';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../kernel/clock.js';
 import type { Registries } from '../kernel/registries.js';
+import type { HandlerCatalogue } from '../../sdk/contract/handler-catalogue.js';
 import type { Principal } from '../kernel/principal.js';
 import { noChangeLog, type ChangeLog } from '../logs/change-log.js';
 import type { Collection, DocumentStore } from '../store/port.js';
@@ -21,6 +22,7 @@ export class PipelinesService implements PipelinesApi {
     private readonly store: DocumentStore,
     private readonly clock: Clock,
     private readonly registries: Registries,
+    private readonly catalogue: HandlerCatalogue,
     /** Cascades: a pipeline's flows are counted with it and deleted before it. */
     private readonly flows: PipelineFlows,
     /** Where configuration changes are logged with the acting user. */
@@ -240,7 +242,7 @@ export class PipelinesService implements PipelinesApi {
   }
 
   private newStep(pipelineId: number, stepType: string, order: number, label?: string, config: Record<string, unknown> = {}): PipelineStep {
-    const known = this.registries.stepTypes();
+    const known = this.catalogue.stepTypes();
     const type = known.find((t) => t.type === stepType);
     if (!type)
       throw apiError('invalid_step_type', { message: `Unknown step type '${stepType}' (known: ${known.map((t) => t.type).join(', ')})` });

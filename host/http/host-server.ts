@@ -7,6 +7,8 @@ import { isTapped, type HookCatalogue } from '../../core/kernel/hooks.js';
 import type { HostInfo } from '../../core/kernel/plugin.js';
 import type { HostRegistries } from '../../core/kernel/registries.js';
 import { intervals } from '../../sdk/contract/schedule-intervals.js';
+import { stepTypes } from '../../sdk/contract/handler-catalogue.js';
+import type { ExtensionPoint } from '../../core/kernel/extension-point.js';
 import type { SurfaceDefinition } from '../../core/kernel/routes.js';
 import type { DocumentStore } from '../../core/store/port.js';
 import type { Authenticator } from '../auth/authenticator.js';
@@ -42,7 +44,11 @@ export function hostServer(parts: {
   const routes = compileRoutes(surfaces, routeOptions);
   if (parts.coreApi !== false)
     checkCoreApi(
-      { routes, stepTypes: registries.stepTypes().map((t) => t.type), intervals: declaredIntervals(registries) },
+      {
+        routes,
+        stepTypes: declaredKeys(registries, stepTypes, (t) => t.type),
+        intervals: declaredKeys(registries, intervals, (i) => i.value),
+      },
       config.coreNamespace,
     );
   const allRoutes = [
@@ -68,13 +74,8 @@ export function hostServer(parts: {
   return { allRoutes, server };
 }
 
-/** The flows domain's intervals, when the build loads it (the host's view of the point). */
-function declaredIntervals(registries: HostRegistries): string[] {
-  const declared = registries.extensionPoints().some(({ point }) => point.id === intervals.id);
-  return declared
-    ? registries
-        .extensionPoint(intervals)
-        .list()
-        .map((i) => i.value)
-    : [];
+/** What the workflows domain's point lists, when the build loads its owner (the host's view of the point). */
+function declaredKeys<T extends object>(registries: HostRegistries, point: ExtensionPoint<T>, key: (item: T) => string): string[] {
+  const declared = registries.extensionPoints().some((entry) => entry.point.id === point.id);
+  return declared ? registries.extensionPoint(point).list().map(key) : [];
 }

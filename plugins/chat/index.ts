@@ -60,6 +60,7 @@ export default definePlugin({
     flows,
     execute,
     credentials,
+    catalogue,
   }) {
     // The turn limit is the site setting (GET/PUT /settings `max_turns`): one number, which
     // the admin client edits. A config still naming the old plugin setting is refused, not
@@ -68,7 +69,7 @@ export default definePlugin({
       throw new Error(
         'pluginSettings.chat.max_turns is no longer read: chat stops at the site setting max_turns (PUT /settings {"max_turns": N}, default 8); remove it from the config',
       );
-    for (const tool of chatTools({ pipelines, flows, execute, settings, credentials }, registries)) tools.add(tool);
+    for (const tool of chatTools({ pipelines, flows, execute, settings, credentials, catalogue }, registries)) tools.add(tool);
     const repository = new SessionsRepository(store, clock);
     const requestIds = new RequestIds(store, clock);
     await Promise.all([repository.init(), requestIds.init()]);

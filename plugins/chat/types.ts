@@ -6,6 +6,8 @@ export const chatToolDeps = {
   flows: services.flows,
   execute: services.execute,
   credentials: services.credentials,
+  /** The handlers and step types this host runs (core-workflows' catalogue). */
+  catalogue: services.handlerCatalogue,
 } as const;
 /** What the tools are given: the services above and the site settings (the plugin lists those itself). */
 export type ResolvedChatServices = ResolvedDeps<typeof chatToolDeps & { settings: typeof services.settings }>;

@@ -12,6 +12,7 @@ import {
   type HandlerDefinition,
   type JsonSchema,
   type Registries,
+  type HandlerCatalogue,
   type RouteDefinition,
   type CredentialsApi,
   apiError,
@@ -86,6 +87,7 @@ interface HandlerDefaultsSource {
 /** What the discovery routes read of the host. */
 type DiscoveryHost = {
   registries: Registries;
+  catalogue: HandlerCatalogue;
   clock: Clock;
   fetch: GuardedFetch;
   credentials: CredentialsApi;
@@ -121,9 +123,9 @@ function handlerRoutes(host: DiscoveryHost): RouteDefinition[] {
       async handle(request) {
         const { step_type } = request.query;
         const data: Record<string, unknown> = {};
-        for (const handler of host.registries.handlers()) {
+        for (const handler of host.catalogue.handlers()) {
           if (step_type && handler.type !== step_type) continue;
-          data[handler.slug] = handlerView(handler, host.registries.ownerOf(handler), await connectionOf(host, handler));
+          data[handler.slug] = handlerView(handler, host.catalogue.handlerOwner(handler.slug), await connectionOf(host, handler));
         }
         return { success: true, data };
       },
@@ -148,13 +150,13 @@ function handlerRoutes(host: DiscoveryHost): RouteDefinition[] {
       },
       async handle(request) {
         const { slug } = request.params;
-        const handler = host.registries.handlers().find((h) => h.slug === slug);
+        const handler = host.catalogue.handler(slug);
         if (!handler) throw apiError('handler_not_found', { message: `No handler '${slug}' is registered`, status: 404 });
         return {
           success: true,
           data: {
             slug,
-            ...handlerView(handler, host.registries.ownerOf(handler), await connectionOf(host, handler)),
+            ...handlerView(handler, host.catalogue.handlerOwner(slug), await connectionOf(host, handler)),
             settings: settingsView(handler.settings, (await host.flows.getHandlerDefaults(slug))[slug]),
           },
         };
@@ -273,13 +275,14 @@ export default definePlugin({
   deps: {
     routes: services.routes,
     registries: services.registries,
+    catalogue: services.handlerCatalogue,
     clock: services.clock,
     fetch: services.fetch,
     credentials: services.credentials,
     settings: services.settings,
     flows: services.flows,
   },
-  setup({ routes, registries, clock, fetch, credentials, settings, flows }) {
-    routes.add(discoverySurface({ registries, clock, fetch, credentials, settings, flows }));
+  setup({ routes, registries, catalogue, clock, fetch, credentials, settings, flows }) {
+    routes.add(discoverySurface({ registries, catalogue, clock, fetch, credentials, settings, flows }));
   },
 });

@@ -21,6 +21,7 @@ import { webhookPresets, webhookVerifiers } from './webhook-points.js';
 import { authProviders } from './credential-points.js';
 import { contentTypesService, postTypes, taxonomies } from './content-types.js';
 import { intervals, scheduleIntervalsService } from './schedule-intervals.js';
+import { handlerCatalogueService, handlers, stepTypes } from './handler-catalogue.js';
 
 export const domainServices = {
   users: usersService,
@@ -63,4 +64,10 @@ export const domainServices = {
   intervals,
   /** The registered intervals, to read (provided by core-workflows). */
   scheduleIntervals: scheduleIntervalsService,
+  /** Fetch, publish and update handlers (core-workflows' `flows.handlers`). */
+  handlers,
+  /** Kinds of pipeline step (core-workflows' `flows.stepTypes`). */
+  stepTypes,
+  /** The registered handlers and step types, to read (provided by core-workflows). */
+  handlerCatalogue: handlerCatalogueService,
 } as const;

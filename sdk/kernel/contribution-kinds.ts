@@ -8,7 +8,7 @@
  */
 import { createServiceFactory, createServiceRef, type ServiceFactory, type ServiceRef } from './service-ref.js';
 import type { HostRegistries } from './registries.js';
-import type { HandlerDefinition, ProviderDefinition, StepTypeDefinition } from './contributions.js';
+import type { ProviderDefinition } from './contributions.js';
 import type { SurfaceDefinition } from './routes.js';
 
 /** What a plugin gets to contribute: `add(item)` records the item as that plugin's. */
@@ -30,10 +30,7 @@ function kind<T>(name: string, key: keyof T & string, serviceId: string = name):
 }
 
 export const contributionKinds = {
-  // `object` settings: a handler whose settings are an interface is still a handler.
-  handlers: kind<HandlerDefinition<object>>('handlers', 'slug'),
   providers: kind<ProviderDefinition>('providers', 'slug'),
-  stepTypes: kind<StepTypeDefinition>('stepTypes', 'type'),
   /** REST surfaces; a plugin adds them through `services.routes`. */
   surfaces: kind<SurfaceDefinition>('surfaces', 'id', 'routes'),
 } as const;

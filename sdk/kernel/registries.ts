@@ -15,10 +15,8 @@ export interface Registries {
   get<K extends KindName>(name: K, key: string): ItemOf<K> | undefined;
   /** The plugin that contributed an item. */
   ownerOf(item: object): string | undefined;
-  handlers(): Items<'handlers'>;
   providers(): Items<'providers'>;
   surfaces(): Items<'surfaces'>;
-  stepTypes(): Items<'stepTypes'>;
 }
 
 /**
@@ -66,7 +64,7 @@ export class HostRegistries implements Registries {
   }
 
   get isSealed(): boolean {
-    return this.registry('handlers').isSealed;
+    return this.registry('surfaces').isSealed;
   }
 
   list<K extends KindName>(name: K): ReadonlyArray<ItemOf<K>> {
@@ -96,17 +94,11 @@ export class HostRegistries implements Registries {
     return out;
   }
 
-  handlers() {
-    return this.list('handlers');
-  }
   providers() {
     return this.list('providers');
   }
   surfaces() {
     return this.list('surfaces');
-  }
-  stepTypes() {
-    return this.list('stepTypes');
   }
 
   private all(): Array<Registry<object>> {

@@ -57,7 +57,5 @@ export const services = {
 
   // Contribution registrars (plugin-scoped: what you add is recorded as yours).
   routes: contributionKinds.surfaces.registrar,
-  handlers: contributionKinds.handlers.registrar,
   providers: contributionKinds.providers.registrar,
-  stepTypes: contributionKinds.stepTypes.registrar,
 } as const;

@@ -24,6 +24,7 @@ import { webhookPresets, webhookVerifiers } from '../../sdk/contract/webhook-poi
 import { authProviders } from '../../sdk/contract/credential-points.js';
 import { postTypes, taxonomies } from '../../sdk/contract/content-types.js';
 import { intervals } from '../../sdk/contract/schedule-intervals.js';
+import { handlers as handlerPoint, stepTypes as stepTypePoint } from '../../sdk/contract/handler-catalogue.js';
 import { kindNames } from '../../sdk/kernel/contribution-kinds.js';
 import { testStores } from '../support/test-stores.js';
 
@@ -37,6 +38,8 @@ const MOVED = {
   postTypes: [postTypes, 'core-content'],
   taxonomies: [taxonomies, 'core-content'],
   intervals: [intervals, 'core-workflows'],
+  handlers: [handlerPoint, 'core-workflows'],
+  stepTypes: [stepTypePoint, 'core-workflows'],
 } as const;
 
 /** Where the auth provider sends the browser (never reached: the test reads the redirect). */
@@ -57,8 +60,16 @@ const acme: PluginDefinition = definePlugin({
     contentTypes: services.contentTypes,
     routes: services.routes,
     intervals: services.intervals,
+    stepTypes: services.stepTypes,
   },
-  setup({ presets, verifiers, handlers, authProviders, postTypes, taxonomies, contentTypes, routes, intervals }) {
+  setup({ presets, verifiers, handlers, authProviders, postTypes, taxonomies, contentTypes, routes, intervals, stepTypes }) {
+    // A kind of step that runs itself: upper-cases each item's title.
+    stepTypes.add({
+      type: 'acme_upper',
+      label: 'Upper-case titles',
+      handlerType: null,
+      run: async (_ctx, packets) => packets.map((p) => ({ ...p, data: { ...p.data, title: String(p.data.title ?? '').toUpperCase() } })),
+    });
     intervals.add(defineInterval({ value: 'acme_minute', label: 'Every Acme minute', seconds: 60 }));
     postTypes.add(definePostType({ name: 'recipe', label: 'Recipes', rest_base: 'recipes', taxonomies: ['cuisine'] }));
     taxonomies.add(
@@ -82,6 +93,15 @@ const acme: PluginDefinition = definePlugin({
         },
       ],
     });
+    handlers.add(
+      defineHandler({
+        slug: 'acme-feed',
+        type: 'fetch',
+        label: 'Acme feed',
+        description: 'One item.',
+        fetch: async () => [{ type: 'item', data: { title: 'soup' }, metadata: { item_identifier: 'soup-1' } }],
+      }),
+    );
     handlers.add(
       defineHandler({
         slug: 'acme-oauth',
@@ -177,6 +197,27 @@ unit('two content types on one wp/v2 path segment refuse start-up, naming the pl
   }
 });
 
+unit('a handler without the function its type promises is refused when added, naming the plugin and the handler', async () => {
+  const broken = definePlugin({
+    id: 'broken-handler',
+    version: '1.0.0',
+    flowhost: '^1.0.0',
+    deps: { handlers: services.handlers },
+    setup({ handlers }) {
+      handlers.add({ slug: 'half', type: 'fetch', label: 'Half', description: 'No fetch().' } as unknown as Parameters<
+        typeof handlers.add
+      >[0]);
+    },
+  });
+  try {
+    const t = await createTestHost({ plugins: [broken] });
+    await t.stop();
+    assert.unreachable('the host started');
+  } catch (error) {
+    assert.match((error as Error).message, "Plugin 'broken-handler': flows.handlers 'half': is a fetch handler without a fetch() function");
+  }
+});
+
 unit.run();
 
 for (const store of testStores('sdk: kinds one domain reads')) {
@@ -224,14 +265,19 @@ for (const store of testStores('sdk: kinds one domain reads')) {
       assert.equal(contributor.contributions, {
         'webhooks.presets': ['acme'],
         'webhooks.verifiers': ['acme-key'],
-        handlers: ['acme-oauth'],
+        'flows.handlers': ['acme-feed', 'acme-oauth'],
+        'flows.stepTypes': ['acme_upper'],
         'credentials.authProviders': ['acme-oauth'],
         'content.postTypes': ['recipe'],
         'content.taxonomies': ['cuisine'],
         surfaces: ['acme-types'],
         'flows.intervals': ['acme_minute'],
       });
-      assert.equal(plugins.find((p) => p.id === 'core-workflows')!.extensionPoints, ['flows.intervals']);
+      assert.equal(plugins.find((p) => p.id === 'core-workflows')!.extensionPoints, [
+        'flows.handlers',
+        'flows.stepTypes',
+        'flows.intervals',
+      ]);
       assert.equal(plugins.find((p) => p.id === 'core-content')!.extensionPoints, ['content.postTypes', 'content.taxonomies']);
       assert.equal(plugins.find((p) => p.id === 'core-webhooks')!.extensionPoints, ['webhooks.presets', 'webhooks.verifiers']);
       assert.equal(plugins.find((p) => p.id === 'core-credentials')!.extensionPoints, ['credentials.authProviders']);
@@ -255,6 +301,30 @@ for (const store of testStores('sdk: kinds one domain reads')) {
       assert.is(types.status, 200, JSON.stringify(types.body));
       assert.ok(types.body.types.includes('recipe') && types.body.types.includes('post'), JSON.stringify(types.body));
       assert.ok(types.body.taxonomies.includes('cuisine'), JSON.stringify(types.body));
+    } finally {
+      await t.stop();
+    }
+  });
+
+  test('the handler is listed and the step type runs: what the workflows domain serves from its points', async () => {
+    const t = await createTestHost({ plugins: [acme], config: store.config() });
+    try {
+      const listed = await t.request<Body>('GET', '/handlers');
+      assert.is(listed.body.data['acme-oauth']?.type, 'publish', JSON.stringify(Object.keys(listed.body.data)));
+      const refused = await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'P', steps: [{ step_type: 'acme_nope' }] } });
+      assert.is(refused.status, 400);
+      assert.match(refused.body.message, 'acme_upper');
+      const done = (await t.executeAndWait({
+        workflow: {
+          steps: [
+            { type: 'fetch', handler_slug: 'acme-feed', handler_config: {} },
+            { type: 'acme_upper', handler_config: {} },
+          ],
+        },
+      })) as Body;
+      assert.is(done.status, 'completed', JSON.stringify(done));
+      const record = await t.request<Body>('GET', `/jobs/${done.job_id}`);
+      assert.match(JSON.stringify(record.body), '"SOUP"');
     } finally {
       await t.stop();
     }

@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import { defaultPlugins } from 'flowhost/host';
+import { services } from 'flowhost';
 import * as assert from 'uvu/assert';
 import { buildCustomHost } from '../build.js';
 
@@ -40,7 +41,7 @@ test('serves under its own prefix with the plugin configured', async ({ host, ur
     data: Record<string, unknown>;
   };
   assert.ok(handlers.data.hello && handlers.data.rss && handlers.data.cms, Object.keys(handlers.data).join(', '));
-  assert.is(Object.keys(handlers.data).length, host.registries.handlers().length);
+  assert.is(Object.keys(handlers.data).length, (await host.services.get(services.handlerCatalogue, 'test')).handlers().length);
   const old = await fetch(`${url}/api/automation/v1/handlers`, { headers: { Authorization: auth } });
   assert.is(old.status, 404);
 });

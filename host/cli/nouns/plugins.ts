@@ -9,7 +9,7 @@ import { nounHeader } from './catalogue.js';
 import { pluginSettingsCommand, pluginSettingsOptions } from './plugin-settings.js';
 import { pluginInstallVerbs } from './plugin-install-verbs.js';
 
-/** `handlers (2), surfaces (1)`: what a plugin added, by list, counted (the keys are in --json). */
+/** `flows.handlers (2), surfaces (1)`: what a plugin added, by list, counted (the keys are in --json). */
 export function contributionSummary(contributions: Readonly<Record<string, readonly string[]>>): string {
   return Object.entries(contributions)
     .map(([list, keys]) => `${list} (${keys.length})`)

@@ -4,7 +4,7 @@ import { requireManager, flowStepId } from './access.js';
 import { flowsOfPipeline, stepConfigProperties } from './workflow-common.js';
 import type { ResolvedChatServices } from '../types.js';
 
-export function addPipelineStepTool({ pipelines, flows }: ResolvedChatServices, registries: Registries): ChatToolDefinition {
+export function addPipelineStepTool({ pipelines, flows, catalogue }: ResolvedChatServices, registries: Registries): ChatToolDefinition {
   return defineChatTool({
     name: 'add_pipeline_step',
     description:
@@ -27,7 +27,7 @@ export function addPipelineStepTool({ pipelines, flows }: ResolvedChatServices, 
       const stepType = args.step_type;
       const config = args.config ?? {};
       // Checked before the step exists, so a bad config adds nothing.
-      const known = registries.stepTypes().map((t) => t.type);
+      const known = catalogue.stepTypes().map((t) => t.type);
       if (!known.includes(stepType)) throw new Error(`Unknown step type '${stepType}' (known: ${known.join(', ')})`);
       if (Object.keys(config).length && stepType !== 'ai')
         throw new Error(`config (provider, model, system_prompt) applies to ai steps; this is a ${stepType} step`);

@@ -1,9 +1,9 @@
 /** Creates a pipeline with its steps in order. */
-import { defineChatTool, type ChatToolDefinition, type Registries } from '../../../sdk/index.js';
+import { defineChatTool, type ChatToolDefinition } from '../../../sdk/index.js';
 import { requireManager } from './access.js';
 import type { ResolvedChatServices } from '../types.js';
 
-export function createPipelineTool({ pipelines }: ResolvedChatServices, registries: Registries): ChatToolDefinition {
+export function createPipelineTool({ pipelines, catalogue }: ResolvedChatServices): ChatToolDefinition {
   return defineChatTool({
     name: 'create_pipeline',
     description:
@@ -20,7 +20,7 @@ export function createPipelineTool({ pipelines }: ResolvedChatServices, registri
     async run(args, ctx) {
       const by = requireManager(ctx, 'create_pipeline');
       const types = args.steps;
-      const known = registries.stepTypes().map((t) => t.type);
+      const known = catalogue.stepTypes().map((t) => t.type);
       const unknown = types.filter((t) => !known.includes(t));
       if (unknown.length) throw new Error(`Unknown step type(s) ${unknown.join(', ')} (known: ${known.join(', ')})`);
       const pipeline = await pipelines.create(

@@ -1,5 +1,5 @@
 /** What a handler is and which settings it takes, read from its registration and schema. */
-import { defineChatTool, type ChatToolDefinition, type HandlerDefinition, type JsonSchema, type Registries } from '../../../sdk/index.js';
+import { defineChatTool, type ChatToolDefinition, type HandlerDefinition, type JsonSchema } from '../../../sdk/index.js';
 import { requireManager } from './access.js';
 import type { ResolvedChatServices } from '../types.js';
 
@@ -43,9 +43,9 @@ function fieldsOf(schema: JsonSchema | undefined) {
   };
 }
 
-export function handlerDocumentationTool({ credentials, flows }: ResolvedChatServices, registries: Registries): ChatToolDefinition {
+export function handlerDocumentationTool({ credentials, flows, catalogue }: ResolvedChatServices): ChatToolDefinition {
   const stepTypesOf = (handler: HandlerDefinition<object>) =>
-    registries
+    catalogue
       .stepTypes()
       .filter((t) => t.handlerType === handler.type)
       .map((t) => t.type);
@@ -65,22 +65,22 @@ export function handlerDocumentationTool({ credentials, flows }: ResolvedChatSer
       requireManager(ctx, 'handler_documentation');
       const slug = args.handler_slug;
       const stepType = args.step_type;
-      let handlers = registries.handlers();
+      let handlers = catalogue.handlers();
       if (slug !== undefined) {
         handlers = handlers.filter((h) => h.slug === slug);
         if (!handlers.length)
           throw new Error(
-            `No handler '${slug}' is registered (known: ${registries
+            `No handler '${slug}' is registered (known: ${catalogue
               .handlers()
               .map((h) => h.slug)
               .join(', ')})`,
           );
       }
       if (stepType !== undefined) {
-        const type = registries.stepTypes().find((t) => t.type === stepType);
+        const type = catalogue.stepTypes().find((t) => t.type === stepType);
         if (!type)
           throw new Error(
-            `Unknown step type '${stepType}' (known: ${registries
+            `Unknown step type '${stepType}' (known: ${catalogue
               .stepTypes()
               .map((t) => t.type)
               .join(', ')})`,

@@ -20,7 +20,7 @@ import { validateCredentialsTool } from './validate-credentials.js';
 
 export function chatTools(services: ResolvedChatServices, registries: Registries): ChatToolDefinition[] {
   return [
-    createPipelineTool(services, registries),
+    createPipelineTool(services),
     createFlowTool(services),
     runFlowTool(services),
     addPipelineStepTool(services, registries),
@@ -31,7 +31,7 @@ export function chatTools(services: ResolvedChatServices, registries: Registries
     executeWorkflowTool(services),
     getHandlerDefaultsTool(services),
     setHandlerDefaultsTool(services),
-    handlerDocumentationTool(services, registries),
+    handlerDocumentationTool(services),
     validateCredentialsTool(services, registries),
   ];
 }

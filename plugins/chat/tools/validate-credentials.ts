@@ -13,12 +13,15 @@ const redact = (message: string, secret: string | null) => {
   return out.length > 500 ? `${out.slice(0, 499)}…` : out;
 };
 
-export function validateCredentialsTool({ credentials, settings }: ResolvedChatServices, registries: Registries): ChatToolDefinition {
+export function validateCredentialsTool(
+  { credentials, settings, catalogue }: ResolvedChatServices,
+  registries: Registries,
+): ChatToolDefinition {
   const handlerCheck = async (slug: string) => {
-    const handler = registries.handlers().find((h) => h.slug === slug);
+    const handler = catalogue.handlers().find((h) => h.slug === slug);
     if (!handler)
       throw new Error(
-        `No handler '${slug}' is registered (known: ${registries
+        `No handler '${slug}' is registered (known: ${catalogue
           .handlers()
           .map((h) => h.slug)
           .join(', ')})`,

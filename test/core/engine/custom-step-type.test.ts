@@ -108,7 +108,7 @@ test('a malformed handler schema stops start-up naming plugin and handler', asyn
     await createTestHost({ plugins: [broken] });
     assert.unreachable('started');
   } catch (error) {
-    assert.match((error as Error).message, /Plugin 'broken': handler 'bad' settings: the schema does not compile/);
+    assert.match((error as Error).message, /Plugin 'broken': flows.handlers 'bad': the schema does not compile/);
   }
 });
 

@@ -4,9 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FlowOrphans, blocksRun, notScheduledDisplay } from '../../../core/flows/orphans.js';
-import type { Registries } from '../../../core/kernel/registries.js';
-import type { ExtensionPointContributions } from '../../../core/kernel/extension-point.js';
-import type { IntervalDefinition } from '../../../core/kernel/contributions.js';
+import type { WorkflowParts } from '../../../core/flows/workflow-parts.js';
 import type { DocumentStore } from '../../../core/store/port.js';
 import type { FlowRecord } from '../../../core/flows/model.js';
 import type { PipelineRecord } from '../../../core/pipelines/model.js';
@@ -14,11 +12,10 @@ import type { PipelineRecord } from '../../../core/pipelines/model.js';
 const test = suite('flows: what makes a flow an orphan');
 
 const loaded: Record<string, string[]> = { handlers: ['rss'], stepTypes: ['fetch', 'publish'], intervals: ['hourly', 'manual'] };
-const registries = { get: (name: string, key: string) => (loaded[name]?.includes(key) ? { key } : undefined) } as unknown as Registries;
-const intervals = {
-  get: (value: string) => (loaded.intervals!.includes(value) ? { value } : undefined),
-} as unknown as ExtensionPointContributions<IntervalDefinition>;
-const orphans = new FlowOrphans({} as DocumentStore, registries, intervals);
+/** A point's reading that holds the names above. */
+const point = (name: string) => ({ get: (key: string) => (loaded[name]!.includes(key) ? { key } : undefined) });
+const parts = { handlers: point('handlers'), stepTypes: point('stepTypes'), intervals: point('intervals') } as unknown as WorkflowParts;
+const orphans = new FlowOrphans({} as DocumentStore, parts);
 
 const uuid = (n: number) => `0000000${n}-0000-4000-8000-000000000000`;
 const pipeline = {

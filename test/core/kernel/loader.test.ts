@@ -11,7 +11,8 @@ import { ServiceContainer } from '../../../core/kernel/service-container.js';
 import { registrarFactories } from '../../../core/kernel/contribution-kinds.js';
 import { createServiceFactory, createServiceRef } from '../../../core/kernel/service-ref.js';
 import { services } from '../../../core/kernel/services.js';
-import { definePlugin, defineHandler } from '../../../sdk/define.js';
+import { definePlugin } from '../../../sdk/define.js';
+import type { ProviderDefinition } from '../../../sdk/kernel/contributions.js';
 
 function load(plugins: Array<PluginDefinition>, settings: Record<string, unknown> = {}) {
   const hooks = new HookCatalogue();
@@ -41,7 +42,8 @@ function load(plugins: Array<PluginDefinition>, settings: Record<string, unknown
   return { hooks, registries, seen, promise, tsyringe, box };
 }
 
-const handler = (slug: string) => defineHandler({ slug, type: 'fetch', label: slug, description: slug, fetch: async () => [] });
+// Providers: a kind the kernel still fixes (handlers moved to the workflows domain's point).
+const provider = (slug: string) => ({ slug, label: slug }) as unknown as ProviderDefinition;
 const withDeps = <D extends Record<string, ReturnType<typeof createServiceRef>>>(deps: D, setup: (d: never) => void) =>
   ({ deps, setup }) as unknown as Partial<PluginDefinition>;
 
@@ -165,41 +167,41 @@ test('taps are named after the plugin and recorded per plugin, apart from contri
     plugin(
       'alpha',
       withDeps(
-        { hooks: services.hooks, handlers: services.handlers },
-        (d: { hooks: HookCatalogue; handlers: { add(h: unknown): void } }) => {
+        { hooks: services.hooks, providers: services.providers },
+        (d: { hooks: HookCatalogue; providers: { add(h: unknown): void } }) => {
           d.hooks.booted.tapPromise('whatever', async () => undefined);
-          d.handlers.add(handler('a'));
+          d.providers.add(provider('a'));
         },
       ),
     ),
   ]);
   const loaded = await promise;
   assert.equal(loaded[0]!.hooks, ['booted']);
-  assert.equal(loaded[0]!.contributions, { handlers: ['a'] });
-  assert.equal(loaded[0]!.deps, ['hooks', 'handlers']);
+  assert.equal(loaded[0]!.contributions, { providers: ['a'] });
+  assert.equal(loaded[0]!.deps, ['hooks', 'providers']);
   assert.equal(hooks.tapsOf('alpha'), ['booted']);
   assert.is((hooks.booted as unknown as { taps: Array<{ name: string }> }).taps[0]!.name, 'alpha');
 });
 
 test('registries collect every registrar add; the owner is the plugin; a duplicate slug stops loading naming both', async () => {
   const adds = (slug: string) =>
-    withDeps({ handlers: services.handlers }, (d: { handlers: { add(h: unknown): void } }) => d.handlers.add(handler(slug)));
+    withDeps({ providers: services.providers }, (d: { providers: { add(h: unknown): void } }) => d.providers.add(provider(slug)));
   const good = load([plugin('one', adds('rss')), plugin('two', adds('files'))]);
   await good.promise;
   good.registries.seal();
   assert.equal(
-    good.registries.handlers().map((h) => h.slug),
+    good.registries.providers().map((p) => p.slug),
     ['rss', 'files'],
   );
-  assert.is(good.registries.ownerOf(good.registries.handlers()[1]!), 'two');
-  assert.is(good.registries.registry('handlers').ownerOf('rss'), 'one');
+  assert.is(good.registries.ownerOf(good.registries.providers()[1]!), 'two');
+  assert.is(good.registries.registry('providers').ownerOf('rss'), 'one');
 
   const ran: string[] = [];
   const clash = await refusal(
     load([plugin('one', adds('rss')), plugin('two', adds('rss')), plugin('three', { setup: () => void ran.push('three') })]).promise,
   );
   assert.is(clash.pluginId, 'two');
-  assert.match(clash.message, /Plugin 'two': duplicate handlers 'rss': contributed by plugin 'one' and plugin 'two'/);
+  assert.match(clash.message, /Plugin 'two': duplicate providers 'rss': contributed by plugin 'one' and plugin 'two'/);
   assert.equal(ran, [], 'refused at add time: no later setup runs');
 });
 
@@ -285,7 +287,7 @@ test('plugin-scoped services are built per plugin: each gets its own settings', 
 
 test('reading a registry before boot is a clear error', () => {
   const registries = new HostRegistries();
-  assert.throws(() => registries.handlers(), /read before the host booted/);
+  assert.throws(() => registries.providers(), /read before the host booted/);
 });
 
 test.run();

@@ -3,6 +3,7 @@
 // as POST with X-HTTP-Method-Override, `_locale=user` on every URL, DELETE params in the query.
 import { suite } from 'uvu';
 import { intervals as intervalPoint } from '../../../sdk/contract/schedule-intervals.js';
+import { handlers as handlerPoint, stepTypes as stepTypePoint } from '../../../sdk/contract/handler-catalogue.js';
 import * as assert from 'uvu/assert';
 import { createTestHost, type TestHost } from '../../../sdk/testing/index.js';
 import { testStores } from '../../support/test-stores.js';
@@ -102,12 +103,21 @@ for (const store of testStores('workflows: the admin client replayed')) {
     const flows = new FlowsService(
       t.host.store,
       t.clock,
-      t.host.registries,
-      t.host.registries.extensionPoint(intervalPoint),
+      {
+        handlers: t.host.registries.extensionPoint(handlerPoint),
+        stepTypes: t.host.registries.extensionPoint(stepTypePoint),
+        intervals: t.host.registries.extensionPoint(intervalPoint),
+      },
       new PipelineRecords(t.host.store),
       new HandlerSecrets(t.host.vault),
     );
-    const p = new PipelinesService(t.host.store, t.clock, t.host.registries, flows);
+    const p = new PipelinesService(
+      t.host.store,
+      t.clock,
+      t.host.registries,
+      await t.host.services.get(services.handlerCatalogue, 'test'),
+      flows,
+    );
     await p.init();
     assert.is(await pipelines.count({ pipeline_id: 777 }), 0);
     assert.is(await t.host.store.collection('flows').count({ flow_id: 778 }), 0);

@@ -148,7 +148,7 @@ plugins('plugins list shows id, version, contributions apart from hooks', async 
   assert.equal(discovery.contributions, { surfaces: ['discovery'] });
   assert.equal(discovery.hooks, []);
   const rss = plugins.find((p) => p.id === 'rss');
-  assert.equal(rss?.contributions.handlers, ['rss']);
+  assert.equal(rss?.contributions['flows.handlers'], ['rss']);
   // Extension points are shown with their owner, and contributions to them by list id.
   assert.equal(plugins.find((p) => p.id === 'chat')?.extensionPoints, ['chat.tools']);
   assert.equal(plugins.find((p) => p.id === 'analytics')?.extensionPoints, ['analytics.tools']);

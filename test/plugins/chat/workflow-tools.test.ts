@@ -7,7 +7,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestHost, type RecordedRequest, type TestHost } from '../../../sdk/testing/index.js';
-import type { ActingUser } from '../../../sdk/index.js';
+import { services, type ActingUser } from '../../../sdk/index.js';
 import { chatTools } from '../../../sdk/chat/index.js';
 import { testStores } from '../../support/test-stores.js';
 import { startFeedServer, type FeedServer } from '../../support/feed-server.js';
@@ -532,7 +532,7 @@ for (const store of testStores('chat workflow tools')) {
     assert.equal(federated.auth, { type: 'app_password', fields: ['handle', 'password'], connected: false });
     const all = await callTool(t, openai, 'handler_documentation', {});
     assert.ok(JSON.stringify(all).length < 60_000, 'bounded');
-    assert.is(ok(all).total, t.host.registries.handlers().length);
+    assert.is(ok(all).total, (await t.host.services.get(services.handlerCatalogue, 'test')).handlers().length);
 
     failed(await callTool(t, openai, 'handler_documentation', { handler_slug: 'nope' }), /No handler 'nope' is registered/);
     failed(await callTool(t, openai, 'handler_documentation', { step_type: 'teleport' }), /Unknown step type 'teleport'/);

@@ -3,6 +3,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createTestHost, runHandler, type TestHost } from '../../../sdk/testing/index.js';
+import { services } from '../../../sdk/index.js';
 import { testStores } from '../../support/test-stores.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- reads wp JSON
@@ -44,8 +45,8 @@ for (const store of testStores('cms-media handler')) {
   });
   test.after(async (ctx) => ctx.t.stop());
 
-  const run = (t: TestHost, settings: Record<string, unknown>) => {
-    const handler = t.host.registries.handlers().find((h) => h.slug === 'cms-media');
+  const run = async (t: TestHost, settings: Record<string, unknown>) => {
+    const handler = (await t.host.services.get(services.handlerCatalogue, 'test')).handler('cms-media');
     if (!handler) throw new Error('no cms-media handler');
     return runHandler(handler, settings, { content: t.host.content });
   };

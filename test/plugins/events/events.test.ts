@@ -6,6 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runHandler, type FakeServer, type TestHost } from '../../../sdk/testing/index.js';
+import { services } from '../../../sdk/index.js';
 import { testStores } from '../../support/test-stores.js';
 import { eventsHost, fakeNominatim, makeEvent, makeTerm, makeVenue, NS, type Body } from './fixtures.js';
 
@@ -599,7 +600,7 @@ for (const store of testStores('events plugin')) {
 }
 
 async function handlerOf(t: TestHost) {
-  const handler = t.host.registries.handlers().find((h) => h.slug === 'event');
+  const handler = (await t.host.services.get(services.handlerCatalogue, 'test')).handler('event');
   if (!handler) throw new Error('no event handler registered');
   return handler;
 }

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestHost, runHandler, type TestHost } from '../../../sdk/testing/index.js';
+import { services } from '../../../sdk/index.js';
 import { testStores } from '../../support/test-stores.js';
 import { blobCount } from '../../support/blob-count.js';
 
@@ -136,7 +137,7 @@ for (const store of testStores('files plugin')) {
 
 /** The plugin's own `files` handler, run as a flow step would (its settings validated). */
 async function run(t: TestHost, settings: Record<string, unknown>): Promise<Array<{ data: Body; metadata: Body }>> {
-  const handler = t.host.registries.handlers().find((h) => h.slug === 'files');
+  const handler = (await t.host.services.get(services.handlerCatalogue, 'test')).handler('files');
   if (!handler) throw new Error('no files handler');
   return (await runHandler(handler, settings)) as Array<{ data: Body; metadata: Body }>;
 }
