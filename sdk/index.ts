@@ -100,6 +100,9 @@ export type {
   HandlerCredentials,
   CallContext,
   StepRunContext,
+  StepWait,
+  StepWaitRequest,
+  ReviewDecision,
   HandlerStepType,
   DataPacket,
   AuthType,
@@ -162,7 +165,7 @@ export type {
 } from './kernel/hooks.js';
 /** Hooks owned by the domain that fires them: plugins listen through its service (`services.engineEvents`...). */
 export type { Listen, ListenOnly } from './kernel/domain-hooks.js';
-export type { EngineEvents, EngineHookSet, StepInfo, JobOutcome } from './contract/engine-events.js';
+export type { EngineEvents, EngineHookSet, StepInfo, JobOutcome, JobWaiting } from './contract/engine-events.js';
 export type { LogEvents, LogHookSet, LogEntry } from './contract/log-events.js';
 export type { WebhookEvents, WebhookHookSet, WebhookEvent } from './contract/webhook-events.js';
 export type { SiteEvents, SiteHookSet } from './contract/site-events.js';

@@ -1,6 +1,6 @@
 import { AsyncSeriesHook, AsyncSeriesWaterfallHook } from 'tapable';
 import type { DataPacket } from '../kernel/contributions.js';
-import type { EngineHookSet, JobOutcome, StepInfo } from '../../sdk/contract/engine-events.js';
+import type { EngineHookSet, JobOutcome, JobWaiting, StepInfo } from '../../sdk/contract/engine-events.js';
 
 /** The engine's own hooks: it alone fires them; plugins listen through `services.engineEvents`. */
 export class EngineHooks implements EngineHookSet {
@@ -8,4 +8,5 @@ export class EngineHooks implements EngineHookSet {
   readonly stepFinished = new AsyncSeriesWaterfallHook<[DataPacket[], StepInfo]>(['packets', 'step']);
   readonly jobFinished = new AsyncSeriesHook<[JobOutcome]>(['outcome']);
   readonly jobFailed = new AsyncSeriesHook<[JobOutcome]>(['outcome']);
+  readonly jobWaiting = new AsyncSeriesHook<[JobWaiting]>(['waiting']);
 }

@@ -1,7 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../kernel/clock.js';
 import { actingUser } from '../kernel/acting-user.js';
-import type { DataPacket, HandlerContext, HandlerCredentials, HandlerDefinition, StepReport } from '../kernel/contributions.js';
+import type {
+  DataPacket,
+  HandlerContext,
+  HandlerCredentials,
+  HandlerDefinition,
+  ReviewDecision,
+  StepReport,
+  StepWait,
+  StepWaitRequest,
+} from '../kernel/contributions.js';
 import { callMeasuringHook, isTapped, type HookCatalogue, type StepTiming } from '../kernel/hooks.js';
 import type { StepInfo } from '../../sdk/contract/engine-events.js';
 import type { EngineHooks } from './engine-hooks.js';
@@ -40,6 +49,8 @@ import { DEFAULT_RUN_LEASE_SECONDS, holdRun, type RunHold } from './run-lease.js
 import type { Checkpoints } from './checkpoint.js';
 import { RunProgress } from './run-progress.js';
 import { runStart } from './run-resume.js';
+import { ReviewService } from './review.js';
+import type { HostVault } from '../security/vault.js';
 
 /**
  * Where the engine's log entries go (the logs domain writes them; the host logger too).
@@ -79,6 +90,18 @@ export interface EngineDeps {
   stepRecordBytes?: number;
   /** Where a run's checkpoints are sealed (a retry starts from one). */
   checkpoints: Checkpoints;
+  /** The host's vault: waiting jobs' links are signed with a key derived from it. */
+  vault: HostVault;
+  /** The core API's base URL as senders see it (a waiting job's links); absent: paths only. */
+  apiBase?: () => string;
+}
+
+/** A step that asked to wait: where, with what, and how. */
+interface Waiting {
+  index: number;
+  step: PlannedStep;
+  input: DataPacket[];
+  request: StepWaitRequest;
 }
 
 /** What one step's run saw beyond its packets (fetch steps: items skipped as processed). */
@@ -96,6 +119,8 @@ interface PlannedStep {
   handlerConfig: Record<string, unknown>;
   enabled: boolean;
   ai?: { provider?: string; model?: string; systemPrompt?: string; userMessage?: string };
+  /** The pipeline step's own settings (PUT /pipelines/steps/{id}/config): a step type without a handler reads them (approval's timeout). */
+  settings?: Record<string, unknown>;
 }
 
 class StepFailure extends Error {}
@@ -257,8 +282,21 @@ export class Engine {
   /** Run ends, written together when several come in one turn (see run-endings.ts). */
   private readonly endings: Batcher<RunEnd, void>;
 
+  /** Waits at approval steps: decisions, signed links, timeouts (review.ts). */
+  readonly reviews: ReviewService;
+
+  /** What `ctx.wait` answered in this process: a step's run returning one pauses the job. */
+  private readonly waits = new WeakSet<object>();
+
   constructor(private readonly deps: EngineDeps) {
     this.endings = runEndings(deps);
+    this.reviews = new ReviewService({
+      jobs: deps.jobs,
+      clock: deps.clock,
+      vault: deps.vault,
+      starter: () => this,
+      log: (level, message, context) => deps.log(level, message, context),
+    });
     this.queues = new FlowQueues(
       {
         runningJobOf: (flowId) => deps.runMarks.runningJobOf(flowId, this.staleBefore(deps.clock.now())),
@@ -331,15 +369,19 @@ export class Engine {
       job.flow_id,
     );
     this.holds.set(job.job_id, hold);
-    const steps: StepOutcome[] = [];
+    // A run going on after a wait keeps the records of the steps it ran before it.
+    const steps: StepOutcome[] = job.review_resume ? [...job.steps] : [];
     const progress = new RunProgress(this.deps, job.job_id);
     let status: JobStatus = 'completed';
     let error: string | null = null;
+    let waiting: Waiting | null = null;
     try {
       const content = await this.contentOf(job, flow);
       const plan = await this.plan(job, flow, pipeline);
       await this.deps.log('info', `Job ${job.job_id} started (${plan.length} step${plan.length === 1 ? '' : 's'})`, context);
-      // A retry from the failed step starts there with that step's input (run-resume.ts).
+      // A retry from the failed step starts there with that step's input (run-resume.ts);
+      // a run whose wait ended goes on from the step it waited at, with the claims it made.
+      if (job.review_resume) for (const claim of await this.deps.jobs.claimsOf(job.job_id)) progress.claimed(claim);
       const start = await runStart(this.deps, job, plan, progress, packetIdentity);
       if (job.resume) await this.logResume(job, plan, start, context);
       let packets: DataPacket[] = start.packets;
@@ -366,6 +408,11 @@ export class Engine {
           { job, plan, index, step, label, stepContext, progress, steps, firstRun, content, lost: () => hold.lost },
           packets,
         );
+        if (ran.wait) {
+          waiting = { index, step, input: packets, request: ran.wait };
+          status = 'waiting';
+          break;
+        }
         packets = ran.packets;
         fetched += ran.fetched;
         // The step's record is stored as it ends (a failed step's by runRecorded), with
@@ -389,6 +436,10 @@ export class Engine {
       }
       if (status === 'completed' && plan.some((s, i) => i >= start.index && s.enabled && s.stepType === 'fetch') && fetched === 0)
         status = 'completed_no_items';
+      if (waiting) {
+        await this.pause(job, steps, waiting, progress, hold, context);
+        return 'waiting';
+      }
     } catch (failure) {
       status = 'failed';
       error = failure instanceof Error ? failure.message : String(failure);
@@ -443,7 +494,7 @@ export class Engine {
   private async runRecorded(
     run: RecordedStep & { progress: RunProgress; content: ContentStore; lost: () => boolean },
     given: DataPacket[],
-  ): Promise<{ packets: DataPacket[]; fetched: number }> {
+  ): Promise<{ packets: DataPacket[]; fetched: number; wait?: StepWaitRequest }> {
     const { job, index, step, label, stepContext, steps } = run;
     const started = this.deps.clock.now();
     const info: StepInfo = {
@@ -464,7 +515,17 @@ export class Engine {
     try {
       packets = await this.deps.events.stepStarting.promise(packets, info);
       const trace: StepTrace = { label, context: stepContext, stats, report, index, progress: run.progress, partial, lost: run.lost };
-      packets = await this.runStep(job, step, packets, trace, run.content);
+      const out = await this.runStep(job, step, packets, trace, run.content);
+      if (!Array.isArray(out)) {
+        // The step waits (approval): no outcome yet; it runs again with `given` once decided.
+        await this.deps.log('info', `${label} waits (${out.wait.mode}) for ${itemsIn} item${itemsIn === 1 ? '' : 's'}`, {
+          ...stepContext,
+          status: 'waiting',
+          items_in: itemsIn,
+        });
+        return { packets: given, fetched: 0, wait: out.wait };
+      }
+      packets = out;
       if (step.stepType === 'fetch') fetched = packets.length - itemsIn;
       packets = await this.deps.events.stepFinished.promise(packets, info);
     } catch (stepError) {
@@ -617,6 +678,7 @@ export class Engine {
           handlerSlug: (entry.handler_slug as string | null) ?? null,
           handlerConfig: this.deps.flows.secrets.open((entry.handler_config as Record<string, unknown>) ?? {}),
           enabled: entry.enabled !== false,
+          settings: { ...step.config },
           ai:
             step.step_type === 'ai'
               ? {
@@ -641,19 +703,36 @@ export class Engine {
     packets: DataPacket[],
     trace: StepTrace,
     content: ContentStore,
-  ): Promise<DataPacket[]> {
+  ): Promise<DataPacket[] | StepWait> {
     const type = this.deps.catalogue.stepType(step.stepType);
     if (!type) throw new Error(`Unknown step type '${step.stepType}' (no plugin registers it)`);
     const ctx = this.context(job, step, content);
     if (type.handlerType === null) {
       if (!type.run) throw new Error(`step type '${type.type}' has no run()`);
       const config = {
+        ...step.settings,
         ...step.handlerConfig,
         ...(step.ai
           ? { provider: step.ai.provider, model: step.ai.model, system_prompt: step.ai.systemPrompt, user_message: step.ai.userMessage }
           : {}),
       };
-      return type.run({ ...ctx, config: Object.freeze(config), report: (details) => void Object.assign(trace.report, details) }, packets);
+      const out = await type.run(
+        {
+          ...ctx,
+          config: Object.freeze(config),
+          report: (details) => void Object.assign(trace.report, details),
+          decisionOf: (packet) => this.decisionOf(job, step.flowStepId, packetIdentity(packet)),
+          wait: (request) => {
+            const wait: StepWait = Object.freeze({ wait: { ...request } });
+            this.waits.add(wait);
+            return wait;
+          },
+        },
+        packets,
+      );
+      if (Array.isArray(out)) return out;
+      if (!this.waits.has(out)) throw new Error(`step type '${type.type}' answered neither packets nor ctx.wait()`);
+      return out;
     }
     if (!step.handlerSlug) throw new Error('no handler is configured for this step');
     const handler = this.deps.catalogue.handler(step.handlerSlug) as HandlerDefinition | undefined;
@@ -725,6 +804,14 @@ export class Engine {
     context: Record<string, unknown>,
   ): Promise<void> {
     const step = plan[start.index]!;
+    if (job.review_resume) {
+      await this.deps.log(
+        'info',
+        `Job ${job.job_id} goes on after its wait from step ${start.index + 1}/${plan.length} ${step.stepType} with its ${start.packets.length} item${start.packets.length === 1 ? '' : 's'}`,
+        { ...context, step: start.index + 1 },
+      );
+      return;
+    }
     await this.deps.log(
       'info',
       `Job ${job.job_id} retries job ${job.retry_of} from step ${start.index + 1}/${plan.length} ${step.stepType} with its ${start.packets.length} item${start.packets.length === 1 ? '' : 's'}; steps before it are not run again`,
@@ -767,6 +854,85 @@ export class Engine {
       }
     }
     return fresh;
+  }
+
+  /** An item's decision at a step: made while this job waited there, or by the run it retries. */
+  private decisionOf(job: JobRecord, flowStepId: string, itemId: string): ReviewDecision | null {
+    const found = (job.decided ?? []).find((d) => d.flow_step_id === flowStepId && d.item_id === itemId);
+    return found ? found.decision : null;
+  }
+
+  /**
+   * A run pauses at a step that waits: the job becomes `waiting` in the store with the
+   * step's undecided items and its input sealed as the checkpoint it goes on from; its
+   * flow is freed (other runs go on meanwhile; the run waits in the flow's queue when it
+   * resumes). Then the alerts: `jobWaiting`, with the signed links.
+   */
+  private async pause(
+    job: JobRecord,
+    steps: StepOutcome[],
+    waiting: Waiting,
+    progress: RunProgress,
+    hold: RunHold,
+    context: Record<string, unknown>,
+  ): Promise<void> {
+    const { index, step, input, request } = waiting;
+    const review = this.reviews.begin(
+      { flowStepId: step.flowStepId, index },
+      input,
+      request,
+      (p) => this.decisionOf(job, step.flowStepId, packetIdentity(p)),
+      packetIdentity,
+      packetTitle,
+    );
+    if (review.items.length === 0) throw new StepFailure(`Step ${index + 1} asked to wait with no undecided item`);
+    const checkpoint = this.deps.checkpoints.at(step.flowStepId, index, input);
+    const timeout = review.timeout_at ? `; on ${review.timeout_at.toISOString()} the rest are ${review.on_timeout}d` : '';
+    await this.deps.log(
+      'info',
+      `Job ${job.job_id} waits at step ${index + 1} (${review.mode === 'webhook' ? 'for a webhook delivery' : 'for review'}) with ${review.items.length} item${review.items.length === 1 ? '' : 's'}${timeout}`,
+      { ...context, step: index + 1, status: 'waiting', items: review.items.length },
+    );
+    await this.deps.flushLog?.();
+    let paused = false;
+    try {
+      paused = await this.deps.jobs.pause(job.job_id, steps, review, checkpoint, progress.stepEnded(null, []).kept);
+    } finally {
+      hold.release();
+      this.holds.delete(job.job_id);
+      if (job.flow_id !== null) {
+        await this.deps.runMarks.clearRunning(job.flow_id, job.job_id);
+        this.runNextQueued(job.flow_id);
+      }
+    }
+    if (!paused) return; // cancelled meanwhile, or taken for dead: not this run's to pause
+    const links = this.reviewLinks(job.job_id, review);
+    await this.deps.events.jobWaiting
+      .promise({
+        jobId: job.job_id,
+        flowId: job.flow_id,
+        position: review.position,
+        mode: review.mode,
+        items: review.items.length,
+        timeoutAt: review.timeout_at,
+        onTimeout: review.on_timeout,
+        reviewUrl: links.review_url,
+        ...(links.webhook_url ? { webhookUrl: links.webhook_url } : {}),
+      })
+      .catch((err: unknown) => this.deps.logger.warn({ err, job_id: job.job_id }, 'A jobWaiting tap failed'));
+  }
+
+  /** A waiting job's signed links: the review page (approve or reject, once), and a webhook-mode wait's delivery URL. */
+  reviewLinks(jobId: number, review: JobRecord['review'] & object): { review_url: string; webhook_url: string | null } {
+    let base = '';
+    try {
+      base = this.deps.apiBase?.() ?? '';
+    } catch {
+      base = '';
+    }
+    const url = (path: string, purpose: 'review' | 'webhook') =>
+      `${base}/jobs/${jobId}/${path}?token=${encodeURIComponent(this.reviews.token({ job_id: jobId }, review, purpose))}`;
+    return { review_url: url('review', 'review'), webhook_url: review.mode === 'webhook' ? url('webhook', 'webhook') : null };
   }
 
   private get recordBytes(): number {
@@ -859,6 +1025,8 @@ export class Engine {
    */
   async resumeQueued(graceSeconds = this.leaseSeconds): Promise<number> {
     await this.recoverStale();
+    // Waits past their timeout get their outcome here, on whichever host sweeps (review.ts).
+    await this.reviews.timeouts();
     const flowIds = await this.deps.jobs.flowsWithQueuedJobs();
     for (const flowId of flowIds) this.runNextQueued(flowId);
     const orphans = await this.deps.jobs.unstarted(new Date(this.deps.clock.now().getTime() - graceSeconds * 1000));

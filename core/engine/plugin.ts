@@ -9,6 +9,7 @@ import { cancelSurface } from './cancel-route.js';
 import { Checkpoints } from './checkpoint.js';
 import { RetryService } from './retry.js';
 import { retrySurface } from './retry-route.js';
+import { reviewSurface } from './review-routes.js';
 import { EngineHooks } from './engine-hooks.js';
 import { domainHookFactories } from '../kernel/domain-hook-services.js';
 
@@ -60,6 +61,8 @@ export const enginePlugin = definePlugin({
           stepRecordBytes: info.stepRecordBytes,
           runLeaseSeconds: info.runLeaseSeconds,
           checkpoints: new Checkpoints(vault),
+          vault,
+          apiBase: () => `${info.publicUrl()}${info.apiPrefix}/${info.coreNamespace}`,
         });
       },
     }),
@@ -130,5 +133,6 @@ export const enginePlugin = definePlugin({
       },
     });
     routes.add(retrySurface(retries));
+    routes.add(reviewSurface(engine));
   },
 });

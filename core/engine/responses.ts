@@ -31,7 +31,12 @@ export const cancelResponses: Record<string, Record<number, JsonSchema>> = {
     200: successBody({
       message: str,
       data: obj(
-        { job_id: int, status: { const: 'cancelled' }, previous_status: { enum: ['pending', 'processing'] }, flow_id: nullable(int) },
+        {
+          job_id: int,
+          status: { const: 'cancelled' },
+          previous_status: { enum: ['pending', 'processing', 'waiting'] },
+          flow_id: nullable(int),
+        },
         ['job_id', 'status', 'previous_status', 'flow_id'],
       ),
     }),

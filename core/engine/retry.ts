@@ -54,6 +54,8 @@ export class RetryService {
       // A flow's retry waits for its flow like a webhook's run: never skipped as "already running".
       queued: retried.flow_id !== null,
       retry: { of: retried.job_id, from, ...(from === 'failed_step' ? { resume: this.resumeOf(retried) } : {}) },
+      // What the retried run's approval steps decided: the retry waits only for the rest.
+      decided: retried.decided ?? [],
     });
     if (!(await jobs.markRetried(retried.job_id, job.job_id, retried.retried_by))) {
       await jobs.discardUnstarted(job.job_id);

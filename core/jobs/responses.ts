@@ -1,6 +1,7 @@
 /** The bodies the job routes answer (see docs/api.md), as checked in tests and published in openapi.json. */
 import type { JsonSchema } from '../kernel/json-schema.js';
 import { JOB_STATUSES } from './model.js';
+import { reviewSchema } from './review-view.js';
 import { anyObject, bool, errorBody, int, isoDate, list, named, nullable, obj, str, successBody } from '../kernel/response-schemas.js';
 
 const display: JsonSchema = { type: 'string', description: "'YYYY-MM-DD hh:mm:ss' (UTC)" };
@@ -26,10 +27,15 @@ const jobFields: Record<string, JsonSchema> = {
   engine_data: anyObject,
   retry_of: { ...nullable(int), description: 'The job this run retries (POST /jobs/{id}/retry)' },
   retried_by: { ...nullable(int), description: 'The job that retries this run, once retried' },
+  review: {
+    ...reviewSchema,
+    description: 'A job that waits (or waited) at an approval step: its items as they will go on, and their decisions',
+  },
 };
+const jobRequired = Object.keys(jobFields).filter((k) => k !== 'review');
 
 /** A job in the list. */
-export const jobListItem: JsonSchema = named('JobSummary', obj(jobFields));
+export const jobListItem: JsonSchema = named('JobSummary', obj(jobFields, jobRequired));
 
 /** What one step of a run did. */
 const stepOutcome: JsonSchema = obj(
@@ -51,12 +57,15 @@ const stepOutcome: JsonSchema = obj(
 );
 
 /** One job with its schedule, the ephemeral workflow it ran (null for a flow) and each step's outcome. */
-export const jobDetail: JsonSchema = obj({
-  ...jobFields,
-  scheduled_for: nullable(isoDate),
-  workflow: nullable(list(anyObject)),
-  steps: list(stepOutcome),
-});
+export const jobDetail: JsonSchema = obj(
+  {
+    ...jobFields,
+    scheduled_for: nullable(isoDate),
+    workflow: nullable(list(anyObject)),
+    steps: list(stepOutcome),
+  },
+  [...jobRequired, 'scheduled_for', 'workflow', 'steps'],
+);
 
 export const jobsResponses: Record<string, Record<number, JsonSchema>> = {
   'GET /jobs': { 200: successBody({ data: list(jobListItem), total: int, per_page: int, offset: int }) },

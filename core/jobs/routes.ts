@@ -9,6 +9,7 @@ import { withResponses } from '../kernel/response-schemas.js';
 import { jobsResponses } from './responses.js';
 import { defineRoute } from '../../sdk/define.js';
 import { ranWithSchema, recordedSchema, recordedView, triggerSchema, triggerView } from './run-record-view.js';
+import { reviewSchema, reviewView } from './review-view.js';
 
 const admin = { capability: 'manage_options' } as const;
 const display = (d: Date | null) => (d ? d.toISOString().replace('T', ' ').slice(0, 19) : null);
@@ -52,6 +53,7 @@ function stepView(step: StepOutcome, withPackets: boolean): Record<string, unkno
     position: step.position ?? null,
     duration_ms: step.finished_at.getTime() - step.started_at.getTime(),
     items: (step.items ?? []).map((i) => ({ item_id: i.item_id, title: i.title })),
+    ...(step.review ? { review: { approved: step.review.approved, rejected: step.review.rejected } } : {}),
     ...(step.ai
       ? {
           ai: {
@@ -111,6 +113,8 @@ async function jobViews(names: JobNames, jobs: JobRecord[], detail = false, with
     engine_data: maskDeep(job.engine_data),
     retry_of: typeof job.retry_of === 'number' ? job.retry_of : null,
     retried_by: typeof job.retried_by === 'number' ? job.retried_by : null,
+    // Where the run waits (or waited), each item as it will go on and its decision.
+    ...(job.review ? { review: reviewView(job.review) } : {}),
     ...(detail
       ? {
           scheduled_for: job.scheduled_for ? job.scheduled_for.toISOString() : null,
@@ -310,6 +314,12 @@ const stepSchema: JsonSchema = named('JobStep', {
     packets_truncated: { type: 'boolean' },
     input: { ...recordedSchema, description: 'include=packets: the items the step was given (bounded, secrets masked)' },
     output: { ...recordedSchema, description: 'include=packets: the items the step passed on; null for a failed step' },
+    review: {
+      type: 'object',
+      required: ['approved', 'rejected'],
+      properties: { approved: { type: 'integer' }, rejected: { type: 'integer' } },
+      description: 'An approval step: how many items it let through and dropped',
+    },
     /** An ai step's provider, model, token usage, calls and latency. */
     ai: {
       type: 'object',
@@ -398,6 +408,10 @@ export const jobDetailSchema: JsonSchema = named('Job', {
     steps: { type: 'array', items: stepSchema },
     trigger: triggerSchema,
     ran_with: ranWithSchema,
+    review: {
+      ...reviewSchema,
+      description: 'A job that waits (or waited) at an approval step: its items as they will go on, and their decisions',
+    },
   },
 });
 

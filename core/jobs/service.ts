@@ -14,7 +14,9 @@ import { createBatcher, idBlocks, insertBatcher } from '../store/batcher.js';
 import {
   JOBS,
   PROCESSED_ITEMS,
+  type DecidedItem,
   type JobRecord,
+  type JobReview,
   type JobStatus,
   type ProcessedItemRecord,
   type RanStep,
@@ -50,6 +52,8 @@ export interface NewJob {
   started_by?: ActingUserRecord | null;
   /** A retry (POST /jobs/{id}/retry): the job it retries, from where, and where its run starts. */
   retry?: { of: number; from: RetryFrom; resume?: JobRecord['resume'] };
+  /** A retry: the item decisions of the run it retries (its approval steps wait only for the rest). */
+  decided?: DecidedItem[];
 }
 
 export interface JobListQuery {
@@ -166,7 +170,93 @@ export class JobsService implements JobsApi {
       ...(input.retry
         ? { retry_of: input.retry.of, retry_from: input.retry.from, ...(input.retry.resume ? { resume: input.retry.resume } : {}) }
         : {}),
+      ...(input.decided?.length ? { decided: input.decided } : {}),
     } as unknown as JobRecord);
+  }
+
+  /**
+   * A run pauses at a waiting step: processing → waiting, with its steps so far, the review
+   * and the checkpoint the run goes on from. Only while the job is this run's.
+   */
+  async pause(
+    jobId: number,
+    steps: StepOutcome[],
+    review: JobReview,
+    checkpoint: RunCheckpoint,
+    kept: readonly string[],
+  ): Promise<boolean> {
+    const done = await this.jobs.updateOne(
+      { job_id: jobId, status: 'processing' },
+      {
+        $set: { status: 'waiting', steps, review, checkpoint, ...(kept.length ? { kept_items: [...kept] } : {}), review_resume: false },
+        $unset: { heartbeat_at: '' },
+      },
+    );
+    return done.matchedCount > 0;
+  }
+
+  /**
+   * A decision on a waiting job, written only over the review version it read (so two
+   * deciders never both write). `resume`: the last item is decided, the job goes back to
+   * pending in its flow's queue with the waiting step as its resume point. Null when the
+   * version moved (read it again).
+   */
+  async writeReview(jobId: number, version: number, review: JobReview, decided: DecidedItem[], resume: boolean): Promise<JobRecord | null> {
+    const job = await this.jobs.findOne({ job_id: jobId, status: 'waiting', 'review.version': version });
+    if (!job?.checkpoint) return null;
+    const $set: Record<string, unknown> = { review, decided };
+    if (resume) {
+      Object.assign($set, {
+        status: 'pending',
+        started_at: null,
+        review_resume: true,
+        resume: { ...job.checkpoint, claims: [] },
+        ...(job.flow_id !== null ? { queued: true } : {}),
+      });
+    }
+    return this.jobs.findOneAndUpdate({ job_id: jobId, status: 'waiting', 'review.version': version }, { $set });
+  }
+
+  /** A webhook-mode delivery's JSON: its top-level keys merged into the run's engine_data (while it waits). */
+  async mergeEngineData(jobId: number, payload: Record<string, unknown>): Promise<void> {
+    const $set: Record<string, unknown> = {};
+    // Field by field, so a concurrent write of other keys is kept; a key with a dot or a
+    // leading $ cannot be a path on MongoDB: such a payload is kept whole under `webhook_payload`.
+    const plain = Object.keys(payload).every((k) => k !== '' && !k.includes('.') && !k.startsWith('$'));
+    if (plain) for (const [key, value] of Object.entries(payload)) $set[`engine_data.${key}`] = value;
+    else $set['engine_data.webhook_payload'] = payload;
+    if (Object.keys($set).length) await this.jobs.updateOne({ job_id: jobId, status: 'waiting' }, { $set });
+  }
+
+  /** Waiting jobs whose timeout has passed (the sweep decides them). */
+  waitingTimedOut(now: Date, limit = 100): Promise<JobRecord[]> {
+    return this.jobs.find({ status: 'waiting', 'review.timeout_at': { $lte: now } }, { projection: { job_id: 1, review: 1 }, limit });
+  }
+
+  private get usedTokens() {
+    return this.store.collection<{ _id: string; job_id: number; used_at: Date }>('review_tokens');
+  }
+
+  /** Records a signed token's one use: an insert on a unique key, so two hosts never both use it. False when used before. */
+  async useToken(id: string, jobId: number, at: Date): Promise<boolean> {
+    try {
+      await this.usedTokens.insertOne({ _id: id, job_id: jobId, used_at: at });
+      return true;
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) return false;
+      throw error;
+    }
+  }
+
+  /** Whether a signed token has been used. */
+  async tokenUsed(id: string): Promise<boolean> {
+    return (await this.usedTokens.count({ _id: id })) > 0;
+  }
+
+  /** The claims a job holds now (a run going on after a wait: those its earlier part made). */
+  async claimsOf(jobId: number): Promise<ReleasedClaim[]> {
+    const found = await this.processed.find({ job_id: jobId }, { projection: { flow_step_id: 1, item_id: 1 } });
+    return found.map((c) => ({ flow_step_id: c.flow_step_id, item_id: c.item_id }));
   }
 
   /** A webhook job that found its flow busy goes back to pending in the flow's queue. */
@@ -426,8 +516,8 @@ export class JobsService implements JobsApi {
     const filter: Filter = {};
     if (options.type === 'failed') filter.status = 'failed';
     if (options.flowId) filter.flow_id = options.flowId;
-    // Running jobs are left alone: deleting them would orphan their claims mid-run.
-    filter.status ??= { $nin: ['processing'] };
+    // Running and waiting jobs are left alone: deleting them would orphan their claims mid-run.
+    filter.status ??= { $nin: ['processing', 'waiting'] };
     let processed = 0;
     if (options.cleanupProcessed) {
       const ids = (await this.jobs.find(filter, { projection: { job_id: 1 } })).map((j) => j.job_id);
@@ -464,9 +554,9 @@ export class JobsService implements JobsApi {
   async cancel(jobId: number, reason: string): Promise<JobRecord> {
     for (;;) {
       const job = await this.get(jobId);
-      if (job.status !== 'pending' && job.status !== 'processing')
+      if (job.status !== 'pending' && job.status !== 'processing' && job.status !== 'waiting')
         throw apiError('job_finished', {
-          message: `Job ${jobId} has already ended (${job.status}); only a pending or running job can be cancelled`,
+          message: `Job ${jobId} has already ended (${job.status}); only a pending, running or waiting job can be cancelled`,
           data: { job_id: jobId, job_status: job.status },
         });
       const done = await this.jobs.updateOne(
@@ -474,7 +564,7 @@ export class JobsService implements JobsApi {
         { $set: { status: 'cancelled', error: reason, completed_at: this.clock.now() } },
       );
       if (done.matchedCount === 0) continue; // it moved on meanwhile (claimed, or ended): read it again
-      if (job.status === 'processing') await this.releaseClaims(jobId);
+      if (job.status === 'processing' || job.status === 'waiting') await this.releaseClaims(jobId);
       return job;
     }
   }

@@ -1,6 +1,6 @@
 /**
- * Alerts: tells someone when a flow fails. Listens to the engine's jobFailed/jobFinished
- * hooks; sends by e-mail, a webhook POST (Slack-compatible or signed JSON) and "on
+ * Alerts: tells someone when a flow fails or waits for review. Listens to the engine's
+ * jobFailed/jobFinished/jobWaiting hooks; sends by e-mail, a webhook POST (Slack-compatible or signed JSON) and "on
  * failure, run flow X"; rate-limited per flow and channel with its state in the store, so
  * it holds across hosts. Built on the public SDK only. docs/api.md#alerts.
  */
@@ -19,7 +19,7 @@ export default definePlugin({
   id: 'alerts',
   version: '1.0.0',
   flowhost: '^1.0.0',
-  description: 'Alerts when a flow fails or recovers: e-mail, webhook, or an on-failure flow.',
+  description: 'Alerts when a flow fails, recovers or waits for review: e-mail, webhook, or an on-failure flow.',
   settingsSchema: configSchema,
   deps: {
     routes: services.routes,
@@ -70,6 +70,7 @@ export default definePlugin({
       work().catch((err: unknown) => log.error({ err }, `Alerts: could not handle ${what}`));
     engine.jobFailed.tap('alerts', (outcome) => guarded('a failed run', () => notifier.failed(outcome)));
     engine.jobFinished.tap('alerts', (outcome) => guarded('a finished run', () => notifier.finished(outcome)));
+    engine.jobWaiting.tap('alerts', (waiting) => guarded('a waiting run', () => notifier.waiting(waiting)));
 
     const test = async (flowId: number | null): Promise<TestResult[]> => {
       const effective = flowId === null ? await settings.site() : await settings.effective(flowId);

@@ -1,5 +1,5 @@
 /** An alert as every channel carries it: what happened to which flow, in which run. */
-export type AlertKind = 'failed' | 'problem' | 'recovered' | 'test';
+export type AlertKind = 'failed' | 'problem' | 'recovered' | 'waiting' | 'test';
 
 export interface AlertMessage {
   kind: AlertKind;
@@ -12,12 +12,23 @@ export interface AlertMessage {
   failed_step: { position: number | null; step_type: string; handler_slug: string | null; error: string | null } | null;
   consecutive_failures: number;
   at: string;
+  /** A run waiting for review (approval step): its items, the signed one-time link, the timeout. */
+  review?: {
+    position: number;
+    mode: 'review' | 'webhook';
+    items: number;
+    review_url: string;
+    webhook_url: string | null;
+    timeout_at: string | null;
+    on_timeout: 'approve' | 'reject';
+  };
 }
 
 const HEADLINES: Record<AlertKind, string> = {
   failed: 'failed',
   problem: 'is failing repeatedly (a problem flow)',
   recovered: 'recovered: its last run succeeded',
+  waiting: 'is waiting for review',
   test: 'test alert',
 };
 
@@ -36,7 +47,14 @@ export function details(m: AlertMessage): string {
       `Failed step: ${m.failed_step.position ?? '?'} (${m.failed_step.step_type}${m.failed_step.handler_slug ? `/${m.failed_step.handler_slug}` : ''})`,
     );
   if (m.error) lines.push(`Error: ${m.error}`);
-  if (m.kind !== 'recovered' && m.consecutive_failures) lines.push(`Consecutive failures: ${m.consecutive_failures}`);
+  if (m.review) {
+    lines.push(`Waiting at step ${m.review.position}: ${m.review.items} item${m.review.items === 1 ? '' : 's'}`);
+    lines.push(`Review (works once): ${m.review.review_url}`);
+    if (m.review.webhook_url) lines.push(`Webhook delivery URL (works once): ${m.review.webhook_url}`);
+    if (m.review.timeout_at) lines.push(`On ${m.review.timeout_at} the rest are ${m.review.on_timeout}d`);
+  }
+  if (m.kind !== 'recovered' && m.kind !== 'waiting' && m.consecutive_failures)
+    lines.push(`Consecutive failures: ${m.consecutive_failures}`);
   lines.push(`At: ${m.at}`);
   return lines.join('\n');
 }

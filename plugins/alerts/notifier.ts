@@ -6,7 +6,7 @@
  * after an announced failure is announced once. Sending happens in a background job, so
  * the run's end never waits for SMTP or a receiver.
  */
-import type { Clock, FlowRecord, FlowsApi, JobOutcome, JobRecord, JobsApi, Logger, SettingsApi } from '../../sdk/index.js';
+import type { Clock, FlowRecord, FlowsApi, JobOutcome, JobRecord, JobWaiting, JobsApi, Logger, SettingsApi } from '../../sdk/index.js';
 import type { AlertLimiter } from './limiter.js';
 import type { AlertKind, AlertMessage } from './message.js';
 import type { AlertSettings, AlertSettingsStore } from './settings.js';
@@ -39,7 +39,7 @@ export function channelsOf(settings: AlertSettings, kind: AlertKind): Channel[] 
   const out: Channel[] = [];
   if (settings.email_to.length) out.push('email');
   if (settings.webhook_url) out.push('webhook');
-  if (settings.on_failure_flow_id !== null && kind !== 'recovered' && kind !== 'test') out.push('flow');
+  if (settings.on_failure_flow_id !== null && (kind === 'failed' || kind === 'problem')) out.push('flow');
   return out;
 }
 
@@ -83,6 +83,29 @@ export class Notifier {
     const message = this.message('recovered', flow, null, null);
     message.job_id = outcome.jobId;
     for (const channel of channelsOf(effective, 'recovered')) await this.queue(channel, outcome.flowId, message);
+  }
+
+  /**
+   * A run began to wait for review: each wait is announced (not rate-limited: every one
+   * asks a person for a decision), with its signed link, on the email and webhook channels.
+   */
+  async waiting(event: JobWaiting): Promise<void> {
+    if (event.flowId === null) return;
+    const effective = await this.deps.settings.effective(event.flowId);
+    const flow = await this.flowOf(event.flowId);
+    if (!effective.enabled || !flow) return;
+    const message = this.message('waiting', flow, null, null);
+    message.job_id = event.jobId;
+    message.review = {
+      position: event.position,
+      mode: event.mode,
+      items: event.items,
+      review_url: event.reviewUrl,
+      webhook_url: event.webhookUrl ?? null,
+      timeout_at: event.timeoutAt ? event.timeoutAt.toISOString() : null,
+      on_timeout: event.onTimeout,
+    };
+    for (const channel of channelsOf(effective, 'waiting')) await this.queue(channel, event.flowId, message);
   }
 
   message(kind: AlertKind, flow: FlowRecord | null, job: JobRecord | null, error: string | null): AlertMessage {

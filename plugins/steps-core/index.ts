@@ -1,12 +1,13 @@
 import { definePlugin, defineStepType, services } from '../../sdk/index.js';
 import { runAiStep } from './ai-step.js';
+import { runApprovalStep } from './approval-step.js';
 
-/** The engine's step types: three run a handler of their kind, `ai` calls a provider. */
+/** The engine's step types: three run a handler of their kind, `ai` calls a provider, `approval` waits for decisions. */
 export default definePlugin({
   id: 'steps-core',
   version: '1.0.0',
   flowhost: '^1.0.0',
-  description: 'Step types fetch, ai, publish and update.',
+  description: 'Step types fetch, ai, publish, update and approval.',
   deps: { stepTypes: services.stepTypes, registries: services.registries, settings: services.settings },
   setup({ stepTypes, registries, settings }) {
     const defaults = async () => {
@@ -24,5 +25,7 @@ export default definePlugin({
     );
     stepTypes.add(defineStepType({ type: 'publish', label: 'Publish', handlerType: 'publish' }));
     stepTypes.add(defineStepType({ type: 'update', label: 'Update', handlerType: 'update' }));
+    // A person (or a signed link, a webhook delivery, a timeout) decides each item before it goes on.
+    stepTypes.add(defineStepType({ type: 'approval', label: 'Approval', handlerType: null, run: runApprovalStep }));
   },
 });

@@ -28,6 +28,23 @@ export interface JobOutcome {
   durationMs?: number;
 }
 
+/** A run paused at a step that waits for review or a delivery (approval): who should look, and where. */
+export interface JobWaiting {
+  jobId: number;
+  flowId: number | null;
+  /** The step's 1-based position in the flow. */
+  position: number;
+  mode: 'review' | 'webhook';
+  /** How many items wait for a decision. */
+  items: number;
+  timeoutAt: Date | null;
+  onTimeout: 'approve' | 'reject';
+  /** The signed one-time link (a page offering approve or reject), absolute when the host knows its public URL. */
+  reviewUrl: string;
+  /** Webhook mode: the signed URL a delivery resumes the run at. */
+  webhookUrl?: string;
+}
+
 /** The engine's hooks as the engine holds them (core/engine/engine-hooks.ts builds them). */
 export interface EngineHookSet {
   /** Before each step, with the packets it is given: a tap may change them (waterfall). */
@@ -38,6 +55,8 @@ export interface EngineHookSet {
   readonly jobFinished: AsyncSeriesHook<[JobOutcome]>;
   /** A run failed. */
   readonly jobFailed: AsyncSeriesHook<[JobOutcome]>;
+  /** A run began to wait at a step (approval): its items wait for a decision or a delivery. */
+  readonly jobWaiting: AsyncSeriesHook<[JobWaiting]>;
 }
 
 /** What a plugin sees of the engine's hooks: it listens, the engine fires. */

@@ -256,6 +256,27 @@ const workflows = {
     message: 'The failed step’s input was not kept; retry from the start.',
     when: 'POST /jobs/{id}/retry with from=failed_step of a job whose failed step’s input was too large to keep (4 MiB of JSON) or that ran before inputs were kept',
   },
+  job_not_waiting: {
+    status: 409,
+    message: 'The job is not waiting for review.',
+    when: 'POST /jobs/{id}/approve or /reject (or a review link, a webhook-mode delivery) of a job that is not `waiting`; `data.job_status` is its state',
+  },
+  review_items_unknown: {
+    status: 400,
+    message: 'The job does not wait for these items.',
+    when: 'POST /jobs/{id}/approve or /reject naming item ids the waiting step does not hold; `data.unknown_items` lists them',
+  },
+  review_link_invalid: {
+    status: 403,
+    message: 'The review link is not valid.',
+    when: 'a review link or webhook-mode URL whose token is malformed, altered, signed for another job or purpose, or a webhook delivery to a job waiting for review',
+  },
+  review_link_expired: { status: 410, message: 'The review link has expired.', when: 'a review link or webhook-mode URL past its expiry' },
+  review_link_used: {
+    status: 409,
+    message: 'The review link has already been used.',
+    when: 'a review link or webhook-mode URL used before (each works once, on any host), or one of an earlier wait of the job',
+  },
   config_not_found: {
     status: [400, 404],
     message: 'No such flow step.',

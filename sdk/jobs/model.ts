@@ -1,12 +1,23 @@
 import type { ActingUserRecord } from '../kernel/acting-user.js';
-import type { AiStepReport } from '../kernel/contributions.js';
+import type { AiStepReport, ReviewDecision } from '../kernel/contributions.js';
 /**
  * Job states: pending → processing → completed | completed_no_items | failed, plus
- * `skipped` (the flow was already running: the same flow never runs concurrently) and
- * `cancelled` (POST /jobs/{id}/cancel, from pending or processing).
+ * `skipped` (the flow was already running: the same flow never runs concurrently),
+ * `cancelled` (POST /jobs/{id}/cancel, from pending, processing or waiting) and `waiting`
+ * (a step such as `approval` paused the run: approve/reject or a timeout puts it back to
+ * pending, and it goes on from that step).
  */
 /** Every status a job can have, in the order the API documents them. */
-export const JOB_STATUSES = ['pending', 'processing', 'completed', 'completed_no_items', 'failed', 'skipped', 'cancelled'] as const;
+export const JOB_STATUSES = [
+  'pending',
+  'processing',
+  'waiting',
+  'completed',
+  'completed_no_items',
+  'failed',
+  'skipped',
+  'cancelled',
+] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export interface StepOutcome {
@@ -43,6 +54,8 @@ export interface StepOutcome {
   packets_truncated?: boolean;
   /** What an ai step used: provider, model, token usage, calls and latency. */
   ai?: AiStepReport;
+  /** What an approval step let through and dropped. */
+  review?: { approved: number; rejected: number };
   /** The packets the step was given (bounded, secrets masked); absent on older jobs. */
   input?: RecordedPackets;
   /** The packets the step passed on (bounded, secrets masked); absent on a failed step and older jobs. */
@@ -130,6 +143,53 @@ export interface JobRecord extends Record<string, unknown> {
   resume?: RunCheckpoint & { claims: ReleasedClaim[] };
   /** The job that retries this one (one retry per job: retry the retry if it fails too). */
   retried_by?: number;
+  /** While `waiting` (and after, as a record): the step the run waits at and each item's decision. */
+  review?: JobReview;
+  /** Every item decision this run made (and those of the run it retries): a retry waits only for the rest. */
+  decided?: DecidedItem[];
+  /** Set when a wait ended: the next run of this job goes on from the step it waited at, with its earlier steps' records. */
+  review_resume?: boolean;
+}
+
+/** One decision on one item at one step. */
+export interface DecidedItem {
+  flow_step_id: string;
+  item_id: string;
+  decision: ReviewDecision;
+}
+
+/** One item a waiting step holds: its identity, its packet as it will go on (masked, bounded) and its decision. */
+export interface ReviewItem {
+  item_id: string;
+  title: string | null;
+  /** The packet as the step was given it (the previous step's output, e.g. the AI's): masked JSON. */
+  packet: RecordedPackets;
+  decision: ReviewDecision | null;
+  decided_at: Date | null;
+  /** Who decided: a user's login, `link`, `webhook` or `timeout`; null while pending. */
+  decided_by: string | null;
+}
+
+/** Where and how a run waits (core/engine/review.ts). */
+export interface JobReview {
+  flow_step_id: string;
+  /** The step's 0-based place in the run's plan, and its 1-based position as shown. */
+  index: number;
+  position: number;
+  mode: 'review' | 'webhook';
+  since: Date;
+  timeout_at: Date | null;
+  on_timeout: 'approve' | 'reject';
+  /** Until when the signed link and the webhook URL are valid. */
+  link_expires_at: Date;
+  /** The random part of this wait's signed tokens: a token of an earlier wait names another. */
+  nonce: string;
+  items: ReviewItem[];
+  /** Bumped by every decision: each write is conditional on the version it read (hosts race safely). */
+  version: number;
+  /** When the wait ended, how (decided, timeout, webhook), and the webhook delivery's payload keys. */
+  ended_at?: Date;
+  ended_by?: 'decided' | 'timeout' | 'webhook';
 }
 
 /** Where POST /jobs/{id}/retry starts: the step that failed, or the flow's first step. */

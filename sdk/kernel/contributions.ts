@@ -309,6 +309,32 @@ export interface AiStepReport {
 /** Details a step adds to its outcome in the job (GET /jobs/{id} `steps[]`). */
 export interface StepReport {
   ai?: AiStepReport;
+  /** What an approval step let through and dropped (the job's `review` names each item). */
+  review?: { approved: number; rejected: number };
+}
+
+/** A person's (or a timeout's) decision on one item a step waited for. */
+export type ReviewDecision = 'approved' | 'rejected';
+
+/**
+ * How a step pauses its run (`return ctx.wait({...})`): the job becomes `waiting` in the
+ * store with the packets the step was given, until each undecided item is approved or
+ * rejected (`review`), or one delivery arrives at the job's signed URL (`webhook`), or the
+ * timeout decides the rest. Then the step runs again with the same packets and
+ * `ctx.decisionOf` answers for each.
+ */
+export interface StepWaitRequest {
+  mode: 'review' | 'webhook';
+  /** Minutes until the undecided items get `onTimeout`; null: no timeout. */
+  timeoutMinutes: number | null;
+  onTimeout: 'approve' | 'reject';
+  /** How long the signed resume link and webhook URL stay valid (hours; the timeout caps it). */
+  linkHours: number;
+}
+
+/** What `ctx.wait` answers: return it from `run` (the engine recognises it; do not build one yourself). */
+export interface StepWait {
+  readonly wait: StepWaitRequest;
 }
 
 /** What a step type's `run` gets: the step's configuration and the job around it. */
@@ -317,6 +343,13 @@ export interface StepRunContext extends HandlerContext {
   readonly config: Readonly<Record<string, unknown>>;
   /** Adds details to this step's outcome in the job (later calls replace the same keys). */
   report(details: StepReport): void;
+  /**
+   * This step's decision on an item, made while this run waited here, or by the run it
+   * retries (a retried run waits only for items not decided before); null when undecided.
+   */
+  decisionOf(packet: DataPacket): ReviewDecision | null;
+  /** Pauses the run at this step (see StepWaitRequest); `run` returns what it answers. */
+  wait(request: StepWaitRequest): StepWait;
 }
 
 /**
@@ -329,7 +362,7 @@ export interface StepTypeDefinition {
   label: string;
   /** The handler type a flow step of this kind picks (null: the step runs `run`). */
   handlerType: HandlerStepType | null;
-  run?(ctx: StepRunContext, packets: DataPacket[]): Promise<DataPacket[]>;
+  run?(ctx: StepRunContext, packets: DataPacket[]): Promise<DataPacket[] | StepWait>;
 }
 
 /** OAuth 1.0a three-legged endpoints (RFC 5849). */

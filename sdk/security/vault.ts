@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 /** Encryption of secrets at rest (credentials, tokens, webhook secrets). */
 export interface Vault {
@@ -36,6 +36,11 @@ export function looksSealed(value: unknown): boolean {
  */
 export interface HostVault extends Vault {
   forPlugin(pluginId: string): Vault;
+  /**
+   * HMAC-SHA256 of `data` under a key derived from the host's key for `context` (the core's
+   * signed links: every host of a cluster shares the key, so any of them checks a link).
+   */
+  sign(data: string, context: string): Buffer;
 }
 
 // The context is prefixed so that "no context" and a context can never collide with
@@ -86,8 +91,18 @@ export function createVault(key: Buffer): HostVault {
     decrypt: (sealed, context) => open(secretKey, sealed, coreAad(context)),
     isSealed,
   };
+  const signingKeys = new Map<string, Buffer>();
+  const signingKey = (context: string): Buffer => {
+    let derived = signingKeys.get(context);
+    if (!derived) {
+      derived = Buffer.from(hkdfSync('sha256', secretKey, Buffer.alloc(0), `flowhost-sign:${context}`, 32));
+      signingKeys.set(context, derived);
+    }
+    return derived;
+  };
   return {
     ...core,
+    sign: (data, context) => createHmac('sha256', signingKey(context)).update(data, 'utf8').digest(),
     forPlugin(pluginId) {
       if (typeof pluginId !== 'string' || pluginId === '' || pluginId.includes(':')) throw new Error('A plugin vault needs a plugin id');
       return {

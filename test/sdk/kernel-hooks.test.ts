@@ -16,7 +16,7 @@ const LIFECYCLE = ['repairInterrupted', 'booted', 'ready', 'stopping'];
 const MEASUREMENTS = ['stepTimed', 'requestFinished', 'scheduledRunStarted', 'storeOperationTimed'];
 /** Each domain hook, by the service a plugin listens through. */
 const DOMAIN_HOOKS = {
-  engineEvents: ['stepStarting', 'stepFinished', 'jobFinished', 'jobFailed'],
+  engineEvents: ['stepStarting', 'stepFinished', 'jobFinished', 'jobFailed', 'jobWaiting'],
   logEvents: ['logged'],
   webhookEvents: ['webhookReceived'],
   siteEvents: ['siteHome'],

@@ -67,7 +67,7 @@ const catalogue: readonly CatalogueEntry[] = [
   {
     noun: 'jobs',
     command: 'jobs <verb>',
-    describe: 'List, show and delete jobs',
+    describe: 'List, show and delete jobs; approve or reject waiting ones',
     load: async () => (await import('./jobs.js')).jobs,
   },
   {

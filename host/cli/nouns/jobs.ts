@@ -4,6 +4,7 @@ import { jsonOption, withApi, type CliNoun } from '../cli-runtime.js';
 import { confirm, yesOption } from '../confirm.js';
 import { printJson, printRows } from '../output.js';
 import { nounHeader } from './catalogue.js';
+import { reviewVerbs } from './job-review-verbs.js';
 
 type JobStep = {
   position: number | null;
@@ -76,11 +77,11 @@ function printJob(job: JobView): void {
   if (job.steps?.length) printItems(job.steps);
 }
 
-/** `flowhost jobs ...`: jobs through the API: list, show, clear, cancel, retry. */
+/** `flowhost jobs ...`: jobs through the API: list, show, clear, cancel, retry, approve, reject, waiting. */
 export const jobs: CliNoun = {
   ...nounHeader('jobs'),
   builder: (y: Argv) =>
-    y
+    reviewVerbs(y)
       .command(
         'list',
         'Jobs, newest first',
@@ -195,6 +196,6 @@ export const jobs: CliNoun = {
           else console.log(`${result.message} Follow it with: flowhost jobs show ${String(result.data.job_id)}`);
         },
       )
-      .demandCommand(1, 'Name a verb: list, show, clear, cancel or retry')
+      .demandCommand(1, 'Name a verb: list, show, clear, cancel, retry, approve, reject or waiting')
       .strict(),
 };
