@@ -20,6 +20,7 @@ import providerOpenrouter from './provider-openrouter/index.js';
 import chat from './chat/index.js';
 import metrics from './metrics/index.js';
 import globalTools from './global-tools/index.js';
+import mcp from './mcp/index.js';
 import billing from './billing/index.js';
 import analytics from './analytics/index.js';
 import analyticsSearchStats from './analytics-search-stats/index.js';
@@ -53,6 +54,7 @@ export const defaultPlugins: ReadonlyArray<PluginDefinition> = [
   providerOpenrouter,
   chat,
   globalTools,
+  mcp,
   metrics,
   billing,
   analytics,

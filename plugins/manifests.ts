@@ -31,6 +31,7 @@ export const defaultManifests: ReadonlyArray<PluginManifest> = [
   { id: 'provider-openrouter', load: async () => (await import('./provider-openrouter/index.js')).default },
   { id: 'chat', load: async () => (await import('./chat/index.js')).default },
   { id: 'global-tools', load: async () => (await import('./global-tools/index.js')).default },
+  { id: 'mcp', load: async () => (await import('./mcp/index.js')).default },
   { id: 'metrics', load: async () => (await import('./metrics/index.js')).default },
   billing,
   analytics,

@@ -154,7 +154,7 @@ export type { Registries } from './kernel/registries.js';
 export type { ContentTypes } from './contract/content-types.js';
 export type { ScheduleIntervals } from './contract/schedule-intervals.js';
 export type { HandlerCatalogue } from './contract/handler-catalogue.js';
-export type { ApiClient, ApiGetOptions, ApiResponse } from './kernel/api-client.js';
+export type { ApiClient, ApiGetOptions, ApiMethod, ApiRequestOptions, ApiResponse } from './kernel/api-client.js';
 export type { InterruptedWork } from './kernel/interrupted-work.js';
 export type {
   LifecycleInfo,

@@ -4,8 +4,8 @@
  * sessions and their lease live in this plugin's store (repository.ts), X-Request-ID
  * answers too (idempotency.ts); caps.ts bounds what a session keeps. Tools: tools/.
  */
-import { definePlugin, services } from '../../sdk/index.js';
-import { chatTools as chatToolsPoint } from '../../sdk/chat/index.js';
+import { createServiceFactory, definePlugin, services } from '../../sdk/index.js';
+import { chatToolbox, chatTools as chatToolsPoint } from '../../sdk/chat/index.js';
 import { chatContext, contextDeps } from './context.js';
 import { RequestIds } from './idempotency.js';
 import { SessionsRepository } from './repository.js';
@@ -34,6 +34,14 @@ export default definePlugin({
   // Owns the chat-tools extension point (flowhost/chat): it adds its own tools like any
   // other plugin, and offers every contributed one to models.
   extensionPoints: [chatToolsPoint],
+  // The same tools for another surface that serves them (the MCP server), read live after boot.
+  provides: [
+    createServiceFactory({
+      service: chatToolbox,
+      deps: { tools: chatToolsPoint.contributions },
+      factory: ({ tools }) => ({ entries: () => tools.entries() }),
+    }),
+  ],
   deps: {
     routes: services.routes,
     tools: chatToolsPoint,

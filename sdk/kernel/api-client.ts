@@ -16,6 +16,15 @@ export interface ApiGetOptions {
   log?: Logger;
 }
 
+/** What `request` sends: `ApiGetOptions` and a JSON body (methods other than GET). */
+export interface ApiRequestOptions extends ApiGetOptions {
+  /** The decoded JSON body, validated by the route's body schema as a sent one would be; default `{}`. */
+  body?: unknown;
+}
+
+/** The methods `request` takes (a route's, less HEAD and OPTIONS, which the HTTP server derives). */
+export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
 /** The answer exactly as an HTTP client would see it: status, decoded body, headers. */
 export interface ApiResponse {
   status: number;
@@ -32,4 +41,12 @@ export interface ApiClient {
    * `rest_no_route`, 401/403, 400 `rest_invalid_param`...), never as throws.
    */
   get(path: string, options: ApiGetOptions): Promise<ApiResponse>;
+  /**
+   * Any method, as `get` does it: the route's permission, params/query/body validation
+   * and handler, acting as `user`, errors answered not thrown. For a tool that stands for
+   * a REST route (the MCP server's tools): it then checks exactly the capability the route
+   * checks and answers its bodies. Upload routes (`streamBody`) and browser pages are not
+   * reachable this way (404 `rest_no_route`).
+   */
+  request(method: ApiMethod, path: string, options: ApiRequestOptions): Promise<ApiResponse>;
 }

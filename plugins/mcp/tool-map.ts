@@ -1,0 +1,201 @@
+/**
+ * Which REST route each MCP tool stands for, and its MCP annotations: the permission
+ * mapping docs/mcp.md publishes and the tests check. A tool may be used by exactly the
+ * callers the route admits (its permission is read from the route table at call time, so
+ * a route's permission and its tool's never drift apart).
+ *
+ * Two kinds of tool:
+ * - `rest` tools are the route itself: their arguments are the route's path, query and
+ *   body parameters, and a call is the request in process (`services.api.request`) as the
+ *   caller, so the route's own permission check, validation and error bodies apply.
+ * - chat tools (the `chat.tools` point: chat, global-tools, docsync, analytics...) run as
+ *   they run for chat, after the caller passed the permission of the route they stand for.
+ *   A contributed tool not named here stands for POST /chat, its only REST door
+ *   (manage_options).
+ */
+
+/** A route by namespace (undefined: the core one), method and path as the surface declares it. */
+export interface RouteRef {
+  namespace?: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+}
+
+export interface Annotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  /** Reaches outside this server (the web, a remote service). */
+  openWorldHint: boolean;
+}
+
+export interface RestTool {
+  name: string;
+  description: string;
+  route: RouteRef;
+  annotations: Annotations;
+}
+
+const read = (title: string): Annotations => ({
+  title,
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+});
+const write = (title: string, idempotent = false): Annotations => ({
+  title,
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: idempotent,
+  openWorldHint: false,
+});
+const remove = (title: string): Annotations => ({
+  title,
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+});
+const outward = (annotations: Annotations): Annotations => ({ ...annotations, openWorldHint: true });
+
+/** The admin operations chat has no tool for, served as their REST routes. */
+export const REST_TOOLS: readonly RestTool[] = [
+  {
+    name: 'list_pipelines',
+    description: "List pipelines (templates of steps) with their steps; `include_flows` adds each pipeline's flows.",
+    route: { method: 'GET', path: '/pipelines' },
+    annotations: read('List pipelines'),
+  },
+  {
+    name: 'get_pipeline',
+    description: 'Read one pipeline with its steps and their configuration.',
+    route: { method: 'GET', path: '/pipelines/{id}' },
+    annotations: read('Read a pipeline'),
+  },
+  {
+    name: 'delete_pipeline',
+    description: 'Delete a pipeline and every flow made from it.',
+    route: { method: 'DELETE', path: '/pipelines/{id}' },
+    annotations: remove('Delete a pipeline'),
+  },
+  {
+    name: 'list_flows',
+    description: "List flows (a pipeline's configured instances), optionally of one pipeline.",
+    route: { method: 'GET', path: '/flows' },
+    annotations: read('List flows'),
+  },
+  {
+    name: 'get_flow',
+    description: 'Read one flow: its schedule, steps, handlers and settings (secrets masked).',
+    route: { method: 'GET', path: '/flows/{flow_id}' },
+    annotations: read('Read a flow'),
+  },
+  {
+    name: 'delete_flow',
+    description: 'Delete a flow (its jobs stay in the history).',
+    route: { method: 'DELETE', path: '/flows/{flow_id}' },
+    annotations: remove('Delete a flow'),
+  },
+  {
+    name: 'list_jobs',
+    description: 'List jobs (runs), newest first, filtered by flow, pipeline or status.',
+    route: { method: 'GET', path: '/jobs' },
+    annotations: read('List jobs'),
+  },
+  {
+    name: 'get_job',
+    description: "Read one job: its status, each step's outcome and the run's data; `include: \"packets\"` adds each step's items.",
+    route: { method: 'GET', path: '/jobs/{job_id}' },
+    annotations: read('Read a job'),
+  },
+  {
+    name: 'retry_job',
+    description: 'Retry a failed job, from its failed step (default) or from the start.',
+    route: { method: 'POST', path: '/jobs/{job_id}/retry' },
+    annotations: write('Retry a job'),
+  },
+  {
+    name: 'cancel_job',
+    description: 'Cancel a pending or running job.',
+    route: { method: 'POST', path: '/jobs/{job_id}/cancel' },
+    annotations: write('Cancel a job', true),
+  },
+  {
+    name: 'read_logs',
+    description: 'Search the log: entries by level, time, job, flow, pipeline or text.',
+    route: { method: 'GET', path: '/logs' },
+    annotations: read('Read the log'),
+  },
+  {
+    name: 'list_handlers',
+    description: 'List the handlers (fetch, publish, update) with their settings schemas.',
+    route: { method: 'GET', path: '/handlers' },
+    annotations: read('List handlers'),
+  },
+  {
+    name: 'run_analytics_tool',
+    description:
+      "Run an analytics tool (search-stats, crawler-stats, site-analytics, page-performance or a plugin's own): `tool` names it, `body` holds its `action` and parameters.",
+    route: { method: 'POST', path: '/analytics/{tool}' },
+    annotations: outward(read('Run an analytics tool')),
+  },
+];
+
+/** POST /chat: the route a contributed chat tool is reachable through when no other is named. */
+export const CHAT_ROUTE: RouteRef = { method: 'POST', path: '/chat' };
+
+/** The chat tools Flowhost ships, by name: the route each stands for and its annotations. */
+export const CHAT_TOOL_ROUTES: Readonly<Record<string, { route: RouteRef; annotations: Annotations }>> = {
+  create_pipeline: { route: { method: 'POST', path: '/pipelines' }, annotations: write('Create a pipeline') },
+  add_pipeline_step: { route: { method: 'POST', path: '/pipelines/{id}/steps' }, annotations: write('Add a pipeline step') },
+  configure_pipeline_step: {
+    route: { method: 'PUT', path: '/pipelines/steps/{pipeline_step_id}/config' },
+    annotations: write('Configure a pipeline step', true),
+  },
+  create_flow: { route: { method: 'POST', path: '/flows' }, annotations: write('Create a flow') },
+  update_flow: { route: { method: 'PATCH', path: '/flows/{flow_id}' }, annotations: write('Update a flow', true) },
+  copy_flow: { route: { method: 'POST', path: '/flows/{flow_id}/duplicate' }, annotations: write('Copy a flow') },
+  configure_flow_step: {
+    route: { method: 'PATCH', path: '/flows/steps/{flow_step_id}/config' },
+    annotations: write('Configure a flow step', true),
+  },
+  run_flow: { route: { method: 'POST', path: '/execute' }, annotations: outward(write('Run a flow')) },
+  execute_workflow: { route: { method: 'POST', path: '/execute' }, annotations: outward(write('Execute a workflow')) },
+  get_handler_defaults: { route: { method: 'GET', path: '/settings/handler-defaults' }, annotations: read('Read handler defaults') },
+  set_handler_defaults: {
+    route: { method: 'PUT', path: '/settings/handler-defaults/{handler_slug}' },
+    annotations: write('Set handler defaults', true),
+  },
+  handler_documentation: { route: { method: 'GET', path: '/handlers/{slug}' }, annotations: read('Handler documentation') },
+  validate_credentials: { route: { method: 'GET', path: '/auth/{handler_slug}/status' }, annotations: read('Check credentials') },
+  docsync_search_docs: { route: { namespace: 'docsync/v1', method: 'GET', path: '/docs' }, annotations: read('Search the documentation') },
+  docsync_get_doc: {
+    route: { namespace: 'docsync/v1', method: 'GET', path: '/docs/{id}' },
+    annotations: read('Read a documentation page'),
+  },
+  docsync_sync: {
+    route: { namespace: 'docsync/v1', method: 'POST', path: '/sync/all' },
+    annotations: outward(write('Sync the documentation')),
+  },
+  local_search: { route: { namespace: 'wp/v2', method: 'GET', path: '/posts' }, annotations: read('Search this site') },
+  cms_post_reader: { route: { namespace: 'wp/v2', method: 'GET', path: '/posts' }, annotations: read('Read a post') },
+  web_search: { route: CHAT_ROUTE, annotations: outward(read('Search the web')) },
+  web_fetch: { route: CHAT_ROUTE, annotations: outward(read('Fetch a web page')) },
+  api_query: { route: CHAT_ROUTE, annotations: read('Query this API') },
+  // The analytics tools' chat faces (their POST /analytics/{tool} checks each tool's own permission).
+  search_stats: { route: CHAT_ROUTE, annotations: outward(read('Search statistics')) },
+  crawler_stats: { route: CHAT_ROUTE, annotations: outward(read('Crawler statistics')) },
+  site_analytics: { route: CHAT_ROUTE, annotations: outward(read('Site analytics')) },
+  page_performance: { route: CHAT_ROUTE, annotations: outward(read('Page performance')) },
+};
+
+/** A contributed chat tool Flowhost does not know: named from its name, destructive as it says. */
+export function unknownChatTool(name: string, destructive: boolean): { route: RouteRef; annotations: Annotations } {
+  const title = name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+  return {
+    route: CHAT_ROUTE,
+    annotations: { title, readOnlyHint: false, destructiveHint: destructive, idempotentHint: false, openWorldHint: true },
+  };
+}
