@@ -10,6 +10,7 @@ import { chatError } from './chat/errors.js';
 import { docsyncError } from './docsync/errors.js';
 import { eventsError } from './events/errors.js';
 import { filesError } from './files/errors.js';
+import { mcpError } from './mcp/errors.js';
 import { metricsError } from './metrics/errors.js';
 
 export const pluginErrorCatalogues: ReadonlyArray<ErrorFactory<ErrorEntries>> = [
@@ -19,5 +20,6 @@ export const pluginErrorCatalogues: ReadonlyArray<ErrorFactory<ErrorEntries>> = 
   docsyncError,
   eventsError,
   filesError,
+  mcpError,
   metricsError,
 ];

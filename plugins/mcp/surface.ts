@@ -5,9 +5,11 @@
  * host reads the POST body as for any route (body limit, slow-body timeout, connection
  * limits, JSON depth), authenticates the caller (application password or the local
  * credential) and refuses an anonymous one 401, as REST does; the transport's own
- * refusals (406, 415, 400 on a message that is no JSON-RPC) are JSON-RPC error bodies.
+ * refusals (406, 415, 400 on a message that is no JSON-RPC) are Flowhost error bodies too
+ * (errors.ts), the JSON-RPC error kept in `data.jsonrpc`.
  */
-import { defineSurface, json, type JsonSchema, type RouteRequest } from '../../sdk/index.js';
+import { defineSurface, errorBody, json, type JsonSchema, type RouteRequest } from '../../sdk/index.js';
+import { mcpError } from './errors.js';
 import { serveMcp, type McpServerDeps } from './server.js';
 
 const open = (properties: Record<string, JsonSchema> = {}, required: string[] = []): JsonSchema => ({
@@ -17,39 +19,33 @@ const open = (properties: Record<string, JsonSchema> = {}, required: string[] = 
   additionalProperties: true,
 });
 
-/** A JSON-RPC 2.0 error answer, as the SDK's transport writes it. */
-const rpcError: JsonSchema = {
-  type: 'object',
-  required: ['jsonrpc', 'error', 'id'],
-  properties: {
-    jsonrpc: { const: '2.0' },
-    error: {
-      type: 'object',
-      required: ['code', 'message'],
-      properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} },
-      additionalProperties: false,
-    },
-    id: { type: ['string', 'integer', 'null'] },
-  },
-  additionalProperties: false,
-};
-
 const rpcAnswer: JsonSchema = {
   ...open({ jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer'] }, result: open(), error: open() }, ['jsonrpc', 'id']),
   description: 'A JSON-RPC 2.0 response: `result` (tools/list, tools/call, initialize...) or `error`',
 };
 
+/** The transport's refusals by status, as Flowhost errors (the JSON-RPC error kept in data). */
+const REFUSALS = {
+  400: 'mcp_invalid_message',
+  406: 'mcp_not_acceptable',
+  415: 'mcp_unsupported_media_type',
+} as const;
+
+function refused(status: number, text: string) {
+  const code = REFUSALS[status as keyof typeof REFUSALS] ?? 'mcp_invalid_message';
+  let jsonrpc: unknown = null;
+  try {
+    jsonrpc = (JSON.parse(text) as { error?: unknown }).error ?? null;
+  } catch {
+    // no JSON-RPC error to keep
+  }
+  return mcpError(code, { data: { jsonrpc } });
+}
+
 /** GET and DELETE: no sessions, so no stream to open and none to end. */
-const notAllowed = () =>
-  json(
-    405,
-    {
-      jsonrpc: '2.0',
-      error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send JSON-RPC messages with POST.' },
-      id: null,
-    },
-    { Allow: 'POST' },
-  );
+const notAllowed = () => {
+  throw mcpError('mcp_method_not_allowed', { headers: { Allow: 'POST' } });
+};
 
 export function mcpSurface(deps: McpServerDeps) {
   const summary = 'MCP server (Streamable HTTP, stateless)';
@@ -69,19 +65,34 @@ export function mcpSurface(deps: McpServerDeps) {
           responses: {
             200: rpcAnswer,
             202: { type: 'null', description: 'A notification, accepted' },
-            400: rpcError,
-            406: rpcError,
-            415: rpcError,
+            400: errorBody('mcp_invalid_message'),
+            406: errorBody('mcp_not_acceptable'),
+            415: errorBody('mcp_unsupported_media_type'),
           },
         },
         async handle(request: RouteRequest) {
           const answer = await serveMcp(request, deps);
+          if (answer.status >= 400) throw refused(answer.status, answer.text);
           const { 'content-type': _type, ...headers } = answer.headers;
           return json(answer.status, answer.text ? (JSON.parse(answer.text) as unknown) : null, headers);
         },
       },
-      { method: 'GET', path: '/', permission: 'authenticated', summary, schema: { responses: { 405: rpcError } }, handle: notAllowed },
-      { method: 'DELETE', path: '/', permission: 'authenticated', summary, schema: { responses: { 405: rpcError } }, handle: notAllowed },
+      {
+        method: 'GET',
+        path: '/',
+        permission: 'authenticated',
+        summary,
+        schema: { responses: { 405: errorBody('mcp_method_not_allowed') } },
+        handle: notAllowed,
+      },
+      {
+        method: 'DELETE',
+        path: '/',
+        permission: 'authenticated',
+        summary,
+        schema: { responses: { 405: errorBody('mcp_method_not_allowed') } },
+        handle: notAllowed,
+      },
     ],
   });
 }

@@ -257,7 +257,10 @@ for (const store of testStores('mcp server')) {
     }
     const get = await raw(t, { method: 'GET', headers: { authorization: auth } });
     assert.is(get.headers.get('allow'), 'POST');
-    assert.is(get.body!.jsonrpc, '2.0');
+    assert.is(get.body!.code, 'mcp_method_not_allowed');
+    const notJsonRpc = await raw(t, { headers, body: '{"hello":"world"}' });
+    assert.is(notJsonRpc.body!.code, 'mcp_invalid_message');
+    assert.is(notJsonRpc.body!.data.jsonrpc.code, -32700, 'the JSON-RPC error kept');
     // A chunked body of junk, sent in pieces.
     const chunked = await new Promise<number>((resolve, reject) => {
       const url = new URL(`${t.url}${t.host.config.apiPrefix}/mcp`);
