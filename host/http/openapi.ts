@@ -122,6 +122,7 @@ export function buildOpenApi(routes: CompiledRoute[], info: { version: string; s
   const paths: Record<string, Record<string, unknown>> = {};
   const components = new OpenApiComponents();
   for (const route of routes) {
+    if (route.definition.openapi === false) continue;
     const schema = route.definition.schema ?? {};
     const pathNames = [...route.fullPath.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
     const permission = permissionText(route.definition.permission);

@@ -183,6 +183,12 @@ export interface RouteDefinition<P = Record<string, unknown>, Q = Record<string,
    * Only with `permission: 'public'`.
    */
   credentials?: 'ignored' | 'page';
+  /**
+   * false: left out of openapi.json. For a route that only refuses its method (GET and
+   * DELETE on a stateless MCP endpoint answer 405, as the protocol asks): it is no
+   * operation a client calls, and OpenAPI has no way to say "this method is refused".
+   */
+  openapi?: false;
   /** false: the body is not decoded before `handle` (the route decodes `rawBody` itself, e.g. after checking a signature). */
   decodeBody?: boolean;
   /**
