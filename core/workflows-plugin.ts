@@ -10,6 +10,9 @@ import { HandlerSecrets } from './flows/handler-secrets.js';
 import { flowsSurface } from './flows/routes.js';
 import { PortableFlows } from './flows/portable.js';
 import { portableSurface } from './flows/portable-routes.js';
+import { flowRevisionsSurface } from './flows/revision-routes.js';
+import { flowsContext } from './flows/routes/context.js';
+import { pipelineRevisionsSurface } from './pipelines/revision-routes.js';
 import { handlerDefaultsSurface } from './flows/handler-defaults-routes.js';
 import { JobsService } from './jobs/service.js';
 import { jobsSurface } from './jobs/routes.js';
@@ -152,6 +155,8 @@ export const workflowsPlugin = definePlugin({
     hooks.booted.tapPromise('flows: orphans', async () => void (await reportOrphans(flows, logger)));
     routes.add(pipelinesSurface(pipelines, flows));
     routes.add(flowsSurface(flows, settings, jobs, users));
+    routes.add(flowRevisionsSurface(flowsContext(flows, settings, jobs, users)));
+    routes.add(pipelineRevisionsSurface(pipelines, flows));
     routes.add(jobsSurface(jobs, { flows, pipelines }, () => settings.get()));
     routes.add(handlerDefaultsSurface(flows));
     routes.add(portableSurface(new PortableFlows(pipelines, flows, registries, catalogue, intervals, clock)));

@@ -36,6 +36,7 @@ import type { JobsService } from '../jobs/service.js';
 import {
   STEP_ITEMS_KEPT,
   type JobRecord,
+  type JobRevision,
   type JobStatus,
   type RanStep,
   type StepItem,
@@ -136,6 +137,8 @@ interface RecordedStep {
   steps: StepOutcome[];
   /** The first step the run runs: its record carries the flow as it ran. */
   firstRun: number;
+  /** The flow's and pipeline's revisions the run ran (written with the first step's record). */
+  revision: JobRevision;
 }
 
 /** What a step outcome records of a refusal with a code (an ApiError): the code, and what a settings refusal lacks. */
@@ -245,6 +248,12 @@ function ranWith(plan: PlannedStep[]): RanStep[] {
       ...(step.ai ? Object.fromEntries(Object.entries(step.ai).filter(([, v]) => v !== undefined)) : {}),
     }),
   }));
+}
+
+/** The revisions a flow's run ran (null for an ephemeral workflow, or records older than revisions). */
+function revisionOf(flow: FlowRecord | null, pipeline: PipelineRecord | null): JobRevision {
+  const number = (value: unknown) => (typeof value === 'number' ? value : null);
+  return { revision: number(flow?.revision), pipeline_revision: number(pipeline?.revision) };
 }
 
 /** The outcome line's tail: what a publish step published and what it shortened. */
@@ -388,6 +397,7 @@ export class Engine {
       let fetched = 0;
       // The first step that runs writes the flow's configuration as it ran along with its record.
       const firstRun = plan.findIndex((s, i) => i >= start.index && s.enabled);
+      const revision = revisionOf(flow, pipeline);
       for (const [index, step] of plan.entries()) {
         if (index < start.index) continue;
         // The job is no longer this run's (cancelled, or failed while this host stalled): stop here.
@@ -405,7 +415,7 @@ export class Engine {
           continue;
         }
         const ran = await this.runRecorded(
-          { job, plan, index, step, label, stepContext, progress, steps, firstRun, content, lost: () => hold.lost },
+          { job, plan, index, step, label, stepContext, progress, steps, firstRun, revision, content, lost: () => hold.lost },
           packets,
         );
         if (ran.wait) {
@@ -424,6 +434,7 @@ export class Engine {
           steps,
           index === firstRun ? ranWith(plan) : undefined,
           progress.stepEnded(next, packets),
+          index === firstRun ? revision : undefined,
         );
         // Nothing new came in: the rest of the pipeline has nothing to work on.
         if (step.stepType === 'fetch' && packets.length === 0 && plan.some((s) => s.stepType === 'fetch')) {
@@ -618,7 +629,8 @@ export class Engine {
       input: recordPackets(at.given, this.recordBytes),
       ...at.report,
     });
-    await this.deps.jobs.recordSteps(job.job_id, steps, index === run.firstRun ? ranWith(run.plan) : undefined);
+    const first = index === run.firstRun;
+    await this.deps.jobs.recordSteps(job.job_id, steps, first ? ranWith(run.plan) : undefined, undefined, first ? run.revision : undefined);
     const durationMs = finishedAt.getTime() - at.started.getTime();
     this.timed({
       jobId: job.job_id,

@@ -82,7 +82,7 @@ export function portableSurface(portable: PortableFlows): SurfaceDefinition {
           },
         },
         async handle(request) {
-          const result = await portable.import(request.body, request.user?.userId ?? null);
+          const result = await portable.import(request.body, request.user);
           const secrets = result.secrets_omitted.length
             ? ` Set the ${result.secrets_omitted.length} secret(s) it left out before running.`
             : '';

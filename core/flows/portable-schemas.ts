@@ -44,6 +44,8 @@ export const exportFlowSchema = {
   additionalProperties: false,
   properties: {
     name: text(200, 1),
+    /** The flow's revision the export was taken at (GET /flows/{id}/revisions/{rev}); import ignores it. */
+    revision: { type: ['integer', 'null'], minimum: 1 },
     scheduling_config: {
       type: 'object',
       required: ['interval'],
@@ -69,7 +71,12 @@ export const exportDocumentSchema = {
       type: 'object',
       required: ['name', 'steps'],
       additionalProperties: false,
-      properties: { name: text(200, 1), steps: { type: 'array', maxItems: MAX_IMPORT_STEPS, items: exportStepSchema } },
+      properties: {
+        name: text(200, 1),
+        /** The pipeline's revision the export was taken at; import ignores it. */
+        revision: { type: ['integer', 'null'], minimum: 1 },
+        steps: { type: 'array', maxItems: MAX_IMPORT_STEPS, items: exportStepSchema },
+      },
     },
     flows: { type: 'array', maxItems: MAX_IMPORT_FLOWS, items: exportFlowSchema },
     /** Every secret left out, as a path in this document (`flows[0].steps.1.handler_config.api_key`). */

@@ -23,6 +23,7 @@ import { isSecretKey } from '../security/mask.js';
 import { urlCredentials, withUserinfo } from '../security/url-credentials.js';
 import { rewriteSecretParameters } from '../security/url-query-secrets.js';
 import type { PipelineRecord } from '../pipelines/model.js';
+import type { Principal } from '../kernel/principal.js';
 import type { PipelinesService } from '../pipelines/service.js';
 import { publicScheduling, stepKey, type FlowRecord, type FlowStepSettings, type SchedulingConfig } from './model.js';
 import type { FlowsService } from './service.js';
@@ -48,6 +49,8 @@ export interface ExportFlowStep {
 
 export interface ExportFlow {
   name: string;
+  /** The flow's revision the export was taken at (null: a flow not changed since revisions were kept). */
+  revision?: number | null;
   scheduling_config?: SchedulingConfig;
   steps: Record<string, ExportFlowStep>;
 }
@@ -55,7 +58,7 @@ export interface ExportFlow {
 export interface ExportDocument {
   flowhost_export: number;
   exported_at?: string;
-  pipeline: { name: string; steps: ExportStep[] };
+  pipeline: { name: string; revision?: number | null; steps: ExportStep[] };
   flows: ExportFlow[];
   secrets_omitted?: string[];
 }
@@ -151,6 +154,9 @@ function withoutSecrets(
   return { config: walk(config, schema, '') as Record<string, unknown>, omitted };
 }
 
+/** The revision a record is at, as an export carries it. */
+const revisionOf = (record: { revision?: unknown }): number | null => (typeof record.revision === 'number' ? record.revision : null);
+
 export class PortableFlows {
   private readonly ajv = createAjv({ useDefaults: false });
   private validateDocument: ValidateFunction | null = null;
@@ -204,12 +210,12 @@ export class PortableFlows {
         schedule.interval === 'one_time' && !(typeof schedule.timestamp === 'number' && schedule.timestamp > nowSeconds)
           ? { interval: 'manual' }
           : schedule;
-      return { name: flow.flow_name, scheduling_config: scheduling, steps: own };
+      return { name: flow.flow_name, revision: revisionOf(flow), scheduling_config: scheduling, steps: own };
     });
     return {
       flowhost_export: 1,
       exported_at: this.clock.now().toISOString(),
-      pipeline: { name: pipeline.pipeline_name, steps },
+      pipeline: { name: pipeline.pipeline_name, revision: revisionOf(pipeline), steps },
       flows: flowDocs,
       secrets_omitted: allOmitted,
     };
@@ -365,11 +371,12 @@ export class PortableFlows {
     return { doc, steps, flows, omitted };
   }
 
-  /** `ownerId`: who imports; the flows are theirs, as flows they create are. */
-  async import(input: unknown, ownerId: number | null = null): Promise<ImportResult> {
+  /** `by`: who imports; the flows are theirs, as flows they create are, and each revision (`import`) names them. */
+  async import(input: unknown, by: Principal | null = null): Promise<ImportResult> {
+    const ownerId = by?.userId ?? null;
     const plan = this.check(input, await this.flows.defaults.openedAll());
     const name = await this.pipelines.freeName(plan.doc.pipeline.name);
-    const pipeline = await this.pipelines.create({ pipeline_name: name, steps: plan.steps }, { hidden: true });
+    const pipeline = await this.pipelines.create({ pipeline_name: name, steps: plan.steps }, { hidden: true }, by);
     const flowIds: number[] = [];
     try {
       const ordered = [...pipeline.steps].sort((a, b) => a.execution_order - b.execution_order);
@@ -377,19 +384,23 @@ export class PortableFlows {
       for (const flow of plan.flows) {
         const steps: Record<string, FlowStepSettings> = {};
         for (const [position, settings] of flow.settings) steps[ordered[position - 1]!.pipeline_step_id] = settings;
-        const record = await this.flows.insertChecked(pipeline, {
-          flow_name: flow.name,
-          steps,
-          scheduling_config: flow.scheduling,
-          owner_id: ownerId,
-        });
+        const record = await this.flows.insertChecked(
+          pipeline,
+          {
+            flow_name: flow.name,
+            steps,
+            scheduling_config: flow.scheduling,
+            owner_id: ownerId,
+          },
+          by,
+        );
         written.push(record);
         flowIds.push(record.flow_id);
       }
       for (const record of written) await this.flows.schedule.schedule(record.flow_id, record.scheduling_config);
       await this.pipelines.reveal(pipeline.pipeline_id);
     } catch (error) {
-      await this.pipelines.discardHidden(pipeline.pipeline_id).catch(() => undefined);
+      await this.pipelines.discardHidden(pipeline.pipeline_id, by).catch(() => undefined);
       throw error;
     }
     return { pipeline_id: pipeline.pipeline_id, pipeline_name: name, flow_ids: flowIds, secrets_omitted: plan.omitted };

@@ -26,6 +26,9 @@ import { sealStoredUrlCredentials } from './url-credentials-migration.js';
 import { FlowOrphans, type MissingContribution } from './orphans.js';
 import type { FlowsApi } from '../../sdk/contract/flows.js';
 import { apiError } from '../errors/catalogue.js';
+import { RevisionLog } from '../revisions/revision-log.js';
+import { pendingRevision, type RevisionAction } from '../revisions/model.js';
+import { FLOW_REVISIONS, flowSnapshot, restoredSteps, type FlowSnapshot } from './revisions.js';
 
 /** A flow step whose handler lacks required settings (GET /flows/problems). */
 export interface UnconfiguredStep {
@@ -65,6 +68,8 @@ export class FlowsService implements FlowsApi, PipelineFlows {
   private readonly triggerCache: FlowTriggerCache;
   /** What flows name that no loaded plugin provides (see orphans.ts). */
   readonly orphans: FlowOrphans;
+  /** Every change's revision (see revisions.ts and core/revisions/revision-log.ts). */
+  readonly revisions: RevisionLog;
 
   constructor(
     private readonly store: DocumentStore,
@@ -83,6 +88,37 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     this.defaults = new HandlerDefaults(store, handlerCatalogue(parts), secrets, clock);
     this.triggerCache = new FlowTriggerCache(() => this.collection, store.singleWriter === true);
     this.orphans = new FlowOrphans(store, parts);
+    this.revisions = new RevisionLog(
+      store,
+      FLOW_REVISIONS,
+      () => this.collection as unknown as Collection<Record<string, unknown>>,
+      'flow_id',
+    );
+  }
+
+  /**
+   * What a write that changes a flow adds to its update: the next revision number and the
+   * mark naming who changes it, in the same atomic write (see core/revisions/model.ts).
+   */
+  private revise(action: RevisionAction, change: string, by: Principal | null | undefined, restoredFrom?: number) {
+    return {
+      $inc: { revision: 1 },
+      revision_pending: pendingRevision(action, change, by, this.clock.now(), restoredFrom),
+    };
+  }
+
+  /** Writes the revision a changed flow's mark announces, and clears the mark. */
+  private async revised(flow: FlowRecord): Promise<FlowRecord> {
+    const pending = flow.revision_pending as Parameters<RevisionLog['write']>[2];
+    await this.revisions.write(flow.flow_id, flow.revision as number, pending, flowSnapshot(flow));
+    const { revision_pending: _mark, ...rest } = flow;
+    return rest as FlowRecord;
+  }
+
+  /** Records the flow's last configuration as a `delete` revision, before the flow goes. */
+  private async revisedDelete(flow: FlowRecord, by: Principal | null | undefined): Promise<void> {
+    const pending = pendingRevision('delete', 'flow.delete', by, this.clock.now());
+    await this.revisions.write(flow.flow_id, RevisionLog.next(flow), pending, flowSnapshot(flow), false);
   }
 
   /** Handler defaults as answered (secrets masked): one handler's (404 when unknown), or all that are set. */
@@ -160,6 +196,9 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     await this.collection.createIndex({ fields: { flow_id: 1 }, unique: true });
     await this.collection.createIndex({ fields: { pipeline_id: 1, flow_id: 1 } });
     await sealStoredUrlCredentials(this.collection, this.secrets);
+    await this.revisions.init();
+    // A change whose revision a crash kept from being written gets it now.
+    await this.revisions.repair((record) => flowSnapshot(record as FlowRecord));
   }
 
   async get(flowId: number): Promise<FlowRecord> {
@@ -246,15 +285,19 @@ export class FlowsService implements FlowsApi, PipelineFlows {
         });
     }
     const now = this.clock.now();
-    const flow = await this.collection.insertOne({
-      flow_id: flowId,
-      pipeline_id: pipeline.pipeline_id,
-      flow_name: input.flow_name?.trim() || 'Flow',
-      steps,
-      scheduling_config: scheduling,
-      owner_id: by?.userId ?? null,
-      ...freshRunState(now),
-    } as FlowRecord);
+    const flow = await this.collection
+      .insertOne({
+        flow_id: flowId,
+        pipeline_id: pipeline.pipeline_id,
+        flow_name: input.flow_name?.trim() || 'Flow',
+        steps,
+        scheduling_config: scheduling,
+        owner_id: by?.userId ?? null,
+        ...freshRunState(now),
+        revision: 1,
+        revision_pending: this.revise('create', 'flow.create', by).revision_pending,
+      } as unknown as FlowRecord)
+      .then((created) => this.revised(created));
     await this.scheduler.schedule(flowId, scheduling);
     await this.changed(
       by,
@@ -274,7 +317,10 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     if (patch.flow_name !== undefined) $set.flow_name = patch.flow_name.trim();
     if (patch.owner_id !== undefined) $set.owner_id = patch.owner_id;
     if (patch.scheduling_config !== undefined) $set.scheduling_config = this.checkScheduling(patch.scheduling_config);
-    const flow = (await this.collection.findOneAndUpdate({ flow_id: flowId }, { $set }))!;
+    const { $inc, revision_pending } = this.revise('update', 'flow.update', by);
+    const flow = await this.revised(
+      (await this.collection.findOneAndUpdate({ flow_id: flowId }, { $set: { ...$set, revision_pending }, $inc }))!,
+    );
     this.triggerCache.forget(flowId);
     if (patch.scheduling_config !== undefined) await this.scheduler.schedule(flowId, flow.scheduling_config);
     const what: string[] = [];
@@ -297,6 +343,9 @@ export class FlowsService implements FlowsApi, PipelineFlows {
   /** The schedule goes first: a crash in between leaves a flow without a schedule, never a schedule without a flow. */
   async delete(flowId: number, by?: Principal | null): Promise<void> {
     const flow = await this.get(flowId);
+    // The revision first: a crash after it leaves the flow with a `delete` revision on top
+    // (the next change records over it), never a flow gone without one.
+    await this.revisedDelete(flow, by);
     await this.scheduler.unschedule(flowId);
     await this.collection.deleteOne({ flow_id: flowId });
     this.triggerCache.forget(flowId);
@@ -307,24 +356,61 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     });
   }
 
+  /**
+   * Lays revision `revision` back over the flow, recorded as a new `restore` revision: its
+   * name, schedule, owner and steps. A secret the revision shows masked keeps the value the
+   * flow holds now (restoredSteps). 404 when the flow or the revision is unknown; 400 when
+   * its schedule can no longer be set (an interval no plugin provides, a past one_time).
+   */
+  async restore(flowId: number, revision: number, by?: Principal | null): Promise<FlowRecord> {
+    const flow = await this.get(flowId);
+    const found = await this.revisions.get(flowId, revision);
+    if (!found) throw apiError('revision_not_found', { message: `Flow ${flowId} has no revision ${revision}` });
+    const snapshot = found.snapshot as FlowSnapshot;
+    const scheduling = this.checkScheduling(snapshot.scheduling_config);
+    const { $inc, revision_pending } = this.revise('restore', 'flow.restore', by, revision);
+    const $set = {
+      flow_name: snapshot.flow_name,
+      scheduling_config: scheduling,
+      owner_id: snapshot.owner_id,
+      steps: restoredSteps(snapshot.steps, flow.steps, this.secrets),
+      updated_at: this.clock.now(),
+      revision_pending,
+    };
+    const restored = await this.revised((await this.collection.findOneAndUpdate({ flow_id: flowId }, { $set, $inc }))!);
+    this.triggerCache.forget(flowId);
+    await this.scheduler.schedule(flowId, restored.scheduling_config);
+    await this.changed(by, `Flow ${flowId} restored to revision ${revision} (now revision ${String(restored.revision)})`, {
+      flow_id: flowId,
+      pipeline_id: restored.pipeline_id,
+      change: 'flow.restore',
+      restored_from: revision,
+    });
+    return restored;
+  }
+
   async duplicate(flowId: number, by?: Principal | null): Promise<FlowRecord> {
     const source = await this.get(flowId);
     const copyId = await this.store.nextId('flows');
     const now = this.clock.now();
-    const { _id: _ignored, ...rest } = source;
-    const copy = await this.collection.insertOne({
-      ...structuredClone(rest),
-      flow_id: copyId,
-      flow_name: `${source.flow_name} (Copy)`,
-      // The copy is its maker's, as a new flow is (an unknown maker keeps the source's owner).
-      owner_id: by ? by.userId : (source.owner_id ?? null),
-      // Run history and the webhook trigger (its secrets above all) are not copied.
-      webhook: undefined,
-      scheduling_config: publicScheduling(source.scheduling_config),
-      running_job_id: null,
-      running_since: null,
-      ...freshRunState(now),
-    } as unknown as FlowRecord);
+    const { _id: _ignored, revision: _revision, revision_pending: _pending, ...rest } = source;
+    const copy = await this.collection
+      .insertOne({
+        ...structuredClone(rest),
+        flow_id: copyId,
+        flow_name: `${source.flow_name} (Copy)`,
+        // The copy is its maker's, as a new flow is (an unknown maker keeps the source's owner).
+        owner_id: by ? by.userId : (source.owner_id ?? null),
+        // Run history and the webhook trigger (its secrets above all) are not copied.
+        webhook: undefined,
+        scheduling_config: publicScheduling(source.scheduling_config),
+        running_job_id: null,
+        running_since: null,
+        ...freshRunState(now),
+        revision: 1,
+        revision_pending: this.revise('duplicate', 'flow.duplicate', by).revision_pending,
+      } as unknown as FlowRecord)
+      .then((created) => this.revised(created));
     await this.scheduler.schedule(copyId, copy.scheduling_config);
     await this.changed(by, `Flow ${flowId} duplicated as flow ${copyId} "${copy.flow_name}"`, {
       flow_id: copyId,
@@ -444,11 +530,12 @@ export class FlowsService implements FlowsApi, PipelineFlows {
         'any',
       ),
     );
-    const updated = await this.saveStep(flow.flow_id, psid, {
-      ...current,
-      handler_slug: input.handler_slug,
-      handler_config: handlerConfig,
-    });
+    const updated = await this.saveStep(
+      flow.flow_id,
+      psid,
+      { ...current, handler_slug: input.handler_slug, handler_config: handlerConfig },
+      this.revise('update', 'flow.step.handler', by),
+    );
     const fields = Object.keys(input.settings ?? {}).sort();
     await this.changed(
       by,
@@ -487,7 +574,7 @@ export class FlowsService implements FlowsApi, PipelineFlows {
       const merged = { ...stored, ...this.secrets.keepMasked(input.handler_config, stored) };
       next.handler_config = this.secrets.seal(this.checkHandler(String(config.step_type), current.handler_slug, merged, 'any'));
     }
-    await this.saveStep(flow.flow_id, psid, next);
+    await this.saveStep(flow.flow_id, psid, next, this.revise('update', 'flow.step.config', by));
     const fields = [
       ...Object.keys(input.handler_config ?? {}).map((k) => `handler_config.${k}`),
       ...(input.user_message !== undefined ? ['user_message'] : []),
@@ -512,8 +599,9 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     return counts;
   }
 
-  async deleteByPipeline(pipelineId: number): Promise<number> {
-    const flows = await this.collection.find({ pipeline_id: pipelineId }, { projection: { flow_id: 1 } });
+  async deleteByPipeline(pipelineId: number, by?: Principal | null): Promise<number> {
+    const flows = await this.collection.find({ pipeline_id: pipelineId });
+    for (const flow of flows) await this.revisedDelete(flow, by);
     for (const flow of flows) await this.scheduler.unschedule(flow.flow_id);
     const deleted = await this.collection.deleteMany({ pipeline_id: pipelineId });
     this.triggerCache.forget(null);
@@ -555,6 +643,7 @@ export class FlowsService implements FlowsApi, PipelineFlows {
   async insertChecked(
     pipeline: PipelineRecord,
     input: { flow_name: string; steps: Record<string, FlowStepSettings>; scheduling_config: SchedulingConfig; owner_id?: number | null },
+    by?: Principal | null,
   ): Promise<FlowRecord> {
     const flowId = await this.store.nextId('flows');
     const steps: Record<string, FlowStepSettings> = {};
@@ -565,15 +654,19 @@ export class FlowsService implements FlowsApi, PipelineFlows {
         ? { ...given, handler_config: this.secrets.seal(given.handler_config) }
         : { handler_slug: null, handler_config: {}, enabled: true };
     }
-    return this.collection.insertOne({
-      flow_id: flowId,
-      pipeline_id: pipeline.pipeline_id,
-      flow_name: input.flow_name.trim() || 'Flow',
-      steps,
-      scheduling_config: input.scheduling_config,
-      owner_id: input.owner_id ?? null,
-      ...freshRunState(this.clock.now()),
-    } as FlowRecord);
+    return this.collection
+      .insertOne({
+        flow_id: flowId,
+        pipeline_id: pipeline.pipeline_id,
+        flow_name: input.flow_name.trim() || 'Flow',
+        steps,
+        scheduling_config: input.scheduling_config,
+        owner_id: input.owner_id ?? null,
+        ...freshRunState(this.clock.now()),
+        revision: 1,
+        revision_pending: this.revise('import', 'flow.import', by).revision_pending,
+      } as unknown as FlowRecord)
+      .then((created) => this.revised(created));
   }
 
   /**
@@ -639,10 +732,17 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     return validate(settings) ? [] : describeErrors(validate.errors);
   }
 
-  private async saveStep(flowId: number, pipelineStepId: string, settings: FlowStepSettings): Promise<FlowRecord> {
-    return (await this.collection.findOneAndUpdate(
-      { flow_id: flowId },
-      { $set: { [`steps.${stepKey(pipelineStepId)}`]: settings, updated_at: this.clock.now() } },
-    ))!;
+  private async saveStep(
+    flowId: number,
+    pipelineStepId: string,
+    settings: FlowStepSettings,
+    { $inc, revision_pending }: ReturnType<FlowsService['revise']>,
+  ): Promise<FlowRecord> {
+    return this.revised(
+      (await this.collection.findOneAndUpdate(
+        { flow_id: flowId },
+        { $set: { [`steps.${stepKey(pipelineStepId)}`]: settings, updated_at: this.clock.now(), revision_pending }, $inc },
+      ))!,
+    );
   }
 }

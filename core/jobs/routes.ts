@@ -125,6 +125,8 @@ async function jobViews(names: JobNames, jobs: JobRecord[], detail = false, with
           steps: job.steps.map((s) => stepView(s, withPackets)),
           trigger: triggerView(job),
           ran_with: job.ran_with?.map((step) => ({ ...step, handler_config: HandlerSecrets.mask(step.handler_config) })) ?? null,
+          revision: typeof job.revision === 'number' ? job.revision : null,
+          pipeline_revision: typeof job.pipeline_revision === 'number' ? job.pipeline_revision : null,
         }
       : {}),
   }));
@@ -412,6 +414,8 @@ export const jobDetailSchema: JsonSchema = named('Job', {
       ...reviewSchema,
       description: 'A job that waits (or waited) at an approval step: its items as they will go on, and their decisions',
     },
+    revision: { ...nullableInteger, description: "The flow's revision the run ran (GET /flows/{id}/revisions/{revision})" },
+    pipeline_revision: { ...nullableInteger, description: "The pipeline's revision the run ran" },
   },
 });
 

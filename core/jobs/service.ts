@@ -19,6 +19,7 @@ import {
   type JobReview,
   type JobStatus,
   type ProcessedItemRecord,
+  type JobRevision,
   type RanStep,
   type ReleasedClaim,
   type RetryFrom,
@@ -270,8 +271,9 @@ export class JobsService implements JobsApi {
     steps: StepOutcome[],
     ranWith?: RanStep[],
     progress?: { checkpoint?: RunCheckpoint; kept?: readonly string[] },
+    revision?: JobRevision,
   ): Promise<void> {
-    const $set: Record<string, unknown> = { steps, ...(ranWith ? { ran_with: ranWith } : {}) };
+    const $set: Record<string, unknown> = { steps, ...(ranWith ? { ran_with: ranWith } : {}), ...(revision ?? {}) };
     if (progress?.checkpoint) $set.checkpoint = progress.checkpoint;
     if (progress?.kept?.length) $set.kept_items = [...progress.kept];
     await this.jobs.updateOne({ job_id: jobId, status: 'processing' }, { $set });

@@ -9,15 +9,21 @@ import type { Collection, DocumentStore } from '../store/port.js';
 import { PIPELINES, pipelineIdOfStep, type PipelineRecord, type PipelineStep } from './model.js';
 import type { PipelinesApi } from '../../sdk/contract/pipelines.js';
 import { apiError } from '../errors/catalogue.js';
+import { RevisionLog } from '../revisions/revision-log.js';
+import { pendingRevision, type PendingRevision, type RevisionAction } from '../revisions/model.js';
+import { PIPELINE_REVISIONS, pipelineSnapshot, restoredPipelineSteps, type PipelineSnapshot } from './revisions.js';
 
 /** What pipelines need from flows, without importing them (flows depend on pipelines). */
 export interface PipelineFlows {
   countByPipeline(pipelineIds: number[]): Promise<Map<number, number>>;
-  /** Deletes every flow of the pipeline (schedules first); returns how many. */
-  deleteByPipeline(pipelineId: number): Promise<number>;
+  /** Deletes every flow of the pipeline (each recorded as a `delete` revision, schedules first); returns how many. */
+  deleteByPipeline(pipelineId: number, by?: Principal | null): Promise<number>;
 }
 
 export class PipelinesService implements PipelinesApi {
+  /** Every change's revision (see revisions.ts and core/revisions/revision-log.ts). */
+  readonly revisions: RevisionLog;
+
   constructor(
     private readonly store: DocumentStore,
     private readonly clock: Clock,
@@ -27,7 +33,31 @@ export class PipelinesService implements PipelinesApi {
     private readonly flows: PipelineFlows,
     /** Where configuration changes are logged with the acting user. */
     private readonly changed: ChangeLog = noChangeLog,
-  ) {}
+  ) {
+    this.revisions = new RevisionLog(
+      store,
+      PIPELINE_REVISIONS,
+      () => this.collection as unknown as Collection<Record<string, unknown>>,
+      'pipeline_id',
+    );
+  }
+
+  /** The mark of a change about to be written (see core/revisions/model.ts). */
+  private mark(action: RevisionAction, change: string, by: Principal | null | undefined, restoredFrom?: number): PendingRevision {
+    return pendingRevision(action, change, by, this.clock.now(), restoredFrom);
+  }
+
+  /** Writes the revision a changed pipeline's mark announces, and clears the mark. */
+  private async revised(pipeline: PipelineRecord): Promise<PipelineRecord> {
+    await this.revisions.write(
+      pipeline.pipeline_id,
+      pipeline.revision as number,
+      pipeline.revision_pending as PendingRevision,
+      pipelineSnapshot(pipeline),
+    );
+    const { revision_pending: _mark, ...rest } = pipeline;
+    return rest as PipelineRecord;
+  }
 
   get collection(): Collection<PipelineRecord> {
     return this.store.collection<PipelineRecord>(PIPELINES);
@@ -35,8 +65,14 @@ export class PipelinesService implements PipelinesApi {
 
   async init(): Promise<void> {
     await this.collection.createIndex({ fields: { pipeline_id: 1 }, unique: true });
+    await this.revisions.init();
+    // A change whose revision a crash kept from being written gets it now.
+    await this.revisions.repair((record) => pipelineSnapshot(record as PipelineRecord));
     // A delete that crashed midway is finished now: its flows go, then the pipeline.
-    for (const stuck of await this.collection.find({ deleting: true })) await this.finishDelete(stuck.pipeline_id);
+    for (const stuck of await this.collection.find({ deleting: true })) {
+      await this.revisedDelete(stuck);
+      await this.finishDelete(stuck.pipeline_id);
+    }
   }
 
   async list(options: {
@@ -91,15 +127,19 @@ export class PipelinesService implements PipelinesApi {
     const pipelineId = await this.store.nextId('pipelines');
     const steps = (input.steps ?? []).map((step, index) => this.newStep(pipelineId, step.step_type, index, step.label, step.config));
     const now = this.clock.now();
-    const created = await this.collection.insertOne({
-      pipeline_id: pipelineId,
-      pipeline_name: input.pipeline_name.trim(),
-      steps,
-      agent_id: input.agent_id ?? null,
-      created_at: now,
-      updated_at: now,
-      ...(options.hidden ? { deleting: true } : {}),
-    } as PipelineRecord);
+    const created = await this.collection
+      .insertOne({
+        pipeline_id: pipelineId,
+        pipeline_name: input.pipeline_name.trim(),
+        steps,
+        agent_id: input.agent_id ?? null,
+        created_at: now,
+        updated_at: now,
+        ...(options.hidden ? { deleting: true } : {}),
+        revision: 1,
+        revision_pending: this.mark(options.hidden ? 'import' : 'create', options.hidden ? 'pipeline.import' : 'pipeline.create', by),
+      } as unknown as PipelineRecord)
+      .then((inserted) => this.revised(inserted));
     await this.changed(
       by,
       `Pipeline ${pipelineId} "${created.pipeline_name}" created with ${steps.length} step${steps.length === 1 ? '' : 's'}`,
@@ -114,8 +154,10 @@ export class PipelinesService implements PipelinesApi {
   }
 
   /** Removes a pipeline created with `hidden` (its flows and their schedules first). */
-  async discardHidden(pipelineId: number): Promise<void> {
-    await this.finishDelete(pipelineId);
+  async discardHidden(pipelineId: number, by?: Principal | null): Promise<void> {
+    const hidden = await this.collection.findOne({ pipeline_id: pipelineId });
+    if (hidden) await this.revisedDelete(hidden, by);
+    await this.finishDelete(pipelineId, by);
   }
 
   /** `name`, or `name (2)`, `name (3)`... : the first no visible pipeline carries. */
@@ -129,10 +171,15 @@ export class PipelinesService implements PipelinesApi {
 
   async rename(pipelineId: number, name: string, by?: Principal | null): Promise<PipelineRecord> {
     await this.get(pipelineId);
-    const renamed = (await this.collection.findOneAndUpdate(
-      { pipeline_id: pipelineId },
-      { $set: { pipeline_name: name.trim(), updated_at: this.clock.now() } },
-    ))!;
+    const renamed = await this.revised(
+      (await this.collection.findOneAndUpdate(
+        { pipeline_id: pipelineId },
+        {
+          $set: { pipeline_name: name.trim(), updated_at: this.clock.now(), revision_pending: this.mark('update', 'pipeline.update', by) },
+          $inc: { revision: 1 },
+        },
+      ))!,
+    );
     await this.changed(by, `Pipeline ${pipelineId} renamed to "${renamed.pipeline_name}"`, {
       pipeline_id: pipelineId,
       change: 'pipeline.update',
@@ -148,14 +195,51 @@ export class PipelinesService implements PipelinesApi {
    */
   async delete(pipelineId: number, by?: Principal | null): Promise<{ pipeline_id: number; deleted_flows: number }> {
     const pipeline = await this.get(pipelineId);
+    // The revision first: a crash after it leaves a `delete` revision over a pipeline still
+    // there (the next change records over it), never a pipeline gone without one.
+    await this.revisedDelete(pipeline, by);
     await this.collection.updateOne({ pipeline_id: pipelineId }, { $set: { deleting: true } });
-    const deleted = await this.finishDelete(pipelineId);
+    const deleted = await this.finishDelete(pipelineId, by);
     await this.changed(by, `Pipeline ${pipelineId} "${pipeline.pipeline_name}" deleted with ${deleted} flow${deleted === 1 ? '' : 's'}`, {
       pipeline_id: pipelineId,
       change: 'pipeline.delete',
       deleted_flows: deleted,
     });
     return { pipeline_id: pipelineId, deleted_flows: deleted };
+  }
+
+  /**
+   * Lays revision `revision` back over the pipeline (name, agent, steps in its order), as
+   * a new `restore` revision; a setting the revision shows masked keeps its current value.
+   * Flows keep their own configuration (they have their own history): a step the revision
+   * brings back finds the flow settings it had, as removed steps' settings are kept.
+   */
+  async restore(pipelineId: number, revision: number, by?: Principal | null): Promise<PipelineRecord> {
+    const pipeline = await this.get(pipelineId);
+    const found = await this.revisions.get(pipelineId, revision);
+    if (!found) throw apiError('revision_not_found', { message: `Pipeline ${pipelineId} has no revision ${revision}` });
+    const snapshot = found.snapshot as PipelineSnapshot;
+    const restored = await this.revised(
+      (await this.collection.findOneAndUpdate(
+        { pipeline_id: pipelineId },
+        {
+          $set: {
+            pipeline_name: snapshot.pipeline_name,
+            agent_id: snapshot.agent_id,
+            steps: restoredPipelineSteps(snapshot, pipeline.steps),
+            updated_at: this.clock.now(),
+            revision_pending: this.mark('restore', 'pipeline.restore', by, revision),
+          },
+          $inc: { revision: 1 },
+        },
+      ))!,
+    );
+    await this.changed(by, `Pipeline ${pipelineId} restored to revision ${revision} (now revision ${String(restored.revision)})`, {
+      pipeline_id: pipelineId,
+      change: 'pipeline.restore',
+      restored_from: revision,
+    });
+    return restored;
   }
 
   async addStep(
@@ -168,7 +252,7 @@ export class PipelinesService implements PipelinesApi {
     const at = Math.min(input.execution_order ?? steps.length, steps.length);
     const step = this.newStep(pipelineId, input.step_type, at, input.label);
     steps.splice(at, 0, step);
-    await this.saveSteps(pipelineId, steps);
+    await this.saveSteps(pipelineId, steps, this.mark('update', 'pipeline.step.add', by));
     await this.changed(by, `Pipeline ${pipelineId}: ${step.step_type} step ${step.pipeline_step_id} added at position ${at + 1}`, {
       pipeline_id: pipelineId,
       change: 'pipeline.step.add',
@@ -187,6 +271,7 @@ export class PipelinesService implements PipelinesApi {
     await this.saveSteps(
       pipelineId,
       steps.sort((a, b) => a.execution_order - b.execution_order),
+      this.mark('update', 'pipeline.step.remove', by),
     );
     await this.changed(by, `Pipeline ${pipelineId}: step ${pipelineStepId} removed`, {
       pipeline_id: pipelineId,
@@ -208,7 +293,7 @@ export class PipelinesService implements PipelinesApi {
     }
     const rank = new Map(order.map((o) => [o.pipeline_step_id, o.execution_order]));
     const steps = [...pipeline.steps].sort((a, b) => rank.get(a.pipeline_step_id)! - rank.get(b.pipeline_step_id)!);
-    const saved = await this.saveSteps(pipelineId, steps);
+    const saved = await this.saveSteps(pipelineId, steps, this.mark('update', 'pipeline.step.reorder', by));
     await this.changed(by, `Pipeline ${pipelineId}: steps reordered`, { pipeline_id: pipelineId, change: 'pipeline.step.reorder' });
     return saved;
   }
@@ -230,6 +315,7 @@ export class PipelinesService implements PipelinesApi {
     await this.saveSteps(
       pipeline.pipeline_id,
       pipeline.steps.map((s) => (s.pipeline_step_id === pipelineStepId ? updated : s)),
+      this.mark('update', 'pipeline.step.configure', by),
     );
     const fields = Object.keys(config).sort();
     await this.changed(by, `Pipeline ${pipeline.pipeline_id}: step ${pipelineStepId} configured (${fields.join(', ') || 'nothing'})`, {
@@ -255,14 +341,24 @@ export class PipelinesService implements PipelinesApi {
     };
   }
 
-  private async saveSteps(pipelineId: number, ordered: PipelineStep[]): Promise<PipelineStep[]> {
+  private async saveSteps(pipelineId: number, ordered: PipelineStep[], mark: PendingRevision): Promise<PipelineStep[]> {
     const steps = ordered.map((s, index) => ({ ...s, execution_order: index }));
-    await this.collection.updateOne({ pipeline_id: pipelineId }, { $set: { steps, updated_at: this.clock.now() } });
+    const saved = await this.collection.findOneAndUpdate(
+      { pipeline_id: pipelineId },
+      { $set: { steps, updated_at: this.clock.now(), revision_pending: mark }, $inc: { revision: 1 } },
+    );
+    if (saved) await this.revised(saved);
     return steps;
   }
 
-  private async finishDelete(pipelineId: number): Promise<number> {
-    const deleted = await this.flows.deleteByPipeline(pipelineId);
+  /** Records the pipeline's last configuration as a `delete` revision, before it goes (a no-op when written already). */
+  private async revisedDelete(pipeline: PipelineRecord, by?: Principal | null): Promise<void> {
+    const mark = this.mark('delete', 'pipeline.delete', by);
+    await this.revisions.write(pipeline.pipeline_id, RevisionLog.next(pipeline), mark, pipelineSnapshot(pipeline), false);
+  }
+
+  private async finishDelete(pipelineId: number, by?: Principal | null): Promise<number> {
+    const deleted = await this.flows.deleteByPipeline(pipelineId, by);
     await this.collection.deleteOne({ pipeline_id: pipelineId });
     return deleted;
   }

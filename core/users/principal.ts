@@ -10,6 +10,8 @@ export class UserPrincipal implements Principal {
     readonly role: Role | 'system',
     extra: readonly string[],
     readonly via: Principal['via'],
+    /** Which client acts (see Principal.client); the host's local CLI identity is `cli`. */
+    readonly client?: string,
   ) {
     const base = role === 'system' ? roleCapabilities.administrator : roleCapabilities[role];
     this.capabilities = new Set([...base, ...extra]);

@@ -91,7 +91,7 @@ export class Authenticator {
   private local(value: string): Principal {
     const expected = this.localToken();
     if (!expected || !safeEqual(value, expected)) throw invalidCredentials();
-    return new UserPrincipal(0, 'flowhost-cli', 'system', [], 'local');
+    return new UserPrincipal(0, 'flowhost-cli', 'system', [], 'local', 'cli');
   }
 
   private async cookie(token: string, headers: AuthInput['headers'], navigation: boolean): Promise<Principal | null> {

@@ -227,6 +227,7 @@ const uploads = {
 /** Flows, pipelines, jobs, the engine and handler settings. */
 const workflows = {
   flow_not_found: { status: 404, message: 'Flow not found.' },
+  revision_not_found: { status: 404, message: 'No such revision of this flow or pipeline.' },
   flow_running: { status: 409, message: 'The flow is already running.' },
   flow_orphaned: {
     status: 409,

@@ -32,6 +32,8 @@ export interface FlowRecord extends Record<string, unknown> {
   consecutive_no_items: number;
   created_at: Date;
   updated_at: Date;
+  /** The number of the flow's latest revision (absent on flows not changed since revisions were kept). */
+  revision?: number;
 }
 
 export const FLOWS = 'flows';

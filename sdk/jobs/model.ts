@@ -75,6 +75,12 @@ export interface RecordedPackets {
   masked?: boolean;
 }
 
+/** The revisions a flow's run ran (GET /flows/{id}/revisions/{revision}); null when unknown. */
+export interface JobRevision {
+  revision: number | null;
+  pipeline_revision: number | null;
+}
+
 /** A step of the flow as it ran: its handler's settings with secrets masked. */
 export interface RanStep {
   flow_step_id: string;
@@ -122,6 +128,10 @@ export interface JobRecord extends Record<string, unknown> {
   source: 'execute' | 'schedule' | 'webhook' | 'cli' | 'chat';
   /** The steps as the run planned them, secrets masked (written with its first step's record). */
   ran_with?: RanStep[];
+  /** The flow's revision the run ran (with `ran_with`); null or absent for ephemeral workflows and older records. */
+  revision?: number | null;
+  /** The pipeline's revision the run ran. */
+  pipeline_revision?: number | null;
   /** Who asked for the run (their capabilities then); null for schedules and webhooks. */
   started_by?: ActingUserRecord | null;
   created_at: Date;

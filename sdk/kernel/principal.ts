@@ -25,5 +25,11 @@ export interface Principal {
   readonly capabilities: ReadonlySet<string>;
   /** How the request authenticated. */
   readonly via: 'app_password' | 'cookie' | 'local' | 'test';
+  /**
+   * Which client acts (`rest`, `cli`, `console`, `chat`, `mcp`, or a plugin's own word):
+   * what a flow's or pipeline's revision records. Absent: derived from `via` (a cookie
+   * session is the console, anything else the REST API).
+   */
+  readonly client?: string;
   can(capability: Capability): boolean;
 }

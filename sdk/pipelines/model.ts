@@ -20,6 +20,8 @@ export interface PipelineRecord extends Record<string, unknown> {
   updated_at: Date;
   /** Set while a delete is in progress; such pipelines are hidden and finished at boot. */
   deleting?: boolean;
+  /** The number of the pipeline's latest revision (absent on pipelines not changed since revisions were kept). */
+  revision?: number;
 }
 
 export const PIPELINES = 'pipelines';

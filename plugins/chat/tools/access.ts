@@ -12,6 +12,8 @@ export function principalOf(user: ActingUser): Principal {
     role: 'acting',
     capabilities: new Set(user.capabilities),
     via: 'local',
+    // Revisions of what a tool changes say the chat assistant made the change.
+    client: 'chat',
     can: (c) => user.can(c),
   };
 }

@@ -168,8 +168,12 @@ for (const store of testStores('flows: export and import')) {
     assert.not.ok(/webhook|token|pipeline_step_id|flow_id|_id"/.test(text), text);
     assert.is(doc.flowhost_export, 1);
     assert.ok(!Number.isNaN(Date.parse(doc.exported_at)));
+    // The revisions it was taken at (issue 55): the pipeline's creation and its ai step's settings, the flow's creation.
+    assert.is(doc.pipeline.revision, 2);
+    assert.is(doc.flows[0].revision, 1);
     assert.equal(doc.pipeline, {
       name: 'Secretive',
+      revision: 2,
       steps: [
         { position: 1, type: 'fetch', label: 'Fetch Step' },
         { position: 2, type: 'ai', label: 'AI Step', provider: 'probe-ai', model: 'probe-small', system_prompt: 'Be brief.' },
@@ -232,10 +236,15 @@ for (const store of testStores('flows: export and import')) {
     assert.equal(new Set([...first.body.data.flow_ids, ...second.body.data.flow_ids]).size, 4);
     for (const id of [first.body.data.pipeline_id, second.body.data.pipeline_id]) {
       const again = (await call(t, 'GET', `/pipelines/${id}/export`)).body.data;
-      assert.equal(
-        { ...again, exported_at: null, pipeline: { ...again.pipeline, name: null } },
-        { ...doc, exported_at: null, pipeline: { ...doc.pipeline, name: null } },
-      );
+      // The same document but for the revisions it was taken at (the copies are at their first).
+      const bare = (d: Body) => ({
+        ...d,
+        exported_at: null,
+        pipeline: { ...d.pipeline, name: null, revision: null },
+        flows: d.flows.map((f: Body) => ({ ...f, revision: null })),
+      });
+      assert.equal(bare(again), bare(doc));
+      assert.is(again.pipeline.revision, 1);
     }
     // Imported flows are scheduled like their source.
     const imported = (await t.request<Body>('GET', `/flows/${first.body.data.flow_ids[0]}`)).body.data;

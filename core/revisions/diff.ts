@@ -1,0 +1,60 @@
+/**
+ * The difference between two revisions' snapshots, by jsondiffpatch (never hand-written):
+ * RFC 6902 operations (its jsonpatch formatter) for clients that apply or inspect them,
+ * and each changed path with its value before and after, for a person reading it (the
+ * console lists those). Arrays of steps are matched by their ids, so a reordered or
+ * inserted step reads as a move or an add, not as every later step changed.
+ */
+import { create } from 'jsondiffpatch';
+import { format } from 'jsondiffpatch/formatters/jsonpatch';
+
+// Without a text-diff library strings are compared whole: a prompt's change is its old and
+// new text, not a character patch (which the jsonpatch formatter could not express anyway).
+const differ = create({
+  objectHash: (item: object, index?: number) => {
+    const record = item as Record<string, unknown>;
+    const id = record.pipeline_step_id ?? record.flow_step_id;
+    return typeof id === 'string' ? id : `$$index:${index ?? 0}`;
+  },
+});
+
+export interface RevisionChange {
+  /** JSON pointer of what changed (RFC 6901). */
+  path: string;
+  op: 'add' | 'remove' | 'replace' | 'move';
+  /** The value at `path` in the older revision; absent when it was added. */
+  before?: unknown;
+  /** The value at `path` in the newer one; absent when it was removed. */
+  after?: unknown;
+}
+
+/** The value at a JSON pointer, or undefined. */
+function at(document: unknown, pointer: string): unknown {
+  let value = document;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+export function revisionDiff(
+  from: Record<string, unknown>,
+  to: Record<string, unknown>,
+): { patch: ReturnType<typeof format>; changes: RevisionChange[] } {
+  const delta = differ.diff(from, to);
+  const patch = delta ? format(delta) : [];
+  const changes = patch.map((op): RevisionChange => {
+    if (op.op === 'move') return { op: 'move', path: op.path, before: at(from, op.from), after: at(to, op.path) };
+    const before = op.op === 'add' ? undefined : at(from, op.path);
+    const after = op.op === 'remove' ? undefined : at(to, op.path);
+    return {
+      op: op.op,
+      path: op.path,
+      ...(before !== undefined ? { before } : {}),
+      ...(after !== undefined ? { after } : {}),
+    };
+  });
+  return { patch, changes };
+}
