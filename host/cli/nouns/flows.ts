@@ -4,6 +4,7 @@ import type { ApiSession } from '../api-session.js';
 import { jsonOption, sleep, withApi, type CliNoun } from '../cli-runtime.js';
 import { printJson, printRows } from '../output.js';
 import { flowAdminVerbs } from './flow-admin-verbs.js';
+import { revisionVerbs } from './revision-verbs.js';
 import { flowIdOf, flowSteps, printFlow, type FlowView } from './flow-view.js';
 import { collectEdits, orderedSteps, plain, type ResolvedStep, type StepEdits, type StepInfo } from '../step-refs.js';
 import { nounHeader } from './catalogue.js';
@@ -73,8 +74,8 @@ async function checkHandlers(api: ApiSession, edits: Map<string, StepEdits>): Pr
 export const flows: CliNoun = {
   ...nounHeader('flows'),
   builder: (y: Argv) =>
-    flowRunVerbs(flowReadAndConfigVerbs(flowListAndCreateVerbs(flowAdminVerbs(y))))
-      .demandCommand(1, 'Name a verb: create, show, config, list, run, duplicate, delete or problems')
+    revisionVerbs(flowRunVerbs(flowReadAndConfigVerbs(flowListAndCreateVerbs(flowAdminVerbs(y)))), 'flow')
+      .demandCommand(1, 'Name a verb: create, show, config, list, run, duplicate, delete, problems, revisions, diff or restore')
       .strict(),
 };
 

@@ -5,6 +5,7 @@ import { confirm, yesOption } from '../confirm.js';
 import { printJson, printRows } from '../output.js';
 import { orderedSteps } from '../step-refs.js';
 import { pipelineStepVerbs } from './pipeline-steps.js';
+import { revisionVerbs } from './revision-verbs.js';
 import { pipelineIdOf, printPipeline, stepRows, type PipelineView } from './pipeline-view.js';
 import { nounHeader } from './catalogue.js';
 
@@ -12,7 +13,7 @@ import { nounHeader } from './catalogue.js';
 export const pipelines: CliNoun = {
   ...nounHeader('pipelines'),
   builder: (y: Argv) =>
-    y
+    revisionVerbs(y, 'pipeline')
       .command(
         'create <name>',
         'Create a pipeline with its steps in order (--step fetch --step ai --step publish)',
@@ -133,6 +134,6 @@ export const pipelines: CliNoun = {
           else console.log(`Pipeline ${result.pipeline_id} "${result.pipeline_name}" deleted with ${result.deleted_flows} flow(s).`);
         },
       )
-      .demandCommand(1, 'Name a verb: create, list, show, rename, steps or delete')
+      .demandCommand(1, 'Name a verb: create, list, show, rename, steps, delete, revisions, diff or restore')
       .strict(),
 };
