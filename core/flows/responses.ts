@@ -64,6 +64,10 @@ export const flowView: JsonSchema = named(
     created_at: isoDate,
     updated_at: isoDate,
     owner_id: { ...nullable(int), description: 'The user whose capabilities the runs write content with (kses without unfiltered_html)' },
+    revision: {
+      ...nullable(int),
+      description: "The flow's latest revision (GET /flows/{id}/revisions); null before its first recorded change",
+    },
   }),
 );
 

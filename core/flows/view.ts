@@ -72,6 +72,7 @@ export function flowView(
     created_at: flow.created_at.toISOString(),
     updated_at: flow.updated_at.toISOString(),
     owner_id: flow.owner_id ?? null,
+    revision: typeof flow.revision === 'number' ? flow.revision : null,
   };
 }
 

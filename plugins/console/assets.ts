@@ -82,6 +82,7 @@ export const MODULES = [
   'alerts-model.js',
   'alerts-form.js',
   'alerts-section.js',
+  'flow-history.js',
   'plugin-settings-section.js',
   'view-plugins.js',
 ];

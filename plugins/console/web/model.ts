@@ -39,6 +39,9 @@ export interface Flow {
   is_running?: boolean;
   consecutive_failures?: number;
   recent_jobs?: Array<{ job_id: number; status: string; created_at: string; error?: string }>;
+  updated_at?: string;
+  /** Its latest revision (the History section reads again when it changes). */
+  revision?: number | null;
 }
 export interface Job {
   job_id: number;

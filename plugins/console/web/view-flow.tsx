@@ -9,6 +9,7 @@ import { ExportButton } from './portable.js';
 import { SettingsForm } from './settings-form.js';
 import { WebhookPanel } from './webhook-panel.js';
 import { FlowAlerts } from './alerts-section.js';
+import { FlowHistory } from './flow-history.js';
 import { type PendingChange, type UnsavedChanges, useUnsavedChanges } from './unsaved-changes.js';
 
 /** One flow: its steps' handlers and settings, its schedule, Run now, and its latest runs (live). */
@@ -20,6 +21,8 @@ export function FlowView({ id }: { id: number }) {
   const changes = useUnsavedChanges();
   const saving = useAction();
   const [saved, setSaved] = useState(false);
+  // A restore changes what the forms were opened with: they open again from the restored flow.
+  const [restores, setRestores] = useState(0);
   if (!flow.data) return <Page title="Flow">{flow.error ? <ErrorNote error={flow.error} /> : <Loading />}</Page>;
   const f = flow.data.data;
   const steps = Object.values(f.flow_config ?? {}).sort((a, b) => a.execution_order - b.execution_order);
@@ -105,11 +108,18 @@ export function FlowView({ id }: { id: number }) {
         </p>
       ) : null}
       {/* Keyed by flow: an edit of one flow's schedule must not be saved to the next (Duplicate opens it in this view). */}
-      <Schedule key={id} flow={f} intervals={intervals.data?.data ?? []} changes={changes} onSubmit={saveAll} />
+      <Schedule key={`${id}-${restores}`} flow={f} intervals={intervals.data?.data ?? []} changes={changes} onSubmit={saveAll} />
       <h2>Steps</h2>
       {steps.length === 0 ? <p class="empty">The pipeline has no steps yet.</p> : null}
       {steps.map((step, index) => (
-        <StepEditor key={step.flow_step_id} step={step} position={index + 1} count={steps.length} changes={changes} onSubmit={saveAll} />
+        <StepEditor
+          key={`${step.flow_step_id}-${restores}`}
+          step={step}
+          position={index + 1}
+          count={steps.length}
+          changes={changes}
+          onSubmit={saveAll}
+        />
       ))}
       <SaveBar changes={changes} busy={saving.busy} error={saving.error} saved={saved} onSave={saveAll} />
       <h2>Latest runs</h2>
@@ -131,6 +141,15 @@ export function FlowView({ id }: { id: number }) {
       {/* Keyed by flow: a token shown for one flow must not stay on screen for the next. */}
       <WebhookPanel key={id} flowId={id} />
       <FlowAlerts key={id} flowId={id} changes={changes} />
+      <FlowHistory
+        key={id}
+        flowId={id}
+        version={f.revision ?? 0}
+        onRestored={async () => {
+          await flow.reload();
+          setRestores((n) => n + 1);
+        }}
+      />
     </Page>
   );
 }
