@@ -316,6 +316,9 @@ for (const store of testStores('chat workflow tools')) {
     const flow = (await t.request<Body>('GET', `/flows/${flowId}`)).body.data;
     assert.equal([flow.flow_name, flow.scheduling_config], ['After', { interval: 'hourly' }]);
     assert.is(result.next_run, flow.next_run);
+    // The change is a revision of the flow, recorded as the chat assistant's (issue 55).
+    const latest = (await t.request<Body>('GET', `/flows/${flowId}/revisions`)).body.data.revisions[0];
+    assert.equal([latest.revision, latest.change, latest.client, latest.user_login], [2, 'flow.update', 'chat', 'admin']);
 
     failed(await callTool(t, openai, 'update_flow', { flow_id: flowId, schedule: 'fortnightly' }), /Unknown interval 'fortnightly'/);
     failed(
