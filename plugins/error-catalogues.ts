@@ -11,6 +11,7 @@ import { docsyncError } from './docsync/errors.js';
 import { eventsError } from './events/errors.js';
 import { filesError } from './files/errors.js';
 import { mcpError } from './mcp/errors.js';
+import { mcpClientError } from './mcp-client/errors.js';
 import { metricsError } from './metrics/errors.js';
 
 export const pluginErrorCatalogues: ReadonlyArray<ErrorFactory<ErrorEntries>> = [
@@ -21,5 +22,6 @@ export const pluginErrorCatalogues: ReadonlyArray<ErrorFactory<ErrorEntries>> = 
   eventsError,
   filesError,
   mcpError,
+  mcpClientError,
   metricsError,
 ];

@@ -31,6 +31,7 @@ import events from './events/index.js';
 import docsync from './docsync/index.js';
 import console from './console/index.js';
 import alerts from './alerts/index.js';
+import mcpClient from './mcp-client/index.js';
 
 /** Built-in plugins every default build loads. */
 // One per line: a new built-in is a one-line addition.
@@ -65,6 +66,7 @@ export const defaultPlugins: ReadonlyArray<PluginDefinition> = [
   events,
   docsync,
   console,
+  mcpClient,
 ];
 
 /** Built-in plugins a build may enable by id (FLOWHOST_PLUGINS / config `plugins`). */

@@ -4,6 +4,7 @@ import analytics from './analytics/manifest.js';
 import billing from './billing/manifest.js';
 import docsync from './docsync/manifest.js';
 import files from './files/manifest.js';
+import mcpClient from './mcp-client/manifest.js';
 
 /**
  * The built-in plugins as manifests: what the CLI reads to list the plugin nouns without
@@ -42,6 +43,7 @@ export const defaultManifests: ReadonlyArray<PluginManifest> = [
   { id: 'events', load: async () => (await import('./events/index.js')).default },
   docsync,
   { id: 'console', load: async () => (await import('./console/index.js')).default },
+  mcpClient,
 ];
 
 /** The optional built-ins by id, as plugins/index.ts `optionalPlugins`. */

@@ -1,4 +1,6 @@
+import type { AiToolSource } from '../../sdk/ai/index.js';
 import type { CallContext, DataPacket, ProviderDefinition, StepRunContext, TokenUsage } from '../../sdk/index.js';
+import { generateWithTools, stepTools, toolCallLimit, type ToolCallRecord } from './ai-tools.js';
 
 /** The site's defaults for a step that names no provider or model. */
 export interface AiDefaults {
@@ -51,13 +53,16 @@ async function call(
  * message and the packet's title, link and content go to the provider with the pipeline
  * step's system prompt; the answer becomes the packet's content (and title, when it
  * starts with one). Provider and model default to the site settings. The step's outcome
- * records provider, model, token usage, calls and latency.
+ * records provider, model, token usage, calls and latency. With tools named in its settings
+ * (`mcp_tools`, through the tool sources of other plugins) the model may call them, and the
+ * outcome records each call (`tool_calls`).
  */
 export async function runAiStep(
   providers: () => ReadonlyArray<ProviderDefinition>,
   defaults: () => Promise<AiDefaults>,
   ctx: StepRunContext,
   packets: DataPacket[],
+  toolSources: () => ReadonlyArray<AiToolSource> = () => [],
 ): Promise<DataPacket[]> {
   const config = ctx.config as Record<string, unknown>;
   const text = (name: string) => (typeof config[name] === 'string' ? (config[name] as string) : '');
@@ -71,18 +76,44 @@ export async function runAiStep(
   const system = text('system_prompt') || undefined;
   const userMessage = text('user_message');
 
+  const tools = await stepTools(toolSources(), config, ctx);
+  const budget = { left: toolCallLimit(config) };
+  const records: ToolCallRecord[] = [];
+
   const usage: TokenUsage = { input_tokens: 0, output_tokens: 0, total_tokens: 0 };
   let calls = 0;
   const started = Date.now();
+  const report = () =>
+    ctx.report({
+      ai: {
+        provider: provider.slug,
+        model,
+        usage: { ...usage },
+        calls,
+        latency_ms: Date.now() - started,
+        ...(tools.length ? { tools: tools.map((t) => t.label), tool_calls: records.map((r) => ({ ...r })) } : {}),
+      },
+    });
   const ask = async (context: string) => {
     const prompt = [userMessage, context].filter(Boolean).join('\n\n');
     if (!prompt) throw new Error('The ai step has neither a user message nor incoming items');
+    if (tools.length) {
+      const onCall = () => {
+        calls += 1;
+        report();
+      };
+      try {
+        return titleAndContent(await generateWithTools({ provider, model, system, prompt, tools, budget, ctx, usage, records, onCall }));
+      } finally {
+        report(); // the failed call too: the record shows what the tool was asked
+      }
+    }
     const answer = await call(provider, model, system, prompt, ctx);
     calls += 1;
     usage.input_tokens += answer.usage.input_tokens;
     usage.output_tokens += answer.usage.output_tokens;
     usage.total_tokens += answer.usage.total_tokens;
-    ctx.report({ ai: { provider: provider.slug, model, usage: { ...usage }, calls, latency_ms: Date.now() - started } });
+    report();
     return titleAndContent(answer.text);
   };
 

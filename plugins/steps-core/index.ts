@@ -1,15 +1,26 @@
+import { aiToolSources } from '../../sdk/ai/index.js';
 import { definePlugin, defineStepType, services } from '../../sdk/index.js';
 import { runAiStep } from './ai-step.js';
 import { runApprovalStep } from './approval-step.js';
 
-/** The engine's step types: three run a handler of their kind, `ai` calls a provider, `approval` waits for decisions. */
+/**
+ * The engine's step types: three run a handler of their kind, `ai` calls a provider,
+ * `approval` waits for decisions. Owns the point `ai.toolSources` (flowhost/ai): plugins
+ * offer the ai step tools through it.
+ */
 export default definePlugin({
   id: 'steps-core',
   version: '1.0.0',
   flowhost: '^1.0.0',
   description: 'Step types fetch, ai, publish, update and approval.',
-  deps: { stepTypes: services.stepTypes, registries: services.registries, settings: services.settings },
-  setup({ stepTypes, registries, settings }) {
+  extensionPoints: [aiToolSources],
+  deps: {
+    stepTypes: services.stepTypes,
+    registries: services.registries,
+    settings: services.settings,
+    toolSources: aiToolSources.contributions,
+  },
+  setup({ stepTypes, registries, settings, toolSources }) {
     const defaults = async () => {
       const site = await settings.get();
       return { provider: site.default_provider, model: site.default_model };
@@ -20,7 +31,14 @@ export default definePlugin({
         type: 'ai',
         label: 'AI',
         handlerType: null,
-        run: (ctx, packets) => runAiStep(() => registries.providers(), defaults, ctx, packets),
+        run: (ctx, packets) =>
+          runAiStep(
+            () => registries.providers(),
+            defaults,
+            ctx,
+            packets,
+            () => toolSources.list(),
+          ),
       }),
     );
     stepTypes.add(defineStepType({ type: 'publish', label: 'Publish', handlerType: 'publish' }));

@@ -479,3 +479,5 @@ function keyTesterOf({ options, label, keyOf, getJson }: ProviderKit) {
     }
   };
 }
+
+export { aiToolSources, type AiToolSource, type AiStepTool } from './tool-sources.js';
