@@ -120,6 +120,7 @@ export type {
   TokenUsage,
   StepReport,
   AiStepReport,
+  AiToolCallRecord,
   PresetDefinition,
   IntervalDefinition,
   ToolDefinition,

@@ -62,6 +62,7 @@ function stepView(step: StepOutcome, withPackets: boolean): Record<string, unkno
             usage: { ...step.ai.usage },
             calls: step.ai.calls,
             latency_ms: step.ai.latency_ms,
+            ...(step.ai.tools ? { tools: [...step.ai.tools], tool_calls: (step.ai.tool_calls ?? []).map((c) => ({ ...c })) } : {}),
           },
         }
       : {}),
@@ -336,6 +337,20 @@ const stepSchema: JsonSchema = named('JobStep', {
         },
         calls: { type: 'integer' },
         latency_ms: { type: 'integer' },
+        tools: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'the tools offered the model (server/tool), when the step named any',
+        },
+        tool_calls: {
+          type: 'array',
+          description: 'each tool call: the tool, its arguments, and its result (cut to a size) or error',
+          items: {
+            type: 'object',
+            required: ['tool', 'args'],
+            properties: { tool: { type: 'string' }, args: openObject, result: {}, error: { type: 'string' } },
+          },
+        },
       },
     },
   },

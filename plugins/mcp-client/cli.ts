@@ -10,12 +10,9 @@ type Row = Record<string, unknown>;
 const BASE = '/automation/v1/mcp-servers';
 const at = (name: unknown) => `${BASE}/${encodeURIComponent(String(name))}`;
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(chunks)
-    .toString('utf8')
-    .replace(/\r?\n$/, '');
+/** Standard input to its end, without the line end a pipe or an editor adds. */
+function readStdin(): string {
+  return readFileSync(0, 'utf8').replace(/\r?\n$/, '');
 }
 
 function line(server: Row): string {

@@ -5,7 +5,7 @@
  * `max_tool_calls`. Every call and its result (cut to a size) goes to the step's record.
  */
 import type { AiStepTool, AiToolSource } from '../../sdk/ai/index.js';
-import type { CallContext, JsonValue, ProviderDefinition, ProviderMessage, TokenUsage } from '../../sdk/index.js';
+import type { AiToolCallRecord, CallContext, JsonValue, ProviderDefinition, ProviderMessage, TokenUsage } from '../../sdk/index.js';
 
 /** Calls one step may make when the settings say nothing; `max_tool_calls` may raise it to MAX_TOOL_CALLS. */
 export const DEFAULT_TOOL_CALLS = 8;
@@ -14,12 +14,7 @@ export const MAX_TOOL_CALLS = 50;
 const RECORD_LIMIT = 4000;
 
 /** One call as the step's record shows it. */
-export interface ToolCallRecord {
-  tool: string;
-  args: { [key: string]: JsonValue };
-  result?: JsonValue;
-  error?: string;
-}
+export type ToolCallRecord = AiToolCallRecord;
 
 /** The tools the step's settings name, by source; none when no setting names any. */
 export async function stepTools(

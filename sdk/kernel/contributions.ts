@@ -304,6 +304,18 @@ export interface AiStepReport {
   /** Model calls made (one per packet) and the time they took together. */
   calls: number;
   latency_ms: number;
+  /** The tools the step offered the model (`server/tool`), when its settings named any. */
+  tools?: string[];
+  /** Each call of those tools, in order: what the model asked and what came back (cut to a size) or went wrong. */
+  tool_calls?: AiToolCallRecord[];
+}
+
+/** One tool call of an ai step, as its outcome in the job keeps it. */
+export interface AiToolCallRecord {
+  tool: string;
+  args: { [key: string]: JsonValue };
+  result?: JsonValue;
+  error?: string;
 }
 
 /** Details a step adds to its outcome in the job (GET /jobs/{id} `steps[]`). */
