@@ -24,9 +24,9 @@ export interface InProcessApi extends ApiClient {
 }
 
 /** The acting user as the principal a route sees (capabilities as they were snapshotted). */
-function principalOf(user: ActingUser): Principal {
+function principalOf(user: ActingUser, client: string): Principal {
   const capabilities = new Set(user.capabilities);
-  return { userId: user.userId, login: user.login, role: 'acting', capabilities, via: 'local', can: (c) => capabilities.has(c) };
+  return { userId: user.userId, login: user.login, role: 'acting', capabilities, via: 'local', client, can: (c) => capabilities.has(c) };
 }
 
 /** Path parameters when `fullPath` matches, with a score preferring static segments (as the router does). */
@@ -75,7 +75,7 @@ export function createInProcessApi(options: { apiPrefix: string; coreNamespace: 
   const request = async (
     method: ApiMethod,
     target: string,
-    { user, query: extra, log: given, body }: ApiRequestOptions,
+    { user, query: extra, log: given, body, client = 'plugin' }: ApiRequestOptions,
   ): Promise<ApiResponse> => {
     if (!table)
       throw new Error('services.api is ready once every plugin has been set up (call it from a route, a tool or a job, not from setup)');
@@ -113,7 +113,7 @@ export function createInProcessApi(options: { apiPrefix: string; coreNamespace: 
       body: sent,
       rawBody,
       stream: null,
-      user: user ? principalOf(user) : null,
+      user: user ? principalOf(user, client) : null,
       headers: method === 'GET' ? {} : { 'content-type': 'application/json' },
       method,
       url: `${fullPath}${search}`,

@@ -2,7 +2,7 @@
  * MCP client: an administrator registers external MCP servers (Streamable HTTP; auth sealed,
  * answered masked; an allow-list of tools), and the ai step (step setting `mcp_tools`) and
  * the chat assistant (servers with `chat: true`) may call the allowed tools. Every request
- * goes through the guarded fetch. Built on the public SDK only. docs/mcp-client.md.
+ * goes through the guarded fetch. Built on the public SDK only. docs/mcp.md.
  */
 import { aiToolSources } from '../../sdk/ai/index.js';
 import { chatTools } from '../../sdk/chat/index.js';

@@ -117,6 +117,8 @@ async function callRoute(ref: RouteRef, places: ArgumentPlaces, args: Record<str
     query,
     body,
     log: ctx.log,
+    // A flow or pipeline changed through MCP says so in its revisions.
+    client: 'mcp',
   });
   return resultOf(answer.body, answer.status >= 400);
 }

@@ -14,6 +14,8 @@ export interface ApiGetOptions {
   query?: Readonly<Record<string, string | number | boolean | ReadonlyArray<string | number>>>;
   /** Where the route's own log lines go (default: the host's logger). */
   log?: Logger;
+  /** Which client acts, as a change's revision records it (`mcp`, a plugin's own word); default `plugin`. */
+  client?: string;
 }
 
 /** What `request` sends: `ApiGetOptions` and a JSON body (methods other than GET). */

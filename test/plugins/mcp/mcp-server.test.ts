@@ -192,6 +192,11 @@ for (const store of testStores('mcp server')) {
     assert.is(bad.code, 'rest_invalid_param');
     const unknown = await call(admin, 'list_jobs', { colour: 'red' }, true);
     assert.is(unknown.code, 'rest_invalid_param');
+    // A change made through MCP is recorded as MCP's in the flow's history.
+    await call(admin, 'delete_flow', { flow_id: flow.flow_id });
+    const history = await t.request<Body>('GET', `/flows/${flow.flow_id}/revisions`);
+    const last = (history.body.data.revisions as Body[]).find((r) => r.action === 'delete');
+    assert.is(last?.client, 'mcp', JSON.stringify(history.body));
   });
 
   test('refused without credentials (401 as REST) and with a wrong password (401 with the Basic challenge)', async ({ t }) => {
