@@ -1,13 +1,14 @@
 // Issue 55: a waiting job is state in the store, so it outlives a host killed with SIGKILL.
 // Real `flowhost serve` processes run rss (a feed on 127.0.0.1) → approval → remote-post (a
-// fake remote that records what it receives). While three jobs wait, their host is killed;
+// fake remote that records what it receives). While four jobs wait, their host is killed;
 // the next host (embedded: restarted on the same data directory; MongoDB: a second host
 // already running on the database) lists them waiting with their items, takes a decision
 // item by item (two posts, one rejection recorded) and a signed link obtained before the
-// kill (it works once). Then it is killed itself while a resumed run's second publish is
-// held by the remote, with no host up when a short review timeout passes: the host after
-// it (embedded: restarted again; MongoDB: the first one restarted) decides the timeout in
-// its sweep, fails the cut-off run as interrupted per the run leases, and a retry
+// kill (it works once), and decides a job whose flow is busy (so it stays queued). Then it
+// is killed itself while a resumed run's second publish is held by the remote, with no host
+// up when a short review timeout passes: the host after it (embedded: restarted again;
+// MongoDB: the first one restarted) decides the timeout in its sweep, fails the cut-off and
+// busy runs as interrupted per the run leases, runs the queued decision on, and a retry
 // publishes what was left: no item reaches the remote twice.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -119,6 +120,9 @@ interface Waiting {
   byApi: number;
   byLink: number;
   cutOff: number;
+  /** Decided while its flow is busy, so still queued when its host dies. */
+  queued: number;
+  queuedFlow: number;
   link: URL;
   timeoutFlow: number;
 }
@@ -126,15 +130,23 @@ interface Waiting {
 /** On the first host: three runs wait (and a fourth flow for the timeout); the link obtained; then the kill. */
 async function waitThenKill(host: RunningHost, auth: string, remote: ReviewRemote): Promise<Waiting> {
   const call = api(host, auth);
-  const [byApi, byLink, cutOff] = await Promise.all(['a', 'b', 'd'].map((name) => reviewedFlow(call, remote, name)));
+  const [byApi, byLink, cutOff, queuedFlow] = await Promise.all(['a', 'b', 'd', 'e'].map((name) => reviewedFlow(call, remote, name)));
   const timeoutFlow = await reviewedFlow(call, remote, 'c', { timeout_minutes: TIMEOUT_MINUTES, on_timeout: 'approve' });
   const jobs: number[] = [];
-  for (const flowId of [byApi!, byLink!, cutOff!]) jobs.push((await waitingRun(call, flowId)).job_id as number);
+  for (const flowId of [byApi!, byLink!, cutOff!, queuedFlow!]) jobs.push((await waitingRun(call, flowId)).job_id as number);
   const links = await call('GET', `/jobs/${jobs[1]}/review-links`);
   assert.is(links.status, 200, JSON.stringify(links.body));
   assert.equal(remote.received, [], 'nothing reaches the remote while the runs wait');
   await kill(host);
-  return { byApi: jobs[0]!, byLink: jobs[1]!, cutOff: jobs[2]!, link: new URL(links.body.data.review_url as string), timeoutFlow };
+  return {
+    byApi: jobs[0]!,
+    byLink: jobs[1]!,
+    cutOff: jobs[2]!,
+    queued: jobs[3]!,
+    queuedFlow: queuedFlow!,
+    link: new URL(links.body.data.review_url as string),
+    timeoutFlow,
+  };
 }
 
 /** On the next host: the waiting list as before the kill; a decision item by item: two posts, one rejection. */
@@ -146,6 +158,7 @@ async function decideItemByItem(call: Api, remote: ReviewRemote, w: Waiting): Pr
     [w.byApi, 'a'],
     [w.byLink, 'b'],
     [w.cutOff, 'd'],
+    [w.queued, 'e'],
   ] as const) {
     const waiting = listed.get(id);
     assert.ok(waiting, `job ${id} is still listed waiting after the kill`);
@@ -205,6 +218,33 @@ async function useLinkOnce(host: RunningHost, call: Api, remote: ReviewRemote, w
 interface CutOff {
   killedAt: number;
   timedJob: number;
+  /** The run that held the queued job's flow (its fetch held by the feed). */
+  busy: number;
+}
+
+/** A decision that ends a wait while its flow is busy (a run held in its fetch): the job is queued behind it. */
+async function decideWhileBusy(call: Api, remote: ReviewRemote, w: Waiting): Promise<number> {
+  remote.holdFeed = 'e';
+  const busy = await call('POST', '/execute', { flow_id: w.queuedFlow });
+  assert.is(busy.status, 200, JSON.stringify(busy.body));
+  assert.is(
+    await until(
+      () => remote.feedHeld,
+      (f) => f === 'e',
+    ),
+    'e',
+    'the next run of the flow is held in its fetch',
+  );
+  const approved = await call('POST', `/jobs/${w.queued}/approve`, {});
+  assert.is(approved.status, 200, JSON.stringify(approved.body));
+  assert.is(approved.body.data.resumed, true);
+  const queued = await job(call, w.queued);
+  assert.is(queued.status, 'pending', 'decided, queued behind the busy run');
+  assert.equal(
+    queued.review.items.map((i: Body) => i.decision),
+    ['approved', 'approved', 'approved'],
+  );
+  return busy.body.data.job_id as number;
 }
 
 /**
@@ -213,6 +253,7 @@ interface CutOff {
  * the timeout has passed with no host up.
  */
 async function killMidPublish(host: RunningHost, call: Api, remote: ReviewRemote, w: Waiting): Promise<CutOff> {
+  const busy = await decideWhileBusy(call, remote, w);
   remote.hold = 'd-2';
   const approved = await call('POST', `/jobs/${w.cutOff}/approve`, {});
   assert.is(approved.status, 200, JSON.stringify(approved.body));
@@ -245,7 +286,7 @@ async function killMidPublish(host: RunningHost, call: Api, remote: ReviewRemote
     (now) => now > timeoutAt + 100,
     timeoutAt - Date.now() + 1_000,
   );
-  return { killedAt, timedJob: timed.job_id as number };
+  return { killedAt, timedJob: timed.job_id as number, busy };
 }
 
 /**
@@ -268,6 +309,12 @@ async function afterTheLastKill(call: Api, remote: ReviewRemote, w: Waiting, cut
   const failed = await jobIn(call, w.cutOff, ['failed'], BOUND_MS);
   const recoveredMs = Date.now() - cut.killedAt;
   assert.match(String(failed.error), /Interrupted/);
+  // The decision taken while the flow was busy outlived the kill: the busy run is failed,
+  // the decided job runs on from its approval step.
+  assert.match(String((await jobIn(call, cut.busy, ['failed'])).error), /Interrupted/);
+  const resumed = await jobIn(call, w.queued, ['completed', 'failed']);
+  assert.is(resumed.status, 'completed', JSON.stringify(resumed.steps));
+  assert.equal(postedOf(remote, 'e'), guids('e'), 'the queued decision published its items once');
   assert.equal(postedOf(remote, 'd'), ['d-1'], 'the cut-off run published its first item only');
   const retry = await call('POST', `/jobs/${w.cutOff}/retry`, {});
   assert.is(retry.status, 200, JSON.stringify(retry.body));
@@ -281,7 +328,7 @@ async function afterTheLastKill(call: Api, remote: ReviewRemote, w: Waiting, cut
   );
   const all = remote.created.map((p) => p.guid);
   assert.is(new Set(all).size, all.length, `no item published twice: ${all.join(', ')}`);
-  assert.equal(all.sort(), ['a-1', 'a-3', ...guids('b'), ...guids('c'), ...guids('d')].sort());
+  assert.equal(all.sort(), ['a-1', 'a-3', ...guids('b'), ...guids('c'), ...guids('d'), ...guids('e')].sort());
   const left = await call('GET', '/jobs?status=waiting');
   assert.equal(left.body.data, [], 'nothing is left waiting');
   return recoveredMs;
@@ -317,8 +364,12 @@ async function killedWhileWaiting(
   await decideItemByItem(call, remote, w);
   await useLinkOnce(second, call, remote, w);
   const cut = await killMidPublish(second, call, remote, w);
+  const thirdAt = Date.now();
   const third = await hosts.third();
   const ms = await afterTheLastKill(api(third, hosts.auth), remote, w, cut);
+  console.log(
+    `    (no host up for ${thirdAt - cut.killedAt} ms, then ${Date.now() - thirdAt} ms from the last start to the end of the checks)`,
+  );
   third.proc.kill('SIGTERM');
   await waitForExit(third.proc);
   return ms;
@@ -335,7 +386,7 @@ embedded('killed while waiting, restarted on the same data directory: decisions,
     const restart = async () => track(await startHostProcess(dataDir, env()));
     const first = await restart();
     const ms = await killedWhileWaiting(remote, { first, auth: adminAuth(dataDir), second: restart, third: restart });
-    console.log(`  embedded: kill mid-publish to the run failed as interrupted: ${ms} ms; whole story ${Date.now() - begun} ms`);
+    console.log(`  embedded: kill mid-publish to the cut-off run failed: ${ms} ms; whole story ${Date.now() - begun} ms`);
   } finally {
     await stopAll();
     await remote.close();
@@ -361,7 +412,7 @@ if (mongoUrl) {
         second: async () => other,
         third: async () => track(await startHostProcess(dirs[0]!, db)),
       });
-      console.log(`  mongodb: kill mid-publish to the run failed as interrupted: ${ms} ms; whole story ${Date.now() - begun} ms`);
+      console.log(`  mongodb: kill mid-publish to the cut-off run failed: ${ms} ms; whole story ${Date.now() - begun} ms`);
     } finally {
       await stopAll();
       await remote.close();

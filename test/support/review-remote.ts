@@ -1,5 +1,5 @@
 // Fakes on 127.0.0.1 for the review step's process tests (issue 55): feeds at
-// /feeds/<name>.xml (three items each, guids <name>-1..3) and a remote at POST /posts that
+// /feeds/<name>.xml (three items each, guids <name>-1..3; one request can be held) and a remote at POST /posts that
 // records what it receives. A post is created when the remote answers it; a post it holds
 // (`hold`) is answered only on release, and one whose client went away first (a killed
 // host) is recorded as abandoned and never created, as a remote that commits with its
@@ -29,13 +29,16 @@ export interface ReviewRemote {
   /** The guid whose next POST is held unanswered; `heldNow` is set once one is. */
   hold: string | null;
   heldNow: string | null;
+  /** The feed whose next GET is held unanswered (a fetch step that does not end); `feedHeld` is set once one is. */
+  holdFeed: string | null;
+  feedHeld: string | null;
   close(): Promise<void>;
 }
 
 export async function startReviewRemote(): Promise<ReviewRemote> {
   let count = 0;
   const state = { created: [] as RemotePost[], received: [] as string[], abandoned: [] as string[] };
-  const remote = { ...state, hold: null as string | null, heldNow: null as string | null } as ReviewRemote;
+  const remote = { ...state, hold: null, heldNow: null, holdFeed: null, feedHeld: null } as unknown as ReviewRemote;
   const answer = (res: ServerResponse, status: number, body: unknown) => {
     // Separate calls: restify (when loaded) patches writeHead to return nothing.
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -45,6 +48,11 @@ export async function startReviewRemote(): Promise<ReviewRemote> {
     const feed = /^\/feeds\/([a-z0-9]+)\.xml$/.exec(req.url ?? '');
     if (req.method === 'GET' && feed) {
       const name = feed[1]!;
+      if (remote.holdFeed === name) {
+        remote.holdFeed = null;
+        remote.feedHeld = name;
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/rss+xml' });
       res.end(rssXml([1, 2, 3].map((n) => ({ guid: `${name}-${n}`, title: `Story ${name} ${n}` }))));
       return;
