@@ -85,6 +85,9 @@ export const MODULES = [
   'flow-history.js',
   'plugin-settings-section.js',
   'view-plugins.js',
+  'view-review.js',
+  'review-card.js',
+  'waiting-count.js',
 ];
 
 const cache = new Map<string, Asset>();

@@ -16,6 +16,7 @@ export const SECTIONS: readonly Section[] = [
   { path: 'flows', label: 'Flows', capability: 'manage_options' },
   { path: 'pipelines', label: 'Pipelines', capability: 'manage_options' },
   { path: 'jobs', label: 'Runs', capability: 'manage_options' },
+  { path: 'review', label: 'Review', capability: 'manage_options' },
   { path: 'logs', label: 'Logs', capability: 'view_logs' },
   { path: 'posts', label: 'Posts', capability: 'edit_posts' },
   { path: 'users', label: 'Users', capability: 'manage_options' },

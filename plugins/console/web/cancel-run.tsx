@@ -3,8 +3,8 @@ import { useState } from 'preact/hooks';
 import { call } from './api.js';
 import { ConfirmButton, ErrorNote, useAction } from './components.js';
 
-/** The states POST /jobs/{id}/cancel accepts: a run not yet started or under way. */
-export const CANCELLABLE = new Set(['pending', 'processing']);
+/** The states POST /jobs/{id}/cancel accepts: a run not yet started, under way, or waiting for review. */
+export const CANCELLABLE = new Set(['pending', 'processing', 'waiting']);
 
 /**
  * Cancel, asked in place: the run ends `cancelled` and its flow is free. The button goes

@@ -9,6 +9,8 @@ import { FlowView } from './view-flow.js';
 import { Flows } from './view-flows.js';
 import { JobView } from './view-job.js';
 import { Jobs } from './view-jobs.js';
+import { Review } from './view-review.js';
+import { useWaitingCount } from './waiting-count.js';
 import { Logs } from './view-logs.js';
 import { Chat } from './view-chat.js';
 import { Providers } from './view-providers.js';
@@ -53,6 +55,7 @@ function App() {
   const [lost, setLost] = useState<{ resolve: (signedIn: boolean) => void } | null>(null);
   const current = useRef<Session | null | undefined>(undefined);
   const capabilities = useCapabilities(session);
+  const waiting = useWaitingCount(Boolean(session) && capabilities?.manage_options === true);
   const route = useRoute();
   const accept = (next: Session | null) => {
     setNonce(next?.nonce ?? '');
@@ -128,6 +131,7 @@ function App() {
     ) : (
       <Jobs route={route} mayManage={capabilities.manage_options === true} />
     );
+  else if (section === 'review') view = <Review mayDecide={capabilities.manage_options === true} />;
   else if (section === 'logs') view = <Logs route={route} />;
   else if (section === 'posts') view = <Posts />;
   else if (section === 'users') view = <Users id={numeric} />;
@@ -156,6 +160,13 @@ function App() {
           {nav.map((item) => (
             <a key={item.path} href={href(`/${item.path}`)} aria-current={section === item.path ? 'page' : undefined}>
               {item.label}
+              {item.path === 'review' && waiting ? ' ' : null}
+              {item.path === 'review' && waiting ? (
+                <span class="badge count">
+                  {waiting}
+                  <span class="sr-only"> waiting</span>
+                </span>
+              ) : null}
             </a>
           ))}
         </nav>

@@ -80,6 +80,8 @@ export interface Job {
     output?: RecordedItems | null;
   }>;
   engine_data?: Record<string, unknown>;
+  /** A job that waits (or waited) at an approval step: its items as they will go on, and their decisions. */
+  review?: JobReview;
   trigger?: {
     kind: string;
     retry_of: number | null;
@@ -90,6 +92,28 @@ export interface Job {
     user_login: string | null;
     webhook?: { request_id: string | null; received_at: string | null; payload: unknown; truncated: { bytes: number } | null };
   };
+}
+/** A waiting job's review (GET /jobs?status=waiting, GET /jobs/{id}; docs/api.md "Waiting jobs"). */
+export interface JobReview {
+  flow_step_id: string;
+  position: number;
+  mode: 'review' | 'webhook';
+  since: string;
+  timeout_at: string | null;
+  on_timeout: 'approve' | 'reject';
+  pending: number;
+  ended_at: string | null;
+  ended_by: 'decided' | 'timeout' | 'webhook' | null;
+  items: ReviewItem[];
+}
+export interface ReviewItem {
+  item_id: string;
+  title: string | null;
+  /** The packet as it will go on to the next step (secrets masked); null when it was too large to keep. */
+  packet: { type?: string; data?: Record<string, unknown>; metadata?: Record<string, unknown> } | null;
+  decision: 'approved' | 'rejected' | null;
+  decided_at: string | null;
+  decided_by: string | null;
 }
 /** A step's input or output as a run keeps it: the first items, the count, what did not fit. */
 export interface RecordedItems {

@@ -7,12 +7,14 @@ import { href } from './router.js';
 import { StepRecords, TriggerNote } from './view-job-record.js';
 import { CANCELLABLE, useCancelRun } from './cancel-run.js';
 import { useRetryRun } from './retry-run.js';
+import { ReviewCard } from './review-card.js';
 
 const FINISHED = new Set(['completed', 'completed_no_items', 'failed', 'skipped', 'cancelled']);
 
 /**
  * One run: each step's outcome and items, its error naming the step by position, its AI
- * usage; Cancel while it is pending or running, Retry once it failed or was cancelled, for a
+ * usage; a run at an approval step shows its items to approve or reject (and keeps their
+ * decisions once decided); Cancel while it is pending or running, Retry once it failed or was cancelled, for a
  * user who may (`mayManage`: the routes' manage_options).
  */
 export function JobView({ id, mayManage }: { id: number; mayManage: boolean }) {
@@ -54,6 +56,18 @@ export function JobView({ id, mayManage }: { id: number; mayManage: boolean }) {
         <p class="error" role="alert">
           {j.error}
         </p>
+      ) : null}
+      {j.review ? (
+        <section aria-labelledby="review-heading">
+          <h2 id="review-heading">Review</h2>
+          {j.status === 'waiting' ? (
+            <p>
+              This run waits for {j.review.pending} item{j.review.pending === 1 ? '' : 's'} to be approved or rejected.{' '}
+              <a href={href('/review')}>All runs waiting for review</a>
+            </p>
+          ) : null}
+          <ReviewCard job={j} mayDecide={mayManage} reload={job.reload} heading={false} />
+        </section>
       ) : null}
       <h2>Steps</h2>
       <table>

@@ -6,7 +6,7 @@ import { duration, when } from './format.js';
 import type { Job } from './model.js';
 import { href, navigate, type Route } from './router.js';
 
-const STATUSES = ['pending', 'processing', 'completed', 'completed_no_items', 'failed', 'skipped', 'cancelled'];
+const STATUSES = ['pending', 'processing', 'waiting', 'completed', 'completed_no_items', 'failed', 'skipped', 'cancelled'];
 /** Until the first page answers: the API's own default (the site setting jobs_per_page) sizes the pages. */
 const PER_PAGE = 50;
 
@@ -94,6 +94,12 @@ export function Jobs({ route, mayManage }: { route: Route; mayManage: boolean })
                 <td>{job.flow_id ? <a href={href(`/flows/${job.flow_id}`)}>{job.flow_name ?? job.flow_id}</a> : (job.label ?? '—')}</td>
                 <td>
                   <Status value={job.status} />
+                  {job.status === 'waiting' && job.review ? (
+                    <span class="muted">
+                      {' '}
+                      {job.review.pending} item{job.review.pending === 1 ? '' : 's'} to <a href={href('/review')}>review</a>
+                    </span>
+                  ) : null}
                   {job.retried_by != null ? (
                     <span class="muted">
                       {' '}
