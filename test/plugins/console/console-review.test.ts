@@ -220,6 +220,7 @@ for (const store of testStores('console: waiting for review')) {
     const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: String(jobId), exact: true }) });
     await row.locator('.status').filter({ hasText: 'waiting' }).waitFor();
     assert.match(await row.innerText(), /3 items to review/);
+    assert.ok(await row.getByRole('button', { name: 'Cancel run' }).isVisible(), 'a waiting run may be cancelled (the API allows it)');
     assert.ok(page.url().endsWith('#/jobs?status=waiting'), page.url());
     await row.getByRole('link', { name: String(jobId), exact: true }).click();
 
