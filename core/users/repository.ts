@@ -17,6 +17,8 @@ export class UsersRepository {
     await this.users.createIndex({ fields: { login: 1 }, unique: true });
     await this.users.createIndex({ fields: { user_id: 1 }, unique: true });
     await this.appPasswords.createIndex({ fields: { user_id: 1 } });
+    // Sparse: passwords from before bearer tokens have no lookup id, and need no migration.
+    await this.appPasswords.createIndex({ fields: { token_id: 1 }, unique: true, sparse: true });
     await this.sessions.createIndex({ fields: { expires_at: 1 } });
     await this.sessions.createIndex({ fields: { user_id: 1 } });
     await this.sessions.createIndex({ fields: { app_password_id: 1 } });

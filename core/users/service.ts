@@ -15,10 +15,13 @@ import type { UsersRepository } from './repository.js';
 import { GRANTABLE_CAPABILITIES, isRole, roleCapabilities, type Role } from './roles.js';
 import type { UsersApi } from '../../sdk/contract/users.js';
 import { apiError } from '../errors/catalogue.js';
+import { bearerToken, newTokenId, parseBearerToken } from './bearer-token.js';
 
 export interface CreatedAppPassword extends AppPasswordView {
   /** Shown once; only its hash is stored. */
   password: string;
+  /** The same password as a bearer token (`fh_…`, used without the login); shown once too. */
+  token: string;
 }
 
 const LOGIN = /^[A-Za-z0-9][A-Za-z0-9_.@-]{0,59}$/;
@@ -34,7 +37,7 @@ export interface SignIn {
 
 /** Users, their application passwords and cookie sessions. */
 export class UsersService implements UsersApi {
-  /** sha256(login, password) → the application password it matched, while fresh. */
+  /** sha256(login, password) or sha256(bearer token) → the application password it matched, while fresh. */
   private readonly verified = new Map<string, { id: string; until: number }>();
   /** The host sets them from its config (setSessionLimits); these are its defaults. */
   private sessionLimits: SessionLimits = { absoluteSeconds: 12 * 3600, idleSeconds: 30 * 60 };
@@ -158,11 +161,12 @@ export class UsersService implements UsersApi {
       user_id: userId,
       name: cleanName,
       hash: await hashPassword(normalizeApplicationPassword(password)),
+      token_id: newTokenId(),
       created_at: this.clock.now(),
       last_used_at: null,
     } satisfies AppPasswordRecord;
     await this.repo.appPasswords.insertOne(record);
-    return { ...this.appPasswordView(record), password };
+    return { ...this.appPasswordView(record), password, token: bearerToken(record.token_id, password) };
   }
 
   async listAppPasswords(userId: number): Promise<AppPasswordView[]> {
@@ -187,6 +191,40 @@ export class UsersService implements UsersApi {
   async verifyAppPassword(login: string, password: string): Promise<UserPrincipal | null> {
     const match = await this.matchAppPassword(login, password);
     return match ? this.principal(match.user, 'app_password') : null;
+  }
+
+  /**
+   * Checks a bearer token (an application password on its own, bearer-token.ts): one
+   * indexed read by its lookup id, then the secret against that password's hash (scrypt,
+   * compared in constant time). An unknown lookup id costs a dummy verification, so it
+   * takes as long as a wrong secret; a malformed token is refused at once (its shape is public).
+   */
+  async verifyBearerToken(token: string): Promise<UserPrincipal | null> {
+    const parsed = parseBearerToken(token);
+    if (!parsed) return null;
+    const row = (await this.repo.appPasswords.findOne({ token_id: parsed.tokenId })) as AppPasswordRecord | null;
+    if (!row) {
+      await verifyDummy(parsed.secret);
+      return null;
+    }
+    // As for Basic: a token verified a moment ago skips scrypt, but its row was just read (a
+    // revoked password fails at once) and must be the one it matched.
+    // (A login never holds a colon, so this key is no Basic credential's.)
+    const key = createHash('sha256').update(`:bearer\u0000${token}`).digest('hex');
+    const hit = this.verified.get(key);
+    if (!(hit && hit.id === row._id && hit.until > Date.now())) {
+      if (!(await verifyPassword(parsed.secret, row.hash))) return null;
+      this.remember(key, row._id);
+    }
+    const user = await this.repo.byId(row.user_id);
+    if (!user) return null;
+    await this.touchLastUsed(row);
+    return this.principal(user, 'app_password');
+  }
+
+  private remember(key: string, id: string): void {
+    if (this.verified.size >= VERIFIED_MAX) this.verified.clear();
+    this.verified.set(key, { id, until: Date.now() + VERIFIED_TTL_MS });
   }
 
   private async matchAppPassword(login: string, password: string): Promise<SignIn | null> {
@@ -215,8 +253,7 @@ export class UsersService implements UsersApi {
     }
     for (const row of rows) {
       if (await verifyPassword(candidate, row.hash)) {
-        if (this.verified.size >= VERIFIED_MAX) this.verified.clear();
-        this.verified.set(key, { id: row._id, until: Date.now() + VERIFIED_TTL_MS });
+        this.remember(key, row._id);
         await this.touchLastUsed(row);
         return { user, appPasswordId: row._id };
       }
@@ -302,6 +339,7 @@ export class UsersService implements UsersApi {
       uuid: row._id,
       user_id: row.user_id,
       name: row.name,
+      bearer: typeof row.token_id === 'string',
       created_at: row.created_at.toISOString(),
       last_used_at: row.last_used_at ? row.last_used_at.toISOString() : null,
     };

@@ -4,8 +4,10 @@ import { UserPrincipal } from '../../core/users/principal.js';
 import type { UsersService } from '../../core/users/service.js';
 import { readCookie, SESSION_COOKIE } from './cookies.js';
 import { LOCAL_SCHEME } from './local-scheme.js';
+import { BASIC_CHALLENGE, BEARER_CHALLENGE } from './challenges.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { apiError } from '../../core/errors/catalogue.js';
+import { parseBearerToken } from '../../core/users/bearer-token.js';
 
 export const NONCE_HEADERS = ['x-flowhost-nonce', 'x-wp-nonce'] as const;
 /** `X-Flowhost-Background: 1`: a request no person asked for (a timed refresh); it does not keep its session from idling out. */
@@ -14,11 +16,12 @@ export { LOCAL_SCHEME } from './local-scheme.js';
 
 /**
  * One answer for every bad credential: it must not tell a wrong login from a wrong password.
- * The Basic challenge goes only to requests that sent credentials in a header: on a sign-in
- * form's POST /session it would make the browser hold the request and ask for a Basic login.
+ * The challenge (of the scheme the request used) goes only to requests that sent credentials
+ * in a header: on a sign-in form's POST /session it would make the browser hold the request
+ * and ask for a Basic login.
  */
-export const invalidCredentials = (challenge = true) =>
-  apiError('rest_invalid_credentials', { headers: challenge ? { 'WWW-Authenticate': 'Basic realm="flowhost"' } : {} });
+export const invalidCredentials = (challenge: string | false = BASIC_CHALLENGE) =>
+  apiError('rest_invalid_credentials', { headers: challenge ? { 'WWW-Authenticate': challenge } : {} });
 
 export interface AuthInput {
   headers: Readonly<Record<string, string | undefined>>;
@@ -28,8 +31,9 @@ export interface AuthInput {
 }
 
 /**
- * Works out who is calling: HTTP Basic with an application password, the host's local
- * CLI credential, or a cookie session that counts only with its nonce header.
+ * Works out who is calling: HTTP Basic with an application password, a bearer token (an
+ * application password on its own), the host's local CLI credential, or a cookie session
+ * that counts only with its nonce header.
  */
 export class Authenticator {
   constructor(
@@ -45,6 +49,7 @@ export class Authenticator {
       const scheme = space > 0 ? authorization.slice(0, space) : authorization;
       const value = space > 0 ? authorization.slice(space + 1).trim() : '';
       if (scheme.toLowerCase() === 'basic') return this.basic(value, input.ip);
+      if (scheme.toLowerCase() === 'bearer') return this.bearer(value, input.ip);
       if (scheme === LOCAL_SCHEME) return this.local(value);
     }
     const token = readCookie(input.headers.cookie, SESSION_COOKIE);
@@ -56,19 +61,19 @@ export class Authenticator {
    * Login + password check shared by Basic auth, POST /session and the current-password
    * check of PUT /session/password, throttled per address and login: one budget of guesses
    * whichever door they knock on. `refusal`: the error of a wrong password (default: the
-   * generic 401, with the Basic challenge unless `challenge` is false).
+   * generic 401, with the Basic challenge, or `challenge`'s, none when false).
    */
   async guardLogin<T>(
     ip: string,
     login: string,
     attempt: () => Promise<T | null>,
-    options: { challenge?: boolean; refusal?: () => Error } = {},
+    options: { challenge?: string | false; refusal?: () => Error } = {},
   ): Promise<T> {
     const seen = await this.throttle.check(ip, login);
     const result = await attempt();
     if (result === null) {
       await this.throttle.failed(ip, login);
-      throw options.refusal ? options.refusal() : invalidCredentials(options.challenge ?? true);
+      throw options.refusal ? options.refusal() : invalidCredentials(options.challenge ?? BASIC_CHALLENGE);
     }
     await this.throttle.succeeded(ip, login, seen);
     return result;
@@ -86,6 +91,19 @@ export class Authenticator {
     const login = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);
     return this.guardLogin(ip, login, () => this.users.verifyAppPassword(login, password));
+  }
+
+  /**
+   * A bearer token, throttled as a login: its failures count in the address's budget
+   * (shared with Basic and the sign-in form) and in a budget of their own keyed by the
+   * token's lookup id (`bearer:<id>`; a colon no login holds), so guessing one token's
+   * secret is slowed as guessing one login's password is.
+   */
+  private bearer(value: string, ip: string): Promise<Principal> {
+    const parsed = parseBearerToken(value);
+    return this.guardLogin(ip, `bearer:${parsed?.tokenId ?? ''}`, () => this.users.verifyBearerToken(value), {
+      challenge: BEARER_CHALLENGE,
+    });
   }
 
   private local(value: string): Principal {

@@ -11,6 +11,7 @@ import type { Principal } from '../../core/kernel/principal.js';
 import { RouteReply, isRouteReply, type HttpMethod, type RouteRequest, type RouteResult } from '../../core/kernel/routes.js';
 import { describeErrors } from '../../core/kernel/validator.js';
 import type { Authenticator } from '../auth/authenticator.js';
+import { ANONYMOUS_CHALLENGE } from '../auth/challenges.js';
 import { BodyAbortedError, BodyTimeoutError, BodyTooLargeError, decodeBody, readBody, watchUpload, type BodyTiming } from './read-body.js';
 import type { ConnectionLimits } from './connection-limits.js';
 import { withOrigin } from './request-origin.js';
@@ -209,7 +210,8 @@ function validate(fn: ValidateFunction | undefined, value: unknown, where: 'para
 async function checkPermission(route: CompiledRoute, request: RouteRequest, user: Principal | null): Promise<void> {
   const permission = route.definition.permission;
   if (permission === 'public') return;
-  if (!user) throw apiError('rest_not_logged_in');
+  if (!user)
+    throw apiError('rest_not_logged_in', route.definition.challenge ? { headers: { 'WWW-Authenticate': ANONYMOUS_CHALLENGE } } : {});
   if (permission === 'authenticated') return;
   if ('capability' in permission) {
     if (!user.can(permission.capability)) throw apiError('rest_forbidden', { user });

@@ -19,11 +19,22 @@ export const sessionResponses: Record<string, Record<number, JsonSchema>> = {
 const user = named('User', obj({ user_id: int, login: str, role: str, capabilities: list(str), has_password: bool, created_at: isoDate }));
 const appPassword = named(
   'ApplicationPassword',
-  obj({ uuid: str, user_id: int, name: str, created_at: isoDate, last_used_at: nullable(isoDate) }),
+  obj({
+    uuid: str,
+    user_id: int,
+    name: str,
+    bearer: { type: 'boolean', description: 'Usable as a bearer token (false: created before bearer tokens; Basic only)' },
+    created_at: isoDate,
+    last_used_at: nullable(isoDate),
+  }),
 );
 const createdAppPassword = named(
   'NewApplicationPassword',
-  obj({ ...(appPassword.properties as Record<string, JsonSchema>), password: { type: 'string', description: 'Shown once' } }),
+  obj({
+    ...(appPassword.properties as Record<string, JsonSchema>),
+    password: { type: 'string', description: 'Shown once' },
+    token: { type: 'string', pattern: '^fh_[0-9a-f]{16}_[A-Za-z0-9]{24}$', description: 'The same password as a bearer token; shown once' },
+  }),
 );
 const userNotFound = errorBody('user_not_found');
 

@@ -3,8 +3,9 @@
  * a JSON-RPC message; GET (a server-to-client event stream) and DELETE (ending a session)
  * have no meaning without sessions and answer 405, which the SDK's client expects. The
  * host reads the POST body as for any route (body limit, slow-body timeout, connection
- * limits, JSON depth), authenticates the caller (application password or the local
- * credential) and refuses an anonymous one 401, as REST does; the transport's own
+ * limits, JSON depth), authenticates the caller (an application password with Basic or as
+ * a bearer token, or the local credential) and refuses an anonymous one 401, as REST does
+ * but with a `WWW-Authenticate` challenge (`challenge: true`); the transport's own
  * refusals (406, 415, 400 on a message that is no JSON-RPC) are Flowhost error bodies too
  * (errors.ts), the JSON-RPC error kept in `data.jsonrpc`.
  */
@@ -57,6 +58,8 @@ export function mcpSurface(deps: McpServerDeps) {
         method: 'POST',
         path: '/',
         permission: 'authenticated',
+        // Anonymous: 401 with both challenges (MCP clients read it to know how to authenticate).
+        challenge: true,
         summary,
         description:
           "A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call...). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`; the answer is JSON. Tools are listed and run with the caller's rights: docs/mcp.md.",
@@ -81,6 +84,7 @@ export function mcpSurface(deps: McpServerDeps) {
         method: 'GET',
         path: '/',
         permission: 'authenticated',
+        challenge: true,
         summary,
         openapi: false,
         schema: { responses: { 405: errorBody('mcp_method_not_allowed') } },
@@ -90,6 +94,7 @@ export function mcpSurface(deps: McpServerDeps) {
         method: 'DELETE',
         path: '/',
         permission: 'authenticated',
+        challenge: true,
         summary,
         openapi: false,
         schema: { responses: { 405: errorBody('mcp_method_not_allowed') } },

@@ -184,6 +184,13 @@ export interface RouteDefinition<P = Record<string, unknown>, Q = Record<string,
    */
   credentials?: 'ignored' | 'page';
   /**
+   * true: an anonymous caller's 401 (`rest_not_logged_in`) carries the challenge
+   * `WWW-Authenticate: Bearer realm="flowhost", Basic realm="flowhost"`, for clients that
+   * learn from it how to authenticate (MCP clients). Off by default: a browser whose
+   * script is answered a Basic challenge opens its own login dialog over the page.
+   */
+  challenge?: boolean;
+  /**
    * false: left out of openapi.json. For a route that only refuses its method (GET and
    * DELETE on a stateless MCP endpoint answer 405, as the protocol asks): it is no
    * operation a client calls, and OpenAPI has no way to say "this method is refused".

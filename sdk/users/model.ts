@@ -18,6 +18,11 @@ export interface AppPasswordRecord extends Record<string, unknown> {
   user_id: number;
   name: string;
   hash: string;
+  /**
+   * The bearer token's lookup id (unique, indexed): the token names the password by it.
+   * Absent on application passwords created before bearer tokens: they work with Basic only.
+   */
+  token_id?: string;
   created_at: Date;
   last_used_at: Date | null;
 }
@@ -50,6 +55,8 @@ export interface AppPasswordView {
   uuid: string;
   user_id: number;
   name: string;
+  /** Whether it can be used as a bearer token (false: created before them; Basic only). */
+  bearer: boolean;
   created_at: string;
   last_used_at: string | null;
 }

@@ -11,7 +11,7 @@ export const appPassword: CliNoun = {
     y
       .command(
         'create <login>',
-        'Create an application password; prints it once',
+        'Create an application password; prints it once, and the same as a bearer token',
         (c) =>
           c
             .positional('login', { type: 'string', demandOption: true })
@@ -20,8 +20,10 @@ export const appPassword: CliNoun = {
         async (argv) => {
           const created = await withAdmin(argv, async (a) => a.createAppPassword((await a.findUser(argv.login!)).user_id, argv.name));
           if (argv.json) printJson(created);
-          else
+          else {
             console.log(`Application password '${created.name}' (${created.uuid}) for '${argv.login}' (shown once): ${created.password}`);
+            console.log(`The same as a bearer token, used without the login (shown once): ${created.token}`);
+          }
         },
       )
       .command(
@@ -31,7 +33,16 @@ export const appPassword: CliNoun = {
         async (argv) => {
           const list = await withAdmin(argv, async (a) => a.listAppPasswords((await a.findUser(argv.login!)).user_id));
           if (argv.json) printJson(list);
-          else printRows(list.map((p) => ({ uuid: p.uuid, name: p.name, created: p.created_at, last_used: p.last_used_at ?? 'never' })));
+          else
+            printRows(
+              list.map((p) => ({
+                uuid: p.uuid,
+                name: p.name,
+                bearer: p.bearer ? 'yes' : 'no',
+                created: p.created_at,
+                last_used: p.last_used_at ?? 'never',
+              })),
+            );
         },
       )
       .command(

@@ -27,6 +27,7 @@ export const user: CliNoun = {
           else {
             console.log(`Created ${result.user.role} '${result.user.login}' (id ${result.user.user_id}).`);
             console.log(`Application password (shown once): ${result.application_password.password}`);
+            console.log(`The same as a bearer token (shown once): ${result.application_password.token}`);
           }
         },
       )

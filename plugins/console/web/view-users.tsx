@@ -15,8 +15,15 @@ interface User {
 interface AppPassword {
   uuid: string;
   name: string;
+  bearer: boolean;
   created_at: string;
   last_used_at: string | null;
+}
+
+/** A new application password as the API answers it: the password and the same as a bearer token. */
+interface NewSecret {
+  password: string;
+  token: string;
 }
 
 /** Users and their application passwords (administrators); a new password is shown once. */
@@ -25,15 +32,16 @@ export function Users({ id }: { id?: number }) {
   const [login, setLogin] = useState('');
   // No role preselected: what each opens in the console is listed beside the choice.
   const [role, setRole] = useState('');
-  const [shown, setShown] = useState<{ login: string; password: string }>();
+  const [shown, setShown] = useState<{ login: string } & NewSecret>();
   const action = useAction();
   const create = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
-      const res = await call<{ data: { user: User; application_password: { password: string } } }>('POST', '/users', {
+      const res = await call<{ data: { user: User; application_password: NewSecret } }>('POST', '/users', {
         body: { login, role },
       });
-      setShown({ login: res.data.user.login, password: res.data.application_password.password });
+      const { password, token } = res.data.application_password;
+      setShown({ login: res.data.user.login, password, token });
       setLogin('');
       await users.reload();
     });
@@ -90,6 +98,7 @@ export function Users({ id }: { id?: number }) {
         <OnceSecret
           what={`${shown.login}'s application password`}
           value={shown.password}
+          token={shown.token}
           note={`${shown.login} signs in to the console with it once, then chooses a password; API clients use it as is.`}
         />
       ) : null}
@@ -126,8 +135,11 @@ export function Users({ id }: { id?: number }) {
   );
 }
 
-/** A secret the API shows once: shown here once too, with the advice to keep it now. */
-export function OnceSecret({ what, value, note }: { what: string; value: string; note?: string }) {
+/**
+ * A secret the API shows once: shown here once too, with the advice to keep it now; an
+ * application password with the same as a bearer token (for clients that send no login).
+ */
+export function OnceSecret({ what, value, token, note }: { what: string; value: string; token?: string; note?: string }) {
   return (
     <div class="card once" role="status">
       <p>
@@ -136,6 +148,18 @@ export function OnceSecret({ what, value, note }: { what: string; value: string;
       <p>
         <code class="secret">{value}</code>
       </p>
+      {token ? (
+        <>
+          <p>
+            The same as a bearer token (<code>Authorization: Bearer …</code>, without the login; MCP clients):
+          </p>
+          <p>
+            <code class="secret" data-secret="token">
+              {token}
+            </code>
+          </p>
+        </>
+      ) : null}
       {note ? <p class="muted">{note}</p> : null}
     </div>
   );
@@ -147,15 +171,15 @@ function UserDetail({ user, onChanged }: { user: User | undefined; onChanged: ()
     [user?.user_id],
   );
   const [name, setName] = useState('');
-  const [created, setCreated] = useState<string>();
+  const [created, setCreated] = useState<NewSecret>();
   const [ended, setEnded] = useState<string>();
   const action = useAction();
   if (!user) return <p role="alert">No such user.</p>;
   const add = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
-      const res = await call<{ data: { password: string } }>('POST', `/users/${user.user_id}/application-passwords`, { body: { name } });
-      setCreated(res.data.password);
+      const res = await call<{ data: NewSecret }>('POST', `/users/${user.user_id}/application-passwords`, { body: { name } });
+      setCreated(res.data);
       setName('');
       await passwords.reload();
     });
@@ -165,13 +189,14 @@ function UserDetail({ user, onChanged }: { user: User | undefined; onChanged: ()
       <h2 id="user-title">{user.login}</h2>
       <ErrorNote error={action.error ?? passwords.error} />
       <h3>Application passwords</h3>
-      {created ? <OnceSecret what="The new application password" value={created} /> : null}
+      {created ? <OnceSecret what="The new application password" value={created.password} token={created.token} /> : null}
       <ul class="plain">
         {(passwords.data?.data ?? []).map((p) => (
           <li key={p.uuid}>
             {p.name}{' '}
             <span class="muted">
               created {when(p.created_at)}, last used {when(p.last_used_at)}
+              {p.bearer ? '' : ' (Basic only: made before bearer tokens)'}
             </span>{' '}
             <ConfirmButton
               label="Revoke"

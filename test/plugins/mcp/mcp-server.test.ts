@@ -3,7 +3,8 @@
 // with their schemas and annotations; a pipeline and a flow created, the flow run (an RSS
 // feed on 127.0.0.1 published as a post) and its job read back; the permission mapping
 // (each tool's route and that route's permission in openapi.json); anonymous and wrong
-// credentials refused as REST refuses them; an editor listed and allowed a read tool but
+// credentials refused as REST refuses them (an anonymous POST with a WWW-Authenticate
+// challenge); a bearer token accepted, a revoked one refused; an editor listed and allowed a read tool but
 // refused a destructive admin one with REST's 403 body; junk bodies answered 4xx.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -207,6 +208,11 @@ for (const store of testStores('mcp server')) {
     });
     assert.is(anonymous.status, 401);
     assert.is(anonymous.body!.code, 'rest_not_logged_in');
+    // Unlike REST's anonymous 401, /mcp's says how to authenticate: MCP clients read the challenge.
+    assert.is(anonymous.headers.get('www-authenticate'), 'Bearer realm="flowhost", Basic realm="flowhost"');
+    const anonymousGet = await raw(t, { method: 'GET', headers: { accept: 'text/event-stream' } });
+    assert.is(anonymousGet.status, 401);
+    assert.is(anonymousGet.headers.get('www-authenticate'), 'Bearer realm="flowhost", Basic realm="flowhost"');
     const wrong = await raw(t, {
       headers: { authorization: basic(t.admin.login, 'wrong password'), 'content-type': 'application/json', accept: ACCEPT },
       body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
@@ -214,6 +220,48 @@ for (const store of testStores('mcp server')) {
     assert.is(wrong.status, 401);
     assert.is(wrong.body!.code, 'rest_invalid_credentials');
     assert.is(wrong.headers.get('www-authenticate'), 'Basic realm="flowhost"');
+  });
+
+  test('a bearer token (an application password on its own): the SDK client lists and calls tools as its user', async ({ t }) => {
+    const created = await t.request<Body>('POST', '/users/1/application-passwords', { body: { name: 'mcp agent' } });
+    const token = created.body.data.token as string;
+    assert.match(token, /^fh_[0-9a-f]{16}_[A-Za-z0-9]{24}$/);
+    const client = await connect(t, `Bearer ${token}`);
+    try {
+      const names = (await client.listTools()).tools.map((x) => x.name);
+      assert.ok(names.includes('create_pipeline') && names.includes('delete_flow'), names.join(', '));
+      const pipeline = await call(client, 'create_pipeline', { name: 'Made with a bearer token', steps: ['fetch', 'publish'] });
+      const listed = await call(client, 'list_pipelines', {});
+      assert.ok(
+        (listed.data.pipelines as Body[]).some((p) => p.pipeline_id === pipeline.pipeline_id),
+        'the pipeline it made is listed',
+      );
+    } finally {
+      await client.close();
+    }
+    // An editor's token: the editor's tools only, an admin tool refused with REST's 403 body.
+    const editor = await t.createUser('mcp-bearer-editor', 'editor');
+    const editorToken = (await t.request<Body>('POST', `/users/${editor.userId}/application-passwords`, { body: { name: 'e' } })).body.data
+      .token as string;
+    const limited = await connect(t, `Bearer ${editorToken}`);
+    try {
+      const names = (await limited.listTools()).tools.map((x) => x.name);
+      assert.ok(names.includes('local_search') && !names.includes('create_pipeline'), names.join(', '));
+      assert.is((await call(limited, 'create_pipeline', { name: 'No', steps: ['fetch'] }, true)).code, 'rest_forbidden');
+    } finally {
+      await limited.close();
+    }
+    // A wrong or revoked token: 401 with the Bearer challenge; the SDK client cannot connect.
+    const revoke = await t.request('DELETE', `/users/1/application-passwords/${created.body.data.uuid}`);
+    assert.is(revoke.status, 200);
+    assert.match((await rejection(() => connect(t, `Bearer ${token}`))).message, /401|Unauthorized|invalid/i);
+    const refused = await raw(t, {
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: ACCEPT },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
+    assert.is(refused.status, 401);
+    assert.is(refused.body!.code, 'rest_invalid_credentials');
+    assert.is(refused.headers.get('www-authenticate'), 'Bearer realm="flowhost", error="invalid_token"');
   });
 
   test('an editor: read tools listed and allowed; an admin tool neither listed nor run (REST 403 body)', async ({ t, admin }) => {
