@@ -146,7 +146,9 @@ export function OnceSecret({ what, value, token, note }: { what: string; value: 
         <strong>{what}</strong> (shown once; copy it now):
       </p>
       <p>
-        <code class="secret">{value}</code>
+        <code class="secret" data-secret="password">
+          {value}
+        </code>
       </p>
       {token ? (
         <>

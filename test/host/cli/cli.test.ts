@@ -26,15 +26,17 @@ for (const store of testStores('cli: store nobody holds')) {
     assert.is(human.status, 0, human.stderr);
     assert.match(human.stdout, /Created editor 'alice'/);
     assert.match(human.stdout, /Application password \(shown once\): (\w{4} ){5}\w{4}/);
+    assert.match(human.stdout, /The same as a bearer token \(shown once\): fh_[0-9a-f]{16}_[A-Za-z0-9]{24}\n/);
     const json = await cli('user', 'create', 'bob', '--role', 'subscriber', '--json');
     assert.is(json.status, 0, json.stderr);
     const parsed = JSON.parse(json.stdout) as {
       user: { login: string; role: string };
-      application_password: { password: string; uuid: string };
+      application_password: { password: string; token: string; uuid: string };
     };
     assert.is(parsed.user.login, 'bob');
     assert.is(parsed.user.role, 'subscriber');
     assert.match(parsed.application_password.password, /^(\w{4} ){5}\w{4}$/);
+    assert.is(parsed.application_password.token.slice(20), parsed.application_password.password.replace(/ /g, ''));
   });
 
   test('user list shows users without secrets', async () => {
@@ -51,14 +53,22 @@ for (const store of testStores('cli: store nobody holds')) {
     assert.match(table.stdout, /alice\s+editor/);
   });
 
-  test('app-password create, list, revoke', async () => {
+  test('app-password create (the password and its bearer token, once), list (neither), revoke', async () => {
     const created = await cli('app-password', 'create', 'alice', '--name', 'laptop', '--json');
     assert.is(created.status, 0, created.stderr);
-    const { uuid, password } = JSON.parse(created.stdout) as { uuid: string; password: string };
+    const { uuid, password, token } = JSON.parse(created.stdout) as { uuid: string; password: string; token: string };
     assert.ok(password);
-    const listed = JSON.parse((await cli('app-password', 'list', 'alice', '--json')).stdout) as Array<{ uuid: string; name: string }>;
-    assert.ok(listed.some((p) => p.uuid === uuid && p.name === 'laptop'));
-    assert.not.match(JSON.stringify(listed), new RegExp(password));
+    assert.match(token, /^fh_[0-9a-f]{16}_[A-Za-z0-9]{24}$/);
+    const human = await cli('app-password', 'create', 'alice', '--name', 'agent');
+    assert.match(human.stdout, /The same as a bearer token, used without the login \(shown once\): fh_[0-9a-f]{16}_[A-Za-z0-9]{24}\n/);
+    const listed = JSON.parse((await cli('app-password', 'list', 'alice', '--json')).stdout) as Array<{
+      uuid: string;
+      name: string;
+      bearer: boolean;
+    }>;
+    assert.ok(listed.some((p) => p.uuid === uuid && p.name === 'laptop' && p.bearer === true));
+    for (const secret of [password, password.replace(/ /g, ''), token.slice(3, 19)]) assert.not.ok(JSON.stringify(listed).includes(secret));
+    assert.match((await cli('app-password', 'list', 'alice')).stdout, /BEARER/);
     assert.match((await cli('app-password', 'revoke', 'alice', uuid)).stderr, /not confirmed/);
     const revoked = await cli('app-password', 'revoke', 'alice', uuid, '--yes');
     assert.is(revoked.status, 0, revoked.stderr);

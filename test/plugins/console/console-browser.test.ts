@@ -300,7 +300,7 @@ test('export a flow to a file and import it back as a new pipeline and flow; the
   await page.close();
 });
 
-test('an administrator creates a user, whose application password is shown once and opens the console for them', async (ctx) => {
+test('an administrator creates a user, whose application password (and its bearer token) is shown once and opens the console for them', async (ctx) => {
   const { t } = ctx;
   const { page, problems } = await watchedPage(ctx);
   await page.goto(`${t.url}/admin/#/users`);
@@ -310,8 +310,16 @@ test('an administrator creates a user, whose application password is shown once 
   await page.getByRole('form', { name: 'New user' }).getByLabel('Login').fill('bob');
   await page.getByLabel('Role').selectOption('author');
   await page.getByRole('button', { name: 'Create user' }).click();
-  const secret = await page.locator('.once .secret').innerText();
+  const secret = await page.locator('.once [data-secret="password"]').innerText();
   assert.match(secret, /^([a-zA-Z0-9]{4} ){5}[a-zA-Z0-9]{4}$/);
+  const token = await page.locator('.once [data-secret="token"]').innerText();
+  assert.is(token.slice(20), secret.replace(/ /g, ''), 'the token is the same password with its lookup id');
+  const asBob = await t.request<{ slug: string }>('GET', '/users/me', {
+    namespace: 'wp/v2',
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  assert.is(asBob.status, 200);
+  assert.is(asBob.body.slug, 'bob', 'the token shown acts as bob');
   await page.reload();
   await page.getByRole('link', { name: 'bob' }).waitFor();
   assert.is(await page.locator('.once').count(), 0, 'shown once: gone after a reload');
