@@ -41,7 +41,7 @@ const host = {
   rest_invalid_credentials: {
     status: 401,
     message: 'Invalid login or password.',
-    when: 'any bad credential: unknown login, wrong or revoked application password, wrong session password, bad local credential. One code and message, and the same time whether the login exists or not',
+    when: 'any bad credential: unknown login, wrong or revoked application password, a bad bearer token (garbled, unknown or revoked), wrong session password, bad local credential. One code and message, and the same time whether the login exists or not',
   },
   rest_forbidden: {
     status: 'auth',
