@@ -53,7 +53,7 @@ export { canReadPost, canEditPost, canDeletePost, readsEverything } from './cont
 export { findReadablePosts } from './content/readable-posts.js';
 /** WordPress's kses for users without unfiltered_html: post HTML, title HTML, plain text (term names). */
 export { ksesPost, ksesTitle, stripTags } from './content/kses.js';
-export { createServiceRef, createServiceFactory, isServiceRef } from './kernel/service-ref.js';
+export { createServiceRef, createServiceFactory, isServiceRef, optionalService } from './kernel/service-ref.js';
 export { createExtensionPoint, isExtensionPoint } from './kernel/extension-point.js';
 export { HookCatalogue, isTapped } from './kernel/hooks.js';
 export { FLOWHOST_VERSION } from './kernel/version.js';

@@ -8,7 +8,7 @@ import type { PluginDefinition } from './plugin.js';
 import type { PluginMigration } from '../../sdk/migrations.js';
 import type { HookCatalogue } from './hooks.js';
 import type { ServiceContainer } from './service-container.js';
-import { isServiceFactory, isServiceRef, type ServiceDeps } from './service-ref.js';
+import { createServiceFactory, isServiceFactory, isServiceRef, optionalFallbackOf, type ServiceDeps } from './service-ref.js';
 import { isExtensionPoint, optionalContributionTo, type ExtensionPoint } from './extension-point.js';
 import { droppingRegistrar, extensionPointFactories } from './extension-point-services.js';
 import type { HostRegistries } from './registries.js';
@@ -107,6 +107,12 @@ export async function loadPlugins(plugins: ReadonlyArray<PluginDefinition>, opti
   for (const def of defs) {
     for (const [name, ref] of Object.entries(def.deps ?? {})) {
       if (options.services.has(ref)) continue;
+      // An optional service nobody provides: the plugin gets its stand-in.
+      const fallback = optionalFallbackOf(ref);
+      if (fallback) {
+        options.services.provide(createServiceFactory({ service: ref, factory: fallback }), 'host');
+        continue;
+      }
       // An optional contribution to a point nobody declared: what the plugin adds is dropped.
       if (optionalContributionTo(ref)) {
         options.services.provide(droppingRegistrar(ref), 'host');

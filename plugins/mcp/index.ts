@@ -1,11 +1,12 @@
 /**
  * MCP: Flowhost's abilities served to AI agents as Model Context Protocol tools at
  * `{prefix}/mcp` (Streamable HTTP, stateless), with the official SDK. The tools are the
- * chat assistant's (every `chat.tools` contribution, read through chat's toolbox) and the
+ * chat assistant's when chat is loaded (every `chat.tools` contribution, read through
+ * chat's toolbox) and the
  * admin operations chat has none for, each standing for a REST route whose permission it
  * checks (tool-map.ts, docs/mcp.md).
  */
-import { definePlugin, services } from '../../sdk/index.js';
+import { definePlugin, optionalService, services } from '../../sdk/index.js';
 import { chatToolbox } from '../../sdk/chat/index.js';
 import { allTools, type McpTool } from './catalogue.js';
 import { routeLookup } from './route-lookup.js';
@@ -22,7 +23,6 @@ export default definePlugin({
   flowhost: '^1.0.0',
   description:
     "MCP server: the chat tools and the admin operations as Model Context Protocol tools at {prefix}/mcp, with the caller's rights.",
-  dependsOn: ['chat'],
   settingsSchema: {
     type: 'object',
     properties: {
@@ -31,7 +31,8 @@ export default definePlugin({
   },
   deps: {
     routes: services.routes,
-    toolbox: chatToolbox,
+    // Chat's tools when chat is loaded; a build without chat serves the admin tools alone.
+    toolbox: optionalService(chatToolbox, () => ({ entries: () => [] })),
     api: services.api,
     registries: services.registries,
     hostInfo: services.hostInfo,

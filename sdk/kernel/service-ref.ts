@@ -85,6 +85,26 @@ export function createServiceFactory<T, D extends ServiceDeps = Record<never, ne
   return { [SERVICE_FACTORY]: true, service: options.service, deps: (options.deps ?? {}) as D, factory: options.factory };
 }
 
+/** On a reference made by `optionalService`: what stands in when no loaded plugin provides it. */
+export const OPTIONAL_SERVICE = Symbol.for('flowhost.service-ref.optional');
+
+/**
+ * A root service a plugin uses when its provider is loaded and does without otherwise:
+ * `deps: { toolbox: optionalService(chatToolbox, () => noTools) }`. With the provider
+ * loaded it is that provider's instance; without it the loader provides `fallback()`
+ * instead of refusing to start (the MCP server serves chat's tools only in a build with chat).
+ */
+export function optionalService<T>(ref: ServiceRef<T, 'root'>, fallback: () => T): ServiceRef<T, 'root'> {
+  if (!isServiceRef(ref) || ref.scope !== 'root') throw new TypeError('optionalService: `ref` must be a root service reference');
+  return Object.freeze({ ...ref, [OPTIONAL_SERVICE]: fallback });
+}
+
+/** The stand-in of a reference made by `optionalService`, else undefined. */
+export function optionalFallbackOf(ref: ServiceRef<unknown>): (() => unknown) | undefined {
+  const fallback = (ref as unknown as Record<symbol, unknown>)[OPTIONAL_SERVICE];
+  return typeof fallback === 'function' ? (fallback as () => unknown) : undefined;
+}
+
 export function isServiceRef(value: unknown): value is ServiceRef<unknown> {
   return !!value && typeof value === 'object' && (value as Record<symbol, unknown>)[SERVICE_REF] === true;
 }

@@ -9,7 +9,7 @@ import type { PluginDefinition } from '../../../core/kernel/plugin.js';
 import { PluginError } from '../../../core/errors.js';
 import { ServiceContainer } from '../../../core/kernel/service-container.js';
 import { registrarFactories } from '../../../core/kernel/contribution-kinds.js';
-import { createServiceFactory, createServiceRef } from '../../../core/kernel/service-ref.js';
+import { createServiceFactory, createServiceRef, optionalService } from '../../../core/kernel/service-ref.js';
 import { services } from '../../../core/kernel/services.js';
 import { definePlugin } from '../../../sdk/define.js';
 import type { ProviderDefinition } from '../../../sdk/kernel/contributions.js';
@@ -220,6 +220,20 @@ test('a dependency nobody provides stops loading before any setup, naming the pl
   assert.is(error.pluginId, 'needy');
   assert.match(error.message, /Plugin 'needy': needs service 'acme\.weather' \(as 'weather'\), which no loaded plugin provides/);
   assert.equal(ran, []);
+});
+
+test('an optional service: the provider’s instance when it is loaded, the stand-in when it is not', async () => {
+  const weather = createServiceRef<{ today(): string }>({ id: 'acme.weather' });
+  const optional = optionalService(weather, () => ({ today: () => 'unknown' }));
+  const seen: string[] = [];
+  const reader = plugin('reader', withDeps({ weather: optional }, (d: { weather: { today(): string } }) => void seen.push(d.weather.today())));
+  const provider = plugin('provider', {
+    provides: [createServiceFactory({ service: weather, factory: () => ({ today: () => 'sunny' }) })],
+  });
+  await load([reader]).promise;
+  await load([provider, reader]).promise;
+  assert.equal(seen, ['unknown', 'sunny']);
+  assert.throws(() => optionalService(createServiceRef({ id: 'acme.scoped', scope: 'plugin' }) as never, () => 1), /root service/);
 });
 
 test('a plugin provides a root service another uses, built once through the container', async () => {
