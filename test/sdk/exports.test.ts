@@ -70,6 +70,7 @@ test('exports exactly the pinned names', () => {
     'notFound',
     'notLoggedIn',
     'oauth1Authorization',
+    'optionalService',
     'packetText',
     'page',
     'parameterValidators',

@@ -226,7 +226,10 @@ test('an optional service: the provider’s instance when it is loaded, the stan
   const weather = createServiceRef<{ today(): string }>({ id: 'acme.weather' });
   const optional = optionalService(weather, () => ({ today: () => 'unknown' }));
   const seen: string[] = [];
-  const reader = plugin('reader', withDeps({ weather: optional }, (d: { weather: { today(): string } }) => void seen.push(d.weather.today())));
+  const reader = plugin(
+    'reader',
+    withDeps({ weather: optional }, (d: { weather: { today(): string } }) => void seen.push(d.weather.today())),
+  );
   const provider = plugin('provider', {
     provides: [createServiceFactory({ service: weather, factory: () => ({ today: () => 'sunny' }) })],
   });

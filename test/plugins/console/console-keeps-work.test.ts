@@ -175,7 +175,7 @@ test('Create user preselects no role and says what each role opens in the consol
   assert.not.ok(users.body.data.some((u) => u.login === 'newcomer'));
   await form.getByLabel('Role').selectOption('administrator');
   await form.getByRole('button', { name: 'Create user' }).click();
-  await page.locator('.once .secret').waitFor();
+  await page.locator('.once .secret[data-secret="password"]').waitFor();
   assert.equal(problems, []);
   await page.close();
 });
