@@ -80,26 +80,17 @@ export function mcpSurface(deps: McpServerDeps) {
           return json(answer.status, answer.text ? (JSON.parse(answer.text) as unknown) : null, headers);
         },
       },
-      {
-        method: 'GET',
+      // Both only refuse: without sessions there is no stream to open and none to end.
+      ...(['GET', 'DELETE'] as const).map((method) => ({
+        method,
         path: '/',
-        permission: 'authenticated',
+        permission: 'authenticated' as const,
         challenge: true,
         summary,
-        openapi: false,
+        openapi: false as const,
         schema: { responses: { 405: errorBody('mcp_method_not_allowed') } },
         handle: notAllowed,
-      },
-      {
-        method: 'DELETE',
-        path: '/',
-        permission: 'authenticated',
-        challenge: true,
-        summary,
-        openapi: false,
-        schema: { responses: { 405: errorBody('mcp_method_not_allowed') } },
-        handle: notAllowed,
-      },
+      })),
     ],
   });
 }
