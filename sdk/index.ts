@@ -231,7 +231,7 @@ export type {
 } from './contract/content.js';
 export type { FlowsApi, FlowRecord, FlowStepSettings, SchedulingConfig, HandlerDefaultsMode, NewFlowStepConfig } from './contract/flows.js';
 export type { PipelinesApi, PipelineRecord, PipelineStep } from './contract/pipelines.js';
-export type { JobsApi, JobRecord, JobStatus } from './contract/jobs.js';
+export type { JobsApi, JobRecord, JobSource, JobStatus, RunSource } from './contract/jobs.js';
 export type { ExecuteApi, ExecuteRequest } from './contract/execute.js';
 export type { CredentialsApi } from './contract/credentials.js';
 export type { SettingsApi, SiteSettings } from './contract/settings.js';

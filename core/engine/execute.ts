@@ -6,12 +6,20 @@ import type { Registries } from '../kernel/registries.js';
 import type { HandlerCatalogue } from '../../sdk/contract/handler-catalogue.js';
 import type { FlowsService } from '../flows/service.js';
 import type { JobsService } from '../jobs/service.js';
-import type { WorkflowStep } from '../jobs/model.js';
+import type { RunSource, WorkflowStep } from '../jobs/model.js';
 import type { JobDispatcher } from './dispatcher.js';
 import { DEFAULT_RUN_LEASE_SECONDS } from './run-lease.js';
 import type { ExecuteApi, ExecuteRequest } from '../../sdk/contract/execute.js';
 import { apiError } from '../errors/catalogue.js';
 import { blocksRun } from '../flows/orphans.js';
+
+/** How the trigger's log line names each way of asking for a run. */
+const VIA: Record<RunSource, string> = {
+  execute: 'POST /execute',
+  cli: 'the CLI',
+  chat: 'the chat assistant',
+  mcp: 'an MCP agent',
+};
 
 export type { ExecuteRequest };
 
@@ -39,7 +47,7 @@ export class ExecuteService implements ExecuteApi {
 
   /** One line naming who asked for the run, how, and the job it made. */
   private async logTrigger(
-    source: 'execute' | 'cli' | 'chat',
+    source: RunSource,
     user: Principal | null,
     what: string,
     job: { job_id: number; flow_id: number | null; pipeline_id: number | null },
@@ -49,7 +57,7 @@ export class ExecuteService implements ExecuteApi {
     // The run's first line: scoped to the pipeline's agent like the engine's lines after it.
     const agentId = await this.deps.flows.agentOf(job.pipeline_id).catch(() => null);
     const who = user ? `${user.login} (user ${user.userId})` : 'an unknown user';
-    const via = source === 'cli' ? 'the CLI' : source === 'chat' ? 'the chat assistant' : 'POST /execute';
+    const via = VIA[source];
     const when = at ? `, to run at ${at.toISOString()}` : '';
     await this.deps.log({
       message: `${what} triggered manually by ${who} via ${via}: job ${job.job_id}${when}`,
@@ -67,11 +75,7 @@ export class ExecuteService implements ExecuteApi {
   }
 
   /** `user`: who asks; handlers, providers and tools of the run act with their capabilities. */
-  async execute(
-    input: ExecuteRequest,
-    source: 'execute' | 'cli' | 'chat' = 'execute',
-    user: Principal | null = null,
-  ): Promise<Record<string, unknown>> {
+  async execute(input: ExecuteRequest, source: RunSource = 'execute', user: Principal | null = null): Promise<Record<string, unknown>> {
     const started_by = actingUserRecord(user);
     const hasFlow = input.flow_id !== undefined && input.flow_id !== null;
     const hasWorkflow = input.workflow !== undefined && input.workflow !== null;

@@ -15,7 +15,7 @@ const jobFields: Record<string, JsonSchema> = {
   parent_job_id: nullable(int),
   label: str,
   status: { enum: JOB_STATUSES },
-  source: { enum: ['execute', 'schedule', 'webhook', 'cli', 'chat'] },
+  source: { enum: ['execute', 'schedule', 'webhook', 'cli', 'chat', 'mcp'] },
   action_id: nullable(int),
   error: nullable(str),
   created_at: isoDate,

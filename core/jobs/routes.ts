@@ -408,7 +408,7 @@ export const jobDetailSchema: JsonSchema = named('Job', {
     parent_job_id: nullableInteger,
     label: { type: 'string' },
     status: { enum: JOB_STATUSES },
-    source: { enum: ['execute', 'schedule', 'webhook', 'cli', 'chat'] },
+    source: { enum: ['execute', 'schedule', 'webhook', 'cli', 'chat', 'mcp'] },
     action_id: nullableInteger,
     error: nullableString,
     created_at: isoDate,

@@ -90,7 +90,7 @@ export const triggerSchema: JsonSchema = {
   type: 'object',
   required: ['kind', 'retry_of', 'retried_by', 'user_login'],
   properties: {
-    kind: { enum: ['execute', 'schedule', 'webhook', 'cli', 'chat', 'retry'] },
+    kind: { enum: ['execute', 'schedule', 'webhook', 'cli', 'chat', 'mcp', 'retry'] },
     retry_of: { type: ['integer', 'null'], description: 'The job this run retries' },
     retry_from: { enum: ['failed_step', 'start'], description: 'A retry: where it started' },
     retried_by: { type: ['integer', 'null'], description: 'The job that retries this run, once retried' },

@@ -43,7 +43,8 @@ export interface McpServerDeps {
 export async function serveMcp(request: RouteRequest, deps: McpServerDeps): Promise<McpAnswer> {
   const { Server, Transport, types } = await loadSdk();
   const user = request.user!; // the route's permission is 'authenticated'
-  const ctx: CallContext = { user: actingUserOf(user), log: request.log, clock: deps.clock, fetch: deps.fetch };
+  // `client`: what chat's tools change or run says an MCP agent did it (revisions, job source).
+  const ctx: CallContext = { user: actingUserOf(user), log: request.log, clock: deps.clock, fetch: deps.fetch, client: 'mcp' };
   const all = deps.tools();
   const server = new Server({ name: 'flowhost', version: deps.version }, { capabilities: { tools: { listChanged: false } } });
   server.setRequestHandler(types.ListToolsRequestSchema, async () => ({

@@ -6,7 +6,7 @@ import { createServiceRef } from '../kernel/service-ref.js';
 import type { JobRecord, JobStatus } from '../jobs/model.js';
 import type { StoreSpace } from '../store/port.js';
 
-export type { JobRecord, JobStatus } from '../jobs/model.js';
+export type { JobRecord, JobSource, JobStatus, RunSource } from '../jobs/model.js';
 export type { StoreSpace } from '../store/port.js';
 
 export interface JobsApi {

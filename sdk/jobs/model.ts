@@ -110,6 +110,12 @@ export interface WorkflowStep {
   user_message?: string;
 }
 
+/** What started a run (a job's `source`, its `trigger.kind` unless it is a retry). */
+export type JobSource = 'execute' | 'schedule' | 'webhook' | 'cli' | 'chat' | 'mcp';
+
+/** The sources a caller names when it asks for a run (schedules and webhooks start their own). */
+export type RunSource = Extract<JobSource, 'execute' | 'cli' | 'chat' | 'mcp'>;
+
 export interface JobRecord extends Record<string, unknown> {
   _id: string;
   job_id: number;
@@ -124,8 +130,8 @@ export interface JobRecord extends Record<string, unknown> {
   steps: StepOutcome[];
   error: string | null;
   action_id: number | null;
-  /** What started the run: POST /execute, a schedule, a webhook delivery, the CLI, or the chat assistant's tools. */
-  source: 'execute' | 'schedule' | 'webhook' | 'cli' | 'chat';
+  /** What started the run: POST /execute, a schedule, a webhook delivery, the CLI, the chat assistant's tools, or the same tools called over MCP. */
+  source: JobSource;
   /** The steps as the run planned them, secrets masked (written with its first step's record). */
   ran_with?: RanStep[];
   /** The flow's revision the run ran (with `ran_with`); null or absent for ephemeral workflows and older records. */

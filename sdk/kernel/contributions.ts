@@ -46,6 +46,11 @@ export interface CallContext {
   readonly clock: Clock;
   /** Guarded fetch for user-given URLs (refuses private addresses unless the host allows them). */
   readonly fetch: GuardedFetch;
+  /**
+   * Which client calls (a chat tool served over MCP: `mcp`); absent: the chat assistant.
+   * A tool that changes or runs something records it (revisions' `client`, a job's `source`).
+   */
+  readonly client?: 'chat' | 'mcp';
 }
 
 /** What a handler sees while running: services, never the store itself. */

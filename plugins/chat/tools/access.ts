@@ -4,16 +4,19 @@
  */
 import type { ActingUser, CallContext, Principal } from '../../../sdk/index.js';
 
-/** The acting user as the services' `by` (their change log names who did it). */
-export function principalOf(user: ActingUser): Principal {
+/**
+ * The acting user as the services' `by` (their change log names who did it). `client`:
+ * who called the tool, the chat assistant unless the MCP server says it was an MCP agent.
+ */
+export function principalOf(user: ActingUser, client: 'chat' | 'mcp' = 'chat'): Principal {
   return {
     userId: user.userId,
     login: user.login,
     role: 'acting',
     capabilities: new Set(user.capabilities),
     via: 'local',
-    // Revisions of what a tool changes say the chat assistant made the change.
-    client: 'chat',
+    // Revisions of what a tool changes say whether the chat assistant or an MCP agent made it.
+    client,
     can: (c) => user.can(c),
   };
 }
@@ -24,8 +27,11 @@ export function requireManager(ctx: CallContext, tool: string): Principal {
     throw new Error(
       `${tool} needs the manage_options capability, which ${ctx.user ? `user ${ctx.user.login}` : 'this caller'} does not have`,
     );
-  return principalOf(ctx.user);
+  return principalOf(ctx.user, ctx.client ?? 'chat');
 }
+
+/** A run a tool starts: its job's `source` (and `trigger.kind`) names the client that called. */
+export const runSourceOf = (ctx: CallContext): 'chat' | 'mcp' => ctx.client ?? 'chat';
 
 /** The step's flow-step id as the flows routes know it. */
 export const flowStepId = (pipelineStepId: string, flowId: number) => `${pipelineStepId}_${flowId}`;

@@ -1,6 +1,6 @@
 /** Runs an ephemeral workflow (POST /execute with `workflow`): no pipeline or flow is saved. */
 import { defineChatTool, type ChatToolDefinition } from '../../../sdk/index.js';
-import { requireManager } from './access.js';
+import { requireManager, runSourceOf } from './access.js';
 import type { ResolvedChatServices } from '../types.js';
 
 const step = {
@@ -42,7 +42,7 @@ export function executeWorkflowTool({ execute }: ResolvedChatServices): ChatTool
           ...(args.timestamp !== undefined ? { timestamp: args.timestamp } : {}),
           ...(args.initial_data !== undefined ? { initial_data: args.initial_data } : {}),
         },
-        'chat',
+        runSourceOf(ctx),
         by,
       );
       const data = answer.data as { job_id: number; execution_type: string; step_count: number };

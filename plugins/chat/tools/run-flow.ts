@@ -1,6 +1,6 @@
 /** Starts a run of a saved flow. */
 import { defineChatTool, type ChatToolDefinition } from '../../../sdk/index.js';
-import { requireManager } from './access.js';
+import { requireManager, runSourceOf } from './access.js';
 import type { ResolvedChatServices } from '../types.js';
 
 export function runFlowTool({ execute }: ResolvedChatServices): ChatToolDefinition {
@@ -15,7 +15,7 @@ export function runFlowTool({ execute }: ResolvedChatServices): ChatToolDefiniti
     },
     async run(args, ctx) {
       const by = requireManager(ctx, 'run_flow');
-      const answer = await execute.execute({ flow_id: args.flow_id }, 'chat', by);
+      const answer = await execute.execute({ flow_id: args.flow_id }, runSourceOf(ctx), by);
       const data = answer.data as { job_id: number; flow_id: number; flow_name: string };
       return { job_id: data.job_id, flow_id: data.flow_id, message: String(answer.message) };
     },

@@ -176,6 +176,23 @@ for (const store of testStores('mcp server')) {
     }
     assert.is(job.data.status, 'completed', JSON.stringify(job));
     assert.is(job.data.flow_id, flow.flow_id);
+    // Chat's tools called over MCP say so: the job's source and trigger, the revisions' client.
+    assert.is(job.data.source, 'mcp');
+    assert.is(job.data.trigger.kind, 'mcp');
+    assert.is(job.data.trigger.user_login, t.admin.login);
+    const flowHistory = await t.request<Body>('GET', `/flows/${flow.flow_id}/revisions`);
+    const flowRevisions = flowHistory.body.data.revisions as Body[];
+    assert.is(flowRevisions.at(-1)?.action, 'create', JSON.stringify(flowRevisions));
+    for (const r of flowRevisions) assert.is(r.client, 'mcp', JSON.stringify(r));
+    const pipelineHistory = await t.request<Body>('GET', `/pipelines/${pipeline.pipeline_id}/revisions`);
+    assert.ok((pipelineHistory.body.data.revisions as Body[]).length > 0);
+    for (const r of pipelineHistory.body.data.revisions as Body[]) assert.is(r.client, 'mcp', JSON.stringify(r));
+    const runs = await t.request<Body>('GET', '/jobs', { query: { source: 'mcp' } });
+    assert.equal(
+      (runs.body.data as Body[]).map((j) => j.job_id),
+      [run.job_id],
+      'GET /jobs filters by source mcp',
+    );
     const jobs = await call(admin, 'list_jobs', { flow_id: flow.flow_id });
     assert.equal(
       (jobs.data as Body[]).map((j) => j.job_id),
