@@ -64,7 +64,7 @@ const validatorOf = parameterValidators<ChatToolDefinition>();
 
 function restTool(spec: RestTool, deps: CatalogueDeps): McpTool {
   const route = deps.routes.find(spec.route);
-  const { schema, places } = restInput(route);
+  const { schema, places } = restInput(route, Object.keys(spec.fixedQuery ?? {}));
   return {
     name: spec.name,
     description: spec.description,
@@ -73,12 +73,19 @@ function restTool(spec: RestTool, deps: CatalogueDeps): McpTool {
     standsFor: spec.route,
     permission: route.permission,
     enabled: async () => true,
-    call: (args, ctx) => callRoute(spec.route, places, args, ctx, deps),
+    call: (args, ctx) => callRoute(spec.route, places, args, ctx, deps, spec.fixedQuery),
   };
 }
 
 /** The request in process, as the caller: the route checks its permission and arguments itself. */
-async function callRoute(ref: RouteRef, places: ArgumentPlaces, args: Record<string, unknown>, ctx: CallContext, deps: CatalogueDeps) {
+async function callRoute(
+  ref: RouteRef,
+  places: ArgumentPlaces,
+  args: Record<string, unknown>,
+  ctx: CallContext,
+  deps: CatalogueDeps,
+  fixedQuery: Readonly<Record<string, string>> = {},
+) {
   const known = new Set([...places.params, ...places.query, ...(places.body ?? ['body'])]);
   const unknown = Object.keys(args).filter((name) => !known.has(name));
   if (unknown.length)
@@ -99,7 +106,7 @@ async function callRoute(ref: RouteRef, places: ArgumentPlaces, args: Record<str
       true,
     );
   const path = ref.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(args[name])));
-  const query: Record<string, string | number | boolean | string[]> = {};
+  const query: Record<string, string | number | boolean | string[]> = { ...fixedQuery };
   for (const name of places.query) {
     const value = args[name];
     if (value === undefined || value === null) continue;

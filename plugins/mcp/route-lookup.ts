@@ -63,8 +63,14 @@ export interface ArgumentPlaces {
   body: string[] | null;
 }
 
-/** A REST tool's input schema: the route's path, query and body properties side by side. */
-export function restInput(route: RouteDefinition): { schema: Record<string, unknown>; places: ArgumentPlaces } {
+/**
+ * A REST tool's input schema: the route's path, query and body properties side by side,
+ * less the query parameters the tool fixes (`fixed`).
+ */
+export function restInput(
+  route: RouteDefinition,
+  fixed: readonly string[] = [],
+): { schema: Record<string, unknown>; places: ArgumentPlaces } {
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
   const places: ArgumentPlaces = { params: [], query: [], body: [] };
@@ -73,11 +79,13 @@ export function restInput(route: RouteDefinition): { schema: Record<string, unkn
     if (!object) return;
     const props = (object.properties ?? {}) as Record<string, unknown>;
     for (const [name, value] of Object.entries(props)) {
+      if (where === 'query' && fixed.includes(name)) continue;
       if (name in properties) continue; // a path parameter wins over a query one of the same name
       properties[name] = value;
       (places[where] as string[]).push(name);
     }
-    for (const name of (object.required as string[] | undefined) ?? []) if (!required.includes(name)) required.push(name);
+    for (const name of (object.required as string[] | undefined) ?? [])
+      if (!required.includes(name) && !(where === 'query' && fixed.includes(name))) required.push(name);
   };
   take(route.schema?.params, 'params');
   // Path parameters the schema leaves out are still needed: strings.

@@ -35,6 +35,8 @@ export interface RestTool {
   description: string;
   route: RouteRef;
   annotations: Annotations;
+  /** Query parameters the tool always sends (left out of its arguments): a narrower face of a list route. */
+  fixedQuery?: Readonly<Record<string, string>>;
 }
 
 const read = (title: string): Annotations => ({
@@ -56,6 +58,14 @@ const remove = (title: string): Annotations => ({
   readOnlyHint: false,
   destructiveHint: true,
   idempotentHint: true,
+  openWorldHint: false,
+});
+/** A change that cannot be taken back by calling again (a decision, a restore): destructive, not idempotent. */
+const decide = (title: string): Annotations => ({
+  title,
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
   openWorldHint: false,
 });
 const outward = (annotations: Annotations): Annotations => ({ ...annotations, openWorldHint: true });
@@ -123,6 +133,37 @@ export const REST_TOOLS: readonly RestTool[] = [
     annotations: write('Cancel a job', true),
   },
   {
+    name: 'list_waiting_jobs',
+    description:
+      'List the jobs waiting at an approval step, each with its items (id, title, content, decision so far) and its timeout: what approve_job and reject_job decide.',
+    route: { method: 'GET', path: '/jobs' },
+    fixedQuery: { status: 'waiting' },
+    annotations: read('List jobs waiting for review'),
+  },
+  {
+    name: 'approve_job',
+    description:
+      "Approve a waiting job's items: `items` (their ids, as list_waiting_jobs shows them) or, without it, every pending item. Once no item is pending the run goes on with the approved ones (it may publish them).",
+    route: { method: 'POST', path: '/jobs/{job_id}/approve' },
+    annotations: outward(decide('Approve a waiting job')),
+  },
+  {
+    name: 'reject_job',
+    description:
+      "Reject a waiting job's items: `items` (their ids) or, without it, every pending item. Rejected items are dropped; once no item is pending the run goes on with the approved ones.",
+    route: { method: 'POST', path: '/jobs/{job_id}/reject' },
+    annotations: outward(decide('Reject a waiting job')),
+  },
+  {
+    name: 'get_review_links',
+    description:
+      "A waiting job's signed one-time links: the review page for a person without an account and, for a webhook-mode wait, the delivery URL; with their expiry.",
+    route: { method: 'GET', path: '/jobs/{job_id}/review-links' },
+    annotations: read('Read review links'),
+  },
+  ...revisionTools('flow', '/flows/{flow_id}'),
+  ...revisionTools('pipeline', '/pipelines/{id}'),
+  {
     name: 'read_logs',
     description: 'Search the log: entries by level, time, job, flow, pipeline or text.',
     route: { method: 'GET', path: '/logs' },
@@ -142,6 +183,36 @@ export const REST_TOOLS: readonly RestTool[] = [
     annotations: outward(read('Run an analytics tool')),
   },
 ];
+
+/** A flow's or a pipeline's history: list, read one, diff two, restore one. */
+function revisionTools(kind: 'flow' | 'pipeline', base: string): RestTool[] {
+  return [
+    {
+      name: `list_${kind}_revisions`,
+      description: `List a ${kind}'s revisions (its recorded changes), newest first: who made each, with which client, and what it touched.`,
+      route: { method: 'GET', path: `${base}/revisions` },
+      annotations: read(`List ${kind} revisions`),
+    },
+    {
+      name: `get_${kind}_revision`,
+      description: `Read one revision of a ${kind} with its snapshot: the configuration after that change (secrets masked).`,
+      route: { method: 'GET', path: `${base}/revisions/{revision}` },
+      annotations: read(`Read a ${kind} revision`),
+    },
+    {
+      name: `diff_${kind}_revisions`,
+      description: `What changed between two revisions of a ${kind} (\`from\`, \`to\`): each changed setting with its value before and after (secrets masked).`,
+      route: { method: 'GET', path: `${base}/revisions/diff` },
+      annotations: read(`Compare ${kind} revisions`),
+    },
+    {
+      name: `restore_${kind}_revision`,
+      description: `Lay a revision back over the ${kind}: its configuration becomes the current one, recorded as a new revision (the present one stays in the history).`,
+      route: { method: 'POST', path: `${base}/revisions/{revision}/restore` },
+      annotations: decide(`Restore a ${kind} revision`),
+    },
+  ];
+}
 
 /** POST /chat: the route a contributed chat tool is reachable through when no other is named. */
 export const CHAT_ROUTE: RouteRef = { method: 'POST', path: '/chat' };

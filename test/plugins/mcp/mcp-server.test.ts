@@ -29,6 +29,18 @@ const MAPPING: Record<string, [string, string]> = {
   get_job: ['GET /automation/v1/jobs/{job_id}', 'capability:manage_options'],
   retry_job: ['POST /automation/v1/jobs/{job_id}/retry', 'capability:manage_options'],
   cancel_job: ['POST /automation/v1/jobs/{job_id}/cancel', 'capability:manage_options'],
+  list_waiting_jobs: ['GET /automation/v1/jobs', 'capability:manage_options'],
+  approve_job: ['POST /automation/v1/jobs/{job_id}/approve', 'capability:manage_options'],
+  reject_job: ['POST /automation/v1/jobs/{job_id}/reject', 'capability:manage_options'],
+  get_review_links: ['GET /automation/v1/jobs/{job_id}/review-links', 'capability:manage_options'],
+  list_flow_revisions: ['GET /automation/v1/flows/{flow_id}/revisions', 'capability:manage_options'],
+  get_flow_revision: ['GET /automation/v1/flows/{flow_id}/revisions/{revision}', 'capability:manage_options'],
+  diff_flow_revisions: ['GET /automation/v1/flows/{flow_id}/revisions/diff', 'capability:manage_options'],
+  restore_flow_revision: ['POST /automation/v1/flows/{flow_id}/revisions/{revision}/restore', 'capability:manage_options'],
+  list_pipeline_revisions: ['GET /automation/v1/pipelines/{id}/revisions', 'capability:manage_options'],
+  get_pipeline_revision: ['GET /automation/v1/pipelines/{id}/revisions/{revision}', 'capability:manage_options'],
+  diff_pipeline_revisions: ['GET /automation/v1/pipelines/{id}/revisions/diff', 'capability:manage_options'],
+  restore_pipeline_revision: ['POST /automation/v1/pipelines/{id}/revisions/{revision}/restore', 'capability:manage_options'],
   read_logs: ['GET /automation/v1/logs', 'capability:view_logs'],
   list_handlers: ['GET /automation/v1/handlers', 'capability:manage_options'],
   run_analytics_tool: ['POST /automation/v1/analytics/{tool}', 'check:'],
@@ -130,6 +142,13 @@ for (const store of testStores('mcp server')) {
       openWorldHint: false,
     });
     assert.is(byName.get('get_job')!.annotations!.readOnlyHint, true);
+    // Decisions and restores cannot be taken back by calling again: destructive, not idempotent.
+    for (const name of ['approve_job', 'reject_job', 'restore_flow_revision', 'restore_pipeline_revision']) {
+      const hints = byName.get(name)!.annotations!;
+      assert.equal([hints.readOnlyHint, hints.destructiveHint, hints.idempotentHint], [false, true, false], name);
+    }
+    for (const name of ['list_waiting_jobs', 'get_review_links', 'list_flow_revisions', 'diff_pipeline_revisions'])
+      assert.is(byName.get(name)!.annotations!.readOnlyHint, true, name);
     assert.equal(byName.get('get_job')!.inputSchema.required, ['job_id'], 'the route path parameter is required');
     assert.equal((byName.get('create_pipeline')!.inputSchema as Body).required, ['name', 'steps'], "the chat tool's own schema");
     assert.ok(!byName.has('docsync_reset_docs'), 'a tool that always deletes is not served unless the site enables it');
@@ -215,6 +234,94 @@ for (const store of testStores('mcp server')) {
     const history = await t.request<Body>('GET', `/flows/${flow.flow_id}/revisions`);
     const last = (history.body.data.revisions as Body[]).find((r) => r.action === 'delete');
     assert.is(last?.client, 'mcp', JSON.stringify(history.body));
+  });
+
+  test('a waiting job decided over MCP: listed, its review links read, one item approved, one rejected', async ({ t, admin }) => {
+    const feed = await startFeedServer([
+      { guid: 'urn:mcp-review-1', title: 'Reviewed story one' },
+      { guid: 'urn:mcp-review-2', title: 'Reviewed story two' },
+    ]);
+    try {
+      const pipeline = await call(admin, 'create_pipeline', { name: 'MCP review', steps: ['fetch', 'approval', 'publish'] });
+      const flow = await call(admin, 'create_flow', {
+        pipeline_id: pipeline.pipeline_id,
+        name: 'MCP review flow',
+        handlers: [
+          { slug: 'rss', settings: { feed_url: feed.url, max_items: 5 } },
+          null,
+          { slug: 'cms', settings: { post_status: 'publish' } },
+        ],
+      });
+      const run = await call(admin, 'run_flow', { flow_id: flow.flow_id });
+      const listTool = (await admin.listTools()).tools.find((x) => x.name === 'list_waiting_jobs')!;
+      assert.not.ok('status' in (listTool.inputSchema.properties ?? {}), 'the status is fixed, not an argument');
+      let waiting: Body[] = [];
+      const until = Date.now() + 15_000;
+      while (Date.now() < until && !waiting.some((j) => j.job_id === run.job_id)) {
+        waiting = (await call(admin, 'list_waiting_jobs', { flow_id: flow.flow_id })).data as Body[];
+        if (!waiting.length) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const job = waiting.find((j) => j.job_id === run.job_id);
+      assert.ok(job, 'the run waits for review');
+      assert.equal((job!.review.items as Body[]).map((i) => i.title).sort(), ['Reviewed story one', 'Reviewed story two']);
+      const links = await call(admin, 'get_review_links', { job_id: run.job_id });
+      assert.match(links.data.review_url, /\/jobs\/\d+\/review\?token=/);
+      const [first, second] = job!.review.items as Body[];
+      const approved = await call(admin, 'approve_job', { job_id: run.job_id, items: [first!.item_id] });
+      assert.equal([approved.data.pending, approved.data.resumed], [1, false]);
+      const rejected = await call(admin, 'reject_job', { job_id: run.job_id });
+      assert.equal([rejected.data.decided, rejected.data.resumed], [[second!.item_id], true]);
+      const again = await call(admin, 'approve_job', { job_id: run.job_id }, true);
+      assert.is(again.code, 'job_not_waiting');
+      let status = '';
+      while (Date.now() < until && status !== 'completed') {
+        status = (await call(admin, 'get_job', { job_id: run.job_id })).data.status;
+        if (status !== 'completed') await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.is(status, 'completed');
+      const posts = await t.request<Body[]>('GET', '/posts', { namespace: 'wp/v2', query: { search: 'Reviewed story' } });
+      assert.equal(
+        posts.body.map((p) => p.title.rendered),
+        [first!.title],
+        'only the approved item published',
+      );
+    } finally {
+      await feed.close();
+    }
+  });
+
+  test("a flow's and a pipeline's history over MCP: list, read, diff and restore revisions", async ({ t, admin }) => {
+    const pipeline = await call(admin, 'create_pipeline', { name: 'History', steps: ['fetch', 'publish'] });
+    const flow = await call(admin, 'create_flow', { pipeline_id: pipeline.pipeline_id, name: 'Before' });
+    await call(admin, 'update_flow', { flow_id: flow.flow_id, name: 'After' });
+    const listed = await call(admin, 'list_flow_revisions', { flow_id: flow.flow_id });
+    const revisions = listed.data.revisions as Body[];
+    const [latest, earliest] = [revisions[0]!.revision as number, revisions.at(-1)!.revision as number];
+    const one = await call(admin, 'get_flow_revision', { flow_id: flow.flow_id, revision: earliest });
+    assert.is(one.data.snapshot.flow_name, 'Before');
+    const diff = await call(admin, 'diff_flow_revisions', { flow_id: flow.flow_id, from: earliest, to: latest });
+    assert.equal(
+      (diff.data.changes as Body[]).find((c) => c.path === '/flow_name'),
+      { op: 'replace', path: '/flow_name', before: 'Before', after: 'After' },
+      JSON.stringify(diff.data.changes),
+    );
+    const restored = await call(admin, 'restore_flow_revision', { flow_id: flow.flow_id, revision: earliest });
+    assert.is(restored.data.restored_from, earliest);
+    assert.is((await t.request<Body>('GET', `/flows/${flow.flow_id}`)).body.data.flow_name, 'Before');
+    const after = (await call(admin, 'list_flow_revisions', { flow_id: flow.flow_id })).data.revisions as Body[];
+    assert.equal([after[0]!.action, after[0]!.client], ['restore', 'mcp']);
+    // The pipeline's side, and a missing revision as REST's 404.
+    const pipelineRevisions = (await call(admin, 'list_pipeline_revisions', { id: pipeline.pipeline_id })).data.revisions as Body[];
+    assert.ok(pipelineRevisions.length >= 1);
+    const pipelineRestore = await call(admin, 'restore_pipeline_revision', {
+      id: pipeline.pipeline_id,
+      revision: pipelineRevisions.at(-1)!.revision,
+    });
+    assert.is(pipelineRestore.data.pipeline.pipeline_id, pipeline.pipeline_id);
+    const missing = await call(admin, 'get_pipeline_revision', { id: pipeline.pipeline_id, revision: 999 }, true);
+    assert.is(missing.code, 'revision_not_found');
+    const pipelineDiff = await call(admin, 'diff_pipeline_revisions', { id: pipeline.pipeline_id, from: 1, to: 1 });
+    assert.equal(pipelineDiff.data.changes, []);
   });
 
   test('refused without credentials (401 as REST) and with a wrong password (401 with the Basic challenge)', async ({ t }) => {
