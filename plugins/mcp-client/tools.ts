@@ -50,6 +50,7 @@ export function mcpChatTools(catalogue: ToolCatalogue, capability: () => string,
   };
   const list = defineChatTool({
     name: 'mcp_tools',
+    title: 'List external MCP tools',
     description:
       'Lists the tools of external MCP servers you may call with mcp_call: each name (server/tool), what it does and its input JSON schema.',
     parameters: { type: 'object', properties: {}, additionalProperties: false },
@@ -62,6 +63,7 @@ export function mcpChatTools(catalogue: ToolCatalogue, capability: () => string,
   });
   const call = defineChatTool({
     name: 'mcp_call',
+    title: 'Call an external MCP tool',
     description: 'Calls a tool of an external MCP server (names from mcp_tools, as server/tool) with its arguments.',
     parameters: {
       type: 'object',

@@ -131,7 +131,8 @@ async function callRoute(
 }
 
 function chatTool(tool: ChatToolDefinition, deps: CatalogueDeps): McpTool {
-  const mapped = CHAT_TOOL_ROUTES[tool.name] ?? unknownChatTool(tool.name, tool.destructive !== undefined && tool.destructive !== false);
+  const mapped =
+    CHAT_TOOL_ROUTES[tool.name] ?? unknownChatTool(tool.name, tool.destructive !== undefined && tool.destructive !== false, tool.title);
   const annotations =
     tool.destructive && !mapped.annotations.destructiveHint
       ? { ...mapped.annotations, readOnlyHint: false, destructiveHint: true }

@@ -260,11 +260,28 @@ export const CHAT_TOOL_ROUTES: Readonly<Record<string, { route: RouteRef; annota
   crawler_stats: { route: CHAT_ROUTE, annotations: outward(read('Crawler statistics')) },
   site_analytics: { route: CHAT_ROUTE, annotations: outward(read('Site analytics')) },
   page_performance: { route: CHAT_ROUTE, annotations: outward(read('Page performance')) },
+  docsync_reset_docs: { route: CHAT_ROUTE, annotations: remove('Reset the documentation') },
+  // mcp-client's chat face (a server registered with `chat: true`): it reaches other MCP servers'
+  // tools, whatever they do, so a call is destructive as far as any MCP host can tell.
+  mcp_tools: { route: CHAT_ROUTE, annotations: outward(read('List external MCP tools')) },
+  mcp_call: {
+    route: CHAT_ROUTE,
+    annotations: {
+      title: 'Call an external MCP tool',
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: true,
+    },
+  },
 };
 
-/** A contributed chat tool Flowhost does not know: named from its name, destructive as it says. */
-export function unknownChatTool(name: string, destructive: boolean): { route: RouteRef; annotations: Annotations } {
-  const title = name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+/**
+ * A contributed chat tool Flowhost does not know: its own `title` (else one made from its
+ * name), destructive as it says.
+ */
+export function unknownChatTool(name: string, destructive: boolean, ownTitle?: string): { route: RouteRef; annotations: Annotations } {
+  const title = ownTitle ?? name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
   return {
     route: CHAT_ROUTE,
     annotations: { title, readOnlyHint: false, destructiveHint: destructive, idempotentHint: false, openWorldHint: true },

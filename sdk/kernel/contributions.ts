@@ -250,6 +250,8 @@ export interface IntervalDefinition {
 
 export interface ToolDefinition {
   name: string;
+  /** A short title for people (what an MCP client shows, e.g. "Search the archive"); default: made from `name`. */
+  title?: string;
   description: string;
   parameters: JsonSchema;
   /** `ctx.user` is the calling user: a tool must do no more than they may. */

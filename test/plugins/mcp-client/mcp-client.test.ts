@@ -13,6 +13,8 @@ import { testStores } from '../../support/test-stores.js';
 import { captureLogger } from '../../support/capture-logger.js';
 import { createFakeModelApi, pluginSettingsFor, textReply, toolCallReply, type FakeModelApi } from '../../support/fake-model-apis.js';
 import { startFakeMcpServer, type FakeMcpServer } from '../../support/fake-mcp-server.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
@@ -227,6 +229,48 @@ for (const store of testStores('mcp client')) {
     const refused = await call(ctx, 'POST', '/chat', { body: { message: 'Delete the archive', provider: 'openai' } });
     assert.match(JSON.stringify(refused.body), /not on the allow-list/);
     assert.not.ok(ctx.mcp.calls.some((c) => c.name === 'delete_all'));
+  });
+
+  test("an MCP agent reaches a chat server's tools through mcp_call, annotated destructive", async (ctx) => {
+    const agent = new Client({ name: 'mcp-client-test', version: '1.0.0' });
+    const basic = Buffer.from(`${ctx.t.admin.login}:${ctx.t.admin.password}`).toString('base64');
+    await agent.connect(
+      new StreamableHTTPClientTransport(new URL(`${ctx.t.url}${ctx.t.host.config.apiPrefix}/mcp`), {
+        requestInit: { headers: { Authorization: `Basic ${basic}` } },
+      }),
+    );
+    try {
+      const tools = new Map((await agent.listTools()).tools.map((tool) => [tool.name, tool]));
+      // The remote tool may delete anything: an MCP host must ask its user before a call.
+      assert.equal(tools.get('mcp_call')?.annotations, {
+        title: 'Call an external MCP tool',
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: true,
+      });
+      assert.is(tools.get('mcp_call')?.title, 'Call an external MCP tool');
+      assert.equal(
+        [
+          tools.get('mcp_tools')?.title,
+          tools.get('mcp_tools')?.annotations?.readOnlyHint,
+          tools.get('mcp_tools')?.annotations?.destructiveHint,
+        ],
+        ['List external MCP tools', true, false],
+      );
+      const before = ctx.mcp.calls.length;
+      const answer = (await agent.callTool({
+        name: 'mcp_call',
+        arguments: { tool: 'archive/search', arguments: { query: 'reefs' } },
+      })) as Body;
+      assert.not.ok(answer.isError, JSON.stringify(answer));
+      assert.equal(
+        ctx.mcp.calls.slice(before).map((c) => [c.name, c.args]),
+        [['search', { query: 'reefs' }]],
+      );
+    } finally {
+      await agent.close();
+    }
   });
 
   test('the token never appears in an answer, a log line, an export or a job', async (ctx) => {

@@ -131,6 +131,7 @@ for (const store of testStores('mcp server')) {
       assert.is(tool.inputSchema.type, 'object', tool.name);
       assert.type(tool.description, 'string');
       assert.type(tool.annotations?.title, 'string', `${tool.name} has a title`);
+      assert.is(tool.title, tool.annotations!.title);
       for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint'] as const)
         assert.type(tool.annotations?.[hint], 'boolean', `${tool.name} ${hint}`);
     }
