@@ -9,7 +9,7 @@
  * are secret: core/security/secret-parameters.ts).
  */
 import { isSecretKey, maskDeep } from '../security/mask.js';
-import type { Vault } from '../security/vault.js';
+import type { HostVault, Vault } from '../security/vault.js';
 import { urlCredentials, withUserinfo } from '../security/url-credentials.js';
 import { originOf, rewriteSecretParameters, secretParameters } from '../security/url-query-secrets.js';
 import { apiError } from '../errors/catalogue.js';
@@ -29,8 +29,37 @@ function walk(value: Settings, visit: (key: string, item: unknown) => unknown): 
   return out;
 }
 
+/** What a fingerprint is signed for: a key of its own, derived from the host's. */
+const FINGERPRINT_CONTEXT = 'revision-secret-fingerprint';
+
 export class HandlerSecrets {
-  constructor(private readonly vault: Vault) {}
+  /** `vault`: the host's (with `sign`) fingerprints secrets for revisions; a plain one does not. */
+  constructor(private readonly vault: Vault | HostVault) {}
+
+  /**
+   * For each stored value the mask hides (a secret field, a URL's userinfo or secret query
+   * parameter), an HMAC of its opened value under a key derived from the host's key, by
+   * JSON pointer below `settings`: two revisions tell whether a secret changed without
+   * either holding it (sealing twice gives two ciphertexts, so those cannot be compared).
+   * 12 bytes: no one without the host's key can test a guess against it.
+   */
+  fingerprints(settings: Settings): Record<string, string> {
+    const out: Record<string, string> = {};
+    if (!('sign' in this.vault)) return out;
+    const vault = this.vault;
+    const masked = HandlerSecrets.mask(settings);
+    const opened = this.open(settings);
+    const visit = (raw: Settings, hidden: Settings, plain: Settings, pointer: string) => {
+      for (const [key, value] of Object.entries(raw)) {
+        const path = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+        if (isPlainObject(value)) visit(value, hidden[key] as Settings, plain[key] as Settings, path);
+        else if (typeof value === 'string' && value !== hidden[key])
+          out[path] = vault.sign(String(plain[key]), FINGERPRINT_CONTEXT).subarray(0, 12).toString('base64url');
+      }
+    };
+    visit(settings, masked, opened, '');
+    return out;
+  }
 
   /**
    * A copy in which every non-empty secret-named string, every URL's userinfo and every

@@ -45,6 +45,19 @@ export function flowSnapshot(
   };
 }
 
+/**
+ * The fingerprint of each secret the flow's steps hold, by the JSON pointer the snapshot
+ * shows it at (`/steps/{key}/handler_config/app_password`): kept beside a revision, never
+ * answered, so a diff says a secret changed where the masked snapshots look the same.
+ */
+export function flowSecretFingerprints(flow: Pick<FlowRecord, 'steps'>, secrets: HandlerSecrets): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, step] of Object.entries(flow.steps ?? {}))
+    for (const [path, print] of Object.entries(secrets.fingerprints(step.handler_config ?? {})))
+      out[`/steps/${key}/handler_config${path}`] = print;
+  return out;
+}
+
 /** Drops secret-named fields still holding the mask: the secret they stood for is no longer stored. */
 function withoutLostSecrets(settings: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -28,7 +28,7 @@ import type { FlowsApi } from '../../sdk/contract/flows.js';
 import { apiError } from '../errors/catalogue.js';
 import { RevisionLog } from '../revisions/revision-log.js';
 import { pendingRevision, type RevisionAction } from '../revisions/model.js';
-import { FLOW_REVISIONS, flowSnapshot, restoredSteps, type FlowSnapshot } from './revisions.js';
+import { FLOW_REVISIONS, flowSecretFingerprints, flowSnapshot, restoredSteps, type FlowSnapshot } from './revisions.js';
 
 /** A flow step whose handler lacks required settings (GET /flows/problems). */
 export interface UnconfiguredStep {
@@ -107,10 +107,20 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     };
   }
 
+  /** The flow's secrets' fingerprints for its revision (a secret that cannot be opened has none). */
+  private fingerprints(flow: FlowRecord): Record<string, string> {
+    try {
+      return flowSecretFingerprints(flow, this.secrets);
+    } catch {
+      // Sealed under another key (a restored backup): the change is still recorded, without them.
+      return {};
+    }
+  }
+
   /** Writes the revision a changed flow's mark announces, and clears the mark. */
   private async revised(flow: FlowRecord): Promise<FlowRecord> {
     const pending = flow.revision_pending as Parameters<RevisionLog['write']>[2];
-    await this.revisions.write(flow.flow_id, flow.revision as number, pending, flowSnapshot(flow));
+    await this.revisions.write(flow.flow_id, flow.revision as number, pending, flowSnapshot(flow), true, this.fingerprints(flow));
     const { revision_pending: _mark, ...rest } = flow;
     return rest as FlowRecord;
   }
@@ -118,7 +128,7 @@ export class FlowsService implements FlowsApi, PipelineFlows {
   /** Records the flow's last configuration as a `delete` revision, before the flow goes. */
   private async revisedDelete(flow: FlowRecord, by: Principal | null | undefined): Promise<void> {
     const pending = pendingRevision('delete', 'flow.delete', by, this.clock.now());
-    await this.revisions.write(flow.flow_id, RevisionLog.next(flow), pending, flowSnapshot(flow), false);
+    await this.revisions.write(flow.flow_id, RevisionLog.next(flow), pending, flowSnapshot(flow), false, this.fingerprints(flow));
   }
 
   /** Handler defaults as answered (secrets masked): one handler's (404 when unknown), or all that are set. */
@@ -198,7 +208,10 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     await sealStoredUrlCredentials(this.collection, this.secrets);
     await this.revisions.init();
     // A change whose revision a crash kept from being written gets it now.
-    await this.revisions.repair((record) => flowSnapshot(record as FlowRecord));
+    await this.revisions.repair(
+      (record) => flowSnapshot(record as FlowRecord),
+      (record) => this.fingerprints(record as FlowRecord),
+    );
   }
 
   async get(flowId: number): Promise<FlowRecord> {

@@ -26,6 +26,8 @@ export interface RevisionChange {
   before?: unknown;
   /** The value at `path` in the newer one; absent when it was removed. */
   after?: unknown;
+  /** A secret changed where both revisions show the same mask: no values, only the path. */
+  secret?: true;
 }
 
 /** The value at a JSON pointer, or undefined. */
@@ -57,4 +59,22 @@ export function revisionDiff(
     };
   });
   return { patch, changes };
+}
+
+/**
+ * The secrets that changed while their masks stayed the same (an application password
+ * set anew): each a `replace` with `secret: true` and no values, from the revisions' keyed
+ * fingerprints. A secret that appears or goes is in `changes` already (its mask does).
+ */
+export function secretChanges(
+  from: Record<string, string> | undefined,
+  to: Record<string, string> | undefined,
+  changes: readonly RevisionChange[],
+): RevisionChange[] {
+  if (!from || !to) return [];
+  const covered = (path: string) => changes.some((c) => c.path === path || path.startsWith(`${c.path}/`));
+  return Object.keys(to)
+    .filter((path) => path in from && from[path] !== to[path] && !covered(path))
+    .sort()
+    .map((path) => ({ op: 'replace', path, secret: true }));
 }

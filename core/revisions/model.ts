@@ -40,6 +40,11 @@ export interface RevisionRecord extends Record<string, unknown> {
   restored_from?: number;
   /** The configuration after the change (before it, for a delete), secrets masked. */
   snapshot: Record<string, unknown>;
+  /**
+   * Each secret's keyed fingerprint by its JSON pointer in the snapshot (never the secret;
+   * never answered): how a diff tells that a masked value changed. Absent on older revisions.
+   */
+  secret_fingerprints?: Record<string, string>;
 }
 
 /**

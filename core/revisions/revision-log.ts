@@ -43,6 +43,7 @@ export class RevisionLog {
     pending: PendingRevision,
     snapshot: Record<string, unknown>,
     clearMark = true,
+    fingerprints: Record<string, string> = {},
   ): Promise<void> {
     try {
       await this.collection.insertOne({
@@ -56,6 +57,7 @@ export class RevisionLog {
         created_at: pending.at,
         ...(pending.restored_from !== undefined ? { restored_from: pending.restored_from } : {}),
         snapshot,
+        ...(Object.keys(fingerprints).length ? { secret_fingerprints: fingerprints } : {}),
       } as unknown as RevisionRecord);
     } catch (error) {
       // Written already (a repair racing a slow writer): the revision is there.
@@ -65,7 +67,10 @@ export class RevisionLog {
   }
 
   /** Writes the revision of every record a crash left marked (boot). `snapshotOf`: the record's masked configuration. */
-  async repair(snapshotOf: (record: Record<string, unknown>) => Record<string, unknown>): Promise<number> {
+  async repair(
+    snapshotOf: (record: Record<string, unknown>) => Record<string, unknown>,
+    fingerprintsOf: (record: Record<string, unknown>) => Record<string, string> = () => ({}),
+  ): Promise<number> {
     const marked = await this.records().find({ revision_pending: { $exists: true } });
     for (const record of marked)
       await this.write(
@@ -73,13 +78,18 @@ export class RevisionLog {
         record.revision as number,
         record.revision_pending as PendingRevision,
         snapshotOf(record),
+        true,
+        fingerprintsOf(record),
       );
     return marked.length;
   }
 
   async list(entityId: number, perPage: number, offset: number): Promise<{ items: RevisionRecord[]; total: number }> {
     const [items, total] = await Promise.all([
-      this.collection.find({ entity_id: entityId }, { sort: { revision: -1 }, skip: offset, limit: perPage, projection: { snapshot: 0 } }),
+      this.collection.find(
+        { entity_id: entityId },
+        { sort: { revision: -1 }, skip: offset, limit: perPage, projection: { snapshot: 0, secret_fingerprints: 0 } },
+      ),
       this.collection.count({ entity_id: entityId }),
     ]);
     return { items, total };

@@ -12,7 +12,7 @@ import type { RouteDefinition } from '../kernel/routes.js';
 import { anyObject, errorBody, int, isoDate, list, named, nullable, obj, str, successBody } from '../kernel/response-schemas.js';
 import { defineRoute } from '../../sdk/define.js';
 import { apiError } from '../errors/catalogue.js';
-import { revisionDiff } from './diff.js';
+import { revisionDiff, secretChanges } from './diff.js';
 import type { RevisionRecord } from './model.js';
 import type { RevisionLog } from './revision-log.js';
 
@@ -138,10 +138,16 @@ export function revisionRoutes(subject: RevisionSubject): RouteDefinition[] {
               to: revisionView,
               patch: list(anyObject),
               changes: list(
-                obj({ op: { type: 'string', enum: ['add', 'remove', 'replace', 'move'] }, path: str, before: {}, after: {} }, [
-                  'op',
-                  'path',
-                ]),
+                obj(
+                  {
+                    op: { type: 'string', enum: ['add', 'remove', 'replace', 'move'] },
+                    path: str,
+                    before: {},
+                    after: {},
+                    secret: { type: 'boolean', description: 'true: a secret changed; no values are shown' },
+                  },
+                  ['op', 'path'],
+                ),
               ),
             }),
           }),
@@ -155,7 +161,8 @@ export function revisionRoutes(subject: RevisionSubject): RouteDefinition[] {
         const from = await find(id, request.query.from);
         const to = await find(id, request.query.to);
         const { patch, changes } = revisionDiff(from.snapshot, to.snapshot);
-        return { success: true, data: { from: view(from), to: view(to), patch, changes } };
+        const secrets = secretChanges(from.secret_fingerprints, to.secret_fingerprints, changes);
+        return { success: true, data: { from: view(from), to: view(to), patch, changes: [...changes, ...secrets] } };
       },
     }),
     defineRoute({

@@ -19,6 +19,7 @@ interface Change {
   path: string;
   before?: unknown;
   after?: unknown;
+  secret?: boolean;
 }
 
 const positiveId = (value: unknown, what: string): number => {
@@ -31,6 +32,7 @@ const shown = (value: unknown): string => (value === undefined ? '(none)' : JSON
 
 /** One change as a line: `/flow_name: "Old" → "New"`. */
 export function changeLine(change: Change): string {
+  if (change.secret) return `${change.path}: secret changed (value not shown)`;
   if (change.op === 'add') return `${change.path}: added ${shown(change.after)}`;
   if (change.op === 'remove') return `${change.path}: removed (was ${shown(change.before)})`;
   return `${change.path}: ${shown(change.before)} → ${shown(change.after)}`;

@@ -24,6 +24,8 @@ interface Change {
   path: string;
   before?: unknown;
   after?: unknown;
+  /** A secret changed: no values come with it. */
+  secret?: boolean;
 }
 
 /** A JSON pointer as words: `/steps/1_ab…_3/handler_config/feed_url` → `steps › 1_ab…_3 › handler_config › feed_url`. */
@@ -52,7 +54,9 @@ function ChangeList({ flowId, revision }: { flowId: number; revision: number }) 
       {changes.map((c) => (
         <li key={`${c.op}${c.path}`}>
           <code>{pathWords(c.path)}</code>:{' '}
-          {c.op === 'add' ? (
+          {c.secret ? (
+            <>secret changed (value not shown)</>
+          ) : c.op === 'add' ? (
             <>
               added <ins>{valueText(c.after)}</ins>
             </>

@@ -138,6 +138,58 @@ for (const store of testStores('revisions api')) {
     assert.equal([latest.revision, latest.action, latest.restored_from], [5, 'restore', 2]);
   });
 
+  test('a secret-only change: the diff names the secret, with no value; unchanged secrets are not reported', async ({ t, wp }) => {
+    const { flowId, fsid } = await setUp(t, 'Secret diff');
+    const settings = { api_url: `${wp.url}/wp-json/wp/v2`, username: 'reader', app_password: 'first secret value' };
+    await t.request('PUT', `/flows/steps/${fsid}/handler`, { body: { handler_slug: 'cms-api', settings } }); // rev 2
+    await t.request('PATCH', `/flows/steps/${fsid}/config`, { body: { handler_config: { app_password: PASSWORD } } }); // rev 3
+    await t.request('PATCH', `/flows/steps/${fsid}/config`, { body: { handler_config: { per_page: 7 } } }); // rev 4
+    await t.request('PATCH', `/flows/steps/${fsid}/config`, { body: { handler_config: { app_password: PASSWORD } } }); // rev 5: the same again
+    const diff = async (from: number, to: number) => {
+      const answer = await t.request<Body>('GET', `/flows/${flowId}/revisions/diff`, { query: { from, to } });
+      assert.is(answer.status, 200, JSON.stringify(answer.body));
+      assert.not.match(JSON.stringify(answer.body), /efgh|first secret|secret_fingerprints/);
+      return answer.body.data.changes as Body[];
+    };
+    const key = Object.keys((await t.request<Body>('GET', `/flows/${flowId}/revisions/3`)).body.data.snapshot.steps)[0]!;
+    const secretPath = `/steps/${key}/handler_config/app_password`;
+    assert.equal(await diff(2, 3), [{ op: 'replace', path: secretPath, secret: true }]);
+    assert.equal(await diff(3, 2), [{ op: 'replace', path: secretPath, secret: true }], 'either order');
+    assert.equal(
+      (await diff(3, 4)).map((c) => c.path),
+      [`/steps/${key}/handler_config/per_page`],
+      'a change beside the secret does not report it',
+    );
+    assert.equal(await diff(4, 5), [], 'the same secret set again is no change');
+    // A restore keeps the current secret: only the other settings go back.
+    const restored = await t.request<Body>('POST', `/flows/${flowId}/revisions/3/restore`); // rev 6
+    assert.is(restored.status, 200);
+    assert.not.ok(
+      (await diff(5, 6)).some((c) => c.secret),
+      'the restore kept the secret',
+    );
+    assert.ok((await diff(2, 6)).some((c) => c.path === secretPath && c.secret));
+    // Never answered: not in a revision, not in the list.
+    const one = await t.request<Body>('GET', `/flows/${flowId}/revisions/3`);
+    const list = await t.request<Body>('GET', `/flows/${flowId}/revisions`);
+    assert.not.match(JSON.stringify([one.body, list.body]), /fingerprint/);
+    // A token in a URL's query is a secret too.
+    const rss = await setUp(t, 'Token diff');
+    await t.request('PUT', `/flows/steps/${rss.fsid}/handler`, {
+      body: { handler_slug: 'rss', settings: { feed_url: 'https://news.example/feed?token=first-token-1&page=2' } },
+    });
+    await t.request('PATCH', `/flows/steps/${rss.fsid}/config`, {
+      body: { handler_config: { feed_url: 'https://news.example/feed?token=other-token-2&page=2' } },
+    });
+    const tokenDiff = (await t.request<Body>('GET', `/flows/${rss.flowId}/revisions/diff`, { query: { from: 2, to: 3 } })).body;
+    assert.equal(
+      tokenDiff.data.changes.map((c: Body) => [c.path.split('/').at(-1), c.secret]),
+      [['feed_url', true]],
+      JSON.stringify(tokenDiff),
+    );
+    assert.not.match(JSON.stringify(tokenDiff), /first-token|other-token/);
+  });
+
   test('a job records the revision it ran; an export carries the revision it came from', async ({ t }) => {
     const { flowId, pipelineId } = await setUp(t, 'Ran');
     await t.request('PATCH', `/flows/${flowId}`, { body: { flow_name: 'Ran twice' } });
