@@ -28,6 +28,26 @@ export interface RevisionChange {
   after?: unknown;
   /** A secret changed where both revisions show the same mask: no values, only the path. */
   secret?: true;
+  /** The step a `/steps/{key}/…` path is in, as a person knows it (see StepName). */
+  step?: StepName;
+}
+
+/** A step as the user knows it: its position (1-based), its type, its ids. */
+export interface StepName {
+  pipeline_step_id: string;
+  /** A flow's step: the id the flows routes take (`{pipeline_step_id}_{flow_id}`). */
+  flow_step_id?: string;
+  position: number;
+  step_type: string;
+}
+
+/** Each change under `/steps/{key}` with its step named (`names`: by the snapshot's step key). */
+export function namedSteps(changes: readonly RevisionChange[], names: ReadonlyMap<string, StepName>): RevisionChange[] {
+  return changes.map((change) => {
+    const [, top, key] = change.path.split('/');
+    const name = top === 'steps' && key !== undefined ? names.get(key.replace(/~1/g, '/').replace(/~0/g, '~')) : undefined;
+    return name ? { ...change, step: name } : change;
+  });
 }
 
 /** The value at a JSON pointer, or undefined. */

@@ -12,7 +12,7 @@ import type { RouteDefinition } from '../kernel/routes.js';
 import { anyObject, errorBody, int, isoDate, list, named, nullable, obj, str, successBody } from '../kernel/response-schemas.js';
 import { defineRoute } from '../../sdk/define.js';
 import { apiError } from '../errors/catalogue.js';
-import { revisionDiff, secretChanges } from './diff.js';
+import { namedSteps, revisionDiff, secretChanges, type StepName } from './diff.js';
 import type { RevisionRecord } from './model.js';
 import type { RevisionLog } from './revision-log.js';
 
@@ -34,6 +34,8 @@ export interface RevisionSubject {
   restore(id: number, revision: number, by: Principal | null): Promise<{ revision: number; view: unknown }>;
   /** The record's view schema (what restore answers in `data.<kind>`). */
   view: JsonSchema;
+  /** The steps a diff's `/steps/{key}` paths name, by key, from the two revisions (and what else the kind knows). */
+  stepNames(id: number, from: RevisionRecord, to: RevisionRecord): Promise<Map<string, StepName>>;
 }
 
 const revisionFields: Record<string, JsonSchema> = {
@@ -145,6 +147,14 @@ export function revisionRoutes(subject: RevisionSubject): RouteDefinition[] {
                     before: {},
                     after: {},
                     secret: { type: 'boolean', description: 'true: a secret changed; no values are shown' },
+                    step: {
+                      ...obj({ pipeline_step_id: str, flow_step_id: str, position: int, step_type: str }, [
+                        'pipeline_step_id',
+                        'position',
+                        'step_type',
+                      ]),
+                      description: 'The step a /steps/… path is in: position (1-based), type and ids',
+                    },
                   },
                   ['op', 'path'],
                 ),
@@ -162,7 +172,8 @@ export function revisionRoutes(subject: RevisionSubject): RouteDefinition[] {
         const to = await find(id, request.query.to);
         const { patch, changes } = revisionDiff(from.snapshot, to.snapshot);
         const secrets = secretChanges(from.secret_fingerprints, to.secret_fingerprints, changes);
-        return { success: true, data: { from: view(from), to: view(to), patch, changes: [...changes, ...secrets] } };
+        const named = namedSteps([...changes, ...secrets], await subject.stepNames(id, from, to));
+        return { success: true, data: { from: view(from), to: view(to), patch, changes: named } };
       },
     }),
     defineRoute({

@@ -20,6 +20,7 @@ interface Change {
   before?: unknown;
   after?: unknown;
   secret?: boolean;
+  step?: { pipeline_step_id: string; position: number; step_type: string };
 }
 
 const positiveId = (value: unknown, what: string): number => {
@@ -32,10 +33,22 @@ const shown = (value: unknown): string => (value === undefined ? '(none)' : JSON
 
 /** One change as a line: `/flow_name: "Old" → "New"`. */
 export function changeLine(change: Change): string {
-  if (change.secret) return `${change.path}: secret changed (value not shown)`;
-  if (change.op === 'add') return `${change.path}: added ${shown(change.after)}`;
-  if (change.op === 'remove') return `${change.path}: removed (was ${shown(change.before)})`;
-  return `${change.path}: ${shown(change.before)} → ${shown(change.after)}`;
+  const where = changeWhere(change);
+  if (change.secret) return `${where}: secret changed (value not shown)`;
+  if (change.op === 'add') return `${where}: added ${shown(change.after)}`;
+  if (change.op === 'remove') return `${where}: removed (was ${shown(change.before)})`;
+  return `${where}: ${shown(change.before)} → ${shown(change.after)}`;
+}
+
+/**
+ * A step's change by what the user knows of the step, `step 2 fetch (2_93c2…-…)
+ * /handler_config/feed_url`, rather than the snapshot's key for it; other paths as they are.
+ */
+function changeWhere(change: Change): string {
+  if (!change.step) return change.path;
+  const { position, step_type, pipeline_step_id } = change.step;
+  const rest = change.path.split('/').slice(3).join('/');
+  return `step ${position} ${step_type} (${pipeline_step_id})${rest ? ` /${rest}` : ''}`;
 }
 
 /**

@@ -26,6 +26,8 @@ interface Change {
   after?: unknown;
   /** A secret changed: no values come with it. */
   secret?: boolean;
+  /** The step a /steps/… path is in. */
+  step?: { pipeline_step_id: string; position: number; step_type: string };
 }
 
 /** A JSON pointer as words: `/steps/1_ab…_3/handler_config/feed_url` → `steps › 1_ab…_3 › handler_config › feed_url`. */
@@ -35,6 +37,14 @@ const pathWords = (pointer: string) =>
     .slice(1)
     .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
     .join(' › ');
+
+/** A step's change by its position and type (its id on hover), not the snapshot's key for it. */
+const changeWords = (change: Change) =>
+  change.step
+    ? [`step ${change.step.position} (${change.step.step_type})`, pathWords(`/${change.path.split('/').slice(3).join('/')}`)]
+        .filter(Boolean)
+        .join(' › ')
+    : pathWords(change.path);
 
 const valueText = (value: unknown) => (value === undefined ? '(none)' : typeof value === 'string' ? `“${value}”` : JSON.stringify(value));
 
@@ -53,7 +63,7 @@ function ChangeList({ flowId, revision }: { flowId: number; revision: number }) 
     <ul class="plain changes" aria-label={`Changes in revision ${revision}`}>
       {changes.map((c) => (
         <li key={`${c.op}${c.path}`}>
-          <code>{pathWords(c.path)}</code>:{' '}
+          <code title={c.step ? `pipeline step ${c.step.pipeline_step_id}` : undefined}>{changeWords(c)}</code>:{' '}
           {c.secret ? (
             <>secret changed (value not shown)</>
           ) : c.op === 'add' ? (

@@ -139,7 +139,9 @@ for (const store of testStores('revisions api')) {
   });
 
   test('a secret-only change: the diff names the secret, with no value; unchanged secrets are not reported', async ({ t, wp }) => {
-    const { flowId, fsid } = await setUp(t, 'Secret diff');
+    const { flowId, fsid, step } = await setUp(t, 'Secret diff');
+    // The step named as the user knows it: position, type, its real ids (not the snapshot's key).
+    const named = { pipeline_step_id: step, flow_step_id: fsid, position: 1, step_type: 'fetch' };
     const settings = { api_url: `${wp.url}/wp-json/wp/v2`, username: 'reader', app_password: 'first secret value' };
     await t.request('PUT', `/flows/steps/${fsid}/handler`, { body: { handler_slug: 'cms-api', settings } }); // rev 2
     await t.request('PATCH', `/flows/steps/${fsid}/config`, { body: { handler_config: { app_password: PASSWORD } } }); // rev 3
@@ -153,8 +155,9 @@ for (const store of testStores('revisions api')) {
     };
     const key = Object.keys((await t.request<Body>('GET', `/flows/${flowId}/revisions/3`)).body.data.snapshot.steps)[0]!;
     const secretPath = `/steps/${key}/handler_config/app_password`;
-    assert.equal(await diff(2, 3), [{ op: 'replace', path: secretPath, secret: true }]);
-    assert.equal(await diff(3, 2), [{ op: 'replace', path: secretPath, secret: true }], 'either order');
+    assert.not.ok(key === step, 'the snapshot key is not the id the user has');
+    assert.equal(await diff(2, 3), [{ op: 'replace', path: secretPath, secret: true, step: named }]);
+    assert.equal(await diff(3, 2), [{ op: 'replace', path: secretPath, secret: true, step: named }], 'either order');
     assert.equal(
       (await diff(3, 4)).map((c) => c.path),
       [`/steps/${key}/handler_config/per_page`],
@@ -232,8 +235,8 @@ for (const store of testStores('revisions api')) {
     );
     const diff = await t.request<Body>('GET', `/pipelines/${pipelineId}/revisions/diff`, { query: { from: 3, to: 4 } });
     assert.equal(
-      diff.body.data.changes.map((c: Body) => [c.op, c.path]),
-      [['add', `/steps/${ai}`]],
+      diff.body.data.changes.map((c: Body) => [c.op, c.path, c.step]),
+      [['add', `/steps/${ai}`, { pipeline_step_id: ai, position: 2, step_type: 'ai' }]],
     );
     const restored = await t.request<Body>('POST', `/pipelines/${pipelineId}/revisions/2/restore`);
     assert.is(restored.status, 200, JSON.stringify(restored.body));

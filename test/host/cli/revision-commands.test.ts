@@ -51,6 +51,24 @@ for (const store of testStores('cli: revision commands')) {
     assert.match(missing.stderr, /no revision 99/);
     assert.is((await runCli(place, ['flows', 'diff', String(flowId), 'x', '2'])).status, 1);
 
+    // A step's change names the step by position, type and id; a secret's says only that it changed.
+    const stepId = (await cliJson<Body>(place, ['pipelines', 'show', String(pipelineId)])).pipeline_steps[0].pipeline_step_id as string;
+    await cliJson(place, [
+      'flows',
+      'config',
+      String(flowId),
+      '--handler',
+      'fetch=rss',
+      '--set',
+      'fetch.feed_url=https://news.example/feed?token=one-1',
+    ]);
+    await cliJson(place, ['flows', 'config', String(flowId), '--set', 'fetch.feed_url=https://news.example/feed?token=two-2']);
+    const latest = (await cliJson<Body>(place, ['flows', 'revisions', String(flowId)])).revisions[0].revision as number;
+    const stepText = await runCli(place, ['flows', 'diff', String(flowId), String(latest - 1), String(latest)]);
+    assert.is(stepText.status, 0, stepText.stderr);
+    assert.is(stepText.stdout.trim(), `step 1 fetch (${stepId}) /handler_config/feed_url: secret changed (value not shown)`);
+    assert.not.match(stepText.stdout, /one-1|two-2/);
+
     await cliJson(place, ['pipelines', 'rename', String(pipelineId), 'Renamed']);
     const pipelineRevs = await cliJson<Body>(place, ['pipelines', 'revisions', String(pipelineId)]);
     assert.equal(

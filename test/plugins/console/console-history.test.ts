@@ -75,6 +75,27 @@ for (const store of stores) {
     assert.is(await schedule.inputValue(), 'manual', 'the schedule form shows the restored value');
     const flow = (await t.request<Body>('GET', `/flows/${flowId}`)).body.data;
     assert.equal([flow.flow_name, flow.scheduling_config.interval], ['Original name', 'manual']);
+
+    // A step's change is named by the step's position and type (its id on hover), not the snapshot's key.
+    const stepId = (await t.request<Body>('GET', `/pipelines/${pipelineId}`)).body.data.pipeline.pipeline_steps[0].pipeline_step_id;
+    const fsid = `${stepId}_${flowId}`;
+    const handler = { handler_slug: 'rss', settings: { feed_url: 'https://a.example/feed' } };
+    assert.is((await t.request('PUT', `/flows/steps/${fsid}/handler`, { body: handler })).status, 200);
+    const patched = await t.request('PATCH', `/flows/steps/${fsid}/config`, {
+      body: { handler_config: { feed_url: 'https://b.example/feed' } },
+    });
+    assert.is(patched.status, 200);
+    const latest = (await t.request<Body>('GET', `/flows/${flowId}/revisions`)).body.data.revisions[0].revision as number;
+    const stepRev = history.getByRole('listitem', { name: `Revision ${latest}` });
+    await stepRev.waitFor();
+    await stepRev.getByRole('button', { name: 'Show changes' }).click();
+    const stepChanges = stepRev.getByRole('list', { name: `Changes in revision ${latest}` });
+    await stepChanges.waitFor();
+    assert.is(
+      (await stepChanges.innerText()).trim(),
+      'step 1 (fetch) › handler_config › feed_url: “https://a.example/feed” → “https://b.example/feed”',
+    );
+    assert.is(await stepChanges.locator('code').getAttribute('title'), `pipeline step ${stepId}`);
     assert.equal(problems, []);
     await page.close();
   });
