@@ -250,6 +250,15 @@ function ranWith(plan: PlannedStep[]): RanStep[] {
   }));
 }
 
+/** JSON with object keys sorted: two records compare equal whatever order a store kept their keys in. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
 /** The revisions a flow's run ran (null for an ephemeral workflow, or records older than revisions). */
 function revisionOf(flow: FlowRecord | null, pipeline: PipelineRecord | null): JobRevision {
   const number = (value: unknown) => (typeof value === 'number' ? value : null);
@@ -395,9 +404,12 @@ export class Engine {
       if (job.resume) await this.logResume(job, plan, start, context);
       let packets: DataPacket[] = start.packets;
       let fetched = 0;
-      // The first step that runs writes the flow's configuration as it ran along with its record.
-      const firstRun = plan.findIndex((s, i) => i >= start.index && s.enabled);
+      // The first step that runs writes the flow's configuration as it ran along with its record;
+      // a run going on after a wait keeps the one it started with (history is not rewritten),
+      // and records the configuration it goes on with beside it when that differs.
       const revision = revisionOf(flow, pipeline);
+      const firstRun = job.review_resume ? -1 : plan.findIndex((s, i) => i >= start.index && s.enabled);
+      if (job.review_resume) await this.recordResumedWith(job, plan, revision, start.index);
       for (const [index, step] of plan.entries()) {
         if (index < start.index) continue;
         // The job is no longer this run's (cancelled, or failed while this host stalled): stop here.
@@ -806,6 +818,18 @@ export class Engine {
       await trace.progress.done(itemId, output, n === packets.length - 1);
     }
     return trace.partial;
+  }
+
+  /** A run going on after a wait: the configuration it goes on with, kept beside the start's when they differ. */
+  private async recordResumedWith(job: JobRecord, plan: PlannedStep[], revision: JobRevision, index: number): Promise<void> {
+    const steps = ranWith(plan);
+    const same =
+      revision.revision === (job.revision ?? null) &&
+      revision.pipeline_revision === (job.pipeline_revision ?? null) &&
+      canonicalJson(steps) === canonicalJson(job.ran_with ?? null);
+    if (same) return;
+    const entry = { resumed_at: this.deps.clock.now(), position: index + 1, ...revision, ran_with: steps };
+    await this.deps.jobs.recordResumedWith(job.job_id, [...(job.resumed_with ?? []), entry]);
   }
 
   /** A retry's first lines: where it starts, and the items another run did meanwhile. */

@@ -128,6 +128,13 @@ async function jobViews(names: JobNames, jobs: JobRecord[], detail = false, with
           ran_with: job.ran_with?.map((step) => ({ ...step, handler_config: HandlerSecrets.mask(step.handler_config) })) ?? null,
           revision: typeof job.revision === 'number' ? job.revision : null,
           pipeline_revision: typeof job.pipeline_revision === 'number' ? job.pipeline_revision : null,
+          resumed_with: (job.resumed_with ?? []).map((r) => ({
+            resumed_at: r.resumed_at instanceof Date ? r.resumed_at.toISOString() : String(r.resumed_at),
+            position: r.position,
+            revision: typeof r.revision === 'number' ? r.revision : null,
+            pipeline_revision: typeof r.pipeline_revision === 'number' ? r.pipeline_revision : null,
+            ran_with: r.ran_with.map((step) => ({ ...step, handler_config: HandlerSecrets.mask(step.handler_config) })),
+          })),
         }
       : {}),
   }));
@@ -431,6 +438,22 @@ export const jobDetailSchema: JsonSchema = named('Job', {
     },
     revision: { ...nullableInteger, description: "The flow's revision the run ran (GET /flows/{id}/revisions/{revision})" },
     pipeline_revision: { ...nullableInteger, description: "The pipeline's revision the run ran" },
+    resumed_with: {
+      type: 'array',
+      description:
+        'A run that went on after a wait with another configuration than it started with: each such resume (revision, ran_with, ...still keep the start’s)',
+      items: {
+        type: 'object',
+        required: ['resumed_at', 'position', 'revision', 'pipeline_revision', 'ran_with'],
+        properties: {
+          resumed_at: { type: 'string' },
+          position: { type: 'integer' },
+          revision: nullableInteger,
+          pipeline_revision: nullableInteger,
+          ran_with: ranWithSchema,
+        },
+      },
+    },
   },
 });
 

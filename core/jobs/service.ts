@@ -22,6 +22,7 @@ import {
   type JobRevision,
   type RanStep,
   type ReleasedClaim,
+  type ResumedWith,
   type RetryFrom,
   type RunCheckpoint,
   type StepOutcome,
@@ -277,6 +278,11 @@ export class JobsService implements JobsApi {
     if (progress?.checkpoint) $set.checkpoint = progress.checkpoint;
     if (progress?.kept?.length) $set.kept_items = [...progress.kept];
     await this.jobs.updateOne({ job_id: jobId, status: 'processing' }, { $set });
+  }
+
+  /** A run going on after a wait with another configuration: that configuration, beside the start's (never over it). */
+  async recordResumedWith(jobId: number, resumed: ResumedWith[]): Promise<void> {
+    await this.jobs.updateOne({ job_id: jobId, status: 'processing' }, { $set: { resumed_with: resumed } });
   }
 
   /** Where a run starts or resumes (a retry's first write): its checkpoint, before any step runs. */

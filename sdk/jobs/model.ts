@@ -81,6 +81,14 @@ export interface JobRevision {
   pipeline_revision: number | null;
 }
 
+/** The configuration the part of a run after a wait ran with, when it differs from the start's. */
+export interface ResumedWith extends JobRevision {
+  resumed_at: Date;
+  /** The 1-based step the run went on from. */
+  position: number;
+  ran_with: RanStep[];
+}
+
 /** A step of the flow as it ran: its handler's settings with secrets masked. */
 export interface RanStep {
   flow_step_id: string;
@@ -138,6 +146,11 @@ export interface JobRecord extends Record<string, unknown> {
   revision?: number | null;
   /** The pipeline's revision the run ran. */
   pipeline_revision?: number | null;
+  /**
+   * A run that went on after a wait with a configuration other than the one it started
+   * with: each such resume's revisions and steps (`ran_with` and `revision` keep the start's).
+   */
+  resumed_with?: ResumedWith[];
   /** Who asked for the run (their capabilities then); null for schedules and webhooks. */
   started_by?: ActingUserRecord | null;
   created_at: Date;

@@ -285,6 +285,39 @@ for (const store of testStores('engine: approval step')) {
     assert.equal(remote.posted, ids(1, 3));
   });
 
+  test('a run changed while it waited keeps the configuration it started with; the resume’s is kept beside it', async ({ t, remote }) => {
+    const flowId = await approvalFlow(t);
+    const job = await waitingRun(t, flowId);
+    const before = (await t.request<Body>('GET', `/jobs/${job.job_id}`)).body.data;
+    assert.type(before.revision, 'number');
+    const fetchStep = before.ran_with[0];
+    assert.is(fetchStep.handler_config.max_items, 5);
+    const changed = await t.request<Body>('PUT', `/flows/steps/${fetchStep.flow_step_id}/handler`, {
+      body: { handler_slug: 'appr-feed', settings: { max_items: 2 } },
+    });
+    assert.is(changed.status, 200, JSON.stringify(changed.body));
+    await decide(t, job.job_id, 'approve');
+    const done = await jobIn(t, job.job_id, ['completed', 'failed']);
+    assert.is(done.status, 'completed', JSON.stringify(done));
+    assert.is(done.revision, before.revision, 'the revision the fetch ran with');
+    assert.is(done.pipeline_revision, before.pipeline_revision);
+    assert.equal(done.ran_with, before.ran_with, 'ran_with is what the run started with');
+    assert.equal(before.resumed_with, [], 'nothing resumed while it waited');
+    assert.is(done.resumed_with.length, 1, JSON.stringify(done.resumed_with));
+    const resumed = done.resumed_with[0];
+    assert.is(resumed.position, 2);
+    assert.ok(resumed.revision > before.revision, JSON.stringify(resumed));
+    assert.is(resumed.ran_with[0].handler_config.max_items, 2);
+
+    // Nothing changed while waiting: nothing beside the start's.
+    remote.count = 5;
+    const again = await waitingRun(t, flowId);
+    await decide(t, again.job_id, 'reject');
+    const same = await jobIn(t, again.job_id, ['completed', 'failed']);
+    assert.equal(same.resumed_with, []);
+    assert.is(same.revision, resumed.revision);
+  });
+
   test('an ephemeral workflow waits too and goes on when approved', async ({ t, remote }) => {
     const job = await t.executeAndWait({
       workflow: {
