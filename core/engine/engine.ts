@@ -314,6 +314,7 @@ export class Engine {
       vault: deps.vault,
       starter: () => this,
       log: (level, message, context) => deps.log(level, message, context),
+      stepInFlow: (job) => this.stepInFlow(job),
     });
     this.queues = new FlowQueues(
       {
@@ -818,6 +819,17 @@ export class Engine {
       await trace.progress.done(itemId, output, n === packets.length - 1);
     }
     return trace.partial;
+  }
+
+  /** Whether the step a waiting job waits at is still in its flow (a flow or pipeline gone: not). */
+  private async stepInFlow(job: JobRecord): Promise<boolean> {
+    if (job.flow_id === null || !job.review) return true;
+    try {
+      const plan = await this.plan(job, null);
+      return plan.some((s) => s.flowStepId === job.review!.flow_step_id);
+    } catch {
+      return false;
+    }
   }
 
   /** A run going on after a wait: the configuration it goes on with, kept beside the start's when they differ. */

@@ -18,14 +18,14 @@ const html: JsonSchema = { type: 'string', contentMediaType: 'text/html' };
 const linkRefusals = {
   403: errorBody('review_link_invalid'),
   404: errorBody('job_not_found'),
-  409: errorBody('job_not_waiting', 'review_link_used'),
+  409: errorBody('job_not_waiting', 'review_link_used', 'review_step_removed'),
   410: errorBody('review_link_expired'),
 };
 const byAdmin = {
   200: decided,
   400: errorBody('rest_invalid_param', 'review_items_unknown'),
   404: errorBody('job_not_found'),
-  409: errorBody('job_not_waiting'),
+  409: errorBody('job_not_waiting', 'review_step_removed'),
 };
 
 export const reviewResponses: Record<string, Record<number, JsonSchema>> = {

@@ -47,6 +47,8 @@ export class ReviewService {
       vault: HostVault;
       starter: () => ReviewStarter;
       log: (level: 'info' | 'warning', message: string, context: Record<string, unknown>) => Promise<void>;
+      /** Whether the step a job waits at is still in its flow (an ephemeral workflow's always is). */
+      stepInFlow: (job: JobRecord) => Promise<boolean>;
     },
   ) {
     this.tokens = reviewTokens(deps.vault);
@@ -104,6 +106,7 @@ export class ReviewService {
       const job = await this.deps.jobs.get(jobId);
       const review = this.waitingReview(job);
       const chosen = this.chosen(job, review, items);
+      await this.refuseRemovedStep(job, review);
       const now = this.deps.clock.now();
       const nextItems = review.items.map((item) =>
         chosen.has(item.item_id) && item.decision === null ? { ...item, decision, decided_at: now, decided_by: by } : item,
@@ -128,6 +131,19 @@ export class ReviewService {
       if (pending === 0) this.restart(written);
       return { job: written, decided: names, pending, resumed: pending === 0 };
     }
+  }
+
+  /**
+   * A wait whose step was removed from the flow cannot go on: the job fails with that
+   * reason (rather than at its resume, after the decision said the run goes on), and the
+   * decision is refused with review_step_removed.
+   */
+  private async refuseRemovedStep(job: JobRecord, review: JobReview): Promise<void> {
+    if (await this.deps.stepInFlow(job)) return;
+    const reason = removedStepReason(job.job_id, review.position);
+    if (await this.deps.jobs.failWaiting(job.job_id, reason))
+      await this.deps.log('warning', reason, { job_id: job.job_id, flow_id: job.flow_id, step: review.position });
+    throw apiError('review_step_removed', { message: reason, data: { job_id: job.job_id, job_status: 'failed' } });
   }
 
   /** A link's use (GET page's form, or a POST): checked, recorded as used in the store, then the decision on every pending item. */
@@ -220,6 +236,11 @@ export class ReviewService {
       });
     return new Set(items);
   }
+}
+
+/** Why a wait whose approval step left the flow cannot go on (also the resume's error, run-resume.ts). */
+export function removedStepReason(jobId: number, position: number): string {
+  return `The approval step job ${jobId} waited at (step ${position}) was removed from the flow while the run waited; the job failed. Run the flow again.`;
 }
 
 function endedBy(by: string): JobReview['ended_by'] {

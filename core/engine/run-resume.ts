@@ -3,6 +3,7 @@ import type { JobsService } from '../jobs/service.js';
 import type { JobRecord } from '../jobs/model.js';
 import type { Checkpoints } from './checkpoint.js';
 import type { RunProgress } from './run-progress.js';
+import { removedStepReason } from './review.js';
 
 /** Where a run starts: its plan's first step with nothing, or a retry's failed step with that step's input. */
 export interface RunStart {
@@ -29,10 +30,18 @@ export async function runStart(
   const resume = job.resume;
   if (!resume) return { index: 0, packets: [], takenMeanwhile: [] };
   const index = job.workflow ? resume.index : plan.findIndex((s) => s.flowStepId === resume.flow_step_id);
-  if (index < 0 || index >= plan.length)
+  if (index < 0 || index >= plan.length) {
+    // A run going on after its wait (a decision raced the step's removal) or a retry.
+    if (job.review_resume) throw new Error(removedStepReason(job.job_id, job.review?.position ?? resume.index + 1));
     throw new Error(`the step job ${job.retry_of} failed at is no longer in the flow; retry it from the start instead`);
+  }
   const input = deps.checkpoints.input(resume);
-  if (input === null) throw new Error(`the input of the step job ${job.retry_of} failed at was too large to keep; retry it from the start`);
+  if (input === null)
+    throw new Error(
+      job.review_resume
+        ? `the input of the step job ${job.job_id} waited at was too large to keep; run the flow again`
+        : `the input of the step job ${job.retry_of} failed at was too large to keep; retry it from the start`,
+    );
   const taken = new Set<string>();
   for (const claim of resume.claims) {
     const mine = await deps.jobs.claimItem({ ...claim, flow_id: job.flow_id, pipeline_id: job.pipeline_id, job_id: job.job_id });

@@ -53,7 +53,7 @@ export const reviewSchema: JsonSchema = named(
     link_expires_at: isoDate,
     pending: int,
     ended_at: nullable(isoDate),
-    ended_by: nullable({ enum: ['decided', 'timeout', 'webhook'] }),
+    ended_by: nullable({ enum: ['decided', 'timeout', 'webhook', 'removed'] }),
     items: list(
       obj({
         item_id: str,

@@ -578,6 +578,21 @@ export class JobsService implements JobsApi {
   }
 
   /**
+   * A waiting job that cannot go on (its step was removed from the flow): failed with the
+   * reason, its wait ended, its claims given back. False when it was no longer waiting.
+   */
+  async failWaiting(jobId: number, reason: string): Promise<boolean> {
+    const now = this.clock.now();
+    const done = await this.jobs.updateOne(
+      { job_id: jobId, status: 'waiting' },
+      { $set: { status: 'failed', error: reason, completed_at: now, 'review.ended_at': now, 'review.ended_by': 'removed' } },
+    );
+    if (done.matchedCount === 0) return false;
+    await this.releaseClaims(jobId);
+    return true;
+  }
+
+  /**
    * Notes on a failed job the job that retries it, unless another retry got there first
    * (`was`: the retry it named when read, absent or one whose job never got stored).
    */

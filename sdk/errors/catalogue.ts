@@ -262,6 +262,11 @@ const workflows = {
     message: 'The job is not waiting for review.',
     when: 'POST /jobs/{id}/approve or /reject (or a review link, a webhook-mode delivery) of a job that is not `waiting`; `data.job_status` is its state',
   },
+  review_step_removed: {
+    status: 409,
+    message: 'The step the job waited at was removed from its flow; the job failed.',
+    when: 'POST /jobs/{id}/approve or /reject (or a review link, a webhook-mode delivery) of a job whose approval step (or its pipeline step) was removed while it waited: the job fails with that reason, nothing is decided',
+  },
   review_items_unknown: {
     status: 400,
     message: 'The job does not wait for these items.',

@@ -218,7 +218,7 @@ export interface JobReview {
   version: number;
   /** When the wait ended, how (decided, timeout, webhook), and the webhook delivery's payload keys. */
   ended_at?: Date;
-  ended_by?: 'decided' | 'timeout' | 'webhook';
+  ended_by?: 'decided' | 'timeout' | 'webhook' | 'removed';
 }
 
 /** Where POST /jobs/{id}/retry starts: the step that failed, or the flow's first step. */

@@ -318,6 +318,32 @@ for (const store of testStores('engine: approval step')) {
     assert.is(same.revision, resumed.revision);
   });
 
+  test('the approval step removed while a job waits: approve answers 409 review_step_removed, the job fails saying so', async ({
+    t,
+    remote,
+  }) => {
+    const flowId = await approvalFlow(t);
+    const job = await waitingRun(t, flowId);
+    const flow = (await t.request<Body>('GET', `/flows/${flowId}`)).body.data;
+    const psid = job.review.flow_step_id.slice(0, -`_${flowId}`.length);
+    const removed = await t.request<Body>('DELETE', `/pipelines/${flow.pipeline_id}/steps/${psid}`);
+    assert.is(removed.status, 200, JSON.stringify(removed.body));
+    const approve = await decide(t, job.job_id, 'approve');
+    assert.is(approve.status, 409, JSON.stringify(approve.body));
+    assert.is(approve.body.code, 'review_step_removed');
+    assert.match(approve.body.message, 'approval step');
+    assert.match(approve.body.message, 'removed from the flow while the run waited');
+    const failed = await jobIn(t, job.job_id, ['failed', 'completed']);
+    assert.is(failed.status, 'failed');
+    assert.not.match(failed.error, 'undefined');
+    assert.match(failed.error, `job ${job.job_id} waited at (step 2) was removed from the flow`);
+    assert.is(failed.review.ended_by, 'removed');
+    assert.ok(failed.review.ended_at);
+    assert.equal(remote.posted, []);
+    // Its items were given back: the next run fetches them again.
+    assert.is((await decide(t, job.job_id, 'approve')).body.code, 'job_not_waiting');
+  });
+
   test('an ephemeral workflow waits too and goes on when approved', async ({ t, remote }) => {
     const job = await t.executeAndWait({
       workflow: {
