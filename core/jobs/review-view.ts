@@ -26,7 +26,8 @@ export function reviewView(review: JobReview): Record<string, unknown> {
     timeout_at: review.timeout_at ? review.timeout_at.toISOString() : null,
     on_timeout: review.on_timeout,
     link_expires_at: review.link_expires_at.toISOString(),
-    pending: review.items.filter((i) => i.decision === null).length,
+    // A wait that ended (cancelled, its step removed) has nothing pending, though items may be undecided.
+    pending: review.ended_at ? 0 : review.items.filter((i) => i.decision === null).length,
     ended_at: review.ended_at ? review.ended_at.toISOString() : null,
     ended_by: review.ended_by ?? null,
     items: review.items.map((item) => ({
@@ -53,7 +54,7 @@ export const reviewSchema: JsonSchema = named(
     link_expires_at: isoDate,
     pending: int,
     ended_at: nullable(isoDate),
-    ended_by: nullable({ enum: ['decided', 'timeout', 'webhook', 'removed'] }),
+    ended_by: nullable({ enum: ['decided', 'timeout', 'webhook', 'removed', 'cancelled'] }),
     items: list(
       obj({
         item_id: str,

@@ -567,9 +567,12 @@ export class JobsService implements JobsApi {
           message: `Job ${jobId} has already ended (${job.status}); only a pending, running or waiting job can be cancelled`,
           data: { job_id: jobId, job_status: job.status },
         });
+      const now = this.clock.now();
+      // A waiting job's wait ends with it (nothing is pending any more; its items stay undecided).
+      const waitEnds = job.status === 'waiting' && job.review ? { 'review.ended_at': now, 'review.ended_by': 'cancelled' } : {};
       const done = await this.jobs.updateOne(
         { job_id: jobId, status: job.status },
-        { $set: { status: 'cancelled', error: reason, completed_at: this.clock.now() } },
+        { $set: { status: 'cancelled', error: reason, completed_at: now, ...waitEnds } },
       );
       if (done.matchedCount === 0) continue; // it moved on meanwhile (claimed, or ended): read it again
       if (job.status === 'processing' || job.status === 'waiting') await this.releaseClaims(jobId);

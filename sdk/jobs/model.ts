@@ -216,9 +216,9 @@ export interface JobReview {
   items: ReviewItem[];
   /** Bumped by every decision: each write is conditional on the version it read (hosts race safely). */
   version: number;
-  /** When the wait ended, how (decided, timeout, webhook), and the webhook delivery's payload keys. */
+  /** When the wait ended, how (decided, timeout, webhook; or the job cancelled, or its step removed), and the webhook delivery's payload keys. */
   ended_at?: Date;
-  ended_by?: 'decided' | 'timeout' | 'webhook' | 'removed';
+  ended_by?: 'decided' | 'timeout' | 'webhook' | 'removed' | 'cancelled';
 }
 
 /** Where POST /jobs/{id}/retry starts: the step that failed, or the flow's first step. */
