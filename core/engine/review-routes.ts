@@ -1,7 +1,7 @@
 import { page, type RouteReply, type SurfaceDefinition } from '../kernel/routes.js';
 import { withResponses } from '../kernel/response-schemas.js';
 import { defineRoute } from '../../sdk/define.js';
-import { isApiError } from '../errors.js';
+import { apiError, isApiError } from '../errors.js';
 import type { ReviewDecision } from '../kernel/contributions.js';
 import type { Engine } from './engine.js';
 import type { DecisionResult } from './review.js';
@@ -139,7 +139,13 @@ export function reviewSurface(engine: Engine): SurfaceDefinition {
             'A webhook-mode wait’s delivery (signed URL, once): its JSON object is merged into the run’s engine_data and the run goes on',
           schema: { params: jobParams, query: { type: 'object', required: ['token'], properties: { token } }, body: { type: 'object' } },
           async handle(request) {
-            const payload = (request.body ?? {}) as Record<string, unknown>;
+            // The body must be a JSON object (docs/api.md): none at all is refused, not taken as {}.
+            const payload = request.body as Record<string, unknown> | null | undefined;
+            if (payload === null || payload === undefined || typeof payload !== 'object' || Array.isArray(payload))
+              throw apiError('rest_invalid_param', {
+                message: 'The webhook delivery’s body must be a JSON object (send {} to carry nothing)',
+                data: { params: { body: 'a JSON object' } },
+              });
             return decisionAnswer(await reviews.deliver(request.params.job_id, request.query.token, payload), 'approved');
           },
         }),
