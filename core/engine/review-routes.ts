@@ -1,7 +1,8 @@
 import { page, type RouteReply, type SurfaceDefinition } from '../kernel/routes.js';
 import { withResponses } from '../kernel/response-schemas.js';
 import { defineRoute } from '../../sdk/define.js';
-import { apiError, isApiError } from '../errors.js';
+import { isApiError } from '../errors.js';
+import { apiError } from '../errors/catalogue.js';
 import type { ReviewDecision } from '../kernel/contributions.js';
 import type { Engine } from './engine.js';
 import type { DecisionResult } from './review.js';

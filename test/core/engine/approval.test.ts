@@ -344,6 +344,78 @@ for (const store of testStores('engine: approval step')) {
     assert.is((await decide(t, job.job_id, 'approve')).body.code, 'job_not_waiting');
   });
 
+  test('the review page lists what is decided: each item’s title, text (plain) and id', async ({ t }) => {
+    const job = await waitingRun(t, await approvalFlow(t));
+    const { review } = await linkOf(t, job.job_id);
+    const shown = await anon(t, 'GET', review);
+    assert.is(shown.status, 200);
+    const body = String(shown.body);
+    for (const n of [1, 2, 3]) {
+      assert.match(body, `Story ${n}`);
+      assert.match(body, `Body ${n}`);
+      assert.match(body, `urn:appr:${n}`);
+    }
+    assert.not.match(body, '<p>Body', 'the text is shown as text, not as markup');
+    assert.not.match(body, '&lt;p&gt;', 'the markup is not shown either');
+    await t.request('POST', `/jobs/${job.job_id}/cancel`);
+  });
+
+  test('a used link: the page’s form answers an HTML page (409), an API caller JSON review_link_used', async ({ t }) => {
+    const job = await waitingRun(t, await approvalFlow(t));
+    const { review } = await linkOf(t, job.job_id);
+    const token = review.searchParams.get('token')!;
+    const path = new URL(review.pathname, review);
+    const form = { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+    const used = await anon(t, 'POST', path, `token=${encodeURIComponent(token)}&decision=reject`, form);
+    assert.is(used.status, 200, String(used.body));
+    const again = await anon(t, 'POST', path, `token=${encodeURIComponent(token)}&decision=approve`, form);
+    assert.is(again.status, 409, String(again.body));
+    assert.match(String(again.headers.get('content-type')), 'text/html');
+    assert.match(String(again.body), 'already been used');
+    const json = await anon(t, 'POST', path, { token, decision: 'approve' });
+    assert.is(json.status, 409);
+    assert.is(json.body.code, 'review_link_used');
+    const bad = await anon(t, 'POST', path, `token=v1.nope&decision=approve`, form);
+    assert.is(bad.status, 403);
+    assert.match(String(bad.headers.get('content-type')), 'text/html');
+  });
+
+  test('an expired link: review-links issues a fresh one that works; the old one stays refused', async ({ t }) => {
+    const job = await waitingRun(t, await approvalFlow(t, { link_hours: 1 }));
+    const old = await linkOf(t, job.job_id);
+    t.clock.advance(61 * 60_000);
+    try {
+      const fresh = await linkOf(t, job.job_id);
+      assert.is.not(fresh.review.href, old.review.href, 'a new link');
+      const links = await t.request<Body>('GET', `/jobs/${job.job_id}/review-links`);
+      assert.ok(new Date(links.body.data.expires_at).getTime() > t.clock.now().getTime(), 'not expired');
+      assert.is((await anon(t, 'GET', old.review)).status, 410);
+      assert.is((await anon(t, 'GET', fresh.review)).status, 200);
+    } finally {
+      t.clock.set(Date.now());
+    }
+    await t.request('POST', `/jobs/${job.job_id}/cancel`);
+  });
+
+  test('webhook mode: a delivery with no body is refused (400) and decides nothing', async ({ t }) => {
+    const job = await waitingRun(t, await approvalFlow(t, { mode: 'webhook' }));
+    const { webhook } = await linkOf(t, job.job_id);
+    const empty = await anon(t, 'POST', webhook!);
+    assert.is(empty.status, 400, JSON.stringify(empty.body));
+    assert.is(empty.body.code, 'rest_invalid_param');
+    assert.is((await jobIn(t, job.job_id, ['waiting'])).review.pending, 3);
+    assert.is((await anon(t, 'POST', webhook!, { ok: true })).status, 200, 'the link was not used up');
+  });
+
+  test('a cancelled waiting job’s review ends: ended_at, ended_by cancelled, nothing pending', async ({ t }) => {
+    const job = await waitingRun(t, await approvalFlow(t));
+    assert.is((await t.request<Body>('POST', `/jobs/${job.job_id}/cancel`)).status, 200);
+    const cancelled = await jobIn(t, job.job_id, ['cancelled']);
+    assert.ok(cancelled.review.ended_at, JSON.stringify(cancelled.review));
+    assert.is(cancelled.review.ended_by, 'cancelled');
+    assert.is(cancelled.review.pending, 0);
+  });
+
   test('an ephemeral workflow waits too and goes on when approved', async ({ t, remote }) => {
     const job = await t.executeAndWait({
       workflow: {
