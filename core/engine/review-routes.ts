@@ -76,10 +76,11 @@ export function reviewSurface(engine: Engine): SurfaceDefinition {
           method: 'GET',
           path: '/jobs/{job_id}/review-links',
           permission: { capability: 'manage_options' },
-          summary: 'A waiting job’s signed one-time links: the review page, and a webhook-mode wait’s delivery URL',
+          summary:
+            'A waiting job’s signed one-time links: the review page, and a webhook-mode wait’s delivery URL (fresh ones when they had expired)',
           schema: { params: jobParams },
           async handle(request) {
-            const job = await reviews.waiting(request.params.job_id);
+            const job = await reviews.withLiveLinks(request.params.job_id);
             const links = engine.reviewLinks(job.job_id, job.review!);
             return { success: true, data: { job_id: job.job_id, ...links, expires_at: job.review!.link_expires_at.toISOString() } };
           },

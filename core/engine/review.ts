@@ -208,6 +208,35 @@ export class ReviewService {
     return job;
   }
 
+  /**
+   * A waiting job for GET /jobs/{id}/review-links: when its links have expired (and the
+   * wait has not timed out), a fresh pair is issued first, for as long as the first ones
+   * lived (capped by the timeout). The new nonce makes the old links unusable.
+   */
+  async withLiveLinks(jobId: number): Promise<JobRecord & { review: JobReview }> {
+    for (;;) {
+      const job = await this.waiting(jobId);
+      const review = job.review;
+      const now = this.deps.clock.now();
+      if (review.link_expires_at > now || (review.timeout_at && review.timeout_at <= now)) return job;
+      const life = Math.max(review.link_expires_at.getTime() - review.since.getTime(), 60_000);
+      const end = new Date(now.getTime() + life);
+      const next: JobReview = {
+        ...review,
+        nonce: randomBytes(16).toString('base64url'),
+        link_expires_at: review.timeout_at && review.timeout_at < end ? review.timeout_at : end,
+        version: review.version + 1,
+      };
+      const written = await this.deps.jobs.writeReview(jobId, review.version, next, job.decided ?? [], false);
+      if (!written) continue; // decided or renewed meanwhile: read it again
+      await this.deps.log('info', `Job ${jobId}: its review links had expired; new ones issued until ${next.link_expires_at.toISOString()}`, {
+        job_id: jobId,
+        flow_id: job.flow_id,
+      });
+      return written as JobRecord & { review: JobReview };
+    }
+  }
+
   /** A waiting job (job_not_waiting otherwise). */
   async waiting(jobId: number): Promise<JobRecord & { review: JobReview }> {
     const job = await this.deps.jobs.get(jobId);
