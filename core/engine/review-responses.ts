@@ -38,7 +38,8 @@ export const reviewResponses: Record<string, Record<number, JsonSchema>> = {
   },
   'GET /jobs/{job_id}/review': { 200: html, 403: html, 404: html, 409: html, 410: html },
   'POST /jobs/{job_id}/review': {
-    ...linkRefusals,
+    // The page's own form (form-encoded, Accept text/html) gets its refusals as pages.
+    ...Object.fromEntries(Object.entries(linkRefusals).map(([status, body]) => [status, { anyOf: [body, html] }])),
     200: { anyOf: [decided, html] },
     400: errorBody('rest_invalid_param', 'rest_missing_callback_param'),
   },

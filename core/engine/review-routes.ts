@@ -126,10 +126,16 @@ export function reviewSurface(engine: Engine): SurfaceDefinition {
           },
           async handle(request) {
             const form = (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+            // The page's own form in a browser gets pages, refusals too; any other caller JSON (errors included).
+            const browser = form && String(request.headers.accept ?? '').includes('text/html');
             const decision = decisionOf(request.body.decision);
-            // Refusals are JSON either way (the GET page already refused a link that cannot be used).
-            const answer = decisionAnswer(await reviews.useLink(request.params.job_id, request.body.token, decision), decision);
-            return form ? reviewPage(200, `Job ${request.params.job_id}`, answer.message) : answer;
+            try {
+              const answer = decisionAnswer(await reviews.useLink(request.params.job_id, request.body.token, decision), decision);
+              return form ? reviewPage(200, `Job ${request.params.job_id}`, answer.message) : answer;
+            } catch (error) {
+              if (!browser || !isApiError(error)) throw error;
+              return reviewPage(error.status, `Review job ${request.params.job_id}`, error.message);
+            }
           },
         }),
         defineRoute({

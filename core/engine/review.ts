@@ -162,10 +162,10 @@ export class ReviewService {
   /** Whether a token is valid for this job now (the GET page shows the choice only then); throws the refusal otherwise. */
   async peek(jobId: number, token: string): Promise<JobRecord> {
     const claims = this.tokens.verify(token, jobId, 'review', this.deps.clock.now());
+    if (await this.deps.jobs.tokenUsed(`review:${claims.nonce}`)) throw apiError('review_link_used', { data: { job_id: jobId } });
     const job = await this.deps.jobs.get(jobId);
     const review = this.waitingReview(job);
     if (review.nonce !== claims.nonce) throw apiError('review_link_used', { data: { job_id: jobId } });
-    if (await this.deps.jobs.tokenUsed(`review:${claims.nonce}`)) throw apiError('review_link_used', { data: { job_id: jobId } });
     return job;
   }
 
@@ -198,6 +198,8 @@ export class ReviewService {
   /** The token checked (signature, job, purpose, expiry, this wait), then its one use recorded in the store. */
   private async checkToken(jobId: number, token: string, purpose: TokenPurpose): Promise<JobRecord> {
     const claims = this.tokens.verify(token, jobId, purpose, this.deps.clock.now());
+    // A link used before says so, whatever the job has become since (not job_not_waiting).
+    if (await this.deps.jobs.tokenUsed(`${purpose}:${claims.nonce}`)) throw apiError('review_link_used', { data: { job_id: jobId } });
     const job = await this.deps.jobs.get(jobId);
     const review = this.waitingReview(job);
     if (review.nonce !== claims.nonce) throw apiError('review_link_used', { data: { job_id: jobId } });
