@@ -231,10 +231,14 @@ export class ReviewService {
       };
       const written = await this.deps.jobs.writeReview(jobId, review.version, next, job.decided ?? [], false);
       if (!written) continue; // decided or renewed meanwhile: read it again
-      await this.deps.log('info', `Job ${jobId}: its review links had expired; new ones issued until ${next.link_expires_at.toISOString()}`, {
-        job_id: jobId,
-        flow_id: job.flow_id,
-      });
+      await this.deps.log(
+        'info',
+        `Job ${jobId}: its review links had expired; new ones issued until ${next.link_expires_at.toISOString()}`,
+        {
+          job_id: jobId,
+          flow_id: job.flow_id,
+        },
+      );
       return written as JobRecord & { review: JobReview };
     }
   }
