@@ -7,6 +7,7 @@ import type { ReviewDecision } from '../kernel/contributions.js';
 import type { Engine } from './engine.js';
 import type { DecisionResult } from './review.js';
 import { reviewResponses } from './review-responses.js';
+import { escapeHtml, pendingItemsHtml } from './review-page.js';
 
 const jobParams = { type: 'object', required: ['job_id'], properties: { job_id: { type: 'integer', minimum: 1 } } } as const;
 const itemsBody = {
@@ -23,8 +24,6 @@ const itemsBody = {
 } as const;
 const token = { type: 'string', minLength: 1, maxLength: 400 } as const;
 const decisionField = { enum: ['approve', 'reject'] } as const;
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The link's small pages: a title, a message, optionally the form that makes the decision. */
 function reviewPage(status: number, title: string, message: string, form = ''): RouteReply {
@@ -101,7 +100,7 @@ export function reviewSurface(engine: Engine): SurfaceDefinition {
               const buttons = choices
                 .map((c) => `<button type="submit" name="decision" value="${c}">${c === 'approve' ? 'Approve' : 'Reject'} all</button>`)
                 .join(' ');
-              const form = `<form method="post"><input type="hidden" name="token" value="${escapeHtml(request.query.token)}">${buttons}</form>`;
+              const form = `${pendingItemsHtml(job.review!)}<form method="post"><input type="hidden" name="token" value="${escapeHtml(request.query.token)}">${buttons}</form>`;
               return reviewPage(
                 200,
                 `Review job ${job_id}`,
@@ -148,8 +147,10 @@ export function reviewSurface(engine: Engine): SurfaceDefinition {
           schema: { params: jobParams, query: { type: 'object', required: ['token'], properties: { token } }, body: { type: 'object' } },
           async handle(request) {
             // The body must be a JSON object (docs/api.md): none at all is refused, not taken as {}.
+            // (The decoder hands an empty body on as {}, so its bytes tell.)
             const payload = request.body as Record<string, unknown> | null | undefined;
-            if (payload === null || payload === undefined || typeof payload !== 'object' || Array.isArray(payload))
+            const empty = request.rawBody.toString('utf8').trim() === '';
+            if (empty || payload === null || payload === undefined || typeof payload !== 'object' || Array.isArray(payload))
               throw apiError('rest_invalid_param', {
                 message: 'The webhook delivery’s body must be a JSON object (send {} to carry nothing)',
                 data: { params: { body: 'a JSON object' } },

@@ -7,7 +7,7 @@ import type { JsonSchema } from '../kernel/json-schema.js';
 import { anyObject, int, isoDate, list, named, nullable, obj, str } from '../kernel/response-schemas.js';
 import type { JobReview } from './model.js';
 
-function firstPacket(json: string): Record<string, unknown> | null {
+export function firstPacket(json: string): Record<string, unknown> | null {
   try {
     const parsed = JSON.parse(json) as unknown;
     const first = Array.isArray(parsed) ? (parsed[0] as unknown) : null;
