@@ -1,3 +1,4 @@
+import { StepSettingsCheck } from './step-settings.js';
 import { escapeRegExp as escapeRegex } from '../store/document-shape.js';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../kernel/clock.js';
@@ -23,6 +24,8 @@ export interface PipelineFlows {
 export class PipelinesService implements PipelinesApi {
   /** Every change's revision (see revisions.ts and core/revisions/revision-log.ts). */
   readonly revisions: RevisionLog;
+
+  private readonly settingsCheck = new StepSettingsCheck();
 
   constructor(
     private readonly store: DocumentStore,
@@ -311,7 +314,15 @@ export class PipelinesService implements PipelinesApi {
     if (rest.provider !== undefined && rest.provider !== '' && !this.registries.providers().some((p) => p.slug === rest.provider)) {
       throw apiError('provider_not_found', { message: `No AI provider '${String(rest.provider)}' is registered`, status: 400 });
     }
-    const updated: PipelineStep = { ...step, label: typeof label === 'string' ? label : step.label, config: { ...step.config, ...rest } };
+    // A null removes its key (an unset setting goes back to its default).
+    const merged: Record<string, unknown> = { ...step.config };
+    for (const [key, value] of Object.entries(rest)) {
+      if (value === null) delete merged[key];
+      else merged[key] = value;
+    }
+    const type = this.catalogue.stepType(step.step_type);
+    if (type) this.settingsCheck.check(type, merged);
+    const updated: PipelineStep = { ...step, label: typeof label === 'string' ? label : step.label, config: merged };
     await this.saveSteps(
       pipeline.pipeline_id,
       pipeline.steps.map((s) => (s.pipeline_step_id === pipelineStepId ? updated : s)),

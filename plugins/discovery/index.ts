@@ -104,7 +104,45 @@ const connectionOf = async (host: DiscoveryHost, handler: HandlerDefinition<obje
 function discoverySurface(host: DiscoveryHost) {
   return defineSurface({
     id: 'discovery',
-    routes: [...handlerRoutes(host), ...providerRoutes(host)],
+    routes: [...handlerRoutes(host), stepTypesRoute(host), ...providerRoutes(host)],
+  });
+}
+
+/**
+ * The step types of this deployment: each one's label, the handler type its flow steps
+ * pick (null: the step runs itself), and its own settings fields (the pipeline step's
+ * config, checked at PUT /pipelines/steps/{id}/config), e.g. the approval step's.
+ */
+function stepTypesRoute(host: DiscoveryHost): RouteDefinition {
+  return defineRoute({
+    method: 'GET',
+    path: '/step-types',
+    permission: manage,
+    summary: 'Step types of this deployment, keyed by type, with their own settings fields',
+    schema: {
+      responses: {
+        200: successBody({
+          data: {
+            type: 'object',
+            additionalProperties: {
+              type: 'object',
+              required: ['label', 'handler_type', 'settings'],
+              properties: {
+                label: str,
+                handler_type: { type: ['string', 'null'] },
+                settings: { type: 'object', additionalProperties: settingsField },
+              },
+            },
+          },
+        }),
+      },
+    },
+    async handle() {
+      const data: Record<string, unknown> = {};
+      for (const type of host.catalogue.stepTypes())
+        data[type.type] = { label: type.label, handler_type: type.handlerType, settings: settingsView(type.settings) };
+      return { success: true, data };
+    },
   });
 }
 

@@ -1,4 +1,4 @@
-import type { DataPacket, StepRunContext, StepWait, StepWaitRequest } from '../../sdk/index.js';
+import type { DataPacket, JsonSchema, StepRunContext, StepWait, StepWaitRequest } from '../../sdk/index.js';
 
 /** An approval step's settings (the pipeline step's config), with their defaults. */
 export interface ApprovalSettings {
@@ -11,6 +11,29 @@ export interface ApprovalSettings {
 const DEFAULT_LINK_HOURS = 72;
 /** A year: a longer wait is a forgotten one. */
 const MAX_MINUTES = 525_600;
+
+/** The approval step's settings as saved (PUT /pipelines/steps/{id}/config checks them; docs/api.md). */
+export const approvalSettingsSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    mode: { type: 'string', enum: ['review', 'webhook'], default: 'review', description: 'review (default): people decide; webhook: one delivery approves all' },
+    timeout_minutes: {
+      type: 'number',
+      minimum: 0,
+      maximum: MAX_MINUTES,
+      description: 'Minutes to wait before on_timeout decides the pending items (0 or absent: no timeout)',
+    },
+    on_timeout: { type: 'string', enum: ['approve', 'reject'], default: 'reject', description: 'What a timeout decides (default reject)' },
+    link_hours: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: MAX_MINUTES,
+      default: DEFAULT_LINK_HOURS,
+      description: 'Life of the signed links in hours (default 72, capped by the timeout)',
+    },
+  },
+};
 
 /** The settings read from the step's config; a wrong one fails the step, naming it. */
 export function approvalSettings(config: Readonly<Record<string, unknown>>): ApprovalSettings {

@@ -1,7 +1,7 @@
 import { aiToolSources } from '../../sdk/ai/index.js';
 import { definePlugin, defineStepType, services } from '../../sdk/index.js';
 import { runAiStep } from './ai-step.js';
-import { runApprovalStep } from './approval-step.js';
+import { approvalSettingsSchema, runApprovalStep } from './approval-step.js';
 
 /**
  * The engine's step types: three run a handler of their kind, `ai` calls a provider,
@@ -44,6 +44,8 @@ export default definePlugin({
     stepTypes.add(defineStepType({ type: 'publish', label: 'Publish', handlerType: 'publish' }));
     stepTypes.add(defineStepType({ type: 'update', label: 'Update', handlerType: 'update' }));
     // A person (or a signed link, a webhook delivery, a timeout) decides each item before it goes on.
-    stepTypes.add(defineStepType({ type: 'approval', label: 'Approval', handlerType: null, run: runApprovalStep }));
+    stepTypes.add(
+      defineStepType({ type: 'approval', label: 'Approval', handlerType: null, settings: approvalSettingsSchema, run: runApprovalStep }),
+    );
   },
 });

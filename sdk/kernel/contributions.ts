@@ -381,6 +381,13 @@ export interface StepTypeDefinition {
   label: string;
   /** The handler type a flow step of this kind picks (null: the step runs `run`). */
   handlerType: HandlerStepType | null;
+  /**
+   * JSON Schema of the step's own settings (the pipeline step's config, for a step type
+   * that has no handler, e.g. approval's mode and timeout): checked when a pipeline step of
+   * this type is configured (PUT /pipelines/steps/{id}/config answers 400 naming the
+   * field), and shown with the step type (GET /step-types). Absent: anything is stored.
+   */
+  settings?: JsonSchema;
   run?(ctx: StepRunContext, packets: DataPacket[]): Promise<DataPacket[] | StepWait>;
 }
 

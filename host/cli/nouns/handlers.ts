@@ -68,6 +68,30 @@ export const handlers: CliNoun = {
           );
         },
       )
-      .demandCommand(1, 'Name a verb: list or show')
+      .command(
+        'step-types',
+        'Step types, the handler type each picks, and the settings of those that have their own (approval)',
+        (c) => c.options(jsonOption),
+        async (argv) => {
+          type StepTypeView = { label: string; handler_type: string | null; settings: Record<string, SettingsField> };
+          const data = await withApi(
+            argv,
+            async (api) => (await api.call<{ data: Record<string, StepTypeView> }>('GET', '/step-types')).data,
+          );
+          if (argv.json) {
+            printJson(data);
+            return;
+          }
+          printRows(
+            Object.entries(data).flatMap(([type, t]) => {
+              const settings = Object.entries(t.settings);
+              const base = { type, handler: t.handler_type ?? '-' };
+              if (!settings.length) return [{ ...base, setting: '-', default: '' }];
+              return settings.map(([key, f]) => ({ ...base, setting: key, default: JSON.stringify(f.default) ?? '' }));
+            }),
+          );
+        },
+      )
+      .demandCommand(1, 'Name a verb: list, show or step-types')
       .strict(),
 };

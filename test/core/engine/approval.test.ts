@@ -416,6 +416,41 @@ for (const store of testStores('engine: approval step')) {
     assert.is(cancelled.review.pending, 0);
   });
 
+  test('approval settings are checked at save (400 naming the field); null removes a key; GET /step-types shows them', async ({ t }) => {
+    const pipelineId = (await t.request<Body>('POST', '/pipelines', { body: { pipeline_name: 'Checked' } })).body.data.pipeline_id;
+    const added = await t.request<Body>('POST', `/pipelines/${pipelineId}/steps`, { body: { step_type: 'approval', execution_order: 0 } });
+    const psid = added.body.data.pipeline_step_id;
+    const put = (body: Body) => t.request<Body>('PUT', `/pipelines/steps/${psid}/config`, { body });
+    for (const [body, field] of [
+      [{ mode: 'sometimes' }, 'mode'],
+      [{ timeout_minutes: -5 }, 'timeout_minutes'],
+      [{ link_hours: 'x' }, 'link_hours'],
+      [{ on_timeout: 'maybe' }, 'on_timeout'],
+      [{ junk: 1 }, 'junk'],
+    ] as const) {
+      const res = await put(body);
+      assert.is(res.status, 400, `${JSON.stringify(body)}: ${JSON.stringify(res.body)}`);
+      assert.is(res.body.code, 'rest_invalid_param');
+      assert.match(res.body.message, field);
+      assert.ok(field in res.body.data.params, JSON.stringify(res.body.data));
+    }
+    const ok = await put({ mode: 'webhook', timeout_minutes: 60, on_timeout: 'approve' });
+    assert.is(ok.status, 200, JSON.stringify(ok.body));
+    assert.equal([ok.body.data.mode, ok.body.data.timeout_minutes, ok.body.data.on_timeout], ['webhook', 60, 'approve']);
+    const unset = await put({ mode: null });
+    assert.is(unset.status, 200, JSON.stringify(unset.body));
+    assert.not.ok('mode' in unset.body.data, `null removed the key: ${JSON.stringify(unset.body.data)}`);
+    assert.is(unset.body.data.timeout_minutes, 60);
+
+    const types = await t.request<Body>('GET', '/step-types');
+    assert.is(types.status, 200, JSON.stringify(types.body));
+    const approval = types.body.data.approval;
+    assert.is(approval.handler_type, null);
+    assert.equal(Object.keys(approval.settings).sort(), ['link_hours', 'mode', 'on_timeout', 'timeout_minutes']);
+    assert.equal(approval.settings.mode.options, ['review', 'webhook']);
+    assert.equal(types.body.data.fetch.settings, {});
+  });
+
   test('an ephemeral workflow waits too and goes on when approved', async ({ t, remote }) => {
     const job = await t.executeAndWait({
       workflow: {
