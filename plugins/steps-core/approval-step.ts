@@ -17,7 +17,12 @@ export const approvalSettingsSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    mode: { type: 'string', enum: ['review', 'webhook'], default: 'review', description: 'review (default): people decide; webhook: one delivery approves all' },
+    mode: {
+      type: 'string',
+      enum: ['review', 'webhook'],
+      default: 'review',
+      description: 'review (default): people decide; webhook: one delivery approves all',
+    },
     timeout_minutes: {
       type: 'number',
       minimum: 0,
