@@ -233,11 +233,15 @@ function flowReadAndConfigVerbs(y: Argv): Argv {
 function flowRunVerbs(y: Argv): Argv {
   return y.command(
     'run <id>',
-    'Run a flow now and wait for its job to end',
+    'Run a flow now and follow its job until it ends, or until it waits for review (an approval step)',
     (c) =>
       c
         .positional('id', { type: 'number', demandOption: true })
-        .option('wait', { type: 'boolean', default: true, describe: 'Wait for the job (use --no-wait to only start it)' })
+        .option('wait', {
+          type: 'boolean',
+          default: true,
+          describe: 'Follow the job until it ends or waits for review (use --no-wait to only start it)',
+        })
         .options(jsonOption),
     async (argv) => {
       const result = await withApi(argv, async (api) => {
@@ -245,7 +249,8 @@ function flowRunVerbs(y: Argv): Argv {
           body: { flow_id: argv.id },
         });
         const jobId = started.data.job_id;
-        if (!argv.json) process.stderr.write(`Started flow "${started.data.flow_name}" as job ${jobId}${argv.wait ? '; waiting' : ''}\n`);
+        if (!argv.json)
+          process.stderr.write(`Started flow "${started.data.flow_name}" as job ${jobId}${argv.wait ? '; following it' : ''}\n`);
         if (!argv.wait) return { job_id: jobId, status: 'pending' } as Record<string, unknown>;
         for (let i = 0; ; i++) {
           const job = (await api.call<{ data: Record<string, unknown> }>('GET', `/jobs/${jobId}`)).data;
@@ -255,6 +260,10 @@ function flowRunVerbs(y: Argv): Argv {
         }
       });
       if (argv.json) printJson(result);
+      else if (result.status === 'waiting')
+        console.log(
+          `Job ${String(result.job_id)}: waiting for review; decide with flowhost jobs approve|reject ${String(result.job_id)} (see flowhost jobs waiting)`,
+        );
       else console.log(`Job ${String(result.job_id)}: ${String(result.status)}${result.error ? ` (${String(result.error)})` : ''}`);
       if (result.status === 'failed') process.exitCode = 1;
     },

@@ -34,6 +34,7 @@ type JobView = Record<string, unknown> & {
   error?: string | null;
   steps?: JobStep[];
   trigger?: Trigger;
+  review?: { position: number; mode: string; pending: number; timeout_at: string | null; on_timeout: string; link_expires_at: string };
 };
 
 /** `execute by admin`, `webhook (request …)`, `retry of job 4 by admin`. */
@@ -60,6 +61,14 @@ function printJob(job: JobView): void {
     `Flow: ${job.flow_id === null ? '-' : `${job.flow_id} "${String(job.flow_name ?? '')}"`}; created ${String(job.created_at_display ?? job.created_at ?? '-')}; completed ${String(job.completed_at_display ?? job.completed_at ?? '-')}`,
   );
   if (job.trigger) console.log(`Started by: ${triggerText(job.trigger)}`);
+  if (job.status === 'waiting' && job.review) {
+    const r = job.review;
+    const decide = r.mode === 'webhook' ? 'a webhook delivery' : `review: ${r.pending} item${r.pending === 1 ? '' : 's'} pending`;
+    const timeout = r.timeout_at ? `; on timeout (${r.timeout_at}) ${r.on_timeout}` : '; no timeout';
+    console.log(
+      `Waiting at step ${r.position} for ${decide}${timeout}. Decide with flowhost jobs approve|reject ${job.job_id} (items: flowhost jobs waiting).`,
+    );
+  }
   if (typeof job.trigger?.retried_by === 'number') console.log(`Retried by: job ${job.trigger.retried_by}`);
   if (job.steps?.length)
     printRows(
@@ -164,10 +173,11 @@ export const jobs: CliNoun = {
       )
       .command(
         'cancel <id>',
-        'Cancel a pending, queued or running job: a running one frees its flow and stops at its next step',
-        (c) => c.positional('id', { type: 'number', demandOption: true }).options(jsonOption),
+        'Cancel a pending, queued, running or waiting job: a running one frees its flow and stops at its next step (asks first; --yes to skip)',
+        (c) => c.positional('id', { type: 'number', demandOption: true }).options({ ...yesOption, ...jsonOption }),
         async (argv) => {
           if (!Number.isSafeInteger(argv.id) || argv.id < 1) throw new CliError(`'${String(argv.id)}' is not a job id`);
+          await confirm(argv, `Cancel job ${argv.id}`);
           const result = await withApi(argv, (api) =>
             api.call<{ message: string; data: Record<string, unknown> }>('POST', `/jobs/${argv.id}/cancel`),
           );

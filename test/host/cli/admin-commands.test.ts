@@ -287,16 +287,25 @@ test('jobs cancel cancels a pending job (--json and text); an ended one is refus
   const at = Math.floor(Date.now() / 1000) + 3600;
   const delayed = await hostApi(ctx.dataDir, 'POST', '/execute', { flow_id: flowId, timestamp: at });
   const jobId = (delayed.body as { data: { job_id: number } }).data.job_id;
-  const cancelled = await json<{ job_id: number; status: string; previous_status: string }>(ctx, ['jobs', 'cancel', String(jobId)]);
+  // A destructive command: without --yes and no terminal to ask on, refused and nothing cancelled.
+  const unconfirmed = await run(ctx, ['jobs', 'cancel', String(jobId)]);
+  assert.is(unconfirmed.status, 1);
+  assert.match(unconfirmed.stderr, 'add --yes');
+  const cancelled = await json<{ job_id: number; status: string; previous_status: string }>(ctx, [
+    'jobs',
+    'cancel',
+    String(jobId),
+    '--yes',
+  ]);
   assert.equal(cancelled, { job_id: jobId, status: 'cancelled', previous_status: 'pending', flow_id: flowId });
-  const again = await run(ctx, ['jobs', 'cancel', String(jobId)]);
+  const again = await run(ctx, ['jobs', 'cancel', String(jobId), '--yes']);
   assert.is(again.status, 1);
   assert.match(again.stderr, new RegExp(`Job ${jobId} has already ended \\(cancelled\\)`));
   const other = await hostApi(ctx.dataDir, 'POST', '/execute', { flow_id: flowId, timestamp: at });
-  const text = await run(ctx, ['jobs', 'cancel', String((other.body as { data: { job_id: number } }).data.job_id)]);
+  const text = await run(ctx, ['jobs', 'cancel', String((other.body as { data: { job_id: number } }).data.job_id), '-y']);
   assert.is(text.status, 0, text.stderr);
   assert.match(text.stdout, /^Job \d+ cancelled\.$/m);
-  const missing = await run(ctx, ['jobs', 'cancel', '9999']);
+  const missing = await run(ctx, ['jobs', 'cancel', '9999', '--yes']);
   assert.is(missing.status, 1);
   assert.match(missing.stderr, 'Job 9999 does not exist');
 });

@@ -55,4 +55,22 @@ test('waiting lists the items; approve --items and reject decide them; the run p
   assert.match(late.stderr, /only a waiting job can be approved or rejected/);
 });
 
+test('flows run says the job waits for review; jobs show names the wait; jobs cancel takes --yes', async (ctx) => {
+  ctx.remote.count = 5;
+  const flowId = await approvalFlow(ctx.api);
+  const ran = await run(ctx, ['flows', 'run', String(flowId)]);
+  assert.is(ran.status, 0, ran.stderr);
+  assert.match(ran.stdout, /Job (\d+): waiting for review; decide with flowhost jobs approve\|reject \1/);
+  assert.not.match(ran.stderr, /; waiting$/m, 'the progress line is not mistaken for the state');
+  const jobId = Number(/Job (\d+)/.exec(ran.stdout)![1]);
+  const help = await run(ctx, ['flows', 'run', '--help']);
+  assert.match(help.stdout, 'waits for review');
+  const shown = await run(ctx, ['jobs', 'show', String(jobId)]);
+  assert.is(shown.status, 0, shown.stderr);
+  assert.match(shown.stdout, /Waiting at step 2 for review: \d+ items? pending; no timeout/);
+  const cancelled = await run(ctx, ['jobs', 'cancel', String(jobId), '--yes']);
+  assert.is(cancelled.status, 0, cancelled.stderr);
+  assert.is((await jobIn(ctx.api, jobId, ['cancelled'])).status, 'cancelled');
+});
+
 test.run();
