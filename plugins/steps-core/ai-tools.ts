@@ -5,7 +5,15 @@
  * `max_tool_calls`. Every call and its result (cut to a size) goes to the step's record.
  */
 import type { AiStepTool, AiToolSource } from '../../sdk/ai/index.js';
-import type { AiToolCallRecord, CallContext, JsonValue, ProviderDefinition, ProviderMessage, TokenUsage } from '../../sdk/index.js';
+import {
+  maskDeep,
+  type AiToolCallRecord,
+  type CallContext,
+  type JsonValue,
+  type ProviderDefinition,
+  type ProviderMessage,
+  type TokenUsage,
+} from '../../sdk/index.js';
 
 /** Calls one step may make when the settings say nothing; `max_tool_calls` may raise it to MAX_TOOL_CALLS. */
 export const DEFAULT_TOOL_CALLS = 8;
@@ -94,13 +102,14 @@ export async function generateWithTools(input: ToolLoopInput): Promise<string> {
       let output: JsonValue;
       if (!tool) {
         output = { success: false, error: `There is no tool named '${call.name}'` };
-        input.records.push({ tool: call.name, args: call.args, error: 'no such tool' });
+        input.records.push({ tool: call.name, args: maskDeep(call.args), error: 'no such tool' });
       } else if (input.budget.left <= 0) {
         output = { success: false, error: 'Not run: this step has made all the tool calls it may; answer with what you have.' };
-        input.records.push({ tool: tool.label, args: call.args, error: 'tool call limit reached' });
+        input.records.push({ tool: tool.label, args: maskDeep(call.args), error: 'tool call limit reached' });
       } else {
         input.budget.left -= 1;
-        const record: ToolCallRecord = { tool: tool.label, args: call.args };
+        // The record masks secret-named arguments, as a step's recorded packets do; the tool gets them whole.
+        const record: ToolCallRecord = { tool: tool.label, args: maskDeep(call.args) };
         input.records.push(record);
         try {
           const result = await tool.run(call.args, ctx);

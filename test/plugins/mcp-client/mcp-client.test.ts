@@ -173,6 +173,22 @@ for (const store of testStores('mcp client')) {
     assert.match(JSON.stringify(posts.body), /3 results for rivers/);
   });
 
+  test('a secret-named argument reaches the tool whole and is masked in the job record', async (ctx) => {
+    const flowId = await aiFlow(ctx, 'Archive with a key', ['archive/search']);
+    const key = 'sk-archive-0123456789abcdef';
+    ctx.openai.script.push(
+      toolCallReply('openai', 'call_key', 'archive__search', { query: 'tides', api_key: key }),
+      textReply('openai', '# Tides\n\nFound.'),
+    );
+    const before = ctx.mcp.calls.length;
+    const job = await ctx.t.executeAndWait({ flow_id: flowId });
+    assert.is(job.status, 'completed', JSON.stringify(job));
+    assert.is(ctx.mcp.calls.slice(before)[0]!.args.api_key, key, 'the tool got the argument as the model sent it');
+    const recorded = (job.steps as Body[])[0]!.ai.tool_calls[0].args;
+    assert.is(recorded.query, 'tides');
+    assert.not.ok(JSON.stringify(job).includes(key), 'the key is in no part of the job');
+  });
+
   test('a tool off the allow-list is refused before the model is asked; one the model invents is not called', async (ctx) => {
     const asked = ctx.openai.chats().length;
     const refused = await aiFlow(ctx, 'Refused tool', ['archive/delete_all']);
