@@ -332,7 +332,7 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     if (patch.scheduling_config !== undefined) $set.scheduling_config = this.checkScheduling(patch.scheduling_config);
     const { $inc, revision_pending } = this.revise('update', 'flow.update', by);
     const flow = await this.revised(
-      (await this.collection.findOneAndUpdate({ flow_id: flowId }, { $set: { ...$set, revision_pending }, $inc }))!,
+      (await this.collection.findOneAndUpdate({ flow_id: flowId }, { $set: { ...$set, revision_pending }, $inc })) ?? this.gone(flowId),
     );
     this.triggerCache.forget(flowId);
     if (patch.scheduling_config !== undefined) await this.scheduler.schedule(flowId, flow.scheduling_config);
@@ -390,7 +390,7 @@ export class FlowsService implements FlowsApi, PipelineFlows {
       updated_at: this.clock.now(),
       revision_pending,
     };
-    const restored = await this.revised((await this.collection.findOneAndUpdate({ flow_id: flowId }, { $set, $inc }))!);
+    const restored = await this.revised((await this.collection.findOneAndUpdate({ flow_id: flowId }, { $set, $inc })) ?? this.gone(flowId));
     this.triggerCache.forget(flowId);
     await this.scheduler.schedule(flowId, restored.scheduling_config);
     await this.changed(by, `Flow ${flowId} restored to revision ${revision} (now revision ${String(restored.revision)})`, {
@@ -745,6 +745,14 @@ export class FlowsService implements FlowsApi, PipelineFlows {
     return validate(settings) ? [] : describeErrors(validate.errors);
   }
 
+  /**
+   * A flow deleted by another request between its read and its write: 404, and nothing
+   * was written (the chunked-slow body fuzz found a restore answering 500 so on MongoDB).
+   */
+  private gone(flowId: number): never {
+    throw apiError('flow_not_found', { message: `Flow ${flowId} not found` });
+  }
+
   private async saveStep(
     flowId: number,
     pipelineStepId: string,
@@ -755,7 +763,7 @@ export class FlowsService implements FlowsApi, PipelineFlows {
       (await this.collection.findOneAndUpdate(
         { flow_id: flowId },
         { $set: { [`steps.${stepKey(pipelineStepId)}`]: settings, updated_at: this.clock.now(), revision_pending }, $inc },
-      ))!,
+      )) ?? this.gone(flowId),
     );
   }
 }

@@ -181,7 +181,7 @@ export class PipelinesService implements PipelinesApi {
           $set: { pipeline_name: name.trim(), updated_at: this.clock.now(), revision_pending: this.mark('update', 'pipeline.update', by) },
           $inc: { revision: 1 },
         },
-      ))!,
+      )) ?? this.gone(pipelineId),
     );
     await this.changed(by, `Pipeline ${pipelineId} renamed to "${renamed.pipeline_name}"`, {
       pipeline_id: pipelineId,
@@ -235,7 +235,7 @@ export class PipelinesService implements PipelinesApi {
           },
           $inc: { revision: 1 },
         },
-      ))!,
+      )) ?? this.gone(pipelineId),
     );
     await this.changed(by, `Pipeline ${pipelineId} restored to revision ${revision} (now revision ${String(restored.revision)})`, {
       pipeline_id: pipelineId,
@@ -350,6 +350,11 @@ export class PipelinesService implements PipelinesApi {
       label: label?.trim() || `${type.label} Step`,
       config,
     };
+  }
+
+  /** A pipeline deleted by another request between its read and its write: 404, nothing written. */
+  private gone(pipelineId: number): never {
+    throw apiError('pipeline_not_found', { message: `Pipeline ${pipelineId} not found` });
   }
 
   private async saveSteps(pipelineId: number, ordered: PipelineStep[], mark: PendingRevision): Promise<PipelineStep[]> {
